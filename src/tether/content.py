@@ -1,0 +1,34 @@
+"""Model-facing content blocks: what a tool result says to the model and on the wire."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+from pydantic.dataclasses import dataclass
+
+from tether.views._base import CARD_CONFIG
+
+__all__ = ["CONTENT_BLOCKS", "ContentBlock", "ImageContent", "TextContent"]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class TextContent:
+    """Plain text for the model."""
+
+    type: Literal["text"] = "text"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ImageContent:
+    """An image for the model: base64 `data` and its MIME type."""
+
+    type: Literal["image"] = "image"
+    data: str
+    mime_type: str
+
+
+ContentBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]
+CONTENT_BLOCKS: TypeAdapter[tuple[ContentBlock, ...]] = TypeAdapter(tuple[ContentBlock, ...])
+"""Validates and serializes a result's content."""

@@ -1,0 +1,59 @@
+"""The tool contract: one class per tool, five functions, arguments as a pydantic model."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, JsonValue
+
+from tether.content import ContentBlock
+from tether.tools.context import ToolContext
+from tether.tools.result import ToolResult
+from tether.views import ToolCallView, ToolResultView
+
+__all__ = ["Tool"]
+
+A = TypeVar("A", bound=BaseModel)
+V = TypeVar("V")
+
+
+class Tool(ABC, Generic[A, V]):
+    """A tool: `execute` does the work; `render` and the presenters are pure projections of it.
+
+    `execute` returns the canonical value, which lives in memory only. `render` makes what the
+    model sees, `presentation_meta` the JSON stored beside it for UIs, and the presenters derive
+    cards from arguments and the stored result alone, so live and replayed cards are identical.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    args_model: ClassVar[type[BaseModel]]
+
+    @abstractmethod
+    async def execute(self, args: A, ctx: ToolContext) -> V:
+        """Do the work; raise `ToolError` for failures the model can fix."""
+
+    @abstractmethod
+    def render(self, args: A, value: V) -> list[ContentBlock]:
+        """The model-facing result."""
+
+    def presentation_meta(self, args: A, value: V) -> JsonValue:
+        """A plain-JSON projection of the value for UIs, or `None`."""
+        return None
+
+    @abstractmethod
+    def present_call(self, args: A) -> ToolCallView:
+        """The card shown while the call is pending. Pure."""
+
+    def present_result(self, args: A, result: ToolResult) -> ToolResultView | None:
+        """The card for a finished call, or `None` for the generic card. Pure."""
+        return None
+
+    def serial_key(self, args: A) -> str | None:
+        """Calls with the same key run one after another (a path, for file tools)."""
+        return None
+
+    def parameters_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments, as the model sees it."""
+        return self.args_model.model_json_schema()

@@ -1,0 +1,33 @@
+"""What a running tool gets from the session."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tether.tools.gate import AllowAll, Gate
+from tether.tools.observations import FileObservations
+from tether.tools.workspace import Workspace
+from tether.views import ToolResultView
+
+__all__ = ["DEFAULT_READ_BYTE_CAP", "ToolContext"]
+
+DEFAULT_READ_BYTE_CAP = 51_200
+
+
+def _ignore(_view: ToolResultView) -> None:
+    return None
+
+
+@dataclass
+class ToolContext:
+    """The workspace, policy, observations and live channels one tool call sees."""
+
+    workspace: Workspace
+    gate: Gate = field(default_factory=AllowAll)
+    observations: FileObservations = field(default_factory=FileObservations)
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    report: Callable[[ToolResultView], None] = _ignore
+    """Live progress (a partial result view, e.g. a terminal card's output so far); never stored."""
+    read_byte_cap: int = DEFAULT_READ_BYTE_CAP

@@ -1,0 +1,38 @@
+"""What a tool asks before it touches something, and who answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+__all__ = ["Access", "AllowAll", "Gate"]
+
+Action = Literal["read", "edit", "execute"]
+
+
+@dataclass(frozen=True)
+class Access:
+    """One operation to authorize: reading or editing a path, or running a command."""
+
+    action: Action
+    title: str
+    path: Path | None = None
+    inside: bool = True
+    command: str | None = None
+
+
+class Gate(Protocol):
+    """Decides on an access; raises `PermissionDenied` with a clear message to refuse."""
+
+    async def authorize(self, access: Access) -> None:
+        """Return to allow, raise `PermissionDenied` to refuse."""
+        ...
+
+
+class AllowAll:
+    """A gate that allows everything (the `auto` mode, and tests that are not about policy)."""
+
+    async def authorize(self, access: Access) -> None:
+        """Allow."""
+        return None

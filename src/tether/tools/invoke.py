@@ -1,0 +1,90 @@
+"""Running one tool call end to end: parse the raw arguments, execute, render, project."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from typing import Any
+
+from pydantic import BaseModel, JsonValue, ValidationError
+
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.result import ToolResult
+
+__all__ = ["MAX_META_BYTES", "check_plain_json", "invoke", "parse_arguments"]
+
+log = logging.getLogger(__name__)
+
+MAX_META_BYTES = 1 << 20
+"""The largest `meta` a result may store, in bytes of compact JSON."""
+
+
+def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
+    """The validated arguments, or an error result that tells the model what was wrong."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError as exc:
+        return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {exc}")
+    if not isinstance(data, dict):
+        return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
+    try:
+        return tool.args_model.model_validate(data)
+    except ValidationError as exc:
+        return ToolResult.error(f"Invalid arguments for {tool.name}:\n{_describe(exc)}")
+
+
+def _describe(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
+        lines.append(f"- {where}: {error['msg']}")
+    return "\n".join(lines)
+
+
+async def invoke(tool: Tool[Any, Any], args: BaseModel, ctx: ToolContext) -> ToolResult:
+    """Execute a call; a `ToolError` becomes an error result, anything else propagates."""
+    try:
+        value = await tool.execute(args, ctx)
+    except ToolError as exc:
+        return ToolResult.error(exc.message)
+    content = tuple(tool.render(args, value))
+    meta = tool.presentation_meta(args, value)
+    try:
+        check_plain_json(meta)
+    except ValueError as exc:
+        log.warning("dropping meta of %s: %s", tool.name, exc)
+        meta = None
+    return ToolResult(content=content, is_error=False, meta=meta)
+
+
+def check_plain_json(value: JsonValue) -> None:
+    """Raise `ValueError` unless `value` is plain, finite, string-keyed and not too large."""
+    _check(value, depth=0)
+    size = len(json.dumps(value, allow_nan=False, separators=(",", ":")).encode())
+    if size > MAX_META_BYTES:
+        raise ValueError(f"meta is {size} bytes, more than {MAX_META_BYTES}")
+
+
+def _check(value: object, depth: int) -> None:
+    if depth > 64:
+        raise ValueError("meta is nested too deeply")
+    if value is None or isinstance(value, bool | int | str):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("meta holds a non-finite number")
+        return
+    if isinstance(value, list):
+        for item in value:
+            _check(item, depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"meta has a non-string key {key!r}")
+            _check(item, depth + 1)
+        return
+    raise ValueError(f"meta holds a {type(value).__name__}, which is not JSON")

@@ -1,0 +1,50 @@
+"""Which file versions the session has seen: edits and overwrites need an unchanged read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["FileObservations", "FileVersion", "file_version"]
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class FileVersion:
+    """A file's identity at one moment: size, mtime and a SHA-256 of its bytes."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+def file_version(path: Path) -> FileVersion:
+    """The current version of a file, read in bounded chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        stat = os.fstat(handle.fileno())
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return FileVersion(stat.st_size, stat.st_mtime_ns, digest.hexdigest())
+
+
+@dataclass
+class FileObservations:
+    """The last version of each file the session read or wrote, keyed by resolved path."""
+
+    _seen: dict[Path, FileVersion] = field(default_factory=dict)
+
+    def record(self, path: Path, version: FileVersion) -> None:
+        """Remember that the session has seen `path` at `version`."""
+        self._seen[path] = version
+
+    def get(self, path: Path) -> FileVersion | None:
+        """The version last seen, or `None` when the session never read the file."""
+        return self._seen.get(path)
+
+    def forget(self, path: Path) -> None:
+        """Drop what is known of a path (it was deleted or moved)."""
+        self._seen.pop(path, None)

@@ -1,0 +1,41 @@
+"""The set of tools a session offers, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tether.tools.base import Tool
+
+__all__ = ["ToolRegistry"]
+
+AnyTool = Tool[Any, Any]
+
+
+class ToolRegistry:
+    """Tools by name, in the order they were added (that order is what the model sees)."""
+
+    def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
+        self._tools: dict[str, AnyTool] = {}
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: AnyTool) -> None:
+        """Register a tool; a second tool with the same name is a programming error."""
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> AnyTool | None:
+        """The tool called `name`, if any."""
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        """Every tool's name."""
+        return list(self._tools)
+
+    def __iter__(self) -> Iterator[AnyTool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)

@@ -1,0 +1,41 @@
+"""Cards: the closed vocabulary every client renders tool calls with."""
+
+from tether.views.call import (
+    TOOL_CALL_VIEW,
+    DiffCallView,
+    GenericCallView,
+    TerminalCallView,
+    ToolCallView,
+    ToolKind,
+)
+from tether.views.codec import dump_view, load_call_view, load_result_view
+from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.views.result import (
+    TOOL_RESULT_VIEW,
+    DiffResultView,
+    GenericResultView,
+    ReadResultView,
+    TerminalResultView,
+    ToolResultView,
+)
+
+__all__ = [
+    "TOOL_CALL_VIEW",
+    "TOOL_RESULT_VIEW",
+    "DiffCallView",
+    "DiffResultView",
+    "FileDiff",
+    "GenericCallView",
+    "GenericResultView",
+    "Location",
+    "ReadFileLine",
+    "ReadResultView",
+    "TerminalCallView",
+    "TerminalResultView",
+    "ToolCallView",
+    "ToolKind",
+    "ToolResultView",
+    "dump_view",
+    "load_call_view",
+    "load_result_view",
+]

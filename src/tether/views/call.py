@@ -1,0 +1,61 @@
+"""Call-side cards: how a tool call is shown before it has a result."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+from pydantic.dataclasses import dataclass
+
+from tether.views._base import CARD_CONFIG, Opt
+from tether.views.parts import FileDiff, Location
+
+__all__ = [
+    "TOOL_CALL_VIEW",
+    "DiffCallView",
+    "GenericCallView",
+    "TerminalCallView",
+    "ToolCallView",
+    "ToolKind",
+]
+
+ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "fetch", "other"]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class GenericCallView:
+    """Any call: a title, an ACP tool kind, the raw input and the places it touches."""
+
+    card: Literal["generic"] = "generic"
+    title: str
+    kind: Opt[ToolKind] = None
+    raw_input: Opt[Any] = None
+    content: Opt[str] = None
+    locations: Opt[tuple[Location, ...]] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class TerminalCallView:
+    """A shell command about to run: the title is the command itself."""
+
+    card: Literal["terminal"] = "terminal"
+    title: str
+    description: Opt[str] = None
+    cwd: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class DiffCallView:
+    """A proposed change to one or more files."""
+
+    card: Literal["diff"] = "diff"
+    title: str
+    diffs: tuple[FileDiff, ...]
+    locations: Opt[tuple[Location, ...]] = None
+
+
+ToolCallView = Annotated[
+    GenericCallView | TerminalCallView | DiffCallView, Field(discriminator="card")
+]
+TOOL_CALL_VIEW: TypeAdapter[ToolCallView] = TypeAdapter(ToolCallView)
+"""Validates and serializes any call view."""

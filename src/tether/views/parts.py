@@ -1,0 +1,34 @@
+"""Small value types that cards are built from."""
+
+from __future__ import annotations
+
+from pydantic.dataclasses import dataclass
+
+from tether.views._base import CARD_CONFIG, Opt
+
+__all__ = ["FileDiff", "Location", "ReadFileLine"]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Location:
+    """A place in a file for editor follow-along; `line` is 1-based."""
+
+    path: str
+    line: Opt[int] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class FileDiff:
+    """One file's change: `old_text` is `None` when the file is new."""
+
+    path: str
+    old_text: str | None
+    new_text: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ReadFileLine:
+    """One numbered line of a read window."""
+
+    number: int
+    text: str

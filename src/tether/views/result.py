@@ -1,0 +1,77 @@
+"""Result-side cards: how a finished tool call is shown."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter, model_validator
+from pydantic.dataclasses import dataclass
+
+from tether.views._base import CARD_CONFIG, Opt
+from tether.views.parts import FileDiff, ReadFileLine
+
+__all__ = [
+    "TOOL_RESULT_VIEW",
+    "DiffResultView",
+    "GenericResultView",
+    "ReadResultView",
+    "TerminalResultView",
+    "ToolResultView",
+]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class GenericResultView:
+    """Any result: an optional title and text."""
+
+    card: Literal["generic"] = "generic"
+    title: Opt[str] = None
+    content: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class TerminalResultView:
+    """A finished command: its output and either an exit code or the signal that ended it."""
+
+    card: Literal["terminal"] = "terminal"
+    title: Opt[str] = None
+    output: Opt[str] = None
+    exit_code: Opt[int] = None
+    signal: Opt[str] = None
+
+    @model_validator(mode="after")
+    def _exit_or_signal(self) -> TerminalResultView:
+        if self.exit_code is not None and self.signal is not None:
+            raise ValueError("exitCode and signal are exclusive")
+        return self
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class DiffResultView:
+    """The change a tool applied."""
+
+    card: Literal["diff"] = "diff"
+    diffs: tuple[FileDiff, ...]
+    title: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ReadResultView:
+    """A window of a text file: numbered lines, the file's total, and the raw text as fallback."""
+
+    card: Literal["read"] = "read"
+    path: str
+    offset: int
+    lines: tuple[ReadFileLine, ...]
+    total_lines: int
+    title: Opt[str] = None
+    lang: Opt[str] = None
+    content: Opt[str] = None
+
+
+ToolResultView = Annotated[
+    GenericResultView | TerminalResultView | DiffResultView | ReadResultView,
+    Field(discriminator="card"),
+]
+TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)
+"""Validates and serializes any result view."""

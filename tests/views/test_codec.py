@@ -1,0 +1,98 @@
+"""Cards round-trip through their camelCase JSON, and bad JSON is refused."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from tether.views import (
+    DiffCallView,
+    DiffResultView,
+    FileDiff,
+    GenericCallView,
+    GenericResultView,
+    Location,
+    ReadFileLine,
+    ReadResultView,
+    TerminalCallView,
+    TerminalResultView,
+    ToolCallView,
+    ToolResultView,
+    dump_view,
+    load_call_view,
+    load_result_view,
+)
+
+CALLS: list[ToolCallView] = [
+    GenericCallView(title="Read a.py", kind="read", locations=(Location(path="/w/a.py", line=3),)),
+    GenericCallView(title="x", raw_input={"a": [1, 2]}, content="text"),
+    TerminalCallView(title="ls -la", description="list", cwd="/w"),
+    DiffCallView(title="Write a", diffs=(FileDiff(path="/w/a", old_text=None, new_text="x\n"),)),
+]
+RESULTS: list[ToolResultView] = [
+    GenericResultView(),
+    GenericResultView(title="t", content="c"),
+    TerminalResultView(output="hi\n", exit_code=0),
+    TerminalResultView(output="", signal="SIGKILL"),
+    DiffResultView(diffs=(FileDiff(path="/w/a", old_text="a\n", new_text="b\n"),)),
+    ReadResultView(
+        path="/w/a.py",
+        offset=2,
+        lines=(ReadFileLine(number=2, text="x = 1"),),
+        total_lines=9,
+        lang="python",
+        content="2: x = 1",
+    ),
+]
+
+
+@pytest.mark.parametrize("view", CALLS)
+def test_call_views_round_trip(view: ToolCallView) -> None:
+    assert load_call_view(dump_view(view)) == view
+
+
+@pytest.mark.parametrize("view", RESULTS)
+def test_result_views_round_trip(view: ToolResultView) -> None:
+    assert load_result_view(dump_view(view)) == view
+
+
+def test_json_is_camel_case_and_leaves_unset_fields_out() -> None:
+    assert dump_view(RESULTS[5]) == {
+        "card": "read",
+        "path": "/w/a.py",
+        "offset": 2,
+        "lines": [{"number": 2, "text": "x = 1"}],
+        "totalLines": 9,
+        "lang": "python",
+        "content": "2: x = 1",
+    }
+    assert dump_view(TerminalResultView(exit_code=2)) == {"card": "terminal", "exitCode": 2}
+    assert dump_view(CALLS[1])["rawInput"] == {"a": [1, 2]}
+
+
+def test_a_new_file_keeps_its_null_old_text() -> None:
+    assert dump_view(CALLS[3])["diffs"] == [{"path": "/w/a", "oldText": None, "newText": "x\n"}]
+
+
+def test_exit_code_and_signal_are_exclusive() -> None:
+    with pytest.raises(ValidationError, match="exclusive"):
+        load_result_view({"card": "terminal", "exitCode": 1, "signal": "SIGTERM"})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"title": "no tag"},
+        {"card": "read", "title": "read is result-side only"},
+        {"card": "generic", "title": "x", "kind": "dance"},
+        {"card": "diff", "title": "x"},
+    ],
+)
+def test_bad_call_views_are_refused(data: object) -> None:
+    with pytest.raises(ValidationError):
+        load_call_view(data)
+
+
+def test_unknown_extra_keys_are_ignored() -> None:
+    view = load_result_view({"card": "generic", "content": "c", "future": 1})
+    assert view == GenericResultView(content="c")

@@ -1,0 +1,50 @@
+"""The card unions' JSON Schema is generated from the types and pinned in the repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import refreshing
+from tether.views.schema import views_schema, views_schema_text
+
+
+def test_pinned_schema_matches_the_types(repo_root: Path) -> None:
+    pinned = repo_root / "schema" / "views.schema.json"
+    text = views_schema_text()
+    if refreshing():
+        pinned.write_text(text)
+    assert pinned.read_text() == text, (
+        "the card unions changed: run TETHER_SNAPSHOT=refresh pytest tests/views "
+        "and review schema/views.schema.json"
+    )
+
+
+def test_every_card_requires_its_tag() -> None:
+    defs = views_schema()["$defs"]
+    cards = [name for name, d in defs.items() if "card" in d.get("properties", {})]
+    assert sorted(cards) == [
+        "DiffCallView",
+        "DiffResultView",
+        "GenericCallView",
+        "GenericResultView",
+        "ReadResultView",
+        "TerminalCallView",
+        "TerminalResultView",
+    ]
+    for name in cards:
+        assert defs[name]["required"][0] == "card", name
+
+
+def test_unions_are_discriminated_by_card() -> None:
+    defs = views_schema()["$defs"]
+    assert defs["ToolCallView"]["discriminator"]["mapping"] == {
+        "diff": "#/$defs/DiffCallView",
+        "generic": "#/$defs/GenericCallView",
+        "terminal": "#/$defs/TerminalCallView",
+    }
+    assert set(defs["ToolResultView"]["discriminator"]["mapping"]) == {
+        "diff",
+        "generic",
+        "read",
+        "terminal",
+    }
