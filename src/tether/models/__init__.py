@@ -1,0 +1,28 @@
+"""Models: the protocol the loop talks to, and the shipped implementations."""
+
+from tether.models.base import Completed, Model, ModelError, ModelEvent, ModelRequest, TextDelta
+from tether.models.messages import (
+    AssistantMessage,
+    Message,
+    StopReason,
+    ToolCall,
+    ToolResultMessage,
+    ToolSpec,
+    UserMessage,
+)
+
+__all__ = [
+    "AssistantMessage",
+    "Completed",
+    "Message",
+    "Model",
+    "ModelError",
+    "ModelEvent",
+    "ModelRequest",
+    "StopReason",
+    "TextDelta",
+    "ToolCall",
+    "ToolResultMessage",
+    "ToolSpec",
+    "UserMessage",
+]

@@ -1,0 +1,54 @@
+"""The model protocol: stream one assistant message from the history and the tools."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from tether.models.messages import AssistantMessage, Message, ToolSpec
+
+__all__ = ["Completed", "Model", "ModelError", "ModelEvent", "ModelRequest", "TextDelta"]
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    """Everything one model call needs."""
+
+    system: str
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec]
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of assistant text, streamed as it arrives."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Completed:
+    """The end of the stream: the whole message, tool calls with their raw argument strings."""
+
+    message: AssistantMessage
+
+
+ModelEvent = TextDelta | Completed
+
+
+class ModelError(Exception):
+    """The model could not answer (no key, unknown model, a broken stream, retries spent)."""
+
+
+class Model(Protocol):
+    """A source of assistant messages. The stream ends with exactly one `Completed`.
+
+    Cancelling the task that iterates the stream must close it (and any connection) promptly.
+    """
+
+    name: str
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        """Stream one assistant message."""
+        ...
