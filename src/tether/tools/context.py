@@ -31,3 +31,4 @@ class ToolContext:
     report: Callable[[ToolResultView], None] = _ignore
     """Live progress (a partial result view, e.g. a terminal card's output so far); never stored."""
     read_byte_cap: int = DEFAULT_READ_BYTE_CAP
+    tool_call_id: str = ""

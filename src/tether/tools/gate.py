@@ -20,6 +20,8 @@ class Access:
     path: Path | None = None
     inside: bool = True
     command: str | None = None
+    tool_call_id: str = ""
+    """The call asking, so a client can show the request beside its card."""
 
 
 class Gate(Protocol):

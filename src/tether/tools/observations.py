@@ -7,14 +7,18 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["FileObservations", "FileVersion", "file_version"]
+__all__ = ["HASHED_UP_TO", "FileObservations", "FileVersion", "file_version"]
 
 _CHUNK = 1 << 20
+
+HASHED_UP_TO = 64 << 20
+"""Files up to this size are hashed; larger ones are known by size and mtime alone, so that
+reading a huge file costs one pass and no hashing."""
 
 
 @dataclass(frozen=True)
 class FileVersion:
-    """A file's identity at one moment: size, mtime and a SHA-256 of its bytes."""
+    """A file's identity at one moment: size, mtime and a SHA-256 of its bytes ("" if too big)."""
 
     size: int
     mtime_ns: int
@@ -26,6 +30,8 @@ def file_version(path: Path) -> FileVersion:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         stat = os.fstat(handle.fileno())
+        if stat.st_size > HASHED_UP_TO:
+            return FileVersion(stat.st_size, stat.st_mtime_ns, "")
         while chunk := handle.read(_CHUNK):
             digest.update(chunk)
     return FileVersion(stat.st_size, stat.st_mtime_ns, digest.hexdigest())

@@ -8,7 +8,7 @@ from pydantic import Field, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
 from tether.views._base import CARD_CONFIG, Opt
-from tether.views.parts import FileDiff, ReadFileLine
+from tether.views.parts import FileDiff, Location, ReadFileLine
 
 __all__ = [
     "TOOL_RESULT_VIEW",
@@ -53,6 +53,8 @@ class DiffResultView:
     card: Literal["diff"] = "diff"
     diffs: tuple[FileDiff, ...]
     title: Opt[str] = None
+    locations: Opt[tuple[Location, ...]] = None
+    """Where each hunk starts in the new file, one per diff, for editor follow-along."""
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
