@@ -1,0 +1,87 @@
+"""A command's process group: signalling all of it, and knowing when none of it is left."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+__all__ = ["KILL_GRACE_SECONDS", "ProcessGroup", "signal_name"]
+
+KILL_GRACE_SECONDS = 2.0
+"""How long a group has between SIGTERM and SIGKILL."""
+
+_POLL_SECONDS = 0.02
+_PROC = Path("/proc")
+
+
+def signal_name(number: int) -> str:
+    """The conventional name of a signal (`SIGKILL`), or `SIG<n>` for one Python does not name."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
+class ProcessGroup:
+    """The group a command runs in (its leader was started in a new session, so pgid == pid)."""
+
+    def __init__(self, pgid: int) -> None:
+        self.pgid = pgid
+
+    def send(self, sig: signal.Signals) -> bool:
+        """Signal every process in the group; `False` when none is left."""
+        try:
+            os.killpg(self.pgid, sig)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def alive(self) -> bool:
+        """Whether any process of the group is still running (zombies do not count)."""
+        if _PROC.is_dir():
+            return any(True for _ in self._members())
+        try:
+            os.killpg(self.pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def _members(self) -> list[int]:
+        # `killpg(pgid, 0)` also succeeds for zombies nobody has reaped yet, which would make
+        # every stop wait for the full grace period; /proc tells live processes from zombies.
+        found = []
+        for entry in _PROC.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            # The command name is in parentheses and may hold spaces; fields follow the last ')'.
+            fields = stat[stat.rfind(")") + 2 :].split()
+            if len(fields) > 2 and fields[2] == str(self.pgid) and fields[0] not in "ZX":
+                found.append(int(entry.name))
+        return found
+
+    async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
+        """SIGTERM the group, then SIGKILL whatever is left after `grace` seconds.
+
+        Returns the last signal sent, or `None` when the group was already gone.
+        """
+        if not self.send(signal.SIGTERM):
+            return None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while loop.time() < deadline:
+            if not self.alive():
+                return signal.SIGTERM
+            await asyncio.sleep(_POLL_SECONDS)
+        if self.send(signal.SIGKILL):
+            return signal.SIGKILL
+        return signal.SIGTERM
+
+    def kill_now(self) -> None:
+        """SIGKILL the group at once (the last resort when there is no time to wait)."""
+        self.send(signal.SIGKILL)

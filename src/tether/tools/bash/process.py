@@ -1,0 +1,127 @@
+"""Running one shell command: its own process group, stdin closed, output merged and bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tether.tools.bash.group import ProcessGroup
+from tether.tools.bash.output import OutputCapture
+
+__all__ = ["DRAIN_SECONDS", "Finished", "run_command"]
+
+DRAIN_SECONDS = 0.25
+"""How long output is still read after the shell exits, while a background job holds it open."""
+
+Stop = Literal["timeout", "cancelled"]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """How a command ended: its exit code or the signal that ended it, and why it was stopped."""
+
+    returncode: int
+    stopped: Stop | None
+    """Set when the command was stopped by the timeout or a cancel rather than ending itself."""
+    detached: bool
+    """Processes the shell started in the background still held the output open at the end."""
+
+    @property
+    def exit_code(self) -> int | None:
+        """The exit code, unless a signal ended the shell."""
+        return self.returncode if self.returncode >= 0 else None
+
+    @property
+    def signal(self) -> int | None:
+        """The number of the signal that ended the shell, if one did."""
+        return -self.returncode if self.returncode < 0 else None
+
+
+class _Pipe(asyncio.Protocol):
+    """Feeds what the command writes straight into the capture, so nothing piles up unread."""
+
+    def __init__(self, capture: OutputCapture) -> None:
+        self._capture = capture
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def data_received(self, data: bytes) -> None:
+        self._capture.feed(data)
+
+    def eof_received(self) -> bool | None:
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+async def run_command(
+    command: str, cwd: Path, *, timeout: float, cancelled: asyncio.Event, capture: OutputCapture
+) -> Finished:
+    """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
+
+    On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later. If the
+    task running this is cancelled, the group is stopped the same way before `CancelledError`
+    propagates. Raises `OSError` when the shell cannot be started.
+    """
+    loop = asyncio.get_running_loop()
+    read_fd, write_fd = os.pipe()
+    try:
+        # The command writes to a pipe we own (rather than asyncio's), so that we can stop
+        # reading and close it when background jobs keep it open after the shell has exited.
+        proc = await asyncio.create_subprocess_exec(
+            "bash",
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=write_fd,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)
+    group = ProcessGroup(proc.pid)
+    pipe = _Pipe(capture)
+    transport, _ = await loop.connect_read_pipe(lambda: pipe, os.fdopen(read_fd, "rb", 0))
+    exited = asyncio.ensure_future(proc.wait())
+    stop_asked = asyncio.ensure_future(cancelled.wait())
+    stopped: Stop | None = None
+    try:
+        done, _ = await asyncio.wait(
+            {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if exited not in done:
+            stopped = "cancelled" if stop_asked in done else "timeout"
+            await group.stop()
+        returncode = await exited
+        detached = False
+        try:
+            await asyncio.wait_for(asyncio.shield(pipe.closed), DRAIN_SECONDS)
+        except TimeoutError:
+            detached = True
+        return Finished(returncode=returncode, stopped=stopped, detached=detached)
+    except asyncio.CancelledError:
+        await _stop_on_cancel(group)
+        raise
+    finally:
+        stop_asked.cancel()
+        exited.cancel()
+        transport.close()
+        capture.close()
+
+
+async def _stop_on_cancel(group: ProcessGroup) -> None:
+    try:
+        await group.stop()
+    except asyncio.CancelledError:
+        # Cancelled again while stopping: there is no time left to be gentle.
+        group.kill_now()
+        raise

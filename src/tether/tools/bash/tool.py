@@ -1,0 +1,164 @@
+"""The `bash` tool: run a shell command in the workspace and show it as a terminal card."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, JsonValue, field_validator
+
+from tether.content import ContentBlock, TextContent
+from tether.tools.base import Tool
+from tether.tools.bash.group import signal_name
+from tether.tools.bash.output import OutputCapture
+from tether.tools.bash.process import run_command
+from tether.tools.bash.value import BashValue, card_meta, model_text
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.gate import Access
+from tether.tools.result import ToolResult
+from tether.views import TerminalCallView, TerminalResultView, ToolResultView
+
+__all__ = ["DEFAULT_TIMEOUT_MS", "MAX_TIMEOUT_MS", "REPORT_INTERVAL", "BashArgs", "BashTool"]
+
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_TIMEOUT_MS = 600_000
+REPORT_INTERVAL = 0.1
+"""Seconds between live output updates: at most ten a second."""
+
+DESCRIPTION = f"""\
+Run a shell command with `bash -c` in the workspace directory and get back its output \
+(stdout and stderr merged, in the order they were written) and its exit code.
+
+- Each call starts a fresh shell: `cd`, exported variables and shell functions do not carry \
+over to the next call. Chain dependent steps with `&&`.
+- Stdin is closed: a command that waits for input gets end-of-file at once. Pass flags such \
+as `--yes` or `-y` instead of expecting prompts.
+- The timeout is {DEFAULT_TIMEOUT_MS} ms by default and at most {MAX_TIMEOUT_MS} ms \
+(`timeout_ms`). On timeout the whole process group gets SIGTERM, then SIGKILL 2 s later.
+- Output longer than 30,000 characters is cut in the middle: the start and the end are kept. \
+Redirect large output to a file and read the part you need.
+- A non-zero exit code is reported, not treated as a failure of the tool.
+- Prefer the file tools (`read`, `edit`, `write`) over `cat`, `sed` or `echo >` for files.
+"""
+
+
+class BashArgs(BaseModel):
+    """Arguments of `bash`."""
+
+    command: str = Field(description="The command to run with `bash -c`.")
+    description: str | None = Field(
+        default=None,
+        description="What the command does, in 5-10 words, shown to the person watching.",
+    )
+    timeout_ms: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_TIMEOUT_MS,
+        description=(
+            f"Timeout in milliseconds (default {DEFAULT_TIMEOUT_MS}, at most {MAX_TIMEOUT_MS})."
+        ),
+    )
+
+    @field_validator("command")
+    @classmethod
+    def _not_blank(cls, command: str) -> str:
+        if not command.strip():
+            raise ValueError("command is empty")
+        return command
+
+
+class BashTool(Tool[BashArgs, BashValue]):
+    """Runs a command in its own process group with a timeout, streaming its output."""
+
+    name: ClassVar[str] = "bash"
+    description: ClassVar[str] = DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = BashArgs
+
+    async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
+        """Ask the gate, run the command, and keep what it printed (bounded)."""
+        await ctx.gate.authorize(
+            Access(
+                action="execute",
+                title=args.command,
+                command=args.command,
+                tool_call_id=ctx.tool_call_id,
+            )
+        )
+        cwd = ctx.workspace.cwd
+        if not cwd.is_dir():
+            raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
+        timeout_ms = args.timeout_ms or DEFAULT_TIMEOUT_MS
+        capture = OutputCapture()
+        reporter = asyncio.ensure_future(_report(capture, args.command, ctx.report))
+        try:
+            finished = await run_command(
+                args.command,
+                cwd,
+                timeout=timeout_ms / 1000,
+                cancelled=ctx.cancelled,
+                capture=capture,
+            )
+        except OSError as exc:
+            raise ToolError(f"Cannot run the command: {exc}") from exc
+        finally:
+            reporter.cancel()
+        sig = finished.signal
+        return BashValue(
+            command=args.command,
+            cwd=str(cwd),
+            card=capture.card(),
+            model=capture.model(),
+            exit_code=finished.exit_code,
+            signal=None if sig is None else signal_name(sig),
+            stopped=finished.stopped,
+            timeout_ms=timeout_ms,
+            detached=finished.detached,
+        )
+
+    def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
+        """The output without escape sequences (at most 30,000 characters) and how it ended."""
+        return [TextContent(text=model_text(value))]
+
+    def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?}`."""
+        return card_meta(value)
+
+    def present_call(self, args: BashArgs) -> TerminalCallView:
+        """A terminal card titled by the command."""
+        return TerminalCallView(title=args.command, description=args.description)
+
+    def present_result(self, args: BashArgs, result: ToolResult) -> ToolResultView | None:
+        """The terminal card from the stored meta; `None` (the generic card) if it is unusable."""
+        meta = result.meta
+        if result.is_error or not isinstance(meta, dict):
+            return None
+        output = meta.get("output")
+        exit_code = meta.get("exitCode")
+        sig = meta.get("signal")
+        if not isinstance(output, str):
+            return None
+        if exit_code is not None and (
+            isinstance(exit_code, bool) or not isinstance(exit_code, int)
+        ):
+            return None
+        if sig is not None and not isinstance(sig, str):
+            return None
+        if (exit_code is None) == (sig is None):
+            return None
+        return TerminalResultView(
+            title=args.command, output=output, exit_code=exit_code, signal=sig
+        )
+
+
+async def _report(
+    capture: OutputCapture, title: str, report: Callable[[ToolResultView], None]
+) -> None:
+    """Send the output so far whenever it changed, at most once per interval."""
+    seen = 0
+    while True:
+        await asyncio.sleep(REPORT_INTERVAL)
+        if capture.version != seen:
+            seen = capture.version
+            report(TerminalResultView(title=title, output=capture.card().text()))

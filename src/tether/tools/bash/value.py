@@ -1,0 +1,103 @@
+"""A finished command, and its two views: the model's text and the card's JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import JsonValue
+
+from tether.tools.bash.output import Clipped, cut_marker
+
+__all__ = ["MAX_CARD_OUTPUT_BYTES", "MODEL_TEXT_LIMIT", "BashValue", "card_meta", "model_text"]
+
+MODEL_TEXT_LIMIT = 30_000
+"""The most characters of text the model sees for one command, notes included."""
+
+MAX_CARD_OUTPUT_BYTES = 768 * 1024
+"""The card's output as JSON stays under this, leaving room in the stored meta for the rest."""
+
+NO_OUTPUT = "(no output)"
+
+
+@dataclass(frozen=True)
+class BashValue:
+    """A finished command: its kept output, how it ended and why it was stopped, if it was."""
+
+    command: str
+    cwd: str
+    card: Clipped
+    """Raw output with escape sequences, head and tail kept."""
+    model: Clipped
+    """Output without escape sequences, head and tail kept."""
+    exit_code: int | None
+    signal: str | None
+    stopped: Literal["timeout", "cancelled"] | None
+    timeout_ms: int
+    detached: bool
+    """Background jobs still held the output open when the shell exited."""
+
+
+def _notes(value: BashValue) -> str:
+    lines = []
+    if value.stopped == "timeout":
+        lines.append(f"Command timed out after {value.timeout_ms} ms.")
+    elif value.stopped == "cancelled":
+        lines.append("Command was cancelled.")
+    if value.detached:
+        lines.append(
+            "Background processes still held the output open when the shell exited;"
+            " their later output is not captured."
+        )
+    if value.signal is not None:
+        lines.append(f"Terminated by signal {value.signal}")
+    else:
+        lines.append(f"Exit code: {value.exit_code}")
+    return "\n".join(lines)
+
+
+def model_text(value: BashValue) -> str:
+    """The output without escape sequences, cut to fit with the notes in the model's limit."""
+    notes = _notes(value)
+    if value.model.total == 0:
+        return f"{NO_OUTPUT}\n{notes}"
+    # The marker's length depends on the count it states, which is at most the total.
+    room = MODEL_TEXT_LIMIT - len(notes) - 1 - len(cut_marker(value.model.total))
+    body = value.model.fit(room).text()
+    separator = "" if body.endswith("\n") else "\n"
+    return f"{body}{separator}{notes}"
+
+
+def card_meta(value: BashValue) -> JsonValue:
+    """The plain-JSON projection stored with the result, from which the card is drawn."""
+    meta: dict[str, JsonValue] = {
+        "command": value.command,
+        "cwd": value.cwd,
+        "output": _fit_json(value.card, MAX_CARD_OUTPUT_BYTES),
+    }
+    if value.signal is not None:
+        meta["signal"] = value.signal
+    else:
+        meta["exitCode"] = value.exit_code
+    if value.stopped == "timeout":
+        meta["timedOut"] = True
+    elif value.stopped == "cancelled":
+        meta["cancelled"] = True
+    return meta
+
+
+def _fit_json(clipped: Clipped, limit: int) -> str:
+    """The clipped text, cut further until its JSON form fits in `limit` bytes.
+
+    Escape sequences and non-ASCII text take up to twelve bytes a character in JSON, so a
+    character bound alone does not bound the stored size.
+    """
+    for _ in range(16):
+        text = clipped.text()
+        size = len(json.dumps(text))
+        if size <= limit:
+            return text
+        kept = len(clipped.head) + len(clipped.tail)
+        clipped = clipped.fit(int(kept * limit / size * 0.9))
+    return clipped.fit(0).text()
