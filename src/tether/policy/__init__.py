@@ -1,0 +1,24 @@
+"""The filesystem and command policy: session modes, the permission gate and its asker."""
+
+from tether.policy.asker import (
+    PERMISSION_DECISIONS,
+    PermissionAsker,
+    PermissionDecision,
+    PermissionOption,
+    PermissionRequest,
+)
+from tether.policy.gate import PolicyGate
+from tether.policy.modes import DEFAULT_MODE, MODES, Mode, is_mode
+
+__all__ = [
+    "DEFAULT_MODE",
+    "MODES",
+    "PERMISSION_DECISIONS",
+    "Mode",
+    "PermissionAsker",
+    "PermissionDecision",
+    "PermissionOption",
+    "PermissionRequest",
+    "PolicyGate",
+    "is_mode",
+]

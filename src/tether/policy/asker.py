@@ -1,0 +1,50 @@
+"""Asking a person: the request, the choices offered and the answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from tether.tools.gate import Access
+
+__all__ = [
+    "PERMISSION_DECISIONS",
+    "PermissionAsker",
+    "PermissionDecision",
+    "PermissionOption",
+    "PermissionRequest",
+]
+
+PermissionDecision = Literal["allow_once", "allow_always", "reject"]
+PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = ("allow_once", "allow_always", "reject")
+
+
+@dataclass(frozen=True)
+class PermissionOption:
+    """One button: the decision it stands for and its label (ACP `PermissionOption`)."""
+
+    decision: PermissionDecision
+    name: str
+
+
+@dataclass(frozen=True)
+class PermissionRequest:
+    """An access that needs a person's answer, with the options to offer in order."""
+
+    access: Access
+    options: tuple[PermissionOption, ...]
+    reason: str
+    """Why the mode asks, e.g. `outside the workspace` or `the mode is ask`."""
+
+    @property
+    def title(self) -> str:
+        """What is asked about, as a tool call title (`Edit PATH`, the command...)."""
+        return self.access.title
+
+
+class PermissionAsker(Protocol):
+    """Whoever answers permission requests: an ACP client, a terminal prompt, a test."""
+
+    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+        """The person's decision; cancelling the call cancels the tool that asked."""
+        ...

@@ -1,0 +1,175 @@
+"""The `edit` tool: replace an exact string in a file the session has read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, JsonValue
+
+from tether.content import ContentBlock, TextContent
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.fs.edit_commit import commit_change
+from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
+from tether.tools.fs.edit_match import replace_in_text
+from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
+from tether.tools.fs.guard import current_version, require_observed
+from tether.tools.fs.hunks import hunks
+from tether.tools.fs.textfile import TextFile, count_lines, display_text
+from tether.tools.observations import FileVersion
+from tether.tools.result import ToolResult
+from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
+
+__all__ = ["EditArgs", "EditTool"]
+
+DESCRIPTION = """\
+Replace an exact string in a file. The file must have been read earlier in this session and \
+be unchanged since.
+`old_string` must match exactly once (include surrounding lines to make it unique), or set \
+`replace_all` to replace every occurrence. Line endings do not matter for matching: the file \
+keeps its own, and its encoding. An empty `old_string` creates a file that does not exist yet \
+(or fills an empty one) with `new_string`."""
+
+
+class EditArgs(BaseModel):
+    """Arguments of `edit`."""
+
+    path: str = Field(description="The file to edit; relative paths start at the workspace.")
+    old_string: str = Field(description="The exact text to replace.")
+    new_string: str = Field(description="The text to put in its place (must differ).")
+    replace_all: bool = Field(
+        default=False, description="Replace every occurrence instead of exactly one."
+    )
+
+
+class EditTool(Tool[EditArgs, AppliedChange]):
+    """Replaces text in a file atomically, through the policy and the observation gate."""
+
+    name: ClassVar[str] = "edit"
+    description: ClassVar[str] = DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = EditArgs
+
+    async def execute(self, args: EditArgs, ctx: ToolContext) -> AppliedChange:
+        """Find and replace, ask, check the file is still as read, write, record."""
+        path = ctx.workspace.resolve(args.path)
+        if args.old_string == args.new_string:
+            raise ToolError("old_string and new_string are the same; there is nothing to change")
+        before = current_version(path)
+        if before is None:
+            return await _create(args, ctx, path)
+        require_observed(ctx.observations, path, before, "edit")
+        data = path.read_bytes()
+        if looks_binary(path, data[:SNIFF_BYTES]):
+            raise ToolError(f"Cannot edit binary file: {path}")
+        try:
+            file = TextFile.decode(data)
+        except UnicodeDecodeError as exc:
+            raise ToolError(f"Cannot edit {path}: it is not valid {exc.encoding} text") from exc
+        text, count = _edited_text(file, args, path)
+        try:
+            new_data = file.encode(text)
+        except UnicodeEncodeError as exc:
+            raise ToolError(
+                f"Cannot edit {path}: new_string cannot be encoded as {exc.encoding}"
+            ) from exc
+        if new_data == data:
+            raise ToolError(f"The edit would leave {path} unchanged")
+        return await _commit(
+            ctx, path, data=new_data, before=before, old_text=file.text, new_text=text, count=count
+        )
+
+    def render(self, args: EditArgs, value: AppliedChange) -> list[ContentBlock]:
+        """`Edited PATH: replaced N occurrence(s)`, or `Created PATH (N lines)`."""
+        if value.created:
+            noun = "line" if value.line_count == 1 else "lines"
+            return [TextContent(text=f"Created {value.path} ({value.line_count} {noun})")]
+        noun = "occurrence" if value.replacements == 1 else "occurrences"
+        return [TextContent(text=f"Edited {value.path}: replaced {value.replacements} {noun}")]
+
+    def presentation_meta(self, args: EditArgs, value: AppliedChange) -> JsonValue:
+        """The applied hunks and where they start (see `edit_diff`)."""
+        return change_meta(value)
+
+    def present_call(self, args: EditArgs) -> ToolCallView:
+        """A diff card of the strings to be swapped."""
+        return DiffCallView(
+            title=f"Edit {args.path}",
+            diffs=(FileDiff(path=args.path, old_text=args.old_string, new_text=args.new_string),),
+            locations=(Location(path=args.path),),
+        )
+
+    def present_result(self, args: EditArgs, result: ToolResult) -> DiffResultView | None:
+        """The applied hunks with three lines of context, from the stored meta."""
+        return diff_result_view(result, "Edit")
+
+    def serial_key(self, args: EditArgs) -> str | None:
+        """Edits to one path run one after another."""
+        return args.path
+
+
+def _edited_text(file: TextFile, args: EditArgs, path: Path) -> tuple[str, int]:
+    """The file's new text and the number of replacements made."""
+    if args.old_string:
+        done = replace_in_text(
+            file.text, args.old_string, args.new_string, replace_all=args.replace_all, path=path
+        )
+        return done.text, done.count
+    if file.text:
+        raise ToolError(
+            f"old_string is empty but {path} is not; an empty old_string only creates a new "
+            "file or fills an empty one"
+        )
+    return args.new_string, 1
+
+
+async def _create(args: EditArgs, ctx: ToolContext, path: Path) -> AppliedChange:
+    """An empty `old_string` on a missing file creates it, parents too, as UTF-8."""
+    if args.old_string:
+        raise ToolError(f"File not found: {path}")
+    try:
+        data = args.new_string.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ToolError(f"Cannot edit {path}: new_string cannot be encoded as utf-8") from exc
+    await commit_change(ctx, path, data, None, "edit")
+    diff = FileDiff(path=str(path), old_text=None, new_text=display_text(args.new_string))
+    return AppliedChange(
+        path=path,
+        diffs=(diff,),
+        lines=(1,),
+        created=True,
+        line_count=count_lines(args.new_string),
+        replacements=1,
+    )
+
+
+async def _commit(
+    ctx: ToolContext,
+    path: Path,
+    *,
+    data: bytes,
+    before: FileVersion,
+    old_text: str,
+    new_text: str,
+    count: int,
+) -> AppliedChange:
+    """Write the edited file and describe the applied hunks."""
+    await commit_change(ctx, path, data, before, "edit")
+    applied = hunks(old_text, new_text)
+    diffs = tuple(
+        FileDiff(
+            path=str(path),
+            old_text=display_text(hunk.old_text),
+            new_text=display_text(hunk.new_text),
+        )
+        for hunk in applied
+    )
+    return AppliedChange(
+        path=path,
+        diffs=diffs,
+        lines=tuple(hunk.new_start for hunk in applied),
+        created=False,
+        line_count=count_lines(new_text),
+        replacements=count,
+    )

@@ -1,0 +1,41 @@
+"""The last steps shared by write and edit: permission, a final version check, the atomic write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.fs.atomic import atomic_write
+from tether.tools.fs.guard import Verb, ensure_unchanged
+from tether.tools.gate import Access
+from tether.tools.observations import FileVersion, file_version
+
+__all__ = ["commit_change"]
+
+
+async def commit_change(
+    ctx: ToolContext, path: Path, data: bytes, before: FileVersion | None, verb: Verb
+) -> None:
+    """Ask the gate, check the file is still `before`, write `data` atomically, record it.
+
+    Parent directories are created only once permission is granted. The new version is
+    recorded as observed, so a follow-up edit needs no new read.
+    """
+    title = f"{verb.capitalize()} {path}"
+    await ctx.gate.authorize(
+        Access(
+            action="edit",
+            title=title,
+            path=path,
+            inside=ctx.workspace.contains(path),
+            tool_call_id=ctx.tool_call_id,
+        )
+    )
+    ensure_unchanged(path, before, verb)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, data)
+    except OSError as exc:
+        raise ToolError(f"Cannot {verb} {path}: {exc.strerror or exc}") from exc
+    ctx.observations.record(path, file_version(path))

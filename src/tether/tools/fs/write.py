@@ -1,0 +1,112 @@
+"""The `write` tool: create a file, or replace one the session has read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, JsonValue
+
+from tether.content import ContentBlock, TextContent
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.fs.edit_commit import commit_change
+from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
+from tether.tools.fs.encoding import SNIFF_BYTES, TextEncoding, looks_binary
+from tether.tools.fs.guard import current_version, require_observed
+from tether.tools.fs.textfile import TextFile, count_lines, display_text
+from tether.tools.result import ToolResult
+from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
+
+__all__ = ["WriteArgs", "WriteTool"]
+
+_NEW_FILE = TextFile("", TextEncoding("utf-8"))
+
+DESCRIPTION = """\
+Write a file: create it (parent directories too) or replace all of its content.
+Replacing an existing file needs a read of it earlier in this session, and fails if the file \
+changed since. An existing file keeps its encoding, byte order mark and CRLF line endings. \
+Prefer `edit` for changing part of a file."""
+
+
+class WriteArgs(BaseModel):
+    """Arguments of `write`."""
+
+    path: str = Field(description="The file to write; relative paths start at the workspace.")
+    content: str = Field(description="The file's complete new content.")
+
+
+class WriteTool(Tool[WriteArgs, AppliedChange]):
+    """Creates or overwrites a file atomically, through the policy and the observation gate."""
+
+    name: ClassVar[str] = "write"
+    description: ClassVar[str] = DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = WriteArgs
+
+    async def execute(self, args: WriteArgs, ctx: ToolContext) -> AppliedChange:
+        """Work out the bytes, ask, check the file is still as read, write, record."""
+        path = ctx.workspace.resolve(args.path)
+        before = current_version(path)
+        require_observed(ctx.observations, path, before, "write")
+        old = _existing_text(path.read_bytes(), path) if before is not None else None
+        target = old if old is not None else _NEW_FILE
+        content = args.content
+        # A CRLF file stays CRLF when the new content comes with bare LFs, as models write.
+        if target.line_endings == "crlf" and "\r\n" not in content:
+            content = content.replace("\n", "\r\n")
+        try:
+            data = target.encode(content)
+        except UnicodeEncodeError as exc:
+            raise ToolError(
+                f"Cannot write {path}: the content cannot be encoded as {target.encoding.codec}"
+            ) from exc
+        await commit_change(ctx, path, data, before, "write")
+        diff = FileDiff(
+            path=str(path),
+            old_text=None if old is None else display_text(old.text),
+            new_text=display_text(content),
+        )
+        return AppliedChange(
+            path=path,
+            diffs=(diff,),
+            lines=(1,),
+            created=before is None,
+            line_count=count_lines(content),
+        )
+
+    def render(self, args: WriteArgs, value: AppliedChange) -> list[ContentBlock]:
+        """`Wrote N lines to PATH`, saying whether the file is new."""
+        noun = "line" if value.line_count == 1 else "lines"
+        text = f"Wrote {value.line_count} {noun} to {value.path}"
+        return [TextContent(text=text + (" (new file)" if value.created else ""))]
+
+    def presentation_meta(self, args: WriteArgs, value: AppliedChange) -> JsonValue:
+        """The whole-file diff (see `edit_diff`)."""
+        return change_meta(value)
+
+    def present_call(self, args: WriteArgs) -> ToolCallView:
+        """A diff card of the content to be written."""
+        return DiffCallView(
+            title=f"Write {args.path}",
+            diffs=(FileDiff(path=args.path, old_text=None, new_text=args.content),),
+            locations=(Location(path=args.path, line=1),),
+        )
+
+    def present_result(self, args: WriteArgs, result: ToolResult) -> DiffResultView | None:
+        """The applied diff, old content to new (or `null` to new), from the stored meta."""
+        return diff_result_view(result, "Write")
+
+    def serial_key(self, args: WriteArgs) -> str | None:
+        """Writes to one path run one after another."""
+        return args.path
+
+
+def _existing_text(data: bytes, path: Path) -> TextFile | None:
+    """The replaced file as text, or `None` when it is binary or undecodable (shown as new)."""
+    if looks_binary(path, data[:SNIFF_BYTES]):
+        return None
+    try:
+        return TextFile.decode(data)
+    except UnicodeDecodeError:
+        return None
