@@ -1,0 +1,141 @@
+"""The `read` tool: a numbered window of a text file, or an image."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, JsonValue
+
+from tether.content import ContentBlock, ImageContent, TextContent
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
+from tether.tools.fs.read_file import ReadImage, ReadText, ReadValue, load
+from tether.tools.fs.read_render import (
+    envelope_content,
+    footer,
+    lang_from_path,
+    read_meta_from_meta,
+    render_envelope,
+)
+from tether.tools.gate import Access
+from tether.tools.result import ToolResult
+from tether.views import GenericCallView, Location, ReadResultView, ToolCallView
+
+__all__ = ["ReadArgs", "ReadTool"]
+
+_DESCRIPTION = """\
+Read a file from the workspace. Relative paths resolve against the workspace root.
+
+Text files come back as numbered lines (`N: text`) inside a <content> block, ending with a \
+footer that gives the file's total line count or the offset to continue from. By default up \
+to 2000 lines are returned from the start of the file; use `offset` (1-based line number) and \
+`limit` to read another window of a long file. Lines longer than 2000 characters are cut, and \
+a window stops early once it reaches 50 KB of text. Images (png, jpeg, gif, webp up to 5 MB) \
+come back as an image. Binary files and directories are refused.
+
+Read a file before editing or overwriting it. Prefer reading several likely files at once \
+over guessing at their contents."""
+
+
+class ReadArgs(BaseModel):
+    """Arguments of `read`."""
+
+    path: str = Field(description="The file to read: absolute, or relative to the workspace.")
+    offset: int = Field(
+        default=1, ge=1, description="The 1-based line number to start reading from."
+    )
+    limit: int = Field(default=2000, ge=1, description="The maximum number of lines to read.")
+
+
+class ReadTool(Tool[ReadArgs, ReadValue]):
+    """Reads a window of a text file (numbered, capped, with an exact line count) or an image."""
+
+    name: ClassVar[str] = "read"
+    description: ClassVar[str] = _DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = ReadArgs
+
+    async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
+        """Authorize, then read in a worker thread and record the version the session saw."""
+        resolved = ctx.workspace.resolve(args.path)
+        await ctx.gate.authorize(
+            Access(
+                action="read",
+                title=f"Read {resolved}",
+                path=resolved,
+                inside=ctx.workspace.contains(resolved),
+                tool_call_id=ctx.tool_call_id,
+            )
+        )
+        value = await asyncio.to_thread(load, resolved, args.offset, args.limit, ctx.read_byte_cap)
+        ctx.observations.record(resolved, value.version)
+        return value
+
+    def render(self, args: ReadArgs, value: ReadValue) -> list[ContentBlock]:
+        """The read envelope, or one image block."""
+        if isinstance(value, ReadImage):
+            return [ImageContent(data=value.data, mime_type=value.mime_type)]
+        window = value.window
+        tail = footer(
+            value.offset, len(window.lines), window.total_lines, window.capped, value.byte_cap
+        )
+        return [TextContent(text=render_envelope(str(value.path), window.lines, tail))]
+
+    def presentation_meta(self, args: ReadArgs, value: ReadValue) -> JsonValue:
+        """`{path, offset, lines, totalLines, lang?}` for a text window; `None` for an image."""
+        if not isinstance(value, ReadText):
+            return None
+        path = str(value.path)
+        meta: dict[str, JsonValue] = {
+            "path": path,
+            "offset": value.offset,
+            "lines": [{"number": line.number, "text": line.text} for line in value.window.lines],
+            "totalLines": value.window.total_lines,
+        }
+        lang = lang_from_path(path)
+        if lang is not None:
+            meta["lang"] = lang
+        return meta
+
+    def present_call(self, args: ReadArgs) -> ToolCallView:
+        """A generic `read` card titled with the path and the window the call asked for."""
+        return GenericCallView(
+            title=f"Read {args.path}{_window_label(args)}",
+            kind="read",
+            raw_input=args.model_dump(exclude_unset=True),
+            locations=(Location(path=args.path, line=args.offset),),
+        )
+
+    def present_result(self, args: ReadArgs, result: ToolResult) -> ReadResultView | None:
+        """The read card, or `None` (the generic card) for anything but a well-formed window."""
+        if result.is_error or len(result.content) != 1:
+            return None
+        block = result.content[0]
+        if not isinstance(block, TextContent):
+            return None
+        content = envelope_content(block.text)
+        meta = read_meta_from_meta(result.meta)
+        if content is None or meta is None:
+            return None
+        return ReadResultView(
+            title=f"Read {args.path}",
+            path=meta.path,
+            offset=meta.offset,
+            lines=meta.lines,
+            total_lines=meta.total_lines,
+            lang=meta.lang,
+            content=content,
+        )
+
+    def serial_key(self, args: ReadArgs) -> str | None:
+        """Reads of one path run in order with writes and edits of it."""
+        return args.path
+
+
+def _window_label(args: ReadArgs) -> str:
+    given = args.model_fields_set
+    if "limit" in given:
+        return f" (lines {args.offset}-{args.offset + args.limit - 1})"
+    if "offset" in given:
+        return f" (from line {args.offset})"
+    return ""

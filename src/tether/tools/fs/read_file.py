@@ -1,0 +1,151 @@
+"""Loading what `read` returns: a text window or an image, with the file's version.
+
+Everything here is blocking I/O; the tool runs it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import hashlib
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from io import FileIO
+from pathlib import Path
+
+from tether.tools.errors import ToolError
+from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary, sniff_encoding
+from tether.tools.fs.read_errors import (
+    binary_message,
+    directory_message,
+    image_too_large_message,
+    not_found_message,
+    out_of_range_message,
+)
+from tether.tools.fs.read_window import Chunk, Window, scan_window
+from tether.tools.observations import HASHED_UP_TO, FileVersion
+
+__all__ = [
+    "CHUNK_BYTES",
+    "IMAGE_TYPES",
+    "MAX_IMAGE_BYTES",
+    "ReadImage",
+    "ReadText",
+    "ReadValue",
+    "load",
+]
+
+CHUNK_BYTES = 1 << 20
+"""One read of the scan; reused, so it is also most of the scan's memory."""
+
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
+IMAGE_TYPES = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+"""Image extensions returned as image content, with their MIME types."""
+
+
+@dataclass(frozen=True)
+class ReadText:
+    """A window of a text file and the version of the file it came from."""
+
+    path: Path
+    offset: int
+    window: Window
+    byte_cap: int
+    version: FileVersion
+
+
+@dataclass(frozen=True)
+class ReadImage:
+    """An image file as base64, and the version of the file it came from."""
+
+    path: Path
+    data: str
+    mime_type: str
+    version: FileVersion
+
+
+ReadValue = ReadText | ReadImage
+
+
+def load(path: Path, offset: int, limit: int, byte_cap: int) -> ReadValue:
+    """Read `path` (resolved): an image, or lines `offset`.. of a text file; `ToolError` else."""
+    try:
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        raise ToolError(not_found_message(path)) from None
+    except OSError as exc:
+        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ToolError(directory_message(path))
+    if not stat.S_ISREG(info.st_mode):
+        # Opening a FIFO or a device could block forever or never end.
+        raise ToolError(f"Cannot read {path}: not a regular file")
+    try:
+        handle = path.open("rb", buffering=0)
+    except OSError as exc:
+        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
+    with handle:
+        mime_type = IMAGE_TYPES.get(path.suffix.lower().lstrip("."))
+        if mime_type is not None:
+            return _load_image(path, handle, mime_type)
+        return _load_text(path, handle, offset, limit, byte_cap)
+
+
+def _load_image(path: Path, handle: FileIO, mime_type: str) -> ReadImage:
+    info = os.fstat(handle.fileno())
+    if info.st_size > MAX_IMAGE_BYTES:
+        raise ToolError(image_too_large_message(path, info.st_size, MAX_IMAGE_BYTES))
+    data = handle.read(MAX_IMAGE_BYTES + 1)
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ToolError(image_too_large_message(path, len(data), MAX_IMAGE_BYTES))
+    version = FileVersion(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
+    return ReadImage(path, base64.b64encode(data).decode("ascii"), mime_type, version)
+
+
+def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) -> ReadText:
+    info = os.fstat(handle.fileno())
+    head = handle.read(SNIFF_BYTES)
+    if looks_binary(path, head):
+        raise ToolError(binary_message(path))
+    handle.seek(0)
+    # Hashing in the same pass gives exactly what `file_version` computes, without a second read.
+    digest = hashlib.sha256() if info.st_size <= HASHED_UP_TO else None
+    encoding = sniff_encoding(head)
+    if encoding.bom:
+        bom = handle.read(len(encoding.bom))
+        if digest is not None:
+            digest.update(bom)
+    chunks = _raw_chunks(handle, digest)
+    if not encoding.is_utf8:
+        chunks = _transcoded(chunks, encoding.codec)
+    window = scan_window(chunks, offset, limit, cap)
+    if offset > max(window.total_lines, 1):
+        raise ToolError(out_of_range_message(offset, path, window.total_lines))
+    sha = digest.hexdigest() if digest is not None else ""
+    return ReadText(path, offset, window, cap, FileVersion(info.st_size, info.st_mtime_ns, sha))
+
+
+def _raw_chunks(handle: FileIO, digest: hashlib._Hash | None) -> Iterator[Chunk]:
+    buffer = bytearray(CHUNK_BYTES)
+    view = memoryview(buffer)
+    while read := handle.readinto(buffer):
+        if digest is not None:
+            digest.update(view[:read])
+        # The buffer is reused: the scan is done with one chunk before the next is read.
+        yield buffer if read == CHUNK_BYTES else buffer[:read]
+
+
+def _transcoded(chunks: Iterator[Chunk], codec: str) -> Iterator[Chunk]:
+    decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+    for chunk in chunks:
+        yield decoder.decode(chunk).encode("utf-8", "replace")
+    yield decoder.decode(b"", final=True).encode("utf-8", "replace")
