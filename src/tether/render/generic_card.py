@@ -1,0 +1,56 @@
+"""The generic card: a title and text, for any call and as every client's fallback."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from tether.render.theme import GUTTER, HEADING, card, note
+from tether.views import GenericCallView, GenericResultView, Location
+
+__all__ = ["MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
+
+MAX_INPUT_CHARS = 600
+"""Characters of a call's raw input shown when it has no text of its own."""
+
+_BADGE = Style(color="cyan", reverse=True)
+
+
+def render_generic_call(view: GenericCallView) -> RenderableType:
+    """Kind badge and title, then the call's text (or its raw input) and the places it touches."""
+    title = Text()
+    if view.kind:
+        title.append(f" {view.kind} ", _BADGE).append(" ")
+    title.append(view.title, HEADING)
+    parts: list[RenderableType] = []
+    if view.content:
+        parts.append(Text(view.content))
+    elif view.raw_input is not None:
+        parts.append(_raw_input(view.raw_input))
+    if view.locations:
+        parts.append(_locations(view.locations))
+    return card(Group(*parts) if parts else Text(""), title=title)
+
+
+def render_generic_result(view: GenericResultView) -> RenderableType:
+    """The result's title and text."""
+    title = Text(view.title, style=HEADING) if view.title else None
+    body = Text(view.content) if view.content else note("no content")
+    return card(body, title=title)
+
+
+def _raw_input(raw: Any) -> Text:
+    dumped = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False, default=str)
+    text = Text(dumped[:MAX_INPUT_CHARS], style=GUTTER)
+    if len(dumped) > MAX_INPUT_CHARS:
+        text.append_text(note(f" … {len(dumped) - MAX_INPUT_CHARS} more characters"))
+    return text
+
+
+def _locations(locations: tuple[Location, ...]) -> Text:
+    places = [loc.path if loc.line is None else f"{loc.path}:{loc.line}" for loc in locations]
+    return Text("  ".join(places), style=GUTTER)

@@ -1,0 +1,59 @@
+"""The read card: a highlighted window of a file with its real line numbers in a gutter."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from tether.highlight import highlight_lines
+from tether.render.theme import GUTTER, HEADING, SUBTLE, TAB_SIZE, card, code_text, note
+from tether.views import ReadResultView
+
+__all__ = ["code_view", "render_read_result"]
+
+
+def render_read_result(view: ReadResultView) -> RenderableType:
+    """Header with the path and the window, the code view, then how to continue."""
+    title = Text.assemble((view.path, HEADING), "  ", (_window_label(view), SUBTLE))
+    parts: list[RenderableType] = []
+    if view.lines:
+        parts.append(code_view([line.number for line in view.lines], _texts(view), view.lang))
+        last = view.lines[-1].number
+        if last < view.total_lines:
+            more = view.total_lines - last
+            parts.append(note(f"… {more} more lines; continue at offset={last + 1}"))
+    elif view.total_lines == 0:
+        parts.append(note("empty file"))
+    else:
+        parts.append(
+            note(f"empty window: no lines shown from offset={view.offset} of {view.total_lines}")
+        )
+    return card(Group(*parts), title=title)
+
+
+def code_view(numbers: list[int], texts: list[str], lang: str | None) -> Group:
+    """Numbered, highlighted lines: a dim right-aligned gutter, a rule, then the code.
+
+    Each row is one uncropped gutter followed by the code, cropped with an ellipsis at the
+    card's edge, so a long line never pushes the numbers out of their column.
+    """
+    width = len(str(max(numbers, default=0)))
+    rows: list[RenderableType] = []
+    for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(f"{number:>{width}} │ ", GUTTER)
+        rows.append(row.append_text(code_text(tokens)))
+    return Group(*rows)
+
+
+def _texts(view: ReadResultView) -> list[str]:
+    return [line.text.expandtabs(TAB_SIZE) for line in view.lines]
+
+
+def _window_label(view: ReadResultView) -> str:
+    if view.total_lines == 0:
+        return "empty file"
+    if not view.lines:
+        return f"0 lines of {view.total_lines}"
+    first, last = view.lines[0].number, view.lines[-1].number
+    return f"lines {first}–{last} of {view.total_lines}"

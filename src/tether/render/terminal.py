@@ -1,0 +1,53 @@
+"""Cards in the terminal: one rich renderable per call or result view."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from rich.console import RenderableType
+
+from tether.render.diff_card import render_diff
+from tether.render.generic_card import render_generic_call, render_generic_result
+from tether.render.read_card import render_read_result
+from tether.render.terminal_card import render_terminal_call, render_terminal_result
+from tether.views import (
+    DiffCallView,
+    DiffResultView,
+    GenericCallView,
+    GenericResultView,
+    ReadResultView,
+    TerminalCallView,
+    TerminalResultView,
+    ToolCallView,
+    ToolResultView,
+)
+
+__all__ = ["render_call_view", "render_result_view"]
+
+
+def render_call_view(view: ToolCallView) -> RenderableType:
+    """The card for a tool call that has not finished yet."""
+    match view:
+        case GenericCallView():
+            return render_generic_call(view)
+        case TerminalCallView():
+            return render_terminal_call(view)
+        case DiffCallView():
+            return render_diff(view)
+        case _:
+            assert_never(view)
+
+
+def render_result_view(view: ToolResultView) -> RenderableType:
+    """The card for a finished tool call."""
+    match view:
+        case GenericResultView():
+            return render_generic_result(view)
+        case TerminalResultView():
+            return render_terminal_result(view)
+        case DiffResultView():
+            return render_diff(view)
+        case ReadResultView():
+            return render_read_result(view)
+        case _:
+            assert_never(view)

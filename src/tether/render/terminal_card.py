@@ -1,0 +1,43 @@
+"""The terminal card: where and what ran, its output in colour, and how it ended."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from tether.render.theme import GUTTER, HEADING, card, note, pill
+from tether.views import TerminalCallView, TerminalResultView
+
+__all__ = ["render_terminal_call", "render_terminal_result"]
+
+
+def render_terminal_call(view: TerminalCallView) -> RenderableType:
+    """A command that is still running: its cwd, `$ command`, its purpose, and a running note."""
+    parts: list[RenderableType] = []
+    if view.cwd:
+        parts.append(Text(view.cwd, style=GUTTER))
+    parts.append(_command(view.title))
+    title = Text(view.description, style=HEADING) if view.description else None
+    return card(Group(*parts), title=title, subtitle=note("running…"))
+
+
+def render_terminal_result(view: TerminalResultView) -> RenderableType:
+    """A finished command: `$ command`, its output with ANSI colours, then an exit pill."""
+    parts: list[RenderableType] = []
+    if view.title:
+        parts.append(_command(view.title))
+    output = (view.output or "").rstrip("\n")
+    parts.append(Text.from_ansi(output) if output else note("no output"))
+    return card(Group(*parts), subtitle=_ending(view))
+
+
+def _command(command: str) -> Text:
+    return Text.assemble(("$ ", GUTTER), (command, "bold"))
+
+
+def _ending(view: TerminalResultView) -> Text | None:
+    if view.signal is not None:
+        return pill(view.signal, ok=False)
+    if view.exit_code is not None:
+        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0)
+    return None

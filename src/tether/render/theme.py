@@ -1,0 +1,118 @@
+"""The terminal look shared by every card: frame, palette, notes and token styles."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.text import Text
+
+from tether.highlight import TokenLine
+
+__all__ = [
+    "ADDED",
+    "BORDER",
+    "GUTTER",
+    "HEADING",
+    "NOTE",
+    "REMOVED",
+    "SUBTLE",
+    "card",
+    "code_text",
+    "note",
+    "pill",
+    "token_style",
+]
+
+BORDER = Style(color="bright_black")
+"""Every card's frame: quiet, so the content carries the colour."""
+HEADING = Style(color="default", bold=True)
+"""A card's subject in its title: the border colour must not leak into it."""
+SUBTLE = Style(color="default", dim=True)
+"""Secondary words in a title, such as the window of a read."""
+GUTTER = Style(dim=True)
+"""Line numbers and the rule beside them."""
+NOTE = Style(dim=True, italic=True)
+"""Hints and remarks that are about the card rather than its content."""
+ADDED = Style(color="green")
+"""Added lines of a diff."""
+REMOVED = Style(color="red")
+"""Removed lines of a diff."""
+TAB_SIZE = 4
+
+# Keyed by Pygments' short CSS class; a class not listed falls back to its first letter
+# ("s2" -> "s"), which is its token family. ANSI colours follow the terminal's own theme.
+_TOKEN_STYLES: dict[str, Style] = {
+    "k": Style(color="magenta"),
+    "kt": Style(color="cyan"),
+    "ow": Style(color="magenta"),
+    "s": Style(color="green"),
+    "dl": Style(color="green"),
+    "se": Style(color="green", bold=True),
+    "si": Style(color="yellow"),
+    "sr": Style(color="yellow"),
+    "c": Style(color="bright_black", italic=True),
+    "cp": Style(color="magenta"),
+    "cpf": Style(color="green"),
+    "m": Style(color="cyan"),
+    "il": Style(color="cyan"),
+    "nf": Style(color="yellow"),
+    "fm": Style(color="yellow"),
+    "nc": Style(color="yellow", bold=True),
+    "nn": Style(color="yellow"),
+    "nb": Style(color="cyan"),
+    "bp": Style(color="cyan"),
+    "nd": Style(color="magenta"),
+    "ne": Style(color="yellow", bold=True),
+    "nt": Style(color="blue"),
+    "na": Style(color="cyan"),
+    "nv": Style(color="blue"),
+    "err": Style(color="red"),
+    "gd": Style(color="red"),
+    "gi": Style(color="green"),
+    "gh": Style(bold=True),
+    "gu": Style(bold=True),
+    "ge": Style(italic=True),
+    "gs": Style(bold=True),
+}
+_PLAIN = Style()
+
+
+def token_style(css: str) -> Style:
+    """The terminal style of a Pygments short CSS class (plain when it has none)."""
+    css = css.split("-", 1)[0]
+    return _TOKEN_STYLES.get(css) or _TOKEN_STYLES.get(css[:1], _PLAIN)
+
+
+def code_text(tokens: TokenLine) -> Text:
+    """One highlighted line of code as rich text."""
+    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    for css, piece in tokens:
+        text.append(piece, token_style(css))
+    return text
+
+
+def card(body: RenderableType, title: Text | None = None, subtitle: Text | None = None) -> Panel:
+    """The frame every card shares: rounded, quiet border, title top-left, status bottom-right."""
+    return Panel(
+        body,
+        title=title,
+        title_align="left",
+        subtitle=subtitle,
+        subtitle_align="right",
+        box=box.ROUNDED,
+        border_style=BORDER,
+        padding=(0, 1),
+    )
+
+
+def note(message: str) -> Text:
+    """A dim remark about the card, such as a continuation hint or an empty window."""
+    return Text(message, style=NOTE)
+
+
+def pill(label: str, ok: bool) -> Text:
+    """A short status badge: green when `ok`, red otherwise."""
+    colour = "green" if ok else "red"
+    return Text(f" {label} ", style=Style(color="black", bgcolor=colour, bold=True))
