@@ -1,0 +1,113 @@
+"""Benchmark `read` on 1 GB files against `wc -l`: wall time ratio and peak memory.
+
+Creates, in a temporary directory removed afterwards, a 1 GB file of 10M lines and a 1 GB
+file of one line, reads each at offset 5,000,000 through the real tool in a subprocess, and
+prints the median wall time of a few runs, the median of `wc -l` on the same file, their ratio
+and the subprocess's peak RSS. Goal: ratio <= 1.5 and peak RSS < 100 MB.
+
+Usage: python bench/read_bench.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OFFSET = 5_000_000
+GIB = 1 << 30
+
+_CHILD = """
+import asyncio, json, resource, sys, time
+from tether.tools import ToolContext, Workspace, invoke
+from tether.tools.fs.read import ReadArgs, ReadTool
+
+async def main() -> None:
+    path, offset = sys.argv[1], int(sys.argv[2])
+    ctx = ToolContext(workspace=Workspace.at(sys.argv[3]))
+    start = time.perf_counter()
+    result = await invoke(ReadTool(), ReadArgs(path=path, offset=offset), ctx)
+    elapsed = time.perf_counter() - start
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": elapsed, "rss_kib": rss_kib, "error": result.is_error,
+                      "head": result.text()[:160]}))
+
+asyncio.run(main())
+"""
+
+
+def make_many_lines(path: Path) -> None:
+    """10M lines of 100 bytes (1 GB), written in large blocks."""
+    block = (b"x" * 99 + b"\n") * 100_000
+    with path.open("wb") as handle:
+        for _ in range(100):
+            handle.write(block)
+
+
+def make_one_line(path: Path) -> None:
+    """One 1 GB line, no newline at all."""
+    block = b"y" * (16 << 20)
+    with path.open("wb") as handle:
+        for _ in range(GIB // len(block)):
+            handle.write(block)
+
+
+def time_read(path: Path) -> dict[str, object]:
+    """One read in a fresh interpreter: its wall time in the tool and its peak RSS."""
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), str(OFFSET), str(path.parent)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report: dict[str, object] = json.loads(out.stdout)
+    return report
+
+
+def time_wc(path: Path) -> float:
+    """Wall time of `wc -l` on the file."""
+    start = time.perf_counter()
+    subprocess.run(["wc", "-l", str(path)], capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def bench(name: str, path: Path, runs: int) -> None:
+    """Warm the page cache, then alternate reads and `wc -l` runs and print the medians."""
+    time_wc(path)
+    reads, wcs, rss = [], [], []
+    head = ""
+    for _ in range(runs):
+        report = time_read(path)
+        reads.append(float(str(report["seconds"])))
+        rss.append(int(str(report["rss_kib"])))
+        head = str(report["head"]).splitlines()[-1] if report["error"] else "ok"
+        wcs.append(time_wc(path))
+    read_s, wc_s = statistics.median(reads), statistics.median(wcs)
+    print(
+        f"{name}: read {read_s:.3f} s, wc -l {wc_s:.3f} s, ratio {read_s / wc_s:.2f}, "
+        f"peak RSS {max(rss) / 1024:.1f} MB ({head})"
+    )
+
+
+def main() -> None:
+    """Build both files, bench them, clean up."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="read-bench-") as tmp:
+        root = Path(tmp)
+        lines, single = root / "lines.txt", root / "single.txt"
+        make_many_lines(lines)
+        bench("10M lines", lines, args.runs)
+        lines.unlink()
+        make_one_line(single)
+        bench("1 line", single, args.runs)
+
+
+if __name__ == "__main__":
+    main()
