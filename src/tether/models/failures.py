@@ -1,0 +1,107 @@
+"""Turning provider failures into clear `ModelError`s that say what to do next."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tether.models.base import ModelError
+from tether.models.retry import Failure, RetryPolicy, parse_retry_after
+
+__all__ = ["Endpoint", "excerpt", "server_message"]
+
+EXCERPT = 200
+"""How much of a bad payload an error message quotes."""
+
+
+def excerpt(text: str) -> str:
+    """`text` shortened for an error message."""
+    text = text.strip()
+    return text if len(text) <= EXCERPT else text[:EXCERPT] + "…"
+
+
+def server_message(body: object, fallback: str) -> str:
+    """The human-readable part of an error body (`{"error": {"message": ...}}` and kin)."""
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping):
+            message = inner.get("message")
+            if isinstance(message, str) and message:
+                return message
+        elif isinstance(inner, str) and inner:
+            return inner
+    if isinstance(body, str) and body.strip():
+        return excerpt(body)
+    return fallback
+
+
+def _names_missing_model(status: int, code: str | None, message: str) -> bool:
+    """Whether an error says the model does not exist (404, or a 400 worded that way)."""
+    if status == 404 or code == "model_not_found":
+        return True
+    lowered = message.lower()
+    return (
+        status == 400 and "model" in lowered and ("not exist" in lowered or "not found" in lowered)
+    )
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Who is being asked: names used in error messages."""
+
+    provider: str
+    base_url: str
+    model: str
+    key_hint: str
+
+    def http(
+        self, status: int, message: str, headers: Mapping[str, str], code: str | None = None
+    ) -> Failure:
+        """A failure for an HTTP error status."""
+        detail = f"HTTP {status}: {message}"
+        if status == 401:
+            return self._fail(
+                f"Authentication failed at {self.base_url} ({detail}); {self.key_hint}"
+            )
+        if status == 403:
+            return self._fail(f"Access denied at {self.base_url} ({detail})")
+        if _names_missing_model(status, code, message):
+            return self._fail(f"Unknown model {self.model!r} at {self.base_url} ({detail})")
+        if status == 429:
+            wait = parse_retry_after(headers)
+            later = f"; retry after {wait:g} s" if wait is not None else ""
+            return Failure(
+                self._error(f"Rate limited by {self.base_url} ({detail}){later}"),
+                retryable=True,
+                retry_after=wait,
+            )
+        if RetryPolicy.is_retryable_status(status):
+            return Failure(
+                self._error(f"{self.base_url} failed ({detail})"),
+                retryable=True,
+                retry_after=parse_retry_after(headers),
+            )
+        return self._fail(f"{self.base_url} rejected the request ({detail})")
+
+    def unreachable(self, cause: BaseException) -> Failure:
+        """A failure to connect or a connection lost before the stream began."""
+        reason = str(cause.__cause__ or cause) or type(cause).__name__
+        return Failure(self._error(f"Could not reach {self.base_url}: {reason}"), retryable=True)
+
+    def malformed(self, data: str) -> Failure:
+        """A stream chunk that is not valid JSON."""
+        return self._fail(
+            f"{self.base_url} sent a malformed stream chunk (invalid JSON): {excerpt(data)!r}"
+        )
+
+    def broken(self, what: str) -> Failure:
+        """Any other final failure, worded by the caller."""
+        return self._fail(what)
+
+    def _error(self, text: str) -> ModelError:
+        """An error that names the provider first."""
+        return ModelError(f"{self.provider}: {text}")
+
+    def _fail(self, text: str) -> Failure:
+        """A failure that is not worth retrying."""
+        return Failure(self._error(text))

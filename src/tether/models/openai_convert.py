@@ -1,0 +1,224 @@
+"""Chat-completions wire format: our history to request messages, stream chunks to a message.
+
+Tool results can only carry text in chat completions (`role: tool`). An image in a tool
+result is therefore replaced by a short note in the tool message, and the images themselves
+follow in one user message placed after the run of tool messages (the API requires every
+tool message to follow its assistant message directly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionChunk,
+    ChatCompletionContentPartParam,
+    ChatCompletionFunctionToolParam,
+    ChatCompletionMessageFunctionToolCallParam,
+    ChatCompletionMessageParam,
+    ChatCompletionToolMessageParam,
+)
+
+from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.messages import (
+    AssistantMessage,
+    Message,
+    StopReason,
+    ToolCall,
+    ToolResultMessage,
+    ToolSpec,
+    UserMessage,
+)
+
+__all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools"]
+
+EMPTY_SCHEMA: dict[str, object] = {"type": "object", "properties": {}}
+
+STOP_REASONS: dict[str, StopReason] = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "function_call": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "refusal",
+}
+
+
+def _image_part(image: ImageContent) -> ChatCompletionContentPartParam:
+    """An image as a data URL, the form every compatible server accepts."""
+    return {
+        "type": "image_url",
+        "image_url": {"url": f"data:{image.mime_type};base64,{image.data}"},
+    }
+
+
+def _user_content(content: Sequence[ContentBlock]) -> str | list[ChatCompletionContentPartParam]:
+    """User content: a plain string when it is text only (widest server support), else parts."""
+    if all(isinstance(block, TextContent) for block in content):
+        return "".join(block.text for block in content if isinstance(block, TextContent))
+    parts: list[ChatCompletionContentPartParam] = []
+    for block in content:
+        if isinstance(block, TextContent):
+            parts.append({"type": "text", "text": block.text})
+        else:
+            parts.append(_image_part(block))
+    return parts
+
+
+def _assistant(message: AssistantMessage) -> ChatCompletionAssistantMessageParam:
+    """An assistant turn with its tool calls, arguments passed back exactly as received."""
+    param: ChatCompletionAssistantMessageParam = {"role": "assistant"}
+    calls: list[ChatCompletionMessageFunctionToolCallParam] = [
+        {
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": call.arguments or "{}"},
+        }
+        for call in message.tool_calls
+    ]
+    # Servers reject an empty string beside tool calls but want one when there are none.
+    param["content"] = message.text if message.text or not calls else None
+    if calls:
+        param["tool_calls"] = calls
+    return param
+
+
+def _tool_text(result: ToolResultMessage) -> str:
+    """A tool result's text, with a note in place of each image (sent after as a user turn)."""
+    pieces: list[str] = []
+    for block in result.content:
+        if isinstance(block, TextContent):
+            pieces.append(block.text)
+        else:
+            pieces.append(f"[image ({block.mime_type}) attached in the next user message]")
+    return "\n".join(pieces)
+
+
+def to_openai_messages(
+    system: str, messages: Sequence[Message]
+) -> list[ChatCompletionMessageParam]:
+    """The request's `messages`: system first, then the history in order."""
+    out: list[ChatCompletionMessageParam] = []
+    if system:
+        out.append({"role": "system", "content": system})
+    pending_images: list[ChatCompletionContentPartParam] = []
+
+    def flush_images() -> None:
+        if pending_images:
+            out.append({"role": "user", "content": list(pending_images)})
+            pending_images.clear()
+
+    for message in messages:
+        if isinstance(message, ToolResultMessage):
+            tool: ChatCompletionToolMessageParam = {
+                "role": "tool",
+                "tool_call_id": message.tool_call_id,
+                "content": _tool_text(message),
+            }
+            out.append(tool)
+            images = [block for block in message.content if isinstance(block, ImageContent)]
+            if images:
+                pending_images.append(
+                    {"type": "text", "text": f"Images from the {message.name} result:"}
+                )
+                pending_images.extend(_image_part(image) for image in images)
+            continue
+        flush_images()
+        if isinstance(message, UserMessage):
+            out.append({"role": "user", "content": _user_content(message.content)})
+        else:
+            out.append(_assistant(message))
+    flush_images()
+    return out
+
+
+def to_openai_tools(tools: Sequence[ToolSpec]) -> list[ChatCompletionFunctionToolParam]:
+    """The request's `tools` as function tools."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters or EMPTY_SCHEMA,
+            },
+        }
+        for tool in tools
+    ]
+
+
+@dataclass
+class _PartialCall:
+    """A tool call being assembled from deltas."""
+
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ChunkAssembler:
+    """Builds one `AssistantMessage` from streamed chunks of the first choice."""
+
+    text: list[str] = field(default_factory=list)
+    calls: dict[int, _PartialCall] = field(default_factory=dict)
+    finish_reason: str | None = None
+
+    def feed(self, chunk: ChatCompletionChunk) -> str:
+        """Take one chunk; returns the text it added (possibly empty)."""
+        added = ""
+        for choice in chunk.choices or ():
+            if choice.index != 0:
+                continue
+            delta = choice.delta
+            if delta is not None:
+                if delta.content:
+                    added += delta.content
+                for call in delta.tool_calls or ():
+                    self._feed_call(call.index, call.id, call.function)
+            if choice.finish_reason:
+                self.finish_reason = choice.finish_reason
+        if added:
+            self.text.append(added)
+        return added
+
+    def _feed_call(self, index: int | None, call_id: str | None, function: object) -> None:
+        """Add one tool-call delta: the id and name come first, arguments in pieces."""
+        slot = len(self.calls) - 1 if index is None else index
+        partial = self.calls.get(slot)
+        # Some servers give every call index 0; a new id then means a new call.
+        if partial is None or (call_id and partial.id and call_id != partial.id):
+            slot = slot if partial is None else max(self.calls) + 1
+            partial = self.calls[slot] = _PartialCall()
+        if call_id:
+            partial.id = call_id
+        name = getattr(function, "name", None)
+        # The name arrives whole in the first delta; servers that repeat it add nothing.
+        if name and not partial.name:
+            partial.name = name
+        arguments = getattr(function, "arguments", None)
+        if arguments:
+            partial.arguments.append(arguments)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the stream said why it stopped."""
+        return self.finish_reason is not None
+
+    def message(self) -> AssistantMessage:
+        """The assembled message."""
+        calls = tuple(
+            ToolCall(
+                # A few servers send no ids; the next request needs one to pair the result.
+                id=partial.id or f"call_{slot}",
+                name=partial.name,
+                arguments="".join(partial.arguments) or "{}",
+            )
+            for slot, partial in sorted(self.calls.items())
+        )
+        reason = STOP_REASONS.get(self.finish_reason or "stop", "end_turn")
+        # Several servers (Ollama, vLLM) say "stop" even when the reply is tool calls.
+        if calls and reason == "end_turn":
+            reason = "tool_use"
+        return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)
