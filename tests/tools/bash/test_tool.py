@@ -1,0 +1,413 @@
+"""The bash tool end to end, with real shells, real process groups and real signals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pydantic import JsonValue
+
+from tether.tools import (
+    Access,
+    PermissionDenied,
+    ToolContext,
+    ToolResult,
+    Workspace,
+    check_plain_json,
+    invoke,
+    parse_arguments,
+)
+from tether.tools.bash import BashArgs, BashTool
+from tether.tools.invoke import MAX_META_BYTES
+from tether.tools.result import TOOL_RESULT
+from tether.views import TerminalCallView, TerminalResultView, ToolResultView, dump_view
+
+TOOL = BashTool()
+
+
+class Reports:
+    """Collects live updates with the time each arrived."""
+
+    def __init__(self) -> None:
+        self.views: list[ToolResultView] = []
+        self.times: list[float] = []
+
+    def __call__(self, view: ToolResultView) -> None:
+        self.views.append(view)
+        self.times.append(time.monotonic())
+
+    def outputs(self) -> list[str]:
+        return [v.output or "" for v in self.views if isinstance(v, TerminalResultView)]
+
+    async def first_line(self, within: float = 5.0) -> str:
+        """The first line the command printed, once a report carried it."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            for output in self.outputs():
+                if "\n" in output:
+                    return output.split("\n", 1)[0]
+            await asyncio.sleep(0.02)
+        raise AssertionError("no output was reported")
+
+
+def _ctx(tmp_path: Path, **kwargs: object) -> ToolContext:
+    return ToolContext(workspace=Workspace.at(tmp_path), **kwargs)  # type: ignore[arg-type]
+
+
+async def _run(tmp_path: Path, command: str, **kwargs: object) -> ToolResult:
+    args = BashArgs(command=command, **kwargs)
+    return await invoke(TOOL, args, _ctx(tmp_path))
+
+
+def _meta(result: ToolResult) -> dict[str, JsonValue]:
+    assert isinstance(result.meta, dict)
+    return result.meta
+
+
+def _running_members(pgid: int) -> list[int]:
+    """Processes of the group that are still running (zombies waiting to be reaped are not)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, _ppid, group = stat[stat.rfind(")") + 2 :].split()[:3]
+        if group == str(pgid) and state not in {"Z", "X"}:
+            found.append(int(entry.name))
+    return found
+
+
+def _gone_within(pgid: int, seconds: float) -> float:
+    """Seconds until no process of the group is left; fails after `seconds`."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return time.monotonic() - start
+        time.sleep(0.01)
+    os.killpg(pgid, 9)
+    raise AssertionError(f"process group {pgid} survived {seconds} s")
+
+
+async def test_exit_code_is_reported_not_an_error(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "echo out; exit 3")
+    assert not result.is_error
+    assert result.text() == "out\nExit code: 3"
+    assert _meta(result) == {
+        "command": "echo out; exit 3",
+        "cwd": str(tmp_path.resolve()),
+        "output": "out\n",
+        "exitCode": 3,
+    }
+
+
+async def test_a_signal_ends_the_shell(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "echo before; kill -9 $$")
+    assert result.text() == "before\nTerminated by signal SIGKILL"
+    meta = _meta(result)
+    assert meta["signal"] == "SIGKILL"
+    assert "exitCode" not in meta
+    view = TOOL.present_result(BashArgs(command="kill -9 $$"), result)
+    assert view == TerminalResultView(title="kill -9 $$", output="before\n", signal="SIGKILL")
+
+
+async def test_stdout_and_stderr_keep_their_order(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "echo a; echo b >&2; echo c; echo d >&2")
+    assert result.text() == "a\nb\nc\nd\nExit code: 0"
+
+
+async def test_stdin_is_closed(tmp_path: Path) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "cat; read line; echo read=$?", timeout_ms=10_000)
+    assert time.monotonic() - start < 2
+    assert result.text() == "read=1\nExit code: 0"
+
+
+async def test_runs_in_the_workspace(tmp_path: Path) -> None:
+    (tmp_path / "here.txt").write_text("hello\n")
+    result = await _run(tmp_path, "pwd; cat here.txt; echo made > made.txt")
+    assert result.text() == f"{tmp_path.resolve()}\nhello\nExit code: 0"
+    assert (tmp_path / "made.txt").read_text() == "made\n"
+
+
+async def test_no_output_says_so(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "true")
+    assert result.text() == "(no output)\nExit code: 0"
+    assert _meta(result)["output"] == ""
+
+
+async def test_ansi_is_kept_for_the_card_and_stripped_for_the_model(tmp_path: Path) -> None:
+    result = await _run(tmp_path, r"printf '\033[1;31mred\033[0m plain\n'")
+    assert result.text() == "red plain\nExit code: 0"
+    assert _meta(result)["output"] == "\x1b[1;31mred\x1b[0m plain\n"
+
+
+async def test_invalid_utf8_becomes_replacement_characters(tmp_path: Path) -> None:
+    result = await _run(tmp_path, r"printf '\xff\xfe ok\n'")
+    assert result.text() == "\ufffd\ufffd ok\nExit code: 0"
+
+
+async def test_a_character_split_across_reads_survives(tmp_path: Path) -> None:
+    # The pause makes the two halves of "é" arrive in separate reads.
+    result = await _run(tmp_path, r"printf '\xc3'; sleep 0.2; printf '\xa9t\xc3\xa9\n'")
+    assert result.text() == "été\nExit code: 0"
+
+
+async def test_timeout_terminates_the_group(tmp_path: Path) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "echo started; sleep 30", timeout_ms=500)
+    elapsed = time.monotonic() - start
+    assert 0.5 <= elapsed < 2
+    assert not result.is_error
+    assert result.text() == (
+        "started\nCommand timed out after 500 ms.\nTerminated by signal SIGTERM"
+    )
+    meta = _meta(result)
+    assert meta["timedOut"] is True
+    assert meta["signal"] == "SIGTERM"
+
+
+async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
+    tmp_path: Path,
+) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300)
+    elapsed = time.monotonic() - start
+    assert 2.3 <= elapsed < 3.5
+    assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
+
+
+async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
+    reports = Reports()
+    ctx = _ctx(tmp_path, report=reports)
+    args = BashArgs(command="echo $$; sleep 100 & sleep 100")
+    task = asyncio.ensure_future(invoke(TOOL, args, ctx))
+    pgid = int(await reports.first_line())
+    cancelled_at = time.monotonic()
+    ctx.cancelled.set()
+    result = await asyncio.wait_for(task, 5)
+    assert time.monotonic() - cancelled_at < 1
+    assert result.text() == f"{pgid}\nCommand was cancelled.\nTerminated by signal SIGTERM"
+    assert _meta(result)["cancelled"] is True
+    assert _running_members(pgid) == []
+    # Orphaned children are reaped by init, which may take a moment; then the group is empty.
+    _gone_within(pgid, 3)
+
+
+async def test_cancelling_the_task_stops_the_whole_group_and_reraises(tmp_path: Path) -> None:
+    reports = Reports()
+    args = BashArgs(command="echo $$; sleep 100 & sleep 100")
+    task = asyncio.ensure_future(invoke(TOOL, args, _ctx(tmp_path, report=reports)))
+    pgid = int(await reports.first_line())
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 5)
+    # The group is stopped before the cancellation propagates, not some time after.
+    assert _running_members(pgid) == []
+    _gone_within(pgid, 3)
+
+
+async def test_cancelling_before_the_start_still_cleans_up(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path)
+    ctx.cancelled.set()
+    marker = tmp_path / "ran"
+    result = await invoke(TOOL, BashArgs(command=f"sleep 5; touch {marker}"), ctx)
+    assert "Command was cancelled." in result.text()
+    assert not marker.exists()
+
+
+async def test_background_job_holding_the_output_does_not_hang(tmp_path: Path) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "echo $$; sleep 30 &")
+    pgid = int(result.text().split("\n", 1)[0])
+    try:
+        assert time.monotonic() - start < 2
+        assert "their later output is not captured" in result.text()
+        assert result.text().endswith("Exit code: 0")
+    finally:
+        os.killpg(pgid, 9)
+
+
+async def test_progress_is_throttled_and_carries_the_output_so_far(tmp_path: Path) -> None:
+    reports = Reports()
+    command = "for i in $(seq 1 40); do echo line$i; sleep 0.025; done"
+    result = await invoke(TOOL, BashArgs(command=command), _ctx(tmp_path, report=reports))
+    final = _meta(result)["output"]
+    assert isinstance(final, str)
+    outputs = reports.outputs()
+    # About one second of output: at most ten updates a second, but more than one.
+    assert 3 <= len(outputs) <= 13
+    gaps = [b - a for a, b in zip(reports.times, reports.times[1:], strict=False)]
+    assert min(gaps) >= 0.08
+    assert all(final.startswith(o) for o in outputs)
+    assert outputs == sorted(outputs, key=len)
+    assert all(v.title == command for v in reports.views if isinstance(v, TerminalResultView))
+
+
+async def test_long_output_keeps_head_and_tail_for_the_model(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "seq 1 40000")
+    full = "".join(f"{i}\n" for i in range(1, 40_001))
+    text = result.text()
+    assert len(text) <= 30_000
+    head, rest = text.split("\n... [", 1)
+    count, tail = rest.split(" characters truncated] ...\n", 1)
+    assert full.startswith(head)
+    assert tail.endswith("40000\nExit code: 0")
+    body_tail = tail.removesuffix("Exit code: 0")
+    assert full.endswith(body_tail)
+    assert len(head) + int(count) + len(body_tail) == len(full)
+    card = _meta(result)["output"]
+    assert card == full  # 229 KB fits in the card whole
+
+
+async def test_huge_output_stays_bounded_in_memory(tmp_path: Path) -> None:
+    script = """
+import asyncio, json, resource, sys
+from tether.tools import ToolContext, Workspace, invoke
+from tether.tools.bash import BashArgs, BashTool
+command = "echo START; head -c 50000000 /dev/zero | tr '\\\\0' a; echo; echo END"
+result = asyncio.run(
+    invoke(BashTool(), BashArgs(command=command), ToolContext(workspace=Workspace.at(sys.argv[1])))
+)
+print(json.dumps({"text": result.text(), "meta": result.meta,
+    "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    assert report["maxrss_kb"] < 200 * 1024
+    text = report["text"]
+    assert len(text) <= 30_000
+    assert text.startswith("START\naaaa")
+    assert text.endswith("aaaa\nEND\nExit code: 0")
+    assert "characters truncated] ..." in text
+    output = report["meta"]["output"]
+    assert output.startswith("START\naaaa")
+    assert output.endswith("aaaa\nEND\n")
+    assert "characters truncated] ..." in output
+    assert len(output) < 300 * 1024
+
+
+async def test_meta_stays_under_the_stored_limit_for_escape_heavy_output(tmp_path: Path) -> None:
+    result = await _run(tmp_path, r"head -c 400000 /dev/zero | tr '\0' '\001'")
+    assert result.meta is not None
+    check_plain_json(result.meta)
+    assert len(json.dumps(result.meta).encode()) <= MAX_META_BYTES
+
+
+async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -> None:
+    asked: list[Access] = []
+
+    class Refuse:
+        async def authorize(self, access: Access) -> None:
+            asked.append(access)
+            raise PermissionDenied("the person refused to run this command")
+
+    marker = tmp_path / "ran"
+    ctx = ToolContext(workspace=Workspace.at(tmp_path), gate=Refuse(), tool_call_id="call-7")
+    result = await invoke(TOOL, BashArgs(command=f"touch {marker}"), ctx)
+    assert result.is_error
+    assert result.text() == "the person refused to run this command"
+    assert not marker.exists()
+    assert asked == [
+        Access(
+            action="execute",
+            title=f"touch {marker}",
+            command=f"touch {marker}",
+            tool_call_id="call-7",
+        )
+    ]
+    assert TOOL.present_result(BashArgs(command="x"), result) is None
+
+
+async def test_missing_workspace_is_an_error(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    ctx = _ctx(gone)
+    gone.rmdir()
+    result = await invoke(TOOL, BashArgs(command="echo hi"), ctx)
+    assert result.is_error
+    assert result.text() == f"Cannot run the command: the working directory {gone} does not exist"
+
+
+def test_arguments_are_validated() -> None:
+    assert isinstance(parse_arguments(TOOL, '{"command": "ls"}'), BashArgs)
+    for raw, problem in [
+        ('{"command": "ls", "timeout_ms": 0}', "timeout_ms"),
+        ('{"command": "ls", "timeout_ms": 600001}', "timeout_ms"),
+        ('{"command": "   "}', "command is empty"),
+        ("{}", "command"),
+    ]:
+        result = parse_arguments(TOOL, raw)
+        assert isinstance(result, ToolResult)
+        assert result.is_error
+        assert problem in result.text()
+    schema = TOOL.parameters_schema()
+    assert schema["required"] == ["command"]
+    assert set(schema["properties"]) == {"command", "description", "timeout_ms"}
+    assert TOOL.name == "bash"
+    assert TOOL.serial_key(BashArgs(command="ls")) is None
+
+
+def test_call_view_is_a_terminal_card() -> None:
+    args = BashArgs(command="make test", description="Run the tests")
+    view = TOOL.present_call(args)
+    assert view == TerminalCallView(title="make test", description="Run the tests")
+    assert dump_view(view) == {
+        "card": "terminal",
+        "title": "make test",
+        "description": "Run the tests",
+    }
+
+
+@pytest.mark.parametrize(
+    ("command", "timeout_ms"),
+    [("printf '\\033[32mok\\033[0m\\n'; exit 4", None), ("kill -TERM $$", None), ("sleep 5", 200)],
+)
+async def test_result_view_is_the_same_after_a_round_trip(
+    tmp_path: Path, command: str, timeout_ms: int | None
+) -> None:
+    args = BashArgs(command=command, timeout_ms=timeout_ms)
+    live = await invoke(TOOL, args, _ctx(tmp_path))
+    stored = TOOL_RESULT.validate_python(json.loads(json.dumps(live.to_json())))
+    assert stored == live
+    live_view = TOOL.present_result(args, live)
+    replayed = TOOL.present_result(args, stored)
+    assert isinstance(live_view, TerminalResultView)
+    assert replayed == live_view
+    assert dump_view(replayed) == dump_view(live_view)
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        None,
+        "text",
+        [1],
+        {},
+        {"output": "x"},
+        {"output": 3, "exitCode": 0},
+        {"output": "x", "exitCode": True},
+        {"output": "x", "exitCode": 1.5},
+        {"output": "x", "signal": 9},
+        {"output": "x", "exitCode": 0, "signal": "SIGTERM"},
+    ],
+)
+def test_malformed_meta_falls_back_to_the_generic_card(meta: object) -> None:
+    result = ToolResult(content=(), meta=meta)  # type: ignore[arg-type]
+    assert TOOL.present_result(BashArgs(command="ls"), result) is None
