@@ -1,0 +1,123 @@
+"""`script:FILE`: a deterministic, offline model that replays a JSON script, one turn per request.
+
+    {"turns": [
+      {"text": "optional text",
+       "toolCalls": [{"id": "c1", "name": "read", "arguments": {"path": "a.py"}}]},
+      {"text": "done"}
+    ]}
+
+`arguments` may be a raw string (to test malformed JSON). Requests past the last turn get an
+empty final message. A turn may also give `stopReason` (`max_tokens`, `refusal`) or `error`
+(the request fails with that message), to script how a real model ends or fails.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic.alias_generators import to_camel
+
+from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta
+from tether.models.messages import AssistantMessage, ToolCall
+
+__all__ = ["CHUNKS", "ScriptModel", "ScriptTurn", "split_text"]
+
+CHUNKS = 3
+"""How many deltas a turn's text streams in (fewer when it has fewer words)."""
+
+_STRICT = ConfigDict(alias_generator=to_camel, validate_by_name=True, extra="forbid", frozen=True)
+
+
+class ScriptToolCall(BaseModel):
+    """One scripted tool call; a dict `arguments` is sent as its JSON text."""
+
+    model_config = _STRICT
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    arguments: str | dict[str, JsonValue] = Field(default_factory=dict)
+
+    def raw_arguments(self) -> str:
+        """The argument text the model sends."""
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(self.arguments, ensure_ascii=False)
+
+
+class ScriptTurn(BaseModel):
+    """One scripted reply."""
+
+    model_config = _STRICT
+
+    text: str = ""
+    tool_calls: tuple[ScriptToolCall, ...] = ()
+    stop_reason: Literal["end_turn", "max_tokens", "refusal"] | None = None
+    error: str | None = None
+
+
+class _Script(BaseModel):
+    model_config = _STRICT
+
+    turns: tuple[ScriptTurn, ...]
+
+
+class ScriptModel:
+    """Replays scripted turns in order; every request takes the next one."""
+
+    def __init__(self, turns: Sequence[ScriptTurn], name: str = "script") -> None:
+        self.name = name
+        self.turns = tuple(turns)
+        self.requests: list[ModelRequest] = []
+        """Every request received, in order (what the model was shown)."""
+
+    @classmethod
+    def from_file(cls, path: Path) -> ScriptModel:
+        """Load a script; a missing or malformed file is a `ModelError` naming it."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ModelError(f"cannot read model script {path}: {exc}") from exc
+        return cls.from_json(text, source=str(path))
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<script>") -> ScriptModel:
+        """Parse a script from its JSON text."""
+        try:
+            script = _Script.model_validate_json(text)
+        except ValidationError as exc:
+            details = "; ".join(_describe(error) for error in exc.errors(include_url=False))
+            raise ModelError(f"bad model script {source}: {details}") from exc
+        return cls(script.turns, name=f"script:{source}")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        """Stream the next turn: its text in a few deltas, then the whole message."""
+        index = len(self.requests)
+        self.requests.append(request)
+        turn = self.turns[index] if index < len(self.turns) else ScriptTurn()
+        if turn.error is not None:
+            raise ModelError(turn.error)
+        for piece in split_text(turn.text):
+            yield TextDelta(piece)
+        calls = tuple(ToolCall(c.id, c.name, c.raw_arguments()) for c in turn.tool_calls)
+        reason = turn.stop_reason or ("tool_use" if calls else "end_turn")
+        yield Completed(AssistantMessage(text=turn.text, tool_calls=calls, stop_reason=reason))
+
+
+def split_text(text: str, parts: int = CHUNKS) -> list[str]:
+    """`text` cut at word boundaries into at most `parts` pieces that join back exactly."""
+    if not text:
+        return []
+    words = text.split(" ")
+    size = -(-len(words) // parts)
+    pieces = [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
+    # Keep the separating spaces, so the pieces concatenate to the original text.
+    return [piece + " " for piece in pieces[:-1]] + pieces[-1:]
+
+
+def _describe(error: Any) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "(top level)"
+    return f"{where}: {error['msg']}"

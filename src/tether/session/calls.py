@@ -1,0 +1,66 @@
+"""Tool calls as the session sees them: parsed once, presented the same way live and on replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.updates import ToolCallFinished, ToolCallStarted
+from tether.tools.base import Tool
+from tether.tools.invoke import parse_arguments
+from tether.tools.present import call_view, result_view
+from tether.tools.registry import ToolRegistry
+from tether.tools.result import ToolResult
+
+__all__ = ["PreparedCall", "finished", "prepare", "stored_result"]
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """A call with its tool and validated arguments, or the error result it gets instead."""
+
+    id: str
+    name: str
+    arguments: str
+    tool: Tool[Any, Any] | None
+    args: BaseModel | None
+    rejected: ToolResult | None
+    """Set when the call cannot run: an unknown tool, or arguments that do not validate."""
+
+    def started(self) -> ToolCallStarted:
+        """The update announcing this call, with its call card."""
+        view = call_view(self.name, self.arguments, self.tool, self.args)
+        return ToolCallStarted(
+            tool_call_id=self.id, name=self.name, arguments=self.arguments, view=view
+        )
+
+
+def prepare(tools: ToolRegistry, event: ToolCallEvent) -> PreparedCall:
+    """Find the tool and validate the raw arguments of a `tool/call` event."""
+    tool = tools.get(event.name)
+    if tool is None:
+        available = ", ".join(tools.names()) or "(none)"
+        rejected = ToolResult.error(f"Unknown tool: {event.name}. Available tools: {available}")
+        return PreparedCall(event.tool_call_id, event.name, event.arguments, None, None, rejected)
+    parsed = parse_arguments(tool, event.arguments)
+    if isinstance(parsed, ToolResult):
+        return PreparedCall(event.tool_call_id, event.name, event.arguments, tool, None, parsed)
+    return PreparedCall(event.tool_call_id, event.name, event.arguments, tool, parsed, None)
+
+
+def stored_result(event: ToolResultEvent) -> ToolResult:
+    """The `{content, isError, meta}` a `tool/result` event holds."""
+    return ToolResult(content=event.content, is_error=event.is_error, meta=event.meta)
+
+
+def finished(call: PreparedCall, result: ToolResult) -> ToolCallFinished:
+    """The update closing a call, with its result card derived from the stored result."""
+    return ToolCallFinished(
+        tool_call_id=call.id,
+        status="failed" if result.is_error else "completed",
+        view=result_view(call.tool, call.args, result),
+        result=result,
+    )

@@ -1,0 +1,172 @@
+"""The session log's vocabulary: a header line, then one event per line, camelCase JSON."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, JsonValue, TypeAdapter
+from pydantic.dataclasses import dataclass
+
+from tether.content import ContentBlock
+from tether.models.messages import StopReason as ModelStopReason
+from tether.views._base import CARD_CONFIG, Opt
+
+__all__ = [
+    "EVENT",
+    "HEADER",
+    "LOG_VERSION",
+    "AssistantChunk",
+    "AssistantMessageEvent",
+    "Event",
+    "SessionHeader",
+    "SessionTitle",
+    "StopReason",
+    "ToolCallEvent",
+    "ToolCallRecord",
+    "ToolResultEvent",
+    "TurnEnd",
+    "TurnEndReason",
+    "TurnStart",
+    "UserMessageEvent",
+]
+
+LOG_VERSION = 1
+"""The log format this code reads and writes; any other version is refused."""
+
+StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
+"""Why a prompt ended (ACP's stop reasons)."""
+
+TurnEndReason = StopReason | Literal["error"]
+"""What `turn/end` records: a stop reason, or `error` when the model failed (see `error`)."""
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionHeader:
+    """Line 1 of every log: the format version, the session's id, cwd and creation time."""
+
+    type: Literal["session"] = "session"
+    version: int = LOG_VERSION
+    id: str
+    cwd: str
+    created_at: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class TurnStart:
+    """A prompt began."""
+
+    type: Literal["turn/start"] = "turn/start"
+    seq: int = 0
+    time: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class UserMessageEvent:
+    """What the person said: text and images."""
+
+    type: Literal["user/message"] = "user/message"
+    seq: int = 0
+    time: str = ""
+    content: tuple[ContentBlock, ...]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class AssistantChunk:
+    """A piece of assistant text as it streamed (shown on replay; the history uses the message)."""
+
+    type: Literal["assistant/chunk"] = "assistant/chunk"
+    seq: int = 0
+    time: str = ""
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ToolCallRecord:
+    """A tool call inside an assistant message; `arguments` is the raw text the model sent."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class AssistantMessageEvent:
+    """One complete model reply: its text and its tool calls, in the model's order."""
+
+    type: Literal["assistant/message"] = "assistant/message"
+    seq: int = 0
+    time: str = ""
+    text: str
+    tool_calls: tuple[ToolCallRecord, ...] = ()
+    stop_reason: ModelStopReason = "end_turn"
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ToolCallEvent:
+    """A call about to run (one per tool call of the message, in the model's order)."""
+
+    type: Literal["tool/call"] = "tool/call"
+    seq: int = 0
+    time: str = ""
+    tool_call_id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ToolResultEvent:
+    """A call's result, `{content, isError, meta}`, appended as the call finishes.
+
+    `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
+    beside the result so the card stays the same; `reminderSources` are the files it came from.
+    """
+
+    type: Literal["tool/result"] = "tool/result"
+    seq: int = 0
+    time: str = ""
+    tool_call_id: str
+    content: tuple[ContentBlock, ...]
+    is_error: bool = False
+    meta: JsonValue = None
+    reminder: Opt[str] = None
+    reminder_sources: Opt[tuple[str, ...]] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class TurnEnd:
+    """A prompt ended; `error` says what failed when `stopReason` is `error`."""
+
+    type: Literal["turn/end"] = "turn/end"
+    seq: int = 0
+    time: str = ""
+    stop_reason: TurnEndReason
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionTitle:
+    """The session's title (set from the first prompt)."""
+
+    type: Literal["session/title"] = "session/title"
+    seq: int = 0
+    time: str = ""
+    title: str
+
+
+Event = Annotated[
+    TurnStart
+    | UserMessageEvent
+    | AssistantChunk
+    | AssistantMessageEvent
+    | ToolCallEvent
+    | ToolResultEvent
+    | TurnEnd
+    | SessionTitle,
+    Field(discriminator="type"),
+]
+
+EVENT: TypeAdapter[Event] = TypeAdapter(Event)
+"""Validates and serializes one event line."""
+
+HEADER: TypeAdapter[SessionHeader] = TypeAdapter(SessionHeader)
+"""Validates and serializes the header line."""

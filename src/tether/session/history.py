@@ -1,0 +1,80 @@
+"""The conversation the model sees, derived from the log (so a loaded session continues)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import assert_never
+
+from tether.content import TextContent
+from tether.models.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from tether.session.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    Event,
+    SessionTitle,
+    ToolCallEvent,
+    ToolResultEvent,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
+
+__all__ = ["NO_RESULT", "derive_history"]
+
+NO_RESULT = "No result was recorded for this call."
+"""What the model sees for a call whose result never reached the log."""
+
+
+def derive_history(events: Iterable[Event]) -> list[Message]:
+    """User messages, assistant messages, and each message's results in the model's order."""
+    messages: list[Message] = []
+    open_message: AssistantMessageEvent | None = None
+    results: dict[str, ToolResultEvent] = {}
+
+    def close() -> None:
+        # Results are appended as calls finish; the model sees them in its own call order.
+        if open_message is not None:
+            messages.extend(
+                _result(call.id, call.name, results) for call in open_message.tool_calls
+            )
+
+    for event in events:
+        match event:
+            case UserMessageEvent():
+                close()
+                open_message = None
+                previous = messages[-1] if messages else None
+                if isinstance(previous, UserMessage):
+                    # A cancelled turn may leave no reply; two prompts in a row become one.
+                    messages[-1] = UserMessage(content=previous.content + event.content)
+                else:
+                    messages.append(UserMessage(content=event.content))
+            case AssistantMessageEvent():
+                close()
+                open_message, results = event, {}
+                calls = tuple(ToolCall(c.id, c.name, c.arguments) for c in event.tool_calls)
+                messages.append(AssistantMessage(event.text, calls, event.stop_reason))
+            case ToolResultEvent():
+                results[event.tool_call_id] = event
+            case TurnStart() | AssistantChunk() | ToolCallEvent() | TurnEnd() | SessionTitle():
+                pass
+            case _:
+                assert_never(event)
+    close()
+    return messages
+
+
+def _result(call_id: str, name: str, results: dict[str, ToolResultEvent]) -> ToolResultMessage:
+    event = results.get(call_id)
+    if event is None:
+        return ToolResultMessage(call_id, name, (TextContent(text=NO_RESULT),), is_error=True)
+    content = event.content
+    if event.reminder:
+        content = (*content, TextContent(text=event.reminder))
+    return ToolResultMessage(call_id, name, content, event.is_error)

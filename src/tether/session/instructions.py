@@ -1,0 +1,118 @@
+"""Instructions for the model: the system prompt, `AGENTS.md` files, and subdirectory reminders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tether.tools.registry import ToolRegistry
+from tether.tools.workspace import Workspace
+
+__all__ = [
+    "AGENTS_FILE",
+    "MAX_INSTRUCTIONS_BYTES",
+    "Reminder",
+    "Reminders",
+    "escape",
+    "system_prompt",
+]
+
+AGENTS_FILE = "AGENTS.md"
+MAX_INSTRUCTIONS_BYTES = 64 * 1024
+"""An `AGENTS.md` is cut here: instructions, not a data dump, belong in the prompt."""
+
+_BASE = """\
+You are tether, a coding agent working in a software project on the user's machine.
+You act through tools; every call is shown to the user as it runs.
+
+Tools:
+{tools}
+
+Working rules:
+- Read files before you change them; `edit` and overwriting with `write` need an unchanged read.
+- Prefer `edit` for changes to existing files and keep each change small and exact.
+- Use `bash` to run tests, builds and searches (rg, grep, find); do not use it to edit files.
+- Paths may be absolute or relative to the workspace root. Stay inside the workspace.
+- When a tool returns an error, read the message and fix the call instead of repeating it.
+- Be concise. When the task is done, say what you changed and how you checked it.
+
+Workspace root: {cwd}{extra}"""
+
+
+def system_prompt(workspace: Workspace, tools: ToolRegistry, user_dir: Path) -> str:
+    """The default prompt, then the user's `AGENTS.md`, then the workspace root's."""
+    listing = "\n".join(f"- {tool.name}: {_first_line(tool.description)}" for tool in tools)
+    extra = "".join(f"\nAlso in the workspace: {root}" for root in workspace.extra_roots)
+    parts = [_BASE.format(tools=listing or "(none)", cwd=workspace.cwd, extra=extra)]
+    for path, label in (
+        (user_dir / AGENTS_FILE, "the user's instructions"),
+        (workspace.cwd / AGENTS_FILE, "the project's instructions"),
+    ):
+        text = _read(path)
+        if text is not None:
+            parts.append(f"# {label} ({escape(str(path))})\n\n{text}")
+    return "\n\n".join(parts)
+
+
+Reminder = tuple[str, tuple[Path, ...]]
+"""A `<system-reminder>` text and the `AGENTS.md` files it quotes."""
+
+
+@dataclass
+class Reminders:
+    """Which subdirectory `AGENTS.md` files the model has been shown (each is shown once)."""
+
+    workspace: Workspace
+    shown: set[Path] = field(default_factory=set)
+
+    def after_read(self, path: Path) -> Reminder | None:
+        """The reminder to attach after a read of `path`, and the files it quotes, if any."""
+        root = next((r for r in self.workspace.roots if path.is_relative_to(r)), None)
+        if root is None:
+            return None
+        found: list[tuple[Path, str]] = []
+        directory = path.parent
+        # The root's own file is in the system prompt; only directories below it count.
+        while directory != root and directory.is_relative_to(root):
+            source = directory / AGENTS_FILE
+            if source not in self.shown:
+                text = _read(source)
+                if text is not None:
+                    found.append((source, text))
+            directory = directory.parent
+        if not found:
+            return None
+        found.reverse()
+        self.shown.update(source for source, _ in found)
+        sections = [
+            f"Instructions from {escape(str(source))} (they apply to files under "
+            f"{escape(str(source.parent))}):\n{_guard(text)}"
+            for source, text in found
+        ]
+        reminder = "<system-reminder>\n" + "\n\n".join(sections) + "\n</system-reminder>"
+        return reminder, tuple(source for source, _ in found)
+
+
+def escape(text: str) -> str:
+    """`&`, `<` and `>` as entities, so a name cannot open or close a tag."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _guard(text: str) -> str:
+    # The file's own text stays readable (code samples keep their `<`), but it cannot
+    # end the reminder early.
+    return text.replace("</system-reminder>", "&lt;/system-reminder&gt;")
+
+
+def _read(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_INSTRUCTIONS_BYTES)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
+        return None
+    text = data.decode("utf-8", errors="replace").strip()
+    return text or None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""

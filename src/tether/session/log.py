@@ -1,0 +1,178 @@
+"""The append-only event log on disk: one writer (a lock file), flush per event, fsync per turn."""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import logging
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TypeVar
+
+from pydantic import ValidationError
+
+from tether.session.errors import CorruptLog, SessionLocked
+from tether.session.events import EVENT, HEADER, LOG_VERSION, Event, SessionHeader
+
+__all__ = ["EventLog", "LogContents", "now", "read_log"]
+
+log = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=Event)
+
+
+def now() -> str:
+    """The current time as stored in the log: ISO 8601, UTC, milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class LogContents:
+    """A log as read: its header, its events, and how many leading bytes are sound."""
+
+    header: SessionHeader
+    events: list[Event]
+    sound_bytes: int
+    """Bytes up to the end of the last good line; a torn tail after them is dropped."""
+    missing_newline: bool
+    """The last good line has no newline yet (it was cut right before it)."""
+
+
+def read_log(path: Path) -> LogContents:
+    """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    lines = data.split(b"\n")
+    # `split` leaves "" after a final newline; anything else there is a line without one.
+    tail = lines.pop()
+    header = _header(path, lines[0] if lines else tail)
+    events: list[Event] = []
+    sound = len(lines[0]) + 1 if lines else 0
+    for number, line in enumerate(lines[1:], start=2):
+        events.append(_event(path, number, line, len(events) + 1))
+        sound += len(line) + 1
+    missing_newline = False
+    if tail and lines:
+        try:
+            events.append(_event(path, len(lines) + 1, tail, len(events) + 1))
+        except CorruptLog as exc:
+            log.warning("dropping a torn last line: %s", exc)
+        else:
+            sound += len(tail)
+            missing_newline = True
+    elif tail:
+        sound, missing_newline = len(tail), True
+    return LogContents(header, events, sound, missing_newline)
+
+
+def _header(path: Path, line: bytes) -> SessionHeader:
+    try:
+        header = HEADER.validate_json(line)
+    except ValidationError as exc:
+        raise CorruptLog(f"{path}:1: not a session header: {_first_error(exc)}") from exc
+    if header.version != LOG_VERSION:
+        raise CorruptLog(
+            f"{path}:1: session log version {header.version} is not supported "
+            f"(this tether reads version {LOG_VERSION})"
+        )
+    return header
+
+
+def _event(path: Path, number: int, line: bytes, seq: int) -> Event:
+    try:
+        event = EVENT.validate_json(line)
+    except ValidationError as exc:
+        raise CorruptLog(f"{path}:{number}: corrupt event: {_first_error(exc)}") from exc
+    if event.seq != seq:
+        raise CorruptLog(f"{path}:{number}: event seq {event.seq}, expected {seq}")
+    return event
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"])
+    return f"{where}: {error['msg']}" if where else error["msg"]
+
+
+class EventLog:
+    """The writer of one session's log. Holds the session's lock until `close`."""
+
+    def __init__(self, path: Path, contents: LogContents, lock: IO[bytes]) -> None:
+        self.path = path
+        self.header = contents.header
+        self.events: list[Event] = contents.events
+        self.synced_seq = len(self.events)
+        """The last seq known to be on disk (fsync'ed)."""
+        self._lock = lock
+        self._file = path.open("r+b")
+        # Cut a torn tail off before the first append lands after it.
+        self._file.truncate(contents.sound_bytes)
+        self._file.seek(contents.sound_bytes)
+        if contents.missing_newline:
+            self._file.write(b"\n")
+            self._file.flush()
+
+    @classmethod
+    def create(cls, path: Path, header: SessionHeader) -> EventLog:
+        """Start a new log with its header; the file must not exist."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = _lock(path)
+        try:
+            line = HEADER.dump_json(header, by_alias=True) + b"\n"
+            with path.open("xb") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            lock.close()
+            raise
+        return cls(path, LogContents(header, [], len(line), False), lock)
+
+    @classmethod
+    def open(cls, path: Path) -> EventLog:
+        """Open an existing log to continue it."""
+        lock = _lock(path)
+        try:
+            return cls(path, read_log(path), lock)
+        except BaseException:
+            lock.close()
+            raise
+
+    def append(self, event: E) -> E:
+        """Stamp the event with the next seq and the time, write it and flush; return it."""
+        stamped = dataclasses.replace(event, seq=len(self.events) + 1, time=now())
+        self._file.write(EVENT.dump_json(stamped, by_alias=True) + b"\n")
+        self._file.flush()
+        self.events.append(stamped)
+        return stamped
+
+    def sync(self) -> None:
+        """Make every appended event durable (called at the end of each turn)."""
+        os.fsync(self._file.fileno())
+        self.synced_seq = len(self.events)
+
+    def close(self) -> None:
+        """Sync, close the file and release the lock."""
+        if self._file.closed:
+            return
+        self.sync()
+        self._file.close()
+        self._lock.close()
+
+
+def _lock(path: Path) -> IO[bytes]:
+    lock_path = path.with_suffix(".lock")
+    handle = lock_path.open("ab")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise SessionLocked(
+            f"session {path.stem} is already open in another tether process "
+            f"(lock held on {lock_path})"
+        ) from None
+    return handle

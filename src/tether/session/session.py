@@ -1,0 +1,421 @@
+"""A session: the event log plus the loop that prompts the model and runs its tool calls."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any, assert_never
+
+from tether.content import ContentBlock, TextContent
+from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
+from tether.models.messages import StopReason as ModelStopReason
+from tether.models.messages import ToolSpec
+from tether.policy import Mode, PermissionAsker, PolicyGate
+from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.session.errors import PromptFailed, SessionBusy
+from tether.session.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    Event,
+    SessionTitle,
+    StopReason,
+    ToolCallEvent,
+    ToolCallRecord,
+    ToolResultEvent,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
+from tether.session.history import derive_history
+from tether.session.instructions import Reminder, Reminders, system_prompt
+from tether.session.log import E, EventLog
+from tether.session.replay import replay, user_updates
+from tether.session.store import SessionStore
+from tether.session.updates import (
+    AgentText,
+    TitleChanged,
+    ToolCallProgress,
+    TurnEnded,
+    TurnFailed,
+    Update,
+)
+from tether.tools.context import ToolContext
+from tether.tools.gate import Gate
+from tether.tools.invoke import check_plain_json, invoke
+from tether.tools.observations import FileObservations
+from tether.tools.registry import ToolRegistry
+from tether.tools.result import ToolResult
+from tether.tools.workspace import Workspace
+from tether.views import ToolResultView
+
+__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session"]
+
+log = logging.getLogger(__name__)
+
+OnUpdate = Callable[[Update], None]
+
+DEFAULT_MAX_STEPS = 50
+"""Model requests per prompt before it stops with `max_turn_requests`."""
+CANCELLED = "Cancelled by the user"
+INTERRUPTED = "Interrupted: tether stopped before this call finished"
+TITLE_LENGTH = 60
+
+
+class Session:
+    """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
+
+    def __init__(
+        self,
+        log_: EventLog,
+        *,
+        model: Model,
+        tools: ToolRegistry,
+        gate: Gate,
+        workspace: Workspace,
+        user_dir: Path,
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ) -> None:
+        self.model = model
+        self.tools = tools
+        self.gate = gate
+        self.workspace = workspace
+        self.max_steps = max_steps
+        self._log = log_
+        self._user_dir = user_dir
+        self._observations = FileObservations()
+        self._reminders = Reminders(workspace, shown=_reminded(log_.events))
+        self._pending: dict[str, PreparedCall] = {}
+        self._turn: asyncio.Task[StopReason] | None = None
+        self._cancel_requested = False
+        self._cancelled = asyncio.Event()
+
+    @classmethod
+    def create(
+        cls,
+        store: SessionStore,
+        cwd: Path,
+        *,
+        model: Model,
+        tools: ToolRegistry,
+        mode: Mode = "ask",
+        asker: PermissionAsker | None = None,
+        gate: Gate | None = None,
+        extra_roots: Sequence[Path] = (),
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ) -> Session:
+        """A new session in `cwd`; `gate` overrides the policy built from `mode` and `asker`."""
+        workspace = Workspace.at(cwd, *extra_roots)
+        return cls(
+            store.create(workspace.cwd),
+            model=model,
+            tools=tools,
+            gate=gate or _policy_gate(workspace, mode, asker),
+            workspace=workspace,
+            user_dir=store.root,
+            max_steps=max_steps,
+        )
+
+    @classmethod
+    def load(
+        cls,
+        store: SessionStore,
+        session_id: str,
+        *,
+        model: Model,
+        tools: ToolRegistry,
+        mode: Mode = "ask",
+        asker: PermissionAsker | None = None,
+        gate: Gate | None = None,
+        extra_roots: Sequence[Path] = (),
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ) -> Session:
+        """An existing session, locked for writing, ready to continue where it stopped."""
+        event_log = store.open(session_id)
+        try:
+            workspace = Workspace.at(event_log.header.cwd, *extra_roots)
+            session = cls(
+                event_log,
+                model=model,
+                tools=tools,
+                gate=gate or _policy_gate(workspace, mode, asker),
+                workspace=workspace,
+                user_dir=store.root,
+                max_steps=max_steps,
+            )
+            session._close_interrupted_turn()
+        except BaseException:
+            event_log.close()
+            raise
+        return session
+
+    @property
+    def id(self) -> str:
+        """The session id (the log's file name)."""
+        return self._log.header.id
+
+    @property
+    def cwd(self) -> Path:
+        """The workspace root."""
+        return self.workspace.cwd
+
+    @property
+    def title(self) -> str | None:
+        """The title, once the first prompt set it."""
+        titles = [e.title for e in self._log.events if isinstance(e, SessionTitle)]
+        return titles[-1] if titles else None
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event of the log so far (read-only)."""
+        return tuple(self._log.events)
+
+    def replay(self) -> list[Update]:
+        """The updates a client saw live, derived from the log (progress is live only)."""
+        return replay(self._log.events, self.tools)
+
+    def set_mode(self, mode: Mode) -> None:
+        """Switch the policy mode (takes effect for the next permission decision)."""
+        if not isinstance(self.gate, PolicyGate):
+            raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
+        self.gate.mode = mode
+
+    def cancel(self) -> None:
+        """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
+        if self._turn is not None and not self._turn.done():
+            self._cancel_requested = True
+            self._cancelled.set()
+            self._turn.cancel()
+
+    def close(self) -> None:
+        """Sync the log and release the session's lock."""
+        self._log.close()
+
+    async def prompt(self, content: Sequence[ContentBlock], on_update: OnUpdate) -> StopReason:
+        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`."""
+        if self._turn is not None:
+            raise SessionBusy(f"session {self.id} is already running a prompt")
+        self._cancel_requested = False
+        self._cancelled = asyncio.Event()
+        self._turn = asyncio.create_task(self._run_turn(tuple(content), _safe(on_update)))
+        try:
+            return await self._turn
+        finally:
+            self._turn = None
+
+    async def _run_turn(self, content: tuple[ContentBlock, ...], emit: OnUpdate) -> StopReason:
+        self._append(TurnStart())
+        for update in user_updates(self._append(UserMessageEvent(content=content))):
+            emit(update)
+        if self.title is None and (title := _title(content)):
+            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
+        try:
+            stop = await self._steps(emit)
+        except asyncio.CancelledError:
+            self._end(TurnEnd(stop_reason="cancelled"), emit, unfinished=CANCELLED)
+            if not self._cancel_requested:
+                raise
+            return "cancelled"
+        except ModelError as exc:
+            self._end(TurnEnd(stop_reason="error", error=str(exc)), emit, unfinished=CANCELLED)
+            raise PromptFailed(str(exc)) from exc
+        except BaseException as exc:
+            message = f"internal error: {type(exc).__name__}: {exc}"
+            self._end(TurnEnd(stop_reason="error", error=message), emit, unfinished=CANCELLED)
+            raise
+        self._end(TurnEnd(stop_reason=stop), emit)
+        return stop
+
+    async def _steps(self, emit: OnUpdate) -> StopReason:
+        for _ in range(self.max_steps):
+            reply = await self._ask_model(emit)
+            if not reply.tool_calls:
+                return _stop_reason(reply.stop_reason)
+            await self._run_tools(reply.tool_calls, emit)
+        return "max_turn_requests"
+
+    async def _ask_model(self, emit: OnUpdate) -> AssistantMessageEvent:
+        request = ModelRequest(
+            system=system_prompt(self.workspace, self.tools, self._user_dir),
+            messages=derive_history(self._log.events),
+            tools=[ToolSpec(t.name, t.description, t.parameters_schema()) for t in self.tools],
+        )
+        stream = self.model.stream(request)
+        try:
+            async for event in stream:
+                match event:
+                    case TextDelta(text=text):
+                        if text:
+                            emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
+                    case Completed(message=reply):
+                        calls = tuple(
+                            ToolCallRecord(id=c.id, name=c.name, arguments=c.arguments)
+                            for c in reply.tool_calls
+                        )
+                        return self._append(
+                            AssistantMessageEvent(
+                                text=reply.text, tool_calls=calls, stop_reason=reply.stop_reason
+                            )
+                        )
+                    case _:
+                        assert_never(event)
+        finally:
+            await _close(stream)
+        raise ModelError(f"the model {self.model.name} ended its stream without a message")
+
+    async def _run_tools(self, records: Sequence[ToolCallRecord], emit: OnUpdate) -> None:
+        calls = []
+        for record in records:
+            call = prepare(
+                self.tools,
+                self._append(
+                    ToolCallEvent(
+                        tool_call_id=record.id, name=record.name, arguments=record.arguments
+                    )
+                ),
+            )
+            self._pending[call.id] = call
+            emit(call.started())
+            calls.append(call)
+        last_on_key: dict[str, asyncio.Task[None]] = {}
+        async with asyncio.TaskGroup() as group:
+            for call in calls:
+                key = _serial_key(call)
+                after = last_on_key.get(key) if key else None
+                task = group.create_task(self._run_call(call, after, emit))
+                if key:
+                    last_on_key[key] = task
+
+    async def _run_call(
+        self, call: PreparedCall, after: asyncio.Task[None] | None, emit: OnUpdate
+    ) -> None:
+        if after is not None:
+            # Same key (same file): wait for the earlier call, whatever its outcome.
+            await asyncio.wait([after])
+        result = call.rejected or await self._execute(call, emit)
+        self._record(call, result, emit)
+
+    async def _execute(self, call: PreparedCall, emit: OnUpdate) -> ToolResult:
+        assert call.tool is not None and call.args is not None
+
+        def report(view: ToolResultView) -> None:
+            emit(ToolCallProgress(tool_call_id=call.id, view=view))
+
+        ctx = ToolContext(
+            workspace=self.workspace,
+            gate=self.gate,
+            observations=self._observations,
+            cancelled=self._cancelled,
+            report=report,
+            tool_call_id=call.id,
+        )
+        try:
+            return await invoke(call.tool, call.args, ctx)
+        except Exception as exc:
+            log.exception("tool %s failed", call.name)
+            return ToolResult.error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+
+    def _record(self, call: PreparedCall, result: ToolResult, emit: OnUpdate) -> None:
+        meta = result.meta
+        try:
+            check_plain_json(meta)
+        except ValueError as exc:
+            log.warning("dropping meta of %s: %s", call.name, exc)
+            meta = None
+        reminder = self._reminder(call, result)
+        event = self._append(
+            ToolResultEvent(
+                tool_call_id=call.id,
+                content=result.content,
+                is_error=result.is_error,
+                meta=meta,
+                reminder=reminder[0] if reminder else None,
+                reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
+            )
+        )
+        del self._pending[call.id]
+        emit(finished(call, stored_result(event)))
+
+    def _reminder(self, call: PreparedCall, result: ToolResult) -> Reminder | None:
+        raw = getattr(call.args, "path", None)
+        if call.name != "read" or result.is_error or not isinstance(raw, str):
+            return None
+        return self._reminders.after_read(self.workspace.resolve(raw))
+
+    def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str | None = None) -> None:
+        # Every call gets a result, so the history stays valid for the next request.
+        for call in list(self._pending.values()):
+            self._record(call, ToolResult.error(unfinished or CANCELLED), emit)
+        self._append(end)
+        self._log.sync()
+        if end.stop_reason == "error":
+            emit(TurnFailed(message=end.error or "the model failed"))
+        else:
+            emit(TurnEnded(stop_reason=end.stop_reason))
+
+    def _close_interrupted_turn(self) -> None:
+        events = self._log.events
+        starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
+        if not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :]):
+            return
+        answered = {e.tool_call_id for e in events[starts[-1] :] if isinstance(e, ToolResultEvent)}
+        for event in events[starts[-1] :]:
+            if isinstance(event, ToolCallEvent) and event.tool_call_id not in answered:
+                self._pending[event.tool_call_id] = prepare(self.tools, event)
+        self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
+
+    def _append(self, event: E) -> E:
+        return self._log.append(event)
+
+
+def _policy_gate(workspace: Workspace, mode: Mode, asker: PermissionAsker | None) -> Gate:
+    return PolicyGate(workspace, mode=mode, asker=asker)
+
+
+def _reminded(events: Sequence[Event]) -> set[Path]:
+    return {
+        Path(source)
+        for event in events
+        if isinstance(event, ToolResultEvent)
+        for source in event.reminder_sources or ()
+    }
+
+
+def _serial_key(call: PreparedCall) -> str | None:
+    if call.tool is None or call.args is None:
+        return None
+    return call.tool.serial_key(call.args)
+
+
+def _stop_reason(reason: ModelStopReason) -> StopReason:
+    match reason:
+        case "max_tokens" | "refusal":
+            return reason
+        case "end_turn" | "tool_use":
+            return "end_turn"
+
+
+def _title(content: Sequence[ContentBlock]) -> str | None:
+    text = next((b.text for b in content if isinstance(b, TextContent) and b.text.strip()), None)
+    if text is None:
+        return None
+    line = text.strip().splitlines()[0].strip()
+    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
+
+
+def _safe(on_update: OnUpdate) -> OnUpdate:
+    # A client that fails to render must not leave the log half-written.
+    def emit(update: Update) -> None:
+        try:
+            on_update(update)
+        except Exception:
+            log.exception("an update handler failed on %s", update.kind)
+
+    return emit
+
+
+async def _close(stream: AsyncIterator[Any]) -> None:
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()

@@ -1,0 +1,137 @@
+"""Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from tether.session.errors import CorruptLog, SessionNotFound
+from tether.session.events import SessionHeader
+from tether.session.log import EventLog, LogContents, now, read_log
+
+__all__ = ["SessionInfo", "SessionStore", "data_dir"]
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_TURN = b'{"type":"turn/start"'
+_TITLE = b'{"type":"session/title"'
+
+
+def data_dir() -> Path:
+    """tether's data directory: `$TETHER_HOME`, else the platform's user data dir."""
+    home = os.environ.get("TETHER_HOME")
+    return Path(home) if home else Path(platformdirs.user_data_dir("tether"))
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One line of `tether sessions`."""
+
+    id: str
+    cwd: str
+    title: str | None
+    created_at: str
+    updated_at: str
+    turns: int
+
+
+class SessionStore:
+    """The sessions under one data directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.sessions_dir = root / "sessions"
+
+    @classmethod
+    def default(cls) -> SessionStore:
+        """The store in `data_dir()`."""
+        return cls(data_dir())
+
+    def path(self, session_id: str) -> Path:
+        """The log file of a session id (which must be a plain name)."""
+        if not _ID.fullmatch(session_id):
+            raise SessionNotFound(f"not a session id: {session_id!r}")
+        return self.sessions_dir / f"{session_id}.jsonl"
+
+    def create(self, cwd: Path) -> EventLog:
+        """A new, locked log for a session in `cwd`."""
+        # Time first, so ids sort by creation; random after, so two at once never collide.
+        session_id = f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
+        header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now())
+        return EventLog.create(self.path(session_id), header)
+
+    def open(self, session_id: str) -> EventLog:
+        """The locked log of an existing session, to continue it."""
+        return EventLog.open(self._existing(session_id))
+
+    def read(self, session_id: str) -> LogContents:
+        """A session's log, read only (no lock: a running session can be shown)."""
+        return read_log(self._existing(session_id))
+
+    def resolve(self, prefix: str) -> str:
+        """The id a unique prefix names (ids are long; people type a few characters)."""
+        if self.path(prefix).exists():
+            return prefix
+        matches = sorted(p.stem for p in self._logs() if p.stem.startswith(prefix))
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise SessionNotFound(f"no session {prefix!r} in {self.sessions_dir}")
+        raise SessionNotFound(f"{prefix!r} names {len(matches)} sessions: {', '.join(matches)}")
+
+    def list_sessions(self) -> list[SessionInfo]:
+        """Every readable session, newest first (unreadable logs are skipped)."""
+        infos = []
+        for path in self._logs():
+            try:
+                infos.append(_info(path))
+            except (CorruptLog, OSError, ValueError, KeyError):
+                continue
+        return sorted(infos, key=lambda info: info.created_at, reverse=True)
+
+    def _existing(self, session_id: str) -> Path:
+        path = self.path(session_id)
+        if not path.exists():
+            raise SessionNotFound(f"no session {session_id!r} in {self.sessions_dir}")
+        return path
+
+    def _logs(self) -> list[Path]:
+        if not self.sessions_dir.is_dir():
+            return []
+        return list(self.sessions_dir.glob("*.jsonl"))
+
+
+def _info(path: Path) -> SessionInfo:
+    # A cheap scan: count turn starts and find the title by line prefix; parse only those.
+    lines = path.read_bytes().splitlines()
+    header = json.loads(lines[0])
+    if header.get("type") != "session":
+        raise ValueError("not a session log")
+    title = None
+    turns = 0
+    for line in lines[1:]:
+        if line.startswith(_TURN):
+            turns += 1
+        elif line.startswith(_TITLE):
+            title = json.loads(line)["title"]
+    updated = header["createdAt"]
+    for line in reversed(lines[1:]):
+        try:
+            updated = json.loads(line)["time"]
+            break
+        except (ValueError, KeyError):
+            continue
+    return SessionInfo(
+        id=header["id"],
+        cwd=header["cwd"],
+        title=title,
+        created_at=header["createdAt"],
+        updated_at=updated,
+        turns=turns,
+    )

@@ -1,0 +1,126 @@
+"""What clients render, live and on replay: a closed union of small frozen dataclasses."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tether.session.events import StopReason
+from tether.tools.result import ToolResult
+from tether.views import ToolCallView, ToolResultView
+
+__all__ = [
+    "AgentText",
+    "TitleChanged",
+    "ToolCallFinished",
+    "ToolCallProgress",
+    "ToolCallStarted",
+    "TurnEnded",
+    "TurnFailed",
+    "Update",
+    "UserImage",
+    "UserText",
+]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UserText:
+    """A text block of the person's prompt."""
+
+    kind: Literal["user_text"] = "user_text"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UserImage:
+    """An image block of the person's prompt (base64 `data`)."""
+
+    kind: Literal["user_image"] = "user_image"
+    data: str
+    mime_type: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AgentText:
+    """A chunk of the assistant's text, in the order it streamed."""
+
+    kind: Literal["agent_text"] = "agent_text"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolCallStarted:
+    """A call is pending: its raw arguments and its call card."""
+
+    kind: Literal["tool_call_started"] = "tool_call_started"
+    tool_call_id: str
+    name: str
+    arguments: str
+    """The raw argument text exactly as the model sent it."""
+    view: ToolCallView
+
+    @property
+    def raw_input(self) -> Any:
+        """The arguments as JSON when they parse, else the raw text (for ACP's `rawInput`)."""
+        try:
+            return json.loads(self.arguments)
+        except json.JSONDecodeError:
+            return self.arguments
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolCallProgress:
+    """Live only, never stored: a partial result card (bash output so far)."""
+
+    kind: Literal["tool_call_progress"] = "tool_call_progress"
+    tool_call_id: str
+    view: ToolResultView
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolCallFinished:
+    """A call finished: its status, its result card, and the stored result itself."""
+
+    kind: Literal["tool_call_finished"] = "tool_call_finished"
+    tool_call_id: str
+    status: Literal["completed", "failed"]
+    view: ToolResultView
+    result: ToolResult
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TitleChanged:
+    """The session got its title."""
+
+    kind: Literal["title_changed"] = "title_changed"
+    title: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnEnded:
+    """The prompt ended normally, was capped, or was cancelled."""
+
+    kind: Literal["turn_ended"] = "turn_ended"
+    stop_reason: StopReason
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnFailed:
+    """The prompt ended because the model failed; `message` says why."""
+
+    kind: Literal["turn_failed"] = "turn_failed"
+    message: str
+
+
+Update = (
+    UserText
+    | UserImage
+    | AgentText
+    | ToolCallStarted
+    | ToolCallProgress
+    | ToolCallFinished
+    | TitleChanged
+    | TurnEnded
+    | TurnFailed
+)
