@@ -1,0 +1,62 @@
+"""Helpers for the write and edit tests: a session context, a real asker, a read."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from tether.policy import PermissionDecision, PermissionRequest
+from tether.tools import Tool, ToolContext, ToolResult, Workspace, file_version, invoke
+from tether.tools.gate import Gate
+
+
+class ScriptedAsker:
+    """Answers permission requests from a list, running an optional action while "thinking"."""
+
+    def __init__(
+        self,
+        *answers: PermissionDecision,
+        during: Callable[[PermissionRequest], Awaitable[None] | None] | None = None,
+    ) -> None:
+        self.answers = list(answers)
+        self.requests: list[PermissionRequest] = []
+        self.during = during
+
+    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+        """Record the request and give the next answer."""
+        self.requests.append(request)
+        if self.during is not None:
+            pending = self.during(request)
+            if pending is not None:
+                await pending
+        return self.answers.pop(0)
+
+
+def context(root: Path, gate: Gate | None = None) -> ToolContext:
+    """A tool context over a workspace at `root` (allow-all gate unless given)."""
+    workspace = Workspace.at(root)
+    if gate is None:
+        return ToolContext(workspace=workspace, tool_call_id="call-1")
+    return ToolContext(workspace=workspace, gate=gate, tool_call_id="call-1")
+
+
+async def observe(ctx: ToolContext, path: Path) -> None:
+    """Have the session read `path`, as a model does before changing it."""
+    try:
+        from tether.tools.fs.read import ReadTool  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        resolved = path.resolve()
+        ctx.observations.record(resolved, file_version(resolved))
+        return
+    tool: Any = ReadTool()
+    result = await invoke(tool, tool.args_model.model_validate({"path": str(path)}), ctx)
+    assert not result.is_error, result.text()
+
+
+async def run(tool: Tool[Any, Any], ctx: ToolContext, **arguments: Any) -> ToolResult:
+    """Validate `arguments` and invoke the tool as the session does."""
+    args: BaseModel = tool.args_model.model_validate(arguments)
+    return await invoke(tool, args, ctx)
