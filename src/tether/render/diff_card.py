@@ -103,9 +103,8 @@ def _blocks(old: list[str], new: list[str], old_base: int, new_base: int) -> lis
     """The changed regions of one old/new pair with their context, numbered from the bases."""
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     blocks: list[list[_Row]] = []
+    # difflib leaves out groups without a change, so identical texts give no blocks at all.
     for group in matcher.get_grouped_opcodes(CONTEXT):
-        if all(tag == "equal" for tag, *_ in group):
-            continue
         rows: list[_Row] = []
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":

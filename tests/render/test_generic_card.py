@@ -1,0 +1,65 @@
+"""The generic card: kind badge, title, text or raw input, and locations."""
+
+from __future__ import annotations
+
+import json
+
+from tests.render.helpers import body_lines, plain, segments
+from tether.render import render_call_view, render_result_view
+from tether.render.generic_card import MAX_INPUT_CHARS
+from tether.views import GenericCallView, GenericResultView, Location
+
+
+def test_call_with_kind_badge_and_locations() -> None:
+    view = GenericCallView(
+        title="Read src/a.py",
+        kind="read",
+        locations=(Location(path="src/a.py", line=10), Location(path="docs")),
+    )
+    text = plain(render_call_view(view))
+    assert text.splitlines()[0].startswith("╭─  read  Read src/a.py ─")
+    assert body_lines(text) == ["src/a.py:10  docs"]
+    segs = segments(render_call_view(view))
+    badge = next(s for s in segs if s.text == " read ")
+    assert badge.style is not None and badge.style.reverse
+    title = next(s for s in segs if s.text == "Read src/a.py")
+    assert title.style is not None and title.style.bold
+    places = next(s for s in segs if "src/a.py:10" in s.text)
+    assert places.style is not None and places.style.dim
+
+
+def test_call_content_wins_over_raw_input() -> None:
+    view = GenericCallView(title="fetch", content="GET https://example.org", raw_input={"u": 1})
+    assert body_lines(plain(render_call_view(view))) == ["GET https://example.org"]
+
+
+def test_call_raw_input_as_compact_json_and_cut_when_long() -> None:
+    short = GenericCallView(title="tool", raw_input={"q": "x", "n": [1, 2]})
+    assert body_lines(plain(render_call_view(short))) == ['{"q": "x", "n": [1, 2]}']
+    raw_text = GenericCallView(title="tool", raw_input="not json {")
+    assert body_lines(plain(render_call_view(raw_text))) == ["not json {"]
+    raw = {"k": "v" * (MAX_INPUT_CHARS * 2)}
+    dumped = json.dumps(raw)
+    body = "".join(
+        body_lines(plain(render_call_view(GenericCallView(title="tool", raw_input=raw))))
+    )
+    assert body.endswith(f"… {len(dumped) - MAX_INPUT_CHARS} more characters")
+    assert body.count("v") == MAX_INPUT_CHARS - len('{"k": "')
+
+
+def test_call_with_nothing_but_a_title() -> None:
+    text = plain(render_call_view(GenericCallView(title="think")))
+    assert "think" in text.splitlines()[0]
+    assert body_lines(text) == [""]
+
+
+def test_result_title_and_text() -> None:
+    view = GenericResultView(title="Done", content="first\nsecond")
+    text = plain(render_result_view(view))
+    assert "Done" in text.splitlines()[0]
+    assert body_lines(text) == ["first", "second"]
+
+
+def test_result_without_anything() -> None:
+    text = plain(render_result_view(GenericResultView()))
+    assert body_lines(text) == ["no content"]

@@ -1,0 +1,77 @@
+"""The terminal card: cwd and command, ANSI output kept, and an exit pill."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.render.helpers import body_lines, check_golden, plain, segments
+from tether.render import render_call_view, render_result_view
+from tether.views import TerminalCallView, TerminalResultView
+
+
+def footer(text: str) -> str:
+    return text.splitlines()[-1]
+
+
+def test_running_call_shows_cwd_command_and_a_running_note() -> None:
+    view = TerminalCallView(title="pytest -q", description="Run the tests", cwd="/work/proj")
+    text = plain(render_call_view(view))
+    assert "Run the tests" in text.splitlines()[0]
+    assert body_lines(text) == ["/work/proj", "$ pytest -q"]
+    assert "running…" in footer(text)
+
+
+def test_call_without_cwd_or_description() -> None:
+    text = plain(render_call_view(TerminalCallView(title="ls")))
+    assert body_lines(text) == ["$ ls"]
+    assert text.splitlines()[0].strip("╭─╮") == ""
+
+
+def test_cwd_is_dim_and_command_bold() -> None:
+    segs = segments(render_call_view(TerminalCallView(title="make", cwd="/srv")))
+    cwd = next(s for s in segs if s.text == "/srv")
+    command = next(s for s in segs if s.text == "make")
+    assert cwd.style is not None and cwd.style.dim
+    assert command.style is not None and command.style.bold
+
+
+def test_output_keeps_its_ansi_colours() -> None:
+    output = "\x1b[32mPASSED\x1b[0m test_a\n\x1b[1;31mFAILED\x1b[0m test_b\n"
+    view = TerminalResultView(title="pytest", output=output, exit_code=1)
+    text = plain(render_result_view(view))
+    assert body_lines(text) == ["$ pytest", "PASSED test_a", "FAILED test_b"]
+    segs = segments(render_result_view(view))
+    passed = next(s for s in segs if s.text == "PASSED")
+    failed = next(s for s in segs if s.text == "FAILED")
+    assert passed.style is not None and passed.style.color is not None
+    assert passed.style.color.number == 2  # the terminal's own green
+    assert failed.style is not None and failed.style.bold
+    assert failed.style.color is not None and failed.style.color.number == 1
+
+
+@pytest.mark.parametrize(
+    ("view", "label", "colour"),
+    [
+        (TerminalResultView(title="true", exit_code=0), "exit 0", "green"),
+        (TerminalResultView(title="false", exit_code=3), "exit 3", "red"),
+        (TerminalResultView(title="sleep 9", signal="SIGKILL"), "SIGKILL", "red"),
+    ],
+)
+def test_exit_pill(view: TerminalResultView, label: str, colour: str) -> None:
+    assert f" {label} " in footer(plain(render_result_view(view)))
+    pill = next(s for s in segments(render_result_view(view)) if s.text.strip() == label)
+    assert pill.style is not None and pill.style.bgcolor is not None
+    assert pill.style.bgcolor.name == colour
+
+
+def test_no_ending_and_no_output() -> None:
+    text = plain(render_result_view(TerminalResultView()))
+    assert body_lines(text) == ["no output"]
+    assert "exit" not in text and "SIG" not in text
+
+
+def test_golden_terminal_card() -> None:
+    view = TerminalResultView(
+        title="ls -1", output="\x1b[34mREADME.md\x1b[0m\nsrc\ntests\n", exit_code=0
+    )
+    check_golden("terminal.txt", plain(render_result_view(view)))
