@@ -183,7 +183,7 @@ async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
     start = time.monotonic()
     result = await _run(tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300)
     elapsed = time.monotonic() - start
-    assert 2.3 <= elapsed < 3.5
+    assert 2.3 <= elapsed < 5
     assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
 
 
@@ -241,12 +241,14 @@ async def test_background_job_holding_the_output_does_not_hang(tmp_path: Path) -
 async def test_progress_is_throttled_and_carries_the_output_so_far(tmp_path: Path) -> None:
     reports = Reports()
     command = "for i in $(seq 1 40); do echo line$i; sleep 0.025; done"
+    start = time.monotonic()
     result = await invoke(TOOL, BashArgs(command=command), _ctx(tmp_path, report=reports))
+    elapsed = time.monotonic() - start
     final = _meta(result)["output"]
     assert isinstance(final, str)
     outputs = reports.outputs()
     # About one second of output: at most ten updates a second, but more than one.
-    assert 3 <= len(outputs) <= 13
+    assert 3 <= len(outputs) <= elapsed * 10 + 1
     gaps = [b - a for a, b in zip(reports.times, reports.times[1:], strict=False)]
     assert min(gaps) >= 0.08
     assert all(final.startswith(o) for o in outputs)
@@ -308,6 +310,19 @@ async def test_meta_stays_under_the_stored_limit_for_escape_heavy_output(tmp_pat
     assert result.meta is not None
     check_plain_json(result.meta)
     assert len(json.dumps(result.meta).encode()) <= MAX_META_BYTES
+
+
+async def test_a_long_command_leaves_room_in_the_meta(tmp_path: Path) -> None:
+    command = r"head -c 400000 /dev/zero | tr '\0' '\001' # " + "\U0001f600" * 30_000
+    result = await _run(tmp_path, command)
+    assert result.meta is not None
+    assert len(json.dumps(result.meta).encode()) <= MAX_META_BYTES
+
+
+async def test_a_command_too_long_to_start_is_an_error(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "echo " + "x" * 200_000)
+    assert result.is_error
+    assert result.text().startswith("Cannot run the command: [Errno 7] Argument list too long")
 
 
 async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -> None:

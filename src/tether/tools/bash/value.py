@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import JsonValue
 
 from tether.tools.bash.output import Clipped, cut_marker
+from tether.tools.invoke import MAX_META_BYTES
 
 __all__ = ["MAX_CARD_OUTPUT_BYTES", "MODEL_TEXT_LIMIT", "BashValue", "card_meta", "model_text"]
 
@@ -71,10 +72,12 @@ def model_text(value: BashValue) -> str:
 
 def card_meta(value: BashValue) -> JsonValue:
     """The plain-JSON projection stored with the result, from which the card is drawn."""
+    # The stored meta as a whole has a size limit; a long command leaves less for the output.
+    room = MAX_META_BYTES - 1024 - len(json.dumps(value.command)) - len(json.dumps(value.cwd))
     meta: dict[str, JsonValue] = {
         "command": value.command,
         "cwd": value.cwd,
-        "output": _fit_json(value.card, MAX_CARD_OUTPUT_BYTES),
+        "output": _fit_json(value.card, max(0, min(MAX_CARD_OUTPUT_BYTES, room))),
     }
     if value.signal is not None:
         meta["signal"] = value.signal
