@@ -1,0 +1,70 @@
+"""The `tether` command line: one small module per subcommand, listed in `COMMANDS`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Protocol, cast
+
+__all__ = ["COMMANDS", "Command", "build_parser", "main"]
+
+COMMANDS: dict[str, str] = {
+    "run": "tether.cli.run",
+    "sessions": "tether.cli.sessions",
+    "show": "tether.cli.show",
+    "demo": "tether.cli.demo",
+}
+"""Subcommand name → module. A subcommand is one module that satisfies `Command`."""
+
+
+class Command(Protocol):
+    """What a subcommand module provides."""
+
+    HELP: str
+
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        """Add the subcommand's arguments."""
+        ...
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Do the work; return the exit status."""
+        ...
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every subcommand in `COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="tether", description="A coding-agent harness whose every tool call is a card."
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        command = cast(Command, importlib.import_module(module_name))
+        sub = commands.add_parser(name, help=command.HELP, description=command.HELP)
+        command.configure(sub)
+        sub.set_defaults(command_run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `tether` with `argv` (default: the process arguments); return the exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="tether: %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
+    from tether.models.base import ModelError
+    from tether.session.errors import SessionError
+
+    try:
+        status: int = args.command_run(args)
+    except (SessionError, ModelError) as exc:
+        print(f"tether: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status

@@ -1,0 +1,45 @@
+"""Running one prompt from the terminal: Ctrl-C cancels it cleanly, the stop becomes a status."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+from rich.console import Console
+
+from tether.cli.printer import Printer
+from tether.content import TextContent
+from tether.session import PromptFailed, Session, StopReason
+
+__all__ = ["consoles", "exit_status", "run_prompt"]
+
+
+def run_prompt(session: Session, prompt: str, printer: Printer) -> int:
+    """Prompt the session, printing as it goes; the exit status says how it ended."""
+    try:
+        stop = asyncio.run(_prompt(session, prompt, printer))
+    except PromptFailed:
+        return 1  # the printer has shown the error already (a `TurnFailed` update)
+    return exit_status(stop)
+
+
+async def _prompt(session: Session, prompt: str, printer: Printer) -> StopReason:
+    loop = asyncio.get_running_loop()
+    # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
+    loop.add_signal_handler(signal.SIGINT, session.cancel)
+    try:
+        return await session.prompt([TextContent(text=prompt)], printer)
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+def exit_status(stop: StopReason) -> int:
+    """0 for a finished turn, 130 for a cancelled one, 2 for any other stop."""
+    if stop == "end_turn":
+        return 0
+    return 130 if stop == "cancelled" else 2
+
+
+def consoles() -> tuple[Console, Console]:
+    """stdout for the conversation, stderr for status and errors."""
+    return Console(highlight=False), Console(stderr=True, highlight=False)

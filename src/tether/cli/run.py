@@ -1,0 +1,72 @@
+"""`tether run PROMPT`: one headless prompt, cards printed as calls complete."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tether.cli.asker import TerminalAsker
+from tether.cli.printer import Printer
+from tether.cli.prompting import consoles, run_prompt
+from tether.models.factory import make_model
+from tether.policy import DEFAULT_MODE, MODES
+from tether.session import Session, SessionStore
+from tether.tools.defaults import default_tools
+
+HELP = "run one prompt headless and print every card"
+
+DEFAULT_MODEL = "openai"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `tether run`."""
+    parser.add_argument("prompt", help="what to ask")
+    parser.add_argument(
+        "--model",
+        default=os.environ.get("TETHER_MODEL", DEFAULT_MODEL),
+        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL or openai)",
+    )
+    parser.add_argument("--base-url", help="the API's base URL (OpenAI-compatible endpoints)")
+    parser.add_argument("--api-key", help="the API key (default: from the environment)")
+    parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
+    parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
+    parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Prompt a new or continued session; non-zero when the prompt failed or stopped early."""
+    out, err = consoles()
+    model = make_model(args.model, base_url=args.base_url, api_key=args.api_key)
+    # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
+    asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
+    store = SessionStore.default()
+    tools = default_tools()
+    if args.continue_id:
+        session = Session.load(
+            store,
+            store.resolve(args.continue_id),
+            model=model,
+            tools=tools,
+            mode=args.mode,
+            asker=asker,
+        )
+    else:
+        if not args.cwd.is_dir():
+            err.print(f"tether: error: --cwd {args.cwd} is not a directory", markup=False)
+            return 1
+        session = Session.create(
+            store, args.cwd, model=model, tools=tools, mode=args.mode, asker=asker
+        )
+    try:
+        status = run_prompt(session, args.prompt, Printer(out, err))
+    finally:
+        session.close()
+    err.print(
+        f"session {session.id} · tether show {session.id} · "
+        f"tether run --continue {session.id} PROMPT",
+        style="dim",
+        markup=False,
+    )
+    return status

@@ -1,0 +1,46 @@
+"""`tether show ID`: a stored session, rendered from its log exactly as it was shown live."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tether.cli.printer import Printer
+from tether.cli.prompting import consoles
+from tether.session import SessionStore
+from tether.session.replay import replay
+from tether.session.wire import update_to_json
+from tether.tools.defaults import default_tools
+
+HELP = "render a stored session from its log"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `tether show`."""
+    parser.add_argument("id", help="the session id (a unique prefix is enough)")
+    parser.add_argument("--json", action="store_true", help="print the updates as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the log through the same printer a live run uses."""
+    out, err = consoles()
+    store = SessionStore.default()
+    contents = store.read(store.resolve(args.id))
+    updates = replay(contents.events, default_tools())
+    header = contents.header
+    if args.json:
+        document = {
+            "id": header.id,
+            "cwd": header.cwd,
+            "createdAt": header.created_at,
+            "updates": [update_to_json(update) for update in updates],
+        }
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+        return 0
+    err.print(
+        f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
+    )
+    printer = Printer(out, err)
+    for update in updates:
+        printer(update)
+    return 0

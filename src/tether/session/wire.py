@@ -1,0 +1,56 @@
+"""Updates as camelCase JSON (for `tether show --json` and clients that want plain data)."""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from tether.session.updates import (
+    AgentText,
+    TitleChanged,
+    ToolCallFinished,
+    ToolCallProgress,
+    ToolCallStarted,
+    TurnEnded,
+    TurnFailed,
+    Update,
+    UserImage,
+    UserText,
+)
+from tether.views import dump_view
+
+__all__ = ["update_to_json"]
+
+
+def update_to_json(update: Update) -> dict[str, Any]:
+    """One update as a JSON object tagged by `kind`, cards in their wire form."""
+    data: dict[str, Any] = {"kind": update.kind}
+    match update:
+        case UserText() | AgentText():
+            data["text"] = update.text
+        case UserImage():
+            data.update(data=update.data, mimeType=update.mime_type)
+        case ToolCallStarted():
+            data.update(
+                toolCallId=update.tool_call_id,
+                name=update.name,
+                rawInput=update.raw_input,
+                view=dump_view(update.view),
+            )
+        case ToolCallProgress():
+            data.update(toolCallId=update.tool_call_id, view=dump_view(update.view))
+        case ToolCallFinished():
+            data.update(
+                toolCallId=update.tool_call_id,
+                status=update.status,
+                view=dump_view(update.view),
+                result=update.result.to_json(),
+            )
+        case TitleChanged():
+            data["title"] = update.title
+        case TurnEnded():
+            data["stopReason"] = update.stop_reason
+        case TurnFailed():
+            data["message"] = update.message
+        case _:
+            assert_never(update)
+    return data
