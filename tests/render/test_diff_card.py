@@ -157,3 +157,33 @@ def test_golden_diff_card() -> None:
         title="Edit a.txt", diffs=(FileDiff(path="a.txt", old_text=OLD, new_text=NEW),)
     )
     check_golden("diff.txt", plain(render_call_view(view)))
+
+
+def test_edit_call_without_a_line_shows_no_numbers() -> None:
+    view = DiffCallView(
+        title="Edit a.py",
+        diffs=(FileDiff(path="a.py", old_text="return 1\n", new_text="return 2\n"),),
+        locations=(Location(path="a.py"),),
+    )
+    assert body_lines(plain(render_call_view(view))) == ["a.py  +1 −1", "- return 1", "+ return 2"]
+
+
+def test_unplaced_hunk_gap_marker_without_gutter() -> None:
+    old = "".join(f"{i}\n" for i in range(20))
+    new = old.replace("1\n", "one\n", 1).replace("18\n", "eighteen\n")
+    view = DiffCallView(
+        title="Edit n",
+        diffs=(FileDiff(path="n", old_text=old, new_text=new),),
+        locations=(Location(path="n"),),
+    )
+    lines = body_lines(plain(render_call_view(view)))
+    assert "⋯" in lines
+    assert "- 1" in lines and "+ eighteen" in lines
+    assert not any("│" in line for line in lines)
+
+
+def test_escape_sequences_in_file_text_are_shown_not_sent() -> None:
+    view = DiffResultView(diffs=(FileDiff(path="x", old_text=None, new_text="a\x1b[2Jb\n"),))
+    out = plain(render_result_view(view))
+    assert "\x1b" not in out
+    assert "+ a␛[2Jb" in out

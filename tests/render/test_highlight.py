@@ -6,6 +6,7 @@ import pytest
 from pygments.token import Name, String, Token  # type: ignore[import-untyped]
 
 from tether.highlight import css_class, highlight_lines, lexer_for
+from tether.tools.fs.read_render import lang_from_path
 
 
 def joined(tokens: list[tuple[str, str]]) -> str:
@@ -82,3 +83,15 @@ def test_css_class_matches_html_formatter_for_subtypes() -> None:
     assert css_class(String.Double) == "s2"
     assert css_class(Name.Function.Magic) == "fm"
     assert css_class(Name.Function.Custom) == "nf-Custom"
+
+
+@pytest.mark.parametrize(
+    "ext",
+    "ts tsx js jsx json py rb go rs java c h cpp cs kt swift php sh yaml toml ini md html css "
+    "scss sql xml lua mjs yml hpp zsh markdown".split(),
+)
+def test_every_lang_the_read_tool_names_has_a_real_lexer(ext: str) -> None:
+    lang = lang_from_path(f"src/file.{ext}")
+    assert lang is not None
+    assert lexer_for(lang).name != "Text only"
+    assert lexer_for(ext).name == lexer_for(lang).name

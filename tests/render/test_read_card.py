@@ -109,3 +109,10 @@ def test_unknown_lang_renders_plain_text() -> None:
 
 def test_golden_read_card() -> None:
     check_golden("read.txt", plain(render_result_view(window(SOURCE, 98, 120))))
+
+
+def test_control_characters_in_code_are_made_visible() -> None:
+    view = window(["x = 1\x1b[2J", "y\x7f"], 1, 2, lang=None)
+    out = plain(render_result_view(view))
+    assert "\x1b" not in out and "\x7f" not in out
+    assert [split_row(r)[1] for r in body_lines(out)] == ["x = 1␛[2J", "y␡"]

@@ -75,3 +75,13 @@ def test_golden_terminal_card() -> None:
         title="ls -1", output="\x1b[34mREADME.md\x1b[0m\nsrc\ntests\n", exit_code=0
     )
     check_golden("terminal.txt", plain(render_result_view(view)))
+
+
+def test_non_colour_escapes_and_control_bytes_do_not_reach_the_terminal() -> None:
+    output = "a\x1b[31mred\x1b[0m\x1b]0;title\x07 nul\x00 end"
+    view = TerminalResultView(title="printf", output=output, exit_code=0)
+    coloured = segments(render_result_view(view))
+    red = next(s for s in coloured if s.text == "red")
+    assert red.style is not None and red.style.color is not None and red.style.color.number == 1
+    assert all("\x00" not in s.text and "\x07" not in s.text for s in coloured)
+    assert "nul␀ end" in plain(render_result_view(view))

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from tether.render.theme import ADDED, GUTTER, HEADING, REMOVED, TAB_SIZE, card, note
+from tether.render.theme import (
+    ADDED,
+    GUTTER,
+    HEADING,
+    REMOVED,
+    TAB_SIZE,
+    card,
+    note,
+    printable,
+)
 from tether.views import DiffCallView, DiffResultView, FileDiff
 
 __all__ = ["MAX_ROWS_PER_FILE", "render_diff", "split_lines"]
@@ -34,7 +43,7 @@ class _Row:
 class _Hunk:
     diff: FileDiff
     start: int | None
-    """The new-file line the diff's text starts at, when the view says so."""
+    """The new-file line the diff's text starts at; `None` when its place is unknown."""
 
 
 def render_diff(view: DiffCallView | DiffResultView) -> RenderableType:
@@ -45,7 +54,7 @@ def render_diff(view: DiffCallView | DiffResultView) -> RenderableType:
         sections.append(_file_section(path, list(same_file)))
     if not sections:
         sections.append(note("no files changed"))
-    title = Text(view.title, style=HEADING) if view.title else None
+    title = Text(printable(view.title), style=HEADING) if view.title else None
     return card(Group(*sections), title=title)
 
 
@@ -60,12 +69,17 @@ def split_lines(text: str) -> list[str]:
 
 
 def _starts(view: DiffCallView | DiffResultView) -> list[int | None]:
-    # Locations pair with diffs only when there is one per diff, naming the same file.
+    """Where each diff starts in its new file.
+
+    A location pairs with a diff only when there is one per diff, naming the same file. A
+    paired location without a line (an edit not yet applied) leaves the place unknown, so no
+    numbers are shown rather than wrong ones; a diff without a location is a whole file.
+    """
     locations = view.locations or ()
     if len(locations) != len(view.diffs):
-        return [None] * len(view.diffs)
+        return [1] * len(view.diffs)
     return [
-        loc.line if loc.path == diff.path else None
+        loc.line if loc.path == diff.path else 1
         for loc, diff in zip(locations, view.diffs, strict=True)
     ]
 
@@ -77,13 +91,16 @@ def _file_section(path: str, hunks: list[_Hunk]) -> Group:
         old = split_lines(hunk.diff.old_text) if hunk.diff.old_text is not None else []
         new = split_lines(hunk.diff.new_text)
         new_base = (hunk.start or 1) - 1
-        blocks.extend(_blocks(old, new, new_base - shift, new_base))
+        found = _blocks(old, new, new_base - shift, new_base)
+        if hunk.start is None:
+            found = [[replace(row, old=None, new=None) for row in block] for block in found]
+        blocks.extend(found)
         shift += len(new) - len(old)
     rows = [row for block in blocks for row in block]
     added = sum(row.sign == "+" for row in rows)
     removed = sum(row.sign == "-" for row in rows)
     header = Text.assemble(
-        (path, HEADING), "  ", (f"+{added}", ADDED), " ", (f"−{removed}", REMOVED)
+        (printable(path), HEADING), "  ", (f"+{added}", ADDED), " ", (f"−{removed}", REMOVED)
     )
     if len(hunks) == 1 and hunks[0].diff.old_text is None:
         header.append("  new file", GUTTER)
@@ -121,11 +138,13 @@ def _blocks(old: list[str], new: list[str], old_base: int, new_base: int) -> lis
 
 def _render_blocks(blocks: list[list[_Row]]) -> Iterator[Text]:
     rows = [row for block in blocks for row in block]
-    width = len(str(max((n for r in rows for n in (r.old, r.new) if n is not None), default=0)))
+    numbers = [n for r in rows for n in (r.old, r.new) if n is not None]
+    width = len(str(max(numbers))) if numbers else 0  # no numbers: no gutter at all
+    gap = f"{'⋯':>{width}} {'':>{width}} │" if width else "⋯"
     shown = 0
     for index, block in enumerate(blocks):
         if index:
-            yield Text(f"{'⋯':>{width}} {'':>{width}} │", style=GUTTER)
+            yield Text(gap, style=GUTTER)
         for row in block:
             if shown == MAX_ROWS_PER_FILE:
                 yield note(f"… {len(rows) - shown} more diff lines not shown")
@@ -141,6 +160,8 @@ def _row_text(row: _Row, width: int) -> Text:
     old = "" if row.old is None else str(row.old)
     new = "" if row.new is None else str(row.new)
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{old:>{width}} {new:>{width}} │ ", GUTTER)
-    text.append(f"{row.sign} {row.text.expandtabs(TAB_SIZE)}", _ROW_STYLE[row.sign])
+    if width:
+        text.append(f"{old:>{width}} {new:>{width}} │ ", GUTTER)
+    line = printable(row.text.expandtabs(TAB_SIZE))
+    text.append(f"{row.sign} {line}", _ROW_STYLE[row.sign])
     return text

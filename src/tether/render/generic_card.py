@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from tether.render.theme import GUTTER, HEADING, card, note
+from tether.render.theme import GUTTER, HEADING, card, note, printable
 from tether.views import GenericCallView, GenericResultView, Location
 
 __all__ = ["MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
@@ -25,10 +25,10 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
     title = Text()
     if view.kind:
         title.append(f" {view.kind} ", _BADGE).append(" ")
-    title.append(view.title, HEADING)
+    title.append(printable(view.title), HEADING)
     parts: list[RenderableType] = []
     if view.content:
-        parts.append(Text(view.content))
+        parts.append(Text(printable(view.content)))
     elif view.raw_input is not None:
         parts.append(_raw_input(view.raw_input))
     if view.locations:
@@ -38,14 +38,14 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
 
 def render_generic_result(view: GenericResultView) -> RenderableType:
     """The result's title and text."""
-    title = Text(view.title, style=HEADING) if view.title else None
-    body = Text(view.content) if view.content else note("no content")
+    title = Text(printable(view.title), style=HEADING) if view.title else None
+    body = Text(printable(view.content)) if view.content else note("no content")
     return card(body, title=title)
 
 
 def _raw_input(raw: Any) -> Text:
     dumped = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False, default=str)
-    text = Text(dumped[:MAX_INPUT_CHARS], style=GUTTER)
+    text = Text(printable(dumped[:MAX_INPUT_CHARS]), style=GUTTER)
     if len(dumped) > MAX_INPUT_CHARS:
         text.append_text(note(f" … {len(dumped) - MAX_INPUT_CHARS} more characters"))
     return text
@@ -53,4 +53,4 @@ def _raw_input(raw: Any) -> Text:
 
 def _locations(locations: tuple[Location, ...]) -> Text:
     places = [loc.path if loc.line is None else f"{loc.path}:{loc.line}" for loc in locations]
-    return Text("  ".join(places), style=GUTTER)
+    return Text(printable("  ".join(places)), style=GUTTER)

@@ -6,7 +6,16 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tether.highlight import highlight_lines
-from tether.render.theme import GUTTER, HEADING, SUBTLE, TAB_SIZE, card, code_text, note
+from tether.render.theme import (
+    GUTTER,
+    HEADING,
+    SUBTLE,
+    TAB_SIZE,
+    card,
+    code_text,
+    note,
+    printable,
+)
 from tether.views import ReadResultView
 
 __all__ = ["code_view", "render_read_result"]
@@ -14,7 +23,7 @@ __all__ = ["code_view", "render_read_result"]
 
 def render_read_result(view: ReadResultView) -> RenderableType:
     """Header with the path and the window, the code view, then how to continue."""
-    title = Text.assemble((view.path, HEADING), "  ", (_window_label(view), SUBTLE))
+    title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         parts.append(code_view([line.number for line in view.lines], _texts(view), view.lang))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tether.render.theme import GUTTER, HEADING, card, note, pill
+from tether.render.theme import GUTTER, HEADING, card, note, pill, printable
 from tether.views import TerminalCallView, TerminalResultView
 
 __all__ = ["render_terminal_call", "render_terminal_result"]
@@ -15,9 +15,9 @@ def render_terminal_call(view: TerminalCallView) -> RenderableType:
     """A command that is still running: its cwd, `$ command`, its purpose, and a running note."""
     parts: list[RenderableType] = []
     if view.cwd:
-        parts.append(Text(view.cwd, style=GUTTER))
+        parts.append(Text(printable(view.cwd), style=GUTTER))
     parts.append(_command(view.title))
-    title = Text(view.description, style=HEADING) if view.description else None
+    title = Text(printable(view.description), style=HEADING) if view.description else None
     return card(Group(*parts), title=title, subtitle=note("running…"))
 
 
@@ -27,12 +27,20 @@ def render_terminal_result(view: TerminalResultView) -> RenderableType:
     if view.title:
         parts.append(_command(view.title))
     output = (view.output or "").rstrip("\n")
-    parts.append(Text.from_ansi(output) if output else note("no output"))
+    parts.append(_output(output) if output else note("no output"))
     return card(Group(*parts), subtitle=_ending(view))
 
 
 def _command(command: str) -> Text:
-    return Text.assemble(("$ ", GUTTER), (command, "bold"))
+    return Text.assemble(("$ ", GUTTER), (printable(command), "bold"))
+
+
+def _output(output: str) -> Text:
+    """The output with its colours; any other escape or control character made visible."""
+    text = Text.from_ansi(output)
+    # One-for-one replacement keeps the colour spans where they were.
+    text.plain = printable(text.plain)
+    return text
 
 
 def _ending(view: TerminalResultView) -> Text | None:

@@ -22,6 +22,7 @@ __all__ = [
     "code_text",
     "note",
     "pill",
+    "printable",
     "token_style",
 ]
 
@@ -78,6 +79,19 @@ _TOKEN_STYLES: dict[str, Style] = {
 }
 _PLAIN = Style()
 
+# Control characters would reach the terminal raw (an ESC can clear the screen or retitle the
+# window), so each is shown as its Unicode control picture; tab and newline keep their meaning.
+_PICTURES = {
+    **{c: 0x2400 + c for c in range(0x20) if chr(c) not in "\t\n"},
+    0x7F: 0x2421,
+    **dict.fromkeys(range(0x80, 0xA0), 0xFFFD),
+}
+
+
+def printable(text: str) -> str:
+    """The text with control characters made visible, one for one, so it is safe to print."""
+    return text.translate(_PICTURES)
+
 
 def token_style(css: str) -> Style:
     """The terminal style of a Pygments short CSS class (plain when it has none)."""
@@ -89,7 +103,7 @@ def code_text(tokens: TokenLine) -> Text:
     """One highlighted line of code as rich text."""
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     for css, piece in tokens:
-        text.append(piece, token_style(css))
+        text.append(printable(piece), token_style(css))
     return text
 
 
@@ -115,4 +129,5 @@ def note(message: str) -> Text:
 def pill(label: str, ok: bool) -> Text:
     """A short status badge: green when `ok`, red otherwise."""
     colour = "green" if ok else "red"
-    return Text(f" {label} ", style=Style(color="black", bgcolor=colour, bold=True))
+    # The frame pads a subtitle with a space each side, which takes the badge colour too.
+    return Text(label, style=Style(color="black", bgcolor=colour, bold=True))
