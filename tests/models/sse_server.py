@@ -91,6 +91,7 @@ class SSEServer:
         self._replies: deque[Reply] = deque()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
         self.client_closed = asyncio.Event()
 
     @property
@@ -116,15 +117,19 @@ class SSEServer:
     ) -> None:
         assert self._server is not None
         self._server.close()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        # Closing the sockets ends each connection's loop at its next read; cancelling the
+        # handlers instead makes asyncio log the cancellation as an unhandled error.
+        for writer in list(self._writers):
+            writer.close()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=5)
         await self._server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
+        self._writers.add(writer)
         try:
             while await self._one(reader, writer):
                 pass
@@ -132,6 +137,7 @@ class SSEServer:
             pass
         finally:
             self._tasks.discard(task)
+            self._writers.discard(writer)
             writer.close()
 
     async def _one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:

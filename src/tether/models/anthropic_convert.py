@@ -1,0 +1,201 @@
+"""Messages-API wire format: our history to request messages, stream events to a message.
+
+Tool results become `tool_result` blocks in the user message that follows the assistant's
+`tool_use` blocks; consecutive results share one user message, and a user turn that follows
+them joins that message after the results, as the API requires.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, cast
+
+from anthropic.types import (
+    ContentBlockParam,
+    ImageBlockParam,
+    MessageParam,
+    RawMessageStreamEvent,
+    TextBlockParam,
+    ToolParam,
+    ToolResultBlockParam,
+)
+
+from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.messages import (
+    AssistantMessage,
+    Message,
+    StopReason,
+    ToolCall,
+    ToolResultMessage,
+    ToolSpec,
+)
+
+__all__ = ["EventAssembler", "to_anthropic_messages", "to_anthropic_tools"]
+
+EMPTY_SCHEMA: dict[str, object] = {"type": "object", "properties": {}}
+
+STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "end_turn",
+    "stop_sequence": "end_turn",
+    "pause_turn": "end_turn",
+    "tool_use": "tool_use",
+    "max_tokens": "max_tokens",
+    "model_context_window_exceeded": "max_tokens",
+    "refusal": "refusal",
+}
+
+ImageType = Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
+
+
+def _image(image: ImageContent) -> ImageBlockParam:
+    """A base64 image block."""
+    media_type = cast(ImageType, image.mime_type)
+    return {
+        "type": "image",
+        "source": {"type": "base64", "media_type": media_type, "data": image.data},
+    }
+
+
+def _blocks(content: Sequence[ContentBlock]) -> list[TextBlockParam | ImageBlockParam]:
+    """Text and image blocks; empty text is dropped because the API rejects it."""
+    blocks: list[TextBlockParam | ImageBlockParam] = []
+    for block in content:
+        if isinstance(block, TextContent):
+            if block.text:
+                blocks.append({"type": "text", "text": block.text})
+        else:
+            blocks.append(_image(block))
+    return blocks
+
+
+def _input(arguments: str) -> dict[str, object]:
+    """A tool call's input object; arguments that were not a JSON object are sent as `{}`.
+
+    The API only takes objects here; the call's result already told the model what was wrong.
+    """
+    try:
+        value = json.loads(arguments or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _assistant(message: AssistantMessage) -> list[ContentBlockParam]:
+    """An assistant turn: its text, then its tool calls."""
+    content: list[ContentBlockParam] = []
+    if message.text:
+        content.append({"type": "text", "text": message.text})
+    content.extend(
+        {"type": "tool_use", "id": call.id, "name": call.name, "input": _input(call.arguments)}
+        for call in message.tool_calls
+    )
+    return content
+
+
+def _result(message: ToolResultMessage) -> ToolResultBlockParam:
+    """A tool result block."""
+    block: ToolResultBlockParam = {"type": "tool_result", "tool_use_id": message.tool_call_id}
+    content = _blocks(message.content)
+    if content:
+        block["content"] = content
+    if message.is_error:
+        block["is_error"] = True
+    return block
+
+
+def to_anthropic_messages(messages: Sequence[Message]) -> list[MessageParam]:
+    """The request's `messages`: user and assistant turns alternating, results grouped."""
+    out: list[MessageParam] = []
+    user: list[ContentBlockParam] | None = None
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            user = None
+            content = _assistant(message)
+            # An empty assistant turn is rejected by the API and says nothing; leave it out.
+            if content:
+                out.append({"role": "assistant", "content": content})
+            continue
+        if user is None:
+            user = []
+            out.append({"role": "user", "content": user})
+        if isinstance(message, ToolResultMessage):
+            user.append(_result(message))
+        else:
+            user.extend(_blocks(message.content))
+    return out
+
+
+def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[ToolParam]:
+    """The request's `tools`."""
+    return [
+        {
+            "name": tool.name,
+            "description": tool.description,
+            "input_schema": tool.parameters or EMPTY_SCHEMA,
+        }
+        for tool in tools
+    ]
+
+
+@dataclass
+class _ToolBlock:
+    """A tool_use block being assembled."""
+
+    id: str
+    name: str
+    start_input: object
+    json: list[str] = field(default_factory=list)
+
+    def arguments(self) -> str:
+        """The raw input JSON as streamed; `{}` when none came."""
+        raw = "".join(self.json)
+        if raw:
+            return raw
+        return json.dumps(self.start_input) if self.start_input else "{}"
+
+
+@dataclass
+class EventAssembler:
+    """Builds one `AssistantMessage` from raw stream events."""
+
+    text: list[str] = field(default_factory=list)
+    tools: dict[int, _ToolBlock] = field(default_factory=dict)
+    stop_reason: str | None = None
+    stopped: bool = False
+
+    def feed(self, event: RawMessageStreamEvent) -> str:
+        """Take one event; returns the text it added (possibly empty)."""
+        if event.type == "content_block_start":
+            block = event.content_block
+            if block.type == "text":
+                return self._add(block.text)
+            if block.type == "tool_use":
+                self.tools[event.index] = _ToolBlock(block.id, block.name, block.input)
+        elif event.type == "content_block_delta":
+            delta = event.delta
+            if delta.type == "text_delta":
+                return self._add(delta.text)
+            if delta.type == "input_json_delta" and event.index in self.tools:
+                self.tools[event.index].json.append(delta.partial_json)
+        elif event.type == "message_delta":
+            self.stop_reason = event.delta.stop_reason or self.stop_reason
+        elif event.type == "message_stop":
+            self.stopped = True
+        return ""
+
+    def _add(self, text: str) -> str:
+        """Record streamed text."""
+        if text:
+            self.text.append(text)
+        return text
+
+    def message(self) -> AssistantMessage:
+        """The assembled message."""
+        calls = tuple(
+            ToolCall(id=block.id, name=block.name, arguments=block.arguments())
+            for _, block in sorted(self.tools.items())
+        )
+        reason = STOP_REASONS.get(self.stop_reason or "end_turn", "end_turn")
+        return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)
