@@ -18,6 +18,7 @@ __all__ = [
     "NOTE",
     "REMOVED",
     "SUBTLE",
+    "TAB_SIZE",
     "card",
     "code_text",
     "note",
@@ -41,6 +42,7 @@ ADDED = Style(color="green")
 REMOVED = Style(color="red")
 """Removed lines of a diff."""
 TAB_SIZE = 4
+"""Columns a tab stands for in code and diffs, as most editors show source."""
 
 # Keyed by Pygments' short CSS class; a class not listed falls back to its first letter
 # ("s2" -> "s"), which is its token family. ANSI colours follow the terminal's own theme.
