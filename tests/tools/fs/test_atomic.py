@@ -1,0 +1,147 @@
+"""Atomic replacement: permissions, cleanup, and a writer killed mid-write by SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tether.tools.fs.atomic import TEMP_PREFIX, _fsync_directory, atomic_write
+
+MIB = 1 << 20
+
+
+def test_creates_and_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "f.bin"
+    atomic_write(target, b"first")
+    assert target.read_bytes() == b"first"
+    data = os.urandom(3 * MIB + 17)  # several chunks and a partial one
+    atomic_write(target, data)
+    assert target.read_bytes() == data
+    atomic_write(target, b"")
+    assert target.read_bytes() == b""
+    assert os.listdir(tmp_path) == ["f.bin"]
+
+
+def test_new_file_mode_follows_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        atomic_write(tmp_path / "new.txt", b"x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.txt").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("mode", [0o755, 0o600, 0o444])
+def test_existing_mode_is_kept(tmp_path: Path, mode: int) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"old")
+    target.chmod(mode)
+    atomic_write(target, b"new")
+    assert target.stat().st_mode & 0o777 == mode
+    assert target.read_bytes() == b"new"
+
+
+def test_a_failed_rename_leaves_the_target_and_no_temp_file(tmp_path: Path) -> None:
+    # A non-empty directory at the target's name: the rename fails after the temp was written.
+    target = tmp_path / "taken"
+    target.mkdir()
+    (target / "inside").write_text("keep")
+    with pytest.raises(OSError):
+        atomic_write(target, b"data")
+    assert sorted(os.listdir(tmp_path)) == ["taken"]
+    assert (target / "inside").read_text() == "keep"
+
+
+def test_directory_fsync_tolerates_a_missing_directory(tmp_path: Path) -> None:
+    _fsync_directory(tmp_path / "gone")
+    _fsync_directory(tmp_path)
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from tether.tools.fs.atomic import atomic_write
+
+data = b"N" * int(sys.argv[2])
+sys.stdout.write("ready\\n")
+sys.stdout.flush()
+atomic_write(Path(sys.argv[1]), data)
+sys.stdout.write("done\\n")
+sys.stdout.flush()
+"""
+
+
+def _start_writer(target: Path, size: int) -> tuple[subprocess.Popen[str], float]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(target), str(size)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "ready\n"
+    return proc, time.monotonic()
+
+
+def _finish(proc: subprocess.Popen[str]) -> int:
+    returncode = proc.wait(timeout=60)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    return returncode
+
+
+def _content(path: Path, old: bytes, new_size: int) -> str:
+    """`old` or `new` when the file is exactly one of them, else `mixed`."""
+    if path.read_bytes() == old if path.stat().st_size == len(old) else False:
+        return "old"
+    if path.stat().st_size != new_size:
+        return "mixed"
+    with path.open("rb") as handle:
+        while chunk := handle.read(8 * MIB):
+            if chunk.count(b"N") != len(chunk):
+                return "mixed"
+    return "new"
+
+
+@pytest.mark.timeout(120)
+def test_sigkill_mid_write_leaves_the_old_or_the_new_file(tmp_path: Path) -> None:
+    """A 200 MB write killed at random moments: never a mix, never a temp at the target's name.
+
+    About 5 s: each run writes and fsyncs 200 MB, which is what makes a kill land mid-write.
+    """
+    size = 200 * MIB
+    target = tmp_path / "big.dat"
+    old = b"O" * MIB
+
+    # One full run gives the new file and how long a write takes on this machine.
+    target.write_bytes(old)
+    proc, started = _start_writer(target, size)
+    assert _finish(proc) == 0
+    duration = time.monotonic() - started
+    assert _content(target, old, size) == "new"
+
+    rng = random.Random(20261203)
+    outcomes = set()
+    for _ in range(5):
+        target.write_bytes(old)
+        proc, started = _start_writer(target, size)
+        time.sleep(rng.uniform(0.02, 0.9) * duration)
+        proc.send_signal(signal.SIGKILL)
+        killed = _finish(proc) == -signal.SIGKILL
+        outcome = _content(target, old, size)
+        assert outcome in ("old", "new")
+        if killed:
+            outcomes.add(outcome)
+        # Leftovers of a killed writer are hidden temp files, never the target itself.
+        for name in os.listdir(tmp_path):
+            if name != target.name:
+                assert name.startswith(TEMP_PREFIX + target.name)
+                assert name.endswith(".tmp")
+                (tmp_path / name).unlink()
+    assert "old" in outcomes  # at least one kill landed mid-write, before the rename
