@@ -31,26 +31,36 @@ class Reply:
     """Chunked transfer encoding (an SSE stream) rather than a fixed Content-Length."""
     hold: bool = False
     """After the chunks, keep the response open until the client closes the connection."""
+    cut: bool = False
+    """After the chunks, drop the connection without ending the body."""
 
 
-def sse_reply(name: str, *, chunk_size: int | None = None, hold_after: int | None = None) -> Reply:
+def sse_reply(
+    name: str,
+    *,
+    chunk_size: int | None = None,
+    hold_after: int | None = None,
+    cut_after: int | None = None,
+) -> Reply:
     """A transcript from `transcripts/` as a 200 event stream.
 
     By default each SSE event goes out as its own chunk; `chunk_size` cuts the bytes into
     fixed pieces instead (events then straddle chunks). `hold_after` sends only that many
-    events and then keeps the stream open.
+    events and then keeps the stream open; `cut_after` sends that many and drops the connection.
     """
     raw = (TRANSCRIPTS / name).read_bytes()
     events = [event + b"\n\n" for event in raw.split(b"\n\n") if event.strip()]
-    if hold_after is not None:
-        events = events[:hold_after]
+    if hold_after is not None or cut_after is not None:
+        events = events[: hold_after if hold_after is not None else cut_after]
     body = b"".join(events)
     if chunk_size is not None:
         chunks = tuple(body[i : i + chunk_size] for i in range(0, len(body), chunk_size))
     else:
         chunks = tuple(events)
     headers = {"content-type": "text/event-stream", "cache-control": "no-cache"}
-    return Reply(headers=headers, chunks=chunks, hold=hold_after is not None)
+    return Reply(
+        headers=headers, chunks=chunks, hold=hold_after is not None, cut=cut_after is not None
+    )
 
 
 def json_reply(status: int, body: object, headers: dict[str, str] | None = None) -> Reply:
@@ -159,6 +169,9 @@ class SSEServer:
         self.requests.append(Received(method, path, headers, body, time.monotonic()))
         reply = self._replies.popleft() if self._replies else json_reply(500, {"error": "none"})
         await self._write(reply, writer)
+        if reply.cut:
+            writer.transport.abort()
+            return False
         if reply.hold:
             # Anything the client sends now is ignored; EOF means it closed the stream.
             while await reader.read(65536):
@@ -186,6 +199,6 @@ class SSEServer:
             await writer.drain()
             # Yield so the client can read this chunk before the next one is written.
             await asyncio.sleep(0)
-        if reply.streamed and not reply.hold:
+        if reply.streamed and not (reply.hold or reply.cut):
             writer.write(b"0\r\n\r\n")
         await writer.drain()

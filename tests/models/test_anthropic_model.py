@@ -23,6 +23,7 @@ from tether.models import (
     UserMessage,
 )
 from tether.models.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from tether.models.factory import make_model
 from tether.models.retry import RetryPolicy
 
 FAST = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.02)
@@ -318,3 +319,21 @@ async def test_cancelling_the_consumer_closes_the_connection(
     await asyncio.wait_for(server.client_closed.wait(), 1.0)
     assert server.closed_at[0] - cancelled_at < 1.0
     assert seen == [TextDelta("word0 "), TextDelta("word1 ")]
+
+
+async def test_connection_lost_after_text_is_not_retried(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    server.queue(sse_reply("anthropic_long_text.sse", cut_after=4), sse_reply("anthropic_text.sse"))
+    seen: list[ModelEvent] = []
+    with pytest.raises(ModelError, match=r"^Anthropic API: Connection to .* failed"):
+        async for event in model.stream(hello()):
+            seen.append(event)
+    assert seen == [TextDelta("word0 "), TextDelta("word1 ")]
+    assert len(server.requests) == 1
+
+
+def test_factory_builds_the_model() -> None:
+    made = make_model("anthropic:claude-opus-5-5", api_key="sk-ant")
+    assert isinstance(made, AnthropicModel)
+    assert (made.name, made.model) == ("anthropic:claude-opus-5-5", "claude-opus-5-5")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import AsyncIterator
 
@@ -22,6 +23,7 @@ from tether.models import (
     ToolSpec,
     UserMessage,
 )
+from tether.models.factory import make_model
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import RetryPolicy
 
@@ -330,3 +332,42 @@ async def test_cancelling_the_consumer_closes_the_connection(
     await asyncio.wait_for(server.client_closed.wait(), 1.0)
     assert server.closed_at[0] - cancelled_at < 1.0
     assert seen == [TextDelta("word0 "), TextDelta("word1 ")]
+
+
+async def test_connection_lost_after_text_is_not_retried(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(sse_reply("openai_long_text.sse", cut_after=3), sse_reply("openai_text.sse"))
+    seen: list[ModelEvent] = []
+    with pytest.raises(ModelError, match=r"^OpenAI-compatible API: Connection to .* failed"):
+        async for event in model.stream(hello()):
+            seen.append(event)
+    assert seen == [TextDelta("word0 "), TextDelta("word1 ")]
+    assert len(server.requests) == 1
+
+
+async def test_connection_lost_before_any_text_is_retried(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(sse_reply("openai_long_text.sse", cut_after=1), sse_reply("openai_text.sse"))
+    events = await collect(model, hello())
+    assert events[-1] == Completed(AssistantMessage(text="Done: both files are fine."))
+    assert len(server.requests) == 2
+
+
+async def test_nothing_listening_gives_up_after_the_attempts() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    model = OpenAICompatModel(base_url=f"http://127.0.0.1:{port}/v1", api_key="k", retry=FAST)
+    try:
+        with pytest.raises(ModelError, match=r"Connection to .* failed.*gave up after 4 attempts"):
+            await collect(model, hello())
+    finally:
+        await model.aclose()
+
+
+def test_factory_builds_the_model() -> None:
+    made = make_model("openai:gpt-5.5", base_url="https://api.openai.com/v1", api_key="sk")
+    assert isinstance(made, OpenAICompatModel)
+    assert (made.name, made.base_url) == ("openai:gpt-5.5", "https://api.openai.com/v1")

@@ -111,11 +111,12 @@ def to_anthropic_messages(messages: Sequence[Message]) -> list[MessageParam]:
     user: list[ContentBlockParam] | None = None
     for message in messages:
         if isinstance(message, AssistantMessage):
-            user = None
             content = _assistant(message)
-            # An empty assistant turn is rejected by the API and says nothing; leave it out.
+            # An empty assistant turn is rejected by the API and says nothing; leave it out,
+            # so the user turns around it join into one.
             if content:
                 out.append({"role": "assistant", "content": content})
+                user = None
             continue
         if user is None:
             user = []

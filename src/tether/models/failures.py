@@ -84,9 +84,12 @@ class Endpoint:
         return self._fail(f"{self.base_url} rejected the request ({detail})")
 
     def unreachable(self, cause: BaseException) -> Failure:
-        """A failure to connect or a connection lost before the stream began."""
-        reason = str(cause.__cause__ or cause) or type(cause).__name__
-        return Failure(self._error(f"Could not reach {self.base_url}: {reason}"), retryable=True)
+        """A failure to connect, or a connection lost (retried only if nothing was streamed)."""
+        root = cause.__cause__ or cause
+        reason = str(root) or type(root).__name__
+        return Failure(
+            self._error(f"Connection to {self.base_url} failed: {reason}"), retryable=True
+        )
 
     def malformed(self, data: str) -> Failure:
         """A stream chunk that is not valid JSON."""

@@ -85,14 +85,18 @@ def _assistant(message: AssistantMessage) -> ChatCompletionAssistantMessageParam
 
 
 def _tool_text(result: ToolResultMessage) -> str:
-    """A tool result's text, with a note in place of each image (sent after as a user turn)."""
+    """A tool result's text, a note in place of each image, and a failure marked as one."""
     pieces: list[str] = []
     for block in result.content:
         if isinstance(block, TextContent):
             pieces.append(block.text)
         else:
             pieces.append(f"[image ({block.mime_type}) attached in the next user message]")
-    return "\n".join(pieces)
+    text = "\n".join(pieces)
+    # Tool messages have no error flag, so a failure says so in words the model reads.
+    if result.is_error and not text.lower().startswith("error"):
+        return f"Error: {text}" if text else "Error"
+    return text
 
 
 def to_openai_messages(

@@ -1,0 +1,84 @@
+"""History conversion and event assembly for the messages API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from anthropic.types import RawMessageStreamEvent
+from pydantic import TypeAdapter
+
+from tether.content import TextContent
+from tether.models import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from tether.models.anthropic_convert import EventAssembler, to_anthropic_messages
+
+EVENTS: TypeAdapter[RawMessageStreamEvent] = TypeAdapter(RawMessageStreamEvent)
+
+
+def event(data: dict[str, Any]) -> RawMessageStreamEvent:
+    """An event as the SDK parses it."""
+    return EVENTS.validate_python(data)
+
+
+def test_empty_assistant_turns_and_empty_text_are_left_out() -> None:
+    history = (
+        UserMessage((TextContent(text="go"), TextContent(text=""))),
+        AssistantMessage(tool_calls=(ToolCall(id="t1", name="list", arguments="[1]"),)),
+        ToolResultMessage(tool_call_id="t1", name="list", content=()),
+        AssistantMessage(),
+        UserMessage((TextContent(text="again"),)),
+    )
+    assert to_anthropic_messages(history) == [
+        {"role": "user", "content": [{"type": "text", "text": "go"}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "list", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "t1"},
+                {"type": "text", "text": "again"},
+            ],
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reason", "expected"),
+    [
+        ("end_turn", "end_turn"),
+        ("stop_sequence", "end_turn"),
+        ("tool_use", "tool_use"),
+        ("max_tokens", "max_tokens"),
+        ("model_context_window_exceeded", "max_tokens"),
+        ("refusal", "refusal"),
+    ],
+)
+def test_stop_reasons(reason: str, expected: str) -> None:
+    assembler = EventAssembler()
+    assembler.feed(
+        event(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": reason, "stop_sequence": None},
+                "usage": {"output_tokens": 1},
+            }
+        )
+    )
+    assembler.feed(event({"type": "message_stop"}))
+    assert assembler.stopped
+    assert assembler.message().stop_reason == expected
+
+
+def test_tool_input_given_whole_at_block_start_is_kept() -> None:
+    assembler = EventAssembler()
+    start = {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "tool_use", "id": "t", "name": "read", "input": {"path": "a"}},
+    }
+    assembler.feed(event(start))
+    assert assembler.message().tool_calls == (
+        ToolCall(id="t", name="read", arguments='{"path": "a"}'),
+    )
