@@ -1,0 +1,158 @@
+"""The Starlette app: the page, its static files, the highlight stylesheet and `/ws`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import ValidationError
+from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from tether.web.bridge import Bridge
+from tether.web.client import Send as PageSend
+from tether.web.guard import Door, TokenGuard, cookie_name
+from tether.web.protocol import CLIENT_MESSAGE, SERVER_MESSAGE, ClientMessage, ErrorMessage
+from tether.web.protocol import ServerMessage as PageMessage
+
+__all__ = ["WebConfig", "create_app"]
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+LIGHT_STYLE = "friendly"
+DARK_STYLE = "github-dark"
+MAX_MESSAGE = 1024 * 1024
+"""Largest message accepted from the page (a prompt is text; 1 MiB is plenty)."""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """What one server serves: the agent to run per tab, where, and who may connect."""
+
+    agent: Sequence[str]
+    cwd: Path
+    door: Door
+
+
+@lru_cache(maxsize=1)
+def highlight_css() -> str:
+    """Pygments token colours for `.hl` code, light by default and dark when the OS is."""
+    light = _token_rules(LIGHT_STYLE)
+    dark = _token_rules(DARK_STYLE)
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+
+
+def _token_rules(style: str) -> str:
+    # Only the token colours: backgrounds, `pre` and line-number rules are the page's own.
+    rules = HtmlFormatter(style=style).get_style_defs(".hl").splitlines()
+    return "\n".join(rule for rule in rules if rule.startswith(".hl .") and ".hll" not in rule)
+
+
+def create_app(config: WebConfig) -> ASGIApp:
+    """The whole server: routes behind the token guard and the security headers."""
+
+    async def index(request: Request) -> Response:
+        response = FileResponse(STATIC / "index.html", media_type="text/html")
+        # The cookie lets the page's module imports and stylesheets in without the query.
+        response.set_cookie(
+            cookie_name(config.door.port),
+            config.door.token,
+            httponly=True,
+            samesite="strict",
+            path="/",
+        )
+        return response
+
+    async def stylesheet(request: Request) -> Response:
+        return Response(highlight_css(), media_type="text/css")
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        lock = asyncio.Lock()
+
+        async def send(message: PageMessage) -> None:
+            data = SERVER_MESSAGE.dump_json(message, by_alias=True).decode()
+            async with lock:
+                if websocket.application_state != WebSocketState.CONNECTED:
+                    return
+                try:
+                    await websocket.send_text(data)
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    log.debug("page went away while sending")
+
+        bridge = Bridge(config.agent, config.cwd, send)
+        await bridge.run(_incoming(websocket, send))
+        if websocket.application_state == WebSocketState.CONNECTED:
+            async with lock:
+                await websocket.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/highlight.css", stylesheet),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            WebSocketRoute("/ws", socket),
+        ],
+        middleware=[Middleware(TokenGuard, door=config.door)],
+    )
+    return _SecurityHeaders(app, config.door.port)
+
+
+async def _incoming(websocket: WebSocket, send: PageSend) -> AsyncIterator[ClientMessage]:
+    while True:
+        try:
+            text = await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if len(text) > MAX_MESSAGE:
+            await send(ErrorMessage(message="message too large"))
+            continue
+        try:
+            yield CLIENT_MESSAGE.validate_json(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            await send(ErrorMessage(message=f"bad message from the page: {where}: {first['msg']}"))
+
+
+class _SecurityHeaders:
+    """No caching, no sniffing, no referrer (the URL has the token), a strict CSP."""
+
+    def __init__(self, app: ASGIApp, port: int) -> None:
+        self._app = app
+        self._csp = (
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"connect-src 'self' ws://127.0.0.1:{port} ws://localhost:{port}; "
+            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ).encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"content-security-policy", self._csp),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"cache-control", b"no-store"),
+                    (b"x-frame-options", b"DENY"),
+                ]
+            await send(message)
+
+        await self._app(scope, receive, with_headers)

@@ -1,0 +1,233 @@
+"""One agent subprocess spoken to over ACP, relayed to one browser tab.
+
+Each WebSocket gets its own agent process: updates and permission requests then have
+exactly one page to go to, and closing the tab ends the agent (stdin closed, then
+terminate/kill after a grace period, as the SDK's transport does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import AsyncIterator, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp.client.connection import ClientSideConnection
+from acp.schema import (
+    ClientCapabilities,
+    FileSystemCapabilities,
+    Implementation,
+    SessionModeState,
+)
+
+from tether.web.client import PageClient, Send
+from tether.web.protocol import (
+    Answer,
+    Cancel,
+    ClientMessage,
+    ErrorMessage,
+    ListSessions,
+    LoadSession,
+    ModeChoice,
+    ModeState,
+    NewSession,
+    Opened,
+    Opening,
+    Prompt,
+    PromptEnd,
+    Ready,
+    Sessions,
+    SessionSummary,
+    SetMode,
+)
+
+__all__ = ["Bridge"]
+
+log = logging.getLogger(__name__)
+
+STDIO_LIMIT = 50 * 1024 * 1024
+"""Longest JSON-RPC line taken from the agent; a 50 KB read card exceeds asyncio's 64 KiB."""
+
+
+def _tether_version() -> str:
+    try:
+        return version("tether")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0"
+
+
+class Bridge:
+    """Runs an ACP agent command and serves one page's messages against it."""
+
+    def __init__(self, command: Sequence[str], cwd: Path, send: Send) -> None:
+        if not command:
+            raise ValueError("the agent command is empty")
+        self._command = list(command)
+        self._cwd = cwd
+        self._send = send
+        self._client = PageClient(send)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
+        """Start the agent, then handle the page's messages until the page or the agent goes."""
+        program, *args = self._command
+        try:
+            spawned = spawn_agent_process(
+                self._client,
+                program,
+                *args,
+                env=dict(os.environ),
+                cwd=self._cwd,
+                # stderr goes to the server's own stderr: an unread pipe would fill and stall
+                # the agent; the limit admits large cards on one JSON-RPC line.
+                transport_kwargs={"stderr": None, "limit": STDIO_LIMIT},
+            )
+            async with spawned as (conn, process):
+                await self._serve(conn, process, incoming)
+        except OSError as exc:
+            await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
+        finally:
+            self._client.withdraw()
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _serve(
+        self,
+        conn: ClientSideConnection,
+        process: asyncio.subprocess.Process,
+        incoming: AsyncIterator[ClientMessage],
+    ) -> None:
+        exited = asyncio.ensure_future(process.wait())
+        try:
+            initialized = asyncio.ensure_future(self._initialize(conn))
+            await asyncio.wait({initialized, exited}, return_when=asyncio.FIRST_COMPLETED)
+            if not initialized.done():
+                initialized.cancel()
+                code = exited.result()
+                await self._send(ErrorMessage(message=f"the agent exited (code {code})"))
+                return
+            if (failure := initialized.exception()) is not None:
+                await self._send(ErrorMessage(message=f"the agent did not initialize: {failure}"))
+                return
+            reader = asyncio.ensure_future(self._dispatch_all(conn, incoming))
+            await asyncio.wait({reader, exited}, return_when=asyncio.FIRST_COMPLETED)
+            if exited.done():
+                reader.cancel()
+                await self._send(ErrorMessage(message=f"the agent exited (code {exited.result()})"))
+            else:
+                reader.result()
+        finally:
+            exited.cancel()
+
+    async def _initialize(self, conn: ClientSideConnection) -> None:
+        init = await conn.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=ClientCapabilities(
+                fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
+                terminal=False,
+            ),
+            client_info=Implementation(name="tether-web", version=_tether_version()),
+        )
+        caps = init.agent_capabilities
+        session_caps = caps.session_capabilities if caps else None
+        info = init.agent_info
+        await self._send(
+            Ready(
+                agent_name=(info.title or info.name) if info else self._command[0],
+                agent_version=info.version if info else None,
+                cwd=str(self._cwd),
+                can_load=bool(caps and caps.load_session),
+                can_list=bool(session_caps and session_caps.list is not None),
+            )
+        )
+
+    async def _dispatch_all(
+        self, conn: ClientSideConnection, incoming: AsyncIterator[ClientMessage]
+    ) -> None:
+        async for message in incoming:
+            if isinstance(message, Answer):
+                # Answered inline: a prompt's task is waiting on exactly this.
+                self._client.answer(message.request_id, message.option_id)
+                continue
+            task = asyncio.create_task(self._handle(conn, message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _handle(self, conn: ClientSideConnection, message: ClientMessage) -> None:
+        try:
+            await self._dispatch(conn, message)
+        except (RequestError, ConnectionError) as exc:
+            await self._send(ErrorMessage(message=_describe(message, exc)))
+            if isinstance(message, Prompt):
+                await self._send(PromptEnd(session_id=message.session_id, stop_reason="error"))
+
+    async def _dispatch(self, conn: ClientSideConnection, message: ClientMessage) -> None:
+        match message:
+            case ListSessions():
+                listed = await conn.list_sessions()
+                await self._send(
+                    Sessions(
+                        sessions=tuple(
+                            SessionSummary(
+                                session_id=s.session_id,
+                                cwd=s.cwd,
+                                title=s.title,
+                                updated_at=s.updated_at,
+                            )
+                            for s in listed.sessions
+                        )
+                    )
+                )
+            case NewSession():
+                created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
+                await self._send(Opening(session_id=created.session_id, replay=False))
+                await self._send(Opened(session_id=created.session_id, modes=_modes(created.modes)))
+            case LoadSession(session_id=session_id, cwd=cwd):
+                await self._send(Opening(session_id=session_id, replay=True))
+                loaded = await conn.load_session(
+                    cwd=cwd or str(self._cwd), session_id=session_id, mcp_servers=[]
+                )
+                await self._send(Opened(session_id=session_id, modes=_modes(loaded.modes)))
+            case Prompt(session_id=session_id, text=text):
+                response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
+                await self._send(PromptEnd(session_id=session_id, stop_reason=response.stop_reason))
+            case Cancel(session_id=session_id):
+                await conn.cancel(session_id=session_id)
+                self._client.withdraw(session_id)
+            case SetMode(session_id=session_id, mode_id=mode_id):
+                await conn.set_session_mode(session_id=session_id, mode_id=mode_id)
+            case Answer():  # handled inline by the reader
+                pass
+
+
+def _modes(state: SessionModeState | None) -> ModeState | None:
+    if state is None:
+        return None
+    return ModeState(
+        current_mode_id=state.current_mode_id,
+        available_modes=tuple(
+            ModeChoice(id=m.id, name=m.name, description=m.description)
+            for m in state.available_modes
+        ),
+    )
+
+
+def _describe(message: ClientMessage, exc: Exception) -> str:
+    what = {
+        "listSessions": "listing sessions",
+        "newSession": "starting a session",
+        "loadSession": "opening the session",
+        "prompt": "the prompt",
+        "cancel": "cancelling",
+        "setMode": "changing the mode",
+        "answer": "answering",
+    }[message.type]
+    if isinstance(exc, RequestError):
+        detail = exc.data.get("details") if isinstance(exc.data, dict) else None
+        text = f"{exc}" + (f" ({detail})" if detail else "")
+        return f"{what} failed: {text}"
+    return f"{what} failed: the agent connection closed"

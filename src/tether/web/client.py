@@ -1,0 +1,217 @@
+"""The ACP Client the server plays toward the agent: it relays updates and asks the page."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from acp import RequestError
+from acp.interfaces import Agent
+from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanContentUpdate,
+    AgentPlanRemovedUpdate,
+    AgentPlanUpdate,
+    AgentThoughtChunk,
+    AllowedOutcome,
+    AvailableCommandsUpdate,
+    ConfigOptionUpdate,
+    CreateElicitationResponse,
+    CreateTerminalResponse,
+    CurrentModeUpdate,
+    DeniedOutcome,
+    ElicitationMode,
+    EnvVariable,
+    KillTerminalResponse,
+    PermissionOption,
+    ReadTextFileResponse,
+    ReleaseTerminalResponse,
+    RequestPermissionResponse,
+    SessionInfoUpdate,
+    TerminalOutputResponse,
+    ToolCallProgress,
+    ToolCallStart,
+    ToolCallUpdate,
+    UsageUpdate,
+    UserMessageChunk,
+    WaitForTerminalExitResponse,
+    WriteTextFileResponse,
+)
+
+from tether.web.enrich import enrich_tool_call, enrich_update
+from tether.web.protocol import (
+    PermissionChoice,
+    PermissionClosed,
+    PermissionRequest,
+    ServerMessage,
+    Update,
+)
+
+__all__ = ["PageClient", "Send"]
+
+Send = Callable[[ServerMessage], Awaitable[None]]
+"""Delivers one message to the browser tab."""
+
+_NO_FS = "tether web does not serve files or terminals to the agent; the agent uses its own tools"
+
+
+class PageClient:
+    """Relays session updates to the page and turns permission requests into buttons.
+
+    It declares no fs or terminal capability, so a well-behaved agent never calls those
+    methods; one that does gets a clear method-not-found error rather than silence.
+    """
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[str, asyncio.Future[str | None]]] = {}
+
+    def answer(self, request_id: int, option_id: str | None) -> bool:
+        """Resolve a pending permission request; False when it is unknown or already closed."""
+        entry = self._pending.get(request_id)
+        if entry is None or entry[1].done():
+            return False
+        entry[1].set_result(option_id)
+        return True
+
+    def withdraw(self, session_id: str | None = None) -> None:
+        """Answer open requests (of one session, or all) as cancelled, as ACP asks after cancel."""
+        for sid, future in self._pending.values():
+            if (session_id is None or sid == session_id) and not future.done():
+                future.set_result(None)
+
+    async def request_permission(
+        self,
+        session_id: str,
+        tool_call: ToolCallUpdate,
+        options: list[PermissionOption],
+        **kwargs: Any,
+    ) -> RequestPermissionResponse:
+        """Show the request as buttons and wait for the click (or a cancel)."""
+        request_id = next(self._ids)
+        future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = (session_id, future)
+        try:
+            await self._send(
+                PermissionRequest(
+                    request_id=request_id,
+                    session_id=session_id,
+                    tool_call=enrich_tool_call(_dump(tool_call), call=True),
+                    options=tuple(
+                        PermissionChoice(option_id=o.option_id, name=o.name, kind=o.kind)
+                        for o in options
+                    ),
+                )
+            )
+            chosen = await future
+        finally:
+            del self._pending[request_id]
+        await self._send(PermissionClosed(request_id=request_id, option_id=chosen))
+        valid = {o.option_id for o in options}
+        if chosen is None or chosen not in valid:
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=chosen)
+        )
+
+    async def session_update(
+        self,
+        session_id: str,
+        update: UserMessageChunk
+        | AgentMessageChunk
+        | AgentThoughtChunk
+        | ToolCallStart
+        | ToolCallProgress
+        | AgentPlanUpdate
+        | AgentPlanContentUpdate
+        | AgentPlanRemovedUpdate
+        | AvailableCommandsUpdate
+        | CurrentModeUpdate
+        | ConfigOptionUpdate
+        | SessionInfoUpdate
+        | UsageUpdate,
+        **kwargs: Any,
+    ) -> None:
+        """Relay one update; enrichment runs before the first await so order is kept."""
+        await self._send(Update(session_id=session_id, update=enrich_update(_dump(update))))
+
+    async def write_text_file(
+        self, session_id: str, path: str, content: str, **kwargs: Any
+    ) -> WriteTextFileResponse | None:
+        """Refused: no fs capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def read_text_file(
+        self,
+        session_id: str,
+        path: str,
+        line: int | None = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ReadTextFileResponse:
+        """Refused: no fs capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def create_terminal(  # noqa: PLR0917 - the ACP Client protocol's signature
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> CreateTerminalResponse:
+        """Refused: no terminal capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def terminal_output(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> TerminalOutputResponse:
+        """Refused: no terminal capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def release_terminal(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> ReleaseTerminalResponse | None:
+        """Refused: no terminal capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> WaitForTerminalExitResponse:
+        """Refused: no terminal capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def kill_terminal(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> KillTerminalResponse | None:
+        """Refused: no terminal capability was declared."""
+        raise RequestError.method_not_found(_NO_FS)
+
+    async def create_elicitation(
+        self, message: str, mode: ElicitationMode, **kwargs: Any
+    ) -> CreateElicitationResponse:
+        """Refused: the page has no forms for elicitation."""
+        raise RequestError.method_not_found("elicitation/create")
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        """Nothing to complete: elicitation is never started."""
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """No extension methods are understood."""
+        raise RequestError.method_not_found(method)
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """Extension notifications are ignored, as ACP allows."""
+
+    def on_connect(self, conn: Agent) -> None:
+        """Nothing to set up: the bridge holds the connection."""
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dumped

@@ -1,0 +1,69 @@
+"""The `tether web` command line: its flags and what they turn into."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tether.web.server import WebOptions, parse_agent_command, serve
+
+__all__ = ["add_arguments", "main", "options_from_args", "run"]
+
+DESCRIPTION = "Serve the web client on loopback: sessions, prompts, permissions and cards."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of `tether web`."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: a random free one)")
+    parser.add_argument(
+        "--agent",
+        metavar="CMD",
+        help="ACP agent command to run for each page (default: tether acp)",
+    )
+    parser.add_argument(
+        "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
+    )
+    parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+
+
+def options_from_args(args: argparse.Namespace) -> WebOptions:
+    """Checked options; bad values raise `ValueError` with a message for the user."""
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, not {args.port}")
+    cwd: Path = args.cwd
+    if not cwd.is_dir():
+        raise ValueError(f"--cwd {cwd} is not a directory")
+    return WebOptions(
+        host=args.host,
+        port=args.port,
+        agent=tuple(parse_agent_command(args.agent)) if args.agent is not None else (),
+        cwd=cwd,
+        open_browser=not args.no_open,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the server from parsed flags; returns the process exit code."""
+    try:
+        options = options_from_args(args)
+    except ValueError as exc:
+        print(f"tether web: {exc}", file=sys.stderr)
+        return 2
+    try:
+        serve(options)
+    except OSError as exc:
+        print(f"tether web: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m tether.web`: the same command without the rest of the CLI."""
+    parser = argparse.ArgumentParser(prog="tether web", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

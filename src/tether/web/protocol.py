@@ -1,0 +1,251 @@
+"""The page's WebSocket protocol: typed JSON messages between the browser and the server.
+
+One socket per browser tab. Every message is a JSON object tagged by `type`, keys camelCase.
+The browser sends `ClientMessage`s; the server answers with `ServerMessage`s. ACP session
+updates are relayed as they came from the agent (`update`), with tether's cards checked and
+enriched (highlighted read tokens, diff hunks) on the way.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+from pydantic.dataclasses import dataclass
+
+from tether.views._base import CARD_CONFIG, Opt
+
+__all__ = [
+    "CLIENT_MESSAGE",
+    "SERVER_MESSAGE",
+    "Answer",
+    "Cancel",
+    "ClientMessage",
+    "ErrorMessage",
+    "ListSessions",
+    "LoadSession",
+    "ModeChoice",
+    "ModeState",
+    "NewSession",
+    "Opened",
+    "Opening",
+    "PermissionChoice",
+    "PermissionClosed",
+    "PermissionRequest",
+    "Prompt",
+    "PromptEnd",
+    "Ready",
+    "ServerMessage",
+    "SessionSummary",
+    "Sessions",
+    "SetMode",
+    "Update",
+]
+
+
+# --- browser -> server ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ListSessions:
+    """Ask for the agent's stored sessions (`session/list`)."""
+
+    type: Literal["listSessions"] = "listSessions"
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class NewSession:
+    """Start a fresh session in the server's working directory (`session/new`)."""
+
+    type: Literal["newSession"] = "newSession"
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class LoadSession:
+    """Open a stored session; its history comes back as replayed updates (`session/load`)."""
+
+    type: Literal["loadSession"] = "loadSession"
+    session_id: str
+    cwd: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Prompt:
+    """Send the user's text to a session (`session/prompt`)."""
+
+    type: Literal["prompt"] = "prompt"
+    session_id: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Cancel:
+    """Stop the running prompt of a session (`session/cancel`)."""
+
+    type: Literal["cancel"] = "cancel"
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SetMode:
+    """Switch a session's permission mode (`session/set_mode`)."""
+
+    type: Literal["setMode"] = "setMode"
+    session_id: str
+    mode_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Answer:
+    """The user's answer to a permission request; no option means dismissed (cancelled)."""
+
+    type: Literal["answer"] = "answer"
+    request_id: int
+    option_id: str | None = None
+
+
+ClientMessage = Annotated[
+    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | Answer,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+"""Validates one message from the browser."""
+
+
+# --- server -> browser ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Ready:
+    """The agent is initialized: who it is and what it can do."""
+
+    type: Literal["ready"] = "ready"
+    agent_name: str
+    agent_version: Opt[str] = None
+    cwd: str
+    can_load: bool
+    can_list: bool
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionSummary:
+    """One stored session in the list."""
+
+    session_id: str
+    cwd: str
+    title: Opt[str] = None
+    updated_at: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Sessions:
+    """The agent's stored sessions, newest first as the agent ordered them."""
+
+    type: Literal["sessions"] = "sessions"
+    sessions: tuple[SessionSummary, ...]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Opening:
+    """A session is about to be shown: clear the transcript, replayed updates follow."""
+
+    type: Literal["opening"] = "opening"
+    session_id: str
+    replay: bool
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ModeChoice:
+    """One selectable permission mode."""
+
+    id: str
+    name: str
+    description: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ModeState:
+    """The modes a session offers and the current one."""
+
+    current_mode_id: str
+    available_modes: tuple[ModeChoice, ...]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Opened:
+    """The session is open and accepts prompts."""
+
+    type: Literal["opened"] = "opened"
+    session_id: str
+    modes: Opt[ModeState] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class Update:
+    """One ACP `session/update` as the agent sent it, with tether's cards enriched."""
+
+    type: Literal["update"] = "update"
+    session_id: str
+    update: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class PermissionChoice:
+    """One button of a permission request."""
+
+    option_id: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class PermissionRequest:
+    """The agent asks before a tool call runs; the page answers with `Answer`."""
+
+    type: Literal["permission"] = "permission"
+    request_id: int
+    session_id: str
+    tool_call: dict[str, Any]
+    options: tuple[PermissionChoice, ...]
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class PermissionClosed:
+    """A permission request was answered or withdrawn (the prompt was cancelled)."""
+
+    type: Literal["permissionClosed"] = "permissionClosed"
+    request_id: int
+    option_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class PromptEnd:
+    """A prompt finished; `stopReason` is ACP's (end_turn, cancelled, ...) or `error`."""
+
+    type: Literal["promptEnd"] = "promptEnd"
+    session_id: str
+    stop_reason: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ErrorMessage:
+    """Something the user should see: a refused request, an agent error, the agent exiting."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+ServerMessage = Annotated[
+    Ready
+    | Sessions
+    | Opening
+    | Opened
+    | Update
+    | PermissionRequest
+    | PermissionClosed
+    | PromptEnd
+    | ErrorMessage,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Serializes any message to the browser."""

@@ -1,0 +1,98 @@
+"""`tether web`: binds loopback, prints the URL with its token, and serves until stopped."""
+
+from __future__ import annotations
+
+import secrets
+import shlex
+import socket
+import sys
+import threading
+import webbrowser
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import uvicorn
+
+from tether.web.app import WebConfig, create_app
+from tether.web.guard import Door
+
+__all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]
+
+SHUTDOWN_GRACE_S = 3
+"""How long open pages (and their agents) get to close when the server stops."""
+
+
+def default_agent_command() -> list[str]:
+    """`tether acp` run by this same Python, so the venv and the version match."""
+    return [sys.executable, "-m", "tether", "acp"]
+
+
+def parse_agent_command(text: str) -> list[str]:
+    """Split `--agent "CMD ARGS"` the way a POSIX shell would; an empty command is an error."""
+    words = shlex.split(text)
+    if not words:
+        raise ValueError("--agent needs a command, e.g. --agent 'tether acp'")
+    return words
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """Everything `tether web` is told on its command line."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    agent: tuple[str, ...] = ()
+    cwd: Path = Path()
+    open_browser: bool = True
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 picks a free one, known before the URL is printed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
+    """Serve until interrupted; the URL (with its token) is the first line on `out`."""
+    sock = bind(options.host, options.port)
+    port = sock.getsockname()[1]
+    token = secrets.token_urlsafe(32)
+    url_host = f"[{options.host}]" if ":" in options.host else options.host
+    url = f"http://{url_host}:{port}/?token={token}"
+    config = WebConfig(
+        agent=options.agent or tuple(default_agent_command()),
+        cwd=options.cwd.resolve(),
+        door=Door(token=token, host=options.host, port=port),
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            log_level="warning",
+            ws="websockets-sansio",
+            lifespan="off",
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+        )
+    )
+    print(url, file=out, flush=True)
+    print(
+        f"tether web: serving {config.cwd} with `{shlex.join(config.agent)}` (Ctrl+C to stop)",
+        file=sys.stderr,
+        flush=True,
+    )
+    if options.open_browser:
+        # A browser launcher can block for a while; the server should not wait for it.
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()

@@ -1,0 +1,296 @@
+// tether web: the page. One WebSocket to the server, which speaks ACP to the agent.
+// Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
+
+import { clear, el } from "./dom.js";
+import { Transcript } from "./transcript.js";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  conn: $("conn"), agent: $("agent"), newSession: $("new-session"), refresh: $("refresh"),
+  sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
+  modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
+  composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
+};
+
+const state = {
+  ready: null, // the server's `ready` message
+  sessionId: null, // the open session
+  opening: null, // a session being created or loaded
+  running: false, // a prompt is in flight
+  queued: null, // prompt text waiting for a new session to open
+  sessions: [],
+};
+
+// Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
+let stick = true;
+ui.scroller.addEventListener("scroll", () => {
+  const s = ui.scroller;
+  stick = s.scrollHeight - s.scrollTop - s.clientHeight < 48;
+});
+function follow() {
+  if (stick) ui.scroller.scrollTop = ui.scroller.scrollHeight;
+}
+
+const transcript = new Transcript(ui.transcriptRoot, {
+  onAnswer: (requestId, optionId) => send({ type: "answer", requestId, optionId }),
+});
+const emptyState = $("empty");
+
+// --- socket -----------------------------------------------------------------------------
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${encodeURIComponent(token)}`;
+const socket = new WebSocket(wsUrl);
+
+function send(message) {
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function setConn(stateName, title) {
+  ui.conn.dataset.state = stateName;
+  ui.conn.title = title;
+}
+
+socket.addEventListener("open", () => setConn("starting", "starting the agent…"));
+socket.addEventListener("close", () => {
+  setConn("closed", "disconnected");
+  state.ready = null;
+  setRunning(false);
+  updateControls();
+  transcript.notice("Disconnected from the server. Reload the page to reconnect.", "error");
+  follow();
+});
+socket.addEventListener("message", (event) => {
+  let message;
+  try {
+    message = JSON.parse(event.data);
+  } catch {
+    return;
+  }
+  handle(message);
+  follow();
+});
+
+function handle(message) {
+  switch (message.type) {
+    case "ready":
+      state.ready = message;
+      setConn("ready", `connected to ${message.agentName}`);
+      ui.agent.textContent = message.agentVersion ? `${message.agentName} ${message.agentVersion}` : message.agentName;
+      ui.agent.title = message.cwd;
+      updateControls();
+      if (message.canList) send({ type: "listSessions" });
+      else renderSessions();
+      if (location.hash.startsWith("#session=") && message.canLoad) {
+        openSession(decodeURIComponent(location.hash.slice("#session=".length)));
+      }
+      return;
+    case "sessions":
+      state.sessions = message.sessions;
+      renderSessions();
+      return;
+    case "opening":
+      state.opening = message.sessionId;
+      state.sessionId = null;
+      transcript.reset();
+      emptyState.remove();
+      showSession(message.sessionId);
+      updateControls();
+      return;
+    case "opened":
+      state.opening = null;
+      state.sessionId = message.sessionId;
+      history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
+      showModes(message.modes);
+      showSession(message.sessionId);
+      updateControls();
+      if (state.ready && state.ready.canList) send({ type: "listSessions" });
+      if (state.queued !== null) {
+        const text = state.queued;
+        state.queued = null;
+        submitPrompt(text);
+      } else {
+        ui.prompt.focus();
+      }
+      return;
+    case "update":
+      if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
+      onUpdate(message.update);
+      return;
+    case "permission":
+      transcript.permission(message);
+      return;
+    case "permissionClosed":
+      transcript.permissionClosed(message.requestId, message.optionId);
+      return;
+    case "promptEnd":
+      if (message.sessionId !== state.sessionId) return;
+      setRunning(false);
+      if (message.stopReason !== "end_turn") transcript.notice(stopText(message.stopReason), message.stopReason === "error" ? "error" : "info");
+      if (state.ready && state.ready.canList) send({ type: "listSessions" });
+      return;
+    case "error":
+      transcript.notice(message.message, "error");
+      if (state.opening) {
+        state.opening = null;
+        updateControls();
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function stopText(reason) {
+  return {
+    cancelled: "Cancelled.",
+    max_tokens: "Stopped: the model hit its token limit.",
+    max_turn_requests: "Stopped: too many steps for one prompt.",
+    refusal: "The model refused.",
+    error: "The prompt failed.",
+  }[reason] || `Stopped: ${reason}`;
+}
+
+function onUpdate(update) {
+  if (update.sessionUpdate === "current_mode_update") {
+    ui.mode.value = update.currentModeId;
+    return;
+  }
+  if (update.sessionUpdate === "session_info_update" && update.title) {
+    ui.title.textContent = update.title;
+    return;
+  }
+  transcript.apply(update);
+}
+
+// --- sessions ---------------------------------------------------------------------------
+
+function formatTime(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return sameDay
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleDateString([], { month: "short", day: "numeric" });
+}
+
+function renderSessions() {
+  clear(ui.sessions);
+  if (!state.ready || !state.ready.canList) {
+    ui.sessions.append(el("li", { class: "sessions-empty", text: "This agent cannot list sessions." }));
+    return;
+  }
+  if (!state.sessions.length) {
+    ui.sessions.append(el("li", { class: "sessions-empty", text: "No sessions yet." }));
+    return;
+  }
+  for (const session of state.sessions) {
+    const current = session.sessionId === (state.sessionId || state.opening);
+    ui.sessions.append(el("li", {},
+      el("button", {
+        type: "button",
+        class: `session${current ? " current" : ""}`,
+        dataset: { sessionId: session.sessionId },
+        title: `${session.sessionId}\n${session.cwd}`,
+        disabled: !state.ready.canLoad || state.running,
+        onclick: () => openSession(session.sessionId, session.cwd),
+      },
+      el("span", { class: "session-name", text: session.title || "Untitled session" }),
+      el("span", { class: "session-meta", text: [formatTime(session.updatedAt), session.sessionId.slice(0, 8)].filter(Boolean).join(" · ") }))));
+  }
+}
+
+function openSession(sessionId, cwd) {
+  if (state.running || state.opening) return;
+  const known = state.sessions.find((s) => s.sessionId === sessionId);
+  send({ type: "loadSession", sessionId, cwd: cwd || (known ? known.cwd : undefined) });
+}
+
+function showSession(sessionId) {
+  const known = state.sessions.find((s) => s.sessionId === sessionId);
+  ui.title.textContent = known && known.title ? known.title : "New session";
+  ui.sessionId.textContent = sessionId;
+  renderSessions();
+}
+
+function showModes(modes) {
+  clear(ui.mode);
+  if (!modes || !modes.availableModes.length) {
+    ui.modeBox.hidden = true;
+    return;
+  }
+  for (const mode of modes.availableModes) {
+    ui.mode.append(el("option", { value: mode.id, text: mode.name, title: mode.description || "" }));
+  }
+  ui.mode.value = modes.currentModeId;
+  ui.modeBox.hidden = false;
+}
+
+ui.mode.addEventListener("change", () => {
+  if (state.sessionId) send({ type: "setMode", sessionId: state.sessionId, modeId: ui.mode.value });
+});
+ui.newSession.addEventListener("click", () => {
+  if (!state.running && !state.opening) send({ type: "newSession" });
+});
+ui.refresh.addEventListener("click", () => send({ type: "listSessions" }));
+
+// --- composer ---------------------------------------------------------------------------
+
+function setRunning(running) {
+  state.running = running;
+  ui.working.hidden = !running;
+  ui.cancel.hidden = !running;
+  ui.send.hidden = running;
+  updateControls();
+  renderSessions();
+}
+
+function updateControls() {
+  const live = Boolean(state.ready);
+  ui.newSession.disabled = !live || state.running || Boolean(state.opening);
+  ui.refresh.disabled = !live || !state.ready?.canList;
+  ui.prompt.disabled = !live || Boolean(state.opening);
+  ui.send.disabled = !live || state.running || Boolean(state.opening);
+  ui.mode.disabled = !state.sessionId || state.running;
+}
+
+function submitPrompt(text) {
+  if (!state.sessionId) {
+    state.queued = text;
+    send({ type: "newSession" });
+    return;
+  }
+  emptyState.remove();
+  transcript.chunk("user", { type: "text", text });
+  transcript.lastMessage = null;
+  stick = true;
+  follow();
+  setRunning(true);
+  send({ type: "prompt", sessionId: state.sessionId, text });
+}
+
+function autosize() {
+  ui.prompt.style.height = "auto";
+  ui.prompt.style.height = `${Math.min(ui.prompt.scrollHeight, 240)}px`;
+}
+
+ui.composer.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = ui.prompt.value;
+  if (!text.trim() || state.running || state.opening || !state.ready) return;
+  ui.prompt.value = "";
+  autosize();
+  submitPrompt(text);
+});
+ui.prompt.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    ui.composer.requestSubmit();
+  }
+});
+ui.prompt.addEventListener("input", autosize);
+ui.cancel.addEventListener("click", () => {
+  if (state.sessionId && state.running) send({ type: "cancel", sessionId: state.sessionId });
+});
+updateControls();

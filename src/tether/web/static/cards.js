@@ -1,0 +1,276 @@
+// Cards: tether's render intents (read, diff, terminal, generic) and the fallback to ACP's
+// standard tool-call content for anything else. Each function returns a DOM element.
+
+import { ansiToFragment } from "./ansi.js";
+import { el } from "./dom.js";
+
+const KNOWN_CALL_CARDS = new Set(["generic", "terminal", "diff"]);
+const KNOWN_RESULT_CARDS = new Set(["generic", "terminal", "diff", "read"]);
+
+/**
+ * The body of a tool call block. `call` is the accumulated ACP tool call
+ * ({title, kind, status, content, rawInput, callView, resultView}).
+ */
+export function renderToolBody(call) {
+  const result = call.resultView && KNOWN_RESULT_CARDS.has(call.resultView.card) ? call.resultView : null;
+  const start = call.callView && KNOWN_CALL_CARDS.has(call.callView.card) ? call.callView : null;
+  if (result) return resultCard(result, start, call);
+  if (start) return callCard(start, call);
+  return fallbackCard(call);
+}
+
+function resultCard(view, start, call) {
+  switch (view.card) {
+    case "read":
+      return readCard(view);
+    case "diff":
+      return diffCard(view.diffs, "applied");
+    case "terminal":
+      return terminalCard(start && start.card === "terminal" ? start : null, view, call);
+    case "generic":
+      return genericResultCard(view, call);
+    default:
+      return fallbackCard(call);
+  }
+}
+
+function callCard(view, call) {
+  switch (view.card) {
+    case "terminal":
+      return terminalCard(view, null, call);
+    case "diff":
+      return diffCard(view.diffs, "proposed");
+    case "generic":
+      return genericCallCard(view, call);
+    default:
+      return fallbackCard(call);
+  }
+}
+
+// --- read -------------------------------------------------------------------------------
+
+function readCard(view) {
+  const lines = view.lines || [];
+  const total = view.totalLines;
+  const first = lines.length ? lines[0].number : view.offset;
+  const last = lines.length ? lines[lines.length - 1].number : view.offset - 1;
+  let range;
+  if (total === 0) range = "empty file";
+  else if (!lines.length) range = `no lines shown (from line ${view.offset} of ${total})`;
+  else range = `lines ${first}–${last} of ${total}`;
+
+  const card = el("div", { class: "card card-read", dataset: { card: "read" } },
+    el("div", { class: "card-head" },
+      el("span", { class: "path", text: view.path, title: view.path }),
+      view.lang ? el("span", { class: "lang", text: view.lang }) : null,
+      el("span", { class: "range", text: range })));
+
+  if (lines.length) {
+    const gutter = el("div", { class: "gutter", "aria-hidden": "true" });
+    const code = el("code", { class: "lines" });
+    const tokens = Array.isArray(view.tokens) && view.tokens.length === lines.length ? view.tokens : null;
+    lines.forEach((line, i) => {
+      gutter.append(el("div", { class: "num", text: line.number }));
+      const row = el("div", { class: "line" });
+      if (tokens) {
+        for (const [cls, text] of tokens[i]) row.append(cls ? el("span", { class: cls, text }) : text);
+      } else {
+        row.textContent = line.text;
+      }
+      if (!row.textContent) row.append("\u200b"); // keep empty lines one row tall
+      code.append(row);
+    });
+    card.append(el("div", { class: "code hl" }, gutter, el("pre", { class: "code-text" }, code)));
+  } else {
+    card.append(el("div", { class: "card-note", text: total === 0 ? "The file is empty." : "No lines in this window." }));
+  }
+  if (last < total) {
+    card.append(el("div", { class: "card-foot" },
+      el("span", { text: `${total - last} more line${total - last === 1 ? "" : "s"} · ` }),
+      el("code", { text: `use offset=${last + 1} to continue` })));
+  }
+  return card;
+}
+
+// --- diff -------------------------------------------------------------------------------
+
+/** Render FileDiffs ({path, oldText, newText, hunks?}); `state` is "proposed" or "applied". */
+export function diffCard(diffs, state) {
+  const card = el("div", { class: `card card-diff ${state}`, dataset: { card: "diff" } });
+  for (const diff of diffs || []) card.append(fileDiff(diff));
+  return card;
+}
+
+function fallbackHunks(diff) {
+  // Only if the server gave no hunks: everything old removed, everything new added.
+  const split = (t) => (t ? t.replace(/\n$/, "").split("\n") : []);
+  const lines = [
+    ...split(diff.oldText).map((text, i) => ({ op: "-", old: i + 1, new: null, text })),
+    ...split(diff.newText).map((text, i) => ({ op: "+", old: null, new: i + 1, text })),
+  ];
+  return lines.length ? [{ oldStart: 1, newStart: 1, lines }] : [];
+}
+
+function fileDiff(diff) {
+  const hunks = Array.isArray(diff.hunks) ? diff.hunks : fallbackHunks(diff);
+  let added = 0;
+  let removed = 0;
+  for (const hunk of hunks) for (const line of hunk.lines) {
+    if (line.op === "+") added++;
+    else if (line.op === "-") removed++;
+  }
+  const isNew = diff.oldText === null || diff.oldText === undefined;
+  const head = el("div", { class: "card-head" },
+    el("span", { class: "path", text: diff.path, title: diff.path }),
+    isNew ? el("span", { class: "badge badge-new", text: "new file" }) : null,
+    el("span", { class: "stat" },
+      el("span", { class: "stat-add", text: `+${added}` }),
+      el("span", { class: "stat-del", text: `−${removed}` })));
+  const box = el("div", { class: "file-diff", dataset: { path: diff.path } }, head);
+  if (!hunks.length) {
+    box.append(el("div", { class: "card-note", text: "No changes." }));
+    return box;
+  }
+  const table = el("table", { class: "diff-table" });
+  const body = el("tbody");
+  hunks.forEach((hunk, index) => {
+    if (index > 0 || hunk.oldStart > 1 || hunk.newStart > 1) {
+      body.append(el("tr", { class: "hunk-sep" },
+        el("td", { class: "ln", "aria-hidden": "true" }), el("td", { class: "ln", "aria-hidden": "true" }),
+        el("td", { class: "hunk-label", colspan: "2", text: `@@ -${hunk.oldStart} +${hunk.newStart} @@` })));
+    }
+    for (const line of hunk.lines) {
+      const kind = line.op === "+" ? "add" : line.op === "-" ? "del" : "ctx";
+      body.append(el("tr", { class: `row-${kind}` },
+        el("td", { class: "ln ln-old", text: line.old ?? "" }),
+        el("td", { class: "ln ln-new", text: line.new ?? "" }),
+        el("td", { class: "sign", text: line.op === " " ? "" : line.op === "-" ? "−" : "+" }),
+        el("td", { class: "text", text: line.text || "\u200b" })));
+    }
+  });
+  table.append(body);
+  box.append(el("div", { class: "diff-scroll" }, table));
+  return box;
+}
+
+// --- terminal ---------------------------------------------------------------------------
+
+function exitPill(result, status) {
+  if (result && result.signal) return el("span", { class: "pill pill-bad", text: `killed · ${result.signal}` });
+  if (result && typeof result.exitCode === "number") {
+    const ok = result.exitCode === 0;
+    return el("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, text: `exit ${result.exitCode}` });
+  }
+  if (status === "failed") return el("span", { class: "pill pill-bad", text: "failed" });
+  if (status === "completed") return el("span", { class: "pill", text: "done" });
+  return el("span", { class: "pill pill-run" }, el("span", { class: "dot" }), "running");
+}
+
+function terminalCard(start, result, call) {
+  const command = start ? start.title : call.title;
+  const output = result && result.output ? result.output : "";
+  const running = !(result && (typeof result.exitCode === "number" || result.signal)) && !["completed", "failed"].includes(call.status);
+  const card = el("div", { class: "card card-terminal", dataset: { card: "terminal" } },
+    el("div", { class: "term-head" },
+      el("span", { class: "cwd", text: start && start.cwd ? start.cwd : "" , title: start && start.cwd ? start.cwd : null}),
+      start && start.description ? el("span", { class: "term-desc", text: start.description }) : null,
+      exitPill(result, running ? "running" : call.status)),
+    el("pre", { class: "term-cmd" }, el("span", { class: "prompt-sign", text: "$ " }), command || ""));
+  if (output) {
+    const pre = el("pre", { class: "term-out" });
+    pre.append(ansiToFragment(output));
+    card.append(pre);
+  } else if (!running) {
+    card.append(el("div", { class: "term-empty", text: "(no output)" }));
+  }
+  return card;
+}
+
+// --- generic ----------------------------------------------------------------------------
+
+function genericCallCard(view, call) {
+  const card = el("div", { class: "card card-generic", dataset: { card: "generic" } });
+  if (view.content) card.append(el("pre", { class: "generic-text", text: view.content }));
+  const locations = view.locations || [];
+  if (locations.length) {
+    card.append(el("div", { class: "locations" },
+      locations.map((l) => el("span", { class: "location", text: l.line ? `${l.path}:${l.line}` : l.path }))));
+  }
+  const raw = view.rawInput ?? call.rawInput;
+  if (raw !== undefined && raw !== null) card.append(rawInputDetails(raw));
+  const pending = !["completed", "failed"].includes(call.status);
+  if (!view.content && !locations.length && (raw === undefined || raw === null)) {
+    card.append(el("div", { class: "card-note", text: pending ? "Waiting…" : "" }));
+  }
+  return card;
+}
+
+function genericResultCard(view, call) {
+  const card = el("div", { class: "card card-generic", dataset: { card: "generic" } });
+  if (view.title && view.title !== call.title) card.append(el("div", { class: "generic-title", text: view.title }));
+  card.append(view.content
+    ? el("pre", { class: `generic-text${call.status === "failed" ? " is-error" : ""}`, text: view.content })
+    : el("div", { class: "card-note", text: "(no output)" }));
+  return card;
+}
+
+function rawInputDetails(raw) {
+  let text;
+  try {
+    text = typeof raw === "string" ? raw : JSON.stringify(raw, null, 2);
+  } catch {
+    text = String(raw);
+  }
+  return el("details", { class: "raw-input" }, el("summary", { text: "input" }), el("pre", { text }));
+}
+
+// --- fallback: ACP standard content -----------------------------------------------------
+
+/** Render a tool call from ACP's own fields only (no tether view, or one we do not know). */
+export function fallbackCard(call) {
+  const card = el("div", { class: "card card-fallback", dataset: { card: "fallback" } });
+  const items = Array.isArray(call.content) ? call.content : [];
+  for (const item of items) card.append(contentItem(item, call.status));
+  if (!items.length) {
+    if (call.rawInput !== undefined && call.rawInput !== null) card.append(rawInputDetails(call.rawInput));
+    else card.append(el("div", { class: "card-note", text: ["completed", "failed"].includes(call.status) ? "(no output)" : "Waiting…" }));
+  }
+  return card;
+}
+
+function contentItem(item, status) {
+  if (!item || typeof item !== "object") return el("pre", { class: "generic-text", text: String(item) });
+  switch (item.type) {
+    case "content":
+      return contentBlock(item.content, status);
+    case "diff":
+      return fileDiff(item);
+    case "terminal":
+      return el("div", { class: "card-note", text: `Terminal ${item.terminalId} (live terminals are not shown here)` });
+    default:
+      return el("pre", { class: "generic-text", text: JSON.stringify(item, null, 2) });
+  }
+}
+
+/** One ACP content block (text, image, resource link, embedded resource). */
+export function contentBlock(block, status) {
+  if (!block || typeof block !== "object") return el("pre", { class: "generic-text", text: String(block) });
+  switch (block.type) {
+    case "text":
+      return el("pre", { class: `generic-text${status === "failed" ? " is-error" : ""}`, text: block.text });
+    case "image":
+      if (/^image\/(png|jpeg|gif|webp)$/.test(block.mimeType || "")) {
+        return el("img", { class: "content-image", alt: "image", src: `data:${block.mimeType};base64,${block.data}` });
+      }
+      return el("div", { class: "card-note", text: `image (${block.mimeType})` });
+    case "resource_link":
+      return el("div", { class: "resource-link" }, el("span", { class: "badge", text: "link" }), el("span", { text: block.title || block.name }), el("span", { class: "uri", text: block.uri }));
+    case "resource":
+      if (block.resource && typeof block.resource.text === "string") {
+        return el("div", { class: "resource" }, el("div", { class: "uri", text: block.resource.uri }), el("pre", { class: "generic-text", text: block.resource.text }));
+      }
+      return el("div", { class: "card-note", text: `resource ${block.resource ? block.resource.uri : ""}` });
+    default:
+      return el("pre", { class: "generic-text", text: JSON.stringify(block, null, 2) });
+  }
+}

@@ -1,0 +1,35 @@
+// Small DOM helpers. Agent data only ever enters the page as text nodes (textContent),
+// never as HTML: there is no innerHTML anywhere in this client.
+
+/**
+ * Create an element: el("div", {class: "a b", text: "hi", title: "t", dataset: {x: 1}}, ...children)
+ * `text` sets textContent; other keys become attributes; children may be nodes, strings or null.
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+/** Append nodes or strings (as text) to a parent, skipping null/undefined. */
+export function append(parent, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return parent;
+}
+
+/** Remove every child of a node. */
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
