@@ -78,35 +78,36 @@ ReadValue = ReadText | ReadImage
 
 def load(path: Path, offset: int, limit: int, byte_cap: int) -> ReadValue:
     """Read `path` (resolved): an image, or lines `offset`.. of a text file; `ToolError` else."""
-    try:
-        info = path.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        raise ToolError(not_found_message(path)) from None
-    except OSError as exc:
-        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ToolError(directory_message(path))
-    if not stat.S_ISREG(info.st_mode):
-        # Opening a FIFO or a device could block forever or never end.
-        raise ToolError(f"Cannot read {path}: not a regular file")
-    try:
-        handle = path.open("rb", buffering=0)
-    except OSError as exc:
-        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
-    with handle:
+    with _open(path) as handle:
         mime_type = IMAGE_TYPES.get(path.suffix.lower().lstrip("."))
         if mime_type is not None:
             return _load_image(path, handle, mime_type)
         return _load_text(path, handle, offset, limit, byte_cap)
 
 
+def _open(path: Path) -> FileIO:
+    # Non-blocking, so that naming a FIFO cannot hang the call; the type is checked on the
+    # open descriptor, so what is read is what was checked.
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        raise ToolError(not_found_message(path)) from None
+    except OSError as exc:
+        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise ToolError(directory_message(path))
+        raise ToolError(f"Cannot read {path}: not a regular file")
+    return FileIO(fd, "rb", closefd=True)
+
+
 def _load_image(path: Path, handle: FileIO, mime_type: str) -> ReadImage:
     info = os.fstat(handle.fileno())
     if info.st_size > MAX_IMAGE_BYTES:
         raise ToolError(image_too_large_message(path, info.st_size, MAX_IMAGE_BYTES))
-    data = handle.read(MAX_IMAGE_BYTES + 1)
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ToolError(image_too_large_message(path, len(data), MAX_IMAGE_BYTES))
+    data = handle.read(MAX_IMAGE_BYTES) or b""
     version = FileVersion(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
     return ReadImage(path, base64.b64encode(data).decode("ascii"), mime_type, version)
 
@@ -120,11 +121,7 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     # Hashing in the same pass gives exactly what `file_version` computes, without a second read.
     digest = hashlib.sha256() if info.st_size <= HASHED_UP_TO else None
     encoding = sniff_encoding(head)
-    if encoding.bom:
-        bom = handle.read(len(encoding.bom))
-        if digest is not None:
-            digest.update(bom)
-    chunks = _raw_chunks(handle, digest)
+    chunks = _raw_chunks(handle, digest, skip=len(encoding.bom))
     if not encoding.is_utf8:
         chunks = _transcoded(chunks, encoding.codec)
     window = scan_window(chunks, offset, limit, cap)
@@ -134,14 +131,16 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     return ReadText(path, offset, window, cap, FileVersion(info.st_size, info.st_mtime_ns, sha))
 
 
-def _raw_chunks(handle: FileIO, digest: hashlib._Hash | None) -> Iterator[Chunk]:
+def _raw_chunks(handle: FileIO, digest: hashlib._Hash | None, skip: int) -> Iterator[Chunk]:
+    """The file's bytes in chunks, all hashed; the first `skip` (a BOM) left out of the text."""
     buffer = bytearray(CHUNK_BYTES)
     view = memoryview(buffer)
     while read := handle.readinto(buffer):
         if digest is not None:
             digest.update(view[:read])
         # The buffer is reused: the scan is done with one chunk before the next is read.
-        yield buffer if read == CHUNK_BYTES else buffer[:read]
+        yield buffer if read == CHUNK_BYTES and not skip else buffer[skip:read]
+        skip = 0
 
 
 def _transcoded(chunks: Iterator[Chunk], codec: str) -> Iterator[Chunk]:
