@@ -25,7 +25,7 @@ SHUTDOWN_GRACE_S = 3
 
 def default_agent_command() -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
-    return [sys.executable, "-m", "tether", "acp"]
+    return [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())", "acp"]
 
 
 def parse_agent_command(text: str) -> list[str]:
