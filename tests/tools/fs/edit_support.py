@@ -9,7 +9,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from tether.policy import PermissionDecision, PermissionRequest
-from tether.tools import Tool, ToolContext, ToolResult, Workspace, file_version, invoke
+from tether.tools import Tool, ToolContext, ToolResult, Workspace, invoke
+from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.gate import Gate
 
 
@@ -44,15 +45,9 @@ def context(root: Path, gate: Gate | None = None) -> ToolContext:
 
 
 async def observe(ctx: ToolContext, path: Path) -> None:
-    """Have the session read `path`, as a model does before changing it."""
-    try:
-        from tether.tools.fs.read import ReadTool  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        resolved = path.resolve()
-        ctx.observations.record(resolved, file_version(resolved))
-        return
-    tool: Any = ReadTool()
-    result = await invoke(tool, tool.args_model.model_validate({"path": str(path)}), ctx)
+    """Have the session read `path` with the read tool, as a model does before changing it."""
+    tool = ReadTool()
+    result = await invoke(tool, ReadArgs(path=str(path)), ctx)
     assert not result.is_error, result.text()
 
 

@@ -48,6 +48,15 @@ def test_existing_mode_is_kept(tmp_path: Path, mode: int) -> None:
     assert target.read_bytes() == b"new"
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_owner_is_kept_when_the_process_may_set_it(tmp_path: Path) -> None:
+    target = tmp_path / "theirs"
+    target.write_bytes(b"old")
+    os.chown(target, 4321, 4322)
+    atomic_write(target, b"new")
+    assert (target.stat().st_uid, target.stat().st_gid) == (4321, 4322)
+
+
 def test_a_failed_rename_leaves_the_target_and_no_temp_file(tmp_path: Path) -> None:
     # A non-empty directory at the target's name: the rename fails after the temp was written.
     target = tmp_path / "taken"

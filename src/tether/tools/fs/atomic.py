@@ -21,20 +21,22 @@ def atomic_write(path: Path, data: bytes) -> None:
 
     The temp file is fsynced before the rename and the directory after it, so a crash or a
     power cut leaves either the old file or the new one. An existing file keeps its
-    permission bits; a new one gets the usual `0o666` minus the umask.
+    permission bits (and its owner, when the process may set it); a new one gets the usual
+    `0o666` minus the umask. A killed writer can leave a `.tether-NAME.*.tmp` file behind,
+    never a partial file at `path`.
     """
     directory = path.parent
     try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        existing: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
-        mode = None
+        existing = None
     temp = directory / f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}.tmp"
     # O_EXCL: never write through a file or link someone else put at this name.
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         try:
-            if mode is not None:
-                os.fchmod(fd, mode)
+            if existing is not None:
+                _keep_owner_and_mode(fd, existing)
             view = memoryview(data)
             for start in range(0, len(view), _CHUNK):
                 _write_all(fd, view[start : start + _CHUNK])
@@ -47,6 +49,13 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.unlink(temp)
         raise
     _fsync_directory(directory)
+
+
+def _keep_owner_and_mode(fd: int, existing: os.stat_result) -> None:
+    # Only a privileged process can give a file away; anyone else keeps their own ownership.
+    with contextlib.suppress(OSError):
+        os.fchown(fd, existing.st_uid, existing.st_gid)
+    os.fchmod(fd, stat.S_IMODE(existing.st_mode))
 
 
 def _write_all(fd: int, chunk: memoryview) -> None:

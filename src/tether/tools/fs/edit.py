@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,8 +19,8 @@ from tether.tools.fs.edit_match import replace_in_text
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
 from tether.tools.fs.guard import current_version, require_observed
 from tether.tools.fs.hunks import hunks
-from tether.tools.fs.textfile import TextFile, count_lines, display_text
-from tether.tools.observations import FileVersion
+from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
+from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
 
@@ -52,33 +54,16 @@ class EditTool(Tool[EditArgs, AppliedChange]):
     args_model: ClassVar[type[BaseModel]] = EditArgs
 
     async def execute(self, args: EditArgs, ctx: ToolContext) -> AppliedChange:
-        """Find and replace, ask, check the file is still as read, write, record."""
+        """Work out the edit, ask, check the file is still as read, write, record.
+
+        File work runs in a worker thread so other calls and cancellation stay responsive.
+        """
         path = ctx.workspace.resolve(args.path)
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")
-        before = current_version(path)
-        if before is None:
-            return await _create(args, ctx, path)
-        require_observed(ctx.observations, path, before, "edit")
-        data = path.read_bytes()
-        if looks_binary(path, data[:SNIFF_BYTES]):
-            raise ToolError(f"Cannot edit binary file: {path}")
-        try:
-            file = TextFile.decode(data)
-        except UnicodeDecodeError as exc:
-            raise ToolError(f"Cannot edit {path}: it is not valid {exc.encoding} text") from exc
-        text, count = _edited_text(file, args, path)
-        try:
-            new_data = file.encode(text)
-        except UnicodeEncodeError as exc:
-            raise ToolError(
-                f"Cannot edit {path}: new_string cannot be encoded as {exc.encoding}"
-            ) from exc
-        if new_data == data:
-            raise ToolError(f"The edit would leave {path} unchanged")
-        return await _commit(
-            ctx, path, data=new_data, before=before, old_text=file.text, new_text=text, count=count
-        )
+        plan = await asyncio.to_thread(_plan, args, ctx.observations, path)
+        await commit_change(ctx, path, plan.data, plan.before, "edit")
+        return await asyncio.to_thread(plan.applied, path)
 
     def render(self, args: EditArgs, value: AppliedChange) -> list[ContentBlock]:
         """`Edited PATH: replaced N occurrence(s)`, or `Created PATH (N lines)`."""
@@ -109,6 +94,76 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         return args.path
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """An edit worked out and encoded, not yet written."""
+
+    before: FileVersion | None
+    """The version it was worked out from (`None`: the file is being created)."""
+    data: bytes
+    old_text: str
+    new_text: str
+    count: int
+
+    def applied(self, path: Path) -> AppliedChange:
+        """The change as shown: the whole file when created, else its hunks."""
+        if self.before is None:
+            new = display_text(self.new_text)
+            diffs: tuple[FileDiff, ...] = (FileDiff(path=str(path), old_text=None, new_text=new),)
+            lines: tuple[int, ...] = (1,)
+        else:
+            found = hunks(self.old_text, self.new_text)
+            diffs = tuple(
+                FileDiff(
+                    path=str(path),
+                    old_text=display_text(hunk.old_text),
+                    new_text=display_text(hunk.new_text),
+                )
+                for hunk in found
+            )
+            lines = tuple(hunk.new_start for hunk in found)
+        return AppliedChange(
+            path=path,
+            diffs=diffs,
+            lines=lines,
+            created=self.before is None,
+            line_count=count_lines(self.new_text),
+            replacements=self.count,
+        )
+
+
+def _plan(args: EditArgs, observations: FileObservations, path: Path) -> _Plan:
+    """Check the observation, read, match and encode; raises `ToolError` for any refusal."""
+    before = current_version(path)
+    if before is None:
+        # An empty old_string on a missing file creates it, as UTF-8 with the text as given.
+        if args.old_string:
+            raise ToolError(f"File not found: {path}")
+        return _Plan(None, _encode(NEW_FILE, args.new_string, path), "", args.new_string, 1)
+    require_observed(observations, path, before, "edit")
+    data = path.read_bytes()
+    if looks_binary(path, data[:SNIFF_BYTES]):
+        raise ToolError(f"Cannot edit binary file: {path}")
+    try:
+        file = TextFile.decode(data)
+    except UnicodeDecodeError as exc:
+        raise ToolError(f"Cannot edit {path}: it is not valid {exc.encoding} text") from exc
+    text, count = _edited_text(file, args, path)
+    new_data = _encode(file, text, path)
+    if new_data == data:
+        raise ToolError(f"The edit would leave {path} unchanged")
+    return _Plan(before, new_data, file.text, text, count)
+
+
+def _encode(file: TextFile, text: str, path: Path) -> bytes:
+    try:
+        return file.encode(text)
+    except UnicodeEncodeError as exc:
+        raise ToolError(
+            f"Cannot edit {path}: new_string cannot be encoded as {exc.encoding}"
+        ) from exc
+
+
 def _edited_text(file: TextFile, args: EditArgs, path: Path) -> tuple[str, int]:
     """The file's new text and the number of replacements made."""
     if args.old_string:
@@ -122,54 +177,3 @@ def _edited_text(file: TextFile, args: EditArgs, path: Path) -> tuple[str, int]:
             "file or fills an empty one"
         )
     return args.new_string, 1
-
-
-async def _create(args: EditArgs, ctx: ToolContext, path: Path) -> AppliedChange:
-    """An empty `old_string` on a missing file creates it, parents too, as UTF-8."""
-    if args.old_string:
-        raise ToolError(f"File not found: {path}")
-    try:
-        data = args.new_string.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ToolError(f"Cannot edit {path}: new_string cannot be encoded as utf-8") from exc
-    await commit_change(ctx, path, data, None, "edit")
-    diff = FileDiff(path=str(path), old_text=None, new_text=display_text(args.new_string))
-    return AppliedChange(
-        path=path,
-        diffs=(diff,),
-        lines=(1,),
-        created=True,
-        line_count=count_lines(args.new_string),
-        replacements=1,
-    )
-
-
-async def _commit(
-    ctx: ToolContext,
-    path: Path,
-    *,
-    data: bytes,
-    before: FileVersion,
-    old_text: str,
-    new_text: str,
-    count: int,
-) -> AppliedChange:
-    """Write the edited file and describe the applied hunks."""
-    await commit_change(ctx, path, data, before, "edit")
-    applied = hunks(old_text, new_text)
-    diffs = tuple(
-        FileDiff(
-            path=str(path),
-            old_text=display_text(hunk.old_text),
-            new_text=display_text(hunk.new_text),
-        )
-        for hunk in applied
-    )
-    return AppliedChange(
-        path=path,
-        diffs=diffs,
-        lines=tuple(hunk.new_start for hunk in applied),
-        created=False,
-        line_count=count_lines(new_text),
-        replacements=count,
-    )

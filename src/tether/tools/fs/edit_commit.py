@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from tether.tools.context import ToolContext
@@ -32,10 +33,16 @@ async def commit_change(
             tool_call_id=ctx.tool_call_id,
         )
     )
+    version = await asyncio.to_thread(_write, path, data, before, verb)
+    ctx.observations.record(path, version)
+
+
+def _write(path: Path, data: bytes, before: FileVersion | None, verb: Verb) -> FileVersion:
+    """Check, create the parents, replace the file; the version written."""
     ensure_unchanged(path, before, verb)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)
     except OSError as exc:
         raise ToolError(f"Cannot {verb} {path}: {exc.strerror or exc}") from exc
-    ctx.observations.record(path, file_version(path))
+    return file_version(path)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from tether.tools.fs.encoding import TextEncoding, sniff_encoding
 
-__all__ = ["LineEndings", "TextFile", "count_lines", "display_text", "line_endings"]
+__all__ = ["NEW_FILE", "LineEndings", "TextFile", "count_lines", "display_text", "line_endings"]
 
 LineEndings = Literal["lf", "crlf", "mixed"]
 
@@ -67,3 +67,7 @@ def _errors(encoding: TextEncoding) -> str:
 def count_lines(text: str) -> int:
     """Lines as the read tool counts them: a last line without `\\n` counts, `""` has none."""
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+NEW_FILE = TextFile("", TextEncoding("utf-8"))
+"""How a file that does not exist yet is written: UTF-8, no BOM."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,15 +14,14 @@ from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.edit_commit import commit_change
 from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
-from tether.tools.fs.encoding import SNIFF_BYTES, TextEncoding, looks_binary
+from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
 from tether.tools.fs.guard import current_version, require_observed
-from tether.tools.fs.textfile import TextFile, count_lines, display_text
+from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
+from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
 
 __all__ = ["WriteArgs", "WriteTool"]
-
-_NEW_FILE = TextFile("", TextEncoding("utf-8"))
 
 DESCRIPTION = """\
 Write a file: create it (parent directories too) or replace all of its content.
@@ -45,35 +45,14 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
     args_model: ClassVar[type[BaseModel]] = WriteArgs
 
     async def execute(self, args: WriteArgs, ctx: ToolContext) -> AppliedChange:
-        """Work out the bytes, ask, check the file is still as read, write, record."""
+        """Work out the bytes, ask, check the file is still as read, write, record.
+
+        File work runs in a worker thread so other calls and cancellation stay responsive.
+        """
         path = ctx.workspace.resolve(args.path)
-        before = current_version(path)
-        require_observed(ctx.observations, path, before, "write")
-        old = _existing_text(path.read_bytes(), path) if before is not None else None
-        target = old if old is not None else _NEW_FILE
-        content = args.content
-        # A CRLF file stays CRLF when the new content comes with bare LFs, as models write.
-        if target.line_endings == "crlf" and "\r\n" not in content:
-            content = content.replace("\n", "\r\n")
-        try:
-            data = target.encode(content)
-        except UnicodeEncodeError as exc:
-            raise ToolError(
-                f"Cannot write {path}: the content cannot be encoded as {target.encoding.codec}"
-            ) from exc
+        before, data, change = await asyncio.to_thread(_plan, args, ctx.observations, path)
         await commit_change(ctx, path, data, before, "write")
-        diff = FileDiff(
-            path=str(path),
-            old_text=None if old is None else display_text(old.text),
-            new_text=display_text(content),
-        )
-        return AppliedChange(
-            path=path,
-            diffs=(diff,),
-            lines=(1,),
-            created=before is None,
-            line_count=count_lines(content),
-        )
+        return change
 
     def render(self, args: WriteArgs, value: AppliedChange) -> list[ContentBlock]:
         """`Wrote N lines to PATH`, saying whether the file is new."""
@@ -100,6 +79,39 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
     def serial_key(self, args: WriteArgs) -> str | None:
         """Writes to one path run one after another."""
         return args.path
+
+
+def _plan(
+    args: WriteArgs, observations: FileObservations, path: Path
+) -> tuple[FileVersion | None, bytes, AppliedChange]:
+    """The version replaced, the bytes to write and the change as shown."""
+    before = current_version(path)
+    require_observed(observations, path, before, "write")
+    old = _existing_text(path.read_bytes(), path) if before is not None else None
+    target = old if old is not None else NEW_FILE
+    content = args.content
+    # A CRLF file stays CRLF when the new content comes with bare LFs, as models write.
+    if target.line_endings == "crlf" and "\r\n" not in content:
+        content = content.replace("\n", "\r\n")
+    try:
+        data = target.encode(content)
+    except UnicodeEncodeError as exc:
+        raise ToolError(
+            f"Cannot write {path}: the content cannot be encoded as {target.encoding.codec}"
+        ) from exc
+    diff = FileDiff(
+        path=str(path),
+        old_text=None if old is None else display_text(old.text),
+        new_text=display_text(content),
+    )
+    change = AppliedChange(
+        path=path,
+        diffs=(diff,),
+        lines=(1,),
+        created=before is None,
+        line_count=count_lines(content),
+    )
+    return before, data, change
 
 
 def _existing_text(data: bytes, path: Path) -> TextFile | None:
