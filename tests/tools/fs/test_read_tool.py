@@ -324,3 +324,12 @@ async def test_suggestions_are_at_most_three(tmp_path: Path) -> None:
         str(tmp_path.resolve() / "app.pyc"),
         str(tmp_path.resolve() / "app2.py"),
     ]
+
+
+async def test_an_empty_image_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "blank.webp").write_bytes(b"")
+    result = await read(context(tmp_path), path="blank.webp")
+    assert result.is_error
+    assert (
+        result.text() == f"Cannot read image {tmp_path.resolve() / 'blank.webp'}: the file is empty"
+    )

@@ -107,6 +107,9 @@ def _load_image(path: Path, handle: FileIO, mime_type: str) -> ReadImage:
     info = os.fstat(handle.fileno())
     if info.st_size > MAX_IMAGE_BYTES:
         raise ToolError(image_too_large_message(path, info.st_size, MAX_IMAGE_BYTES))
+    if info.st_size == 0:
+        # An empty image block is refused by model providers; say so here instead.
+        raise ToolError(f"Cannot read image {path}: the file is empty")
     data = handle.read(MAX_IMAGE_BYTES) or b""
     version = FileVersion(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
     return ReadImage(path, base64.b64encode(data).decode("ascii"), mime_type, version)
