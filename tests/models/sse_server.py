@@ -173,8 +173,12 @@ class SSEServer:
             writer.transport.abort()
             return False
         if reply.hold:
-            # Anything the client sends now is ignored; EOF means it closed the stream.
-            while await reader.read(65536):
+            # Anything the client sends now is ignored; EOF means it closed the stream, and a
+            # reset means it closed with our bytes still unread (the kernel then sends RST).
+            try:
+                while await reader.read(65536):
+                    pass
+            except ConnectionError:
                 pass
             self.closed_at.append(time.monotonic())
             self.client_closed.set()

@@ -6,6 +6,7 @@ import asyncio
 import socket
 import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 
 import pytest
 
@@ -371,3 +372,14 @@ def test_factory_builds_the_model() -> None:
     made = make_model("openai:gpt-5.5", base_url="https://api.openai.com/v1", api_key="sk")
     assert isinstance(made, OpenAICompatModel)
     assert (made.name, made.base_url) == ("openai:gpt-5.5", "https://api.openai.com/v1")
+
+
+async def test_breaking_out_early_closes_the_connection(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(sse_reply("openai_long_text.sse", hold_after=3))
+    async with aclosing(model.stream(hello())) as events:
+        async for event in events:
+            assert event == TextDelta("word0 ")
+            break
+    await asyncio.wait_for(server.client_closed.wait(), 1.0)

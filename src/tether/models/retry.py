@@ -111,6 +111,8 @@ async def retrying(
                 failure.retry_after > policy.max_retry_after
             )
             if started or not failure.retryable or too_long:
+                if failure.error is exc:
+                    raise
                 raise failure.error from exc
             if number == policy.attempts:
                 raise ModelError(f"{failure.error} (gave up after {number} attempts)") from exc
