@@ -229,6 +229,16 @@ async def test_an_asker_that_fails_is_a_refusal(ws: Workspace) -> None:
     )
 
 
+async def test_an_askers_own_refusal_passes_through(ws: Workspace) -> None:
+    class Cancelling:
+        async def ask(self, request: PermissionRequest) -> PermissionDecision:
+            raise PermissionDenied("The permission request was cancelled")
+
+    with pytest.raises(PermissionDenied) as refused:
+        await PolicyGate(ws, asker=Cancelling()).authorize(run("ls"))
+    assert refused.value.message == "The permission request was cancelled"
+
+
 async def test_an_unknown_answer_is_a_rejection(ws: Workspace) -> None:
     gate = PolicyGate(ws, asker=Asker("maybe"))  # type: ignore[arg-type]
     with pytest.raises(PermissionDenied, match="was rejected"):

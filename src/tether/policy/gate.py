@@ -73,6 +73,8 @@ class PolicyGate:
         request = PermissionRequest(access=access, options=_options(access), reason=reason)
         try:
             decision = await self.asker.ask(request)
+        except PermissionDenied:
+            raise  # the asker's own refusal, e.g. the client cancelled the request
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
