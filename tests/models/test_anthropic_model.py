@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 
 import pytest
 
@@ -337,3 +338,14 @@ def test_factory_builds_the_model() -> None:
     made = make_model("anthropic:claude-opus-5-5", api_key="sk-ant")
     assert isinstance(made, AnthropicModel)
     assert (made.name, made.model) == ("anthropic:claude-opus-5-5", "claude-opus-5-5")
+
+
+async def test_breaking_out_early_closes_the_connection(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    server.queue(sse_reply("anthropic_long_text.sse", hold_after=4))
+    async with aclosing(model.stream(hello())) as events:
+        async for event in events:
+            assert event == TextDelta("word0 ")
+            break
+    await asyncio.wait_for(server.client_closed.wait(), 1.0)
