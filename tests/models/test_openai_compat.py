@@ -383,3 +383,12 @@ async def test_breaking_out_early_closes_the_connection(
             assert event == TextDelta("word0 ")
             break
     await asyncio.wait_for(server.client_closed.wait(), 1.0)
+
+
+async def test_error_inside_the_stream_is_reported(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(sse_reply("openai_error_event.sse"))
+    with pytest.raises(ModelError, match="reported an error: Upstream provider returned an error"):
+        await collect(model, hello())
+    assert len(server.requests) == 1
