@@ -10,7 +10,7 @@ from contextlib import aclosing
 
 import pytest
 
-from tests.models.sse_server import SSEServer, json_reply, sse_reply
+from tests.models.sse_server import Reply, SSEServer, json_reply, sse_reply
 from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
@@ -392,3 +392,17 @@ async def test_error_inside_the_stream_is_reported(
     with pytest.raises(ModelError, match="reported an error: Upstream provider returned an error"):
         await collect(model, hello())
     assert len(server.requests) == 1
+
+
+async def test_bare_404_also_suspects_the_base_url(server: SSEServer) -> None:
+    server.queue(Reply(status=404, chunks=(b"404 page not found",), streamed=False))
+    model = OpenAICompatModel(model="qwen3:8b", base_url=server.url, retry=FAST, environ={})
+    try:
+        with pytest.raises(ModelError) as caught:
+            await collect(model, hello())
+    finally:
+        await model.aclose()
+    assert str(caught.value) == (
+        f"OpenAI-compatible API: Unknown model 'qwen3:8b' at {server.url} "
+        f"(HTTP 404: 404 page not found), or {server.url} is not the API's base URL"
+    )

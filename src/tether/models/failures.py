@@ -66,7 +66,11 @@ class Endpoint:
         if status == 403:
             return self._fail(f"Access denied at {self.base_url} ({detail})")
         if _names_missing_model(status, code, message):
-            return self._fail(f"Unknown model {self.model!r} at {self.base_url} ({detail})")
+            text = f"Unknown model {self.model!r} at {self.base_url} ({detail})"
+            if "model" not in message.lower():
+                # A bare 404 is as often a base URL missing its `/v1`.
+                text += f", or {self.base_url} is not the API's base URL"
+            return self._fail(text)
         if status == 429:
             wait = parse_retry_after(headers)
             later = f"; retry after {wait:g} s" if wait is not None else ""
