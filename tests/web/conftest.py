@@ -1,0 +1,99 @@
+"""Fixtures for the web client: a real `tether web` process on loopback."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+FAKE_AGENT = Path(__file__).with_name("fake_agent.py")
+TETHER = [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())"]
+START_TIMEOUT_S = 20
+
+
+@dataclass(frozen=True)
+class WebServer:
+    """A running `tether web`: its URL (with the token) and pieces of it."""
+
+    url: str
+    process: subprocess.Popen[str]
+
+    @property
+    def origin(self) -> str:
+        """`http://127.0.0.1:PORT`."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def token(self) -> str:
+        """The token the server printed."""
+        match = re.search(r"token=([^&]+)", self.url)
+        assert match is not None
+        return match.group(1)
+
+    @property
+    def ws_url(self) -> str:
+        """The page's WebSocket URL with the token."""
+        return f"ws://{urlsplit(self.url).netloc}/ws?token={self.token}"
+
+
+def fake_agent_command(store: Path, *, views: bool = True) -> str:
+    """The `--agent` value that runs the test agent."""
+    words = [sys.executable, str(FAKE_AGENT), "--store", str(store)]
+    if not views:
+        words.append("--no-views")
+    return " ".join(words)
+
+
+@contextmanager
+def running_web(
+    agent: str, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
+) -> Iterator[WebServer]:
+    """Start `tether web --no-open` and wait (bounded) for the URL it prints."""
+    process = subprocess.Popen(
+        [*TETHER, "web", "--no-open", "--port", "0", "--cwd", str(cwd), "--agent", agent, *extra],
+        stdout=subprocess.PIPE,
+        stderr=None,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    lines: list[str] = []
+    reader = threading.Thread(
+        target=lambda: lines.append(process.stdout.readline() if process.stdout else ""),
+        daemon=True,
+    )
+    reader.start()
+    reader.join(START_TIMEOUT_S)
+    try:
+        if not lines or not lines[0].startswith("http://"):
+            raise RuntimeError(f"tether web printed no URL: {lines!r}")
+        yield WebServer(url=lines[0].strip(), process=process)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def fake_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """`tether web` running the test agent with tether views (one server per test module)."""
+    root = tmp_path_factory.mktemp("web")
+    workspace = root / "ws"
+    workspace.mkdir()
+    with running_web(fake_agent_command(root / "store"), workspace) as server:
+        yield server

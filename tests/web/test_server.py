@@ -1,0 +1,179 @@
+"""`tether web` over real loopback HTTP and WebSocket clients: the door and the protocol."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from tests.web.conftest import WebServer
+
+RECV_TIMEOUT_S = 15
+
+
+def _get(
+    server: WebServer, path: str, headers: dict[str, str] | None = None
+) -> http.client.HTTPResponse:
+    parts = urlsplit(server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    conn.request("GET", path, headers=headers or {})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response
+
+
+def test_binds_loopback_and_prints_a_tokened_url(fake_web: WebServer) -> None:
+    parts = urlsplit(fake_web.url)
+    assert parts.hostname == "127.0.0.1"
+    assert parts.port is not None and parts.port > 0
+    assert len(fake_web.token) >= 32
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/static/app.js", "/static/app.css", "/highlight.css", "/ws"]
+)
+def test_requests_without_the_token_are_refused(fake_web: WebServer, path: str) -> None:
+    assert _get(fake_web, path).status == 403
+    assert _get(fake_web, f"{path}?token=wrong-{fake_web.token}").status == 403
+
+
+def test_the_token_opens_the_page_and_its_cookie_the_assets(fake_web: WebServer) -> None:
+    page = _get(fake_web, f"/?token={fake_web.token}")
+    assert page.status == 200
+    assert page.getheader("referrer-policy") == "no-referrer"
+    assert "script-src 'self'" in (page.getheader("content-security-policy") or "")
+    cookie = (page.getheader("set-cookie") or "").split(";")[0]
+    assert cookie.endswith(fake_web.token)
+    assert "HttpOnly" in (page.getheader("set-cookie") or "")
+    for path in ("/static/app.js", "/static/cards.js", "/highlight.css"):
+        assert _get(fake_web, path, {"Cookie": cookie}).status == 200
+    assert _get(fake_web, "/static/app.js", {"Cookie": "tether_1=" + fake_web.token}).status == 403
+
+
+def test_a_foreign_host_header_is_refused(fake_web: WebServer) -> None:
+    # A DNS-rebinding page reaches loopback under its own name.
+    port = urlsplit(fake_web.url).port
+    response = _get(fake_web, f"/?token={fake_web.token}", {"Host": f"evil.example:{port}"})
+    assert response.status == 403
+
+
+def test_the_highlight_stylesheet_has_pygments_token_classes(fake_web: WebServer) -> None:
+    parts = urlsplit(fake_web.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    conn.request("GET", f"/highlight.css?token={fake_web.token}")
+    css = conn.getresponse().read().decode()
+    conn.close()
+    assert ".hl .k {" in css and ".hl .s2 {" in css
+    assert "prefers-color-scheme: dark" in css
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://evil.example", "http://127.0.0.1:1", "null", "https://127.0.0.1"]
+)
+def test_a_cross_origin_websocket_is_refused(fake_web: WebServer, origin: str) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        connect(fake_web.ws_url, origin=origin, open_timeout=10)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+
+
+def test_a_websocket_without_origin_or_token_is_refused(fake_web: WebServer) -> None:
+    with pytest.raises(InvalidStatus) as no_origin:
+        connect(fake_web.ws_url, open_timeout=10)
+    assert no_origin.value.response.status_code == 403
+    without_token = fake_web.ws_url.split("?")[0]
+    with pytest.raises(InvalidStatus) as no_token:
+        connect(without_token, origin=fake_web.origin, open_timeout=10)  # type: ignore[arg-type]
+    assert no_token.value.response.status_code == 403
+
+
+def _recv(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of type `kind`, skipping others (bounded by the receive timeout)."""
+    for _ in range(500):
+        message: dict[str, Any] = json.loads(ws.recv(timeout=RECV_TIMEOUT_S))
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def _send(ws: ClientConnection, **message: Any) -> None:
+    ws.send(json.dumps(message))
+
+
+def test_the_protocol_relays_a_prompt_with_enriched_cards(fake_web: WebServer) -> None:
+    with connect(fake_web.ws_url, origin=fake_web.origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+        ready = _recv(ws, "ready")
+        assert ready["agentName"] == "fake-agent"
+        assert ready["canLoad"] is True and ready["canList"] is True
+
+        _send(ws, type="newSession")
+        opened = _recv(ws, "opened")
+        session_id = opened["sessionId"]
+        assert opened["modes"]["currentModeId"] == "ask"
+        assert [m["id"] for m in opened["modes"]["availableModes"]] == [
+            "ask",
+            "accept-edits",
+            "auto",
+        ]
+
+        _send(ws, type="prompt", sessionId=session_id, text="go")
+        updates: list[dict[str, Any]] = []
+        while True:
+            message = json.loads(ws.recv(timeout=RECV_TIMEOUT_S))
+            if message["type"] == "update":
+                updates.append(message["update"])
+            elif message["type"] == "permission":
+                assert message["toolCall"]["toolCallId"] == "edit-1"
+                assert [o["kind"] for o in message["options"]] == [
+                    "allow_once",
+                    "allow_always",
+                    "reject_once",
+                ]
+                _send(ws, type="answer", requestId=message["requestId"], optionId="allow-once")
+            elif message["type"] == "permissionClosed":
+                assert message["optionId"] == "allow-once"
+            elif message["type"] == "promptEnd":
+                assert message["stopReason"] == "end_turn"
+                break
+
+    by_id = {(u.get("toolCallId"), u.get("status")): u for u in updates}
+    read = by_id[("read-1", "completed")]["_meta"]["tether"]["view"]
+    assert [line["number"] for line in read["lines"]] == [3, 4, 5, 6, 7]
+    assert read["tokens"][0][0] == ["k", "def"]  # highlighted on the server
+    assert "".join(t for _, t in read["tokens"][2]) == read["lines"][2]["text"]
+
+    edit = by_id[("edit-1", "completed")]["_meta"]["tether"]["view"]
+    rows = [(r["op"], r["old"], r["new"], r["text"]) for r in edit["diffs"][0]["hunks"][0]["lines"]]
+    assert ("-", 2, None, "b = 2") in rows and ("+", None, 4, "d = 4") in rows
+
+    plain = by_id[("plain-1", "completed")]
+    assert "_meta" not in plain
+    assert plain["content"][1]["hunks"][0]["lines"][1] == {
+        "op": "-",
+        "old": 2,
+        "new": None,
+        "text": "two",
+    }
+
+    # A card no client knows is dropped, so the page falls back to standard content.
+    chart = by_id[("chart-1", "completed")]
+    assert "view" not in chart["_meta"]["tether"]
+    assert chart["content"][0]["content"]["text"] == "chart fallback text"
+
+
+def test_bad_messages_get_an_error_and_the_socket_stays(fake_web: WebServer) -> None:
+    with connect(fake_web.ws_url, origin=fake_web.origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+        _recv(ws, "ready")
+        ws.send("not json")
+        assert "bad message" in _recv(ws, "error")["message"]
+        _send(ws, type="prompt", sessionId="x")
+        assert "text" in _recv(ws, "error")["message"]
+        _send(ws, type="loadSession", sessionId="does-not-exist")
+        assert "opening the session failed" in _recv(ws, "error")["message"]
+        _send(ws, type="listSessions")
+        assert isinstance(_recv(ws, "sessions")["sessions"], list)
