@@ -45,8 +45,12 @@ def run(args: argparse.Namespace) -> int:
         out.print("no sessions yet: try `tether demo`", markup=False)
         return 0
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("id", "updated", "turns", "title", "cwd"):
-        table.add_column(column, no_wrap=column != "title")
+    # The id and time are for copying: they never shrink; the title and cwd give way.
+    table.add_column("id", no_wrap=True, min_width=20)
+    table.add_column("updated", no_wrap=True, min_width=16)
+    table.add_column("turns", no_wrap=True, justify="right")
+    table.add_column("title", no_wrap=True, overflow="ellipsis", max_width=48)
+    table.add_column("cwd", overflow="fold")
     for info in infos:
         table.add_row(info.id, _short(info.updated_at), str(info.turns), info.title or "", info.cwd)
     out.print(table)

@@ -1,0 +1,191 @@
+"""The command line, run as a real process with its own data directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO
+
+TETHER = REPO / ".venv" / "bin" / "tether"
+
+
+def tether(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `tether ARGS` with `TETHER_HOME=home`, stdin closed, a wide fixed terminal."""
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def _script(path: Path, *turns: dict[str, Any]) -> str:
+    path.write_text(json.dumps({"turns": list(turns)}))
+    return f"script:{path}"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    (path / "hello.py").write_text('print("hello")\n')
+    return path.resolve()
+
+
+def _sessions(home: Path) -> list[dict[str, Any]]:
+    listed = tether(home, "sessions", "--json")
+    assert listed.returncode == 0, listed.stderr
+    rows: list[dict[str, Any]] = json.loads(listed.stdout)
+    return rows
+
+
+def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "text": "Let me read it.",
+            "toolCalls": [{"id": "c1", "name": "read", "arguments": {"path": "hello.py"}}],
+        },
+        {"text": "It prints hello."},
+    )
+    run = tether(home, "run", "What does hello.py do?", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    assert "> What does hello.py do?" in run.stdout
+    assert "Let me read it." in run.stdout
+    assert "hello.py" in run.stdout and "lines 1–1 of 1" in run.stdout
+    assert 'print("hello")' in run.stdout
+    assert "It prints hello." in run.stdout
+    [row] = _sessions(home)
+    assert row["title"] == "What does hello.py do?"
+    assert (row["cwd"], row["turns"]) == (str(ws), 1)
+    assert f"tether show {row['id']}" in run.stderr
+
+    show = tether(home, "show", row["id"][:14])
+    assert show.returncode == 0, show.stderr
+    assert show.stdout == run.stdout
+
+    as_json = tether(home, "show", row["id"], "--json")
+    document = json.loads(as_json.stdout)
+    assert document["id"] == row["id"]
+    kinds = [u["kind"] for u in document["updates"]]
+    assert kinds[0] == "user_text" and kinds[-1] == "turn_ended"
+    finished = next(u for u in document["updates"] if u["kind"] == "tool_call_finished")
+    assert finished["view"]["card"] == "read"
+    assert finished["result"]["isError"] is False
+
+
+def test_run_continues_a_session(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "ok"})
+    assert tether(home, "run", "one", "--model", model, "--cwd", str(ws)).returncode == 0
+    [row] = _sessions(home)
+    again = tether(home, "run", "two", "--model", model, "--continue", row["id"])
+    assert again.returncode == 0, again.stderr
+    [row] = _sessions(home)
+    assert (row["turns"], row["title"]) == (2, "one")
+
+
+def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "touch made"}}]},
+        {"text": "It was refused."},
+    )
+    run = tether(home, "run", "make a file", "--model", model, "--cwd", str(ws))
+    # A failed tool call is the model's to handle, not a failed run.
+    assert run.returncode == 0, run.stderr
+    words = " ".join(run.stdout.replace("│", " ").split())
+    assert "but there is no one to ask in this session; run with --mode auto" in words
+    assert not (ws / "made").exists()
+
+
+def test_a_model_error_fails_the_run(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"error": "the API key was rejected"})
+    run = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 1
+    assert "error: the API key was rejected" in run.stderr
+
+
+def test_a_bad_model_spec_or_script_is_a_clear_error(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    (tmp_path / "bad.json").write_text('{"turns": 3}')
+    bad = tether(home, "run", "hi", "--model", f"script:{tmp_path / 'bad.json'}", "--cwd", str(ws))
+    assert bad.returncode == 1
+    assert "tether: error: bad model script" in bad.stderr
+    unknown = tether(home, "run", "hi", "--model", "nonsense", "--cwd", str(ws))
+    assert unknown.returncode == 1
+    assert "unknown model 'nonsense'" in unknown.stderr
+
+
+def test_the_step_cap_is_a_non_zero_exit(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    turn = {"toolCalls": [{"id": "c", "name": "read", "arguments": {"path": "hello.py"}}]}
+    model = _script(tmp_path / "s.json", *[turn] * 60)
+    run = tether(home, "run", "loop", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    assert run.returncode == 2
+    assert "step limit" in run.stderr
+
+
+def test_sessions_lists_newest_first_and_honours_the_limit(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "ok"})
+    for prompt in ("alpha", "beta", "gamma"):
+        assert tether(home, "run", prompt, "--model", model, "--cwd", str(ws)).returncode == 0
+    assert [row["title"] for row in _sessions(home)] == ["gamma", "beta", "alpha"]
+    limited = json.loads(tether(home, "sessions", "--json", "--limit", "2").stdout)
+    assert [row["title"] for row in limited] == ["gamma", "beta"]
+    assert set(limited[0]) == {"id", "cwd", "title", "createdAt", "updatedAt", "turns"}
+    table = tether(home, "sessions")
+    assert table.returncode == 0
+    assert "gamma" in table.stdout and limited[0]["id"] in table.stdout
+
+
+def test_show_of_an_unknown_session_is_an_error(tmp_path: Path) -> None:
+    shown = tether(tmp_path / "home", "show", "nothere")
+    assert shown.returncode == 1
+    assert "no session 'nothere'" in shown.stderr
+
+
+def test_demo_prints_the_four_cards_and_how_to_show_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    workspace = tmp_path / "demo"
+    demo = tether(home, "demo", "--dir", str(workspace))
+    assert demo.returncode == 0, demo.stderr
+    out = demo.stdout
+    assert f"{workspace.resolve()}/greet.py  lines 1–12 of 12" in out  # read
+    assert "notes/issues.md  lines 1–6 of 49" in out  # windowed read
+    assert (
+        '-     return f"Helo, {name}!"' in out and '+     return f"Hello, {name}!"' in out
+    )  # edit
+    assert "$ python3 greet.py tether" in out and "Hello, tether!" in out and "exit 0" in out
+    [row] = _sessions(home)
+    assert f"tether show {row['id']}" in out
+    assert 'return f"Hello, {name}!"' in (workspace / "greet.py").read_text()
+    shown = tether(home, "show", row["id"])
+    assert shown.stdout in out
+
+
+def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine")
+    demo = tether(tmp_path / "home", "demo", "--dir", str(tmp_path / "full"))
+    assert demo.returncode == 1
+    assert "is not empty" in demo.stderr
+    assert (tmp_path / "full" / "keep.txt").read_text() == "mine"

@@ -1,0 +1,104 @@
+"""Cancel stops the model stream and the tools at once; the log stays a valid history."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.session.helpers import (
+    Recorder,
+    SleepTool,
+    SlowModel,
+    call,
+    log_lines,
+    new_session,
+    script,
+    text,
+)
+from tether.session import CANCELLED, ToolCallFinished, TurnEnded
+from tether.session.history import derive_history
+from tether.tools.bash.tool import BashTool
+
+
+async def test_cancel_during_the_model_stream(home: Path, ws: Path) -> None:
+    model = SlowModel()
+    session = new_session(home, ws, model)
+    recorder = Recorder()
+    task = asyncio.create_task(session.prompt(text("think"), recorder))
+    await asyncio.wait_for(model.streaming.wait(), 5)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    session.cancel()
+    assert await asyncio.wait_for(task, 5) == "cancelled"
+    assert loop.time() - began < 0.5
+    assert model.closed.is_set()  # the stream was closed, not left hanging
+    assert recorder.updates[-1] == TurnEnded(stop_reason="cancelled")
+    types = [e["type"] for e in log_lines(session, home)[1:]]
+    assert types == ["turn/start", "user/message", "session/title", "assistant/chunk", "turn/end"]
+    assert session.replay() == recorder.updates
+    # The next prompt works and the model sees a valid history.
+    session.model = script({"text": "ok"})
+    assert await session.prompt(text("again"), Recorder()) == "end_turn"
+    session.close()
+
+
+async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
+    marker = ws / "finished"
+    model = script(
+        {
+            "toolCalls": [
+                call("long", "bash", {"command": f"sleep 30; touch {marker}"}),
+                call("nap", "sleep", {"key": "k", "seconds": 30}),
+                call("quick", "sleep", {"key": "q", "seconds": 0}),
+            ]
+        }
+    )
+    session = new_session(home, ws, model, [BashTool(), SleepTool()])
+    recorder = Recorder()
+    task = asyncio.create_task(session.prompt(text("run"), recorder))
+    while not any(u.kind == "tool_call_finished" for u in recorder.updates):
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)  # let bash start its process
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    session.cancel()
+    assert await asyncio.wait_for(task, 10) == "cancelled"
+    assert loop.time() - began < 3
+    finished = {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
+    assert finished["quick"].status == "completed"
+    for call_id in ("long", "nap"):
+        assert finished[call_id].status == "failed"
+        assert finished[call_id].result.text() == CANCELLED
+    assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
+    assert session.replay() == recorder.without_progress()
+    # Every call has a result, so the history is valid for the next request.
+    history = derive_history(session.events)
+    assert [getattr(m, "tool_call_id", None) for m in history[-3:]] == ["long", "nap", "quick"]
+    await asyncio.sleep(0.2)
+    assert not marker.exists()
+    session.close()
+
+
+async def test_cancel_without_a_running_prompt_does_nothing(home: Path, ws: Path) -> None:
+    session = new_session(home, ws, script({"text": "hi"}))
+    session.cancel()
+    assert await session.prompt(text("hello"), Recorder()) == "end_turn"
+    session.close()
+
+
+async def test_cancelling_the_caller_records_the_cancel_and_propagates(
+    home: Path, ws: Path
+) -> None:
+    model = SlowModel()
+    session = new_session(home, ws, model)
+    task = asyncio.create_task(session.prompt(text("think"), Recorder()))
+    await asyncio.wait_for(model.streaming.wait(), 5)
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    else:
+        raise AssertionError("the caller's cancellation was swallowed")
+    assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
+    session.close()

@@ -1,0 +1,142 @@
+"""Replaying the log gives exactly the updates clients saw live, for every tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from pydantic import BaseModel
+
+from tests.session.helpers import EchoArgs, Recorder, call, new_session, script, text
+from tether.content import ContentBlock, TextContent
+from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
+from tether.session.replay import replay
+from tether.session.wire import update_to_json
+from tether.tools import Tool, ToolContext, ToolResult
+from tether.tools.defaults import default_tools
+from tether.views import (
+    DiffCallView,
+    DiffResultView,
+    GenericCallView,
+    GenericResultView,
+    ReadResultView,
+    TerminalCallView,
+    TerminalResultView,
+    ToolCallView,
+    ToolResultView,
+)
+
+
+async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path) -> None:
+    (ws / "app.py").write_text("".join(f"line {i}\n" for i in range(1, 41)))
+    model = script(
+        {
+            "text": "Reading first.",
+            "toolCalls": [
+                call("read", "read", {"path": "app.py"}),
+                call("window", "read", {"path": "app.py", "offset": 10, "limit": 5}),
+                call("missing", "read", {"path": "nope.py"}),
+            ],
+        },
+        {
+            "toolCalls": [
+                call(
+                    "edit",
+                    "edit",
+                    {"path": "app.py", "old_string": "line 7\n", "new_string": "seven\n"},
+                ),
+                call("new", "write", {"path": "notes/todo.md", "content": "- ship\n"}),
+                call(
+                    "bad_edit",
+                    "edit",
+                    {"path": "app.py", "old_string": "absent", "new_string": "x"},
+                ),
+            ]
+        },
+        {
+            "toolCalls": [
+                call(
+                    "bash",
+                    "bash",
+                    {"command": "echo out; echo err >&2; exit 3", "description": "Try"},
+                ),
+                call("unknown", "grep", {"pattern": "x"}),
+                call("badjson", "read", '{"path": "app.py"'),
+                call("invalid", "read", {"path": "app.py", "offset": 0}),
+            ]
+        },
+        {"text": "All done."},
+    )
+    session = new_session(home, ws, model, default_tools(), gate=None, mode="auto")
+    recorder = Recorder()
+    assert await session.prompt(text("Look around"), recorder) == "end_turn"
+    live = recorder.without_progress()
+    assert session.replay() == live
+    # The same from a fresh read of the file, as `tether show` and `session/load` do it.
+    assert replay(SessionStore(home).read(session.id).events, default_tools()) == live
+    assert [update_to_json(u) for u in session.replay()] == [update_to_json(u) for u in live]
+
+    started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
+    done = {u.tool_call_id: u for u in live if isinstance(u, ToolCallFinished)}
+    assert isinstance(started["read"], GenericCallView) and started["read"].kind == "read"
+    assert isinstance(done["read"].view, ReadResultView)
+    window = done["window"].view
+    assert isinstance(window, ReadResultView)
+    assert (window.offset, [line.number for line in window.lines]) == (10, [10, 11, 12, 13, 14])
+    assert done["missing"].status == "failed"
+    assert isinstance(started["edit"], DiffCallView)
+    assert isinstance(done["edit"].view, DiffResultView)
+    assert isinstance(done["new"].view, DiffResultView)
+    assert done["bad_edit"].status == "failed"
+    assert isinstance(started["bash"], TerminalCallView)
+    bash = done["bash"].view
+    assert isinstance(bash, TerminalResultView)
+    assert bash.exit_code == 3 and "out" in (bash.output or "") and "err" in (bash.output or "")
+    for name in ("unknown", "badjson", "invalid"):
+        assert done[name].status == "failed"
+        assert isinstance(done[name].view, GenericResultView)
+    assert isinstance(started["unknown"], GenericCallView)
+    assert started["badjson"] == GenericCallView(
+        title="read", kind="other", raw_input='{"path": "app.py"'
+    )
+    assert (ws / "app.py").read_text().splitlines()[6] == "seven"
+    session.close()
+
+
+class FlakyTool(Tool[EchoArgs, str]):
+    """Its presenters raise: cards fall back to generic, the same live and on replay."""
+
+    name: ClassVar[str] = "flaky"
+    description: ClassVar[str] = "Presenters that fail."
+    args_model: ClassVar[type[BaseModel]] = EchoArgs
+
+    async def execute(self, args: EchoArgs, ctx: ToolContext) -> str:
+        return args.text
+
+    def render(self, args: EchoArgs, value: str) -> list[ContentBlock]:
+        return [TextContent(text=value)]
+
+    def presentation_meta(self, args: EchoArgs, value: str) -> Any:
+        return {"bad": float("nan")}
+
+    def present_call(self, args: EchoArgs) -> ToolCallView:
+        raise RuntimeError("call presenter bug")
+
+    def present_result(self, args: EchoArgs, result: ToolResult) -> ToolResultView | None:
+        raise RuntimeError("result presenter bug")
+
+
+async def test_failing_presenters_and_bad_meta_never_break_live_or_replay(
+    home: Path, ws: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    model = script({"toolCalls": [call("f", "flaky", {"text": "hi"})]})
+    session = new_session(home, ws, model, [FlakyTool()])
+    recorder = Recorder()
+    await session.prompt(text("go"), recorder)
+    assert session.replay() == recorder.updates
+    finished = next(u for u in recorder.updates if isinstance(u, ToolCallFinished))
+    assert finished.view == GenericResultView(content="hi")
+    assert finished.result.meta is None  # NaN is not plain JSON: dropped, not stored
+    assert "present_result of flaky failed" in caplog.text
+    session.close()

@@ -1,0 +1,56 @@
+"""The store: where logs live and how sessions are listed and found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.session.helpers import Recorder, new_session, script, text
+from tether.session import SessionNotFound, SessionStore, data_dir
+
+
+async def test_sessions_are_listed_newest_first_with_titles_and_turns(home: Path, ws: Path) -> None:
+    first = new_session(home, ws, script({"text": "a"}, {"text": "b"}))
+    await first.prompt(text("first session"), Recorder())
+    await first.prompt(text("second prompt"), Recorder())
+    first.close()
+    second = new_session(home, ws, script())
+    second.close()
+    (home / "sessions" / "broken.jsonl").write_text("not a log\n")
+
+    infos = SessionStore(home).list_sessions()
+    assert [i.id for i in infos] == [second.id, first.id]
+    assert (infos[1].title, infos[1].turns, infos[1].cwd) == ("first session", 2, str(ws))
+    assert infos[1].updated_at > infos[1].created_at
+    assert (infos[0].title, infos[0].turns, infos[0].updated_at) == (
+        None,
+        0,
+        infos[0].created_at,
+    )
+
+
+def test_an_empty_store_lists_nothing(tmp_path: Path) -> None:
+    assert SessionStore(tmp_path / "none").list_sessions() == []
+
+
+def test_ids_resolve_from_unique_prefixes(home: Path, ws: Path) -> None:
+    store = SessionStore(home)
+    log = store.create(ws)
+    log.close()
+    session_id = log.header.id
+    assert store.resolve(session_id) == session_id
+    assert store.resolve(session_id[:16]) == session_id
+    with pytest.raises(SessionNotFound, match="no session 'zzz'"):
+        store.resolve("zzz")
+    with pytest.raises(SessionNotFound, match="not a session id"):
+        store.read("../etc/passwd")
+
+
+def test_the_data_dir_is_tether_home_when_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TETHER_HOME", str(tmp_path))
+    assert data_dir() == tmp_path
+    monkeypatch.delenv("TETHER_HOME")
+    assert data_dir().name == "tether"
