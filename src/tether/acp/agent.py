@@ -1,0 +1,304 @@
+"""The ACP agent: sessions from the store, prompts through the loop, updates through one mapping.
+
+Errors a client gets (JSON-RPC `error`):
+
+| case                                        | code   | message                                  |
+|---------------------------------------------|--------|------------------------------------------|
+| unknown session (not in the store, not open)| -32002 | `Session not found: ID` / `... not open` |
+| a bad cwd, directory, mode, cursor or block | -32602 | says which and why                       |
+| a second prompt while one runs              | -32600 | `Session ID is already running a prompt` |
+| the model failed (`PromptFailed`)           | -32603 | `The model failed: WHY`                  |
+| the log is locked by another process        | -32603 | names the session and the lock           |
+
+A model failure answers the prompt with an error rather than `end_turn`: the turn did not
+end normally, and the log records it as such (`turn/end` with the error).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from acp import PROTOCOL_VERSION, RequestError
+from acp.interfaces import Client
+from acp.schema import (
+    AgentCapabilities,
+    Implementation,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptCapabilities,
+    PromptResponse,
+    SessionAdditionalDirectoriesCapabilities,
+    SessionCapabilities,
+    SessionInfo,
+    SessionListCapabilities,
+    SetSessionModeResponse,
+)
+
+from tether import __version__
+from tether.acp.mapping import acp_update
+from tether.acp.modes import mode_state, parse_mode
+from tether.acp.outbox import Outbox
+from tether.acp.permissions import AcpAsker
+from tether.acp.prompt import PromptBlock, prompt_content
+from tether.models.base import Model
+from tether.policy import Mode, PolicyGate
+from tether.session import (
+    CorruptLog,
+    PromptFailed,
+    Session,
+    SessionBusy,
+    SessionLocked,
+    SessionNotFound,
+    SessionStore,
+    Update,
+    UserImage,
+    UserText,
+)
+from tether.tools.registry import ToolRegistry
+
+__all__ = ["LIST_PAGE", "TetherAgent"]
+
+log = logging.getLogger(__name__)
+
+LIST_PAGE = 200
+"""Sessions per `session/list` answer; `nextCursor` leads to the next page."""
+
+
+@dataclass
+class _Open:
+    session: Session
+    asker: AcpAsker
+
+
+class TetherAgent:
+    """Serves tether sessions to one ACP client (the methods `acp.run_agent` routes to)."""
+
+    def __init__(
+        self,
+        *,
+        store: SessionStore,
+        model: Callable[[], Model],
+        tools: Callable[[], ToolRegistry],
+        mode: Mode,
+    ) -> None:
+        self.store = store
+        self.mode = mode
+        """The mode new and loaded sessions start in."""
+        self._model = model
+        self._tools = tools
+        self._client: Client | None = None
+        self._outbox: Outbox | None = None
+        self._open: dict[str, _Open] = {}
+
+    def on_connect(self, conn: Client) -> None:
+        """Keep the connection to the client (the SDK calls this once)."""
+        self._client = conn
+        self._outbox = Outbox(conn)
+
+    async def initialize(
+        self, protocol_version: int, client_capabilities: Any = None, **kwargs: Any
+    ) -> InitializeResponse:
+        """ACP v1: sessions load and list, prompts take images and embedded context."""
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    additional_directories=SessionAdditionalDirectoriesCapabilities(),
+                ),
+            ),
+            agent_info=Implementation(name="tether", title="tether", version=__version__),
+            auth_methods=[],
+        )
+
+    async def new_session(
+        self, cwd: str, additional_directories: list[str] | None = None, **kwargs: Any
+    ) -> NewSessionResponse:
+        """A new session in `cwd`; additional directories join the workspace."""
+        root = _directory(cwd, "cwd")
+        extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
+        asker = self._asker()
+        session = Session.create(
+            self.store,
+            root,
+            model=self._model(),
+            tools=self._tools(),
+            mode=self.mode,
+            asker=asker,
+            extra_roots=extra,
+        )
+        asker.session_id = session.id
+        self._open[session.id] = _Open(session, asker)
+        return NewSessionResponse(session_id=session.id, modes=mode_state(self.mode))
+
+    async def load_session(
+        self,
+        cwd: str,
+        session_id: str,
+        additional_directories: list[str] | None = None,
+        **kwargs: Any,
+    ) -> LoadSessionResponse:
+        """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
+        opened = self._open.get(session_id) or self._load(session_id, additional_directories)
+        session = opened.session
+        if Path(cwd) != session.cwd:
+            log.info(
+                "session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd
+            )
+        for update in session.replay():
+            self._post(session, update)
+        await self._flush()
+        return LoadSessionResponse(modes=mode_state(_mode_of(session, self.mode)))
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        """The stored sessions, newest first, optionally only those in `cwd`."""
+        infos = self.store.list_sessions()
+        if cwd is not None:
+            wanted = Path(cwd).resolve()
+            infos = [info for info in infos if Path(info.cwd) == wanted]
+        start = _cursor(cursor)
+        page = infos[start : start + LIST_PAGE]
+        more = start + LIST_PAGE < len(infos)
+        return ListSessionsResponse(
+            sessions=[
+                SessionInfo(
+                    session_id=info.id, cwd=info.cwd, title=info.title, updated_at=info.updated_at
+                )
+                for info in page
+            ],
+            next_cursor=str(start + LIST_PAGE) if more else None,
+        )
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        """Switch an open session's mode; the next permission decision follows it."""
+        mode = parse_mode(mode_id)
+        self._session(session_id).set_mode(mode)
+        return SetSessionModeResponse()
+
+    async def prompt(
+        self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
+    ) -> PromptResponse:
+        """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
+        session = self._session(session_id)
+        content = prompt_content(prompt)
+
+        def on_update(update: Update) -> None:
+            # The client shows its own prompt; user chunks are for `session/load` only.
+            if not isinstance(update, UserText | UserImage):
+                self._post(session, update)
+
+        try:
+            stop = await session.prompt(content, on_update)
+        except SessionBusy as exc:
+            raise RequestError(
+                -32600, f"Session {session_id} is already running a prompt", {"details": str(exc)}
+            ) from exc
+        except PromptFailed as exc:
+            await self._flush()
+            raise RequestError(
+                -32603, f"The model failed: {exc}", {"sessionId": session_id, "details": str(exc)}
+            ) from exc
+        await self._flush()
+        return PromptResponse(stop_reason=stop)
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        """Stop the running prompt of a session (it answers `cancelled`)."""
+        opened = self._open.get(session_id)
+        if opened is None:
+            log.warning("session/cancel for a session that is not open: %s", session_id)
+            return
+        opened.session.cancel()
+
+    async def close(self) -> None:
+        """Release every open session (sync their logs, drop their locks)."""
+        for opened in self._open.values():
+            opened.session.close()
+        self._open.clear()
+        if self._outbox is not None:
+            await self._outbox.close()
+
+    def _load(self, session_id: str, extra: list[str] | None) -> _Open:
+        asker = self._asker()
+        roots = [_directory(d, "additionalDirectories") for d in extra or ()]
+        try:
+            session = Session.load(
+                self.store,
+                session_id,
+                model=self._model(),
+                tools=self._tools(),
+                mode=self.mode,
+                asker=asker,
+                extra_roots=roots,
+            )
+        except SessionNotFound as exc:
+            raise RequestError(
+                -32002, f"Session not found: {session_id}", {"sessionId": session_id}
+            ) from exc
+        except (SessionLocked, CorruptLog) as exc:
+            raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+        asker.session_id = session.id
+        opened = self._open[session.id] = _Open(session, asker)
+        return opened
+
+    def _session(self, session_id: str) -> Session:
+        opened = self._open.get(session_id)
+        if opened is None:
+            raise RequestError(
+                -32002,
+                f"Session not open: {session_id} (create it with session/new "
+                "or open it with session/load first)",
+                {"sessionId": session_id},
+            )
+        return opened.session
+
+    def _asker(self) -> AcpAsker:
+        client, outbox = self._connection()
+        return AcpAsker(client, outbox)
+
+    def _post(self, session: Session, update: Update) -> None:
+        acp = acp_update(update, session.cwd)
+        if acp is not None:
+            self._connection()[1].post(session.id, acp)
+
+    async def _flush(self) -> None:
+        await self._connection()[1].flush()
+
+    def _connection(self) -> tuple[Client, Outbox]:
+        if self._client is None or self._outbox is None:
+            raise RuntimeError("the agent is not connected to a client")
+        return self._client, self._outbox
+
+
+def _directory(raw: str, field: str) -> Path:
+    path = Path(raw)
+    if not path.is_absolute():
+        raise RequestError(-32602, f"{field} must be an absolute path: {raw}", {field: raw})
+    if not path.is_dir():
+        raise RequestError(-32602, f"{field} is not a directory: {raw}", {field: raw})
+    return path
+
+
+def _cursor(cursor: str | None) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.isdigit():
+        raise RequestError(
+            -32602, f"Not a cursor from session/list: {cursor!r}", {"cursor": cursor}
+        )
+    return int(cursor)
+
+
+def _mode_of(session: Session, default: Mode) -> Mode:
+    return session.gate.mode if isinstance(session.gate, PolicyGate) else default

@@ -1,0 +1,90 @@
+"""Cards as ACP's standard tool-call content: what any ACP client shows without knowing cards.
+
+This is the one place a card becomes standard content, so every client that ignores
+`_meta.tether.view` still sees the same thing live and on `session/load`:
+
+| card                  | ACP content                                              |
+|-----------------------|----------------------------------------------------------|
+| read (result)         | one text block with the window's text (`content`)        |
+| diff (call or result) | one `diff` item per `FileDiff` (absolute path)           |
+| terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
+| terminal (call)       | nothing yet: the command is the title                    |
+| generic               | its `content` as one text block, when it has any         |
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import assert_never
+
+from acp import text_block, tool_content, tool_diff_content
+from acp.schema import ContentToolCallContent, FileEditToolCallContent
+
+from tether.views import (
+    DiffCallView,
+    DiffResultView,
+    FileDiff,
+    GenericCallView,
+    GenericResultView,
+    ReadResultView,
+    TerminalCallView,
+    TerminalResultView,
+    ToolCallView,
+    ToolResultView,
+)
+
+__all__ = ["ToolContent", "absolute", "card_content", "console_text"]
+
+ToolContent = ContentToolCallContent | FileEditToolCallContent
+"""The standard ACP tool-call content items tether sends."""
+
+_BACKTICKS = re.compile(r"`{3,}")
+
+
+def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolContent]:
+    """The standard ACP content of a card; relative paths are made absolute against `cwd`."""
+    match view:
+        case ReadResultView():
+            text = view.content
+            if text is None:
+                text = "\n".join(line.text for line in view.lines)
+            return [_text(text)]
+        case DiffCallView() | DiffResultView():
+            return [_diff(diff, cwd) for diff in view.diffs]
+        case TerminalResultView():
+            return [_text(console_text(view.title, view.output or ""))]
+        case TerminalCallView():
+            return []
+        case GenericCallView() | GenericResultView():
+            return [_text(view.content)] if view.content else []
+        case _:
+            assert_never(view)
+
+
+def console_text(command: str | None, output: str) -> str:
+    """A fenced `console` block: the command after `$ `, then its output.
+
+    The fence is longer than any run of backticks in the text, so output that prints a fence
+    of its own cannot end the block early.
+    """
+    body = output if not output or output.endswith("\n") else output + "\n"
+    if command is not None:
+        body = f"$ {command}\n{body}"
+    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=2)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}console\n{body}{fence}"
+
+
+def absolute(path: str, cwd: Path) -> str:
+    """`path` made absolute against the session's cwd (ACP paths are absolute)."""
+    candidate = Path(path).expanduser()
+    return str(candidate if candidate.is_absolute() else cwd / candidate)
+
+
+def _text(text: str) -> ContentToolCallContent:
+    return tool_content(text_block(text))
+
+
+def _diff(diff: FileDiff, cwd: Path) -> FileEditToolCallContent:
+    return tool_diff_content(absolute(diff.path, cwd), diff.new_text, diff.old_text)

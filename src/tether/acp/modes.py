@@ -1,0 +1,45 @@
+"""The session modes as ACP presents them: ids, names and what each lets through."""
+
+from __future__ import annotations
+
+from acp import RequestError
+from acp.schema import SessionMode, SessionModeState
+
+from tether.policy import MODES, Mode, is_mode
+
+__all__ = ["AVAILABLE_MODES", "mode_state", "parse_mode"]
+
+AVAILABLE_MODES: tuple[SessionMode, ...] = (
+    SessionMode(
+        id="ask",
+        name="Ask",
+        description="Ask before every edit, every command and anything outside the workspace.",
+    ),
+    SessionMode(
+        id="accept-edits",
+        name="Accept edits",
+        description="Edit files in the workspace without asking; still ask for commands.",
+    ),
+    SessionMode(
+        id="auto",
+        name="Auto",
+        description="Edit files and run commands without asking.",
+    ),
+)
+"""Every mode, the most careful first (the same order as `tether.policy.MODES`)."""
+
+
+def mode_state(current: Mode) -> SessionModeState:
+    """The `modes` of a `session/new` or `session/load` answer."""
+    return SessionModeState(current_mode_id=current, available_modes=list(AVAILABLE_MODES))
+
+
+def parse_mode(mode_id: str) -> Mode:
+    """The mode a client names; an unknown id is an invalid-params error that lists the modes."""
+    if not is_mode(mode_id):
+        raise RequestError(
+            -32602,
+            f"Unknown mode {mode_id!r}: use one of {', '.join(MODES)}",
+            {"modeId": mode_id, "availableModes": list(MODES)},
+        )
+    return mode_id

@@ -1,0 +1,70 @@
+"""Permission requests over ACP: the policy gate asks, the client answers."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from acp.interfaces import Client
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    PermissionOption,
+    PermissionOptionKind,
+    ToolCallUpdate,
+)
+
+from tether.acp.outbox import Outbox
+from tether.policy import PermissionDecision, PermissionRequest
+
+__all__ = ["OPTIONS", "AcpAsker", "option_for"]
+
+OPTIONS: dict[PermissionDecision, tuple[PermissionOptionKind, str]] = {
+    "allow_once": ("allow_once", "Allow"),
+    "allow_always": ("allow_always", "Always allow"),
+    "reject": ("reject_once", "Reject"),
+}
+"""Each decision as an ACP option: its kind (also its `optionId`) and its label."""
+
+
+def option_for(decision: PermissionDecision) -> PermissionOption:
+    """The ACP option offered for one decision."""
+    kind, name = OPTIONS[decision]
+    return PermissionOption(option_id=kind, name=name, kind=kind)
+
+
+class AcpAsker:
+    """Implements `tether.policy.PermissionAsker` for one session of one ACP client."""
+
+    def __init__(self, client: Client, outbox: Outbox, session_id: str = "") -> None:
+        self._client = client
+        self._outbox = outbox
+        self.session_id = session_id
+        """Set once the session exists (its id comes from the store)."""
+
+    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+        """Ask the client; a cancelled request or an unknown option rejects."""
+        # The client must have seen the `tool_call` this request points at.
+        await self._outbox.flush()
+        options = [option_for(option.decision) for option in request.options]
+        access = request.access
+        response = await self._client.request_permission(
+            session_id=self.session_id,
+            tool_call=ToolCallUpdate(
+                tool_call_id=access.tool_call_id,
+                title=request.title,
+                kind=access.action,
+            ),
+            options=options,
+            tether={"reason": request.reason},
+        )
+        outcome = response.outcome
+        match outcome:
+            case DeniedOutcome():
+                return "reject"
+            case AllowedOutcome(option_id=option_id):
+                for option in request.options:
+                    if option_for(option.decision).option_id == option_id:
+                        return option.decision
+                return "reject"
+            case _:
+                assert_never(outcome)

@@ -1,0 +1,93 @@
+"""Serving the agent over stdio: JSON-RPC on the real stdout, everything else on stderr."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+import threading
+from typing import BinaryIO, cast
+
+from acp import Agent, run_agent
+
+from tether.acp.agent import TetherAgent
+from tether.acp.transport import LINE_LIMIT, JsonRpcLines, Sink
+
+__all__ = ["serve_stdio"]
+
+
+async def serve_stdio(agent: TetherAgent) -> None:
+    """Serve one client on stdin/stdout until it closes stdin; then release every session."""
+    # The protocol keeps the real stdout to itself; fd 1 becomes stderr, so a stray print
+    # (ours, a library's, a child process's) can never corrupt the JSON-RPC stream.
+    sys.stdout.flush()
+    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    reader = await _reader(sys.stdin.buffer)
+    sink = await _sink(protocol_out)
+    try:
+        # The SDK routes only the methods the agent defines; any other method is answered
+        # "method not found", so the partial implementation of its `Agent` protocol is safe.
+        await run_agent(cast(Agent, agent), JsonRpcLines(reader, sink))
+    finally:
+        await agent.close()
+
+
+def _is_pipe(stream: BinaryIO) -> bool:
+    mode = os.fstat(stream.fileno()).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
+async def _reader(stdin: BinaryIO) -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    if _is_pipe(stdin):
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+        return reader
+
+    # A regular file (`tether acp < requests.jsonl`): the event loop cannot poll it.
+    def feed() -> None:
+        try:
+            while data := os.read(stdin.fileno(), 65536):
+                loop.call_soon_threadsafe(reader.feed_data, data)
+        finally:
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=feed, name="tether-acp-stdin", daemon=True).start()
+    return reader
+
+
+async def _sink(out: BinaryIO) -> Sink:
+    if not _is_pipe(out):
+        return _FileSink(out)
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.connect_write_pipe(_Drain, out)
+    return _PipeSink(asyncio.StreamWriter(transport, protocol, None, loop))
+
+
+class _Drain(asyncio.streams.FlowControlMixin):
+    """The write side's protocol: `drain()` waits while the pipe is full."""
+
+
+class _PipeSink:
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, data: bytes) -> None:
+        self._writer.write(data)
+        await self._writer.drain()
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+class _FileSink:
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+
+    async def write(self, data: bytes) -> None:
+        self._out.write(data)  # a regular file does not block for long
+
+    def close(self) -> None:
+        self._out.close()

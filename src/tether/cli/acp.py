@@ -1,0 +1,46 @@
+"""`tether acp`: serve the Agent Client Protocol on stdio, for editors and the web client."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+
+from tether.acp import TetherAgent, serve_stdio
+from tether.models.base import Model
+from tether.models.factory import make_model
+from tether.policy import DEFAULT_MODE, MODES
+from tether.session import SessionStore
+from tether.tools.defaults import default_tools
+
+HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
+
+DEFAULT_MODEL = "openai"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `tether acp`."""
+    parser.add_argument(
+        "--model",
+        default=os.environ.get("TETHER_MODEL", DEFAULT_MODEL),
+        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL or openai)",
+    )
+    parser.add_argument("--base-url", help="the API's base URL (OpenAI-compatible endpoints)")
+    parser.add_argument("--api-key", help="the API key (default: from the environment)")
+    parser.add_argument(
+        "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the client closes stdin."""
+
+    def model() -> Model:
+        return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
+
+    model()  # a bad --model fails now, with a clear message, not at the first session
+    agent = TetherAgent(
+        store=SessionStore.default(), model=model, tools=default_tools, mode=args.mode
+    )
+    asyncio.run(serve_stdio(agent))
+    return 0
