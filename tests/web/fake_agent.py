@@ -152,12 +152,11 @@ class FakeAgent:
         text = "".join(getattr(block, "text", "") for block in prompt)
         record = self._load(session_id)
         record["title"] = record["title"] or text[:40]
+        # Stored for replay only: live, the client shows its own prompt.
+        chunk = UserMessageChunk(session_update="user_message_chunk", content=text_block(text))
+        record["updates"].append(chunk.model_dump(mode="json", by_alias=True, exclude_none=True))
         self._save(session_id, record)
-        await self._emit(
-            session_id,
-            UserMessageChunk(session_update="user_message_chunk", content=text_block(text)),
-        )
-        if text.strip() == "wait":
+        if text.strip().endswith("wait"):
             # Runs until cancelled: for the cancel button.
             for _ in range(600):
                 if session_id in self.cancelled:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -94,9 +95,10 @@ def create_app(config: WebConfig) -> ASGIApp:
 
         bridge = Bridge(config.agent, config.cwd, send)
         await bridge.run(_incoming(websocket, send))
-        if websocket.application_state == WebSocketState.CONNECTED:
-            async with lock:
-                await websocket.close()
+        async with lock:
+            if websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await websocket.close()
 
     app = Starlette(
         routes=[

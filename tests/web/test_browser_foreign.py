@@ -1,0 +1,119 @@
+"""The page in real Chromium against the small test agent: fallbacks, escaping, cancel.
+
+`tests/web/fake_agent.py` stands for any ACP agent: with `--no-views` it sends no tether
+cards at all, only ACP's standard content, and the page must still show everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web.browser import chromium, open_page, send_prompt, shot
+from tests.web.conftest import WebServer, fake_agent_command, running_web
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def foreign_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """`tether web --agent` running an agent that sends no tether views."""
+    root = tmp_path_factory.mktemp("foreign")
+    (root / "ws").mkdir()
+    with running_web(fake_agent_command(root / "store", views=False), root / "ws") as server:
+        yield server
+
+
+def _run_scenario(page: Page) -> None:
+    send_prompt(page, "go <script>alert(1)</script>")
+    allow = page.locator(".permission button[data-kind=allow_once]")
+    allow.click()
+    page.wait_for_selector(".msg-agent:has-text('All done.')")
+
+
+def test_a_foreign_agent_without_views_falls_back_to_standard_content(
+    browser: Browser, foreign_web: WebServer
+) -> None:
+    with open_page(browser, foreign_web.url) as page:
+        _run_scenario(page)
+        tools = page.locator("section.tool")
+        assert tools.count() == 5
+        # No tether cards at all: every block renders ACP's own content.
+        assert page.locator("section.tool .card-fallback").count() == 5
+        assert page.locator("[data-card=read], [data-card=terminal]").count() == 0
+
+        read = page.locator("[data-tool-call-id=read-1]")
+        assert "Showing lines 3-7 of 10" in read.inner_text()
+        terminal = page.locator("[data-tool-call-id=bash-1]")
+        assert "exit code 2" in terminal.inner_text()
+        assert terminal.locator(".tool-status").inner_text().lower() == "failed"
+
+        # ACP diff items still render as a line diff with numbers.
+        edit = page.locator("[data-tool-call-id=edit-1]")
+        assert edit.locator(".row-del .text").all_inner_texts() == ["b = 2"]
+        assert edit.locator(".row-add .text").all_inner_texts() == ["b = 20", "d = 4"]
+        assert edit.locator(".row-add .ln-new").all_inner_texts() == ["2", "4"]
+        shot(page, "[data-tool-call-id=plain-1]", "fallback-plain")
+        shot(page, "[data-tool-call-id=edit-1]", "fallback-diff")
+
+
+def test_agent_text_is_never_markup(browser: Browser, foreign_web: WebServer) -> None:
+    with open_page(browser, foreign_web.url) as page:
+        _run_scenario(page)
+        plain = page.locator("[data-tool-call-id=plain-1]")
+        assert "<b>bold?</b>" in plain.inner_text()
+        assert plain.locator("b").count() == 0
+        user = page.locator(".msg-user").first
+        assert user.inner_text() == "go <script>alert(1)</script>"
+        assert page.locator("#transcript script").count() == 0
+
+
+def test_an_unknown_card_falls_back_to_its_content(browser: Browser, fake_web: WebServer) -> None:
+    with open_page(browser, fake_web.url) as page:
+        _run_scenario(page)
+        chart = page.locator("[data-tool-call-id=chart-1]")
+        assert chart.locator(".card-fallback").count() == 1
+        assert chart.locator(".generic-text").inner_text() == "chart fallback text"
+        # The known cards of the same prompt did render as cards.
+        assert page.locator("[data-tool-call-id=read-1] [data-card=read]").count() == 1
+
+
+def test_cancel_stops_a_running_prompt(browser: Browser, fake_web: WebServer) -> None:
+    with open_page(browser, fake_web.url) as page:
+        send_prompt(page, "wait")
+        cancel = page.locator("#cancel")
+        cancel.wait_for(state="visible")
+        cancel.click()
+        page.wait_for_selector(".notice:has-text('Cancelled.')")
+        assert page.locator("#cancel").is_hidden()
+        assert page.locator("#send").is_enabled()
+
+
+def test_shift_enter_makes_a_newline_and_enter_sends(browser: Browser, fake_web: WebServer) -> None:
+    with open_page(browser, fake_web.url) as page:
+        page.click("#prompt")
+        page.keyboard.type("line one")
+        page.keyboard.press("Shift+Enter")
+        page.keyboard.type("wait")
+        assert page.input_value("#prompt") == "line one\nwait"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".msg-user")
+        assert page.locator(".msg-user").inner_text() == "line one\nwait"
+        assert page.input_value("#prompt") == ""
+        page.click("#cancel")
+        page.wait_for_selector(".notice:has-text('Cancelled.')")
+
+
+def test_screenshots_dir_is_inside_the_repo() -> None:
+    from tests.web.browser import ARTIFACTS
+
+    assert ARTIFACTS.parts[-2:] == ("test-artifacts", "web")
+    assert Path(ARTIFACTS).is_absolute()
