@@ -22,6 +22,7 @@ from tether.tools import (
     result_view,
 )
 from tether.tools.fs.read import ReadArgs, ReadTool
+from tether.tools.fs.read_file import MAPPED_BYTES
 from tether.tools.observations import HASHED_UP_TO
 from tether.views import (
     GenericCallView,
@@ -260,6 +261,22 @@ async def test_a_huge_file_is_recorded_without_a_hash(tmp_path: Path) -> None:
     assert version is not None
     assert version.sha256 == ""
     assert version == file_version(target)
+
+
+async def test_a_huge_file_with_a_bom_is_read_across_mapped_segments(tmp_path: Path) -> None:
+    target = tmp_path / "huge.txt"
+    boundary = HASHED_UP_TO + MAPPED_BYTES
+    with target.open("wb") as handle:
+        handle.write(codecs.BOM_UTF8 + "first é\n".encode() + b"x" * 5000 + b"\n")
+        # Sparse again; the line "ab" + "cd" straddles the boundary between two segments.
+        handle.seek(boundary - 2)
+        handle.write(b"ab\ncd\r\nlast")
+    result = await read(context(tmp_path), path="huge.txt", offset=4)
+    assert result.text().endswith(
+        "<content>\n4: cd\n5: last\n\n(End of file - total 5 lines)\n</content>"
+    )
+    first = await read(context(tmp_path), path="huge.txt", limit=1)
+    assert "\n1: first é\n" in first.text()
 
 
 async def test_failed_reads_record_nothing(tmp_path: Path) -> None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from mmap import mmap
+
+import numpy as np
 
 from tether.views import ReadFileLine
 
@@ -25,7 +28,7 @@ TRUNCATION_SUFFIX = f"... (line truncated to {LINE_CHARS} chars)"
 # bytes let the decoder judge the last of them exactly as it would with the whole line.
 _KEEP = 4 * LINE_CHARS + 4
 
-Chunk = bytes | bytearray
+Chunk = bytes | bytearray | mmap
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class _Scan:
         self.capped = False
         self.head = bytearray()
         self.overflow = False
+        self.count = _NewlineCounter()
 
     def collecting(self) -> bool:
         """Whether the current line belongs to the window."""
@@ -80,12 +84,12 @@ class _Scan:
             elif self.collecting():
                 pos = self._collect(chunk, pos, end)
             else:
-                self.newlines += _count(chunk, pos, end)
+                self.newlines += self.count(chunk, pos, end)
                 pos = end
 
     def _skip(self, chunk: Chunk, pos: int, end: int) -> int:
         need = self.offset - 1 - self.newlines
-        found = _count(chunk, pos, end)
+        found = self.count(chunk, pos, end)
         if found < need:
             self.newlines += found
             return end
@@ -122,11 +126,28 @@ class _Scan:
         self.lines.append(ReadFileLine(number=number, text=text))
 
 
-def _count(chunk: Chunk, pos: int, end: int) -> int:
-    # `find` is memchr and skips newline-free stretches far faster than `count` walks them.
-    if chunk.find(b"\n", pos, end) < 0:
-        return 0
-    return chunk.count(b"\n", pos, end)
+class _NewlineCounter:
+    """Counts newlines in a chunk range, reusing one scratch array for the whole scan."""
+
+    def __init__(self) -> None:
+        self._flags = np.empty(0, dtype=np.bool_)
+
+    def __call__(self, chunk: Chunk, pos: int, end: int) -> int:
+        # `find` is memchr and skips newline-free stretches fastest; numpy's vectorized compare
+        # counts several times faster than `bytes.count`, which keeps huge files near `wc -l`.
+        # The scratch array is reused because a fresh multi-megabyte temporary per chunk costs
+        # page faults that rival the count itself.
+        if chunk.find(b"\n", pos, end) < 0:
+            return 0
+        size = end - pos
+        if len(self._flags) < size:
+            self._flags = np.empty(size, dtype=np.bool_)
+        flags = self._flags[:size]
+        np.equal(np.frombuffer(chunk, np.uint8, size, pos), _NEWLINE, out=flags)
+        return int(np.count_nonzero(flags))
+
+
+_NEWLINE = ord("\n")
 
 
 def _line_text(head: bytearray, overflow: bool) -> str:
