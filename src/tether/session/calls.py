@@ -53,7 +53,13 @@ def prepare(tools: ToolRegistry, event: ToolCallEvent) -> PreparedCall:
 
 def stored_result(event: ToolResultEvent) -> ToolResult:
     """The `{content, isError, meta}` a `tool/result` event holds."""
-    return ToolResult(content=event.content, is_error=event.is_error, meta=event.meta)
+    # The event's fields were validated as the same types when it was read or made; building
+    # the result through its validator again would walk a large `meta` a second time.
+    result = object.__new__(ToolResult)
+    object.__setattr__(result, "content", event.content)
+    object.__setattr__(result, "is_error", event.is_error)
+    object.__setattr__(result, "meta", event.meta)
+    return result
 
 
 def finished(call: PreparedCall, result: ToolResult) -> ToolCallFinished:

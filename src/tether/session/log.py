@@ -13,6 +13,7 @@ from typing import IO, TypeVar
 
 from pydantic import ValidationError
 
+from tether.session._gc import gc_paused
 from tether.session.errors import CorruptLog, SessionLocked
 from tether.session.events import EVENT, HEADER, LOG_VERSION, Event, SessionHeader
 
@@ -46,6 +47,11 @@ def read_log(path: Path) -> LogContents:
         data = path.read_bytes()
     except OSError as exc:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    with gc_paused():
+        return _parse(path, data)
+
+
+def _parse(path: Path, data: bytes) -> LogContents:
     lines = data.split(b"\n")
     # `split` leaves "" after a final newline; anything else there is a line without one.
     tail = lines.pop()

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import assert_never
 
 from tether.content import ImageContent, TextContent
+from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare, stored_result
 from tether.session.events import (
     AssistantChunk,
@@ -34,6 +35,11 @@ __all__ = ["replay", "user_updates"]
 
 def replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
     """Every update of the log, in order; progress updates are live only and never come back."""
+    with gc_paused():
+        return _replay(events, tools)
+
+
+def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
     updates: list[Update] = []
     calls: dict[str, PreparedCall] = {}
     for event in events:
