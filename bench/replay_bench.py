@@ -34,7 +34,7 @@ from tether.session.events import (
     TurnStart,
     UserMessageEvent,
 )
-from tether.session.log import EventLog, read_log
+from tether.session.log import read_log
 from tether.session.replay import replay
 from tether.tools import AllowAll, ToolContext, ToolResult, Workspace, invoke, parse_arguments
 from tether.tools.defaults import default_tools

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -25,8 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("prompt", help="what to ask")
     parser.add_argument(
         "--model",
-        default=os.environ.get("TETHER_MODEL", DEFAULT_MODEL),
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL or openai)",
+        default=DEFAULT_MODEL,
+        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: openai)",
     )
     parser.add_argument("--base-url", help="the API's base URL (OpenAI-compatible endpoints)")
     parser.add_argument("--api-key", help="the API key (default: from the environment)")
