@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +192,58 @@ def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
     assert demo.returncode == 1
     assert "is not empty" in demo.stderr
     assert (tmp_path / "full" / "keep.txt").read_text() == "mine"
+
+
+def test_a_run_at_a_terminal_asks_the_person(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {"id": "c1", "name": "bash", "arguments": {"command": "touch first"}},
+                {"id": "c2", "name": "bash", "arguments": {"command": "touch second"}},
+            ]
+        },
+        {"text": "One of two."},
+    )
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    process = subprocess.Popen(
+        [str(TETHER), "run", "make files", "--model", model, "--cwd", str(ws)],
+        env=env,
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(follower)
+    try:
+        assert process.stderr is not None
+        asked = _read_until(process.stderr.fileno(), b"[n]o: ")
+        assert b"Allow touch first?" in asked or b"Allow touch second?" in asked
+        os.write(leader, b"y\n")
+        _read_until(process.stderr.fileno(), b"[n]o: ")
+        os.write(leader, b"n\n")
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(leader)
+    assert process.returncode == 0, err
+    made = sorted(p.name for p in ws.iterdir() if p.name in ("first", "second"))
+    assert len(made) == 1
+    assert b"was rejected" in out
+
+
+def _read_until(fd: int, marker: bytes) -> bytes:
+    """Bytes from `fd` until `marker` shows up (bounded by a deadline)."""
+    seen = b""
+    deadline = time.monotonic() + 30
+    while marker not in seen:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no {marker!r} in {seen!r}"
+        readable, _, _ = select.select([fd], [], [], remaining)
+        if readable:
+            chunk = os.read(fd, 4096)
+            assert chunk, f"the process closed stderr before {marker!r}: {seen!r}"
+            seen += chunk
+    return seen

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,21 +26,38 @@ _ANSWERS: dict[str, PermissionDecision] = {
 class TerminalAsker:
     """Asks one question at a time on the terminal (parallel calls wait their turn)."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, stdin_fd: int | None = None) -> None:
         self.console = console
+        self.stdin_fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
         self._lock = asyncio.Lock()
 
     async def ask(self, request: PermissionRequest) -> PermissionDecision:
         """Ask until the answer is y, a or n (end of input rejects)."""
         async with self._lock:
-            self.console.print(
-                f"[bold]Allow {escape(request.title)}?[/] ({escape(request.reason)})"
-            )
+            question = f"[bold]Allow {escape(request.title)}?[/] ({escape(request.reason)})"
             while True:
-                try:
-                    answer = await asyncio.to_thread(input, "[y]es once, [a]lways, [n]o: ")
-                except EOFError:
+                self.console.print(f"{question} \\[y]es once, \\[a]lways, \\[n]o: ", end="")
+                answer = await self._read_line()
+                if answer is None:
+                    self.console.print()
                     return "reject"
                 decision = _ANSWERS.get(answer.strip().lower())
                 if decision is not None:
                     return decision
+
+    async def _read_line(self) -> str | None:
+        # Wait on the descriptor, not in a thread: a cancelled prompt must not leave a
+        # blocked `input()` behind that keeps the process alive until Enter is pressed.
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[bytes] = loop.create_future()
+
+        def read() -> None:
+            if not ready.done():
+                ready.set_result(os.read(self.stdin_fd, 4096))
+
+        loop.add_reader(self.stdin_fd, read)
+        try:
+            data = await ready
+        finally:
+            loop.remove_reader(self.stdin_fd)
+        return data.decode(errors="replace") if data else None
