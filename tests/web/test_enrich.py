@@ -56,3 +56,33 @@ def test_diffs_gain_hunks_in_cards_and_in_standard_content() -> None:
 def test_other_updates_pass_through_untouched() -> None:
     chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "<b>"}}
     assert enrich_update(chunk) is chunk
+
+
+def test_edit_fragments_are_numbered_where_the_file_puts_them() -> None:
+    # Two hunks of one file: the second's old numbers are shifted by the first's growth.
+    first = {"path": "f.py", "oldText": "a\nb\n", "newText": "a\nB\nb2\n"}
+    second = {"path": "f.py", "oldText": "x\ny\n", "newText": "x\nY\n"}
+    view = {
+        "card": "diff",
+        "diffs": [first, second],
+        "locations": [{"path": "f.py", "line": 4}, {"path": "f.py", "line": 20}],
+    }
+    diffs = enrich_update(_update(view))["_meta"]["tether"]["view"]["diffs"]
+    rows = [[(r["op"], r["old"], r["new"]) for r in d["hunks"][0]["lines"]] for d in diffs]
+    assert rows[0] == [(" ", 4, 4), ("-", 5, None), ("+", None, 5), ("+", None, 6)]
+    assert rows[1] == [(" ", 19, 20), ("-", 20, None), ("+", None, 21)]
+    assert [d["placed"] for d in diffs] == [True, True]
+
+
+def test_fragments_without_a_start_are_unplaced_and_new_files_start_at_one() -> None:
+    view = {
+        "card": "diff",
+        "title": "Edit f.py",
+        "diffs": [
+            {"path": "f.py", "oldText": "a", "newText": "b"},
+            {"path": "g.py", "oldText": None, "newText": "n\n"},
+        ],
+    }
+    diffs = enrich_update(_update(view, kind="tool_call"))["_meta"]["tether"]["view"]["diffs"]
+    assert [d["placed"] for d in diffs] == [False, True]
+    assert diffs[1]["hunks"][0]["lines"] == [{"op": "+", "old": None, "new": 1, "text": "n"}]

@@ -14,15 +14,16 @@ from collections.abc import AsyncIterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
     ClientCapabilities,
     FileSystemCapabilities,
     Implementation,
+    LoadSessionResponse,
     SessionModeState,
 )
 
+from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from tether.web.client import PageClient, Send
 from tether.web.protocol import (
     Answer,
@@ -50,6 +51,10 @@ log = logging.getLogger(__name__)
 
 STDIO_LIMIT = 50 * 1024 * 1024
 """Longest JSON-RPC line taken from the agent; a 50 KB read card exceeds asyncio's 64 KiB."""
+
+LOAD_RETRIES = 6
+"""Tries to open a session whose lock another (closing) agent process still holds."""
+LOAD_RETRY_DELAY_S = 0.5
 
 
 def _tether_version() -> str:
@@ -165,6 +170,21 @@ class Bridge:
             if isinstance(message, Prompt):
                 await self._send(PromptEnd(session_id=message.session_id, stop_reason="error"))
 
+    async def _load(
+        self, conn: ClientSideConnection, session_id: str, cwd: str
+    ) -> LoadSessionResponse:
+        # After a page reload the old tab's agent may still hold the session's lock for a
+        # moment while it shuts down; a short retry spares the user a spurious error.
+        attempt = 1
+        while True:
+            try:
+                return await conn.load_session(cwd=cwd, session_id=session_id, mcp_servers=[])
+            except RequestError as exc:
+                if attempt >= LOAD_RETRIES or "already open" not in f"{exc} {exc.data}":
+                    raise
+            attempt += 1
+            await asyncio.sleep(LOAD_RETRY_DELAY_S)
+
     async def _dispatch(self, conn: ClientSideConnection, message: ClientMessage) -> None:
         match message:
             case ListSessions():
@@ -188,9 +208,7 @@ class Bridge:
                 await self._send(Opened(session_id=created.session_id, modes=_modes(created.modes)))
             case LoadSession(session_id=session_id, cwd=cwd):
                 await self._send(Opening(session_id=session_id, replay=True))
-                loaded = await conn.load_session(
-                    cwd=cwd or str(self._cwd), session_id=session_id, mcp_servers=[]
-                )
+                loaded = await self._load(conn, session_id, cwd or str(self._cwd))
                 await self._send(Opened(session_id=session_id, modes=_modes(loaded.modes)))
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from tether.highlight import highlight_lines
 from tether.views import dump_view, load_call_view, load_result_view
-from tether.web.linediff import diff_hunks
+from tether.web.linediff import diff_hunks, line_count
 
 __all__ = ["enrich_tool_call", "enrich_update"]
 
@@ -59,12 +59,39 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
         texts = [line["text"] for line in dumped["lines"]]
         dumped["tokens"] = highlight_lines(texts, dumped.get("lang"))
     if dumped["card"] == "diff":
-        dumped["diffs"] = [_with_hunks(diff) for diff in dumped["diffs"]]
+        dumped["diffs"] = _placed_diffs(dumped["diffs"], dumped.get("locations") or [])
     return dumped
 
 
+def _placed_diffs(
+    diffs: list[dict[str, Any]], locations: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Card diffs with hunks numbered where the file puts them.
+
+    An edit's FileDiff is a fragment of the file; its location (one per diff, when the
+    card has them) is where it starts in the new file. Earlier fragments of the same file
+    shift the old numbering by what they added or removed. A fragment with no known
+    start is `placed: false`: the page shows it without line numbers rather than wrong ones.
+    """
+    shift: dict[str, int] = {}
+    out = []
+    for index, diff in enumerate(diffs):
+        path, old, new = diff["path"], diff["oldText"], diff["newText"]
+        line = locations[index].get("line") if len(locations) == len(diffs) else None
+        if old is None:
+            out.append({**diff, "placed": True, "hunks": diff_hunks(None, new)})
+        elif isinstance(line, int):
+            old_start = line - shift.get(path, 0)
+            hunks = diff_hunks(old, new, old_start=old_start, new_start=line)
+            out.append({**diff, "placed": True, "hunks": hunks})
+        else:
+            out.append({**diff, "placed": False, "hunks": diff_hunks(old, new)})
+        shift[path] = shift.get(path, 0) + line_count(new) - line_count(old)
+    return out
+
+
 def _with_hunks(item: Any) -> Any:
-    # Both a card's FileDiff and ACP's `{type: "diff"}` content carry oldText/newText.
+    # ACP's `{type: "diff"}` content: by ACP's convention whole files, numbered from 1.
     if not isinstance(item, dict) or not isinstance(new := item.get("newText"), str):
         return item
     old = item.get("oldText")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Literal, TypedDict
 
-__all__ = ["DiffLine", "Hunk", "diff_hunks"]
+__all__ = ["DiffLine", "Hunk", "diff_hunks", "line_count"]
 
 CONTEXT_LINES = 3
 """Unchanged lines shown around each change, as in a unified diff."""
@@ -38,9 +38,21 @@ def _split(text: str | None) -> list[str]:
     return lines
 
 
-def diff_hunks(old_text: str | None, new_text: str) -> list[Hunk]:
-    """The unified-diff hunks that turn `old_text` into `new_text` (`None` = new file)."""
+def line_count(text: str | None) -> int:
+    """Lines in a text as the diff counts them (a last line without a newline counts)."""
+    return len(_split(text))
+
+
+def diff_hunks(
+    old_text: str | None, new_text: str, old_start: int = 1, new_start: int = 1
+) -> list[Hunk]:
+    """The unified-diff hunks that turn `old_text` into `new_text` (`None` = new file).
+
+    `old_start`/`new_start` are the file line numbers of the texts' first lines, for
+    texts that are a fragment of a file (an edit's hunk) rather than the whole of it.
+    """
     old, new = _split(old_text), _split(new_text)
+    o, n = old_start - 1, new_start - 1
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     hunks: list[Hunk] = []
     for group in matcher.get_grouped_opcodes(CONTEXT_LINES):
@@ -48,12 +60,16 @@ def diff_hunks(old_text: str | None, new_text: str) -> list[Hunk]:
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 rows.extend(
-                    DiffLine(op=" ", old=i + 1, new=j + 1, text=old[i])
+                    DiffLine(op=" ", old=o + i + 1, new=n + j + 1, text=old[i])
                     for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
                 )
                 continue
-            rows.extend(DiffLine(op="-", old=i + 1, new=None, text=old[i]) for i in range(i1, i2))
-            rows.extend(DiffLine(op="+", old=None, new=j + 1, text=new[j]) for j in range(j1, j2))
+            rows.extend(
+                DiffLine(op="-", old=o + i + 1, new=None, text=old[i]) for i in range(i1, i2)
+            )
+            rows.extend(
+                DiffLine(op="+", old=None, new=n + j + 1, text=new[j]) for j in range(j1, j2)
+            )
         first = group[0]
-        hunks.append(Hunk(oldStart=first[1] + 1, newStart=first[3] + 1, lines=rows))
+        hunks.append(Hunk(oldStart=o + first[1] + 1, newStart=n + first[3] + 1, lines=rows))
     return hunks

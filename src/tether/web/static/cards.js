@@ -131,13 +131,14 @@ function fileDiff(diff) {
     box.append(el("div", { class: "card-note", text: "No changes." }));
     return box;
   }
-  const table = el("table", { class: "diff-table" });
+  const placed = diff.placed !== false;
+  const table = el("table", { class: `diff-table${placed ? "" : " unplaced"}` });
   const body = el("tbody");
   hunks.forEach((hunk, index) => {
-    if (index > 0 || hunk.oldStart > 1 || hunk.newStart > 1) {
+    if (index > 0 || (placed && (hunk.oldStart > 1 || hunk.newStart > 1))) {
       body.append(el("tr", { class: "hunk-sep" },
         el("td", { class: "ln", "aria-hidden": "true" }), el("td", { class: "ln", "aria-hidden": "true" }),
-        el("td", { class: "hunk-label", colspan: "2", text: `@@ -${hunk.oldStart} +${hunk.newStart} @@` })));
+        el("td", { class: "hunk-label", colspan: "2", text: placed ? `@@ -${hunk.oldStart} +${hunk.newStart} @@` : "⋯" })));
     }
     for (const line of hunk.lines) {
       const kind = line.op === "+" ? "add" : line.op === "-" ? "del" : "ctx";
