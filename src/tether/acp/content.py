@@ -14,13 +14,14 @@ This is the one place a card becomes standard content, so every client that igno
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import assert_never
 
-from acp import text_block, tool_content, tool_diff_content
 from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
+from acp import text_block, tool_content, tool_diff_content
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -78,8 +79,8 @@ def console_text(command: str | None, output: str) -> str:
 
 def absolute(path: str, cwd: Path) -> str:
     """`path` made absolute against the session's cwd (ACP paths are absolute)."""
-    candidate = Path(path).expanduser()
-    return str(candidate if candidate.is_absolute() else cwd / candidate)
+    # `..` is folded away lexically: the client wants the place, not the spelling.
+    return os.path.normpath(cwd / Path(path).expanduser())
 
 
 def _text(text: str) -> ContentToolCallContent:

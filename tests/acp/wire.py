@@ -1,0 +1,152 @@
+"""A real `tether acp` subprocess over pipes, driven line by line as a client would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TIMEOUT = 30.0
+"""Seconds to wait for one message before the test fails (bounds every read loop)."""
+
+Message = dict[str, Any]
+
+
+def tether_command() -> list[str]:
+    """The installed `tether` console script next to this interpreter."""
+    script = Path(sys.executable).with_name("tether")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "tether"]
+
+
+class AgentProcess:
+    """One `tether acp` process: raw lines in, parsed messages out, everything it wrote kept."""
+
+    def __init__(self, process: asyncio.subprocess.Process, stderr: Path) -> None:
+        self.process = process
+        self.stderr_path = stderr
+        self.received: list[Message] = []
+        """Every message the agent wrote, in order."""
+        self._next_id = 1
+
+    @classmethod
+    async def start(cls, home: Path, *args: str, cwd: Path | None = None) -> AgentProcess:
+        """Start `tether acp ARGS` with `TETHER_HOME=home`."""
+        home.mkdir(parents=True, exist_ok=True)
+        stderr = home / "agent.stderr"
+        env = {**os.environ, "TETHER_HOME": str(home)}
+        with stderr.open("ab") as err:
+            process = await asyncio.create_subprocess_exec(
+                *tether_command(),
+                "acp",
+                *args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+                env=env,
+                cwd=cwd,
+            )
+        return cls(process, stderr)
+
+    @property
+    def stderr(self) -> str:
+        """What the agent logged so far."""
+        return self.stderr_path.read_text(errors="replace")
+
+    async def write_raw(self, data: bytes) -> None:
+        """Write bytes exactly as given."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        await self.process.stdin.drain()
+
+    async def send(self, message: Message) -> None:
+        """Write one message as one line."""
+        await self.write_raw(json.dumps(message).encode() + b"\n")
+
+    async def read(self, timeout: float = TIMEOUT) -> Message:
+        """The next message the agent wrote."""
+        assert self.process.stdout is not None
+        try:
+            line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"no message within {timeout}s; stderr:\n{self.stderr}") from None
+        if not line:
+            raise AssertionError(f"the agent closed stdout; stderr:\n{self.stderr}")
+        message: Message = json.loads(line)
+        self.received.append(message)
+        return message
+
+    async def notify(self, method: str, params: Message) -> None:
+        """Send a notification."""
+        await self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def start_request(self, method: str, params: Message) -> int:
+        """Send a request without waiting; its id."""
+        request_id = self._next_id
+        self._next_id += 1
+        await self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return request_id
+
+    async def response(
+        self,
+        request_id: int,
+        on_request: Callable[[Message], Message | None] | None = None,
+    ) -> tuple[Message, list[Message]]:
+        """Read until the answer to `request_id`; agent requests are answered by `on_request`.
+
+        Returns the answer and the notifications read meanwhile.
+        """
+        notes: list[Message] = []
+        for _ in range(100_000):
+            message = await self.read()
+            if message.get("id") == request_id and "method" not in message:
+                return message, notes
+            if "method" in message and "id" in message:
+                if on_request is None:
+                    raise AssertionError(f"unexpected request from the agent: {message}")
+                result = on_request(message)
+                await self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+            elif "method" in message:
+                notes.append(message)
+            else:
+                raise AssertionError(f"unexpected message: {message}")
+        raise AssertionError("too many messages")
+
+    async def request(
+        self,
+        method: str,
+        params: Message,
+        on_request: Callable[[Message], Message | None] | None = None,
+    ) -> tuple[Message, list[Message]]:
+        """Send a request and read until its answer."""
+        return await self.response(await self.start_request(method, params), on_request)
+
+    async def initialize(self) -> Message:
+        """The `initialize` handshake; the agent's result."""
+        answer, _ = await self.request(
+            "initialize",
+            {
+                "protocolVersion": 1,
+                "clientCapabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            },
+        )
+        return answer["result"]  # type: ignore[no-any-return]
+
+    async def close(self, timeout: float = TIMEOUT) -> int:
+        """Close stdin, keep whatever the agent still writes, and wait for it to exit."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        if not self.process.stdin.is_closing():
+            self.process.stdin.close()
+        try:
+            rest = await asyncio.wait_for(self.process.stdout.read(), timeout)
+            status = await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+            raise AssertionError(f"the agent did not exit; stderr:\n{self.stderr}") from None
+        self.received.extend(json.loads(line) for line in rest.splitlines())
+        return status

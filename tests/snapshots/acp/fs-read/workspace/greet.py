@@ -1,0 +1,6 @@
+"""Greetings."""
+
+
+def greet(name: str) -> str:
+    """Say hello to `name`."""
+    return f"Hello, {name}!"
