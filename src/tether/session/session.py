@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, assert_never
 
-from tether.content import ContentBlock, TextContent
+from tether.content import ContentBlock
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
 from tether.models.messages import ToolSpec
@@ -33,6 +33,7 @@ from tether.session.instructions import Reminder, Reminders, system_prompt
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.store import SessionStore
+from tether.session.title import title_from
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -60,7 +61,6 @@ DEFAULT_MAX_STEPS = 50
 """Model requests per prompt before it stops with `max_turn_requests`."""
 CANCELLED = "Cancelled by the user"
 INTERRUPTED = "Interrupted: tether stopped before this call finished"
-TITLE_LENGTH = 60
 
 
 class Session:
@@ -111,7 +111,7 @@ class Session:
             store.create(workspace.cwd),
             model=model,
             tools=tools,
-            gate=gate or _policy_gate(workspace, mode, asker),
+            gate=gate or PolicyGate(workspace, mode=mode, asker=asker),
             workspace=workspace,
             user_dir=store.root,
             max_steps=max_steps,
@@ -139,7 +139,7 @@ class Session:
                 event_log,
                 model=model,
                 tools=tools,
-                gate=gate or _policy_gate(workspace, mode, asker),
+                gate=gate or PolicyGate(workspace, mode=mode, asker=asker),
                 workspace=workspace,
                 user_dir=store.root,
                 max_steps=max_steps,
@@ -208,21 +208,21 @@ class Session:
         self._append(TurnStart())
         for update in user_updates(self._append(UserMessageEvent(content=content))):
             emit(update)
-        if self.title is None and (title := _title(content)):
+        if self.title is None and (title := title_from(content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
             stop = await self._steps(emit)
         except asyncio.CancelledError:
-            self._end(TurnEnd(stop_reason="cancelled"), emit, unfinished=CANCELLED)
+            self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not self._cancel_requested:
-                raise
+                raise  # the caller itself was cancelled: recorded, and passed on
             return "cancelled"
         except ModelError as exc:
-            self._end(TurnEnd(stop_reason="error", error=str(exc)), emit, unfinished=CANCELLED)
+            self._end(TurnEnd(stop_reason="error", error=str(exc)), emit)
             raise PromptFailed(str(exc)) from exc
         except BaseException as exc:
             message = f"internal error: {type(exc).__name__}: {exc}"
-            self._end(TurnEnd(stop_reason="error", error=message), emit, unfinished=CANCELLED)
+            self._end(TurnEnd(stop_reason="error", error=message), emit)
             raise
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
@@ -265,19 +265,7 @@ class Session:
         raise ModelError(f"the model {self.model.name} ended its stream without a message")
 
     async def _run_tools(self, records: Sequence[ToolCallRecord], emit: OnUpdate) -> None:
-        calls = []
-        for record in records:
-            call = prepare(
-                self.tools,
-                self._append(
-                    ToolCallEvent(
-                        tool_call_id=record.id, name=record.name, arguments=record.arguments
-                    )
-                ),
-            )
-            self._pending[call.id] = call
-            emit(call.started())
-            calls.append(call)
+        calls = [self._announce(record, emit) for record in records]
         last_on_key: dict[str, asyncio.Task[None]] = {}
         async with asyncio.TaskGroup() as group:
             for call in calls:
@@ -286,6 +274,12 @@ class Session:
                 task = group.create_task(self._run_call(call, after, emit))
                 if key:
                     last_on_key[key] = task
+
+    def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
+        event = ToolCallEvent(tool_call_id=record.id, name=record.name, arguments=record.arguments)
+        call = self._pending[record.id] = prepare(self.tools, self._append(event))
+        emit(call.started())
+        return call
 
     async def _run_call(
         self, call: PreparedCall, after: asyncio.Task[None] | None, emit: OnUpdate
@@ -343,10 +337,10 @@ class Session:
             return None
         return self._reminders.after_read(self.workspace.resolve(raw))
 
-    def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str | None = None) -> None:
+    def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
         for call in list(self._pending.values()):
-            self._record(call, ToolResult.error(unfinished or CANCELLED), emit)
+            self._record(call, ToolResult.error(unfinished), emit)
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":
@@ -367,10 +361,6 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
-
-
-def _policy_gate(workspace: Workspace, mode: Mode, asker: PermissionAsker | None) -> Gate:
-    return PolicyGate(workspace, mode=mode, asker=asker)
 
 
 def _reminded(events: Sequence[Event]) -> set[Path]:
@@ -394,14 +384,6 @@ def _stop_reason(reason: ModelStopReason) -> StopReason:
             return reason
         case "end_turn" | "tool_use":
             return "end_turn"
-
-
-def _title(content: Sequence[ContentBlock]) -> str | None:
-    text = next((b.text for b in content if isinstance(b, TextContent) and b.text.strip()), None)
-    if text is None:
-        return None
-    line = text.strip().splitlines()[0].strip()
-    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
 
 
 def _safe(on_update: OnUpdate) -> OnUpdate:
