@@ -1,0 +1,356 @@
+"""`tether acp` over real pipes: bad input, errors, cancel, busy sessions, permissions, listing."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.acp.wire import AgentProcess, Message
+
+PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d49484452")).decode()
+
+
+def _script(tmp: Path, *turns: dict[str, Any]) -> str:
+    path = tmp / "script.json"
+    path.write_text(json.dumps({"turns": list(turns)}))
+    return f"script:{path}"
+
+
+async def _agent(tmp: Path, model: str, mode: str = "ask") -> AgentProcess:
+    agent = await AgentProcess.start(tmp / "home", "--model", model, "--mode", mode)
+    await agent.initialize()
+    return agent
+
+
+async def _new(agent: AgentProcess, cwd: Path, **extra: Any) -> str:
+    cwd.mkdir(exist_ok=True)
+    reply, _ = await agent.request("session/new", {"cwd": str(cwd), "mcpServers": [], **extra})
+    return str(reply["result"]["sessionId"])
+
+
+def _prompt(session_id: str, text: str) -> Message:
+    return {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}
+
+
+def _error(reply: Message) -> Message:
+    assert "error" in reply, reply
+    error: Message = reply["error"]
+    return error
+
+
+def _updates(notes: list[Message], kind: str) -> list[Message]:
+    return [
+        n["params"]["update"]
+        for n in notes
+        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
+    ]
+
+
+async def test_bad_lines_get_json_rpc_errors_and_the_agent_keeps_serving(tmp_path: Path) -> None:
+    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    try:
+        await agent.write_raw(b"this is not json\n")
+        assert _error(await agent.read())["code"] == -32700
+        await agent.write_raw(b'{"jsonrpc": "2.0", "id": 1, "method": \n')  # cut short
+        assert _error(await agent.read())["code"] == -32700
+        await agent.write_raw(b"\xff\xfe\x00garbage\n")
+        assert _error(await agent.read())["code"] == -32700
+        await agent.write_raw(b"[1, 2, 3]\n")
+        batch = await agent.read()
+        assert (batch["id"], _error(batch)["code"]) == (None, -32600)
+        await agent.write_raw(b'{"jsonrpc": "2.0", "id": 5, "method": 42}\n')
+        bad_method = await agent.read()
+        assert (bad_method["id"], _error(bad_method)["code"]) == (5, -32600)
+        await agent.write_raw(b"\n   \n")  # blank lines are not messages
+        await agent.notify("no/such/notification", {})  # notifications get no answer
+
+        reply, _ = await agent.request("no/such/method", {})
+        assert _error(reply)["code"] == -32601
+        reply, _ = await agent.request("session/new", {"cwd": 42})
+        assert _error(reply)["code"] == -32602
+        reply, _ = await agent.request("session/new", {"cwd": "relative/dir", "mcpServers": []})
+        assert _error(reply) == {
+            "code": -32602,
+            "message": "cwd must be an absolute path: relative/dir",
+            "data": {"cwd": "relative/dir"},
+        }
+        missing = tmp_path / "missing"
+        reply, _ = await agent.request("session/new", {"cwd": str(missing), "mcpServers": []})
+        assert _error(reply)["message"] == f"cwd is not a directory: {missing}"
+
+        result = await agent.initialize()
+        assert result["protocolVersion"] == 1
+        assert result["agentCapabilities"]["loadSession"] is True
+        assert result["agentInfo"]["name"] == "tether"
+    finally:
+        assert await agent.close() == 0
+    assert all("jsonrpc" in m for m in agent.received)
+
+
+async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_path: Path) -> None:
+    agent = await _agent(tmp_path, _script(tmp_path, {"text": "ok"}))
+    try:
+        reply, _ = await agent.request("session/prompt", _prompt("nope", "hi"))
+        error = _error(reply)
+        assert error["code"] == -32002
+        assert error["message"].startswith("Session not open: nope")
+        reply, _ = await agent.request(
+            "session/load", {"sessionId": "nope", "cwd": str(tmp_path), "mcpServers": []}
+        )
+        assert _error(reply) == {
+            "code": -32002,
+            "message": "Session not found: nope",
+            "data": {"sessionId": "nope"},
+        }
+
+        session_id = await _new(agent, tmp_path / "ws")
+        reply, _ = await agent.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "yolo"}
+        )
+        error = _error(reply)
+        assert error["code"] == -32602
+        assert error["message"] == "Unknown mode 'yolo': use one of ask, accept-edits, auto"
+        reply, _ = await agent.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "auto"}
+        )
+        assert reply["result"] == {}
+
+        audio = {"type": "audio", "data": PNG, "mimeType": "audio/wav"}
+        reply, _ = await agent.request(
+            "session/prompt", {"sessionId": session_id, "prompt": [audio]}
+        )
+        assert _error(reply)["message"] == "Prompt block 0: audio prompts are not supported"
+        reply, _ = await agent.request("session/prompt", {"sessionId": session_id, "prompt": []})
+        assert _error(reply)["message"] == "The prompt is empty"
+
+        # Nothing was lost: the session still answers.
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "hello"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+        assert [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")] == ["ok"]
+    finally:
+        assert await agent.close() == 0
+
+
+async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path: Path) -> None:
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 30"}}]},
+        {"text": "after"},
+    )
+    agent = await _agent(tmp_path, model, mode="auto")
+    try:
+        session_id = await _new(agent, tmp_path / "ws")
+        first = await agent.start_request("session/prompt", _prompt(session_id, "wait"))
+        started = await agent.read()
+        assert started["params"]["update"]["sessionUpdate"] == "session_info_update"
+        started = await agent.read()
+        assert started["params"]["update"]["sessionUpdate"] == "tool_call"
+
+        busy, _ = await agent.request("session/prompt", _prompt(session_id, "again"))
+        error = _error(busy)
+        assert error["code"] == -32600
+        assert error["message"] == f"Session {session_id} is already running a prompt"
+
+        began = time.monotonic()
+        await agent.notify("session/cancel", {"sessionId": session_id})
+        reply, notes = await agent.response(first)
+        assert time.monotonic() - began < 5
+        assert reply["result"] == {"stopReason": "cancelled"}
+        [final] = _updates(notes, "tool_call_update")
+        assert final["status"] == "failed"
+        assert final["content"][0]["content"]["text"] == "Cancelled by the user"
+
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "go on"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+
+
+async def test_a_model_failure_is_an_error_and_the_session_goes_on(tmp_path: Path) -> None:
+    model = _script(tmp_path, {"text": "partial", "error": "upstream overloaded"}, {"text": "back"})
+    agent = await _agent(tmp_path, model)
+    try:
+        session_id = await _new(agent, tmp_path / "ws")
+        reply, _ = await agent.request("session/prompt", _prompt(session_id, "try"))
+        assert _error(reply) == {
+            "code": -32603,
+            "message": "The model failed: upstream overloaded",
+            "data": {"sessionId": session_id, "details": "upstream overloaded"},
+        }
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "again"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+        assert [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")] == ["back"]
+    finally:
+        assert await agent.close() == 0
+    log = (tmp_path / "home" / "sessions" / f"{session_id}.jsonl").read_text()
+    assert '"stopReason":"error","error":"upstream overloaded"' in log
+
+
+async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path) -> None:
+    command = {"command": "echo hi > out.txt"}
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": command}]},
+        {"text": "done"},
+    )
+    agent = await _agent(tmp_path, model)
+    asked: list[Message] = []
+
+    def cancel(message: Message) -> Message:
+        asked.append(message)
+        return {"outcome": {"outcome": "cancelled"}}
+
+    try:
+        session_id = await _new(agent, tmp_path / "ws")
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "x"), cancel)
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    [request] = asked
+    assert request["method"] == "session/request_permission"
+    assert request["params"] == {
+        "sessionId": session_id,
+        "toolCall": {"toolCallId": "c1", "kind": "execute", "title": "echo hi > out.txt"},
+        "options": [
+            {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},
+            {"optionId": "reject_once", "name": "Reject", "kind": "reject_once"},
+        ],
+        "_meta": {"tether": {"reason": "commands need approval unless the mode is auto"}},
+    }
+    # The request came after the tool call it is about.
+    kinds = [m.get("method") or "answer" for m in agent.received]
+    assert kinds.index("session/request_permission") > kinds.index("session/update")
+    [final] = _updates(notes, "tool_call_update")
+    assert final["status"] == "failed"
+    assert "was rejected" in final["content"][0]["content"]["text"]
+    assert not (tmp_path / "ws" / "out.txt").exists()
+
+
+async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> None:
+    model = _script(tmp_path, {"text": "seen"})
+    agent = await _agent(tmp_path, model)
+    prompt = [
+        {"type": "text", "text": "look at these"},
+        {"type": "image", "data": PNG, "mimeType": "image/png"},
+        {"type": "resource_link", "name": "main.py", "uri": "file:///w/main.py"},
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///w/notes.md", "text": "a note", "mimeType": "text/md"},
+        },
+    ]
+    try:
+        session_id = await _new(agent, tmp_path / "ws")
+        reply, notes = await agent.request(
+            "session/prompt", {"sessionId": session_id, "prompt": prompt}
+        )
+        assert reply["result"] == {"stopReason": "end_turn"}
+        assert not _updates(notes, "user_message_chunk")  # a live client has its own prompt
+    finally:
+        assert await agent.close() == 0
+
+    again = await _agent(tmp_path, model)
+    try:
+        reply, notes = await again.request(
+            "session/load",
+            {"sessionId": session_id, "cwd": str(tmp_path / "ws"), "mcpServers": []},
+        )
+        assert reply["result"]["modes"]["currentModeId"] == "ask"
+    finally:
+        assert await again.close() == 0
+    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == [
+        {"type": "text", "text": "look at these"},
+        {"type": "image", "data": PNG, "mimeType": "image/png"},
+        {"type": "text", "text": "[@main.py](file:///w/main.py)"},
+        {"type": "text", "text": '<context ref="file:///w/notes.md">\na note\n</context>'},
+    ]
+    assert _updates(notes, "session_info_update") == [
+        {"sessionUpdate": "session_info_update", "title": "look at these"}
+    ]
+
+
+async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path: Path) -> None:
+    model = _script(tmp_path)
+    agent = await _agent(tmp_path, model)
+    try:
+        first = await _new(agent, tmp_path / "one")
+        await agent.request("session/prompt", _prompt(first, "first title"))
+        second = await _new(agent, tmp_path / "two")
+        reply, _ = await agent.request("session/list", {})
+        listed = reply["result"]["sessions"]
+        assert [s["sessionId"] for s in listed] == [second, first]
+        assert listed[1]["cwd"] == str((tmp_path / "one").resolve())
+        assert listed[1]["title"] == "first title"
+        assert listed[1]["updatedAt"].endswith("Z") or "+" in listed[1]["updatedAt"]
+        assert "title" not in listed[0]
+        reply, _ = await agent.request("session/list", {"cwd": str(tmp_path / "two")})
+        assert [s["sessionId"] for s in reply["result"]["sessions"]] == [second]
+        reply, _ = await agent.request("session/list", {"cursor": "nonsense"})
+        assert _error(reply)["code"] == -32602
+
+        # Another process cannot take a session this one holds.
+        other = await _agent(tmp_path, model)
+        try:
+            reply, _ = await other.request(
+                "session/load",
+                {"sessionId": first, "cwd": str(tmp_path / "one"), "mcpServers": []},
+            )
+            error = _error(reply)
+            assert error["code"] == -32603
+            assert first in error["message"]
+        finally:
+            assert await other.close() == 0
+    finally:
+        assert await agent.close() == 0
+
+
+async def test_set_mode_applies_to_the_next_decision(tmp_path: Path) -> None:
+    write = {"path": "a.txt", "content": "x\n"}
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "c1", "name": "write", "arguments": write}]},
+        {"text": "written"},
+    )
+    agent = await _agent(tmp_path, model)  # starts in ask
+    try:
+        session_id = await _new(agent, tmp_path / "ws")
+        reply, _ = await agent.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "accept-edits"}
+        )
+        assert reply["result"] == {}
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "write"))
+        assert reply["result"] == {"stopReason": "end_turn"}  # no permission request came
+        [final] = _updates(notes, "tool_call_update")
+        assert final["status"] == "completed"
+    finally:
+        assert await agent.close() == 0
+    assert (tmp_path / "ws" / "a.txt").read_text() == "x\n"
+
+
+async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path) -> None:
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 30"}}]},
+    )
+    agent = await _agent(tmp_path, model, mode="auto")
+    session_id = await _new(agent, tmp_path / "ws")
+    await agent.start_request("session/prompt", _prompt(session_id, "wait"))
+    for _ in range(2):
+        await agent.read()  # the title, then the tool call: the command is running
+    await asyncio.sleep(0.2)
+    began = time.monotonic()
+    assert await agent.close() == 0
+    assert time.monotonic() - began < 10
+    events = [
+        json.loads(line)
+        for line in (tmp_path / "home" / "sessions" / f"{session_id}.jsonl")
+        .read_text()
+        .splitlines()
+    ]
+    assert events[-1]["type"] == "turn/end"
+    assert events[-1]["stopReason"] == "cancelled"
+    assert events[-2]["type"] == "tool/result" and events[-2]["isError"] is True
