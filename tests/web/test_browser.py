@@ -57,8 +57,8 @@ SCRIPT = {
                     "id": "c2",
                     "name": "bash",
                     "arguments": {
-                        "command": "printf 'building\\n\\033[32mok\\033[0m step one\\n"
-                        "\\033[31mFAIL\\033[0m step two\\n'; exit 3",
+                        "command": "printf 'building\\n\\033[32mok\\033[0m step one\\n'; "
+                        "sleep 1; printf '\\033[31mFAIL\\033[0m step two\\n'; exit 3",
                         "description": "Run the build",
                     },
                 }
@@ -183,6 +183,12 @@ def _check_read(page: Page) -> None:
 
 def _check_terminal(page: Page) -> None:
     block = page.locator("section.tool[data-tool-call-id=c2]")
+    # Live: the output so far shows while the command still runs.
+    block.locator(".pill-run").wait_for()
+    block.locator(".term-out .ansi-green").wait_for()
+    assert block.locator(".pill-run").inner_text() == "running"
+    assert "FAIL" not in block.locator(".term-out").inner_text()
+    shot(page, "section.tool[data-tool-call-id=c2]", "card-terminal-running")
     pill = block.locator("[data-card=terminal] .pill-bad")
     pill.wait_for()
     assert pill.inner_text() == "exit 3"

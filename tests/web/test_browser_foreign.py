@@ -109,3 +109,17 @@ def test_shift_enter_makes_a_newline_and_enter_sends(browser: Browser, fake_web:
         assert page.input_value("#prompt") == ""
         page.click("#cancel")
         page.wait_for_selector(".notice:has-text('Cancelled.')")
+
+
+def test_rejecting_a_permission_fails_the_tool_call(browser: Browser, fake_web: WebServer) -> None:
+    with open_page(browser, fake_web.url) as page:
+        send_prompt(page, "go")
+        block = page.locator("[data-tool-call-id=edit-1]")
+        block.locator(".permission button[data-kind=reject_once]").click()
+        block.locator(".perm-decision", has_text="Reject").wait_for()
+        page.wait_for_selector(".msg-agent:has-text('All done.')")
+        assert block.get_attribute("data-status") == "failed"
+        assert (
+            block.locator(".generic-text.is-error").inner_text() == "The user rejected this edit."
+        )
+        assert block.locator(".card-diff").count() == 0

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import http.client
 import json
+import shlex
+import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.web.conftest import WebServer
+from tests.web.conftest import WebServer, running_web
 
 RECV_TIMEOUT_S = 15
 
@@ -177,3 +180,17 @@ def test_bad_messages_get_an_error_and_the_socket_stays(fake_web: WebServer) -> 
         assert "opening the session failed" in _recv(ws, "error")["message"]
         _send(ws, type="listSessions")
         assert isinstance(_recv(ws, "sessions")["sessions"], list)
+
+
+def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None:
+    missing = shlex.join([str(tmp_path / "no-such-agent")])
+    quits = shlex.join([sys.executable, "-c", "import sys; sys.exit(7)"])
+    expected = {missing: "cannot start the agent", quits: "the agent exited (code 7)"}
+    for agent, message in expected.items():
+        with running_web(agent, tmp_path) as server:
+            ws_url, origin = server.ws_url, server.origin
+            with connect(ws_url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+                assert message in _recv(ws, "error")["message"]
+                # The server closes the page's socket once its agent is gone.
+                with pytest.raises(ConnectionClosed):
+                    ws.recv(timeout=RECV_TIMEOUT_S)

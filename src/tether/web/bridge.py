@@ -55,6 +55,8 @@ STDIO_LIMIT = 50 * 1024 * 1024
 LOAD_RETRIES = 6
 """Tries to open a session whose lock another (closing) agent process still holds."""
 LOAD_RETRY_DELAY_S = 0.5
+EXIT_WAIT_S = 1.0
+"""How long a failed handshake waits for the agent's exit code before reporting."""
 
 
 def _tether_version() -> str:
@@ -110,13 +112,17 @@ class Bridge:
         try:
             initialized = asyncio.ensure_future(self._initialize(conn))
             await asyncio.wait({initialized, exited}, return_when=asyncio.FIRST_COMPLETED)
-            if not initialized.done():
+            failure = initialized.exception() if initialized.done() else None
+            if not initialized.done() or failure is not None:
                 initialized.cancel()
-                code = exited.result()
-                await self._send(ErrorMessage(message=f"the agent exited (code {code})"))
-                return
-            if (failure := initialized.exception()) is not None:
-                await self._send(ErrorMessage(message=f"the agent did not initialize: {failure}"))
+                # A closed pipe usually means the agent died: its exit code says more.
+                await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
+                message = (
+                    f"the agent exited (code {exited.result()})"
+                    if exited.done()
+                    else f"the agent did not initialize: {failure}"
+                )
+                await self._send(ErrorMessage(message=message))
                 return
             reader = asyncio.ensure_future(self._dispatch_all(conn, incoming))
             await asyncio.wait({reader, exited}, return_when=asyncio.FIRST_COMPLETED)
