@@ -1,0 +1,179 @@
+"""Session updates → ACP session updates, one case per update kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acp.utils import serialize_params
+
+from tether.acp.mapping import acp_update
+from tether.acp.modes import AVAILABLE_MODES, mode_state
+from tether.content import TextContent
+from tether.policy import MODES
+from tether.session import (
+    AgentText,
+    TitleChanged,
+    ToolCallFinished,
+    ToolCallProgress,
+    ToolCallStarted,
+    TurnEnded,
+    TurnFailed,
+    Update,
+    UserImage,
+    UserText,
+)
+from tether.tools.result import ToolResult
+from tether.views import (
+    DiffCallView,
+    FileDiff,
+    GenericCallView,
+    GenericResultView,
+    Location,
+    TerminalCallView,
+    TerminalResultView,
+)
+
+CWD = Path("/ws")
+
+
+def _wire(update: Update) -> dict[str, Any] | None:
+    mapped = acp_update(update, CWD)
+    return None if mapped is None else serialize_params(mapped)
+
+
+def test_text_updates() -> None:
+    assert _wire(AgentText(text="hi")) == {
+        "sessionUpdate": "agent_message_chunk",
+        "content": {"type": "text", "text": "hi"},
+    }
+    assert _wire(UserText(text="q")) == {
+        "sessionUpdate": "user_message_chunk",
+        "content": {"type": "text", "text": "q"},
+    }
+    assert _wire(UserImage(data="AAAA", mime_type="image/png")) == {
+        "sessionUpdate": "user_message_chunk",
+        "content": {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+    }
+    assert _wire(TitleChanged(title="Fix it")) == {
+        "sessionUpdate": "session_info_update",
+        "title": "Fix it",
+    }
+    assert _wire(TurnEnded(stop_reason="end_turn")) is None
+    assert _wire(TurnFailed(message="down")) is None
+
+
+def test_generic_call_keeps_its_kind_and_absolute_locations() -> None:
+    view = GenericCallView(
+        title="Read a.py",
+        kind="read",
+        raw_input={"path": "a.py"},
+        locations=(Location(path="a.py", line=4),),
+    )
+    started = ToolCallStarted(
+        tool_call_id="c1", name="read", arguments='{"path": "a.py"}', view=view
+    )
+    assert _wire(started) == {
+        "sessionUpdate": "tool_call",
+        "toolCallId": "c1",
+        "title": "Read a.py",
+        "kind": "read",
+        "status": "pending",
+        "locations": [{"path": "/ws/a.py", "line": 4}],
+        "rawInput": {"path": "a.py"},
+        "_meta": {
+            "tether": {
+                "view": {
+                    "card": "generic",
+                    "title": "Read a.py",
+                    "kind": "read",
+                    "rawInput": {"path": "a.py"},
+                    "locations": [{"path": "a.py", "line": 4}],
+                }
+            }
+        },
+    }
+
+
+def test_terminal_and_diff_calls_get_execute_and_edit() -> None:
+    terminal = ToolCallStarted(
+        tool_call_id="c2",
+        name="bash",
+        arguments="not json",
+        view=TerminalCallView(title="ls -la"),
+    )
+    wire = _wire(terminal)
+    assert wire is not None
+    assert (wire["kind"], wire["title"], wire["rawInput"]) == ("execute", "ls -la", "not json")
+    assert "locations" not in wire and "content" not in wire
+
+    diff = DiffCallView(
+        title="Write n.txt", diffs=(FileDiff(path="n.txt", old_text=None, new_text="x"),)
+    )
+    wire = _wire(ToolCallStarted(tool_call_id="c3", name="write", arguments="{}", view=diff))
+    assert wire is not None
+    assert wire["kind"] == "edit"
+    # Without locations of its own, a diff card points at the files it changes.
+    assert wire["locations"] == [{"path": "/ws/n.txt"}]
+    assert wire["content"] == [{"type": "diff", "path": "/ws/n.txt", "newText": "x"}]
+    assert wire["_meta"]["tether"]["view"]["diffs"] == [
+        {"path": "n.txt", "oldText": None, "newText": "x"}
+    ]
+
+
+def test_generic_call_without_kind_is_other() -> None:
+    view = GenericCallView(title="mystery")
+    wire = _wire(ToolCallStarted(tool_call_id="c4", name="x", arguments="{}", view=view))
+    assert wire is not None
+    assert wire["kind"] == "other"
+
+
+def test_progress_is_in_progress_with_the_partial_card() -> None:
+    view = TerminalResultView(title="make", output="building\n")
+    assert _wire(ToolCallProgress(tool_call_id="c1", view=view)) == {
+        "sessionUpdate": "tool_call_update",
+        "toolCallId": "c1",
+        "status": "in_progress",
+        "content": [
+            {
+                "type": "content",
+                "content": {"type": "text", "text": "```console\n$ make\nbuilding\n```"},
+            }
+        ],
+        "_meta": {
+            "tether": {"view": {"card": "terminal", "title": "make", "output": "building\n"}}
+        },
+    }
+
+
+def test_finished_terminal_reports_its_exit_or_signal() -> None:
+    result = ToolResult(content=(TextContent(text="x"),))
+    for view, raw in (
+        (TerminalResultView(title="t", output="", exit_code=3), {"exitCode": 3}),
+        (TerminalResultView(title="t", output="", signal="SIGKILL"), {"signal": "SIGKILL"}),
+    ):
+        update = ToolCallFinished(tool_call_id="c", status="completed", view=view, result=result)
+        wire = _wire(update)
+        assert wire is not None
+        assert wire["rawOutput"] == raw
+
+
+def test_finished_generic_failure() -> None:
+    result = ToolResult.error("File not found: x")
+    view = GenericResultView(content="File not found: x")
+    update = ToolCallFinished(tool_call_id="c", status="failed", view=view, result=result)
+    assert _wire(update) == {
+        "sessionUpdate": "tool_call_update",
+        "toolCallId": "c",
+        "status": "failed",
+        "content": [{"type": "content", "content": {"type": "text", "text": "File not found: x"}}],
+        "_meta": {"tether": {"view": {"card": "generic", "content": "File not found: x"}}},
+    }
+
+
+def test_modes_match_the_policy_modes() -> None:
+    assert tuple(mode.id for mode in AVAILABLE_MODES) == MODES
+    state = serialize_params(mode_state("accept-edits"))
+    assert state["currentModeId"] == "accept-edits"
+    assert [m["name"] for m in state["availableModes"]] == ["Ask", "Accept edits", "Auto"]
+    assert all(m["description"] for m in state["availableModes"])
