@@ -1,0 +1,102 @@
+"""`tether acp` driven by the official TypeScript SDK (`@agentclientprotocol/sdk` 2.4.0).
+
+The Node client (`tests/acp/node/client.mjs`) spawns the agent, answers its permission
+request and checks the read card; this test installs the SDK into `tests/acp/node/node_modules`
+on first use (`npm ci`, from the pinned lock file) and checks the client's report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.acp.wire import tether_command
+
+NODE_DIR = Path(__file__).parent / "node"
+SDK_VERSION = "2.4.0"
+
+SCRIPT = {
+    "turns": [
+        {
+            "text": "Reading first.",
+            "toolCalls": [{"id": "read-1", "name": "read", "arguments": {"path": "greet.py"}}],
+        },
+        {
+            "toolCalls": [
+                {
+                    "id": "edit-1",
+                    "name": "edit",
+                    "arguments": {"path": "greet.py", "old_string": "hello", "new_string": "hi"},
+                }
+            ]
+        },
+        {"text": "Done."},
+    ]
+}
+
+
+def _installed() -> bool:
+    manifest = NODE_DIR / "node_modules" / "@agentclientprotocol" / "sdk" / "package.json"
+    return manifest.is_file() and json.loads(manifest.read_text())["version"] == SDK_VERSION
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    """The `node` binary, with the pinned SDK installed next to the client."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are needed to run the TypeScript SDK client")
+    if not _installed():
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=NODE_DIR,
+            check=True,
+            timeout=300,
+        )
+    assert _installed()
+    return node
+
+
+def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "greet.py").write_text('def greet():\n    return "hello"\n\n')
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    agent = [*tether_command(), "acp", "--model", f"script:{script}", "--mode", "ask"]
+    done = subprocess.run(
+        [node, str(NODE_DIR / "client.mjs"), str(workspace), *agent],
+        cwd=NODE_DIR,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+
+    assert seen["protocolVersion"] == 1
+    assert seen["agent"] == "tether"
+    assert seen["modes"] == ["ask", "accept-edits", "auto"]
+    assert seen["stopReason"] == "end_turn"
+    assert seen["listed"] == [seen["sessionId"]]
+    view = seen["readView"]
+    assert view["card"] == "read"
+    assert view["path"] == str(workspace / "greet.py")
+    assert [(line["number"], line["text"]) for line in view["lines"]] == [
+        (1, "def greet():"),
+        (2, '    return "hello"'),
+        (3, ""),
+    ]
+    assert view["totalLines"] == 3
+    assert seen["permission"]["toolCall"]["kind"] == "edit"
+    assert seen["editContent"][0]["newText"].count("hi") == 1
+    assert seen["kinds"].count("tool_call") == 2
+    assert (workspace / "greet.py").read_text() == 'def greet():\n    return "hi"\n\n'
