@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "sessions": "tether.cli.sessions",
     "show": "tether.cli.show",
     "demo": "tether.cli.demo",
+    "acp": "tether.cli.acp",
     "web": "tether.cli.web",
 }
 """Subcommand name → module. A subcommand is one module that satisfies `Command`."""
