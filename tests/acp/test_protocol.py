@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.wire import AgentProcess, Message, tether_command
 
 PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d49484452")).decode()
 
@@ -302,6 +303,7 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
             error = _error(reply)
             assert error["code"] == -32603
             assert first in error["message"]
+            assert "already open" in error["message"]
         finally:
             assert await other.close() == 0
     finally:
@@ -354,3 +356,32 @@ async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path)
     assert events[-1]["type"] == "turn/end"
     assert events[-1]["stopReason"] == "cancelled"
     assert events[-2]["type"] == "tool/result" and events[-2]["isError"] is True
+
+
+async def test_files_and_dev_null_work_as_stdin_and_stdout(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}
+        )
+        + "\n"
+    )
+    out = tmp_path / "out.jsonl"
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    command = [*tether_command(), "acp", "--model", _script(tmp_path)]
+    with requests.open("rb") as stdin, out.open("wb") as stdout:
+        process = await asyncio.create_subprocess_exec(
+            *command, stdin=stdin, stdout=stdout, stderr=asyncio.subprocess.DEVNULL, env=env
+        )
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    [answer] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert answer["result"]["agentInfo"]["name"] == "tether"
+
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=env,
+    )
+    assert await asyncio.wait_for(process.wait(), 30) == 0

@@ -34,8 +34,10 @@ async def serve_stdio(agent: TetherAgent) -> None:
 
 
 def _is_pipe(stream: BinaryIO) -> bool:
+    # Only pipes and sockets can be polled everywhere; files, ttys and /dev/null take the
+    # plain blocking path (a thread for reading).
     mode = os.fstat(stream.fileno()).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 async def _reader(stdin: BinaryIO) -> asyncio.StreamReader:
@@ -45,7 +47,7 @@ async def _reader(stdin: BinaryIO) -> asyncio.StreamReader:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
         return reader
 
-    # A regular file (`tether acp < requests.jsonl`): the event loop cannot poll it.
+    # A file (`tether acp < requests.jsonl`), a terminal or /dev/null.
     def feed() -> None:
         try:
             while data := os.read(stdin.fileno(), 65536):
