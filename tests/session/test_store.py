@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,18 @@ async def test_sessions_are_listed_newest_first_with_titles_and_turns(home: Path
         0,
         infos[0].created_at,
     )
+
+
+async def test_a_torn_tail_does_not_hide_a_session_from_the_list(home: Path, ws: Path) -> None:
+    session = new_session(home, ws, script({"text": "a"}))
+    await session.prompt(text("kept"), Recorder())
+    session.close()
+    path = home / "sessions" / f"{session.id}.jsonl"
+    ended = json.loads(path.read_text().splitlines()[-1])["time"]
+    with path.open("a") as handle:
+        handle.write('{"type":"session/title","seq":9,"time":"2099-01-01T00:00:00Z","tit')
+    [info] = SessionStore(home).list_sessions()
+    assert (info.title, info.turns, info.updated_at) == ("kept", 1, ended)
 
 
 def test_an_empty_store_lists_nothing(tmp_path: Path) -> None:

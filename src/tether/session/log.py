@@ -171,6 +171,8 @@ class EventLog:
 
 
 def _lock(path: Path) -> IO[bytes]:
+    # The lock file stays after close: deleting it would race with a writer that has just
+    # opened it, leaving two writers holding locks on two different files.
     lock_path = path.with_suffix(".lock")
     handle = lock_path.open("ab")
     try:
