@@ -123,3 +123,51 @@ def test_rejecting_a_permission_fails_the_tool_call(browser: Browser, fake_web: 
             block.locator(".generic-text.is-error").inner_text() == "The user rejected this edit."
         )
         assert block.locator(".card-diff").count() == 0
+
+
+ANSI_CASES = {
+    # input: (text the page shows, [(span classes, span text), ...])
+    "plain <b>&amp;</b>": ("plain <b>&amp;</b>", []),
+    "\x1b[1;31mbold red\x1b[0m after": ("bold red after", [("ansi-red ansi-bold", "bold red")]),
+    "\x1b[92mbright\x1b[39m\x1b[44mon blue\x1b[m": (
+        "brighton blue",
+        [("ansi-bright-green", "bright"), ("ansi-bg-blue", "on blue")],
+    ),
+    "\x1b[38;5;9mnamed\x1b[38;5;196mcube\x1b[38;2;1;2;3mtrue": (
+        "namedcubetrue",
+        [("ansi-bright-red", "named"), ("", "cube"), ("", "true")],
+    ),
+    "\x1b]0;window title\x07\x1b[2Kcleared\x1b[1A": ("cleared", []),
+    "10%\r50%\r100%\ndone": ("100%\ndone", []),
+}
+
+
+def test_ansi_sgr_becomes_spans_and_other_escapes_vanish(
+    browser: Browser, fake_web: WebServer
+) -> None:
+    with open_page(browser, fake_web.url) as page:
+        for raw, (shown, spans) in ANSI_CASES.items():
+            result = page.evaluate(
+                """async (raw) => {
+                    const { ansiToFragment } = await import("/static/ansi.js");
+                    const box = document.createElement("pre");
+                    box.append(ansiToFragment(raw));
+                    const spans = [...box.querySelectorAll("span")].map(
+                        (s) => [s.className, s.textContent, s.style.color]);
+                    const elements = box.querySelectorAll("*").length;
+                    return { text: box.textContent, spans, elements };
+                }""",
+                raw,
+            )
+            assert result["text"] == shown, raw
+            assert [(c, t) for c, t, _ in result["spans"]] == spans, raw
+            assert result["elements"] == len(spans), raw
+        exact = page.evaluate(
+            """async () => {
+                const { ansiToFragment } = await import("/static/ansi.js");
+                const box = document.createElement("pre");
+                box.append(ansiToFragment("\\x1b[38;5;196mA\\x1b[38;2;1;2;3mB"));
+                return [...box.querySelectorAll("span")].map((s) => s.style.color);
+            }"""
+        )
+        assert exact == ["rgb(255, 0, 0)", "rgb(1, 2, 3)"]
