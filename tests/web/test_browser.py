@@ -48,7 +48,8 @@ SCRIPT = {
                     "id": "c1",
                     "name": "read",
                     "arguments": {"path": "demo.py", "offset": 3, "limit": 5},
-                }
+                },
+                {"id": "c0", "name": "read", "arguments": {"path": "empty.txt"}},
             ],
         },
         {
@@ -105,6 +106,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("scripted")
     (root / "ws").mkdir()
     (root / "ws" / "demo.py").write_text(DEMO)
+    (root / "ws" / "empty.txt").write_text("")
     return root / "ws"
 
 
@@ -179,6 +181,12 @@ def _check_read(page: Page) -> None:
     assert card.locator(".card-head .range").inner_text() == "lines 3–7 of 13"
     assert "use offset=8 to continue" in card.locator(".card-foot").inner_text()
     shot(page, "section.tool[data-tool-call-id=c1]", "card-read")
+    empty = page.locator("section.tool[data-tool-call-id=c0] [data-card=read]")
+    empty.wait_for()
+    assert empty.locator(".card-head .range").inner_text() == "empty file"
+    assert empty.locator(".card-note").inner_text() == "The file is empty."
+    assert empty.locator(".gutter, .card-foot").count() == 0
+    shot(page, "section.tool[data-tool-call-id=c0]", "card-read-empty")
 
 
 def _check_terminal(page: Page) -> None:
@@ -239,7 +247,7 @@ def _check_write(page: Page) -> None:
 
 def test_live_cards_render(scripted: Scripted) -> None:
     assert scripted.session_title == PROMPT
-    assert sorted(scripted.cards) == ["c1", "c2", "c3", "c4"]
+    assert sorted(scripted.cards) == ["c0", "c1", "c2", "c3", "c4"]
 
 
 def test_opening_a_stored_session_shows_the_same_cards(
