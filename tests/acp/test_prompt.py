@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from acp import RequestError
 from acp.schema import (
     AudioContentBlock,
     BlobResourceContents,
@@ -13,7 +14,6 @@ from acp.schema import (
     TextResourceContents,
 )
 
-from acp import RequestError
 from tether.acp.prompt import prompt_content
 from tether.content import ImageContent, TextContent
 

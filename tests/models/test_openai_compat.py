@@ -288,10 +288,10 @@ async def test_missing_key_for_another_remote_url() -> None:
         await collect(model, hello())
 
 
-async def test_environment_supplies_url_model_and_key(server: SSEServer) -> None:
+async def test_environment_supplies_url_and_key(server: SSEServer) -> None:
     server.queue(sse_reply("openai_text.sse"))
-    env = {"TETHER_BASE_URL": server.url, "TETHER_MODEL": "qwen3:8b", "TETHER_API_KEY": "tk"}
-    model = OpenAICompatModel(environ=env, retry=FAST)
+    env = {"TETHER_BASE_URL": server.url, "TETHER_API_KEY": "tk"}
+    model = OpenAICompatModel(model="qwen3:8b", environ=env, retry=FAST)
     try:
         await collect(model, hello())
     finally:

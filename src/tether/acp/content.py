@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import assert_never
 
+from acp import text_block, tool_content, tool_diff_content
 from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
-from acp import text_block, tool_content, tool_diff_content
 from tether.views import (
     DiffCallView,
     DiffResultView,

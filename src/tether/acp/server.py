@@ -10,6 +10,7 @@ import threading
 from typing import BinaryIO, cast
 
 from acp import Agent, run_agent
+
 from tether.acp.agent import TetherAgent
 from tether.acp.transport import LINE_LIMIT, JsonRpcLines, Sink
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 
 from tether.acp import TetherAgent, serve_stdio
+from tether.cli.model_args import add_model_arguments
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
@@ -15,18 +15,10 @@ from tether.tools.defaults import default_tools
 
 HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
 
-DEFAULT_MODEL = "openai"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""
-    parser.add_argument(
-        "--model",
-        default=os.environ.get("TETHER_MODEL", DEFAULT_MODEL),
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL or openai)",
-    )
-    parser.add_argument("--base-url", help="the API's base URL (OpenAI-compatible endpoints)")
-    parser.add_argument("--api-key", help="the API key (default: from the environment)")
+    add_model_arguments(parser)
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
+from tether.cli.model_args import add_model_arguments
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.models.factory import make_model
@@ -16,19 +17,11 @@ from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
 
-DEFAULT_MODEL = "openai"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether run`."""
     parser.add_argument("prompt", help="what to ask")
-    parser.add_argument(
-        "--model",
-        default=DEFAULT_MODEL,
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: openai)",
-    )
-    parser.add_argument("--base-url", help="the API's base URL (OpenAI-compatible endpoints)")
-    parser.add_argument("--api-key", help="the API key (default: from the environment)")
+    add_model_arguments(parser)
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")

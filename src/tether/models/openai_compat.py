@@ -64,7 +64,7 @@ class OpenAICompatModel:
     ) -> None:
         env = os.environ if environ is None else environ
         self.base_url = (base_url or env.get("TETHER_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
-        self.model = model or env.get("TETHER_MODEL") or DEFAULT_MODEL
+        self.model = model or DEFAULT_MODEL
         self.name = f"openai:{self.model}"
         self._retry = retry or RetryPolicy()
         host = urlsplit(self.base_url).hostname or ""

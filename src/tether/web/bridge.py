@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
 from acp.schema import (
     ClientCapabilities,
@@ -23,7 +24,6 @@ from acp.schema import (
     SessionModeState,
 )
 
-from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from tether.web.client import PageClient, Send
 from tether.web.protocol import (
     Answer,

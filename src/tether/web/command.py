@@ -7,7 +7,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.web.server import WebOptions, parse_agent_command, serve
+from tether.cli.model_args import add_model_arguments
+from tether.policy import DEFAULT_MODE, MODES
+from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
 __all__ = ["add_arguments", "main", "options_from_args", "run"]
 
@@ -21,7 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--agent",
         metavar="CMD",
-        help="ACP agent command to run for each page (default: tether acp)",
+        help="ACP agent command to run for each page (default: tether acp with the flags below)",
+    )
+    add_model_arguments(parser, api_key=False)
+    parser.add_argument(
+        "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
     )
     parser.add_argument(
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
@@ -39,7 +45,11 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
     return WebOptions(
         host=args.host,
         port=args.port,
-        agent=tuple(parse_agent_command(args.agent)) if args.agent is not None else (),
+        agent=tuple(
+            parse_agent_command(args.agent)
+            if args.agent is not None
+            else default_agent_command(model=args.model, base_url=args.base_url, mode=args.mode)
+        ),
         cwd=cwd,
         open_browser=not args.no_open,
     )

@@ -23,9 +23,15 @@ SHUTDOWN_GRACE_S = 3
 """How long open pages (and their agents) get to close when the server stops."""
 
 
-def default_agent_command() -> list[str]:
+def default_agent_command(
+    *, model: str | None = None, base_url: str | None = None, mode: str | None = None
+) -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
-    return [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())", "acp"]
+    command = [sys.executable, "-m", "tether", "acp"]
+    for flag, value in (("--model", model), ("--base-url", base_url), ("--mode", mode)):
+        if value is not None:
+            command += [flag, value]
+    return command
 
 
 def parse_agent_command(text: str) -> list[str]:
