@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 _CHILD = """
-import asyncio, json, resource, sys
+import asyncio, json, sys
 from tether.tools import ToolContext, Workspace, invoke
 from tether.tools.fs.read import ReadArgs, ReadTool
 
@@ -16,7 +16,8 @@ async def main() -> None:
     ctx = ToolContext(workspace=Workspace.at(sys.argv[1]))
     args = ReadArgs(path=sys.argv[2], offset=int(sys.argv[3]))
     result = await invoke(ReadTool(), args, ctx)
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # VmHWM, not ru_maxrss: after a fork the latter starts from the parent's peak.
+    peak_kib = int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])
     print(json.dumps({"peak_kib": peak_kib, "tail": result.text()[-120:]}))
 
 asyncio.run(main())
