@@ -16,7 +16,8 @@ A fixture directory `tests/snapshots/acp/<name>/` holds:
 - `session.expected.jsonl` — the persisted log.
 
 Paths, the session id, times and the version are normalized to `{{cwd}}`, `{{extra}}`,
-`{{tmp}}` (the directory both are in), `{{sessionId}}`, `{{time}}` and `{{version}}`.
+`{{tmp}}` (the directory both are in), `{{sessionId}}`, `{{time}}`, `{{mtime}}` (a file's
+modification time in an `observed` record) and `{{version}}`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from tests.acp.wire import AgentProcess, Message
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+_MTIME = re.compile(r'"mtimeNs": ?\d+')
 
 CHECKED_ON_LOAD = {"tool_call", "tool_call_update", "agent_message_chunk", "session_info_update"}
 """The updates a `session/load` must repeat exactly as they were sent live."""
@@ -71,7 +73,7 @@ class Places:
             text = text.replace(str(path.resolve()), name).replace(str(path), name)
         if self.session_id:
             text = text.replace(self.session_id, "{{sessionId}}")
-        return _TIME.sub("{{time}}", text)
+        return _MTIME.sub('"mtimeNs":"{{mtime}}"', _TIME.sub("{{time}}", text))
 
 
 @dataclass

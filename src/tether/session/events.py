@@ -18,6 +18,7 @@ __all__ = [
     "AssistantChunk",
     "AssistantMessageEvent",
     "Event",
+    "ObservedFile",
     "SessionHeader",
     "SessionTitle",
     "StopReason",
@@ -114,11 +115,22 @@ class ToolCallEvent:
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ObservedFile:
+    """A file version a call read or wrote, so a loaded session can edit it without rereading."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class ToolResultEvent:
     """A call's result, `{content, isError, meta}`, appended as the call finishes.
 
     `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
     beside the result so the card stays the same; `reminderSources` are the files it came from.
+    `observed` are the file versions the call saw (the read-before-edit gate's knowledge).
     """
 
     type: Literal["tool/result"] = "tool/result"
@@ -130,6 +142,7 @@ class ToolResultEvent:
     meta: JsonValue = None
     reminder: Opt[str] = None
     reminder_sources: Opt[tuple[str, ...]] = None
+    observed: Opt[tuple[ObservedFile, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)

@@ -31,6 +31,7 @@ from tether.session.events import (
 from tether.session.history import derive_history
 from tether.session.instructions import Reminder, Reminders, system_prompt
 from tether.session.log import E, EventLog
+from tether.session.observed import observations_from, observed_file
 from tether.session.replay import replay, user_updates
 from tether.session.store import SessionStore
 from tether.session.title import title_from
@@ -45,7 +46,7 @@ from tether.session.updates import (
 from tether.tools.context import ToolContext
 from tether.tools.gate import Gate
 from tether.tools.invoke import check_plain_json, invoke
-from tether.tools.observations import FileObservations
+from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
@@ -84,7 +85,7 @@ class Session:
         self.max_steps = max_steps
         self._log = log_
         self._user_dir = user_dir
-        self._observations = FileObservations()
+        self._observations = observations_from(log_.events)
         self._reminders = Reminders(workspace, shown=_reminded(log_.events))
         self._pending: dict[str, PreparedCall] = {}
         self._turn: asyncio.Task[StopReason] | None = None
@@ -287,10 +288,13 @@ class Session:
         if after is not None:
             # Same key (same file): wait for the earlier call, whatever its outcome.
             await asyncio.wait([after])
-        result = call.rejected or await self._execute(call, emit)
-        self._record(call, result, emit)
+        observed = self._observations.scoped()
+        result = call.rejected or await self._execute(call, observed, emit)
+        self._record(call, result, emit, observed.recorded or ())
 
-    async def _execute(self, call: PreparedCall, emit: OnUpdate) -> ToolResult:
+    async def _execute(
+        self, call: PreparedCall, observations: FileObservations, emit: OnUpdate
+    ) -> ToolResult:
         assert call.tool is not None and call.args is not None
 
         def report(view: ToolResultView) -> None:
@@ -299,7 +303,7 @@ class Session:
         ctx = ToolContext(
             workspace=self.workspace,
             gate=self.gate,
-            observations=self._observations,
+            observations=observations,
             cancelled=self._cancelled,
             report=report,
             tool_call_id=call.id,
@@ -310,7 +314,13 @@ class Session:
             log.exception("tool %s failed", call.name)
             return ToolResult.error(f"{call.name} failed: {type(exc).__name__}: {exc}")
 
-    def _record(self, call: PreparedCall, result: ToolResult, emit: OnUpdate) -> None:
+    def _record(
+        self,
+        call: PreparedCall,
+        result: ToolResult,
+        emit: OnUpdate,
+        observed: Sequence[tuple[Path, FileVersion]] = (),
+    ) -> None:
         meta = result.meta
         try:
             check_plain_json(meta)
@@ -326,6 +336,7 @@ class Session:
                 meta=meta,
                 reminder=reminder[0] if reminder else None,
                 reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
+                observed=tuple(observed_file(p, v) for p, v in observed) or None,
             )
         )
         del self._pending[call.id]

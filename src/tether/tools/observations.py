@@ -39,13 +39,25 @@ def file_version(path: Path) -> FileVersion:
 
 @dataclass
 class FileObservations:
-    """The last version of each file the session read or wrote, keyed by resolved path."""
+    """The last version of each file the session read or wrote, keyed by resolved path.
+
+    A `scoped()` view shares what is known and also lists what one tool call recorded, so
+    the session can store it with the call's result and know it again when it is loaded.
+    """
 
     _seen: dict[Path, FileVersion] = field(default_factory=dict)
+    recorded: list[tuple[Path, FileVersion]] | None = None
+    """What was recorded through this view (only for a `scoped()` one)."""
 
     def record(self, path: Path, version: FileVersion) -> None:
         """Remember that the session has seen `path` at `version`."""
         self._seen[path] = version
+        if self.recorded is not None:
+            self.recorded.append((path, version))
+
+    def scoped(self) -> FileObservations:
+        """A view over the same knowledge that lists what is recorded through it."""
+        return FileObservations(self._seen, recorded=[])
 
     def get(self, path: Path) -> FileVersion | None:
         """The version last seen, or `None` when the session never read the file."""
