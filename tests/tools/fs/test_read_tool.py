@@ -279,6 +279,30 @@ async def test_a_huge_file_with_a_bom_is_read_across_mapped_segments(tmp_path: P
     assert "\n1: first é\n" in first.text()
 
 
+async def test_a_huge_file_of_many_lines_is_windowed_exactly(tmp_path: Path) -> None:
+    # 8M numbered lines of 10 bytes: past the hashing limit, over many mapped segments.
+    count = 8_000_000
+    assert count * 10 > HASHED_UP_TO + 2 * MAPPED_BYTES
+    target = tmp_path / "numbers.txt"
+    with target.open("wb") as handle:
+        block = 100_000
+        for first in range(0, count, block):
+            handle.write(b"".join(b"%09d\n" % n for n in range(first + 1, first + block + 1)))
+    ctx = context(tmp_path)
+    # A window that crosses a segment boundary (line 419431 ends at byte 4194310).
+    result = await read(ctx, path="numbers.txt", offset=419_430, limit=3)
+    assert result.text().endswith(
+        "<content>\n419430: 000419430\n419431: 000419431\n419432: 000419432\n\n"
+        f"(Showing lines 419430-419432 of {count}. Use offset=419433 to continue.)\n</content>"
+    )
+    last = await read(ctx, path="numbers.txt", offset=count)
+    assert f"\n{count}: {count:09d}\n\n(End of file - total {count} lines)" in last.text()
+    beyond = await read(ctx, path="numbers.txt", offset=count + 1)
+    assert beyond.text() == (
+        f'offset {count + 1} is out of range for "{target.resolve()}" ({count} lines)'
+    )
+
+
 async def test_failed_reads_record_nothing(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("a\n")
     ctx = context(tmp_path)

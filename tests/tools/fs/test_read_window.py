@@ -7,7 +7,13 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tether.tools.fs.read_window import LINE_CHARS, TRUNCATION_SUFFIX, Window, scan_window
+from tether.tools.fs.read_window import (
+    LINE_CHARS,
+    TRUNCATION_SUFFIX,
+    Window,
+    scan_window,
+    scan_window_from,
+)
 from tether.views import ReadFileLine
 
 
@@ -69,6 +75,31 @@ def test_scan_matches_the_whole_file_reference(
 ) -> None:
     assert scan_window(chunked(data, cuts), offset, limit, cap) == reference(
         data, offset, limit, cap
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=contents(),
+    cuts=st.lists(st.integers(min_value=0, max_value=20_000), max_size=6),
+    start=st.integers(min_value=0, max_value=8),
+    ahead=st.integers(min_value=0, max_value=4),
+    limit=st.integers(min_value=1, max_value=6),
+    cap=st.sampled_from([0, 5, 40, 9000, 51_200]),
+)
+def test_a_scan_started_at_a_later_chunk_finds_the_same_window(  # noqa: PLR0917
+    data: bytes, cuts: list[int], start: int, ahead: int, limit: int, cap: int
+) -> None:
+    # A scan that starts at chunk `start`, told how many newlines came before it, returns the
+    # same window as the whole scan when the newline before the window is in what it scans.
+    chunks = chunked(data, cuts)
+    start = min(start, len(chunks) - 1)
+    before = sum(chunk.count(b"\n") for chunk in chunks[:start])
+    offset = before + 1 + (ahead if start == 0 else ahead + 1)
+    whole = reference(data, offset, limit, cap)
+    assert scan_window_from(chunks[start:], offset, limit, cap, before) == (
+        whole.lines,
+        whole.capped,
     )
 
 

@@ -11,13 +11,16 @@ import hashlib
 import mmap
 import os
 import stat
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from io import FileIO
+from itertools import accumulate
 from pathlib import Path
 
 from tether.tools.errors import ToolError
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary, sniff_encoding
+from tether.tools.fs.read_count import count_segments
 from tether.tools.fs.read_errors import (
     binary_message,
     directory_message,
@@ -25,7 +28,7 @@ from tether.tools.fs.read_errors import (
     not_found_message,
     out_of_range_message,
 )
-from tether.tools.fs.read_window import Chunk, Window, scan_window
+from tether.tools.fs.read_window import Chunk, Window, scan_window, scan_window_from
 from tether.tools.observations import HASHED_UP_TO, FileVersion
 
 __all__ = [
@@ -129,14 +132,17 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     digest = hashlib.sha256() if info.st_size <= HASHED_UP_TO else None
     encoding = sniff_encoding(head)
     skip = len(encoding.bom)
-    chunks = (
-        _raw_chunks(handle, digest, skip)
-        if digest is not None
-        else _mapped_chunks(handle, info.st_size, skip)
-    )
-    if not encoding.is_utf8:
-        chunks = _transcoded(chunks, encoding.codec)
-    window = scan_window(chunks, offset, limit, cap)
+    if digest is None and encoding.is_utf8:
+        window = _scan_mapped(path, handle, info.st_size, skip, (offset, limit, cap))
+    else:
+        chunks = (
+            _raw_chunks(handle, digest, skip)
+            if digest is not None
+            else _mapped_chunks(handle, info.st_size, skip)
+        )
+        if not encoding.is_utf8:
+            chunks = _transcoded(chunks, encoding.codec)
+        window = scan_window(chunks, offset, limit, cap)
     if offset > max(window.total_lines, 1):
         raise ToolError(out_of_range_message(offset, path, window.total_lines))
     sha = digest.hexdigest() if digest is not None else ""
@@ -154,13 +160,33 @@ def _raw_chunks(handle: FileIO, digest: hashlib._Hash, skip: int) -> Iterator[Ch
         skip = 0
 
 
-def _mapped_chunks(handle: FileIO, size: int, skip: int) -> Iterator[Chunk]:
-    """A huge file's bytes as mapped segments: no copy into a buffer, which halves the scan.
+def _scan_mapped(
+    path: Path, handle: FileIO, size: int, skip: int, window: tuple[int, int, int]
+) -> Window:
+    """A huge UTF-8 file: count its lines on every core, then scan only near the window."""
+    offset, limit, cap = window
+    counts = count_segments(handle.fileno(), size, MAPPED_BYTES)
+    unterminated = size > skip and os.pread(handle.fileno(), 1, size - 1) != b"\n"
+    total = sum(counts) + unterminated
+    if offset > max(total, 1):
+        raise ToolError(out_of_range_message(offset, path, total))
+    # Line `offset` starts after the file's (offset - 1)th newline: scan from its segment.
+    through = list(accumulate(counts))
+    first = bisect_left(through, offset - 1)
+    before = through[first] - counts[first]
+    chunks = _mapped_chunks(handle, size, skip, first=first)
+    lines, capped = scan_window_from(chunks, offset, limit, cap, newlines_before=before)
+    return Window(lines, total, capped)
+
+
+def _mapped_chunks(handle: FileIO, size: int, skip: int, first: int = 0) -> Iterator[Chunk]:
+    """A huge file's bytes as mapped segments from segment `first`: no copy into a buffer.
 
     Only files too large to hash come here, so nothing needs the bytes but the scan. The
     size is the one seen when the file was opened; bytes appended later are not read.
     """
-    for start in range(0, size, MAPPED_BYTES):
+    skip = skip if first == 0 else 0
+    for start in range(first * MAPPED_BYTES, size, MAPPED_BYTES):
         length = min(MAPPED_BYTES, size - start)
         with mmap.mmap(handle.fileno(), length, offset=start, access=mmap.ACCESS_READ) as segment:
             yield segment[skip:] if skip else segment

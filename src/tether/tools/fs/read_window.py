@@ -1,9 +1,11 @@
 """The bounded-memory scan behind `read`: one pass that keeps the window and counts every line.
 
-The file arrives as UTF-8 byte chunks. Before the window, whole chunks are skipped with
-`bytes.count`; inside it, each line keeps at most the bytes its first `LINE_CHARS` characters
-can span; after it, the scan only counts newlines. Memory is therefore bounded by the chunk
-size, the window and the line cap, never by the file or by one long line.
+The file arrives as UTF-8 byte chunks. Before the window, whole chunks are only counted
+(`NewlineCounter`); inside it, each line keeps at most the bytes its first `LINE_CHARS`
+characters can span; after it, the scan only counts newlines. Memory is therefore bounded by
+the chunk size, the window and the line cap, never by the file or by one long line. A huge
+file whose lines were counted beforehand (`read_count`) is scanned from near its window only
+(`scan_window_from`).
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from mmap import mmap
 
-import numpy as np
-
+from tether.tools.fs.read_count import NewlineCounter
 from tether.views import ReadFileLine
 
-__all__ = ["LINE_CHARS", "TRUNCATION_SUFFIX", "Window", "scan_window"]
+__all__ = ["LINE_CHARS", "TRUNCATION_SUFFIX", "Window", "scan_window", "scan_window_from"]
 
 LINE_CHARS = 2000
 """Characters kept of one line."""
@@ -43,17 +44,42 @@ class Window:
 def scan_window(chunks: Iterable[Chunk], offset: int, limit: int, byte_cap: int) -> Window:
     """Scan UTF-8 chunks once: lines `offset` to `offset + limit - 1` within `byte_cap` bytes."""
     scan = _Scan(offset, offset + limit, byte_cap)
+    unterminated = _run(scan, chunks, stop_after_window=False)
+    total = scan.newlines + unterminated
+    if unterminated and scan.collecting():
+        scan.finish_line()
+    return Window(tuple(scan.lines), total, scan.capped)
+
+
+def scan_window_from(
+    chunks: Iterable[Chunk], offset: int, limit: int, byte_cap: int, newlines_before: int
+) -> tuple[tuple[ReadFileLine, ...], bool]:
+    """The window alone, from chunks that start after `newlines_before` newlines of the file.
+
+    For a file whose lines were already counted: the scan starts near the window and stops
+    as soon as the window is complete. Returns the lines and whether the byte cap cut them.
+    """
+    scan = _Scan(offset, offset + limit, byte_cap)
+    scan.newlines = newlines_before
+    if _run(scan, chunks, stop_after_window=True) and scan.collecting():
+        scan.finish_line()
+    return tuple(scan.lines), scan.capped
+
+
+def _run(scan: _Scan, chunks: Iterable[Chunk], *, stop_after_window: bool) -> bool:
+    """Feed the chunks; whether the file ended with a line without a newline (it counts).
+
+    When the scan stops after the window, it never saw the file's end: that is `False`.
+    """
     last = -1
     for chunk in chunks:
         end = len(chunk)
         if end:
             last = chunk[end - 1]
             scan.feed(chunk, end)
-    unterminated = last not in (-1, 0x0A)
-    total = scan.newlines + unterminated
-    if unterminated and scan.collecting():
-        scan.finish_line()
-    return Window(tuple(scan.lines), total, scan.capped)
+            if stop_after_window and scan.past_window():
+                return False
+    return last not in (-1, 0x0A)
 
 
 class _Scan:
@@ -69,11 +95,15 @@ class _Scan:
         self.capped = False
         self.head = bytearray()
         self.overflow = False
-        self.count = _NewlineCounter()
+        self.count = NewlineCounter()
 
     def collecting(self) -> bool:
         """Whether the current line belongs to the window."""
         return self.offset <= self.newlines + 1 < self.stop and not self.capped
+
+    def past_window(self) -> bool:
+        """Whether the window is complete (every line taken, or the byte cap reached)."""
+        return self.capped or self.newlines + 1 >= self.stop
 
     def feed(self, chunk: Chunk, end: int) -> None:
         """Consume one chunk."""
@@ -124,30 +154,6 @@ class _Scan:
             return
         self.used += size
         self.lines.append(ReadFileLine(number=number, text=text))
-
-
-class _NewlineCounter:
-    """Counts newlines in a chunk range, reusing one scratch array for the whole scan."""
-
-    def __init__(self) -> None:
-        self._flags = np.empty(0, dtype=np.bool_)
-
-    def __call__(self, chunk: Chunk, pos: int, end: int) -> int:
-        # `find` is memchr and skips newline-free stretches fastest; numpy's vectorized compare
-        # counts several times faster than `bytes.count`, which keeps huge files near `wc -l`.
-        # The scratch array is reused because a fresh multi-megabyte temporary per chunk costs
-        # page faults that rival the count itself.
-        if chunk.find(b"\n", pos, end) < 0:
-            return 0
-        size = end - pos
-        if len(self._flags) < size:
-            self._flags = np.empty(size, dtype=np.bool_)
-        flags = self._flags[:size]
-        np.equal(np.frombuffer(chunk, np.uint8, size, pos), _NEWLINE, out=flags)
-        return int(np.count_nonzero(flags))
-
-
-_NEWLINE = ord("\n")
 
 
 def _line_text(head: bytearray, overflow: bool) -> str:
