@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import Strict
 from pydantic.dataclasses import dataclass
 
 from tether.views._base import CARD_CONFIG, Opt
@@ -30,5 +33,6 @@ class FileDiff:
 class ReadFileLine:
     """One numbered line of a read window."""
 
-    number: int
-    text: str
+    # Strict: stored JSON is narrowed with these types, and `true`, `2.0` or `"2"` is no line.
+    number: Annotated[int, Strict()]
+    text: Annotated[str, Strict()]

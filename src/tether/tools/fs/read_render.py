@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from pydantic import TypeAdapter
+
 from tether.views import ReadFileLine
 
 __all__ = [
@@ -142,19 +144,20 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
     return ReadMeta(path, offset, lines, total, lang)
 
 
+_LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])
+"""Shapes and types of the lines, checked in one call (a replayed session has many of them)."""
+
+
 def _narrow_lines(raw: list[Any], offset: int, total: int) -> tuple[ReadFileLine, ...] | None:
-    lines: list[ReadFileLine] = []
+    try:
+        lines = _LINES.validate_python(raw)
+    except ValueError:
+        return None
     previous = offset - 1
-    for item in raw:
-        if not isinstance(item, dict):
+    for line in lines:
+        if line.number <= previous or line.number > total:
             return None
-        number, text = item.get("number"), item.get("text")
-        if not _is_int(number) or not isinstance(text, str):
-            return None
-        if number <= previous or number > total:
-            return None
-        previous = number
-        lines.append(ReadFileLine(number=number, text=text))
+        previous = line.number
     return tuple(lines)
 
 
