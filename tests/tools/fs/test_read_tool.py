@@ -22,7 +22,7 @@ from tether.tools import (
     result_view,
 )
 from tether.tools.fs.read import ReadArgs, ReadTool
-from tether.tools.fs.read_file import MAPPED_BYTES
+from tether.tools.fs.read_file import SEGMENT_BYTES
 from tether.tools.observations import HASHED_UP_TO
 from tether.views import (
     GenericCallView,
@@ -263,9 +263,9 @@ async def test_a_huge_file_is_recorded_without_a_hash(tmp_path: Path) -> None:
     assert version == file_version(target)
 
 
-async def test_a_huge_file_with_a_bom_is_read_across_mapped_segments(tmp_path: Path) -> None:
+async def test_a_huge_file_with_a_bom_is_read_across_segments(tmp_path: Path) -> None:
     target = tmp_path / "huge.txt"
-    boundary = HASHED_UP_TO + MAPPED_BYTES
+    boundary = HASHED_UP_TO + SEGMENT_BYTES
     with target.open("wb") as handle:
         handle.write(codecs.BOM_UTF8 + "first é\n".encode() + b"x" * 5000 + b"\n")
         # Sparse again; the line "ab" + "cd" straddles the boundary between two segments.
@@ -280,9 +280,9 @@ async def test_a_huge_file_with_a_bom_is_read_across_mapped_segments(tmp_path: P
 
 
 async def test_a_huge_file_of_many_lines_is_windowed_exactly(tmp_path: Path) -> None:
-    # 8M numbered lines of 10 bytes: past the hashing limit, over many mapped segments.
+    # 8M numbered lines of 10 bytes: past the hashing limit, over many segments.
     count = 8_000_000
-    assert count * 10 > HASHED_UP_TO + 2 * MAPPED_BYTES
+    assert count * 10 > HASHED_UP_TO + 2 * SEGMENT_BYTES
     target = tmp_path / "numbers.txt"
     with target.open("wb") as handle:
         block = 100_000

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import codecs
 import hashlib
-import mmap
 import os
 import stat
 from bisect import bisect_left
@@ -44,8 +43,8 @@ __all__ = [
 CHUNK_BYTES = 1 << 20
 """One read of the scan; reused, so it is also most of the scan's memory."""
 
-MAPPED_BYTES = 4 << 20
-"""One mapped segment of a huge file; unmapped before the next, so resident memory stays small."""
+SEGMENT_BYTES = CHUNK_BYTES
+"""A huge file's lines are counted per segment of this size, on several threads at once."""
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 
@@ -133,13 +132,9 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     encoding = sniff_encoding(head)
     skip = len(encoding.bom)
     if digest is None and encoding.is_utf8:
-        window = _scan_mapped(path, handle, info.st_size, skip, (offset, limit, cap))
+        window = _scan_counted(path, handle, info.st_size, skip, (offset, limit, cap))
     else:
-        chunks = (
-            _raw_chunks(handle, digest, skip)
-            if digest is not None
-            else _mapped_chunks(handle, info.st_size, skip)
-        )
+        chunks = _raw_chunks(handle, digest, skip)
         if not encoding.is_utf8:
             chunks = _transcoded(chunks, encoding.codec)
         window = scan_window(chunks, offset, limit, cap)
@@ -149,23 +144,31 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     return ReadText(path, offset, window, cap, FileVersion(info.st_size, info.st_mtime_ns, sha))
 
 
-def _raw_chunks(handle: FileIO, digest: hashlib._Hash, skip: int) -> Iterator[Chunk]:
-    """The file's bytes in chunks, all hashed; the first `skip` (a BOM) left out of the text."""
+def _raw_chunks(
+    handle: FileIO, digest: hashlib._Hash | None, skip: int, start: int = 0
+) -> Iterator[Chunk]:
+    """The file's bytes from `start` in chunks, hashed when there is a digest to update.
+
+    The first `skip` bytes of the file (a BOM) are left out of the text.
+    """
+    handle.seek(start)
+    skip = skip if start == 0 else 0
     buffer = bytearray(CHUNK_BYTES)
     view = memoryview(buffer)
     while read := handle.readinto(buffer):
-        digest.update(view[:read])
+        if digest is not None:
+            digest.update(view[:read])
         # The buffer is reused: the scan is done with one chunk before the next is read.
         yield buffer if read == CHUNK_BYTES and not skip else buffer[skip:read]
         skip = 0
 
 
-def _scan_mapped(
+def _scan_counted(
     path: Path, handle: FileIO, size: int, skip: int, window: tuple[int, int, int]
 ) -> Window:
     """A huge UTF-8 file: count its lines on every core, then scan only near the window."""
     offset, limit, cap = window
-    counts = count_segments(handle.fileno(), size, MAPPED_BYTES)
+    counts = count_segments(handle.fileno(), size, SEGMENT_BYTES)
     unterminated = size > skip and os.pread(handle.fileno(), 1, size - 1) != b"\n"
     total = sum(counts) + unterminated
     if offset > max(total, 1):
@@ -174,23 +177,9 @@ def _scan_mapped(
     through = list(accumulate(counts))
     first = bisect_left(through, offset - 1)
     before = through[first] - counts[first]
-    chunks = _mapped_chunks(handle, size, skip, first=first)
+    chunks = _raw_chunks(handle, None, skip, start=first * SEGMENT_BYTES)
     lines, capped = scan_window_from(chunks, offset, limit, cap, newlines_before=before)
     return Window(lines, total, capped)
-
-
-def _mapped_chunks(handle: FileIO, size: int, skip: int, first: int = 0) -> Iterator[Chunk]:
-    """A huge file's bytes as mapped segments from segment `first`: no copy into a buffer.
-
-    Only files too large to hash come here, so nothing needs the bytes but the scan. The
-    size is the one seen when the file was opened; bytes appended later are not read.
-    """
-    skip = skip if first == 0 else 0
-    for start in range(first * MAPPED_BYTES, size, MAPPED_BYTES):
-        length = min(MAPPED_BYTES, size - start)
-        with mmap.mmap(handle.fileno(), length, offset=start, access=mmap.ACCESS_READ) as segment:
-            yield segment[skip:] if skip else segment
-        skip = 0
 
 
 def _transcoded(chunks: Iterator[Chunk], codec: str) -> Iterator[Chunk]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from mmap import mmap
 
 from tether.tools.fs.read_count import NewlineCounter
 from tether.views import ReadFileLine
@@ -29,7 +28,7 @@ TRUNCATION_SUFFIX = f"... (line truncated to {LINE_CHARS} chars)"
 # bytes let the decoder judge the last of them exactly as it would with the whole line.
 _KEEP = 4 * LINE_CHARS + 4
 
-Chunk = bytes | bytearray | mmap
+Chunk = bytes | bytearray
 
 
 @dataclass(frozen=True)
