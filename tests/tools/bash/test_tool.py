@@ -152,6 +152,13 @@ async def test_ansi_is_kept_for_the_card_and_stripped_for_the_model(tmp_path: Pa
     assert _meta(result)["output"] == "\x1b[1;31mred\x1b[0m plain\n"
 
 
+async def test_the_model_sees_only_the_last_redraw_of_a_line(tmp_path: Path) -> None:
+    command = r"printf 'get 10%%\rget 50%%\rget 100%%\ndone\r\nnext\n'"
+    result = await _run(tmp_path, command)
+    assert result.text() == "get 100%\ndone\nnext\nExit code: 0"
+    assert _meta(result)["output"] == "get 10%\rget 50%\rget 100%\ndone\r\nnext\n"
+
+
 async def test_invalid_utf8_becomes_replacement_characters(tmp_path: Path) -> None:
     result = await _run(tmp_path, r"printf '\xff\xfe ok\n'")
     assert result.text() == "\ufffd\ufffd ok\nExit code: 0"

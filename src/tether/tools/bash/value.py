@@ -11,7 +11,14 @@ from pydantic import JsonValue
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.invoke import MAX_META_BYTES
 
-__all__ = ["MAX_CARD_OUTPUT_BYTES", "MODEL_TEXT_LIMIT", "BashValue", "card_meta", "model_text"]
+__all__ = [
+    "MAX_CARD_OUTPUT_BYTES",
+    "MODEL_TEXT_LIMIT",
+    "BashValue",
+    "card_meta",
+    "collapse_redraws",
+    "model_text",
+]
 
 MODEL_TEXT_LIMIT = 30_000
 """The most characters of text the model sees for one command, notes included."""
@@ -58,6 +65,17 @@ def _notes(value: BashValue) -> str:
     return "\n".join(lines)
 
 
+def collapse_redraws(text: str) -> str:
+    """Each line as a terminal would leave it: what follows its last carriage return.
+
+    Progress bars redraw one line with `\r` many times; the model needs only the last state.
+    A `\r` that ends a line (CRLF) is just dropped.
+    """
+    if "\r" not in text:
+        return text
+    return "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in text.split("\n"))
+
+
 def model_text(value: BashValue) -> str:
     """The output without escape sequences, cut to fit with the notes in the model's limit."""
     notes = _notes(value)
@@ -65,7 +83,7 @@ def model_text(value: BashValue) -> str:
         return f"{NO_OUTPUT}\n{notes}"
     # The marker's length depends on the count it states, which is at most the total.
     room = MODEL_TEXT_LIMIT - len(notes) - 1 - len(cut_marker(value.model.total))
-    body = value.model.fit(room).text()
+    body = collapse_redraws(value.model.fit(room).text())
     separator = "" if body.endswith("\n") else "\n"
     return f"{body}{separator}{notes}"
 
