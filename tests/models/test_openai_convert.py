@@ -60,6 +60,23 @@ def test_calls_that_all_claim_index_zero_stay_apart() -> None:
     )
 
 
+def test_index_zero_calls_keep_their_argument_pieces_apart() -> None:
+    # A server that numbers every call 0 still streams each call's arguments in pieces
+    # after its first delta; those pieces belong to the latest call, not the first.
+    assembler = ChunkAssembler()
+    assembler.feed(chunk(call(0, id="a", function={"name": "read", "arguments": ""})))
+    assembler.feed(chunk(call(0, function={"arguments": '{"path":'})))
+    assembler.feed(chunk(call(0, function={"arguments": '"x"}'})))
+    assembler.feed(chunk(call(0, id="b", function={"name": "bash", "arguments": ""})))
+    assembler.feed(chunk(call(0, function={"arguments": '{"c":'})))
+    assembler.feed(chunk(call(0, function={"arguments": "1}"})))
+    assembler.feed(chunk({}, "tool_calls"))
+    assert assembler.message().tool_calls == (
+        ToolCall(id="a", name="read", arguments='{"path":"x"}'),
+        ToolCall(id="b", name="bash", arguments='{"c":1}'),
+    )
+
+
 def test_missing_ids_and_arguments_are_filled_in() -> None:
     assembler = ChunkAssembler()
     assembler.feed(chunk(call(0, function={"name": "list"})))

@@ -168,6 +168,9 @@ class ChunkAssembler:
     text: list[str] = field(default_factory=list)
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
+    slots: dict[int, int] = field(default_factory=dict)
+    """The server's call index -> the slot its latest call went to (they differ when a
+    server reuses an index for a new call)."""
 
     def feed(self, chunk: ChatCompletionChunk) -> str:
         """Take one chunk; returns the text it added (possibly empty)."""
@@ -189,12 +192,15 @@ class ChunkAssembler:
 
     def _feed_call(self, index: int | None, call_id: str | None, function: object) -> None:
         """Add one tool-call delta: the id and name come first, arguments in pieces."""
-        slot = len(self.calls) - 1 if index is None else index
+        slot = len(self.calls) - 1 if index is None else self.slots.get(index, index)
         partial = self.calls.get(slot)
-        # Some servers give every call index 0; a new id then means a new call.
+        # Some servers give every call index 0; a new id then means a new call, and the
+        # pieces that follow under that index belong to it.
         if partial is None or (call_id and partial.id and call_id != partial.id):
             slot = slot if partial is None else max(self.calls) + 1
             partial = self.calls[slot] = _PartialCall()
+            if index is not None:
+                self.slots[index] = slot
         if call_id:
             partial.id = call_id
         name = getattr(function, "name", None)
