@@ -102,3 +102,18 @@ async def test_cancelling_the_caller_records_the_cancel_and_propagates(
         raise AssertionError("the caller's cancellation was swallowed")
     assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
     session.close()
+
+
+async def test_cancel_right_after_the_prompt_begins_ends_it_cancelled(home: Path, ws: Path) -> None:
+    # A client may send session/cancel right behind session/prompt, before the turn first runs.
+    session = new_session(home, ws, script({"text": "never"}))
+    recorder = Recorder()
+    task = asyncio.create_task(session.prompt(text("stop"), recorder))
+    await asyncio.sleep(0)
+    session.cancel()
+    assert await asyncio.wait_for(task, 5) == "cancelled"
+    assert recorder.updates[-1] == TurnEnded(stop_reason="cancelled")
+    types = [e["type"] for e in log_lines(session, home)[1:]]
+    assert types == ["turn/start", "user/message", "session/title", "turn/end"]
+    assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
+    session.close()

@@ -193,3 +193,18 @@ def test_events_round_trip_through_the_log(tmp_path: Path, ws: Path) -> None:
     ]
     log.close()
     assert store.read(log.header.id).events == written
+
+
+async def test_a_lone_surrogate_is_stored_as_a_replacement_character(home: Path, ws: Path) -> None:
+    # JSON from a client or a model may escape half a surrogate pair; UTF-8 cannot hold it.
+    model = script({"toolCalls": [call("c1", "echo", {"text": "x"})]}, {"text": "ok"})
+    model.turns = (model.turns[0].model_copy(update={"text": "a\ud800b"}), *model.turns[1:])
+    session = new_session(home, ws, model, [EchoTool()])
+    recorder = Recorder()
+    assert await session.prompt(text("hi\udc80"), recorder) == "end_turn"
+    session.close()
+    lines = log_lines(session, home)
+    assert lines[2]["content"] == [{"type": "text", "text": "hi\ufffd"}]
+    assert [e["text"] for e in lines if e["type"] == "assistant/message"] == ["a\ufffdb", "ok"]
+    assert session.replay() == recorder.updates
+    assert read_log(home / "sessions" / f"{session.id}.jsonl").events == list(session.events)

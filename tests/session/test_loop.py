@@ -312,3 +312,24 @@ async def test_started_updates_follow_the_model_order(home: Path, ws: Path) -> N
         ("a", {"text": "2"}),
     ]
     session.close()
+
+
+async def test_a_repeated_call_id_gets_a_fresh_one_and_both_calls_run(home: Path, ws: Path) -> None:
+    # Some servers number calls per message ("call_0" every time) or repeat an id outright.
+    model = script(
+        {"toolCalls": [call("c1", "echo", {"text": "a"}), call("c1", "echo", {"text": "b"})]},
+        {"toolCalls": [call("c1", "echo", {"text": "c"})]},
+        {"text": "done"},
+    )
+    session = new_session(home, ws, model, [EchoTool()])
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    session.close()
+    calls = [e for e in log_lines(session, home) if e["type"] == "tool/call"]
+    ids = [c["toolCallId"] for c in calls]
+    assert ids[0] == "c1" and len(set(ids)) == 3
+    assert _results(session) == dict(zip(ids, ["a", "b", "c"], strict=True))
+    # The model sees its message with the same ids its results answer.
+    last = model.requests[-1].messages
+    sent = [c.id for m in last if isinstance(m, AssistantMessage) for c in m.tool_calls]
+    assert sent == ids
+    assert [m.tool_call_id for m in last if isinstance(m, ToolResultMessage)] == ids

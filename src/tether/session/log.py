@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import fcntl
+import json
 import logging
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TypeVar
 
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
 from tether.session._gc import gc_paused
 from tether.session.errors import CorruptLog, SessionLocked
@@ -22,6 +25,8 @@ __all__ = ["EventLog", "LogContents", "now", "read_log"]
 log = logging.getLogger(__name__)
 
 E = TypeVar("E", bound=Event)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def now() -> str:
@@ -151,7 +156,11 @@ class EventLog:
     def append(self, event: E) -> E:
         """Stamp the event with the next seq and the time, write it and flush; return it."""
         stamped = dataclasses.replace(event, seq=len(self.events) + 1, time=now())
-        self._file.write(EVENT.dump_json(stamped, by_alias=True) + b"\n")
+        try:
+            line = EVENT.dump_json(stamped, by_alias=True)
+        except PydanticSerializationError:
+            stamped, line = _without_surrogates(stamped)
+        self._file.write(line + b"\n")
         self._file.flush()
         self.events.append(stamped)
         return stamped
@@ -168,6 +177,15 @@ class EventLog:
         self.sync()
         self._file.close()
         self._lock.close()
+
+
+def _without_surrogates(event: E) -> tuple[E, bytes]:
+    # JSON from a client or a model may escape half a surrogate pair, which UTF-8 cannot
+    # hold; it is stored as U+FFFD, and the event kept in memory is the one on disk.
+    text = json.dumps(EVENT.dump_python(event, by_alias=True, mode="json"), ensure_ascii=False)
+    stored = EVENT.validate_json(_SURROGATE.sub("\ufffd", text))
+    assert isinstance(stored, type(event))
+    return stored, EVENT.dump_json(stored, by_alias=True)
 
 
 def _lock(path: Path) -> IO[bytes]:

@@ -90,6 +90,7 @@ class Session:
         self._pending: dict[str, PreparedCall] = {}
         self._turn: asyncio.Task[StopReason] | None = None
         self._cancel_requested = False
+        self._turn_running = False
         self._cancelled = asyncio.Event()
 
     @classmethod
@@ -187,7 +188,10 @@ class Session:
         if self._turn is not None and not self._turn.done():
             self._cancel_requested = True
             self._cancelled.set()
-            self._turn.cancel()
+            if self._turn_running:
+                self._turn.cancel()
+            # Otherwise the task has not run yet: cancelling it now would skip the turn's own
+            # handling, so it starts, records the prompt, and ends `cancelled` by itself.
 
     def close(self) -> None:
         """Sync the log and release the session's lock."""
@@ -198,6 +202,7 @@ class Session:
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         self._cancel_requested = False
+        self._turn_running = False
         self._cancelled = asyncio.Event()
         self._turn = asyncio.create_task(self._run_turn(tuple(content), _safe(on_update)))
         try:
@@ -206,12 +211,15 @@ class Session:
             self._turn = None
 
     async def _run_turn(self, content: tuple[ContentBlock, ...], emit: OnUpdate) -> StopReason:
+        self._turn_running = True
         self._append(TurnStart())
         for update in user_updates(self._append(UserMessageEvent(content=content))):
             emit(update)
         if self.title is None and (title := title_from(content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
+            if self._cancel_requested:
+                raise asyncio.CancelledError
             stop = await self._steps(emit)
         except asyncio.CancelledError:
             self._end(TurnEnd(stop_reason="cancelled"), emit)
@@ -250,9 +258,10 @@ class Session:
                         if text:
                             emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
                     case Completed(message=reply):
+                        ids = self._unique_ids([c.id for c in reply.tool_calls])
                         calls = tuple(
-                            ToolCallRecord(id=c.id, name=c.name, arguments=c.arguments)
-                            for c in reply.tool_calls
+                            ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
+                            for call_id, c in zip(ids, reply.tool_calls, strict=True)
                         )
                         return self._append(
                             AssistantMessageEvent(
@@ -264,6 +273,21 @@ class Session:
         finally:
             await _close(stream)
         raise ModelError(f"the model {self.model.name} ended its stream without a message")
+
+    def _unique_ids(self, ids: list[str]) -> list[str]:
+        # Some servers repeat call ids (`call_0` in every message, or twice in one); results
+        # and client cards are matched by id, so a repeat gets a fresh one, kept in the log.
+        if not ids:
+            return ids
+        used = {e.tool_call_id for e in self._log.events if isinstance(e, ToolCallEvent)}
+        unique = []
+        for call_id in ids:
+            fresh, n = call_id, 2
+            while not fresh or fresh in used:
+                fresh, n = f"{call_id}-{n}", n + 1
+            used.add(fresh)
+            unique.append(fresh)
+        return unique
 
     async def _run_tools(self, records: Sequence[ToolCallRecord], emit: OnUpdate) -> None:
         calls = [self._announce(record, emit) for record in records]
