@@ -59,6 +59,15 @@ def test_the_token_opens_the_page_and_its_cookie_the_assets(fake_web: WebServer)
     assert _get(fake_web, "/static/app.js", {"Cookie": "tether_1=" + fake_web.token}).status == 403
 
 
+def test_other_local_cookies_do_not_hide_the_token_cookie(fake_web: WebServer) -> None:
+    # Cookies are per host, not per port: other apps on 127.0.0.1 add theirs, often in
+    # forms a strict RFC parser gives up on (JSON, spaces), and ahead of ours.
+    cookie = f"tether_{urlsplit(fake_web.url).port}={fake_web.token}"
+    for other in ('prefs={"theme": "dark", "size": 2}', "note=hello world", 'x="unclosed'):
+        response = _get(fake_web, "/static/app.js", {"Cookie": f"{other}; {cookie}"})
+        assert response.status == 200, other
+
+
 def test_a_foreign_host_header_is_refused(fake_web: WebServer) -> None:
     # A DNS-rebinding page reaches loopback under its own name.
     port = urlsplit(fake_web.url).port

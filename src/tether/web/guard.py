@@ -11,7 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -53,12 +52,16 @@ class Door:
         """The query's `token` or this server's cookie matches the token."""
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         offered = query.get("token", [])
-        cookie = SimpleCookie()
+        name = cookie_name(self.port)
         for key, value in scope.get("headers", []):
-            if key == b"cookie":
-                cookie.load(value.decode("latin-1"))
-        if (morsel := cookie.get(cookie_name(self.port))) is not None:
-            offered.append(morsel.value)
+            if key != b"cookie":
+                continue
+            # Split by hand: `SimpleCookie` stops at the first cookie it finds malformed,
+            # and other apps on this host (cookies ignore ports) may well set one.
+            for pair in value.decode("latin-1").split(";"):
+                key_text, _, cookie_value = pair.partition("=")
+                if key_text.strip() == name:
+                    offered.append(cookie_value.strip())
         return any(secrets.compare_digest(o.encode(), self.token.encode()) for o in offered)
 
     def host_ok(self, host: str | None) -> bool:
