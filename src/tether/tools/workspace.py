@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.tools.errors import ToolError
+
 __all__ = ["Workspace"]
 
 
@@ -27,11 +29,18 @@ class Workspace:
         return (self.cwd, *self.extra_roots)
 
     def resolve(self, raw: str) -> Path:
-        """The absolute path a tool argument names, with `~`, `..` and symlinks resolved."""
-        path = Path(os.path.expanduser(raw))
-        if not path.is_absolute():
-            path = self.cwd / path
-        return path.resolve()
+        """The absolute path a tool argument names, with `~`, `..` and symlinks resolved.
+
+        Raises `ToolError` for a name no file can have (a NUL, a lone surrogate) or a
+        symlink loop, so a bad argument is an error result rather than a crash.
+        """
+        try:
+            path = Path(os.path.expanduser(raw))
+            if not path.is_absolute():
+                path = self.cwd / path
+            return path.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise ToolError(f"Cannot resolve {raw!r}: {exc}") from None
 
     def contains(self, path: Path) -> bool:
         """Whether a resolved path lies in one of the roots."""
