@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 
 import pytest
@@ -337,3 +338,11 @@ async def test_a_huge_edit_is_stored_without_a_diff(tmp_path: Path) -> None:
         TOOL.present_result(EditArgs(path="big.txt", old_string="x", new_string="y"), result)
         is None
     )
+
+
+async def test_a_name_too_long_is_an_error_result(tmp_path: Path) -> None:
+    name = "x" * 300
+    result = await run(TOOL, context(tmp_path), path=name, old_string="", new_string="x")
+    assert result.is_error
+    assert result.text() == f"Cannot access {tmp_path / name}: File name too long"
+    assert os.listdir(tmp_path) == []

@@ -238,3 +238,11 @@ async def test_a_huge_write_is_stored_without_a_diff(tmp_path: Path) -> None:
     assert result.meta is None
     assert result_view("big.txt", content, result) is None
     assert (tmp_path / "big.txt").read_text() == content
+
+
+async def test_a_name_too_long_is_an_error_result(tmp_path: Path) -> None:
+    name = "x" * 300
+    result = await run(TOOL, context(tmp_path), path=name, content="x")
+    assert result.is_error
+    assert result.text() == f"Cannot access {tmp_path / name}: File name too long"
+    assert os.listdir(tmp_path) == []

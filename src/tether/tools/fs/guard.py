@@ -31,6 +31,9 @@ def current_version(path: Path) -> FileVersion | None:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as exc:
+        # E.g. a name too long or a directory that may not be searched: say so, do not crash.
+        raise ToolError(f"Cannot access {path}: {exc.strerror}") from None
     if stat.S_ISDIR(mode):
         raise ToolError(f"{path} is a directory")
     if not stat.S_ISREG(mode):
