@@ -388,6 +388,20 @@ def test_arguments_are_validated() -> None:
     assert TOOL.serial_key(BashArgs(command="ls")) is None
 
 
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        ('{"command": "echo a\\u0000b"}', "command holds a NUL character"),
+        ('{"command": "echo \\ud800"}', "command holds a lone surrogate"),
+    ],
+)
+def test_a_command_bash_cannot_be_given_is_refused_before_asking(raw: str, problem: str) -> None:
+    result = parse_arguments(TOOL, raw)
+    assert isinstance(result, ToolResult)
+    assert result.is_error
+    assert problem in result.text()
+
+
 def test_call_view_is_a_terminal_card() -> None:
     args = BashArgs(command="make test", description="Run the tests")
     view = TOOL.present_call(args)

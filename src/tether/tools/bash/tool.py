@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -66,6 +67,13 @@ class BashArgs(BaseModel):
     def _not_blank(cls, command: str) -> str:
         if not command.strip():
             raise ValueError("command is empty")
+        # An argument of exec cannot hold these; refuse before anyone is asked to allow it.
+        if "\0" in command:
+            raise ValueError("command holds a NUL character")
+        try:
+            os.fsencode(command)
+        except UnicodeEncodeError:
+            raise ValueError("command holds a lone surrogate, which is not text") from None
         return command
 
 
