@@ -121,3 +121,9 @@ def test_absolute_folds_dots_but_keeps_absolute_paths() -> None:
     assert absolute("a/../b.txt", CWD) == "/work/project/b.txt"
     assert absolute("../up.txt", CWD) == "/work/up.txt"
     assert absolute("/abs/file", CWD) == "/abs/file"
+
+
+def test_absolute_leaves_an_unknown_user_home_as_written() -> None:
+    # The model may name `~nobody/x`; the card must still map (live and on session/load).
+    assert absolute("~no-such-user-here/x.py", CWD) == "/work/project/~no-such-user-here/x.py"
+    assert absolute("~/x.py", CWD) == str(Path.home() / "x.py")

@@ -79,8 +79,9 @@ def console_text(command: str | None, output: str) -> str:
 
 def absolute(path: str, cwd: Path) -> str:
     """`path` made absolute against the session's cwd (ACP paths are absolute)."""
-    # `..` is folded away lexically: the client wants the place, not the spelling.
-    return os.path.normpath(cwd / Path(path).expanduser())
+    # `..` is folded away lexically: the client wants the place, not the spelling. The
+    # string `expanduser` leaves an unknown `~user` as it is (as the tools resolve it).
+    return os.path.normpath(cwd / os.path.expanduser(path))
 
 
 def _text(text: str) -> ContentToolCallContent:
