@@ -203,3 +203,35 @@ def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None
                 # The server closes the page's socket once its agent is gone.
                 with pytest.raises(ConnectionClosed):
                     ws.recv(timeout=RECV_TIMEOUT_S)
+
+
+_ODD_AGENT = """
+import json, sys
+answers = {
+    "initialize": {"protocolVersion": 1, "agentCapabilities": {}},
+    "session/new": {"sessionId": "s1"},
+    "session/prompt": {"stopReason": "not-a-stop-reason"},
+}
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" in request:
+        result = answers.get(request["method"], {})
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}), flush=True)
+"""
+
+
+def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: Path) -> None:
+    # Any ACP agent may be run; one that answers out of spec must not leave the page waiting.
+    script = tmp_path / "odd_agent.py"
+    script.write_text(_ODD_AGENT)
+    agent = shlex.join([sys.executable, str(script)])
+    with (
+        running_web(agent, tmp_path) as server,
+        connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
+    ):
+        _recv(ws, "ready")
+        _send(ws, type="newSession")
+        assert _recv(ws, "opened")["sessionId"] == "s1"
+        _send(ws, type="prompt", sessionId="s1", text="hi")
+        assert "the prompt failed" in _recv(ws, "error")["message"]
+        assert _recv(ws, "promptEnd")["stopReason"] == "error"

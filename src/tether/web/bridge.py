@@ -23,6 +23,7 @@ from acp.schema import (
     LoadSessionResponse,
     SessionModeState,
 )
+from pydantic import ValidationError
 
 from tether.web.client import PageClient, Send
 from tether.web.protocol import (
@@ -171,7 +172,7 @@ class Bridge:
     async def _handle(self, conn: ClientSideConnection, message: ClientMessage) -> None:
         try:
             await self._dispatch(conn, message)
-        except (RequestError, ConnectionError) as exc:
+        except (RequestError, ConnectionError, ValidationError) as exc:
             await self._send(ErrorMessage(message=_describe(message, exc)))
             if isinstance(message, Prompt):
                 await self._send(PromptEnd(session_id=message.session_id, stop_reason="error"))
@@ -250,6 +251,10 @@ def _describe(message: ClientMessage, exc: Exception) -> str:
         "setMode": "changing the mode",
         "answer": "answering",
     }[message.type]
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"{what} failed: the agent's answer does not follow ACP ({where}: {first['msg']})"
     if isinstance(exc, RequestError):
         detail = exc.data.get("details") if isinstance(exc.data, dict) else None
         text = f"{exc}" + (f" ({detail})" if detail else "")
