@@ -28,6 +28,8 @@ def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
         data = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError as exc:
         return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {exc}")
+    except RecursionError:
+        return ToolResult.error(f"Arguments for {tool.name} are nested too deeply to decode")
     if not isinstance(data, dict):
         return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
     try:

@@ -47,5 +47,6 @@ def result_view(
 def _raw_input(raw: str) -> Any:
     try:
         return json.loads(raw)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
+        # Not JSON, or nested too deeply to decode: the card shows the text as it came.
         return raw
