@@ -385,3 +385,20 @@ async def test_files_and_dev_null_work_as_stdin_and_stdout(tmp_path: Path) -> No
         env=env,
     )
     assert await asyncio.wait_for(process.wait(), 30) == 0
+
+
+async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Path) -> None:
+    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    try:
+        # Valid JSON whose string escapes half a surrogate pair, which UTF-8 cannot carry.
+        await agent.write_raw(
+            b'{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":'
+            b'{"sessionId":"a\\ud800","prompt":[{"type":"text","text":"x"}]}}\n'
+        )
+        reply = await agent.read()
+        assert reply["id"] == 7
+        assert _error(reply)["message"].startswith("Session not open: a\ud800")
+        reply, _ = await agent.request("session/list", {})
+        assert reply["result"] == {"sessions": []}
+    finally:
+        assert await agent.close() == 0

@@ -55,9 +55,15 @@ class JsonRpcLines:
 
     async def send(self, message: dict[str, Any]) -> None:
         """Write one message as one line."""
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n"
+        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate (echoed from a client's own `\udXXX` escape) has no UTF-8 form;
+            # JSON escapes carry it back exactly, so the client still gets its answer.
+            data = json.dumps(message, separators=(",", ":")).encode("ascii")
         async with self._lock:
-            await self._sink.write(data.encode("utf-8"))
+            await self._sink.write(data + b"\n")
 
     async def receive(self) -> dict[str, Any] | None:
         """The next well-formed message, or `None` at the end of input."""
