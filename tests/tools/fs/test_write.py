@@ -51,7 +51,7 @@ async def test_overwrite_needs_a_read(tmp_path: Path) -> None:
     target.write_text("old\n")
     result = await run(TOOL, context(tmp_path), path="f.txt", content="new\n")
     assert result.is_error
-    assert result.text() == f"write requires reading {target} first"
+    assert result.text() == f"edit requires reading {target} first"
     assert target.read_text() == "old\n"
 
 
@@ -204,7 +204,7 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
         PolicyGate(Workspace.at(tmp_path), asker=ScriptedAsker("allow_once", during=create)),
     )
     result = await run(TOOL, ctx, path="f.txt", content="mine\n")
-    assert result.text() == f"write requires reading {target} first"
+    assert result.text() == f"edit requires reading {target} first"
     assert target.read_text() == "created meanwhile\n"
 
     await observe(ctx, target)

@@ -140,7 +140,7 @@ def _plan(args: EditArgs, observations: FileObservations, path: Path) -> _Plan:
         if args.old_string:
             raise ToolError(f"File not found: {path}")
         return _Plan(None, _encode(NEW_FILE, args.new_string, path), "", args.new_string, 1)
-    require_observed(observations, path, before, "edit")
+    require_observed(observations, path, before)
     data = path.read_bytes()
     if looks_binary(path, data[:SNIFF_BYTES]):
         raise ToolError(f"Cannot edit binary file: {path}")

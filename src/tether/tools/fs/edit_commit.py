@@ -39,7 +39,7 @@ async def commit_change(
 
 def _write(path: Path, data: bytes, before: FileVersion | None, verb: Verb) -> FileVersion:
     """Check, create the parents, replace the file; the version written."""
-    ensure_unchanged(path, before, verb)
+    ensure_unchanged(path, before)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, data)

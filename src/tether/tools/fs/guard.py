@@ -42,26 +42,31 @@ def current_version(path: Path) -> FileVersion | None:
 
 
 def require_observed(
-    observations: FileObservations, path: Path, current: FileVersion | None, verb: Verb
+    observations: FileObservations, path: Path, current: FileVersion | None
 ) -> None:
     """Refuse to change an existing file the session has not read, or that changed since."""
     if current is None:
         return
     seen = observations.get(path)
     if seen is None:
-        raise ToolError(f"{verb} requires reading {path} first")
+        raise ToolError(_unread(path))
     if seen != current:
         raise ToolError(_changed(path))
 
 
-def ensure_unchanged(path: Path, before: FileVersion | None, verb: Verb) -> None:
+def ensure_unchanged(path: Path, before: FileVersion | None) -> None:
     """Refuse when the file is no longer the version the change was worked out from."""
     now = current_version(path)
     if now == before:
         return
     if before is None:
-        raise ToolError(f"{verb} requires reading {path} first")
+        raise ToolError(_unread(path))
     raise ToolError(_changed(path))
+
+
+def _unread(path: Path) -> str:
+    # The specified wording, for an overwrite by `write` as much as for an `edit`.
+    return f"edit requires reading {path} first"
 
 
 def _changed(path: Path) -> str:

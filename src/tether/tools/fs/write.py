@@ -86,7 +86,7 @@ def _plan(
 ) -> tuple[FileVersion | None, bytes, AppliedChange]:
     """The version replaced, the bytes to write and the change as shown."""
     before = current_version(path)
-    require_observed(observations, path, before, "write")
+    require_observed(observations, path, before)
     old = _existing_text(path.read_bytes(), path) if before is not None else None
     target = old if old is not None else NEW_FILE
     content = args.content
