@@ -74,7 +74,9 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     live = recorder.without_progress()
     assert session.replay() == live
     # The same from a fresh read of the file, as `tether show` and `session/load` do it.
-    assert replay(SessionStore(home).read(session.id).events, default_tools()) == live
+    stored = SessionStore(home).read(session.id)
+    tools = default_tools().bound(stored.header.cwd)
+    assert replay(stored.events, tools) == live
     assert [update_to_json(u) for u in session.replay()] == [update_to_json(u) for u in live]
 
     started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
@@ -90,6 +92,7 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     assert isinstance(done["new"].view, DiffResultView)
     assert done["bad_edit"].status == "failed"
     assert isinstance(started["bash"], TerminalCallView)
+    assert started["bash"].cwd == str(ws.resolve())
     bash = done["bash"].view
     assert isinstance(bash, TerminalResultView)
     assert bash.exit_code == 3 and "out" in (bash.output or "") and "err" in (bash.output or "")

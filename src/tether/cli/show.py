@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     out, err = consoles()
     store = SessionStore.default()
     contents = store.read(store.resolve(args.id))
-    updates = replay(contents.events, default_tools())
+    updates = replay(contents.events, default_tools().bound(contents.header.cwd))
     header = contents.header
     if args.json:
         document = {

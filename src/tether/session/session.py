@@ -79,7 +79,8 @@ class Session:
         max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.model = model
-        self.tools = tools
+        # Bound to the workspace, so cards name it the same way live and when replayed.
+        self.tools = tools.bound(str(workspace.cwd))
         self.gate = gate
         self.workspace = workspace
         self.max_steps = max_steps

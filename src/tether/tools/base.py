@@ -50,6 +50,10 @@ class Tool(ABC, Generic[A, V]):
         """The card for a finished call, or `None` for the generic card. Pure."""
         return None
 
+    def bound(self, cwd: str) -> Tool[A, V]:
+        """This tool as it presents calls in the workspace `cwd` (itself, unless that matters)."""
+        return self
+
     def serial_key(self, args: A) -> str | None:
         """Calls with the same key run one after another (a path, for file tools)."""
         return None

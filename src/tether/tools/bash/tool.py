@@ -133,9 +133,17 @@ class BashTool(Tool[BashArgs, BashValue]):
         """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?}`."""
         return card_meta(value)
 
+    def __init__(self, cwd: str | None = None) -> None:
+        self.cwd = cwd
+        """The workspace the card names as where commands run (the tool runs in `ctx`'s)."""
+
+    def bound(self, cwd: str) -> BashTool:
+        """A bash tool whose call cards name `cwd`."""
+        return BashTool(cwd)
+
     def present_call(self, args: BashArgs) -> TerminalCallView:
-        """A terminal card titled by the command."""
-        return TerminalCallView(title=args.command, description=args.description)
+        """A terminal card titled by the command, with the workspace it runs in when known."""
+        return TerminalCallView(title=args.command, description=args.description, cwd=self.cwd)
 
     def present_result(self, args: BashArgs, result: ToolResult) -> ToolResultView | None:
         """The terminal card from the stored meta; `None` (the generic card) if it is unusable."""
