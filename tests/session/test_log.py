@@ -156,6 +156,14 @@ def test_a_corrupt_middle_line_names_the_file_and_line(tmp_path: Path) -> None:
         read_log(path)
 
 
+def test_a_result_for_a_call_never_made_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "sessions" / "s1.jsonl"
+    result = '{"type":"tool/result","seq":3,"time":"t","toolCallId":"c9","content":[]}'
+    _write(path, HEADER, START, USER, result)
+    with pytest.raises(CorruptLog, match=rf"^{path}:4: tool/result for a call never made: c9"):
+        read_log(path)
+
+
 def test_an_unknown_event_type_is_an_error_not_a_skip(tmp_path: Path) -> None:
     path = tmp_path / "sessions" / "s1.jsonl"
     _write(path, HEADER, '{"type":"turn/strat","seq":1,"time":"t"}', USER)

@@ -18,7 +18,15 @@ from pydantic_core import PydanticSerializationError
 
 from tether.session._gc import gc_paused
 from tether.session.errors import CorruptLog, SessionLocked
-from tether.session.events import EVENT, HEADER, LOG_VERSION, Event, SessionHeader
+from tether.session.events import (
+    EVENT,
+    HEADER,
+    LOG_VERSION,
+    Event,
+    SessionHeader,
+    ToolCallEvent,
+    ToolResultEvent,
+)
 
 __all__ = ["EventLog", "LogContents", "now", "read_log"]
 
@@ -62,14 +70,15 @@ def _parse(path: Path, data: bytes) -> LogContents:
     tail = lines.pop()
     header = _header(path, lines[0] if lines else tail)
     events: list[Event] = []
+    calls: set[str] = set()
     sound = len(lines[0]) + 1 if lines else 0
     for number, line in enumerate(lines[1:], start=2):
-        events.append(_event(path, number, line, len(events) + 1))
+        events.append(_event(path, number, line, len(events) + 1, calls))
         sound += len(line) + 1
     missing_newline = False
     if tail and lines:
         try:
-            events.append(_event(path, len(lines) + 1, tail, len(events) + 1))
+            events.append(_event(path, len(lines) + 1, tail, len(events) + 1, calls))
         except CorruptLog as exc:
             log.warning("dropping a torn last line: %s", exc)
         else:
@@ -93,13 +102,20 @@ def _header(path: Path, line: bytes) -> SessionHeader:
     return header
 
 
-def _event(path: Path, number: int, line: bytes, seq: int) -> Event:
+def _event(path: Path, number: int, line: bytes, seq: int, calls: set[str]) -> Event:
+    """One event line, checked: its seq, and that a result answers a call made before it."""
     try:
         event = EVENT.validate_json(line)
     except ValidationError as exc:
         raise CorruptLog(f"{path}:{number}: corrupt event: {_first_error(exc)}") from exc
     if event.seq != seq:
         raise CorruptLog(f"{path}:{number}: event seq {event.seq}, expected {seq}")
+    if isinstance(event, ToolCallEvent):
+        calls.add(event.tool_call_id)
+    elif isinstance(event, ToolResultEvent) and event.tool_call_id not in calls:
+        raise CorruptLog(
+            f"{path}:{number}: tool/result for a call never made: {event.tool_call_id}"
+        )
     return event
 
 
