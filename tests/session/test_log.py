@@ -216,3 +216,41 @@ async def test_a_lone_surrogate_is_stored_as_a_replacement_character(home: Path,
     assert [e["text"] for e in lines if e["type"] == "assistant/message"] == ["a\ufffdb", "ok"]
     assert session.replay() == recorder.updates
     assert read_log(home / "sessions" / f"{session.id}.jsonl").events == list(session.events)
+
+
+_FULL_DISK = """
+import resource, signal, sys
+from pathlib import Path
+from tether.session import SessionStore
+from tether.session.events import AssistantChunk
+
+log = SessionStore(Path(sys.argv[1])).create(Path(sys.argv[2]))
+# A file-size limit stands in for a full disk: the write that crosses it fails part way.
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+size = log.path.stat().st_size
+resource.setrlimit(resource.RLIMIT_FSIZE, (size + 1000, resource.RLIM_INFINITY))
+written = 0
+try:
+    while True:
+        log.append(AssistantChunk(text="x" * 150))
+        written += 1
+except OSError as exc:
+    print(written, exc.errno)
+"""
+
+
+def test_a_write_that_fails_part_way_leaves_no_partial_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _FULL_DISK, str(tmp_path / "home"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    written, errno = map(int, done.stdout.split())
+    assert written >= 3
+    assert errno == 27  # EFBIG: the write crossed the limit
+    [path] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    assert len(read_log(path).events) == written

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import json
@@ -135,13 +136,14 @@ class EventLog:
         self.synced_seq = len(self.events)
         """The last seq known to be on disk (fsync'ed)."""
         self._lock = lock
-        self._file = path.open("r+b")
+        # Unbuffered: every append is its own write, so a failed one can be cut off again.
+        self._file = path.open("r+b", buffering=0)
         # Cut a torn tail off before the first append lands after it.
         self._file.truncate(contents.sound_bytes)
-        self._file.seek(contents.sound_bytes)
+        self._end = contents.sound_bytes
+        self._file.seek(self._end)
         if contents.missing_newline:
-            self._file.write(b"\n")
-            self._file.flush()
+            self._write(b"\n")
 
     @classmethod
     def create(cls, path: Path, header: SessionHeader) -> EventLog:
@@ -176,10 +178,26 @@ class EventLog:
             line = EVENT.dump_json(stamped, by_alias=True)
         except PydanticSerializationError:
             stamped, line = _without_surrogates(stamped)
-        self._file.write(line + b"\n")
-        self._file.flush()
+        self._write(line + b"\n")
         self.events.append(stamped)
         return stamped
+
+    def _write(self, data: bytes) -> None:
+        """Write all of `data` at the end, or nothing: a failed write (a full disk) is undone."""
+        view = memoryview(data)
+        try:
+            while view:
+                written = self._file.write(view)
+                if not written:
+                    raise OSError(f"{self.path}: the log accepted no bytes")
+                view = view[written:]
+        except OSError:
+            # Leave no partial line for the next append to land after.
+            with contextlib.suppress(OSError):
+                self._file.truncate(self._end)
+                self._file.seek(self._end)
+            raise
+        self._end += len(data)
 
     def sync(self) -> None:
         """Make every appended event durable (called at the end of each turn)."""
