@@ -11,6 +11,7 @@ from contextlib import aclosing
 import pytest
 
 from tests.models.sse_server import Reply, SSEServer, json_reply, sse_reply
+from tests.models.support import FAST, PIXEL, READ, collect
 from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
@@ -21,27 +22,10 @@ from tether.models import (
     TextDelta,
     ToolCall,
     ToolResultMessage,
-    ToolSpec,
     UserMessage,
 )
 from tether.models.factory import make_model
 from tether.models.openai_compat import OpenAICompatModel
-from tether.models.retry import RetryPolicy
-
-FAST = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.02)
-READ = ToolSpec(
-    name="read",
-    description="Read a file.",
-    parameters={"type": "object", "properties": {"path": {"type": "string"}}},
-)
-PIXEL = "iVBORw0KGgo="
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[SSEServer]:
-    """A fresh loopback server per test."""
-    async with SSEServer() as running:
-        yield running
 
 
 @pytest.fixture
@@ -57,11 +41,6 @@ async def model(server: SSEServer) -> AsyncIterator[OpenAICompatModel]:
 def hello() -> ModelRequest:
     """A minimal request."""
     return ModelRequest(system="sys", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
-
-
-async def collect(model: OpenAICompatModel, request: ModelRequest) -> list[ModelEvent]:
-    """Every event of one stream."""
-    return [event async for event in model.stream(request)]
 
 
 async def test_full_turn_with_text_and_two_parallel_tool_calls(
