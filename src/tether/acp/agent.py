@@ -41,7 +41,7 @@ from acp.schema import (
 )
 
 from tether import __version__
-from tether.acp.mapping import acp_update
+from tether.acp.calls import SessionCalls
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
@@ -74,6 +74,7 @@ LIST_PAGE = 200
 class _Open:
     session: Session
     asker: AcpAsker
+    calls: SessionCalls
 
 
 class TetherAgent:
@@ -135,8 +136,7 @@ class TetherAgent:
             asker=asker,
             extra_roots=extra,
         )
-        asker.session_id = session.id
-        self._open[session.id] = _Open(session, asker)
+        self._opened(session, asker)
         return NewSessionResponse(session_id=session.id, modes=mode_state(self.mode))
 
     async def load_session(
@@ -154,7 +154,7 @@ class TetherAgent:
                 "session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd
             )
         for update in session.replay():
-            self._post(session, update)
+            self._post(opened, update)
         await self._flush()
         return LoadSessionResponse(modes=mode_state(_mode_of(session, self.mode)))
 
@@ -191,13 +191,14 @@ class TetherAgent:
         self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
     ) -> PromptResponse:
         """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
-        session = self._session(session_id)
+        opened = self._opened_session(session_id)
+        session = opened.session
         content = prompt_content(prompt)
 
         def on_update(update: Update) -> None:
             # The client shows its own prompt; user chunks are for `session/load` only.
             if not isinstance(update, UserText | UserImage):
-                self._post(session, update)
+                self._post(opened, update)
 
         try:
             stop = await session.prompt(content, on_update)
@@ -248,11 +249,19 @@ class TetherAgent:
             ) from exc
         except (SessionLocked, CorruptLog) as exc:
             raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+        return self._opened(session, asker)
+
+    def _opened(self, session: Session, asker: AcpAsker) -> _Open:
+        calls = SessionCalls(session.cwd)
         asker.session_id = session.id
-        opened = self._open[session.id] = _Open(session, asker)
+        asker.calls = calls
+        opened = self._open[session.id] = _Open(session, asker, calls)
         return opened
 
     def _session(self, session_id: str) -> Session:
+        return self._opened_session(session_id).session
+
+    def _opened_session(self, session_id: str) -> _Open:
         opened = self._open.get(session_id)
         if opened is None:
             raise RequestError(
@@ -261,16 +270,16 @@ class TetherAgent:
                 "or open it with session/load first)",
                 {"sessionId": session_id},
             )
-        return opened.session
+        return opened
 
     def _asker(self) -> AcpAsker:
         client, outbox = self._connection()
         return AcpAsker(client, outbox)
 
-    def _post(self, session: Session, update: Update) -> None:
-        acp = acp_update(update, session.cwd)
+    def _post(self, opened: _Open, update: Update) -> None:
+        acp = opened.calls.acp(update)
         if acp is not None:
-            self._connection()[1].post(session.id, acp)
+            self._connection()[1].post(opened.session.id, acp)
 
     async def _flush(self) -> None:
         await self._connection()[1].flush()

@@ -10,16 +10,21 @@ Shapes (camelCase on the wire):
   `rawInput`, diff items as `content` for a proposed change, and
   `_meta: {"tether": {"view": <call card>}}`.
 - `ToolCallProgress` → `tool_call_update` `in_progress` with the partial result card's
-  content (bash: the output so far) and `_meta.tether.view` = that partial card.
+  content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
-  content, `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
+  content, its `locations` (a read's first line, the first line of each hunk of a change),
+  `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
   `{exitCode}` or `{signal}`.
+
+Every card in `_meta` names paths absolutely, as `locations` do, and a result card carries
+the title of its call (given as `title`), so a call has one title from start to end.
 - `TitleChanged` → `session_info_update` with the title.
 - `TurnEnded` / `TurnFailed` → nothing: the `session/prompt` answer says how the turn ended.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, assert_never
 
@@ -41,7 +46,8 @@ from acp.schema import (
     ToolKind,
 )
 
-from tether.acp.content import absolute, card_content
+from tether.acp.content import card_content
+from tether.acp.paths import absolute_call, absolute_result, result_locations
 from tether.session import (
     AgentText,
     TitleChanged,
@@ -68,8 +74,11 @@ from tether.views import (
 __all__ = ["acp_update", "tether_meta", "tool_kind"]
 
 
-def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
-    """The ACP session update for one tether update, or `None` when it has no counterpart."""
+def acp_update(update: Update, cwd: Path, title: str | None = None) -> SessionUpdate | None:
+    """The ACP session update for one tether update, or `None` when it has no counterpart.
+
+    `title` is the title of the call a progress or finished update belongs to.
+    """
     match update:
         case AgentText(text=text):
             return update_agent_message_text(text)
@@ -82,9 +91,9 @@ def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
         case ToolCallStarted():
             return _started(update, cwd)
         case Progress(tool_call_id=call_id, view=view):
-            return _updated(call_id, "in_progress", view, cwd)
+            return _updated(call_id, "in_progress", view, cwd, title)
         case ToolCallFinished(tool_call_id=call_id, status=status, view=view):
-            return _updated(call_id, status, view, cwd)
+            return _updated(call_id, status, view, cwd, title)
         case TitleChanged(title=title):
             return SessionInfoUpdate(session_update="session_info_update", title=title)
         case TurnEnded() | TurnFailed():
@@ -112,14 +121,14 @@ def tether_meta(view: ToolCallView | ToolResultView) -> dict[str, Any]:
 
 
 def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
-    view = update.view
+    view = absolute_call(update.view, cwd)
     start = start_tool_call(
         update.tool_call_id,
         view.title,
         kind=tool_kind(view),
         status="pending",
         content=card_content(view, cwd) or None,
-        locations=_locations(view, cwd),
+        locations=_locations(view),
         raw_input=update.raw_input,
     )
     start.field_meta = tether_meta(view)
@@ -127,19 +136,25 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
 
 
 def _updated(
-    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path
+    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path, title: str | None
 ) -> ToolCallProgress:
+    view = absolute_result(view, cwd)
+    if title is not None:
+        view = dataclasses.replace(view, title=title)
+    done = status != "in_progress"
+    places = result_locations(view, cwd) if done else None
     progress = update_tool_call(
         call_id,
         status=status,
         content=card_content(view, cwd),
-        raw_output=_raw_output(view) if status != "in_progress" else None,
+        locations=[ToolCallLocation(path=p.path, line=p.line) for p in places] if places else None,
+        raw_output=_raw_output(view) if done else None,
     )
     progress.field_meta = tether_meta(view)
     return progress
 
 
-def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:
+def _locations(view: ToolCallView) -> list[ToolCallLocation] | None:
     match view:
         case TerminalCallView():
             return None
@@ -151,7 +166,7 @@ def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:
             places = given
         case _:
             assert_never(view)
-    return [ToolCallLocation(path=absolute(p.path, cwd), line=p.line) for p in places]
+    return [ToolCallLocation(path=p.path, line=p.line) for p in places]
 
 
 def _raw_output(view: ToolResultView) -> dict[str, Any] | None:
