@@ -215,7 +215,29 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
     assert request["method"] == "session/request_permission"
     assert request["params"] == {
         "sessionId": session_id,
-        "toolCall": {"toolCallId": "c1", "kind": "execute", "title": "echo hi > out.txt"},
+        "toolCall": {
+            "toolCallId": "c1",
+            "kind": "execute",
+            "status": "pending",
+            "title": "echo hi > out.txt",
+            "content": [
+                {
+                    "type": "content",
+                    "content": {"type": "text", "text": "```console\n$ echo hi > out.txt\n```"},
+                }
+            ],
+            "rawInput": command,
+            "_meta": {
+                "tether": {
+                    "view": {
+                        "card": "terminal",
+                        "title": "echo hi > out.txt",
+                        "cwd": str(tmp_path / "ws"),
+                    },
+                    "reason": "commands need approval unless the mode is auto",
+                }
+            },
+        },
         "options": [
             {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
             {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},

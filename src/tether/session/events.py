@@ -19,6 +19,7 @@ __all__ = [
     "AssistantMessageEvent",
     "Event",
     "ObservedFile",
+    "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
     "StopReason",
@@ -166,6 +167,17 @@ class SessionTitle:
     title: str
 
 
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionConfigEvent:
+    """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
+
+    type: Literal["session/config"] = "session/config"
+    seq: int = 0
+    time: str = ""
+    config_id: str
+    value: str
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -174,7 +186,8 @@ Event = Annotated[
     | ToolCallEvent
     | ToolResultEvent
     | TurnEnd
-    | SessionTitle,
+    | SessionTitle
+    | SessionConfigEvent,
     Field(discriminator="type"),
 ]
 

@@ -12,6 +12,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
@@ -60,7 +61,7 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
                     updates.append(TurnFailed(message=event.error or "the model failed"))
                 else:
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
-            case TurnStart() | AssistantMessageEvent():
+            case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)

@@ -19,6 +19,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     StopReason,
     ToolCallEvent,
@@ -183,6 +184,26 @@ class Session:
         if not isinstance(self.gate, PolicyGate):
             raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
         self.gate.mode = mode
+
+    @property
+    def running(self) -> bool:
+        """Whether a prompt is running now."""
+        return self._turn is not None
+
+    def configured(self, config_id: str) -> str | None:
+        """The last value the log holds for a session option (`model`), if it was ever set."""
+        values = [
+            e.value
+            for e in self._log.events
+            if isinstance(e, SessionConfigEvent) and e.config_id == config_id
+        ]
+        return values[-1] if values else None
+
+    def set_model(self, model: Model, *, record: bool = True) -> None:
+        """Use `model` from the next request on; `record` logs it so a load picks it again."""
+        self.model = model
+        if record:
+            self._append(SessionConfigEvent(config_id="model", value=model.name))
 
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
