@@ -285,12 +285,8 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
         assert reply["result"]["modes"]["currentModeId"] == "ask"
     finally:
         assert await again.close() == 0
-    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == [
-        {"type": "text", "text": "look at these"},
-        {"type": "image", "data": PNG, "mimeType": "image/png"},
-        {"type": "text", "text": "[@main.py](file:///w/main.py)"},
-        {"type": "text", "text": '<context ref="file:///w/notes.md">\na note\n</context>'},
-    ]
+    # The blocks as the person sent them, not the text the model saw.
+    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == prompt
     assert _updates(notes, "session_info_update") == [
         {"sessionUpdate": "session_info_update", "title": "look at these"}
     ]

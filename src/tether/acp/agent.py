@@ -52,7 +52,7 @@ from tether.acp.config import MODE_OPTION, MODEL_OPTION, checked_value, config_o
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
-from tether.acp.prompt import PromptBlock, prompt_content
+from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
 from tether.policy import Mode, PolicyGate
@@ -66,6 +66,7 @@ from tether.session import (
     SessionStore,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
@@ -251,11 +252,11 @@ class TetherAgent:
 
         def on_update(update: Update) -> None:
             # The client shows its own prompt; user chunks are for `session/load` only.
-            if not isinstance(update, UserText | UserImage):
+            if not isinstance(update, UserText | UserImage | UserResource):
                 self._post(opened, update)
 
         try:
-            stop = await session.prompt(content, on_update)
+            stop = await session.prompt(content, on_update, shown=shown_blocks(prompt))
         except SessionBusy as exc:
             raise RequestError(
                 -32600, f"Session {session_id} is already running a prompt", {"details": str(exc)}

@@ -3,8 +3,8 @@
 Shapes (camelCase on the wire):
 
 - `AgentText` → `agent_message_chunk` with a text block.
-- `UserText` / `UserImage` → `user_message_chunk` (sent on load only: a live client already
-  has its own prompt).
+- `UserText` / `UserImage` / `UserResource` → `user_message_chunk` (sent on load only: a
+  live client already has its own prompt).
 - `ToolCallStarted` → `tool_call`: `status: "pending"`, the card's title and kind
   (terminal → `execute`, diff → `edit`, generic → its own kind), absolute `locations`,
   `rawInput`, diff items as `content` for a proposed change, and
@@ -48,6 +48,7 @@ from acp.schema import (
 
 from tether.acp.content import card_content
 from tether.acp.paths import absolute_call, absolute_result, result_locations
+from tether.acp.prompt import acp_resource
 from tether.session import (
     AgentText,
     TitleChanged,
@@ -57,6 +58,7 @@ from tether.session import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.session import ToolCallProgress as Progress
@@ -88,6 +90,8 @@ def acp_update(update: Update, cwd: Path, title: str | None = None) -> SessionUp
             return update_user_message(
                 ImageContentBlock(type="image", data=data, mime_type=mime_type)
             )
+        case UserResource(block=block):
+            return update_user_message(acp_resource(block))
         case ToolCallStarted():
             return _started(update, cwd)
         case Progress(tool_call_id=call_id, view=view):

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -18,6 +19,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.views import GenericResultView, ToolCallView
@@ -50,6 +52,9 @@ class Printer:
             case UserImage():
                 self._end_line()
                 self.console.print(Text(f"> [image {update.mime_type}]", style="bold"))
+            case UserResource(block=block):
+                self._end_line()
+                self.console.print(Text(f"> {_mention(block)}", style="bold"))
             case AgentText():
                 self.console.print(update.text, end="", markup=False, highlight=False)
                 self._mid_line = not update.text.endswith("\n")
@@ -78,3 +83,13 @@ class Printer:
         if self._mid_line:
             self.console.print()
             self._mid_line = False
+
+
+def _mention(block: ResourceLink | EmbeddedResource) -> str:
+    match block:
+        case ResourceLink(name=name, uri=uri):
+            return f"[@{name}]({uri})"
+        case EmbeddedResource(uri=uri):
+            return f"[context {uri}]"
+        case _:
+            assert_never(block)

@@ -27,6 +27,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 
@@ -53,6 +54,7 @@ __all__ = [
     "TurnFailed",
     "Update",
     "UserImage",
+    "UserResource",
     "UserText",
     "data_dir",
 ]

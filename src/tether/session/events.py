@@ -9,6 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
+from tether.session.shown import ShownBlock
 from tether.views._base import CARD_CONFIG, Opt
 
 __all__ = [
@@ -64,12 +65,13 @@ class TurnStart:
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class UserMessageEvent:
-    """What the person said: text and images."""
+    """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
     type: Literal["user/message"] = "user/message"
     seq: int = 0
     time: str = ""
     content: tuple[ContentBlock, ...]
+    shown: Opt[tuple[ShownBlock, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)

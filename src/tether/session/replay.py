@@ -20,6 +20,7 @@ from tether.session.events import (
     TurnStart,
     UserMessageEvent,
 )
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
@@ -69,14 +71,16 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
 
 
 def user_updates(event: UserMessageEvent) -> list[Update]:
-    """One update per block of the person's prompt."""
+    """One update per block of the person's prompt, as they sent it."""
     updates: list[Update] = []
-    for block in event.content:
+    for block in event.shown or event.content:
         match block:
             case TextContent():
                 updates.append(UserText(text=block.text))
             case ImageContent():
                 updates.append(UserImage(data=block.data, mime_type=block.mime_type))
+            case ResourceLink() | EmbeddedResource():
+                updates.append(UserResource(block=block))
             case _:
                 assert_never(block)
     return updates

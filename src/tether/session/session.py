@@ -34,6 +34,7 @@ from tether.session.instructions import Reminder, Reminders, system_prompt
 from tether.session.log import E, EventLog
 from tether.session.observed import observations_from, observed_file
 from tether.session.replay import replay, user_updates
+from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.updates import (
@@ -219,25 +220,35 @@ class Session:
         """Sync the log and release the session's lock."""
         self._log.close()
 
-    async def prompt(self, content: Sequence[ContentBlock], on_update: OnUpdate) -> StopReason:
-        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`."""
+    async def prompt(
+        self,
+        content: Sequence[ContentBlock],
+        on_update: OnUpdate,
+        *,
+        shown: Sequence[ShownBlock] | None = None,
+    ) -> StopReason:
+        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
+
+        `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         self._cancel_requested = False
         self._turn_running = False
         self._cancelled = asyncio.Event()
-        self._turn = asyncio.create_task(self._run_turn(tuple(content), _safe(on_update)))
+        message = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
+        self._turn = asyncio.create_task(self._run_turn(message, _safe(on_update)))
         try:
             return await self._turn
         finally:
             self._turn = None
 
-    async def _run_turn(self, content: tuple[ContentBlock, ...], emit: OnUpdate) -> StopReason:
+    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate) -> StopReason:
         self._turn_running = True
         self._append(TurnStart())
-        for update in user_updates(self._append(UserMessageEvent(content=content))):
+        for update in user_updates(self._append(said)):
             emit(update)
-        if self.title is None and (title := title_from(content)):
+        if self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
             if self._cancel_requested:
