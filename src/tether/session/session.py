@@ -12,8 +12,8 @@ from tether.content import ContentBlock
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
 from tether.models.messages import ToolSpec
-from tether.policy import Mode, PermissionAsker, PolicyGate
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.policy import Mode, PermissionAsker, PermissionOutcome, PolicyGate
+from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.errors import PromptFailed, SessionBusy
 from tether.session.events import (
     AssistantChunk,
@@ -44,7 +44,7 @@ from tether.session.updates import (
     Update,
 )
 from tether.tools.context import ToolContext
-from tether.tools.gate import Gate
+from tether.tools.gate import Access, Gate
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.registry import ToolRegistry
@@ -93,6 +93,9 @@ class Session:
         self._cancel_requested = False
         self._turn_running = False
         self._cancelled = asyncio.Event()
+        self._outcomes: dict[str, PermissionOutcome] = {}
+        if isinstance(gate, PolicyGate):
+            gate.on_outcome = self._settled
 
     @classmethod
     def create(
@@ -362,10 +365,16 @@ class Session:
                 reminder=reminder[0] if reminder else None,
                 reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
                 observed=tuple(observed_file(p, v) for p, v in observed) or None,
+                permission=self._outcomes.pop(call.id, None),
             )
         )
         del self._pending[call.id]
-        emit(finished(call, stored_result(event)))
+        emit(finished(call, event))
+
+    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
+        # A call may ask more than once; the last answer is the one that decided it.
+        if access.tool_call_id:
+            self._outcomes[access.tool_call_id] = outcome
 
     def _reminder(self, call: PreparedCall, result: ToolResult) -> Reminder | None:
         raw = getattr(call.args, "path", None)
