@@ -13,7 +13,7 @@ from tether.cli.prompting import consoles, run_prompt
 from tether.cli.status import StatusLine
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -51,20 +51,11 @@ def run(args: argparse.Namespace) -> int:
     can_ask = not from_stdin and sys.stdin.isatty() and args.mode != "auto"
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     store = SessionStore.default()
-    tools = default_tools()
+    config = SessionConfig(model=model, tools=default_tools(), mode=args.mode, asker=asker)
     if args.continue_id:
-        session = Session.load(
-            store,
-            store.resolve(args.continue_id),
-            model=model,
-            tools=tools,
-            mode=args.mode,
-            asker=asker,
-        )
+        session = Session.load(store, store.resolve(args.continue_id), config)
     else:
-        session = Session.create(
-            store, args.cwd, model=model, tools=tools, mode=args.mode, asker=asker
-        )
+        session = Session.create(store, args.cwd, config)
     try:
         status = run_prompt(session, prompt, printer)
     finally:
