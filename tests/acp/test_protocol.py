@@ -290,7 +290,11 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
     # The blocks as the person sent them, not the text the model saw.
     assert [u["content"] for u in _updates(notes, "user_message_chunk")] == prompt
     assert _updates(notes, "session_info_update") == [
-        {"sessionUpdate": "session_info_update", "title": "look at these"}
+        {"sessionUpdate": "session_info_update", "title": "look at these"},
+        {
+            "sessionUpdate": "session_info_update",
+            "_meta": {"tether": {"turnEnd": {"stopReason": "end_turn"}}},
+        },
     ]
 
 
