@@ -48,11 +48,13 @@ from acp.schema import (
 
 from tether import __version__
 from tether.acp.calls import SessionCalls
+from tether.acp.commands import available_commands, command_prompt
 from tether.acp.config import MODE_OPTION, MODEL_OPTION, checked_value, config_options
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
+from tether.commands import ModeSwitch, load_commands
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
 from tether.policy import Mode, PolicyGate
@@ -141,7 +143,7 @@ class TetherAgent:
         extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
         asker = self._asker()
         session = Session.create(self.store, root, self._config(asker, extra))
-        self._opened(session, asker)
+        self._advertise(self._opened(session, asker))
         return NewSessionResponse(
             session_id=session.id,
             modes=mode_state(self.mode),
@@ -165,6 +167,7 @@ class TetherAgent:
         for update in session.replay():
             self._post(opened, update)
         await self._flush()
+        self._advertise(opened)
         return LoadSessionResponse(
             modes=mode_state(_mode_of(session, self.mode)), config_options=self._options(session)
         )
@@ -241,7 +244,15 @@ class TetherAgent:
         """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
         opened = self._opened_session(session_id)
         session = opened.session
-        content = prompt_content(prompt)
+        meant = command_prompt(prompt, load_commands(session.cwd, self.store.root))
+        if isinstance(meant, ModeSwitch):
+            if session.running:
+                raise RequestError(-32600, f"Session {session_id} is already running a prompt")
+            self._set_mode(opened, meant.mode)
+            await self._flush()
+            return PromptResponse(stop_reason="end_turn")
+        content = prompt_content(meant.blocks)
+        shown = shown_blocks(prompt, always=meant.expanded)
 
         def on_update(update: Update) -> None:
             # The client shows its own prompt; user chunks are for `session/load` only.
@@ -249,7 +260,7 @@ class TetherAgent:
                 self._post(opened, update)
 
         try:
-            stop = await session.prompt(content, on_update, shown=shown_blocks(prompt))
+            stop = await session.prompt(content, on_update, shown=shown)
         except SessionBusy as exc:
             raise RequestError(
                 -32600, f"Session {session_id} is already running a prompt", {"details": str(exc)}
@@ -291,6 +302,11 @@ class TetherAgent:
             raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
         self._honour_logged_model(session)
         return self._opened(session, asker)
+
+    def _advertise(self, opened: _Open) -> None:
+        # Posted, not flushed: it goes out after the answer that makes the session known.
+        commands = load_commands(opened.session.cwd, self.store.root)
+        self._connection()[1].post(opened.session.id, available_commands(commands))
 
     def _set_mode(self, opened: _Open, mode: Mode) -> None:
         opened.session.set_mode(mode)
@@ -359,9 +375,9 @@ class TetherAgent:
         return AcpAsker(client, outbox)
 
     def _post(self, opened: _Open, update: Update) -> None:
-        acp = opened.calls.acp(update)
-        if acp is not None:
-            self._connection()[1].post(opened.session.id, acp)
+        outbox = self._connection()[1]
+        for acp in opened.calls.acp(update):
+            outbox.post(opened.session.id, acp)
 
     async def _flush(self) -> None:
         await self._connection()[1].flush()

@@ -15,7 +15,9 @@ from acp.schema import ToolCallStart, ToolCallUpdate
 
 from tether.acp.content import console_text
 from tether.acp.mapping import acp_update
+from tether.acp.plan import plan_update
 from tether.session import ToolCallFinished, ToolCallProgress, ToolCallStarted, Update
+from tether.tools.todo import TODO_TOOL, todos_from_meta
 from tether.views import TerminalCallView
 
 __all__ = ["SessionCalls"]
@@ -28,22 +30,29 @@ class SessionCalls:
         self.cwd = cwd
         self._started: dict[str, tuple[ToolCallStarted, ToolCallStart]] = {}
 
-    def acp(self, update: Update) -> SessionUpdate | None:
-        """The ACP update for `update` (the same function live and on `session/load`)."""
+    def acp(self, update: Update) -> list[SessionUpdate]:
+        """The ACP updates for `update` (the same function live and on `session/load`).
+
+        A finished `todo` call is also the session's new plan: a `plan` update follows it.
+        """
         match update:
             case ToolCallStarted(tool_call_id=call_id):
                 start = acp_update(update, self.cwd)
                 assert isinstance(start, ToolCallStart)
                 self._started[call_id] = (update, start)
-                return start
+                return [start]
             case ToolCallProgress(tool_call_id=call_id):
-                return acp_update(update, self.cwd, self._title(call_id))
+                return _some(acp_update(update, self.cwd, self._title(call_id)))
             case ToolCallFinished(tool_call_id=call_id):
-                title = self._title(call_id)
-                self._started.pop(call_id, None)
-                return acp_update(update, self.cwd, title)
+                started = self._started.pop(call_id, None)
+                title = started[1].title if started else None
+                updates = _some(acp_update(update, self.cwd, title))
+                todos = todos_from_meta(update.result.meta) if not update.result.is_error else None
+                if started is not None and started[0].name == TODO_TOOL and todos is not None:
+                    updates.append(plan_update(todos))
+                return updates
             case _:
-                return acp_update(update, self.cwd)
+                return _some(acp_update(update, self.cwd))
 
     def permission_call(self, call_id: str, reason: str, fallback_title: str) -> ToolCallUpdate:
         """The `toolCall` of a permission request: everything the call's `tool_call` said."""
@@ -72,3 +81,7 @@ class SessionCalls:
     def _title(self, call_id: str) -> str | None:
         known = self._started.get(call_id)
         return known[1].title if known is not None else None
+
+
+def _some(update: SessionUpdate | None) -> list[SessionUpdate]:
+    return [update] if update is not None else []

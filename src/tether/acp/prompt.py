@@ -63,8 +63,8 @@ def prompt_content(blocks: Sequence[PromptBlock]) -> list[ContentBlock]:
     return content
 
 
-def shown_blocks(blocks: Sequence[PromptBlock]) -> list[ShownBlock] | None:
-    """The prompt as sent, when it holds resources (else the model's content says it all)."""
+def shown_blocks(blocks: Sequence[PromptBlock], *, always: bool = False) -> list[ShownBlock] | None:
+    """The prompt as sent, when it holds resources or `always` (a command was expanded)."""
     shown: list[ShownBlock] = []
     for block in blocks:
         match block:
@@ -80,7 +80,7 @@ def shown_blocks(blocks: Sequence[PromptBlock]) -> list[ShownBlock] | None:
                 return None  # refused by `prompt_content`
             case _:
                 assert_never(block)
-    if all(isinstance(b, TextContent | ImageContent) for b in shown):
+    if not always and all(isinstance(b, TextContent | ImageContent) for b in shown):
         return None
     return shown
 

@@ -14,14 +14,15 @@ from tether.session import PromptFailed, Session, StopReason
 __all__ = ["consoles", "exit_status", "run_prompt"]
 
 
-def run_prompt(session: Session, prompt: str, printer: Printer) -> int:
+def run_prompt(session: Session, prompt: str, printer: Printer, typed: str | None = None) -> int:
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
     A turn that ended normally but had a call refused for want of someone to approve it is
-    2: the run did not do what was asked.
+    2: the run did not do what was asked. `typed` is the prompt as the person wrote it when a
+    slash command expanded it into `prompt` (the log shows it as typed).
     """
     try:
-        stop = asyncio.run(_prompt(session, prompt, printer))
+        stop = asyncio.run(_prompt(session, prompt, printer, typed))
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
     finally:
@@ -31,12 +32,13 @@ def run_prompt(session: Session, prompt: str, printer: Printer) -> int:
     return 2 if status == 0 and printer.refused else status
 
 
-async def _prompt(session: Session, prompt: str, printer: Printer) -> StopReason:
+async def _prompt(session: Session, prompt: str, printer: Printer, typed: str | None) -> StopReason:
     loop = asyncio.get_running_loop()
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
     loop.add_signal_handler(signal.SIGINT, session.cancel)
     try:
-        return await session.prompt([TextContent(text=prompt)], printer)
+        shown = [TextContent(text=typed)] if typed is not None else None
+        return await session.prompt([TextContent(text=prompt)], printer, shown=shown)
     finally:
         loop.remove_signal_handler(signal.SIGINT)
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import assert_never
+
+from rich.console import Console
 
 from tether.cli.asker import TerminalAsker
 from tether.cli.model_args import add_model_arguments, add_verbose_argument, require_key
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.cli.status import StatusLine
+from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
 from tether.session import Session, SessionConfig, SessionStore
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         session = Session.create(store, args.cwd, config)
     try:
-        status = run_prompt(session, prompt, printer)
+        status = _run_command_or_prompt(session, store, prompt, printer, err)
     finally:
         session.close()
     err.print(
@@ -67,3 +71,26 @@ def run(args: argparse.Namespace) -> int:
         markup=False,
     )
     return status
+
+
+def _run_command_or_prompt(
+    session: Session, store: SessionStore, prompt: str, printer: Printer, err: Console
+) -> int:
+    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    try:
+        meant = resolve(prompt, load_commands(session.cwd, store.root))
+    except CommandError as exc:
+        err.print(f"tether: error: {exc}", markup=False)
+        return 1
+    match meant:
+        case ModeSwitch(mode=mode):
+            session.set_mode(mode)
+            err.print(
+                f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
+                markup=False,
+            )
+            return 0
+        case PromptText(text=text):
+            return run_prompt(session, text, printer, typed=prompt if text != prompt else None)
+        case _:
+            assert_never(meant)

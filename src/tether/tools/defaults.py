@@ -7,10 +7,11 @@ from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
+from tether.tools.todo import TodoTool
 
 __all__ = ["default_tools"]
 
 
 def default_tools() -> ToolRegistry:
-    """`read`, `write`, `edit` and `bash`, in that order (the order the model sees)."""
-    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), BashTool()])
+    """`read`, `write`, `edit`, `bash` and `todo`, in that order (the order the model sees)."""
+    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), BashTool(), TodoTool()])

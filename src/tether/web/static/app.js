@@ -1,7 +1,9 @@
 // tether web: the page. One WebSocket to the server, which speaks ACP to the agent.
 // Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
 
+import { CommandMenu } from "./commands.js";
 import { clear, el } from "./dom.js";
+import { PlanPanel } from "./plan.js";
 import { Transcript } from "./transcript.js";
 
 const $ = (id) => document.getElementById(id);
@@ -10,7 +12,10 @@ const ui = {
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
   modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
+  plan: $("plan"), planEntries: $("plan-entries"), commandMenu: $("command-menu"),
 };
+const plan = new PlanPanel(ui.plan, ui.planEntries);
+const commands = new CommandMenu(ui.prompt, ui.commandMenu);
 
 const state = {
   ready: null, // the server's `ready` message
@@ -93,6 +98,8 @@ function handle(message) {
       state.opening = message.sessionId;
       state.sessionId = null;
       transcript.reset();
+      plan.clear();
+      commands.set([]);
       emptyState.remove();
       showSession(message.sessionId);
       updateControls();
@@ -154,6 +161,14 @@ function stopText(reason) {
 function onUpdate(update) {
   if (update.sessionUpdate === "current_mode_update") {
     ui.mode.value = update.currentModeId;
+    return;
+  }
+  if (update.sessionUpdate === "plan") {
+    plan.show(update.entries);
+    return;
+  }
+  if (update.sessionUpdate === "available_commands_update") {
+    commands.set(update.availableCommands);
     return;
   }
   if (update.sessionUpdate === "session_info_update" && update.title) {

@@ -1,0 +1,19 @@
+"""Slash commands: `/compact`, `/init`, `/mode NAME` and custom prompt templates from files.
+
+commands = load_commands(workspace, home)
+match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode to switch to
+"""
+
+from tether.commands.catalog import COMMANDS_DIR, Command, load_commands
+from tether.commands.resolve import CommandError, Invocation, ModeSwitch, PromptText, resolve
+
+__all__ = [
+    "COMMANDS_DIR",
+    "Command",
+    "CommandError",
+    "Invocation",
+    "ModeSwitch",
+    "PromptText",
+    "load_commands",
+    "resolve",
+]

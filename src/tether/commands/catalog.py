@@ -1,0 +1,125 @@
+"""Which slash commands a session offers: the built-in ones, then custom ones from files.
+
+A custom command is a Markdown file: its name (without `.md`) is the command, its body the
+prompt, where `$ARGUMENTS` stands for what follows the command. Optional front matter:
+
+    ---
+    description: Review the staged diff
+    argument-hint: [path]
+    ---
+    Review the staged changes in $ARGUMENTS ...
+
+Files come from `$TETHER_HOME/commands/` and then `.tether/commands/` in the workspace (a
+project command replaces a user command of the same name). Built-in names cannot be taken.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["BUILTIN", "COMMANDS_DIR", "Command", "load_commands", "parse_command_file"]
+
+log = logging.getLogger(__name__)
+
+COMMANDS_DIR = Path(".tether") / "commands"
+"""Where a workspace keeps its commands (and `commands/` in tether's data directory)."""
+
+ARGUMENTS = "$ARGUMENTS"
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_MAX_FILE = 256 * 1024
+_MAX_COMMANDS = 200
+
+INIT_PROMPT = """\
+Survey this workspace and write an AGENTS.md at its root for coding agents that will work \
+here (update it if it exists, keeping what is still true). Look at the layout, the build, \
+test and lint commands, the code style and conventions, and anything surprising. Keep it \
+short and concrete: the commands to run, where things live, the rules to follow. $ARGUMENTS"""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One slash command: its name, what it does, the hint for its input, its template."""
+
+    name: str
+    description: str
+    hint: str | None = None
+    """What to type after the command, when it takes input."""
+    template: str | None = None
+    """The prompt it stands for (`$ARGUMENTS` replaced); `None` for `/mode` and `/compact`."""
+    source: Path | None = None
+
+
+BUILTIN: tuple[Command, ...] = (
+    Command(
+        "compact",
+        "Summarize the conversation so far to free the model's context",
+        hint="what the summary should keep (optional)",
+    ),
+    Command(
+        "init",
+        "Survey the workspace and write or update AGENTS.md",
+        hint="what to stress (optional)",
+        template=INIT_PROMPT,
+    ),
+    Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+)
+
+
+def load_commands(workspace: Path, home: Path | None) -> list[Command]:
+    """The built-in commands, then the custom ones by name (bad files are skipped, logged)."""
+    found: dict[str, Command] = {}
+    for folder in (home / "commands" if home else None, workspace / COMMANDS_DIR):
+        if folder is None or not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.md"))[:_MAX_COMMANDS]:
+            command = parse_command_file(path)
+            if command is not None:
+                found[command.name] = command
+    builtin = {c.name for c in BUILTIN}
+    for name in sorted(found.keys() & builtin):
+        log.warning("%s: /%s is a built-in command; the file is ignored", found[name].source, name)
+    return [*BUILTIN, *(found[n] for n in sorted(found) if n not in builtin)]
+
+
+def parse_command_file(path: Path) -> Command | None:
+    """The command a file defines, or `None` (logged) when it cannot be one."""
+    name = path.stem
+    if not _NAME.fullmatch(name):
+        log.warning("%s: not a command name; use letters, digits, '-', '_' or '.'", path)
+        return None
+    try:
+        if path.stat().st_size > _MAX_FILE:
+            log.warning("%s: larger than %d bytes; skipped", path, _MAX_FILE)
+            return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        log.warning("%s: cannot be read: %s", path, exc)
+        return None
+    fields, body = _front_matter(text)
+    body = body.strip()
+    if not body:
+        log.warning("%s: the command has no prompt", path)
+        return None
+    first_line = body.splitlines()[0].lstrip("# ").strip()
+    description = fields.get("description") or first_line[:100] or f"/{name}"
+    hint = fields.get("argument-hint") or ("arguments" if ARGUMENTS in body else None)
+    return Command(name, description, hint=hint, template=body, source=path)
+
+
+def _front_matter(text: str) -> tuple[dict[str, str], str]:
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}, text
+    for end in range(1, min(len(lines), 50)):
+        if lines[end].strip() == "---":
+            fields = {}
+            for line in lines[1:end]:
+                key, sep, value = line.partition(":")
+                if sep:
+                    fields[key.strip().lower()] = value.strip().strip("'\"")
+            return fields, "\n".join(lines[end + 1 :])
+    return {}, text

@@ -1,0 +1,121 @@
+"""The plan and slash commands over real pipes: `plan` updates, `available_commands_update`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.wire import AgentProcess
+
+TODOS = [
+    {"content": "Read the code", "status": "completed"},
+    {"content": "Fix the bug", "status": "in_progress", "priority": "high"},
+    {"content": "Add a test", "status": "pending"},
+]
+
+
+async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> None:
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "t1", "name": "todo", "arguments": {"todos": TODOS}}]},
+        {"text": "planned"},
+    )
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    workspace.mkdir()
+    agent = await AgentProcess.start(home, "--model", model)
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "plan it"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    kinds = [n["params"]["update"]["sessionUpdate"] for n in notes]
+    # The plan follows the todo call's own card.
+    assert kinds.index("plan") == kinds.index("tool_call_update") + 1
+    [plan] = _updates(notes, "plan")
+    assert plan["entries"] == [
+        {"content": "Read the code", "status": "completed", "priority": "medium"},
+        {"content": "Fix the bug", "status": "in_progress", "priority": "high"},
+        {"content": "Add a test", "status": "pending", "priority": "medium"},
+    ]
+    [done] = _updates(notes, "tool_call_update")
+    assert done["_meta"]["tether"]["view"]["content"].splitlines() == [
+        "[x] Read the code",
+        "[~] Fix the bug (high)",
+        "[ ] Add a test",
+    ]
+    log = (home / "sessions" / f"{session_id}.jsonl").read_text()
+    assert '"todos"' in log  # stored in the log as the result's meta
+
+    again = await AgentProcess.start(home, "--model", model)
+    await again.initialize()
+    try:
+        _, loaded = await again.request(
+            "session/load", {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}
+        )
+    finally:
+        assert await again.close() == 0
+    assert _updates(loaded, "plan") == [plan]
+
+
+async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: Path) -> None:
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    (home / "commands").mkdir(parents=True)
+    (home / "commands" / "standup.md").write_text("Write a standup note.")
+    (workspace / ".tether" / "commands").mkdir(parents=True)
+    (workspace / ".tether" / "commands" / "review.md").write_text(
+        "---\ndescription: Review one file\nargument-hint: PATH\n---\nReview $ARGUMENTS now.\n"
+    )
+    model = _script(tmp_path, {"text": "reviewed"}, {"text": "second"})
+    agent = await AgentProcess.start(home, "--model", model)
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        # Sent once the session is known: right after the answer.
+        advert = await agent.read()
+        update = advert["params"]["update"]
+        assert update["sessionUpdate"] == "available_commands_update"
+        commands = {c["name"]: c for c in update["availableCommands"]}
+        assert list(commands) == ["compact", "init", "mode", "review", "standup"]
+        assert commands["review"]["description"] == "Review one file"
+        assert commands["review"]["input"] == {"hint": "PATH"}
+        assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto"}
+        assert "input" not in commands["standup"]
+
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/mode auto"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["auto"]
+        assert not _updates(notes, "agent_message_chunk")  # the model was not asked
+
+        reply, _ = await agent.request("session/prompt", _prompt(session_id, "/mode yolo"))
+        assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto")
+
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/review a.py"))
+        text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+        assert text == "reviewed"
+    finally:
+        assert await agent.close() == 0
+    log = (home / "sessions" / f"{session_id}.jsonl").read_text().splitlines()
+    events = [json.loads(line) for line in log]
+    [said] = [e for e in events if e["type"] == "user/message"]
+    assert said["content"] == [{"type": "text", "text": "Review a.py now."}]
+    assert said["shown"] == [{"type": "text", "text": "/review a.py"}]
+
+    again = await AgentProcess.start(home, "--model", model)
+    await again.initialize()
+    try:
+        _, loaded = await again.request(
+            "session/load", {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}
+        )
+        assert (await again.read())["params"]["update"]["sessionUpdate"] == (
+            "available_commands_update"
+        )
+    finally:
+        assert await again.close() == 0
+    assert [u["content"]["text"] for u in _updates(loaded, "user_message_chunk")] == [
+        "/review a.py"
+    ]

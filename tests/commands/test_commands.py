@@ -1,0 +1,77 @@
+"""Slash commands: built-ins, custom files with front matter, and what a prompt resolves to."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
+from tether.commands.catalog import COMMANDS_DIR
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text)
+
+
+def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None:
+    home, ws = tmp_path / "home", tmp_path / "ws"
+    _write(home / "commands", "review.md", "Review the user's way: $ARGUMENTS")
+    _write(home / "commands", "standup.md", "# Write a standup note\nFrom the git log.")
+    _write(
+        ws / COMMANDS_DIR,
+        "review.md",
+        "---\ndescription: Review a file\nargument-hint: PATH\n---\nReview $ARGUMENTS closely.\n",
+    )
+    commands = load_commands(ws, home)
+    names = [c.name for c in commands]
+    assert names == ["compact", "init", "mode", "review", "standup"]
+    review = commands[3]
+    assert (review.description, review.hint) == ("Review a file", "PATH")
+    assert review.source == ws / COMMANDS_DIR / "review.md"
+    standup = commands[4]
+    assert (standup.description, standup.hint) == ("Write a standup note", None)
+
+    assert resolve("/review src/a.py", commands) == PromptText(
+        "Review src/a.py closely.", command="review"
+    )
+    # No $ARGUMENTS in the template: what follows the command is appended.
+    assert resolve("/standup mention the release", commands) == PromptText(
+        "# Write a standup note\nFrom the git log.\n\nmention the release", command="standup"
+    )
+
+
+def test_mode_compact_init_and_plain_text(tmp_path: Path) -> None:
+    commands = load_commands(tmp_path, None)
+    assert resolve("/mode auto", commands) == ModeSwitch("auto")
+    with pytest.raises(CommandError, match=r"Usage: /mode ask \| accept-edits \| auto"):
+        resolve("/mode yolo", commands)
+    # The session compacts by itself on `/compact`: the text goes through unchanged.
+    assert resolve("/compact keep the API", commands) == PromptText(
+        "/compact keep the API", command="compact"
+    )
+    init = resolve("/init", commands)
+    assert isinstance(init, PromptText) and "AGENTS.md" in init.text
+    assert init.command == "init"
+    # A path or an unknown command is just text.
+    assert resolve("/usr/bin/env is missing", commands) == PromptText("/usr/bin/env is missing")
+    assert resolve("hello /mode", commands) == PromptText("hello /mode")
+
+
+def test_bad_files_are_skipped_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / COMMANDS_DIR
+    _write(folder, "empty.md", "---\ndescription: nothing\n---\n\n")
+    _write(folder, "mode.md", "Take over the mode command")
+    _write(folder, "bad name!.md", "x")
+    (folder / "binary.md").write_bytes(b"\xff\xfe\x00")
+    with caplog.at_level(logging.WARNING):
+        commands = load_commands(tmp_path, None)
+    assert [c.name for c in commands] == ["compact", "init", "mode"]
+    assert commands[2].template is None
+    text = caplog.text
+    assert "has no prompt" in text and "built-in command" in text
+    assert "not a command name" in text and "cannot be read" in text

@@ -1,0 +1,85 @@
+"""The plan panel and the slash-command menu in real Chromium against `tether acp`."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.web.browser import chromium, open_page, shot, wait_idle
+from tests.web.conftest import TETHER, WebServer, running_web
+
+TODOS = [
+    {"content": "Read the parser", "status": "completed"},
+    {"content": "Fix the off-by-one", "status": "in_progress", "priority": "high"},
+    {"content": "Add a regression test", "status": "pending"},
+]
+SCRIPT = {
+    "turns": [
+        {"toolCalls": [{"id": "t1", "name": "todo", "arguments": {"todos": TODOS}}]},
+        {"text": "Planned the review."},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """`tether web` on a workspace with one custom command."""
+    root = tmp_path_factory.mktemp("plan")
+    workspace = root / "ws"
+    (workspace / ".tether" / "commands").mkdir(parents=True)
+    (workspace / ".tether" / "commands" / "review.md").write_text(
+        "---\ndescription: Review one file\nargument-hint: PATH\n---\nReview $ARGUMENTS.\n"
+    )
+    script = root / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
+    with running_web(agent, workspace, env={"TETHER_HOME": str(root / "home")}) as server:
+        yield server
+
+
+def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
+    browser: Browser, web: WebServer
+) -> None:
+    with open_page(browser, web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        page.fill("#prompt", "/")
+        menu = page.locator("#command-menu")
+        menu.locator("li[data-name=review]").wait_for()
+        names = [item.get_attribute("data-name") for item in menu.locator("li").all()]
+        assert names == ["compact", "init", "mode", "review"]
+        page.fill("#prompt", "/re")
+        page.wait_for_function("document.querySelectorAll('#command-menu li').length === 1")
+        assert "Review one file" in menu.inner_text()
+        assert "PATH" in menu.inner_text()
+        page.press("#prompt", "Tab")
+        assert page.input_value("#prompt") == "/review "
+        assert menu.is_hidden()
+        page.type("#prompt", "parser.py")
+        page.press("#prompt", "Enter")
+
+        plan = page.locator("#plan")
+        plan.wait_for(state="visible")
+        entries = plan.locator("li.plan-entry")
+        assert [e.get_attribute("data-status") for e in entries.all()] == [
+            "completed",
+            "in_progress",
+            "pending",
+        ]
+        assert entries.nth(1).inner_text().startswith("◐")
+        assert "Fix the off-by-one" in entries.nth(1).inner_text()
+        assert plan.locator(".plan-count").inner_text() == "1/3"
+        page.wait_for_selector(".msg-agent:has-text('Planned the review.')")
+        wait_idle(page)
+        shot(page, "#main", "plan-panel")
