@@ -30,6 +30,9 @@ async def _agent(tmp: Path, model: str, mode: str = "ask") -> AgentProcess:
 async def _new(agent: AgentProcess, cwd: Path, **extra: Any) -> str:
     cwd.mkdir(exist_ok=True)
     reply, _ = await agent.request("session/new", {"cwd": str(cwd), "mcpServers": [], **extra})
+    # The session's commands come right after the answer that makes it known.
+    advert = await agent.read()
+    assert advert["params"]["update"]["sessionUpdate"] == "available_commands_update", advert
     return str(reply["result"]["sessionId"])
 
 
