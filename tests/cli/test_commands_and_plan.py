@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.cli.test_cli import _script, _sessions, tether, ws
 
 __all__ = ["ws"]  # the fixture
+
+# Several `tether run` processes (and MCP servers) per test: slow on a loaded machine.
+pytestmark = pytest.mark.timeout(300)
 
 
 def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Path) -> None:
@@ -39,3 +44,36 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
     switched = tether(home, "run", "/mode auto", "--model", model, "--cwd", str(ws))
     assert switched.returncode == 0
     assert "mode: auto" in switched.stderr
+
+
+def test_run_uses_user_servers_and_skips_unapproved_project_ones(tmp_path: Path, ws: Path) -> None:
+    import sys
+
+    from tests.mcp.test_servers import SAMPLE
+
+    home = tmp_path / "home"
+    home.mkdir()
+    server = {"command": sys.executable, "args": [str(SAMPLE)]}
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"mine": server}}))
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"theirs": server}}))
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {"id": "a", "name": "mcp__mine__add", "arguments": {"a": 4, "b": 5}},
+                {"id": "b", "name": "mcp__theirs__add", "arguments": {"a": 1, "b": 1}},
+            ]
+        },
+        {"text": "sums done"},
+    )
+    done = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    assert "9" in done.stdout
+    # Headless, ask mode: the project's servers need approval, so they were skipped.
+    said = " ".join(done.stderr.split())
+    assert "MCP servers of" in said and "(theirs) were not started" in said
+    assert "Unknown tool: mcp__theirs__add" in done.stdout
+    # In auto mode a headless run trusts the workspace.
+    auto = tether(home, "run", "add", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    assert auto.returncode == 0, auto.stderr
+    assert "Unknown tool" not in auto.stdout

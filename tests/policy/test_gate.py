@@ -75,6 +75,9 @@ TABLE: dict[tuple[str, Mode], bool] = {
     ("execute", "ask"): False,
     ("execute", "accept-edits"): False,
     ("execute", "auto"): True,
+    ("mcp", "ask"): False,
+    ("mcp", "accept-edits"): False,
+    ("mcp", "auto"): True,
 }
 
 
@@ -86,6 +89,7 @@ def access_of(kind: str, ws: Workspace) -> Access:
         "read-out": read(outside, inside=False),
         "edit-out": edit(outside, inside=False),
         "execute": run("ls"),
+        "mcp": Access(action="mcp", title="write_note (notes)", command="mcp__notes__write_note"),
     }[kind]
 
 
@@ -264,3 +268,22 @@ def test_modes() -> None:
     assert is_mode("accept-edits")
     assert not is_mode("bypass")
     assert not is_mode(None)
+
+
+async def test_always_allowing_an_mcp_tool_covers_that_tool_only(ws: Workspace) -> None:
+    asker = Asker("allow_always", "allow_once")
+    gate = PolicyGate(ws, "ask", asker)
+    note = Access(action="mcp", title="write_note (notes)", command="mcp__notes__write_note")
+    other = Access(action="mcp", title="delete (notes)", command="mcp__notes__delete")
+    await gate.authorize(note)
+    await gate.authorize(note)
+    await gate.authorize(other)
+    assert [r.access.command for r in asker.requests] == [
+        "mcp__notes__write_note",
+        "mcp__notes__delete",
+    ]
+    assert asker.requests[0].reason == (
+        "MCP tools that are not read-only need approval unless the mode is auto"
+    )
+    with pytest.raises(PermissionDenied, match=r"Permission to use write_note \(notes\)"):
+        await PolicyGate(ws, "accept-edits").authorize(note)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError
+from acp import PROTOCOL_VERSION, RequestError, update_agent_message_text
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
@@ -34,6 +34,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    McpCapabilities,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
@@ -50,11 +51,13 @@ from tether import __version__
 from tether.acp.calls import SessionCalls
 from tether.acp.commands import available_commands, command_prompt
 from tether.acp.config import MODE_OPTION, MODEL_OPTION, checked_value, config_options
+from tether.acp.mcp import SessionMcp
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.commands import ModeSwitch, load_commands
+from tether.mcp import ClientServer
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
 from tether.policy import Mode, PolicyGate
@@ -87,6 +90,12 @@ class _Open:
     session: Session
     asker: AcpAsker
     calls: SessionCalls
+    mcp: SessionMcp | None = None
+
+    async def close(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.close()
+        self.session.close()
 
 
 class TetherAgent:
@@ -124,6 +133,7 @@ class TetherAgent:
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
                 load_session=True,
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
                 session_capabilities=SessionCapabilities(
                     list=SessionListCapabilities(),
@@ -136,14 +146,20 @@ class TetherAgent:
         )
 
     async def new_session(
-        self, cwd: str, additional_directories: list[str] | None = None, **kwargs: Any
+        self,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: list[ClientServer] | None = None,
+        **kwargs: Any,
     ) -> NewSessionResponse:
-        """A new session in `cwd`; additional directories join the workspace."""
+        """A new session in `cwd` with the client's MCP servers; extra directories join it."""
         root = _directory(cwd, "cwd")
         extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
         asker = self._asker()
         session = Session.create(self.store, root, self._config(asker, extra))
-        self._advertise(self._opened(session, asker))
+        opened = self._opened(session, asker)
+        await self._start_mcp(opened, mcp_servers or [])
+        self._advertise(opened)
         return NewSessionResponse(
             session_id=session.id,
             modes=mode_state(self.mode),
@@ -155,10 +171,15 @@ class TetherAgent:
         cwd: str,
         session_id: str,
         additional_directories: list[str] | None = None,
+        mcp_servers: list[ClientServer] | None = None,
         **kwargs: Any,
     ) -> LoadSessionResponse:
         """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
-        opened = self._open.get(session_id) or self._load(session_id, additional_directories)
+        opened = self._open.get(session_id)
+        if opened is None:
+            opened = self._load(session_id, additional_directories)
+            # Before the replay, so the cards of MCP calls come back as they were shown.
+            await self._start_mcp(opened, mcp_servers or [])
         session = opened.session
         if Path(cwd) != session.cwd:
             log.info(
@@ -182,8 +203,8 @@ class TetherAgent:
                     f"Session {session_id} is running a prompt; cancel it before deleting it",
                     {"sessionId": session_id},
                 )
-            opened.session.close()
             del self._open[session_id]
+            await opened.close()
         try:
             self.store.delete(session_id)
         except SessionNotFound as exc:
@@ -251,6 +272,8 @@ class TetherAgent:
             self._set_mode(opened, meant.mode)
             await self._flush()
             return PromptResponse(stop_reason="end_turn")
+        if opened.mcp is not None and not session.running:
+            await opened.mcp.before_prompt(session, self._connection()[0], self._notifier(opened))
         content = prompt_content(meant.blocks)
         shown = shown_blocks(prompt, always=meant.expanded)
 
@@ -283,8 +306,8 @@ class TetherAgent:
 
     async def close(self) -> None:
         """Release every open session (sync their logs, drop their locks)."""
-        for opened in self._open.values():
-            opened.session.close()
+        for opened in list(self._open.values()):
+            await opened.close()
         self._open.clear()
         if self._outbox is not None:
             await self._outbox.close()
@@ -302,6 +325,20 @@ class TetherAgent:
             raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
         self._honour_logged_model(session)
         return self._opened(session, asker)
+
+    async def _start_mcp(self, opened: _Open, servers: list[ClientServer]) -> None:
+        opened.mcp = await SessionMcp.start(
+            opened.session, self.store.root, servers, self._notifier(opened)
+        )
+
+    def _notifier(self, opened: _Open) -> Callable[[str], None]:
+        # Posted, not flushed: a new session's id reaches the client with the answer first.
+        def notify(notice: str) -> None:
+            self._connection()[1].post(
+                opened.session.id, update_agent_message_text(f"Warning: {notice}\n")
+            )
+
+        return notify
 
     def _advertise(self, opened: _Open) -> None:
         # Posted, not flushed: it goes out after the answer that makes the session known.

@@ -7,6 +7,7 @@ import signal
 
 from rich.console import Console
 
+from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.content import TextContent
 from tether.session import PromptFailed, Session, StopReason
@@ -14,15 +15,22 @@ from tether.session import PromptFailed, Session, StopReason
 __all__ = ["consoles", "exit_status", "run_prompt"]
 
 
-def run_prompt(session: Session, prompt: str, printer: Printer, typed: str | None = None) -> int:
+def run_prompt(
+    session: Session,
+    prompt: str,
+    printer: Printer,
+    typed: str | None = None,
+    mcp: CliMcp | None = None,
+) -> int:
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
     A turn that ended normally but had a call refused for want of someone to approve it is
     2: the run did not do what was asked. `typed` is the prompt as the person wrote it when a
-    slash command expanded it into `prompt` (the log shows it as typed).
+    slash command expanded it into `prompt` (the log shows it as typed). `mcp` starts the MCP
+    servers for the prompt (and stops them after it).
     """
     try:
-        stop = asyncio.run(_prompt(session, prompt, printer, typed))
+        stop = asyncio.run(_prompt(session, prompt, printer, typed, mcp))
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
     finally:
@@ -32,7 +40,20 @@ def run_prompt(session: Session, prompt: str, printer: Printer, typed: str | Non
     return 2 if status == 0 and printer.refused else status
 
 
-async def _prompt(session: Session, prompt: str, printer: Printer, typed: str | None) -> StopReason:
+async def _prompt(
+    session: Session, prompt: str, printer: Printer, typed: str | None, mcp: CliMcp | None
+) -> StopReason:
+    servers = await mcp.start(session) if mcp is not None else None
+    try:
+        return await _prompt_now(session, prompt, printer, typed)
+    finally:
+        if servers is not None:
+            await servers.close()
+
+
+async def _prompt_now(
+    session: Session, prompt: str, printer: Printer, typed: str | None
+) -> StopReason:
     loop = asyncio.get_running_loop()
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
     loop.add_signal_handler(signal.SIGINT, session.cancel)

@@ -10,6 +10,7 @@ from typing import assert_never
 from rich.console import Console
 
 from tether.cli.asker import TerminalAsker
+from tether.cli.mcp import CliMcp
 from tether.cli.model_args import add_model_arguments, add_verbose_argument, require_key
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
@@ -61,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         session = Session.create(store, args.cwd, config)
     try:
-        status = _run_command_or_prompt(session, store, prompt, printer, err)
+        mcp = CliMcp(home=store.root, mode=args.mode, asker=asker, err=err)
+        status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -74,7 +76,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_command_or_prompt(
-    session: Session, store: SessionStore, prompt: str, printer: Printer, err: Console
+    session: Session,
+    store: SessionStore,
+    prompt: str,
+    printer: Printer,
+    err: Console,
+    *,
+    mcp: CliMcp,
 ) -> int:
     """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
     try:
@@ -91,6 +99,7 @@ def _run_command_or_prompt(
             )
             return 0
         case PromptText(text=text):
-            return run_prompt(session, text, printer, typed=prompt if text != prompt else None)
+            typed = prompt if text != prompt else None
+            return run_prompt(session, text, printer, typed=typed, mcp=mcp)
         case _:
             assert_never(meant)

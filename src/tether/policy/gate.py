@@ -8,11 +8,13 @@ What passes without asking:
 | edit inside the workspace | ask | yes          | yes  |
 | read or edit outside      | ask | ask          | yes  |
 | execute (bash)            | ask | ask          | yes  |
+| mcp (not read-only)       | ask | ask          | yes  |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
-path (`read` and `edit` apart), or the exact same command for `execute`.
+path (`read` and `edit` apart), the exact same command for `execute`, or the same MCP tool
+for `mcp` (an MCP tool annotated read-only asks as a `read` inside the workspace: never).
 """
 
 from __future__ import annotations
@@ -110,6 +112,8 @@ class PolicyGate:
             return None
         if access.action == "execute":
             return "commands need approval unless the mode is auto"
+        if access.action == "mcp":
+            return "MCP tools that are not read-only need approval unless the mode is auto"
         if not self._inside(access):
             return "it is outside the workspace"
         if access.action == "read" or self.mode == "accept-edits":
@@ -118,13 +122,15 @@ class PolicyGate:
 
 
 def _memory_key(access: Access) -> tuple[str, str]:
-    if access.action == "execute":
+    if access.action in ("execute", "mcp"):
         return ("execute", access.command if access.command is not None else access.title)
     return (access.action, str(access.path) if access.path is not None else access.title)
 
 
 def _describe(access: Access) -> str:
-    """`edit PATH`, `read PATH` or ``run `COMMAND` ``."""
+    """`edit PATH`, `read PATH`, ``run `COMMAND` `` or `use TOOL`."""
+    if access.action == "mcp":
+        return f"use {access.title}"
     if access.action == "execute":
         command = access.command if access.command is not None else access.title
         if len(command) > _COMMAND_SHOWN:
@@ -137,6 +143,8 @@ def _describe(access: Access) -> str:
 def _options(access: Access) -> tuple[PermissionOption, ...]:
     if access.action == "execute":
         scope = "this exact command"
+    elif access.action == "mcp":
+        scope = "this tool"
     elif access.action == "edit":
         scope = "edits to this file"
     else:

@@ -8,12 +8,13 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute"]
+Action = Literal["read", "edit", "execute", "mcp"]
+"""`mcp` is calling an MCP tool that may change things (`command` names the tool)."""
 
 
 @dataclass(frozen=True)
 class Access:
-    """One operation to authorize: reading or editing a path, or running a command."""
+    """One operation to authorize: reading or editing a path, running a command, an MCP tool."""
 
     action: Action
     title: str

@@ -1,0 +1,113 @@
+"""A session's MCP servers over ACP: the client's and the user's start with the session; the
+project's (`.mcp.json`) once the person approves them for the workspace, asked at the first
+prompt (the client knows the session by then)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from acp import text_block, tool_content
+from acp.interfaces import Client
+from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
+
+from tether.mcp import Approvals, ClientServer, McpSpec, gather
+from tether.session import Session
+
+if TYPE_CHECKING:
+    from tether.mcp.servers import McpServers
+
+__all__ = ["APPROVAL_CALL", "SessionMcp"]
+
+APPROVAL_CALL = "mcp-approval"
+"""The `toolCallId` of the request that asks to start a project's servers."""
+
+Notify = Callable[[str], None]
+
+
+class SessionMcp:
+    """The MCP servers of one open session."""
+
+    def __init__(self, home: Path, project: Sequence[McpSpec]) -> None:
+        self._home = home
+        self._project = list(project)
+        self._running: list[McpServers] = []
+
+    @classmethod
+    async def start(
+        cls, session: Session, home: Path, client: Sequence[ClientServer], notify: Notify
+    ) -> SessionMcp:
+        """Start the client's and the user's servers and offer their tools to the session."""
+        sources = gather(session.cwd, home, client)
+        for notice in sources.notices:
+            notify(notice)
+        mcp = cls(home, sources.project)
+        await mcp._launch(session, sources.trusted, notify)
+        return mcp
+
+    async def before_prompt(self, session: Session, client: Client, notify: Notify) -> None:
+        """Start the project's servers once: approved before, or approved now."""
+        if not self._project:
+            return
+        specs, self._project = self._project, []
+        approvals = Approvals(self._home)
+        if not approvals.approved(session.cwd, specs):
+            decision = await _ask(client, session.id, specs)
+            if decision == "reject":
+                notify(f"MCP servers of {session.cwd / '.mcp.json'} were not started")
+                return
+            if decision == "allow_always":
+                approvals.approve(session.cwd, specs)
+        await self._launch(session, specs, notify)
+
+    async def close(self) -> None:
+        """Stop every server of the session."""
+        for servers in self._running:
+            await servers.close()
+        self._running.clear()
+
+    async def _launch(self, session: Session, specs: Sequence[McpSpec], notify: Notify) -> None:
+        if not specs:
+            return
+        from tether.mcp.servers import McpServers  # the SDK, only when there are servers
+
+        servers = await McpServers.start(specs, session.cwd)
+        self._running.append(servers)
+        for notice in servers.notices:
+            notify(notice)
+        for tool in servers.tools():
+            if session.tools.get(tool.name) is None:
+                session.tools.add(tool)
+
+
+async def _ask(client: Client, session_id: str, specs: Sequence[McpSpec]) -> str:
+    what = "\n".join(f"- {s.name}: {_describe(s)}" for s in specs)
+    response = await client.request_permission(
+        session_id=session_id,
+        tool_call=ToolCallUpdate(
+            tool_call_id=APPROVAL_CALL,
+            title="Start the MCP servers of this workspace's .mcp.json",
+            kind="execute",
+            status="pending",
+            content=[tool_content(text_block(f"The project configures:\n{what}"))],
+        ),
+        options=[
+            PermissionOption(
+                option_id="allow_always", name="Allow in this workspace", kind="allow_always"
+            ),
+            PermissionOption(option_id="allow_once", name="Allow this time", kind="allow_once"),
+            PermissionOption(option_id="reject_once", name="Do not start them", kind="reject_once"),
+        ],
+    )
+    outcome = response.outcome
+    if isinstance(outcome, AllowedOutcome) and outcome.option_id in ("allow_always", "allow_once"):
+        return outcome.option_id
+    return "reject"
+
+
+def _describe(spec: McpSpec) -> str:
+    command = getattr(spec, "command", None)
+    if command is not None:
+        return " ".join([command, *getattr(spec, "args", [])])
+    return f"{getattr(spec, 'type', 'http')} {getattr(spec, 'url', '')}"

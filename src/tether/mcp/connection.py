@@ -1,0 +1,192 @@
+"""One running MCP server, through the official `mcp` SDK: its tools, its calls, its stop.
+
+The SDK's transports are anyio contexts that must be left by the task that entered them,
+so each server lives in a task of its own: it connects, lists the tools, reports ready and
+waits until `close()`. Calls are made from the session's tasks. A server that fails to start
+or dies is named with the tail of what it wrote to stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import IO, Any, assert_never
+
+import mcp_types
+from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
+from mcp.client.sse import sse_client
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from mcp import ClientSession, StdioServerParameters
+from tether import __version__
+from tether.mcp.specs import McpSpec
+
+__all__ = ["START_TIMEOUT", "McpConnection", "McpServerError"]
+
+log = logging.getLogger(__name__)
+
+START_TIMEOUT = 30.0
+"""Seconds a server has to start, answer `initialize` and list its tools."""
+CALL_TIMEOUT = 600.0
+_STDERR_TAIL = 2000
+_MAX_TOOL_PAGES = 50
+
+
+class McpServerError(Exception):
+    """A server that could not start, or failed a call; the message names it."""
+
+
+class McpConnection:
+    """A started MCP server; `tools` is what it offers, `call` runs one, `close` stops it."""
+
+    def __init__(self, spec: McpSpec, cwd: Path) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.cwd = cwd
+        self.tools: list[mcp_types.Tool] = []
+        self._session: ClientSession | None = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stderr: IO[str] | None = None
+
+    @classmethod
+    async def start(cls, spec: McpSpec, cwd: Path, timeout: float = START_TIMEOUT) -> McpConnection:
+        """Connect and list the tools; `McpServerError` naming the server when that fails."""
+        connection = cls(spec, cwd)
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        connection._task = asyncio.create_task(connection._run(ready), name=f"mcp {spec.name}")
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), timeout)
+        except TimeoutError:
+            failed = connection._failed(f"did not start within {timeout:g} s")
+            await connection.close()
+            raise McpServerError(failed) from None
+        except Exception as exc:
+            # The process has ended: what it wrote to stderr is all there; read it first.
+            failed = connection._failed(f"failed to start: {_reason(exc)}")
+            await connection.close()
+            raise McpServerError(failed) from exc
+        return connection
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> mcp_types.CallToolResult:
+        """Call one tool; `McpServerError` when the server is gone or the call fails."""
+        if self._session is None or self._task is None or self._task.done():
+            raise McpServerError(self._failed("is not running"))
+        try:
+            result = await self._session.call_tool(
+                tool, arguments, read_timeout_seconds=CALL_TIMEOUT
+            )
+        except Exception as exc:
+            raise McpServerError(self._failed(f"failed calling {tool}: {_reason(exc)}")) from exc
+        if not isinstance(result, mcp_types.CallToolResult):
+            raise McpServerError(self._failed(f"answered {tool} with no tool result"))
+        return result
+
+    async def close(self) -> None:
+        """Stop the server (its process ends with the transport) and wait for it."""
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._task), 10)
+            if not self._task.done():
+                self._task.cancel()
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await self._task
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def stderr_tail(self) -> str:
+        """The last of what the server wrote to stderr (stdio servers only)."""
+        if self._stderr is None or self._stderr.closed:
+            return ""
+        self._stderr.flush()
+        self._stderr.seek(0)
+        return self._stderr.read()[-_STDERR_TAIL:].strip()
+
+    def _failed(self, what: str) -> str:
+        tail = self.stderr_tail()
+        return f"MCP server {self.name} {what}" + (f"\nstderr:\n{tail}" if tail else "")
+
+    async def _run(self, ready: asyncio.Future[None]) -> None:
+        try:
+            async with (
+                self._transport() as (read, write),
+                ClientSession(
+                    read,
+                    write,
+                    client_info=mcp_types.Implementation(name="tether", version=__version__),
+                ) as session,
+            ):
+                await session.initialize()
+                self.tools = await _list_tools(session)
+                self._session = session
+                ready.set_result(None)
+                await self._stop.wait()
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
+            elif not self._stop.is_set():
+                log.warning("MCP server %s stopped: %s", self.name, _reason(exc))
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            self._session = None
+
+    @contextlib.asynccontextmanager
+    async def _transport(self) -> AsyncIterator[Any]:
+        spec = self.spec
+        match spec:
+            case McpServerStdio():
+                # Kept open for the server's life (closed by `close`): the tail names failures.
+                self._stderr = tempfile.TemporaryFile(  # noqa: SIM115
+                    "w+", encoding="utf-8", errors="replace"
+                )
+                params = StdioServerParameters(
+                    command=spec.command,
+                    args=list(spec.args),
+                    env={v.name: v.value for v in spec.env} or None,
+                    cwd=self.cwd,
+                )
+                async with stdio_client(params, errlog=self._stderr) as streams:
+                    yield streams
+            case HttpMcpServer():
+                headers = {h.name: h.value for h in spec.headers}
+                async with (
+                    create_mcp_http_client(headers=headers) as http,
+                    streamable_http_client(spec.url, http_client=http) as streams,
+                ):
+                    yield streams[0], streams[1]
+            case SseMcpServer():
+                headers = {h.name: h.value for h in spec.headers}
+                async with sse_client(spec.url, headers=headers) as streams:
+                    yield streams
+            case _:
+                assert_never(spec)
+
+
+async def _list_tools(session: ClientSession) -> list[mcp_types.Tool]:
+    tools: list[mcp_types.Tool] = []
+    cursor: str | None = None
+    for _ in range(_MAX_TOOL_PAGES):
+        params = mcp_types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.list_tools(params=params)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            break
+    return tools
+
+
+def _reason(exc: BaseException) -> str:
+    # anyio wraps failures of its task groups; the first real one says what happened.
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc) or type(exc).__name__
+    return text if isinstance(exc, McpServerError) else f"{type(exc).__name__}: {text}"

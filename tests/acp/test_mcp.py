@@ -1,0 +1,117 @@
+"""MCP servers over ACP: from `session/new` and from the workspace's `.mcp.json` (approved once)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.wire import AgentProcess, Message
+from tests.mcp.test_servers import SAMPLE, process_gone
+
+
+def _stdio(name: str) -> dict[str, object]:
+    return {"name": name, "command": sys.executable, "args": [str(SAMPLE), "stdio"], "env": []}
+
+
+def _call(call_id: str, name: str, **arguments: object) -> dict[str, object]:
+    return {"id": call_id, "name": name, "arguments": arguments}
+
+
+async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    model = _script(
+        tmp_path,
+        {
+            "toolCalls": [
+                _call("add", "mcp__sample__add", a=2, b=3),
+                _call("pid", "mcp__sample__pid"),
+                _call("note1", "mcp__sample__write_note", text="first"),
+            ]
+        },
+        {
+            "toolCalls": [
+                _call("note2", "mcp__sample__write_note", text="second"),
+                _call("fail", "mcp__sample__fail", reason="not today"),
+            ]
+        },
+        {"text": "done"},
+    )
+    agent = await AgentProcess.start(tmp_path / "home", "--model", model)
+    asked: list[Message] = []
+
+    def allow_always(request: Message) -> Message:
+        asked.append(request["params"])
+        return {"outcome": {"outcome": "selected", "optionId": "allow_always"}}
+
+    try:
+        init = await agent.initialize()
+        assert init["agentCapabilities"]["mcpCapabilities"] == {"http": True, "sse": True}
+        broken = {"name": "broken", "command": str(tmp_path / "missing"), "args": [], "env": []}
+        reply, notes = await agent.request(
+            "session/new", {"cwd": str(workspace), "mcpServers": [_stdio("sample"), broken]}
+        )
+        session_id = reply["result"]["sessionId"]
+        reply, notes = await agent.request(
+            "session/prompt", _prompt(session_id, "use the tools"), allow_always
+        )
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    calls = {u["toolCallId"]: u for u in _updates(notes, "tool_call")}
+    assert (calls["add"]["title"], calls["add"]["kind"]) == ("Add numbers (sample)", "read")
+    assert calls["add"]["rawInput"] == {"a": 2, "b": 3}
+    assert calls["note1"]["kind"] == "fetch"
+    assert calls["fail"]["kind"] == "other"
+    done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+    assert done["add"]["status"] == "completed"
+    assert done["add"]["content"][0]["content"]["text"] == "5"
+    assert done["fail"]["status"] == "failed"
+    assert "refusing: not today" in done["fail"]["content"][0]["content"]["text"]
+    # Read-only tools pass; others ask, and "always" covers that one tool afterwards.
+    assert [a["toolCall"]["toolCallId"] for a in asked] == ["note1", "fail"]
+    assert asked[0]["toolCall"]["title"] == "write_note (sample)"
+    assert (workspace / "notes.txt").read_text() == "first\nsecond\n"
+    # A server that failed to start is a notice naming it; the session went on.
+    text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+    assert "MCP server broken failed to start" in text
+    # The servers stopped with the session.
+    assert process_gone(int(done["pid"]["content"][0]["content"]["text"]))
+
+
+async def test_project_servers_start_once_approved_for_the_workspace(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"proj": {"command": sys.executable, "args": [str(SAMPLE)]}}})
+    )
+    model = _script(
+        tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
+    )
+    home = tmp_path / "home"
+    asked: list[Message] = []
+
+    def approve(request: Message) -> Message:
+        asked.append(request["params"])
+        return {"outcome": {"outcome": "selected", "optionId": "allow_always"}}
+
+    for _ in range(2):
+        agent = await AgentProcess.start(home, "--model", model)
+        try:
+            await agent.initialize()
+            reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+            session_id = reply["result"]["sessionId"]
+            reply, notes = await agent.request(
+                "session/prompt", _prompt(session_id, "add"), approve
+            )
+            [done] = _updates(notes, "tool_call_update")
+            assert done["status"] == "completed", done
+            assert done["content"][0]["content"]["text"] == "2"
+        finally:
+            assert await agent.close() == 0
+    # Asked in the first process only: the approval is kept for the workspace.
+    [request] = asked
+    assert request["toolCall"]["toolCallId"] == "mcp-approval"
+    assert "proj: " in request["toolCall"]["content"][0]["content"]["text"]
