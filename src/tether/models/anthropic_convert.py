@@ -23,6 +23,7 @@ from anthropic.types import (
 )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.jsontext import parse_json
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -76,7 +77,7 @@ def _input(arguments: str) -> dict[str, object]:
     The API only takes objects here; the call's result already told the model what was wrong.
     """
     try:
-        value = json.loads(arguments or "{}")
+        value = parse_json(arguments or "{}")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -14,7 +14,7 @@ from typing import TextIO
 
 import uvicorn
 
-from tether.web.app import WebConfig, create_app
+from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.guard import Door
 
 __all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]
@@ -51,6 +51,7 @@ class WebOptions:
     agent: tuple[str, ...] = ()
     cwd: Path = Path()
     open_browser: bool = True
+    max_agents: int = DEFAULT_MAX_AGENTS
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -79,6 +80,7 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
         agent=options.agent or tuple(default_agent_command()),
         cwd=options.cwd.resolve(),
         door=Door(token=token, host=options.host, port=port),
+        max_agents=options.max_agents,
     )
     server = uvicorn.Server(
         uvicorn.Config(
