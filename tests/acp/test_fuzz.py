@@ -114,7 +114,8 @@ class _Agent:
             )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.written = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -225,4 +226,8 @@ def test_hostile_lines_never_stop_the_agent(tmp_path: Path) -> None:
             agent.process.kill()
             agent.process.wait()
             raise
+        finally:
+            agent.reader.join(ANSWER_S)  # it ends at end of output, once the process has gone
+            assert agent.process.stdout is not None
+            agent.process.stdout.close()
     assert status == 0, agent.stderr()
