@@ -41,6 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"agents run at once, one per open page (default {DEFAULT_MAX_AGENTS})",
     )
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
+    )
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -63,6 +68,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         cwd=cwd,
         open_browser=not args.no_open,
         max_agents=args.max_agents,
+        new_token=args.new_token,
     )
 
 
