@@ -1,8 +1,10 @@
 """`tether acp` driven by the official TypeScript SDK (`@agentclientprotocol/sdk` 2.4.0).
 
 The Node client (`tests/acp/node/client.mjs`) spawns the agent, answers its permission
-request and checks the read card; this test installs the SDK into `tests/acp/node/node_modules`
-on first use (`npm ci`, from the pinned lock file) and checks the client's report.
+request (which must carry the whole call), checks the read card, the locations of finished
+calls, the config options, the mode switch and the commands advert; this test installs the
+SDK into `tests/acp/node/node_modules` on first use (`npm ci`, from the pinned lock file) and
+checks the client's report.
 """
 
 from __future__ import annotations
@@ -97,6 +99,13 @@ def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
     ]
     assert view["totalLines"] == 3
     assert seen["permission"]["toolCall"]["kind"] == "edit"
+    assert seen["permission"]["toolCall"]["title"] == "Edit greet.py"
+    greet = str(workspace / "greet.py")
+    assert seen["readLocations"] == [{"path": greet, "line": 1}]
+    assert seen["editLocations"] == [{"path": greet, "line": 1}]
+    assert seen["configOptions"] == ["model", "mode"]
+    assert (seen["modeAfter"], seen["modeUpdates"]) == ("auto", ["auto"])
+    assert seen["commands"][:3] == ["compact", "init", "mode"]
     assert seen["editContent"][0]["newText"].count("hi") == 1
     assert seen["kinds"].count("tool_call") == 2
     assert (workspace / "greet.py").read_text() == 'def greet():\n    return "hi"\n\n'

@@ -36,8 +36,13 @@ const seen = await acp
       sessionId: session.sessionId,
       prompt: [{ type: "text", text: "Read then edit greet.py" }],
     });
+    const config = await agent.request("session/set_config_option", {
+      sessionId: session.sessionId,
+      configId: "mode",
+      value: "auto",
+    });
     const listed = await agent.request("session/list", {});
-    return { init, session, prompt, listed };
+    return { init, session, prompt, config, listed };
   });
 
 child.stdin.end();
@@ -60,6 +65,11 @@ assert.equal(readDone.content[0].content.text, view.content);
 
 assert.equal(permissions.length, 1);
 assert.equal(permissions[0].toolCall.toolCallId, "edit-1");
+// The request carries the whole call: one title, its kind, the proposed diff, its places.
+const editStart = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "edit-1");
+assert.equal(permissions[0].toolCall.title, editStart.title);
+assert.equal(permissions[0].toolCall.content[0].type, "diff");
+assert.deepEqual(permissions[0].toolCall.locations, editStart.locations);
 const editDone = updates.find((u) => u.toolCallId === "edit-1" && u.status === "completed");
 assert.ok(editDone, "no completed edit");
 assert.equal(editDone.content[0].type, "diff");
@@ -76,6 +86,13 @@ console.log(
     sessionId: seen.session.sessionId,
     readView: view,
     permission: permissions[0],
+    readLocations: readDone.locations,
+    editLocations: editDone.locations,
+    configOptions: seen.session.configOptions.map((o) => o.id),
+    modeAfter: seen.config.configOptions.find((o) => o.id === "mode").currentValue,
+    modeUpdates: updates.filter((u) => u.sessionUpdate === "current_mode_update").map((u) => u.currentModeId),
+    commands: (updates.find((u) => u.sessionUpdate === "available_commands_update") || { availableCommands: [] })
+      .availableCommands.map((c) => c.name),
     editContent: editDone.content,
     kinds: updates.map((u) => u.sessionUpdate),
   }),
