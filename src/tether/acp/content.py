@@ -10,6 +10,7 @@ This is the one place a card becomes standard content, so every client that igno
 | terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
+| web (result)          | one text block: the page's markdown (or the redirect)   |
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text"]
+__all__ = ["ToolContent", "absolute", "card_content", "console_text", "web_text"]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -57,6 +59,8 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
             return [_text(console_text(view.title, view.output or ""))]
         case TerminalCallView():
             return []
+        case WebFetchResultView():
+            return [_text(web_text(view))]
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
         case _:
@@ -75,6 +79,15 @@ def console_text(command: str | None, output: str) -> str:
     longest = max((len(run) for run in _BACKTICKS.findall(body)), default=2)
     fence = "`" * max(3, longest + 1)
     return f"{fence}console\n{body}{fence}"
+
+
+def web_text(view: WebFetchResultView) -> str:
+    """A fetched page as plain text: its markdown, or where it redirects to."""
+    if view.content:
+        return view.content
+    if view.redirect is not None:
+        return f"{view.url} redirects to {view.redirect} (another host; not followed)"
+    return f"{view.url}: {view.status_code}"
 
 
 def absolute(path: str, cwd: Path) -> str:

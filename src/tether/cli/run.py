@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
@@ -25,6 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    add_fetch_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
     asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
     store = SessionStore.default()
-    tools = default_tools()
+    tools = default_tools(allow_private_fetch=args.allow_private_fetch)
     if args.continue_id:
         session = Session.load(
             store,

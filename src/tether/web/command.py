@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
@@ -33,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
     )
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    add_fetch_arguments(parser)
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -48,7 +50,12 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         agent=tuple(
             parse_agent_command(args.agent)
             if args.agent is not None
-            else default_agent_command(model=args.model, base_url=args.base_url, mode=args.mode)
+            else default_agent_command(
+                model=args.model,
+                base_url=args.base_url,
+                mode=args.mode,
+                allow_private_fetch=args.allow_private_fetch,
+            )
         ),
         cwd=cwd,
         open_browser=not args.no_open,
