@@ -3,7 +3,8 @@
 The page renders a `_meta.tether.view` only after it passed the card unions here; a view
 that does not validate (an unknown card, a malformed field) is dropped, so the page falls
 back to the update's standard ACP content. Read cards gain `tokens` (Pygments, one token
-list per line) and every file diff, in a card or in standard content, gains `hunks`.
+list per line), web cards gain `html` (their markdown rendered safely), and every file
+diff, in a card or in standard content, gains `hunks`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 from tether.highlight import highlight_lines
 from tether.views import dump_view, load_call_view, load_result_view
 from tether.web.linediff import diff_hunks, line_count
+from tether.web.markdown import markdown_html
 
 __all__ = ["enrich_tool_call", "enrich_update"]
 
@@ -58,6 +60,8 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
     if dumped["card"] == "read":
         texts = [line["text"] for line in dumped["lines"]]
         dumped["tokens"] = highlight_lines(texts, dumped.get("lang"))
+    if dumped["card"] == "web" and isinstance(dumped.get("content"), str):
+        dumped["html"] = markdown_html(dumped["content"])
     if dumped["card"] == "diff":
         dumped["diffs"] = _placed_diffs(dumped["diffs"], dumped.get("locations") or [])
     return dumped

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["Handler", "Route", "TestServer", "reply", "serve"]
+__all__ = ["Handler", "Route", "PageServer", "reply", "serve"]
 
 Handler = BaseHTTPRequestHandler
 Route = Callable[[Handler], None]
@@ -18,7 +18,7 @@ RELEASE_S = 30
 
 
 @dataclass
-class TestServer:
+class PageServer:
     """Routes by path, the requests seen, and events a test can wait on or set."""
 
     port: int = 0
@@ -57,9 +57,9 @@ def reply(
 
 
 @contextmanager
-def serve() -> Iterator[TestServer]:
+def serve() -> Iterator[PageServer]:
     """A server on a free loopback port, stopped (and every held response released) after."""
-    state = TestServer()
+    state = PageServer()
 
     class _Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -83,7 +83,7 @@ def serve() -> Iterator[TestServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield state

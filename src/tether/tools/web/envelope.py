@@ -47,12 +47,17 @@ def header_line(url: str, status: int, reason: str, content_type: str) -> str:
 
 
 def render_envelope(head: str, body: str, cut_reasons: list[str]) -> tuple[str, bool]:
-    """The text for the model, at most `MAX_TEXT_CHARS`, and whether the body was cut."""
+    """The text for the model, at most `MAX_TEXT_CHARS`, and whether anything was left out.
+
+    `cut_reasons` says what was left out before (the body past its cap...); the total size
+    of the body is then unknown, so the note gives only how much is shown.
+    """
     body = _escape(body.rstrip("\n"))
     room = MAX_TEXT_CHARS - len(head) - len(_OPEN) - len(_CLOSE) - _NOTE_RESERVE
     reasons = list(cut_reasons)
     if len(body) > room:
-        reasons.insert(0, f"showing the first {max(room, 0):,} of {len(body):,} characters")
+        total = "" if cut_reasons else f" of {len(body):,}"
+        reasons.insert(0, f"showing the first {max(room, 0):,}{total} characters")
         body = body[: max(room, 0)]
     text = f"{head}{_OPEN}{body}{_CLOSE}"
     if reasons:
