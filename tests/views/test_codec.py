@@ -111,7 +111,9 @@ def test_unknown_extra_keys_are_ignored() -> None:
 
 
 def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:
-    assert dump_view(WebFetchResultView(url="https://e.com/", status_code=404, truncated=False)) == {
+    assert dump_view(
+        WebFetchResultView(url="https://e.com/", status_code=404, truncated=False)
+    ) == {
         "card": "web",
         "kind": "fetch",
         "url": "https://e.com/",
@@ -119,6 +121,8 @@ def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:
         "truncated": False,
     }
     with pytest.raises(ValidationError):
-        load_result_view({"card": "web", "kind": "search", "url": "u", "statusCode": 200, "truncated": False})
+        load_result_view(
+            {"card": "web", "kind": "search", "url": "u", "statusCode": 200, "truncated": False}
+        )
     with pytest.raises(ValidationError):
         load_result_view({"card": "web", "url": "u", "statusCode": "200", "truncated": False})

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["Handler", "Route", "PageServer", "reply", "serve"]
+__all__ = ["Handler", "PageServer", "Route", "reply", "serve"]
 
 Handler = BaseHTTPRequestHandler
 Route = Callable[[Handler], None]
@@ -83,7 +83,9 @@ def serve() -> Iterator[PageServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield state

@@ -72,14 +72,18 @@ def test_meta_that_is_not_an_object_or_lacks_fields_is_rejected(meta: object) ->
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
 @given(
     st.dictionaries(
-        st.sampled_from(["url", "statusCode", "truncated", "contentType", "bytes", "title", "redirect"]),
+        st.sampled_from(
+            ["url", "statusCode", "truncated", "contentType", "bytes", "title", "redirect"]
+        ),
         _JSON,
     )
     | _JSON
@@ -95,7 +99,10 @@ def test_narrowing_never_raises_and_what_passes_is_well_typed(meta: object) -> N
 def test_the_card_needs_good_meta_and_one_text_block() -> None:
     tool = WebFetchTool()
     args = WebFetchArgs(url="https://example.com/a")
-    text = "URL: https://example.com/a | Status: 200 OK | Content-Type: text/html\n<web_content>\n# A\n</web_content>"
+    text = (
+        "URL: https://example.com/a | Status: 200 OK | Content-Type: text/html\n"
+        "<web_content>\n# A\n</web_content>"
+    )
     good = ToolResult(content=(TextContent(text=text),), meta=GOOD)
     card = tool.present_result(args, good)
     assert card is not None and card.content == "# A" and card.title == "A"

@@ -55,9 +55,9 @@ def test_a_50_mb_page_stays_under_100_mb_peak(server: PageServer, tmp_path: obje
     peak_mib = report["peak_kib"] / 1024
     assert report["meta"]["truncated"] is True
     assert report["meta"]["bytes"] == 10 * 1024 * 1024
-    assert report["text"].endswith(
-        " characters; only the first 10 MB of the body were read.)"
-    ), report["text"][-200:]
+    assert report["text"].endswith(" characters; only the first 10 MB of the body were read.)"), (
+        report["text"][-200:]
+    )
     assert "Row of a huge page with [a link](" in report["text"]
     assert len(report["text"]) <= 100_000
     assert peak_mib < 100, peak_mib
