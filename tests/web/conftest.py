@@ -57,11 +57,15 @@ def fake_agent_command(store: Path, *, views: bool = True) -> str:
 
 @contextmanager
 def running_web(
-    agent: str, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
+    agent: str | None, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
 ) -> Iterator[WebServer]:
-    """Start `tether web --no-open` and wait (bounded) for the URL it prints."""
+    """Start `tether web --no-open` and wait (bounded) for the URL it prints.
+
+    With `agent` `None` the server runs its default agent, `tether acp` given its flags.
+    """
+    chosen = ["--agent", agent] if agent is not None else []
     process = subprocess.Popen(
-        [*TETHER, "web", "--no-open", "--port", "0", "--cwd", str(cwd), "--agent", agent, *extra],
+        [*TETHER, "web", "--no-open", "--port", "0", "--cwd", str(cwd), *chosen, *extra],
         stdout=subprocess.PIPE,
         stderr=None,
         text=True,

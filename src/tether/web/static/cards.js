@@ -218,13 +218,29 @@ function webFetchCard(view, call) {
   }
   if (typeof view.html === "string") {
     // The server rendered it with raw HTML escaped and only safe link schemes.
-    const body = el("div", { class: "markdown web-body hl" });
-    body.innerHTML = view.html;
+    // Parsed in an inert template: nothing in it loads before it is checked below.
+    const parsed = document.createElement("template");
+    parsed.innerHTML = view.html;
+    const body = parsed.content;
+    for (const img of body.querySelectorAll("img")) {
+      // A fetched page's images are not loaded on their own (no tracking by opening a card):
+      // each becomes a link to the image.
+      const link = el("a", { href: img.getAttribute("src") || "", text: `[image${img.alt ? `: ${img.alt}` : ""}]` });
+      img.replaceWith(link);
+    }
     for (const a of body.querySelectorAll("a[href]")) {
+      // A relative link is relative to the fetched page, not to this one.
+      try {
+        const target = new URL(a.getAttribute("href"), view.url);
+        if (/^(https?|mailto):$/.test(target.protocol)) a.setAttribute("href", target.href);
+        else a.removeAttribute("href");
+      } catch {
+        a.removeAttribute("href");
+      }
       a.setAttribute("target", "_blank");
       a.setAttribute("rel", "noopener noreferrer");
     }
-    card.append(body);
+    card.append(el("div", { class: "markdown web-body hl" }, body));
   } else if (view.content) {
     card.append(el("pre", { class: "generic-text", text: view.content }));
   } else if (!view.redirect) {
