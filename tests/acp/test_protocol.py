@@ -162,8 +162,10 @@ async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path:
         assert time.monotonic() - began < 5
         assert reply["result"] == {"stopReason": "cancelled"}
         [final] = _updates(notes, "tool_call_update")
-        assert final["status"] == "failed"
-        assert final["content"][0]["content"]["text"] == "Cancelled by the user"
+        # A cancelled command stays a terminal card, stopped by the signal it was sent.
+        assert final["status"] == "completed"
+        view = final["_meta"]["tether"]["view"]
+        assert view == {"card": "terminal", "title": "sleep 30", "output": "", "signal": "SIGTERM"}
 
         reply, notes = await agent.request("session/prompt", _prompt(session_id, "go on"))
         assert reply["result"] == {"stopReason": "end_turn"}

@@ -53,6 +53,7 @@ from tether.session import (
     PromptFailed,
     Session,
     SessionBusy,
+    SessionConfig,
     SessionLocked,
     SessionNotFound,
     SessionStore,
@@ -126,15 +127,7 @@ class TetherAgent:
         root = _directory(cwd, "cwd")
         extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
         asker = self._asker()
-        session = Session.create(
-            self.store,
-            root,
-            model=self._model(),
-            tools=self._tools(),
-            mode=self.mode,
-            asker=asker,
-            extra_roots=extra,
-        )
+        session = Session.create(self.store, root, self._config(asker, extra))
         asker.session_id = session.id
         self._open[session.id] = _Open(session, asker)
         return NewSessionResponse(session_id=session.id, modes=mode_state(self.mode))
@@ -233,15 +226,7 @@ class TetherAgent:
         asker = self._asker()
         roots = [_directory(d, "additionalDirectories") for d in extra or ()]
         try:
-            session = Session.load(
-                self.store,
-                session_id,
-                model=self._model(),
-                tools=self._tools(),
-                mode=self.mode,
-                asker=asker,
-                extra_roots=roots,
-            )
+            session = Session.load(self.store, session_id, self._config(asker, roots))
         except SessionNotFound as exc:
             raise RequestError(
                 -32002, f"Session not found: {session_id}", {"sessionId": session_id}
@@ -262,6 +247,15 @@ class TetherAgent:
                 {"sessionId": session_id},
             )
         return opened.session
+
+    def _config(self, asker: AcpAsker, extra_roots: list[Path]) -> SessionConfig:
+        return SessionConfig(
+            model=self._model(),
+            tools=self._tools(),
+            mode=self.mode,
+            asker=asker,
+            extra_roots=extra_roots,
+        )
 
     def _asker(self) -> AcpAsker:
         client, outbox = self._connection()

@@ -13,7 +13,7 @@ from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -37,22 +37,14 @@ def run(args: argparse.Namespace) -> int:
     asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
     store = SessionStore.default()
     tools = default_tools(allow_private_fetch=args.allow_private_fetch)
+    config = SessionConfig(model=model, tools=tools, mode=args.mode, asker=asker)
     if args.continue_id:
-        session = Session.load(
-            store,
-            store.resolve(args.continue_id),
-            model=model,
-            tools=tools,
-            mode=args.mode,
-            asker=asker,
-        )
+        session = Session.load(store, store.resolve(args.continue_id), config)
     else:
         if not args.cwd.is_dir():
             err.print(f"tether: error: --cwd {args.cwd} is not a directory", markup=False)
             return 1
-        session = Session.create(
-            store, args.cwd, model=model, tools=tools, mode=args.mode, asker=asker
-        )
+        session = Session.create(store, args.cwd, config)
     try:
         status = run_prompt(session, args.prompt, Printer(out, err))
     finally:

@@ -38,6 +38,9 @@ over to the next call. Chain dependent steps with `&&`.
 as `--yes` or `-y` instead of expecting prompts.
 - The timeout is {DEFAULT_TIMEOUT_MS} ms by default and at most {MAX_TIMEOUT_MS} ms \
 (`timeout_ms`). On timeout the whole process group gets SIGTERM, then SIGKILL 2 s later.
+- Background jobs (`cmd &`) do not outlive the call: whatever is still running when the \
+command ends is stopped the same way. Run servers and watchers in the foreground with a \
+timeout instead.
 - Output longer than 30,000 characters is cut in the middle: the start and the end are kept. \
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
@@ -123,6 +126,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             stopped=finished.stopped,
             timeout_ms=timeout_ms,
             detached=finished.detached,
+            leftovers=finished.leftovers,
         )
 
     def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
@@ -130,7 +134,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
-        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?}`."""
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
         return card_meta(value)
 
     def __init__(self, cwd: str | None = None) -> None:
