@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["Handler", "PageServer", "Route", "reply", "serve"]
+__all__ = ["Handler", "PageServer", "Route", "endless", "reply", "serve"]
 
 Handler = BaseHTTPRequestHandler
 Route = Callable[[Handler], None]
@@ -54,6 +54,28 @@ def reply(
         handler.send_header(name, value)
     handler.end_headers()
     handler.wfile.write(body)
+
+
+def endless(server: PageServer) -> Route:
+    """A text body that goes on until the client hangs up (or ~200 MB, or the test ends).
+
+    `server.started` is set once the first part is out; `server.closed` when the client left.
+    """
+
+    def route(handler: Handler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/plain")
+        handler.end_headers()
+        handler.wfile.write(b"x" * 65536)
+        handler.wfile.flush()
+        server.started.set()
+        for _ in range(3000):
+            if server.release.wait(0.01):
+                return
+            handler.wfile.write(b"y" * 65536)
+            handler.wfile.flush()
+
+    return route
 
 
 @contextmanager

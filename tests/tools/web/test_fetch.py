@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from tests.tools.web.conftest import fetch
-from tests.tools.web.server import Handler, PageServer, reply
+from tests.tools.web.server import Handler, PageServer, endless, reply
 from tether.tools import ToolContext
 from tether.tools.web import WebFetchTool
 from tether.tools.web.envelope import MAX_TEXT_CHARS
@@ -206,20 +206,7 @@ async def test_a_slow_server_past_the_timeout_is_an_error(
 
 
 async def test_cancel_stops_the_download_mid_way(server: PageServer, ctx: ToolContext) -> None:
-    def endless(handler: Handler) -> None:
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/plain")
-        handler.end_headers()
-        handler.wfile.write(b"x" * 65536)
-        handler.wfile.flush()
-        server.started.set()
-        for _ in range(3000):  # bounded: at most ~200 MB, or until the client goes away
-            if server.release.wait(0.01):
-                return
-            handler.wfile.write(b"y" * 65536)
-            handler.wfile.flush()
-
-    server.routes["/endless"] = endless
+    server.routes["/endless"] = endless(server)
     task = asyncio.create_task(fetch(ctx, server.url("/endless")))
     assert await asyncio.to_thread(server.started.wait, 10)
     loop = asyncio.get_running_loop()

@@ -6,23 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.test_gate import Asker
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
-from tether.policy import Mode, PermissionDecision, PermissionRequest, PolicyGate
+from tether.policy import Mode, PolicyGate
 from tether.tools import ToolContext, Workspace
-
-
-class Asker:
-    """A person who answers from a list and remembers what was asked."""
-
-    def __init__(self, *answers: PermissionDecision) -> None:
-        self.answers = list(answers)
-        self.requests: list[PermissionRequest] = []
-
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
-        """The next answer."""
-        self.requests.append(request)
-        return self.answers.pop(0)
 
 
 def gated(tmp_path: Path, mode: Mode, asker: Asker | None) -> ToolContext:

@@ -6,10 +6,13 @@ import html as htmllib
 import json
 import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Literal
 
 import html_to_markdown
 from html_to_markdown import ConversionOptions, InlineDataMedia, PreprocessingOptions
+
+from tether.tools.fs.encoding import looks_binary
 
 __all__ = [
     "HTML_BUDGETS",
@@ -55,7 +58,7 @@ def content_kind(media: str) -> Kind | None:
 
 def sniff_kind(head: bytes) -> Kind | None:
     """The kind of a body that declared no type: HTML, else text unless it looks binary."""
-    if b"\0" in head:
+    if looks_binary(PurePath(), head):
         return None
     start = head.lstrip()[:64].lower()
     if start.startswith((b"<!doctype html", b"<html")):

@@ -5,15 +5,10 @@ from __future__ import annotations
 import codecs
 import re
 
+from tether.tools.fs.encoding import sniff_encoding
+
 __all__ = ["decode_body", "media_type"]
 
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _SNIFF_BYTES = 4096
 """How far into an HTML page a `<meta charset>` is looked for (browsers look at 1024)."""
@@ -35,9 +30,9 @@ def media_type(content_type: str) -> tuple[str, str | None]:
 
 def decode_body(body: bytes | bytearray, charset: str | None, *, html: bool) -> str:
     """The text: a BOM first, then the declared charset, then `<meta charset>`, else UTF-8."""
-    for bom, bom_codec in _BOMS:
-        if body.startswith(bom):
-            return bytes(body).decode(bom_codec, errors="replace")
+    announced = sniff_encoding(bytes(body[:4]))
+    if announced.bom:
+        return str(memoryview(body)[len(announced.bom) :], announced.codec, "replace")
     codec = _known(charset, html=html)
     if codec is None and html:
         found = _META_CHARSET.search(bytes(body[:_SNIFF_BYTES]))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import httpx
 
 from tether.tools.errors import ToolError
+from tether.tools.fs.encoding import SNIFF_BYTES
 from tether.tools.web.address import checked_addresses
 from tether.tools.web.convert import Kind, content_kind, sniff_kind
 from tether.tools.web.decode import media_type
@@ -33,7 +34,6 @@ MAX_BODY_BYTES = 10 * 1024 * 1024
 ERROR_BODY_BYTES = 64 * 1024
 """How much of a 4xx/5xx body is read: the model gets only its start."""
 MAX_REDIRECTS = 5
-_SNIFF_BYTES = 1024
 _HEADERS = {
     "User-Agent": "tether/0.1 (coding agent; web_fetch)",
     "Accept": "text/markdown, text/html;q=0.9, application/json;q=0.8, text/*;q=0.7, */*;q=0.1",
@@ -186,7 +186,7 @@ async def _page(url: httpx.URL, response: httpx.Response, max_body: int) -> Page
         except httpx.HTTPError as exc:
             raise ToolError(f"Reading {url} failed: {type(exc).__name__}: {exc}") from exc
     if not media:
-        kind = sniff_kind(bytes(body[:_SNIFF_BYTES]))
+        kind = sniff_kind(bytes(body[:SNIFF_BYTES]))
     return Page(
         url=str(url),
         status=response.status_code,

@@ -5,27 +5,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
 from tests.session.helpers import Recorder, call, new_session, script, text
-from tests.tools.web.server import Handler, reply, serve
+from tests.tools.web.server import endless, reply, serve
 from tether.session import ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
 from tether.session.store import SessionStore
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, WebFetchResultView
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path.resolve()
 
 
 async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) -> None:
@@ -74,21 +60,7 @@ async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) 
 
 async def test_cancelling_the_prompt_stops_a_download(home: Path, ws: Path) -> None:
     with serve() as server:
-
-        def endless(handler: Handler) -> None:
-            handler.send_response(200)
-            handler.send_header("Content-Type", "text/plain")
-            handler.end_headers()
-            handler.wfile.write(b"x" * 65536)
-            handler.wfile.flush()
-            server.started.set()
-            for _ in range(3000):  # bounded; ends when the client hangs up or the test ends
-                if server.release.wait(0.01):
-                    return
-                handler.wfile.write(b"y" * 65536)
-                handler.wfile.flush()
-
-        server.routes["/endless"] = endless
+        server.routes["/endless"] = endless(server)
         model = script({"toolCalls": [call("dl", "web_fetch", {"url": server.url("/endless")})]})
         session = new_session(home, ws, model, default_tools(allow_private_fetch=True))
         recorder = Recorder()
