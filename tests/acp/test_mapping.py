@@ -59,8 +59,15 @@ def test_text_updates() -> None:
         "sessionUpdate": "session_info_update",
         "title": "Fix it",
     }
-    assert _wire(TurnEnded(stop_reason="end_turn")) is None
-    assert _wire(TurnFailed(message="down")) is None
+    # Where each prompt ended, and the model's error when it failed (live and on load).
+    assert _wire(TurnEnded(stop_reason="end_turn")) == {
+        "sessionUpdate": "session_info_update",
+        "_meta": {"tether": {"turnEnd": {"stopReason": "end_turn"}}},
+    }
+    assert _wire(TurnFailed(message="down")) == {
+        "sessionUpdate": "session_info_update",
+        "_meta": {"tether": {"turnEnd": {"stopReason": "error", "error": "down"}}},
+    }
 
 
 def test_generic_call_keeps_its_kind_and_absolute_locations() -> None:

@@ -272,7 +272,11 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
         {"type": "text", "text": '<context ref="file:///w/notes.md">\na note\n</context>'},
     ]
     assert _updates(notes, "session_info_update") == [
-        {"sessionUpdate": "session_info_update", "title": "look at these"}
+        {"sessionUpdate": "session_info_update", "title": "look at these"},
+        {
+            "sessionUpdate": "session_info_update",
+            "_meta": {"tether": {"turnEnd": {"stopReason": "end_turn"}}},
+        },
     ]
 
 

@@ -13,9 +13,13 @@ Shapes (camelCase on the wire):
   content (bash: the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
   content, `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
-  `{exitCode}` or `{signal}`.
+  `{exitCode}` or `{signal}`; when the policy asked a person (or refused with no one to
+  ask), `_meta.tether.permission` is the outcome (`allow_once`, `allow_always`, `reject`,
+  `refused`).
 - `TitleChanged` → `session_info_update` with the title.
-- `TurnEnded` / `TurnFailed` → nothing: the `session/prompt` answer says how the turn ended.
+- `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
+  `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
+  replaying client sees where each prompt ended and why, as it did live.
 """
 
 from __future__ import annotations
@@ -84,11 +88,16 @@ def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
         case Progress(tool_call_id=call_id, view=view):
             return _updated(call_id, "in_progress", view, cwd)
         case ToolCallFinished(tool_call_id=call_id, status=status, view=view):
-            return _updated(call_id, status, view, cwd)
+            final = _updated(call_id, status, view, cwd)
+            if update.permission is not None:
+                final.field_meta = tether_meta(view, permission=update.permission)
+            return final
         case TitleChanged(title=title):
             return SessionInfoUpdate(session_update="session_info_update", title=title)
-        case TurnEnded() | TurnFailed():
-            return None
+        case TurnEnded(stop_reason=reason):
+            return _turn_end({"stopReason": reason})
+        case TurnFailed(message=message):
+            return _turn_end({"stopReason": "error", "error": message})
         case _:
             assert_never(update)
 
@@ -106,9 +115,9 @@ def tool_kind(view: ToolCallView) -> ToolKind:
             assert_never(view)
 
 
-def tether_meta(view: ToolCallView | ToolResultView) -> dict[str, Any]:
-    """The `_meta` that carries a card to clients that know them."""
-    return {"tether": {"view": dump_view(view)}}
+def tether_meta(view: ToolCallView | ToolResultView, **extra: Any) -> dict[str, Any]:
+    """The `_meta` that carries a card (and any `extra` tether fields) to clients that know them."""
+    return {"tether": {"view": dump_view(view), **extra}}
 
 
 def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
@@ -137,6 +146,12 @@ def _updated(
     )
     progress.field_meta = tether_meta(view)
     return progress
+
+
+def _turn_end(end: dict[str, str]) -> SessionInfoUpdate:
+    info = SessionInfoUpdate(session_update="session_info_update")
+    info.field_meta = {"tether": {"turnEnd": end}}
+    return info
 
 
 def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:

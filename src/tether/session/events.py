@@ -9,6 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
+from tether.policy.asker import PermissionOutcome
 from tether.views._base import CARD_CONFIG, Opt
 
 __all__ = [
@@ -131,6 +132,8 @@ class ToolResultEvent:
     `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
     beside the result so the card stays the same; `reminderSources` are the files it came from.
     `observed` are the file versions the call saw (the read-before-edit gate's knowledge).
+    `permission` says how the policy settled the call when it needed a person (asked and
+    answered, or `refused` with no one to ask), so a replay shows the decision too.
     """
 
     type: Literal["tool/result"] = "tool/result"
@@ -143,6 +146,7 @@ class ToolResultEvent:
     reminder: Opt[str] = None
     reminder_sources: Opt[tuple[str, ...]] = None
     observed: Opt[tuple[ObservedFile, ...]] = None
+    permission: Opt[PermissionOutcome] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)

@@ -7,7 +7,7 @@ from typing import assert_never
 
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
@@ -52,7 +52,7 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
                 call = calls[event.tool_call_id] = prepare(tools, event)
                 updates.append(call.started())
             case ToolResultEvent():
-                updates.append(finished(calls[event.tool_call_id], stored_result(event)))
+                updates.append(finished(calls[event.tool_call_id], event))
             case SessionTitle():
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():

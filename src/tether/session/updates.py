@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tether.policy.asker import PermissionOutcome
 from tether.session.events import StopReason
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
@@ -87,6 +88,8 @@ class ToolCallFinished:
     status: Literal["completed", "failed"]
     view: ToolResultView
     result: ToolResult
+    permission: PermissionOutcome | None = None
+    """How the policy settled the call when it needed a person (`None`: it did not)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

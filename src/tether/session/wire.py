@@ -45,6 +45,8 @@ def update_to_json(update: Update) -> dict[str, Any]:
                 view=dump_view(update.view),
                 result=update.result.to_json(),
             )
+            if update.permission is not None:
+                data["permission"] = update.permission
         case TitleChanged():
             data["title"] = update.title
         case TurnEnded():
