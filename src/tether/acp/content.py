@@ -8,6 +8,7 @@ This is the one place a card becomes standard content, so every client that igno
 | read (result)         | one text block with the window's text (`content`)        |
 | diff (call or result) | one `diff` item per `FileDiff` (absolute path)           |
 | terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
+|                       | and, when it failed, how: `Exited with code N` / `Killed by SIG` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
 | web (result)          | one text block: the page's markdown (or the redirect)   |
@@ -15,7 +16,6 @@ This is the one place a card becomes standard content, so every client that igno
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import assert_never
@@ -23,6 +23,7 @@ from typing import assert_never
 from acp import text_block, tool_content, tool_diff_content
 from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
+from tether.acp.paths import absolute
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -37,7 +38,7 @@ from tether.views import (
     WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text", "web_text"]
+__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending", "web_text"]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -56,7 +57,9 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
         case DiffCallView() | DiffResultView():
             return [_diff(diff, cwd) for diff in view.diffs]
         case TerminalResultView():
-            return [_text(console_text(view.title, view.output or ""))]
+            text = console_text(view.title, view.output or "")
+            how = ending(view)
+            return [_text(f"{text}\n{how}" if how else text)]
         case TerminalCallView():
             return []
         case WebFetchResultView():
@@ -81,6 +84,15 @@ def console_text(command: str | None, output: str) -> str:
     return f"{fence}console\n{body}{fence}"
 
 
+def ending(view: TerminalResultView) -> str | None:
+    """How a command failed, for clients that show only standard content; `None` on success."""
+    if view.signal is not None:
+        return f"Killed by {view.signal}"
+    if view.exit_code:
+        return f"Exited with code {view.exit_code}"
+    return None
+
+
 def web_text(view: WebFetchResultView) -> str:
     """A fetched page as plain text: its markdown, or where it redirects to."""
     if view.content:
@@ -88,13 +100,6 @@ def web_text(view: WebFetchResultView) -> str:
     if view.redirect is not None:
         return f"{view.url} redirects to {view.redirect} (another host; not followed)"
     return f"{view.url}: {view.status_code}"
-
-
-def absolute(path: str, cwd: Path) -> str:
-    """`path` made absolute against the session's cwd (ACP paths are absolute)."""
-    # `..` is folded away lexically: the client wants the place, not the spelling. The
-    # string `expanduser` leaves an unknown `~user` as it is (as the tools resolve it).
-    return os.path.normpath(cwd / os.path.expanduser(path))
 
 
 def _text(text: str) -> ContentToolCallContent:

@@ -34,7 +34,17 @@ def run(args: argparse.Namespace) -> int:
         return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
 
     model()  # a bad --model fails now, with a clear message, not at the first session
+
+    def switch(spec: str) -> Model:
+        return make_model(spec, base_url=args.base_url, api_key=args.api_key)
+
     tools = functools.partial(default_tools, allow_private_fetch=args.allow_private_fetch)
-    agent = TetherAgent(store=SessionStore.default(), model=model, tools=tools, mode=args.mode)
+    agent = TetherAgent(
+        store=SessionStore.default(),
+        model=model,
+        tools=tools,
+        mode=args.mode,
+        switch_model=switch,
+    )
     asyncio.run(serve_stdio(agent))
     return 0

@@ -17,6 +17,7 @@ from tether.cli.status import StatusLine, tail_text
 from tether.policy import PermissionRequest
 from tether.render.outcome import not_applied, outcome_line
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.views import (
@@ -78,6 +80,9 @@ class Printer:
             case UserImage():
                 self._end_text()
                 self.console.print(Text(f"> [image {update.mime_type}]", style="bold"))
+            case UserResource(block=block):
+                self._end_text()
+                self.console.print(Text(f"> {_mention(block)}", style="bold"))
             case AgentText():
                 blocks = self._text.feed(update.text)
                 if blocks:
@@ -174,3 +179,13 @@ class Printer:
             self.status.stop()
             self._print_blocks(blocks)
         self._printed_text = False
+
+
+def _mention(block: ResourceLink | EmbeddedResource) -> str:
+    match block:
+        case ResourceLink(name=name, uri=uri):
+            return f"[@{name}]({uri})"
+        case EmbeddedResource(uri=uri):
+            return f"[context {uri}]"
+        case _:
+            assert_never(block)

@@ -28,6 +28,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 
@@ -55,6 +56,7 @@ __all__ = [
     "TurnFailed",
     "Update",
     "UserImage",
+    "UserResource",
     "UserText",
     "data_dir",
 ]

@@ -10,6 +10,7 @@ from pydantic.dataclasses import dataclass
 from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
 from tether.policy.asker import PermissionOutcome
+from tether.session.shown import ShownBlock
 from tether.views._base import CARD_CONFIG, Opt
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "AssistantMessageEvent",
     "Event",
     "ObservedFile",
+    "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
     "StopReason",
@@ -64,12 +66,13 @@ class TurnStart:
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class UserMessageEvent:
-    """What the person said: text and images."""
+    """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
     type: Literal["user/message"] = "user/message"
     seq: int = 0
     time: str = ""
     content: tuple[ContentBlock, ...]
+    shown: Opt[tuple[ShownBlock, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -170,6 +173,17 @@ class SessionTitle:
     title: str
 
 
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionConfigEvent:
+    """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
+
+    type: Literal["session/config"] = "session/config"
+    seq: int = 0
+    time: str = ""
+    config_id: str
+    value: str
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -178,7 +192,8 @@ Event = Annotated[
     | ToolCallEvent
     | ToolResultEvent
     | TurnEnd
-    | SessionTitle,
+    | SessionTitle
+    | SessionConfigEvent,
     Field(discriminator="type"),
 ]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from tether.content import ContentBlock
-from tether.models.base import Completed, ModelError, ModelRequest, TextDelta
+from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
 from tether.models.messages import ToolSpec
 from tether.policy import Mode, PolicyGate
@@ -20,6 +20,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     StopReason,
     ToolCallEvent,
@@ -34,6 +35,7 @@ from tether.session.instructions import system_prompt
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.runner import CallRunner
+from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
@@ -113,6 +115,26 @@ class Session:
             raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
         self.gate.mode = mode
 
+    @property
+    def running(self) -> bool:
+        """Whether a prompt is running now."""
+        return self._turn is not None
+
+    def configured(self, config_id: str) -> str | None:
+        """The last value the log holds for a session option (`model`), if it was ever set."""
+        values = [
+            e.value
+            for e in self._log.events
+            if isinstance(e, SessionConfigEvent) and e.config_id == config_id
+        ]
+        return values[-1] if values else None
+
+    def set_model(self, model: Model, *, record: bool = True) -> None:
+        """Use `model` from the next request on; `record` logs it so a load picks it again."""
+        self.model = model
+        if record:
+            self._append(SessionConfigEvent(config_id="model", value=model.name))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -122,24 +144,32 @@ class Session:
         """Sync the log and release the session's lock."""
         self._log.close()
 
-    async def prompt(self, content: Sequence[ContentBlock], on_update: OnUpdate) -> StopReason:
-        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`."""
+    async def prompt(
+        self,
+        content: Sequence[ContentBlock],
+        on_update: OnUpdate,
+        *,
+        shown: Sequence[ShownBlock] | None = None,
+    ) -> StopReason:
+        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
+
+        `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         emit = _safe(on_update)
+        said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
         try:
-            return await self._turn.run(lambda turn: self._run_turn(tuple(content), emit, turn))
+            return await self._turn.run(lambda turn: self._run_turn(said, emit, turn))
         finally:
             self._turn = None
 
-    async def _run_turn(
-        self, content: tuple[ContentBlock, ...], emit: OnUpdate, turn: Turn
-    ) -> StopReason:
+    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> StopReason:
         self._append(TurnStart())
-        for update in user_updates(self._append(UserMessageEvent(content=content))):
+        for update in user_updates(self._append(said)):
             emit(update)
-        if self.title is None and (title := title_from(content)):
+        if self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
             turn.check()
