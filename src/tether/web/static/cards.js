@@ -212,7 +212,7 @@ function webFetchCard(view, call) {
       pageLink(view.url),
       facts ? el("span", { class: "web-facts", text: facts }) : null,
       el("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, text: String(view.statusCode) })));
-  if (view.title) card.append(el("div", { class: "generic-title web-title", text: view.title }));
+  if (view.title && view.title !== call.title) card.append(el("div", { class: "generic-title web-title", text: view.title }));
   if (view.redirect) {
     card.append(el("div", { class: "card-note web-redirect" }, "Redirects to another host (not followed): ", pageLink(view.redirect)));
   }
