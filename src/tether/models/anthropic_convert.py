@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-from anthropic.types import (
-    ContentBlockParam,
-    ImageBlockParam,
-    MessageParam,
-    RawMessageStreamEvent,
-    TextBlockParam,
-    ToolParam,
-    ToolResultBlockParam,
-)
+if TYPE_CHECKING:
+    from anthropic.types import (
+        ContentBlockParam,
+        ImageBlockParam,
+        MessageParam,
+        RawMessageStreamEvent,
+        TextBlockParam,
+        ToolParam,
+        ToolResultBlockParam,
+    )
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.models.messages import (
