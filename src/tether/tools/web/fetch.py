@@ -17,6 +17,7 @@ from tether.tools.fs.encoding import SNIFF_BYTES
 from tether.tools.web.address import checked_addresses
 from tether.tools.web.convert import Kind, content_kind, sniff_kind
 from tether.tools.web.decode import media_type
+from tether.tools.web.limits import ERROR_BODY_BYTES, MAX_BODY_BYTES, MAX_REDIRECTS
 
 __all__ = [
     "ERROR_BODY_BYTES",
@@ -29,11 +30,6 @@ __all__ = [
     "same_host",
 ]
 
-MAX_BODY_BYTES = 10 * 1024 * 1024
-"""The most body read; the rest is never downloaded."""
-ERROR_BODY_BYTES = 64 * 1024
-"""How much of a 4xx/5xx body is read: the model gets only its start."""
-MAX_REDIRECTS = 5
 _HEADERS = {
     "User-Agent": "tether/0.1 (coding agent; web_fetch)",
     "Accept": "text/markdown, text/html;q=0.9, application/json;q=0.8, text/*;q=0.7, */*;q=0.1",

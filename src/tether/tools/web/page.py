@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from pydantic import JsonValue
-
 from tether.tools.errors import ToolError
 from tether.tools.web.convert import convert
 from tether.tools.web.decode import decode_body
 from tether.tools.web.envelope import MAX_TEXT_CHARS, header_line, render_envelope
 from tether.tools.web.fetch import Page, Redirect
+from tether.tools.web.value import WebFetchValue
 
-__all__ = ["ERROR_BODY_CHARS", "WebFetchValue", "page_value", "redirect_value"]
+__all__ = ["ERROR_BODY_CHARS", "page_value", "redirect_value"]
 
 ERROR_BODY_CHARS = 2_000
 """How much of an error page the model is shown."""
-
-
-@dataclass(frozen=True)
-class WebFetchValue:
-    """A fetch's outcome: the model-facing text and what the card shows beside it."""
-
-    text: str
-    url: str
-    status: int
-    content_type: str
-    truncated: bool
-    size: int
-    title: str | None = None
-    redirect: str | None = None
-
-    def meta(self) -> JsonValue:
-        """`{url, statusCode, truncated, contentType, bytes, title?, redirect?}`."""
-        meta: dict[str, JsonValue] = {
-            "url": self.url,
-            "statusCode": self.status,
-            "truncated": self.truncated,
-            "contentType": self.content_type,
-            "bytes": self.size,
-        }
-        if self.title is not None:
-            meta["title"] = self.title
-        if self.redirect is not None:
-            meta["redirect"] = self.redirect
-        return meta
 
 
 def page_value(page: Page, max_body: int) -> WebFetchValue:

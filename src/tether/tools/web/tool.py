@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import Awaitable
 from typing import ClassVar, TypeVar
 
-import httpx
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
@@ -16,14 +15,11 @@ from tether.tools.errors import ToolError
 from tether.tools.gate import Access
 from tether.tools.result import ToolResult
 from tether.tools.web.envelope import envelope_content, web_meta_from_meta
-from tether.tools.web.fetch import MAX_BODY_BYTES, Page, fetch, parse_url
-from tether.tools.web.page import WebFetchValue, page_value, redirect_value
+from tether.tools.web.limits import MAX_BODY_BYTES, TIMEOUT_S
+from tether.tools.web.value import WebFetchValue
 from tether.views import GenericCallView, ToolCallView, WebFetchResultView
 
 __all__ = ["TIMEOUT_S", "WebFetchArgs", "WebFetchTool"]
-
-TIMEOUT_S = 30.0
-"""The whole fetch: every hop, the body and the conversion."""
 
 T = TypeVar("T")
 
@@ -70,6 +66,11 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
 
     async def execute(self, args: WebFetchArgs, ctx: ToolContext) -> WebFetchValue:
         """Ask the gate for the host, then fetch and convert within the time limit."""
+        # httpx and the HTML converter load on the first fetch, not when a session starts.
+        import httpx
+
+        from tether.tools.web.fetch import parse_url
+
         url = parse_url(args.url)
         await ctx.gate.authorize(
             Access(
@@ -86,6 +87,9 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
             raise ToolError(f"Fetching {args.url} timed out after {self.timeout_s:g} s") from exc
 
     async def _fetch(self, url: str) -> WebFetchValue:
+        from tether.tools.web.fetch import Page, fetch
+        from tether.tools.web.page import page_value, redirect_value
+
         got = await fetch(
             url, allow_private=self.allow_private, timeout_s=self.timeout_s, max_body=self.max_body
         )
