@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.jsontext import parse_json
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -77,7 +78,7 @@ def _input(arguments: str) -> dict[str, object]:
     The API only takes objects here; the call's result already told the model what was wrong.
     """
     try:
-        value = json.loads(arguments or "{}")
+        value = parse_json(arguments or "{}")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
@@ -128,6 +127,7 @@ class AnthropicModel:
             return endpoint.http(exc.status_code, message, exc.response.headers, exc.type)
         if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
             return endpoint.unreachable(exc)
-        if isinstance(exc, json.JSONDecodeError):
-            return endpoint.malformed(exc.doc)
+        undecodable = endpoint.undecodable(exc)
+        if undecodable is not None:
+            return undecodable
         return endpoint.broken(f"unexpected {type(exc).__name__} from {self.base_url}: {exc}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
@@ -151,6 +150,7 @@ class OpenAICompatModel:
             return endpoint.broken(
                 f"the stream from {self.base_url} reported an error: {exc.message}"
             )
-        if isinstance(exc, json.JSONDecodeError):
-            return endpoint.malformed(exc.doc)
+        undecodable = endpoint.undecodable(exc)
+        if undecodable is not None:
+            return undecodable
         return endpoint.broken(f"unexpected {type(exc).__name__} from {self.base_url}: {exc}")
