@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, chromium, open_page, send_prompt, wait_idle
+from tests.npm import npm_package
+from tests.web.browser import ARTIFACTS, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 NODE_DIR = Path(__file__).with_name("node")
-AXE = NODE_DIR / "node_modules" / "axe-core" / "axe.min.js"
 AXE_VERSION = "4.14.1"
 
 SCRIPT = {
@@ -41,33 +39,10 @@ SCRIPT = {
 }
 
 
-def _installed() -> bool:
-    manifest = AXE.parent / "package.json"
-    return manifest.is_file() and json.loads(manifest.read_text())["version"] == AXE_VERSION
-
-
 @pytest.fixture(scope="module")
 def axe() -> str:
     """axe-core's source, installed from the lock file on first use."""
-    npm = shutil.which("npm")
-    if not _installed():
-        if npm is None:
-            pytest.skip("npm is needed to install axe-core")
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_DIR,
-            check=True,
-            timeout=300,
-        )
-    assert _installed()
-    return AXE.read_text()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
+    return (npm_package(NODE_DIR, "axe-core", AXE_VERSION) / "axe.min.js").read_text()
 
 
 @pytest.fixture(scope="module")

@@ -12,17 +12,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import ARTIFACTS, chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import ARTIFACTS, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 SCRIPT = {"turns": [{"text": "First **answer**."}, {"text": "Second answer."}]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

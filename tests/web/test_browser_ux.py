@@ -10,14 +10,12 @@ import json
 import shlex
 import socket
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, WAIT_MS, chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import ARTIFACTS, WAIT_MS, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, running_web
 
 PHONE = {"width": 390, "height": 844}
@@ -58,13 +56,6 @@ SCRIPT: dict[str, Any] = {
         {"text": "Left it alone."},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 def _web(root: Path, script: dict[str, Any], *extra: str) -> Any:
