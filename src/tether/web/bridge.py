@@ -25,6 +25,7 @@ from acp.schema import (
 )
 from pydantic import ValidationError
 
+from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.client import PageClient, Send
 from tether.web.follow import LogFollower
@@ -205,7 +206,7 @@ class Bridge:
             try:
                 return await conn.load_session(cwd=cwd, session_id=session_id, mcp_servers=[])
             except RequestError as exc:
-                if attempt >= LOAD_RETRIES or not _held(exc):
+                if attempt >= LOAD_RETRIES or not is_session_locked(exc):
                     raise
             attempt += 1
             await asyncio.sleep(LOAD_RETRY_DELAY_S)
@@ -239,7 +240,7 @@ class Bridge:
                     loaded = await self._load(conn, session_id, cwd or str(self._cwd))
                 except RequestError as exc:
                     store = SessionStore.default()
-                    if not _held(exc) or not LogFollower.possible(store, session_id):
+                    if not is_session_locked(exc) or not LogFollower.possible(store, session_id):
                         raise
                     # Held by another tab or process: show it read-only, following its log.
                     follower = LogFollower(store, session_id, self._client, self._send)
@@ -258,11 +259,6 @@ class Bridge:
                 await conn.set_session_mode(session_id=session_id, mode_id=mode_id)
             case Answer():  # handled inline by the reader
                 pass
-
-
-def _held(exc: RequestError) -> bool:
-    """Whether a failed load means another process holds the session."""
-    return "already open" in f"{exc} {exc.data}"
 
 
 def _modes(state: SessionModeState | None) -> ModeState | None:
