@@ -70,6 +70,8 @@ class ReadResultView:
     title: Opt[str] = None
     lang: Opt[str] = None
     content: Opt[str] = None
+    byte_cap: Opt[int] = None
+    """Set when the window stops early because it reached this many bytes of output."""
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
