@@ -8,13 +8,15 @@ What passes without asking:
 | edit inside the workspace | ask | yes          | yes  |
 | read or edit outside      | ask | ask          | yes  |
 | execute (bash)            | ask | ask          | yes  |
+| fetch (web_fetch)         | ask | ask          | yes  |
 | mcp (not read-only)       | ask | ask          | yes  |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
-path (`read` and `edit` apart), the exact same command for `execute`, or the same MCP tool
-for `mcp` (an MCP tool annotated read-only asks as a `read` inside the workspace: never).
+path (`read` and `edit` apart), the exact same command for `execute`, the same host for
+`fetch`, or the same MCP tool for `mcp` (an MCP tool annotated read-only asks as a `read`
+inside the workspace: never).
 """
 
 from __future__ import annotations
@@ -112,6 +114,8 @@ class PolicyGate:
             return None
         if access.action == "execute":
             return "commands need approval unless the mode is auto"
+        if access.action == "fetch":
+            return "fetching from the web needs approval unless the mode is auto"
         if access.action == "mcp":
             return "MCP tools that are not read-only need approval unless the mode is auto"
         if not self._inside(access):
@@ -123,7 +127,9 @@ class PolicyGate:
 
 def _memory_key(access: Access) -> tuple[str, str]:
     if access.action in ("execute", "mcp"):
-        return ("execute", access.command if access.command is not None else access.title)
+        return (access.action, access.command if access.command is not None else access.title)
+    if access.action == "fetch":
+        return ("fetch", (access.host or access.title).lower())
     return (access.action, str(access.path) if access.path is not None else access.title)
 
 
@@ -136,6 +142,8 @@ def _describe(access: Access) -> str:
         if len(command) > _COMMAND_SHOWN:
             command = command[:_COMMAND_SHOWN] + "..."
         return f"run `{command}`"
+    if access.action == "fetch":
+        return access.title[:1].lower() + access.title[1:]
     target = str(access.path) if access.path is not None else access.title
     return f"{access.action} {target}"
 
@@ -143,6 +151,8 @@ def _describe(access: Access) -> str:
 def _options(access: Access) -> tuple[PermissionOption, ...]:
     if access.action == "execute":
         scope = "this exact command"
+    elif access.action == "fetch":
+        scope = f"fetching from {access.host}" if access.host else "fetching this URL"
     elif access.action == "mcp":
         scope = "this tool"
     elif access.action == "edit":

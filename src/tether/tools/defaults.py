@@ -8,10 +8,23 @@ from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.todo import TodoTool
+from tether.tools.web import WebFetchTool
 
 __all__ = ["default_tools"]
 
 
-def default_tools() -> ToolRegistry:
-    """`read`, `write`, `edit`, `bash` and `todo`, in that order (the order the model sees)."""
-    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), BashTool(), TodoTool()])
+def default_tools(*, allow_private_fetch: bool = False) -> ToolRegistry:
+    """`read`, `write`, `edit`, `bash`, `web_fetch` and `todo`, in the order the model sees.
+
+    `allow_private_fetch` lets `web_fetch` reach loopback, private and link-local addresses.
+    """
+    return ToolRegistry(
+        [
+            ReadTool(),
+            WriteTool(),
+            EditTool(),
+            BashTool(),
+            WebFetchTool(allow_private=allow_private_fetch),
+            TodoTool(),
+        ]
+    )

@@ -8,19 +8,21 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute", "mcp"]
+Action = Literal["read", "edit", "execute", "fetch", "mcp"]
 """`mcp` is calling an MCP tool that may change things (`command` names the tool)."""
 
 
 @dataclass(frozen=True)
 class Access:
-    """One operation to authorize: reading or editing a path, running a command, an MCP tool."""
+    """One operation to authorize: a path read or edited, a command, a URL, an MCP tool."""
 
     action: Action
     title: str
     path: Path | None = None
     inside: bool = True
     command: str | None = None
+    host: str | None = None
+    """The host a fetch goes to: "always allow" covers that host."""
     tool_call_id: str = ""
     """The call asking, so a client can show the request beside its card."""
 
