@@ -16,6 +16,9 @@ Shapes (camelCase on the wire):
   `{exitCode}` or `{signal}`.
 - `TitleChanged` → `session_info_update` with the title.
 - `TurnEnded` / `TurnFailed` → nothing: the `session/prompt` answer says how the turn ended.
+- `UsageChanged` → `usage_update` with `used` and `size` (after each model response).
+- `ContextCompacted` → `agent_message_chunk` with the notice as text and
+  `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from acp import (
 )
 from acp.helpers import SessionUpdate
 from acp.schema import (
+    AgentMessageChunk,
     ImageContentBlock,
     SessionInfoUpdate,
     ToolCallLocation,
@@ -39,17 +43,20 @@ from acp.schema import (
     ToolCallStart,
     ToolCallStatus,
     ToolKind,
+    UsageUpdate,
 )
 
 from tether.acp.content import absolute, card_content
 from tether.session import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserText,
 )
@@ -65,10 +72,13 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["acp_update", "tether_meta", "tool_kind"]
+__all__ = ["AcpUpdate", "acp_update", "tether_meta", "tool_kind"]
+
+AcpUpdate = SessionUpdate | UsageUpdate
+"""A `session/update` tether sends."""
 
 
-def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
+def acp_update(update: Update, cwd: Path) -> AcpUpdate | None:
     """The ACP session update for one tether update, or `None` when it has no counterpart."""
     match update:
         case AgentText(text=text):
@@ -89,6 +99,20 @@ def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
             return SessionInfoUpdate(session_update="session_info_update", title=title)
         case TurnEnded() | TurnFailed():
             return None
+        case UsageChanged(used=used, size=size):
+            return UsageUpdate(session_update="usage_update", used=used, size=size)
+        case ContextCompacted():
+            notice = {
+                "kind": "compaction",
+                "method": update.method,
+                "beforeTokens": update.before_tokens,
+                "afterTokens": update.after_tokens,
+            }
+            return AgentMessageChunk(
+                session_update="agent_message_chunk",
+                content=text_block(update.text + "\n"),
+                field_meta={"tether": {"notice": notice}},
+            )
         case _:
             assert_never(update)
 

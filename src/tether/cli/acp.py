@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 from tether.acp import TetherAgent, serve_stdio
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
@@ -19,6 +19,7 @@ HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other edito
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""
     add_model_arguments(parser)
+    add_context_arguments(parser)
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
@@ -32,7 +33,12 @@ def run(args: argparse.Namespace) -> int:
 
     model()  # a bad --model fails now, with a clear message, not at the first session
     agent = TetherAgent(
-        store=SessionStore.default(), model=model, tools=default_tools, mode=args.mode
+        store=SessionStore.default(),
+        model=model,
+        tools=default_tools,
+        mode=args.mode,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
     )
     asyncio.run(serve_stdio(agent))
     return 0

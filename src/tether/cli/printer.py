@@ -10,6 +10,7 @@ from rich.text import Text
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -17,6 +18,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserText,
 )
@@ -71,6 +73,13 @@ class Printer:
             case TurnFailed():
                 self._end_line()
                 self.errors.print(Text(f"error: {update.message}", style="red"))
+            case UsageChanged():
+                # The status line: where the budget stands after each response.
+                self._end_line()
+                self.errors.print(Text(update.text, style="dim"))
+            case ContextCompacted():
+                self._end_line()
+                self.console.print(Text(update.text, style="yellow"))
             case _:
                 assert_never(update)
 

@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -22,6 +22,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether run`."""
     parser.add_argument("prompt", help="what to ask")
     add_model_arguments(parser)
+    add_context_arguments(parser)
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        metavar="N",
+        help=f"model requests before the prompt stops (default {DEFAULT_MAX_STEPS})",
+    )
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
@@ -34,7 +42,18 @@ def run(args: argparse.Namespace) -> int:
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
     asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
     store = SessionStore.default()
-    config = SessionConfig(model=model, tools=default_tools(), mode=args.mode, asker=asker)
+    if args.max_steps < 1:
+        err.print("tether: error: --max-steps must be at least 1", markup=False)
+        return 2
+    config = SessionConfig(
+        model=model,
+        tools=default_tools(),
+        mode=args.mode,
+        asker=asker,
+        max_steps=args.max_steps,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
     if args.continue_id:
         session = Session.load(store, store.resolve(args.continue_id), config)
     else:

@@ -8,7 +8,16 @@ from typing import Protocol
 
 from tether.models.messages import AssistantMessage, Message, ToolSpec
 
-__all__ = ["Completed", "Model", "ModelError", "ModelEvent", "ModelRequest", "TextDelta"]
+__all__ = [
+    "Completed",
+    "ContextOverflow",
+    "Model",
+    "ModelError",
+    "ModelEvent",
+    "ModelRequest",
+    "TextDelta",
+    "Usage",
+]
 
 
 @dataclass(frozen=True)
@@ -28,10 +37,22 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class Usage:
+    """The tokens one model response cost, as the provider reported them."""
+
+    input_tokens: int
+    output_tokens: int
+    cached_read_tokens: int | None = None
+    cached_write_tokens: int | None = None
+
+
+@dataclass(frozen=True)
 class Completed:
     """The end of the stream: the whole message, tool calls with their raw argument strings."""
 
     message: AssistantMessage
+    usage: Usage | None = None
+    """What the response cost, when the provider said."""
 
 
 ModelEvent = TextDelta | Completed
@@ -39,6 +60,10 @@ ModelEvent = TextDelta | Completed
 
 class ModelError(Exception):
     """The model could not answer (no key, unknown model, a broken stream, retries spent)."""
+
+
+class ContextOverflow(ModelError):
+    """The provider refused the request because the prompt is longer than its context window."""
 
 
 class Model(Protocol):

@@ -20,6 +20,7 @@ from tether.session.session import CANCELLED, Mode, Session
 from tether.session.store import SessionInfo, SessionStore, data_dir
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserText,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "CANCELLED",
     "DEFAULT_MAX_STEPS",
     "AgentText",
+    "ContextCompacted",
     "CorruptLog",
     "Mode",
     "PromptFailed",
@@ -54,6 +57,7 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "Update",
+    "UsageChanged",
     "UserImage",
     "UserText",
     "data_dir",

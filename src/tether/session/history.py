@@ -16,12 +16,14 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CompactionEvent,
     Event,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
     TurnEnd,
     TurnStart,
+    UsageEvent,
     UserMessageEvent,
 )
 
@@ -64,6 +66,8 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 results[event.tool_call_id] = event
             case TurnStart() | AssistantChunk() | ToolCallEvent() | TurnEnd() | SessionTitle():
                 pass
+            case UsageEvent() | CompactionEvent():
+                pass  # compaction is applied over this history (see `compaction.model_view`)
             case _:
                 assert_never(event)
     close()

@@ -6,6 +6,7 @@ from typing import Any, assert_never
 
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -13,6 +14,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserText,
 )
@@ -51,6 +53,15 @@ def update_to_json(update: Update) -> dict[str, Any]:
             data["stopReason"] = update.stop_reason
         case TurnFailed():
             data["message"] = update.message
+        case UsageChanged():
+            data.update(used=update.used, size=update.size)
+        case ContextCompacted():
+            data.update(
+                method=update.method,
+                beforeTokens=update.before_tokens,
+                afterTokens=update.after_tokens,
+                text=update.text,
+            )
         case _:
             assert_never(update)
     return data

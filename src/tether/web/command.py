@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="ACP agent command to run for each page (default: tether acp with the flags below)",
     )
     add_model_arguments(parser, api_key=False)
+    add_context_arguments(parser)
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
     )
@@ -48,7 +49,13 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         agent=tuple(
             parse_agent_command(args.agent)
             if args.agent is not None
-            else default_agent_command(model=args.model, base_url=args.base_url, mode=args.mode)
+            else default_agent_command(
+                model=args.model,
+                base_url=args.base_url,
+                mode=args.mode,
+                context_window=args.context_window,
+                compact_at=args.compact_at,
+            )
         ),
         cwd=cwd,
         open_browser=not args.no_open,

@@ -24,13 +24,24 @@ SHUTDOWN_GRACE_S = 3
 
 
 def default_agent_command(
-    *, model: str | None = None, base_url: str | None = None, mode: str | None = None
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    mode: str | None = None,
+    context_window: int | None = None,
+    compact_at: float | None = None,
 ) -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
     command = [sys.executable, "-m", "tether", "acp"]
-    for flag, value in (("--model", model), ("--base-url", base_url), ("--mode", mode)):
+    for flag, value in (
+        ("--model", model),
+        ("--base-url", base_url),
+        ("--mode", mode),
+        ("--context-window", context_window),
+        ("--compact-at", compact_at),
+    ):
         if value is not None:
-            command += [flag, value]
+            command += [flag, str(value)]
     return command
 
 
