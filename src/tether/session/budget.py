@@ -29,6 +29,8 @@ __all__ = [
 CHARS_PER_TOKEN = 4
 DEFAULT_COMPACT_AT = 0.8
 """The fraction of the window past which the session compacts before sending."""
+TARGET_SHARE = 0.75
+"""A compaction should leave the request at most this share of the threshold."""
 IMAGE_CHARS = 6_400
 """What an image counts as (about 1,600 tokens, a mid-size screenshot)."""
 
@@ -85,6 +87,12 @@ class Budget:
     def threshold(self) -> int:
         """The estimate past which the session compacts."""
         return int(self.window * self.compact_at)
+
+    @property
+    def target(self) -> int:
+        """Where a compaction aims: pruning that leaves more than this goes on to a summary,
+        so the session does not compact again a step later."""
+        return int(self.threshold * TARGET_SHARE)
 
     def estimate(self, request: ModelRequest) -> int:
         """The tokens `request` will take."""

@@ -79,12 +79,12 @@ class Context:
         return await self.compact(emit)
 
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
-        """Prune old results, then summarise if that is not enough (or `forced`)."""
+        """Prune old results, then summarise if that leaves too little room (or `forced`)."""
         through = prune_point(self._log.events)
         if through is not None:
             self._record("prune", through, emit)
         request = self.request()
-        if forced or self.budget.estimate(request) > self.budget.threshold:
+        if forced or self.budget.estimate(request) > self.budget.target:
             through = summary_point(self._log.events, everything=False)
             if through is not None and await self.summarise(through, None, emit):
                 request = self.request()
