@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
+from tether.cli.status import StatusLine
 from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     config = SessionConfig(model=model, tools=default_tools(), mode="auto")
     session = Session.create(SessionStore.default(), workspace, config)
     try:
-        status = run_prompt(session, PROMPT, Printer(out, err))
+        status = run_prompt(session, PROMPT, Printer(out, err, status=StatusLine(err)))
     finally:
         session.close()
     out.print()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from tether.models.base import Model
 from tether.session.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
@@ -12,7 +13,9 @@ __all__ = [
     "MIN_WINDOW",
     "add_context_arguments",
     "add_model_arguments",
+    "add_verbose_argument",
     "default_model",
+    "require_key",
 ]
 
 DEFAULT_MODEL = "openai"
@@ -77,3 +80,19 @@ def _fraction(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError("a fraction above 0 and at most 1, such as 0.8")
     return value
+
+
+def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
+    """`--verbose`: print long cards (a big read) in full instead of collapsed."""
+    parser.add_argument(
+        "--verbose", dest="full", action="store_true", help="print long cards in full"
+    )
+
+
+def require_key(model: Model) -> None:
+    """Fail now, with the provider's message, when a remote model has no API key."""
+    from tether.models.anthropic_model import AnthropicModel
+    from tether.models.openai_compat import OpenAICompatModel
+
+    if isinstance(model, OpenAICompatModel | AnthropicModel):
+        model.require_key()

@@ -30,6 +30,7 @@ from tether.session.updates import (
     Update,
     UsageChanged,
     UserImage,
+    UserResource,
     UserText,
 )
 
@@ -59,6 +60,7 @@ __all__ = [
     "Update",
     "UsageChanged",
     "UserImage",
+    "UserResource",
     "UserText",
     "data_dir",
 ]

@@ -63,13 +63,15 @@ def stored_result(event: ToolResultEvent) -> ToolResult:
     return result
 
 
-def finished(call: PreparedCall, result: ToolResult) -> ToolCallFinished:
+def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:
     """The update closing a call, with its result card derived from the stored result."""
+    result = stored_result(event)
     return ToolCallFinished(
         tool_call_id=call.id,
         status="failed" if result.is_error else "completed",
         view=result_view(call.tool, call.args, result),
         result=result,
+        permission=event.permission,
     )
 
 

@@ -61,6 +61,12 @@ class Context:
         self._user_dir = user_dir
         self._stubs: dict[int, str] = {}
 
+    def use(self, model: Model, window: int) -> None:
+        """Send the next requests to `model`, whose context holds `window` tokens."""
+        self._model = model
+        self.budget.window = window
+        self.budget.forget()  # another model counts tokens its own way
+
     def request(self, events: Sequence[Event] | None = None) -> ModelRequest:
         """The request for the model's view of `events` (the whole log by default)."""
         return ModelRequest(

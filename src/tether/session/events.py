@@ -9,6 +9,8 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
+from tether.policy.asker import PermissionOutcome
+from tether.session.shown import ShownBlock
 from tether.views._base import CARD_CONFIG, Opt
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "CompactionMethod",
     "Event",
     "ObservedFile",
+    "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
     "StopReason",
@@ -66,12 +69,13 @@ class TurnStart:
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class UserMessageEvent:
-    """What the person said: text and images."""
+    """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
     type: Literal["user/message"] = "user/message"
     seq: int = 0
     time: str = ""
     content: tuple[ContentBlock, ...]
+    shown: Opt[tuple[ShownBlock, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -134,6 +138,8 @@ class ToolResultEvent:
     `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
     beside the result so the card stays the same; `reminderSources` are the files it came from.
     `observed` are the file versions the call saw (the read-before-edit gate's knowledge).
+    `permission` says how the policy settled the call when it needed a person (asked and
+    answered, or `refused` with no one to ask), so a replay shows the decision too.
     """
 
     type: Literal["tool/result"] = "tool/result"
@@ -146,6 +152,7 @@ class ToolResultEvent:
     reminder: Opt[str] = None
     reminder_sources: Opt[tuple[str, ...]] = None
     observed: Opt[tuple[ObservedFile, ...]] = None
+    permission: Opt[PermissionOutcome] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -204,6 +211,17 @@ class CompactionEvent:
     through_seq: int
 
 
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionConfigEvent:
+    """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
+
+    type: Literal["session/config"] = "session/config"
+    seq: int = 0
+    time: str = ""
+    config_id: str
+    value: str
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -213,6 +231,7 @@ Event = Annotated[
     | ToolResultEvent
     | TurnEnd
     | SessionTitle
+    | SessionConfigEvent
     | UsageEvent
     | CompactionEvent,
     Field(discriminator="type"),

@@ -18,6 +18,7 @@ from tether.session.events import (
     AssistantMessageEvent,
     CompactionEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
@@ -64,7 +65,14 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 messages.append(AssistantMessage(event.text, calls, event.stop_reason))
             case ToolResultEvent():
                 results[event.tool_call_id] = event
-            case TurnStart() | AssistantChunk() | ToolCallEvent() | TurnEnd() | SessionTitle():
+            case (
+                TurnStart()
+                | AssistantChunk()
+                | ToolCallEvent()
+                | TurnEnd()
+                | SessionTitle()
+                | SessionConfigEvent()
+            ):
                 pass
             case UsageEvent() | CompactionEvent():
                 pass  # compaction is applied over this history (see `compaction.model_view`)

@@ -7,12 +7,13 @@ from typing import assert_never
 
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     CompactionEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
@@ -21,6 +22,7 @@ from tether.session.events import (
     UsageEvent,
     UserMessageEvent,
 )
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     ContextCompacted,
@@ -30,6 +32,7 @@ from tether.session.updates import (
     Update,
     UsageChanged,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
@@ -89,7 +92,7 @@ def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) ->
                 call = calls[event.tool_call_id] = prepare(tools, event)
                 updates.append(call.started())
             case ToolResultEvent():
-                updates.append(finished(calls[event.tool_call_id], stored_result(event)))
+                updates.append(finished(calls[event.tool_call_id], event))
             case SessionTitle():
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():
@@ -99,7 +102,7 @@ def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) ->
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
             case UsageEvent() | CompactionEvent():
                 updates.extend(context_updates(event, previous, window))
-            case TurnStart() | AssistantMessageEvent():
+            case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
@@ -108,14 +111,16 @@ def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) ->
 
 
 def user_updates(event: UserMessageEvent) -> list[Update]:
-    """One update per block of the person's prompt."""
+    """One update per block of the person's prompt, as they sent it."""
     updates: list[Update] = []
-    for block in event.content:
+    for block in event.shown or event.content:
         match block:
             case TextContent():
                 updates.append(UserText(text=block.text))
             case ImageContent():
                 updates.append(UserImage(data=block.data, mime_type=block.mime_type))
+            case ResourceLink() | EmbeddedResource():
+                updates.append(UserResource(block=block))
             case _:
                 assert_never(block)
     return updates

@@ -7,14 +7,15 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.policy import PermissionOutcome, PolicyGate
+from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
 from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
 from tether.session.observed import observations_from, observed_file
 from tether.session.updates import ToolCallProgress, Update
 from tether.tools.context import ToolContext
-from tether.tools.gate import Gate
+from tether.tools.gate import Access, Gate
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
@@ -50,6 +51,9 @@ class CallRunner:
         self._observations = observations_from(log_.events)
         self._reminders = Reminders(workspace, shown=_reminded(log_.events))
         self._pending: dict[str, PreparedCall] = {}
+        self._outcomes: dict[str, PermissionOutcome] = {}
+        if isinstance(gate, PolicyGate):
+            gate.on_outcome = self._settled
 
     async def run(
         self, records: Sequence[ToolCallRecord], emit: OnUpdate, cancelled: asyncio.Event
@@ -137,10 +141,16 @@ class CallRunner:
                 reminder=reminder[0] if reminder else None,
                 reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
                 observed=tuple(observed_file(p, v) for p, v in observed) or None,
+                permission=self._outcomes.pop(call.id, None),
             )
         )
         del self._pending[call.id]
-        emit(finished(call, stored_result(event)))
+        emit(finished(call, event))
+
+    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
+        # A call may ask more than once; the last answer is the one that decided it.
+        if access.tool_call_id:
+            self._outcomes[access.tool_call_id] = outcome
 
 
 def _reminded(events: Sequence[Event]) -> set[Path]:

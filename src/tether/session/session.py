@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import assert_never
 
 from tether.content import ContentBlock
-from tether.models.base import Completed, ContextOverflow, ModelError, TextDelta
+from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
+from tether.models.windows import context_window
 from tether.policy import Mode, PolicyGate
 from tether.session.calls import close_stream, unique_ids
 from tether.session.compaction import compact_command, summary_point
@@ -21,6 +22,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     StopReason,
     ToolCallEvent,
@@ -33,6 +35,7 @@ from tether.session.events import (
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.runner import CallRunner
+from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
@@ -71,6 +74,7 @@ class Session:
             budget=config.budget(),
         )
         self._turn: Turn | None = None
+        self._window = config.context_window
 
     @classmethod
     def create(cls, store: SessionStore, cwd: Path, config: SessionConfig) -> Session:
@@ -120,6 +124,27 @@ class Session:
             raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
         self.gate.mode = mode
 
+    @property
+    def running(self) -> bool:
+        """Whether a prompt is running now."""
+        return self._turn is not None
+
+    def configured(self, config_id: str) -> str | None:
+        """The last value the log holds for a session option (`model`), if it was ever set."""
+        values = [
+            e.value
+            for e in self._log.events
+            if isinstance(e, SessionConfigEvent) and e.config_id == config_id
+        ]
+        return values[-1] if values else None
+
+    def set_model(self, model: Model, *, record: bool = True) -> None:
+        """Use `model` from the next request on; `record` logs it so a load picks it again."""
+        self.model = model
+        self._context.use(model, self._window or context_window(model.name))
+        if record:
+            self._append(SessionConfigEvent(config_id="model", value=model.name))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -129,14 +154,24 @@ class Session:
         """Sync the log and release the session's lock."""
         self._log.close()
 
-    async def prompt(self, content: Sequence[ContentBlock], on_update: OnUpdate) -> StopReason:
-        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`."""
+    async def prompt(
+        self,
+        content: Sequence[ContentBlock],
+        on_update: OnUpdate,
+        *,
+        shown: Sequence[ShownBlock] | None = None,
+    ) -> StopReason:
+        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
+
+        `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         emit = _safe(on_update)
+        said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
         try:
-            return await self._turn.run(lambda turn: self._run_turn(tuple(content), emit, turn))
+            return await self._turn.run(lambda turn: self._run_turn(said, emit, turn))
         finally:
             self._turn = None
 
@@ -145,15 +180,13 @@ class Session:
         """The tokens the model's context holds."""
         return self._context.budget.window
 
-    async def _run_turn(
-        self, content: tuple[ContentBlock, ...], emit: OnUpdate, turn: Turn
-    ) -> StopReason:
+    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> StopReason:
         self._append(TurnStart())
-        prompt = self._append(UserMessageEvent(content=content))
+        prompt = self._append(said)
         for update in user_updates(prompt):
             emit(update)
-        focus = compact_command(content)
-        if focus is None and self.title is None and (title := title_from(content)):
+        focus = compact_command(said.content)
+        if focus is None and self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
             turn.check()

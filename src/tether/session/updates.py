@@ -6,7 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tether.policy.asker import PermissionOutcome
 from tether.session.events import CompactionMethod, StopReason
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
 
@@ -22,6 +24,7 @@ __all__ = [
     "Update",
     "UsageChanged",
     "UserImage",
+    "UserResource",
     "UserText",
     "short_tokens",
 ]
@@ -42,6 +45,14 @@ class UserImage:
     kind: Literal["user_image"] = "user_image"
     data: str
     mime_type: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UserResource:
+    """A resource of the person's prompt as they sent it (a link, an embedded file)."""
+
+    kind: Literal["user_resource"] = "user_resource"
+    block: ResourceLink | EmbeddedResource
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -90,6 +101,8 @@ class ToolCallFinished:
     status: Literal["completed", "failed"]
     view: ToolResultView
     result: ToolResult
+    permission: PermissionOutcome | None = None
+    """How the policy settled the call when it needed a person (`None`: it did not)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -160,6 +173,7 @@ def short_tokens(count: int) -> str:
 Update = (
     UserText
     | UserImage
+    | UserResource
     | AgentText
     | ToolCallStarted
     | ToolCallProgress

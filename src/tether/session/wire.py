@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from tether.session.shown import SHOWN_BLOCK
 from tether.session.updates import (
     AgentText,
     ContextCompacted,
@@ -16,6 +17,7 @@ from tether.session.updates import (
     Update,
     UsageChanged,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.views import dump_view
@@ -31,6 +33,8 @@ def update_to_json(update: Update) -> dict[str, Any]:
             data["text"] = update.text
         case UserImage():
             data.update(data=update.data, mimeType=update.mime_type)
+        case UserResource():
+            data["block"] = SHOWN_BLOCK.dump_python(update.block, mode="json", by_alias=True)
         case ToolCallStarted():
             data.update(
                 toolCallId=update.tool_call_id,
@@ -47,6 +51,8 @@ def update_to_json(update: Update) -> dict[str, Any]:
                 view=dump_view(update.view),
                 result=update.result.to_json(),
             )
+            if update.permission is not None:
+                data["permission"] = update.permission
         case TitleChanged():
             data["title"] = update.title
         case TurnEnded():
