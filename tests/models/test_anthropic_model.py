@@ -21,6 +21,7 @@ from tether.models import (
     TextDelta,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 from tether.models.anthropic_model import DEFAULT_MODEL, AnthropicModel
@@ -90,7 +91,9 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                 ),
             ),
             stop_reason="tool_use",
-        )
+        ),
+        # `message_start` reports the input, `message_delta` the final output count.
+        Usage(input_tokens=472, output_tokens=89),
     )
     [sent] = server.requests
     assert (sent.method, sent.path) == ("POST", "/v1/messages")
@@ -176,7 +179,8 @@ async def test_tool_call_without_input_gets_empty_object(
             AssistantMessage(
                 tool_calls=(ToolCall(id="toolu_01C", name="list", arguments="{}"),),
                 stop_reason="tool_use",
-            )
+            ),
+            Usage(input_tokens=472, output_tokens=5),
         )
     ]
 
@@ -185,7 +189,8 @@ async def test_refusal_stop_reason(server: SSEServer, model: AnthropicModel) -> 
     server.queue(sse_reply("anthropic_refusal.sse"))
     events = await collect(model, hello())
     assert events[-1] == Completed(
-        AssistantMessage(text="I can't help with that.", stop_reason="refusal")
+        AssistantMessage(text="I can't help with that.", stop_reason="refusal"),
+        Usage(input_tokens=472, output_tokens=7),
     )
 
 
@@ -195,7 +200,7 @@ async def test_retries_after_503_then_succeeds(server: SSEServer, model: Anthrop
         sse_reply("anthropic_text.sse"),
     )
     events = await collect(model, hello())
-    assert events[-1] == Completed(AssistantMessage(text="Done: both files are fine."))
+    assert events[-1].message == AssistantMessage(text="Done: both files are fine.")
     assert len(server.requests) == 2
     assert server.requests[0].body == server.requests[1].body
 

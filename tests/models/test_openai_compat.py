@@ -22,6 +22,7 @@ from tether.models import (
     TextDelta,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 from tether.models.factory import make_model
@@ -77,7 +78,8 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                 ToolCall(id="call_1_b3c4", name="read", arguments='{"path": "b.py", "offset": 10}'),
             ),
             stop_reason="tool_use",
-        )
+        ),
+        Usage(input_tokens=412, output_tokens=58),
     )
     [request] = server.requests
     assert (request.method, request.path) == ("POST", "/v1/chat/completions")
@@ -86,6 +88,7 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
     assert request.json() == {
         "model": "deepseek-chat",
         "stream": True,
+        "stream_options": {"include_usage": True},
         "messages": [
             {"role": "system", "content": "Be brief."},
             {

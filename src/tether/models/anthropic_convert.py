@@ -23,6 +23,7 @@ from anthropic.types import (
 )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -165,6 +166,10 @@ class EventAssembler:
     tools: dict[int, _ToolBlock] = field(default_factory=dict)
     stop_reason: str | None = None
     stopped: bool = False
+    input_tokens: int | None = None
+    output_tokens: int = 0
+    cache_read: int | None = None
+    cache_write: int | None = None
 
     def feed(self, event: RawMessageStreamEvent) -> str:
         """Take one event; returns the text it added (possibly empty)."""
@@ -180,8 +185,16 @@ class EventAssembler:
                 return self._add(delta.text)
             if delta.type == "input_json_delta" and event.index in self.tools:
                 self.tools[event.index].json.append(delta.partial_json)
+        elif event.type == "message_start":
+            usage = event.message.usage
+            self.input_tokens = usage.input_tokens
+            self.output_tokens = usage.output_tokens
+            self.cache_read = usage.cache_read_input_tokens
+            self.cache_write = usage.cache_creation_input_tokens
         elif event.type == "message_delta":
             self.stop_reason = event.delta.stop_reason or self.stop_reason
+            if event.usage is not None:
+                self.output_tokens = event.usage.output_tokens
         elif event.type == "message_stop":
             self.stopped = True
         return ""
@@ -191,6 +204,14 @@ class EventAssembler:
         if text:
             self.text.append(text)
         return text
+
+    @property
+    def usage(self) -> Usage | None:
+        """What the stream reported; `inputTokens` with the cached parts added back."""
+        if self.input_tokens is None:
+            return None
+        whole = self.input_tokens + (self.cache_read or 0) + (self.cache_write or 0)
+        return Usage(whole, self.output_tokens, self.cache_read, self.cache_write)
 
     def message(self) -> AssistantMessage:
         """The assembled message."""

@@ -38,7 +38,11 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class Usage:
-    """The tokens one model response cost, as the provider reported them."""
+    """The tokens one model response cost, as the provider reported them.
+
+    `input_tokens` counts the whole prompt, cached parts included; the cached counts say
+    how much of it was read from or written to the provider's prompt cache.
+    """
 
     input_tokens: int
     output_tokens: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tether.models.base import ModelError
+from tether.models.base import ContextOverflow, ModelError
 from tether.models.retry import Failure, RetryPolicy, parse_retry_after
 
 __all__ = ["Endpoint", "excerpt", "server_message"]
@@ -33,6 +33,23 @@ def server_message(body: object, fallback: str) -> str:
     if isinstance(body, str) and body.strip():
         return excerpt(body)
     return fallback
+
+
+_OVERFLOW_WORDS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context length",
+    "prompt is too long",
+    "too many tokens",
+)
+
+
+def _says_overflow(status: int, code: str | None, message: str) -> bool:
+    """Whether an error says the prompt is longer than the model's context window."""
+    if code == "context_length_exceeded":
+        return True
+    lowered = message.lower()
+    return status in (400, 413) and any(word in lowered for word in _OVERFLOW_WORDS)
 
 
 def _names_missing_model(status: int, code: str | None, message: str) -> bool:
@@ -65,6 +82,12 @@ class Endpoint:
             )
         if status == 403:
             return self._fail(f"Access denied at {self.base_url} ({detail})")
+        if _says_overflow(status, code, message):
+            return Failure(
+                ContextOverflow(
+                    f"{self.provider}: the prompt is too long for {self.model} ({detail})"
+                )
+            )
         if _names_missing_model(status, code, message):
             text = f"Unknown model {self.model!r} at {self.base_url} ({detail})"
             if "model" not in message.lower():

@@ -116,6 +116,7 @@ class OpenAICompatModel:
             # Some servers reject an empty tool list, so a toolless request sends none.
             tools=tools if tools else openai.omit,
             stream=True,
+            stream_options={"include_usage": True},
         )
         assembler = ChunkAssembler()
         async with stream:
@@ -127,7 +128,7 @@ class OpenAICompatModel:
             raise ModelError(
                 f"{PROVIDER}: the stream from {self.base_url} ended before the message was complete"
             )
-        yield Completed(assembler.message())
+        yield Completed(assembler.message(), assembler.usage)
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: SDK exceptions become clear `ModelError`s."""

@@ -75,14 +75,14 @@ class Context:
             tools=[ToolSpec(t.name, t.description, t.parameters_schema()) for t in self._tools],
         )
 
-    async def ready(self, emit: OnUpdate) -> ModelRequest:
+    async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:
         """The next request, compacted first when its estimate passes the threshold."""
         request = self.request()
+        if compact and self.budget.estimate(request) > self.budget.threshold:
+            request = await self.compact(emit)
         estimate = self.budget.estimate(request)
-        log.debug("request estimate %d of %d tokens", estimate, self.budget.window)
-        if estimate <= self.budget.threshold:
-            return request
-        return await self.compact(emit)
+        log.debug("request estimate: %d of %d tokens", estimate, self.budget.window)
+        return request
 
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
         """Prune old results, then summarise if that leaves too little room (or `forced`)."""

@@ -233,7 +233,7 @@ class Session:
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
-        request = await self._context.ready(emit) if compact else self._context.request()
+        request = await self._context.ready(emit, compact=compact)
         stream = self.model.stream(request)
         try:
             async for event in stream:
