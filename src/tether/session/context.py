@@ -96,9 +96,12 @@ class Context:
                 request = self.request()
         return request
 
-    async def summarise(self, through: int, focus: str | None, emit: OnUpdate) -> bool:
-        """Replace the messages up to `through` by the model's summary of them."""
-        events = [e for e in self._log.events if e.seq <= through]
+    async def summarise(
+        self, through: int, focus: str | None, emit: OnUpdate, *, asked: int | None = None
+    ) -> bool:
+        """Replace the messages up to `through` by the model's summary of those up to `asked`
+        (`through` unless told: a `/compact` prompt is replaced, not summarised)."""
+        events = [e for e in self._log.events if e.seq <= (through if asked is None else asked)]
         older = self.request(events)
         ask = ModelRequest(
             older.system, summary_request_messages(older.messages, focus), older.tools

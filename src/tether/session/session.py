@@ -214,7 +214,9 @@ class Session:
         earlier = [e for e in self._log.events if e.seq < command_seq]
         if summary_point(earlier, everything=True) is None:
             raise ModelError("nothing to compact yet: the conversation is empty")
-        if not await self._context.summarise(command_seq, focus or None, emit):
+        if not await self._context.summarise(
+            command_seq, focus or None, emit, asked=command_seq - 1
+        ):
             raise ModelError("the model gave an empty summary; nothing was compacted")
         return "end_turn"
 
