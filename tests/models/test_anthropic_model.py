@@ -15,6 +15,7 @@ from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
     Completed,
+    ContextOverflow,
     ModelError,
     ModelEvent,
     ModelRequest,
@@ -333,3 +334,19 @@ async def test_breaking_out_early_closes_the_connection(
             assert event == TextDelta("word0 ")
             break
     await asyncio.wait_for(server.client_closed.wait(), 1.0)
+
+
+async def test_a_prompt_too_long_is_a_context_overflow(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    too_long = {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 210345 tokens > 200000 maximum",
+        },
+    }
+    server.queue(json_reply(400, too_long))
+    with pytest.raises(ContextOverflow, match="prompt is too long: 210345 tokens"):
+        await collect(model, hello())
+    assert len(server.requests) == 1

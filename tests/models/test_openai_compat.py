@@ -16,6 +16,7 @@ from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
     Completed,
+    ContextOverflow,
     ModelError,
     ModelEvent,
     ModelRequest,
@@ -388,3 +389,19 @@ async def test_bare_404_also_suspects_the_base_url(server: SSEServer) -> None:
         f"OpenAI-compatible API: Unknown model 'qwen3:8b' at {server.url} "
         f"(HTTP 404: 404 page not found), or {server.url} is not the API's base URL"
     )
+
+
+async def test_context_length_exceeded_is_a_context_overflow(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    body = {
+        "error": {
+            "message": "This model's maximum context length is 131072 tokens.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    }
+    server.queue(json_reply(400, body))
+    with pytest.raises(ContextOverflow, match="maximum context length is 131072"):
+        await collect(model, hello())
+    assert len(server.requests) == 1
