@@ -117,6 +117,9 @@ function handle(message) {
       state.sessionId = null;
       transcript.reset();
       emptyState.remove();
+      // The budget is the opened session's: its own updates (replayed on load) set it again.
+      ui.budget.hidden = true;
+      ui.budget.textContent = "";
       showSession(message.sessionId);
       updateControls();
       return;
@@ -249,8 +252,6 @@ function showSession(sessionId) {
   const known = state.sessions.find((s) => s.sessionId === sessionId);
   ui.title.textContent = known && known.title ? known.title : "New session";
   ui.sessionId.textContent = sessionId;
-  ui.budget.hidden = true;
-  ui.budget.textContent = "";
   renderSessions();
 }
 
