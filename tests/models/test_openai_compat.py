@@ -80,7 +80,7 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
             ),
             stop_reason="tool_use",
         ),
-        Usage(input_tokens=412, output_tokens=58),
+        usage=Usage(input_tokens=412, output_tokens=58),
     )
     [request] = server.requests
     assert (request.method, request.path) == ("POST", "/v1/chat/completions")
@@ -404,17 +404,34 @@ async def test_bare_404_also_suspects_the_base_url(server: SSEServer) -> None:
     )
 
 
-async def test_context_length_exceeded_is_a_context_overflow(
+async def test_usage_from_the_last_chunk_with_cached_tokens(
     server: SSEServer, model: OpenAICompatModel
 ) -> None:
-    body = {
-        "error": {
-            "message": "This model's maximum context length is 131072 tokens.",
+    server.queue(sse_reply("openai_cached_usage.sse"))
+    events = await collect(model, hello())
+    assert events[-1] == Completed(
+        AssistantMessage(text="Cached."),
+        usage=Usage(input_tokens=2100, output_tokens=3, cached_read_tokens=2048),
+    )
+    assert server.requests[0].json()["stream_options"] == {"include_usage": True}
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": "too long", "type": "invalid_request_error", "code": "context_length_exceeded"},
+        {
+            "message": "This model's maximum context length is 65536 tokens. However, you "
+            "requested 70000 tokens. Please reduce the length of the messages.",
             "type": "invalid_request_error",
-            "code": "context_length_exceeded",
-        }
-    }
-    server.queue(json_reply(400, body))
-    with pytest.raises(ContextOverflow, match="maximum context length is 131072"):
+            "code": None,
+        },
+    ],
+)
+async def test_prompt_too_long_is_a_context_overflow_not_retried(
+    server: SSEServer, model: OpenAICompatModel, error: dict[str, object]
+) -> None:
+    server.queue(json_reply(400, {"error": error}))
+    with pytest.raises(ContextOverflow, match="prompt is too long for 'deepseek-chat'"):
         await collect(model, hello())
     assert len(server.requests) == 1

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser
 
 from tests.web.browser import chromium, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
-from tether.web.command import DESCRIPTION, add_arguments, options_from_args
+from tether.cli.web import HELP, configure, options_from_args
 
 SCRIPT = {
     "turns": [
@@ -74,8 +74,8 @@ def test_the_header_shows_the_budget_and_the_transcript_the_compaction(
 def test_the_default_agent_gets_the_context_flags(tmp_path: Path) -> None:
     import argparse
 
-    parser = argparse.ArgumentParser(description=DESCRIPTION)
-    add_arguments(parser)
+    parser = argparse.ArgumentParser(description=HELP)
+    configure(parser)
     args = parser.parse_args(
         ["--cwd", str(tmp_path), "--model", "script:x.json", "--context-window", "9000"]
     )

@@ -8,16 +8,7 @@ from typing import Protocol
 
 from tether.models.messages import AssistantMessage, Message, ToolSpec
 
-__all__ = [
-    "Completed",
-    "ContextOverflow",
-    "Model",
-    "ModelError",
-    "ModelEvent",
-    "ModelRequest",
-    "TextDelta",
-    "Usage",
-]
+__all__ = ["Completed", "Model", "ModelError", "ModelEvent", "ModelRequest", "TextDelta"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +29,7 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class Usage:
-    """The tokens one model response cost, as the provider reported them.
-
-    `input_tokens` counts the whole prompt, cached parts included; the cached counts say
-    how much of it was read from or written to the provider's prompt cache.
-    """
+    """Tokens one request spent, as the provider counted them; cache counts when it says."""
 
     input_tokens: int
     output_tokens: int
@@ -56,7 +43,7 @@ class Completed:
 
     message: AssistantMessage
     usage: Usage | None = None
-    """What the response cost, when the provider said."""
+    """What the request cost, when the provider reported it."""
 
 
 ModelEvent = TextDelta | Completed
@@ -67,7 +54,7 @@ class ModelError(Exception):
 
 
 class ContextOverflow(ModelError):
-    """The provider refused the request because the prompt is longer than its context window."""
+    """The server refused the request because the prompt is longer than the model's context."""
 
 
 class Model(Protocol):

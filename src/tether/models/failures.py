@@ -36,21 +36,21 @@ def server_message(body: object, fallback: str) -> str:
     return fallback
 
 
-_OVERFLOW_WORDS = (
-    "context_length_exceeded",
+OVERFLOW_WORDS = (
+    "prompt is too long",
     "maximum context length",
     "context length",
-    "prompt is too long",
-    "too many tokens",
+    "context window",
 )
+"""How servers word a prompt longer than the context (Anthropic, OpenAI, vLLM, others)."""
 
 
-def _says_overflow(status: int, code: str | None, message: str) -> bool:
-    """Whether an error says the prompt is longer than the model's context window."""
+def _says_prompt_too_long(status: int, code: str | None, message: str) -> bool:
+    """Whether an error says the prompt does not fit the model's context."""
     if code == "context_length_exceeded":
         return True
     lowered = message.lower()
-    return status in (400, 413) and any(word in lowered for word in _OVERFLOW_WORDS)
+    return status in (400, 413) and any(words in lowered for words in OVERFLOW_WORDS)
 
 
 def _names_missing_model(status: int, code: str | None, message: str) -> bool:
@@ -83,12 +83,11 @@ class Endpoint:
             )
         if status == 403:
             return self._fail(f"Access denied at {self.base_url} ({detail})")
-        if _says_overflow(status, code, message):
-            return Failure(
-                ContextOverflow(
-                    f"{self.provider}: the prompt is too long for {self.model} ({detail})"
-                )
+        if _says_prompt_too_long(status, code, message):
+            overflow = ContextOverflow(
+                f"{self.provider}: the prompt is too long for {self.model!r} ({detail})"
             )
+            return Failure(overflow)
         if _names_missing_model(status, code, message):
             text = f"Unknown model {self.model!r} at {self.base_url} ({detail})"
             if "model" not in message.lower():

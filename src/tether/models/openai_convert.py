@@ -22,7 +22,6 @@ if TYPE_CHECKING:
         ChatCompletionMessageParam,
         ChatCompletionToolMessageParam,
     )
-    from openai.types.completion_usage import CompletionUsage
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.models.base import Usage
@@ -172,17 +171,22 @@ class ChunkAssembler:
     text: list[str] = field(default_factory=list)
     calls: dict[int, _PartialCall] = field(default_factory=dict)
     finish_reason: str | None = None
-    usage: Usage | None = None
-    """What the server reported (the last chunk, when asked with `include_usage`)."""
     slots: dict[int, int] = field(default_factory=dict)
     """The server's call index -> the slot its latest call went to (they differ when a
     server reuses an index for a new call)."""
+    usage: Usage | None = None
+    """From the last chunk, which has no choices (asked for with `include_usage`)."""
 
     def feed(self, chunk: ChatCompletionChunk) -> str:
         """Take one chunk; returns the text it added (possibly empty)."""
-        if chunk.usage is not None:
-            self.usage = _usage(chunk.usage)
         added = ""
+        if chunk.usage is not None:
+            details = chunk.usage.prompt_tokens_details
+            self.usage = Usage(
+                input_tokens=chunk.usage.prompt_tokens,
+                output_tokens=chunk.usage.completion_tokens,
+                cached_read_tokens=details.cached_tokens if details is not None else None,
+            )
         for choice in chunk.choices or ():
             if choice.index != 0:
                 continue
@@ -240,14 +244,3 @@ class ChunkAssembler:
         if calls and reason == "end_turn":
             reason = "tool_use"
         return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)
-
-
-def _usage(usage: CompletionUsage) -> Usage:
-    details = usage.prompt_tokens_details
-    cached = details.cached_tokens if details is not None else None
-    # DeepSeek reports its cache hits under its own name.
-    extra = usage.model_extra or {}
-    hit = extra.get("prompt_cache_hit_tokens")
-    if cached is None and isinstance(hit, int):
-        cached = hit
-    return Usage(usage.prompt_tokens, usage.completion_tokens, cached_read_tokens=cached)
