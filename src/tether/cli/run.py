@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import (
     add_context_arguments,
     add_model_arguments,
@@ -39,6 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    add_fetch_arguments(parser)
     add_verbose_argument(parser)
 
 
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config = SessionConfig(
         model=model,
-        tools=default_tools(),
+        tools=default_tools(allow_private_fetch=args.allow_private_fetch),
         mode=args.mode,
         asker=asker,
         max_steps=args.max_steps,

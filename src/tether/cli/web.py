@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
@@ -46,6 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
     )
+    add_fetch_arguments(parser)
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -69,6 +71,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                 mode=args.mode,
                 context_window=args.context_window,
                 compact_at=args.compact_at,
+                allow_private_fetch=args.allow_private_fetch,
             )
         ),
         cwd=cwd,

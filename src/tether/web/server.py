@@ -14,6 +14,7 @@ from typing import TextIO
 import uvicorn
 
 from tether.session.store import data_dir
+from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.guard import Door
 from tether.web.token import web_token
@@ -31,6 +32,7 @@ def default_agent_command(
     mode: str | None = None,
     context_window: int | None = None,
     compact_at: float | None = None,
+    allow_private_fetch: bool = False,
 ) -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
     command = [sys.executable, "-m", "tether", "acp"]
@@ -43,6 +45,8 @@ def default_agent_command(
     ):
         if value is not None:
             command += [flag, str(value)]
+    if allow_private_fetch:
+        command.append(ALLOW_PRIVATE_FLAG)
     return command
 
 
