@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp import text_block, tool_content
-from acp.helpers import SessionUpdate
 from acp.schema import ToolCallStart, ToolCallUpdate
 
 from tether.acp.content import console_text
-from tether.acp.mapping import acp_update
+from tether.acp.mapping import AcpUpdate, acp_update
 from tether.acp.plan import plan_update
 from tether.session import ToolCallFinished, ToolCallProgress, ToolCallStarted, Update
 from tether.tools.todo import TODO_TOOL, todos_from_meta
@@ -30,7 +29,7 @@ class SessionCalls:
         self.cwd = cwd
         self._started: dict[str, tuple[ToolCallStarted, ToolCallStart]] = {}
 
-    def acp(self, update: Update) -> list[SessionUpdate]:
+    def acp(self, update: Update) -> list[AcpUpdate]:
         """The ACP updates for `update` (the same function live and on `session/load`).
 
         A finished `todo` call is also the session's new plan: a `plan` update follows it.
@@ -83,5 +82,5 @@ class SessionCalls:
         return known[1].title if known is not None else None
 
 
-def _some(update: SessionUpdate | None) -> list[SessionUpdate]:
+def _some(update: AcpUpdate | None) -> list[AcpUpdate]:
     return [update] if update is not None else []
