@@ -10,6 +10,7 @@ This is the one place a card becomes standard content, so every client that igno
 | terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
+| search (result)       | one text block: what the model read, else `path:N: line` |
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from tether.views import (
     GenericCallView,
     GenericResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -43,8 +46,14 @@ ToolContent = ContentToolCallContent | FileEditToolCallContent
 _BACKTICKS = re.compile(r"`{3,}")
 
 
-def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolContent]:
-    """The standard ACP content of a card; relative paths are made absolute against `cwd`."""
+def card_content(
+    view: ToolCallView | ToolResultView, cwd: Path, model_text: str | None = None
+) -> list[ToolContent]:
+    """The standard ACP content of a card; relative paths are made absolute against `cwd`.
+
+    `model_text` is the finished result's text, which a search card's content repeats (as
+    other agents send their search output); without it the card's own lines stand in.
+    """
     match view:
         case ReadResultView():
             text = view.content
@@ -59,6 +68,8 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
             return []
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
+        case SearchMatchesResultView() | SearchPathsResultView():
+            return [_text(model_text if model_text is not None else _search_text(view))]
         case _:
             assert_never(view)
 
@@ -82,6 +93,12 @@ def absolute(path: str, cwd: Path) -> str:
     # `..` is folded away lexically: the client wants the place, not the spelling. The
     # string `expanduser` leaves an unknown `~user` as it is (as the tools resolve it).
     return os.path.normpath(cwd / os.path.expanduser(path))
+
+
+def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
+    if isinstance(view, SearchPathsResultView):
+        return "\n".join(view.paths)
+    return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
 
 
 def _text(text: str) -> ContentToolCallContent:

@@ -13,7 +13,8 @@ Shapes (camelCase on the wire):
   content (bash: the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
   content, `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
-  `{exitCode}` or `{signal}`.
+  `{exitCode}` or `{signal}`; a search card's content is the model's text, and its first
+  matches are the update's `locations` (absolute path and line) for editors to follow.
 - `TitleChanged` → `session_info_update` with the title.
 - `TurnEnded` / `TurnFailed` → nothing: the `session/prompt` answer says how the turn ended.
 """
@@ -58,6 +59,7 @@ from tether.views import (
     DiffCallView,
     GenericCallView,
     Location,
+    SearchMatchesResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -65,7 +67,10 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["acp_update", "tether_meta", "tool_kind"]
+__all__ = ["MAX_MATCH_LOCATIONS", "acp_update", "tether_meta", "tool_kind"]
+
+MAX_MATCH_LOCATIONS = 20
+"""Matches of a search result sent as locations: enough to follow, not the whole list."""
 
 
 def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
@@ -83,8 +88,8 @@ def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
             return _started(update, cwd)
         case Progress(tool_call_id=call_id, view=view):
             return _updated(call_id, "in_progress", view, cwd)
-        case ToolCallFinished(tool_call_id=call_id, status=status, view=view):
-            return _updated(call_id, status, view, cwd)
+        case ToolCallFinished(tool_call_id=call_id, status=status, view=view, result=result):
+            return _updated(call_id, status, view, cwd, result.text())
         case TitleChanged(title=title):
             return SessionInfoUpdate(session_update="session_info_update", title=title)
         case TurnEnded() | TurnFailed():
@@ -127,12 +132,17 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
 
 
 def _updated(
-    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path
+    call_id: str,
+    status: ToolCallStatus,
+    view: ToolResultView,
+    cwd: Path,
+    model_text: str | None = None,
 ) -> ToolCallProgress:
     progress = update_tool_call(
         call_id,
         status=status,
-        content=card_content(view, cwd),
+        content=card_content(view, cwd, model_text),
+        locations=_result_locations(view, cwd),
         raw_output=_raw_output(view) if status != "in_progress" else None,
     )
     progress.field_meta = tether_meta(view)
@@ -152,6 +162,18 @@ def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:
         case _:
             assert_never(view)
     return [ToolCallLocation(path=absolute(p.path, cwd), line=p.line) for p in places]
+
+
+def _result_locations(view: ToolResultView, cwd: Path) -> list[ToolCallLocation] | None:
+    # Only search results point somewhere new; other cards' places were sent with the call.
+    if not isinstance(view, SearchMatchesResultView) or not view.files:
+        return None
+    places = [
+        ToolCallLocation(path=absolute(f.path, cwd), line=m.line_number)
+        for f in view.files
+        for m in f.matches
+    ]
+    return places[:MAX_MATCH_LOCATIONS]
 
 
 def _raw_output(view: ToolResultView) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ from rich.console import RenderableType
 from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
+from tether.render.search_card import render_search_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
 from tether.views import (
     DiffCallView,
@@ -16,6 +17,8 @@ from tether.views import (
     GenericCallView,
     GenericResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -38,8 +41,8 @@ def render_call_view(view: ToolCallView) -> RenderableType:
             assert_never(view)
 
 
-def render_result_view(view: ToolResultView) -> RenderableType:
-    """The card for a finished tool call."""
+def render_result_view(view: ToolResultView, call: ToolCallView | None = None) -> RenderableType:
+    """The card for a finished tool call; `call` is its call card, when known."""
     match view:
         case GenericResultView():
             return render_generic_result(view)
@@ -49,5 +52,15 @@ def render_result_view(view: ToolResultView) -> RenderableType:
             return render_diff(view)
         case ReadResultView():
             return render_read_result(view)
+        case SearchMatchesResultView() | SearchPathsResultView():
+            return render_search_result(view, _pattern(call))
         case _:
             assert_never(view)
+
+
+def _pattern(call: ToolCallView | None) -> str | None:
+    """The search pattern a call asked for, to highlight what it matched."""
+    if isinstance(call, GenericCallView) and isinstance(call.raw_input, dict):
+        pattern = call.raw_input.get("pattern")
+        return pattern if isinstance(pattern, str) else None
+    return None

@@ -7,10 +7,11 @@ from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
+from tether.tools.search import GlobTool, GrepTool
 
 __all__ = ["default_tools"]
 
 
 def default_tools() -> ToolRegistry:
-    """`read`, `write`, `edit` and `bash`, in that order (the order the model sees)."""
-    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), BashTool()])
+    """`read`, `write`, `edit`, `grep`, `glob` and `bash`, in the order the model sees them."""
+    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), GrepTool(), GlobTool(), BashTool()])

@@ -18,6 +18,12 @@ from tether.views.result import (
     TerminalResultView,
     ToolResultView,
 )
+from tether.views.search import (
+    SearchFile,
+    SearchMatch,
+    SearchMatchesResultView,
+    SearchPathsResultView,
+)
 
 __all__ = [
     "TOOL_CALL_VIEW",
@@ -30,6 +36,10 @@ __all__ = [
     "Location",
     "ReadFileLine",
     "ReadResultView",
+    "SearchFile",
+    "SearchMatch",
+    "SearchMatchesResultView",
+    "SearchPathsResultView",
     "TerminalCallView",
     "TerminalResultView",
     "ToolCallView",

@@ -13,10 +13,18 @@ from tether.views.result import (
     TerminalResultView,
     ToolResultView,
 )
+from tether.views.search import SearchMatchesResultView, SearchPathsResultView
 
 __all__ = ["dump_view", "load_call_view", "load_result_view"]
 
-_RESULT_TYPES = (GenericResultView, TerminalResultView, DiffResultView, ReadResultView)
+_RESULT_TYPES = (
+    GenericResultView,
+    TerminalResultView,
+    DiffResultView,
+    ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
+)
 
 
 def dump_view(view: ToolCallView | ToolResultView) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.views._base import CARD_CONFIG, Opt
 from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.views.search import SearchResultView
 
 __all__ = [
     "TOOL_RESULT_VIEW",
@@ -72,7 +73,7 @@ class ReadResultView:
 
 
 ToolResultView = Annotated[
-    GenericResultView | TerminalResultView | DiffResultView | ReadResultView,
+    GenericResultView | TerminalResultView | DiffResultView | ReadResultView | SearchResultView,
     Field(discriminator="card"),
 ]
 TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)
