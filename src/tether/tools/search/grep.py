@@ -85,7 +85,9 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         )
         if run.stopped == "cancelled":
             raise ToolError("Search cancelled")
-        if run.stopped is None and not collector.finished:
+        if run.stopped is not None:
+            collector.stop()
+        elif not collector.finished:
             # ripgrep gave up before searching anything: a bad pattern or glob, say.
             raise ToolError(f"ripgrep failed: {run.stderr or f'exit code {run.returncode}'}")
         return GrepValue(

@@ -64,6 +64,13 @@ class MatchCollector:
         elif kind == "summary":
             self.finished = True
 
+    def stop(self) -> None:
+        """The search was stopped mid-file: keep what that file showed so far (a lower bound)."""
+        current, self._current = self._current, None
+        if current is not None and current.matches:
+            self.total += len(current.matches)
+            self._commit(current)
+
     def files(self) -> tuple[SearchFile, ...]:
         """The kept matches grouped by file, in path order, at most `limit` of them."""
         out = []
@@ -101,8 +108,10 @@ class MatchCollector:
         matched = stats.get("matched_lines") if isinstance(stats, dict) else None
         if isinstance(matched, int):
             self.total += matched
-        if current is None or not current.matches:
-            return
+        if current is not None and current.matches:
+            self._commit(current)
+
+    def _commit(self, current: _Kept) -> None:
         bisect.insort(self._kept, current)
         self._kept_count += len(current.matches)
         while len(self._kept) > 1 and self._kept_count - len(self._kept[-1].matches) >= self.limit:

@@ -109,14 +109,14 @@ async def run_rg(
     *,
     on_line: Callable[[bytes], None],
     cancelled: asyncio.Event,
-    timeout: float = SEARCH_TIMEOUT_SECONDS,
+    timeout: float | None = None,
     max_bytes: int,
     max_line_bytes: int,
     separator: bytes = b"\n",
 ) -> RgRun:
     """Run `rg ARGS` in `cwd`, feeding each stdout line to `on_line` until it ends or is stopped.
 
-    Lines end at `separator` (a NUL for `--null` output, whose paths may hold newlines).
+    `timeout` defaults to `SEARCH_TIMEOUT_SECONDS`. Lines end at `separator` (a NUL for `--null` output, whose paths may hold newlines).
 
     Raises `ToolError` when ripgrep cannot be started. If the task running this is cancelled,
     the group is stopped before `CancelledError` propagates.
@@ -142,7 +142,8 @@ async def run_rg(
     stopped: Stop | None = None
     try:
         done, _ = await asyncio.wait(
-            {reading, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            {reading, stop_asked},
+            timeout=SEARCH_TIMEOUT_SECONDS if timeout is None else timeout, return_when=asyncio.FIRST_COMPLETED
         )
         if reading in done and reading.result():
             stopped = "overflow"
