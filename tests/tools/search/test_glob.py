@@ -99,9 +99,7 @@ async def test_no_match_and_errors(tmp_path: Path) -> None:
     assert missing.is_error and missing.text() == "Path not found: gone"
 
 
-@pytest.mark.parametrize(
-    ("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)]
-)
+@pytest.mark.parametrize(("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)])
 async def test_outside_asks_inside_never(tmp_path: Path, mode: Mode, asks: bool) -> None:
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(ws, {"in.py": ""})

@@ -194,9 +194,7 @@ async def test_inside_the_workspace_it_never_asks(tmp_path: Path, mode: Mode) ->
     assert not result.is_error and asker.requests == []
 
 
-@pytest.mark.parametrize(
-    ("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)]
-)
+@pytest.mark.parametrize(("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)])
 async def test_outside_the_workspace_it_asks_as_a_read_does(
     tmp_path: Path, mode: Mode, asks: bool
 ) -> None:

@@ -116,7 +116,8 @@ async def run_rg(
 ) -> RgRun:
     """Run `rg ARGS` in `cwd`, feeding each stdout line to `on_line` until it ends or is stopped.
 
-    `timeout` defaults to `SEARCH_TIMEOUT_SECONDS`. Lines end at `separator` (a NUL for `--null` output, whose paths may hold newlines).
+    `timeout` defaults to `SEARCH_TIMEOUT_SECONDS`. Lines end at `separator` (a NUL for
+    `--null` output, whose paths may hold newlines).
 
     Raises `ToolError` when ripgrep cannot be started. If the task running this is cancelled,
     the group is stopped before `CancelledError` propagates.
@@ -143,7 +144,8 @@ async def run_rg(
     try:
         done, _ = await asyncio.wait(
             {reading, stop_asked},
-            timeout=SEARCH_TIMEOUT_SECONDS if timeout is None else timeout, return_when=asyncio.FIRST_COMPLETED
+            timeout=SEARCH_TIMEOUT_SECONDS if timeout is None else timeout,
+            return_when=asyncio.FIRST_COMPLETED,
         )
         if reading in done and reading.result():
             stopped = "overflow"
