@@ -15,9 +15,10 @@ from tests.session.helpers import (
     script,
     text,
 )
-from tether.session import CANCELLED, ToolCallFinished, TurnEnded
+from tether.session import CANCELLED, ToolCallFinished, ToolCallProgress, TurnEnded
 from tether.session.history import derive_history
 from tether.tools.bash.tool import BashTool
+from tether.views import TerminalResultView
 
 
 async def test_cancel_during_the_model_stream(home: Path, ws: Path) -> None:
@@ -66,9 +67,15 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
     assert loop.time() - began < 3
     finished = {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
     assert finished["quick"].status == "completed"
-    for call_id in ("long", "nap"):
-        assert finished[call_id].status == "failed"
-        assert finished[call_id].result.text() == CANCELLED
+    assert finished["nap"].status == "failed"
+    assert finished["nap"].result.text() == CANCELLED
+    # The command stays a terminal card: it was stopped, as a timed-out one is.
+    assert finished["long"].status == "completed"
+    assert (
+        finished["long"]
+        .result.text()
+        .endswith("Command was cancelled.\nTerminated by signal SIGTERM")
+    )
     assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
     assert session.replay() == recorder.without_progress()
     # Every call has a result, so the history is valid for the next request.
@@ -76,6 +83,36 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
     assert [getattr(m, "tool_call_id", None) for m in history[-3:]] == ["long", "nap", "quick"]
     await asyncio.sleep(0.2)
     assert not marker.exists()
+    session.close()
+
+
+async def test_a_cancelled_command_keeps_its_terminal_card_and_output(home: Path, ws: Path) -> None:
+    model = script(
+        {"toolCalls": [call("c1", "bash", {"command": "echo one; echo two; sleep 30"})]},
+        {"text": "never asked"},
+    )
+    session = new_session(home, ws, model, [BashTool()])
+    recorder = Recorder()
+    task = asyncio.create_task(session.prompt(text("run"), recorder))
+    deadline = asyncio.get_running_loop().time() + 10
+    while not any(
+        isinstance(u, ToolCallProgress) and "two" in (getattr(u.view, "output", None) or "")
+        for u in recorder.updates
+    ):
+        assert asyncio.get_running_loop().time() < deadline, "no output was reported"
+        await asyncio.sleep(0.02)
+    session.cancel()
+    assert await asyncio.wait_for(task, 10) == "cancelled"
+    [done] = [u for u in recorder.updates if isinstance(u, ToolCallFinished)]
+    card = TerminalResultView(
+        title="echo one; echo two; sleep 30", output="one\ntwo\n", signal="SIGTERM"
+    )
+    assert done.view == card
+    assert done.result.text() == "one\ntwo\nCommand was cancelled.\nTerminated by signal SIGTERM"
+    assert session.replay() == recorder.without_progress()
+    # The model is told, in the result it sees next.
+    history = derive_history(session.events)
+    assert "Command was cancelled." in str(history[-1])
     session.close()
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page

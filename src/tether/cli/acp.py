@@ -31,8 +31,16 @@ def run(args: argparse.Namespace) -> int:
         return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
 
     model()  # a bad --model fails now, with a clear message, not at the first session
+
+    def switch(spec: str) -> Model:
+        return make_model(spec, base_url=args.base_url, api_key=args.api_key)
+
     agent = TetherAgent(
-        store=SessionStore.default(), model=model, tools=default_tools, mode=args.mode
+        store=SessionStore.default(),
+        model=model,
+        tools=default_tools,
+        mode=args.mode,
+        switch_model=switch,
     )
     asyncio.run(serve_stdio(agent))
     return 0

@@ -233,16 +233,51 @@ async def test_cancelling_before_the_start_still_cleans_up(tmp_path: Path) -> No
     assert not marker.exists()
 
 
-async def test_background_job_holding_the_output_does_not_hang(tmp_path: Path) -> None:
+async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path) -> None:
     start = time.monotonic()
-    result = await _run(tmp_path, "echo $$; sleep 30 &")
+    result = await _run(tmp_path, "echo $$; sleep 1004 & echo started")
     pgid = int(result.text().split("\n", 1)[0])
+    assert time.monotonic() - start < 2
+    assert _running_members(pgid) == []
+    text = result.text()
+    assert "started\nBackground processes were still running when the command ended" in text
+    assert "(SIGTERM, then SIGKILL after 2 s): " in text
+    assert "sleep 1004" in text
+    assert text.endswith("Exit code: 0")
+    meta = _meta(result)
+    [stopped] = meta["stoppedProcesses"]  # type: ignore[misc]
+    # A job caught between fork and exec still shows the shell's command line, which names it.
+    assert "sleep 1004" in stopped["command"]  # type: ignore[index]
+    _gone_within(pgid, 3)
+
+
+async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started")
+    pgid = int(result.text().split("\n", 1)[0])
+    assert 2 <= time.monotonic() - start < 5
+    assert _running_members(pgid) == []
+    assert "sleep 1005" in result.text()
+
+
+async def test_a_command_without_background_jobs_names_none(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "sleep 0.1 & wait; echo done")
+    assert result.text() == "done\nExit code: 0"
+    assert "stoppedProcesses" not in _meta(result)
+
+
+async def test_a_process_that_left_the_group_holding_the_output_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    start = time.monotonic()
+    result = await _run(tmp_path, "setsid sleep 30 & sleep 0.1; echo $!")
+    pid = int(result.text().split("\n", 1)[0])
     try:
         assert time.monotonic() - start < 2
         assert "their later output is not captured" in result.text()
         assert result.text().endswith("Exit code: 0")
     finally:
-        os.killpg(pgid, 9)
+        os.kill(pid, 9)
 
 
 async def test_progress_is_throttled_and_carries_the_output_so_far(tmp_path: Path) -> None:

@@ -5,15 +5,32 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KILL_GRACE_SECONDS", "ProcessGroup", "signal_name"]
+__all__ = ["KILL_GRACE_SECONDS", "Member", "ProcessGroup", "signal_name"]
 
 KILL_GRACE_SECONDS = 2.0
 """How long a group has between SIGTERM and SIGKILL."""
 
 _POLL_SECONDS = 0.02
 _PROC = Path("/proc")
+_NO_SIGNAL = 0
+"""Signal 0 checks that a process exists without disturbing it."""
+_COMMAND_SHOWN = 200
+"""How much of a process's command line a result names."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """A running process of a group: its pid and its command line, as a result names it."""
+
+    pid: int
+    command: str
+
+    def describe(self) -> str:
+        """`1234 sleep 1004`."""
+        return f"{self.pid} {self.command}"
 
 
 def signal_name(number: int) -> str:
@@ -30,7 +47,7 @@ class ProcessGroup:
     def __init__(self, pgid: int) -> None:
         self.pgid = pgid
 
-    def send(self, sig: signal.Signals) -> bool:
+    def send(self, sig: signal.Signals | int) -> bool:
         """Signal every process in the group; `False` when none is left."""
         try:
             os.killpg(self.pgid, sig)
@@ -41,17 +58,20 @@ class ProcessGroup:
     def alive(self) -> bool:
         """Whether any process of the group is still running (zombies do not count)."""
         if _PROC.is_dir():
-            return any(True for _ in self._members())
+            return bool(self.members())
         try:
             os.killpg(self.pgid, 0)
         except ProcessLookupError:
             return False
         return True
 
-    def _members(self) -> list[int]:
+    def members(self) -> list[Member]:
+        """The live processes of the group, oldest pid first (empty where there is no /proc)."""
         # `killpg(pgid, 0)` also succeeds for zombies nobody has reaped yet, which would make
         # every stop wait for the full grace period; /proc tells live processes from zombies.
-        found = []
+        found: list[Member] = []
+        if not _PROC.is_dir() or not self.send(_NO_SIGNAL):
+            return found  # the cheap check first: most commands leave no group behind
         for entry in _PROC.iterdir():
             if not entry.name.isdigit():
                 continue
@@ -62,8 +82,8 @@ class ProcessGroup:
             # The command name is in parentheses and may hold spaces; fields follow the last ')'.
             fields = stat[stat.rfind(")") + 2 :].split()
             if len(fields) > 2 and fields[2] == str(self.pgid) and fields[0] not in "ZX":
-                found.append(int(entry.name))
-        return found
+                found.append(Member(int(entry.name), _command_line(entry, stat)))
+        return sorted(found, key=lambda m: m.pid)
 
     async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
         """SIGTERM the group, then SIGKILL whatever is left after `grace` seconds.
@@ -85,3 +105,17 @@ class ProcessGroup:
     def kill_now(self) -> None:
         """SIGKILL the group at once (the last resort when there is no time to wait)."""
         self.send(signal.SIGKILL)
+
+
+def _command_line(entry: Path, stat: str) -> str:
+    """The process's arguments joined by spaces, else its name from `stat`, shortened."""
+    try:
+        raw = (entry / "cmdline").read_bytes()
+    except OSError:
+        raw = b""
+    command = " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)
+    if not command:
+        command = stat[stat.find("(") + 1 : stat.rfind(")")]
+    if len(command) > _COMMAND_SHOWN:
+        command = command[:_COMMAND_SHOWN] + "..."
+    return command

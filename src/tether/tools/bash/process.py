@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tether.tools.bash.group import ProcessGroup
+from tether.tools.bash.group import Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
 
 __all__ = ["DRAIN_SECONDS", "Finished", "run_command"]
@@ -28,7 +28,9 @@ class Finished:
     stopped: Stop | None
     """Set when the command was stopped by the timeout or a cancel rather than ending itself."""
     detached: bool
-    """Processes the shell started in the background still held the output open at the end."""
+    """Processes that left the group still held the output open at the end."""
+    leftovers: tuple[Member, ...] = ()
+    """Background processes still running when the shell exited, which were then stopped."""
 
     @property
     def exit_code(self) -> int | None:
@@ -64,9 +66,11 @@ async def run_command(
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
 
-    On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later. If the
-    task running this is cancelled, the group is stopped the same way before `CancelledError`
-    propagates. Raises `OSError` when the shell cannot be started.
+    On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later; so do
+    background jobs still running when the shell exits. If the task running this is
+    cancelled, the group is stopped the same way; then, when `cancelled` is set (a person's
+    cancel), the command ends as cancelled, else `CancelledError` propagates. Raises `OSError`
+    when the shell cannot be started.
     """
     loop = asyncio.get_running_loop()
     read_fd, write_fd = os.pipe()
@@ -94,28 +98,47 @@ async def run_command(
     exited = asyncio.ensure_future(proc.wait())
     stop_asked = asyncio.ensure_future(cancelled.wait())
     stopped: Stop | None = None
+    leftovers: tuple[Member, ...] = ()
     try:
-        done, _ = await asyncio.wait(
-            {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        if exited not in done:
-            stopped = "cancelled" if stop_asked in done else "timeout"
-            await group.stop()
+        try:
+            done, _ = await asyncio.wait(
+                {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            if exited not in done:
+                stopped = "cancelled" if stop_asked in done else "timeout"
+                await group.stop()
+            else:
+                # The call is over when the shell is: background jobs are stopped, not left
+                # behind holding the workspace, the output pipe or a port.
+                leftovers = tuple(group.members())
+                if leftovers:
+                    await group.stop()
+        except asyncio.CancelledError:
+            await _stop_on_cancel(group)
+            if not cancelled.is_set():
+                raise
+            # The person cancelled (the session cancels the task too, to stop it at once):
+            # the call still ends as the command it was, with what it printed so far.
+            _uncancel()
+            stopped = "cancelled"
         returncode = await exited
         detached = False
         try:
             await asyncio.wait_for(asyncio.shield(pipe.closed), DRAIN_SECONDS)
         except TimeoutError:
             detached = True
-        return Finished(returncode=returncode, stopped=stopped, detached=detached)
-    except asyncio.CancelledError:
-        await _stop_on_cancel(group)
-        raise
+        return Finished(returncode, stopped, detached, leftovers)
     finally:
         stop_asked.cancel()
         exited.cancel()
         transport.close()
         capture.close()
+
+
+def _uncancel() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
 
 
 async def _stop_on_cancel(group: ProcessGroup) -> None:

@@ -21,12 +21,21 @@ from tether.tools.gate import Access
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 
-__all__ = ["DEFAULT_TIMEOUT_MS", "MAX_TIMEOUT_MS", "REPORT_INTERVAL", "BashArgs", "BashTool"]
+__all__ = [
+    "DEFAULT_TIMEOUT_MS",
+    "MAX_TIMEOUT_MS",
+    "REPORT_INTERVAL",
+    "RUNNING_TAIL_CHARS",
+    "BashArgs",
+    "BashTool",
+]
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
-REPORT_INTERVAL = 0.1
-"""Seconds between live output updates: at most ten a second."""
+REPORT_INTERVAL = 0.25
+"""Seconds between live output updates: at most four a second."""
+RUNNING_TAIL_CHARS = 4096
+"""How much of the output a live update carries: its tail; the result carries all it keeps."""
 
 DESCRIPTION = f"""\
 Run a shell command with `bash -c` in the workspace directory and get back its output \
@@ -38,6 +47,9 @@ over to the next call. Chain dependent steps with `&&`.
 as `--yes` or `-y` instead of expecting prompts.
 - The timeout is {DEFAULT_TIMEOUT_MS} ms by default and at most {MAX_TIMEOUT_MS} ms \
 (`timeout_ms`). On timeout the whole process group gets SIGTERM, then SIGKILL 2 s later.
+- Background jobs (`cmd &`) do not outlive the call: whatever is still running when the \
+command ends is stopped the same way. Run servers and watchers in the foreground with a \
+timeout instead.
 - Output longer than 30,000 characters is cut in the middle: the start and the end are kept. \
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
@@ -123,6 +135,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             stopped=finished.stopped,
             timeout_ms=timeout_ms,
             detached=finished.detached,
+            leftovers=finished.leftovers,
         )
 
     def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
@@ -130,7 +143,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
-        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?}`."""
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
         return card_meta(value)
 
     def __init__(self, cwd: str | None = None) -> None:
@@ -171,10 +184,10 @@ class BashTool(Tool[BashArgs, BashValue]):
 async def _report(
     capture: OutputCapture, title: str, report: Callable[[ToolResultView], None]
 ) -> None:
-    """Send the output so far whenever it changed, at most once per interval."""
+    """Send the tail of the output whenever it changed, at most once per interval."""
     seen = 0
     while True:
         await asyncio.sleep(REPORT_INTERVAL)
         if capture.version != seen:
             seen = capture.version
-            report(TerminalResultView(title=title, output=capture.card().text()))
+            report(TerminalResultView(title=title, output=capture.recent(RUNNING_TAIL_CHARS)))

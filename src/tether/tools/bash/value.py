@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import JsonValue
 
+from tether.tools.bash.group import KILL_GRACE_SECONDS, Member
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.invoke import MAX_META_BYTES
 
@@ -27,6 +28,8 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 """The card's output as JSON stays under this, leaving room in the stored meta for the rest."""
 
 NO_OUTPUT = "(no output)"
+_LEFTOVERS_SHOWN = 20
+"""How many stopped background processes a result names one by one."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class BashValue:
     timeout_ms: int
     detached: bool
     """Background jobs still held the output open when the shell exited."""
+    leftovers: tuple[Member, ...] = ()
+    """Background processes still running when the shell exited, stopped then."""
 
 
 def _notes(value: BashValue) -> str:
@@ -53,6 +58,15 @@ def _notes(value: BashValue) -> str:
         lines.append(f"Command timed out after {value.timeout_ms} ms.")
     elif value.stopped == "cancelled":
         lines.append("Command was cancelled.")
+    if value.leftovers:
+        names = "; ".join(m.describe() for m in value.leftovers[:_LEFTOVERS_SHOWN])
+        more = len(value.leftovers) - _LEFTOVERS_SHOWN
+        if more > 0:
+            names += f"; and {more} more"
+        lines.append(
+            "Background processes were still running when the command ended and were stopped"
+            f" (SIGTERM, then SIGKILL after {KILL_GRACE_SECONDS:g} s): {names}"
+        )
     if value.detached:
         lines.append(
             "Background processes still held the output open when the shell exited;"
@@ -105,6 +119,10 @@ def card_meta(value: BashValue) -> JsonValue:
         meta["timedOut"] = True
     elif value.stopped == "cancelled":
         meta["cancelled"] = True
+    if value.leftovers:
+        meta["stoppedProcesses"] = [
+            {"pid": m.pid, "command": m.command} for m in value.leftovers[:_LEFTOVERS_SHOWN]
+        ]
     return meta
 
 
