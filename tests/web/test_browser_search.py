@@ -59,10 +59,12 @@ def _check(page: Page) -> dict[str, str]:
     grep = page.locator("section.tool[data-tool-call-id=g1] [data-card=search][data-shape=matches]")
     grep.wait_for()
     groups = grep.locator("details.search-file")
+    # Paths come absolute (as ACP's); the card shows them below their common directory.
+    assert groups.locator("summary .path").all_inner_texts() == ["a.py", "b.py", "pkg/many.txt"]
+    base = grep.locator(".card-head .search-base").inner_text()
+    assert base.endswith("/ws/")
     assert groups.evaluate_all("gs => gs.map(g => g.dataset.path)") == [
-        "a.py",
-        "b.py",
-        "pkg/many.txt",
+        base + name for name in ("a.py", "b.py", "pkg/many.txt")
     ]
     assert groups.nth(1).locator(".gutter .num").all_inner_texts() == ["2", "3"]
     assert groups.nth(1).locator(".code-text .line").all_inner_texts() == [
@@ -85,6 +87,11 @@ def _check(page: Page) -> dict[str, str]:
     glob = page.locator("section.tool[data-tool-call-id=g2] [data-card=search][data-shape=paths]")
     glob.wait_for()
     assert glob.locator(".search-paths li").count() == 100
+    base = glob.locator(".card-head .search-base").inner_text()
+    rows = glob.locator(".search-paths li").evaluate_all(
+        "ls => ls.map(l => [l.textContent, l.title])"
+    )
+    assert all(title == base + text and text.endswith(".py") for text, title in rows)
     assert glob.locator(".card-head .range").inner_text() == "122 files"
     assert "showing the 100 newest of 122 files" in glob.locator(".search-capped").inner_text()
     shot(page, "section.tool[data-tool-call-id=g2]", "card-search-paths")

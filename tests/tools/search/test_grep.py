@@ -240,3 +240,9 @@ async def test_result_card_is_built_from_the_stored_meta(tmp_path: Path) -> None
     )
     failed = await grep(tmp_path, pattern="(")
     assert GrepTool().present_result(args, failed) is None
+
+
+async def test_a_pattern_no_process_can_take_is_an_error(tmp_path: Path) -> None:
+    for pattern in ("a\0b",):
+        result = await grep(tmp_path, pattern=pattern)
+        assert result.is_error and result.text().startswith("Cannot run ripgrep:")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import BaseModel, Field, JsonValue, field_validator
+from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
@@ -41,17 +41,12 @@ to search file contents."""
 class GlobArgs(BaseModel):
     """Arguments of `glob`."""
 
-    pattern: str = Field(description='The glob to match file paths against, e.g. "**/*.py".')
+    pattern: str = Field(
+        min_length=1, description='The glob to match file paths against, e.g. "**/*.py".'
+    )
     path: str | None = Field(
         default=None, description="The directory to search (default: the whole workspace)."
     )
-
-    @field_validator("pattern")
-    @classmethod
-    def _not_empty(cls, pattern: str) -> str:
-        if not pattern:
-            raise ValueError("pattern is empty")
-        return pattern
 
 
 class GlobTool(Tool[GlobArgs, GlobValue]):

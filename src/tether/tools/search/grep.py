@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import BaseModel, Field, JsonValue, field_validator
+from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
@@ -43,7 +43,9 @@ instead of running `grep` or `rg` through bash; use `glob` to find files by name
 class GrepArgs(BaseModel):
     """Arguments of `grep`."""
 
-    pattern: str = Field(description="The regular expression to search for (ripgrep syntax).")
+    pattern: str = Field(
+        min_length=1, description="The regular expression to search for (ripgrep syntax)."
+    )
     path: str | None = Field(
         default=None,
         description="A file or directory to search (default: the whole workspace).",
@@ -51,13 +53,6 @@ class GrepArgs(BaseModel):
     include: str | None = Field(
         default=None, description='One glob the searched files must match, e.g. "*.py".'
     )
-
-    @field_validator("pattern")
-    @classmethod
-    def _not_empty(cls, pattern: str) -> str:
-        if not pattern:
-            raise ValueError("pattern is empty")
-        return pattern
 
 
 class GrepTool(Tool[GrepArgs, GrepValue]):

@@ -132,7 +132,8 @@ async def run_rg(
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
+        # ValueError: an argument no exec can carry (a NUL, a lone surrogate).
         raise ToolError(f"Cannot run ripgrep: {exc}") from exc
     assert proc.stdout is not None and proc.stderr is not None
     group = ProcessGroup(proc.pid)

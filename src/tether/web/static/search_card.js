@@ -11,9 +11,11 @@ export function searchCard(view, call) {
 function matchesCard(view, regex) {
   const files = view.files || [];
   const shown = files.reduce((n, f) => n + f.matches.length, 0);
+  const base = commonDir(files.map((f) => f.path));
   const card = el("div", { class: "card card-search", dataset: { card: "search", shape: "matches" } },
     el("div", { class: "card-head" },
       el("span", { class: "search-title", text: view.title || "Grep" }),
+      base ? el("span", { class: "search-base", text: base, title: base }) : null,
       el("span", { class: "range", text: count(view.total, "match", "matches") + ` in ${count(files.length, "file", "files")}` })));
   if (!files.length) {
     card.append(el("div", { class: "card-note", text: "No matches." }));
@@ -23,7 +25,7 @@ function matchesCard(view, regex) {
   for (const file of files) {
     const group = el("details", { class: "search-file", open: true, dataset: { path: file.path } },
       el("summary", {},
-        el("span", { class: "path", text: file.path, title: file.path }),
+        el("span", { class: "path", text: file.path.slice(base.length), title: file.path }),
         el("span", { class: "badge", text: String(file.matches.length) })));
     const rows = el("div", { class: "code" });
     const gutter = el("div", { class: "gutter", "aria-hidden": "true" });
@@ -43,15 +45,17 @@ function matchesCard(view, regex) {
 
 function pathsCard(view) {
   const paths = view.paths || [];
+  const base = commonDir(paths);
   const card = el("div", { class: "card card-search", dataset: { card: "search", shape: "paths" } },
     el("div", { class: "card-head" },
       el("span", { class: "search-title", text: view.title || "Glob" }),
+      base ? el("span", { class: "search-base", text: base, title: base }) : null,
       el("span", { class: "range", text: count(view.total, "file", "files") })));
   if (!paths.length) {
     card.append(el("div", { class: "card-note", text: "No files." }));
     return card;
   }
-  card.append(el("ul", { class: "search-paths" }, paths.map((p) => el("li", { class: "path", text: p, title: p }))));
+  card.append(el("ul", { class: "search-paths" }, paths.map((p) => el("li", { class: "path", text: p.slice(base.length), title: p }))));
   if (view.truncated) card.append(cappedFoot(`showing the ${paths.length} newest of ${view.total} files`, "narrow the pattern or path to see the rest"));
   return card;
 }
@@ -90,6 +94,16 @@ function patternOf(call) {
   } catch {
     return null;
   }
+}
+
+/** The longest directory (ending in "/") every path lies in; "" when they share none. */
+function commonDir(paths) {
+  if (!paths.length) return "";
+  let prefix = paths[0].slice(0, paths[0].lastIndexOf("/") + 1);
+  for (const path of paths) {
+    while (prefix && !path.startsWith(prefix)) prefix = prefix.slice(0, prefix.slice(0, -1).lastIndexOf("/") + 1);
+  }
+  return prefix;
 }
 
 function count(n, one, many) {
