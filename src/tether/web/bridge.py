@@ -173,9 +173,18 @@ class Bridge:
         try:
             await self._dispatch(conn, message)
         except (RequestError, ConnectionError, ValidationError) as exc:
-            await self._send(ErrorMessage(message=_describe(message, exc)))
             if isinstance(message, Prompt):
-                await self._send(PromptEnd(session_id=message.session_id, stop_reason="error"))
+                # Said once, in the prompt's end, where the page offers to retry.
+                await self._client.end_message(message.session_id)
+                await self._send(
+                    PromptEnd(
+                        session_id=message.session_id,
+                        stop_reason="error",
+                        error=_failure(exc) or _describe(message, exc),
+                    )
+                )
+                return
+            await self._send(ErrorMessage(message=_describe(message, exc)))
 
     async def _load(
         self, conn: ClientSideConnection, session_id: str, cwd: str
@@ -216,9 +225,11 @@ class Bridge:
             case LoadSession(session_id=session_id, cwd=cwd):
                 await self._send(Opening(session_id=session_id, replay=True))
                 loaded = await self._load(conn, session_id, cwd or str(self._cwd))
+                await self._client.end_message(session_id)
                 await self._send(Opened(session_id=session_id, modes=_modes(loaded.modes)))
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
+                await self._client.end_message(session_id)
                 await self._send(PromptEnd(session_id=session_id, stop_reason=response.stop_reason))
             case Cancel(session_id=session_id):
                 await conn.cancel(session_id=session_id)
@@ -239,6 +250,15 @@ def _modes(state: SessionModeState | None) -> ModeState | None:
             for m in state.available_modes
         ),
     )
+
+
+def _failure(exc: Exception) -> str | None:
+    """The agent's own account of a failed prompt (tether: the model's error), if it gave one."""
+    if isinstance(exc, RequestError) and isinstance(exc.data, dict):
+        detail = exc.data.get("details")
+        if isinstance(detail, str) and detail:
+            return detail
+    return None
 
 
 def _describe(message: ClientMessage, exc: Exception) -> str:

@@ -41,7 +41,9 @@ from acp.schema import (
 )
 
 from tether.web.enrich import enrich_tool_call, enrich_update
+from tether.web.markdown import markdown_html
 from tether.web.protocol import (
+    MessageHtml,
     PermissionChoice,
     PermissionClosed,
     PermissionRequest,
@@ -56,6 +58,11 @@ Send = Callable[[ServerMessage], Awaitable[None]]
 
 _NO_FS = "tether web does not serve files or terminals to the agent; the agent uses its own tools"
 
+_ASIDE = frozenset(
+    {"usage_update", "available_commands_update", "current_mode_update", "config_option_update"}
+)
+"""Updates that may arrive in the middle of a message without ending it."""
+
 
 class PageClient:
     """Relays session updates to the page and turns permission requests into buttons.
@@ -68,6 +75,16 @@ class PageClient:
         self._send = send
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[str, asyncio.Future[str | None]]] = {}
+        self._texts: dict[str, list[str]] = {}
+        """The agent message each session is streaming, until it ends and goes as Markdown."""
+
+    async def end_message(self, session_id: str) -> None:
+        """Send the message streamed so far as rendered Markdown (the page swaps it in)."""
+        pieces = self._texts.pop(session_id, None)
+        if pieces and "".join(pieces).strip():
+            await self._send(
+                MessageHtml(session_id=session_id, html=markdown_html("".join(pieces)))
+            )
 
     def answer(self, request_id: int, option_id: str | None) -> bool:
         """Resolve a pending permission request; False when it is unknown or already closed."""
@@ -136,7 +153,13 @@ class PageClient:
         **kwargs: Any,
     ) -> None:
         """Relay one update; enrichment runs before the first await so order is kept."""
-        await self._send(Update(session_id=session_id, update=enrich_update(_dump(update))))
+        enriched = enrich_update(_dump(update))
+        kind = enriched.get("sessionUpdate")
+        if isinstance(update, AgentMessageChunk) and update.content.type == "text":
+            self._texts.setdefault(session_id, []).append(update.content.text)
+        elif kind not in _ASIDE:
+            await self.end_message(session_id)
+        await self._send(Update(session_id=session_id, update=enriched))
 
     async def write_text_file(
         self, session_id: str, path: str, content: str, **kwargs: Any

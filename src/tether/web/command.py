@@ -33,6 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
     )
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
+    )
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -52,6 +57,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         ),
         cwd=cwd,
         open_browser=not args.no_open,
+        new_token=args.new_token,
     )
 
 
