@@ -25,6 +25,7 @@ from acp.schema import (
 )
 from pydantic import ValidationError
 
+from tether.acp.errors import is_session_locked
 from tether.web.client import PageClient, Send
 from tether.web.protocol import (
     Answer,
@@ -196,7 +197,7 @@ class Bridge:
             try:
                 return await conn.load_session(cwd=cwd, session_id=session_id, mcp_servers=[])
             except RequestError as exc:
-                if attempt >= LOAD_RETRIES or "already open" not in f"{exc} {exc.data}":
+                if attempt >= LOAD_RETRIES or not is_session_locked(exc):
                     raise
             attempt += 1
             await asyncio.sleep(LOAD_RETRY_DELAY_S)

@@ -165,7 +165,7 @@ class PageClient:
         self, session_id: str, path: str, content: str, **kwargs: Any
     ) -> WriteTextFileResponse | None:
         """Refused: no fs capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("fs/write_text_file")
 
     async def read_text_file(
         self,
@@ -176,7 +176,7 @@ class PageClient:
         **kwargs: Any,
     ) -> ReadTextFileResponse:
         """Refused: no fs capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("fs/read_text_file")
 
     async def create_terminal(  # noqa: PLR0917 - the ACP Client protocol's signature
         self,
@@ -189,31 +189,31 @@ class PageClient:
         **kwargs: Any,
     ) -> CreateTerminalResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/create")
 
     async def terminal_output(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> TerminalOutputResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/output")
 
     async def release_terminal(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> ReleaseTerminalResponse | None:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/release")
 
     async def wait_for_terminal_exit(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> WaitForTerminalExitResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/wait_for_exit")
 
     async def kill_terminal(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> KillTerminalResponse | None:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/kill")
 
     async def create_elicitation(
         self, message: str, mode: ElicitationMode, **kwargs: Any
@@ -233,6 +233,13 @@ class PageClient:
 
     def on_connect(self, conn: Agent) -> None:
         """Nothing to set up: the bridge holds the connection."""
+
+
+def _refused(method: str) -> RequestError:
+    """Method not found, naming the method and why the page does not serve it."""
+    error = RequestError.method_not_found(method)
+    error.data = {"method": method, "details": _NO_FS}
+    return error
 
 
 def _dump(model: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TextIO
 import uvicorn
 
 from tether.session.store import data_dir
-from tether.web.app import WebConfig, create_app
+from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.guard import Door
 from tether.web.token import web_token
 
@@ -52,6 +52,7 @@ class WebOptions:
     agent: tuple[str, ...] = ()
     cwd: Path = Path()
     open_browser: bool = True
+    max_agents: int = DEFAULT_MAX_AGENTS
     new_token: bool = False
     """Replace the stored token (pages holding the old one are shut out)."""
 
@@ -82,6 +83,7 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
         agent=options.agent or tuple(default_agent_command()),
         cwd=options.cwd.resolve(),
         door=Door(token=token, host=options.host, port=port),
+        max_agents=options.max_agents,
     )
     server = uvicorn.Server(
         uvicorn.Config(
