@@ -26,6 +26,7 @@ from tether.views import (
     load_call_view,
     load_result_view,
 )
+from tether.views.result import WebFetchResultView
 
 CALLS: list[ToolCallView] = [
     GenericCallView(title="Read a.py", kind="read", locations=(Location(path="/w/a.py", line=3),)),
@@ -54,6 +55,17 @@ RESULTS: list[ToolResultView] = [
         total=7,
     ),
     SearchPathsResultView(paths=("b.py", "a.py"), truncated=False, total=2),
+    WebFetchResultView(url="https://e.com/", status_code=200, truncated=False),
+    WebFetchResultView(
+        url="https://e.com/b",
+        status_code=301,
+        truncated=True,
+        title="B",
+        content_type="text/html",
+        bytes=0,
+        redirect="https://other.org/",
+        content="# B",
+    ),
 ]
 
 
@@ -146,3 +158,21 @@ def test_search_cards_carry_their_shape() -> None:
 def test_bad_search_cards_are_refused(data: object) -> None:
     with pytest.raises(ValidationError):
         load_result_view(data)
+
+
+def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:
+    assert dump_view(
+        WebFetchResultView(url="https://e.com/", status_code=404, truncated=False)
+    ) == {
+        "card": "web",
+        "kind": "fetch",
+        "url": "https://e.com/",
+        "statusCode": 404,
+        "truncated": False,
+    }
+    with pytest.raises(ValidationError):
+        load_result_view(
+            {"card": "web", "kind": "search", "url": "u", "statusCode": 200, "truncated": False}
+        )
+    with pytest.raises(ValidationError):
+        load_result_view({"card": "web", "url": "u", "statusCode": "200", "truncated": False})

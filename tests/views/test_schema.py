@@ -32,9 +32,11 @@ def test_every_card_requires_its_tag() -> None:
         "SearchPathsResultView",
         "TerminalCallView",
         "TerminalResultView",
+        "WebFetchResultView",
     ]
     for name in cards:
         assert defs[name]["required"][0] == "card", name
+    assert defs["WebFetchResultView"]["required"][:2] == ["card", "kind"]
 
 
 def test_unions_are_discriminated_by_card() -> None:
@@ -50,6 +52,7 @@ def test_unions_are_discriminated_by_card() -> None:
         "read",
         "search",
         "terminal",
+        "web",
     }
 
 

@@ -15,6 +15,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Browser
+
+from tests.web.browser import chromium
 
 FAKE_AGENT = Path(__file__).with_name("fake_agent.py")
 TETHER = [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())"]
@@ -57,17 +60,19 @@ def fake_agent_command(store: Path, *, views: bool = True) -> str:
 
 @contextmanager
 def running_web(
-    agent: str, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
+    agent: str | None, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
 ) -> Iterator[WebServer]:
     """Start `tether web --no-open` and wait (bounded) for the URL it prints.
 
     Its data directory (where the token is kept) is beside `cwd` unless `env` names one.
+    With `agent` `None` the server runs its default agent, `tether acp` given its flags.
     """
     port = next((a.split("=", 1)[1] for a in extra if a.startswith("--port=")), "0")
     extra = [a for a in extra if not a.startswith("--port=")]
     home = {"TETHER_HOME": str(cwd.parent / "tether-home")}
+    chosen = ["--agent", agent] if agent is not None else []
     process = subprocess.Popen(
-        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), "--agent", agent, *extra],
+        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), *chosen, *extra],
         stdout=subprocess.PIPE,
         stderr=None,
         text=True,
@@ -103,3 +108,10 @@ def fake_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     workspace.mkdir()
     with running_web(fake_agent_command(root / "store"), workspace) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium per test module."""
+    with chromium() as launched:
+        yield launched

@@ -12,6 +12,7 @@ This is the one place a card becomes standard content, so every client that igno
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
 | search (result)       | one text block: what the model read, else `path:N: line` |
+| web (result)          | one text block: the page's markdown (or the redirect)   |
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending"]
+__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending", "web_text"]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -69,6 +71,8 @@ def card_content(
             return [_text(f"{text}\n{how}" if how else text)]
         case TerminalCallView():
             return []
+        case WebFetchResultView():
+            return [_text(web_text(view))]
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
         case SearchMatchesResultView() | SearchPathsResultView():
@@ -104,6 +108,15 @@ def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
     if isinstance(view, SearchPathsResultView):
         return "\n".join(view.paths)
     return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
+
+
+def web_text(view: WebFetchResultView) -> str:
+    """A fetched page as plain text: its markdown, or where it redirects to."""
+    if view.content:
+        return view.content
+    if view.redirect is not None:
+        return f"{view.url} redirects to {view.redirect} (another host; not followed)"
+    return f"{view.url}: {view.status_code}"
 
 
 def _text(text: str) -> ContentToolCallContent:

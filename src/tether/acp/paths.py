@@ -27,6 +27,7 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = [
@@ -66,7 +67,7 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView():
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -102,7 +103,12 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
                 for m in f.matches
             ]
             return tuple(found[:MAX_MATCH_LOCATIONS]) or None
-        case GenericResultView() | TerminalResultView() | SearchPathsResultView():
+        case (
+            GenericResultView()
+            | TerminalResultView()
+            | SearchPathsResultView()
+            | WebFetchResultView()
+        ):
             return None
         case _:
             assert_never(view)

@@ -11,6 +11,7 @@ from tether.render.generic_card import render_generic_call, render_generic_resul
 from tether.render.read_card import render_read_result
 from tether.render.search_card import render_search_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
+from tether.render.web_card import render_web_result
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -23,6 +24,7 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = ["render_call_view", "render_result_view"]
@@ -59,6 +61,8 @@ def render_result_view(
             return render_read_result(view, full=full)
         case SearchMatchesResultView() | SearchPathsResultView():
             return render_search_result(view, _pattern(call))
+        case WebFetchResultView():
+            return render_web_result(view)
         case _:
             assert_never(view)
 

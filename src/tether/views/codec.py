@@ -12,6 +12,7 @@ from tether.views.result import (
     ReadResultView,
     TerminalResultView,
     ToolResultView,
+    WebFetchResultView,
 )
 from tether.views.search import SearchMatchesResultView, SearchPathsResultView
 
@@ -24,6 +25,7 @@ _RESULT_TYPES = (
     ReadResultView,
     SearchMatchesResultView,
     SearchPathsResultView,
+    WebFetchResultView,
 )
 
 

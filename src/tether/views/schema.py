@@ -17,12 +17,13 @@ def views_schema() -> dict[str, Any]:
     result = TOOL_RESULT_VIEW.json_schema(by_alias=True, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = {**call.pop("$defs", {}), **result.pop("$defs", {})}
     for definition in defs.values():
-        # `card` (and a search card's `shape`) has a Python default for convenience, but the
-        # wire always carries it.
+        # `card` has a Python default for convenience, but the wire always carries it, and
+        # so does a card's own tag (the web card's `kind`, the search card's `shape`): any
+        # property fixed to one value.
         properties = definition.get("properties", {})
         if "card" in properties:
-            tags = [tag for tag in ("card", "shape") if tag in properties]
-            definition["required"] = [*tags, *definition.get("required", [])]
+            tags = [name for name, p in properties.items() if "const" in p and name != "card"]
+            definition["required"] = ["card", *tags, *definition.get("required", [])]
     defs["ToolCallView"] = call
     defs["ToolResultView"] = result
     return {
