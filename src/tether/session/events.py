@@ -11,7 +11,7 @@ from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.shown import ShownBlock
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "EVENT",
@@ -44,7 +44,7 @@ TurnEndReason = StopReason | Literal["error"]
 """What `turn/end` records: a stop reason, or `error` when the model failed (see `error`)."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionHeader:
     """Line 1 of every log: the format version, the session's id, cwd and creation time."""
 
@@ -55,7 +55,7 @@ class SessionHeader:
     created_at: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TurnStart:
     """A prompt began."""
 
@@ -64,7 +64,7 @@ class TurnStart:
     time: str = ""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class UserMessageEvent:
     """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
@@ -75,7 +75,7 @@ class UserMessageEvent:
     shown: Opt[tuple[ShownBlock, ...]] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class AssistantChunk:
     """A piece of assistant text as it streamed (shown on replay; the history uses the message)."""
 
@@ -85,7 +85,7 @@ class AssistantChunk:
     text: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolCallRecord:
     """A tool call inside an assistant message; `arguments` is the raw text the model sent."""
 
@@ -94,7 +94,7 @@ class ToolCallRecord:
     arguments: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class AssistantMessageEvent:
     """One complete model reply: its text and its tool calls, in the model's order."""
 
@@ -106,7 +106,7 @@ class AssistantMessageEvent:
     stop_reason: ModelStopReason = "end_turn"
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolCallEvent:
     """A call about to run (one per tool call of the message, in the model's order)."""
 
@@ -118,7 +118,7 @@ class ToolCallEvent:
     arguments: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ObservedFile:
     """A file version a call read or wrote, so a loaded session can edit it without rereading."""
 
@@ -128,7 +128,7 @@ class ObservedFile:
     sha256: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolResultEvent:
     """A call's result, `{content, isError, meta}`, appended as the call finishes.
 
@@ -152,7 +152,7 @@ class ToolResultEvent:
     permission: Opt[PermissionOutcome] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TurnEnd:
     """A prompt ended; `error` says what failed when `stopReason` is `error`."""
 
@@ -163,7 +163,7 @@ class TurnEnd:
     error: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionTitle:
     """The session's title (set from the first prompt)."""
 
@@ -173,7 +173,7 @@ class SessionTitle:
     title: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionConfigEvent:
     """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
 

@@ -8,12 +8,12 @@ from pydantic import JsonValue, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock, TextContent
-from tether.views._base import CARD_CONFIG
+from tether.wire import WIRE_CONFIG
 
 __all__ = ["TOOL_RESULT", "ToolResult"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolResult:
     """Exactly what is stored for a call: model content, the error flag and the UI projection."""
 

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG, Opt
 from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "TOOL_RESULT_VIEW",
@@ -20,7 +20,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class GenericResultView:
     """Any result: an optional title and text."""
 
@@ -29,7 +29,7 @@ class GenericResultView:
     content: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TerminalResultView:
     """A finished command: its output and either an exit code or the signal that ended it."""
 
@@ -46,7 +46,7 @@ class TerminalResultView:
         return self
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class DiffResultView:
     """The change a tool applied."""
 
@@ -57,7 +57,7 @@ class DiffResultView:
     """Where each hunk starts in the new file, one per diff, for editor follow-along."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ReadResultView:
     """A window of a text file: numbered lines, the file's total, and the raw text as fallback."""
 
