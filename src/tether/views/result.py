@@ -74,7 +74,7 @@ class ReadResultView:
     """Set when the window stops early because it reached this many bytes of output."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class WebFetchResultView:
     """A fetched web page: where it ended up, how the server answered, and its markdown."""
 
