@@ -8,7 +8,7 @@ from pydantic import Field, NonNegativeInt, PositiveInt
 from pydantic.dataclasses import dataclass
 from typing_extensions import TypeAliasType
 
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "SearchFile",
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchMatch:
     """One matching line: its 1-based number and its text (a preview, cut when long)."""
 
@@ -27,7 +27,7 @@ class SearchMatch:
     line: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchFile:
     """The matches of one file, in line order."""
 
@@ -35,7 +35,7 @@ class SearchFile:
     matches: tuple[SearchMatch, ...]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchMatchesResultView:
     """Grep's result: matches grouped by file; `total` counts them all, shown or not."""
 
@@ -47,7 +47,7 @@ class SearchMatchesResultView:
     title: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchPathsResultView:
     """Glob's result: file paths, newest first; `total` counts them all, shown or not."""
 
