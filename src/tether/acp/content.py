@@ -56,7 +56,8 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
         case TerminalResultView():
             return [_text(console_text(view.title, view.output or ""))]
         case TerminalCallView():
-            return []
+            # How the command runs, for clients that show only ACP's own content.
+            return [_text(view.sandbox)] if view.sandbox else []
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
         case _:

@@ -52,7 +52,7 @@ class AcpAsker:
             tool_call=ToolCallUpdate(
                 tool_call_id=access.tool_call_id,
                 title=request.title,
-                kind=access.action,
+                kind=access.kind,
             ),
             options=options,
             tether={"reason": request.reason},

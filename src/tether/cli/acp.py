@@ -7,11 +7,13 @@ import asyncio
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.model_args import add_model_arguments
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
 from tether.session import SessionStore
 from tether.tools.defaults import default_tools
+from tether.tools.registry import ToolRegistry
 
 HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
 
@@ -22,6 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
+    add_sandbox_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,8 +34,11 @@ def run(args: argparse.Namespace) -> int:
         return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
 
     model()  # a bad --model fails now, with a clear message, not at the first session
-    agent = TetherAgent(
-        store=SessionStore.default(), model=model, tools=default_tools, mode=args.mode
-    )
+    sandbox = sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
+
+    def tools() -> ToolRegistry:
+        return default_tools(sandbox)
+
+    agent = TetherAgent(store=SessionStore.default(), model=model, tools=tools, mode=args.mode)
     asyncio.run(serve_stdio(agent))
     return 0

@@ -63,7 +63,7 @@ class Printer:
                 # Read, diff and terminal results say what was called; a generic one may not.
                 if call is not None and isinstance(update.view, GenericResultView):
                     self.console.print(render_call_view(call))
-                self.console.print(render_result_view(update.view))
+                self.console.print(render_result_view(update.view, call))
             case TurnEnded():
                 self._end_line()
                 if update.stop_reason in _STOPS:

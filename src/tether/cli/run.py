@@ -10,6 +10,7 @@ from tether.cli.asker import TerminalAsker
 from tether.cli.model_args import add_model_arguments
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
 from tether.session import Session, SessionStore
@@ -23,6 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("prompt", help="what to ask")
     add_model_arguments(parser)
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
+    add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
 
@@ -30,11 +32,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prompt a new or continued session; non-zero when the prompt failed or stopped early."""
     out, err = consoles()
+    try:
+        sandbox = sandbox_policy(args)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False)
+        return 1
     model = make_model(args.model, base_url=args.base_url, api_key=args.api_key)
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
     asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
     store = SessionStore.default()
-    tools = default_tools()
+    tools = default_tools(sandbox)
     if args.continue_id:
         session = Session.load(
             store,

@@ -38,13 +38,15 @@ def render_call_view(view: ToolCallView) -> RenderableType:
             assert_never(view)
 
 
-def render_result_view(view: ToolResultView) -> RenderableType:
-    """The card for a finished tool call."""
+def render_result_view(view: ToolResultView, call: ToolCallView | None = None) -> RenderableType:
+    """The card for a finished tool call (`call`, its call card, adds what only it knows)."""
     match view:
         case GenericResultView():
             return render_generic_result(view)
         case TerminalResultView():
-            return render_terminal_result(view)
+            return render_terminal_result(
+                view, call if isinstance(call, TerminalCallView) else None
+            )
         case DiffResultView():
             return render_diff(view)
         case ReadResultView():

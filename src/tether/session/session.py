@@ -302,7 +302,13 @@ class Session:
                     last_on_key[key] = task
 
     def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
-        event = ToolCallEvent(tool_call_id=record.id, name=record.name, arguments=record.arguments)
+        tool = self.tools.get(record.name)
+        event = ToolCallEvent(
+            tool_call_id=record.id,
+            name=record.name,
+            arguments=record.arguments,
+            binding=tool.binding() if tool is not None else None,
+        )
         call = self._pending[record.id] = prepare(self.tools, self._append(event))
         emit(call.started())
         return call

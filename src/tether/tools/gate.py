@@ -8,7 +8,8 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute"]
+Action = Literal["read", "edit", "execute", "unsandboxed"]
+"""`unsandboxed`: a command that asked to run outside the sandbox (always asks a person)."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,13 @@ class Access:
     command: str | None = None
     tool_call_id: str = ""
     """The call asking, so a client can show the request beside its card."""
+    sandbox_problem: str | None = None
+    """Set on an `execute` whose sandbox cannot start: the command would run unsandboxed."""
+
+    @property
+    def kind(self) -> Literal["read", "edit", "execute"]:
+        """The ACP tool kind of the operation (an unsandboxed command is still `execute`)."""
+        return "execute" if self.action == "unsandboxed" else self.action
 
 
 class Gate(Protocol):
