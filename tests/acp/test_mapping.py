@@ -26,10 +26,13 @@ from tether.session import (
 from tether.tools.result import ToolResult
 from tether.views import (
     DiffCallView,
+    DiffResultView,
     FileDiff,
     GenericCallView,
     GenericResultView,
     Location,
+    ReadFileLine,
+    ReadResultView,
     TerminalCallView,
     TerminalResultView,
 )
@@ -59,8 +62,15 @@ def test_text_updates() -> None:
         "sessionUpdate": "session_info_update",
         "title": "Fix it",
     }
-    assert _wire(TurnEnded(stop_reason="end_turn")) is None
-    assert _wire(TurnFailed(message="down")) is None
+    # Where each prompt ended, and the model's error when it failed (live and on load).
+    assert _wire(TurnEnded(stop_reason="end_turn")) == {
+        "sessionUpdate": "session_info_update",
+        "_meta": {"tether": {"turnEnd": {"stopReason": "end_turn"}}},
+    }
+    assert _wire(TurnFailed(message="down")) == {
+        "sessionUpdate": "session_info_update",
+        "_meta": {"tether": {"turnEnd": {"stopReason": "error", "error": "down"}}},
+    }
 
 
 def test_generic_call_keeps_its_kind_and_absolute_locations() -> None:
@@ -88,7 +98,8 @@ def test_generic_call_keeps_its_kind_and_absolute_locations() -> None:
                     "title": "Read a.py",
                     "kind": "read",
                     "rawInput": {"path": "a.py"},
-                    "locations": [{"path": "a.py", "line": 4}],
+                    # The card names the same place as ACP's locations.
+                    "locations": [{"path": "/ws/a.py", "line": 4}],
                 }
             }
         },
@@ -117,7 +128,7 @@ def test_terminal_and_diff_calls_get_execute_and_edit() -> None:
     assert wire["locations"] == [{"path": "/ws/n.txt"}]
     assert wire["content"] == [{"type": "diff", "path": "/ws/n.txt", "newText": "x"}]
     assert wire["_meta"]["tether"]["view"]["diffs"] == [
-        {"path": "n.txt", "oldText": None, "newText": "x"}
+        {"path": "/ws/n.txt", "oldText": None, "newText": "x"}
     ]
 
 
@@ -148,14 +159,66 @@ def test_progress_is_in_progress_with_the_partial_card() -> None:
 
 def test_finished_terminal_reports_its_exit_or_signal() -> None:
     result = ToolResult(content=(TextContent(text="x"),))
-    for view, raw in (
-        (TerminalResultView(title="t", output="", exit_code=3), {"exitCode": 3}),
-        (TerminalResultView(title="t", output="", signal="SIGKILL"), {"signal": "SIGKILL"}),
+    for view, raw, said in (
+        (TerminalResultView(title="t", output="", exit_code=3), {"exitCode": 3}, "code 3"),
+        (
+            TerminalResultView(title="t", output="", signal="SIGKILL"),
+            {"signal": "SIGKILL"},
+            "Killed by SIGKILL",
+        ),
     ):
         update = ToolCallFinished(tool_call_id="c", status="completed", view=view, result=result)
         wire = _wire(update)
         assert wire is not None
         assert wire["rawOutput"] == raw
+        # A client that shows only standard content still learns how the command failed.
+        text = wire["content"][0]["content"]["text"]
+        assert text.endswith(said)
+        assert "Exited with code 3" in text or "Killed by SIGKILL" in text
+    ok = TerminalResultView(title="t", output="fine\n", exit_code=0)
+    update = ToolCallFinished(tool_call_id="c", status="completed", view=ok, result=result)
+    wire = _wire(update)
+    assert wire is not None
+    assert wire["content"][0]["content"]["text"] == "```console\n$ t\nfine\n```"
+
+
+def test_finished_read_and_diff_carry_locations_and_the_call_title() -> None:
+    result = ToolResult(content=(TextContent(text="x"),))
+    read = ReadResultView(
+        title="Read /ws/a.py",
+        path="a.py",
+        offset=7,
+        lines=(ReadFileLine(number=7, text="x"),),
+        total_lines=9,
+    )
+    update = ToolCallFinished(tool_call_id="r", status="completed", view=read, result=result)
+    mapped = acp_update(update, CWD, "Read a.py (lines 7-7)")
+    assert mapped is not None
+    wire = serialize_params(mapped)
+    assert wire["locations"] == [{"path": "/ws/a.py", "line": 7}]
+    assert wire["_meta"]["tether"]["view"]["path"] == "/ws/a.py"
+    assert wire["_meta"]["tether"]["view"]["title"] == "Read a.py (lines 7-7)"
+
+    edit = DiffResultView(
+        title="Edit /ws/b.py",
+        diffs=(
+            FileDiff(path="b.py", old_text="a", new_text="b"),
+            FileDiff(path="b.py", old_text="c", new_text="d"),
+        ),
+        locations=(Location(path="/ws/b.py", line=3), Location(path="b.py", line=40)),
+    )
+    update = ToolCallFinished(tool_call_id="e", status="completed", view=edit, result=result)
+    wire = _wire(update)
+    assert wire is not None
+    assert wire["locations"] == [{"path": "/ws/b.py", "line": 3}, {"path": "/ws/b.py", "line": 40}]
+    assert [d["path"] for d in wire["_meta"]["tether"]["view"]["diffs"]] == ["/ws/b.py"] * 2
+
+    # A diff without hunk lines (a whole-file write) points at the first line of each file.
+    write = DiffResultView(diffs=(FileDiff(path="n.txt", old_text=None, new_text="x"),))
+    update = ToolCallFinished(tool_call_id="w", status="completed", view=write, result=result)
+    wire = _wire(update)
+    assert wire is not None
+    assert wire["locations"] == [{"path": "/ws/n.txt", "line": 1}]
 
 
 def test_finished_generic_failure() -> None:

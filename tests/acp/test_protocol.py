@@ -217,7 +217,29 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
     assert request["method"] == "session/request_permission"
     assert request["params"] == {
         "sessionId": session_id,
-        "toolCall": {"toolCallId": "c1", "kind": "execute", "title": "echo hi > out.txt"},
+        "toolCall": {
+            "toolCallId": "c1",
+            "kind": "execute",
+            "status": "pending",
+            "title": "echo hi > out.txt",
+            "content": [
+                {
+                    "type": "content",
+                    "content": {"type": "text", "text": "```console\n$ echo hi > out.txt\n```"},
+                }
+            ],
+            "rawInput": command,
+            "_meta": {
+                "tether": {
+                    "view": {
+                        "card": "terminal",
+                        "title": "echo hi > out.txt",
+                        "cwd": str(tmp_path / "ws"),
+                    },
+                    "reason": "commands need approval unless the mode is auto",
+                }
+            },
+        },
         "options": [
             {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
             {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},
@@ -265,14 +287,14 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
         assert reply["result"]["modes"]["currentModeId"] == "ask"
     finally:
         assert await again.close() == 0
-    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == [
-        {"type": "text", "text": "look at these"},
-        {"type": "image", "data": PNG, "mimeType": "image/png"},
-        {"type": "text", "text": "[@main.py](file:///w/main.py)"},
-        {"type": "text", "text": '<context ref="file:///w/notes.md">\na note\n</context>'},
-    ]
+    # The blocks as the person sent them, not the text the model saw.
+    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == prompt
     assert _updates(notes, "session_info_update") == [
-        {"sessionUpdate": "session_info_update", "title": "look at these"}
+        {"sessionUpdate": "session_info_update", "title": "look at these"},
+        {
+            "sessionUpdate": "session_info_update",
+            "_meta": {"tether": {"turnEnd": {"stopReason": "end_turn"}}},
+        },
     ]
 
 

@@ -13,6 +13,9 @@ from typing import Any
 TIMEOUT = 30.0
 """Seconds to wait for one message before the test fails (bounds every read loop)."""
 
+LINE_LIMIT = 64 * 1024 * 1024
+"""The longest line read from the agent (a big result is one long line)."""
+
 Message = dict[str, Any]
 
 
@@ -30,6 +33,8 @@ class AgentProcess:
         self.stderr_path = stderr
         self.received: list[Message] = []
         """Every message the agent wrote, in order."""
+        self.sizes: list[int] = []
+        """The size in bytes of each line in `received`, newline included."""
         self._next_id = 1
 
     @classmethod
@@ -48,6 +53,7 @@ class AgentProcess:
                 stderr=err,
                 env=env,
                 cwd=cwd,
+                limit=LINE_LIMIT,
             )
         return cls(process, stderr)
 
@@ -77,6 +83,7 @@ class AgentProcess:
             raise AssertionError(f"the agent closed stdout; stderr:\n{self.stderr}")
         message: Message = json.loads(line)
         self.received.append(message)
+        self.sizes.append(len(line))
         return message
 
     async def notify(self, method: str, params: Message) -> None:
@@ -148,5 +155,8 @@ class AgentProcess:
             self.process.kill()
             await self.process.wait()
             raise AssertionError(f"the agent did not exit; stderr:\n{self.stderr}") from None
-        self.received.extend(json.loads(line) for line in rest.splitlines())
+        for line in rest.split(b"\n"):
+            if line:
+                self.received.append(json.loads(line))
+                self.sizes.append(len(line) + 1)
         return status

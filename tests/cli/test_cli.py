@@ -111,10 +111,13 @@ def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
         {"text": "It was refused."},
     )
     run = tether(home, "run", "make a file", "--model", model, "--cwd", str(ws))
-    # A failed tool call is the model's to handle, not a failed run.
-    assert run.returncode == 0, run.stderr
+    # A failed tool call is the model's to handle, but a refusal for want of someone to
+    # approve it means the run did not do what was asked: exit 2, the card marked rejected.
+    assert run.returncode == 2, run.stderr
     words = " ".join(run.stdout.replace("│", " ").split())
     assert "but there is no one to ask in this session; run with --mode auto" in words
+    assert "✕ rejected · not applied: no one to approve it" in words
+    assert "running…" not in words
     assert not (ws / "made").exists()
 
 
@@ -231,7 +234,7 @@ def test_a_run_at_a_terminal_asks_the_person(tmp_path: Path, ws: Path) -> None:
     assert process.returncode == 0, err
     made = sorted(p.name for p in ws.iterdir() if p.name in ("first", "second"))
     assert len(made) == 1
-    assert b"was rejected" in out
+    assert "✕ rejected · not applied" in out.decode()
 
 
 def _read_until(fd: int, marker: bytes) -> bytes:

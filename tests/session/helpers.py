@@ -14,7 +14,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionStore, Update
+from tether.session import Session, SessionConfig, SessionStore, Update
 from tether.tools import AllowAll, Tool, ToolContext, ToolRegistry, ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
@@ -126,7 +126,9 @@ def new_session(
     """A session with an allow-all gate unless told otherwise."""
     registry = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
     kwargs.setdefault("gate", AllowAll())
-    return Session.create(SessionStore(home), cwd, model=model, tools=registry, **kwargs)
+    return Session.create(
+        SessionStore(home), cwd, SessionConfig(model=model, tools=registry, **kwargs)
+    )
 
 
 class Recorder:

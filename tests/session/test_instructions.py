@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
+
+from pydantic import BaseModel
 
 from tests.session.helpers import Recorder, call, log_lines, new_session, script, text
-from tether.content import TextContent
+from tether.content import ContentBlock, TextContent
 from tether.models.messages import ToolResultMessage
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.session.history import derive_history
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
 from tether.tools.defaults import default_tools
+from tether.tools.errors import ToolError
 from tether.tools.fs.read import ReadTool
+from tether.views import GenericCallView, ToolCallView
 
 
 async def test_root_and_user_instructions_go_into_the_system_prompt(home: Path, ws: Path) -> None:
@@ -92,13 +99,9 @@ async def test_a_reminder_is_not_repeated_after_the_session_is_loaded(home: Path
     )
     await session.prompt(text("look"), Recorder())
     session.close()
-    loaded = Session.load(
-        SessionStore(home),
-        session.id,
-        model=script({"toolCalls": [call("r2", "read", {"path": "pkg/b.py"})]}),
-        tools=default_tools(),
-        mode="auto",
-    )
+    model = script({"toolCalls": [call("r2", "read", {"path": "pkg/b.py"})]})
+    config = SessionConfig(model=model, tools=default_tools(), mode="auto")
+    loaded = Session.load(SessionStore(home), session.id, config)
     await loaded.prompt(text("again"), Recorder())
     reminders = [e for e in log_lines(loaded, home) if e.get("reminder")]
     assert [e["toolCallId"] for e in reminders] == ["r1"]
@@ -135,4 +138,53 @@ async def test_a_read_outside_the_workspace_attaches_nothing(
     session = new_session(home, ws, model, [ReadTool()])
     await session.prompt(text("look"), Recorder())
     assert not any(e.get("reminder") for e in log_lines(session, home))
+    session.close()
+
+
+class ShowArgs(BaseModel):
+    """Arguments of `show`."""
+
+    paths: list[str]
+    fail: bool = False
+
+
+class ShowTool(Tool[ShowArgs, str]):
+    """Not a read: puts several files before the model, through the context's `shown`."""
+
+    name: ClassVar[str] = "show"
+    description: ClassVar[str] = "Show files."
+    args_model: ClassVar[type[BaseModel]] = ShowArgs
+
+    async def execute(self, args: ShowArgs, ctx: ToolContext) -> str:
+        ctx.shown.extend(ctx.workspace.resolve(p) for p in args.paths)
+        if args.fail:
+            raise ToolError("could not show them")
+        return "shown"
+
+    def render(self, args: ShowArgs, value: str) -> list[ContentBlock]:
+        return [TextContent(text=value)]
+
+    def present_call(self, args: ShowArgs) -> ToolCallView:
+        return GenericCallView(title="show", kind="read")
+
+
+async def test_any_tool_that_shows_files_gets_their_instructions_once(home: Path, ws: Path) -> None:
+    _layout(ws)
+    model = script(
+        {"toolCalls": [call("s0", "show", {"paths": ["pkg/a.py"], "fail": True})]},
+        {"toolCalls": [call("s1", "show", {"paths": ["pkg/a.py", "pkg/core/c.py"]})]},
+        {"toolCalls": [call("s2", "show", {"paths": ["pkg/b.py"]})]},
+        {"text": "done"},
+    )
+    session = new_session(home, ws, model, [ShowTool()])
+    await session.prompt(text("look"), Recorder())
+    results = {e["toolCallId"]: e for e in log_lines(session, home) if e["type"] == "tool/result"}
+    assert "reminder" not in results["s0"] and "reminder" not in results["s2"]
+    assert results["s1"]["reminderSources"] == [
+        str(ws / "pkg" / "AGENTS.md"),
+        str(ws / "pkg" / "core" / "AGENTS.md"),
+    ]
+    reminder = results["s1"]["reminder"]
+    assert reminder.index("pkg rules") < reminder.index("core rules")
+    assert reminder.count("pkg rules") == 1
     session.close()

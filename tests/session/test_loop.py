@@ -23,6 +23,7 @@ from tether.session import (
     PromptFailed,
     Session,
     SessionBusy,
+    SessionConfig,
     SessionStore,
     ToolCallFinished,
     ToolCallProgress,
@@ -230,13 +231,8 @@ async def test_a_loaded_session_continues_with_the_same_history(home: Path, ws: 
     session.close()
 
     second_model = script({"text": "continued"})
-    loaded = Session.load(
-        SessionStore(home),
-        session.id,
-        model=second_model,
-        tools=ToolRegistry([EchoTool()]),
-        gate=AllowAll(),
-    )
+    config = SessionConfig(model=second_model, tools=ToolRegistry([EchoTool()]), gate=AllowAll())
+    loaded = Session.load(SessionStore(home), session.id, config)
     assert derive_history(loaded.events) == before
     assert loaded.title == "first"
     await loaded.prompt(text("second"), Recorder())
@@ -271,13 +267,8 @@ async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
     session.close()
     path.write_bytes(crashed)
 
-    loaded = Session.load(
-        SessionStore(home),
-        session.id,
-        model=script(),
-        tools=ToolRegistry([SleepTool()]),
-        gate=AllowAll(),
-    )
+    config = SessionConfig(model=script(), tools=ToolRegistry([SleepTool()]), gate=AllowAll())
+    loaded = Session.load(SessionStore(home), session.id, config)
     tail = log_lines(loaded, home)[-2:]
     assert tail[0]["type"] == "tool/result"
     assert tail[0]["content"] == [{"type": "text", "text": INTERRUPTED}]

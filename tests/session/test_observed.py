@@ -6,25 +6,19 @@ from pathlib import Path
 
 from tests.session.helpers import Recorder, call, log_lines, script, text
 from tether.content import TextContent
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools import AllowAll
 from tether.tools.defaults import default_tools
 
 
 def _create(home: Path, ws: Path, *turns: dict[str, object]) -> Session:
-    return Session.create(
-        SessionStore(home), ws, model=script(*turns), tools=default_tools(), gate=AllowAll()
-    )
+    config = SessionConfig(model=script(*turns), tools=default_tools(), gate=AllowAll())
+    return Session.create(SessionStore(home), ws, config)
 
 
 def _load(home: Path, session_id: str, *turns: dict[str, object]) -> Session:
-    return Session.load(
-        SessionStore(home),
-        session_id,
-        model=script(*turns),
-        tools=default_tools(),
-        gate=AllowAll(),
-    )
+    config = SessionConfig(model=script(*turns), tools=default_tools(), gate=AllowAll())
+    return Session.load(SessionStore(home), session_id, config)
 
 
 def _last_result(session: Session) -> str:

@@ -67,3 +67,19 @@ def test_the_data_dir_is_tether_home_when_set(
     assert data_dir() == tmp_path
     monkeypatch.delenv("TETHER_HOME")
     assert data_dir().name == "tether"
+
+
+async def test_delete_removes_the_log_unless_a_writer_holds_it(home: Path, ws: Path) -> None:
+    from tether.session import SessionLocked
+
+    store = SessionStore(home)
+    held = new_session(home, ws, script())
+    with pytest.raises(SessionLocked, match="already open"):
+        store.delete(held.id)
+    assert store.path(held.id).exists()
+    held.close()
+    store.delete(held.id)
+    assert not store.path(held.id).exists()
+    assert not store.path(held.id).with_suffix(".lock").exists()
+    with pytest.raises(SessionNotFound):
+        store.delete(held.id)

@@ -6,6 +6,8 @@ Errors a client gets (JSON-RPC `error`):
 |---------------------------------------------|--------|------------------------------------------|
 | unknown session (not in the store, not open)| -32002 | `Session not found: ID` / `... not open` |
 | a bad cwd, directory, mode, cursor or block | -32602 | says which and why                       |
+| an unknown config option or value           | -32602 | names the option and its choices         |
+| a model that cannot be built on a switch    | -32603 | `Cannot switch to SPEC: WHY`             |
 | a second prompt while one runs              | -32600 | `Session ID is already running a prompt` |
 | the model failed (`PromptFailed`)           | -32603 | `The model failed: WHY`                  |
 | the log is locked by another process        | -32603 | names the session and the lock           |
@@ -26,6 +28,8 @@ from acp import PROTOCOL_VERSION, RequestError
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
+    CurrentModeUpdate,
+    DeleteSessionResponse,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -35,29 +39,35 @@ from acp.schema import (
     PromptResponse,
     SessionAdditionalDirectoriesCapabilities,
     SessionCapabilities,
+    SessionDeleteCapabilities,
     SessionInfo,
     SessionListCapabilities,
+    SetSessionConfigOptionResponse,
     SetSessionModeResponse,
 )
 
 from tether import __version__
-from tether.acp.mapping import acp_update
+from tether.acp.calls import SessionCalls
+from tether.acp.config import MODE_OPTION, MODEL_OPTION, checked_value, config_options
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
-from tether.acp.prompt import PromptBlock, prompt_content
-from tether.models.base import Model
+from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
+from tether.models.base import Model, ModelError
+from tether.models.catalog import known_models
 from tether.policy import Mode, PolicyGate
 from tether.session import (
     CorruptLog,
     PromptFailed,
     Session,
     SessionBusy,
+    SessionConfig,
     SessionLocked,
     SessionNotFound,
     SessionStore,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
@@ -74,6 +84,7 @@ LIST_PAGE = 200
 class _Open:
     session: Session
     asker: AcpAsker
+    calls: SessionCalls
 
 
 class TetherAgent:
@@ -86,11 +97,13 @@ class TetherAgent:
         model: Callable[[], Model],
         tools: Callable[[], ToolRegistry],
         mode: Mode,
+        switch_model: Callable[[str], Model] | None = None,
     ) -> None:
         self.store = store
         self.mode = mode
         """The mode new and loaded sessions start in."""
         self._model = model
+        self._switch_model = switch_model
         self._tools = tools
         self._client: Client | None = None
         self._outbox: Outbox | None = None
@@ -112,6 +125,7 @@ class TetherAgent:
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
                 session_capabilities=SessionCapabilities(
                     list=SessionListCapabilities(),
+                    delete=SessionDeleteCapabilities(),
                     additional_directories=SessionAdditionalDirectoriesCapabilities(),
                 ),
             ),
@@ -126,18 +140,13 @@ class TetherAgent:
         root = _directory(cwd, "cwd")
         extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
         asker = self._asker()
-        session = Session.create(
-            self.store,
-            root,
-            model=self._model(),
-            tools=self._tools(),
-            mode=self.mode,
-            asker=asker,
-            extra_roots=extra,
+        session = Session.create(self.store, root, self._config(asker, extra))
+        self._opened(session, asker)
+        return NewSessionResponse(
+            session_id=session.id,
+            modes=mode_state(self.mode),
+            config_options=self._options(session),
         )
-        asker.session_id = session.id
-        self._open[session.id] = _Open(session, asker)
-        return NewSessionResponse(session_id=session.id, modes=mode_state(self.mode))
 
     async def load_session(
         self,
@@ -154,9 +163,33 @@ class TetherAgent:
                 "session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd
             )
         for update in session.replay():
-            self._post(session, update)
+            self._post(opened, update)
         await self._flush()
-        return LoadSessionResponse(modes=mode_state(_mode_of(session, self.mode)))
+        return LoadSessionResponse(
+            modes=mode_state(_mode_of(session, self.mode)), config_options=self._options(session)
+        )
+
+    async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
+        """Delete a stored session (closing it here first); refused while another process has it."""
+        opened = self._open.get(session_id)
+        if opened is not None:
+            if opened.session.running:
+                raise RequestError(
+                    -32600,
+                    f"Session {session_id} is running a prompt; cancel it before deleting it",
+                    {"sessionId": session_id},
+                )
+            opened.session.close()
+            del self._open[session_id]
+        try:
+            self.store.delete(session_id)
+        except SessionNotFound as exc:
+            raise RequestError(
+                -32002, f"Session not found: {session_id}", {"sessionId": session_id}
+            ) from exc
+        except SessionLocked as exc:
+            raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+        return DeleteSessionResponse()
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
@@ -184,23 +217,39 @@ class TetherAgent:
     ) -> SetSessionModeResponse:
         """Switch an open session's mode; the next permission decision follows it."""
         mode = parse_mode(mode_id)
-        self._session(session_id).set_mode(mode)
+        self._set_mode(self._opened_session(session_id), mode)
+        await self._flush()
         return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        """Switch the model (from the next request on, logged) or the mode of an open session."""
+        opened = self._opened_session(session_id)
+        session = opened.session
+        chosen = checked_value(self._options(session), config_id, value)
+        if config_id == MODE_OPTION:
+            self._set_mode(opened, parse_mode(chosen))
+        elif config_id == MODEL_OPTION and chosen != session.model.name:
+            session.set_model(self._build_model(chosen))
+        await self._flush()
+        return SetSessionConfigOptionResponse(config_options=self._options(session))
 
     async def prompt(
         self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
     ) -> PromptResponse:
         """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
-        session = self._session(session_id)
+        opened = self._opened_session(session_id)
+        session = opened.session
         content = prompt_content(prompt)
 
         def on_update(update: Update) -> None:
             # The client shows its own prompt; user chunks are for `session/load` only.
-            if not isinstance(update, UserText | UserImage):
-                self._post(session, update)
+            if not isinstance(update, UserText | UserImage | UserResource):
+                self._post(opened, update)
 
         try:
-            stop = await session.prompt(content, on_update)
+            stop = await session.prompt(content, on_update, shown=shown_blocks(prompt))
         except SessionBusy as exc:
             raise RequestError(
                 -32600, f"Session {session_id} is already running a prompt", {"details": str(exc)}
@@ -233,26 +282,59 @@ class TetherAgent:
         asker = self._asker()
         roots = [_directory(d, "additionalDirectories") for d in extra or ()]
         try:
-            session = Session.load(
-                self.store,
-                session_id,
-                model=self._model(),
-                tools=self._tools(),
-                mode=self.mode,
-                asker=asker,
-                extra_roots=roots,
-            )
+            session = Session.load(self.store, session_id, self._config(asker, roots))
         except SessionNotFound as exc:
             raise RequestError(
                 -32002, f"Session not found: {session_id}", {"sessionId": session_id}
             ) from exc
         except (SessionLocked, CorruptLog) as exc:
             raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+        self._honour_logged_model(session)
+        return self._opened(session, asker)
+
+    def _set_mode(self, opened: _Open, mode: Mode) -> None:
+        opened.session.set_mode(mode)
+        # The client's mode menu follows, whoever changed it (the client, `/mode`).
+        self._connection()[1].post(
+            opened.session.id,
+            CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode),
+        )
+
+    def _options(self, session: Session) -> list[Any]:
+        return list(
+            config_options(
+                session.model.name, known_models(session.model), _mode_of(session, self.mode)
+            )
+        )
+
+    def _build_model(self, spec: str) -> Model:
+        if self._switch_model is None:
+            raise RequestError(-32603, f"Cannot switch to {spec}: this agent has one model")
+        try:
+            return self._switch_model(spec)
+        except ModelError as exc:
+            raise RequestError(-32603, f"Cannot switch to {spec}: {exc}", {"value": spec}) from exc
+
+    def _honour_logged_model(self, session: Session) -> None:
+        logged = session.configured(MODEL_OPTION)
+        if logged is None or logged == session.model.name or self._switch_model is None:
+            return
+        try:
+            session.set_model(self._switch_model(logged), record=False)
+        except ModelError as exc:
+            log.warning("session %s keeps %s: %s", session.id, session.model.name, exc)
+
+    def _opened(self, session: Session, asker: AcpAsker) -> _Open:
+        calls = SessionCalls(session.cwd)
         asker.session_id = session.id
-        opened = self._open[session.id] = _Open(session, asker)
+        asker.calls = calls
+        opened = self._open[session.id] = _Open(session, asker, calls)
         return opened
 
     def _session(self, session_id: str) -> Session:
+        return self._opened_session(session_id).session
+
+    def _opened_session(self, session_id: str) -> _Open:
         opened = self._open.get(session_id)
         if opened is None:
             raise RequestError(
@@ -261,16 +343,25 @@ class TetherAgent:
                 "or open it with session/load first)",
                 {"sessionId": session_id},
             )
-        return opened.session
+        return opened
+
+    def _config(self, asker: AcpAsker, extra_roots: list[Path]) -> SessionConfig:
+        return SessionConfig(
+            model=self._model(),
+            tools=self._tools(),
+            mode=self.mode,
+            asker=asker,
+            extra_roots=extra_roots,
+        )
 
     def _asker(self) -> AcpAsker:
         client, outbox = self._connection()
         return AcpAsker(client, outbox)
 
-    def _post(self, session: Session, update: Update) -> None:
-        acp = acp_update(update, session.cwd)
+    def _post(self, opened: _Open, update: Update) -> None:
+        acp = opened.calls.acp(update)
         if acp is not None:
-            self._connection()[1].post(session.id, acp)
+            self._connection()[1].post(opened.session.id, acp)
 
     async def _flush(self) -> None:
         await self._connection()[1].flush()

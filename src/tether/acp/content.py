@@ -8,13 +8,13 @@ This is the one place a card becomes standard content, so every client that igno
 | read (result)         | one text block with the window's text (`content`)        |
 | diff (call or result) | one `diff` item per `FileDiff` (absolute path)           |
 | terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
+|                       | and, when it failed, how: `Exited with code N` / `Killed by SIG` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import assert_never
@@ -22,6 +22,7 @@ from typing import assert_never
 from acp import text_block, tool_content, tool_diff_content
 from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
+from tether.acp.paths import absolute
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -35,7 +36,7 @@ from tether.views import (
     ToolResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text"]
+__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending"]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -54,7 +55,9 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
         case DiffCallView() | DiffResultView():
             return [_diff(diff, cwd) for diff in view.diffs]
         case TerminalResultView():
-            return [_text(console_text(view.title, view.output or ""))]
+            text = console_text(view.title, view.output or "")
+            how = ending(view)
+            return [_text(f"{text}\n{how}" if how else text)]
         case TerminalCallView():
             # How the command runs, for clients that show only ACP's own content.
             return [_text(view.sandbox)] if view.sandbox else []
@@ -78,11 +81,13 @@ def console_text(command: str | None, output: str) -> str:
     return f"{fence}console\n{body}{fence}"
 
 
-def absolute(path: str, cwd: Path) -> str:
-    """`path` made absolute against the session's cwd (ACP paths are absolute)."""
-    # `..` is folded away lexically: the client wants the place, not the spelling. The
-    # string `expanduser` leaves an unknown `~user` as it is (as the tools resolve it).
-    return os.path.normpath(cwd / os.path.expanduser(path))
+def ending(view: TerminalResultView) -> str | None:
+    """How a command failed, for clients that show only standard content; `None` on success."""
+    if view.signal is not None:
+        return f"Killed by {view.signal}"
+    if view.exit_code:
+        return f"Exited with code {view.exit_code}"
+    return None
 
 
 def _text(text: str) -> ContentToolCallContent:

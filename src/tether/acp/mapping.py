@@ -3,23 +3,32 @@
 Shapes (camelCase on the wire):
 
 - `AgentText` → `agent_message_chunk` with a text block.
-- `UserText` / `UserImage` → `user_message_chunk` (sent on load only: a live client already
-  has its own prompt).
+- `UserText` / `UserImage` / `UserResource` → `user_message_chunk` (sent on load only: a
+  live client already has its own prompt).
 - `ToolCallStarted` → `tool_call`: `status: "pending"`, the card's title and kind
   (terminal → `execute`, diff → `edit`, generic → its own kind), absolute `locations`,
   `rawInput`, diff items as `content` for a proposed change, and
   `_meta: {"tether": {"view": <call card>}}`.
 - `ToolCallProgress` → `tool_call_update` `in_progress` with the partial result card's
-  content (bash: the output so far) and `_meta.tether.view` = that partial card.
+  content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
-  content, `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
-  `{exitCode}` or `{signal}`.
+  content, its `locations` (a read's first line, the first line of each hunk of a change),
+  `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
+  `{exitCode}` or `{signal}`; when the policy asked a person (or refused with no one to
+  ask), `_meta.tether.permission` is the outcome (`allow_once`, `allow_always`, `reject`,
+  `refused`).
 - `TitleChanged` → `session_info_update` with the title.
-- `TurnEnded` / `TurnFailed` → nothing: the `session/prompt` answer says how the turn ended.
+- `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
+  `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
+  replaying client sees where each prompt ended and why, as it did live.
+
+Every card in `_meta` names paths absolutely, as `locations` do, and a result card carries
+the title of its call (given as `title`), so a call has one title from start to end.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, assert_never
 
@@ -41,7 +50,9 @@ from acp.schema import (
     ToolKind,
 )
 
-from tether.acp.content import absolute, card_content
+from tether.acp.content import card_content
+from tether.acp.paths import absolute_call, absolute_result, result_locations
+from tether.acp.prompt import acp_resource
 from tether.session import (
     AgentText,
     TitleChanged,
@@ -51,6 +62,7 @@ from tether.session import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.session import ToolCallProgress as Progress
@@ -68,8 +80,11 @@ from tether.views import (
 __all__ = ["acp_update", "tether_meta", "tool_kind"]
 
 
-def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
-    """The ACP session update for one tether update, or `None` when it has no counterpart."""
+def acp_update(update: Update, cwd: Path, title: str | None = None) -> SessionUpdate | None:
+    """The ACP session update for one tether update, or `None` when it has no counterpart.
+
+    `title` is the title of the call a progress or finished update belongs to.
+    """
     match update:
         case AgentText(text=text):
             return update_agent_message_text(text)
@@ -79,16 +94,23 @@ def acp_update(update: Update, cwd: Path) -> SessionUpdate | None:
             return update_user_message(
                 ImageContentBlock(type="image", data=data, mime_type=mime_type)
             )
+        case UserResource(block=block):
+            return update_user_message(acp_resource(block))
         case ToolCallStarted():
             return _started(update, cwd)
         case Progress(tool_call_id=call_id, view=view):
-            return _updated(call_id, "in_progress", view, cwd)
+            return _updated(call_id, "in_progress", view, cwd, title)
         case ToolCallFinished(tool_call_id=call_id, status=status, view=view):
-            return _updated(call_id, status, view, cwd)
+            final = _updated(call_id, status, view, cwd, title)
+            if update.permission is not None and final.field_meta is not None:
+                final.field_meta["tether"]["permission"] = update.permission
+            return final
         case TitleChanged(title=title):
             return SessionInfoUpdate(session_update="session_info_update", title=title)
-        case TurnEnded() | TurnFailed():
-            return None
+        case TurnEnded(stop_reason=reason):
+            return _turn_end({"stopReason": reason})
+        case TurnFailed(message=message):
+            return _turn_end({"stopReason": "error", "error": message})
         case _:
             assert_never(update)
 
@@ -106,20 +128,20 @@ def tool_kind(view: ToolCallView) -> ToolKind:
             assert_never(view)
 
 
-def tether_meta(view: ToolCallView | ToolResultView) -> dict[str, Any]:
-    """The `_meta` that carries a card to clients that know them."""
-    return {"tether": {"view": dump_view(view)}}
+def tether_meta(view: ToolCallView | ToolResultView, **extra: Any) -> dict[str, Any]:
+    """The `_meta` that carries a card (and any `extra` tether fields) to clients that know them."""
+    return {"tether": {"view": dump_view(view), **extra}}
 
 
 def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
-    view = update.view
+    view = absolute_call(update.view, cwd)
     start = start_tool_call(
         update.tool_call_id,
         view.title,
         kind=tool_kind(view),
         status="pending",
         content=card_content(view, cwd) or None,
-        locations=_locations(view, cwd),
+        locations=_locations(view),
         raw_input=update.raw_input,
     )
     start.field_meta = tether_meta(view)
@@ -127,19 +149,31 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
 
 
 def _updated(
-    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path
+    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path, title: str | None
 ) -> ToolCallProgress:
+    view = absolute_result(view, cwd)
+    if title is not None:
+        view = dataclasses.replace(view, title=title)
+    done = status != "in_progress"
+    places = result_locations(view, cwd) if done else None
     progress = update_tool_call(
         call_id,
         status=status,
         content=card_content(view, cwd),
-        raw_output=_raw_output(view) if status != "in_progress" else None,
+        locations=[ToolCallLocation(path=p.path, line=p.line) for p in places] if places else None,
+        raw_output=_raw_output(view) if done else None,
     )
     progress.field_meta = tether_meta(view)
     return progress
 
 
-def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:
+def _turn_end(end: dict[str, str]) -> SessionInfoUpdate:
+    info = SessionInfoUpdate(session_update="session_info_update")
+    info.field_meta = {"tether": {"turnEnd": end}}
+    return info
+
+
+def _locations(view: ToolCallView) -> list[ToolCallLocation] | None:
     match view:
         case TerminalCallView():
             return None
@@ -151,7 +185,7 @@ def _locations(view: ToolCallView, cwd: Path) -> list[ToolCallLocation] | None:
             places = given
         case _:
             assert_never(view)
-    return [ToolCallLocation(path=absolute(p.path, cwd), line=p.line) for p in places]
+    return [ToolCallLocation(path=p.path, line=p.line) for p in places]
 
 
 def _raw_output(view: ToolResultView) -> dict[str, Any] | None:

@@ -10,9 +10,9 @@ from acp.schema import (
     DeniedOutcome,
     PermissionOption,
     PermissionOptionKind,
-    ToolCallUpdate,
 )
 
+from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
 from tether.policy import PermissionDecision, PermissionRequest
 
@@ -40,6 +40,8 @@ class AcpAsker:
         self._outbox = outbox
         self.session_id = session_id
         """Set once the session exists (its id comes from the store)."""
+        self.calls: SessionCalls | None = None
+        """The session's announced calls, whose cards a request repeats (set with the id)."""
 
     async def ask(self, request: PermissionRequest) -> PermissionDecision:
         """Ask the client; a cancelled request or an unknown option rejects."""
@@ -47,13 +49,14 @@ class AcpAsker:
         await self._outbox.flush()
         options = [option_for(option.decision) for option in request.options]
         access = request.access
+        if self.calls is None:
+            raise RuntimeError("the asker is not bound to a session yet")
+        tool_call = self.calls.permission_call(access.tool_call_id, request.reason, request.title)
+        if tool_call.kind is None:
+            tool_call.kind = access.kind
         response = await self._client.request_permission(
             session_id=self.session_id,
-            tool_call=ToolCallUpdate(
-                tool_call_id=access.tool_call_id,
-                title=request.title,
-                kind=access.kind,
-            ),
+            tool_call=tool_call,
             options=options,
             tether={"reason": request.reason},
         )

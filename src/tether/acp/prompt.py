@@ -1,5 +1,8 @@
 """ACP prompt blocks as tether content: text and images as they are, resources as text.
 
+The blocks as sent are kept too (`shown_blocks`), so `session/load` shows the person's
+resource links and embedded files again rather than the text the model saw.
+
 - text → text; image (base64 data) → image.
 - `resource_link` → a text mention `[@NAME](URI)`, the way editors reference files.
 - an embedded text resource → its text inside `<context ref="URI">…</context>`.
@@ -24,8 +27,9 @@ from acp.schema import (
 )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.session.shown import EmbeddedResource, ResourceLink, ShownBlock
 
-__all__ = ["PromptBlock", "prompt_content"]
+__all__ = ["PromptBlock", "acp_resource", "prompt_content", "shown_blocks"]
 
 PromptBlock = (
     TextContentBlock
@@ -57,6 +61,61 @@ def prompt_content(blocks: Sequence[PromptBlock]) -> list[ContentBlock]:
     if not content:
         raise RequestError(-32602, "The prompt is empty", {"prompt": []})
     return content
+
+
+def shown_blocks(blocks: Sequence[PromptBlock]) -> list[ShownBlock] | None:
+    """The prompt as sent, when it holds resources (else the model's content says it all)."""
+    shown: list[ShownBlock] = []
+    for block in blocks:
+        match block:
+            case TextContentBlock(text=text):
+                shown.append(TextContent(text=text))
+            case ImageContentBlock(data=data, mime_type=mime_type):
+                shown.append(ImageContent(data=data, mime_type=mime_type))
+            case ResourceContentBlock(name=name, uri=uri, mime_type=mime_type):
+                shown.append(ResourceLink(uri=uri, name=name, mime_type=mime_type))
+            case EmbeddedResourceContentBlock(resource=resource):
+                shown.append(_shown_resource(resource))
+            case AudioContentBlock():
+                return None  # refused by `prompt_content`
+            case _:
+                assert_never(block)
+    if all(isinstance(b, TextContent | ImageContent) for b in shown):
+        return None
+    return shown
+
+
+def _shown_resource(resource: TextResourceContents | BlobResourceContents) -> EmbeddedResource:
+    match resource:
+        case TextResourceContents(uri=uri, mime_type=mime_type, text=text):
+            return EmbeddedResource(uri=uri, mime_type=mime_type, text=text)
+        case BlobResourceContents(uri=uri, mime_type=mime_type, blob=blob):
+            return EmbeddedResource(uri=uri, mime_type=mime_type, blob=blob)
+        case _:
+            assert_never(resource)
+
+
+def acp_resource(
+    block: ResourceLink | EmbeddedResource,
+) -> ResourceContentBlock | EmbeddedResourceContentBlock:
+    """A shown resource as the ACP block it came as."""
+    match block:
+        case ResourceLink(uri=uri, name=name, mime_type=mime_type):
+            return ResourceContentBlock(
+                type="resource_link", uri=uri, name=name, mime_type=mime_type
+            )
+        case EmbeddedResource(uri=uri, mime_type=mime_type, blob=str() as blob):
+            return EmbeddedResourceContentBlock(
+                type="resource",
+                resource=BlobResourceContents(uri=uri, mime_type=mime_type, blob=blob),
+            )
+        case EmbeddedResource(uri=uri, mime_type=mime_type, text=text):
+            return EmbeddedResourceContentBlock(
+                type="resource",
+                resource=TextResourceContents(uri=uri, mime_type=mime_type, text=text or ""),
+            )
+        case _:
+            assert_never(block)
 
 
 def _embedded(resource: TextResourceContents | BlobResourceContents, index: int) -> ContentBlock:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
@@ -42,6 +43,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="tether", description="A coding-agent harness whose every tool call is a card."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    parser.add_argument("--version", action="version", version=f"tether {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         if only is not None and name != only:
@@ -51,6 +53,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         command.configure(sub)
         sub.set_defaults(command_run=command.run)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tether")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
 
 
 def _chosen(argv: Sequence[str]) -> str | None:
@@ -83,4 +94,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _pipe_closed()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _pipe_closed()
     return status
+
+
+def _pipe_closed() -> int:
+    """The reader went away (`tether sessions --json | head`): stop quietly, as `cat` does."""
+    # Point stdout at /dev/null so the interpreter's own flush at exit cannot fail again.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141  # 128 + SIGPIPE, the status a shell reports for a program the pipe ended

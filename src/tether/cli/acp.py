@@ -39,6 +39,15 @@ def run(args: argparse.Namespace) -> int:
     def tools() -> ToolRegistry:
         return default_tools(sandbox)
 
-    agent = TetherAgent(store=SessionStore.default(), model=model, tools=tools, mode=args.mode)
+    def switch(spec: str) -> Model:
+        return make_model(spec, base_url=args.base_url, api_key=args.api_key)
+
+    agent = TetherAgent(
+        store=SessionStore.default(),
+        model=model,
+        tools=tools,
+        mode=args.mode,
+        switch_model=switch,
+    )
     asyncio.run(serve_stdio(agent))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,17 +27,28 @@ _ANSWERS: dict[str, PermissionDecision] = {
 class TerminalAsker:
     """Asks one question at a time on the terminal (parallel calls wait their turn)."""
 
-    def __init__(self, console: Console, stdin_fd: int | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        stdin_fd: int | None = None,
+        *,
+        before: Callable[[PermissionRequest], None] | None = None,
+    ) -> None:
         self.console = console
         self.stdin_fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
+        self.before = before
+        """Called before each question: shows the card of what would happen."""
         self._lock = asyncio.Lock()
 
     async def ask(self, request: PermissionRequest) -> PermissionDecision:
         """Ask until the answer is y, a or n (end of input rejects)."""
         async with self._lock:
+            if self.before is not None:
+                self.before(request)
             question = f"[bold]Allow {escape(request.title)}?[/] ({escape(request.reason)})"
+            self.console.print(question)
             while True:
-                self.console.print(f"{question} \\[y]es once, \\[a]lways, \\[n]o: ", end="")
+                self.console.print("\\[y]es once, \\[a]lways, \\[n]o: ", end="")
                 answer = await self._read_line()
                 if answer is None:
                     self.console.print()

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
+from tether.cli.status import StatusLine
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run a scripted session on a sample workspace (offline)"
@@ -41,11 +42,10 @@ def run(args: argparse.Namespace) -> int:
         shutil.copytree(source, workspace, dirs_exist_ok=True)
     model = ScriptModel.from_json((demo / "script.json").read_text(encoding="utf-8"), "demo")
     err.print(f"demo workspace: {workspace}", style="dim", markup=False)
-    session = Session.create(
-        SessionStore.default(), workspace, model=model, tools=default_tools(), mode="auto"
-    )
+    config = SessionConfig(model=model, tools=default_tools(), mode="auto")
+    session = Session.create(SessionStore.default(), workspace, config)
     try:
-        status = run_prompt(session, PROMPT, Printer(out, err))
+        status = run_prompt(session, PROMPT, Printer(out, err, status=StatusLine(err)))
     finally:
         session.close()
     out.print()

@@ -1,4 +1,9 @@
-"""Updates as terminal output: prompts, streamed text, and every card as its call completes."""
+"""Updates as terminal output: prompts, the model's Markdown, and every card as its call completes.
+
+The same printer serves a live run and a replayed log, so `tether show` prints what
+`tether run` printed. Live extras (the spinner line, a command's output as it comes) go
+through `StatusLine`, which leaves nothing behind.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,12 @@ from typing import assert_never
 from rich.console import Console
 from rich.text import Text
 
+from tether.cli.agent_text import AgentTextBuffer, markdown
+from tether.cli.status import StatusLine, tail_text
+from tether.policy import PermissionRequest
+from tether.render.outcome import not_applied, outcome_line
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -18,9 +28,15 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
-from tether.views import GenericResultView, ToolCallView
+from tether.views import (
+    DiffResultView,
+    GenericResultView,
+    TerminalResultView,
+    ToolCallView,
+)
 
 __all__ = ["Printer"]
 
@@ -33,48 +49,143 @@ _STOPS = {
 
 
 class Printer:
-    """Prints updates in order; the same for a live run and a replayed log."""
+    """Prints updates in order; `full` shows long cards whole, `status` is the live line."""
 
-    def __init__(self, console: Console, errors: Console | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        errors: Console | None = None,
+        *,
+        full: bool = False,
+        status: StatusLine | None = None,
+    ) -> None:
         self.console = console
         self.errors = errors or console
+        self.full = full
+        self.status = status or StatusLine(self.errors, enabled=False)
+        self.refused = False
+        """Whether a call was refused because no one could approve it (a headless run)."""
         self._calls: dict[str, ToolCallView] = {}
-        self._mid_line = False
+        self._proposed: set[str] = set()
+        self._text = AgentTextBuffer()
+        self._printed_text = False
 
     def __call__(self, update: Update) -> None:
         """Print one update."""
         match update:
             case UserText():
-                self._end_line()
+                self._end_text()
                 self.console.print(Text(f"> {update.text}", style="bold"))
+                self.status.show("thinking")
             case UserImage():
-                self._end_line()
+                self._end_text()
                 self.console.print(Text(f"> [image {update.mime_type}]", style="bold"))
+            case UserResource(block=block):
+                self._end_text()
+                self.console.print(Text(f"> {_mention(block)}", style="bold"))
             case AgentText():
-                self.console.print(update.text, end="", markup=False, highlight=False)
-                self._mid_line = not update.text.endswith("\n")
+                blocks = self._text.feed(update.text)
+                if blocks:
+                    self.status.stop()
+                    self._print_blocks(blocks)
+                self.status.show("writing" if self._text.pending else "thinking")
             case ToolCallStarted():
+                self._end_text()
                 self._calls[update.tool_call_id] = update.view
-            case ToolCallProgress() | TitleChanged():
+                self.status.show(self.status_label())
+            case ToolCallProgress():
+                if isinstance(update.view, TerminalResultView) and update.view.output:
+                    self.status.show(self.status_label(), tail_text(update.view.output))
+            case TitleChanged():
                 pass
             case ToolCallFinished():
-                self._end_line()
-                call = self._calls.pop(update.tool_call_id, None)
-                # Read, diff and terminal results say what was called; a generic one may not.
-                if call is not None and isinstance(update.view, GenericResultView):
-                    self.console.print(render_call_view(call))
-                self.console.print(render_result_view(update.view, call))
+                self.status.stop()
+                self._end_text()
+                self._finished(update)
+                self.status.show(self.status_label())
             case TurnEnded():
-                self._end_line()
+                self.close()
                 if update.stop_reason in _STOPS:
                     self.errors.print(Text(_STOPS[update.stop_reason], style="yellow"))
             case TurnFailed():
-                self._end_line()
+                self.close()
                 self.errors.print(Text(f"error: {update.message}", style="red"))
             case _:
                 assert_never(update)
 
-    def _end_line(self) -> None:
-        if self._mid_line:
-            self.console.print()
-            self._mid_line = False
+    def status_label(self) -> str:
+        """What the live line says: the running calls, else that the model is thinking."""
+        if not self._calls:
+            return "thinking"
+        titles = [view.title for view in self._calls.values()]
+        shown = titles[0] if len(titles) == 1 else f"{len(titles)} calls"
+        return f"running {shown}"
+
+    def propose(self, request: PermissionRequest) -> None:
+        """Before a person is asked: the card of what would happen, so they see it first."""
+        self.status.stop()
+        self._end_text()
+        call = self._calls.get(request.access.tool_call_id)
+        if call is not None:
+            self.console.print(render_call_view(call, "awaiting approval"))
+            self._proposed.add(request.access.tool_call_id)
+
+    def close(self) -> None:
+        """Print what is left of the model's text and take the live line away."""
+        self.status.stop()
+        self._end_text()
+
+    def _finished(self, update: ToolCallFinished) -> None:
+        call = self._calls.pop(update.tool_call_id, None)
+        shown = update.tool_call_id in self._proposed
+        self._proposed.discard(update.tool_call_id)
+        outcome = update.permission
+        match outcome:
+            case "allow_once" | "allow_always":
+                if not shown and call is not None:
+                    self.console.print(render_call_view(call, "awaiting approval"))
+                # A diff result repeats the proposed change: the outcome line says it landed.
+                applied = isinstance(update.view, DiffResultView)
+                self.console.print(outcome_line(outcome, applied=applied))
+                if applied:
+                    return
+            case "reject" | "refused":
+                if not shown and call is not None:
+                    self.console.print(not_applied(render_call_view(call, "rejected")))
+                self.console.print(outcome_line(outcome))
+                if outcome == "refused":
+                    self.refused = True
+                    # The policy's message says which mode would allow it.
+                    self.console.print(not_applied(render_result_view(update.view)))
+                return
+            case None:
+                # Read, diff and terminal results say what was called; a generic one may not.
+                if call is not None and isinstance(update.view, GenericResultView):
+                    self.console.print(render_call_view(call))
+            case _:
+                assert_never(outcome)
+        self.console.print(render_result_view(update.view, call, full=self.full))
+
+    def _print_blocks(self, blocks: list[str]) -> None:
+        for block in blocks:
+            if self._printed_text:
+                self.console.print()
+            self.console.print(markdown(block))
+            self._printed_text = True
+
+    def _end_text(self) -> None:
+        blocks = self._text.flush()
+        if blocks:
+            self.status.stop()
+            self._print_blocks(blocks)
+        self._printed_text = False
+
+
+def _mention(block: ResourceLink | EmbeddedResource) -> str:
+    match block:
+        case ResourceLink(name=name, uri=uri):
+            return f"[@{name}]({uri})"
+        case EmbeddedResource(uri=uri):
+            return f"[context {uri}]"
+        case _:
+            assert_never(block)

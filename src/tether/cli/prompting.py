@@ -15,12 +15,20 @@ __all__ = ["consoles", "exit_status", "run_prompt"]
 
 
 def run_prompt(session: Session, prompt: str, printer: Printer) -> int:
-    """Prompt the session, printing as it goes; the exit status says how it ended."""
+    """Prompt the session, printing as it goes; the exit status says how it ended.
+
+    A turn that ended normally but had a call refused for want of someone to approve it is
+    2: the run did not do what was asked.
+    """
     try:
         stop = asyncio.run(_prompt(session, prompt, printer))
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
-    return exit_status(stop)
+    finally:
+        # Whatever happens (an interrupt included), what the model said stays on screen.
+        printer.close()
+    status = exit_status(stop)
+    return 2 if status == 0 and printer.refused else status
 
 
 async def _prompt(session: Session, prompt: str, printer: Printer) -> StopReason:

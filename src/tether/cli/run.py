@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_model_arguments, add_verbose_argument, require_key
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
+from tether.cli.status import StatusLine
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
-from tether.session import Session, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -21,12 +22,13 @@ HELP = "run one prompt headless and print every card"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether run`."""
-    parser.add_argument("prompt", help="what to ask")
+    parser.add_argument("prompt", help="what to ask (`-`: read it from stdin)")
     add_model_arguments(parser)
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    add_verbose_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,29 +39,34 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err.print(f"tether: error: {exc}", markup=False)
         return 1
+    prompt: str = args.prompt
+    from_stdin = prompt == "-"
+    if from_stdin:
+        prompt = sys.stdin.read()
+        if not prompt.strip():
+            err.print("tether: error: the prompt read from stdin is empty", markup=False)
+            return 1
     model = make_model(args.model, base_url=args.base_url, api_key=args.api_key)
+    # Before a session exists: a missing key must not leave an empty session behind.
+    require_key(model)
+    if not args.continue_id and not args.cwd.is_dir():
+        err.print(f"tether: error: --cwd {args.cwd} is not a directory", markup=False)
+        return 1
+    printer = Printer(out, err, full=args.full, status=StatusLine(err))
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
-    asker = TerminalAsker(err) if sys.stdin.isatty() and args.mode != "auto" else None
+    # With the prompt on stdin, the terminal is no longer there to answer either. Auto mode
+    # keeps the asker too: a command that asks to leave the sandbox asks in every mode.
+    can_ask = not from_stdin and sys.stdin.isatty()
+    asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     store = SessionStore.default()
     tools = default_tools(sandbox)
+    config = SessionConfig(model=model, tools=tools, mode=args.mode, asker=asker)
     if args.continue_id:
-        session = Session.load(
-            store,
-            store.resolve(args.continue_id),
-            model=model,
-            tools=tools,
-            mode=args.mode,
-            asker=asker,
-        )
+        session = Session.load(store, store.resolve(args.continue_id), config)
     else:
-        if not args.cwd.is_dir():
-            err.print(f"tether: error: --cwd {args.cwd} is not a directory", markup=False)
-            return 1
-        session = Session.create(
-            store, args.cwd, model=model, tools=tools, mode=args.mode, asker=asker
-        )
+        session = Session.create(store, args.cwd, config)
     try:
-        status = run_prompt(session, args.prompt, Printer(out, err))
+        status = run_prompt(session, prompt, printer)
     finally:
         session.close()
     err.print(

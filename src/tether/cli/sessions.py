@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
+from pathlib import Path
 
 from rich.table import Table
+from rich.text import Text
 
 from tether.cli.prompting import consoles
 from tether.session import SessionStore
@@ -44,18 +47,66 @@ def run(args: argparse.Namespace) -> int:
     if not infos:
         out.print("no sessions yet: try `tether demo`", markup=False)
         return 0
+    # Ids share their leading time digits; below 120 columns each shows the shortest prefix
+    # that tells it apart (what `show` and `--continue` accept), so the title keeps its room.
+    ids = [info.id for info in infos]
+    short = out.width < WIDE
+    listed = [
+        (unique_prefix(info.id, ids) if short else info.id, _when(info.updated_at), info)
+        for info in infos
+    ]
+    id_width = max(len(r[0]) for r in listed)
+    when_width = max(len("updated"), *(len(r[1]) for r in listed))
     table = Table(box=None, pad_edge=False, header_style="bold")
     # The id and time are for copying: they never shrink; the title and cwd give way.
-    table.add_column("id", no_wrap=True, min_width=20)
-    table.add_column("updated", no_wrap=True, min_width=16)
-    table.add_column("turns", no_wrap=True, justify="right")
-    table.add_column("title", no_wrap=True, overflow="ellipsis", max_width=48)
-    table.add_column("cwd", overflow="fold")
-    for info in infos:
-        table.add_row(info.id, _short(info.updated_at), str(info.turns), info.title or "", info.cwd)
+    table.add_column("id", no_wrap=True, min_width=id_width)
+    table.add_column("updated", no_wrap=True, min_width=when_width)
+    table.add_column("turns", no_wrap=True, justify="right", min_width=5)
+    table.add_column("title · cwd", no_wrap=True, overflow="ellipsis", ratio=1)
+    # The cwd's end names the project: a long one loses its start, not its end.
+    room = out.width - id_width - when_width - 5 - 3 * 2
+    for shown, when, info in listed:
+        title = Text(info.title or "(untitled)")
+        title.append("\n").append(_left_cut(_home(info.cwd), room), style="dim")
+        table.add_row(shown, when, str(info.turns), title)
     out.print(table)
     return 0
 
 
-def _short(time: str) -> str:
-    return time.replace("T", " ")[:16]
+WIDE = 120
+"""From this width on, ids are listed whole."""
+MIN_PREFIX = 8
+
+
+def unique_prefix(session_id: str, ids: list[str]) -> str:
+    """The shortest prefix (at least `MIN_PREFIX`) of `session_id` no other id starts with."""
+    for length in range(MIN_PREFIX, len(session_id)):
+        prefix = session_id[:length]
+        if not any(other != session_id and other.startswith(prefix) for other in ids):
+            return prefix
+    return session_id
+
+
+def _when(time: str) -> str:
+    """`HH:MM` today, else `Mon DD` (with the year when it is not this one)."""
+    try:
+        stamp = datetime.fromisoformat(time).astimezone()
+    except ValueError:
+        return time
+    now = datetime.now().astimezone()
+    if stamp.date() == now.date():
+        return stamp.strftime("%H:%M")
+    return stamp.strftime("%b %d" if stamp.year == now.year else "%b %d %Y")
+
+
+def _left_cut(text: str, width: int) -> str:
+    if width < 8 or len(text) <= width:
+        return text
+    return "…" + text[len(text) - width + 1 :]
+
+
+def _home(cwd: str) -> str:
+    home = str(Path.home())
+    if cwd == home or cwd.startswith(home + "/"):
+        return "~" + cwd[len(home) :]
+    return cwd

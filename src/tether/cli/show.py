@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from tether.cli.model_args import add_verbose_argument
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles
 from tether.session import SessionStore
@@ -19,6 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether show`."""
     parser.add_argument("id", help="the session id (a unique prefix is enough)")
     parser.add_argument("--json", action="store_true", help="print the updates as JSON")
+    add_verbose_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )
-    printer = Printer(out, err)
+    printer = Printer(out, err, full=args.full)
     for update in updates:
         printer(update)
+    printer.close()
     return 0

@@ -67,12 +67,16 @@ class AnthropicModel:
             await self._client.close()
             self._client = None
 
-    def _sdk(self) -> AsyncAnthropic:
-        """The SDK client, made on first use; its own retries are off (see `retry`)."""
+    def require_key(self) -> None:
+        """Raise `ModelError` now when no key is configured (before any session is made)."""
         if self._api_key is None:
             raise ModelError(
                 f"No API key for {self.base_url}: set ANTHROPIC_API_KEY or pass --api-key"
             )
+
+    def _sdk(self) -> AsyncAnthropic:
+        """The SDK client, made on first use; its own retries are off (see `retry`)."""
+        self.require_key()
         if self._client is None:
             self._client = AsyncAnthropic(
                 api_key=self._api_key, base_url=self.base_url, max_retries=0

@@ -5,6 +5,7 @@ from tether.policy.asker import (
     PermissionAsker,
     PermissionDecision,
     PermissionOption,
+    PermissionOutcome,
     PermissionRequest,
 )
 from tether.policy.gate import PolicyGate
@@ -18,6 +19,7 @@ __all__ = [
     "PermissionAsker",
     "PermissionDecision",
     "PermissionOption",
+    "PermissionOutcome",
     "PermissionRequest",
     "PolicyGate",
     "is_mode",

@@ -12,11 +12,15 @@ __all__ = [
     "PermissionAsker",
     "PermissionDecision",
     "PermissionOption",
+    "PermissionOutcome",
     "PermissionRequest",
 ]
 
 PermissionDecision = Literal["allow_once", "allow_always", "reject"]
 PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = ("allow_once", "allow_always", "reject")
+
+PermissionOutcome = PermissionDecision | Literal["refused"]
+"""How a gated access was settled: a person's decision, or `refused` with no one to ask."""
 
 
 @dataclass(frozen=True)

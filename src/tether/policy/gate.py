@@ -22,8 +22,14 @@ auto mode refuses it rather than run it unconfined without being told to (`--san
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from tether.policy.asker import PermissionAsker, PermissionOption, PermissionRequest
+from tether.policy.asker import (
+    PermissionAsker,
+    PermissionOption,
+    PermissionOutcome,
+    PermissionRequest,
+)
 from tether.policy.modes import DEFAULT_MODE, Mode, is_mode
 from tether.tools.errors import PermissionDenied
 from tether.tools.gate import Access
@@ -48,6 +54,8 @@ class PolicyGate:
         self.asker = asker
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self._always: set[tuple[str, str]] = set()
+        self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
+        """Told how each access that needed a person was settled (the session logs it)."""
 
     @property
     def mode(self) -> Mode:
@@ -75,6 +83,7 @@ class PolicyGate:
             return
         what = _describe(access)
         if self.asker is None:
+            self._settled(access, "refused")
             raise PermissionDenied(
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {_hint(access, self._inside(access))}"
@@ -87,12 +96,17 @@ class PolicyGate:
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
+        self._settled(access, decision)
         if decision == "allow_always":
             self._always.add(key)
             return
         if decision == "allow_once":
             return
         raise PermissionDenied(f"Permission to {what} was rejected")
+
+    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
+        if self.on_outcome is not None:
+            self.on_outcome(access, outcome)
 
     def _inside(self, access: Access) -> bool:
         if access.path is None:

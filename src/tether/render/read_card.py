@@ -18,15 +18,35 @@ from tether.render.theme import (
 )
 from tether.views import ReadResultView
 
-__all__ = ["code_view", "render_read_result"]
+__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
+
+COLLAPSE_OVER = 30
+"""A read card longer than this many lines is shown collapsed unless asked in full."""
+KEEP_HEAD = 12
+"""Lines a collapsed card keeps from the start of its window."""
+KEEP_TAIL = 6
+"""Lines a collapsed card keeps from the end of its window."""
 
 
-def render_read_result(view: ReadResultView) -> RenderableType:
-    """Header with the path and the window, the code view, then how to continue."""
+def render_read_result(view: ReadResultView, *, full: bool = True) -> RenderableType:
+    """Header with the path and the window, the code view, then how to continue.
+
+    Unless `full`, a window of more than `COLLAPSE_OVER` lines keeps its first and last
+    lines with `… N lines …` between (highlighted as one, so the colours stay right).
+    """
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
-        parts.append(code_view([line.number for line in view.lines], _texts(view), view.lang))
+        numbers = [line.number for line in view.lines]
+        code = code_view(numbers, _texts(view), view.lang)
+        if not full and len(numbers) > COLLAPSE_OVER:
+            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
+            rows = list(code.renderables)
+            parts.append(Group(*rows[:KEEP_HEAD]))
+            parts.append(note(f"… {hidden} lines …"))
+            parts.append(Group(*rows[-KEEP_TAIL:]))
+        else:
+            parts.append(code)
         last = view.lines[-1].number
         if last < view.total_lines:
             more = view.total_lines - last

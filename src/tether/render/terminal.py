@@ -25,21 +25,26 @@ from tether.views import (
 __all__ = ["render_call_view", "render_result_view"]
 
 
-def render_call_view(view: ToolCallView) -> RenderableType:
-    """The card for a tool call that has not finished yet."""
+def render_call_view(view: ToolCallView, state: str = "running…") -> RenderableType:
+    """The card for a tool call that has not finished yet; a command's card notes `state`."""
     match view:
         case GenericCallView():
             return render_generic_call(view)
         case TerminalCallView():
-            return render_terminal_call(view)
+            return render_terminal_call(view, state)
         case DiffCallView():
             return render_diff(view)
         case _:
             assert_never(view)
 
 
-def render_result_view(view: ToolResultView, call: ToolCallView | None = None) -> RenderableType:
-    """The card for a finished tool call (`call`, its call card, adds what only it knows)."""
+def render_result_view(
+    view: ToolResultView, call: ToolCallView | None = None, *, full: bool = True
+) -> RenderableType:
+    """The card for a finished tool call; unless `full`, a long read is shown collapsed.
+
+    `call`, its call card, adds what only it knows (how a command ran).
+    """
     match view:
         case GenericResultView():
             return render_generic_result(view)
@@ -50,6 +55,6 @@ def render_result_view(view: ToolResultView, call: ToolCallView | None = None) -
         case DiffResultView():
             return render_diff(view)
         case ReadResultView():
-            return render_read_result(view)
+            return render_read_result(view, full=full)
         case _:
             assert_never(view)

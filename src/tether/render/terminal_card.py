@@ -11,8 +11,8 @@ from tether.views import TerminalCallView, TerminalResultView
 __all__ = ["render_terminal_call", "render_terminal_result"]
 
 
-def render_terminal_call(view: TerminalCallView) -> RenderableType:
-    """A command that is still running: its cwd, `$ command`, its purpose, and a running note."""
+def render_terminal_call(view: TerminalCallView, state: str = "running…") -> RenderableType:
+    """A command not finished: its cwd, `$ command`, its purpose, and `state` as a note."""
     parts: list[RenderableType] = []
     if view.cwd:
         parts.append(Text(printable(view.cwd), style=GUTTER))
@@ -20,7 +20,7 @@ def render_terminal_call(view: TerminalCallView) -> RenderableType:
     if view.sandbox:
         parts.append(note(printable(view.sandbox)))
     title = Text(printable(view.description), style=HEADING) if view.description else None
-    return card(Group(*parts), title=title, subtitle=note("running…"))
+    return card(Group(*parts), title=title, subtitle=note(state))
 
 
 def render_terminal_result(

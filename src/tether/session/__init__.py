@@ -1,11 +1,12 @@
 """Sessions: the append-only event log, the loop over it, and the updates clients render.
 
 store = SessionStore.default()
-session = Session.create(store, cwd, model=model, tools=default_tools(), mode="ask")
+session = Session.create(store, cwd, SessionConfig(model=model, tools=default_tools()))
 stop = await session.prompt([TextContent(text="...")], on_update=print)
 session.replay()  # the same updates again, derived from the log
 """
 
+from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.errors import (
     CorruptLog,
     PromptFailed,
@@ -15,7 +16,7 @@ from tether.session.errors import (
     SessionNotFound,
 )
 from tether.session.events import StopReason
-from tether.session.session import CANCELLED, DEFAULT_MAX_STEPS, Mode, Session
+from tether.session.session import CANCELLED, Mode, Session
 from tether.session.store import SessionInfo, SessionStore, data_dir
 from tether.session.updates import (
     AgentText,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 
@@ -39,6 +41,7 @@ __all__ = [
     "PromptFailed",
     "Session",
     "SessionBusy",
+    "SessionConfig",
     "SessionError",
     "SessionInfo",
     "SessionLocked",
@@ -53,6 +56,7 @@ __all__ = [
     "TurnFailed",
     "Update",
     "UserImage",
+    "UserResource",
     "UserText",
     "data_dir",
 ]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.events import Event, ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
 from tether.tools.invoke import parse_arguments
@@ -15,7 +16,7 @@ from tether.tools.present import call_view, result_view
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 
-__all__ = ["PreparedCall", "finished", "prepare", "stored_result"]
+__all__ = ["PreparedCall", "finished", "prepare", "stored_result", "unique_ids"]
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,30 @@ def stored_result(event: ToolResultEvent) -> ToolResult:
     return result
 
 
-def finished(call: PreparedCall, result: ToolResult) -> ToolCallFinished:
+def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:
     """The update closing a call, with its result card derived from the stored result."""
+    result = stored_result(event)
     return ToolCallFinished(
         tool_call_id=call.id,
         status="failed" if result.is_error else "completed",
         view=result_view(call.tool, call.args, result),
         result=result,
+        permission=event.permission,
     )
+
+
+def unique_ids(ids: list[str], events: Iterable[Event]) -> list[str]:
+    """The call ids of a new message, each one not used before in the log."""
+    # Some servers repeat call ids (`call_0` in every message, or twice in one); results
+    # and client cards are matched by id, so a repeat gets a fresh one, kept in the log.
+    if not ids:
+        return ids
+    used = {e.tool_call_id for e in events if isinstance(e, ToolCallEvent)}
+    unique = []
+    for call_id in ids:
+        fresh, n = call_id, 2
+        while not fresh or fresh in used:
+            fresh, n = f"{call_id}-{n}", n + 1
+        used.add(fresh)
+        unique.append(fresh)
+    return unique

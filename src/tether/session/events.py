@@ -9,6 +9,8 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
+from tether.policy.asker import PermissionOutcome
+from tether.session.shown import ShownBlock
 from tether.views._base import CARD_CONFIG, Opt
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "AssistantMessageEvent",
     "Event",
     "ObservedFile",
+    "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
     "StopReason",
@@ -63,12 +66,13 @@ class TurnStart:
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class UserMessageEvent:
-    """What the person said: text and images."""
+    """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
     type: Literal["user/message"] = "user/message"
     seq: int = 0
     time: str = ""
     content: tuple[ContentBlock, ...]
+    shown: Opt[tuple[ShownBlock, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -133,6 +137,8 @@ class ToolResultEvent:
     `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
     beside the result so the card stays the same; `reminderSources` are the files it came from.
     `observed` are the file versions the call saw (the read-before-edit gate's knowledge).
+    `permission` says how the policy settled the call when it needed a person (asked and
+    answered, or `refused` with no one to ask), so a replay shows the decision too.
     """
 
     type: Literal["tool/result"] = "tool/result"
@@ -145,6 +151,7 @@ class ToolResultEvent:
     reminder: Opt[str] = None
     reminder_sources: Opt[tuple[str, ...]] = None
     observed: Opt[tuple[ObservedFile, ...]] = None
+    permission: Opt[PermissionOutcome] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -168,6 +175,17 @@ class SessionTitle:
     title: str
 
 
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SessionConfigEvent:
+    """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
+
+    type: Literal["session/config"] = "session/config"
+    seq: int = 0
+    time: str = ""
+    config_id: str
+    value: str
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -176,7 +194,8 @@ Event = Annotated[
     | ToolCallEvent
     | ToolResultEvent
     | TurnEnd
-    | SessionTitle,
+    | SessionTitle
+    | SessionConfigEvent,
     Field(discriminator="type"),
 ]
 

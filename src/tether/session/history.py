@@ -17,6 +17,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
@@ -62,7 +63,14 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 messages.append(AssistantMessage(event.text, calls, event.stop_reason))
             case ToolResultEvent():
                 results[event.tool_call_id] = event
-            case TurnStart() | AssistantChunk() | ToolCallEvent() | TurnEnd() | SessionTitle():
+            case (
+                TurnStart()
+                | AssistantChunk()
+                | ToolCallEvent()
+                | TurnEnd()
+                | SessionTitle()
+                | SessionConfigEvent()
+            ):
                 pass
             case _:
                 assert_never(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,14 +66,31 @@ class Reminders:
     workspace: Workspace
     shown: set[Path] = field(default_factory=set)
 
-    def after_read(self, path: Path) -> Reminder | None:
-        """The reminder to attach after a read of `path`, and the files it quotes, if any."""
+    def after(self, paths: Iterable[Path]) -> Reminder | None:
+        """The reminder to attach after a tool showed the model `paths`, and the files it quotes."""
+        found: dict[Path, str] = {}
+        for path in paths:
+            for source, text in self._unshown(path):
+                found.setdefault(source, text)
+        if not found:
+            return None
+        self.shown.update(found)
+        sections = [
+            f"Instructions from {escape(str(source))} (they apply to files under "
+            f"{escape(str(source.parent))}):\n{_guard(text)}"
+            for source, text in found.items()
+        ]
+        reminder = "<system-reminder>\n" + "\n\n".join(sections) + "\n</system-reminder>"
+        return reminder, tuple(found)
+
+    def _unshown(self, path: Path) -> list[tuple[Path, str]]:
+        # Outermost first; the root's own file is in the system prompt, so only directories
+        # below a root count.
         root = next((r for r in self.workspace.roots if path.is_relative_to(r)), None)
         if root is None:
-            return None
+            return []
         found: list[tuple[Path, str]] = []
         directory = path.parent
-        # The root's own file is in the system prompt; only directories below it count.
         while directory != root and directory.is_relative_to(root):
             source = directory / AGENTS_FILE
             if source not in self.shown:
@@ -80,17 +98,8 @@ class Reminders:
                 if text is not None:
                     found.append((source, text))
             directory = directory.parent
-        if not found:
-            return None
         found.reverse()
-        self.shown.update(source for source, _ in found)
-        sections = [
-            f"Instructions from {escape(str(source))} (they apply to files under "
-            f"{escape(str(source.parent))}):\n{_guard(text)}"
-            for source, text in found
-        ]
-        reminder = "<system-reminder>\n" + "\n\n".join(sections) + "\n</system-reminder>"
-        return reminder, tuple(source for source, _ in found)
+        return found
 
 
 def escape(text: str) -> str:

@@ -29,7 +29,7 @@ from tether.session.events import (
     ToolResultEvent,
 )
 
-__all__ = ["EventLog", "LogContents", "now", "read_log"]
+__all__ = ["EventLog", "LogContents", "lock_log", "now", "read_log"]
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ class EventLog:
     def create(cls, path: Path, header: SessionHeader) -> EventLog:
         """Start a new log with its header; the file must not exist."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = _lock(path)
+        lock = lock_log(path)
         try:
             line = HEADER.dump_json(header, by_alias=True) + b"\n"
             with path.open("xb") as handle:
@@ -164,7 +164,7 @@ class EventLog:
     @classmethod
     def open(cls, path: Path) -> EventLog:
         """Open an existing log to continue it."""
-        lock = _lock(path)
+        lock = lock_log(path)
         try:
             return cls(path, read_log(path), lock)
         except BaseException:
@@ -222,9 +222,11 @@ def _without_surrogates(event: E) -> tuple[E, bytes]:
     return stored, EVENT.dump_json(stored, by_alias=True)
 
 
-def _lock(path: Path) -> IO[bytes]:
+def lock_log(path: Path) -> IO[bytes]:
+    """Take the writer's lock of the log at `path`; `SessionLocked` when another holds it."""
     # The lock file stays after close: deleting it would race with a writer that has just
-    # opened it, leaving two writers holding locks on two different files.
+    # opened it, leaving two writers holding locks on two different files (only deleting
+    # the session removes it, after the log, which a late writer then no longer finds).
     lock_path = path.with_suffix(".lock")
     handle = lock_path.open("ab")
     try:

@@ -7,11 +7,12 @@ from typing import assert_never
 
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
@@ -19,6 +20,7 @@ from tether.session.events import (
     TurnStart,
     UserMessageEvent,
 )
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -26,6 +28,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
@@ -52,7 +55,7 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
                 call = calls[event.tool_call_id] = prepare(tools, event)
                 updates.append(call.started())
             case ToolResultEvent():
-                updates.append(finished(calls[event.tool_call_id], stored_result(event)))
+                updates.append(finished(calls[event.tool_call_id], event))
             case SessionTitle():
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():
@@ -60,7 +63,7 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
                     updates.append(TurnFailed(message=event.error or "the model failed"))
                 else:
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
-            case TurnStart() | AssistantMessageEvent():
+            case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
@@ -68,14 +71,16 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
 
 
 def user_updates(event: UserMessageEvent) -> list[Update]:
-    """One update per block of the person's prompt."""
+    """One update per block of the person's prompt, as they sent it."""
     updates: list[Update] = []
-    for block in event.content:
+    for block in event.shown or event.content:
         match block:
             case TextContent():
                 updates.append(UserText(text=block.text))
             case ImageContent():
                 updates.append(UserImage(data=block.data, mime_type=block.mime_type))
+            case ResourceLink() | EmbeddedResource():
+                updates.append(UserResource(block=block))
             case _:
                 assert_never(block)
     return updates

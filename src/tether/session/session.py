@@ -12,13 +12,15 @@ from tether.content import ContentBlock
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
 from tether.models.messages import ToolSpec
-from tether.policy import Mode, PermissionAsker, PolicyGate
-from tether.session.calls import PreparedCall, finished, prepare, stored_result
+from tether.policy import Mode, PolicyGate
+from tether.session.calls import unique_ids
+from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.errors import PromptFailed, SessionBusy
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    SessionConfigEvent,
     SessionTitle,
     StopReason,
     ToolCallEvent,
@@ -29,37 +31,22 @@ from tether.session.events import (
     UserMessageEvent,
 )
 from tether.session.history import derive_history
-from tether.session.instructions import Reminder, Reminders, system_prompt
+from tether.session.instructions import system_prompt
 from tether.session.log import E, EventLog
-from tether.session.observed import observations_from, observed_file
 from tether.session.replay import replay, user_updates
+from tether.session.runner import CallRunner
+from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
-from tether.session.updates import (
-    AgentText,
-    TitleChanged,
-    ToolCallProgress,
-    TurnEnded,
-    TurnFailed,
-    Update,
-)
-from tether.tools.context import ToolContext
-from tether.tools.gate import Gate
-from tether.tools.invoke import check_plain_json, invoke
-from tether.tools.observations import FileObservations, FileVersion
-from tether.tools.registry import ToolRegistry
-from tether.tools.result import ToolResult
-from tether.tools.workspace import Workspace
-from tether.views import ToolResultView
+from tether.session.turn import Turn
+from tether.session.updates import AgentText, TitleChanged, TurnEnded, TurnFailed, Update
 
-__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session"]
+__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session", "SessionConfig"]
 
 log = logging.getLogger(__name__)
 
 OnUpdate = Callable[[Update], None]
 
-DEFAULT_MAX_STEPS = 50
-"""Model requests per prompt before it stops with `max_turn_requests`."""
 CANCELLED = "Cancelled by the user"
 INTERRUPTED = "Interrupted: tether stopped before this call finished"
 
@@ -67,86 +54,30 @@ INTERRUPTED = "Interrupted: tether stopped before this call finished"
 class Session:
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
-    def __init__(
-        self,
-        log_: EventLog,
-        *,
-        model: Model,
-        tools: ToolRegistry,
-        gate: Gate,
-        workspace: Workspace,
-        user_dir: Path,
-        max_steps: int = DEFAULT_MAX_STEPS,
-    ) -> None:
-        self.model = model
+    def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
+        workspace = config.workspace(log_.header.cwd)
+        self.model = config.model
         # Bound to the workspace, so cards name it the same way live and when replayed.
-        self.tools = tools.bound(str(workspace.cwd))
-        self.gate = gate
+        self.tools = config.tools.bound(str(workspace.cwd))
+        self.gate = config.policy(workspace)
         self.workspace = workspace
-        self.max_steps = max_steps
+        self.max_steps = config.max_steps
         self._log = log_
         self._user_dir = user_dir
-        self._observations = observations_from(log_.events)
-        self._reminders = Reminders(workspace, shown=_reminded(log_.events))
-        self._pending: dict[str, PreparedCall] = {}
-        self._turn: asyncio.Task[StopReason] | None = None
-        self._cancel_requested = False
-        self._turn_running = False
-        self._cancelled = asyncio.Event()
+        self._calls = CallRunner(self.tools, workspace, self.gate, log_)
+        self._turn: Turn | None = None
 
     @classmethod
-    def create(
-        cls,
-        store: SessionStore,
-        cwd: Path,
-        *,
-        model: Model,
-        tools: ToolRegistry,
-        mode: Mode = "ask",
-        asker: PermissionAsker | None = None,
-        gate: Gate | None = None,
-        extra_roots: Sequence[Path] = (),
-        max_steps: int = DEFAULT_MAX_STEPS,
-    ) -> Session:
-        """A new session in `cwd`; `gate` overrides the policy built from `mode` and `asker`."""
-        workspace = Workspace.at(cwd, *extra_roots)
-        return cls(
-            store.create(workspace.cwd),
-            model=model,
-            tools=tools,
-            gate=gate or PolicyGate(workspace, mode=mode, asker=asker),
-            workspace=workspace,
-            user_dir=store.root,
-            max_steps=max_steps,
-        )
+    def create(cls, store: SessionStore, cwd: Path, config: SessionConfig) -> Session:
+        """A new session in `cwd`."""
+        return cls(store.create(config.workspace(cwd).cwd), config, store.root)
 
     @classmethod
-    def load(
-        cls,
-        store: SessionStore,
-        session_id: str,
-        *,
-        model: Model,
-        tools: ToolRegistry,
-        mode: Mode = "ask",
-        asker: PermissionAsker | None = None,
-        gate: Gate | None = None,
-        extra_roots: Sequence[Path] = (),
-        max_steps: int = DEFAULT_MAX_STEPS,
-    ) -> Session:
+    def load(cls, store: SessionStore, session_id: str, config: SessionConfig) -> Session:
         """An existing session, locked for writing, ready to continue where it stopped."""
         event_log = store.open(session_id)
         try:
-            workspace = Workspace.at(event_log.header.cwd, *extra_roots)
-            session = cls(
-                event_log,
-                model=model,
-                tools=tools,
-                gate=gate or PolicyGate(workspace, mode=mode, asker=asker),
-                workspace=workspace,
-                user_dir=store.root,
-                max_steps=max_steps,
-            )
+            session = cls(event_log, config, store.root)
             session._close_interrupted_turn()
         except BaseException:
             event_log.close()
@@ -184,47 +115,68 @@ class Session:
             raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
         self.gate.mode = mode
 
+    @property
+    def running(self) -> bool:
+        """Whether a prompt is running now."""
+        return self._turn is not None
+
+    def configured(self, config_id: str) -> str | None:
+        """The last value the log holds for a session option (`model`), if it was ever set."""
+        values = [
+            e.value
+            for e in self._log.events
+            if isinstance(e, SessionConfigEvent) and e.config_id == config_id
+        ]
+        return values[-1] if values else None
+
+    def set_model(self, model: Model, *, record: bool = True) -> None:
+        """Use `model` from the next request on; `record` logs it so a load picks it again."""
+        self.model = model
+        if record:
+            self._append(SessionConfigEvent(config_id="model", value=model.name))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
-        if self._turn is not None and not self._turn.done():
-            self._cancel_requested = True
-            self._cancelled.set()
-            if self._turn_running:
-                self._turn.cancel()
-            # Otherwise the task has not run yet: cancelling it now would skip the turn's own
-            # handling, so it starts, records the prompt, and ends `cancelled` by itself.
+        if self._turn is not None:
+            self._turn.cancel()
 
     def close(self) -> None:
         """Sync the log and release the session's lock."""
         self._log.close()
 
-    async def prompt(self, content: Sequence[ContentBlock], on_update: OnUpdate) -> StopReason:
-        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`."""
+    async def prompt(
+        self,
+        content: Sequence[ContentBlock],
+        on_update: OnUpdate,
+        *,
+        shown: Sequence[ShownBlock] | None = None,
+    ) -> StopReason:
+        """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
+
+        `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
-        self._cancel_requested = False
-        self._turn_running = False
-        self._cancelled = asyncio.Event()
-        self._turn = asyncio.create_task(self._run_turn(tuple(content), _safe(on_update)))
+        emit = _safe(on_update)
+        said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
+        self._turn = Turn()
         try:
-            return await self._turn
+            return await self._turn.run(lambda turn: self._run_turn(said, emit, turn))
         finally:
             self._turn = None
 
-    async def _run_turn(self, content: tuple[ContentBlock, ...], emit: OnUpdate) -> StopReason:
-        self._turn_running = True
+    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> StopReason:
         self._append(TurnStart())
-        for update in user_updates(self._append(UserMessageEvent(content=content))):
+        for update in user_updates(self._append(said)):
             emit(update)
-        if self.title is None and (title := title_from(content)):
+        if self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
-            if self._cancel_requested:
-                raise asyncio.CancelledError
-            stop = await self._steps(emit)
+            turn.check()
+            stop = await self._steps(emit, turn)
         except asyncio.CancelledError:
             self._end(TurnEnd(stop_reason="cancelled"), emit)
-            if not self._cancel_requested:
+            if not turn.cancel_requested:
                 raise  # the caller itself was cancelled: recorded, and passed on
             return "cancelled"
         except ModelError as exc:
@@ -237,12 +189,12 @@ class Session:
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
 
-    async def _steps(self, emit: OnUpdate) -> StopReason:
+    async def _steps(self, emit: OnUpdate, turn: Turn) -> StopReason:
         for _ in range(self.max_steps):
             reply = await self._ask_model(emit)
             if not reply.tool_calls:
                 return _stop_reason(reply.stop_reason)
-            await self._run_tools(reply.tool_calls, emit)
+            await self._calls.run(reply.tool_calls, emit, turn.cancelled)
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate) -> AssistantMessageEvent:
@@ -259,7 +211,7 @@ class Session:
                         if text:
                             emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
                     case Completed(message=reply):
-                        ids = self._unique_ids([c.id for c in reply.tool_calls])
+                        ids = unique_ids([c.id for c in reply.tool_calls], self._log.events)
                         calls = tuple(
                             ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
                             for call_id, c in zip(ids, reply.tool_calls, strict=True)
@@ -275,114 +227,9 @@ class Session:
             await _close(stream)
         raise ModelError(f"the model {self.model.name} ended its stream without a message")
 
-    def _unique_ids(self, ids: list[str]) -> list[str]:
-        # Some servers repeat call ids (`call_0` in every message, or twice in one); results
-        # and client cards are matched by id, so a repeat gets a fresh one, kept in the log.
-        if not ids:
-            return ids
-        used = {e.tool_call_id for e in self._log.events if isinstance(e, ToolCallEvent)}
-        unique = []
-        for call_id in ids:
-            fresh, n = call_id, 2
-            while not fresh or fresh in used:
-                fresh, n = f"{call_id}-{n}", n + 1
-            used.add(fresh)
-            unique.append(fresh)
-        return unique
-
-    async def _run_tools(self, records: Sequence[ToolCallRecord], emit: OnUpdate) -> None:
-        calls = [self._announce(record, emit) for record in records]
-        last_on_key: dict[str, asyncio.Task[None]] = {}
-        async with asyncio.TaskGroup() as group:
-            for call in calls:
-                key = _serial_key(call)
-                after = last_on_key.get(key) if key else None
-                task = group.create_task(self._run_call(call, after, emit))
-                if key:
-                    last_on_key[key] = task
-
-    def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
-        tool = self.tools.get(record.name)
-        event = ToolCallEvent(
-            tool_call_id=record.id,
-            name=record.name,
-            arguments=record.arguments,
-            binding=tool.binding() if tool is not None else None,
-        )
-        call = self._pending[record.id] = prepare(self.tools, self._append(event))
-        emit(call.started())
-        return call
-
-    async def _run_call(
-        self, call: PreparedCall, after: asyncio.Task[None] | None, emit: OnUpdate
-    ) -> None:
-        if after is not None:
-            # Same key (same file): wait for the earlier call, whatever its outcome.
-            await asyncio.wait([after])
-        observed = self._observations.scoped()
-        result = call.rejected or await self._execute(call, observed, emit)
-        self._record(call, result, emit, observed.recorded or ())
-
-    async def _execute(
-        self, call: PreparedCall, observations: FileObservations, emit: OnUpdate
-    ) -> ToolResult:
-        assert call.tool is not None and call.args is not None
-
-        def report(view: ToolResultView) -> None:
-            emit(ToolCallProgress(tool_call_id=call.id, view=view))
-
-        ctx = ToolContext(
-            workspace=self.workspace,
-            gate=self.gate,
-            observations=observations,
-            cancelled=self._cancelled,
-            report=report,
-            tool_call_id=call.id,
-        )
-        try:
-            return await invoke(call.tool, call.args, ctx)
-        except Exception as exc:
-            log.exception("tool %s failed", call.name)
-            return ToolResult.error(f"{call.name} failed: {type(exc).__name__}: {exc}")
-
-    def _record(
-        self,
-        call: PreparedCall,
-        result: ToolResult,
-        emit: OnUpdate,
-        observed: Sequence[tuple[Path, FileVersion]] = (),
-    ) -> None:
-        meta = result.meta
-        try:
-            check_plain_json(meta)
-        except ValueError as exc:
-            log.warning("dropping meta of %s: %s", call.name, exc)
-            meta = None
-        reminder = self._reminder(call, result)
-        event = self._append(
-            ToolResultEvent(
-                tool_call_id=call.id,
-                content=result.content,
-                is_error=result.is_error,
-                meta=meta,
-                reminder=reminder[0] if reminder else None,
-                reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
-                observed=tuple(observed_file(p, v) for p, v in observed) or None,
-            )
-        )
-        del self._pending[call.id]
-        emit(finished(call, stored_result(event)))
-
-    def _reminder(self, call: PreparedCall, result: ToolResult) -> Reminder | None:
-        raw = getattr(call.args, "path", None)
-        if call.name != "read" or result.is_error or not isinstance(raw, str):
-            return None
-        return self._reminders.after_read(self.workspace.resolve(raw))
-
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
-        for call in list(self._pending.values()):
-            self._record(call, ToolResult.error(unfinished), emit)
+        self._calls.finish_pending(unfinished, emit)
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":
@@ -398,26 +245,11 @@ class Session:
         answered = {e.tool_call_id for e in events[starts[-1] :] if isinstance(e, ToolResultEvent)}
         for event in events[starts[-1] :]:
             if isinstance(event, ToolCallEvent) and event.tool_call_id not in answered:
-                self._pending[event.tool_call_id] = prepare(self.tools, event)
+                self._calls.adopt(event)
         self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
-
-
-def _reminded(events: Sequence[Event]) -> set[Path]:
-    return {
-        Path(source)
-        for event in events
-        if isinstance(event, ToolResultEvent)
-        for source in event.reminder_sources or ()
-    }
-
-
-def _serial_key(call: PreparedCall) -> str | None:
-    if call.tool is None or call.args is None:
-        return None
-    return call.tool.serial_key(call.args)
 
 
 def _stop_reason(reason: ModelStopReason) -> StopReason:

@@ -14,7 +14,7 @@ import platformdirs
 
 from tether.session.errors import CorruptLog, SessionNotFound
 from tether.session.events import SessionHeader
-from tether.session.log import EventLog, LogContents, now, read_log
+from tether.session.log import EventLog, LogContents, lock_log, now, read_log
 
 __all__ = ["SessionInfo", "SessionStore", "data_dir"]
 
@@ -73,6 +73,17 @@ class SessionStore:
     def read(self, session_id: str) -> LogContents:
         """A session's log, read only (no lock: a running session can be shown)."""
         return read_log(self._existing(session_id))
+
+    def delete(self, session_id: str) -> None:
+        """Remove a session's log; `SessionLocked` when a process has it open."""
+        path = self._existing(session_id)
+        lock = lock_log(path)
+        try:
+            path.unlink()
+            # Unlinked while held: a writer that opens it now finds no log and stops there.
+            path.with_suffix(".lock").unlink(missing_ok=True)
+        finally:
+            lock.close()
 
     def resolve(self, prefix: str) -> str:
         """The id a unique prefix names (ids are long; people type a few characters)."""

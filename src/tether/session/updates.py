@@ -6,7 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tether.policy.asker import PermissionOutcome
 from tether.session.events import StopReason
+from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
 
@@ -20,6 +22,7 @@ __all__ = [
     "TurnFailed",
     "Update",
     "UserImage",
+    "UserResource",
     "UserText",
 ]
 
@@ -39,6 +42,14 @@ class UserImage:
     kind: Literal["user_image"] = "user_image"
     data: str
     mime_type: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UserResource:
+    """A resource of the person's prompt as they sent it (a link, an embedded file)."""
+
+    kind: Literal["user_resource"] = "user_resource"
+    block: ResourceLink | EmbeddedResource
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -87,6 +98,8 @@ class ToolCallFinished:
     status: Literal["completed", "failed"]
     view: ToolResultView
     result: ToolResult
+    permission: PermissionOutcome | None = None
+    """How the policy settled the call when it needed a person (`None`: it did not)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -116,6 +129,7 @@ class TurnFailed:
 Update = (
     UserText
     | UserImage
+    | UserResource
     | AgentText
     | ToolCallStarted
     | ToolCallProgress

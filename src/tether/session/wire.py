@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from tether.session.shown import SHOWN_BLOCK
 from tether.session.updates import (
     AgentText,
     TitleChanged,
@@ -14,6 +15,7 @@ from tether.session.updates import (
     TurnFailed,
     Update,
     UserImage,
+    UserResource,
     UserText,
 )
 from tether.views import dump_view
@@ -29,6 +31,8 @@ def update_to_json(update: Update) -> dict[str, Any]:
             data["text"] = update.text
         case UserImage():
             data.update(data=update.data, mimeType=update.mime_type)
+        case UserResource():
+            data["block"] = SHOWN_BLOCK.dump_python(update.block, mode="json", by_alias=True)
         case ToolCallStarted():
             data.update(
                 toolCallId=update.tool_call_id,
@@ -45,6 +49,8 @@ def update_to_json(update: Update) -> dict[str, Any]:
                 view=dump_view(update.view),
                 result=update.result.to_json(),
             )
+            if update.permission is not None:
+                data["permission"] = update.permission
         case TitleChanged():
             data["title"] = update.title
         case TurnEnded():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tether.tools.gate import AllowAll, Gate
 from tether.tools.observations import FileObservations
@@ -32,3 +33,6 @@ class ToolContext:
     """Live progress (a partial result view, e.g. a terminal card's output so far); never stored."""
     read_byte_cap: int = DEFAULT_READ_BYTE_CAP
     tool_call_id: str = ""
+    shown: list[Path] = field(default_factory=list)
+    """Files whose content the call put before the model (resolved paths); the session
+    follows a successful result with the instructions (`AGENTS.md`) of their directories."""

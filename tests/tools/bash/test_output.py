@@ -137,3 +137,27 @@ def test_capture_bounds_card_and_model_separately() -> None:
     assert card.total == 108
     assert (model.head, model.tail, model.total) == ("xxx", "END", 103)
     assert capture.version > 0
+
+
+def test_recent_is_a_bounded_tail_from_a_line_start() -> None:
+    capture = OutputCapture(card_limits=(100, 100))
+    assert capture.recent(50) == ""
+    capture.feed(b"short\n")
+    assert capture.recent(50) == "short\n"
+    capture.feed("".join(f"line {i}\n" for i in range(1, 200)).encode())
+    recent = capture.recent(50)
+    assert recent.endswith("line 199\n")
+    first, _, rest = recent.partition("\n")
+    assert first.startswith("... [") and first.endswith(
+        " earlier characters not shown while it runs] ..."
+    )
+    # What follows the note starts at a line and is no longer than asked.
+    assert rest.startswith("line ") and len(rest) <= 50
+    shown = int(first.split("[")[1].split(" ")[0])
+    assert shown + len(rest) == capture.card().total
+    # One line longer than the limit is cut where it must be.
+    long = OutputCapture()
+    long.feed(b"x" * 500)
+    assert (
+        long.recent(10) == "... [490 earlier characters not shown while it runs] ...\n" + "x" * 10
+    )

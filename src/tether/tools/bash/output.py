@@ -198,3 +198,24 @@ class OutputCapture:
     def model(self) -> Clipped:
         """The stripped output kept for the model."""
         return self._model.snapshot()
+
+    def recent(self, limit: int) -> str:
+        """About the last `limit` characters of the raw output, from a line start, for live views.
+
+        A running command is shown by its tail: resending all of it on every update would
+        cost the square of its size on the wire. What is left out is stated on the first line.
+        """
+        kept = self._card.snapshot()
+        if len(kept.tail) >= limit:
+            text = kept.tail[len(kept.tail) - limit :]
+        else:
+            joined = kept.head + kept.tail
+            text = joined[len(joined) - limit :]
+        earlier = kept.total - len(text)
+        if earlier == 0:
+            return text
+        newline = text.find("\n")
+        if 0 <= newline < len(text) - 1:
+            earlier += newline + 1
+            text = text[newline + 1 :]
+        return f"... [{earlier} earlier characters not shown while it runs] ...\n{text}"

@@ -24,14 +24,23 @@ from tether.tools.gate import Access
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 
-__all__ = ["DEFAULT_TIMEOUT_MS", "MAX_TIMEOUT_MS", "REPORT_INTERVAL", "BashArgs", "BashTool"]
+__all__ = [
+    "DEFAULT_TIMEOUT_MS",
+    "MAX_TIMEOUT_MS",
+    "REPORT_INTERVAL",
+    "RUNNING_TAIL_CHARS",
+    "BashArgs",
+    "BashTool",
+]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
-REPORT_INTERVAL = 0.1
-"""Seconds between live output updates: at most ten a second."""
+REPORT_INTERVAL = 0.25
+"""Seconds between live output updates: at most four a second."""
+RUNNING_TAIL_CHARS = 4096
+"""How much of the output a live update carries: its tail; the result carries all it keeps."""
 
 DESCRIPTION = f"""\
 Run a shell command with `bash -c` in the workspace directory and get back its output \
@@ -225,13 +234,13 @@ class BashTool(Tool[BashArgs, BashValue]):
 async def _report(
     capture: OutputCapture, title: str, report: Callable[[ToolResultView], None]
 ) -> None:
-    """Send the output so far whenever it changed, at most once per interval."""
+    """Send the tail of the output whenever it changed, at most once per interval."""
     seen = 0
     while True:
         await asyncio.sleep(REPORT_INTERVAL)
         if capture.version != seen:
             seen = capture.version
-            report(TerminalResultView(title=title, output=capture.card().text()))
+            report(TerminalResultView(title=title, output=capture.recent(RUNNING_TAIL_CHARS)))
 
 
 _noticed: set[str] = set()

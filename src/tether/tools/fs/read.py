@@ -56,7 +56,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     args_model: ClassVar[type[BaseModel]] = ReadArgs
 
     async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
-        """Authorize, then read in a worker thread and record the version the session saw."""
+        """Authorize, read in a worker thread, record the version seen and that it was shown."""
         resolved = ctx.workspace.resolve(args.path)
         await ctx.gate.authorize(
             Access(
@@ -69,6 +69,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         )
         value = await asyncio.to_thread(load, resolved, args.offset, args.limit, ctx.read_byte_cap)
         ctx.observations.record(resolved, value.version)
+        ctx.shown.append(resolved)
         return value
 
     def render(self, args: ReadArgs, value: ReadValue) -> list[ContentBlock]:

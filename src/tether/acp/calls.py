@@ -1,0 +1,74 @@
+"""One session's tool calls as the client saw them announced: titles and cards to repeat.
+
+A call's `tool_call` is the one place its title, kind, content and locations are decided.
+The result repeats that title, and a permission request repeats all of it, so a client
+shows one title per call and can show what it approves without any earlier update.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp import text_block, tool_content
+from acp.helpers import SessionUpdate
+from acp.schema import ToolCallStart, ToolCallUpdate
+
+from tether.acp.content import console_text
+from tether.acp.mapping import acp_update
+from tether.session import ToolCallFinished, ToolCallProgress, ToolCallStarted, Update
+from tether.views import TerminalCallView
+
+__all__ = ["SessionCalls"]
+
+
+class SessionCalls:
+    """Maps a session's updates to ACP and remembers each call's `tool_call` until it ends."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self._started: dict[str, tuple[ToolCallStarted, ToolCallStart]] = {}
+
+    def acp(self, update: Update) -> SessionUpdate | None:
+        """The ACP update for `update` (the same function live and on `session/load`)."""
+        match update:
+            case ToolCallStarted(tool_call_id=call_id):
+                start = acp_update(update, self.cwd)
+                assert isinstance(start, ToolCallStart)
+                self._started[call_id] = (update, start)
+                return start
+            case ToolCallProgress(tool_call_id=call_id):
+                return acp_update(update, self.cwd, self._title(call_id))
+            case ToolCallFinished(tool_call_id=call_id):
+                title = self._title(call_id)
+                self._started.pop(call_id, None)
+                return acp_update(update, self.cwd, title)
+            case _:
+                return acp_update(update, self.cwd)
+
+    def permission_call(self, call_id: str, reason: str, fallback_title: str) -> ToolCallUpdate:
+        """The `toolCall` of a permission request: everything the call's `tool_call` said."""
+        known = self._started.get(call_id)
+        if known is None:
+            meta = {"tether": {"reason": reason}}
+            return ToolCallUpdate(tool_call_id=call_id, title=fallback_title, field_meta=meta)
+        started, start = known
+        content = list(start.content or ())
+        if isinstance(started.view, TerminalCallView):
+            # A command's card has no content before it runs; the request shows what will run.
+            content.append(tool_content(text_block(console_text(started.view.title, ""))))
+        meta = dict(start.field_meta or {})
+        meta["tether"] = {**meta.get("tether", {}), "reason": reason}
+        return ToolCallUpdate(
+            tool_call_id=call_id,
+            title=start.title,
+            kind=start.kind,
+            status="pending",
+            content=content or None,
+            locations=start.locations,
+            raw_input=start.raw_input,
+            field_meta=meta,
+        )
+
+    def _title(self, call_id: str) -> str | None:
+        known = self._started.get(call_id)
+        return known[1].title if known is not None else None

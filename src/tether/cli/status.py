@@ -1,0 +1,85 @@
+"""The live line under a running prompt: a spinner, what is happening, and for how long.
+
+At a terminal it is a transient rich `Live` on stderr: what the conversation prints goes
+above it, a running command's latest output shows inside it, and it vanishes before the
+next card or question. Anywhere else (a pipe, a file) it prints nothing.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.live import Live
+from rich.spinner import Spinner
+from rich.text import Text
+
+__all__ = ["TAIL_LINES", "StatusLine", "tail_text"]
+
+TAIL_LINES = 8
+"""Lines of a running command's output shown live."""
+
+
+class StatusLine:
+    """Shows one activity at a time; `stop` before printing anything that must stay."""
+
+    def __init__(self, console: Console, *, enabled: bool | None = None) -> None:
+        self.console = console
+        self.enabled = console.is_terminal if enabled is None else enabled
+        self._live: Live | None = None
+        self._view = _Activity()
+
+    @property
+    def active(self) -> bool:
+        """Whether the line is on screen."""
+        return self._live is not None
+
+    def show(self, label: str, tail: RenderableType | None = None) -> None:
+        """Show `label` (its clock restarts when it changes) and, below the label, `tail`."""
+        if not self.enabled:
+            return
+        self._view.set(label, tail)
+        if self._live is None:
+            self._live = Live(
+                self._view,
+                console=self.console,
+                refresh_per_second=8,
+                transient=True,
+                redirect_stdout=True,
+                redirect_stderr=True,
+            )
+            self._live.start()
+        else:
+            self._live.refresh()
+
+    def stop(self) -> None:
+        """Take the line off the screen."""
+        if self._live is not None:
+            live, self._live = self._live, None
+            live.stop()
+
+
+class _Activity:
+    """The spinner, label and elapsed time, rendered afresh at every refresh."""
+
+    def __init__(self) -> None:
+        self.label = ""
+        self.since = time.monotonic()
+        self.tail: RenderableType | None = None
+        self._spinner = Spinner("dots", style="cyan")
+
+    def set(self, label: str, tail: RenderableType | None) -> None:
+        if label != self.label:
+            self.label, self.since = label, time.monotonic()
+        self.tail = tail
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        elapsed = time.monotonic() - self.since
+        self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s", style="dim")
+        yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
+
+
+def tail_text(output: str, lines: int = TAIL_LINES) -> Text:
+    """The last `lines` lines of a command's output, colours kept."""
+    kept = output.rstrip("\n").split("\n")[-lines:]
+    return Text.from_ansi("\n".join(kept), no_wrap=True, overflow="ellipsis")

@@ -1,0 +1,39 @@
+"""What a session runs with: one object for creating and for loading a session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tether.models.base import Model
+from tether.policy import Mode, PermissionAsker, PolicyGate
+from tether.tools.gate import Gate
+from tether.tools.registry import ToolRegistry
+from tether.tools.workspace import Workspace
+
+__all__ = ["DEFAULT_MAX_STEPS", "SessionConfig"]
+
+DEFAULT_MAX_STEPS = 50
+"""Model requests per prompt before it stops with `max_turn_requests`."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionConfig:
+    """The model, tools and policy of a session; `gate` overrides the one built from `mode`."""
+
+    model: Model
+    tools: ToolRegistry
+    mode: Mode = "ask"
+    asker: PermissionAsker | None = None
+    gate: Gate | None = None
+    extra_roots: Sequence[Path] = ()
+    max_steps: int = DEFAULT_MAX_STEPS
+
+    def workspace(self, cwd: Path | str) -> Workspace:
+        """The workspace rooted at `cwd`, with the extra roots."""
+        return Workspace.at(Path(cwd), *self.extra_roots)
+
+    def policy(self, workspace: Workspace) -> Gate:
+        """The gate the session's tools go through."""
+        return self.gate or PolicyGate(workspace, mode=self.mode, asker=self.asker)

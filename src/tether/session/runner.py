@@ -1,0 +1,174 @@
+"""The call runner: runs one message's tool calls, concurrently, and records their results."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tether.policy import PermissionOutcome, PolicyGate
+from tether.session.calls import PreparedCall, finished, prepare
+from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
+from tether.session.instructions import Reminder, Reminders
+from tether.session.log import EventLog
+from tether.session.observed import observations_from, observed_file
+from tether.session.updates import ToolCallProgress, Update
+from tether.tools.context import ToolContext
+from tether.tools.gate import Access, Gate
+from tether.tools.invoke import check_plain_json, invoke
+from tether.tools.observations import FileVersion
+from tether.tools.registry import ToolRegistry
+from tether.tools.result import ToolResult
+from tether.tools.workspace import Workspace
+from tether.views import ToolResultView
+
+__all__ = ["CallRunner"]
+
+log = logging.getLogger(__name__)
+
+OnUpdate = Callable[[Update], None]
+
+
+class CallRunner:
+    """Runs tool calls in the workspace; calls on the same key (a file) run one after another.
+
+    Every call it announces gets exactly one result: its own, or the one `finish_pending`
+    gives it when the turn stops first.
+    """
+
+    def __init__(
+        self,
+        tools: ToolRegistry,
+        workspace: Workspace,
+        gate: Gate,
+        log_: EventLog,
+    ) -> None:
+        self.tools = tools
+        self.workspace = workspace
+        self.gate = gate
+        self._log = log_
+        self._observations = observations_from(log_.events)
+        self._reminders = Reminders(workspace, shown=_reminded(log_.events))
+        self._pending: dict[str, PreparedCall] = {}
+        self._outcomes: dict[str, PermissionOutcome] = {}
+        if isinstance(gate, PolicyGate):
+            gate.on_outcome = self._settled
+
+    async def run(
+        self, records: Sequence[ToolCallRecord], emit: OnUpdate, cancelled: asyncio.Event
+    ) -> None:
+        """Announce every call in the model's order, then run them; results as they finish."""
+        calls = [self._announce(record, emit) for record in records]
+        last_on_key: dict[str, asyncio.Task[None]] = {}
+        async with asyncio.TaskGroup() as group:
+            for call in calls:
+                key = _serial_key(call)
+                after = last_on_key.get(key) if key else None
+                task = group.create_task(self._run_call(call, after, emit, cancelled))
+                if key:
+                    last_on_key[key] = task
+
+    def adopt(self, event: ToolCallEvent) -> None:
+        """Take a logged call that has no result yet (from a turn that was interrupted)."""
+        self._pending[event.tool_call_id] = prepare(self.tools, event)
+
+    def finish_pending(self, message: str, emit: OnUpdate) -> None:
+        """Give every unfinished call an error result, so the history stays valid."""
+        for call in list(self._pending.values()):
+            self._record(call, ToolResult.error(message), emit)
+
+    def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
+        tool = self.tools.get(record.name)
+        event = ToolCallEvent(
+            tool_call_id=record.id,
+            name=record.name,
+            arguments=record.arguments,
+            binding=tool.binding() if tool is not None else None,
+        )
+        call = self._pending[record.id] = prepare(self.tools, self._log.append(event))
+        emit(call.started())
+        return call
+
+    async def _run_call(
+        self,
+        call: PreparedCall,
+        after: asyncio.Task[None] | None,
+        emit: OnUpdate,
+        cancelled: asyncio.Event,
+    ) -> None:
+        if after is not None:
+            # Same key (same file): wait for the earlier call, whatever its outcome.
+            await asyncio.wait([after])
+        if call.rejected:
+            self._record(call, call.rejected, emit)
+            return
+        assert call.tool is not None and call.args is not None
+
+        def report(view: ToolResultView) -> None:
+            emit(ToolCallProgress(tool_call_id=call.id, view=view))
+
+        ctx = ToolContext(
+            workspace=self.workspace,
+            gate=self.gate,
+            observations=self._observations.scoped(),
+            cancelled=cancelled,
+            report=report,
+            tool_call_id=call.id,
+        )
+        try:
+            result = await invoke(call.tool, call.args, ctx)
+        except Exception as exc:
+            log.exception("tool %s failed", call.name)
+            result = ToolResult.error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+        reminder = None if result.is_error else self._reminders.after(ctx.shown)
+        self._record(call, result, emit, ctx.observations.recorded or (), reminder)
+
+    def _record(
+        self,
+        call: PreparedCall,
+        result: ToolResult,
+        emit: OnUpdate,
+        observed: Sequence[tuple[Path, FileVersion]] = (),
+        reminder: Reminder | None = None,
+    ) -> None:
+        meta = result.meta
+        try:
+            check_plain_json(meta)
+        except ValueError as exc:
+            log.warning("dropping meta of %s: %s", call.name, exc)
+            meta = None
+        event = self._log.append(
+            ToolResultEvent(
+                tool_call_id=call.id,
+                content=result.content,
+                is_error=result.is_error,
+                meta=meta,
+                reminder=reminder[0] if reminder else None,
+                reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
+                observed=tuple(observed_file(p, v) for p, v in observed) or None,
+                permission=self._outcomes.pop(call.id, None),
+            )
+        )
+        del self._pending[call.id]
+        emit(finished(call, event))
+
+    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
+        # A call may ask more than once; the last answer is the one that decided it.
+        if access.tool_call_id:
+            self._outcomes[access.tool_call_id] = outcome
+
+
+def _reminded(events: Sequence[Event]) -> set[Path]:
+    return {
+        Path(source)
+        for event in events
+        if isinstance(event, ToolResultEvent)
+        for source in event.reminder_sources or ()
+    }
+
+
+def _serial_key(call: PreparedCall) -> str | None:
+    if call.tool is None or call.args is None:
+        return None
+    return call.tool.serial_key(call.args)

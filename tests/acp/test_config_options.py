@@ -1,0 +1,130 @@
+"""Config options over real pipes: a model select and the mode, switched mid-session, reloaded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.acp.test_protocol import _error, _new, _prompt, _updates
+from tests.acp.wire import AgentProcess
+
+
+def _scripts(tmp: Path) -> tuple[Path, Path]:
+    models = tmp / "models"
+    models.mkdir()
+    first, second = models / "first.json", models / "second.json"
+    first.write_text(json.dumps({"turns": [{"text": "first model"}]}))
+    second.write_text(json.dumps({"turns": [{"text": "second model"}, {"text": "second again"}]}))
+    return first, second
+
+
+def _options(result: dict[str, object]) -> dict[str, dict[str, object]]:
+    options = result["configOptions"]
+    assert isinstance(options, list)
+    return {option["id"]: option for option in options}
+
+
+async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> None:
+    first, second = _scripts(tmp_path)
+    home = tmp_path / "home"
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    agent = await AgentProcess.start(home, "--model", f"script:{first}")
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        options = _options(reply["result"])
+        model = options["model"]
+        assert model["type"] == "select"
+        assert model["category"] == "model"
+        assert model["currentValue"] == f"script:{first}"
+        assert [o["value"] for o in model["options"]] == [f"script:{first}", f"script:{second}"]
+        assert options["mode"]["currentValue"] == "ask"
+        assert [o["value"] for o in options["mode"]["options"]] == ["ask", "accept-edits", "auto"]
+
+        params = {"sessionId": session_id, "configId": "model", "value": "openai:nope"}
+        reply, _ = await agent.request("session/set_config_option", params)
+        assert _error(reply)["code"] == -32602
+        assert "not a choice of model" in _error(reply)["message"]
+        params = {"sessionId": session_id, "configId": "colour", "value": "red"}
+        assert (
+            _error((await agent.request("session/set_config_option", params))[0])["message"]
+            == "Unknown config option 'colour': use one of model, mode"
+        )
+
+        params = {"sessionId": session_id, "configId": "model", "value": f"script:{second}"}
+        reply, _ = await agent.request("session/set_config_option", params)
+        assert _options(reply["result"])["model"]["currentValue"] == f"script:{second}"
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "who?"))
+        assert "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk")) == (
+            "second model"
+        )
+
+        params = {"sessionId": session_id, "configId": "mode", "value": "auto"}
+        reply, notes = await agent.request("session/set_config_option", params)
+        assert _options(reply["result"])["mode"]["currentValue"] == "auto"
+        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["auto"]
+        reply, notes = await agent.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "accept-edits"}
+        )
+        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == [
+            "accept-edits"
+        ]
+    finally:
+        assert await agent.close() == 0
+    log = (home / "sessions" / f"{session_id}.jsonl").read_text().splitlines()
+    configs = [json.loads(line) for line in log if '"session/config"' in line]
+    assert [(c["configId"], c["value"]) for c in configs] == [("model", f"script:{second}")]
+
+    # Another process started with the first model picks the logged one on load.
+    again = await AgentProcess.start(home, "--model", f"script:{first}")
+    await again.initialize()
+    try:
+        reply, _ = await again.request(
+            "session/load", {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}
+        )
+        assert _options(reply["result"])["model"]["currentValue"] == f"script:{second}"
+        _, notes = await again.request("session/prompt", _prompt(session_id, "and now?"))
+        # A fresh script: its first turn again, from the model the session switched to.
+        assert "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk")) == (
+            "second model"
+        )
+    finally:
+        assert await again.close() == 0
+
+
+async def test_delete_removes_a_session_and_refuses_one_open_elsewhere(tmp_path: Path) -> None:
+    first, _ = _scripts(tmp_path)
+    home = tmp_path / "home"
+    agent = await AgentProcess.start(home, "--model", f"script:{first}")
+    other = await AgentProcess.start(home, "--model", f"script:{first}")
+    try:
+        init = await agent.initialize()
+        assert init["agentCapabilities"]["sessionCapabilities"]["delete"] == {}
+        await other.initialize()
+        kept = await _new(agent, tmp_path / "ws")
+        gone = await _new(agent, tmp_path / "ws")
+        await agent.request("session/prompt", _prompt(gone, "hello"))
+
+        reply, _ = await other.request("session/delete", {"sessionId": kept})
+        error = _error(reply)
+        assert error["code"] == -32603
+        assert "already open in another tether process" in error["message"]
+
+        reply, _ = await agent.request("session/delete", {"sessionId": gone})
+        assert reply["result"] == {}
+        assert not (home / "sessions" / f"{gone}.jsonl").exists()
+        reply, _ = await agent.request("session/list", {})
+        assert [s["sessionId"] for s in reply["result"]["sessions"]] == [kept]
+        reply, _ = await agent.request("session/prompt", _prompt(gone, "again"))
+        assert _error(reply)["code"] == -32002
+        reply, _ = await other.request("session/delete", {"sessionId": gone})
+        assert _error(reply) == {
+            "code": -32002,
+            "message": f"Session not found: {gone}",
+            "data": {"sessionId": gone},
+        }
+    finally:
+        assert await agent.close() == 0
+        assert await other.close() == 0

@@ -1,0 +1,280 @@
+"""`tether run` and `show` on a real pty: see the change before approving, live output, Markdown.
+
+Each test drives a real `tether` process whose stdin, stdout and stderr are one pseudo-terminal,
+so what is checked is what a person at that terminal sees, in the order they see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.terminal import Terminal, plain
+from tests.cli.test_cli import _script, tether
+from tests.models.sse_server import Reply, SSEServer
+from tether.session import SessionStore
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    path.mkdir()
+    (path / "hello.py").write_text('print("hello")\n')
+    return path.resolve()
+
+
+def _only_session(home: Path) -> str:
+    listed = tether(home, "sessions", "--json")
+    [row] = json.loads(listed.stdout)
+    session_id: str = row["id"]
+    return session_id
+
+
+def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
+        {"text": "I will change it", "toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
+        {"text": "Left as it was."},
+    )
+    term = Terminal(home, ["run", "say bye", "--model", model, "--cwd", str(ws)])
+    seen = term.wait_for("[n]o: ")
+    # The diff is on screen first; the question starts a line of its own.
+    proposed = seen.index('print("bye")')
+    question = seen.index("Allow ")
+    assert proposed < question
+    assert seen[question - 1] == "\n"
+    assert "I will change it" in seen[:proposed]
+    term.type(b"n\n")
+    assert term.finish() == 0
+    out = term.text
+    assert "✕ rejected · not applied" in out
+    assert ws.joinpath("hello.py").read_text() == 'print("hello")\n'
+
+    show = tether(home, "show", _only_session(home))
+    assert show.returncode == 0, show.stderr
+    shown = show.stdout
+    assert shown.index('print("bye")') < shown.index("✕ rejected · not applied")
+    assert "Allow " not in shown
+
+
+def test_an_allowed_edit_is_shown_once_and_marked_applied(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
+        {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
+        {"text": "Done."},
+    )
+    term = Terminal(home, ["run", "say bye", "--model", model, "--cwd", str(ws)])
+    term.wait_for("[n]o: ")
+    term.type(b"y\n")
+    assert term.finish() == 0
+    out = term.text
+    assert "✓ allowed once · applied" in out
+    assert out.count('print("bye")') == 1
+    assert ws.joinpath("hello.py").read_text() == 'print("bye")\n'
+
+
+def test_bash_output_is_live_with_a_spinner_and_elapsed_time(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    command = "printf 'out-%s\\n' one; sleep 4; printf 'out-%s\\n' two"
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": command}}]},
+        {"text": "Both lines printed."},
+    )
+    term = Terminal(home, ["run", "count", "--model", model, "--cwd", str(ws), "--mode", "auto"])
+    seen = term.wait_for("out-one", timeout=20)
+    # The first line shows while the command still runs, under a spinner with the time.
+    assert "out-two" not in seen
+    assert term.process.poll() is None
+    assert re.search(r"running printf .* · \d+\.\ds", seen)
+    assert term.finish() == 0
+    out = term.text
+    assert "out-two" in out and "exit 0" in out and "Both lines printed." in out
+
+
+def test_markdown_is_rendered_in_run_and_show(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    text = (
+        "## Findings\n\nThe **greeting** is fine.\n\n"
+        "| file | lines |\n|---|---|\n| hello.py | 1 |\n\n"
+        "- [x] read it\n- [ ] change it\n\n```python\nprint('hi')\n```\n"
+    )
+    model = _script(tmp_path / "s.json", {"text": text})
+    run = tether(home, "run", "look", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "Findings" in out and "##" not in out
+    assert "The greeting is fine." in out and "**" not in out
+    assert "hello.py" in out and "|---|" not in out
+    assert "print('hi')" in out and "```" not in out
+    show = tether(home, "show", _only_session(home))
+    assert show.stdout == run.stdout
+
+
+def _chunk(data: dict[str, Any]) -> bytes:
+    return b"data: " + json.dumps(data).encode() + b"\n\n"
+
+
+@pytest.fixture
+def stalling_model() -> Iterator[str]:
+    """An OpenAI-compatible server that streams part of an answer, then goes quiet."""
+    pieces = ["## Partial answer\n\n", "The first **point** is ", "that the"]
+    chunks = tuple(
+        _chunk(
+            {
+                "id": "x",
+                "object": "chat.completion.chunk",
+                "model": "m",
+                "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+            }
+        )
+        for piece in pieces
+    )
+    loop = asyncio.new_event_loop()
+    server = SSEServer()
+    started = threading.Event()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        async with server:
+            server.queue(
+                Reply(headers={"content-type": "text/event-stream"}, chunks=chunks, hold=True)
+            )
+            started.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    try:
+        yield f"{server.url}/v1"
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
+
+
+def test_ctrl_c_keeps_what_was_printed_of_the_answer(
+    tmp_path: Path, ws: Path, stalling_model: str
+) -> None:
+    home = tmp_path / "home"
+    args = ["run", "explain", "--model", "openai:m", "--base-url", stalling_model]
+    term = Terminal(home, [*args, "--api-key", "k", "--cwd", str(ws)])
+    term.wait_for("Partial answer")
+    term.wait_for("writing")
+    term.type(b"\x03")
+    assert term.finish() == 130
+    out = term.text
+    assert "The first point is that the" in out
+    assert "cancelled" in out
+
+
+def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    ws.joinpath("big.py").write_text("".join(f"line_{n} = {n}\n" for n in range(1, 2001)))
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "big.py"}}]},
+        {"text": "Read."},
+    )
+    run = tether(home, "run", "read", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) < 40, len(lines)
+    assert "line_1 = 1" in run.stdout and "… " in run.stdout and " lines …" in run.stdout
+    session = _only_session(home)
+    full = tether(home, "show", session, "--verbose")
+    assert len(full.stdout.splitlines()) > 1000
+    assert "line_700 = 700" in full.stdout
+
+
+def test_version_and_a_prompt_from_stdin(tmp_path: Path, ws: Path) -> None:
+    import subprocess
+
+    from tests.cli.test_cli import TETHER
+
+    version = tether(tmp_path, "--version")
+    assert version.returncode == 0
+    assert version.stdout.startswith("tether ")
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "Got it."})
+    run = subprocess.run(
+        [str(TETHER), "run", "-", "--model", model, "--cwd", str(ws)],
+        input="a prompt\nwith two lines\n",
+        env={"TETHER_HOME": str(home), "PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "> a prompt" in run.stdout and "with two lines" in run.stdout
+    assert "Got it." in run.stdout
+
+
+def test_a_missing_api_key_creates_no_session(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    for _ in range(2):
+        run = tether(home, "run", "hi", "--model", "anthropic", "--cwd", str(ws))
+        assert run.returncode == 1
+        assert "No API key" in run.stderr
+    assert json.loads(tether(home, "sessions", "--json").stdout) == []
+
+
+def test_sessions_piped_into_head_ends_quietly(tmp_path: Path, ws: Path) -> None:
+    import subprocess
+
+    from tests.cli.test_cli import TETHER
+
+    home = tmp_path / "home"
+    # More sessions than a pipe holds, so the writer is still writing when `head` leaves.
+    store = SessionStore(home)
+    for _ in range(400):
+        store.create(ws).close()
+    pipeline = subprocess.run(
+        f"'{TETHER}' sessions --json | head -c 10",
+        shell=True,
+        env={"TETHER_HOME": str(home), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert pipeline.returncode == 0
+    assert "Traceback" not in pipeline.stderr and "BrokenPipe" not in pipeline.stderr
+
+
+def test_sessions_at_80_columns_show_titles_ids_and_cwds(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "ok"})
+    title = "refactor the inventory module so that every item has a price"
+    for prefix in ("First", "Then"):
+        run = tether(home, "run", f"{prefix} {title}", "--model", model, "--cwd", str(ws))
+        assert run.returncode == 0
+    term = Terminal(home, ["sessions"], columns=80)
+    assert term.finish() == 0
+    listed = term.text
+    rows = json.loads(tether(home, "sessions", "--json").stdout)
+    for row in rows:
+        # Far more of the title than the 37 characters it used to keep.
+        line = next(line for line in listed.splitlines() if row["title"][:48] in line)
+        shown_id = line.split()[0]
+        assert row["id"].startswith(shown_id) and len(shown_id) >= 8
+        assert not any(r["id"].startswith(shown_id) for r in rows if r is not row)
+        assert len(line) <= 80
+    assert plain(listed).count(ws.name) == 2
