@@ -226,7 +226,11 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
                 {
                     "type": "content",
                     "content": {"type": "text", "text": "```console\n$ echo hi > out.txt\n```"},
-                }
+                },
+                {
+                    "type": "content",
+                    "content": {"type": "text", "text": "sandbox: workspace-write, no network"},
+                },
             ],
             "rawInput": command,
             "_meta": {
@@ -235,6 +239,7 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
                         "card": "terminal",
                         "title": "echo hi > out.txt",
                         "cwd": str(tmp_path / "ws"),
+                        "sandbox": "sandbox: workspace-write, no network",
                     },
                     "reason": "commands need approval unless the mode is auto",
                 }

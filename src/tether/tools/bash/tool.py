@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -106,6 +107,11 @@ class BashArgs(BaseModel):
         return command
 
 
+@dataclass
+class _Setting:
+    policy: SandboxPolicy
+
+
 class BashTool(Tool[BashArgs, BashValue]):
     """Runs a command in its own process group with a timeout, streaming its output."""
 
@@ -179,17 +185,29 @@ class BashTool(Tool[BashArgs, BashValue]):
         cwd: str | None = None,
         sandbox: SandboxPolicy | None = None,
         label: str | None = None,
+        *,
+        setting: _Setting | None = None,
     ) -> None:
         self.cwd = cwd
         """The workspace the card names as where commands run (the tool runs in `ctx`'s)."""
-        self.sandbox = sandbox or SandboxPolicy()
-        """How commands are confined (by default: workspace writable, no network)."""
+        # Shared by the copies `bound` and `rebound` make, so that a session's sandbox can be
+        # switched (an ACP config option) for the tool its loop holds.
+        self._setting = setting or _Setting(sandbox or SandboxPolicy())
         self.label = label
         """How a stored call ran, for its card; `None` for the policy's own label."""
 
+    @property
+    def sandbox(self) -> SandboxPolicy:
+        """How commands are confined (by default: workspace writable, no network)."""
+        return self._setting.policy
+
+    @sandbox.setter
+    def sandbox(self, policy: SandboxPolicy) -> None:
+        self._setting.policy = policy
+
     def bound(self, cwd: str) -> BashTool:
         """A bash tool whose call cards name `cwd`."""
-        return BashTool(cwd, self.sandbox, self.label)
+        return BashTool(cwd, label=self.label, setting=self._setting)
 
     def binding(self) -> str:
         """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""
@@ -199,7 +217,7 @@ class BashTool(Tool[BashArgs, BashValue]):
 
     def rebound(self, binding: str) -> BashTool:
         """A bash tool whose call cards say commands ran as `binding` says."""
-        return BashTool(self.cwd, self.sandbox, binding)
+        return BashTool(self.cwd, label=binding, setting=self._setting)
 
     def present_call(self, args: BashArgs) -> TerminalCallView:
         """A terminal card titled by the command, with where and how it runs."""
