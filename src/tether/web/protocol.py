@@ -96,6 +96,15 @@ class SetMode:
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class SetSandbox:
+    """Switch how a session's commands are confined (the agent's `sandbox` config option)."""
+
+    type: Literal["setSandbox"] = "setSandbox"
+    session_id: str
+    value: str
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class Answer:
     """The user's answer to a permission request; no option means dismissed (cancelled)."""
 
@@ -105,7 +114,7 @@ class Answer:
 
 
 ClientMessage = Annotated[
-    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | Answer,
+    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | SetSandbox | Answer,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -178,6 +187,8 @@ class Opened:
     type: Literal["opened"] = "opened"
     session_id: str
     modes: Opt[ModeState] = None
+    sandbox: Opt[ModeState] = None
+    """The agent's `sandbox` config option, when it has one: the sandbox modes, the current."""
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)

@@ -15,7 +15,7 @@ import os
 import signal
 from pathlib import Path
 
-from tether.tools.bash.group import KILL_GRACE_SECONDS, Member, ProcessGroup
+from tether.tools.bash.group import KILL_GRACE_SECONDS, Member, ProcessGroup, read_stat
 
 __all__ = ["SandboxGroup", "read_leftovers", "stopper_argv"]
 
@@ -109,23 +109,11 @@ class SandboxGroup(ProcessGroup):
     def _children(self) -> list[int]:
         found = []
         for entry in Path("/proc").iterdir():
-            if entry.name.isdigit() and _parent(entry) == self.pgid:
+            if entry.name.isdigit() and (stat := read_stat(entry)) and stat.ppid == self.pgid:
                 found.append(int(entry.name))
         return found
 
 
-def _parent(entry: Path) -> int | None:
-    try:
-        stat = (entry / "stat").read_text()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(")") + 2 :].split()
-    return int(fields[1]) if len(fields) > 1 else None
-
-
 def _running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X", "")
+    stat = read_stat(Path(f"/proc/{pid}"))
+    return stat is not None and stat.running

@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   conn: $("conn"), agent: $("agent"), newSession: $("new-session"), refresh: $("refresh"),
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
-  modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
+  modeBox: $("mode-box"), mode: $("mode"), sandboxBox: $("sandbox-box"), sandbox: $("sandbox"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
 };
 
@@ -102,6 +102,7 @@ function handle(message) {
       state.sessionId = message.sessionId;
       history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
       showModes(message.modes);
+      showSandbox(message.sandbox);
       showSession(message.sessionId);
       updateControls();
       if (state.ready && state.ready.canList) send({ type: "listSessions" });
@@ -215,18 +216,31 @@ function showSession(sessionId) {
 }
 
 function showModes(modes) {
-  clear(ui.mode);
-  if (!modes || !modes.availableModes.length) {
-    ui.modeBox.hidden = true;
-    return;
-  }
-  for (const mode of modes.availableModes) {
-    ui.mode.append(el("option", { value: mode.id, text: mode.name, title: mode.description || "" }));
-  }
-  ui.mode.value = modes.currentModeId;
-  ui.modeBox.hidden = false;
+  showChoices(ui.modeBox, ui.mode, modes);
 }
 
+// A menu of the agent's choices ({currentModeId, availableModes}); hidden when there are none.
+function showChoices(box, select, choices) {
+  clear(select);
+  if (!choices || !choices.availableModes.length) {
+    box.hidden = true;
+    return;
+  }
+  for (const choice of choices.availableModes) {
+    select.append(el("option", { value: choice.id, text: choice.name, title: choice.description || "" }));
+  }
+  select.value = choices.currentModeId;
+  box.hidden = false;
+}
+
+// The sandbox menu: the agent's `sandbox` config option (how commands are confined).
+function showSandbox(sandbox) {
+  showChoices(ui.sandboxBox, ui.sandbox, sandbox);
+}
+
+ui.sandbox.addEventListener("change", () => {
+  if (state.sessionId) send({ type: "setSandbox", sessionId: state.sessionId, value: ui.sandbox.value });
+});
 ui.mode.addEventListener("change", () => {
   if (state.sessionId) send({ type: "setMode", sessionId: state.sessionId, modeId: ui.mode.value });
 });
@@ -253,6 +267,7 @@ function updateControls() {
   ui.prompt.disabled = !live || Boolean(state.opening);
   ui.send.disabled = !live || state.running || Boolean(state.opening);
   ui.mode.disabled = !state.sessionId || state.running;
+  ui.sandbox.disabled = !state.sessionId || state.running;
 }
 
 function submitPrompt(text) {
