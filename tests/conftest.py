@@ -9,10 +9,43 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+SECRET_VARIABLES = (
+    "TETHER_API_KEY",
+    "TETHER_MODEL",
+    "TETHER_BASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "DEEPSEEK_API_KEY",
+    "OPENROUTER_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+)
+"""Variables that pick a model, an endpoint or a key; a test never inherits them."""
+
 
 def refreshing() -> bool:
     """Whether golden files are being rewritten (`TETHER_SNAPSHOT=refresh`)."""
     return os.environ.get("TETHER_SNAPSHOT") == "refresh"
+
+
+@pytest.fixture(autouse=True)
+def isolated_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """Each test gets its own `TETHER_HOME` and none of the developer's keys or endpoints.
+
+    Tests run side by side on shared machines: a session written to the real data dir, or
+    a real key reaching a provider, would leak between them (and off the machine).
+    """
+    for name in list(os.environ):
+        if name in SECRET_VARIABLES or name.endswith("_API_KEY"):
+            monkeypatch.delenv(name)
+    home = tmp_path_factory.mktemp("tether-home")
+    monkeypatch.setenv("TETHER_HOME", str(home))
+    return home
 
 
 @pytest.fixture

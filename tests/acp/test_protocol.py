@@ -10,7 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from acp import RequestError
+
 from tests.acp.wire import AgentProcess, Message, tether_command
+from tether.acp.errors import is_session_locked
 
 PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d49484452")).decode()
 
@@ -87,6 +90,30 @@ async def test_bad_lines_get_json_rpc_errors_and_the_agent_keeps_serving(tmp_pat
         assert result["protocolVersion"] == 1
         assert result["agentCapabilities"]["loadSession"] is True
         assert result["agentInfo"]["name"] == "tether"
+    finally:
+        assert await agent.close() == 0
+    assert all("jsonrpc" in m for m in agent.received)
+
+
+async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path: Path) -> None:
+    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    try:
+        for line in (b"[" * 1000, b'{"a":' * 100_000, b"[" * 2_000_000):
+            await agent.write_raw(line + b"\n")
+            reply = await agent.read()
+            assert (reply["id"], _error(reply)["code"]) == (None, -32700)
+            assert "nested too deeply" in _error(reply)["data"]["details"]
+        # Decodable but deep: nested values inside a request's params.
+        for depth in (200, 900):
+            params = "[" * depth + "]" * depth
+            await agent.write_raw(
+                f'{{"jsonrpc":"2.0","id":{depth},"method":"session/new","params":{params}}}\n'.encode()
+            )
+            reply = await agent.read()
+            assert reply["id"] == depth
+            assert _error(reply)["code"] in (-32600, -32602, -32700)
+        result = await agent.initialize()
+        assert result["protocolVersion"] == 1
     finally:
         assert await agent.close() == 0
     assert all("jsonrpc" in m for m in agent.received)
@@ -333,8 +360,32 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
             assert error["code"] == -32603
             assert first in error["message"]
             assert "already open" in error["message"]
+            assert error["data"] == {"sessionId": first, "reason": "sessionLocked"}
+            assert is_session_locked(RequestError(error["code"], error["message"], error["data"]))
         finally:
             assert await other.close() == 0
+    finally:
+        assert await agent.close() == 0
+
+
+async def test_malformed_cursors_and_paths_are_invalid_params(tmp_path: Path) -> None:
+    agent = await _agent(tmp_path, _script(tmp_path))
+    try:
+        for cursor in ("²", "١٢", "9" * 5000, "-1", "", " 1"):
+            reply, _ = await agent.request("session/list", {"cursor": cursor})
+            assert _error(reply)["code"] == -32602, cursor
+        nul = str(tmp_path) + "\x00x"
+        reply, _ = await agent.request("session/list", {"cwd": nul})
+        assert _error(reply)["code"] == -32602
+        for method in ("session/new", "session/load"):
+            params = {"cwd": nul, "sessionId": "abc", "mcpServers": []}
+            reply, _ = await agent.request(method, params)
+            assert _error(reply)["code"] == -32602, method
+            params = {"cwd": str(tmp_path), "sessionId": "abc", "mcpServers": []}
+            reply, _ = await agent.request(method, {**params, "additionalDirectories": [nul]})
+            assert _error(reply)["code"] == -32602, method
+        reply, _ = await agent.request("session/list", {"cursor": "0"})
+        assert reply["result"]["sessions"] == []
     finally:
         assert await agent.close() == 0
 

@@ -44,6 +44,13 @@ def test_empty_assistant_turns_and_empty_text_are_left_out() -> None:
     ]
 
 
+def test_arguments_nested_too_deeply_are_sent_as_an_empty_input() -> None:
+    deep = "[" * 100_000
+    history = (AssistantMessage(tool_calls=(ToolCall(id="t1", name="read", arguments=deep),)),)
+    [message] = to_anthropic_messages(history)
+    assert message["content"] == [{"type": "tool_use", "id": "t1", "name": "read", "input": {}}]
+
+
 @pytest.mark.parametrize(
     ("reason", "expected"),
     [

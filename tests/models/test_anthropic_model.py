@@ -9,7 +9,7 @@ from contextlib import aclosing
 
 import pytest
 
-from tests.models.sse_server import SSEServer, json_reply, sse_reply
+from tests.models.sse_server import Reply, SSEServer, json_reply, sse_reply
 from tests.models.support import FAST, PIXEL, READ, collect
 from tether.content import ImageContent, TextContent
 from tether.models import (
@@ -235,6 +235,19 @@ async def test_malformed_chunk_names_the_provider(server: SSEServer, model: Anth
     message = str(caught.value)
     assert message.startswith("Anthropic API: ")
     assert "malformed stream chunk (invalid JSON)" in message
+    assert len(server.requests) == 1
+
+
+async def test_chunk_nested_too_deeply_is_a_clear_error(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    deep = b"event: message_start\ndata: " + b"[" * 100_000 + b"\n\n"
+    server.queue(Reply(headers={"content-type": "text/event-stream"}, chunks=(deep,)))
+    with pytest.raises(ModelError) as caught:
+        await collect(model, hello())
+    message = str(caught.value)
+    assert message.startswith("Anthropic API: ")
+    assert "nested too deeply to decode" in message
     assert len(server.requests) == 1
 
 

@@ -204,6 +204,19 @@ async def test_malformed_chunk_names_the_provider(
     assert len(server.requests) == 1
 
 
+async def test_chunk_nested_too_deeply_is_a_clear_error(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    deep = b"data: " + b"[" * 100_000 + b"\n\n"
+    server.queue(Reply(headers={"content-type": "text/event-stream"}, chunks=(deep,)))
+    with pytest.raises(ModelError) as caught:
+        await collect(model, hello())
+    message = str(caught.value)
+    assert message.startswith("OpenAI-compatible API: ")
+    assert "nested too deeply to decode" in message
+    assert len(server.requests) == 1
+
+
 async def test_stream_cut_short_is_an_error(server: SSEServer, model: OpenAICompatModel) -> None:
     server.queue(sse_reply("openai_truncated.sse"))
     with pytest.raises(ModelError, match="ended before the message was complete"):

@@ -43,6 +43,23 @@ async def test_a_torn_tail_does_not_hide_a_session_from_the_list(home: Path, ws:
     assert (info.title, info.turns, info.updated_at) == ("kept", 1, ended)
 
 
+async def test_lines_nested_too_deeply_do_not_break_the_list(home: Path, ws: Path) -> None:
+    session = new_session(home, ws, script({"text": "a"}))
+    await session.prompt(text("kept"), Recorder())
+    session.close()
+    deep = "[" * 100_000
+    (home / "sessions" / "deep-header.jsonl").write_text(deep + "\n")
+    path = home / "sessions" / f"{session.id}.jsonl"
+    tail = home / "sessions" / "deep-tail.jsonl"
+    tail.write_bytes(path.read_bytes().replace(session.id.encode(), b"deep-tail") + deep.encode())
+    titled = home / "sessions" / "deep-title.jsonl"
+    header = path.read_text().splitlines()[0].replace(session.id, "deep-title")
+    titled.write_text(header + '\n{"type":"session/title",' + deep + "\n")
+    infos = {info.id: info for info in SessionStore(home).list_sessions()}
+    assert set(infos) == {session.id, "deep-tail"}
+    assert infos["deep-tail"].title == "kept"
+
+
 def test_an_empty_store_lists_nothing(tmp_path: Path) -> None:
     assert SessionStore(tmp_path / "none").list_sessions() == []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -36,9 +37,24 @@ def chromium() -> Iterator[Browser]:
 
 
 @contextmanager
-def open_page(browser: Browser, url: str) -> Iterator[Page]:
-    """A fresh tab on `url`, ready once the agent has initialized; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1180, "height": 860})
+def open_page(
+    browser: Browser,
+    url: str,
+    *,
+    viewport: dict[str, int] | None = None,
+    color_scheme: Literal["light", "dark"] = "light",
+    bypass_csp: bool = False,
+) -> Iterator[Page]:
+    """A fresh tab on `url`, ready once the agent has initialized; page errors fail the test.
+
+    `bypass_csp` lets a test inject its own script (axe-core); the page never needs it.
+    """
+    size = viewport or {"width": 1180, "height": 860}
+    context = browser.new_context(
+        viewport={"width": size["width"], "height": size["height"]},
+        color_scheme=color_scheme,
+        bypass_csp=bypass_csp,
+    )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -49,7 +65,7 @@ def open_page(browser: Browser, url: str) -> Iterator[Page]:
     )
     try:
         page.goto(url)
-        page.wait_for_selector("#conn[data-state=ready]")
+        page.wait_for_selector("#conn[data-state=ready]", state="attached")
         yield page
         assert errors == [], errors
     finally:

@@ -59,13 +59,19 @@ def fake_agent_command(store: Path, *, views: bool = True) -> str:
 def running_web(
     agent: str, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
 ) -> Iterator[WebServer]:
-    """Start `tether web --no-open` and wait (bounded) for the URL it prints."""
+    """Start `tether web --no-open` and wait (bounded) for the URL it prints.
+
+    Its data directory (where the token is kept) is beside `cwd` unless `env` names one.
+    """
+    port = next((a.split("=", 1)[1] for a in extra if a.startswith("--port=")), "0")
+    extra = [a for a in extra if not a.startswith("--port=")]
+    home = {"TETHER_HOME": str(cwd.parent / "tether-home")}
     process = subprocess.Popen(
-        [*TETHER, "web", "--no-open", "--port", "0", "--cwd", str(cwd), "--agent", agent, *extra],
+        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), "--agent", agent, *extra],
         stdout=subprocess.PIPE,
         stderr=None,
         text=True,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **home, **(env or {})},
     )
     lines: list[str] = []
     reader = threading.Thread(

@@ -231,7 +231,7 @@ def _check_edit(page: Page, workspace: Path) -> None:
         "    return greeting",
     ]
     assert applied.locator(".stat").inner_text().split() == ["+2", "−1"]
-    assert block.locator(".perm-decision").inner_text() == "Allow"
+    assert block.locator(".perm-decision").inner_text() == "Allowed once"
     shot(page, "section.tool[data-tool-call-id=c3]", "card-diff")
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import http.client
 import json
 import shlex
+import subprocess
 import sys
+import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.web.conftest import WebServer, running_web
+from tests.web.conftest import TETHER, WebServer, fake_agent_command, running_web
 
 RECV_TIMEOUT_S = 15
 
@@ -191,6 +194,54 @@ def test_bad_messages_get_an_error_and_the_socket_stays(fake_web: WebServer) -> 
         assert isinstance(_recv(ws, "sessions")["sessions"], list)
 
 
+def test_a_binary_frame_gets_an_error_and_the_socket_stays(fake_web: WebServer) -> None:
+    with connect(fake_web.ws_url, origin=fake_web.origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+        _recv(ws, "ready")
+        ws.send(b"\x00\x01binary")
+        assert "binary" in _recv(ws, "error")["message"]
+        _send(ws, type="listSessions")
+        assert isinstance(_recv(ws, "sessions")["sessions"], list)
+
+
+def test_agents_are_capped_and_the_next_page_is_told_why(tmp_path: Path) -> None:
+    agent = fake_agent_command(tmp_path / "store")
+    with running_web(agent, tmp_path, extra=["--max-agents", "2"]) as server:
+        url, origin = server.ws_url, server.origin
+        with ExitStack() as pages:
+            first = pages.enter_context(connect(url, origin=origin, open_timeout=10))  # type: ignore[arg-type]
+            second = pages.enter_context(connect(url, origin=origin, open_timeout=10))  # type: ignore[arg-type]
+            _recv(first, "ready")
+            _recv(second, "ready")
+            with connect(url, origin=origin, open_timeout=10) as third:  # type: ignore[arg-type]
+                message = _recv(third, "error")["message"]
+                assert "at most 2 agents" in message and "--max-agents" in message
+                with pytest.raises(ConnectionClosed) as closed:
+                    third.recv(timeout=RECV_TIMEOUT_S)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            first.close()
+            # Once the first page's agent has stopped, a new page gets one (polled, bounded).
+            deadline = time.monotonic() + RECV_TIMEOUT_S
+            while True:
+                with connect(url, origin=origin, open_timeout=10) as again:  # type: ignore[arg-type]
+                    reply = json.loads(again.recv(timeout=RECV_TIMEOUT_S))
+                if reply["type"] == "ready":
+                    break
+                assert reply["type"] == "error" and time.monotonic() < deadline, reply
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "x"])
+def test_max_agents_must_be_a_positive_number(tmp_path: Path, value: str) -> None:
+    done = subprocess.run(
+        [*TETHER, "web", "--no-open", "--cwd", str(tmp_path), "--max-agents", value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--max-agents" in done.stderr
+
+
 def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None:
     missing = shlex.join([str(tmp_path / "no-such-agent")])
     quits = shlex.join([sys.executable, "-c", "import sys; sys.exit(7)"])
@@ -233,5 +284,7 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
         _send(ws, type="newSession")
         assert _recv(ws, "opened")["sessionId"] == "s1"
         _send(ws, type="prompt", sessionId="s1", text="hi")
-        assert "the prompt failed" in _recv(ws, "error")["message"]
-        assert _recv(ws, "promptEnd")["stopReason"] == "error"
+        # Said once, in the prompt's end (the page shows it with a Retry button).
+        end = _recv(ws, "promptEnd")
+        assert end["stopReason"] == "error"
+        assert "the prompt failed" in end["error"]

@@ -1,6 +1,6 @@
 """The ACP agent: sessions from the store, prompts through the loop, updates through one mapping.
 
-Errors a client gets (JSON-RPC `error`):
+Errors a client gets (JSON-RPC `error`, codes named in `tether.acp.errors`):
 
 | case                                        | code   | message                                  |
 |---------------------------------------------|--------|------------------------------------------|
@@ -10,7 +10,9 @@ Errors a client gets (JSON-RPC `error`):
 | a model that cannot be built on a switch    | -32603 | `Cannot switch to SPEC: WHY`             |
 | a second prompt while one runs              | -32600 | `Session ID is already running a prompt` |
 | the model failed (`PromptFailed`)           | -32603 | `The model failed: WHY`                  |
-| the log is locked by another process        | -32603 | names the session and the lock           |
+| the log is locked by another process        | -32603 | names the session and the lock (1)       |
+
+(1) with `data.reason` `sessionLocked`, so a client can retry without reading the text.
 
 A model failure answers the prompt with an error rather than `end_turn`: the turn did not
 end normally, and the log records it as such (`turn/end` with the error).
@@ -19,6 +21,8 @@ end normally, and the log records it as such (`turn/end` with the error).
 from __future__ import annotations
 
 import logging
+import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +58,13 @@ from tether.acp.config import (
     SANDBOX_OPTION,
     checked_value,
     config_options,
+)
+from tether.acp.errors import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    RESOURCE_NOT_FOUND,
+    SESSION_LOCKED,
+    invalid_params,
 )
 from tether.acp.modes import mode_state, parse_mode
 from tether.acp.outbox import Outbox
@@ -164,9 +175,10 @@ class TetherAgent:
         **kwargs: Any,
     ) -> LoadSessionResponse:
         """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
+        asked_cwd = _path(cwd, "cwd")
         opened = self._open.get(session_id) or self._load(session_id, additional_directories)
         session = opened.session
-        if Path(cwd) != session.cwd:
+        if asked_cwd != session.cwd:
             log.info(
                 "session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd
             )
@@ -183,7 +195,7 @@ class TetherAgent:
         if opened is not None:
             if opened.session.running:
                 raise RequestError(
-                    -32600,
+                    INVALID_REQUEST,
                     f"Session {session_id} is running a prompt; cancel it before deleting it",
                     {"sessionId": session_id},
                 )
@@ -193,10 +205,11 @@ class TetherAgent:
             self.store.delete(session_id)
         except SessionNotFound as exc:
             raise RequestError(
-                -32002, f"Session not found: {session_id}", {"sessionId": session_id}
+                RESOURCE_NOT_FOUND, f"Session not found: {session_id}", {"sessionId": session_id}
             ) from exc
         except SessionLocked as exc:
-            raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+            data = {"sessionId": session_id, "reason": SESSION_LOCKED}
+            raise RequestError(INTERNAL_ERROR, str(exc), data) from exc
         return DeleteSessionResponse()
 
     async def list_sessions(
@@ -205,7 +218,7 @@ class TetherAgent:
         """The stored sessions, newest first, optionally only those in `cwd`."""
         infos = self.store.list_sessions()
         if cwd is not None:
-            wanted = Path(cwd).resolve()
+            wanted = _path(cwd, "cwd").resolve()
             infos = [info for info in infos if Path(info.cwd) == wanted]
         start = _cursor(cursor)
         page = infos[start : start + LIST_PAGE]
@@ -262,12 +275,16 @@ class TetherAgent:
             stop = await session.prompt(content, on_update, shown=shown_blocks(prompt))
         except SessionBusy as exc:
             raise RequestError(
-                -32600, f"Session {session_id} is already running a prompt", {"details": str(exc)}
+                INVALID_REQUEST,
+                f"Session {session_id} is already running a prompt",
+                {"details": str(exc)},
             ) from exc
         except PromptFailed as exc:
             await self._flush()
             raise RequestError(
-                -32603, f"The model failed: {exc}", {"sessionId": session_id, "details": str(exc)}
+                INTERNAL_ERROR,
+                f"The model failed: {exc}",
+                {"sessionId": session_id, "details": str(exc)},
             ) from exc
         await self._flush()
         return PromptResponse(stop_reason=stop)
@@ -295,10 +312,13 @@ class TetherAgent:
             session = Session.load(self.store, session_id, self._config(asker, roots))
         except SessionNotFound as exc:
             raise RequestError(
-                -32002, f"Session not found: {session_id}", {"sessionId": session_id}
+                RESOURCE_NOT_FOUND, f"Session not found: {session_id}", {"sessionId": session_id}
             ) from exc
-        except (SessionLocked, CorruptLog) as exc:
-            raise RequestError(-32603, str(exc), {"sessionId": session_id}) from exc
+        except SessionLocked as exc:
+            data = {"sessionId": session_id, "reason": SESSION_LOCKED}
+            raise RequestError(INTERNAL_ERROR, str(exc), data) from exc
+        except CorruptLog as exc:
+            raise RequestError(INTERNAL_ERROR, str(exc), {"sessionId": session_id}) from exc
         self._honour_logged_model(session)
         return self._opened(session, asker)
 
@@ -323,11 +343,13 @@ class TetherAgent:
 
     def _build_model(self, spec: str) -> Model:
         if self._switch_model is None:
-            raise RequestError(-32603, f"Cannot switch to {spec}: this agent has one model")
+            raise RequestError(INTERNAL_ERROR, f"Cannot switch to {spec}: this agent has one model")
         try:
             return self._switch_model(spec)
         except ModelError as exc:
-            raise RequestError(-32603, f"Cannot switch to {spec}: {exc}", {"value": spec}) from exc
+            raise RequestError(
+                INTERNAL_ERROR, f"Cannot switch to {spec}: {exc}", {"value": spec}
+            ) from exc
 
     def _honour_logged_model(self, session: Session) -> None:
         logged = session.configured(MODEL_OPTION)
@@ -352,7 +374,7 @@ class TetherAgent:
         opened = self._open.get(session_id)
         if opened is None:
             raise RequestError(
-                -32002,
+                RESOURCE_NOT_FOUND,
                 f"Session not open: {session_id} (create it with session/new "
                 "or open it with session/load first)",
                 {"sessionId": session_id},
@@ -387,21 +409,38 @@ class TetherAgent:
 
 
 def _directory(raw: str, field: str) -> Path:
-    path = Path(raw)
+    path = _path(raw, field)
     if not path.is_absolute():
-        raise RequestError(-32602, f"{field} must be an absolute path: {raw}", {field: raw})
-    if not path.is_dir():
-        raise RequestError(-32602, f"{field} is not a directory: {raw}", {field: raw})
+        raise invalid_params(f"{field} must be an absolute path: {raw}", {field: raw})
+    try:
+        is_dir = path.is_dir()
+    except OSError:  # a name too long, a directory that may not be searched
+        is_dir = False
+    if not is_dir:
+        raise invalid_params(f"{field} is not a directory: {raw}", {field: raw})
     return path
+
+
+def _path(raw: str, field: str) -> Path:
+    """A path a client sent; a NUL or a lone surrogate cannot name a file."""
+    try:
+        os.fsencode(raw)
+    except UnicodeEncodeError:
+        raise invalid_params(f"{field} is not a valid path: {raw!r}", {field: raw}) from None
+    if "\0" in raw:
+        raise invalid_params(f"{field} is not a valid path: {raw!r}", {field: raw})
+    return Path(raw)
+
+
+_CURSOR = re.compile(r"[0-9]{1,18}")
+"""What `session/list` hands out: a decimal offset (ASCII digits, not `²` or a 5000-digit one)."""
 
 
 def _cursor(cursor: str | None) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit():
-        raise RequestError(
-            -32602, f"Not a cursor from session/list: {cursor!r}", {"cursor": cursor}
-        )
+    if not _CURSOR.fullmatch(cursor):
+        raise invalid_params(f"Not a cursor from session/list: {cursor!r}", {"cursor": cursor})
     return int(cursor)
 
 

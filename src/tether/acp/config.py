@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from acp import RequestError
 from acp.schema import SessionConfigOptionSelect, SessionConfigSelectOption
 
+from tether.acp.errors import invalid_params
 from tether.acp.modes import AVAILABLE_MODES
 from tether.policy import Mode
 from tether.tools.bash.sandbox import SandboxPolicy
@@ -82,15 +82,12 @@ def checked_value(
     option = next((o for o in options if o.id == config_id), None)
     if option is None:
         known = ", ".join(o.id for o in options)
-        raise RequestError(
-            -32602,
-            f"Unknown config option {config_id!r}: use one of {known}",
-            {"configId": config_id},
+        raise invalid_params(
+            f"Unknown config option {config_id!r}: use one of {known}", {"configId": config_id}
         )
     choices = [c.value for c in option.options if isinstance(c, SessionConfigSelectOption)]
     if not isinstance(value, str) or value not in choices:
-        raise RequestError(
-            -32602,
+        raise invalid_params(
             f"{value!r} is not a choice of {config_id}: use one of {', '.join(choices)}",
             {"configId": config_id, "value": value, "choices": choices},
         )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from acp import RequestError
 from acp.schema import SessionMode, SessionModeState
 
+from tether.acp.errors import invalid_params
 from tether.policy import MODES, Mode, is_mode
 
 __all__ = ["AVAILABLE_MODES", "mode_state", "parse_mode"]
@@ -37,8 +37,7 @@ def mode_state(current: Mode) -> SessionModeState:
 def parse_mode(mode_id: str) -> Mode:
     """The mode a client names; an unknown id is an invalid-params error that lists the modes."""
     if not is_mode(mode_id):
-        raise RequestError(
-            -32602,
+        raise invalid_params(
             f"Unknown mode {mode_id!r}: use one of {', '.join(MODES)}",
             {"modeId": mode_id, "availableModes": list(MODES)},
         )

@@ -26,6 +26,7 @@ from acp.schema import (
     TextResourceContents,
 )
 
+from tether.acp.errors import invalid_params
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.session.shown import EmbeddedResource, ResourceLink, ShownBlock
 
@@ -59,7 +60,7 @@ def prompt_content(blocks: Sequence[PromptBlock]) -> list[ContentBlock]:
             case _:
                 assert_never(block)
     if not content:
-        raise RequestError(-32602, "The prompt is empty", {"prompt": []})
+        raise invalid_params("The prompt is empty", {"prompt": []})
     return content
 
 
@@ -139,4 +140,4 @@ def _attribute(value: str) -> str:
 
 
 def _unsupported(index: int, message: str) -> RequestError:
-    return RequestError(-32602, f"Prompt block {index}: {message}", {"index": index})
+    return invalid_params(f"Prompt block {index}: {message}", {"index": index})

@@ -4,10 +4,12 @@ The SDK's own stdio transport logs a line that is not JSON and reads on, so the 
 learns why it got no answer. This transport gives every bad line a JSON-RPC error with
 `id: null` and keeps serving:
 
-- a line that is not JSON (or not UTF-8) → -32700 `Parse error`;
+- a line that is not JSON (or not UTF-8, or nested too deeply to decode) → -32700
+  `Parse error`;
 - JSON that is not an object (a batch array, a number...), an object that is neither a
-  request, a notification nor a response, or a `method` that is not a string → -32600
-  `Invalid request`;
+  request, a notification nor a response, a `method` that is not a string, or an `id` that
+  is not a string, an integer or null → -32600 `Invalid request` (with the id when it is
+  a valid one, else null);
 - a line longer than the read limit → -32600, and the line is skipped.
 
 Unknown methods (-32601) and parameters that fail the schema (-32602) are answered by the
@@ -20,6 +22,9 @@ import asyncio
 import json
 import logging
 from typing import Any, Protocol
+
+from tether.acp.errors import INVALID_REQUEST, PARSE_ERROR
+from tether.jsontext import parse_json
 
 __all__ = ["LINE_LIMIT", "JsonRpcLines", "Sink"]
 
@@ -72,7 +77,7 @@ class JsonRpcLines:
                 line = await self._read_line()
             except _TooLarge:
                 await self._error(
-                    -32600, "Invalid request", f"message longer than {LINE_LIMIT} bytes"
+                    INVALID_REQUEST, "Invalid request", f"message longer than {LINE_LIMIT} bytes"
                 )
                 continue
             if line is None:
@@ -81,16 +86,16 @@ class JsonRpcLines:
             if not line:
                 continue
             try:
-                message = json.loads(line)
+                message = parse_json(line)
             except ValueError as exc:
                 log.warning("not JSON: %s", exc)
-                await self._error(-32700, "Parse error", str(exc))
+                await self._error(PARSE_ERROR, "Parse error", str(exc))
                 continue
             problem = _problem(message)
             if problem is not None:
                 log.warning("not a JSON-RPC message: %s", problem)
-                request_id = message.get("id") if isinstance(message, dict) else None
-                await self._error(-32600, "Invalid request", problem, request_id)
+                request_id = _echoable_id(message)
+                await self._error(INVALID_REQUEST, "Invalid request", problem, request_id)
                 continue
             return message  # type: ignore[no-any-return]
 
@@ -127,6 +132,11 @@ def _problem(message: Any) -> str | None:
     """Why a decoded line is not a JSON-RPC message, or `None` when it is one."""
     if not isinstance(message, dict):
         return f"expected a JSON object, got {type(message).__name__}"
+    request_id = message.get("id")
+    if request_id is not None and (
+        isinstance(request_id, bool) or not isinstance(request_id, int | str)
+    ):
+        return "id must be a string, an integer or null"
     if "method" in message:
         if not isinstance(message["method"], str):
             return "method must be a string"
@@ -134,3 +144,11 @@ def _problem(message: Any) -> str | None:
     if "id" in message and ("result" in message or "error" in message):
         return None
     return "neither a request, a notification nor a response"
+
+
+def _echoable_id(message: Any) -> Any:
+    """The id an error about `message` can answer to: its own when valid, else null."""
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+        return None
+    return request_id

@@ -10,19 +10,21 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-from anthropic.types import (
-    ContentBlockParam,
-    ImageBlockParam,
-    MessageParam,
-    RawMessageStreamEvent,
-    TextBlockParam,
-    ToolParam,
-    ToolResultBlockParam,
-)
+if TYPE_CHECKING:
+    from anthropic.types import (
+        ContentBlockParam,
+        ImageBlockParam,
+        MessageParam,
+        RawMessageStreamEvent,
+        TextBlockParam,
+        ToolParam,
+        ToolResultBlockParam,
+    )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.jsontext import parse_json
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -76,7 +78,7 @@ def _input(arguments: str) -> dict[str, object]:
     The API only takes objects here; the call's result already told the model what was wrong.
     """
     try:
-        value = json.loads(arguments or "{}")
+        value = parse_json(arguments or "{}")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
-
-import anthropic
-import httpx2
-from anthropic import AsyncAnthropic
+from typing import TYPE_CHECKING
 
 from tether.models.anthropic_convert import (
     EventAssembler,
@@ -19,6 +15,9 @@ from tether.models.anthropic_convert import (
 from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta
 from tether.models.failures import Endpoint, server_message
 from tether.models.retry import Failure, RetryPolicy, retrying
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "AnthropicModel"]
 
@@ -78,6 +77,9 @@ class AnthropicModel:
         """The SDK client, made on first use; its own retries are off (see `retry`)."""
         self.require_key()
         if self._client is None:
+            # The SDK is slow to import: only a request pays for it.
+            from anthropic import AsyncAnthropic
+
             self._client = AsyncAnthropic(
                 api_key=self._api_key, base_url=self.base_url, max_retries=0
             )
@@ -85,6 +87,8 @@ class AnthropicModel:
 
     async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ModelEvent, None]:
         """One HTTP request, streamed."""
+        import anthropic
+
         tools = to_anthropic_tools(request.tools)
         stream = await self._sdk().messages.create(
             model=self.model,
@@ -108,6 +112,9 @@ class AnthropicModel:
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: SDK exceptions become clear `ModelError`s."""
+        import anthropic
+        import httpx2
+
         endpoint = self._endpoint
         if isinstance(exc, ModelError):
             return Failure(exc)
@@ -120,6 +127,7 @@ class AnthropicModel:
             return endpoint.http(exc.status_code, message, exc.response.headers, exc.type)
         if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
             return endpoint.unreachable(exc)
-        if isinstance(exc, json.JSONDecodeError):
-            return endpoint.malformed(exc.doc)
+        undecodable = endpoint.undecodable(exc)
+        if undecodable is not None:
+            return undecodable
         return endpoint.broken(f"unexpected {type(exc).__name__} from {self.base_url}: {exc}")

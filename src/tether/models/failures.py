@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -100,6 +101,17 @@ class Endpoint:
         return self._fail(
             f"{self.base_url} sent a malformed stream chunk (invalid JSON): {excerpt(data)!r}"
         )
+
+    def undecodable(self, exc: Exception) -> Failure | None:
+        """The failure for a chunk the SDK could not decode, or `None` for other errors."""
+        if isinstance(exc, json.JSONDecodeError):
+            return self.malformed(exc.doc)
+        if isinstance(exc, RecursionError):
+            # The SDKs call `json.loads` on each chunk: deep nesting exhausts the stack.
+            return self._fail(
+                f"{self.base_url} sent a stream chunk nested too deeply to decode (invalid JSON)"
+            )
+        return None
 
     def broken(self, what: str) -> Failure:
         """Any other final failure, worded by the caller."""

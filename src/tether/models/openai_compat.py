@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import httpx2
-import openai
-from openai import AsyncOpenAI
 
 from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta
 from tether.models.failures import Endpoint, server_message
 from tether.models.openai_convert import ChunkAssembler, to_openai_messages, to_openai_tools
 from tether.models.retry import Failure, RetryPolicy, retrying
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
 
 __all__ = ["DEFAULT_BASE_URL", "DEFAULT_MODEL", "OpenAICompatModel"]
 
@@ -104,11 +103,16 @@ class OpenAICompatModel:
         """The SDK client, made on first use; its own retries are off (see `retry`)."""
         self.require_key()
         if self._client is None:
+            # The SDK costs a third of a second to import: only a request pays for it.
+            from openai import AsyncOpenAI
+
             self._client = AsyncOpenAI(api_key=self._api_key, base_url=self.base_url, max_retries=0)
         return self._client
 
     async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ModelEvent, None]:
         """One HTTP request, streamed."""
+        import openai
+
         tools = to_openai_tools(request.tools)
         stream = await self._sdk().chat.completions.create(
             model=self.model,
@@ -131,6 +135,9 @@ class OpenAICompatModel:
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: SDK exceptions become clear `ModelError`s."""
+        import httpx2
+        import openai
+
         endpoint = self._endpoint
         if isinstance(exc, ModelError):
             return Failure(exc)
@@ -143,6 +150,7 @@ class OpenAICompatModel:
             return endpoint.broken(
                 f"the stream from {self.base_url} reported an error: {exc.message}"
             )
-        if isinstance(exc, json.JSONDecodeError):
-            return endpoint.malformed(exc.doc)
+        undecodable = endpoint.undecodable(exc)
+        if undecodable is not None:
+            return undecodable
         return endpoint.broken(f"unexpected {type(exc).__name__} from {self.base_url}: {exc}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import platformdirs
 
+from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
 from tether.session.events import SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_log
@@ -123,18 +123,18 @@ def _info(path: Path) -> SessionInfo:
     # right after a raw newline and its type is the first key; only a few lines are parsed.
     data = path.read_bytes()
     first, _, rest = data.partition(b"\n")
-    header = json.loads(first)
+    header = parse_json(first)
     if header.get("type") != "session":
         raise ValueError("not a session log")
     title = None
     at = data.find(_TITLE)  # set once, by the first prompt
     end = data.find(b"\n", at + 1)
     if at >= 0 and end >= 0:  # a title line without its newline is a torn tail
-        title = json.loads(data[at + 1 : end])["title"]
+        title = parse_json(data[at + 1 : end])["title"]
     updated = header["createdAt"]
     for line in reversed(rest.splitlines()[-2:]):
         try:
-            updated = json.loads(line)["time"]
+            updated = parse_json(line)["time"]
             break
         except (ValueError, KeyError):
             continue  # a torn last line

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from tether.policy.asker import PermissionOutcome
 from tether.session.events import StopReason
 from tether.session.shown import EmbeddedResource, ResourceLink
+from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
 
@@ -74,10 +74,7 @@ class ToolCallStarted:
     @property
     def raw_input(self) -> Any:
         """The arguments as JSON when they parse, else the raw text (for ACP's `rawInput`)."""
-        try:
-            return json.loads(self.arguments)
-        except json.JSONDecodeError:
-            return self.arguments
+        return raw_input(self.arguments)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
+from tether.jsontext import TooDeep, parse_json
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -25,11 +26,11 @@ MAX_META_BYTES = 1 << 20
 def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
     """The validated arguments, or an error result that tells the model what was wrong."""
     try:
-        data = json.loads(raw) if raw.strip() else {}
-    except json.JSONDecodeError as exc:
-        return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {exc}")
-    except RecursionError:
+        data = parse_json(raw) if raw.strip() else {}
+    except TooDeep:
         return ToolResult.error(f"Arguments for {tool.name} are nested too deeply to decode")
+    except ValueError as exc:
+        return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {exc}")
     if not isinstance(data, dict):
         return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
     try:

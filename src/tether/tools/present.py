@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
 from pydantic import BaseModel
 
+from tether.jsontext import parse_json
 from tether.tools.base import Tool
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
-__all__ = ["call_view", "result_view"]
+__all__ = ["call_view", "raw_input", "result_view"]
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def call_view(
             return tool.present_call(args)
         except Exception:
             log.exception("present_call of %s failed; showing the generic card", name)
-    return GenericCallView(title=name, kind="other", raw_input=_raw_input(raw_arguments))
+    return GenericCallView(title=name, kind="other", raw_input=raw_input(raw_arguments))
 
 
 def result_view(
@@ -44,9 +44,10 @@ def result_view(
     return GenericResultView(content=result.text())
 
 
-def _raw_input(raw: str) -> Any:
+def raw_input(raw: str) -> Any:
+    """A call's raw arguments as JSON when they decode, else the text as it came."""
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+        return parse_json(raw)
+    except ValueError:
         # Not JSON, or nested too deeply to decode: the card shows the text as it came.
         return raw

@@ -36,6 +36,10 @@ LIGHT_STYLE = "friendly"
 DARK_STYLE = "github-dark"
 MAX_MESSAGE = 1024 * 1024
 """Largest message accepted from the page (a prompt is text; 1 MiB is plenty)."""
+DEFAULT_MAX_AGENTS = 8
+"""Agent processes one server runs at once (one per open page), unless `--max-agents` says."""
+TRY_AGAIN_LATER = 1013
+"""The WebSocket close code for a page refused because every agent slot is taken."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class WebConfig:
     agent: Sequence[str]
     cwd: Path
     door: Door
+    max_agents: int = DEFAULT_MAX_AGENTS
+    """At most this many pages have an agent at once; the next one is refused."""
 
 
 @lru_cache(maxsize=1)
@@ -79,26 +85,19 @@ def create_app(config: WebConfig) -> ASGIApp:
     async def stylesheet(request: Request) -> Response:
         return Response(highlight_css(), media_type="text/css")
 
+    running = 0  # agents started and not yet stopped; one event loop, so no lock
+
     async def socket(websocket: WebSocket) -> None:
+        nonlocal running
         await websocket.accept()
-        lock = asyncio.Lock()
-
-        async def send(message: PageMessage) -> None:
-            data = SERVER_MESSAGE.dump_json(message, by_alias=True).decode()
-            async with lock:
-                if websocket.application_state != WebSocketState.CONNECTED:
-                    return
-                try:
-                    await websocket.send_text(data)
-                except (WebSocketDisconnect, RuntimeError, OSError):
-                    log.debug("page went away while sending")
-
-        bridge = Bridge(config.agent, config.cwd, send)
-        await bridge.run(_incoming(websocket, send))
-        async with lock:
-            if websocket.application_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                    await websocket.close()
+        if running >= config.max_agents:
+            await _refuse(websocket, config.max_agents)
+            return
+        running += 1
+        try:
+            await _serve_page(websocket, config)
+        finally:
+            running -= 1
 
     app = Starlette(
         routes=[
@@ -112,12 +111,52 @@ def create_app(config: WebConfig) -> ASGIApp:
     return _SecurityHeaders(app, config.door.port)
 
 
+async def _refuse(websocket: WebSocket, max_agents: int) -> None:
+    """Tell a page over the cap why it gets no agent, then close (try again later)."""
+    message = ErrorMessage(
+        message=f"this server runs at most {max_agents} agents at once (--max-agents); "
+        "close another tab, then reload this one"
+    )
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_text(SERVER_MESSAGE.dump_json(message, by_alias=True).decode())
+        await websocket.close(code=TRY_AGAIN_LATER)
+
+
+async def _serve_page(websocket: WebSocket, config: WebConfig) -> None:
+    """One page: its own agent, relayed until the page or the agent goes."""
+    lock = asyncio.Lock()
+
+    async def send(message: PageMessage) -> None:
+        data = SERVER_MESSAGE.dump_json(message, by_alias=True).decode()
+        async with lock:
+            if websocket.application_state != WebSocketState.CONNECTED:
+                return
+            try:
+                await websocket.send_text(data)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                log.debug("page went away while sending")
+
+    bridge = Bridge(config.agent, config.cwd, send)
+    await bridge.run(_incoming(websocket, send))
+    async with lock:
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close()
+
+
 async def _incoming(websocket: WebSocket, send: PageSend) -> AsyncIterator[ClientMessage]:
     while True:
         try:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            # A binary frame (or none at all): the protocol is JSON text only.
+            await send(ErrorMessage(message="binary messages are not understood; send JSON text"))
+            continue
         if len(text) > MAX_MESSAGE:
             await send(ErrorMessage(message="message too large"))
             continue

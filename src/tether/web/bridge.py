@@ -28,6 +28,7 @@ from acp.schema import (
 from pydantic import ValidationError
 
 from tether.acp.config import SANDBOX_OPTION
+from tether.acp.errors import is_session_locked
 from tether.web.client import PageClient, Send
 from tether.web.protocol import (
     Answer,
@@ -177,9 +178,18 @@ class Bridge:
         try:
             await self._dispatch(conn, message)
         except (RequestError, ConnectionError, ValidationError) as exc:
-            await self._send(ErrorMessage(message=_describe(message, exc)))
             if isinstance(message, Prompt):
-                await self._send(PromptEnd(session_id=message.session_id, stop_reason="error"))
+                # Said once, in the prompt's end, where the page offers to retry.
+                await self._client.end_message(message.session_id)
+                await self._send(
+                    PromptEnd(
+                        session_id=message.session_id,
+                        stop_reason="error",
+                        error=_failure(exc) or _describe(message, exc),
+                    )
+                )
+                return
+            await self._send(ErrorMessage(message=_describe(message, exc)))
 
     async def _load(
         self, conn: ClientSideConnection, session_id: str, cwd: str
@@ -191,7 +201,7 @@ class Bridge:
             try:
                 return await conn.load_session(cwd=cwd, session_id=session_id, mcp_servers=[])
             except RequestError as exc:
-                if attempt >= LOAD_RETRIES or "already open" not in f"{exc} {exc.data}":
+                if attempt >= LOAD_RETRIES or not is_session_locked(exc):
                     raise
             attempt += 1
             await asyncio.sleep(LOAD_RETRY_DELAY_S)
@@ -226,6 +236,7 @@ class Bridge:
             case LoadSession(session_id=session_id, cwd=cwd):
                 await self._send(Opening(session_id=session_id, replay=True))
                 loaded = await self._load(conn, session_id, cwd or str(self._cwd))
+                await self._client.end_message(session_id)
                 await self._send(
                     Opened(
                         session_id=session_id,
@@ -235,6 +246,7 @@ class Bridge:
                 )
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
+                await self._client.end_message(session_id)
                 await self._send(PromptEnd(session_id=session_id, stop_reason=response.stop_reason))
             case Cancel(session_id=session_id):
                 await conn.cancel(session_id=session_id)
@@ -273,6 +285,15 @@ def _sandbox(options: Sequence[object] | None) -> ModeState | None:
                     if isinstance(c, SessionConfigSelectOption)
                 ),
             )
+    return None
+
+
+def _failure(exc: Exception) -> str | None:
+    """The agent's own account of a failed prompt (tether: the model's error), if it gave one."""
+    if isinstance(exc, RequestError) and isinstance(exc.data, dict):
+        detail = exc.data.get("details")
+        if isinstance(detail, str) and detail:
+            return detail
     return None
 
 

@@ -41,7 +41,9 @@ from acp.schema import (
 )
 
 from tether.web.enrich import enrich_tool_call, enrich_update
+from tether.web.markdown import markdown_html
 from tether.web.protocol import (
+    MessageHtml,
     PermissionChoice,
     PermissionClosed,
     PermissionRequest,
@@ -56,6 +58,11 @@ Send = Callable[[ServerMessage], Awaitable[None]]
 
 _NO_FS = "tether web does not serve files or terminals to the agent; the agent uses its own tools"
 
+_ASIDE = frozenset(
+    {"usage_update", "available_commands_update", "current_mode_update", "config_option_update"}
+)
+"""Updates that may arrive in the middle of a message without ending it."""
+
 
 class PageClient:
     """Relays session updates to the page and turns permission requests into buttons.
@@ -68,6 +75,16 @@ class PageClient:
         self._send = send
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[str, asyncio.Future[str | None]]] = {}
+        self._texts: dict[str, list[str]] = {}
+        """The agent message each session is streaming, until it ends and goes as Markdown."""
+
+    async def end_message(self, session_id: str) -> None:
+        """Send the message streamed so far as rendered Markdown (the page swaps it in)."""
+        pieces = self._texts.pop(session_id, None)
+        if pieces and "".join(pieces).strip():
+            await self._send(
+                MessageHtml(session_id=session_id, html=markdown_html("".join(pieces)))
+            )
 
     def answer(self, request_id: int, option_id: str | None) -> bool:
         """Resolve a pending permission request; False when it is unknown or already closed."""
@@ -136,13 +153,19 @@ class PageClient:
         **kwargs: Any,
     ) -> None:
         """Relay one update; enrichment runs before the first await so order is kept."""
-        await self._send(Update(session_id=session_id, update=enrich_update(_dump(update))))
+        enriched = enrich_update(_dump(update))
+        kind = enriched.get("sessionUpdate")
+        if isinstance(update, AgentMessageChunk) and update.content.type == "text":
+            self._texts.setdefault(session_id, []).append(update.content.text)
+        elif kind not in _ASIDE:
+            await self.end_message(session_id)
+        await self._send(Update(session_id=session_id, update=enriched))
 
     async def write_text_file(
         self, session_id: str, path: str, content: str, **kwargs: Any
     ) -> WriteTextFileResponse | None:
         """Refused: no fs capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("fs/write_text_file")
 
     async def read_text_file(
         self,
@@ -153,7 +176,7 @@ class PageClient:
         **kwargs: Any,
     ) -> ReadTextFileResponse:
         """Refused: no fs capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("fs/read_text_file")
 
     async def create_terminal(  # noqa: PLR0917 - the ACP Client protocol's signature
         self,
@@ -166,31 +189,31 @@ class PageClient:
         **kwargs: Any,
     ) -> CreateTerminalResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/create")
 
     async def terminal_output(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> TerminalOutputResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/output")
 
     async def release_terminal(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> ReleaseTerminalResponse | None:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/release")
 
     async def wait_for_terminal_exit(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> WaitForTerminalExitResponse:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/wait_for_exit")
 
     async def kill_terminal(
         self, session_id: str, terminal_id: str, **kwargs: Any
     ) -> KillTerminalResponse | None:
         """Refused: no terminal capability was declared."""
-        raise RequestError.method_not_found(_NO_FS)
+        raise _refused("terminal/kill")
 
     async def create_elicitation(
         self, message: str, mode: ElicitationMode, **kwargs: Any
@@ -210,6 +233,13 @@ class PageClient:
 
     def on_connect(self, conn: Agent) -> None:
         """Nothing to set up: the bridge holds the connection."""
+
+
+def _refused(method: str) -> RequestError:
+    """Method not found, naming the method and why the page does not serve it."""
+    error = RequestError.method_not_found(method)
+    error.data = {"method": method, "details": _NO_FS}
+    return error
 
 
 def _dump(model: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from tether.cli.model_args import add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
 from tether.policy import DEFAULT_MODE, MODES
+from tether.web.app import DEFAULT_MAX_AGENTS
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
 __all__ = ["add_arguments", "main", "options_from_args", "run"]
@@ -34,13 +35,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
     )
+    parser.add_argument(
+        "--max-agents",
+        type=int,
+        default=DEFAULT_MAX_AGENTS,
+        metavar="N",
+        help=f"agents run at once, one per open page (default {DEFAULT_MAX_AGENTS})",
+    )
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
+    )
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
     """Checked options; bad values raise `ValueError` with a message for the user."""
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be 0..65535, not {args.port}")
+    if args.max_agents < 1:
+        raise ValueError(f"--max-agents must be at least 1, not {args.max_agents}")
     cwd: Path = args.cwd
     if not cwd.is_dir():
         raise ValueError(f"--cwd {cwd} is not a directory")
@@ -57,6 +72,8 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         ),
         cwd=cwd,
         open_browser=not args.no_open,
+        max_agents=args.max_agents,
+        new_token=args.new_token,
     )
 
 

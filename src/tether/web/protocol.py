@@ -24,6 +24,7 @@ __all__ = [
     "ErrorMessage",
     "ListSessions",
     "LoadSession",
+    "MessageHtml",
     "ModeChoice",
     "ModeState",
     "NewSession",
@@ -236,6 +237,17 @@ class PromptEnd:
     type: Literal["promptEnd"] = "promptEnd"
     session_id: str
     stop_reason: str
+    error: Opt[str] = None
+    """Why the prompt failed (`stopReason: error`), said once."""
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class MessageHtml:
+    """The agent message just streamed as text, rendered from Markdown (safe HTML)."""
+
+    type: Literal["markdown"] = "markdown"
+    session_id: str
+    html: str
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
@@ -255,6 +267,7 @@ ServerMessage = Annotated[
     | PermissionRequest
     | PermissionClosed
     | PromptEnd
+    | MessageHtml
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import shlex
 import socket
 import sys
@@ -14,8 +13,10 @@ from typing import TextIO
 
 import uvicorn
 
-from tether.web.app import WebConfig, create_app
+from tether.session.store import data_dir
+from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.guard import Door
+from tether.web.token import web_token
 
 __all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]
 
@@ -51,6 +52,9 @@ class WebOptions:
     agent: tuple[str, ...] = ()
     cwd: Path = Path()
     open_browser: bool = True
+    max_agents: int = DEFAULT_MAX_AGENTS
+    new_token: bool = False
+    """Replace the stored token (pages holding the old one are shut out)."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -72,13 +76,14 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
     """Serve until interrupted; the URL (with its token) is the first line on `out`."""
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
-    token = secrets.token_urlsafe(32)
+    token = web_token(data_dir(), rotate=options.new_token)
     url_host = f"[{options.host}]" if ":" in options.host else options.host
     url = f"http://{url_host}:{port}/?token={token}"
     config = WebConfig(
         agent=options.agent or tuple(default_agent_command()),
         cwd=options.cwd.resolve(),
         door=Door(token=token, host=options.host, port=port),
+        max_agents=options.max_agents,
     )
     server = uvicorn.Server(
         uvicorn.Config(

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["BLOCK_BYTES", "NewlineCounter", "count_segments"]
 
@@ -23,16 +26,24 @@ _MAX_WORKERS = 4
 
 
 class NewlineCounter:
-    """Counts newlines in a range of a buffer, reusing one scratch array."""
+    """Counts newlines in a range of a buffer, reusing one scratch array for large ranges."""
 
     def __init__(self) -> None:
-        self._flags = np.empty(BLOCK_BYTES, dtype=np.bool_)
+        self._flags: npt.NDArray[np.bool_] | None = None
 
     def __call__(self, chunk: bytes | bytearray, pos: int, end: int) -> int:
         """The number of `\\n` bytes in `chunk[pos:end]`."""
+        if end - pos < BLOCK_BYTES:
+            # A short range (all of a small file) is counted without numpy, so a session that
+            # reads no large file never imports it.
+            return chunk.count(b"\n", pos, end)
         # `find` is memchr: a stretch without any newline is skipped fastest.
         if chunk.find(b"\n", pos, end) < 0:
             return 0
+        import numpy as np
+
+        if self._flags is None:
+            self._flags = np.empty(BLOCK_BYTES, dtype=np.bool_)
         data = np.frombuffer(chunk, np.uint8, end - pos, pos)
         count = 0
         for start in range(0, len(data), BLOCK_BYTES):

@@ -6,7 +6,8 @@ import { Transcript } from "./transcript.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
-  conn: $("conn"), agent: $("agent"), newSession: $("new-session"), refresh: $("refresh"),
+  conn: $("conn"), connText: $("conn-text"), agent: $("agent"), menu: $("menu"), backdrop: $("backdrop"),
+  announcer: $("announcer"), newSession: $("new-session"), refresh: $("refresh"),
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
   modeBox: $("mode-box"), mode: $("mode"), sandboxBox: $("sandbox-box"), sandbox: $("sandbox"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
@@ -33,57 +34,79 @@ function follow() {
 
 const transcript = new Transcript(ui.transcriptRoot, {
   onAnswer: (requestId, optionId) => send({ type: "answer", requestId, optionId }),
+  onRetry: (text) => {
+    if (!state.running && !state.opening && state.ready) submitPrompt(text);
+  },
+  announcer: ui.announcer,
 });
 const emptyState = $("empty");
 
 // --- socket -----------------------------------------------------------------------------
+// The server keeps its token across restarts, so a lost connection is retried with backoff
+// and the open session is opened again once the agent is ready.
 
 const token = new URLSearchParams(location.search).get("token") || "";
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${encodeURIComponent(token)}`;
-const socket = new WebSocket(wsUrl);
+const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000];
+let socket = null;
+let retries = 0;
+let reopen = null; // the session to open again after a reconnect
 
 function send(message) {
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
-function setConn(stateName, title) {
+function setConn(stateName, text) {
   ui.conn.dataset.state = stateName;
-  ui.conn.title = title;
+  ui.connText.textContent = text;
 }
 
-socket.addEventListener("open", () => setConn("starting", "starting the agent…"));
-socket.addEventListener("close", () => {
-  setConn("closed", "disconnected");
-  state.ready = null;
-  setRunning(false);
-  updateControls();
-  transcript.notice("Disconnected from the server. Reload the page to reconnect.", "error");
-  follow();
-});
-socket.addEventListener("message", (event) => {
-  let message;
-  try {
-    message = JSON.parse(event.data);
-  } catch {
-    return;
-  }
-  handle(message);
-  follow();
-});
+function connect() {
+  setConn(retries ? "reconnecting" : "connecting", retries ? "Reconnecting…" : "Connecting…");
+  socket = new WebSocket(wsUrl);
+  socket.addEventListener("open", () => setConn("starting", "Starting the agent…"));
+  socket.addEventListener("close", () => {
+    const wasReady = Boolean(state.ready);
+    state.ready = null;
+    if (state.sessionId || state.opening) reopen = state.sessionId || state.opening;
+    state.opening = null;
+    setRunning(false);
+    updateControls();
+    const delay = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
+    retries += 1;
+    setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
+    if (wasReady) {
+      transcript.notice("Disconnected from the server; reconnecting…", "error");
+      follow();
+    }
+    setTimeout(connect, delay);
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handle(message);
+    follow();
+  });
+}
 
 function handle(message) {
   switch (message.type) {
     case "ready":
       state.ready = message;
-      setConn("ready", `connected to ${message.agentName}`);
+      retries = 0;
+      setConn("ready", "Connected");
+      ui.conn.title = `connected to ${message.agentName}`;
       ui.agent.textContent = message.agentVersion ? `${message.agentName} ${message.agentVersion}` : message.agentName;
       ui.agent.title = message.cwd;
       updateControls();
       if (message.canList) send({ type: "listSessions" });
       else renderSessions();
-      if (location.hash.startsWith("#session=") && message.canLoad) {
-        openSession(decodeURIComponent(location.hash.slice("#session=".length)));
-      }
+      if (message.canLoad && (reopen || hashSession())) openSession(reopen || hashSession());
+      reopen = null;
       return;
     case "sessions":
       state.sessions = message.sessions;
@@ -118,6 +141,10 @@ function handle(message) {
       if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
       onUpdate(message.update);
       return;
+    case "markdown":
+      if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
+      transcript.markdown(message.html);
+      return;
     case "permission":
       transcript.permission(message);
       return;
@@ -127,7 +154,9 @@ function handle(message) {
     case "promptEnd":
       if (message.sessionId !== state.sessionId) return;
       setRunning(false);
-      if (message.stopReason !== "end_turn") transcript.notice(stopText(message.stopReason), message.stopReason === "error" ? "error" : "info");
+      // A tether agent already said how the turn ended (turnEnd); others are told here.
+      if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
+      transcript.ended = false;
       if (state.ready && state.ready.canList) send({ type: "listSessions" });
       return;
     case "error":
@@ -142,14 +171,8 @@ function handle(message) {
   }
 }
 
-function stopText(reason) {
-  return {
-    cancelled: "Cancelled.",
-    max_tokens: "Stopped: the model hit its token limit.",
-    max_turn_requests: "Stopped: too many steps for one prompt.",
-    refusal: "The model refused.",
-    error: "The prompt failed.",
-  }[reason] || `Stopped: ${reason}`;
+function hashSession() {
+  return location.hash.startsWith("#session=") ? decodeURIComponent(location.hash.slice("#session=".length)) : null;
 }
 
 function onUpdate(update) {
@@ -203,7 +226,8 @@ function renderSessions() {
 }
 
 function openSession(sessionId, cwd) {
-  if (state.running || state.opening) return;
+  closeDrawer();
+  if (state.running || state.opening || !state.ready) return;
   const known = state.sessions.find((s) => s.sessionId === sessionId);
   send({ type: "loadSession", sessionId, cwd: cwd || (known ? known.cwd : undefined) });
 }
@@ -245,6 +269,7 @@ ui.mode.addEventListener("change", () => {
   if (state.sessionId) send({ type: "setMode", sessionId: state.sessionId, modeId: ui.mode.value });
 });
 ui.newSession.addEventListener("click", () => {
+  closeDrawer();
   if (!state.running && !state.opening) send({ type: "newSession" });
 });
 ui.refresh.addEventListener("click", () => send({ type: "listSessions" }));
@@ -279,6 +304,7 @@ function submitPrompt(text) {
   emptyState.remove();
   transcript.chunk("user", { type: "text", text });
   transcript.lastMessage = null;
+  transcript.ended = false;
   stick = true;
   follow();
   setRunning(true);
@@ -308,4 +334,34 @@ ui.prompt.addEventListener("input", autosize);
 ui.cancel.addEventListener("click", () => {
   if (state.sessionId && state.running) send({ type: "cancel", sessionId: state.sessionId });
 });
+
+// --- keyboard, address, drawer ------------------------------------------------------------
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  if (document.body.classList.contains("drawer-open")) {
+    closeDrawer();
+    ui.menu.focus();
+  } else if (state.sessionId && state.running) {
+    send({ type: "cancel", sessionId: state.sessionId });
+  }
+});
+window.addEventListener("hashchange", () => {
+  const wanted = hashSession();
+  if (wanted && wanted !== state.sessionId && wanted !== state.opening && state.ready?.canLoad) openSession(wanted);
+});
+
+// Below 760px the sidebar is a drawer behind the menu button.
+function closeDrawer() {
+  document.body.classList.remove("drawer-open");
+  ui.menu.setAttribute("aria-expanded", "false");
+}
+ui.menu.addEventListener("click", () => {
+  const open = document.body.classList.toggle("drawer-open");
+  ui.menu.setAttribute("aria-expanded", String(open));
+  if (open) ui.newSession.focus();
+});
+ui.backdrop.addEventListener("click", closeDrawer);
+
 updateControls();
+connect();

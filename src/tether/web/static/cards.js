@@ -80,7 +80,9 @@ function readCard(view) {
       if (!row.textContent) row.append("\u200b"); // keep empty lines one row tall
       code.append(row);
     });
-    card.append(el("div", { class: "code hl" }, gutter, el("pre", { class: "code-text" }, code)));
+    // Only a long window gets a scroll area of its own; a short one is shown whole.
+    const tall = lines.length > 40 ? " tall" : "";
+    card.append(el("div", { class: `code hl${tall}` }, gutter, el("pre", { class: "code-text" }, code)));
   } else {
     card.append(el("div", { class: "card-note", text: total === 0 ? "The file is empty." : "No lines in this window." }));
   }

@@ -1,5 +1,5 @@
-// Small DOM helpers. Agent data only ever enters the page as text nodes (textContent),
-// never as HTML: there is no innerHTML anywhere in this client.
+// Small DOM helpers. Agent data enters the page as text nodes (textContent); the one
+// exception is `safeHtml`, for the server's Markdown rendering (raw HTML disabled there).
 
 /**
  * Create an element: el("div", {class: "a b", text: "hi", title: "t", dataset: {x: 1}}, ...children)
@@ -32,4 +32,22 @@ export function append(parent, children) {
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
+}
+
+/**
+ * Parse HTML the server made safe (tether.web.markdown: no raw HTML, safe links) into a
+ * fragment. It is parsed inert (no scripts run, nothing loads until it is inserted), and any
+ * event-handler attribute or script that could only come from a bug is dropped on the way.
+ */
+export function safeHtml(html) {
+  const doc = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
+  for (const bad of doc.body.querySelectorAll("script, style, iframe, object, embed")) bad.remove();
+  for (const node of doc.body.querySelectorAll("*")) {
+    for (const attr of [...node.attributes]) {
+      if (attr.name.startsWith("on")) node.removeAttribute(attr.name);
+    }
+  }
+  const fragment = document.createDocumentFragment();
+  fragment.append(...doc.body.childNodes);
+  return fragment;
 }

@@ -2,21 +2,55 @@
 // permission requests, built from ACP session updates, live or replayed alike.
 
 import { contentBlock, renderToolBody } from "./cards.js";
-import { clear, el } from "./dom.js";
+import { clear, el, safeHtml } from "./dom.js";
 
 const KIND_ICONS = {
   read: "▤", edit: "✎", delete: "✕", move: "⇄", search: "⌕", execute: "❯",
   think: "✦", fetch: "⇣", switch_mode: "⇆", other: "•",
 };
-const STATUS_LABELS = { pending: "pending", in_progress: "running", completed: "done", failed: "failed" };
+const STATUS_LABELS = { pending: "pending", in_progress: "running", completed: "done", failed: "failed", rejected: "rejected" };
+// Decisions by kind, so a live answer and a replayed one read the same.
+const DECISIONS = {
+  allow_once: ["allow", "Allowed once"], allow_always: ["allow", "Always allowed"],
+  reject_once: ["reject", "Rejected"], reject_always: ["reject", "Rejected"], reject: ["reject", "Rejected"],
+  refused: ["reject", "Rejected: no one to approve it"], cancelled: ["reject", "Cancelled"],
+};
+const STOP_TEXT = {
+  cancelled: "Cancelled.",
+  max_tokens: "Stopped: the model hit its token limit.",
+  max_turn_requests: "Stopped: too many steps for one prompt.",
+  refusal: "The model refused.",
+  error: "The prompt failed.",
+};
+
+/** What the page says when a prompt stops other than normally. */
+export function stopText(reason, error) {
+  if (reason === "error" && error) return `The prompt failed: ${error}`;
+  return STOP_TEXT[reason] || `Stopped: ${reason}`;
+}
+
+/** The status a call's header shows: a command that exited non-zero failed, whatever ACP says. */
+function shownStatus(state) {
+  if (state.permission === "reject" || state.permission === "refused") return "rejected";
+  const view = state.resultView;
+  if (view && view.card === "terminal" && (view.signal || (typeof view.exitCode === "number" && view.exitCode !== 0))) {
+    return "failed";
+  }
+  return state.status || "pending";
+}
 
 export class Transcript {
-  constructor(root, { onAnswer }) {
+  constructor(root, { onAnswer, onRetry, announcer }) {
     this.root = root;
     this.onAnswer = onAnswer;
+    this.onRetry = onRetry;
+    this.announcer = announcer; // a polite live region: only new things are read out
     this.calls = new Map(); // toolCallId -> {state, node}
     this.permissions = new Map(); // requestId -> {node, options}
     this.lastMessage = null; // {role, node} of the message being streamed into
+    this.pendingAgent = null; // the agent message whose Markdown has not arrived yet
+    this.lastUserText = "";
+    this.ended = false; // the running prompt's end was already shown (from the agent's turnEnd)
   }
 
   reset() {
@@ -24,6 +58,14 @@ export class Transcript {
     this.calls.clear();
     this.permissions.clear();
     this.lastMessage = null;
+    this.pendingAgent = null;
+    this.lastUserText = "";
+    this.ended = false;
+  }
+
+  announce(text) {
+    if (!this.announcer || !text) return;
+    this.announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
   }
 
   get isEmpty() {
@@ -45,19 +87,57 @@ export class Transcript {
         return this.toolCall(update, update.sessionUpdate === "tool_call");
       case "plan":
         return this.plan(update.entries || []);
+      case "session_info_update": {
+        const end = update._meta && update._meta.tether ? update._meta.tether.turnEnd : undefined;
+        if (end) this.turnEnd(end);
+        return undefined;
+      }
       default:
         return undefined; // mode, commands, usage, session info: shown elsewhere or not at all
     }
   }
 
+  /** Where a prompt ended (tether agents say so live and on replay alike). */
+  turnEnd(end) {
+    this.lastMessage = null;
+    this.ended = true;
+    if (end.stopReason !== "end_turn") this.stopNotice(end.stopReason, end.error);
+  }
+
+  /** The notice for a prompt that stopped early; a failed one gets a Retry button. */
+  stopNotice(reason, error) {
+    const retry = reason === "error" && this.lastUserText && this.onRetry;
+    const text = this.lastUserText;
+    this.notice(stopText(reason, error), reason === "error" ? "error" : "info",
+      retry ? () => this.onRetry(text) : null);
+  }
+
+  /** The Markdown of the message just streamed replaces its plain text. */
+  markdown(html) {
+    const target = this.pendingAgent;
+    this.pendingAgent = null;
+    if (this.lastMessage && this.lastMessage.node === target) this.lastMessage = null;
+    if (!target) return;
+    const text = target.querySelector(".msg-text");
+    clear(text).append(safeHtml(html));
+    text.classList.add("md");
+    for (const pre of text.querySelectorAll("pre.md-code")) addCopyButton(pre);
+    this.announce(text.textContent);
+  }
+
   chunk(role, content) {
     if (!content) return;
+    if (role === "user" && content.type === "text") {
+      if (this.lastMessage && this.lastMessage.role === "user") this.lastUserText += content.text;
+      else this.lastUserText = content.text;
+    }
     if (!this.lastMessage || this.lastMessage.role !== role) {
       const node = role === "thought"
         ? el("details", { class: "msg msg-thought" }, el("summary", { text: "Thinking" }), el("div", { class: "msg-text" }))
         : el("div", { class: `msg msg-${role}` }, el("div", { class: "msg-text" }));
       this.root.append(node);
       this.lastMessage = { role, node, text: node.querySelector(".msg-text") };
+      if (role === "agent") this.pendingAgent = node;
     }
     const target = this.lastMessage.text;
     if (content.type === "text") {
@@ -82,7 +162,9 @@ export class Transcript {
     for (const key of ["title", "kind", "status", "content", "locations", "rawInput", "rawOutput"]) {
       if (update[key] !== undefined && update[key] !== null) state[key] = update[key];
     }
-    const view = update._meta && update._meta.tether ? update._meta.tether.view : undefined;
+    const tether = update._meta && update._meta.tether ? update._meta.tether : {};
+    if (tether.permission) state.permission = tether.permission;
+    const view = tether.view;
     if (view) {
       if (isStart) state.callView = view;
       else state.resultView = view;
@@ -92,16 +174,29 @@ export class Transcript {
 
   renderCall(entry) {
     const { state, node } = entry;
-    const permission = node.querySelector(":scope > .permission");
+    let permission = node.querySelector(":scope > .permission");
     clear(node);
-    node.dataset.status = state.status || "pending";
+    const status = shownStatus(state);
+    node.dataset.status = status;
     node.dataset.kind = state.kind || "other";
-    node.append(
-      el("header", { class: "tool-head" },
-        el("span", { class: "tool-icon", "aria-hidden": "true", text: KIND_ICONS[state.kind] || KIND_ICONS.other }),
-        el("span", { class: "tool-title", text: state.title || state.toolCallId, title: state.title || "" }),
-        el("span", { class: `tool-status status-${state.status || "pending"}`, text: STATUS_LABELS[state.status] || state.status || "" })),
-      renderToolBody(state));
+    const body = renderToolBody(state);
+    body.classList.add("tool-body");
+    body.id = `body-${state.toolCallId}`;
+    const collapsed = node.classList.contains("collapsed");
+    const toggle = el("button", {
+      type: "button", class: "tool-toggle", "aria-expanded": String(!collapsed), "aria-controls": body.id,
+      title: collapsed ? "Show the card" : "Hide the card",
+      onclick: () => {
+        const now = node.classList.toggle("collapsed");
+        toggle.setAttribute("aria-expanded", String(!now));
+        toggle.title = now ? "Show the card" : "Hide the card";
+      },
+    },
+    el("span", { class: "tool-icon", "aria-hidden": "true", text: KIND_ICONS[state.kind] || KIND_ICONS.other }),
+    el("span", { class: "tool-title", text: state.title || state.toolCallId, title: state.title || "" }),
+    el("span", { class: `tool-status status-${status}`, text: STATUS_LABELS[status] || status }));
+    node.append(el("header", { class: "tool-head" }, toggle), body);
+    if (!permission && state.permission) permission = decisionBox(state.permission);
     if (permission) node.append(permission);
   }
 
@@ -133,13 +228,26 @@ export class Transcript {
         this.onAnswer(request.requestId, option.optionId);
       },
     }));
-    const box = el("div", { class: "permission", dataset: { requestId: request.requestId } },
-      el("span", { class: "perm-question", text: "Allow this?" }),
-      el("div", { class: "perm-buttons" }, buttons));
+    const keys = keyHints(request.options);
+    const box = el("div", {
+      class: "permission", role: "group", "aria-label": "Permission request", tabindex: "-1",
+      dataset: { requestId: request.requestId },
+      onkeydown: (event) => {
+        // y / a / n answer while the request has focus, like the terminal's question.
+        const option = keys[event.key.toLowerCase()];
+        if (!option || event.ctrlKey || event.metaKey || event.altKey) return;
+        event.preventDefault();
+        box.querySelector(`button[data-option-id="${CSS.escape(option.optionId)}"]`)?.click();
+      },
+    },
+    el("span", { class: "perm-question", text: "Allow this?" }),
+    el("div", { class: "perm-buttons" }, buttons),
+    el("span", { class: "perm-keys", text: "y / a / n" }));
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
     this.permissions.set(request.requestId, { node: box, options: request.options });
     box.querySelector("button")?.focus({ preventScroll: true });
+    this.announce(`Permission requested: ${call.title || "a tool call"}`);
   }
 
   /** Replace a permission's buttons with the decision taken. */
@@ -148,14 +256,45 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
-    const label = option ? option.name : "Cancelled";
-    const kind = option ? option.kind : "cancelled";
-    clear(entry.node).append(el("span", { class: `perm-decision perm-decision-${kind}`, text: label }));
-    entry.node.classList.add("answered");
+    entry.node.replaceWith(decisionBox(option ? option.kind : "cancelled"));
   }
 
-  notice(text, kind = "info") {
+  notice(text, kind = "info", retry = null) {
     this.lastMessage = null;
-    this.root.append(el("div", { class: `notice notice-${kind}`, text }));
+    this.root.append(el("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : null },
+      el("span", { class: "notice-text", text }),
+      retry ? el("button", { type: "button", class: "retry", text: "Retry", onclick: retry }) : null));
+    if (kind !== "error") this.announce(text);
   }
+}
+
+function decisionBox(kind) {
+  const [tone, label] = DECISIONS[kind] || ["reject", kind];
+  return el("div", { class: "permission answered", dataset: { decision: kind } },
+    el("span", { class: `perm-decision perm-decision-${tone}`, text: label }));
+}
+
+function keyHints(options) {
+  const keys = {};
+  for (const option of options) {
+    if (option.kind === "allow_once") keys.y = option;
+    else if (option.kind === "allow_always") keys.a = option;
+    else if (option.kind.startsWith("reject") && !keys.n) keys.n = option;
+  }
+  return keys;
+}
+
+function addCopyButton(pre) {
+  const button = el("button", {
+    type: "button", class: "copy", text: "Copy", "aria-label": "Copy the code",
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(pre.querySelector("code").textContent);
+        button.textContent = "Copied";
+      } catch {
+        button.textContent = "Copy failed";
+      }
+    },
+  });
+  pre.before(el("div", { class: "code-tools" }, button));
 }

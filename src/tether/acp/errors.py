@@ -1,0 +1,52 @@
+"""The JSON-RPC errors tether's agent answers with: codes by name, and the data they carry.
+
+| code                 | value  | when                                                    |
+|----------------------|--------|---------------------------------------------------------|
+| `PARSE_ERROR`        | -32700 | a line that is not JSON (answered with id null)         |
+| `INVALID_REQUEST`    | -32600 | JSON that is not a JSON-RPC message; a busy session      |
+| `METHOD_NOT_FOUND`   | -32601 | a method the agent does not serve                       |
+| `INVALID_PARAMS`     | -32602 | a bad cwd, directory, mode, cursor or prompt block       |
+| `INTERNAL_ERROR`     | -32603 | the model failed; the log is locked or corrupt           |
+| `RESOURCE_NOT_FOUND` | -32002 | ACP's code for an unknown session                       |
+
+An error whose cause a client may act on says so in `data`, not only in its text: a
+session held by another process carries `data.reason == SESSION_LOCKED`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp import RequestError
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "RESOURCE_NOT_FOUND",
+    "SESSION_LOCKED",
+    "invalid_params",
+    "is_session_locked",
+]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+RESOURCE_NOT_FOUND = -32002
+
+SESSION_LOCKED = "sessionLocked"
+"""`data.reason` of the error for a session another process holds open (it may soon let go)."""
+
+
+def invalid_params(message: str, data: dict[str, Any]) -> RequestError:
+    """-32602 with a message that says which parameter is wrong and why."""
+    return RequestError(INVALID_PARAMS, message, data)
+
+
+def is_session_locked(error: RequestError) -> bool:
+    """Whether an agent refused a session because another process holds it open."""
+    return isinstance(error.data, dict) and error.data.get("reason") == SESSION_LOCKED

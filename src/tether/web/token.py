@@ -1,0 +1,41 @@
+"""The web client's token, kept across restarts so an open page can reconnect.
+
+It lives in `<data dir>/web-token` (`$TETHER_HOME/web-token`), readable by its owner only
+(mode 0600); `tether web --new-token` replaces it, which shuts out every page that had it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+from pathlib import Path
+
+__all__ = ["TOKEN_FILE", "web_token"]
+
+TOKEN_FILE = "web-token"
+_VALID = re.compile(r"[A-Za-z0-9_-]{32,128}")
+
+
+def web_token(data_dir: Path, *, rotate: bool = False) -> str:
+    """The stored token, or a new one written there (when asked, or when none is valid)."""
+    path = data_dir / TOKEN_FILE
+    if not rotate:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            stored = path.read_text(encoding="ascii").strip()
+            # One readable by others is treated as leaked: it is replaced.
+            if _VALID.fullmatch(stored) and path.stat().st_mode & 0o077 == 0:
+                return stored
+    token = secrets.token_urlsafe(32)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # Write beside it and rename: a reader sees the old token or the new one, never half.
+    partial = path.with_name(f".{TOKEN_FILE}.{os.getpid()}")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, token.encode() + b"\n")
+    finally:
+        os.close(fd)
+    os.replace(partial, path)
+    return token
