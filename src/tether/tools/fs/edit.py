@@ -10,6 +10,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.linediff import hunks
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -18,7 +19,6 @@ from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_vi
 from tether.tools.fs.edit_match import replace_in_text
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
 from tether.tools.fs.guard import current_version, require_observed
-from tether.tools.fs.hunks import hunks
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
