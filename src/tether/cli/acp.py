@@ -6,6 +6,7 @@ import argparse
 import asyncio
 
 from tether.acp import TetherAgent, serve_stdio
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.models.base import Model
@@ -25,6 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
     add_sandbox_arguments(parser)
+    add_fetch_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     sandbox = sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
 
     def tools() -> ToolRegistry:
-        return default_tools(sandbox)
+        return default_tools(sandbox, allow_private_fetch=args.allow_private_fetch)
 
     def switch(spec: str) -> Model:
         return make_model(spec, base_url=args.base_url, api_key=args.api_key)

@@ -8,15 +8,17 @@ What passes without asking:
 | edit inside the workspace | ask | yes          | yes  |
 | read or edit outside      | ask | ask          | yes  |
 | execute (bash)            | ask | ask          | yes  |
+| fetch (web_fetch)         | ask | ask          | yes  |
 | unsandboxed (escalation)  | ask | ask          | ask  |
 | execute, no sandbox       | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
-path (`read` and `edit` apart), or the exact same command for `execute` (and, apart, for
-`unsandboxed`). "No sandbox" is a command of a sandboxed session whose sandbox cannot start:
-auto mode refuses it rather than run it unconfined without being told to (`--sandbox off`).
+path (`read` and `edit` apart), the exact same command for `execute` (and, apart, for
+`unsandboxed`), or the same host for `fetch`. "No sandbox" is a command of a sandboxed session
+whose sandbox cannot start: auto mode refuses it rather than run it unconfined without being
+told to (`--sandbox off`).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class PolicyGate:
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
         if access.action == "execute" and access.sandbox_problem and self.mode == "auto":
+            self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
                 "run commands unsandboxed; pass --sandbox off explicitly to run them without it"
@@ -121,6 +124,8 @@ class PolicyGate:
             return None
         if access.action == "execute":
             return "commands need approval unless the mode is auto"
+        if access.action == "fetch":
+            return "fetching from the web needs approval unless the mode is auto"
         if not self._inside(access):
             return "it is outside the workspace"
         if access.action == "read" or self.mode == "accept-edits":
@@ -131,6 +136,8 @@ class PolicyGate:
 def _memory_key(access: Access) -> tuple[str, str]:
     if access.action in ("execute", "unsandboxed"):
         return (access.action, access.command if access.command is not None else access.title)
+    if access.action == "fetch":
+        return ("fetch", (access.host or access.title).lower())
     return (access.action, str(access.path) if access.path is not None else access.title)
 
 
@@ -142,6 +149,8 @@ def _describe(access: Access) -> str:
             command = command[:_COMMAND_SHOWN] + "..."
         where = " outside the sandbox" if access.action == "unsandboxed" else ""
         return f"run `{command}`{where}"
+    if access.action == "fetch":
+        return access.title[:1].lower() + access.title[1:]
     target = str(access.path) if access.path is not None else access.title
     return f"{access.action} {target}"
 
@@ -151,6 +160,8 @@ def _options(access: Access) -> tuple[PermissionOption, ...]:
         scope = "this exact command"
     elif access.action == "unsandboxed":
         scope = "this exact command outside the sandbox"
+    elif access.action == "fetch":
+        scope = f"fetching from {access.host}" if access.host else "fetching this URL"
     elif access.action == "edit":
         scope = "edits to this file"
     else:

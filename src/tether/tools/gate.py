@@ -8,26 +8,28 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute", "unsandboxed"]
+Action = Literal["read", "edit", "execute", "fetch", "unsandboxed"]
 """`unsandboxed`: a command that asked to run outside the sandbox (always asks a person)."""
 
 
 @dataclass(frozen=True)
 class Access:
-    """One operation to authorize: reading or editing a path, or running a command."""
+    """One operation to authorize: reading or editing a path, running a command, fetching a URL."""
 
     action: Action
     title: str
     path: Path | None = None
     inside: bool = True
     command: str | None = None
+    host: str | None = None
+    """The host a fetch goes to: "always allow" covers that host."""
     tool_call_id: str = ""
     """The call asking, so a client can show the request beside its card."""
     sandbox_problem: str | None = None
     """Set on an `execute` whose sandbox cannot start: the command would run unsandboxed."""
 
     @property
-    def kind(self) -> Literal["read", "edit", "execute"]:
+    def kind(self) -> Literal["read", "edit", "execute", "fetch"]:
         """The ACP tool kind of the operation (an unsandboxed command is still `execute`)."""
         return "execute" if self.action == "unsandboxed" else self.action
 
