@@ -8,6 +8,7 @@ from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
+from tether.tools.search import GlobTool, GrepTool
 from tether.tools.web import WebFetchTool
 
 __all__ = ["default_tools"]
@@ -16,7 +17,8 @@ __all__ = ["default_tools"]
 def default_tools(
     sandbox: SandboxPolicy | None = None, *, allow_private_fetch: bool = False
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `bash` and `web_fetch`, in that order (the order the model sees).
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash` and `web_fetch`, in the order the model
+    sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses.
@@ -26,6 +28,8 @@ def default_tools(
             ReadTool(),
             WriteTool(),
             EditTool(),
+            GrepTool(),
+            GlobTool(),
             BashTool(sandbox=sandbox),
             WebFetchTool(allow_private=allow_private_fetch),
         ]
