@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.acp.wire import tether_command
+from tests.npm import npm_package
 
 NODE_DIR = Path(__file__).parent / "node"
 SDK_VERSION = "2.4.0"
@@ -40,25 +41,13 @@ SCRIPT = {
 }
 
 
-def _installed() -> bool:
-    manifest = NODE_DIR / "node_modules" / "@agentclientprotocol" / "sdk" / "package.json"
-    return manifest.is_file() and json.loads(manifest.read_text())["version"] == SDK_VERSION
-
-
 @pytest.fixture(scope="module")
 def node() -> str:
     """The `node` binary, with the pinned SDK installed next to the client."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.skip("node and npm are needed to run the TypeScript SDK client")
-    if not _installed():
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=NODE_DIR,
-            check=True,
-            timeout=300,
-        )
-    assert _installed()
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is needed to run the TypeScript SDK client")
+    npm_package(NODE_DIR, "@agentclientprotocol/sdk", SDK_VERSION)
     return node
 
 

@@ -187,15 +187,19 @@ def test_ctrl_c_keeps_what_was_printed_of_the_answer(
 def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     ws.joinpath("big.py").write_text("".join(f"line_{n} = {n}\n" for n in range(1, 2001)))
+    ws.joinpath("wide.txt").write_text("".join(f"{n:04} {'.' * 200}\n" for n in range(400)))
     model = _script(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "big.py"}}]},
+        {"toolCalls": [{"id": "w", "name": "read", "arguments": {"path": "wide.txt"}}]},
         {"text": "Read."},
     )
     run = tether(home, "run", "read", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert len(lines) < 40, len(lines)
+    assert len(lines) < 70, len(lines)
+    # The wide file was cut by the output cap, and its card says so.
+    assert "cut at the 50 KB output cap" in run.stdout
     assert "line_1 = 1" in run.stdout and "… " in run.stdout and " lines …" in run.stdout
     session = _only_session(home)
     full = tether(home, "show", session, "--verbose")

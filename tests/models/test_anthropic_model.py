@@ -15,12 +15,14 @@ from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
     Completed,
+    ContextOverflow,
     ModelError,
     ModelEvent,
     ModelRequest,
     TextDelta,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 from tether.models.anthropic_model import DEFAULT_MODEL, AnthropicModel
@@ -90,7 +92,8 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                 ),
             ),
             stop_reason="tool_use",
-        )
+        ),
+        usage=Usage(input_tokens=472, output_tokens=89),
     )
     [sent] = server.requests
     assert (sent.method, sent.path) == ("POST", "/v1/messages")
@@ -176,7 +179,8 @@ async def test_tool_call_without_input_gets_empty_object(
             AssistantMessage(
                 tool_calls=(ToolCall(id="toolu_01C", name="list", arguments="{}"),),
                 stop_reason="tool_use",
-            )
+            ),
+            usage=Usage(input_tokens=472, output_tokens=5),
         )
     ]
 
@@ -185,7 +189,8 @@ async def test_refusal_stop_reason(server: SSEServer, model: AnthropicModel) -> 
     server.queue(sse_reply("anthropic_refusal.sse"))
     events = await collect(model, hello())
     assert events[-1] == Completed(
-        AssistantMessage(text="I can't help with that.", stop_reason="refusal")
+        AssistantMessage(text="I can't help with that.", stop_reason="refusal"),
+        usage=Usage(input_tokens=472, output_tokens=7),
     )
 
 
@@ -195,7 +200,10 @@ async def test_retries_after_503_then_succeeds(server: SSEServer, model: Anthrop
         sse_reply("anthropic_text.sse"),
     )
     events = await collect(model, hello())
-    assert events[-1] == Completed(AssistantMessage(text="Done: both files are fine."))
+    assert events[-1] == Completed(
+        AssistantMessage(text="Done: both files are fine."),
+        usage=Usage(input_tokens=472, output_tokens=9),
+    )
     assert len(server.requests) == 2
     assert server.requests[0].body == server.requests[1].body
 
@@ -341,3 +349,32 @@ async def test_breaking_out_early_closes_the_connection(
             assert event == TextDelta("word0 ")
             break
     await asyncio.wait_for(server.client_closed.wait(), 1.0)
+
+
+async def test_usage_counts_cache_reads_and_writes(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    server.queue(sse_reply("anthropic_cached.sse"))
+    events = await collect(model, hello())
+    assert events[-1] == Completed(
+        AssistantMessage(text="Cached."),
+        usage=Usage(
+            input_tokens=12, output_tokens=4, cached_read_tokens=2048, cached_write_tokens=300
+        ),
+    )
+
+
+async def test_prompt_too_long_is_a_context_overflow_not_retried(
+    server: SSEServer, model: AnthropicModel
+) -> None:
+    body = {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 210000 tokens > 200000 maximum",
+        },
+    }
+    server.queue(json_reply(400, body))
+    with pytest.raises(ContextOverflow, match="prompt is too long"):
+        await collect(model, hello())
+    assert len(server.requests) == 1

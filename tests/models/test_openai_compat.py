@@ -16,12 +16,14 @@ from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
     Completed,
+    ContextOverflow,
     ModelError,
     ModelEvent,
     ModelRequest,
     TextDelta,
     ToolCall,
     ToolResultMessage,
+    Usage,
     UserMessage,
 )
 from tether.models.factory import make_model
@@ -77,7 +79,8 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                 ToolCall(id="call_1_b3c4", name="read", arguments='{"path": "b.py", "offset": 10}'),
             ),
             stop_reason="tool_use",
-        )
+        ),
+        usage=Usage(input_tokens=412, output_tokens=58),
     )
     [request] = server.requests
     assert (request.method, request.path) == ("POST", "/v1/chat/completions")
@@ -86,6 +89,7 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
     assert request.json() == {
         "model": "deepseek-chat",
         "stream": True,
+        "stream_options": {"include_usage": True},
         "messages": [
             {"role": "system", "content": "Be brief."},
             {
@@ -398,3 +402,36 @@ async def test_bare_404_also_suspects_the_base_url(server: SSEServer) -> None:
         f"OpenAI-compatible API: Unknown model 'qwen3:8b' at {server.url} "
         f"(HTTP 404: 404 page not found), or {server.url} is not the API's base URL"
     )
+
+
+async def test_usage_from_the_last_chunk_with_cached_tokens(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(sse_reply("openai_cached_usage.sse"))
+    events = await collect(model, hello())
+    assert events[-1] == Completed(
+        AssistantMessage(text="Cached."),
+        usage=Usage(input_tokens=2100, output_tokens=3, cached_read_tokens=2048),
+    )
+    assert server.requests[0].json()["stream_options"] == {"include_usage": True}
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": "too long", "type": "invalid_request_error", "code": "context_length_exceeded"},
+        {
+            "message": "This model's maximum context length is 65536 tokens. However, you "
+            "requested 70000 tokens. Please reduce the length of the messages.",
+            "type": "invalid_request_error",
+            "code": None,
+        },
+    ],
+)
+async def test_prompt_too_long_is_a_context_overflow_not_retried(
+    server: SSEServer, model: OpenAICompatModel, error: dict[str, object]
+) -> None:
+    server.queue(json_reply(400, {"error": error}))
+    with pytest.raises(ContextOverflow, match="prompt is too long for 'deepseek-chat'"):
+        await collect(model, hello())
+    assert len(server.requests) == 1

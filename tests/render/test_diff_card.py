@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from tests.render.helpers import body_lines, check_golden, plain, segments
+from tether.linediff import display_lines
 from tether.render import render_call_view, render_result_view
-from tether.render.diff_card import MAX_ROWS_PER_FILE, split_lines
+from tether.render.diff_card import MAX_ROWS_PER_FILE
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location
 
 OLD = "".join(f"line {i}\n" for i in range(1, 21))
@@ -71,10 +72,10 @@ def test_empty_new_file_and_unchanged_file() -> None:
 
 
 def test_crlf_text_is_split_like_the_read_tool() -> None:
-    assert split_lines("a\r\nb\r\n") == ["a", "b"]
-    assert split_lines("a\nb") == ["a", "b"]
-    assert split_lines("") == []
-    assert split_lines("\n") == [""]
+    assert display_lines("a\r\nb\r\n") == ["a", "b"]
+    assert display_lines("a\nb") == ["a", "b"]
+    assert display_lines("") == []
+    assert display_lines("\n") == [""]
     view = DiffResultView(
         diffs=(FileDiff(path="w.txt", old_text="one\r\ntwo\r\n", new_text="one\r\n2\r\n"),)
     )

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.render.helpers import body_lines, plain
+from tether.linediff import hunks
 from tether.render import render_result_view
-from tether.tools.fs.hunks import hunks
 from tether.views import DiffResultView, FileDiff, Location
 
 WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta", "eps"])

@@ -15,6 +15,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Browser
+
+from tests.web.browser import chromium
 
 FAKE_AGENT = Path(__file__).with_name("fake_agent.py")
 TETHER = [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())"]
@@ -103,3 +106,10 @@ def fake_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     workspace.mkdir()
     with running_web(fake_agent_command(root / "store"), workspace) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium per test module."""
+    with chromium() as launched:
+        yield launched

@@ -10,14 +10,12 @@ import json
 import shlex
 import socket
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, WAIT_MS, chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import ARTIFACTS, WAIT_MS, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, running_web
 
 PHONE = {"width": 390, "height": 844}
@@ -60,15 +58,8 @@ SCRIPT: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
-
-
 def _web(root: Path, script: dict[str, Any], *extra: str) -> Any:
-    (root / "ws").mkdir(exist_ok=True)
+    (root / "ws").mkdir(exist_ok=True)  # a test may have filled it already
     path = root / "script.json"
     path.write_text(json.dumps(script))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{path}"])
@@ -209,7 +200,14 @@ def _free_port() -> int:
 
 
 def test_the_page_reconnects_to_a_restarted_server(browser: Browser, tmp_path: Path) -> None:
-    script = {"turns": [{"text": "Hello **there**."}]}
+    script = {
+        "turns": [
+            {"toolCalls": [{"id": "w", "name": "read", "arguments": {"path": "wide.txt"}}]},
+            {"text": "Hello **there**."},
+        ]
+    }
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "wide.txt").write_text("".join(f"{n:04} {'.' * 200}\n" for n in range(400)))
     port = _free_port()
     with _web(tmp_path, script, f"--port={port}") as web:
         token_file = tmp_path / "home" / "web-token"
@@ -223,6 +221,10 @@ def test_the_page_reconnects_to_a_restarted_server(browser: Browser, tmp_path: P
         send_prompt(page, "say hello")
         page.wait_for_selector(".msg-agent strong:has-text('there')")
         wait_idle(page)
+        # A read the 50 KB cap cut short says so in its footer; a long one scrolls on its own.
+        foot = page.locator("section.tool[data-tool-call-id=w] .card-foot")
+        assert foot.inner_text().startswith("Cut at the 50 KB output cap · ")
+        assert page.locator("section.tool[data-tool-call-id=w] .code.tall").count() == 1
     try:
         page.wait_for_selector("#conn[data-state=closed]", state="attached")
         assert "retrying" in page.locator("#conn-text").inner_text().lower()

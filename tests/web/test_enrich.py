@@ -82,6 +82,7 @@ def test_fragments_without_a_start_are_unplaced_and_new_files_start_at_one() -> 
             {"path": "f.py", "oldText": "a", "newText": "b"},
             {"path": "g.py", "oldText": None, "newText": "n\n"},
         ],
+        "locations": [{"path": "f.py"}, {"path": "g.py", "line": 1}],
     }
     diffs = enrich_update(_update(view, kind="tool_call"))["_meta"]["tether"]["view"]["diffs"]
     assert [d["placed"] for d in diffs] == [False, True]

@@ -1,22 +1,88 @@
-"""`tether web`: serve the web client on loopback (see `tether.web`)."""
+"""`tether web`: serve the web client on loopback (see `tether.web`); its flags and options."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
-from tether.web.command import DESCRIPTION, add_arguments
-from tether.web.command import run as run_web
+from tether.cli.model_args import add_model_arguments
+from tether.policy import DEFAULT_MODE, MODES
+from tether.web.app import DEFAULT_MAX_AGENTS
+from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
-__all__ = ["HELP", "configure", "run"]
+__all__ = ["HELP", "configure", "options_from_args", "run"]
 
-HELP = DESCRIPTION
+HELP = "Serve the web client on loopback: sessions, prompts, permissions and cards."
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add the flags of `tether web`."""
-    add_arguments(parser)
+    """The flags of `tether web`."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: a random free one)")
+    parser.add_argument(
+        "--agent",
+        metavar="CMD",
+        help="ACP agent command to run for each page (default: tether acp with the flags below)",
+    )
+    add_model_arguments(parser, api_key=False)
+    parser.add_argument(
+        "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
+    )
+    parser.add_argument(
+        "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
+    )
+    parser.add_argument(
+        "--max-agents",
+        type=int,
+        default=DEFAULT_MAX_AGENTS,
+        metavar="N",
+        help=f"agents run at once, one per open page (default {DEFAULT_MAX_AGENTS})",
+    )
+    parser.add_argument("--no-open", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
+    )
+
+
+def options_from_args(args: argparse.Namespace) -> WebOptions:
+    """Checked options; bad values raise `ValueError` with a message for the user."""
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port must be 0..65535, not {args.port}")
+    if args.max_agents < 1:
+        raise ValueError(f"--max-agents must be at least 1, not {args.max_agents}")
+    cwd: Path = args.cwd
+    if not cwd.is_dir():
+        raise ValueError(f"--cwd {cwd} is not a directory")
+    return WebOptions(
+        host=args.host,
+        port=args.port,
+        agent=tuple(
+            parse_agent_command(args.agent)
+            if args.agent is not None
+            else default_agent_command(model=args.model, base_url=args.base_url, mode=args.mode)
+        ),
+        cwd=cwd,
+        open_browser=not args.no_open,
+        max_agents=args.max_agents,
+        new_token=args.new_token,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted."""
-    return run_web(args)
+    """Run the server from parsed flags; returns the process exit code."""
+    try:
+        options = options_from_args(args)
+    except ValueError as exc:
+        print(f"tether web: {exc}", file=sys.stderr)
+        return 2
+    try:
+        serve(options)
+    except OSError as exc:
+        print(f"tether web: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,6 +1,15 @@
 """Models: the protocol the loop talks to, and the shipped implementations."""
 
-from tether.models.base import Completed, Model, ModelError, ModelEvent, ModelRequest, TextDelta
+from tether.models.base import (
+    Completed,
+    ContextOverflow,
+    Model,
+    ModelError,
+    ModelEvent,
+    ModelRequest,
+    TextDelta,
+    Usage,
+)
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -14,6 +23,7 @@ from tether.models.messages import (
 __all__ = [
     "AssistantMessage",
     "Completed",
+    "ContextOverflow",
     "Message",
     "Model",
     "ModelError",
@@ -24,5 +34,6 @@ __all__ = [
     "ToolCall",
     "ToolResultMessage",
     "ToolSpec",
+    "Usage",
     "UserMessage",
 ]

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from anthropic.types import (
         ContentBlockParam,
         ImageBlockParam,
+        MessageDeltaUsage,
         MessageParam,
         RawMessageStreamEvent,
         TextBlockParam,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.jsontext import parse_json
+from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -159,6 +161,11 @@ class _ToolBlock:
         return json.dumps(self.start_input) if self.start_input else "{}"
 
 
+def _given(value: int | None, before: int | None) -> int | None:
+    """A count from the latest event, else the one known before."""
+    return value if value is not None else before
+
+
 @dataclass
 class EventAssembler:
     """Builds one `AssistantMessage` from raw stream events."""
@@ -167,6 +174,8 @@ class EventAssembler:
     tools: dict[int, _ToolBlock] = field(default_factory=dict)
     stop_reason: str | None = None
     stopped: bool = False
+    usage: Usage | None = None
+    """From `message_start`, updated by `message_delta` (whose output count is the total)."""
 
     def feed(self, event: RawMessageStreamEvent) -> str:
         """Take one event; returns the text it added (possibly empty)."""
@@ -182,11 +191,34 @@ class EventAssembler:
                 return self._add(delta.text)
             if delta.type == "input_json_delta" and event.index in self.tools:
                 self.tools[event.index].json.append(delta.partial_json)
+        elif event.type == "message_start":
+            start = event.message.usage
+            self.usage = Usage(
+                input_tokens=start.input_tokens,
+                output_tokens=start.output_tokens,
+                cached_read_tokens=start.cache_read_input_tokens,
+                cached_write_tokens=start.cache_creation_input_tokens,
+            )
         elif event.type == "message_delta":
             self.stop_reason = event.delta.stop_reason or self.stop_reason
+            self._update_usage(event.usage)
         elif event.type == "message_stop":
             self.stopped = True
         return ""
+
+    def _update_usage(self, delta: MessageDeltaUsage) -> None:
+        """Counts in `message_delta` are cumulative: each one given replaces the start's."""
+        usage = self.usage or Usage(input_tokens=0, output_tokens=0)
+        self.usage = Usage(
+            input_tokens=delta.input_tokens
+            if delta.input_tokens is not None
+            else usage.input_tokens,
+            output_tokens=delta.output_tokens,
+            cached_read_tokens=_given(delta.cache_read_input_tokens, usage.cached_read_tokens),
+            cached_write_tokens=_given(
+                delta.cache_creation_input_tokens, usage.cached_write_tokens
+            ),
+        )
 
     def _add(self, text: str) -> str:
         """Record streamed text."""

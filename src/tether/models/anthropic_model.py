@@ -108,7 +108,7 @@ class AnthropicModel:
             raise ModelError(
                 f"{PROVIDER}: the stream from {self.base_url} ended before message_stop"
             )
-        yield Completed(assembler.message())
+        yield Completed(assembler.message(), usage=assembler.usage)
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: SDK exceptions become clear `ModelError`s."""

@@ -28,10 +28,22 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class Usage:
+    """Tokens one request spent, as the provider counted them; cache counts when it says."""
+
+    input_tokens: int
+    output_tokens: int
+    cached_read_tokens: int | None = None
+    cached_write_tokens: int | None = None
+
+
+@dataclass(frozen=True)
 class Completed:
     """The end of the stream: the whole message, tool calls with their raw argument strings."""
 
     message: AssistantMessage
+    usage: Usage | None = None
+    """What the request cost, when the provider reported it."""
 
 
 ModelEvent = TextDelta | Completed
@@ -39,6 +51,10 @@ ModelEvent = TextDelta | Completed
 
 class ModelError(Exception):
     """The model could not answer (no key, unknown model, a broken stream, retries spent)."""
+
+
+class ContextOverflow(ModelError):
+    """The server refused the request because the prompt is longer than the model's context."""
 
 
 class Model(Protocol):

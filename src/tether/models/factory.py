@@ -2,35 +2,54 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tether.models.base import Model, ModelError
 
-__all__ = ["make_model"]
+__all__ = ["MODEL_KINDS", "make_model"]
+
+ModelMaker = Callable[[str, str | None, str | None], Model]
+"""(the spec after `KIND:`, base URL, API key) -> the model."""
+
+
+def _script(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`script:FILE` replays a JSON script (offline, deterministic)."""
+    from tether.models.script import ScriptModel
+
+    if not rest:
+        raise ModelError("script model needs a file: --model script:FILE")
+    return ScriptModel.from_file(Path(rest))
+
+
+def _openai(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`openai[:MODEL]` is any OpenAI-compatible chat-completions endpoint (DeepSeek by default)."""
+    from tether.models.openai_compat import OpenAICompatModel
+
+    return OpenAICompatModel(model=rest or None, base_url=base_url, api_key=api_key)
+
+
+def _anthropic(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`anthropic[:MODEL]` is Anthropic's messages API."""
+    from tether.models.anthropic_model import AnthropicModel
+
+    return AnthropicModel(model=rest or None, base_url=base_url, api_key=api_key)
+
+
+MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {
+    "script": ("script:FILE", _script),
+    "openai": ("openai[:MODEL]", _openai),
+    "anthropic": ("anthropic[:MODEL]", _anthropic),
+}
+"""Model kind -> (its usage, its maker); a new provider is one entry here."""
 
 
 def make_model(spec: str, *, base_url: str | None = None, api_key: str | None = None) -> Model:
-    """The model a `--model` value names; raises `ModelError` for an unknown kind.
-
-    - `script:FILE` replays a JSON script (offline, deterministic).
-    - `openai[:MODEL]` is any OpenAI-compatible chat-completions endpoint (DeepSeek by default).
-    - `anthropic[:MODEL]` is Anthropic's messages API.
-    """
+    """The model a `--model` value names; raises `ModelError` for an unknown kind."""
     kind, _, rest = spec.partition(":")
-    if kind == "script":
-        from tether.models.script import ScriptModel
-
-        if not rest:
-            raise ModelError("script model needs a file: --model script:FILE")
-        return ScriptModel.from_file(Path(rest))
-    if kind == "openai":
-        from tether.models.openai_compat import OpenAICompatModel
-
-        return OpenAICompatModel(model=rest or None, base_url=base_url, api_key=api_key)
-    if kind == "anthropic":
-        from tether.models.anthropic_model import AnthropicModel
-
-        return AnthropicModel(model=rest or None, base_url=base_url, api_key=api_key)
-    raise ModelError(
-        f"unknown model {spec!r}: use script:FILE, openai[:MODEL] or anthropic[:MODEL]"
-    )
+    entry = MODEL_KINDS.get(kind)
+    if entry is None:
+        usages = ", ".join(usage for usage, _ in MODEL_KINDS.values())
+        known = usages.rsplit(", ", 1)
+        raise ModelError(f"unknown model {spec!r}: use {' or '.join(known)}")
+    return entry[1](rest, base_url, api_key)

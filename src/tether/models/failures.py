@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tether.models.base import ModelError
+from tether.models.base import ContextOverflow, ModelError
 from tether.models.retry import Failure, RetryPolicy, parse_retry_after
 
 __all__ = ["Endpoint", "excerpt", "server_message"]
@@ -34,6 +34,23 @@ def server_message(body: object, fallback: str) -> str:
     if isinstance(body, str) and body.strip():
         return excerpt(body)
     return fallback
+
+
+OVERFLOW_WORDS = (
+    "prompt is too long",
+    "maximum context length",
+    "context length",
+    "context window",
+)
+"""How servers word a prompt longer than the context (Anthropic, OpenAI, vLLM, others)."""
+
+
+def _says_prompt_too_long(status: int, code: str | None, message: str) -> bool:
+    """Whether an error says the prompt does not fit the model's context."""
+    if code == "context_length_exceeded":
+        return True
+    lowered = message.lower()
+    return status in (400, 413) and any(words in lowered for words in OVERFLOW_WORDS)
 
 
 def _names_missing_model(status: int, code: str | None, message: str) -> bool:
@@ -66,6 +83,11 @@ class Endpoint:
             )
         if status == 403:
             return self._fail(f"Access denied at {self.base_url} ({detail})")
+        if _says_prompt_too_long(status, code, message):
+            overflow = ContextOverflow(
+                f"{self.provider}: the prompt is too long for {self.model!r} ({detail})"
+            )
+            return Failure(overflow)
         if _names_missing_model(status, code, message):
             text = f"Unknown model {self.model!r} at {self.base_url} ({detail})"
             if "model" not in message.lower():

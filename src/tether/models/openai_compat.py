@@ -120,6 +120,8 @@ class OpenAICompatModel:
             # Some servers reject an empty tool list, so a toolless request sends none.
             tools=tools if tools else openai.omit,
             stream=True,
+            # The last chunk then carries the token counts.
+            stream_options={"include_usage": True},
         )
         assembler = ChunkAssembler()
         async with stream:
@@ -131,7 +133,7 @@ class OpenAICompatModel:
             raise ModelError(
                 f"{PROVIDER}: the stream from {self.base_url} ended before the message was complete"
             )
-        yield Completed(assembler.message())
+        yield Completed(assembler.message(), usage=assembler.usage)
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: SDK exceptions become clear `ModelError`s."""

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -173,10 +174,19 @@ class ChunkAssembler:
     slots: dict[int, int] = field(default_factory=dict)
     """The server's call index -> the slot its latest call went to (they differ when a
     server reuses an index for a new call)."""
+    usage: Usage | None = None
+    """From the last chunk, which has no choices (asked for with `include_usage`)."""
 
     def feed(self, chunk: ChatCompletionChunk) -> str:
         """Take one chunk; returns the text it added (possibly empty)."""
         added = ""
+        if chunk.usage is not None:
+            details = chunk.usage.prompt_tokens_details
+            self.usage = Usage(
+                input_tokens=chunk.usage.prompt_tokens,
+                output_tokens=chunk.usage.completion_tokens,
+                cached_read_tokens=details.cached_tokens if details is not None else None,
+            )
         for choice in chunk.choices or ():
             if choice.index != 0:
                 continue

@@ -50,7 +50,8 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
         last = view.lines[-1].number
         if last < view.total_lines:
             more = view.total_lines - last
-            parts.append(note(f"… {more} more lines; continue at offset={last + 1}"))
+            cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
+            parts.append(note(f"{cut}… {more} more lines; continue at offset={last + 1}"))
     elif view.total_lines == 0:
         parts.append(note("empty file"))
     else:
@@ -73,6 +74,10 @@ def code_view(numbers: list[int], texts: list[str], lang: str | None) -> Group:
         row.append(f"{number:>{width}} │ ", GUTTER)
         rows.append(row.append_text(code_text(tokens)))
     return Group(*rows)
+
+
+def _size(cap: int) -> str:
+    return f"{cap // 1024} KB" if cap % 1024 == 0 else f"{cap} bytes"
 
 
 def _texts(view: ReadResultView) -> list[str]:

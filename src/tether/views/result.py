@@ -69,6 +69,8 @@ class ReadResultView:
     title: Opt[str] = None
     lang: Opt[str] = None
     content: Opt[str] = None
+    byte_cap: Opt[int] = None
+    """Set when the window stops early because it reached this many bytes of output."""
 
 
 ToolResultView = Annotated[

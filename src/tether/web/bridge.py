@@ -26,7 +26,9 @@ from acp.schema import (
 from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
+from tether.session import SessionStore
 from tether.web.client import PageClient, Send
+from tether.web.follow import LogFollower
 from tether.web.protocol import (
     Answer,
     Cancel,
@@ -79,6 +81,7 @@ class Bridge:
         self._send = send
         self._client = PageClient(send)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._following: asyncio.Task[None] | None = None
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""
@@ -100,6 +103,7 @@ class Bridge:
             await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
         finally:
             self._client.withdraw()
+            self._stop_following()
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -135,6 +139,11 @@ class Bridge:
                 reader.result()
         finally:
             exited.cancel()
+
+    def _stop_following(self) -> None:
+        if self._following is not None:
+            self._following.cancel()
+            self._following = None
 
     async def _initialize(self, conn: ClientSideConnection) -> None:
         init = await conn.initialize(
@@ -220,12 +229,23 @@ class Bridge:
                     )
                 )
             case NewSession():
+                self._stop_following()
                 created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
                 await self._send(Opening(session_id=created.session_id, replay=False))
                 await self._send(Opened(session_id=created.session_id, modes=_modes(created.modes)))
             case LoadSession(session_id=session_id, cwd=cwd):
+                self._stop_following()
                 await self._send(Opening(session_id=session_id, replay=True))
-                loaded = await self._load(conn, session_id, cwd or str(self._cwd))
+                try:
+                    loaded = await self._load(conn, session_id, cwd or str(self._cwd))
+                except RequestError as exc:
+                    store = SessionStore.default()
+                    if not is_session_locked(exc) or not LogFollower.possible(store, session_id):
+                        raise
+                    # Held by another tab or process: show it read-only, following its log.
+                    follower = LogFollower(store, session_id, self._client, self._send)
+                    self._following = asyncio.create_task(follower.run())
+                    return
                 await self._client.end_message(session_id)
                 await self._send(Opened(session_id=session_id, modes=_modes(loaded.modes)))
             case Prompt(session_id=session_id, text=text):

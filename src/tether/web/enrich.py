@@ -14,8 +14,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from tether.highlight import highlight_lines
-from tether.views import dump_view, load_call_view, load_result_view
-from tether.web.linediff import diff_hunks, line_count
+from tether.linediff import RowHunk, placed_diffs, row_hunks
+from tether.views import (
+    DiffCallView,
+    DiffResultView,
+    ReadResultView,
+    dump_view,
+    load_call_view,
+    load_result_view,
+)
 
 __all__ = ["enrich_tool_call", "enrich_update"]
 
@@ -51,43 +58,36 @@ def enrich_tool_call(tool_call: dict[str, Any], *, call: bool) -> dict[str, Any]
 
 def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
     try:
-        dumped = dump_view(load_call_view(view) if call else load_result_view(view))
+        card = load_call_view(view) if call else load_result_view(view)
     except ValidationError as exc:
         log.info("dropping a tether view the card unions reject: %s", exc.errors()[:1])
         return None
-    if dumped["card"] == "read":
-        texts = [line["text"] for line in dumped["lines"]]
-        dumped["tokens"] = highlight_lines(texts, dumped.get("lang"))
-    if dumped["card"] == "diff":
-        dumped["diffs"] = _placed_diffs(dumped["diffs"], dumped.get("locations") or [])
+    dumped = dump_view(card)
+    # Only reads and diffs gain fields; every other card goes to the page as it is.
+    match card:
+        case ReadResultView():
+            texts = [line.text for line in card.lines]
+            dumped["tokens"] = highlight_lines(texts, card.lang)
+        case DiffCallView() | DiffResultView():
+            placed = placed_diffs(card.diffs, card.locations)
+            dumped["diffs"] = [
+                {**wire, "placed": p.placed, "hunks": [_hunk_json(h) for h in p.hunks]}
+                for wire, p in zip(dumped["diffs"], placed, strict=True)
+            ]
+        case _:
+            pass
     return dumped
 
 
-def _placed_diffs(
-    diffs: list[dict[str, Any]], locations: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Card diffs with hunks numbered where the file puts them.
-
-    An edit's FileDiff is a fragment of the file; its location (one per diff, when the
-    card has them) is where it starts in the new file. Earlier fragments of the same file
-    shift the old numbering by what they added or removed. A fragment with no known
-    start is `placed: false`: the page shows it without line numbers rather than wrong ones.
-    """
-    shift: dict[str, int] = {}
-    out = []
-    for index, diff in enumerate(diffs):
-        path, old, new = diff["path"], diff["oldText"], diff["newText"]
-        line = locations[index].get("line") if len(locations) == len(diffs) else None
-        if old is None:
-            out.append({**diff, "placed": True, "hunks": diff_hunks(None, new)})
-        elif isinstance(line, int):
-            old_start = line - shift.get(path, 0)
-            hunks = diff_hunks(old, new, old_start=old_start, new_start=line)
-            out.append({**diff, "placed": True, "hunks": hunks})
-        else:
-            out.append({**diff, "placed": False, "hunks": diff_hunks(old, new)})
-        shift[path] = shift.get(path, 0) + line_count(new) - line_count(old)
-    return out
+def _hunk_json(hunk: RowHunk) -> dict[str, Any]:
+    """A hunk as the page's `cards.js` reads it."""
+    return {
+        "oldStart": hunk.old_start,
+        "newStart": hunk.new_start,
+        "lines": [
+            {"op": row.op, "old": row.old, "new": row.new, "text": row.text} for row in hunk.rows
+        ],
+    }
 
 
 def _with_hunks(item: Any) -> Any:
@@ -97,4 +97,4 @@ def _with_hunks(item: Any) -> Any:
     old = item.get("oldText")
     if "path" not in item or not (old is None or isinstance(old, str)):
         return item
-    return {**item, "hunks": diff_hunks(old, new)}
+    return {**item, "hunks": [_hunk_json(h) for h in row_hunks(old, new)]}

@@ -35,6 +35,7 @@ __all__ = [
     "PermissionRequest",
     "Prompt",
     "PromptEnd",
+    "ReadOnly",
     "Ready",
     "ServerMessage",
     "SessionSummary",
@@ -240,6 +241,19 @@ class MessageHtml:
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class ReadOnly:
+    """The session is live elsewhere: it is shown from its log, following it as it grows.
+
+    `free` turns true once the other side has let go: the page may then take it over (open
+    it again with `loadSession`).
+    """
+
+    type: Literal["readOnly"] = "readOnly"
+    session_id: str
+    free: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class ErrorMessage:
     """Something the user should see: a refused request, an agent error, the agent exiting."""
 
@@ -257,6 +271,7 @@ ServerMessage = Annotated[
     | PermissionClosed
     | PromptEnd
     | MessageHtml
+    | ReadOnly
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -110,6 +110,7 @@ def test_a_valid_meta_narrows() -> None:
         valid_meta(lines=[{"number": 2, "text": "b", "extra": True}]),
         valid_meta(lines=[{"number": 5, "text": ""}]),
         valid_meta(lang=""),
+        valid_meta(byteCap=51_200),
     ],
 )
 def test_accepted(meta: dict[str, Any]) -> None:
@@ -135,6 +136,9 @@ def test_accepted(meta: dict[str, Any]) -> None:
         valid_meta(lang=None),
         valid_meta(lang=1),
         valid_meta(lang=["python"]),
+        valid_meta(byteCap=0),
+        valid_meta(byteCap=True),
+        valid_meta(byteCap="50 KB"),
         valid_meta(offset=True),
         valid_meta(offset=2.0),
         valid_meta(offset=math.nan),

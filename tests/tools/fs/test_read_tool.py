@@ -90,6 +90,17 @@ async def test_meta_and_result_card(tmp_path: Path) -> None:
     assert TOOL.present_result(args, stored) == view
 
 
+async def test_a_window_the_byte_cap_cut_says_so_in_meta_and_card(tmp_path: Path) -> None:
+    (tmp_path / "wide.txt").write_text("".join(f"{n:04} {'.' * 60}\n" for n in range(100)))
+    result = await read(context(tmp_path, read_byte_cap=1024), path="wide.txt")
+    assert isinstance(result.meta, dict)
+    assert result.meta["byteCap"] == 1024
+    view = result_view(TOOL, ReadArgs(path="wide.txt"), result)
+    assert isinstance(view, ReadResultView)
+    assert view.byte_cap == 1024 and len(view.lines) < 100
+    assert dump_view(view)["byteCap"] == 1024
+
+
 async def test_meta_leaves_out_an_unknown_lang(tmp_path: Path) -> None:
     (tmp_path / "notes").write_text("x\n")
     result = await read(context(tmp_path), path="notes")

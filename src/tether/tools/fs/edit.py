@@ -11,6 +11,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.linediff import hunks
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -24,7 +25,6 @@ from tether.tools.fs.guard import (
     require_editable_size,
     require_observed,
 )
-from tether.tools.fs.hunks import hunks
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult

@@ -85,7 +85,8 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         return [TextContent(text=render_envelope(str(value.path), window.lines, tail))]
 
     def presentation_meta(self, args: ReadArgs, value: ReadValue) -> JsonValue:
-        """`{path, offset, lines, totalLines, lang?}` for a text window; `None` for an image."""
+        """`{path, offset, lines, totalLines, lang?, byteCap?}` for a text window; `None` for an
+        image. `byteCap` is there when that cap cut the window short."""
         if not isinstance(value, ReadText):
             return None
         path = str(value.path)
@@ -98,6 +99,8 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         lang = lang_from_path(path)
         if lang is not None:
             meta["lang"] = lang
+        if value.window.capped:
+            meta["byteCap"] = value.byte_cap
         return meta
 
     def present_call(self, args: ReadArgs) -> ToolCallView:
@@ -128,6 +131,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
             total_lines=meta.total_lines,
             lang=meta.lang,
             content=content,
+            byte_cap=meta.byte_cap,
         )
 
     def serial_key(self, args: ReadArgs) -> str | None:

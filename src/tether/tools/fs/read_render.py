@@ -124,6 +124,8 @@ class ReadMeta:
     lines: tuple[ReadFileLine, ...]
     total_lines: int
     lang: str | None
+    byte_cap: int | None = None
+    """The output cap in bytes, when it cut the window short."""
 
 
 def read_meta_from_meta(meta: object) -> ReadMeta | None:
@@ -138,10 +140,13 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
         return None
     if "lang" in meta and not isinstance(lang, str):
         return None
+    cap = meta.get("byteCap")
+    if cap is not None and (not _is_int(cap) or cap < 1):
+        return None
     lines = _narrow_lines(raw_lines, offset, total)
     if lines is None:
         return None
-    return ReadMeta(path, offset, lines, total, lang)
+    return ReadMeta(path, offset, lines, total, lang, cap)
 
 
 _LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])

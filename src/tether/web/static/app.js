@@ -7,7 +7,7 @@ import { Transcript } from "./transcript.js";
 const $ = (id) => document.getElementById(id);
 const ui = {
   conn: $("conn"), connText: $("conn-text"), agent: $("agent"), menu: $("menu"), backdrop: $("backdrop"),
-  announcer: $("announcer"), newSession: $("new-session"), refresh: $("refresh"),
+  announcer: $("announcer"), banner: $("banner"), newSession: $("new-session"), refresh: $("refresh"),
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
   modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
@@ -19,6 +19,7 @@ const state = {
   opening: null, // a session being created or loaded
   running: false, // a prompt is in flight
   queued: null, // prompt text waiting for a new session to open
+  readOnly: null, // {sessionId, free}: the open session is live elsewhere, shown from its log
   sessions: [],
 };
 
@@ -35,7 +36,7 @@ function follow() {
 const transcript = new Transcript(ui.transcriptRoot, {
   onAnswer: (requestId, optionId) => send({ type: "answer", requestId, optionId }),
   onRetry: (text) => {
-    if (!state.running && !state.opening && state.ready) submitPrompt(text);
+    if (!state.running && !state.opening && !state.readOnly && state.ready) submitPrompt(text);
   },
   announcer: ui.announcer,
 });
@@ -115,6 +116,7 @@ function handle(message) {
     case "opening":
       state.opening = message.sessionId;
       state.sessionId = null;
+      setReadOnly(null);
       transcript.reset();
       emptyState.remove();
       showSession(message.sessionId);
@@ -139,6 +141,16 @@ function handle(message) {
     case "update":
       if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
       onUpdate(message.update);
+      return;
+    case "readOnly":
+      if (message.sessionId !== state.opening && message.sessionId !== state.sessionId) return;
+      state.opening = null;
+      state.sessionId = message.sessionId;
+      history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
+      ui.modeBox.hidden = true;
+      setReadOnly(message);
+      showSession(message.sessionId);
+      updateControls();
       return;
     case "markdown":
       if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
@@ -168,6 +180,23 @@ function handle(message) {
     default:
       return;
   }
+}
+
+// A session live in another tab or process: its log is followed, and it can be taken over
+// once the other side lets go.
+function setReadOnly(readOnly) {
+  state.readOnly = readOnly;
+  clear(ui.banner);
+  ui.banner.hidden = !readOnly;
+  if (!readOnly) return;
+  const text = readOnly.free
+    ? "The other tab or process has closed this session. Take it over to continue it here."
+    : "Read-only: this session is live in another tab or tether process. Its new events appear here as they happen.";
+  ui.banner.append(el("span", { text }),
+    el("button", {
+      type: "button", class: "primary", id: "take-over", text: "Take over", disabled: !readOnly.free,
+      onclick: () => openSession(readOnly.sessionId),
+    }));
 }
 
 function hashSession() {
@@ -275,9 +304,10 @@ function updateControls() {
   const live = Boolean(state.ready);
   ui.newSession.disabled = !live || state.running || Boolean(state.opening);
   ui.refresh.disabled = !live || !state.ready?.canList;
-  ui.prompt.disabled = !live || Boolean(state.opening);
-  ui.send.disabled = !live || state.running || Boolean(state.opening);
-  ui.mode.disabled = !state.sessionId || state.running;
+  const readOnly = Boolean(state.readOnly);
+  ui.prompt.disabled = !live || Boolean(state.opening) || readOnly;
+  ui.send.disabled = !live || state.running || Boolean(state.opening) || readOnly;
+  ui.mode.disabled = !state.sessionId || state.running || readOnly;
 }
 
 function submitPrompt(text) {

@@ -87,8 +87,10 @@ function readCard(view) {
     card.append(el("div", { class: "card-note", text: total === 0 ? "The file is empty." : "No lines in this window." }));
   }
   if (last < total) {
+    const cap = view.byteCap;
+    const capText = cap ? `Cut at the ${cap % 1024 ? `${cap} bytes` : `${cap / 1024} KB`} output cap · ` : "";
     card.append(el("div", { class: "card-foot" },
-      el("span", { text: `${total - last} more line${total - last === 1 ? "" : "s"} · ` }),
+      el("span", { text: `${capText}${total - last} more line${total - last === 1 ? "" : "s"} · ` }),
       el("code", { text: `use offset=${last + 1} to continue` })));
   }
   return card;

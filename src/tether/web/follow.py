@@ -1,0 +1,101 @@
+"""A session another tab or process holds, shown read-only: replayed from its log, then
+followed as the log grows, until its writer lets go and the page may take it over.
+
+Only tether's own logs can be followed (the server reads the same `$TETHER_HOME` as the
+agent it runs); for any other agent a held session stays an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from tether.acp.mapping import acp_update
+from tether.session import AgentText, SessionStore
+from tether.session.errors import SessionError, SessionLocked
+from tether.session.log import lock_log
+from tether.session.replay import replay
+from tether.tools.defaults import default_tools
+from tether.web.client import PageClient
+from tether.web.protocol import ReadOnly, ServerMessage
+
+__all__ = ["POLL_S", "LogFollower"]
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.4
+"""How often the log's size and lock are looked at."""
+
+
+class LogFollower:
+    """Relays one held session's updates to the page; `run` until cancelled."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        session_id: str,
+        client: PageClient,
+        send: Callable[[ServerMessage], Awaitable[None]],
+    ) -> None:
+        self.store = store
+        self.session_id = session_id
+        self._client = client
+        self._send = send
+        self._sent = 0
+        self._size = -1
+
+    @classmethod
+    def possible(cls, store: SessionStore, session_id: str) -> bool:
+        """Whether the session is one of this store's logs."""
+        try:
+            return store.path(session_id).is_file()
+        except (ValueError, SessionError):
+            return False
+
+    async def run(self) -> None:
+        """Replay, announce read-only, then follow the log and the lock (bounded by cancel)."""
+        await self._catch_up()
+        free = self._free()
+        await self._send(ReadOnly(session_id=self.session_id, free=free))
+        while True:
+            await asyncio.sleep(POLL_S)
+            await self._catch_up()
+            now_free = self._free()
+            if now_free != free:
+                free = now_free
+                await self._send(ReadOnly(session_id=self.session_id, free=free))
+
+    async def _catch_up(self) -> None:
+        path = self.store.path(self.session_id)
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return
+        if size == self._size:
+            return
+        self._size = size
+        try:
+            contents = self.store.read(self.session_id)
+        except SessionError as exc:
+            log.warning("cannot follow session %s: %s", self.session_id, exc)
+            return
+        cwd = Path(contents.header.cwd)
+        updates = replay(contents.events, default_tools().bound(str(cwd)))
+        for update in updates[self._sent :]:
+            acp = acp_update(update, cwd)
+            if acp is not None:
+                await self._client.session_update(self.session_id, acp)
+        self._sent = len(updates)
+        # A message still streaming on the other side is rendered once it is complete.
+        if updates and not isinstance(updates[-1], AgentText):
+            await self._client.end_message(self.session_id)
+
+    def _free(self) -> bool:
+        try:
+            lock = lock_log(self.store.path(self.session_id))
+        except (SessionLocked, OSError):
+            return False
+        lock.close()
+        return True
