@@ -8,8 +8,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-LAZY = ("openai", "anthropic", "numpy", "starlette", "uvicorn", "websockets", "tether.web")
-"""Imported only when a model makes a request, a large file is counted, or `tether web` runs."""
+LAZY = (
+    "openai",
+    "anthropic",
+    "numpy",
+    "starlette",
+    "uvicorn",
+    "websockets",
+    "tether.web",
+    "httpx",
+    "html_to_markdown",
+)
+"""Imported only when a model makes a request, a large file is counted, a page is fetched
+or `tether web` runs."""
 
 
 def test_initialize_and_session_new_import_no_sdk_numpy_or_web_stack(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from tether.views import (
     load_call_view,
     load_result_view,
 )
+from tether.views.result import WebFetchResultView
 
 CALLS: list[ToolCallView] = [
     GenericCallView(title="Read a.py", kind="read", locations=(Location(path="/w/a.py", line=3),)),
@@ -42,6 +43,17 @@ RESULTS: list[ToolResultView] = [
         total_lines=9,
         lang="python",
         content="2: x = 1",
+    ),
+    WebFetchResultView(url="https://e.com/", status_code=200, truncated=False),
+    WebFetchResultView(
+        url="https://e.com/b",
+        status_code=301,
+        truncated=True,
+        title="B",
+        content_type="text/html",
+        bytes=0,
+        redirect="https://other.org/",
+        content="# B",
     ),
 ]
 
@@ -96,3 +108,21 @@ def test_bad_call_views_are_refused(data: object) -> None:
 def test_unknown_extra_keys_are_ignored() -> None:
     view = load_result_view({"card": "generic", "content": "c", "future": 1})
     assert view == GenericResultView(content="c")
+
+
+def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:
+    assert dump_view(
+        WebFetchResultView(url="https://e.com/", status_code=404, truncated=False)
+    ) == {
+        "card": "web",
+        "kind": "fetch",
+        "url": "https://e.com/",
+        "statusCode": 404,
+        "truncated": False,
+    }
+    with pytest.raises(ValidationError):
+        load_result_view(
+            {"card": "web", "kind": "search", "url": "u", "statusCode": 200, "truncated": False}
+        )
+    with pytest.raises(ValidationError):
+        load_result_view({"card": "web", "url": "u", "statusCode": "200", "truncated": False})

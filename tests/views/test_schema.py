@@ -30,9 +30,11 @@ def test_every_card_requires_its_tag() -> None:
         "ReadResultView",
         "TerminalCallView",
         "TerminalResultView",
+        "WebFetchResultView",
     ]
     for name in cards:
         assert defs[name]["required"][0] == "card", name
+    assert defs["WebFetchResultView"]["required"][:2] == ["card", "kind"]
 
 
 def test_unions_are_discriminated_by_card() -> None:
@@ -47,4 +49,5 @@ def test_unions_are_discriminated_by_card() -> None:
         "generic",
         "read",
         "terminal",
+        "web",
     }

@@ -60,17 +60,19 @@ def fake_agent_command(store: Path, *, views: bool = True) -> str:
 
 @contextmanager
 def running_web(
-    agent: str, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
+    agent: str | None, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
 ) -> Iterator[WebServer]:
     """Start `tether web --no-open` and wait (bounded) for the URL it prints.
 
     Its data directory (where the token is kept) is beside `cwd` unless `env` names one.
+    With `agent` `None` the server runs its default agent, `tether acp` given its flags.
     """
     port = next((a.split("=", 1)[1] for a in extra if a.startswith("--port=")), "0")
     extra = [a for a in extra if not a.startswith("--port=")]
     home = {"TETHER_HOME": str(cwd.parent / "tether-home")}
+    chosen = ["--agent", agent] if agent is not None else []
     process = subprocess.Popen(
-        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), "--agent", agent, *extra],
+        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), *chosen, *extra],
         stdout=subprocess.PIPE,
         stderr=None,
         text=True,

@@ -11,6 +11,7 @@ This is the one place a card becomes standard content, so every client that igno
 |                       | and, when it failed, how: `Exited with code N` / `Killed by SIG` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
+| web (result)          | one text block: the page's markdown (or the redirect)   |
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending"]
+__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending", "web_text"]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -60,6 +62,8 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
             return [_text(f"{text}\n{how}" if how else text)]
         case TerminalCallView():
             return []
+        case WebFetchResultView():
+            return [_text(web_text(view))]
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
         case _:
@@ -87,6 +91,15 @@ def ending(view: TerminalResultView) -> str | None:
     if view.exit_code:
         return f"Exited with code {view.exit_code}"
     return None
+
+
+def web_text(view: WebFetchResultView) -> str:
+    """A fetched page as plain text: its markdown, or where it redirects to."""
+    if view.content:
+        return view.content
+    if view.redirect is not None:
+        return f"{view.url} redirects to {view.redirect} (another host; not followed)"
+    return f"{view.url}: {view.status_code}"
 
 
 def _text(text: str) -> ContentToolCallContent:

@@ -24,6 +24,7 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = ["absolute", "absolute_call", "absolute_result", "result_locations"]
@@ -54,7 +55,7 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView():
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -75,7 +76,7 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
             return tuple(Location(path=absolute(d.path, cwd), line=1) for d in diffs) or None
         case DiffResultView(locations=locations):
             return _places(locations, cwd)
-        case GenericResultView() | TerminalResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView():
             return None
         case _:
             assert_never(view)

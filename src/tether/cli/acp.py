@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 
 from tether.acp import TetherAgent, serve_stdio
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments
 from tether.models.base import Model
 from tether.models.factory import make_model
@@ -22,6 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
+    add_fetch_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,10 +38,11 @@ def run(args: argparse.Namespace) -> int:
     def switch(spec: str) -> Model:
         return make_model(spec, base_url=args.base_url, api_key=args.api_key)
 
+    tools = functools.partial(default_tools, allow_private_fetch=args.allow_private_fetch)
     agent = TetherAgent(
         store=SessionStore.default(),
         model=model,
-        tools=default_tools,
+        tools=tools,
         mode=args.mode,
         switch_model=switch,
     )

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments, add_verbose_argument, require_key
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
@@ -26,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    add_fetch_arguments(parser)
     add_verbose_argument(parser)
 
 
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     can_ask = not from_stdin and sys.stdin.isatty() and args.mode != "auto"
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     store = SessionStore.default()
-    config = SessionConfig(model=model, tools=default_tools(), mode=args.mode, asker=asker)
+    tools = default_tools(allow_private_fetch=args.allow_private_fetch)
+    config = SessionConfig(model=model, tools=tools, mode=args.mode, asker=asker)
     if args.continue_id:
         session = Session.load(store, store.resolve(args.continue_id), config)
     else:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_model_arguments
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
@@ -45,6 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
     )
+    add_fetch_arguments(parser)
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -62,7 +64,12 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         agent=tuple(
             parse_agent_command(args.agent)
             if args.agent is not None
-            else default_agent_command(model=args.model, base_url=args.base_url, mode=args.mode)
+            else default_agent_command(
+                model=args.model,
+                base_url=args.base_url,
+                mode=args.mode,
+                allow_private_fetch=args.allow_private_fetch,
+            )
         ),
         cwd=cwd,
         open_browser=not args.no_open,

@@ -8,11 +8,13 @@ What passes without asking:
 | edit inside the workspace | ask | yes          | yes  |
 | read or edit outside      | ask | ask          | yes  |
 | execute (bash)            | ask | ask          | yes  |
+| fetch (web_fetch)         | ask | ask          | yes  |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
-path (`read` and `edit` apart), or the exact same command for `execute`.
+path (`read` and `edit` apart), the exact same command for `execute`, or the same host for
+`fetch`.
 """
 
 from __future__ import annotations
@@ -110,6 +112,8 @@ class PolicyGate:
             return None
         if access.action == "execute":
             return "commands need approval unless the mode is auto"
+        if access.action == "fetch":
+            return "fetching from the web needs approval unless the mode is auto"
         if not self._inside(access):
             return "it is outside the workspace"
         if access.action == "read" or self.mode == "accept-edits":
@@ -120,6 +124,8 @@ class PolicyGate:
 def _memory_key(access: Access) -> tuple[str, str]:
     if access.action == "execute":
         return ("execute", access.command if access.command is not None else access.title)
+    if access.action == "fetch":
+        return ("fetch", (access.host or access.title).lower())
     return (access.action, str(access.path) if access.path is not None else access.title)
 
 
@@ -130,6 +136,8 @@ def _describe(access: Access) -> str:
         if len(command) > _COMMAND_SHOWN:
             command = command[:_COMMAND_SHOWN] + "..."
         return f"run `{command}`"
+    if access.action == "fetch":
+        return access.title[:1].lower() + access.title[1:]
     target = str(access.path) if access.path is not None else access.title
     return f"{access.action} {target}"
 
@@ -137,6 +145,8 @@ def _describe(access: Access) -> str:
 def _options(access: Access) -> tuple[PermissionOption, ...]:
     if access.action == "execute":
         scope = "this exact command"
+    elif access.action == "fetch":
+        scope = f"fetching from {access.host}" if access.host else "fetching this URL"
     elif access.action == "edit":
         scope = "edits to this file"
     else:

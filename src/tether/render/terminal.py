@@ -10,6 +10,7 @@ from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
+from tether.render.web_card import render_web_result
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -20,6 +21,7 @@ from tether.views import (
     TerminalResultView,
     ToolCallView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = ["render_call_view", "render_result_view"]
@@ -49,5 +51,7 @@ def render_result_view(view: ToolResultView, *, full: bool = True) -> Renderable
             return render_diff(view)
         case ReadResultView():
             return render_read_result(view, full=full)
+        case WebFetchResultView():
+            return render_web_result(view)
         case _:
             assert_never(view)

@@ -7,10 +7,22 @@ from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
+from tether.tools.web import WebFetchTool
 
 __all__ = ["default_tools"]
 
 
-def default_tools() -> ToolRegistry:
-    """`read`, `write`, `edit` and `bash`, in that order (the order the model sees)."""
-    return ToolRegistry([ReadTool(), WriteTool(), EditTool(), BashTool()])
+def default_tools(*, allow_private_fetch: bool = False) -> ToolRegistry:
+    """`read`, `write`, `edit`, `bash` and `web_fetch`, in that order (the order the model sees).
+
+    `allow_private_fetch` lets `web_fetch` reach loopback, private and link-local addresses.
+    """
+    return ToolRegistry(
+        [
+            ReadTool(),
+            WriteTool(),
+            EditTool(),
+            BashTool(),
+            WebFetchTool(allow_private=allow_private_fetch),
+        ]
+    )

@@ -8,18 +8,20 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute"]
+Action = Literal["read", "edit", "execute", "fetch"]
 
 
 @dataclass(frozen=True)
 class Access:
-    """One operation to authorize: reading or editing a path, or running a command."""
+    """One operation to authorize: reading or editing a path, running a command, fetching a URL."""
 
     action: Action
     title: str
     path: Path | None = None
     inside: bool = True
     command: str | None = None
+    host: str | None = None
+    """The host a fetch goes to: "always allow" covers that host."""
     tool_call_id: str = ""
     """The call asking, so a client can show the request beside its card."""
 

@@ -54,15 +54,23 @@ async def invoke(tool: Tool[Any, Any], args: BaseModel, ctx: ToolContext) -> Too
     try:
         value = await tool.execute(args, ctx)
     except ToolError as exc:
-        return ToolResult.error(exc.message)
+        failed = ToolResult.error(exc.message)
+        if exc.meta is None:
+            return failed
+        return ToolResult(content=failed.content, is_error=True, meta=_plain(tool, exc.meta))
     content = tuple(tool.render(args, value))
-    meta = tool.presentation_meta(args, value)
+    return ToolResult(
+        content=content, is_error=False, meta=_plain(tool, tool.presentation_meta(args, value))
+    )
+
+
+def _plain(tool: Tool[Any, Any], meta: JsonValue) -> JsonValue:
     try:
         check_plain_json(meta)
     except ValueError as exc:
         log.warning("dropping meta of %s: %s", tool.name, exc)
-        meta = None
-    return ToolResult(content=content, is_error=False, meta=meta)
+        return None
+    return meta
 
 
 def check_plain_json(value: JsonValue) -> None:

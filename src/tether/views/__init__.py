@@ -17,6 +17,7 @@ from tether.views.result import (
     ReadResultView,
     TerminalResultView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "ToolCallView",
     "ToolKind",
     "ToolResultView",
+    "WebFetchResultView",
     "dump_view",
     "load_call_view",
     "load_result_view",

@@ -12,11 +12,18 @@ from tether.views.result import (
     ReadResultView,
     TerminalResultView,
     ToolResultView,
+    WebFetchResultView,
 )
 
 __all__ = ["dump_view", "load_call_view", "load_result_view"]
 
-_RESULT_TYPES = (GenericResultView, TerminalResultView, DiffResultView, ReadResultView)
+_RESULT_TYPES = (
+    GenericResultView,
+    TerminalResultView,
+    DiffResultView,
+    ReadResultView,
+    WebFetchResultView,
+)
 
 
 def dump_view(view: ToolCallView | ToolResultView) -> dict[str, Any]:

@@ -17,9 +17,12 @@ def views_schema() -> dict[str, Any]:
     result = TOOL_RESULT_VIEW.json_schema(by_alias=True, ref_template="#/$defs/{model}")
     defs: dict[str, Any] = {**call.pop("$defs", {}), **result.pop("$defs", {})}
     for definition in defs.values():
-        # `card` has a Python default for convenience, but the wire always carries it.
-        if "card" in definition.get("properties", {}):
-            definition["required"] = ["card", *definition.get("required", [])]
+        # `card` has a Python default for convenience, but the wire always carries it, and
+        # so does a card's own tag (the web card's `kind`): any property fixed to one value.
+        properties = definition.get("properties", {})
+        if "card" in properties:
+            tags = [name for name, p in properties.items() if "const" in p and name != "card"]
+            definition["required"] = ["card", *tags, *definition.get("required", [])]
     defs["ToolCallView"] = call
     defs["ToolResultView"] = result
     return {

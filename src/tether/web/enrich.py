@@ -3,7 +3,8 @@
 The page renders a `_meta.tether.view` only after it passed the card unions here; a view
 that does not validate (an unknown card, a malformed field) is dropped, so the page falls
 back to the update's standard ACP content. Read cards gain `tokens` (Pygments, one token
-list per line) and every file diff, in a card or in standard content, gains `hunks`.
+list per line), web cards gain `html` (their markdown rendered safely), and every file
+diff, in a card or in standard content, gains `hunks`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from tether.views import (
     DiffCallView,
     DiffResultView,
     ReadResultView,
+    WebFetchResultView,
     dump_view,
     load_call_view,
     load_result_view,
 )
+from tether.web.markdown import markdown_html
 
 __all__ = ["enrich_tool_call", "enrich_update"]
 
@@ -63,7 +66,7 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
         log.info("dropping a tether view the card unions reject: %s", exc.errors()[:1])
         return None
     dumped = dump_view(card)
-    # Only reads and diffs gain fields; every other card goes to the page as it is.
+    # Reads, diffs and web cards gain fields; every other card goes to the page as it is.
     match card:
         case ReadResultView():
             texts = [line.text for line in card.lines]
@@ -74,6 +77,8 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
                 {**wire, "placed": p.placed, "hunks": [_hunk_json(h) for h in p.hunks]}
                 for wire, p in zip(dumped["diffs"], placed, strict=True)
             ]
+        case WebFetchResultView(content=str(content)):
+            dumped["html"] = markdown_html(content)
         case _:
             pass
     return dumped

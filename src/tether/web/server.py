@@ -14,6 +14,7 @@ from typing import TextIO
 import uvicorn
 
 from tether.session.store import data_dir
+from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.guard import Door
 from tether.web.token import web_token
@@ -25,13 +26,19 @@ SHUTDOWN_GRACE_S = 3
 
 
 def default_agent_command(
-    *, model: str | None = None, base_url: str | None = None, mode: str | None = None
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    mode: str | None = None,
+    allow_private_fetch: bool = False,
 ) -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
     command = [sys.executable, "-m", "tether", "acp"]
     for flag, value in (("--model", model), ("--base-url", base_url), ("--mode", mode)):
         if value is not None:
             command += [flag, value]
+    if allow_private_fetch:
+        command.append(ALLOW_PRIVATE_FLAG)
     return command
 
 

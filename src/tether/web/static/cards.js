@@ -1,11 +1,11 @@
-// Cards: tether's render intents (read, diff, terminal, generic) and the fallback to ACP's
+// Cards: tether's render intents (read, diff, terminal, web, generic) and the fallback to ACP's
 // standard tool-call content for anything else. Each function returns a DOM element.
 
 import { ansiToFragment } from "./ansi.js";
 import { el } from "./dom.js";
 
 const KNOWN_CALL_CARDS = new Set(["generic", "terminal", "diff"]);
-const KNOWN_RESULT_CARDS = new Set(["generic", "terminal", "diff", "read"]);
+const KNOWN_RESULT_CARDS = new Set(["generic", "terminal", "diff", "read", "web"]);
 
 /**
  * The body of a tool call block. `call` is the accumulated ACP tool call
@@ -27,6 +27,8 @@ function resultCard(view, start, call) {
       return diffCard(view.diffs, "applied");
     case "terminal":
       return terminalCard(start && start.card === "terminal" ? start : null, view, call);
+    case "web":
+      return view.kind === "fetch" ? webFetchCard(view, call) : fallbackCard(call);
     case "generic":
       return genericResultCard(view, call);
     default:
@@ -188,6 +190,67 @@ function terminalCard(start, result, call) {
   } else if (!running) {
     card.append(el("div", { class: "term-empty", text: "(no output)" }));
   }
+  return card;
+}
+
+// --- web --------------------------------------------------------------------------------
+
+function pageLink(url) {
+  // Only web URLs become links; the page opens apart from this one (no opener, no referrer).
+  if (!/^https?:\/\//i.test(url || "")) return el("span", { class: "path", text: url || "" });
+  return el("a", { class: "path web-url", href: url, target: "_blank", rel: "noopener noreferrer", text: url, title: url });
+}
+
+function byteSize(size) {
+  if (typeof size !== "number") return null;
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function webFetchCard(view, call) {
+  const ok = view.statusCode < 400;
+  const facts = [view.contentType ? view.contentType.split(";")[0] : null, byteSize(view.bytes)].filter(Boolean).join(" · ");
+  const card = el("div", { class: "card card-web", dataset: { card: "web" } },
+    el("div", { class: "card-head" },
+      pageLink(view.url),
+      facts ? el("span", { class: "web-facts", text: facts }) : null,
+      el("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, text: String(view.statusCode) })));
+  if (view.title && view.title !== call.title) card.append(el("div", { class: "generic-title web-title", text: view.title }));
+  if (view.redirect) {
+    card.append(el("div", { class: "card-note web-redirect" }, "Redirects to another host (not followed): ", pageLink(view.redirect)));
+  }
+  if (typeof view.html === "string") {
+    // The server rendered it with raw HTML escaped and only safe link schemes.
+    // Parsed in an inert template: nothing in it loads before it is checked below.
+    const parsed = document.createElement("template");
+    parsed.innerHTML = view.html;
+    const body = parsed.content;
+    for (const img of body.querySelectorAll("img")) {
+      // A fetched page's images are not loaded on their own (no tracking by opening a card):
+      // each becomes a link to the image.
+      const link = el("a", { href: img.getAttribute("src") || "", text: `[image${img.alt ? `: ${img.alt}` : ""}]` });
+      img.replaceWith(link);
+    }
+    for (const a of body.querySelectorAll("a[href]")) {
+      // A relative link is relative to the fetched page, not to this one.
+      try {
+        const target = new URL(a.getAttribute("href"), view.url);
+        if (/^(https?|mailto):$/.test(target.protocol)) a.setAttribute("href", target.href);
+        else a.removeAttribute("href");
+      } catch {
+        a.removeAttribute("href");
+      }
+      a.setAttribute("target", "_blank");
+      a.setAttribute("rel", "noopener noreferrer");
+    }
+    card.append(el("div", { class: "markdown web-body hl" }, body));
+  } else if (view.content) {
+    card.append(el("pre", { class: "generic-text", text: view.content }));
+  } else if (!view.redirect) {
+    card.append(el("div", { class: "card-note", text: "(no text)" }));
+  }
+  if (view.truncated) card.append(el("div", { class: "card-foot", text: "Truncated: the model saw the start of the page." }));
   return card;
 }
 

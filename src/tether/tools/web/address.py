@@ -1,0 +1,83 @@
+"""Which addresses a fetch may connect to, and the checked addresses of a host.
+
+A host is resolved once per hop; every address it resolves to is checked, and the
+connection then goes to one of those checked addresses (never to a second resolution,
+which a rebinding DNS server could answer differently).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+
+from tether.tools.errors import ToolError
+
+__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range"]
+
+ALLOW_PRIVATE_FLAG = "--allow-private-fetch"
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+_RANGES: tuple[tuple[str, str], ...] = (
+    ("0.0.0.0/8", "an unspecified"),
+    ("127.0.0.0/8", "a loopback"),
+    ("10.0.0.0/8", "a private"),
+    ("172.16.0.0/12", "a private"),
+    ("192.168.0.0/16", "a private"),
+    ("100.64.0.0/10", "a shared (carrier-grade NAT)"),
+    ("169.254.0.0/16", "a link-local (cloud metadata)"),
+    ("::/128", "an unspecified"),
+    ("::1/128", "a loopback"),
+    ("fc00::/7", "a private (unique local)"),
+    ("fe80::/10", "a link-local"),
+)
+_NETWORKS = tuple((ipaddress.ip_network(net), what) for net, what in _RANGES)
+
+
+def forbidden_range(address: IPAddress) -> str | None:
+    """What kind of non-public address this is (`a loopback`...), or `None` when public."""
+    if isinstance(address, ipaddress.IPv6Address):
+        # ::ffff:127.0.0.1 and friends reach the IPv4 address they embed.
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is not None:
+            return forbidden_range(embedded)
+    for network, what in _NETWORKS:
+        if address.version == network.version and address in network:
+            return what
+    if address.is_multicast or address.is_reserved:
+        return "a reserved"
+    return None
+
+
+async def checked_addresses(host: str, port: int, *, allow_private: bool) -> list[str]:
+    """Every address `host` resolves to, each checked; raises `ToolError` to refuse."""
+    try:
+        literal: IPAddress | None = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        literal = None
+    if literal is not None:
+        found = [literal]
+    else:
+        loop = asyncio.get_running_loop()
+        try:
+            infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (socket.gaierror, UnicodeError) as exc:
+            raise ToolError(f"Could not resolve host {host}: {exc}") from exc
+        found = []
+        for info in infos:
+            address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+            if address not in found:
+                found.append(address)
+        if not found:
+            raise ToolError(f"Could not resolve host {host}: no addresses")
+    if not allow_private:
+        for address in found:
+            what = forbidden_range(address)
+            if what is not None:
+                where = "it is" if literal is not None else f"it resolves to {address},"
+                raise ToolError(
+                    f"Refusing to fetch from {host}: {where} {what} address; "
+                    f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
+                )
+    return [str(address) for address in found]
