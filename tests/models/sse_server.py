@@ -12,6 +12,7 @@ import asyncio
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -103,6 +104,8 @@ class SSEServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
         self.client_closed = asyncio.Event()
+        self.answer: Callable[[Received], Reply] | None = None
+        """Makes the reply to a request when none is queued (a server that reads the request)."""
 
     @property
     def url(self) -> str:
@@ -166,8 +169,14 @@ class SSEServer:
         if "chunked" in headers.get("transfer-encoding", ""):
             raise AssertionError("the test server does not read chunked request bodies")
         body = await reader.readexactly(int(headers.get("content-length", "0")))
-        self.requests.append(Received(method, path, headers, body, time.monotonic()))
-        reply = self._replies.popleft() if self._replies else json_reply(500, {"error": "none"})
+        received = Received(method, path, headers, body, time.monotonic())
+        self.requests.append(received)
+        if self._replies:
+            reply = self._replies.popleft()
+        elif self.answer is not None:
+            reply = self.answer(received)
+        else:
+            reply = json_reply(500, {"error": "none"})
         await self._write(reply, writer)
         if reply.cut:
             writer.transport.abort()

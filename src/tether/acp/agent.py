@@ -81,6 +81,7 @@ from tether.session import (
     UserResource,
     UserText,
 )
+from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["LIST_PAGE", "TetherAgent"]
@@ -109,10 +110,14 @@ class TetherAgent:
         tools: Callable[[], ToolRegistry],
         mode: Mode,
         switch_model: Callable[[str], Model] | None = None,
+        context_window: int | None = None,
+        compact_at: float = DEFAULT_COMPACT_AT,
     ) -> None:
         self.store = store
         self.mode = mode
         """The mode new and loaded sessions start in."""
+        self._context_window = context_window
+        self._compact_at = compact_at
         self._model = model
         self._switch_model = switch_model
         self._tools = tools
@@ -374,6 +379,8 @@ class TetherAgent:
             mode=self.mode,
             asker=asker,
             extra_roots=extra_roots,
+            context_window=self._context_window,
+            compact_at=self._compact_at,
         )
 
     def _asker(self) -> AcpAsker:

@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp import text_block, tool_content
-from acp.helpers import SessionUpdate
 from acp.schema import ToolCallStart, ToolCallUpdate
 
 from tether.acp.content import console_text
-from tether.acp.mapping import acp_update
+from tether.acp.mapping import AcpUpdate, acp_update
 from tether.session import ToolCallFinished, ToolCallProgress, ToolCallStarted, Update
 from tether.views import TerminalCallView
 
@@ -28,7 +27,7 @@ class SessionCalls:
         self.cwd = cwd
         self._started: dict[str, tuple[ToolCallStarted, ToolCallStart]] = {}
 
-    def acp(self, update: Update) -> SessionUpdate | None:
+    def acp(self, update: Update) -> AcpUpdate | None:
         """The ACP update for `update` (the same function live and on `session/load`)."""
         match update:
             case ToolCallStarted(tool_call_id=call_id):

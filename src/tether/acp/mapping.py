@@ -21,6 +21,9 @@ Shapes (camelCase on the wire):
 - `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
   replaying client sees where each prompt ended and why, as it did live.
+- `UsageChanged` → `usage_update` with `used` and `size` (after each model response).
+- `ContextCompacted` → `agent_message_chunk` with the notice as text and
+  `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 
 Every card in `_meta` names paths absolutely, as `locations` do, and a result card carries
 the title of its call (given as `title`), so a call has one title from start to end.
@@ -41,6 +44,7 @@ from acp import (
 )
 from acp.helpers import SessionUpdate
 from acp.schema import (
+    AgentMessageChunk,
     ImageContentBlock,
     SessionInfoUpdate,
     ToolCallLocation,
@@ -48,6 +52,7 @@ from acp.schema import (
     ToolCallStart,
     ToolCallStatus,
     ToolKind,
+    UsageUpdate,
 )
 
 from tether.acp.content import card_content
@@ -55,12 +60,14 @@ from tether.acp.paths import absolute_call, absolute_result, result_locations
 from tether.acp.prompt import acp_resource
 from tether.session import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserResource,
     UserText,
@@ -77,10 +84,13 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["acp_update", "tether_meta", "tool_kind"]
+__all__ = ["AcpUpdate", "acp_update", "tether_meta", "tool_kind"]
+
+AcpUpdate = SessionUpdate | UsageUpdate
+"""A `session/update` tether sends."""
 
 
-def acp_update(update: Update, cwd: Path, title: str | None = None) -> SessionUpdate | None:
+def acp_update(update: Update, cwd: Path, title: str | None = None) -> AcpUpdate | None:
     """The ACP session update for one tether update, or `None` when it has no counterpart.
 
     `title` is the title of the call a progress or finished update belongs to.
@@ -111,6 +121,20 @@ def acp_update(update: Update, cwd: Path, title: str | None = None) -> SessionUp
             return _turn_end({"stopReason": reason})
         case TurnFailed(message=message):
             return _turn_end({"stopReason": "error", "error": message})
+        case UsageChanged(used=used, size=size):
+            return UsageUpdate(session_update="usage_update", used=used, size=size)
+        case ContextCompacted():
+            notice = {
+                "kind": "compaction",
+                "method": update.method,
+                "beforeTokens": update.before_tokens,
+                "afterTokens": update.after_tokens,
+            }
+            return AgentMessageChunk(
+                session_update="agent_message_chunk",
+                content=text_block(update.text + "\n"),
+                field_meta={"tether": {"notice": notice}},
+            )
         case _:
             assert_never(update)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from acp.helpers import SessionUpdate
 from acp.interfaces import Client
+
+from tether.acp.mapping import AcpUpdate
 
 __all__ = ["Outbox"]
 
@@ -25,10 +26,10 @@ class Outbox:
 
     def __init__(self, client: Client) -> None:
         self._client = client
-        self._queue: asyncio.Queue[tuple[str, SessionUpdate]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[str, AcpUpdate]] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
 
-    def post(self, session_id: str, update: SessionUpdate) -> None:
+    def post(self, session_id: str, update: AcpUpdate) -> None:
         """Queue one update; it is sent after everything queued before it."""
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._drain())

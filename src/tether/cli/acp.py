@@ -8,7 +8,7 @@ import functools
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
@@ -21,6 +21,7 @@ HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other edito
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""
     add_model_arguments(parser)
+    add_context_arguments(parser)
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         tools=tools,
         mode=args.mode,
         switch_model=switch,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
     )
     asyncio.run(serve_stdio(agent))
     return 0

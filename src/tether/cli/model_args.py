@@ -6,9 +6,12 @@ import argparse
 import os
 
 from tether.models.base import Model
+from tether.session.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
     "DEFAULT_MODEL",
+    "MIN_WINDOW",
+    "add_context_arguments",
     "add_model_arguments",
     "add_verbose_argument",
     "default_model",
@@ -17,6 +20,8 @@ __all__ = [
 
 DEFAULT_MODEL = "openai"
 """DeepSeek's chat model through the OpenAI-compatible client (see `tether.models.factory`)."""
+MIN_WINDOW = 1000
+"""A smaller window could not hold the system prompt and the tools."""
 
 
 def default_model() -> str:
@@ -35,6 +40,46 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL")
     if api_key:
         parser.add_argument("--api-key", metavar="KEY", help="the API key (default: from env)")
+
+
+def add_context_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--context-window TOKENS` (default `$TETHER_CONTEXT_WINDOW`, else the model's) and
+    `--compact-at FRACTION`."""
+    parser.add_argument(
+        "--context-window",
+        type=_window,
+        # A string default goes through `type` too, so a bad environment value is refused.
+        default=os.environ.get("TETHER_CONTEXT_WINDOW") or None,
+        metavar="TOKENS",
+        help="the model's context window (default: $TETHER_CONTEXT_WINDOW, else the model's own)",
+    )
+    parser.add_argument(
+        "--compact-at",
+        type=_fraction,
+        default=DEFAULT_COMPACT_AT,
+        metavar="FRACTION",
+        help=f"compact once a request would pass this part of the window ({DEFAULT_COMPACT_AT})",
+    )
+
+
+def _window(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a token count: {text!r}") from None
+    if value < MIN_WINDOW:
+        raise argparse.ArgumentTypeError(f"a context window is at least {MIN_WINDOW} tokens")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a fraction: {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError("a fraction above 0 and at most 1, such as 0.8")
+    return value
 
 
 def add_verbose_argument(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -28,6 +29,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserResource,
     UserText,
@@ -124,6 +126,17 @@ class Printer:
             case TurnFailed():
                 self.close()
                 self.errors.print(Text(f"error: {update.message}", style="red"))
+            case UsageChanged():
+                # Where the budget stands after each response: in the live line at a
+                # terminal, else a line of its own on stderr.
+                if self.status.enabled:
+                    self.status.budget(update.text)
+                else:
+                    self.errors.print(Text(update.text, style="dim"))
+            case ContextCompacted():
+                self.status.stop()
+                self._end_text()
+                self.console.print(Text(update.text, style="yellow"))
             case _:
                 assert_never(update)
 

@@ -8,13 +8,18 @@ from pathlib import Path
 
 from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
-from tether.cli.model_args import add_model_arguments, add_verbose_argument, require_key
+from tether.cli.model_args import (
+    add_context_arguments,
+    add_model_arguments,
+    add_verbose_argument,
+    require_key,
+)
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
 from tether.cli.status import StatusLine
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -24,6 +29,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether run`."""
     parser.add_argument("prompt", help="what to ask (`-`: read it from stdin)")
     add_model_arguments(parser)
+    add_context_arguments(parser)
+    parser.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        metavar="N",
+        help=f"model requests before the prompt stops (default {DEFAULT_MAX_STEPS})",
+    )
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
@@ -53,8 +66,18 @@ def run(args: argparse.Namespace) -> int:
     can_ask = not from_stdin and sys.stdin.isatty() and args.mode != "auto"
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     store = SessionStore.default()
-    tools = default_tools(allow_private_fetch=args.allow_private_fetch)
-    config = SessionConfig(model=model, tools=tools, mode=args.mode, asker=asker)
+    if args.max_steps < 1:
+        err.print("tether: error: --max-steps must be at least 1", markup=False)
+        return 2
+    config = SessionConfig(
+        model=model,
+        tools=default_tools(allow_private_fetch=args.allow_private_fetch),
+        mode=args.mode,
+        asker=asker,
+        max_steps=args.max_steps,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
     if args.continue_id:
         session = Session.load(store, store.resolve(args.continue_id), config)
     else:

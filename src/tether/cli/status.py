@@ -52,6 +52,12 @@ class StatusLine:
         else:
             self._live.refresh()
 
+    def budget(self, text: str) -> None:
+        """Show where the context budget stands (`23.1k / 128k tokens`) from now on."""
+        self._view.budget = text
+        if self._live is not None:
+            self._live.refresh()
+
     def stop(self) -> None:
         """Take the line off the screen."""
         if self._live is not None:
@@ -66,6 +72,7 @@ class _Activity:
         self.label = ""
         self.since = time.monotonic()
         self.tail: RenderableType | None = None
+        self.budget = ""
         self._spinner = Spinner("dots", style="cyan")
 
     def set(self, label: str, tail: RenderableType | None) -> None:
@@ -75,7 +82,8 @@ class _Activity:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         elapsed = time.monotonic() - self.since
-        self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s", style="dim")
+        budget = f" · {self.budget}" if self.budget else ""
+        self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s{budget}", style="dim")
         yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
 
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.fetch_args import add_fetch_arguments
-from tether.cli.model_args import add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
@@ -27,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="ACP agent command to run for each page (default: tether acp with the flags below)",
     )
     add_model_arguments(parser, api_key=False)
+    add_context_arguments(parser)
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
     )
@@ -68,6 +69,8 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                 model=args.model,
                 base_url=args.base_url,
                 mode=args.mode,
+                context_window=args.context_window,
+                compact_at=args.compact_at,
                 allow_private_fetch=args.allow_private_fetch,
             )
         ),

@@ -8,7 +8,9 @@
 
 `arguments` may be a raw string (to test malformed JSON). Requests past the last turn get an
 empty final message. A turn may also give `stopReason` (`max_tokens`, `refusal`) or `error`
-(the request fails with that message), to script how a real model ends or fails.
+(the request fails with that message), to script how a real model ends or fails, and
+`usage` (`{"inputTokens": N, "outputTokens": N}`, optionally `cachedReadTokens` and
+`cachedWriteTokens`): what the response reports it cost; without it nothing is reported.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pydantic.alias_generators import to_camel
 
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta
+from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta, Usage
 from tether.models.messages import AssistantMessage, ToolCall
 
 __all__ = ["CHUNKS", "ScriptModel", "ScriptTurn", "split_text"]
@@ -48,6 +50,17 @@ class ScriptToolCall(BaseModel):
         return json.dumps(self.arguments, ensure_ascii=False)
 
 
+class ScriptUsage(BaseModel):
+    """The token usage a scripted turn reports."""
+
+    model_config = _STRICT
+
+    input_tokens: int = Field(ge=0)
+    output_tokens: int = Field(ge=0)
+    cached_read_tokens: int | None = Field(default=None, ge=0)
+    cached_write_tokens: int | None = Field(default=None, ge=0)
+
+
 class ScriptTurn(BaseModel):
     """One scripted reply."""
 
@@ -57,6 +70,7 @@ class ScriptTurn(BaseModel):
     tool_calls: tuple[ScriptToolCall, ...] = ()
     stop_reason: Literal["end_turn", "max_tokens", "refusal"] | None = None
     error: str | None = None
+    usage: ScriptUsage | None = None
 
 
 class _Script(BaseModel):
@@ -104,7 +118,8 @@ class ScriptModel:
             yield TextDelta(piece)
         calls = tuple(ToolCall(c.id, c.name, c.raw_arguments()) for c in turn.tool_calls)
         reason = turn.stop_reason or ("tool_use" if calls else "end_turn")
-        yield Completed(AssistantMessage(text=turn.text, tool_calls=calls, stop_reason=reason))
+        message = AssistantMessage(text=turn.text, tool_calls=calls, stop_reason=reason)
+        yield Completed(message, _usage(turn.usage))
 
 
 def split_text(text: str, parts: int = CHUNKS) -> list[str]:
@@ -116,6 +131,17 @@ def split_text(text: str, parts: int = CHUNKS) -> list[str]:
     pieces = [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
     # Keep the separating spaces, so the pieces concatenate to the original text.
     return [piece + " " for piece in pieces[:-1]] + pieces[-1:]
+
+
+def _usage(usage: ScriptUsage | None) -> Usage | None:
+    if usage is None:
+        return None
+    return Usage(
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cached_read_tokens,
+        usage.cached_write_tokens,
+    )
 
 
 def _describe(error: Any) -> str:

@@ -20,6 +20,7 @@ from tether.session.session import CANCELLED, Mode, Session
 from tether.session.store import SessionInfo, SessionStore, data_dir
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserResource,
     UserText,
@@ -36,6 +38,7 @@ __all__ = [
     "CANCELLED",
     "DEFAULT_MAX_STEPS",
     "AgentText",
+    "ContextCompacted",
     "CorruptLog",
     "Mode",
     "PromptFailed",
@@ -55,6 +58,7 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "Update",
+    "UsageChanged",
     "UserImage",
     "UserResource",
     "UserText",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from tether.tools.present import call_view, result_view
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 
-__all__ = ["PreparedCall", "finished", "prepare", "stored_result", "unique_ids"]
+__all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result", "unique_ids"]
 
 
 @dataclass(frozen=True)
@@ -90,3 +90,10 @@ def unique_ids(ids: list[str], events: Iterable[Event]) -> list[str]:
         used.add(fresh)
         unique.append(fresh)
     return unique
+
+
+async def close_stream(stream: AsyncIterator[Any]) -> None:
+    """Close a model stream (and its connection) if it can be closed."""
+    aclose = getattr(stream, "aclose", None)
+    if aclose is not None:
+        await aclose()

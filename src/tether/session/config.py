@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.models.base import Model
+from tether.models.windows import context_window
 from tether.policy import Mode, PermissionAsker, PolicyGate
+from tether.session.budget import DEFAULT_COMPACT_AT, Budget
 from tether.tools.gate import Gate
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -29,6 +31,14 @@ class SessionConfig:
     gate: Gate | None = None
     extra_roots: Sequence[Path] = ()
     max_steps: int = DEFAULT_MAX_STEPS
+    context_window: int | None = None
+    """Tokens the model's context holds; `None` looks the model up (`models.windows`)."""
+    compact_at: float = DEFAULT_COMPACT_AT
+    """The fraction of the window past which the session compacts before a request."""
+
+    def budget(self) -> Budget:
+        """The context budget of the configured model."""
+        return Budget(self.context_window or context_window(self.model.name), self.compact_at)
 
     def workspace(self, cwd: Path | str) -> Workspace:
         """The workspace rooted at `cwd`, with the extra roots."""

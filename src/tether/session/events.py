@@ -19,6 +19,8 @@ __all__ = [
     "LOG_VERSION",
     "AssistantChunk",
     "AssistantMessageEvent",
+    "CompactionEvent",
+    "CompactionMethod",
     "Event",
     "ObservedFile",
     "SessionConfigEvent",
@@ -31,6 +33,7 @@ __all__ = [
     "TurnEnd",
     "TurnEndReason",
     "TurnStart",
+    "UsageEvent",
     "UserMessageEvent",
 ]
 
@@ -174,6 +177,41 @@ class SessionTitle:
 
 
 @dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class UsageEvent:
+    """The tokens one model response cost, as the provider reported them."""
+
+    type: Literal["model/usage"] = "model/usage"
+    seq: int = 0
+    time: str = ""
+    input_tokens: int
+    output_tokens: int
+    cached_read_tokens: Opt[int] = None
+    cached_write_tokens: Opt[int] = None
+
+
+CompactionMethod = Literal["prune", "summary"]
+"""How the model's view was shortened: old tool results stubbed, or the start summarised."""
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+class CompactionEvent:
+    """What the model sees was shortened through event `throughSeq`; the log itself is unchanged.
+
+    `prune` stubs the tool results up to `throughSeq`; `summary` replaces every message up
+    to it with `summary`. Token counts are estimates of the request before and after.
+    """
+
+    type: Literal["context/compaction"] = "context/compaction"
+    seq: int = 0
+    time: str = ""
+    method: CompactionMethod
+    before_tokens: int
+    after_tokens: int
+    summary: Opt[str] = None
+    through_seq: int
+
+
+@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
 class SessionConfigEvent:
     """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
 
@@ -193,7 +231,9 @@ Event = Annotated[
     | ToolResultEvent
     | TurnEnd
     | SessionTitle
-    | SessionConfigEvent,
+    | SessionConfigEvent
+    | UsageEvent
+    | CompactionEvent,
     Field(discriminator="type"),
 ]
 

@@ -16,6 +16,7 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CompactionEvent,
     Event,
     SessionConfigEvent,
     SessionTitle,
@@ -23,6 +24,7 @@ from tether.session.events import (
     ToolResultEvent,
     TurnEnd,
     TurnStart,
+    UsageEvent,
     UserMessageEvent,
 )
 
@@ -72,6 +74,8 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 | SessionConfigEvent()
             ):
                 pass
+            case UsageEvent() | CompactionEvent():
+                pass  # compaction is applied over this history (see `compaction.model_view`)
             case _:
                 assert_never(event)
     close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import assert_never
 
 from tether.content import ImageContent, TextContent
@@ -11,6 +11,7 @@ from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CompactionEvent,
     Event,
     SessionConfigEvent,
     SessionTitle,
@@ -18,33 +19,69 @@ from tether.session.events import (
     ToolResultEvent,
     TurnEnd,
     TurnStart,
+    UsageEvent,
     UserMessageEvent,
 )
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserResource,
     UserText,
 )
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["replay", "user_updates"]
+__all__ = ["context_updates", "replay", "user_updates"]
 
 
-def replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
-    """Every update of the log, in order; progress updates are live only and never come back."""
+def replay(events: Sequence[Event], tools: ToolRegistry, window: int | None = None) -> list[Update]:
+    """Every update of the log, in order; progress updates are live only and never come back.
+
+    Budget updates need the context `window`; without it only the compaction notices come back.
+    """
     with gc_paused():
-        return _replay(events, tools)
+        return _replay(events, tools, window)
 
 
-def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
+def context_updates(
+    event: UsageEvent | CompactionEvent, previous: Event | None, window: int | None
+) -> list[Update]:
+    """The budget and notice updates of a usage or compaction event, live and on replay.
+
+    A usage report counts for the budget only when it answers a turn of the conversation
+    (it follows the `assistant/message`); a summarisation request's report does not.
+    """
+    updates: list[Update] = []
+    match event:
+        case UsageEvent():
+            if window is not None and isinstance(previous, AssistantMessageEvent):
+                used = event.input_tokens + event.output_tokens
+                updates.append(UsageChanged(used=used, size=window))
+        case CompactionEvent():
+            updates.append(
+                ContextCompacted(
+                    method=event.method,
+                    before_tokens=event.before_tokens,
+                    after_tokens=event.after_tokens,
+                )
+            )
+            if window is not None:
+                updates.append(UsageChanged(used=event.after_tokens, size=window))
+        case _:
+            assert_never(event)
+    return updates
+
+
+def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) -> list[Update]:
     updates: list[Update] = []
     calls: dict[str, PreparedCall] = {}
+    previous: Event | None = None
     for event in events:
         match event:
             case UserMessageEvent():
@@ -63,10 +100,13 @@ def _replay(events: Iterable[Event], tools: ToolRegistry) -> list[Update]:
                     updates.append(TurnFailed(message=event.error or "the model failed"))
                 else:
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
+            case UsageEvent() | CompactionEvent():
+                updates.extend(context_updates(event, previous, window))
             case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
+        previous = event
     return updates
 
 

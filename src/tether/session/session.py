@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, assert_never
+from typing import assert_never
 
 from tether.content import ContentBlock
-from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta
+from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
-from tether.models.messages import ToolSpec
+from tether.models.windows import context_window
 from tether.policy import Mode, PolicyGate
-from tether.session.calls import unique_ids
+from tether.session.calls import close_stream, unique_ids
+from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
+from tether.session.context import Context
 from tether.session.errors import PromptFailed, SessionBusy
 from tether.session.events import (
     AssistantChunk,
@@ -30,8 +32,6 @@ from tether.session.events import (
     TurnStart,
     UserMessageEvent,
 )
-from tether.session.history import derive_history
-from tether.session.instructions import system_prompt
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.runner import CallRunner
@@ -65,7 +65,16 @@ class Session:
         self._log = log_
         self._user_dir = user_dir
         self._calls = CallRunner(self.tools, workspace, self.gate, log_)
+        self._context = Context(
+            log_,
+            model=config.model,
+            tools=self.tools,
+            workspace=workspace,
+            user_dir=user_dir,
+            budget=config.budget(),
+        )
         self._turn: Turn | None = None
+        self._window = config.context_window
 
     @classmethod
     def create(cls, store: SessionStore, cwd: Path, config: SessionConfig) -> Session:
@@ -107,7 +116,7 @@ class Session:
 
     def replay(self) -> list[Update]:
         """The updates a client saw live, derived from the log (progress is live only)."""
-        return replay(self._log.events, self.tools)
+        return replay(self._log.events, self.tools, self._context.budget.window)
 
     def set_mode(self, mode: Mode) -> None:
         """Switch the policy mode (takes effect for the next permission decision)."""
@@ -132,6 +141,7 @@ class Session:
     def set_model(self, model: Model, *, record: bool = True) -> None:
         """Use `model` from the next request on; `record` logs it so a load picks it again."""
         self.model = model
+        self._context.use(model, self._window or context_window(model.name))
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
@@ -165,15 +175,25 @@ class Session:
         finally:
             self._turn = None
 
+    @property
+    def window(self) -> int:
+        """The tokens the model's context holds."""
+        return self._context.budget.window
+
     async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> StopReason:
         self._append(TurnStart())
-        for update in user_updates(self._append(said)):
+        prompt = self._append(said)
+        for update in user_updates(prompt):
             emit(update)
-        if self.title is None and (title := title_from(said.content)):
+        focus = compact_command(said.content)
+        if focus is None and self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
         try:
             turn.check()
-            stop = await self._steps(emit, turn)
+            if focus is None:
+                stop = await self._steps(emit, turn)
+            else:
+                stop = await self._compact_now(prompt.seq, focus, emit)
         except asyncio.CancelledError:
             self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not turn.cancel_requested:
@@ -189,20 +209,33 @@ class Session:
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
 
+    async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> StopReason:
+        # The summary covers the conversation before the command, and the command itself.
+        earlier = [e for e in self._log.events if e.seq < command_seq]
+        if summary_point(earlier, everything=True) is None:
+            raise ModelError("nothing to compact yet: the conversation is empty")
+        if not await self._context.summarise(
+            command_seq, focus or None, emit, asked=command_seq - 1
+        ):
+            raise ModelError("the model gave an empty summary; nothing was compacted")
+        return "end_turn"
+
     async def _steps(self, emit: OnUpdate, turn: Turn) -> StopReason:
         for _ in range(self.max_steps):
-            reply = await self._ask_model(emit)
+            try:
+                reply = await self._ask_model(emit)
+            except ContextOverflow as exc:
+                # The estimate fell short of the provider's count: compact hard, retry once.
+                log.warning("context overflow, compacting: %s", exc)
+                await self._context.compact(emit, forced=True)
+                reply = await self._ask_model(emit, compact=False)
             if not reply.tool_calls:
                 return _stop_reason(reply.stop_reason)
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
         return "max_turn_requests"
 
-    async def _ask_model(self, emit: OnUpdate) -> AssistantMessageEvent:
-        request = ModelRequest(
-            system=system_prompt(self.workspace, self.tools, self._user_dir),
-            messages=derive_history(self._log.events),
-            tools=[ToolSpec(t.name, t.description, t.parameters_schema()) for t in self.tools],
-        )
+    async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
+        request = await self._context.ready(emit, compact=compact)
         stream = self.model.stream(request)
         try:
             async for event in stream:
@@ -210,21 +243,23 @@ class Session:
                     case TextDelta(text=text):
                         if text:
                             emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
-                    case Completed(message=reply):
+                    case Completed(message=reply, usage=usage):
                         ids = unique_ids([c.id for c in reply.tool_calls], self._log.events)
                         calls = tuple(
                             ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
                             for call_id, c in zip(ids, reply.tool_calls, strict=True)
                         )
-                        return self._append(
+                        logged = self._append(
                             AssistantMessageEvent(
                                 text=reply.text, tool_calls=calls, stop_reason=reply.stop_reason
                             )
                         )
+                        self._context.reported(request, reply, usage, emit)
+                        return logged
                     case _:
                         assert_never(event)
         finally:
-            await _close(stream)
+            await close_stream(stream)
         raise ModelError(f"the model {self.model.name} ended its stream without a message")
 
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
@@ -269,9 +304,3 @@ def _safe(on_update: OnUpdate) -> OnUpdate:
             log.exception("an update handler failed on %s", update.kind)
 
     return emit
-
-
-async def _close(stream: AsyncIterator[Any]) -> None:
-    aclose = getattr(stream, "aclose", None)
-    if aclose is not None:
-        await aclose()

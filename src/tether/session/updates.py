@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tether.policy.asker import PermissionOutcome
-from tether.session.events import StopReason
+from tether.session.events import CompactionMethod, StopReason
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
@@ -14,6 +14,7 @@ from tether.views import ToolCallView, ToolResultView
 
 __all__ = [
     "AgentText",
+    "ContextCompacted",
     "TitleChanged",
     "ToolCallFinished",
     "ToolCallProgress",
@@ -21,9 +22,11 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "Update",
+    "UsageChanged",
     "UserImage",
     "UserResource",
     "UserText",
+    "short_tokens",
 ]
 
 
@@ -123,6 +126,47 @@ class TurnFailed:
     message: str
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class UsageChanged:
+    """After a model response: the tokens the context holds (`used`) of the window (`size`)."""
+
+    kind: Literal["usage_changed"] = "usage_changed"
+    used: int
+    size: int
+
+    @property
+    def text(self) -> str:
+        """`23.1k / 128k tokens`."""
+        return f"{short_tokens(self.used)} / {short_tokens(self.size)} tokens"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ContextCompacted:
+    """What the model sees was compacted (a notice for people; the cards are unchanged)."""
+
+    kind: Literal["context_compacted"] = "context_compacted"
+    method: CompactionMethod
+    before_tokens: int
+    after_tokens: int
+
+    @property
+    def text(self) -> str:
+        """`context compacted by summary: 104k → 9.8k tokens`."""
+        before, after = short_tokens(self.before_tokens), short_tokens(self.after_tokens)
+        return f"context compacted by {self.method}: {before} → {after} tokens"
+
+
+def short_tokens(count: int) -> str:
+    """A token count the way people read it: `950`, `9.8k`, `23.1k`, `104k`, `1.2M`."""
+    if count < 1000:
+        return str(count)
+    if count < 100_000:
+        return f"{count / 1000:.1f}".removesuffix(".0") + "k"
+    if count < 1_000_000:
+        return f"{count // 1000}k"
+    return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
+
+
 Update = (
     UserText
     | UserImage
@@ -134,4 +178,6 @@ Update = (
     | TitleChanged
     | TurnEnded
     | TurnFailed
+    | UsageChanged
+    | ContextCompacted
 )

@@ -7,6 +7,7 @@ from typing import Any, assert_never
 from tether.session.shown import SHOWN_BLOCK
 from tether.session.updates import (
     AgentText,
+    ContextCompacted,
     TitleChanged,
     ToolCallFinished,
     ToolCallProgress,
@@ -14,6 +15,7 @@ from tether.session.updates import (
     TurnEnded,
     TurnFailed,
     Update,
+    UsageChanged,
     UserImage,
     UserResource,
     UserText,
@@ -57,6 +59,15 @@ def update_to_json(update: Update) -> dict[str, Any]:
             data["stopReason"] = update.stop_reason
         case TurnFailed():
             data["message"] = update.message
+        case UsageChanged():
+            data.update(used=update.used, size=update.size)
+        case ContextCompacted():
+            data.update(
+                method=update.method,
+                beforeTokens=update.before_tokens,
+                afterTokens=update.after_tokens,
+                text=update.text,
+            )
         case _:
             assert_never(update)
     return data

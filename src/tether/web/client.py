@@ -155,7 +155,11 @@ class PageClient:
         """Relay one update; enrichment runs before the first await so order is kept."""
         enriched = enrich_update(_dump(update))
         kind = enriched.get("sessionUpdate")
-        if isinstance(update, AgentMessageChunk) and update.content.type == "text":
+        if (
+            isinstance(update, AgentMessageChunk)
+            and update.content.type == "text"
+            and not _is_notice(update)
+        ):
             self._texts.setdefault(session_id, []).append(update.content.text)
         elif kind not in _ASIDE:
             await self.end_message(session_id)
@@ -245,3 +249,9 @@ def _refused(method: str) -> RequestError:
 def _dump(model: Any) -> dict[str, Any]:
     dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
+
+
+def _is_notice(chunk: AgentMessageChunk) -> bool:
+    """A tether notice (a compaction) is shown apart, not as part of the model's message."""
+    tether = (chunk.field_meta or {}).get("tether")
+    return isinstance(tether, dict) and "notice" in tether

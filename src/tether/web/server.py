@@ -30,13 +30,21 @@ def default_agent_command(
     model: str | None = None,
     base_url: str | None = None,
     mode: str | None = None,
+    context_window: int | None = None,
+    compact_at: float | None = None,
     allow_private_fetch: bool = False,
 ) -> list[str]:
     """`tether acp` run by this same Python, so the venv and the version match."""
     command = [sys.executable, "-m", "tether", "acp"]
-    for flag, value in (("--model", model), ("--base-url", base_url), ("--mode", mode)):
+    for flag, value in (
+        ("--model", model),
+        ("--base-url", base_url),
+        ("--mode", mode),
+        ("--context-window", context_window),
+        ("--compact-at", compact_at),
+    ):
         if value is not None:
-            command += [flag, value]
+            command += [flag, str(value)]
     if allow_private_fetch:
         command.append(ALLOW_PRIVATE_FLAG)
     return command

@@ -9,7 +9,7 @@ const ui = {
   conn: $("conn"), connText: $("conn-text"), agent: $("agent"), menu: $("menu"), backdrop: $("backdrop"),
   announcer: $("announcer"), banner: $("banner"), newSession: $("new-session"), refresh: $("refresh"),
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
-  modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
+  budget: $("budget"), modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
 };
 
@@ -119,6 +119,9 @@ function handle(message) {
       setReadOnly(null);
       transcript.reset();
       emptyState.remove();
+      // The budget is the opened session's: its own updates (replayed on load) set it again.
+      ui.budget.hidden = true;
+      ui.budget.textContent = "";
       showSession(message.sessionId);
       updateControls();
       return;
@@ -182,6 +185,15 @@ function handle(message) {
   }
 }
 
+/** A token count as the terminal shows it: 950, 9.8k, 23.1k, 104k, 1.2M. */
+function shortTokens(count) {
+  const trim = (value) => value.toFixed(1).replace(/\.0$/, "");
+  if (count < 1000) return String(count);
+  if (count < 100000) return `${trim(count / 1000)}k`;
+  if (count < 1000000) return `${Math.floor(count / 1000)}k`;
+  return `${trim(count / 1000000)}M`;
+}
+
 // A session live in another tab or process: its log is followed, and it can be taken over
 // once the other side lets go.
 function setReadOnly(readOnly) {
@@ -206,6 +218,11 @@ function hashSession() {
 function onUpdate(update) {
   if (update.sessionUpdate === "current_mode_update") {
     ui.mode.value = update.currentModeId;
+    return;
+  }
+  if (update.sessionUpdate === "usage_update") {
+    ui.budget.textContent = `${shortTokens(update.used)} / ${shortTokens(update.size)} tokens`;
+    ui.budget.hidden = false;
     return;
   }
   if (update.sessionUpdate === "session_info_update" && update.title) {

@@ -77,8 +77,13 @@ export class Transcript {
     switch (update.sessionUpdate) {
       case "user_message_chunk":
         return this.chunk("user", update.content);
-      case "agent_message_chunk":
+      case "agent_message_chunk": {
+        const notice = update._meta && update._meta.tether ? update._meta.tether.notice : undefined;
+        if (notice && update.content && update.content.type === "text") {
+          return this.notice(update.content.text.trim(), "info", null, "context");
+        }
         return this.chunk("agent", update.content);
+      }
       case "agent_thought_chunk":
         return this.chunk("thought", update.content);
       case "tool_call":
@@ -259,9 +264,9 @@ export class Transcript {
     entry.node.replaceWith(decisionBox(option ? option.kind : "cancelled"));
   }
 
-  notice(text, kind = "info", retry = null) {
+  notice(text, kind = "info", retry = null, topic = null) {
     this.lastMessage = null;
-    this.root.append(el("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : null },
+    this.root.append(el("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : null, dataset: topic ? { topic } : undefined },
       el("span", { class: "notice-text", text }),
       retry ? el("button", { type: "button", class: "retry", text: "Retry", onclick: retry }) : null));
     if (kind !== "error") this.announce(text);

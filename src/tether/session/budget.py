@@ -1,0 +1,113 @@
+"""The context budget: how many tokens a request will take, before it is sent.
+
+The estimate is the input and output tokens the provider last reported, plus the
+characters added to the request since then divided by 4 (minus the characters a
+compaction removed). With no report yet it is the whole request's characters / 4.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import assert_never
+
+from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.base import ModelRequest, Usage
+from tether.models.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "DEFAULT_COMPACT_AT",
+    "IMAGE_CHARS",
+    "Budget",
+    "message_chars",
+    "request_chars",
+    "tokens",
+]
+
+CHARS_PER_TOKEN = 4
+DEFAULT_COMPACT_AT = 0.8
+"""The fraction of the window past which the session compacts before sending."""
+TARGET_SHARE = 0.75
+"""A compaction should leave the request at most this share of the threshold."""
+IMAGE_CHARS = 6_400
+"""What an image counts as (about 1,600 tokens, a mid-size screenshot)."""
+
+
+def tokens(chars: int) -> int:
+    """`chars` as tokens, rounded up."""
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def request_chars(request: ModelRequest) -> int:
+    """The characters of everything a request sends: system prompt, tools and messages."""
+    tools = sum(
+        len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in request.tools
+    )
+    return len(request.system) + tools + sum(message_chars(m) for m in request.messages)
+
+
+def message_chars(message: Message) -> int:
+    """The characters of one message."""
+    match message:
+        case UserMessage(content=content):
+            return _blocks(content)
+        case AssistantMessage(text=text, tool_calls=calls):
+            return len(text) + sum(len(c.name) + len(c.arguments) for c in calls)
+        case ToolResultMessage(content=content):
+            return _blocks(content)
+        case _:
+            assert_never(message)
+
+
+def _blocks(blocks: Iterable[ContentBlock]) -> int:
+    total = 0
+    for block in blocks:
+        match block:
+            case TextContent(text=text):
+                total += len(text)
+            case ImageContent():
+                total += IMAGE_CHARS
+            case _:
+                assert_never(block)
+    return total
+
+
+@dataclass
+class Budget:
+    """A model's window, the compaction threshold, and the last usage report to count from."""
+
+    window: int
+    compact_at: float = DEFAULT_COMPACT_AT
+    _reported: tuple[int, int] | None = None
+    """(tokens the provider reported for a request and its reply, their characters)."""
+
+    @property
+    def threshold(self) -> int:
+        """The estimate past which the session compacts."""
+        return int(self.window * self.compact_at)
+
+    @property
+    def target(self) -> int:
+        """Where a compaction aims: pruning that leaves more than this goes on to a summary,
+        so the session does not compact again a step later."""
+        return int(self.threshold * TARGET_SHARE)
+
+    def estimate(self, request: ModelRequest) -> int:
+        """The tokens `request` will take."""
+        chars = request_chars(request)
+        if self._reported is None:
+            return tokens(chars)
+        reported, reported_chars = self._reported
+        return max(0, reported + tokens(chars - reported_chars))
+
+    def forget(self) -> None:
+        """Estimate from characters alone until the next report (what is sent changed wholesale)."""
+        self._reported = None
+
+    def report(self, request: ModelRequest, reply: AssistantMessage, usage: Usage) -> int:
+        """Count from what the provider said `request` and `reply` took; the tokens in use."""
+        used = usage.input_tokens + usage.output_tokens
+        self._reported = (used, request_chars(request) + message_chars(reply))
+        return used

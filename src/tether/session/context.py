@@ -1,0 +1,188 @@
+"""The model's context: builds each request from the log, keeps it in budget by compacting."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import assert_never
+
+from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta, Usage
+from tether.models.messages import AssistantMessage, ToolSpec
+from tether.session.budget import Budget
+from tether.session.calls import close_stream, prepare
+from tether.session.compaction import (
+    model_view,
+    prune_point,
+    stub_text,
+    summary_point,
+    summary_request_messages,
+)
+from tether.session.events import (
+    CompactionEvent,
+    CompactionMethod,
+    Event,
+    ToolCallEvent,
+    ToolResultEvent,
+    UsageEvent,
+)
+from tether.session.instructions import system_prompt
+from tether.session.log import EventLog
+from tether.session.replay import context_updates
+from tether.session.updates import Update
+from tether.tools.registry import ToolRegistry
+from tether.tools.workspace import Workspace
+
+__all__ = ["Context"]
+
+log = logging.getLogger(__name__)
+
+OnUpdate = Callable[[Update], None]
+
+
+class Context:
+    """What the model is sent: the system prompt, the tools and the compacted history."""
+
+    def __init__(
+        self,
+        log_: EventLog,
+        *,
+        model: Model,
+        tools: ToolRegistry,
+        workspace: Workspace,
+        user_dir: Path,
+        budget: Budget,
+    ) -> None:
+        self.budget = budget
+        self._log = log_
+        self._model = model
+        self._tools = tools
+        self._workspace = workspace
+        self._user_dir = user_dir
+        self._stubs: dict[int, str] = {}
+
+    def use(self, model: Model, window: int) -> None:
+        """Send the next requests to `model`, whose context holds `window` tokens."""
+        self._model = model
+        self.budget.window = window
+        self.budget.forget()  # another model counts tokens its own way
+
+    def request(self, events: Sequence[Event] | None = None) -> ModelRequest:
+        """The request for the model's view of `events` (the whole log by default)."""
+        return ModelRequest(
+            system=system_prompt(self._workspace, self._tools, self._user_dir),
+            messages=model_view(self._log.events if events is None else events, self._stub),
+            tools=[ToolSpec(t.name, t.description, t.parameters_schema()) for t in self._tools],
+        )
+
+    async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:
+        """The next request, compacted first when its estimate passes the threshold."""
+        request = self.request()
+        if compact and self.budget.estimate(request) > self.budget.threshold:
+            request = await self.compact(emit)
+        estimate = self.budget.estimate(request)
+        log.debug("request estimate: %d of %d tokens", estimate, self.budget.window)
+        return request
+
+    async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
+        """Prune old results, then summarise if that leaves too little room (or `forced`)."""
+        through = prune_point(self._log.events)
+        if through is not None:
+            self._record("prune", through, emit)
+        request = self.request()
+        if forced or self.budget.estimate(request) > self.budget.target:
+            through = summary_point(self._log.events, everything=False)
+            if through is not None and await self.summarise(through, None, emit):
+                request = self.request()
+        return request
+
+    async def summarise(
+        self, through: int, focus: str | None, emit: OnUpdate, *, asked: int | None = None
+    ) -> bool:
+        """Replace the messages up to `through` by the model's summary of those up to `asked`
+        (`through` unless told: a `/compact` prompt is replaced, not summarised)."""
+        events = [e for e in self._log.events if e.seq <= (through if asked is None else asked)]
+        older = self.request(events)
+        ask = ModelRequest(
+            older.system, summary_request_messages(older.messages, focus), older.tools
+        )
+        reply, usage = await self._answer(ask)
+        if usage is not None:
+            self._log.append(_usage_event(usage))
+        summary = reply.text.strip()
+        if not summary:
+            log.warning("the model gave an empty summary; the context stays as it was")
+            return False
+        self._record("summary", through, emit, summary)
+        return True
+
+    def reported(
+        self, request: ModelRequest, reply: AssistantMessage, usage: Usage | None, emit: OnUpdate
+    ) -> None:
+        """Log a response's usage and count the budget from it."""
+        if usage is None:
+            return
+        previous = self._log.events[-1] if self._log.events else None
+        event = self._log.append(_usage_event(usage))
+        self.budget.report(request, reply, usage)
+        for update in context_updates(event, previous, self.budget.window):
+            emit(update)
+
+    def _record(
+        self, method: CompactionMethod, through: int, emit: OnUpdate, summary: str | None = None
+    ) -> None:
+        before = self.budget.estimate(self.request())
+        after_events = [
+            *self._log.events,
+            CompactionEvent(
+                method=method, before_tokens=0, after_tokens=0, summary=summary, through_seq=through
+            ),
+        ]
+        if method == "summary":
+            self.budget.forget()  # the reported usage no longer describes what is sent
+        after = self.budget.estimate(self.request(after_events))
+        event = self._log.append(
+            CompactionEvent(
+                method=method,
+                before_tokens=before,
+                after_tokens=after,
+                summary=summary,
+                through_seq=through,
+            )
+        )
+        for update in context_updates(event, None, self.budget.window):
+            emit(update)
+
+    async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:
+        # Only the final message counts: a summary streams to no one.
+        stream = self._model.stream(request)
+        try:
+            async for event in stream:
+                match event:
+                    case TextDelta():
+                        pass
+                    case Completed(message=message, usage=usage):
+                        return message, usage
+                    case _:
+                        assert_never(event)
+        finally:
+            await close_stream(stream)
+        raise ModelError(f"the model {self._model.name} ended its stream without a message")
+
+    def _stub(self, call: ToolCallEvent, result: ToolResultEvent) -> str:
+        # Every request rebuilds the view; a result's stub is made once.
+        stub = self._stubs.get(result.seq)
+        if stub is None:
+            stub = self._stubs[result.seq] = stub_text(
+                prepare(self._tools, call), result, self._workspace.cwd
+            )
+        return stub
+
+
+def _usage_event(usage: Usage) -> UsageEvent:
+    return UsageEvent(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cached_read_tokens=usage.cached_read_tokens,
+        cached_write_tokens=usage.cached_write_tokens,
+    )

@@ -1,0 +1,84 @@
+"""The context budget in the page: the header's token count and the compaction notice."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.conftest import TETHER, WebServer, running_web
+from tether.cli.web import HELP, configure, options_from_args
+
+SCRIPT = {
+    "turns": [
+        {"text": "hi", "usage": {"inputTokens": 2100, "outputTokens": 40}},
+        {"text": "The user said hello and got an answer."},
+        {"text": "again", "usage": {"inputTokens": 1200, "outputTokens": 5}},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """`tether web` whose agent has a 64k window and a script that reports usage."""
+    root = tmp_path_factory.mktemp("context")
+    (root / "ws").mkdir()
+    script = root / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--context-window", "64000"])
+    with running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
+        yield server
+
+
+def test_the_header_shows_the_budget_and_the_transcript_the_compaction(
+    browser: Browser, web: WebServer
+) -> None:
+    with open_page(browser, web.url) as page:
+        budget = page.locator("#budget")
+        assert budget.is_hidden()
+        send_prompt(page, "hello")
+        page.wait_for_selector("#budget:not([hidden])")
+        wait_idle(page)
+        assert budget.inner_text() == "2.1k / 64k tokens"
+
+        send_prompt(page, "/compact")
+        notice = page.locator(".notice[data-topic=context]")
+        notice.wait_for()
+        wait_idle(page)
+        assert notice.inner_text().startswith("context compacted by summary: ")
+        # The notice is not part of the model's message.
+        assert page.locator(".msg-agent", has_text="context compacted").count() == 0
+        compacted = notice.inner_text()
+
+        page.locator("#sessions .session.current").wait_for()
+        session_id = page.locator("#session-id").inner_text()
+    with open_page(browser, web.url) as page:
+        page.locator(f"#sessions .session[data-session-id='{session_id}']").click()
+        page.locator(".notice[data-topic=context]").wait_for()
+        assert page.locator(".notice[data-topic=context]").inner_text() == compacted
+        assert page.locator("#budget").inner_text().endswith(" / 64k tokens")
+
+
+def test_the_default_agent_gets_the_context_flags(tmp_path: Path) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=HELP)
+    configure(parser)
+    args = parser.parse_args(
+        ["--cwd", str(tmp_path), "--model", "script:x.json", "--context-window", "9000"]
+    )
+    agent = list(options_from_args(args).agent)
+    assert agent[agent.index("--context-window") + 1] == "9000"
+    assert agent[agent.index("--compact-at") + 1] == "0.8"
