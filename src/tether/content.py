@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG
+from tether.wire import WIRE_CONFIG
 
 __all__ = ["CONTENT_BLOCKS", "ContentBlock", "ImageContent", "TextContent"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TextContent:
     """Plain text for the model."""
 
@@ -20,7 +20,7 @@ class TextContent:
     text: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ImageContent:
     """An image for the model: base64 `data` and its MIME type."""
 

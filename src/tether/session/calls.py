@@ -54,13 +54,9 @@ def prepare(tools: ToolRegistry, event: ToolCallEvent) -> PreparedCall:
 
 def stored_result(event: ToolResultEvent) -> ToolResult:
     """The `{content, isError, meta}` a `tool/result` event holds."""
-    # The event's fields were validated as the same types when it was read or made; building
-    # the result through its validator again would walk a large `meta` a second time.
-    result = object.__new__(ToolResult)
-    object.__setattr__(result, "content", event.content)
-    object.__setattr__(result, "is_error", event.is_error)
-    object.__setattr__(result, "meta", event.meta)
-    return result
+    # The event was validated as it was read or made; a result is plain data, so building it
+    # checks nothing twice.
+    return ToolResult(content=event.content, is_error=event.is_error, meta=event.meta)
 
 
 def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:

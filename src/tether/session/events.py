@@ -11,7 +11,7 @@ from tether.content import ContentBlock
 from tether.models.messages import StopReason as ModelStopReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.shown import ShownBlock
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "EVENT",
@@ -47,7 +47,7 @@ TurnEndReason = StopReason | Literal["error"]
 """What `turn/end` records: a stop reason, or `error` when the model failed (see `error`)."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionHeader:
     """Line 1 of every log: the format version, the session's id, cwd and creation time."""
 
@@ -58,7 +58,7 @@ class SessionHeader:
     created_at: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TurnStart:
     """A prompt began."""
 
@@ -67,7 +67,7 @@ class TurnStart:
     time: str = ""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class UserMessageEvent:
     """What the person said: text and images, and `shown`, the blocks as sent, when they differ."""
 
@@ -78,7 +78,7 @@ class UserMessageEvent:
     shown: Opt[tuple[ShownBlock, ...]] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class AssistantChunk:
     """A piece of assistant text as it streamed (shown on replay; the history uses the message)."""
 
@@ -88,7 +88,7 @@ class AssistantChunk:
     text: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolCallRecord:
     """A tool call inside an assistant message; `arguments` is the raw text the model sent."""
 
@@ -97,7 +97,7 @@ class ToolCallRecord:
     arguments: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class AssistantMessageEvent:
     """One complete model reply: its text and its tool calls, in the model's order."""
 
@@ -109,7 +109,7 @@ class AssistantMessageEvent:
     stop_reason: ModelStopReason = "end_turn"
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolCallEvent:
     """A call about to run (one per tool call of the message, in the model's order)."""
 
@@ -121,7 +121,7 @@ class ToolCallEvent:
     arguments: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ObservedFile:
     """A file version a call read or wrote, so a loaded session can edit it without rereading."""
 
@@ -131,7 +131,7 @@ class ObservedFile:
     sha256: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolResultEvent:
     """A call's result, `{content, isError, meta}`, appended as the call finishes.
 
@@ -155,7 +155,7 @@ class ToolResultEvent:
     permission: Opt[PermissionOutcome] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TurnEnd:
     """A prompt ended; `error` says what failed when `stopReason` is `error`."""
 
@@ -166,7 +166,7 @@ class TurnEnd:
     error: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionTitle:
     """The session's title (set from the first prompt)."""
 
@@ -176,7 +176,7 @@ class SessionTitle:
     title: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class UsageEvent:
     """The tokens one model response cost, as the provider reported them."""
 
@@ -193,7 +193,7 @@ CompactionMethod = Literal["prune", "summary"]
 """How the model's view was shortened: old tool results stubbed, or the start summarised."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class CompactionEvent:
     """What the model sees was shortened through event `throughSeq`; the log itself is unchanged.
 
@@ -211,7 +211,7 @@ class CompactionEvent:
     through_seq: int
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionConfigEvent:
     """A session option set mid-session (`model`: a `--model` spec), honoured when loaded."""
 

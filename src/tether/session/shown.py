@@ -13,12 +13,12 @@ from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ImageContent, TextContent
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["SHOWN_BLOCK", "EmbeddedResource", "ResourceLink", "ShownBlock"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ResourceLink:
     """A reference to a file or URI the person mentioned."""
 
@@ -28,7 +28,7 @@ class ResourceLink:
     mime_type: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class EmbeddedResource:
     """A resource sent inline: its text, or its base64 `blob` (an image)."""
 

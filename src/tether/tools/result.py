@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from pydantic import JsonValue, TypeAdapter
-from pydantic.dataclasses import dataclass
+from pydantic import ConfigDict, JsonValue, TypeAdapter
 
 from tether.content import ContentBlock, TextContent
-from tether.views._base import CARD_CONFIG
+from tether.wire import WIRE_CONFIG
 
 __all__ = ["TOOL_RESULT", "ToolResult"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True)
 class ToolResult:
-    """Exactly what is stored for a call: model content, the error flag and the UI projection."""
+    """Exactly what is stored for a call: model content, the error flag and the UI projection.
+
+    Plain data: building one validates nothing. Its parts are checked where they come from
+    (`invoke` checks `meta` is plain JSON; a log event is validated as it is read), so a
+    replay makes results from stored events without walking a large `meta` twice.
+    """
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     content: tuple[ContentBlock, ...]
     is_error: bool = False

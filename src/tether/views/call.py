@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG, Opt
 from tether.views.parts import FileDiff, Location
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "TOOL_CALL_VIEW",
@@ -22,7 +22,7 @@ __all__ = [
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "fetch", "other"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class GenericCallView:
     """Any call: a title, an ACP tool kind, the raw input and the places it touches."""
 
@@ -34,7 +34,7 @@ class GenericCallView:
     locations: Opt[tuple[Location, ...]] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TerminalCallView:
     """A shell command about to run: the title is the command itself."""
 
@@ -44,7 +44,7 @@ class TerminalCallView:
     cwd: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class DiffCallView:
     """A proposed change to one or more files."""
 

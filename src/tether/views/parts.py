@@ -7,12 +7,12 @@ from typing import Annotated
 from pydantic import Strict
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["FileDiff", "Location", "ReadFileLine"]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Location:
     """A place in a file for editor follow-along; `line` is 1-based."""
 
@@ -20,7 +20,7 @@ class Location:
     line: Opt[int] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class FileDiff:
     """One file's change: `old_text` is `None` when the file is new."""
 
@@ -29,7 +29,7 @@ class FileDiff:
     new_text: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ReadFileLine:
     """One numbered line of a read window."""
 

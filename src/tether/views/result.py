@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG, Opt
 from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "TOOL_RESULT_VIEW",
@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class GenericResultView:
     """Any result: an optional title and text."""
 
@@ -30,7 +30,7 @@ class GenericResultView:
     content: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TerminalResultView:
     """A finished command: its output and either an exit code or the signal that ended it."""
 
@@ -47,7 +47,7 @@ class TerminalResultView:
         return self
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class DiffResultView:
     """The change a tool applied."""
 
@@ -58,7 +58,7 @@ class DiffResultView:
     """Where each hunk starts in the new file, one per diff, for editor follow-along."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ReadResultView:
     """A window of a text file: numbered lines, the file's total, and the raw text as fallback."""
 
@@ -74,7 +74,7 @@ class ReadResultView:
     """Set when the window stops early because it reached this many bytes of output."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class WebFetchResultView:
     """A fetched web page: where it ended up, how the server answered, and its markdown."""
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from tether.views._base import CARD_CONFIG, Opt
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
     "CLIENT_MESSAGE",
@@ -48,21 +48,21 @@ __all__ = [
 # --- browser -> server ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ListSessions:
     """Ask for the agent's stored sessions (`session/list`)."""
 
     type: Literal["listSessions"] = "listSessions"
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class NewSession:
     """Start a fresh session in the server's working directory (`session/new`)."""
 
     type: Literal["newSession"] = "newSession"
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class LoadSession:
     """Open a stored session; its history comes back as replayed updates (`session/load`)."""
 
@@ -71,7 +71,7 @@ class LoadSession:
     cwd: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Prompt:
     """Send the user's text to a session (`session/prompt`)."""
 
@@ -80,7 +80,7 @@ class Prompt:
     text: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Cancel:
     """Stop the running prompt of a session (`session/cancel`)."""
 
@@ -88,7 +88,7 @@ class Cancel:
     session_id: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SetMode:
     """Switch a session's permission mode (`session/set_mode`)."""
 
@@ -97,7 +97,7 @@ class SetMode:
     mode_id: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Answer:
     """The user's answer to a permission request; no option means dismissed (cancelled)."""
 
@@ -117,7 +117,7 @@ CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 # --- server -> browser ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Ready:
     """The agent is initialized: who it is and what it can do."""
 
@@ -129,7 +129,7 @@ class Ready:
     can_list: bool
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionSummary:
     """One stored session in the list."""
 
@@ -139,7 +139,7 @@ class SessionSummary:
     updated_at: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Sessions:
     """The agent's stored sessions, newest first as the agent ordered them."""
 
@@ -147,7 +147,7 @@ class Sessions:
     sessions: tuple[SessionSummary, ...]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Opening:
     """A session is about to be shown: clear the transcript, replayed updates follow."""
 
@@ -156,7 +156,7 @@ class Opening:
     replay: bool
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ModeChoice:
     """One selectable permission mode."""
 
@@ -165,7 +165,7 @@ class ModeChoice:
     description: Opt[str] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ModeState:
     """The modes a session offers and the current one."""
 
@@ -173,7 +173,7 @@ class ModeState:
     available_modes: tuple[ModeChoice, ...]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Opened:
     """The session is open and accepts prompts."""
 
@@ -182,7 +182,7 @@ class Opened:
     modes: Opt[ModeState] = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Update:
     """One ACP `session/update` as the agent sent it, with tether's cards enriched."""
 
@@ -191,7 +191,7 @@ class Update:
     update: dict[str, Any]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PermissionChoice:
     """One button of a permission request."""
 
@@ -200,7 +200,7 @@ class PermissionChoice:
     kind: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PermissionRequest:
     """The agent asks before a tool call runs; the page answers with `Answer`."""
 
@@ -211,7 +211,7 @@ class PermissionRequest:
     options: tuple[PermissionChoice, ...]
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PermissionClosed:
     """A permission request was answered or withdrawn (the prompt was cancelled)."""
 
@@ -220,7 +220,7 @@ class PermissionClosed:
     option_id: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PromptEnd:
     """A prompt finished; `stopReason` is ACP's (end_turn, cancelled, ...) or `error`."""
 
@@ -231,7 +231,7 @@ class PromptEnd:
     """Why the prompt failed (`stopReason: error`), said once."""
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class MessageHtml:
     """The agent message just streamed as text, rendered from Markdown (safe HTML)."""
 
@@ -240,7 +240,7 @@ class MessageHtml:
     html: str
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ReadOnly:
     """The session is live elsewhere: it is shown from its log, following it as it grows.
 
@@ -253,7 +253,7 @@ class ReadOnly:
     free: bool = False
 
 
-@dataclass(frozen=True, kw_only=True, config=CARD_CONFIG)
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ErrorMessage:
     """Something the user should see: a refused request, an agent error, the agent exiting."""
 

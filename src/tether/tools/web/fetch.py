@@ -100,8 +100,16 @@ async def fetch(
     """GET the URL, following at most `MAX_REDIRECTS` same-host redirects."""
     url = parse_url(raw_url)
     timeout = httpx.Timeout(timeout_s)
+    # The environment may name extra CA certificates (SSL_CERT_FILE, SSL_CERT_DIR), but not a
+    # proxy: a proxy would connect somewhere other than the address that was checked.
+    verify = httpx.create_ssl_context(trust_env=True)
     async with httpx.AsyncClient(
-        http2=True, follow_redirects=False, trust_env=False, timeout=timeout, headers=_HEADERS
+        http2=True,
+        follow_redirects=False,
+        trust_env=False,
+        verify=verify,
+        timeout=timeout,
+        headers=_HEADERS,
     ) as client:
         for hop in range(MAX_REDIRECTS + 1):
             async with _response(client, url, allow_private) as response:

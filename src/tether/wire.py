@@ -1,4 +1,8 @@
-"""Shared pieces of the card types: camelCase wire names and optional fields left out when unset."""
+"""The wire form every typed message shares: camelCase names, optional fields left out when unset.
+
+Cards (`tether.views`), content blocks, stored results, log events and the web protocol all
+use it, so it sits beside them rather than inside any one of them.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,15 @@ from typing import Annotated, Any, TypeVar
 from pydantic import ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-CARD_CONFIG = ConfigDict(
+__all__ = ["WIRE_CONFIG", "Opt"]
+
+WIRE_CONFIG = ConfigDict(
     alias_generator=to_camel,
     validate_by_name=True,
     validate_by_alias=True,
     extra="ignore",
 )
-"""Every card type: camelCase on the wire, snake_case in Python."""
+"""Every wire type: camelCase on the wire, snake_case in Python."""
 
 T = TypeVar("T")
 
