@@ -240,3 +240,66 @@ def test_modes_match_the_policy_modes() -> None:
     assert state["currentModeId"] == "accept-edits"
     assert [m["name"] for m in state["availableModes"]] == ["Ask", "Accept edits", "Auto"]
     assert all(m["description"] for m in state["availableModes"])
+
+
+def test_search_result_sends_the_model_text_and_its_first_matches_as_locations() -> None:
+    from tether.acp.paths import MAX_MATCH_LOCATIONS, absolute_result
+    from tether.views import SearchFile, SearchMatch, SearchMatchesResultView, dump_view
+
+    view = SearchMatchesResultView(
+        title="Grep x",
+        files=(
+            SearchFile(
+                path="a.py",
+                matches=tuple(SearchMatch(line_number=n, line="x") for n in range(1, 16)),
+            ),
+            SearchFile(
+                path="/abs/b.py",
+                matches=tuple(SearchMatch(line_number=n, line="x") for n in range(1, 16)),
+            ),
+        ),
+        truncated=False,
+        total=30,
+    )
+    model_text = "a.py\n  1: x\n...(as the model read it)"
+    finished = ToolCallFinished(
+        tool_call_id="g1",
+        status="completed",
+        view=view,
+        result=ToolResult(content=(TextContent(text=model_text),)),
+    )
+    wire = _wire(finished)
+    assert wire is not None
+    assert wire["content"] == [{"type": "content", "content": {"type": "text", "text": model_text}}]
+    # The card in `_meta` names its files absolutely, as the locations do.
+    assert wire["_meta"] == {"tether": {"view": dump_view(absolute_result(view, CWD))}}
+    assert [f["path"] for f in wire["_meta"]["tether"]["view"]["files"]] == [
+        "/ws/a.py",
+        "/abs/b.py",
+    ]
+    expected = [{"path": "/ws/a.py", "line": n} for n in range(1, 16)]
+    expected += [{"path": "/abs/b.py", "line": n} for n in range(1, 6)]
+    assert wire["locations"] == expected
+    assert len(expected) == MAX_MATCH_LOCATIONS
+
+
+def test_search_card_content_without_the_model_text_lists_its_lines() -> None:
+    from tether.acp.content import card_content
+    from tether.views import SearchFile, SearchMatch, SearchMatchesResultView, SearchPathsResultView
+
+    matches = SearchMatchesResultView(
+        files=(SearchFile(path="a.py", matches=(SearchMatch(line_number=2, line="y = x"),)),),
+        truncated=False,
+        total=1,
+    )
+    paths = SearchPathsResultView(paths=("a.py", "b.py"), truncated=False, total=2)
+    assert [c.content.text for c in card_content(matches, CWD)] == ["a.py:2: y = x"]  # type: ignore[union-attr]
+    assert [c.content.text for c in card_content(paths, CWD)] == ["a.py\nb.py"]  # type: ignore[union-attr]
+    paths_done = ToolCallFinished(
+        tool_call_id="g2",
+        status="completed",
+        view=paths,
+        result=ToolResult(content=(TextContent(text="a.py\nb.py"),)),
+    )
+    wire = _wire(paths_done)
+    assert wire is not None and "locations" not in wire

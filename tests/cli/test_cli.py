@@ -250,3 +250,25 @@ def _read_until(fd: int, marker: bytes) -> bytes:
             assert chunk, f"the process closed stderr before {marker!r}: {seen!r}"
             seen += chunk
     return seen
+
+
+def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    (ws / "many.txt").write_text("".join(f"hello {i}\n" for i in range(300)))
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "g", "name": "grep", "arguments": {"pattern": "hello"}}]},
+        {"toolCalls": [{"id": "f", "name": "glob", "arguments": {"pattern": "*.py"}}]},
+        {"text": "Found."},
+    )
+    # Ask mode with no terminal: a search inside the workspace needs nobody.
+    run = tether(home, "run", "Find hello", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "Grep hello" in out and "301 matches" in out
+    assert "hello.py" in out and '1 │ print("hello")' in out
+    assert "many.txt" in out and "249 │ hello 248" in out
+    assert "capped: showing 250 of 301 matches" in out
+    assert "Glob *.py" in out and "1 file" in out
+    [row] = _sessions(home)
+    assert tether(home, "show", row["id"]).stdout == out

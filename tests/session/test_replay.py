@@ -21,6 +21,8 @@ from tether.views import (
     GenericCallView,
     GenericResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -61,7 +63,10 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
                     "bash",
                     {"command": "echo out; echo err >&2; exit 3", "description": "Try"},
                 ),
-                call("unknown", "grep", {"pattern": "x"}),
+                call("unknown", "lookup", {"pattern": "x"}),
+                call("grep", "grep", {"pattern": "line [12]$", "include": "*.py"}),
+                call("glob", "glob", {"pattern": "**/*.md"}),
+                call("bad_grep", "grep", {"pattern": "line ("}),
                 call("badjson", "read", '{"path": "app.py"'),
                 call("invalid", "read", {"path": "app.py", "offset": 0}),
             ]
@@ -96,6 +101,19 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     bash = done["bash"].view
     assert isinstance(bash, TerminalResultView)
     assert bash.exit_code == 3 and "out" in (bash.output or "") and "err" in (bash.output or "")
+    grep = done["grep"].view
+    assert isinstance(grep, SearchMatchesResultView) and grep.total == 2
+    assert [(f.path, [m.line_number for m in f.matches]) for f in grep.files] == [
+        ("app.py", [1, 2])
+    ]
+    assert started["grep"] == GenericCallView(
+        title="Grep line [12]$ (*.py)",
+        kind="search",
+        raw_input={"pattern": "line [12]$", "include": "*.py"},
+    )
+    glob = done["glob"].view
+    assert isinstance(glob, SearchPathsResultView) and glob.paths == ("notes/todo.md",)
+    assert done["bad_grep"].status == "failed"
     for name in ("unknown", "badjson", "invalid"):
         assert done[name].status == "failed"
         assert isinstance(done[name].view, GenericResultView)

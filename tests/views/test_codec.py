@@ -14,6 +14,10 @@ from tether.views import (
     Location,
     ReadFileLine,
     ReadResultView,
+    SearchFile,
+    SearchMatch,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -44,6 +48,13 @@ RESULTS: list[ToolResultView] = [
         lang="python",
         content="2: x = 1",
     ),
+    SearchMatchesResultView(
+        title="Grep foo",
+        files=(SearchFile(path="a.py", matches=(SearchMatch(line_number=3, line="foo()"),)),),
+        truncated=True,
+        total=7,
+    ),
+    SearchPathsResultView(paths=("b.py", "a.py"), truncated=False, total=2),
     WebFetchResultView(url="https://e.com/", status_code=200, truncated=False),
     WebFetchResultView(
         url="https://e.com/b",
@@ -108,6 +119,45 @@ def test_bad_call_views_are_refused(data: object) -> None:
 def test_unknown_extra_keys_are_ignored() -> None:
     view = load_result_view({"card": "generic", "content": "c", "future": 1})
     assert view == GenericResultView(content="c")
+
+
+def test_search_cards_carry_their_shape() -> None:
+    assert dump_view(RESULTS[6]) == {
+        "card": "search",
+        "shape": "matches",
+        "title": "Grep foo",
+        "files": [{"path": "a.py", "matches": [{"lineNumber": 3, "line": "foo()"}]}],
+        "truncated": True,
+        "total": 7,
+    }
+    assert dump_view(RESULTS[7]) == {
+        "card": "search",
+        "shape": "paths",
+        "paths": ["b.py", "a.py"],
+        "truncated": False,
+        "total": 2,
+    }
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"card": "search", "paths": [], "truncated": False, "total": 0},
+        {"card": "search", "shape": "tree", "paths": [], "truncated": False, "total": 0},
+        {"card": "search", "shape": "paths", "paths": [], "truncated": False, "total": -1},
+        {"card": "search", "shape": "matches", "files": [], "truncated": False},
+        {
+            "card": "search",
+            "shape": "matches",
+            "files": [{"path": "a", "matches": [{"lineNumber": 0, "line": "x"}]}],
+            "truncated": False,
+            "total": 1,
+        },
+    ],
+)
+def test_bad_search_cards_are_refused(data: object) -> None:
+    with pytest.raises(ValidationError):
+        load_result_view(data)
 
 
 def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:

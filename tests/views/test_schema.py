@@ -28,6 +28,8 @@ def test_every_card_requires_its_tag() -> None:
         "GenericCallView",
         "GenericResultView",
         "ReadResultView",
+        "SearchMatchesResultView",
+        "SearchPathsResultView",
         "TerminalCallView",
         "TerminalResultView",
         "WebFetchResultView",
@@ -48,6 +50,23 @@ def test_unions_are_discriminated_by_card() -> None:
         "diff",
         "generic",
         "read",
+        "search",
         "terminal",
         "web",
     }
+
+
+def test_search_cards_are_discriminated_by_shape() -> None:
+    defs = views_schema()["$defs"]
+    assert defs["ToolResultView"]["discriminator"]["mapping"]["search"] == (
+        "#/$defs/SearchResultView"
+    )
+    assert defs["SearchResultView"]["discriminator"] == {
+        "mapping": {
+            "matches": "#/$defs/SearchMatchesResultView",
+            "paths": "#/$defs/SearchPathsResultView",
+        },
+        "propertyName": "shape",
+    }
+    for name in ("SearchMatchesResultView", "SearchPathsResultView"):
+        assert defs[name]["required"][:2] == ["card", "shape"], name

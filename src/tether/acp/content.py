@@ -11,6 +11,7 @@ This is the one place a card becomes standard content, so every client that igno
 |                       | and, when it failed, how: `Exited with code N` / `Killed by SIG` |
 | terminal (call)       | nothing yet: the command is the title                    |
 | generic               | its `content` as one text block, when it has any         |
+| search (result)       | one text block: what the model read, else `path:N: line` |
 | web (result)          | one text block: the page's markdown (or the redirect)   |
 """
 
@@ -31,6 +32,8 @@ from tether.views import (
     GenericCallView,
     GenericResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -46,8 +49,14 @@ ToolContent = ContentToolCallContent | FileEditToolCallContent
 _BACKTICKS = re.compile(r"`{3,}")
 
 
-def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolContent]:
-    """The standard ACP content of a card; relative paths are made absolute against `cwd`."""
+def card_content(
+    view: ToolCallView | ToolResultView, cwd: Path, model_text: str | None = None
+) -> list[ToolContent]:
+    """The standard ACP content of a card; relative paths are made absolute against `cwd`.
+
+    `model_text` is the finished result's text, which a search card's content repeats (as
+    other agents send their search output); without it the card's own lines stand in.
+    """
     match view:
         case ReadResultView():
             text = view.content
@@ -66,6 +75,8 @@ def card_content(view: ToolCallView | ToolResultView, cwd: Path) -> list[ToolCon
             return [_text(web_text(view))]
         case GenericCallView() | GenericResultView():
             return [_text(view.content)] if view.content else []
+        case SearchMatchesResultView() | SearchPathsResultView():
+            return [_text(model_text if model_text is not None else _search_text(view))]
         case _:
             assert_never(view)
 
@@ -91,6 +102,12 @@ def ending(view: TerminalResultView) -> str | None:
     if view.exit_code:
         return f"Exited with code {view.exit_code}"
     return None
+
+
+def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
+    if isinstance(view, SearchPathsResultView):
+        return "\n".join(view.paths)
+    return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
 
 
 def web_text(view: WebFetchResultView) -> str:

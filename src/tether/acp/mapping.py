@@ -12,11 +12,11 @@ Shapes (camelCase on the wire):
 - `ToolCallProgress` → `tool_call_update` `in_progress` with the partial result card's
   content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
-  content, its `locations` (a read's first line, the first line of each hunk of a change),
-  `_meta.tether.view` = the result card, and for a terminal card `rawOutput`
-  `{exitCode}` or `{signal}`; when the policy asked a person (or refused with no one to
-  ask), `_meta.tether.permission` is the outcome (`allow_once`, `allow_always`, `reject`,
-  `refused`).
+  content, its `locations` (a read's first line, the first line of each hunk of a change,
+  a search's first matches), `_meta.tether.view` = the result card, and for a terminal card
+  `rawOutput` `{exitCode}` or `{signal}`; a search card's content is the model's own text;
+  when the policy asked a person (or refused with no one to ask), `_meta.tether.permission`
+  is the outcome (`allow_once`, `allow_always`, `reject`, `refused`).
 - `TitleChanged` → `session_info_update` with the title.
 - `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
@@ -110,8 +110,8 @@ def acp_update(update: Update, cwd: Path, title: str | None = None) -> AcpUpdate
             return _started(update, cwd)
         case Progress(tool_call_id=call_id, view=view):
             return _updated(call_id, "in_progress", view, cwd, title)
-        case ToolCallFinished(tool_call_id=call_id, status=status, view=view):
-            final = _updated(call_id, status, view, cwd, title)
+        case ToolCallFinished(tool_call_id=call_id, status=status, view=view, result=result):
+            final = _updated(call_id, status, view, cwd, title, model_text=result.text())
             if update.permission is not None and final.field_meta is not None:
                 final.field_meta["tether"]["permission"] = update.permission
             return final
@@ -173,7 +173,13 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
 
 
 def _updated(
-    call_id: str, status: ToolCallStatus, view: ToolResultView, cwd: Path, title: str | None
+    call_id: str,
+    status: ToolCallStatus,
+    view: ToolResultView,
+    cwd: Path,
+    title: str | None,
+    *,
+    model_text: str | None = None,
 ) -> ToolCallProgress:
     view = absolute_result(view, cwd)
     if title is not None:
@@ -183,7 +189,7 @@ def _updated(
     progress = update_tool_call(
         call_id,
         status=status,
-        content=card_content(view, cwd),
+        content=card_content(view, cwd, model_text),
         locations=[ToolCallLocation(path=p.path, line=p.line) for p in places] if places else None,
         raw_output=_raw_output(view) if done else None,
     )

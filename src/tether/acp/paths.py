@@ -20,6 +20,9 @@ from tether.views import (
     GenericResultView,
     Location,
     ReadResultView,
+    SearchFile,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -27,7 +30,16 @@ from tether.views import (
     WebFetchResultView,
 )
 
-__all__ = ["absolute", "absolute_call", "absolute_result", "result_locations"]
+__all__ = [
+    "MAX_MATCH_LOCATIONS",
+    "absolute",
+    "absolute_call",
+    "absolute_result",
+    "result_locations",
+]
+
+MAX_MATCH_LOCATIONS = 20
+"""Matches of a search result sent as locations: enough to follow, not the whole list."""
 
 
 def absolute(path: str, cwd: Path) -> str:
@@ -63,12 +75,20 @@ def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
             )
         case ReadResultView(path=path):
             return dataclasses.replace(view, path=absolute(path, cwd))
+        case SearchMatchesResultView(files=files):
+            absolute_files = tuple(
+                SearchFile(path=absolute(f.path, cwd), matches=f.matches) for f in files
+            )
+            return dataclasses.replace(view, files=absolute_files)
+        case SearchPathsResultView(paths=paths):
+            return dataclasses.replace(view, paths=tuple(absolute(p, cwd) for p in paths))
         case _:
             assert_never(view)
 
 
 def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | None:
-    """Where a finished call left the editor: a read's first line, each hunk of a change."""
+    """Where a finished call left the editor: a read's first line, each hunk of a change, a
+    search's first matches."""
     match view:
         case ReadResultView(path=path, offset=offset):
             return (Location(path=absolute(path, cwd), line=offset),)
@@ -76,7 +96,19 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
             return tuple(Location(path=absolute(d.path, cwd), line=1) for d in diffs) or None
         case DiffResultView(locations=locations):
             return _places(locations, cwd)
-        case GenericResultView() | TerminalResultView() | WebFetchResultView():
+        case SearchMatchesResultView(files=files):
+            found = [
+                Location(path=absolute(f.path, cwd), line=m.line_number)
+                for f in files
+                for m in f.matches
+            ]
+            return tuple(found[:MAX_MATCH_LOCATIONS]) or None
+        case (
+            GenericResultView()
+            | TerminalResultView()
+            | SearchPathsResultView()
+            | WebFetchResultView()
+        ):
             return None
         case _:
             assert_never(view)

@@ -9,6 +9,7 @@ from rich.console import RenderableType
 from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
+from tether.render.search_card import render_search_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
 from tether.render.web_card import render_web_result
 from tether.views import (
@@ -17,6 +18,8 @@ from tether.views import (
     GenericCallView,
     GenericResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -40,8 +43,13 @@ def render_call_view(view: ToolCallView, state: str = "running…") -> Renderabl
             assert_never(view)
 
 
-def render_result_view(view: ToolResultView, *, full: bool = True) -> RenderableType:
-    """The card for a finished tool call; unless `full`, a long read is shown collapsed."""
+def render_result_view(
+    view: ToolResultView, call: ToolCallView | None = None, *, full: bool = True
+) -> RenderableType:
+    """The card for a finished tool call; unless `full`, a long read is shown collapsed.
+
+    `call` is its call card, when known (a search card highlights the pattern it asked for).
+    """
     match view:
         case GenericResultView():
             return render_generic_result(view)
@@ -51,7 +59,17 @@ def render_result_view(view: ToolResultView, *, full: bool = True) -> Renderable
             return render_diff(view)
         case ReadResultView():
             return render_read_result(view, full=full)
+        case SearchMatchesResultView() | SearchPathsResultView():
+            return render_search_result(view, _pattern(call))
         case WebFetchResultView():
             return render_web_result(view)
         case _:
             assert_never(view)
+
+
+def _pattern(call: ToolCallView | None) -> str | None:
+    """The search pattern a call asked for, to highlight what it matched."""
+    if isinstance(call, GenericCallView) and isinstance(call.raw_input, dict):
+        pattern = call.raw_input.get("pattern")
+        return pattern if isinstance(pattern, str) else None
+    return None

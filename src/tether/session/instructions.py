@@ -32,7 +32,10 @@ Tools:
 Working rules:
 - Read files before you change them; `edit` and overwriting with `write` need an unchanged read.
 - Prefer `edit` for changes to existing files and keep each change small and exact.
-- Use `bash` to run tests, builds and searches (rg, grep, find); do not use it to edit files.
+- Search with `grep` (file contents) and `glob` (file names) rather than rg, grep or find
+  through `bash`: they never ask for permission inside the workspace, respect .gitignore and
+  return structured, capped results. Use `bash` for tests and builds, and for searches those
+  tools cannot express (pipelines, counts per file); do not use it to edit files.
 - Paths may be absolute or relative to the workspace root. Stay inside the workspace.
 - When a tool returns an error, read the message and fix the call instead of repeating it.{web}
 - Be concise. When the task is done, say what you changed and how you checked it.

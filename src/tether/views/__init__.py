@@ -19,6 +19,12 @@ from tether.views.result import (
     ToolResultView,
     WebFetchResultView,
 )
+from tether.views.search import (
+    SearchFile,
+    SearchMatch,
+    SearchMatchesResultView,
+    SearchPathsResultView,
+)
 
 __all__ = [
     "TOOL_CALL_VIEW",
@@ -31,6 +37,10 @@ __all__ = [
     "Location",
     "ReadFileLine",
     "ReadResultView",
+    "SearchFile",
+    "SearchMatch",
+    "SearchMatchesResultView",
+    "SearchPathsResultView",
     "TerminalCallView",
     "TerminalResultView",
     "ToolCallView",

@@ -14,6 +14,7 @@ from tether.views.result import (
     ToolResultView,
     WebFetchResultView,
 )
+from tether.views.search import SearchMatchesResultView, SearchPathsResultView
 
 __all__ = ["dump_view", "load_call_view", "load_result_view"]
 
@@ -22,6 +23,8 @@ _RESULT_TYPES = (
     TerminalResultView,
     DiffResultView,
     ReadResultView,
+    SearchMatchesResultView,
+    SearchPathsResultView,
     WebFetchResultView,
 )
 

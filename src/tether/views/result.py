@@ -8,6 +8,7 @@ from pydantic import Field, Strict, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
 from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.views.search import SearchResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -96,7 +97,12 @@ class WebFetchResultView:
 
 
 ToolResultView = Annotated[
-    GenericResultView | TerminalResultView | DiffResultView | ReadResultView | WebFetchResultView,
+    GenericResultView
+    | TerminalResultView
+    | DiffResultView
+    | ReadResultView
+    | SearchResultView
+    | WebFetchResultView,
     Field(discriminator="card"),
 ]
 TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)

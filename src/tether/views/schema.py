@@ -18,7 +18,8 @@ def views_schema() -> dict[str, Any]:
     defs: dict[str, Any] = {**call.pop("$defs", {}), **result.pop("$defs", {})}
     for definition in defs.values():
         # `card` has a Python default for convenience, but the wire always carries it, and
-        # so does a card's own tag (the web card's `kind`): any property fixed to one value.
+        # so does a card's own tag (the web card's `kind`, the search card's `shape`): any
+        # property fixed to one value.
         properties = definition.get("properties", {})
         if "card" in properties:
             tags = [name for name, p in properties.items() if "const" in p and name != "card"]

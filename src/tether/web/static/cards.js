@@ -3,9 +3,10 @@
 
 import { ansiToFragment } from "./ansi.js";
 import { el } from "./dom.js";
+import { searchCard } from "./search_card.js";
 
 const KNOWN_CALL_CARDS = new Set(["generic", "terminal", "diff"]);
-const KNOWN_RESULT_CARDS = new Set(["generic", "terminal", "diff", "read", "web"]);
+const KNOWN_RESULT_CARDS = new Set(["generic", "terminal", "diff", "read", "search", "web"]);
 
 /**
  * The body of a tool call block. `call` is the accumulated ACP tool call
@@ -31,6 +32,8 @@ function resultCard(view, start, call) {
       return view.kind === "fetch" ? webFetchCard(view, call) : fallbackCard(call);
     case "generic":
       return genericResultCard(view, call);
+    case "search":
+      return searchCard(view, call);
     default:
       return fallbackCard(call);
   }

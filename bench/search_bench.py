@@ -1,0 +1,119 @@
+"""Benchmark `grep` on a 50,000-file tree (about 500 MB) against plain `rg`: wall time ratio.
+
+Builds, once, in a temporary directory removed afterwards, 500 directories of 100 source-like
+files of about 10 KB each, one file in fifty holding a few lines that match the pattern.
+Then alternates runs of the real grep tool (in this process, as a session runs it) and of
+plain `rg PATTERN` (the same bundled binary, default output captured through a pipe) on the
+same tree and pattern, swapping which goes first each round so a busy machine slows both
+alike, and prints the medians and their ratio (and the best times' ratio, the least noisy
+on a shared machine). Goal: ratio <= 1.2.
+
+Usage: python bench/search_bench.py [--runs N] [--files N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from tether.tools import ToolContext, Workspace, invoke
+from tether.tools.search import GrepArgs, GrepTool
+from tether.tools.search.rg import rg_binary
+
+PATTERN = r"handle_\w+_request"
+FILE_BYTES = 10_000
+PER_DIR = 100
+_WORDS = "value result index count buffer status config client server token item node".split()
+
+
+def _filler(rng: random.Random) -> bytes:
+    """About FILE_BYTES of plausible code lines that never match the pattern."""
+    lines, size = [], 0
+    while size < FILE_BYTES:
+        a, b, c = rng.choice(_WORDS), rng.choice(_WORDS), rng.choice(_WORDS)
+        line = f"    {a}_{b} = compute_{c}({a}, {b}) + {rng.randrange(1000)}\n"
+        lines.append(line)
+        size += len(line)
+    return "".join(lines).encode()
+
+
+def build(root: Path, files: int) -> tuple[int, int]:
+    """Write the tree; returns its size in bytes and the number of matching lines."""
+    rng = random.Random(7)
+    # A few distinct bodies keep the build fast while no two neighbours are identical.
+    bodies = [_filler(rng) for _ in range(32)]
+    size = matches = 0
+    for i in range(files):
+        directory = root / f"pkg{i // PER_DIR:03}"
+        if i % PER_DIR == 0:
+            directory.mkdir()
+        body = bodies[i % len(bodies)]
+        if i % 50 == 0:
+            extra = f"def handle_{_WORDS[i % len(_WORDS)]}_request(req):\n    return req\n" * 3
+            body = extra.encode() + body
+            matches += 3
+        (directory / f"mod{i % PER_DIR:03}.py").write_bytes(body)
+        size += len(body)
+    return size, matches
+
+
+async def time_tool(root: Path) -> tuple[float, str]:
+    """One grep through the real tool: wall time and the footer it ends with."""
+    ctx = ToolContext(workspace=Workspace.at(root))
+    start = time.perf_counter()
+    result = await invoke(GrepTool(), GrepArgs(pattern=PATTERN), ctx)
+    elapsed = time.perf_counter() - start
+    return elapsed, result.text().rsplit("\n", 1)[-1]
+
+
+def time_rg(root: Path) -> float:
+    """One plain `rg PATTERN` on the tree, its output read through a pipe."""
+    start = time.perf_counter()
+    subprocess.run([str(rg_binary()), PATTERN], cwd=root, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    """Build the tree, warm the cache, alternate the two searches, print the medians."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--files", type=int, default=50_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="search-bench-") as tmp:
+        root = Path(tmp)
+        start = time.perf_counter()
+        size, matches = build(root, args.files)
+        built = time.perf_counter() - start
+        print(
+            f"tree: {args.files} files, {size / 1e6:.0f} MB, {matches} matching lines "
+            f"(built in {built:.1f} s)"
+        )
+        time_rg(root)  # warm the page cache
+        tools, plains = [], []
+        footer = ""
+        loop = asyncio.new_event_loop()
+        for round_ in range(args.runs):
+            if round_ % 2:
+                plains.append(time_rg(root))
+            seconds, footer = loop.run_until_complete(time_tool(root))
+            tools.append(seconds)
+            if not round_ % 2:
+                plains.append(time_rg(root))
+        loop.close()
+        tool_s, rg_s = statistics.median(tools), statistics.median(plains)
+        print(
+            f"grep tool {tool_s:.3f} s, plain rg {rg_s:.3f} s, ratio {tool_s / rg_s:.2f} "
+            f"(median of {args.runs}); best {min(tools):.3f} s vs {min(plains):.3f} s, "
+            f"ratio {min(tools) / min(plains):.2f}"
+        )
+        print(f"the tool's footer: {footer}")
+
+
+if __name__ == "__main__":
+    main()

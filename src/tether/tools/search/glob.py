@@ -1,0 +1,123 @@
+"""The `glob` tool: files by name pattern, newest first, shown as the search card's paths."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, JsonValue
+
+from tether.content import ContentBlock, TextContent
+from tether.tools.base import Tool
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.result import ToolResult
+from tether.tools.search.meta import glob_meta, paths_meta_from_meta
+from tether.tools.search.paths import PathCollector
+from tether.tools.search.render import glob_text
+from tether.tools.search.rg import run_rg
+from tether.tools.search.scope import search_scope
+from tether.tools.search.value import GlobValue
+from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
+
+__all__ = ["GLOB_MAX_BYTES", "MAX_PATHS", "VCS_DIRS", "GlobArgs", "GlobTool"]
+
+MAX_PATHS = 100
+"""Paths listed; `total` counts the rest."""
+GLOB_MAX_BYTES = 256 << 20
+"""Listing read before the search is stopped (millions of paths)."""
+VCS_DIRS = (".git", ".hg", ".svn", ".jj")
+"""Version-control stores: never listed, even though ignored and hidden files are."""
+_MAX_PATH_BYTES = 1 << 16
+
+_DESCRIPTION = f"""\
+Find files by name with a glob pattern: `*.py` (any depth), `src/**/*.ts`, `*.{{json,toml}}`, \
+`**/test_*.py`. A pattern with a `/` is matched from the workspace root, or from `path` when \
+given. Returns file paths (never directories), most recently modified first, at most \
+{MAX_PATHS}, with the total when there are more. Ignored and hidden files are included; \
+{", ".join(VCS_DIRS)} are not. Use it instead of `find` or `ls -R` through bash; use `grep` \
+to search file contents."""
+
+
+class GlobArgs(BaseModel):
+    """Arguments of `glob`."""
+
+    pattern: str = Field(
+        min_length=1, description='The glob to match file paths against, e.g. "**/*.py".'
+    )
+    path: str | None = Field(
+        default=None, description="The directory to search (default: the whole workspace)."
+    )
+
+
+class GlobTool(Tool[GlobArgs, GlobValue]):
+    """Lists files matching a glob with `rg --files`: the newest first and the exact total."""
+
+    name: ClassVar[str] = "glob"
+    description: ClassVar[str] = _DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = GlobArgs
+
+    async def execute(self, args: GlobArgs, ctx: ToolContext) -> GlobValue:
+        """Authorize reading the directory, list it with ripgrep, keep the newest paths."""
+        scope = await search_scope(ctx, args.path, files=False)
+        collector = PathCollector(scope.root, MAX_PATHS, scope.display)
+        rg_args = [
+            "--files",
+            "--null",
+            "--no-config",
+            "--hidden",
+            "--no-ignore",
+            "--glob",
+            args.pattern,
+            # Later globs win: the version-control stores stay out whatever the pattern says.
+            *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
+        ]
+        run = await run_rg(
+            rg_args,
+            scope.root,
+            on_line=collector.feed,
+            cancelled=ctx.cancelled,
+            max_bytes=GLOB_MAX_BYTES,
+            max_line_bytes=_MAX_PATH_BYTES,
+            separator=b"\0",
+        )
+        if run.stopped == "cancelled":
+            raise ToolError("Search cancelled")
+        if run.returncode == 2 and collector.total == 0:
+            raise ToolError(f"ripgrep failed: {run.stderr or 'exit code 2'}")
+        return GlobValue(
+            pattern=args.pattern,
+            paths=collector.paths(),
+            total=collector.total,
+            stopped=run.stopped,
+        )
+
+    def render(self, args: GlobArgs, value: GlobValue) -> list[ContentBlock]:
+        """One path per line, newest first; `No files matching PATTERN` when none."""
+        return [TextContent(text=glob_text(value))]
+
+    def presentation_meta(self, args: GlobArgs, value: GlobValue) -> JsonValue:
+        """`{paths, truncated, total}`: what the search card is drawn from."""
+        return glob_meta(value)
+
+    def present_call(self, args: GlobArgs) -> ToolCallView:
+        """A generic `search` card: `Glob PATTERN[ in PATH]`."""
+        return GenericCallView(
+            title=glob_title(args), kind="search", raw_input=args.model_dump(exclude_none=True)
+        )
+
+    def present_result(self, args: GlobArgs, result: ToolResult) -> SearchPathsResultView | None:
+        """The search card from the stored meta; `None` (the generic card) if it is unusable."""
+        meta = paths_meta_from_meta(result.meta)
+        if result.is_error or meta is None:
+            return None
+        return SearchPathsResultView(
+            title=glob_title(args), paths=meta.paths, truncated=meta.truncated, total=meta.total
+        )
+
+
+def glob_title(args: GlobArgs) -> str:
+    """`Glob PATTERN`, with ` in PATH` when the call gave one."""
+    title = f"Glob {args.pattern}"
+    if args.path is not None:
+        title += f" in {args.path}"
+    return title

@@ -1,0 +1,134 @@
+"""Search results' stored projection, and its narrowing back into cards.
+
+`presentation_meta` stores `{files, truncated, total}` (grep) or `{paths, truncated, total}`
+(glob), in the cards' own camelCase shape. The narrowing functions take that opaque JSON
+back and return `None` for anything off, field by field: a non-dict; `truncated` not a
+bool; `total` not an integer (a bool, a float such as `2.0` is none) or below what is
+listed, or above it while `truncated` is false; a path that is not a non-empty string or
+appears twice; a file with no matches; a match that is not `{lineNumber: int >= 1,
+line: str}`; line numbers not strictly increasing within a file. Unknown keys are ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeGuard
+
+from pydantic import JsonValue
+
+from tether.tools.search.value import GlobValue, GrepValue
+from tether.views import SearchFile, SearchMatch
+
+__all__ = [
+    "MatchesMeta",
+    "PathsMeta",
+    "glob_meta",
+    "grep_meta",
+    "matches_meta_from_meta",
+    "paths_meta_from_meta",
+]
+
+
+@dataclass(frozen=True)
+class MatchesMeta:
+    """A grep result's projection, checked."""
+
+    files: tuple[SearchFile, ...]
+    truncated: bool
+    total: int
+
+
+@dataclass(frozen=True)
+class PathsMeta:
+    """A glob result's projection, checked."""
+
+    paths: tuple[str, ...]
+    truncated: bool
+    total: int
+
+
+def grep_meta(value: GrepValue) -> JsonValue:
+    """`{files: [{path, matches: [{lineNumber, line}]}], truncated, total}`."""
+    return {
+        "files": [
+            {
+                "path": f.path,
+                "matches": [{"lineNumber": m.line_number, "line": m.line} for m in f.matches],
+            }
+            for f in value.files
+        ],
+        "truncated": value.truncated,
+        "total": value.total,
+    }
+
+
+def glob_meta(value: GlobValue) -> JsonValue:
+    """`{paths, truncated, total}`."""
+    return {"paths": list(value.paths), "truncated": value.truncated, "total": value.total}
+
+
+def matches_meta_from_meta(meta: object) -> MatchesMeta | None:
+    """Narrow stored grep meta; `None` when anything is off. Never raises."""
+    if not isinstance(meta, dict):
+        return None
+    raw_files, truncated, total = meta.get("files"), meta.get("truncated"), meta.get("total")
+    if not isinstance(raw_files, list) or not isinstance(truncated, bool):
+        return None
+    files: list[SearchFile] = []
+    seen: set[str] = set()
+    for raw in raw_files:
+        narrowed = _file(raw)
+        if narrowed is None or narrowed.path in seen:
+            return None
+        seen.add(narrowed.path)
+        files.append(narrowed)
+    if not _total_fits(total, sum(len(f.matches) for f in files), truncated):
+        return None
+    return MatchesMeta(tuple(files), truncated, total)
+
+
+def paths_meta_from_meta(meta: object) -> PathsMeta | None:
+    """Narrow stored glob meta; `None` when anything is off. Never raises."""
+    if not isinstance(meta, dict):
+        return None
+    raw_paths, truncated, total = meta.get("paths"), meta.get("truncated"), meta.get("total")
+    if not isinstance(raw_paths, list) or not isinstance(truncated, bool):
+        return None
+    if not all(_is_path(p) for p in raw_paths) or len(set(raw_paths)) != len(raw_paths):
+        return None
+    if not _total_fits(total, len(raw_paths), truncated):
+        return None
+    return PathsMeta(tuple(raw_paths), truncated, total)
+
+
+def _file(raw: object) -> SearchFile | None:
+    if not isinstance(raw, dict):
+        return None
+    path, raw_matches = raw.get("path"), raw.get("matches")
+    if not _is_path(path) or not isinstance(raw_matches, list) or not raw_matches:
+        return None
+    matches = []
+    previous = 0
+    for item in raw_matches:
+        if not isinstance(item, dict):
+            return None
+        number, line = item.get("lineNumber"), item.get("line")
+        if not _is_int(number) or number <= previous or not isinstance(line, str):
+            return None
+        previous = number
+        matches.append(SearchMatch(line_number=number, line=line))
+    return SearchFile(path=path, matches=tuple(matches))
+
+
+def _total_fits(total: object, shown: int, truncated: bool) -> TypeGuard[int]:
+    if not _is_int(total) or total < shown:
+        return False
+    return truncated or total == shown
+
+
+def _is_path(value: object) -> TypeGuard[str]:
+    return isinstance(value, str) and value != ""
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,80 @@
+"""The search card in the terminal: file headers, numbered lines, the match highlighted, the cap."""
+
+from __future__ import annotations
+
+from tests.render.helpers import body_lines, check_golden, plain, segments
+from tether.render import render_result_view
+from tether.render.search_card import MATCH, PATH
+from tether.views import (
+    GenericCallView,
+    SearchFile,
+    SearchMatch,
+    SearchMatchesResultView,
+    SearchPathsResultView,
+)
+
+MATCHES = SearchMatchesResultView(
+    title="Grep greet\\(",
+    files=(
+        SearchFile(
+            path="src/greet.py",
+            matches=(
+                SearchMatch(line_number=3, line="def greet(name):"),
+                SearchMatch(line_number=12, line='    print(greet("x"))'),
+            ),
+        ),
+        SearchFile(path="main.py", matches=(SearchMatch(line_number=1, line="greet(1)"),)),
+    ),
+    truncated=True,
+    total=40,
+)
+CALL = GenericCallView(title="Grep greet\\(", kind="search", raw_input={"pattern": "greet\\("})
+
+
+def test_files_as_headers_then_numbered_lines_then_the_cap() -> None:
+    text = plain(render_result_view(MATCHES, CALL))
+    assert "Grep greet\\(" in text.splitlines()[0] and "40 matches" in text.splitlines()[0]
+    assert body_lines(text) == [
+        "src/greet.py",
+        " 3 │ def greet(name):",
+        '12 │     print(greet("x"))',
+        "",
+        "main.py",
+        " 1 │ greet(1)",
+        "capped: showing 3 of 40 matches",
+    ]
+
+
+def test_the_match_is_highlighted_and_the_header_styled() -> None:
+    segs = segments(render_result_view(MATCHES, CALL))
+    hits = [s.text for s in segs if s.style is not None and s.style == MATCH]
+    assert hits == ["greet(", "greet(", "greet("]
+    assert any(s.text == "src/greet.py" and s.style == PATH for s in segs)
+
+
+def test_without_the_call_or_with_a_pattern_python_cannot_read_nothing_is_highlighted() -> None:
+    for call in (None, GenericCallView(title="Grep", raw_input={"pattern": "\\p{Greek}("})):
+        segs = segments(render_result_view(MATCHES, call))
+        assert not any(s.style == MATCH for s in segs)
+
+
+def test_no_matches_and_no_cap() -> None:
+    empty = SearchMatchesResultView(title="Grep zz", files=(), truncated=False, total=0)
+    assert body_lines(plain(render_result_view(empty))) == ["no matches"]
+    whole = SearchMatchesResultView(files=MATCHES.files, truncated=False, total=3)
+    assert "capped" not in plain(render_result_view(whole))
+
+
+def test_paths_with_the_cap() -> None:
+    view = SearchPathsResultView(
+        title="Glob *.py", paths=("b.py", "a/c.py"), truncated=True, total=7
+    )
+    text = plain(render_result_view(view))
+    assert "7 files" in text.splitlines()[0]
+    assert body_lines(text) == ["b.py", "a/c.py", "capped: showing the 2 newest of 7 files"]
+    none = SearchPathsResultView(paths=(), truncated=False, total=0)
+    assert body_lines(plain(render_result_view(none))) == ["no files"]
+
+
+def test_golden_search_card() -> None:
+    check_golden("search.txt", plain(render_result_view(MATCHES, CALL)))

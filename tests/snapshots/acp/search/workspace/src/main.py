@@ -1,0 +1,3 @@
+from greet import greet
+
+print(greet("world"))

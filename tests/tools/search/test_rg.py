@@ -1,0 +1,151 @@
+"""The ripgrep runner: the packaged binary, bounded lines and bytes, timeout and cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tests.tools.search.support import context, grep, write
+from tether.tools.search.rg import rg_binary, run_rg
+
+
+def processes_in(directory: Path) -> list[int]:
+    """Live processes whose working directory is `directory`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if Path(os.readlink(entry / "cwd")) == directory:
+                stat = (entry / "stat").read_text()
+                if stat[stat.rfind(")") + 2] not in "ZX":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+async def wait_for(predicate: object, seconds: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not predicate():  # type: ignore[operator]
+        assert loop.time() < deadline, "timed out waiting"
+        await asyncio.sleep(0.02)
+
+
+def test_the_binary_comes_from_the_ripgrep_package() -> None:
+    binary = rg_binary()
+    assert binary.is_file() and os.access(binary, os.X_OK)
+    dist = metadata.distribution("ripgrep")
+    assert metadata.version("ripgrep").startswith("14.")
+    assert any(Path(str(f.locate())).resolve() == binary for f in dist.files or [])
+
+
+async def test_path_is_not_consulted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, {"a.txt": "hit\n"})
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert shutil.which("rg") is None
+    result = await grep(tmp_path, pattern="hit")
+    assert not result.is_error
+
+
+async def test_lines_are_split_and_bounded(tmp_path: Path) -> None:
+    long = "y" * 5000
+    write(tmp_path, {"a": f"short\n{long}\nlast"})
+    lines: list[bytes] = []
+    run = await run_rg(
+        ["--no-config", "--no-line-number", "--no-filename", ".", "a"],
+        tmp_path,
+        on_line=lines.append,
+        cancelled=asyncio.Event(),
+        max_bytes=1 << 20,
+        max_line_bytes=100,
+    )
+    assert (run.returncode, run.stopped, run.dropped_lines) == (0, None, 1)
+    assert lines == [b"short", b"last"]
+
+
+async def test_output_past_the_byte_bound_stops_the_search(tmp_path: Path) -> None:
+    write(tmp_path, {"a": "line\n" * 100_000})
+    lines: list[bytes] = []
+    run = await run_rg(
+        ["--no-config", "--no-filename", "line", "a"],
+        tmp_path,
+        on_line=lines.append,
+        cancelled=asyncio.Event(),
+        max_bytes=10_000,
+        max_line_bytes=100,
+    )
+    assert run.stopped == "overflow" and run.returncode is None
+    assert 0 < len(lines) < 100_000
+
+
+async def test_overflow_is_stated_to_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tether.tools.search.grep.GREP_MAX_BYTES", 50_000)
+    write(tmp_path, {f"f{i}.txt": "hit\n" * 1000 for i in range(5)})
+    result = await grep(tmp_path, pattern="hit")
+    assert not result.is_error
+    assert result.text().endswith(
+        "exist. Narrow the search with a more specific pattern, `path` or `include`.)"
+    )
+    assert "(The search stopped at its output limit: showing " in result.text()
+    meta = result.meta
+    assert isinstance(meta, dict) and meta["truncated"] is True
+    shown = sum(len(f["matches"]) for f in meta["files"])
+    assert 0 < shown <= meta["total"] < 5000
+
+
+async def test_timeout_stops_the_whole_group(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    run = await run_rg(
+        ["--no-config", "x", "pipe"],
+        tmp_path,
+        on_line=lambda _line: None,
+        cancelled=asyncio.Event(),
+        timeout=0.3,
+        max_bytes=1 << 20,
+        max_line_bytes=1 << 10,
+    )
+    assert run.stopped == "timeout" and run.returncode is None
+    assert processes_in(tmp_path) == []
+
+
+async def test_cancel_stops_the_search_and_is_an_error(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    ctx = context(tmp_path)
+    task = asyncio.ensure_future(grep(tmp_path, ctx, pattern="x", path="pipe"))
+    await wait_for(lambda: processes_in(tmp_path))
+    ctx.cancelled.set()
+    result = await asyncio.wait_for(task, 10)
+    assert result.is_error and result.text() == "Search cancelled"
+    assert processes_in(tmp_path) == []
+
+
+async def test_cancelling_the_task_stops_ripgrep_too(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    task = asyncio.ensure_future(grep(tmp_path, pattern="x", path="pipe"))
+    await wait_for(lambda: processes_in(tmp_path))
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert processes_in(tmp_path) == []
+
+
+async def test_a_timed_out_grep_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tether.tools.search.rg.SEARCH_TIMEOUT_SECONDS", 0.3)
+    os.mkfifo(tmp_path / "pipe")
+    result = await grep(tmp_path, pattern="x", path="pipe")
+    assert not result.is_error
+    assert result.text().startswith("(The search timed out after 30 s: showing 0 matches")
+    assert result.meta == {"files": [], "truncated": True, "total": 0}
+    assert processes_in(tmp_path) == []

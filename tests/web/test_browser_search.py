@@ -1,0 +1,116 @@
+"""The search card in real Chromium: grep's files as collapsible groups, glob's paths, the cap.
+
+A scripted `tether acp` greps (more matches than the cap) and globs a workspace in ask mode;
+neither asks. The same cards must come back when the stored session is opened again.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web.browser import chromium, open_page, send_prompt, shot, wait_idle
+from tests.web.conftest import TETHER, WebServer, running_web
+
+PROMPT = "Find the handlers"
+SCRIPT = {
+    "turns": [
+        {
+            "toolCalls": [
+                {"id": "g1", "name": "grep", "arguments": {"pattern": "handle_\\w+"}},
+            ]
+        },
+        {"toolCalls": [{"id": "g2", "name": "glob", "arguments": {"pattern": "**/*.py"}}]},
+        {"text": "Found them all."},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """`tether web` over a workspace with 300 matching lines in 3 files and 120 Python files."""
+    root = tmp_path_factory.mktemp("search")
+    ws = root / "ws"
+    (ws / "pkg").mkdir(parents=True)
+    (ws / "a.py").write_text("def handle_a():\n    pass\n")
+    (ws / "b.py").write_text("x = 1\nhandle_b(x)\nhandle_c(x)\n")
+    (ws / "pkg" / "many.txt").write_text("".join(f"handle_{i}\n" for i in range(300)))
+    for i in range(120):
+        (ws / "pkg" / f"m{i:03}.py").write_text("")
+    script = root / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
+    with running_web(agent, ws, env={"TETHER_HOME": str(root / "home")}) as server:
+        yield server
+
+
+def _check(page: Page) -> dict[str, str]:
+    grep = page.locator("section.tool[data-tool-call-id=g1] [data-card=search][data-shape=matches]")
+    grep.wait_for()
+    groups = grep.locator("details.search-file")
+    # Paths come absolute (as ACP's); the card shows them below their common directory.
+    assert groups.locator("summary .path").all_inner_texts() == ["a.py", "b.py", "pkg/many.txt"]
+    base = grep.locator(".card-head .search-base").inner_text()
+    assert base.endswith("/ws/")
+    assert groups.evaluate_all("gs => gs.map(g => g.dataset.path)") == [
+        base + name for name in ("a.py", "b.py", "pkg/many.txt")
+    ]
+    assert groups.nth(1).locator(".gutter .num").all_inner_texts() == ["2", "3"]
+    assert groups.nth(1).locator(".code-text .line").all_inner_texts() == [
+        "handle_b(x)",
+        "handle_c(x)",
+    ]
+    assert groups.nth(1).locator("mark.search-hit").all_inner_texts() == ["handle_b", "handle_c"]
+    assert groups.nth(2).locator(".gutter .num").count() == 247
+    assert grep.locator(".card-head .range").inner_text() == "303 matches in 3 files"
+    assert "showing 250 of 303 matches" in grep.locator(".search-capped").inner_text()
+    # Groups collapse and open again.
+    summary = groups.nth(0).locator("summary")
+    summary.click()
+    assert groups.nth(0).evaluate("g => g.open") is False
+    assert groups.nth(0).locator(".code").is_hidden()
+    summary.click()
+    assert groups.nth(0).locator(".code").is_visible()
+    shot(page, "section.tool[data-tool-call-id=g1]", "card-search-matches")
+
+    glob = page.locator("section.tool[data-tool-call-id=g2] [data-card=search][data-shape=paths]")
+    glob.wait_for()
+    assert glob.locator(".search-paths li").count() == 100
+    base = glob.locator(".card-head .search-base").inner_text()
+    rows = glob.locator(".search-paths li").evaluate_all(
+        "ls => ls.map(l => [l.textContent, l.title])"
+    )
+    assert all(title == base + text and text.endswith(".py") for text, title in rows)
+    assert glob.locator(".card-head .range").inner_text() == "122 files"
+    assert "showing the 100 newest of 122 files" in glob.locator(".search-capped").inner_text()
+    shot(page, "section.tool[data-tool-call-id=g2]", "card-search-paths")
+    return {
+        tid: page.locator(f"section.tool[data-tool-call-id={tid}] .card").first.inner_text()
+        for tid in ("g1", "g2")
+    }
+
+
+def test_search_cards_live_and_on_load(browser: Browser, web: WebServer) -> None:
+    with open_page(browser, web.url) as page:
+        send_prompt(page, PROMPT)
+        live = _check(page)
+        page.wait_for_selector(".msg-agent:has-text('Found them all.')")
+        wait_idle(page)
+        # Inside the workspace a search never asks, even in ask mode.
+        assert page.locator(".permission").count() == 0
+        page.locator("#sessions .session.current").wait_for()
+    with open_page(browser, web.url) as page:
+        page.locator("#sessions .session", has_text=PROMPT).click()
+        page.wait_for_selector(".msg-agent:has-text('Found them all.')")
+        assert _check(page) == live
