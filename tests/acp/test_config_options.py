@@ -50,7 +50,7 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
         params = {"sessionId": session_id, "configId": "colour", "value": "red"}
         assert (
             _error((await agent.request("session/set_config_option", params))[0])["message"]
-            == "Unknown config option 'colour': use one of model, mode"
+            == "Unknown config option 'colour': use one of model, mode, sandbox"
         )
 
         params = {"sessionId": session_id, "configId": "model", "value": f"script:{second}"}
@@ -128,3 +128,47 @@ async def test_delete_removes_a_session_and_refuses_one_open_elsewhere(tmp_path:
     finally:
         assert await agent.close() == 0
         assert await other.close() == 0
+
+
+async def test_the_sandbox_option_confines_the_next_command(tmp_path: Path) -> None:
+    write = {"command": "echo new > a.txt && echo wrote"}
+    turns = [
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": write}]},
+        {"text": "done"},
+        {"toolCalls": [{"id": "c2", "name": "bash", "arguments": write}]},
+        {"text": "done"},
+    ]
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": turns}))
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "a.txt").write_text("old\n")
+    agent = await AgentProcess.start(
+        tmp_path / "home", "--model", f"script:{script}", "--mode", "auto"
+    )
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        sandbox = _options(reply["result"])["sandbox"]
+        assert sandbox["currentValue"] == "workspace-write"
+        assert [o["value"] for o in sandbox["options"]] == ["workspace-write", "read-only", "off"]
+
+        params = {"sessionId": session_id, "configId": "sandbox", "value": "read-only"}
+        reply, _ = await agent.request("session/set_config_option", params)
+        assert _options(reply["result"])["sandbox"]["currentValue"] == "read-only"
+        _, notes = await agent.request("session/prompt", _prompt(session_id, "write"))
+        [call] = _updates(notes, "tool_call")
+        assert call["_meta"]["tether"]["view"]["sandbox"] == "sandbox: read-only, no network"
+        final = _updates(notes, "tool_call_update")[-1]
+        assert "Read-only file system" in final["_meta"]["tether"]["view"]["output"]
+        assert (workspace / "a.txt").read_text() == "old\n"
+
+        params = {"sessionId": session_id, "configId": "sandbox", "value": "workspace-write"}
+        await agent.request("session/set_config_option", params)
+        _, notes = await agent.request("session/prompt", _prompt(session_id, "again"))
+        [call] = _updates(notes, "tool_call")
+        assert call["_meta"]["tether"]["view"]["sandbox"] == "sandbox: workspace-write, no network"
+        assert (workspace / "a.txt").read_text() == "new\n"
+    finally:
+        assert await agent.close() == 0

@@ -256,7 +256,11 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
                 {
                     "type": "content",
                     "content": {"type": "text", "text": "```console\n$ echo hi > out.txt\n```"},
-                }
+                },
+                {
+                    "type": "content",
+                    "content": {"type": "text", "text": "sandbox: workspace-write, no network"},
+                },
             ],
             "rawInput": command,
             "_meta": {
@@ -265,6 +269,7 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
                         "card": "terminal",
                         "title": "echo hi > out.txt",
                         "cwd": str(tmp_path / "ws"),
+                        "sandbox": "sandbox: workspace-write, no network",
                     },
                     "reason": "commands need approval unless the mode is auto",
                 }
@@ -414,14 +419,21 @@ async def test_set_mode_applies_to_the_next_decision(tmp_path: Path) -> None:
 async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path) -> None:
     model = _script(
         tmp_path,
-        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 30"}}]},
+        {
+            "toolCalls": [
+                {"id": "c1", "name": "bash", "arguments": {"command": "echo started; sleep 30"}}
+            ]
+        },
     )
     agent = await _agent(tmp_path, model, mode="auto")
     session_id = await _new(agent, tmp_path / "ws")
     await agent.start_request("session/prompt", _prompt(session_id, "wait"))
-    for _ in range(2):
-        await agent.read()  # the title, then the tool call: the command is running
-    await asyncio.sleep(0.2)
+    for _ in range(100):  # until the command's first output: it is running
+        update = (await agent.read()).get("params", {}).get("update", {})
+        if update.get("status") == "in_progress" and "started" in json.dumps(update):
+            break
+    else:
+        raise AssertionError("the command never reported its output")
     began = time.monotonic()
     assert await agent.close() == 0
     assert time.monotonic() - began < 10

@@ -48,7 +48,7 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
     model = script(
         {
             "toolCalls": [
-                call("long", "bash", {"command": f"sleep 30; touch {marker}"}),
+                call("long", "bash", {"command": f"echo started; sleep 30; touch {marker}"}),
                 call("nap", "sleep", {"key": "k", "seconds": 30}),
                 call("quick", "sleep", {"key": "q", "seconds": 0}),
             ]
@@ -57,9 +57,19 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
     session = new_session(home, ws, model, [BashTool(), SleepTool()])
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("run"), recorder))
-    while not any(u.kind == "tool_call_finished" for u in recorder.updates):
+    deadline = asyncio.get_running_loop().time() + 10
+
+    def started() -> bool:
+        # The quick call is done and bash has printed, so its process is running.
+        finished = any(u.kind == "tool_call_finished" for u in recorder.updates)
+        return finished and any(
+            isinstance(u, ToolCallProgress) and "started" in (getattr(u.view, "output", None) or "")
+            for u in recorder.updates
+        )
+
+    while not started():
+        assert asyncio.get_running_loop().time() < deadline, "the calls never started"
         await asyncio.sleep(0.02)
-    await asyncio.sleep(0.3)  # let bash start its process
     loop = asyncio.get_running_loop()
     began = loop.time()
     session.cancel()

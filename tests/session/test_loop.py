@@ -202,7 +202,10 @@ async def test_a_second_prompt_while_one_runs_is_refused(home: Path, ws: Path) -
     model = script({"toolCalls": [call("s", "sleep", {"key": "k", "seconds": 0.2})]})
     session = new_session(home, ws, model, [SleepTool()])
     first = asyncio.create_task(session.prompt(text("one"), Recorder()))
-    await asyncio.sleep(0.05)
+    deadline = asyncio.get_running_loop().time() + 10
+    while not session.running:  # polled, bounded: the first prompt has started
+        assert asyncio.get_running_loop().time() < deadline, "the first prompt never started"
+        await asyncio.sleep(0.01)
     with pytest.raises(SessionBusy):
         await session.prompt(text("two"), Recorder())
     assert await first == "end_turn"

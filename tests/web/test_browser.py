@@ -282,6 +282,28 @@ def test_auto_mode_runs_without_asking(
         assert page.locator("section.tool[data-tool-call-id=c2] .pill").inner_text() == "exit 3"
 
 
+def test_the_sandbox_menu_confines_the_next_command(
+    browser: Browser, web: WebServer, scripted: Scripted
+) -> None:
+    with open_page(browser, web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#sandbox-box:not([hidden])")
+        assert page.locator("#sandbox option").all_inner_texts() == [
+            "Workspace write",
+            "Read-only",
+            "Off",
+        ]
+        assert page.locator("#sandbox").input_value() == "workspace-write"
+        page.select_option("#sandbox", "read-only")
+        page.select_option("#mode", "auto")
+        send_prompt(page, "once more")
+        page.wait_for_selector(".msg-agent:has-text('All done')")
+        wait_idle(page)
+        # The card says how the command ran, as the agent confined it after the switch.
+        card = page.locator("section.tool[data-tool-call-id=c2] .card-terminal")
+        assert card.locator(".term-sandbox").inner_text() == "sandbox: read-only, no network"
+
+
 def test_the_page_needs_the_token(web: WebServer) -> None:
     parts = urlsplit(web.url)
     conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)

@@ -54,7 +54,13 @@ from acp.schema import (
 from tether import __version__
 from tether.acp.calls import SessionCalls
 from tether.acp.commands import available_commands, command_prompt
-from tether.acp.config import MODE_OPTION, MODEL_OPTION, checked_value, config_options
+from tether.acp.config import (
+    MODE_OPTION,
+    MODEL_OPTION,
+    SANDBOX_OPTION,
+    checked_value,
+    config_options,
+)
 from tether.acp.errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -87,6 +93,8 @@ from tether.session import (
     UserText,
 )
 from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["LIST_PAGE", "TetherAgent"]
@@ -274,6 +282,8 @@ class TetherAgent:
             self._set_mode(opened, parse_mode(chosen))
         elif config_id == MODEL_OPTION and chosen != session.model.name:
             session.set_model(self._build_model(chosen))
+        elif config_id == SANDBOX_OPTION and (bash := _bash(session)) is not None:
+            bash.sandbox = SandboxPolicy.from_env(chosen, allow_network=bash.sandbox.allow_network)
         await self._flush()
         return SetSessionConfigOptionResponse(config_options=self._options(session))
 
@@ -379,9 +389,13 @@ class TetherAgent:
         )
 
     def _options(self, session: Session) -> list[Any]:
+        bash = _bash(session)
         return list(
             config_options(
-                session.model.name, known_models(session.model), _mode_of(session, self.mode)
+                session.model.name,
+                known_models(session.model),
+                _mode_of(session, self.mode),
+                bash.sandbox if bash is not None else None,
             )
         )
 
@@ -492,3 +506,9 @@ def _cursor(cursor: str | None) -> int:
 
 def _mode_of(session: Session, default: Mode) -> Mode:
     return session.gate.mode if isinstance(session.gate, PolicyGate) else default
+
+
+def _bash(session: Session) -> BashTool | None:
+    """The session's bash tool, whose sandbox the `sandbox` option shows and sets."""
+    tool = session.tools.get("bash")
+    return tool if isinstance(tool, BashTool) else None

@@ -62,8 +62,9 @@ class SessionCalls:
         started, start = known
         content = list(start.content or ())
         if isinstance(started.view, TerminalCallView):
-            # A command's card has no content before it runs; the request shows what will run.
-            content.append(tool_content(text_block(console_text(started.view.title, ""))))
+            # A command's card has no output before it runs; the request shows what will run
+            # first, then how (its sandbox).
+            content.insert(0, tool_content(text_block(console_text(started.view.title, ""))))
         meta = dict(start.field_meta or {})
         meta["tether"] = {**meta.get("tether", {}), "reason": reason}
         return ToolCallUpdate(

@@ -1,8 +1,9 @@
-"""Session config options as ACP presents them: a model select and a mode select.
+"""Session config options as ACP presents them: model, mode and sandbox selects.
 
 `session/new` and `session/load` answer `configOptions`; `session/set_config_option` sets
-one and answers the full set again. Values are `--model` specs for `model` and mode ids for
-`mode`; anything else is an invalid-params error naming the choices.
+one and answers the full set again. Values are `--model` specs for `model`, mode ids for
+`mode` and `--sandbox` modes for `sandbox` (a session without bash has none); anything else
+is an invalid-params error naming the choices.
 """
 
 from __future__ import annotations
@@ -14,18 +15,26 @@ from acp.schema import SessionConfigOptionSelect, SessionConfigSelectOption
 from tether.acp.errors import invalid_params
 from tether.acp.modes import AVAILABLE_MODES
 from tether.policy import Mode
+from tether.tools.bash.sandbox import SandboxPolicy
 
-__all__ = ["MODEL_OPTION", "MODE_OPTION", "checked_value", "config_options"]
+__all__ = ["MODEL_OPTION", "MODE_OPTION", "SANDBOX_OPTION", "checked_value", "config_options"]
 
 MODEL_OPTION = "model"
 MODE_OPTION = "mode"
+SANDBOX_OPTION = "sandbox"
+
+_SANDBOX_CHOICES = (
+    ("workspace-write", "Workspace write", "Writes only in the workspace and /tmp."),
+    ("read-only", "Read-only", "Commands read the workspace but write only in /tmp."),
+    ("off", "Off", "Commands run unsandboxed, as your own shell would run them."),
+)
 
 
 def config_options(
-    model: str, models: Sequence[str], mode: Mode
+    model: str, models: Sequence[str], mode: Mode, sandbox: SandboxPolicy | None = None
 ) -> list[SessionConfigOptionSelect]:
-    """The options of one session: its model among `models`, its mode among every mode."""
-    return [
+    """The options of one session: its model among `models`, its mode, its bash sandbox."""
+    options = [
         SessionConfigOptionSelect(
             id=MODEL_OPTION,
             name="Model",
@@ -48,6 +57,22 @@ def config_options(
             ],
         ),
     ]
+    if sandbox is not None:
+        network = "on" if sandbox.allow_network else "off (--allow-network keeps it)"
+        options.append(
+            SessionConfigOptionSelect(
+                id=SANDBOX_OPTION,
+                name="Sandbox",
+                description=f"How bash commands are confined; the network is {network}.",
+                type="select",
+                current_value=sandbox.mode,
+                options=[
+                    SessionConfigSelectOption(value=value, name=name, description=description)
+                    for value, name, description in _SANDBOX_CHOICES
+                ],
+            )
+        )
+    return options
 
 
 def checked_value(

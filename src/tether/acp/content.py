@@ -70,7 +70,8 @@ def card_content(
             how = ending(view)
             return [_text(f"{text}\n{how}" if how else text)]
         case TerminalCallView():
-            return []
+            # How the command runs, for clients that show only ACP's own content.
+            return [_text(view.sandbox)] if view.sandbox else []
         case WebFetchResultView():
             return [_text(web_text(view))]
         case GenericCallView() | GenericResultView():

@@ -53,7 +53,7 @@ class AcpAsker:
             raise RuntimeError("the asker is not bound to a session yet")
         tool_call = self.calls.permission_call(access.tool_call_id, request.reason, request.title)
         if tool_call.kind is None:
-            tool_call.kind = "other" if access.action == "mcp" else access.action
+            tool_call.kind = access.kind
         response = await self._client.request_permission(
             session_id=self.session_id,
             tool_call=tool_call,

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import DEFAULT_MODE, MODES
 from tether.session import SessionStore
 from tether.tools.defaults import default_tools
+from tether.tools.registry import ToolRegistry
 
 HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
 
@@ -25,6 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
     )
+    add_sandbox_arguments(parser)
     add_fetch_arguments(parser)
 
 
@@ -35,11 +37,14 @@ def run(args: argparse.Namespace) -> int:
         return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
 
     model()  # a bad --model fails now, with a clear message, not at the first session
+    sandbox = sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
+
+    def tools() -> ToolRegistry:
+        return default_tools(sandbox, allow_private_fetch=args.allow_private_fetch)
 
     def switch(spec: str) -> Model:
         return make_model(spec, base_url=args.base_url, api_key=args.api_key)
 
-    tools = functools.partial(default_tools, allow_private_fetch=args.allow_private_fetch)
     agent = TetherAgent(
         store=SessionStore.default(),
         model=model,

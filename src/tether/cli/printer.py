@@ -7,6 +7,7 @@ through `StatusLine`, which leaves nothing behind.
 
 from __future__ import annotations
 
+import contextlib
 from typing import assert_never
 
 from rich.console import Console
@@ -67,13 +68,26 @@ class Printer:
         self.status = status or StatusLine(self.errors, enabled=False)
         self.refused = False
         """Whether a call was refused because no one could approve it (a headless run)."""
+        self.failed = False
+        """Whether an update could not be shown (the command then exits non-zero)."""
         self._calls: dict[str, ToolCallView] = {}
         self._proposed: set[str] = set()
         self._text = AgentTextBuffer()
         self._printed_text = False
 
     def __call__(self, update: Update) -> None:
-        """Print one update."""
+        """Print one update; a failure to show it is reported, and later updates still show."""
+        try:
+            self._show(update)
+        except Exception as exc:
+            self.failed = True
+            with contextlib.suppress(Exception):  # the report must not fail the next update
+                self.status.stop()
+                self.errors.print(
+                    Text(f"tether: error: could not show {update.kind}: {exc!r}", style="red")
+                )
+
+    def _show(self, update: Update) -> None:
         match update:
             case UserText():
                 self._end_text()

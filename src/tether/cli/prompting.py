@@ -9,6 +9,7 @@ from rich.console import Console
 
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
+from tether.cli.safe_output import stderr, stdout
 from tether.content import TextContent
 from tether.session import PromptFailed, Session, StopReason
 
@@ -25,9 +26,10 @@ def run_prompt(
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
     A turn that ended normally but had a call refused for want of someone to approve it is
-    2: the run did not do what was asked. `typed` is the prompt as the person wrote it when a
-    slash command expanded it into `prompt` (the log shows it as typed). `mcp` starts the MCP
-    servers for the prompt (and stops them after it).
+    2: the run did not do what was asked; one whose output could not all be shown is 1.
+    `typed` is the prompt as the person wrote it when a slash command expanded it into
+    `prompt` (the log shows it as typed). `mcp` starts the MCP servers for the prompt (and
+    stops them after it).
     """
     try:
         stop = asyncio.run(_prompt(session, prompt, printer, typed, mcp))
@@ -37,6 +39,8 @@ def run_prompt(
         # Whatever happens (an interrupt included), what the model said stays on screen.
         printer.close()
     status = exit_status(stop)
+    if status == 0 and printer.failed:
+        return 1  # some of the turn could not be shown: the printer said what
     return 2 if status == 0 and printer.refused else status
 
 
@@ -73,4 +77,5 @@ def exit_status(stop: StopReason) -> int:
 
 def consoles() -> tuple[Console, Console]:
     """stdout for the conversation, stderr for status and errors."""
-    return Console(highlight=False), Console(stderr=True, highlight=False)
+    # Through safe streams: no string a model or a log holds can make a write fail.
+    return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)

@@ -20,6 +20,7 @@ from tether.cli.model_args import (
 )
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.cli.status import StatusLine
 from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
 from tether.models.factory import make_model
@@ -43,6 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"model requests before the prompt stops (default {DEFAULT_MAX_STEPS})",
     )
     parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
+    add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
     add_fetch_arguments(parser)
@@ -52,6 +54,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prompt a new or continued session; non-zero when the prompt failed or stopped early."""
     out, err = consoles()
+    try:
+        sandbox = sandbox_policy(args)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False)
+        return 1
     prompt: str = args.prompt
     from_stdin = prompt == "-"
     if from_stdin:
@@ -67,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     printer = Printer(out, err, full=args.full, status=StatusLine(err))
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
-    # With the prompt on stdin, the terminal is no longer there to answer either.
-    can_ask = not from_stdin and sys.stdin.isatty() and args.mode != "auto"
+    # With the prompt on stdin, the terminal is no longer there to answer either. Auto mode
+    # keeps the asker too: a command that asks to leave the sandbox asks in every mode.
+    can_ask = not from_stdin and sys.stdin.isatty()
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     store = SessionStore.default()
     if args.max_steps < 1:
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config = SessionConfig(
         model=model,
-        tools=default_tools(allow_private_fetch=args.allow_private_fetch),
+        tools=default_tools(sandbox, allow_private_fetch=args.allow_private_fetch),
         mode=args.mode,
         asker=asker,
         max_steps=args.max_steps,

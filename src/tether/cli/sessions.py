@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import datetime
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tether.cli.prompting import consoles
+from tether.cli.safe_output import print_json
 from tether.session import SessionStore
 
 HELP = "list stored sessions, newest first"
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             }
             for info in infos
         ]
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print_json(rows)
         return 0
     if not infos:
         out.print("no sessions yet: try `tether demo`", markup=False)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles
+from tether.cli.safe_output import print_json
 from tether.session import SessionStore
 from tether.session.replay import replay
 from tether.session.wire import update_to_json
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             "createdAt": header.created_at,
             "updates": [update_to_json(update) for update in updates],
         }
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        print_json(document)
         return 0
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
@@ -46,4 +46,4 @@ def run(args: argparse.Namespace) -> int:
     for update in updates:
         printer(update)
     printer.close()
-    return 0
+    return 1 if printer.failed else 0

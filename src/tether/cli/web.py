@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
 from tether.policy import DEFAULT_MODE, MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
@@ -31,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
     )
+    add_sandbox_arguments(parser)
     parser.add_argument(
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
     )
@@ -65,14 +67,17 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         agent=tuple(
             parse_agent_command(args.agent)
             if args.agent is not None
-            else default_agent_command(
-                model=args.model,
-                base_url=args.base_url,
-                mode=args.mode,
-                context_window=args.context_window,
-                compact_at=args.compact_at,
-                allow_private_fetch=args.allow_private_fetch,
-            )
+            else [
+                *default_agent_command(
+                    model=args.model,
+                    base_url=args.base_url,
+                    mode=args.mode,
+                    context_window=args.context_window,
+                    compact_at=args.compact_at,
+                    allow_private_fetch=args.allow_private_fetch,
+                ),
+                *sandbox_flags(sandbox_policy(args)),
+            ]
         ),
         cwd=cwd,
         open_browser=not args.no_open,

@@ -10,13 +10,17 @@ What passes without asking:
 | execute (bash)            | ask | ask          | yes  |
 | fetch (web_fetch)         | ask | ask          | yes  |
 | mcp (not read-only)       | ask | ask          | yes  |
+| unsandboxed (escalation)  | ask | ask          | ask  |
+| execute, no sandbox       | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
-path (`read` and `edit` apart), the exact same command for `execute`, the same host for
-`fetch`, or the same MCP tool for `mcp` (an MCP tool annotated read-only asks as a `read`
-inside the workspace: never).
+path (`read` and `edit` apart), the exact same command for `execute` (and, apart, for
+`unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
+annotated read-only asks as a `read` inside the workspace: never). "No sandbox" is a command
+of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run it
+unconfined without being told to (`--sandbox off`).
 """
 
 from __future__ import annotations
@@ -70,6 +74,12 @@ class PolicyGate:
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
+        if access.action == "execute" and access.sandbox_problem and self.mode == "auto":
+            self._settled(access, "refused")
+            raise PermissionDenied(
+                f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
+                "run commands unsandboxed; pass --sandbox off explicitly to run them without it"
+            )
         reason = self._reason_to_ask(access)
         if reason is None:
             return
@@ -110,6 +120,8 @@ class PolicyGate:
 
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
+        if access.action == "unsandboxed":
+            return "commands outside the sandbox always need approval"
         if self.mode == "auto":
             return None
         if access.action == "execute":
@@ -126,7 +138,7 @@ class PolicyGate:
 
 
 def _memory_key(access: Access) -> tuple[str, str]:
-    if access.action in ("execute", "mcp"):
+    if access.action in ("execute", "unsandboxed", "mcp"):
         return (access.action, access.command if access.command is not None else access.title)
     if access.action == "fetch":
         return ("fetch", (access.host or access.title).lower())
@@ -137,11 +149,12 @@ def _describe(access: Access) -> str:
     """`edit PATH`, `read PATH`, ``run `COMMAND` `` or `use TOOL`."""
     if access.action == "mcp":
         return f"use {access.title}"
-    if access.action == "execute":
+    if access.action in ("execute", "unsandboxed"):
         command = access.command if access.command is not None else access.title
         if len(command) > _COMMAND_SHOWN:
             command = command[:_COMMAND_SHOWN] + "..."
-        return f"run `{command}`"
+        where = " outside the sandbox" if access.action == "unsandboxed" else ""
+        return f"run `{command}`{where}"
     if access.action == "fetch":
         return access.title[:1].lower() + access.title[1:]
     target = str(access.path) if access.path is not None else access.title
@@ -151,6 +164,8 @@ def _describe(access: Access) -> str:
 def _options(access: Access) -> tuple[PermissionOption, ...]:
     if access.action == "execute":
         scope = "this exact command"
+    elif access.action == "unsandboxed":
+        scope = "this exact command outside the sandbox"
     elif access.action == "fetch":
         scope = f"fetching from {access.host}" if access.host else "fetching this URL"
     elif access.action == "mcp":
@@ -167,6 +182,8 @@ def _options(access: Access) -> tuple[PermissionOption, ...]:
 
 
 def _hint(access: Access, inside: bool) -> str:
+    if access.action == "unsandboxed":
+        return "run with --sandbox off to run commands without the sandbox"
     if access.action == "edit" and inside:
         return "run with --mode accept-edits or --mode auto to allow edits"
     return "run with --mode auto to allow it"

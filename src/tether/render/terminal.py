@@ -48,13 +48,16 @@ def render_result_view(
 ) -> RenderableType:
     """The card for a finished tool call; unless `full`, a long read is shown collapsed.
 
-    `call` is its call card, when known (a search card highlights the pattern it asked for).
+    `call` is its call card, when known (a search card highlights the pattern it asked for,
+    a terminal card says how its command ran).
     """
     match view:
         case GenericResultView():
             return render_generic_result(view)
         case TerminalResultView():
-            return render_terminal_result(view)
+            return render_terminal_result(
+                view, call if isinstance(call, TerminalCallView) else None
+            )
         case DiffResultView():
             return render_diff(view)
         case ReadResultView():

@@ -17,18 +17,26 @@ def render_terminal_call(view: TerminalCallView, state: str = "running…") -> R
     if view.cwd:
         parts.append(Text(printable(view.cwd), style=GUTTER))
     parts.append(_command(view.title))
+    if view.sandbox:
+        parts.append(note(printable(view.sandbox)))
     title = Text(printable(view.description), style=HEADING) if view.description else None
     return card(Group(*parts), title=title, subtitle=note(state))
 
 
-def render_terminal_result(view: TerminalResultView) -> RenderableType:
-    """A finished command: `$ command`, its output with ANSI colours, then an exit pill."""
+def render_terminal_result(
+    view: TerminalResultView, call: TerminalCallView | None = None
+) -> RenderableType:
+    """A finished command: `$ command`, its output with ANSI colours, then an exit pill.
+
+    With the call's card, the frame's title says how the command ran (sandboxed or not).
+    """
     parts: list[RenderableType] = []
     if view.title:
         parts.append(_command(view.title))
     output = (view.output or "").rstrip("\n")
     parts.append(_output(output) if output else note("no output"))
-    return card(Group(*parts), subtitle=_ending(view))
+    how = note(printable(call.sandbox)) if call is not None and call.sandbox else None
+    return card(Group(*parts), title=how, subtitle=_ending(view))
 
 
 def _command(command: str) -> Text:

@@ -42,6 +42,8 @@ class PreparedCall:
 def prepare(tools: ToolRegistry, event: ToolCallEvent) -> PreparedCall:
     """Find the tool and validate the raw arguments of a `tool/call` event."""
     tool = tools.get(event.name)
+    if tool is not None and event.binding is not None:
+        tool = tool.rebound(event.binding)
     if tool is None:
         available = ", ".join(tools.names()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {event.name}. Available tools: {available}")

@@ -119,6 +119,8 @@ class ToolCallEvent:
     tool_call_id: str
     name: str
     arguments: str
+    binding: Opt[str] = None
+    """The tool's `binding()` when the call was made (bash: how the command was confined)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

@@ -79,7 +79,13 @@ class CallRunner:
             self._record(call, ToolResult.error(message), emit)
 
     def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
-        event = ToolCallEvent(tool_call_id=record.id, name=record.name, arguments=record.arguments)
+        tool = self.tools.get(record.name)
+        event = ToolCallEvent(
+            tool_call_id=record.id,
+            name=record.name,
+            arguments=record.arguments,
+            binding=tool.binding() if tool is not None else None,
+        )
         call = self._pending[record.id] = prepare(self.tools, self._log.append(event))
         emit(call.started())
         return call

@@ -54,6 +54,18 @@ class Tool(ABC, Generic[A, V]):
         """This tool as it presents calls in the workspace `cwd` (itself, unless that matters)."""
         return self
 
+    def binding(self) -> str | None:
+        """What besides the arguments decides a new call's card (bash: how it is confined).
+
+        Stored with the call, so that replay presents it as it was, whatever the settings of
+        the process replaying it; `None` when nothing does.
+        """
+        return None
+
+    def rebound(self, binding: str) -> Tool[A, V]:
+        """This tool as it presents a call that was stored with `binding`."""
+        return self
+
     def serial_key(self, args: A) -> str | None:
         """Calls with the same key run one after another (a path, for file tools)."""
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
@@ -14,11 +15,14 @@ from tether.tools.web import WebFetchTool
 __all__ = ["default_tools"]
 
 
-def default_tools(*, allow_private_fetch: bool = False) -> ToolRegistry:
+def default_tools(
+    sandbox: SandboxPolicy | None = None, *, allow_private_fetch: bool = False
+) -> ToolRegistry:
     """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch` and `todo`, in the order
     the model sees them.
 
-    `allow_private_fetch` lets `web_fetch` reach loopback, private and link-local addresses.
+    `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
+    and link-local addresses.
     """
     return ToolRegistry(
         [
@@ -27,7 +31,7 @@ def default_tools(*, allow_private_fetch: bool = False) -> ToolRegistry:
             EditTool(),
             GrepTool(),
             GlobTool(),
-            BashTool(),
+            BashTool(sandbox=sandbox),
             WebFetchTool(allow_private=allow_private_fetch),
             TodoTool(),
         ]

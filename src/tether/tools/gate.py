@@ -8,8 +8,9 @@ from typing import Literal, Protocol
 
 __all__ = ["Access", "AllowAll", "Gate"]
 
-Action = Literal["read", "edit", "execute", "fetch", "mcp"]
-"""`mcp` is calling an MCP tool that may change things (`command` names the tool)."""
+Action = Literal["read", "edit", "execute", "fetch", "mcp", "unsandboxed"]
+"""`mcp` is calling an MCP tool that may change things (`command` names the tool);
+`unsandboxed` a command that asked to run outside the sandbox (always asks a person)."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,15 @@ class Access:
     """The host a fetch goes to: "always allow" covers that host."""
     tool_call_id: str = ""
     """The call asking, so a client can show the request beside its card."""
+    sandbox_problem: str | None = None
+    """Set on an `execute` whose sandbox cannot start: the command would run unsandboxed."""
+
+    @property
+    def kind(self) -> Literal["read", "edit", "execute", "fetch", "other"]:
+        """The ACP tool kind of the operation (an unsandboxed command is still `execute`)."""
+        if self.action == "unsandboxed":
+            return "execute"
+        return "other" if self.action == "mcp" else self.action
 
 
 class Gate(Protocol):

@@ -34,7 +34,9 @@ def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
     if not isinstance(data, dict):
         return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
     try:
-        return tool.args_model.model_validate(data)
+        # Strict JSON validation: `"2"` or `true` where an integer belongs is the model's
+        # mistake to hear about, not something to guess at.
+        return tool.args_model.model_validate(data, strict=True)
     except ValidationError as exc:
         return ToolResult.error(f"Invalid arguments for {tool.name}:\n{_describe(exc)}")
 

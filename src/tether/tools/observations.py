@@ -7,7 +7,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["HASHED_UP_TO", "FileObservations", "FileVersion", "file_version"]
+__all__ = [
+    "HASHED_UP_TO",
+    "FileObservations",
+    "FileVersion",
+    "data_version",
+    "fd_version",
+    "file_version",
+]
 
 _CHUNK = 1 << 20
 
@@ -27,14 +34,27 @@ class FileVersion:
 
 def file_version(path: Path) -> FileVersion:
     """The current version of a file, read in bounded chunks."""
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        stat = os.fstat(handle.fileno())
-        if stat.st_size > HASHED_UP_TO:
-            return FileVersion(stat.st_size, stat.st_mtime_ns, "")
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
+        return fd_version(handle.fileno())
+
+
+def fd_version(fd: int) -> FileVersion:
+    """The version of an open file, read from its start in bounded chunks."""
+    stat = os.fstat(fd)
+    if stat.st_size > HASHED_UP_TO:
+        return FileVersion(stat.st_size, stat.st_mtime_ns, "")
+    digest = hashlib.sha256()
+    offset = 0
+    while chunk := os.pread(fd, _CHUNK, offset):
+        digest.update(chunk)
+        offset += len(chunk)
     return FileVersion(stat.st_size, stat.st_mtime_ns, digest.hexdigest())
+
+
+def data_version(stat: os.stat_result, data: bytes) -> FileVersion:
+    """The version of a file whose whole content `data` was just read (as `fd_version`)."""
+    sha = hashlib.sha256(data).hexdigest() if stat.st_size <= HASHED_UP_TO else ""
+    return FileVersion(stat.st_size, stat.st_mtime_ns, sha)
 
 
 @dataclass

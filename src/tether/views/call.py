@@ -42,6 +42,8 @@ class TerminalCallView:
     title: str
     description: Opt[str] = None
     cwd: Opt[str] = None
+    sandbox: Opt[str] = None
+    """How the command runs: `sandbox: workspace-write, no network`, or `unsandboxed`."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

@@ -21,10 +21,13 @@ from acp.schema import (
     FileSystemCapabilities,
     Implementation,
     LoadSessionResponse,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
     SessionModeState,
 )
 from pydantic import ValidationError
 
+from tether.acp.config import SANDBOX_OPTION
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.client import PageClient, Send
@@ -47,6 +50,7 @@ from tether.web.protocol import (
     Sessions,
     SessionSummary,
     SetMode,
+    SetSandbox,
 )
 
 __all__ = ["Bridge"]
@@ -232,7 +236,13 @@ class Bridge:
                 self._stop_following()
                 created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
                 await self._send(Opening(session_id=created.session_id, replay=False))
-                await self._send(Opened(session_id=created.session_id, modes=_modes(created.modes)))
+                await self._send(
+                    Opened(
+                        session_id=created.session_id,
+                        modes=_modes(created.modes),
+                        sandbox=_sandbox(created.config_options),
+                    )
+                )
             case LoadSession(session_id=session_id, cwd=cwd):
                 self._stop_following()
                 await self._send(Opening(session_id=session_id, replay=True))
@@ -247,7 +257,13 @@ class Bridge:
                     self._following = asyncio.create_task(follower.run())
                     return
                 await self._client.end_message(session_id)
-                await self._send(Opened(session_id=session_id, modes=_modes(loaded.modes)))
+                await self._send(
+                    Opened(
+                        session_id=session_id,
+                        modes=_modes(loaded.modes),
+                        sandbox=_sandbox(loaded.config_options),
+                    )
+                )
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
                 await self._client.end_message(session_id)
@@ -257,6 +273,10 @@ class Bridge:
                 self._client.withdraw(session_id)
             case SetMode(session_id=session_id, mode_id=mode_id):
                 await conn.set_session_mode(session_id=session_id, mode_id=mode_id)
+            case SetSandbox(session_id=session_id, value=value):
+                await conn.set_config_option(
+                    config_id=SANDBOX_OPTION, session_id=session_id, value=value
+                )
             case Answer():  # handled inline by the reader
                 pass
 
@@ -271,6 +291,21 @@ def _modes(state: SessionModeState | None) -> ModeState | None:
             for m in state.available_modes
         ),
     )
+
+
+def _sandbox(options: Sequence[object] | None) -> ModeState | None:
+    """The agent's `sandbox` select as the page's menu, or `None` when it offers none."""
+    for option in options or ():
+        if isinstance(option, SessionConfigOptionSelect) and option.id == SANDBOX_OPTION:
+            return ModeState(
+                current_mode_id=option.current_value,
+                available_modes=tuple(
+                    ModeChoice(id=c.value, name=c.name, description=c.description)
+                    for c in option.options
+                    if isinstance(c, SessionConfigSelectOption)
+                ),
+            )
+    return None
 
 
 def _failure(exc: Exception) -> str | None:
@@ -290,6 +325,7 @@ def _describe(message: ClientMessage, exc: Exception) -> str:
         "prompt": "the prompt",
         "cancel": "cancelling",
         "setMode": "changing the mode",
+        "setSandbox": "changing the sandbox",
         "answer": "answering",
     }[message.type]
     if isinstance(exc, ValidationError):

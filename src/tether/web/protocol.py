@@ -98,6 +98,15 @@ class SetMode:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SetSandbox:
+    """Switch how a session's commands are confined (the agent's `sandbox` config option)."""
+
+    type: Literal["setSandbox"] = "setSandbox"
+    session_id: str
+    value: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Answer:
     """The user's answer to a permission request; no option means dismissed (cancelled)."""
 
@@ -107,7 +116,7 @@ class Answer:
 
 
 ClientMessage = Annotated[
-    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | Answer,
+    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | SetSandbox | Answer,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -180,6 +189,8 @@ class Opened:
     type: Literal["opened"] = "opened"
     session_id: str
     modes: Opt[ModeState] = None
+    sandbox: Opt[ModeState] = None
+    """The agent's `sandbox` config option, when it has one: the sandbox modes, the current."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

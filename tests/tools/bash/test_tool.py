@@ -24,11 +24,16 @@ from tether.tools import (
     parse_arguments,
 )
 from tether.tools.bash import BashArgs, BashTool
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invoke import MAX_META_BYTES
 from tether.tools.result import TOOL_RESULT
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView, dump_view
 
 TOOL = BashTool()
+"""The default: commands in the `workspace-write` sandbox."""
+HOST_TOOL = BashTool(sandbox=SandboxPolicy("off"))
+"""Unsandboxed, for tests that look at the command's processes from outside (`$$` is a host
+pid there; inside the sandbox it is one of its own namespace)."""
 
 
 class Reports:
@@ -60,9 +65,9 @@ def _ctx(tmp_path: Path, **kwargs: object) -> ToolContext:
     return ToolContext(workspace=Workspace.at(tmp_path), **kwargs)  # type: ignore[arg-type]
 
 
-async def _run(tmp_path: Path, command: str, **kwargs: object) -> ToolResult:
+async def _run(tmp_path: Path, command: str, tool: BashTool = TOOL, **kwargs: object) -> ToolResult:
     args = BashArgs(command=command, **kwargs)
-    return await invoke(TOOL, args, _ctx(tmp_path))
+    return await invoke(tool, args, _ctx(tmp_path))
 
 
 def _meta(result: ToolResult) -> dict[str, JsonValue]:
@@ -112,7 +117,7 @@ async def test_exit_code_is_reported_not_an_error(tmp_path: Path) -> None:
 
 
 async def test_a_signal_ends_the_shell(tmp_path: Path) -> None:
-    result = await _run(tmp_path, "echo before; kill -9 $$")
+    result = await _run(tmp_path, "echo before; kill -9 $$", tool=HOST_TOOL)
     assert result.text() == "before\nTerminated by signal SIGKILL"
     meta = _meta(result)
     assert meta["signal"] == "SIGKILL"
@@ -188,7 +193,9 @@ async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
     tmp_path: Path,
 ) -> None:
     start = time.monotonic()
-    result = await _run(tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300)
+    result = await _run(
+        tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300, tool=HOST_TOOL
+    )
     elapsed = time.monotonic() - start
     assert 2.3 <= elapsed < 5
     assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
@@ -198,7 +205,7 @@ async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
     reports = Reports()
     ctx = _ctx(tmp_path, report=reports)
     args = BashArgs(command="echo $$; sleep 100 & sleep 100")
-    task = asyncio.ensure_future(invoke(TOOL, args, ctx))
+    task = asyncio.ensure_future(invoke(HOST_TOOL, args, ctx))
     pgid = int(await reports.first_line())
     cancelled_at = time.monotonic()
     ctx.cancelled.set()
@@ -214,7 +221,7 @@ async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
 async def test_cancelling_the_task_stops_the_whole_group_and_reraises(tmp_path: Path) -> None:
     reports = Reports()
     args = BashArgs(command="echo $$; sleep 100 & sleep 100")
-    task = asyncio.ensure_future(invoke(TOOL, args, _ctx(tmp_path, report=reports)))
+    task = asyncio.ensure_future(invoke(HOST_TOOL, args, _ctx(tmp_path, report=reports)))
     pgid = int(await reports.first_line())
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -235,7 +242,7 @@ async def test_cancelling_before_the_start_still_cleans_up(tmp_path: Path) -> No
 
 async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path) -> None:
     start = time.monotonic()
-    result = await _run(tmp_path, "echo $$; sleep 1004 & echo started")
+    result = await _run(tmp_path, "echo $$; sleep 1004 & echo started", tool=HOST_TOOL)
     pgid = int(result.text().split("\n", 1)[0])
     assert time.monotonic() - start < 2
     assert _running_members(pgid) == []
@@ -253,7 +260,9 @@ async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path)
 
 async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path) -> None:
     start = time.monotonic()
-    result = await _run(tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started")
+    result = await _run(
+        tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started", tool=HOST_TOOL
+    )
     pgid = int(result.text().split("\n", 1)[0])
     assert 2 <= time.monotonic() - start < 5
     assert _running_members(pgid) == []
@@ -270,7 +279,7 @@ async def test_a_process_that_left_the_group_holding_the_output_does_not_hang(
     tmp_path: Path,
 ) -> None:
     start = time.monotonic()
-    result = await _run(tmp_path, "setsid sleep 30 & sleep 0.1; echo $!")
+    result = await _run(tmp_path, "setsid sleep 30 & sleep 0.1; echo $!", tool=HOST_TOOL)
     pid = int(result.text().split("\n", 1)[0])
     try:
         assert time.monotonic() - start < 2
@@ -319,6 +328,7 @@ async def test_huge_output_stays_bounded_in_memory(tmp_path: Path) -> None:
 import asyncio, json, sys
 from tether.tools import ToolContext, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
+from tether.tools.bash.sandbox import SandboxPolicy
 command = "echo START; head -c 50000000 /dev/zero | tr '\\\\0' a; echo; echo END"
 result = asyncio.run(
     invoke(BashTool(), BashArgs(command=command), ToolContext(workspace=Workspace.at(sys.argv[1])))
@@ -418,7 +428,7 @@ def test_arguments_are_validated() -> None:
         assert problem in result.text()
     schema = TOOL.parameters_schema()
     assert schema["required"] == ["command"]
-    assert set(schema["properties"]) == {"command", "description", "timeout_ms"}
+    assert set(schema["properties"]) == {"command", "description", "timeout_ms", "unsandboxed"}
     assert TOOL.name == "bash"
     assert TOOL.serial_key(BashArgs(command="ls")) is None
 
@@ -440,12 +450,19 @@ def test_a_command_bash_cannot_be_given_is_refused_before_asking(raw: str, probl
 def test_call_view_is_a_terminal_card() -> None:
     args = BashArgs(command="make test", description="Run the tests")
     view = TOOL.present_call(args)
-    assert view == TerminalCallView(title="make test", description="Run the tests")
+    label = "sandbox: workspace-write, no network"
+    assert view == TerminalCallView(title="make test", description="Run the tests", sandbox=label)
     assert dump_view(view) == {
         "card": "terminal",
         "title": "make test",
         "description": "Run the tests",
+        "sandbox": label,
     }
+    assert HOST_TOOL.present_call(args).sandbox == "unsandboxed"
+    escalated = BashArgs(command="git push", unsandboxed=True)
+    assert TOOL.present_call(escalated).sandbox == "unsandboxed"
+    # A stored call is presented as it ran, whatever this process's settings are.
+    assert HOST_TOOL.rebound(label).present_call(args).sandbox == label
 
 
 @pytest.mark.parametrize(

@@ -68,9 +68,17 @@ def test_a_failed_rename_leaves_the_target_and_no_temp_file(tmp_path: Path) -> N
     assert (target / "inside").read_text() == "keep"
 
 
-def test_directory_fsync_tolerates_a_missing_directory(tmp_path: Path) -> None:
-    _fsync_directory(tmp_path / "gone")
-    _fsync_directory(tmp_path)
+def test_directory_fsync_tolerates_a_removed_directory(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    for directory in (gone, tmp_path):
+        fd = os.open(directory, os.O_PATH | os.O_DIRECTORY)
+        try:
+            if directory == gone:
+                gone.rmdir()
+            _fsync_directory(fd)
+        finally:
+            os.close(fd)
 
 
 _WRITER = """

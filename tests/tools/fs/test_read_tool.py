@@ -385,3 +385,10 @@ async def test_an_empty_image_is_an_error(tmp_path: Path) -> None:
     assert (
         result.text() == f"Cannot read image {tmp_path.resolve() / 'blank.webp'}: the file is empty"
     )
+
+
+async def test_an_error_while_reading_is_a_result_naming_the_path(tmp_path: Path) -> None:
+    # /proc/self/mem is a regular file whose first bytes cannot be read (EIO).
+    result = await read(context(tmp_path), path="/proc/self/mem")
+    assert result.is_error
+    assert result.text() == f"Cannot read {Path('/proc/self/mem').resolve()}: Input/output error"

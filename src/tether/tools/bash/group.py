@@ -8,7 +8,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KILL_GRACE_SECONDS", "Member", "ProcessGroup", "signal_name"]
+__all__ = ["KILL_GRACE_SECONDS", "Member", "ProcessGroup", "Stat", "read_stat", "signal_name"]
 
 KILL_GRACE_SECONDS = 2.0
 """How long a group has between SIGTERM and SIGKILL."""
@@ -75,14 +75,9 @@ class ProcessGroup:
         for entry in _PROC.iterdir():
             if not entry.name.isdigit():
                 continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # The command name is in parentheses and may hold spaces; fields follow the last ')'.
-            fields = stat[stat.rfind(")") + 2 :].split()
-            if len(fields) > 2 and fields[2] == str(self.pgid) and fields[0] not in "ZX":
-                found.append(Member(int(entry.name), _command_line(entry, stat)))
+            stat = read_stat(entry)
+            if stat is not None and stat.pgid == self.pgid and stat.running:
+                found.append(Member(int(entry.name), _command_line(entry, stat.name)))
         return sorted(found, key=lambda m: m.pid)
 
     async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
@@ -107,7 +102,36 @@ class ProcessGroup:
         self.send(signal.SIGKILL)
 
 
-def _command_line(entry: Path, stat: str) -> str:
+@dataclass(frozen=True)
+class Stat:
+    """What `/proc/PID/stat` says of a process that matters here."""
+
+    name: str
+    state: str
+    ppid: int
+    pgid: int
+
+    @property
+    def running(self) -> bool:
+        """Not a zombie (dead, waiting to be reaped) nor gone."""
+        return self.state not in ("Z", "X")
+
+
+def read_stat(entry: Path) -> Stat | None:
+    """The stat of the process `entry` (a `/proc/PID` directory); `None` once it is gone."""
+    try:
+        stat = (entry / "stat").read_text()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces; fields follow the last ')'.
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if len(fields) < 3:
+        return None
+    name = stat[stat.find("(") + 1 : stat.rfind(")")]
+    return Stat(name, fields[0], int(fields[1]), int(fields[2]))
+
+
+def _command_line(entry: Path, name: str) -> str:
     """The process's arguments joined by spaces, else its name from `stat`, shortened."""
     try:
         raw = (entry / "cmdline").read_bytes()
@@ -115,7 +139,7 @@ def _command_line(entry: Path, stat: str) -> str:
         raw = b""
     command = " ".join(part.decode(errors="replace") for part in raw.split(b"\0") if part)
     if not command:
-        command = stat[stat.find("(") + 1 : stat.rfind(")")]
+        command = name
     if len(command) > _COMMAND_SHOWN:
         command = command[:_COMMAND_SHOWN] + "..."
     return command

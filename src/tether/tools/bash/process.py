@@ -7,8 +7,9 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
 from tether.tools.bash.group import Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
 
@@ -62,9 +63,17 @@ class _Pipe(asyncio.Protocol):
 
 
 async def run_command(
-    command: str, cwd: Path, *, timeout: float, cancelled: asyncio.Event, capture: OutputCapture
+    command: str,
+    cwd: Path,
+    *,
+    timeout: float,
+    cancelled: asyncio.Event,
+    capture: OutputCapture,
+    confine: list[str] | None = None,
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
+
+    With `confine` (a bwrap binary and its options) the command runs inside that sandbox.
 
     On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later; so do
     background jobs still running when the shell exits. If the task running this is
@@ -74,54 +83,30 @@ async def run_command(
     """
     loop = asyncio.get_running_loop()
     read_fd, write_fd = os.pipe()
+    report_r, report_w = os.pipe() if confine is not None else (-1, -1)
     try:
         # The command writes to a pipe we own (rather than asyncio's), so that we can stop
         # reading and close it when background jobs keep it open after the shell has exited.
-        proc = await asyncio.create_subprocess_exec(
-            "bash",
-            "-c",
-            command,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=write_fd,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        proc, group = await _spawn(command, cwd, write_fd, confine, report_w)
     except BaseException:
         os.close(read_fd)
+        if report_r >= 0:
+            os.close(report_r)
         raise
     finally:
         os.close(write_fd)
-    group = ProcessGroup(proc.pid)
+        if report_w >= 0:
+            os.close(report_w)
     pipe = _Pipe(capture)
     transport, _ = await loop.connect_read_pipe(lambda: pipe, os.fdopen(read_fd, "rb", 0))
     exited = asyncio.ensure_future(proc.wait())
     stop_asked = asyncio.ensure_future(cancelled.wait())
-    stopped: Stop | None = None
-    leftovers: tuple[Member, ...] = ()
     try:
-        try:
-            done, _ = await asyncio.wait(
-                {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-            if exited not in done:
-                stopped = "cancelled" if stop_asked in done else "timeout"
-                await group.stop()
-            else:
-                # The call is over when the shell is: background jobs are stopped, not left
-                # behind holding the workspace, the output pipe or a port.
-                leftovers = tuple(group.members())
-                if leftovers:
-                    await group.stop()
-        except asyncio.CancelledError:
-            await _stop_on_cancel(group)
-            if not cancelled.is_set():
-                raise
-            # The person cancelled (the session cancels the task too, to stop it at once):
-            # the call still ends as the command it was, with what it printed so far.
-            _uncancel()
-            stopped = "cancelled"
+        stopped, leftovers = await _until_done(group, exited, stop_asked, timeout, cancelled)
         returncode = await exited
+        if report_r >= 0:
+            leftovers += read_leftovers(report_r)
+            report_r = -1
         detached = False
         try:
             await asyncio.wait_for(asyncio.shield(pipe.closed), DRAIN_SECONDS)
@@ -133,6 +118,69 @@ async def run_command(
         exited.cancel()
         transport.close()
         capture.close()
+        if report_r >= 0:
+            os.close(report_r)
+
+
+async def _until_done(
+    group: ProcessGroup,
+    exited: asyncio.Future[Any],
+    stop_asked: asyncio.Future[Any],
+    timeout: float,
+    cancelled: asyncio.Event,
+) -> tuple[Stop | None, tuple[Member, ...]]:
+    """Why the command was stopped, if it was, and the background jobs stopped after it."""
+    try:
+        done, _ = await asyncio.wait(
+            {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if exited not in done:
+            await group.stop()
+            return ("cancelled" if stop_asked in done else "timeout"), ()
+        # The call is over when the shell is: background jobs are stopped, not left behind
+        # holding the workspace, the output pipe or a port.
+        leftovers = tuple(group.members())
+        if leftovers:
+            await group.stop()
+        return None, leftovers
+    except asyncio.CancelledError:
+        await _stop_on_cancel(group)
+        if not cancelled.is_set():
+            raise
+        # The person cancelled (the session cancels the task too, to stop it at once): the
+        # call still ends as the command it was, with what it printed so far.
+        _uncancel()
+        return "cancelled", ()
+
+
+async def _spawn(
+    command: str, cwd: Path, output_fd: int, confine: list[str] | None, report_fd: int
+) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
+    if confine is None:
+        proc = await asyncio.create_subprocess_exec(
+            "bash",
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=output_fd,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return proc, ProcessGroup(proc.pid)
+    # The stopper inside names what it stopped on its own pipe, apart from the output.
+    proc = await asyncio.create_subprocess_exec(
+        *confine,
+        "--",
+        *stopper_argv(command, report_fd),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=output_fd,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        pass_fds=(report_fd,),
+    )
+    return proc, SandboxGroup(proc.pid)
 
 
 def _uncancel() -> None:

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
+from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, bwrap_arguments
 from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -29,6 +33,8 @@ __all__ = [
     "BashArgs",
     "BashTool",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -54,6 +60,10 @@ timeout instead.
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
 - Prefer the file tools (`read`, `edit`, `write`) over `cat`, `sed` or `echo >` for files.
+- Commands may run in a sandbox (the call's card says which): the filesystem is read-only \
+outside the workspace, /tmp is private, and the network is off unless the session allows it. \
+A command that must write outside or use the network (a package install, `git push`) can \
+pass `unsandboxed: true`; the person is then asked every time.
 """
 
 
@@ -73,6 +83,14 @@ class BashArgs(BaseModel):
             f"Timeout in milliseconds (default {DEFAULT_TIMEOUT_MS}, at most {MAX_TIMEOUT_MS})."
         ),
     )
+    unsandboxed: bool = Field(
+        default=False,
+        strict=True,
+        description=(
+            "Run outside the sandbox, with the network and write access outside the workspace."
+            " Only when the sandbox blocked the command; the person is asked every time."
+        ),
+    )
 
     @field_validator("command")
     @classmethod
@@ -89,6 +107,11 @@ class BashArgs(BaseModel):
         return command
 
 
+@dataclass
+class _Setting:
+    policy: SandboxPolicy
+
+
 class BashTool(Tool[BashArgs, BashValue]):
     """Runs a command in its own process group with a timeout, streaming its output."""
 
@@ -97,15 +120,23 @@ class BashTool(Tool[BashArgs, BashValue]):
     args_model: ClassVar[type[BaseModel]] = BashArgs
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
-        """Ask the gate, run the command, and keep what it printed (bounded)."""
+        """Ask the gate, run the command (confined unless it may not be), keep its output."""
+        bwrap = None if args.unsandboxed or not self.sandbox.sandboxed else find_bwrap()
+        problem = bwrap.problem if bwrap is not None else None
         await ctx.gate.authorize(
             Access(
-                action="execute",
+                action="unsandboxed" if args.unsandboxed and self.sandbox.sandboxed else "execute",
                 title=args.command,
                 command=args.command,
                 tool_call_id=ctx.tool_call_id,
+                sandbox_problem=problem,
             )
         )
+        if problem is not None:
+            _notice_once(problem)
+        confine = None
+        if bwrap is not None and bwrap.works and bwrap.path is not None:
+            confine = [bwrap.path, *bwrap_arguments(self.sandbox, ctx.workspace)]
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -119,6 +150,7 @@ class BashTool(Tool[BashArgs, BashValue]):
                 timeout=timeout_ms / 1000,
                 cancelled=ctx.cancelled,
                 capture=capture,
+                confine=confine,
             )
         except OSError as exc:
             raise ToolError(f"Cannot run the command: {exc}") from exc
@@ -136,6 +168,8 @@ class BashTool(Tool[BashArgs, BashValue]):
             timeout_ms=timeout_ms,
             detached=finished.detached,
             leftovers=finished.leftovers,
+            sandbox=self.sandbox if confine is not None else None,
+            sandbox_problem=problem,
         )
 
     def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
@@ -146,17 +180,51 @@ class BashTool(Tool[BashArgs, BashValue]):
         """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
         return card_meta(value)
 
-    def __init__(self, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        cwd: str | None = None,
+        sandbox: SandboxPolicy | None = None,
+        label: str | None = None,
+        *,
+        setting: _Setting | None = None,
+    ) -> None:
         self.cwd = cwd
         """The workspace the card names as where commands run (the tool runs in `ctx`'s)."""
+        # Shared by the copies `bound` and `rebound` make, so that a session's sandbox can be
+        # switched (an ACP config option) for the tool its loop holds.
+        self._setting = setting or _Setting(sandbox or SandboxPolicy())
+        self.label = label
+        """How a stored call ran, for its card; `None` for the policy's own label."""
+
+    @property
+    def sandbox(self) -> SandboxPolicy:
+        """How commands are confined (by default: workspace writable, no network)."""
+        return self._setting.policy
+
+    @sandbox.setter
+    def sandbox(self, policy: SandboxPolicy) -> None:
+        self._setting.policy = policy
 
     def bound(self, cwd: str) -> BashTool:
         """A bash tool whose call cards name `cwd`."""
-        return BashTool(cwd)
+        return BashTool(cwd, label=self.label, setting=self._setting)
+
+    def binding(self) -> str:
+        """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""
+        if self.sandbox.sandboxed and not find_bwrap().works:
+            return UNSANDBOXED
+        return self.sandbox.label()
+
+    def rebound(self, binding: str) -> BashTool:
+        """A bash tool whose call cards say commands ran as `binding` says."""
+        return BashTool(self.cwd, label=binding, setting=self._setting)
 
     def present_call(self, args: BashArgs) -> TerminalCallView:
-        """A terminal card titled by the command, with the workspace it runs in when known."""
-        return TerminalCallView(title=args.command, description=args.description, cwd=self.cwd)
+        """A terminal card titled by the command, with where and how it runs."""
+        how = UNSANDBOXED if args.unsandboxed else self.label or self.sandbox.label()
+        return TerminalCallView(
+            title=args.command, description=args.description, cwd=self.cwd, sandbox=how
+        )
 
     def present_result(self, args: BashArgs, result: ToolResult) -> ToolResultView | None:
         """The terminal card from the stored meta; `None` (the generic card) if it is unusable."""
@@ -191,3 +259,13 @@ async def _report(
         if capture.version != seen:
             seen = capture.version
             report(TerminalResultView(title=title, output=capture.recent(RUNNING_TAIL_CHARS)))
+
+
+_noticed: set[str] = set()
+
+
+def _notice_once(problem: str) -> None:
+    """Say once per process, where people look (the terminal, an editor's log), why."""
+    if problem not in _noticed:
+        _noticed.add(problem)
+        log.warning("the sandbox cannot start (%s); commands run unsandboxed", problem)

@@ -10,6 +10,7 @@ from pydantic import JsonValue
 
 from tether.tools.bash.group import KILL_GRACE_SECONDS, Member
 from tether.tools.bash.output import Clipped, cut_marker
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invoke import MAX_META_BYTES
 
 __all__ = [
@@ -30,6 +31,16 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 NO_OUTPUT = "(no output)"
 _LEFTOVERS_SHOWN = 20
 """How many stopped background processes a result names one by one."""
+_BLOCKED_FILES = ("Read-only file system", "Permission denied")
+_BLOCKED_NETWORK = (
+    "Network is unreachable",
+    "Could not resolve host",
+    "Temporary failure in name resolution",
+    "Name or service not known",
+    "Connection refused",
+    "No address associated with hostname",
+)
+"""What a command prints when the sandbox stopped it writing outside or reaching the network."""
 
 
 @dataclass(frozen=True)
@@ -50,10 +61,41 @@ class BashValue:
     """Background jobs still held the output open when the shell exited."""
     leftovers: tuple[Member, ...] = ()
     """Background processes still running when the shell exited, stopped then."""
+    sandbox: SandboxPolicy | None = None
+    """The sandbox the command ran in; `None` when it ran unsandboxed."""
+    sandbox_problem: str | None = None
+    """Why it ran unsandboxed although the session is sandboxed (the sandbox cannot start)."""
+
+
+def _blocked_hint(value: BashValue) -> str | None:
+    """Tells the model the sandbox may be why a failed command failed, and how to ask."""
+    sandbox = value.sandbox
+    if sandbox is None or value.exit_code == 0 or value.stopped is not None:
+        return None
+    text = value.model.text()
+    files = any(s in text for s in _BLOCKED_FILES)
+    network = not sandbox.allow_network and any(s in text for s in _BLOCKED_NETWORK)
+    if not files and not network:
+        return None
+    writable = (
+        "nothing is writable but /tmp"
+        if sandbox.mode == "read-only"
+        else ("only the workspace and /tmp are writable")
+    )
+    offline = "" if sandbox.allow_network else " and the network is off"
+    return (
+        f"The sandbox may have blocked this ({sandbox.label()}: {writable}{offline}). If the"
+        " command really needs more, call bash again with `unsandboxed: true`; the person will"
+        " be asked to allow it."
+    )
 
 
 def _notes(value: BashValue) -> str:
     lines = []
+    if value.sandbox_problem is not None:
+        lines.append(
+            f"The sandbox cannot start ({value.sandbox_problem}); the command ran unsandboxed."
+        )
     if value.stopped == "timeout":
         lines.append(f"Command timed out after {value.timeout_ms} ms.")
     elif value.stopped == "cancelled":
@@ -76,6 +118,8 @@ def _notes(value: BashValue) -> str:
         lines.append(f"Terminated by signal {value.signal}")
     else:
         lines.append(f"Exit code: {value.exit_code}")
+    if hint := _blocked_hint(value):
+        lines.append(hint)
     return "\n".join(lines)
 
 

@@ -6,7 +6,12 @@ import contextlib
 import os
 import secrets
 import stat
+from collections.abc import Sequence
 from pathlib import Path
+
+from tether.tools.errors import ToolError
+from tether.tools.fs.beneath import opened_dir, swapped_message
+from tether.tools.observations import FileVersion, data_version
 
 __all__ = ["TEMP_PREFIX", "atomic_write"]
 
@@ -16,39 +21,53 @@ TEMP_PREFIX = ".tether-"
 _CHUNK = 1 << 20
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temp file in the same directory and `os.replace`.
+def atomic_write(
+    path: Path, data: bytes, roots: Sequence[Path] = (), *, make_parents: bool = False
+) -> FileVersion:
+    """Write `data` to `path` through a temp file in the same directory and a rename.
 
     The temp file is fsynced before the rename and the directory after it, so a crash or a
     power cut leaves either the old file or the new one. An existing file keeps its
     permission bits (and its owner, when the process may set it); a new one gets the usual
     `0o666` minus the umask. A killed writer can leave a `.tether-NAME.*.tmp` file behind,
     never a partial file at `path`.
+
+    The directory is opened once, walked from the root among `roots` that holds it without
+    following a symlink (`make_parents` creates what is missing), and the temp file and the
+    rename both happen inside that open directory: a symlink swapped in on the way is
+    refused, never written through. Returns the version written.
     """
-    directory = path.parent
-    try:
-        existing: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        existing = None
-    temp = directory / f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}.tmp"
-    # O_EXCL: never write through a file or link someone else put at this name.
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
+    with opened_dir(path.parent, roots, create=make_parents) as directory:
         try:
-            if existing is not None:
-                _keep_owner_and_mode(fd, existing)
-            view = memoryview(data)
-            for start in range(0, len(view), _CHUNK):
-                _write_all(fd, view[start : start + _CHUNK])
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_directory(directory)
+            existing: os.stat_result | None = os.stat(
+                path.name, dir_fd=directory, follow_symlinks=False
+            )
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISLNK(existing.st_mode):
+            raise ToolError(swapped_message(path, path.name))
+        temp = f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}.tmp"
+        # O_EXCL: never write through a file or link someone else put at this name.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(temp, flags, 0o666, dir_fd=directory)
+        try:
+            try:
+                if existing is not None:
+                    _keep_owner_and_mode(fd, existing)
+                view = memoryview(data)
+                for start in range(0, len(view), _CHUNK):
+                    _write_all(fd, view[start : start + _CHUNK])
+                os.fsync(fd)
+                written = data_version(os.fstat(fd), data)
+            finally:
+                os.close(fd)
+            os.replace(temp, path.name, src_dir_fd=directory, dst_dir_fd=directory)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp, dir_fd=directory)
+            raise
+        _fsync_directory(directory)
+    return written
 
 
 def _keep_owner_and_mode(fd: int, existing: os.stat_result) -> None:
@@ -64,14 +83,12 @@ def _write_all(fd: int, chunk: memoryview) -> None:
         chunk = chunk[written:]
 
 
-def _fsync_directory(directory: Path) -> None:
+def _fsync_directory(directory: int) -> None:
     """Make the rename itself durable; some filesystems cannot fsync a directory, which is fine."""
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
+    # The walk's descriptor is O_PATH, which cannot be fsynced: open the directory itself.
+    with contextlib.suppress(OSError):
+        fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=directory)
+        try:
             os.fsync(fd)
-    finally:
-        os.close(fd)
+        finally:
+            os.close(fd)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -18,7 +19,12 @@ from tether.tools.fs.edit_commit import commit_change
 from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.edit_match import replace_in_text
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import current_version, require_observed
+from tether.tools.fs.guard import (
+    current_version,
+    read_unchanged,
+    require_editable_size,
+    require_observed,
+)
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -61,7 +67,7 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         path = ctx.workspace.resolve(args.path)
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")
-        plan = await asyncio.to_thread(_plan, args, ctx.observations, path)
+        plan = await asyncio.to_thread(_plan, args, ctx.observations, path, ctx.workspace.roots)
         await commit_change(ctx, path, plan.data, plan.before, "edit")
         return await asyncio.to_thread(plan.applied, path)
 
@@ -132,16 +138,19 @@ class _Plan:
         )
 
 
-def _plan(args: EditArgs, observations: FileObservations, path: Path) -> _Plan:
+def _plan(
+    args: EditArgs, observations: FileObservations, path: Path, roots: Sequence[Path]
+) -> _Plan:
     """Check the observation, read, match and encode; raises `ToolError` for any refusal."""
-    before = current_version(path)
+    before = current_version(path, roots)
     if before is None:
         # An empty old_string on a missing file creates it, as UTF-8 with the text as given.
         if args.old_string:
             raise ToolError(f"File not found: {path}")
         return _Plan(None, _encode(NEW_FILE, args.new_string, path), "", args.new_string, 1)
+    require_editable_size(path, before, "edit")
     require_observed(observations, path, before)
-    data = path.read_bytes()
+    data = read_unchanged(path, before, roots)
     if looks_binary(path, data[:SNIFF_BYTES]):
         raise ToolError(f"Cannot edit binary file: {path}")
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from tether.tools.context import ToolContext
@@ -10,7 +11,7 @@ from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.guard import Verb, ensure_unchanged
 from tether.tools.gate import Access
-from tether.tools.observations import FileVersion, file_version
+from tether.tools.observations import FileVersion
 
 __all__ = ["commit_change"]
 
@@ -33,16 +34,17 @@ async def commit_change(
             tool_call_id=ctx.tool_call_id,
         )
     )
-    version = await asyncio.to_thread(_write, path, data, before, verb)
+    roots = ctx.workspace.roots
+    version = await asyncio.to_thread(_write, path, data, before, verb, roots)
     ctx.observations.record(path, version)
 
 
-def _write(path: Path, data: bytes, before: FileVersion | None, verb: Verb) -> FileVersion:
+def _write(
+    path: Path, data: bytes, before: FileVersion | None, verb: Verb, roots: Sequence[Path]
+) -> FileVersion:
     """Check, create the parents, replace the file; the version written."""
-    ensure_unchanged(path, before)
+    ensure_unchanged(path, before, roots)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data)
+        return atomic_write(path, data, roots, make_parents=True)
     except OSError as exc:
         raise ToolError(f"Cannot {verb} {path}: {exc.strerror or exc}") from exc
-    return file_version(path)

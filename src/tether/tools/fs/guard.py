@@ -10,35 +10,88 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
+from io import FileIO
 from pathlib import Path
 from typing import Literal
 
 from tether.tools.errors import ToolError
-from tether.tools.observations import FileObservations, FileVersion, file_version
+from tether.tools.fs.beneath import open_file, opened_dir, swapped_message
+from tether.tools.observations import FileObservations, FileVersion, data_version, fd_version
 
-__all__ = ["Verb", "current_version", "ensure_unchanged", "require_observed"]
+__all__ = [
+    "MAX_EDIT_BYTES",
+    "Verb",
+    "current_version",
+    "ensure_unchanged",
+    "read_unchanged",
+    "require_editable_size",
+    "require_observed",
+]
 
 Verb = Literal["edit", "write"]
 
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 
-def current_version(path: Path) -> FileVersion | None:
+MAX_EDIT_BYTES = 256 << 20
+"""The largest existing file `edit` changes or `write` replaces (256 MiB).
+
+Both work on the whole text in memory (matching, encoding, the diff shown), a few times the
+file's size at peak; above this they refuse, so memory stays bounded whatever the file."""
+
+
+def current_version(path: Path, roots: Sequence[Path] = ()) -> FileVersion | None:
     """The file's version now, or `None` when there is no file; other kinds of entry are refused.
 
     A directory, a FIFO or a device is an error rather than something to open and hash (opening
-    a FIFO would block until a writer came along).
+    a FIFO would block until a writer came along). The file is reached without following a
+    symlink from the root among `roots` that holds it (see `beneath`).
     """
     try:
-        mode = os.stat(path).st_mode
+        with opened_dir(path.parent, roots) as parent:
+            mode = os.stat(path.name, dir_fd=parent, follow_symlinks=False).st_mode
+            if stat.S_ISLNK(mode):
+                raise ToolError(swapped_message(path, path.name))
+            if stat.S_ISDIR(mode):
+                raise ToolError(f"{path} is a directory")
+            if not stat.S_ISREG(mode):
+                raise ToolError(f"{path} is not a regular file")
+            fd = os.open(path.name, _READ, dir_fd=parent)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         # E.g. a name too long or a directory that may not be searched: say so, do not crash.
         raise ToolError(f"Cannot access {path}: {exc.strerror}") from None
-    if stat.S_ISDIR(mode):
-        raise ToolError(f"{path} is a directory")
-    if not stat.S_ISREG(mode):
-        raise ToolError(f"{path} is not a regular file")
-    return file_version(path)
+    try:
+        return fd_version(fd)
+    finally:
+        os.close(fd)
+
+
+def read_unchanged(path: Path, before: FileVersion, roots: Sequence[Path] = ()) -> bytes:
+    """The whole content of `path`, which must still be version `before` (else `ToolError`)."""
+    try:
+        fd = open_file(path, _READ, roots)
+    except OSError as exc:
+        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
+    with FileIO(fd, "rb") as handle:
+        data = handle.readall()
+        now = data_version(os.fstat(fd), data)
+    if now != before or len(data) != now.size:
+        raise ToolError(_changed(path))
+    return data
+
+
+def require_editable_size(path: Path, current: FileVersion | None, verb: Verb) -> None:
+    """Refuse to load an existing file larger than `MAX_EDIT_BYTES`, saying both sizes."""
+    if current is None or current.size <= MAX_EDIT_BYTES:
+        return
+    action = "edit" if verb == "edit" else "overwrite"
+    raise ToolError(
+        f"Cannot {action} {path}: the file is {current.size / (1 << 30):.1f} GiB "
+        f"({current.size} bytes), more than the {MAX_EDIT_BYTES >> 20} MiB "
+        f"({MAX_EDIT_BYTES} bytes) {verb} takes; change a file this large with bash (e.g. sed -i)"
+    )
 
 
 def require_observed(
@@ -54,9 +107,9 @@ def require_observed(
         raise ToolError(_changed(path))
 
 
-def ensure_unchanged(path: Path, before: FileVersion | None) -> None:
+def ensure_unchanged(path: Path, before: FileVersion | None, roots: Sequence[Path] = ()) -> None:
     """Refuse when the file is no longer the version the change was worked out from."""
-    now = current_version(path)
+    now = current_version(path, roots)
     if now == before:
         return
     if before is None:

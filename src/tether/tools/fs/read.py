@@ -67,7 +67,9 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
                 tool_call_id=ctx.tool_call_id,
             )
         )
-        value = await asyncio.to_thread(load, resolved, args.offset, args.limit, ctx.read_byte_cap)
+        value = await asyncio.to_thread(
+            load, resolved, args.offset, args.limit, ctx.read_byte_cap, ctx.workspace.roots
+        )
         ctx.observations.record(resolved, value.version)
         ctx.shown.append(resolved)
         return value

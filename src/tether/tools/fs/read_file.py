@@ -11,13 +11,14 @@ import hashlib
 import os
 import stat
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from io import FileIO
 from itertools import accumulate
 from pathlib import Path
 
 from tether.tools.errors import ToolError
+from tether.tools.fs.beneath import open_file
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary, sniff_encoding
 from tether.tools.fs.read_count import count_segments
 from tether.tools.fs.read_errors import (
@@ -82,20 +83,30 @@ class ReadImage:
 ReadValue = ReadText | ReadImage
 
 
-def load(path: Path, offset: int, limit: int, byte_cap: int) -> ReadValue:
-    """Read `path` (resolved): an image, or lines `offset`.. of a text file; `ToolError` else."""
-    with _open(path) as handle:
+def load(
+    path: Path, offset: int, limit: int, byte_cap: int, roots: Sequence[Path] = ()
+) -> ReadValue:
+    """Read `path` (resolved): an image, or lines `offset`.. of a text file; `ToolError` else.
+
+    The file is reached from the workspace root among `roots` that holds it without
+    following any symlink (see `beneath`), so what is read is what the policy checked.
+    """
+    with _open(path, roots) as handle:
         mime_type = IMAGE_TYPES.get(path.suffix.lower().lstrip("."))
-        if mime_type is not None:
-            return _load_image(path, handle, mime_type)
-        return _load_text(path, handle, offset, limit, byte_cap)
+        try:
+            if mime_type is not None:
+                return _load_image(path, handle, mime_type)
+            return _load_text(path, handle, offset, limit, byte_cap)
+        except OSError as exc:
+            # A file that opens but cannot be read (`/proc/self/mem`, a failing disk).
+            raise ToolError(f"Cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _open(path: Path) -> FileIO:
+def _open(path: Path, roots: Sequence[Path]) -> FileIO:
     # Non-blocking, so that naming a FIFO cannot hang the call; the type is checked on the
     # open descriptor, so what is read is what was checked.
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = open_file(path, os.O_RDONLY | os.O_NONBLOCK, roots)
     except (FileNotFoundError, NotADirectoryError):
         raise ToolError(not_found_message(path)) from None
     except OSError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,7 +16,12 @@ from tether.tools.errors import ToolError
 from tether.tools.fs.edit_commit import commit_change
 from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import current_version, require_observed
+from tether.tools.fs.guard import (
+    current_version,
+    read_unchanged,
+    require_editable_size,
+    require_observed,
+)
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -50,7 +56,9 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
         File work runs in a worker thread so other calls and cancellation stay responsive.
         """
         path = ctx.workspace.resolve(args.path)
-        before, data, change = await asyncio.to_thread(_plan, args, ctx.observations, path)
+        before, data, change = await asyncio.to_thread(
+            _plan, args, ctx.observations, path, ctx.workspace.roots
+        )
         await commit_change(ctx, path, data, before, "write")
         return change
 
@@ -82,12 +90,13 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
 
 
 def _plan(
-    args: WriteArgs, observations: FileObservations, path: Path
+    args: WriteArgs, observations: FileObservations, path: Path, roots: Sequence[Path]
 ) -> tuple[FileVersion | None, bytes, AppliedChange]:
     """The version replaced, the bytes to write and the change as shown."""
-    before = current_version(path)
+    before = current_version(path, roots)
+    require_editable_size(path, before, "write")
     require_observed(observations, path, before)
-    old = _existing_text(path.read_bytes(), path) if before is not None else None
+    old = _existing_text(read_unchanged(path, before, roots), path) if before is not None else None
     target = old if old is not None else NEW_FILE
     content = args.content
     # A CRLF file stays CRLF when the new content comes with bare LFs, as models write.

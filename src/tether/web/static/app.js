@@ -11,7 +11,7 @@ const ui = {
   conn: $("conn"), connText: $("conn-text"), agent: $("agent"), menu: $("menu"), backdrop: $("backdrop"),
   announcer: $("announcer"), banner: $("banner"), newSession: $("new-session"), refresh: $("refresh"),
   sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
-  budget: $("budget"), modeBox: $("mode-box"), mode: $("mode"), scroller: $("scroller"), transcriptRoot: $("transcript"),
+  budget: $("budget"), modeBox: $("mode-box"), mode: $("mode"), sandboxBox: $("sandbox-box"), sandbox: $("sandbox"), scroller: $("scroller"), transcriptRoot: $("transcript"),
   composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
   plan: $("plan"), planEntries: $("plan-entries"), commandMenu: $("command-menu"),
 };
@@ -137,6 +137,7 @@ function handle(message) {
       state.sessionId = message.sessionId;
       history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
       showModes(message.modes);
+      showSandbox(message.sandbox);
       showSession(message.sessionId);
       updateControls();
       if (state.ready && state.ready.canList) send({ type: "listSessions" });
@@ -300,18 +301,31 @@ function showSession(sessionId) {
 }
 
 function showModes(modes) {
-  clear(ui.mode);
-  if (!modes || !modes.availableModes.length) {
-    ui.modeBox.hidden = true;
-    return;
-  }
-  for (const mode of modes.availableModes) {
-    ui.mode.append(el("option", { value: mode.id, text: mode.name, title: mode.description || "" }));
-  }
-  ui.mode.value = modes.currentModeId;
-  ui.modeBox.hidden = false;
+  showChoices(ui.modeBox, ui.mode, modes);
 }
 
+// A menu of the agent's choices ({currentModeId, availableModes}); hidden when there are none.
+function showChoices(box, select, choices) {
+  clear(select);
+  if (!choices || !choices.availableModes.length) {
+    box.hidden = true;
+    return;
+  }
+  for (const choice of choices.availableModes) {
+    select.append(el("option", { value: choice.id, text: choice.name, title: choice.description || "" }));
+  }
+  select.value = choices.currentModeId;
+  box.hidden = false;
+}
+
+// The sandbox menu: the agent's `sandbox` config option (how commands are confined).
+function showSandbox(sandbox) {
+  showChoices(ui.sandboxBox, ui.sandbox, sandbox);
+}
+
+ui.sandbox.addEventListener("change", () => {
+  if (state.sessionId) send({ type: "setSandbox", sessionId: state.sessionId, value: ui.sandbox.value });
+});
 ui.mode.addEventListener("change", () => {
   if (state.sessionId) send({ type: "setMode", sessionId: state.sessionId, modeId: ui.mode.value });
 });
@@ -340,6 +354,7 @@ function updateControls() {
   ui.prompt.disabled = !live || Boolean(state.opening) || readOnly;
   ui.send.disabled = !live || state.running || Boolean(state.opening) || readOnly;
   ui.mode.disabled = !state.sessionId || state.running || readOnly;
+  ui.sandbox.disabled = !state.sessionId || state.running || readOnly;
 }
 
 function submitPrompt(text) {

@@ -184,6 +184,7 @@ function terminalCard(start, result, call) {
     el("div", { class: "term-head" },
       el("span", { class: "cwd", text: start && start.cwd ? start.cwd : "" , title: start && start.cwd ? start.cwd : null}),
       start && start.description ? el("span", { class: "term-desc", text: start.description }) : null,
+      start && start.sandbox ? el("span", { class: "term-sandbox", text: start.sandbox }) : null,
       exitPill(result, running ? "running" : call.status)),
     el("pre", { class: "term-cmd" }, el("span", { class: "prompt-sign", text: "$ " }), command || ""));
   if (output) {

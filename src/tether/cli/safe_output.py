@@ -1,0 +1,69 @@
+"""Text the terminal can take: what a model or a log says may not be encodable as it is.
+
+A tool argument may carry a lone surrogate (`"\\ud800"` is valid JSON, but no encoding can
+write it), and a terminal may be ASCII or Latin-1. Every console and every plain `print` of
+the command line writes through `SafeStream`, so no string can make a write fail: lone
+surrogates become U+FFFD and anything else the encoding lacks becomes a backslash escape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any, TextIO, cast
+
+__all__ = ["SafeStream", "print_json", "safe_text", "stderr", "stdout"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def safe_text(text: str, encoding: str) -> str:
+    """`text` as `encoding` can write it: U+FFFD for lone surrogates, escapes for the rest."""
+    text = _SURROGATE.sub("\ufffd", text)
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # an encoding Python does not know: plain ASCII always works
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+    return text
+
+
+class SafeStream:
+    """A text stream that makes each write safe for its encoding; the rest is the stream's."""
+
+    def __init__(self, stream: TextIO, encoding: str | None = None) -> None:
+        self._stream = stream
+        self.encoding = encoding or getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        """Write `text`, made safe first."""
+        return self._stream.write(safe_text(text, self.encoding))
+
+    def __getattr__(self, name: str) -> Any:
+        # flush, isatty, fileno...: rich asks the file for these, and they are the stream's.
+        return getattr(self._stream, name)
+
+
+def stdout() -> TextIO:
+    """The process's stdout, safe."""
+    return cast(TextIO, SafeStream(sys.stdout))
+
+
+def stderr() -> TextIO:
+    """The process's stderr, safe."""
+    return cast(TextIO, SafeStream(sys.stderr))
+
+
+def print_json(document: object) -> None:
+    """`document` as indented JSON on stdout; JSON escapes where the encoding falls short.
+
+    A backslash escape inside a JSON string would be invalid JSON, so text the terminal
+    cannot take (a lone surrogate included) is written with JSON's own `\\uXXXX` instead.
+    """
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if safe_text(text, encoding) != text:
+        text = json.dumps(document, indent=2, ensure_ascii=True)
+    sys.stdout.write(text + "\n")

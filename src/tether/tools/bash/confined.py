@@ -1,0 +1,119 @@
+"""A command inside bwrap: the shell that outlives it to stop what it left, and the teardown.
+
+bwrap's own init (PID 1 of the sandbox) ends when its first child does, and the kernel then
+kills everything else in the PID namespace: nothing started inside, not even with `setsid`
+or `nohup`, survives the call. The first child is `_STOPPER`, which runs the command and then
+stops whatever the command left running the way an unsandboxed call does (SIGTERM, SIGKILL
+after the grace period), naming each process on a pipe so that the result can say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
+
+from tether.tools.bash.group import KILL_GRACE_SECONDS, Member, ProcessGroup, read_stat
+
+__all__ = ["SandboxGroup", "read_leftovers", "stopper_argv"]
+
+_POLL = 0.02
+_STOPPER = f"""\
+report=$2
+# The command keeps stderr; the stopper's own notes ("Killed") are not the command's output.
+exec {{err}}>&2 2>/dev/null
+bash -c "$1" 2>&"$err" {{err}}>&- {{report}}>&-
+status=$?
+stopped=()
+for dir in /proc/[0-9]*; do
+    pid=${{dir#/proc/}}
+    [[ $pid == 1 || $pid == $$ ]] && continue
+    args=()
+    mapfile -d '' -t args 2>/dev/null < "$dir/cmdline"
+    (( ${{#args[@]}} )) || continue
+    kill -TERM "$pid" 2>/dev/null || continue
+    stopped+=("$pid")
+    printf '%s %s\\n' "$pid" "${{args[*]}}" >&"$report"
+done
+for (( i = 0; ${{#stopped[@]}} && i < {round(KILL_GRACE_SECONDS / _POLL)}; i++ )); do
+    alive=()
+    for pid in "${{stopped[@]}}"; do
+        line=
+        read -r -d '' line 2>/dev/null < "/proc/$pid/cmdline"
+        [[ -n $line ]] && alive+=("$pid")
+    done
+    stopped=("${{alive[@]}}")
+    (( ${{#stopped[@]}} )) && sleep {_POLL}
+done
+(( ${{#stopped[@]}} )) && kill -KILL "${{stopped[@]}}" 2>/dev/null
+exit "$status"
+"""
+_REPORT_LIMIT = 64 * 1024
+
+
+def stopper_argv(command: str, report_fd: int) -> list[str]:
+    """What bwrap runs: the stopper, which runs `command` and names leftovers on `report_fd`."""
+    return ["bash", "-c", _STOPPER, "tether-sandbox", command, str(report_fd)]
+
+
+def read_leftovers(fd: int) -> tuple[Member, ...]:
+    """The processes the stopper named, from the read end of its pipe (closed here)."""
+    os.set_blocking(fd, False)
+    data = b""
+    try:
+        while len(data) < _REPORT_LIMIT:
+            chunk = os.read(fd, _REPORT_LIMIT)
+            if not chunk:
+                break
+            data += chunk
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+    members = []
+    for line in data.decode(errors="replace").splitlines():
+        pid, _, command = line.partition(" ")
+        if pid.isdigit():
+            members.append(Member(int(pid), command[:200]))
+    return tuple(members)
+
+
+class SandboxGroup(ProcessGroup):
+    """The group of the outer bwrap; stopping it ends the sandbox and all that runs in it."""
+
+    async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
+        """Signal bwrap, then wait until the sandbox's init, and so everything inside, is gone."""
+        inits = self._children()
+        sent = await super().stop(grace)
+        # The outer bwrap dies at once; its init follows (it dies with its parent), and the
+        # kernel kills the rest of the namespace before the init is gone.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace + 1
+        while any(_running(pid) for pid in inits) and loop.time() < deadline:
+            await asyncio.sleep(_POLL)
+        for pid in inits:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+        return sent
+
+    def kill_now(self) -> None:
+        """SIGKILL bwrap and its init at once."""
+        inits = self._children()
+        super().kill_now()
+        for pid in inits:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def _children(self) -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and (stat := read_stat(entry)) and stat.ppid == self.pgid:
+                found.append(int(entry.name))
+        return found
+
+
+def _running(pid: int) -> bool:
+    stat = read_stat(Path(f"/proc/{pid}"))
+    return stat is not None and stat.running

@@ -1,0 +1,103 @@
+"""Whatever a model sends, the terminal gets text it can encode, and every card still shows."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from tests.conftest import REPO
+from tether.cli.printer import Printer
+from tether.cli.safe_output import SafeStream, safe_text
+from tether.session.updates import AgentText, TurnEnded
+
+TETHER = REPO / ".venv" / "bin" / "tether"
+
+
+def _tether(home: Path, encoding: str, *args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    env["PYTHONIOENCODING"] = encoding
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_a_lone_surrogate_hides_no_card_in_run_or_show(tmp_path: Path, encoding: str) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "script.json"
+    write = {"path": "new.txt", "content": "é\n"}
+    turns = [
+        {"toolCalls": [{"id": "c1", "name": "read", "arguments": '{"path": "\\ud800"}'}]},
+        {"toolCalls": [{"id": "c2", "name": "write", "arguments": write}]},
+        {"text": "All done \ud83d\ude00 \u00e9."},
+    ]
+    script.write_text(json.dumps({"turns": turns}))
+    home = tmp_path / "home"
+    run = _tether(
+        home,
+        encoding,
+        "run",
+        "go",
+        "--mode",
+        "auto",
+        "--cwd",
+        str(ws),
+        "--model",
+        f"script:{script}",
+    )
+    out, err = run.stdout.decode(encoding), run.stderr.decode(encoding)  # strict: must decode
+    assert run.returncode == 0, err
+    assert "failed" not in err and "Traceback" not in err, err
+    assert "new.txt" in out and "All done" in out
+    assert (ws / "new.txt").read_text() == "é\n"
+
+    [session] = (home / "sessions").glob("*.jsonl")
+    show = _tether(home, encoding, "show", session.stem)
+    shown, show_err = show.stdout.decode(encoding), show.stderr.decode(encoding)
+    assert show.returncode == 0, show_err
+    assert "Traceback" not in show_err
+    assert shown == out
+    as_json = _tether(home, encoding, "show", session.stem, "--json")
+    assert as_json.returncode == 0, as_json.stderr.decode(encoding)
+    assert json.loads(as_json.stdout.decode(encoding))["id"] == session.stem
+
+
+def test_safe_text_replaces_surrogates_and_escapes_what_the_encoding_lacks() -> None:
+    assert safe_text("a\ud800b", "utf-8") == "a\ufffdb"
+    assert safe_text("é ✓ \udfff", "ascii") == "\\xe9 \\u2713 \\ufffd"
+    assert safe_text("plain", "ascii") == "plain"
+    assert safe_text("é", "latin-1") == "é"
+
+
+def test_a_rendering_failure_is_reported_and_later_output_still_shows() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    printer = Printer(Console(file=out, width=80), Console(file=err, width=80))
+    printer(AgentText(text=None))  # type: ignore[arg-type]  # what no renderer can show
+    printer(AgentText(text="after\n\n"))
+    printer(TurnEnded(stop_reason="end_turn"))
+    printer.close()
+    assert "after" in out.getvalue()
+    assert printer.failed
+    assert "tether: error: could not show agent_text: TypeError" in err.getvalue()
+
+
+def test_the_safe_stream_passes_through_what_rich_asks_of_a_file() -> None:
+    inner = io.StringIO()
+    stream = SafeStream(inner, "ascii")  # type: ignore[arg-type]
+    assert stream.encoding == "ascii"
+    assert not stream.isatty()
+    stream.write("\u2713\ud800")
+    stream.flush()
+    assert inner.getvalue() == "\\u2713\\ufffd"

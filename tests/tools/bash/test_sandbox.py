@@ -1,0 +1,286 @@
+"""Sandboxed bash with the real bubblewrap: what a command can and cannot reach."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tether.policy import MODES, Mode, PermissionDecision, PermissionRequest, PolicyGate
+from tether.tools import ToolContext, ToolResult, Workspace, invoke
+from tether.tools.bash import BashArgs, BashTool
+from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
+from tether.tools.bash.sandbox import SandboxPolicy, bwrap_arguments
+
+pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
+
+SANDBOXED = BashTool()
+NETWORKED = BashTool(sandbox=SandboxPolicy("workspace-write", allow_network=True))
+READ_ONLY = BashTool(sandbox=SandboxPolicy("read-only"))
+
+
+class Asker:
+    """A person who answers `answer` and remembers what was asked."""
+
+    def __init__(self, answer: PermissionDecision) -> None:
+        self.answer = answer
+        self.requests: list[PermissionRequest] = []
+
+    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+        """The answer."""
+        self.requests.append(request)
+        return self.answer
+
+
+def _ctx(ws: Path, **kwargs: object) -> ToolContext:
+    return ToolContext(workspace=Workspace.at(ws), **kwargs)  # type: ignore[arg-type]
+
+
+async def _run(ws: Path, command: str, tool: BashTool = SANDBOXED, **kwargs: object) -> ToolResult:
+    return await invoke(tool, BashArgs(command=command, **kwargs), _ctx(ws))
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live processes whose command line holds `marker` (zombies have none)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _nothing_left(marker: str, within: float = 3.0) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not _processes_with(marker):
+            return
+        time.sleep(0.02)
+    left = _processes_with(marker)
+    for pid in left:
+        os.kill(pid, 9)
+    raise AssertionError(f"processes outlived the call: {left}")
+
+
+def test_the_bwrap_arguments_are_the_ones_the_modes_promise(tmp_path: Path) -> None:
+    ws = Workspace.at(tmp_path, tmp_path / "extra")
+    args = bwrap_arguments(SandboxPolicy(), ws)
+    assert args == [
+        "--ro-bind", "/", "/",
+        "--tmpfs", "/tmp",
+        "--bind-try", str(ws.cwd), str(ws.cwd),
+        "--bind-try", str(ws.extra_roots[0]), str(ws.extra_roots[0]),
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--unshare-net",
+        "--unshare-pid", "--die-with-parent", "--new-session",
+        "--setenv", "TMPDIR", "/tmp",
+        "--chdir", str(ws.cwd),
+    ]  # fmt: skip
+    read_only = bwrap_arguments(SandboxPolicy("read-only", allow_network=True), ws)
+    assert "--bind-try" not in read_only
+    assert read_only.count("--ro-bind-try") == 2
+    assert "--unshare-net" not in read_only
+
+
+async def test_writes_outside_the_workspace_fail_and_inside_succeed(tmp_path: Path) -> None:
+    home = Path.home()
+    marker = f"tether-sandbox-{os.getpid()}-{time.monotonic_ns()}"
+    result = await _run(
+        tmp_path,
+        f"echo x > {home}/{marker}; echo x > /etc/{marker}; echo kept > inside.txt;"
+        " echo tmp > $TMPDIR/t && cat $TMPDIR/t",
+    )
+    text = result.text()
+    assert f"{home}/{marker}: Read-only file system" in text
+    assert f"/etc/{marker}: Read-only file system" in text
+    assert "tmp\n" in text
+    assert not (home / marker).exists()
+    assert not Path("/etc", marker).exists()
+    assert (tmp_path / "inside.txt").read_text() == "kept\n"
+    # The private /tmp is gone with the call.
+    assert not Path("/tmp/t").exists() or Path("/tmp/t").read_text() != "tmp\n"
+
+
+async def test_a_blocked_command_is_told_how_to_ask(tmp_path: Path) -> None:
+    result = await _run(tmp_path, "touch /etc/tether-blocked")
+    assert "The sandbox may have blocked this (sandbox: workspace-write, no network:" in (
+        result.text()
+    )
+    assert "call bash again with `unsandboxed: true`" in result.text()
+    ok = await _run(tmp_path, "touch fine")
+    assert "sandbox may have blocked" not in ok.text()
+
+
+async def test_git_init_and_commit_work_inside_the_workspace(tmp_path: Path) -> None:
+    result = await _run(
+        tmp_path,
+        "git init -q && echo hi > a.txt && git add a.txt"
+        " && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline",
+    )
+    assert result.text().endswith("first\nExit code: 0"), result.text()
+    assert (tmp_path / ".git" / "HEAD").exists()
+
+
+async def test_the_network_is_off_unless_allowed(tmp_path: Path) -> None:
+    connected = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connected.set()
+        writer.write(b"hello from outside\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    command = f"exec 3<>/dev/tcp/127.0.0.1/{port} && head -n1 <&3"
+    try:
+        blocked = await _run(tmp_path, command)
+        assert not connected.is_set()
+        assert "Connection refused" in blocked.text()
+        assert "the network is off" in blocked.text()
+        allowed = await _run(tmp_path, command, tool=NETWORKED)
+        assert allowed.text() == "hello from outside\nExit code: 0"
+        assert connected.is_set()
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_read_only_refuses_workspace_writes(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("old\n")
+    result = await _run(tmp_path, "cat a.txt; echo new > a.txt", tool=READ_ONLY)
+    assert result.text().startswith("old\n")
+    assert "a.txt: Read-only file system" in result.text()
+    assert (tmp_path / "a.txt").read_text() == "old\n"
+
+
+@pytest.mark.parametrize("stop", ["cancel", "timeout"])
+async def test_setsid_and_nohup_children_are_gone_after_a_stop(tmp_path: Path, stop: str) -> None:
+    marker = f"{os.getpid()}{stop == 'cancel':d}{time.monotonic_ns() % 10**6}"
+    command = f"setsid sleep 1{marker} & nohup sleep 2{marker} & echo up; sleep 3{marker}"
+    ctx = _ctx(tmp_path)
+    timeout_ms = 60_000 if stop == "cancel" else 500
+    task = asyncio.ensure_future(
+        invoke(SANDBOXED, BashArgs(command=command, timeout_ms=timeout_ms), ctx)
+    )
+    deadline = time.monotonic() + 10
+    while len(_processes_with(f"sleep 1{marker}")) < 1 or not _processes_with(f"sleep 3{marker}"):
+        assert time.monotonic() < deadline, "the command did not start"
+        await asyncio.sleep(0.02)
+    if stop == "cancel":
+        ctx.cancelled.set()
+    result = await asyncio.wait_for(task, 10)
+    assert result.text().endswith("Terminated by signal SIGTERM")
+    # Gone when the call returns, not some time later.
+    assert _processes_with(marker) == []
+
+
+async def test_background_jobs_leave_nothing_behind(tmp_path: Path) -> None:
+    marker = f"{os.getpid()}{time.monotonic_ns() % 10**6}"
+    start = time.monotonic()
+    result = await _run(tmp_path, f"sleep 1{marker} & setsid sleep 2{marker} & echo started")
+    assert time.monotonic() - start < 2
+    assert _processes_with(marker) == []
+    text = result.text()
+    assert "Background processes were still running when the command ended" in text
+    assert f"sleep 1{marker}" in text
+    assert f"sleep 2{marker}" in text
+    _nothing_left(marker)
+
+
+async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
+    ctx = _ctx(tmp_path)
+    task = asyncio.ensure_future(
+        invoke(SANDBOXED, BashArgs(command="echo one; echo two; sleep 30"), ctx)
+    )
+    await asyncio.sleep(0.5)
+    ctx.cancelled.set()
+    result = await asyncio.wait_for(task, 10)
+    assert result.text() == "one\ntwo\nCommand was cancelled.\nTerminated by signal SIGTERM"
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: Mode) -> None:
+    asker = Asker("allow_always")
+    gate = PolicyGate(Workspace.at(tmp_path), mode=mode, asker=asker)
+    marker = Path.home() / f".tether-escalated-{os.getpid()}-{mode}"
+    command = f"touch {marker} && echo wrote"
+    try:
+        for _ in range(2):
+            result = await invoke(
+                SANDBOXED, BashArgs(command=command, unsandboxed=True), _ctx(tmp_path, gate=gate)
+            )
+            assert result.text() == "wrote\nExit code: 0"
+        assert marker.exists()
+    finally:
+        marker.unlink(missing_ok=True)
+    # Asked once: "always allow" covers this exact command for the rest of the session.
+    [request] = asker.requests
+    assert request.access.action == "unsandboxed"
+    assert request.reason == "commands outside the sandbox always need approval"
+    labels = [o.name for o in request.options]
+    assert "Always allow this exact command outside the sandbox in this session" in labels
+    # Another command asks again.
+    await invoke(SANDBOXED, BashArgs(command="true", unsandboxed=True), _ctx(tmp_path, gate=gate))
+    assert len(asker.requests) == 2
+
+
+async def test_escalation_is_refused_headless_naming_the_flag(tmp_path: Path) -> None:
+    gate = PolicyGate(Workspace.at(tmp_path), mode="auto", asker=None)
+    marker = tmp_path / "ran"
+    result = await invoke(
+        SANDBOXED,
+        BashArgs(command=f"touch {marker}", unsandboxed=True),
+        _ctx(tmp_path, gate=gate),
+    )
+    assert result.is_error
+    assert "outside the sandbox needs approval" in result.text()
+    assert "--sandbox off" in result.text()
+    assert not marker.exists()
+
+
+async def test_auto_mode_without_a_working_sandbox_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The documented hook: TETHER_BWRAP names the bwrap to use; /bin/false cannot sandbox.
+    monkeypatch.setenv(BWRAP_ENV, "/bin/false")
+    gate = PolicyGate(Workspace.at(tmp_path), mode="auto")
+    marker = tmp_path / "ran"
+    result = await invoke(SANDBOXED, BashArgs(command=f"touch {marker}"), _ctx(tmp_path, gate=gate))
+    assert result.is_error
+    assert result.text() == (
+        "The sandbox cannot start (/bin/false cannot start a sandbox here: it exited with"
+        " status 1), and auto mode does not run commands unsandboxed; pass --sandbox off"
+        " explicitly to run them without it"
+    )
+    assert not marker.exists()
+    assert SANDBOXED.binding() == "unsandboxed"
+
+
+async def test_ask_mode_without_a_working_sandbox_runs_unsandboxed_after_a_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv(BWRAP_ENV, str(tmp_path / "no-such-bwrap"))
+    asker = Asker("allow_once")
+    gate = PolicyGate(Workspace.at(tmp_path), mode="accept-edits", asker=asker)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            result = await invoke(
+                SANDBOXED, BashArgs(command="echo ran"), _ctx(tmp_path, gate=gate)
+            )
+            assert result.text().startswith("ran\nThe sandbox cannot start (")
+            assert "the command ran unsandboxed." in result.text()
+    notices = [r for r in caplog.records if "the sandbox cannot start" in r.getMessage()]
+    assert len(notices) == 1
+    assert len(asker.requests) == 2
+    assert asker.requests[0].access.sandbox_problem is not None
