@@ -20,7 +20,7 @@ def _updates(notes: list[Message], kind: str) -> list[Message]:
 async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
     script = tmp_path / "script.json"
     turns: list[dict[str, Any]] = [
-        {"text": "first", "usage": {"inputTokens": 2100, "outputTokens": 40}},
+        {"text": "first", "usage": {"inputTokens": 21000, "outputTokens": 40}},
         {"text": "We talked once; the first answer was given."},
         {"text": "after", "usage": {"inputTokens": 1200, "outputTokens": 5}},
     ]
@@ -41,7 +41,7 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
         reply, notes = await agent.request("session/prompt", prompt("hello"))
         assert reply["result"] == {"stopReason": "end_turn"}
         assert _updates(notes, "usage_update") == [
-            {"sessionUpdate": "usage_update", "used": 2140, "size": 64000}
+            {"sessionUpdate": "usage_update", "used": 21040, "size": 64000}
         ]
 
         reply, notes = await agent.request("session/prompt", prompt("/compact"))
@@ -72,4 +72,4 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
     texts = [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")]
     assert len(texts) == 3 and texts[0] == "first" and texts[-1] == "after"
     assert texts[1] == notice["content"]["text"]
-    assert [u["used"] for u in _updates(notes, "usage_update")] == [2140, meta["afterTokens"], 1205]
+    assert [u["used"] for u in _updates(notes, "usage_update")] == [21040, meta["afterTokens"], 1205]

@@ -7,8 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+# numpy is imported up front: the counter loads it lazily for large files only, and its code
+# is a fixed cost, not memory that grows with the file.
 _CHILD = """
 import asyncio, json, sys
+import numpy
 from tether.tools import ToolContext, Workspace, invoke
 from tether.tools.fs.read import ReadArgs, ReadTool
 
