@@ -72,4 +72,8 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
     texts = [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")]
     assert len(texts) == 3 and texts[0] == "first" and texts[-1] == "after"
     assert texts[1] == notice["content"]["text"]
-    assert [u["used"] for u in _updates(notes, "usage_update")] == [21040, meta["afterTokens"], 1205]
+    assert [u["used"] for u in _updates(notes, "usage_update")] == [
+        21040,
+        meta["afterTokens"],
+        1205,
+    ]
