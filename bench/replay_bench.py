@@ -100,7 +100,8 @@ def build_log(path: Path, workspace: Path, events: int) -> int:
 
 def load_and_replay(path: Path) -> int:
     """What `tether show` does: validated events, then every update with its cards."""
-    return len(replay(read_log(path).events, default_tools()))
+    contents = read_log(path)
+    return len(replay(contents.events, default_tools(), contents.header.cwd))
 
 
 def plain_json(path: Path) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 from tests.render.helpers import body_lines, plain
 from tests.tools.fs.edit_support import context, observe, run
 from tether.render import render_result_view
+from tether.tools.card_context import CardContext
 from tether.tools.fs.edit import EditArgs, EditTool
 from tether.views import DiffResultView, dump_view
 from tether.web.enrich import enrich_update
@@ -63,7 +64,7 @@ async def test_the_tool_the_terminal_and_the_web_number_one_edit_alike(tmp_path:
     args = {"path": "f.txt", "old_string": " marker\n", "new_string": "\nextra a\nextra b\n"}
     result = await run(tool, ctx, **args, replace_all=True)
     assert not result.is_error, result.text()
-    view = tool.present_result(EditArgs(**args, replace_all=True), result)
+    view = tool.present_result(EditArgs(**args, replace_all=True), result, CardContext())
     assert isinstance(view, DiffResultView)
     new_lines = target.read_text().splitlines()
 

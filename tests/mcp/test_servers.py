@@ -17,6 +17,7 @@ from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
 from tether.content import ImageContent, TextContent
 from tether.mcp.servers import McpServers
 from tether.mcp.tool import McpArgs, McpTool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.invoke import invoke
@@ -63,7 +64,7 @@ async def test_stdio_tools_cards_and_results(sample: McpServers, tmp_path: Path)
     add = tools["mcp__sample__add"]
     assert add.parameters_schema()["properties"].keys() == {"a", "b"}
     assert add.description == "Add two integers."
-    card = add.present_call(McpArgs(a=2, b=3))
+    card = add.present_call(McpArgs(a=2, b=3), CardContext())
     assert (card.title, card.kind, card.raw_input) == (
         "Add numbers (sample)",
         "read",
@@ -71,9 +72,11 @@ async def test_stdio_tools_cards_and_results(sample: McpServers, tmp_path: Path)
     )
     assert add.read_only
     note = tools["mcp__sample__write_note"]
-    assert note.present_call(McpArgs(text="x")).kind == "fetch"
+    assert note.present_call(McpArgs(text="x"), CardContext()).kind == "fetch"
     assert not note.read_only
-    assert tools["mcp__sample__fail"].present_call(McpArgs(reason="x")).kind == "other"
+    assert (
+        tools["mcp__sample__fail"].present_call(McpArgs(reason="x"), CardContext()).kind == "other"
+    )
 
     assert await _call(add, tmp_path, a=2, b=3) == [TextContent(text="5")]
     assert await _call(note, tmp_path, text="hello") == [TextContent(text="noted: hello")]

@@ -16,6 +16,7 @@ from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionStore, Update
 from tether.tools import AllowAll, Tool, ToolContext, ToolRegistry, ToolResult
+from tether.tools.card_context import CardContext
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
 
@@ -41,10 +42,12 @@ class EchoTool(Tool[EchoArgs, str]):
     def presentation_meta(self, args: EchoArgs, value: str) -> Any:
         return {"length": len(value)}
 
-    def present_call(self, args: EchoArgs) -> ToolCallView:
+    def present_call(self, args: EchoArgs, context: CardContext) -> ToolCallView:
         return GenericCallView(title=f"echo {args.text}", kind="other")
 
-    def present_result(self, args: EchoArgs, result: ToolResult) -> ToolResultView | None:
+    def present_result(
+        self, args: EchoArgs, result: ToolResult, context: CardContext
+    ) -> ToolResultView | None:
         return GenericResultView(title=f"echoed {args.text}", content=result.text())
 
 
@@ -75,7 +78,7 @@ class SleepTool(Tool[SleepArgs, str]):
     def render(self, args: SleepArgs, value: str) -> list[ContentBlock]:
         return [TextContent(text=value)]
 
-    def present_call(self, args: SleepArgs) -> ToolCallView:
+    def present_call(self, args: SleepArgs, context: CardContext) -> ToolCallView:
         return GenericCallView(title=f"sleep {args.seconds}", kind="other")
 
     def serial_key(self, args: SleepArgs) -> str | None:

@@ -13,6 +13,7 @@ from tether.models.messages import ToolResultMessage
 from tether.session import Session, SessionConfig, SessionStore
 from tether.session.history import derive_history
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.defaults import default_tools
 from tether.tools.errors import ToolError
@@ -164,7 +165,7 @@ class ShowTool(Tool[ShowArgs, str]):
     def render(self, args: ShowArgs, value: str) -> list[ContentBlock]:
         return [TextContent(text=value)]
 
-    def present_call(self, args: ShowArgs) -> ToolCallView:
+    def present_call(self, args: ShowArgs, context: CardContext) -> ToolCallView:
         return GenericCallView(title="show", kind="read")
 
 

@@ -14,6 +14,7 @@ from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
 from tether.session.wire import update_to_json
 from tether.tools import Tool, ToolContext, ToolResult
+from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
 from tether.views import (
     DiffCallView,
@@ -80,8 +81,7 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     assert session.replay() == live
     # The same from a fresh read of the file, as `tether show` and `session/load` do it.
     stored = SessionStore(home).read(session.id)
-    tools = default_tools().bound(stored.header.cwd)
-    assert replay(stored.events, tools) == live
+    assert replay(stored.events, default_tools(), stored.header.cwd) == live
     assert [update_to_json(u) for u in session.replay()] == [update_to_json(u) for u in live]
 
     started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
@@ -141,10 +141,12 @@ class FlakyTool(Tool[EchoArgs, str]):
     def presentation_meta(self, args: EchoArgs, value: str) -> Any:
         return {"bad": float("nan")}
 
-    def present_call(self, args: EchoArgs) -> ToolCallView:
+    def present_call(self, args: EchoArgs, context: CardContext) -> ToolCallView:
         raise RuntimeError("call presenter bug")
 
-    def present_result(self, args: EchoArgs, result: ToolResult) -> ToolResultView | None:
+    def present_result(
+        self, args: EchoArgs, result: ToolResult, context: CardContext
+    ) -> ToolResultView | None:
         raise RuntimeError("result presenter bug")
 
 

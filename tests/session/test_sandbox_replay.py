@@ -46,7 +46,7 @@ async def test_the_stored_card_keeps_how_the_command_ran(home: Path, ws: Path) -
     assert _labels(recorder.updates) == ["unsandboxed", "unsandboxed"]
     # Replayed by a process whose bash is sandboxed (the default): still as it ran.
     events = read_log(SessionStore(home).path(session_id)).events
-    replayed = replay(events, default_tools().bound(str(ws.resolve())))
+    replayed = replay(events, default_tools(), str(ws.resolve()))
     assert _labels(replayed) == ["unsandboxed", "unsandboxed"]
     # And the other way round.
     model = script({"toolCalls": [call("c", "bash", {"command": "true"})]}, {"text": "ok"})
@@ -58,4 +58,5 @@ async def test_the_stored_card_keeps_how_the_command_ran(home: Path, ws: Path) -
     label = "sandbox: workspace-write, network"
     assert _labels(recorder.updates) == [label]
     events = read_log(SessionStore(home).path(session_id)).events
-    assert _labels(replay(events, default_tools(SandboxPolicy("off")))) == [label]
+    off_tools = default_tools(SandboxPolicy("off"))
+    assert _labels(replay(events, off_tools, str(ws.resolve()))) == [label]

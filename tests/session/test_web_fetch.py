@@ -38,7 +38,7 @@ async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) 
     live = recorder.without_progress()
     assert session.replay() == live
     stored = SessionStore(home).read(session.id)
-    assert replay(stored.events, default_tools().bound(stored.header.cwd)) == live
+    assert replay(stored.events, default_tools(), stored.header.cwd) == live
 
     started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
     done = {u.tool_call_id: u for u in live if isinstance(u, ToolCallFinished)}

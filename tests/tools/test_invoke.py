@@ -6,6 +6,7 @@ import pytest
 
 from tether.tools import ToolResult
 from tether.tools.bash.tool import BashTool
+from tether.tools.card_context import CardContext
 from tether.tools.fs.edit import EditArgs, EditTool
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.write import WriteTool
@@ -29,7 +30,7 @@ def test_deeply_nested_arguments_are_an_error_result(raw: str) -> None:
 
 @pytest.mark.parametrize("raw", DEEP)
 def test_deeply_nested_arguments_get_the_generic_card_with_the_raw_text(raw: str) -> None:
-    view = call_view("read", raw, None, None)
+    view = call_view("read", raw, None, None, CardContext())
     assert view == GenericCallView(title="read", kind="other", raw_input=raw)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
 from tether.tools.todo import TodoArgs, TodoTool, checklist, todos_from_meta
 from tether.views import GenericResultView
@@ -30,11 +31,11 @@ async def test_the_list_is_the_result_and_the_card_a_checklist() -> None:
     meta = tool.presentation_meta(args, value)
     assert meta == TODOS
     result = ToolResult(content=(block,), meta=meta)
-    assert tool.present_result(args, result) == GenericResultView(
+    assert tool.present_result(args, result, CardContext()) == GenericResultView(
         title="Plan", content="[x] Write the parser\n[~] Test it (high)\n[ ] Document it (low)"
     )
-    assert tool.present_call(args).title == "Update the plan"
-    assert tool.present_result(args, ToolResult.error("no")) is None
+    assert tool.present_call(args, CardContext()).title == "Update the plan"
+    assert tool.present_result(args, ToolResult.error("no"), CardContext()) is None
     assert checklist([]) == "(no tasks)"
 
 

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     out, err = consoles()
     store = SessionStore.default()
     contents = store.read(store.resolve(args.id))
-    updates = replay(contents.events, default_tools().bound(contents.header.cwd))
+    updates = replay(contents.events, default_tools(), contents.header.cwd)
     header = contents.header
     if args.json:
         document = {

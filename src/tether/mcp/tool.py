@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.mcp.connection import McpConnection, McpServerError
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.gate import Access
@@ -63,7 +64,7 @@ class McpTool(Tool[McpArgs, list[ContentBlock]]):
         await ctx.gate.authorize(
             Access(
                 action="read" if self.read_only else "mcp",
-                title=self.present_call(args).title,
+                title=self.card_title,
                 command=self.name,
                 tool_call_id=ctx.tool_call_id,
             )
@@ -87,14 +88,17 @@ class McpTool(Tool[McpArgs, list[ContentBlock]]):
         """Nothing beyond the content: the result card is the generic one."""
         return None
 
-    def present_call(self, args: McpArgs) -> GenericCallView:
-        """A generic card titled by the tool, with its kind from the server's hints."""
+    @property
+    def card_title(self) -> str:
+        """The tool's title (else its name) and its server, as its cards and questions say."""
         hints = self.spec.annotations
         title = self.spec.title or (hints.title if hints else None) or self.spec.name
+        return f"{title} ({self.connection.name})"
+
+    def present_call(self, args: McpArgs, context: CardContext) -> GenericCallView:
+        """A generic card titled by the tool, with its kind from the server's hints."""
         return GenericCallView(
-            title=f"{title} ({self.connection.name})",
-            kind=_kind(hints),
-            raw_input=args.model_dump(),
+            title=self.card_title, kind=_kind(self.spec.annotations), raw_input=args.model_dump()
         )
 
 

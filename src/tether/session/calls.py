@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from tether.session.events import Event, ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.invoke import parse_arguments
 from tether.tools.present import call_view, result_view
 from tether.tools.registry import ToolRegistry
@@ -30,28 +31,30 @@ class PreparedCall:
     args: BaseModel | None
     rejected: ToolResult | None
     """Set when the call cannot run: an unknown tool, or arguments that do not validate."""
+    context: CardContext
+    """Where the call ran and its stored binding: what its cards depend on besides `args`."""
 
     def started(self) -> ToolCallStarted:
         """The update announcing this call, with its call card."""
-        view = call_view(self.name, self.arguments, self.tool, self.args)
+        view = call_view(self.name, self.arguments, self.tool, self.args, self.context)
         return ToolCallStarted(
             tool_call_id=self.id, name=self.name, arguments=self.arguments, view=view
         )
 
 
-def prepare(tools: ToolRegistry, event: ToolCallEvent) -> PreparedCall:
-    """Find the tool and validate the raw arguments of a `tool/call` event."""
-    tool = tools.get(event.name)
-    if tool is not None and event.binding is not None:
-        tool = tool.rebound(event.binding)
+def prepare(tools: ToolRegistry, event: ToolCallEvent, cwd: str | None) -> PreparedCall:
+    """Find the tool and validate the raw arguments of a `tool/call` event made in `cwd`."""
+    context = CardContext(cwd=cwd, binding=event.binding)
+    call_id, name, arguments = event.tool_call_id, event.name, event.arguments
+    tool = tools.get(name)
     if tool is None:
         available = ", ".join(tools.names()) or "(none)"
-        rejected = ToolResult.error(f"Unknown tool: {event.name}. Available tools: {available}")
-        return PreparedCall(event.tool_call_id, event.name, event.arguments, None, None, rejected)
-    parsed = parse_arguments(tool, event.arguments)
+        rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")
+        return PreparedCall(call_id, name, arguments, None, None, rejected, context)
+    parsed = parse_arguments(tool, arguments)
     if isinstance(parsed, ToolResult):
-        return PreparedCall(event.tool_call_id, event.name, event.arguments, tool, None, parsed)
-    return PreparedCall(event.tool_call_id, event.name, event.arguments, tool, parsed, None)
+        return PreparedCall(call_id, name, arguments, tool, None, parsed, context)
+    return PreparedCall(call_id, name, arguments, tool, parsed, None, context)
 
 
 def stored_result(event: ToolResultEvent) -> ToolResult:
@@ -67,7 +70,7 @@ def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:
     return ToolCallFinished(
         tool_call_id=call.id,
         status="failed" if result.is_error else "completed",
-        view=result_view(call.tool, call.args, result),
+        view=result_view(call.tool, call.args, result, call.context),
         result=result,
         permission=event.permission,
     )

@@ -143,7 +143,7 @@ def summary_point(events: Sequence[Event], *, everything: bool) -> int | None:
 
 def stub_text(call: PreparedCall, event: ToolResultEvent, cwd: Path) -> str:
     """`[read greet.py lines 1-12 of 12: pruned to save context; read it again if needed]`."""
-    view = result_view(call.tool, call.args, stored_result(event))
+    view = result_view(call.tool, call.args, stored_result(event), call.context)
     if isinstance(view, ReadResultView):
         path = Path(view.path)
         shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
@@ -152,7 +152,7 @@ def stub_text(call: PreparedCall, event: ToolResultEvent, cwd: Path) -> str:
             f"[read {shown} lines {view.offset}-{last} of {view.total_lines}: "
             "pruned to save context; read it again if needed]"
         )
-    title = call_view(call.name, call.arguments, call.tool, call.args).title
+    title = call_view(call.name, call.arguments, call.tool, call.args, call.context).title
     return f"[{call.name} {title}: output pruned to save context; run it again if needed]"
 
 

@@ -174,7 +174,7 @@ class Context:
         stub = self._stubs.get(result.seq)
         if stub is None:
             stub = self._stubs[result.seq] = stub_text(
-                prepare(self._tools, call), result, self._workspace.cwd
+                prepare(self._tools, call, str(self._workspace.cwd)), result, self._workspace.cwd
             )
         return stub
 

@@ -40,13 +40,16 @@ from tether.tools.registry import ToolRegistry
 __all__ = ["context_updates", "replay", "user_updates"]
 
 
-def replay(events: Sequence[Event], tools: ToolRegistry, window: int | None = None) -> list[Update]:
+def replay(
+    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None = None
+) -> list[Update]:
     """Every update of the log, in order; progress updates are live only and never come back.
 
-    Budget updates need the context `window`; without it only the compaction notices come back.
+    Cards name the workspace `cwd` (the log header's) as the live ones did. Budget updates need
+    the context `window`; without it only the compaction notices come back.
     """
     with gc_paused():
-        return _replay(events, tools, window)
+        return _replay(events, tools, cwd, window)
 
 
 def context_updates(
@@ -78,7 +81,9 @@ def context_updates(
     return updates
 
 
-def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) -> list[Update]:
+def _replay(
+    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None
+) -> list[Update]:
     updates: list[Update] = []
     calls: dict[str, PreparedCall] = {}
     previous: Event | None = None
@@ -89,7 +94,7 @@ def _replay(events: Sequence[Event], tools: ToolRegistry, window: int | None) ->
             case AssistantChunk():
                 updates.append(AgentText(text=event.text))
             case ToolCallEvent():
-                call = calls[event.tool_call_id] = prepare(tools, event)
+                call = calls[event.tool_call_id] = prepare(tools, event, cwd)
                 updates.append(call.started())
             case ToolResultEvent():
                 updates.append(finished(calls[event.tool_call_id], event))

@@ -40,6 +40,7 @@ from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, TitleChanged, TurnEnded, TurnFailed, Update
+from tether.tools.registry import ToolRegistry
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session", "SessionConfig"]
 
@@ -57,8 +58,8 @@ class Session:
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
-        # Bound to the workspace, so cards name it the same way live and when replayed.
-        self.tools = config.tools.bound(str(workspace.cwd))
+        # A registry of its own: a session's MCP servers add their tools here, not to the config.
+        self.tools = ToolRegistry(config.tools)
         self.gate = config.policy(workspace)
         self.workspace = workspace
         self.max_steps = config.max_steps
@@ -116,7 +117,8 @@ class Session:
 
     def replay(self) -> list[Update]:
         """The updates a client saw live, derived from the log (progress is live only)."""
-        return replay(self._log.events, self.tools, self._context.budget.window)
+        cwd = str(self.workspace.cwd)
+        return replay(self._log.events, self.tools, cwd, self._context.budget.window)
 
     def set_mode(self, mode: Mode) -> None:
         """Switch the policy mode (takes effect for the next permission decision)."""

@@ -1,6 +1,7 @@
 """Tools: the contract, the registry and the shared pieces every tool uses."""
 
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
 from tether.tools.errors import PermissionDenied, ToolError
 from tether.tools.gate import Access, AllowAll, Gate
@@ -15,6 +16,7 @@ __all__ = [
     "DEFAULT_READ_BYTE_CAP",
     "Access",
     "AllowAll",
+    "CardContext",
     "FileObservations",
     "FileVersion",
     "Gate",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, JsonValue
 
 from tether.content import ContentBlock
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
@@ -23,7 +24,9 @@ class Tool(ABC, Generic[A, V]):
 
     `execute` returns the canonical value, which lives in memory only. `render` makes what the
     model sees, `presentation_meta` the JSON stored beside it for UIs, and the presenters derive
-    cards from arguments and the stored result alone, so live and replayed cards are identical.
+    cards from the arguments, the stored result and the call's `CardContext` (its workspace and
+    the `binding` stored with it) alone, so live and replayed cards are identical. One instance
+    presents the calls of every workspace: the presenters keep no state of their own.
     """
 
     name: ClassVar[str]
@@ -43,28 +46,22 @@ class Tool(ABC, Generic[A, V]):
         return None
 
     @abstractmethod
-    def present_call(self, args: A) -> ToolCallView:
+    def present_call(self, args: A, context: CardContext) -> ToolCallView:
         """The card shown while the call is pending. Pure."""
 
-    def present_result(self, args: A, result: ToolResult) -> ToolResultView | None:
+    def present_result(
+        self, args: A, result: ToolResult, context: CardContext
+    ) -> ToolResultView | None:
         """The card for a finished call, or `None` for the generic card. Pure."""
         return None
-
-    def bound(self, cwd: str) -> Tool[A, V]:
-        """This tool as it presents calls in the workspace `cwd` (itself, unless that matters)."""
-        return self
 
     def binding(self) -> str | None:
         """What besides the arguments decides a new call's card (bash: how it is confined).
 
-        Stored with the call, so that replay presents it as it was, whatever the settings of
-        the process replaying it; `None` when nothing does.
+        Stored with the call and handed back in its `CardContext`, so that replay presents it
+        as it was, whatever the settings of the process replaying it; `None` when nothing does.
         """
         return None
-
-    def rebound(self, binding: str) -> Tool[A, V]:
-        """This tool as it presents a call that was stored with `binding`."""
-        return self
 
     def serial_key(self, args: A) -> str | None:
         """Calls with the same key run one after another (a path, for file tools)."""

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from tether.jsontext import parse_json
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
@@ -18,24 +19,28 @@ log = logging.getLogger(__name__)
 
 
 def call_view(
-    name: str, raw_arguments: str, tool: Tool[Any, Any] | None, args: BaseModel | None
+    name: str,
+    raw_arguments: str,
+    tool: Tool[Any, Any] | None,
+    args: BaseModel | None,
+    context: CardContext,
 ) -> ToolCallView:
     """The tool's own call card, or a generic one titled by the tool's name."""
     if tool is not None and args is not None:
         try:
-            return tool.present_call(args)
+            return tool.present_call(args, context)
         except Exception:
             log.exception("present_call of %s failed; showing the generic card", name)
     return GenericCallView(title=name, kind="other", raw_input=raw_input(raw_arguments))
 
 
 def result_view(
-    tool: Tool[Any, Any] | None, args: BaseModel | None, result: ToolResult
+    tool: Tool[Any, Any] | None, args: BaseModel | None, result: ToolResult, context: CardContext
 ) -> ToolResultView:
     """The tool's own result card, or the generic card made from the result's text."""
     if tool is not None and args is not None:
         try:
-            view = tool.present_result(args, result)
+            view = tool.present_result(args, result, context)
         except Exception:
             log.exception("present_result of %s failed; showing the generic card", tool.name)
             view = None

@@ -26,10 +26,6 @@ class ToolRegistry:
             raise ValueError(f"tool {tool.name!r} is already registered")
         self._tools[tool.name] = tool
 
-    def bound(self, cwd: str) -> ToolRegistry:
-        """The same tools as they present calls in the workspace `cwd` (see `Tool.bound`)."""
-        return ToolRegistry(tool.bound(cwd) for tool in self)
-
     def get(self, name: str) -> AnyTool | None:
         """The tool called `name`, if any."""
         return self._tools.get(name)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, JsonValue, TypeAdapter, ValidationError
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolResultView
@@ -100,11 +101,13 @@ class TodoTool(Tool[TodoArgs, list[TodoItem]]):
         """`{todos: [{content, status, priority?}]}`."""
         return {"todos": [item.model_dump(exclude_none=True) for item in value]}
 
-    def present_call(self, args: TodoArgs) -> GenericCallView:
+    def present_call(self, args: TodoArgs, context: CardContext) -> GenericCallView:
         """A generic card: the plan itself is shown when the call finishes."""
         return GenericCallView(title="Update the plan", kind="other")
 
-    def present_result(self, args: TodoArgs, result: ToolResult) -> ToolResultView | None:
+    def present_result(
+        self, args: TodoArgs, result: ToolResult, context: CardContext
+    ) -> ToolResultView | None:
         """The checklist, from the stored meta."""
         todos = todos_from_meta(result.meta)
         if result.is_error or todos is None:

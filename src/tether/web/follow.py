@@ -82,7 +82,7 @@ class LogFollower:
             log.warning("cannot follow session %s: %s", self.session_id, exc)
             return
         cwd = Path(contents.header.cwd)
-        updates = replay(contents.events, default_tools().bound(str(cwd)))
+        updates = replay(contents.events, default_tools(), str(cwd))
         for update in updates[self._sent :]:
             acp = acp_update(update, cwd)
             if acp is not None:

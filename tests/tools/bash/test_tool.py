@@ -25,6 +25,7 @@ from tether.tools import (
 )
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.card_context import CardContext
 from tether.tools.invoke import MAX_META_BYTES
 from tether.tools.result import TOOL_RESULT
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView, dump_view
@@ -122,7 +123,7 @@ async def test_a_signal_ends_the_shell(tmp_path: Path) -> None:
     meta = _meta(result)
     assert meta["signal"] == "SIGKILL"
     assert "exitCode" not in meta
-    view = TOOL.present_result(BashArgs(command="kill -9 $$"), result)
+    view = TOOL.present_result(BashArgs(command="kill -9 $$"), result, CardContext())
     assert view == TerminalResultView(title="kill -9 $$", output="before\n", signal="SIGKILL")
 
 
@@ -401,7 +402,7 @@ async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -
             tool_call_id="call-7",
         )
     ]
-    assert TOOL.present_result(BashArgs(command="x"), result) is None
+    assert TOOL.present_result(BashArgs(command="x"), result, CardContext()) is None
 
 
 async def test_missing_workspace_is_an_error(tmp_path: Path) -> None:
@@ -449,7 +450,7 @@ def test_a_command_bash_cannot_be_given_is_refused_before_asking(raw: str, probl
 
 def test_call_view_is_a_terminal_card() -> None:
     args = BashArgs(command="make test", description="Run the tests")
-    view = TOOL.present_call(args)
+    view = TOOL.present_call(args, CardContext())
     label = "sandbox: workspace-write, no network"
     assert view == TerminalCallView(title="make test", description="Run the tests", sandbox=label)
     assert dump_view(view) == {
@@ -458,11 +459,14 @@ def test_call_view_is_a_terminal_card() -> None:
         "description": "Run the tests",
         "sandbox": label,
     }
-    assert HOST_TOOL.present_call(args).sandbox == "unsandboxed"
+    assert HOST_TOOL.present_call(args, CardContext()).sandbox == "unsandboxed"
     escalated = BashArgs(command="git push", unsandboxed=True)
-    assert TOOL.present_call(escalated).sandbox == "unsandboxed"
+    assert TOOL.present_call(escalated, CardContext()).sandbox == "unsandboxed"
     # A stored call is presented as it ran, whatever this process's settings are.
-    assert HOST_TOOL.rebound(label).present_call(args).sandbox == label
+    stored = CardContext(cwd="/work/app", binding=label)
+    assert HOST_TOOL.present_call(args, stored) == TerminalCallView(
+        title="make test", description="Run the tests", cwd="/work/app", sandbox=label
+    )
 
 
 @pytest.mark.parametrize(
@@ -476,8 +480,8 @@ async def test_result_view_is_the_same_after_a_round_trip(
     live = await invoke(TOOL, args, _ctx(tmp_path))
     stored = TOOL_RESULT.validate_python(json.loads(json.dumps(live.to_json())))
     assert stored == live
-    live_view = TOOL.present_result(args, live)
-    replayed = TOOL.present_result(args, stored)
+    live_view = TOOL.present_result(args, live, CardContext())
+    replayed = TOOL.present_result(args, stored, CardContext())
     assert isinstance(live_view, TerminalResultView)
     assert replayed == live_view
     assert dump_view(replayed) == dump_view(live_view)
@@ -500,4 +504,4 @@ async def test_result_view_is_the_same_after_a_round_trip(
 )
 def test_malformed_meta_falls_back_to_the_generic_card(meta: object) -> None:
     result = ToolResult(content=(), meta=meta)  # type: ignore[arg-type]
-    assert TOOL.present_result(BashArgs(command="ls"), result) is None
+    assert TOOL.present_result(BashArgs(command="ls"), result, CardContext()) is None

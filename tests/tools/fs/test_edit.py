@@ -10,6 +10,7 @@ import pytest
 
 from tether.policy import PolicyGate
 from tether.tools import Workspace, file_version
+from tether.tools.card_context import CardContext
 from tether.tools.fs.edit import EditArgs, EditTool
 from tether.tools.fs.edit_diff import MAX_DIFF_CHARS
 from tether.tools.result import ToolResult
@@ -31,7 +32,9 @@ async def edit(root: Path, name: str, old: str, new: str, **extra: object) -> To
 
 def view_of(result: ToolResult) -> DiffResultView:
     """The result card; it must exist."""
-    view = TOOL.present_result(EditArgs(path="x", old_string="a", new_string="b"), result)
+    view = TOOL.present_result(
+        EditArgs(path="x", old_string="a", new_string="b"), result, CardContext()
+    )
     assert view is not None
     return view
 
@@ -313,13 +316,16 @@ async def test_dotdot_escape_is_outside(tmp_path: Path) -> None:
 
 async def test_call_view_and_serial_key() -> None:
     args = EditArgs(path="src/a.py", old_string="x = 1", new_string="x = 2")
-    assert TOOL.present_call(args) == DiffCallView(
+    assert TOOL.present_call(args, CardContext()) == DiffCallView(
         title="Edit src/a.py",
         diffs=(FileDiff(path="src/a.py", old_text="x = 1", new_text="x = 2"),),
         locations=(Location(path="src/a.py"),),
     )
     assert TOOL.serial_key(args) == "src/a.py"
-    assert TOOL.present_result(args, ToolResult.error("old_string not found in x")) is None
+    assert (
+        TOOL.present_result(args, ToolResult.error("old_string not found in x"), CardContext())
+        is None
+    )
     assert set(TOOL.parameters_schema()["properties"]) == {
         "path",
         "old_string",
@@ -335,7 +341,9 @@ async def test_a_huge_edit_is_stored_without_a_diff(tmp_path: Path) -> None:
     assert not result.is_error
     assert result.meta is None
     assert (
-        TOOL.present_result(EditArgs(path="big.txt", old_string="x", new_string="y"), result)
+        TOOL.present_result(
+            EditArgs(path="big.txt", old_string="x", new_string="y"), result, CardContext()
+        )
         is None
     )
 

@@ -21,6 +21,7 @@ from tether.tools import (
     parse_arguments,
     result_view,
 )
+from tether.tools.card_context import CardContext
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.read_file import SEGMENT_BYTES
 from tether.tools.observations import HASHED_UP_TO
@@ -74,7 +75,7 @@ async def test_meta_and_result_card(tmp_path: Path) -> None:
         "lang": "typescript",
     }
     args = ReadArgs(path="a.ts", offset=2, limit=1)
-    view = result_view(TOOL, args, result)
+    view = result_view(TOOL, args, result, CardContext())
     assert view == ReadResultView(
         title="Read a.ts",
         path=path,
@@ -87,7 +88,7 @@ async def test_meta_and_result_card(tmp_path: Path) -> None:
     assert dump_view(view)["totalLines"] == 3
     # The stored result alone gives the same card (replay).
     stored = ToolResult(**{"content": result.content, "is_error": False, "meta": result.meta})
-    assert TOOL.present_result(args, stored) == view
+    assert TOOL.present_result(args, stored, CardContext()) == view
 
 
 async def test_a_window_the_byte_cap_cut_says_so_in_meta_and_card(tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ async def test_a_window_the_byte_cap_cut_says_so_in_meta_and_card(tmp_path: Path
     result = await read(context(tmp_path, read_byte_cap=1024), path="wide.txt")
     assert isinstance(result.meta, dict)
     assert result.meta["byteCap"] == 1024
-    view = result_view(TOOL, ReadArgs(path="wide.txt"), result)
+    view = result_view(TOOL, ReadArgs(path="wide.txt"), result, CardContext())
     assert isinstance(view, ReadResultView)
     assert view.byte_cap == 1024 and len(view.lines) < 100
     assert dump_view(view)["byteCap"] == 1024
@@ -106,7 +107,7 @@ async def test_meta_leaves_out_an_unknown_lang(tmp_path: Path) -> None:
     result = await read(context(tmp_path), path="notes")
     assert isinstance(result.meta, dict)
     assert "lang" not in result.meta
-    view = TOOL.present_result(ReadArgs(path="notes"), result)
+    view = TOOL.present_result(ReadArgs(path="notes"), result, CardContext())
     assert isinstance(view, ReadResultView)
     assert view.lang is None
     assert "lang" not in dump_view(view)
@@ -139,12 +140,14 @@ META = {"path": "/w/a", "offset": 1, "lines": [{"number": 1, "text": "a"}], "tot
     ],
 )
 def test_present_result_declines(result: ToolResult) -> None:
-    assert TOOL.present_result(ReadArgs(path="a"), result) is None
-    assert isinstance(result_view(TOOL, ReadArgs(path="a"), result), GenericResultView)
+    assert TOOL.present_result(ReadArgs(path="a"), result, CardContext()) is None
+    assert isinstance(
+        result_view(TOOL, ReadArgs(path="a"), result, CardContext()), GenericResultView
+    )
 
 
 def test_present_result_accepts_a_stored_window() -> None:
-    view = TOOL.present_result(ReadArgs(path="a"), text_result(ENVELOPE, META))
+    view = TOOL.present_result(ReadArgs(path="a"), text_result(ENVELOPE, META), CardContext())
     assert view == ReadResultView(
         title="Read a",
         path="/w/a",
@@ -167,7 +170,7 @@ def test_present_result_accepts_a_stored_window() -> None:
 )
 def test_present_call(arguments: dict[str, object], title: str) -> None:
     args = ReadArgs.model_validate(arguments)
-    view = TOOL.present_call(args)
+    view = TOOL.present_call(args, CardContext())
     assert view == GenericCallView(
         title=title,
         kind="read",
@@ -358,7 +361,7 @@ async def test_an_image_has_no_meta_and_the_generic_card(tmp_path: Path) -> None
         ImageContent(data="/9j/4CBub3QgcmVhbGx5IGEganBlZw==", mime_type="image/jpeg"),
     )
     assert result.meta is None
-    assert TOOL.present_result(ReadArgs(path="photo.JPG"), result) is None
+    assert TOOL.present_result(ReadArgs(path="photo.JPG"), result, CardContext()) is None
 
 
 async def test_suggestions_are_at_most_three(tmp_path: Path) -> None:

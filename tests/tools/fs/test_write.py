@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tether.policy import PermissionRequest, PolicyGate
 from tether.tools import Workspace, file_version
+from tether.tools.card_context import CardContext
 from tether.tools.fs.edit_diff import MAX_DIFF_CHARS
 from tether.tools.fs.write import WriteArgs, WriteTool
 from tether.tools.result import ToolResult
@@ -20,7 +21,7 @@ TOOL = WriteTool()
 
 def result_view(path: str, content: str, result: ToolResult) -> DiffResultView | None:
     """The result card, as the session derives it."""
-    return TOOL.present_result(WriteArgs(path=path, content=content), result)
+    return TOOL.present_result(WriteArgs(path=path, content=content), result, CardContext())
 
 
 async def test_creates_a_file_and_its_parents(tmp_path: Path) -> None:
@@ -220,14 +221,14 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
 
 async def test_views_and_serial_key(tmp_path: Path) -> None:
     args = WriteArgs(path="src/x.py", content="print(1)\n")
-    assert TOOL.present_call(args) == DiffCallView(
+    assert TOOL.present_call(args, CardContext()) == DiffCallView(
         title="Write src/x.py",
         diffs=(FileDiff(path="src/x.py", old_text=None, new_text="print(1)\n"),),
         locations=(Location(path="src/x.py", line=1),),
     )
-    assert dump_view(TOOL.present_call(args))["diffs"][0]["oldText"] is None
+    assert dump_view(TOOL.present_call(args, CardContext()))["diffs"][0]["oldText"] is None
     assert TOOL.serial_key(args) == "src/x.py"
-    assert TOOL.present_result(args, ToolResult.error("nope")) is None
+    assert TOOL.present_result(args, ToolResult.error("nope"), CardContext()) is None
     assert set(TOOL.parameters_schema()["properties"]) == {"path", "content"}
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.tools.search.support import Asker, context, glob, policy, write
 from tether.policy.modes import Mode
+from tether.tools.card_context import CardContext
 from tether.tools.search import GlobArgs, GlobTool
 from tether.tools.search.glob import MAX_PATHS
 from tether.views import GenericCallView, SearchPathsResultView
@@ -117,11 +118,11 @@ async def test_outside_asks_inside_never(tmp_path: Path, mode: Mode, asks: bool)
 async def test_cards(tmp_path: Path) -> None:
     write(tmp_path, {"a.py": ""})
     tool, args = GlobTool(), GlobArgs(pattern="*.py", path=".")
-    assert tool.present_call(args) == GenericCallView(
+    assert tool.present_call(args, CardContext()) == GenericCallView(
         title="Glob *.py in .", kind="search", raw_input={"pattern": "*.py", "path": "."}
     )
     result = await glob(tmp_path, pattern="*.py", path=".")
-    assert tool.present_result(args, result) == SearchPathsResultView(
+    assert tool.present_result(args, result, CardContext()) == SearchPathsResultView(
         title="Glob *.py in .", paths=("a.py",), truncated=False, total=1
     )
-    assert tool.present_result(args, await glob(tmp_path, pattern="[")) is None
+    assert tool.present_result(args, await glob(tmp_path, pattern="["), CardContext()) is None

@@ -8,6 +8,7 @@ import pytest
 
 from tests.tools.search.support import Asker, context, grep, policy, write
 from tether.policy.modes import Mode
+from tether.tools.card_context import CardContext
 from tether.tools.fs.read_window import TRUNCATION_SUFFIX
 from tether.tools.search import GrepArgs, GrepTool
 from tether.tools.search.grep import MAX_MATCHES
@@ -221,10 +222,10 @@ async def test_outside_the_workspace_it_asks_as_a_read_does(
 
 def test_call_card_titles() -> None:
     tool = GrepTool()
-    assert tool.present_call(GrepArgs(pattern="a+b")) == GenericCallView(
+    assert tool.present_call(GrepArgs(pattern="a+b"), CardContext()) == GenericCallView(
         title="Grep a+b", kind="search", raw_input={"pattern": "a+b"}
     )
-    full = tool.present_call(GrepArgs(pattern="x", path="src", include="*.py"))
+    full = tool.present_call(GrepArgs(pattern="x", path="src", include="*.py"), CardContext())
     assert isinstance(full, GenericCallView) and full.title == "Grep x in src (*.py)"
 
 
@@ -232,14 +233,14 @@ async def test_result_card_is_built_from_the_stored_meta(tmp_path: Path) -> None
     write(tmp_path, {"a.py": "x = 1\n"})
     args = GrepArgs(pattern="x")
     result = await grep(tmp_path, pattern="x")
-    assert GrepTool().present_result(args, result) == SearchMatchesResultView(
+    assert GrepTool().present_result(args, result, CardContext()) == SearchMatchesResultView(
         title="Grep x",
         files=(SearchFile(path="a.py", matches=(SearchMatch(line_number=1, line="x = 1"),)),),
         truncated=False,
         total=1,
     )
     failed = await grep(tmp_path, pattern="(")
-    assert GrepTool().present_result(args, failed) is None
+    assert GrepTool().present_result(args, failed, CardContext()) is None
 
 
 async def test_a_pattern_no_process_can_take_is_an_error(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from tests.tools.web.server import PageServer, serve
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
+from tether.tools.card_context import CardContext
 from tether.tools.web import WebFetchArgs, WebFetchTool
 from tether.views import WebFetchResultView
 
@@ -33,4 +34,4 @@ async def fetch(
     tool = tool or WebFetchTool(allow_private=True)
     args = WebFetchArgs(url=url)
     result = await invoke(tool, args, ctx)
-    return result, tool.present_result(args, result)
+    return result, tool.present_result(args, result, CardContext())

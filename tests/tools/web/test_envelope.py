@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tether.content import ImageContent, TextContent
 from tether.tools import ToolResult
+from tether.tools.card_context import CardContext
 from tether.tools.web import WebFetchArgs, WebFetchTool, WebMeta, web_meta_from_meta
 from tether.tools.web.envelope import MAX_TEXT_CHARS, envelope_content, render_envelope
 
@@ -104,16 +105,19 @@ def test_the_card_needs_good_meta_and_one_text_block() -> None:
         "<web_content>\n# A\n</web_content>"
     )
     good = ToolResult(content=(TextContent(text=text),), meta=GOOD)
-    card = tool.present_result(args, good)
+    card = tool.present_result(args, good, CardContext())
     assert card is not None and card.content == "# A" and card.title == "A"
-    assert tool.present_result(args, ToolResult(content=good.content, meta={"url": 1})) is None
-    assert tool.present_result(args, ToolResult(content=good.content)) is None
+    assert (
+        tool.present_result(args, ToolResult(content=good.content, meta={"url": 1}), CardContext())
+        is None
+    )
+    assert tool.present_result(args, ToolResult(content=good.content), CardContext()) is None
     two = ToolResult(content=(TextContent(text=text), TextContent(text="x")), meta=GOOD)
-    assert tool.present_result(args, two) is None
+    assert tool.present_result(args, two, CardContext()) is None
     image = ToolResult(content=(ImageContent(data="AA==", mime_type="image/png"),), meta=GOOD)
-    assert tool.present_result(args, image) is None
+    assert tool.present_result(args, image, CardContext()) is None
     plain = ToolResult(content=(TextContent(text="not an envelope"),), meta=GOOD)
-    plain_card = tool.present_result(args, plain)
+    plain_card = tool.present_result(args, plain, CardContext())
     assert plain_card is not None and plain_card.content is None
 
 

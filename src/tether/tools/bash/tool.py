@@ -6,7 +6,6 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -19,6 +18,7 @@ from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
 from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, bwrap_arguments
 from tether.tools.bash.value import BashValue, card_meta, model_text
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.gate import Access
@@ -107,11 +107,6 @@ class BashArgs(BaseModel):
         return command
 
 
-@dataclass
-class _Setting:
-    policy: SandboxPolicy
-
-
 class BashTool(Tool[BashArgs, BashValue]):
     """Runs a command in its own process group with a timeout, streaming its output."""
 
@@ -180,34 +175,10 @@ class BashTool(Tool[BashArgs, BashValue]):
         """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
         return card_meta(value)
 
-    def __init__(
-        self,
-        cwd: str | None = None,
-        sandbox: SandboxPolicy | None = None,
-        label: str | None = None,
-        *,
-        setting: _Setting | None = None,
-    ) -> None:
-        self.cwd = cwd
-        """The workspace the card names as where commands run (the tool runs in `ctx`'s)."""
-        # Shared by the copies `bound` and `rebound` make, so that a session's sandbox can be
-        # switched (an ACP config option) for the tool its loop holds.
-        self._setting = setting or _Setting(sandbox or SandboxPolicy())
-        self.label = label
-        """How a stored call ran, for its card; `None` for the policy's own label."""
-
-    @property
-    def sandbox(self) -> SandboxPolicy:
-        """How commands are confined (by default: workspace writable, no network)."""
-        return self._setting.policy
-
-    @sandbox.setter
-    def sandbox(self, policy: SandboxPolicy) -> None:
-        self._setting.policy = policy
-
-    def bound(self, cwd: str) -> BashTool:
-        """A bash tool whose call cards name `cwd`."""
-        return BashTool(cwd, label=self.label, setting=self._setting)
+    def __init__(self, sandbox: SandboxPolicy | None = None) -> None:
+        self.sandbox = sandbox or SandboxPolicy()
+        """How commands are confined (by default: workspace writable, no network); a session's
+        can be switched (an ACP config option) between calls."""
 
     def binding(self) -> str:
         """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""
@@ -215,18 +186,19 @@ class BashTool(Tool[BashArgs, BashValue]):
             return UNSANDBOXED
         return self.sandbox.label()
 
-    def rebound(self, binding: str) -> BashTool:
-        """A bash tool whose call cards say commands ran as `binding` says."""
-        return BashTool(self.cwd, label=binding, setting=self._setting)
+    def present_call(self, args: BashArgs, context: CardContext) -> TerminalCallView:
+        """A terminal card titled by the command, with where and how it runs.
 
-    def present_call(self, args: BashArgs) -> TerminalCallView:
-        """A terminal card titled by the command, with where and how it runs."""
-        how = UNSANDBOXED if args.unsandboxed else self.label or self.sandbox.label()
+        How is the stored binding; a call stored without one gets the sandbox's own label.
+        """
+        how = UNSANDBOXED if args.unsandboxed else context.binding or self.sandbox.label()
         return TerminalCallView(
-            title=args.command, description=args.description, cwd=self.cwd, sandbox=how
+            title=args.command, description=args.description, cwd=context.cwd, sandbox=how
         )
 
-    def present_result(self, args: BashArgs, result: ToolResult) -> ToolResultView | None:
+    def present_result(
+        self, args: BashArgs, result: ToolResult, context: CardContext
+    ) -> ToolResultView | None:
         """The terminal card from the stored meta; `None` (the generic card) if it is unusable."""
         meta = result.meta
         if result.is_error or not isinstance(meta, dict):

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, JsonValue
 from tether.content import ContentBlock, TextContent
 from tether.linediff import hunks
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.edit_commit import commit_change
@@ -83,7 +84,7 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         """The applied hunks and where they start (see `edit_diff`)."""
         return change_meta(value)
 
-    def present_call(self, args: EditArgs) -> ToolCallView:
+    def present_call(self, args: EditArgs, context: CardContext) -> ToolCallView:
         """A diff card of the strings to be swapped."""
         return DiffCallView(
             title=f"Edit {args.path}",
@@ -91,7 +92,9 @@ class EditTool(Tool[EditArgs, AppliedChange]):
             locations=(Location(path=args.path),),
         )
 
-    def present_result(self, args: EditArgs, result: ToolResult) -> DiffResultView | None:
+    def present_result(
+        self, args: EditArgs, result: ToolResult, context: CardContext
+    ) -> DiffResultView | None:
         """The applied hunks with three lines of context, from the stored meta."""
         return diff_result_view(result, "Edit")
 

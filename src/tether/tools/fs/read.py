@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.fs.read_file import ReadImage, ReadText, ReadValue, load
 from tether.tools.fs.read_render import (
@@ -103,7 +104,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
             meta["byteCap"] = value.byte_cap
         return meta
 
-    def present_call(self, args: ReadArgs) -> ToolCallView:
+    def present_call(self, args: ReadArgs, context: CardContext) -> ToolCallView:
         """A generic `read` card titled with the path and the window the call asked for."""
         return GenericCallView(
             title=f"Read {args.path}{_window_label(args)}",
@@ -112,7 +113,9 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
             locations=(Location(path=args.path, line=args.offset),),
         )
 
-    def present_result(self, args: ReadArgs, result: ToolResult) -> ReadResultView | None:
+    def present_result(
+        self, args: ReadArgs, result: ToolResult, context: CardContext
+    ) -> ReadResultView | None:
         """The read card, or `None` (the generic card) for anything but a well-formed window."""
         if result.is_error or len(result.content) != 1:
             return None

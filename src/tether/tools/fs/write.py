@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.edit_commit import commit_change
@@ -72,7 +73,7 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
         """The whole-file diff (see `edit_diff`)."""
         return change_meta(value)
 
-    def present_call(self, args: WriteArgs) -> ToolCallView:
+    def present_call(self, args: WriteArgs, context: CardContext) -> ToolCallView:
         """A diff card of the content to be written."""
         return DiffCallView(
             title=f"Write {args.path}",
@@ -80,7 +81,9 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
             locations=(Location(path=args.path, line=1),),
         )
 
-    def present_result(self, args: WriteArgs, result: ToolResult) -> DiffResultView | None:
+    def present_result(
+        self, args: WriteArgs, result: ToolResult, context: CardContext
+    ) -> DiffResultView | None:
         """The applied diff, old content to new (or `null` to new), from the stored meta."""
         return diff_result_view(result, "Write")
 

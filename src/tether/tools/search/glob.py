@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
@@ -99,13 +100,15 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
         """`{paths, truncated, total}`: what the search card is drawn from."""
         return glob_meta(value)
 
-    def present_call(self, args: GlobArgs) -> ToolCallView:
+    def present_call(self, args: GlobArgs, context: CardContext) -> ToolCallView:
         """A generic `search` card: `Glob PATTERN[ in PATH]`."""
         return GenericCallView(
             title=glob_title(args), kind="search", raw_input=args.model_dump(exclude_none=True)
         )
 
-    def present_result(self, args: GlobArgs, result: ToolResult) -> SearchPathsResultView | None:
+    def present_result(
+        self, args: GlobArgs, result: ToolResult, context: CardContext
+    ) -> SearchPathsResultView | None:
         """The search card from the stored meta; `None` (the generic card) if it is unusable."""
         meta = paths_meta_from_meta(result.meta)
         if result.is_error or meta is None:

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
@@ -100,13 +101,15 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         """`{files, truncated, total}`: what the search card is drawn from."""
         return grep_meta(value)
 
-    def present_call(self, args: GrepArgs) -> ToolCallView:
+    def present_call(self, args: GrepArgs, context: CardContext) -> ToolCallView:
         """A generic `search` card: `Grep PATTERN[ in PATH][ (INCLUDE)]`."""
         return GenericCallView(
             title=grep_title(args), kind="search", raw_input=args.model_dump(exclude_none=True)
         )
 
-    def present_result(self, args: GrepArgs, result: ToolResult) -> SearchMatchesResultView | None:
+    def present_result(
+        self, args: GrepArgs, result: ToolResult, context: CardContext
+    ) -> SearchMatchesResultView | None:
         """The search card from the stored meta; `None` (the generic card) if it is unusable."""
         meta = matches_meta_from_meta(result.meta)
         if result.is_error or meta is None:

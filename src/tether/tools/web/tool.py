@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.gate import Access
@@ -106,11 +107,13 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
         """`{url, statusCode, truncated, contentType, bytes, title?, redirect?}`."""
         return value.meta()
 
-    def present_call(self, args: WebFetchArgs) -> ToolCallView:
+    def present_call(self, args: WebFetchArgs, context: CardContext) -> ToolCallView:
         """A generic `fetch` card titled with the URL."""
         return GenericCallView(title=f"Fetch {args.url}", kind="fetch", raw_input=args.model_dump())
 
-    def present_result(self, args: WebFetchArgs, result: ToolResult) -> WebFetchResultView | None:
+    def present_result(
+        self, args: WebFetchArgs, result: ToolResult, context: CardContext
+    ) -> WebFetchResultView | None:
         """The web card (also for an HTTP error), or `None` when the meta is not a fetch's."""
         meta = web_meta_from_meta(result.meta)
         if meta is None or len(result.content) != 1:
