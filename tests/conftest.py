@@ -44,6 +44,14 @@ def isolated_environment(
 
 
 @pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """The workspace root: an empty directory, its path resolved."""
+    path = tmp_path / "ws"
+    path.mkdir()
+    return path.resolve()
+
+
+@pytest.fixture
 def repo_root() -> Path:
     """The repository's root directory."""
     return REPO

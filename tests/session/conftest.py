@@ -1,4 +1,4 @@
-"""Fixtures for session tests: a data directory and a workspace, both real and temporary."""
+"""Fixtures for session tests: a data directory, real and temporary (the workspace is `ws`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,3 @@ import pytest
 def home(tmp_path: Path) -> Path:
     """The data directory (`TETHER_HOME`)."""
     return tmp_path / "home"
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    """The workspace root."""
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path.resolve()
