@@ -7,11 +7,11 @@ from pathlib import Path
 
 from tests.session.helpers import (
     Recorder,
+    Sessions,
     SleepTool,
     SlowModel,
     call,
     log_lines,
-    new_session,
     script,
     text,
 )
@@ -21,9 +21,9 @@ from tether.tools.bash.tool import BashTool
 from tether.views import TerminalResultView
 
 
-async def test_cancel_during_the_model_stream(home: Path, ws: Path) -> None:
+async def test_cancel_during_the_model_stream(home: Path, ws: Path, sessions: Sessions) -> None:
     model = SlowModel()
-    session = new_session(home, ws, model)
+    session = sessions.new(ws, model)
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("think"), recorder))
     await asyncio.wait_for(model.streaming.wait(), 5)
@@ -40,10 +40,9 @@ async def test_cancel_during_the_model_stream(home: Path, ws: Path) -> None:
     # The next prompt works and the model sees a valid history.
     session.model = script({"text": "ok"})
     assert await session.prompt(text("again"), Recorder()) == "end_turn"
-    session.close()
 
 
-async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
+async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions: Sessions) -> None:
     marker = ws / "finished"
     model = script(
         {
@@ -54,7 +53,7 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
             ]
         }
     )
-    session = new_session(home, ws, model, [BashTool(), SleepTool()])
+    session = sessions.new(ws, model, [BashTool(), SleepTool()])
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("run"), recorder))
     deadline = asyncio.get_running_loop().time() + 10
@@ -93,15 +92,16 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path) -> None:
     assert [getattr(m, "tool_call_id", None) for m in history[-3:]] == ["long", "nap", "quick"]
     await asyncio.sleep(0.2)
     assert not marker.exists()
-    session.close()
 
 
-async def test_a_cancelled_command_keeps_its_terminal_card_and_output(home: Path, ws: Path) -> None:
+async def test_a_cancelled_command_keeps_its_terminal_card_and_output(
+    ws: Path, sessions: Sessions
+) -> None:
     model = script(
         {"toolCalls": [call("c1", "bash", {"command": "echo one; echo two; sleep 30"})]},
         {"text": "never asked"},
     )
-    session = new_session(home, ws, model, [BashTool()])
+    session = sessions.new(ws, model, [BashTool()])
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("run"), recorder))
     deadline = asyncio.get_running_loop().time() + 10
@@ -123,21 +123,19 @@ async def test_a_cancelled_command_keeps_its_terminal_card_and_output(home: Path
     # The model is told, in the result it sees next.
     history = derive_history(session.events)
     assert "Command was cancelled." in str(history[-1])
-    session.close()
 
 
-async def test_cancel_without_a_running_prompt_does_nothing(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "hi"}))
+async def test_cancel_without_a_running_prompt_does_nothing(ws: Path, sessions: Sessions) -> None:
+    session = sessions.new(ws, script({"text": "hi"}))
     session.cancel()
     assert await session.prompt(text("hello"), Recorder()) == "end_turn"
-    session.close()
 
 
 async def test_cancelling_the_caller_records_the_cancel_and_propagates(
-    home: Path, ws: Path
+    home: Path, ws: Path, sessions: Sessions
 ) -> None:
     model = SlowModel()
-    session = new_session(home, ws, model)
+    session = sessions.new(ws, model)
     task = asyncio.create_task(session.prompt(text("think"), Recorder()))
     await asyncio.wait_for(model.streaming.wait(), 5)
     task.cancel()
@@ -148,12 +146,13 @@ async def test_cancelling_the_caller_records_the_cancel_and_propagates(
     else:
         raise AssertionError("the caller's cancellation was swallowed")
     assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
-    session.close()
 
 
-async def test_cancel_right_after_the_prompt_begins_ends_it_cancelled(home: Path, ws: Path) -> None:
+async def test_cancel_right_after_the_prompt_begins_ends_it_cancelled(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     # A client may send session/cancel right behind session/prompt, before the turn first runs.
-    session = new_session(home, ws, script({"text": "never"}))
+    session = sessions.new(ws, script({"text": "never"}))
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("stop"), recorder))
     await asyncio.sleep(0)
@@ -163,4 +162,3 @@ async def test_cancel_right_after_the_prompt_begins_ends_it_cancelled(home: Path
     types = [e["type"] for e in log_lines(session, home)[1:]]
     assert types == ["turn/start", "user/message", "session/title", "turn/end"]
     assert log_lines(session, home)[-1]["stopReason"] == "cancelled"
-    session.close()
