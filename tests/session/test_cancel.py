@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.polling import eventually
+from tests.processes import processes_with
 from tests.session.helpers import (
     Recorder,
     Sessions,
@@ -27,11 +29,9 @@ async def test_cancel_during_the_model_stream(home: Path, ws: Path, sessions: Se
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("think"), recorder))
     await asyncio.wait_for(model.streaming.wait(), 5)
-    loop = asyncio.get_running_loop()
-    began = loop.time()
     session.cancel()
-    assert await asyncio.wait_for(task, 5) == "cancelled"
-    assert loop.time() - began < 0.5
+    # The model would stream for an hour: ending at all means the cancel stopped it.
+    assert await asyncio.wait_for(task, 10) == "cancelled"
     assert model.closed.is_set()  # the stream was closed, not left hanging
     assert recorder.updates[-1] == TurnEnded(stop_reason="cancelled")
     types = [e["type"] for e in log_lines(session, home)[1:]]
@@ -56,7 +56,6 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
     session = sessions.new(ws, model, [BashTool(), SleepTool()])
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("run"), recorder))
-    deadline = asyncio.get_running_loop().time() + 10
 
     def started() -> bool:
         # The quick call is done and bash has printed, so its process is running.
@@ -66,14 +65,10 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
             for u in recorder.updates
         )
 
-    while not started():
-        assert asyncio.get_running_loop().time() < deadline, "the calls never started"
-        await asyncio.sleep(0.02)
-    loop = asyncio.get_running_loop()
-    began = loop.time()
+    await eventually(started, "the calls started")
     session.cancel()
+    # Both calls would run for 30 s: ending well before means the cancel stopped them.
     assert await asyncio.wait_for(task, 10) == "cancelled"
-    assert loop.time() - began < 3
     finished = {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
     assert finished["quick"].status == "completed"
     assert finished["nap"].status == "failed"
@@ -90,7 +85,8 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
     # Every call has a result, so the history is valid for the next request.
     history = derive_history(session.events)
     assert [getattr(m, "tool_call_id", None) for m in history[-3:]] == ["long", "nap", "quick"]
-    await asyncio.sleep(0.2)
+    # The shell was stopped, not just its `sleep`: it ends without going on to the `touch`.
+    await eventually(lambda: not processes_with(str(marker)), "the command's processes ended")
     assert not marker.exists()
 
 
@@ -104,13 +100,13 @@ async def test_a_cancelled_command_keeps_its_terminal_card_and_output(
     session = sessions.new(ws, model, [BashTool()])
     recorder = Recorder()
     task = asyncio.create_task(session.prompt(text("run"), recorder))
-    deadline = asyncio.get_running_loop().time() + 10
-    while not any(
-        isinstance(u, ToolCallProgress) and "two" in (getattr(u.view, "output", None) or "")
-        for u in recorder.updates
-    ):
-        assert asyncio.get_running_loop().time() < deadline, "no output was reported"
-        await asyncio.sleep(0.02)
+    await eventually(
+        lambda: any(
+            isinstance(u, ToolCallProgress) and "two" in (getattr(u.view, "output", None) or "")
+            for u in recorder.updates
+        ),
+        "the command's output was reported",
+    )
     session.cancel()
     assert await asyncio.wait_for(task, 10) == "cancelled"
     [done] = [u for u in recorder.updates if isinstance(u, ToolCallFinished)]

