@@ -26,11 +26,6 @@ SECRET_VARIABLES = (
 """Variables that pick a model, an endpoint or a key; a test never inherits them."""
 
 
-def refreshing() -> bool:
-    """Whether golden files are being rewritten (`TETHER_SNAPSHOT=refresh`)."""
-    return os.environ.get("TETHER_SNAPSHOT") == "refresh"
-
-
 @pytest.fixture(autouse=True)
 def isolated_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
@@ -46,6 +41,14 @@ def isolated_environment(
     home = tmp_path_factory.mktemp("tether-home")
     monkeypatch.setenv("TETHER_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """The workspace root: an empty directory, its path resolved."""
+    path = tmp_path / "ws"
+    path.mkdir()
+    return path.resolve()
 
 
 @pytest.fixture

@@ -12,26 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.acp.snapshots import checked_on_load, dump_lines, run_fixture
-from tests.conftest import REPO, refreshing
+from tests.conftest import REPO
+from tests.golden import check_golden
 
 FIXTURES = REPO / "tests" / "snapshots" / "acp"
 NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "client.jsonl").is_file())
-
-
-def _compare(path: Path, actual: str) -> None:
-    if refreshing():
-        path.write_text(actual)
-        return
-    assert path.exists(), f"{path} is missing; run with TETHER_SNAPSHOT=refresh"
-    expected = path.read_text()
-    if actual != expected:
-        pairs = zip(expected.splitlines(), actual.splitlines(), strict=False)
-        first = next((i for i, (e, a) in enumerate(pairs) if e != a), None)
-        where = f"line {first + 1}" if first is not None else "line count"
-        raise AssertionError(
-            f"{path.relative_to(REPO)} differs at {where} "
-            f"(TETHER_SNAPSHOT=refresh rewrites it)\n--- actual ---\n{actual}"
-        )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -39,8 +24,10 @@ async def test_fixture(name: str, tmp_path: Path) -> None:
     fixture = FIXTURES / name
     run = await run_fixture(fixture, tmp_path)
 
-    _compare(fixture / "stdout.expected.jsonl", dump_lines(run.stdout))
-    _compare(fixture / "session.expected.jsonl", "".join(line + "\n" for line in run.session_log))
+    check_golden(fixture / "stdout.expected.jsonl", dump_lines(run.stdout))
+    check_golden(
+        fixture / "session.expected.jsonl", "".join(line + "\n" for line in run.session_log)
+    )
 
     # session/load in another process shows the same cards and text as the live run...
     assert checked_on_load(run.loaded_updates) == checked_on_load(run.live_updates)

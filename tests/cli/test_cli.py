@@ -39,14 +39,6 @@ def _script(path: Path, *turns: dict[str, Any]) -> str:
     return f"script:{path}"
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "hello.py").write_text('print("hello")\n')
-    return path.resolve()
-
-
 def _sessions(home: Path) -> list[dict[str, Any]]:
     listed = tether(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
@@ -54,6 +46,7 @@ def _sessions(home: Path) -> list[dict[str, Any]]:
     return rows
 
 
+@pytest.mark.usefixtures("hello")
 def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     model = _script(
@@ -140,6 +133,7 @@ def test_a_bad_model_spec_or_script_is_a_clear_error(tmp_path: Path, ws: Path) -
     assert "unknown model 'nonsense'" in unknown.stderr
 
 
+@pytest.mark.usefixtures("hello")
 def test_the_step_cap_is_a_non_zero_exit(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     turn = {"toolCalls": [{"id": "c", "name": "read", "arguments": {"path": "hello.py"}}]}
@@ -252,6 +246,7 @@ def _read_until(fd: int, marker: bytes) -> bytes:
     return seen
 
 
+@pytest.mark.usefixtures("hello")
 def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     (ws / "many.txt").write_text("".join(f"hello {i}\n" for i in range(300)))

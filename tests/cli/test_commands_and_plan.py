@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script, _sessions, tether, ws
-
-__all__ = ["ws"]  # the fixture
+from tests.cli.test_cli import _script, _sessions, tether
 
 # Several `tether run` processes (and MCP servers) per test: slow on a loaded machine.
 pytestmark = pytest.mark.timeout(300)

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli.test_cli import tether
+from tests.session.helpers import Sessions
 from tether.content import TextContent
 from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, ScriptTurn
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import SessionConfig
 from tether.session.budget import message_chars, request_chars, tokens
 from tether.tools.defaults import default_tools
 
@@ -51,9 +52,9 @@ async def _measured_usage(
     config = SessionConfig(
         model=model, tools=default_tools(), mode="auto", max_steps=400, context_window=WINDOW
     )
-    session = Session.create(SessionStore(home), ws, config)
-    await session.prompt([TextContent(text="read everything")], lambda _update: None)
-    session.close()
+    with Sessions(home) as sessions:
+        session = sessions.create(ws, config)
+        await session.prompt([TextContent(text="read everything")], lambda _update: None)
     usage = []
     for request, turn in zip(model.requests, model.turns, strict=False):
         calls = tuple(ToolCall(c.id, c.name, c.raw_arguments()) for c in turn.tool_calls)

@@ -22,14 +22,6 @@ from tests.models.sse_server import Reply, SSEServer
 from tether.session import SessionStore
 
 
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    path.mkdir()
-    (path / "hello.py").write_text('print("hello")\n')
-    return path.resolve()
-
-
 def _only_session(home: Path) -> str:
     listed = tether(home, "sessions", "--json")
     [row] = json.loads(listed.stdout)
@@ -38,7 +30,7 @@ def _only_session(home: Path) -> str:
 
 
 def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked(
-    tmp_path: Path, ws: Path
+    tmp_path: Path, ws: Path, hello: Path
 ) -> None:
     home = tmp_path / "home"
     edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
@@ -60,7 +52,7 @@ def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked
     assert term.finish() == 0
     out = term.text
     assert "✕ rejected · not applied" in out
-    assert ws.joinpath("hello.py").read_text() == 'print("hello")\n'
+    assert hello.read_text() == 'print("hello")\n'
 
     show = tether(home, "show", _only_session(home))
     assert show.returncode == 0, show.stderr
@@ -69,7 +61,9 @@ def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked
     assert "Allow " not in shown
 
 
-def test_an_allowed_edit_is_shown_once_and_marked_applied(tmp_path: Path, ws: Path) -> None:
+def test_an_allowed_edit_is_shown_once_and_marked_applied(
+    tmp_path: Path, ws: Path, hello: Path
+) -> None:
     home = tmp_path / "home"
     edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
     model = _script(
@@ -85,7 +79,7 @@ def test_an_allowed_edit_is_shown_once_and_marked_applied(tmp_path: Path, ws: Pa
     out = term.text
     assert "✓ allowed once · applied" in out
     assert out.count('print("bye")') == 1
-    assert ws.joinpath("hello.py").read_text() == 'print("bye")\n'
+    assert hello.read_text() == 'print("bye")\n'
 
 
 def test_bash_output_is_live_with_a_spinner_and_elapsed_time(tmp_path: Path, ws: Path) -> None:

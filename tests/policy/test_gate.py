@@ -39,11 +39,10 @@ class BrokenAsker:
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    """A workspace with one root and a directory beside it."""
-    (tmp_path / "ws").mkdir()
-    (tmp_path / "out").mkdir()
-    return Workspace.at(tmp_path / "ws")
+def workspace(ws: Path) -> Workspace:
+    """A workspace with one root (`ws`) and a directory beside it."""
+    (ws.parent / "out").mkdir()
+    return Workspace.at(ws)
 
 
 def read(path: Path, inside: bool = True) -> Access:
@@ -81,8 +80,8 @@ TABLE: dict[tuple[str, Mode], bool] = {
 }
 
 
-def access_of(kind: str, ws: Workspace) -> Access:
-    inside, outside = ws.cwd / "f.txt", ws.cwd.parent / "out" / "f.txt"
+def access_of(kind: str, workspace: Workspace) -> Access:
+    inside, outside = workspace.cwd / "f.txt", workspace.cwd.parent / "out" / "f.txt"
     return {
         "read-in": read(inside),
         "edit-in": edit(inside),
@@ -94,21 +93,23 @@ def access_of(kind: str, ws: Workspace) -> Access:
 
 
 @pytest.mark.parametrize(("kind", "mode"), list(TABLE))
-async def test_mode_table(ws: Workspace, kind: str, mode: Mode) -> None:
+async def test_mode_table(workspace: Workspace, kind: str, mode: Mode) -> None:
     asker = Asker("allow_once")
-    await PolicyGate(ws, mode, asker).authorize(access_of(kind, ws))
+    await PolicyGate(workspace, mode, asker).authorize(access_of(kind, workspace))
     assert (asker.requests == []) == TABLE[kind, mode]
 
 
 @pytest.mark.parametrize(("kind", "mode"), [k for k, passes in TABLE.items() if not passes])
-async def test_headless_rejects_whatever_would_ask(ws: Workspace, kind: str, mode: Mode) -> None:
+async def test_headless_rejects_whatever_would_ask(
+    workspace: Workspace, kind: str, mode: Mode
+) -> None:
     with pytest.raises(PermissionDenied, match="there is no one to ask"):
-        await PolicyGate(ws, mode).authorize(access_of(kind, ws))
+        await PolicyGate(workspace, mode).authorize(access_of(kind, workspace))
 
 
-async def test_headless_messages_say_how_to_allow(ws: Workspace) -> None:
-    gate = PolicyGate(ws)
-    target = ws.cwd / "a.py"
+async def test_headless_messages_say_how_to_allow(workspace: Workspace) -> None:
+    gate = PolicyGate(workspace)
+    target = workspace.cwd / "a.py"
     with pytest.raises(PermissionDenied) as edit_refused:
         await gate.authorize(edit(target))
     assert edit_refused.value.message == (
@@ -124,11 +125,11 @@ async def test_headless_messages_say_how_to_allow(ws: Workspace) -> None:
     )
 
 
-async def test_rejection_says_what_was_rejected(ws: Workspace) -> None:
-    gate = PolicyGate(ws, asker=Asker("reject", "reject", "reject"))
-    outside = ws.cwd.parent / "out" / "x"
+async def test_rejection_says_what_was_rejected(workspace: Workspace) -> None:
+    gate = PolicyGate(workspace, asker=Asker("reject", "reject", "reject"))
+    outside = workspace.cwd.parent / "out" / "x"
     cases = [
-        (edit(ws.cwd / "a"), f"Permission to edit {ws.cwd / 'a'} was rejected"),
+        (edit(workspace.cwd / "a"), f"Permission to edit {workspace.cwd / 'a'} was rejected"),
         (run("rm -rf build"), "Permission to run `rm -rf build` was rejected"),
         (read(outside, inside=False), f"Permission to read {outside} was rejected"),
     ]
@@ -138,29 +139,29 @@ async def test_rejection_says_what_was_rejected(ws: Workspace) -> None:
         assert refused.value.message == message
 
 
-async def test_allow_once_asks_again(ws: Workspace) -> None:
+async def test_allow_once_asks_again(workspace: Workspace) -> None:
     asker = Asker("allow_once", "allow_once")
-    gate = PolicyGate(ws, asker=asker)
-    await gate.authorize(edit(ws.cwd / "a"))
-    await gate.authorize(edit(ws.cwd / "a"))
+    gate = PolicyGate(workspace, asker=asker)
+    await gate.authorize(edit(workspace.cwd / "a"))
+    await gate.authorize(edit(workspace.cwd / "a"))
     assert len(asker.requests) == 2
 
 
-async def test_allow_always_is_per_action_and_path(ws: Workspace) -> None:
+async def test_allow_always_is_per_action_and_path(workspace: Workspace) -> None:
     asker = Asker("allow_always", "allow_once", "allow_once")
-    gate = PolicyGate(ws, asker=asker)
-    outside = ws.cwd.parent / "out" / "x"
+    gate = PolicyGate(workspace, asker=asker)
+    outside = workspace.cwd.parent / "out" / "x"
     await gate.authorize(edit(outside, inside=False))
     await gate.authorize(edit(outside, inside=False))  # remembered
     assert len(asker.requests) == 1
     await gate.authorize(read(outside, inside=False))  # another action on the same path
-    await gate.authorize(edit(ws.cwd / "other"))  # another path
+    await gate.authorize(edit(workspace.cwd / "other"))  # another path
     assert len(asker.requests) == 3
 
 
-async def test_allow_always_is_per_exact_command(ws: Workspace) -> None:
+async def test_allow_always_is_per_exact_command(workspace: Workspace) -> None:
     asker = Asker("allow_always", "reject")
-    gate = PolicyGate(ws, asker=asker)
+    gate = PolicyGate(workspace, asker=asker)
     await gate.authorize(run("pytest -q"))
     await gate.authorize(run("pytest -q"))
     with pytest.raises(PermissionDenied):
@@ -168,15 +169,19 @@ async def test_allow_always_is_per_exact_command(ws: Workspace) -> None:
     assert [r.access.command for r in asker.requests] == ["pytest -q", "pytest -q; rm -rf ~"]
 
 
-async def test_request_carries_the_access_options_and_reason(ws: Workspace) -> None:
+async def test_request_carries_the_access_options_and_reason(workspace: Workspace) -> None:
     asker = Asker("allow_once", "allow_once", "allow_once")
-    gate = PolicyGate(ws, asker=asker)
+    gate = PolicyGate(workspace, asker=asker)
     access = Access(
-        action="edit", title="Edit a.py", path=ws.cwd / "a.py", inside=True, tool_call_id="c7"
+        action="edit",
+        title="Edit a.py",
+        path=workspace.cwd / "a.py",
+        inside=True,
+        tool_call_id="c7",
     )
     await gate.authorize(access)
     await gate.authorize(run("ls"))
-    await gate.authorize(read(ws.cwd.parent / "out", inside=False))
+    await gate.authorize(read(workspace.cwd.parent / "out", inside=False))
     first = asker.requests[0]
     assert first.access is access
     assert first.title == "Edit a.py"
@@ -191,10 +196,10 @@ async def test_request_carries_the_access_options_and_reason(ws: Workspace) -> N
     assert asker.requests[2].reason == "it is outside the workspace"
 
 
-async def test_a_path_outside_counts_even_if_the_access_says_inside(ws: Workspace) -> None:
+async def test_a_path_outside_counts_even_if_the_access_says_inside(workspace: Workspace) -> None:
     asker = Asker("allow_once")
-    gate = PolicyGate(ws, "accept-edits", asker)
-    await gate.authorize(edit(ws.cwd.parent / "out" / "x", inside=True))
+    gate = PolicyGate(workspace, "accept-edits", asker)
+    await gate.authorize(edit(workspace.cwd.parent / "out" / "x", inside=True))
     assert asker.requests[0].reason == "it is outside the workspace"
 
 
@@ -205,27 +210,29 @@ async def test_extra_roots_are_inside(tmp_path: Path) -> None:
     await gate.authorize(edit((tmp_path / "b" / "f").resolve()))
 
 
-async def test_accesses_without_a_path_or_command_use_their_title(ws: Workspace) -> None:
+async def test_accesses_without_a_path_or_command_use_their_title(workspace: Workspace) -> None:
     asker = Asker("allow_always")
-    gate = PolicyGate(ws, asker=asker)
+    gate = PolicyGate(workspace, asker=asker)
     await gate.authorize(Access(action="execute", title="make"))
     await gate.authorize(Access(action="execute", title="make"))
     assert len(asker.requests) == 1
     with pytest.raises(PermissionDenied, match="Permission to edit notes was rejected"):
-        await PolicyGate(ws, asker=Asker("reject")).authorize(Access(action="edit", title="notes"))
+        await PolicyGate(workspace, asker=Asker("reject")).authorize(
+            Access(action="edit", title="notes")
+        )
     with pytest.raises(PermissionDenied, match="outside"):
-        await PolicyGate(ws).authorize(Access(action="read", title="x", inside=False))
+        await PolicyGate(workspace).authorize(Access(action="read", title="x", inside=False))
 
 
-async def test_long_commands_are_shortened_in_messages(ws: Workspace) -> None:
+async def test_long_commands_are_shortened_in_messages(workspace: Workspace) -> None:
     command = "echo " + "x" * 300
     with pytest.raises(PermissionDenied) as refused:
-        await PolicyGate(ws, asker=Asker("reject")).authorize(run(command))
+        await PolicyGate(workspace, asker=Asker("reject")).authorize(run(command))
     assert refused.value.message == f"Permission to run `{command[:200]}...` was rejected"
 
 
-async def test_an_asker_that_fails_is_a_refusal(ws: Workspace) -> None:
-    gate = PolicyGate(ws, asker=BrokenAsker())
+async def test_an_asker_that_fails_is_a_refusal(workspace: Workspace) -> None:
+    gate = PolicyGate(workspace, asker=BrokenAsker())
     with pytest.raises(PermissionDenied) as refused:
         await gate.authorize(run("ls"))
     assert refused.value.message == (
@@ -233,29 +240,29 @@ async def test_an_asker_that_fails_is_a_refusal(ws: Workspace) -> None:
     )
 
 
-async def test_an_askers_own_refusal_passes_through(ws: Workspace) -> None:
+async def test_an_askers_own_refusal_passes_through(workspace: Workspace) -> None:
     class Cancelling:
         async def ask(self, request: PermissionRequest) -> PermissionDecision:
             raise PermissionDenied("The permission request was cancelled")
 
     with pytest.raises(PermissionDenied) as refused:
-        await PolicyGate(ws, asker=Cancelling()).authorize(run("ls"))
+        await PolicyGate(workspace, asker=Cancelling()).authorize(run("ls"))
     assert refused.value.message == "The permission request was cancelled"
 
 
-async def test_an_unknown_answer_is_a_rejection(ws: Workspace) -> None:
-    gate = PolicyGate(ws, asker=Asker("maybe"))  # type: ignore[arg-type]
+async def test_an_unknown_answer_is_a_rejection(workspace: Workspace) -> None:
+    gate = PolicyGate(workspace, asker=Asker("maybe"))  # type: ignore[arg-type]
     with pytest.raises(PermissionDenied, match="was rejected"):
         await gate.authorize(run("ls"))
 
 
-async def test_mode_can_change_mid_session(ws: Workspace) -> None:
-    gate = PolicyGate(ws)
+async def test_mode_can_change_mid_session(workspace: Workspace) -> None:
+    gate = PolicyGate(workspace)
     assert gate.mode == "ask"
     with pytest.raises(PermissionDenied):
-        await gate.authorize(edit(ws.cwd / "a"))
+        await gate.authorize(edit(workspace.cwd / "a"))
     gate.mode = "accept-edits"
-    await gate.authorize(edit(ws.cwd / "a"))
+    await gate.authorize(edit(workspace.cwd / "a"))
     gate.mode = "auto"
     await gate.authorize(run("ls"))
     with pytest.raises(ValueError, match="unknown mode 'yolo'"):
@@ -270,9 +277,9 @@ def test_modes() -> None:
     assert not is_mode(None)
 
 
-async def test_always_allowing_an_mcp_tool_covers_that_tool_only(ws: Workspace) -> None:
+async def test_always_allowing_an_mcp_tool_covers_that_tool_only(workspace: Workspace) -> None:
     asker = Asker("allow_always", "allow_once")
-    gate = PolicyGate(ws, "ask", asker)
+    gate = PolicyGate(workspace, "ask", asker)
     note = Access(action="mcp", title="write_note (notes)", command="mcp__notes__write_note")
     other = Access(action="mcp", title="delete (notes)", command="mcp__notes__delete")
     await gate.authorize(note)
@@ -286,4 +293,4 @@ async def test_always_allowing_an_mcp_tool_covers_that_tool_only(ws: Workspace) 
         "MCP tools that are not read-only need approval unless the mode is auto"
     )
     with pytest.raises(PermissionDenied, match=r"Permission to use write_note \(notes\)"):
-        await PolicyGate(ws, "accept-edits").authorize(note)
+        await PolicyGate(workspace, "accept-edits").authorize(note)

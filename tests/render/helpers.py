@@ -8,8 +8,6 @@ from pathlib import Path
 from rich.console import Console, RenderableType
 from rich.segment import Segment
 
-from tests.conftest import refreshing
-
 GOLDEN = Path(__file__).parent / "golden"
 WIDTH = 100
 
@@ -33,11 +31,3 @@ def body_lines(text: str) -> list[str]:
     """The lines inside a card's frame, without the border and its padding."""
     rows = text.splitlines()[1:-1]
     return [row[2:-2].rstrip() for row in rows]
-
-
-def check_golden(name: str, text: str) -> None:
-    """Compare with `golden/NAME`, or rewrite it under `TETHER_SNAPSHOT=refresh`."""
-    path = GOLDEN / name
-    if refreshing():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.render.helpers import body_lines, check_golden, plain, segments
+from tests.golden import check_golden
+from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.linediff import display_lines
 from tether.render import render_call_view, render_result_view
 from tether.render.diff_card import MAX_ROWS_PER_FILE
@@ -157,7 +158,7 @@ def test_golden_diff_card() -> None:
     view = DiffCallView(
         title="Edit a.txt", diffs=(FileDiff(path="a.txt", old_text=OLD, new_text=NEW),)
     )
-    check_golden("diff.txt", plain(render_call_view(view)))
+    check_golden(GOLDEN / "diff.txt", plain(render_call_view(view)))
 
 
 def test_edit_call_without_a_line_shows_no_numbers() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.style import Style
 
-from tests.render.helpers import body_lines, check_golden, plain, segments
+from tests.golden import check_golden
+from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.render import render_result_view
 from tether.views import ReadFileLine, ReadResultView
 
@@ -108,7 +109,7 @@ def test_unknown_lang_renders_plain_text() -> None:
 
 
 def test_golden_read_card() -> None:
-    check_golden("read.txt", plain(render_result_view(window(SOURCE, 98, 120))))
+    check_golden(GOLDEN / "read.txt", plain(render_result_view(window(SOURCE, 98, 120))))
 
 
 def test_control_characters_in_code_are_made_visible() -> None:

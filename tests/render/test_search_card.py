@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.render.helpers import body_lines, check_golden, plain, segments
+from tests.golden import check_golden
+from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.render import render_result_view
 from tether.render.search_card import MATCH, PATH
 from tether.views import (
@@ -77,4 +78,4 @@ def test_paths_with_the_cap() -> None:
 
 
 def test_golden_search_card() -> None:
-    check_golden("search.txt", plain(render_result_view(MATCHES, CALL)))
+    check_golden(GOLDEN / "search.txt", plain(render_result_view(MATCHES, CALL)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.render.helpers import body_lines, check_golden, plain, segments
+from tests.golden import check_golden
+from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.render import render_call_view, render_result_view
 from tether.views import TerminalCallView, TerminalResultView
 
@@ -74,7 +75,7 @@ def test_golden_terminal_card() -> None:
     view = TerminalResultView(
         title="ls -1", output="\x1b[34mREADME.md\x1b[0m\nsrc\ntests\n", exit_code=0
     )
-    check_golden("terminal.txt", plain(render_result_view(view)))
+    check_golden(GOLDEN / "terminal.txt", plain(render_result_view(view)))
 
 
 def test_non_colour_escapes_and_control_bytes_do_not_reach_the_terminal() -> None:

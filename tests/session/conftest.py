@@ -1,10 +1,13 @@
-"""Fixtures for session tests: a data directory and a workspace, both real and temporary."""
+"""Fixtures for session tests: a data directory, real and temporary (the workspace is `ws`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.session.helpers import Sessions
 
 
 @pytest.fixture
@@ -14,8 +17,7 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    """The workspace root."""
-    path = tmp_path / "ws"
-    path.mkdir()
-    return path.resolve()
+def sessions(home: Path) -> Iterator[Sessions]:
+    """Sessions in `home`, every one closed when the test ends, whether it passed or not."""
+    with Sessions(home) as opened:
+        yield opened

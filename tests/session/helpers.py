@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel
 
@@ -146,6 +147,44 @@ class Recorder:
     def without_progress(self) -> list[Update]:
         """Everything but the live-only progress updates."""
         return [u for u in self.updates if u.kind != "tool_call_progress"]
+
+
+class Sessions:
+    """The sessions one test opens in one store, every one closed when the test ends."""
+
+    def __init__(self, home: Path) -> None:
+        self.store = SessionStore(home)
+        self._closing = contextlib.ExitStack()
+
+    def create(self, cwd: Path, config: SessionConfig) -> Session:
+        """A new session in `cwd`."""
+        return self.add(Session.create(self.store, cwd, config))
+
+    def load(self, session_id: str, config: SessionConfig) -> Session:
+        """An existing session, to continue it."""
+        return self.add(Session.load(self.store, session_id, config))
+
+    def new(
+        self,
+        cwd: Path,
+        model: Any,
+        tools: Sequence[Tool[Any, Any]] | ToolRegistry = (),
+        **kwargs: Any,
+    ) -> Session:
+        """A new session as `new_session` makes it."""
+        return self.add(new_session(self.store.root, cwd, model, tools, **kwargs))
+
+    def add(self, session: Session) -> Session:
+        """A session opened some other way, to be closed with the rest."""
+        self._closing.callback(session.close)
+        return session
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        # Every session is closed even when closing one fails; closing twice does nothing.
+        self._closing.close()
 
 
 def log_lines(session: Session, home: Path) -> list[dict[str, Any]]:

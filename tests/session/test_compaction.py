@@ -12,18 +12,12 @@ from typing import Any
 import pytest
 
 from tests.models.sse_server import Received, Reply, SSEServer, json_reply
-from tests.session.helpers import Recorder, call, log_lines, script, text
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import RetryPolicy
-from tether.session import (
-    ContextCompacted,
-    Session,
-    SessionConfig,
-    SessionStore,
-    UsageChanged,
-)
+from tether.session import ContextCompacted, SessionConfig, UsageChanged
 from tether.session.budget import tokens
 from tether.session.compaction import SUMMARY_INTRO, SUMMARY_PROMPT, compact_command
 from tether.tools.defaults import default_tools
@@ -59,13 +53,15 @@ def test_compact_command_takes_an_optional_focus() -> None:
     assert compact_command([TextContent(text="/compact"), TextContent(text="more")]) is None
 
 
-async def test_prune_stubs_old_results_for_the_model_only(home: Path, ws: Path) -> None:
+async def test_prune_stubs_old_results_for_the_model_only(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     # Seven reads of about 1,800 tokens each pass 80% of 16k; the first four are pruned.
     for n in range(7):
         _file(ws, f"m{n}.py", lines=200)
     turns = [{"toolCalls": [call(f"r{n}", "read", {"path": f"m{n}.py"})]} for n in range(7)]
     model = script(*turns, {"text": "done"})
-    session = Session.create(SessionStore(home), ws, _config(model, context_window=16_000))
+    session = sessions.create(ws, _config(model, context_window=16_000))
     live = Recorder()
     assert await session.prompt(text("read them"), live) == "end_turn"
 
@@ -88,14 +84,13 @@ async def test_prune_stubs_old_results_for_the_model_only(home: Path, ws: Path) 
 
     # A loaded session rebuilds the same view from the compaction events.
     again = script({"text": "still here"})
-    loaded = Session.load(SessionStore(home), session.id, _config(again, context_window=16_000))
+    loaded = sessions.load(session.id, _config(again, context_window=16_000))
     await loaded.prompt(text("go on"), Recorder())
     assert list(again.requests[0].messages[: len(last)]) == list(last)
-    loaded.close()
 
 
 async def test_compact_command_summarises_now_and_focus_reaches_the_model(
-    home: Path, ws: Path
+    home: Path, ws: Path, sessions: Sessions
 ) -> None:
     _file(ws, "a.py")
     model = script(
@@ -110,7 +105,7 @@ async def test_compact_command_summarises_now_and_focus_reaches_the_model(
         },
         {"text": "Yes: 60 values."},
     )
-    session = Session.create(SessionStore(home), ws, _config(model, context_window=32_000))
+    session = sessions.create(ws, _config(model, context_window=32_000))
     live = Recorder()
     await session.prompt(text("what is in a.py?"), live)
     used = [u for u in live.updates if isinstance(u, UsageChanged)]
@@ -138,11 +133,10 @@ async def test_compact_command_summarises_now_and_focus_reaches_the_model(
     assert "holds 60 values" in first.content[0].text  # type: ignore[union-attr]
     assert first.content[-1] == TextContent(text="how many?")
     assert session.replay() == live.without_progress()
-    session.close()
 
 
-async def test_compact_on_an_empty_session_is_a_clear_error(home: Path, ws: Path) -> None:
-    session = Session.create(SessionStore(home), ws, _config(script()))
+async def test_compact_on_an_empty_session_is_a_clear_error(ws: Path, sessions: Sessions) -> None:
+    session = sessions.create(ws, _config(script()))
     live = Recorder()
     try:
         await session.prompt(text("/compact"), live)
@@ -151,7 +145,6 @@ async def test_compact_on_an_empty_session_is_a_clear_error(home: Path, ws: Path
         assert "nothing to compact yet" in str(exc)
     else:
         raise AssertionError("expected a failure")
-    session.close()
 
 
 def _sse(
@@ -194,7 +187,7 @@ def _sse(
 
 
 async def test_a_context_overflow_is_compacted_and_retried_once(
-    home: Path, ws: Path, caplog: pytest.LogCaptureFixture
+    home: Path, ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="tether.session.context")
     _file(ws, "big.py", lines=120)
@@ -226,7 +219,7 @@ async def test_a_context_overflow_is_compacted_and_retried_once(
             retry=RetryPolicy(attempts=1),
         )
         config = _config(model, context_window=32_000)
-        session = Session.create(SessionStore(home), ws, config)
+        session = sessions.create(ws, config)
         live = Recorder()
         assert await session.prompt(text("what is in big.py?"), live) == "end_turn"
         assert await session.prompt(text("and now?"), live) == "end_turn"
@@ -257,7 +250,6 @@ async def test_a_context_overflow_is_compacted_and_retried_once(
     # Replay gives every card and the notice exactly as they were shown live.
     assert session.replay() == live.without_progress()
     assert any(isinstance(u, ContextCompacted) for u in session.replay())
-    session.close()
 
 
 def _short(count: int) -> str:

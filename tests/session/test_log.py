@@ -10,18 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.helpers import EchoTool, Recorder, call, log_lines, new_session, script, text
+from tests.session.helpers import EchoTool, Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.session import CorruptLog, SessionLocked, SessionStore
 from tether.session.events import AssistantChunk, TurnStart, UserMessageEvent
 from tether.session.log import EventLog, read_log
 
 
-async def test_log_has_a_header_then_numbered_events(home: Path, ws: Path) -> None:
+async def test_log_has_a_header_then_numbered_events(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     model = script({"text": "hi", "toolCalls": [call("c1", "echo", {"text": "x"})]}, {"text": "ok"})
-    session = new_session(home, ws, model, [EchoTool()])
+    session = sessions.new(ws, model, [EchoTool()])
     await session.prompt(text("hello"), Recorder())
-    session.close()
     lines = log_lines(session, home)
     header = lines[0]
     assert header == {
@@ -60,14 +61,15 @@ async def test_log_has_a_header_then_numbered_events(home: Path, ws: Path) -> No
     assert events[-1]["stopReason"] == "end_turn"
 
 
-async def test_every_event_is_flushed_and_the_turn_end_is_synced(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "ok"}))
+async def test_every_event_is_flushed_and_the_turn_end_is_synced(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "ok"}))
     await session.prompt(text("hello"), Recorder())
     # Another reader sees every event while the writer is still open...
     assert len(read_log(home / "sessions" / f"{session.id}.jsonl").events) == len(session.events)
     # ...and the writer fsync'ed up to the turn's end.
     assert session._log.synced_seq == len(session.events)
-    session.close()
 
 
 def test_a_second_writer_in_this_process_is_refused(home: Path, ws: Path) -> None:
@@ -203,14 +205,15 @@ def test_events_round_trip_through_the_log(tmp_path: Path, ws: Path) -> None:
     assert store.read(log.header.id).events == written
 
 
-async def test_a_lone_surrogate_is_stored_as_a_replacement_character(home: Path, ws: Path) -> None:
+async def test_a_lone_surrogate_is_stored_as_a_replacement_character(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     # JSON from a client or a model may escape half a surrogate pair; UTF-8 cannot hold it.
     model = script({"toolCalls": [call("c1", "echo", {"text": "x"})]}, {"text": "ok"})
     model.turns = (model.turns[0].model_copy(update={"text": "a\ud800b"}), *model.turns[1:])
-    session = new_session(home, ws, model, [EchoTool()])
+    session = sessions.new(ws, model, [EchoTool()])
     recorder = Recorder()
     assert await session.prompt(text("hi\udc80"), recorder) == "end_turn"
-    session.close()
     lines = log_lines(session, home)
     assert lines[2]["content"] == [{"type": "text", "text": "hi\ufffd"}]
     assert [e["text"] for e in lines if e["type"] == "assistant/message"] == ["a\ufffdb", "ok"]

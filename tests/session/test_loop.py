@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import eventually
 from tests.session.helpers import (
     EchoTool,
     Recorder,
+    Sessions,
     SleepTool,
     call,
     log_lines,
-    new_session,
     script,
     text,
 )
@@ -45,7 +46,7 @@ def _results(session: Session) -> dict[str, str]:
 
 
 async def test_unknown_tools_bad_json_and_invalid_arguments_become_error_results(
-    home: Path, ws: Path
+    ws: Path, sessions: Sessions
 ) -> None:
     model = script(
         {
@@ -59,7 +60,7 @@ async def test_unknown_tools_bad_json_and_invalid_arguments_become_error_results
         },
         {"text": "done"},
     )
-    session = new_session(home, ws, model, [EchoTool(), SleepTool()])
+    session = sessions.new(ws, model, [EchoTool(), SleepTool()])
     recorder = Recorder()
     assert await session.prompt(text("go"), recorder) == "end_turn"
     results = _results(session)
@@ -94,10 +95,11 @@ async def test_unknown_tools_bad_json_and_invalid_arguments_become_error_results
         True,
         False,
     ]
-    session.close()
 
 
-async def test_calls_run_concurrently_and_results_land_as_they_finish(home: Path, ws: Path) -> None:
+async def test_calls_run_concurrently_and_results_land_as_they_finish(
+    ws: Path, sessions: Sessions
+) -> None:
     sleep = SleepTool()
     model = script(
         {
@@ -108,11 +110,9 @@ async def test_calls_run_concurrently_and_results_land_as_they_finish(home: Path
         },
         {"text": "done"},
     )
-    session = new_session(home, ws, model, [sleep])
-    loop = asyncio.get_running_loop()
-    began = loop.time()
+    session = sessions.new(ws, model, [sleep])
     await session.prompt(text("go"), Recorder())
-    assert loop.time() - began < 0.8  # concurrent, not 0.45 s one after the other... plus slack
+    # Concurrent: the fast call started, and ended, while the slow one was still running.
     assert sleep.trace == ["start slow", "start fast", "end fast", "end slow"]
     types = [(e.type, getattr(e, "tool_call_id", None)) for e in session.events]
     calls_and_results = [t for t in types if t[0] in ("tool/call", "tool/result")]
@@ -125,10 +125,11 @@ async def test_calls_run_concurrently_and_results_land_as_they_finish(home: Path
     # The next request lists the results in the model's order, not the finishing order.
     seen = model.requests[1].messages
     assert [m.tool_call_id for m in seen if isinstance(m, ToolResultMessage)] == ["slow", "fast"]
-    session.close()
 
 
-async def test_calls_with_the_same_key_run_one_after_another_in_order(home: Path, ws: Path) -> None:
+async def test_calls_with_the_same_key_run_one_after_another_in_order(
+    ws: Path, sessions: Sessions
+) -> None:
     sleep = SleepTool()
     model = script(
         {
@@ -140,29 +141,27 @@ async def test_calls_with_the_same_key_run_one_after_another_in_order(home: Path
             ]
         },
     )
-    session = new_session(home, ws, model, [sleep])
+    session = sessions.new(ws, model, [sleep])
     await session.prompt(text("go"), Recorder())
     same = [step for step in sleep.trace if step.split()[1].startswith("a")]
     assert same == ["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]
     assert sleep.trace.index("end b") < sleep.trace.index("end a1")
-    session.close()
 
 
-async def test_progress_is_live_only_and_carries_the_call_id(home: Path, ws: Path) -> None:
+async def test_progress_is_live_only_and_carries_the_call_id(ws: Path, sessions: Sessions) -> None:
     model = script({"toolCalls": [call("s", "sleep", {"key": "k", "seconds": 0})]})
-    session = new_session(home, ws, model, [SleepTool()])
+    session = sessions.new(ws, model, [SleepTool()])
     recorder = Recorder()
     await session.prompt(text("go"), recorder)
     progress = [u for u in recorder.updates if isinstance(u, ToolCallProgress)]
     assert [(p.tool_call_id, p.view.content) for p in progress] == [("s", "sleeping 0.0s")]
     assert session.replay() == recorder.without_progress()
-    session.close()
 
 
-async def test_steps_are_capped(home: Path, ws: Path) -> None:
+async def test_steps_are_capped(home: Path, ws: Path, sessions: Sessions) -> None:
     turns = [{"toolCalls": [call(f"c{i}", "echo", {"text": str(i)})]} for i in range(10)]
     model = script(*turns)
-    session = new_session(home, ws, model, [EchoTool()], max_steps=3)
+    session = sessions.new(ws, model, [EchoTool()], max_steps=3)
     recorder = Recorder()
     assert await session.prompt(text("loop"), recorder) == "max_turn_requests"
     assert len(model.requests) == 3
@@ -170,18 +169,20 @@ async def test_steps_are_capped(home: Path, ws: Path) -> None:
     assert log_lines(session, home)[-1]["stopReason"] == "max_turn_requests"
     # Every call of the last step still got its result.
     assert set(_results(session)) == {"c0", "c1", "c2"}
-    session.close()
 
 
-async def test_the_model_stop_reason_is_the_prompt_stop_reason(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "no", "stopReason": "refusal"}))
+async def test_the_model_stop_reason_is_the_prompt_stop_reason(
+    ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "no", "stopReason": "refusal"}))
     assert await session.prompt(text("x"), Recorder()) == "refusal"
-    session.close()
 
 
-async def test_a_model_error_is_recorded_then_raised(home: Path, ws: Path) -> None:
+async def test_a_model_error_is_recorded_then_raised(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     model = script({"error": "429 rate limited: try again in a minute"}, {"text": "back"})
-    session = new_session(home, ws, model)
+    session = sessions.new(ws, model)
     recorder = Recorder()
     with pytest.raises(PromptFailed, match="429 rate limited"):
         await session.prompt(text("hi"), recorder)
@@ -195,25 +196,22 @@ async def test_a_model_error_is_recorded_then_raised(home: Path, ws: Path) -> No
     assert session.replay() == recorder.updates
     # The session is still usable.
     assert await session.prompt(text("again"), Recorder()) == "end_turn"
-    session.close()
 
 
-async def test_a_second_prompt_while_one_runs_is_refused(home: Path, ws: Path) -> None:
+async def test_a_second_prompt_while_one_runs_is_refused(ws: Path, sessions: Sessions) -> None:
     model = script({"toolCalls": [call("s", "sleep", {"key": "k", "seconds": 0.2})]})
-    session = new_session(home, ws, model, [SleepTool()])
+    session = sessions.new(ws, model, [SleepTool()])
     first = asyncio.create_task(session.prompt(text("one"), Recorder()))
-    deadline = asyncio.get_running_loop().time() + 10
-    while not session.running:  # polled, bounded: the first prompt has started
-        assert asyncio.get_running_loop().time() < deadline, "the first prompt never started"
-        await asyncio.sleep(0.01)
+    await eventually(lambda: session.running, "the first prompt started")
     with pytest.raises(SessionBusy):
         await session.prompt(text("two"), Recorder())
     assert await first == "end_turn"
-    session.close()
 
 
-async def test_the_title_is_the_first_prompt_line_set_once(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "a"}, {"text": "b"}))
+async def test_the_title_is_the_first_prompt_line_set_once(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "a"}, {"text": "b"}))
     long = "  Refactor the parser so that every error names its line and column please  \nmore"
     await session.prompt(text(long), Recorder())
     await session.prompt(text("second prompt"), Recorder())
@@ -221,14 +219,15 @@ async def test_the_title_is_the_first_prompt_line_set_once(home: Path, ws: Path)
     assert len(titles) == 1
     assert session.title == "Refactor the parser so that every error names its line and…"
     assert len(session.title) <= 60
-    session.close()
 
 
-async def test_a_loaded_session_continues_with_the_same_history(home: Path, ws: Path) -> None:
+async def test_a_loaded_session_continues_with_the_same_history(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     first_model = script(
         {"text": "looking", "toolCalls": [call("c1", "echo", {"text": "one"})]}, {"text": "done"}
     )
-    session = new_session(home, ws, first_model, [EchoTool()])
+    session = sessions.new(ws, first_model, [EchoTool()])
     await session.prompt(text("first"), Recorder())
     before = derive_history(session.events)
     session.close()
@@ -236,6 +235,7 @@ async def test_a_loaded_session_continues_with_the_same_history(home: Path, ws: 
     second_model = script({"text": "continued"})
     config = SessionConfig(model=second_model, tools=ToolRegistry([EchoTool()]), gate=AllowAll())
     loaded = Session.load(SessionStore(home), session.id, config)
+    sessions.add(loaded)
     assert derive_history(loaded.events) == before
     assert loaded.title == "first"
     await loaded.prompt(text("second"), Recorder())
@@ -250,17 +250,17 @@ async def test_a_loaded_session_continues_with_the_same_history(home: Path, ws: 
         AssistantMessage("done"),
     ]
     assert [e["seq"] for e in log_lines(loaded, home)[1:]] == list(range(1, len(loaded.events) + 1))
-    loaded.close()
 
 
 async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
-    home: Path, ws: Path
+    home: Path, ws: Path, sessions: Sessions
 ) -> None:
     model = script({"toolCalls": [call("c1", "sleep", {"key": "k", "seconds": 30})]})
-    session = new_session(home, ws, model, [SleepTool()])
+    session = sessions.new(ws, model, [SleepTool()])
     task = asyncio.create_task(session.prompt(text("go"), Recorder()))
-    while not any(e.type == "tool/call" for e in session.events):
-        await asyncio.sleep(0.01)
+    await eventually(
+        lambda: any(e.type == "tool/call" for e in session.events), "the call was logged"
+    )
     # Simulate a crash: the log stops mid-turn (the writer goes away without a turn end).
     path = home / "sessions" / f"{session.id}.jsonl"
     crashed = path.read_bytes()
@@ -272,32 +272,31 @@ async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
 
     config = SessionConfig(model=script(), tools=ToolRegistry([SleepTool()]), gate=AllowAll())
     loaded = Session.load(SessionStore(home), session.id, config)
+    sessions.add(loaded)
     tail = log_lines(loaded, home)[-2:]
     assert tail[0]["type"] == "tool/result"
     assert tail[0]["content"] == [{"type": "text", "text": INTERRUPTED}]
     assert tail[0]["isError"] is True
     assert tail[1]["stopReason"] == "cancelled"
-    loaded.close()
 
 
 async def test_a_failing_update_handler_does_not_break_the_turn(
-    home: Path, ws: Path, caplog: pytest.LogCaptureFixture
+    ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
-    session = new_session(home, ws, script({"toolCalls": [call("c", "echo", {"text": "x"})]}))
+    session = sessions.new(ws, script({"toolCalls": [call("c", "echo", {"text": "x"})]}))
 
     def broken(update: object) -> None:
         raise RuntimeError("renderer bug")
 
     assert await session.prompt(text("go"), broken) == "end_turn"
     assert "an update handler failed" in caplog.text
-    session.close()
 
 
-async def test_started_updates_follow_the_model_order(home: Path, ws: Path) -> None:
+async def test_started_updates_follow_the_model_order(ws: Path, sessions: Sessions) -> None:
     model = script(
         {"toolCalls": [call("z", "echo", {"text": "1"}), call("a", "echo", {"text": "2"})]}
     )
-    session = new_session(home, ws, model, [EchoTool()])
+    session = sessions.new(ws, model, [EchoTool()])
     recorder = Recorder()
     await session.prompt(text("go"), recorder)
     started = [u for u in recorder.updates if isinstance(u, ToolCallStarted)]
@@ -305,19 +304,19 @@ async def test_started_updates_follow_the_model_order(home: Path, ws: Path) -> N
         ("z", {"text": "1"}),
         ("a", {"text": "2"}),
     ]
-    session.close()
 
 
-async def test_a_repeated_call_id_gets_a_fresh_one_and_both_calls_run(home: Path, ws: Path) -> None:
+async def test_a_repeated_call_id_gets_a_fresh_one_and_both_calls_run(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     # Some servers number calls per message ("call_0" every time) or repeat an id outright.
     model = script(
         {"toolCalls": [call("c1", "echo", {"text": "a"}), call("c1", "echo", {"text": "b"})]},
         {"toolCalls": [call("c1", "echo", {"text": "c"})]},
         {"text": "done"},
     )
-    session = new_session(home, ws, model, [EchoTool()])
+    session = sessions.new(ws, model, [EchoTool()])
     assert await session.prompt(text("go"), Recorder()) == "end_turn"
-    session.close()
     calls = [e for e in log_lines(session, home) if e["type"] == "tool/call"]
     ids = [c["toolCallId"] for c in calls]
     assert ids[0] == "c1" and len(set(ids)) == 3

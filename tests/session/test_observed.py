@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.session.helpers import Recorder, call, log_lines, script, text
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.session import Session, SessionConfig, SessionStore
 from tether.tools import AllowAll
@@ -29,9 +29,11 @@ def _last_result(session: Session) -> str:
 EDIT = {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
 
 
-async def _read_then_close(home: Path, ws: Path) -> str:
+async def _read_then_close(home: Path, ws: Path, sessions: Sessions) -> str:
     (ws / "a.py").write_text("x = 1\n")
-    session = _create(home, ws, {"toolCalls": [call("r1", "read", {"path": "a.py"})]}, {})
+    session = sessions.add(
+        _create(home, ws, {"toolCalls": [call("r1", "read", {"path": "a.py"})]}, {})
+    )
     await session.prompt(text("read it"), Recorder())
     [observed] = [line for line in log_lines(session, home) if line.get("observed")]
     assert observed["observed"] == [
@@ -46,23 +48,23 @@ async def _read_then_close(home: Path, ws: Path) -> str:
     return session.id
 
 
-async def test_a_loaded_session_edits_what_it_read_before(home: Path, ws: Path) -> None:
-    session_id = await _read_then_close(home, ws)
-    loaded = _load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {})
+async def test_a_loaded_session_edits_what_it_read_before(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session_id = await _read_then_close(home, ws, sessions)
+    loaded = sessions.add(_load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {}))
     await loaded.prompt(text("now edit it"), Recorder())
     assert _last_result(loaded).startswith("Edited ")
     assert (ws / "a.py").read_text() == "x = 2\n"
-    loaded.close()
 
 
 async def test_a_file_changed_while_the_session_was_closed_must_be_read_again(
-    home: Path, ws: Path
+    home: Path, ws: Path, sessions: Sessions
 ) -> None:
-    session_id = await _read_then_close(home, ws)
+    session_id = await _read_then_close(home, ws, sessions)
     (ws / "a.py").write_text("x = 1\ny = 0\n")
-    loaded = _load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {})
+    loaded = sessions.add(_load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {}))
     await loaded.prompt(text("now edit it"), Recorder())
     path = (ws / "a.py").resolve()
     assert _last_result(loaded) == f"{path} changed since it was read; read it again"
     assert (ws / "a.py").read_text() == "x = 1\ny = 0\n"
-    loaded.close()

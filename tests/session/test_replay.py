@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import BaseModel
 
-from tests.session.helpers import EchoArgs, Recorder, call, new_session, script, text
+from tests.session.helpers import EchoArgs, Recorder, Sessions, call, new_session, script, text
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
@@ -31,7 +31,9 @@ from tether.views import (
 )
 
 
-async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path) -> None:
+async def test_live_updates_equal_the_replay_for_every_tool(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     (ws / "app.py").write_text("".join(f"line {i}\n" for i in range(1, 41)))
     model = script(
         {
@@ -76,6 +78,7 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     )
     session = new_session(home, ws, model, default_tools(), gate=None, mode="auto")
     recorder = Recorder()
+    sessions.add(session)
     assert await session.prompt(text("Look around"), recorder) == "end_turn"
     live = recorder.without_progress()
     assert session.replay() == live
@@ -122,7 +125,6 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
         title="read", kind="other", raw_input='{"path": "app.py"'
     )
     assert (ws / "app.py").read_text().splitlines()[6] == "seven"
-    session.close()
 
 
 class FlakyTool(Tool[EchoArgs, str]):
@@ -151,10 +153,10 @@ class FlakyTool(Tool[EchoArgs, str]):
 
 
 async def test_failing_presenters_and_bad_meta_never_break_live_or_replay(
-    home: Path, ws: Path, caplog: pytest.LogCaptureFixture
+    ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
     model = script({"toolCalls": [call("f", "flaky", {"text": "hi"})]})
-    session = new_session(home, ws, model, [FlakyTool()])
+    session = sessions.new(ws, model, [FlakyTool()])
     recorder = Recorder()
     await session.prompt(text("go"), recorder)
     assert session.replay() == recorder.updates
@@ -162,4 +164,3 @@ async def test_failing_presenters_and_bad_meta_never_break_live_or_replay(
     assert finished.view == GenericResultView(content="hi")
     assert finished.result.meta is None  # NaN is not plain JSON: dropped, not stored
     assert "present_result of flaky failed" in caplog.text
-    session.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.helpers import Recorder, call, new_session, script, text
+from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.session import SessionStore, ToolCallStarted
 from tether.session.log import read_log
 from tether.session.replay import replay
@@ -27,7 +27,9 @@ def _labels(updates: list[object]) -> list[str | None]:
 
 
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
-async def test_the_stored_card_keeps_how_the_command_ran(home: Path, ws: Path) -> None:
+async def test_the_stored_card_keeps_how_the_command_ran(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     model = script(
         {
             "toolCalls": [
@@ -38,11 +40,10 @@ async def test_the_stored_card_keeps_how_the_command_ran(home: Path, ws: Path) -
         {"text": "done"},
     )
     off = BashTool(sandbox=SandboxPolicy("off"))
-    session = new_session(home, ws, model, [off])
+    session = sessions.new(ws, model, [off])
     recorder = Recorder()
     assert await asyncio.wait_for(session.prompt(text("go"), recorder), 30) == "end_turn"
     session_id = session.id
-    session.close()
     assert _labels(recorder.updates) == ["unsandboxed", "unsandboxed"]
     # Replayed by a process whose bash is sandboxed (the default): still as it ran.
     events = read_log(SessionStore(home).path(session_id)).events
@@ -50,11 +51,10 @@ async def test_the_stored_card_keeps_how_the_command_ran(home: Path, ws: Path) -
     assert _labels(replayed) == ["unsandboxed", "unsandboxed"]
     # And the other way round.
     model = script({"toolCalls": [call("c", "bash", {"command": "true"})]}, {"text": "ok"})
-    session = new_session(home, ws, model, default_tools(SandboxPolicy(allow_network=True)))
+    session = sessions.new(ws, model, default_tools(SandboxPolicy(allow_network=True)))
     recorder = Recorder()
     await asyncio.wait_for(session.prompt(text("go"), recorder), 30)
     session_id = session.id
-    session.close()
     label = "sandbox: workspace-write, network"
     assert _labels(recorder.updates) == [label]
     events = read_log(SessionStore(home).path(session_id)).events

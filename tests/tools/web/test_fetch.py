@@ -195,12 +195,9 @@ async def test_a_slow_server_past_the_timeout_is_an_error(
         server.release.wait(30)
 
     server.routes["/slow"] = stall
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    result, card = await fetch(
-        ctx, server.url("/slow"), WebFetchTool(allow_private=True, timeout_s=0.5)
-    )
-    assert loop.time() - began < 5
+    # The server stalls for 30 s: an answer before that is the fetch's own timeout.
+    slow = fetch(ctx, server.url("/slow"), WebFetchTool(allow_private=True, timeout_s=0.5))
+    result, card = await asyncio.wait_for(slow, 20)
     assert result.is_error and card is None
     assert result.text() == f"Fetching {server.url('/slow')} timed out after 0.5 s"
 
@@ -209,11 +206,9 @@ async def test_cancel_stops_the_download_mid_way(server: PageServer, ctx: ToolCo
     server.routes["/endless"] = endless(server)
     task = asyncio.create_task(fetch(ctx, server.url("/endless")))
     assert await asyncio.to_thread(server.started.wait, 10)
-    loop = asyncio.get_running_loop()
-    began = loop.time()
     ctx.cancelled.set()
-    result, _ = await asyncio.wait_for(task, 5)
-    assert loop.time() - began < 1
+    # The download never ends by itself: ending at all means the cancel stopped it.
+    result, _ = await asyncio.wait_for(task, 10)
     assert result.is_error and result.text() == "Fetch cancelled"
     assert await asyncio.to_thread(server.closed.wait, 10)  # the connection was dropped
 
