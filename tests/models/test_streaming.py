@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.models.sse_server import Reply, SSEServer, json_reply
+from tests.models.sse_server import SSEServer, json_reply
 from tests.models.support import collect
 from tests.models.wires import WIRES, Wire
 from tether.content import TextContent
@@ -127,25 +127,16 @@ async def test_retry_after_beyond_the_limit_fails_at_once(
     assert len(server.requests) == 1
 
 
-async def test_malformed_chunk_names_the_provider(
-    server: SSEServer, wire: Wire, model: StreamingModel[Any, Any]
+@pytest.mark.parametrize("case", ["malformed", "nested"])
+async def test_an_undecodable_chunk_is_a_clear_error_not_retried(
+    server: SSEServer, wire: Wire, model: StreamingModel[Any, Any], case: str
 ) -> None:
-    server.queue(wire.sse("malformed"))
+    reply, words = wire.undecodable(case)
+    server.queue(reply)
     message = await failure(model)
     assert message.startswith(f"{wire.label}: ")
-    assert "malformed stream chunk (invalid JSON)" in message
-    assert wire.malformed_excerpt in message
-    assert len(server.requests) == 1
-
-
-async def test_chunk_nested_too_deeply_is_a_clear_error(
-    server: SSEServer, wire: Wire, model: StreamingModel[Any, Any]
-) -> None:
-    deep = wire.deep_prefix + b"[" * 100_000 + b"\n\n"
-    server.queue(Reply(headers={"content-type": "text/event-stream"}, chunks=(deep,)))
-    message = await failure(model)
-    assert message.startswith(f"{wire.label}: ")
-    assert "nested too deeply to decode" in message
+    for word in words:
+        assert word in message
     assert len(server.requests) == 1
 
 

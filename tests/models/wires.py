@@ -22,15 +22,10 @@ Body = dict[str, object]
 class Wire:
     """One provider's side of the shared cases."""
 
-    kind: str
-    label: str
-    """How its errors name the provider."""
     model_class: type[StreamingModel[Any, Any]]
     discovery: Discovery
     path: str
     """The base URL's path on the test server."""
-    key_variable: str
-    """Where a key for the test server comes from when no flag gives one."""
     held: int
     """How many events of `KIND_long_text.sse` carry its first two words, `word0 word1 `."""
     text_usage: Usage | None
@@ -56,6 +51,30 @@ class Wire:
 
     def __str__(self) -> str:
         return self.kind
+
+    @property
+    def kind(self) -> str:
+        """The `--model` kind, which also names its transcripts."""
+        return self.model_class.kind
+
+    @property
+    def label(self) -> str:
+        """How its errors name the provider."""
+        return self.model_class.label
+
+    @property
+    def key_variable(self) -> str:
+        """Where a key for the test server comes from when no flag gives one."""
+        return self.discovery.key_names("127.0.0.1")[0]
+
+    def undecodable(self, case: str) -> tuple[Reply, tuple[str, ...]]:
+        """A reply whose chunk cannot be decoded, and words its error must contain."""
+        if case == "malformed":
+            words = ("malformed stream chunk (invalid JSON)", self.malformed_excerpt)
+            return self.sse("malformed"), words
+        deep = self.deep_prefix + b"[" * 100_000 + b"\n\n"
+        stream = Reply(headers={"content-type": "text/event-stream"}, chunks=(deep,))
+        return stream, ("nested too deeply to decode",)
 
     def sse(self, name: str, **options: int) -> Reply:
         """This wire's transcript `KIND_NAME.sse` as a reply."""
@@ -85,12 +104,9 @@ class Wire:
 
 
 OPENAI_WIRE = Wire(
-    kind="openai",
-    label="OpenAI-compatible API",
     model_class=OpenAICompatModel,
     discovery=OPENAI,
     path="/v1",
-    key_variable="OPENAI_API_KEY",
     held=3,
     text_usage=None,
     cached=(
@@ -136,12 +152,9 @@ OPENAI_WIRE = Wire(
 )
 
 ANTHROPIC_WIRE = Wire(
-    kind="anthropic",
-    label="Anthropic API",
     model_class=AnthropicModel,
     discovery=ANTHROPIC,
     path="",
-    key_variable="ANTHROPIC_API_KEY",
     held=4,
     text_usage=Usage(input_tokens=472, output_tokens=9),
     cached=(
