@@ -74,7 +74,7 @@ def test_stop_reasons(reason: str, expected: str) -> None:
         )
     )
     assembler.feed(event({"type": "message_stop"}))
-    assert assembler.stopped
+    assert assembler.complete
     assert assembler.message().stop_reason == expected
 
 

@@ -8,14 +8,17 @@ from tether.models.anthropic_model import AnthropicModel
 from tether.models.catalog import known_models
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.script import ScriptModel
+from tether.providers import ANTHROPIC, OPENAI
 
 
 def test_known_models_start_with_the_current_one() -> None:
-    deepseek = OpenAICompatModel(model="deepseek-reasoner", api_key="k", environ={})
+    deepseek = OpenAICompatModel(OPENAI.resolve(api_key="k", environ={}), model="deepseek-reasoner")
     assert known_models(deepseek) == ("openai:deepseek-reasoner", "openai:deepseek-chat")
-    custom = OpenAICompatModel(model="qwen3:8b", base_url="http://127.0.0.1:11434/v1", environ={})
+    custom = OpenAICompatModel(
+        OPENAI.resolve("http://127.0.0.1:11434/v1", environ={}), model="qwen3:8b"
+    )
     assert known_models(custom) == ("openai:qwen3:8b",)
-    claude = AnthropicModel(model="my-claude", api_key="k", environ={})
+    claude = AnthropicModel(ANTHROPIC.resolve(api_key="k", environ={}), model="my-claude")
     assert known_models(claude)[0] == "anthropic:my-claude"
     assert "anthropic:claude-sonnet-5-5" in known_models(claude)
 

@@ -17,6 +17,7 @@ from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import RetryPolicy
+from tether.providers import OPENAI
 from tether.session import ContextCompacted, SessionConfig, UsageChanged
 from tether.session.budget import tokens
 from tether.session.compaction import SUMMARY_INTRO, SUMMARY_PROMPT, compact_command
@@ -213,9 +214,8 @@ async def test_a_context_overflow_is_compacted_and_retried_once(
     async with SSEServer() as server:
         server.answer = answer
         model = OpenAICompatModel(
+            OPENAI.resolve(server.url, "sk-test"),
             model="deepseek-chat",
-            base_url=server.url,
-            api_key="sk-test",
             retry=RetryPolicy(attempts=1),
         )
         config = _config(model, context_window=32_000)

@@ -91,8 +91,7 @@ def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
 
 def require_key(model: Model) -> None:
     """Fail now, with the provider's message, when a remote model has no API key."""
-    from tether.models.anthropic_model import AnthropicModel
-    from tether.models.openai_compat import OpenAICompatModel
+    from tether.models.streaming import StreamingModel
 
-    if isinstance(model, OpenAICompatModel | AnthropicModel):
+    if isinstance(model, StreamingModel):
         model.require_key()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, cast
 
 if TYPE_CHECKING:
@@ -26,29 +27,16 @@ if TYPE_CHECKING:
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.jsontext import parse_json
+from tether.models.assembly import Assembly, PartialCall
 from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
-    StopReason,
-    ToolCall,
     ToolResultMessage,
     ToolSpec,
 )
 
 __all__ = ["EventAssembler", "to_anthropic_messages", "to_anthropic_tools"]
-
-EMPTY_SCHEMA: dict[str, object] = {"type": "object", "properties": {}}
-
-STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end_turn",
-    "stop_sequence": "end_turn",
-    "pause_turn": "end_turn",
-    "tool_use": "tool_use",
-    "max_tokens": "max_tokens",
-    "model_context_window_exceeded": "max_tokens",
-    "refusal": "refusal",
-}
 
 ImageType = Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
 
@@ -138,27 +126,10 @@ def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[ToolParam]:
         {
             "name": tool.name,
             "description": tool.description,
-            "input_schema": tool.parameters or EMPTY_SCHEMA,
+            "input_schema": tool.schema,
         }
         for tool in tools
     ]
-
-
-@dataclass
-class _ToolBlock:
-    """A tool_use block being assembled."""
-
-    id: str
-    name: str
-    start_input: object
-    json: list[str] = field(default_factory=list)
-
-    def arguments(self) -> str:
-        """The raw input JSON as streamed; `{}` when none came."""
-        raw = "".join(self.json)
-        if raw:
-            return raw
-        return json.dumps(self.start_input) if self.start_input else "{}"
 
 
 def _given(value: int | None, before: int | None) -> int | None:
@@ -167,30 +138,37 @@ def _given(value: int | None, before: int | None) -> int | None:
 
 
 @dataclass
-class EventAssembler:
+class EventAssembler(Assembly):
     """Builds one `AssistantMessage` from raw stream events."""
 
-    text: list[str] = field(default_factory=list)
-    tools: dict[int, _ToolBlock] = field(default_factory=dict)
-    stop_reason: str | None = None
-    stopped: bool = False
-    usage: Usage | None = None
-    """From `message_start`, updated by `message_delta` (whose output count is the total)."""
+    stop_reasons = MappingProxyType(
+        {
+            "end_turn": "end_turn",
+            "stop_sequence": "end_turn",
+            "pause_turn": "end_turn",
+            "tool_use": "tool_use",
+            "max_tokens": "max_tokens",
+            "model_context_window_exceeded": "max_tokens",
+            "refusal": "refusal",
+        }
+    )
 
     def feed(self, event: RawMessageStreamEvent) -> str:
         """Take one event; returns the text it added (possibly empty)."""
         if event.type == "content_block_start":
             block = event.content_block
             if block.type == "text":
-                return self._add(block.text)
+                return self.add(block.text)
             if block.type == "tool_use":
-                self.tools[event.index] = _ToolBlock(block.id, block.name, block.input)
+                # The input may come whole here; `input_json_delta` pieces replace it.
+                whole = json.dumps(block.input) if block.input else "{}"
+                self.calls[event.index] = PartialCall(block.id, block.name, whole=whole)
         elif event.type == "content_block_delta":
             delta = event.delta
             if delta.type == "text_delta":
-                return self._add(delta.text)
-            if delta.type == "input_json_delta" and event.index in self.tools:
-                self.tools[event.index].json.append(delta.partial_json)
+                return self.add(delta.text)
+            if delta.type == "input_json_delta" and event.index in self.calls:
+                self.calls[event.index].pieces.append(delta.partial_json)
         elif event.type == "message_start":
             start = event.message.usage
             self.usage = Usage(
@@ -200,10 +178,10 @@ class EventAssembler:
                 cached_write_tokens=start.cache_creation_input_tokens,
             )
         elif event.type == "message_delta":
-            self.stop_reason = event.delta.stop_reason or self.stop_reason
+            self.stop = event.delta.stop_reason or self.stop
             self._update_usage(event.usage)
         elif event.type == "message_stop":
-            self.stopped = True
+            self.complete = True
         return ""
 
     def _update_usage(self, delta: MessageDeltaUsage) -> None:
@@ -219,18 +197,3 @@ class EventAssembler:
                 delta.cache_creation_input_tokens, usage.cached_write_tokens
             ),
         )
-
-    def _add(self, text: str) -> str:
-        """Record streamed text."""
-        if text:
-            self.text.append(text)
-        return text
-
-    def message(self) -> AssistantMessage:
-        """The assembled message."""
-        calls = tuple(
-            ToolCall(id=block.id, name=block.name, arguments=block.arguments())
-            for _, block in sorted(self.tools.items())
-        )
-        reason = STOP_REASONS.get(self.stop_reason or "end_turn", "end_turn")
-        return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)

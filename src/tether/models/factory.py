@@ -25,15 +25,17 @@ def _script(rest: str, base_url: str | None, api_key: str | None) -> Model:
 def _openai(rest: str, base_url: str | None, api_key: str | None) -> Model:
     """`openai[:MODEL]` is any OpenAI-compatible chat-completions endpoint (DeepSeek by default)."""
     from tether.models.openai_compat import OpenAICompatModel
+    from tether.providers import OPENAI
 
-    return OpenAICompatModel(model=rest or None, base_url=base_url, api_key=api_key)
+    return OpenAICompatModel(OPENAI.resolve(base_url, api_key), model=rest or None)
 
 
 def _anthropic(rest: str, base_url: str | None, api_key: str | None) -> Model:
     """`anthropic[:MODEL]` is Anthropic's messages API."""
     from tether.models.anthropic_model import AnthropicModel
+    from tether.providers import ANTHROPIC
 
-    return AnthropicModel(model=rest or None, base_url=base_url, api_key=api_key)
+    return AnthropicModel(ANTHROPIC.resolve(base_url, api_key), model=rest or None)
 
 
 MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {

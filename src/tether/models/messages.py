@@ -68,3 +68,8 @@ class ToolSpec:
     name: str
     description: str
     parameters: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def schema(self) -> dict[str, object]:
+        """`parameters` as the APIs take them: an object schema even when there are none."""
+        return self.parameters or {"type": "object", "properties": {}}

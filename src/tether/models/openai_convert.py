@@ -9,7 +9,8 @@ tool message to follow its assistant message directly).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,28 +25,17 @@ if TYPE_CHECKING:
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.models.assembly import Assembly, PartialCall
 from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
-    StopReason,
-    ToolCall,
     ToolResultMessage,
     ToolSpec,
     UserMessage,
 )
 
 __all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools"]
-
-EMPTY_SCHEMA: dict[str, object] = {"type": "object", "properties": {}}
-
-STOP_REASONS: dict[str, StopReason] = {
-    "stop": "end_turn",
-    "tool_calls": "tool_use",
-    "function_call": "tool_use",
-    "length": "max_tokens",
-    "content_filter": "refusal",
-}
 
 
 def _image_part(image: ImageContent) -> ChatCompletionContentPartParam:
@@ -148,7 +138,7 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[ChatCompletionFunctionToo
             "function": {
                 "name": tool.name,
                 "description": tool.description,
-                "parameters": tool.parameters or EMPTY_SCHEMA,
+                "parameters": tool.schema,
             },
         }
         for tool in tools
@@ -156,31 +146,27 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[ChatCompletionFunctionToo
 
 
 @dataclass
-class _PartialCall:
-    """A tool call being assembled from deltas."""
-
-    id: str = ""
-    name: str = ""
-    arguments: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ChunkAssembler:
+class ChunkAssembler(Assembly):
     """Builds one `AssistantMessage` from streamed chunks of the first choice."""
 
-    text: list[str] = field(default_factory=list)
-    calls: dict[int, _PartialCall] = field(default_factory=dict)
-    finish_reason: str | None = None
+    stop_reasons = MappingProxyType(
+        {
+            "stop": "end_turn",
+            "tool_calls": "tool_use",
+            "function_call": "tool_use",
+            "length": "max_tokens",
+            "content_filter": "refusal",
+        }
+    )
     slots: dict[int, int] = field(default_factory=dict)
     """The server's call index -> the slot its latest call went to (they differ when a
     server reuses an index for a new call)."""
-    usage: Usage | None = None
-    """From the last chunk, which has no choices (asked for with `include_usage`)."""
 
     def feed(self, chunk: ChatCompletionChunk) -> str:
         """Take one chunk; returns the text it added (possibly empty)."""
         added = ""
         if chunk.usage is not None:
+            # Only the last chunk, which has no choices, carries usage (`include_usage`).
             details = chunk.usage.prompt_tokens_details
             self.usage = Usage(
                 input_tokens=chunk.usage.prompt_tokens,
@@ -197,10 +183,10 @@ class ChunkAssembler:
                 for call in delta.tool_calls or ():
                     self._feed_call(call.index, call.id, call.function)
             if choice.finish_reason:
-                self.finish_reason = choice.finish_reason
-        if added:
-            self.text.append(added)
-        return added
+                # A stream that says why it stopped is whole.
+                self.stop = choice.finish_reason
+                self.complete = True
+        return self.add(added)
 
     def _feed_call(self, index: int | None, call_id: str | None, function: object) -> None:
         """Add one tool-call delta: the id and name come first, arguments in pieces."""
@@ -210,7 +196,7 @@ class ChunkAssembler:
         # pieces that follow under that index belong to it.
         if partial is None or (call_id and partial.id and call_id != partial.id):
             slot = slot if partial is None else max(self.calls) + 1
-            partial = self.calls[slot] = _PartialCall()
+            partial = self.calls[slot] = PartialCall()
             if index is not None:
                 self.slots[index] = slot
         if call_id:
@@ -221,26 +207,12 @@ class ChunkAssembler:
             partial.name = name
         arguments = getattr(function, "arguments", None)
         if arguments:
-            partial.arguments.append(arguments)
-
-    @property
-    def complete(self) -> bool:
-        """Whether the stream said why it stopped."""
-        return self.finish_reason is not None
+            partial.pieces.append(arguments)
 
     def message(self) -> AssistantMessage:
-        """The assembled message."""
-        calls = tuple(
-            ToolCall(
-                # A few servers send no ids; the next request needs one to pair the result.
-                id=partial.id or f"call_{slot}",
-                name=partial.name,
-                arguments="".join(partial.arguments) or "{}",
-            )
-            for slot, partial in sorted(self.calls.items())
-        )
-        reason = STOP_REASONS.get(self.finish_reason or "stop", "end_turn")
+        """The assembled message; tool calls make it `tool_use` whatever the server said."""
+        message = super().message()
         # Several servers (Ollama, vLLM) say "stop" even when the reply is tool calls.
-        if calls and reason == "end_turn":
-            reason = "tool_use"
-        return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)
+        if message.tool_calls and message.stop_reason == "end_turn":
+            return replace(message, stop_reason="tool_use")
+        return message

@@ -1,0 +1,185 @@
+"""The request loop both SDK-backed models share; each provider plugs in its wire format.
+
+A provider subclass says only what differs: its SDK's client class, how to send one
+request (`_open`), which assembler turns its stream events into a message, and what its
+SDK's own exceptions mean (`_failure`). Everything else is here, once: the retries (only
+while nothing has streamed), the `TextDelta`s, the final `Completed` with its usage, a
+stream that ends too early, chunks that are not JSON, lost connections, and closing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import aclosing
+from typing import ClassVar, Generic, Protocol, TypeVar
+
+from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta, Usage
+from tether.models.failures import Endpoint, server_message
+from tether.models.messages import AssistantMessage
+from tether.models.retry import Failure, RetryPolicy, retrying
+from tether.providers import Provider
+
+__all__ = ["Assembler", "EventStream", "StreamingModel"]
+
+EventT = TypeVar("EventT")
+EventT_co = TypeVar("EventT_co", covariant=True)
+EventT_contra = TypeVar("EventT_contra", contravariant=True)
+
+
+class Client(Protocol):
+    """An SDK client: something with a connection pool to close."""
+
+    async def close(self) -> None:
+        """Close the pool."""
+
+
+ClientT = TypeVar("ClientT", bound=Client)
+ClientT_co = TypeVar("ClientT_co", bound=Client, covariant=True)
+
+
+class ClientClass(Protocol[ClientT_co]):
+    """An SDK's client class, as far as it is called here."""
+
+    def __call__(self, *, api_key: str | None, base_url: str, max_retries: int) -> ClientT_co:
+        """A client for one endpoint and key."""
+        ...
+
+
+class EventStream(Protocol[EventT_co]):
+    """A streamed response as the SDKs return it."""
+
+    def __aiter__(self) -> AsyncIterator[EventT_co]:
+        """The parsed events, in order."""
+        ...
+
+    async def close(self) -> None:
+        """Close the response (and release its connection)."""
+
+
+class Assembler(Protocol[EventT_contra]):
+    """Turns one wire format's events into text pieces and, at the end, one message."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the stream reached its proper end."""
+        ...
+
+    @property
+    def usage(self) -> Usage | None:
+        """The tokens spent, when the server said."""
+        ...
+
+    def feed(self, event: EventT_contra) -> str:
+        """Take one event; returns the text it added (possibly empty)."""
+        ...
+
+    def message(self) -> AssistantMessage:
+        """The assembled message."""
+        ...
+
+
+class StreamingModel(ABC, Generic[ClientT, EventT]):
+    """A model reached through a provider's SDK, whose own retries are off (see `retry`)."""
+
+    kind: ClassVar[str]
+    """The `--model` kind, the first half of `name`."""
+    label: ClassVar[str]
+    """The provider as error messages name it."""
+    default_model: ClassVar[str]
+    """The model asked for when `--model` names none."""
+    unfinished: ClassVar[str]
+    """What a stream that stops too early failed to reach, as its error says."""
+
+    def __init__(
+        self, provider: Provider, *, model: str | None = None, retry: RetryPolicy | None = None
+    ) -> None:
+        self.provider = provider
+        self.base_url = provider.base_url
+        self.model = model or self.default_model
+        self.name = f"{self.kind}:{self.model}"
+        self._retry = retry or RetryPolicy()
+        self._endpoint = Endpoint(self.label, self.base_url, self.model, provider.key_hint)
+        self._client: ClientT | None = None
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        """Stream one assistant message; retries transient failures before the first event."""
+        attempts = retrying(lambda: self._attempt(request), self._classify, self._retry)
+        async with aclosing(attempts) as events:
+            async for event in events:
+                yield event
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    def require_key(self) -> None:
+        """Raise `ModelError` now when no key is configured (before any session is made)."""
+        if self.provider.api_key is None:
+            raise ModelError(self.provider.missing_key)
+
+    def _sdk(self) -> ClientT:
+        """The SDK client, made on first use: only a request pays for importing the SDK."""
+        self.require_key()
+        if self._client is None:
+            connect = self._client_class()
+            # Retries are ours (see `retry`), so the SDK's own are off.
+            self._client = connect(
+                api_key=self.provider.api_key, base_url=self.base_url, max_retries=0
+            )
+        return self._client
+
+    async def _attempt(self, request: ModelRequest) -> AsyncGenerator[ModelEvent, None]:
+        """One HTTP request, streamed."""
+        stream = await self._open(request)
+        assembler = self._assembler()
+        try:
+            async for event in stream:
+                text = assembler.feed(event)
+                if text:
+                    yield TextDelta(text)
+        finally:
+            await stream.close()
+        if not assembler.complete:
+            raise ModelError(f"{self.label}: the stream from {self.base_url} {self.unfinished}")
+        yield Completed(assembler.message(), usage=assembler.usage)
+
+    def _classify(self, exc: Exception) -> Failure:
+        """What a failed attempt means: every exception becomes a clear `ModelError`."""
+        import httpx2
+
+        if isinstance(exc, ModelError):
+            return Failure(exc)
+        failure = self._failure(exc)
+        if failure is not None:
+            return failure
+        if isinstance(exc, httpx2.TransportError):
+            return self._endpoint.unreachable(exc)
+        undecodable = self._endpoint.undecodable(exc)
+        if undecodable is not None:
+            return undecodable
+        return self._endpoint.broken(f"unexpected {type(exc).__name__} from {self.base_url}: {exc}")
+
+    def _http(
+        self, status: int, body: object, fallback: str, headers: Mapping[str, str], code: str | None
+    ) -> Failure:
+        """The failure for an HTTP error status, worded from the error body."""
+        return self._endpoint.http(status, server_message(body, fallback), headers, code)
+
+    @abstractmethod
+    def _client_class(self) -> ClientClass[ClientT]:
+        """The SDK's client class, imported only now: the SDKs are slow to import."""
+
+    @abstractmethod
+    async def _open(self, request: ModelRequest) -> EventStream[EventT]:
+        """Send one request in this wire format through `_sdk()`; the response streams."""
+
+    @abstractmethod
+    def _assembler(self) -> Assembler[EventT]:
+        """A fresh assembler for one response."""
+
+    @abstractmethod
+    def _failure(self, exc: Exception) -> Failure | None:
+        """What one of the SDK's own exceptions means; `None` for any other exception."""
