@@ -12,7 +12,7 @@ from tests.session.helpers import EchoArgs, Recorder, call, new_session, script,
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
-from tether.session.wire import update_to_json
+from tether.session.updates import UPDATE
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.defaults import default_tools
 from tether.views import (
@@ -82,7 +82,8 @@ async def test_live_updates_equal_the_replay_for_every_tool(home: Path, ws: Path
     stored = SessionStore(home).read(session.id)
     tools = default_tools().bound(stored.header.cwd)
     assert replay(stored.events, tools) == live
-    assert [update_to_json(u) for u in session.replay()] == [update_to_json(u) for u in live]
+    wire = [UPDATE.dump_python(u, mode="json", by_alias=True) for u in session.replay()]
+    assert wire == [UPDATE.dump_python(u, mode="json", by_alias=True) for u in live]
 
     started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
     done = {u.tool_call_id: u for u in live if isinstance(u, ToolCallFinished)}

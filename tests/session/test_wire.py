@@ -9,6 +9,7 @@ import pytest
 from tether.content import ImageContent, TextContent
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
+    UPDATE,
     AgentText,
     ContextCompacted,
     TitleChanged,
@@ -23,7 +24,6 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
-from tether.session.wire import update_to_json
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, TerminalCallView, TerminalResultView
 
@@ -163,7 +163,7 @@ CASES: list[tuple[Update, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("update", "expected"), CASES, ids=lambda c: getattr(c, "kind", ""))
 def test_each_update_kind_has_its_wire_form(update: Update, expected: dict[str, Any]) -> None:
-    dumped = update_to_json(update)
+    dumped = UPDATE.dump_python(update, mode="json", by_alias=True)
     assert dumped == expected
     # Key order is part of the printed form (`tether show --json`).
     assert list(dumped) == list(expected)
