@@ -25,6 +25,7 @@ __all__ = [
     "UPDATE",
     "AgentText",
     "ContextCompacted",
+    "RawArguments",
     "TitleChanged",
     "ToolCallFinished",
     "ToolCallProgress",
@@ -224,5 +225,6 @@ Update = Annotated[
     Field(discriminator="kind"),
 ]
 
-UPDATE: TypeAdapter[Update] = TypeAdapter(Update)
+# Built on first use: every session imports this module, only `show --json` dumps updates.
+UPDATE: TypeAdapter[Update] = TypeAdapter(Update, config=ConfigDict(defer_build=True))
 """Serializes any update as camelCase JSON (updates are made in code, never validated)."""

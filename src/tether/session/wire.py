@@ -17,7 +17,8 @@ __all__ = ["SESSION_DOCUMENT", "SessionDocument"]
 class SessionDocument:
     """A session's id, cwd and creation time, and every update its log replays to."""
 
-    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+    # The adapter is built on first use: plain `tether show` imports this module too.
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(**WIRE_CONFIG, defer_build=True)
 
     id: str
     cwd: str
