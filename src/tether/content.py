@@ -9,7 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.wire import WIRE_CONFIG
 
-__all__ = ["CONTENT_BLOCKS", "ContentBlock", "ImageContent", "TextContent"]
+__all__ = ["CONTENT_BLOCK", "ContentBlock", "ImageContent", "TextContent"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -30,5 +30,5 @@ class ImageContent:
 
 
 ContentBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]
-CONTENT_BLOCKS: TypeAdapter[tuple[ContentBlock, ...]] = TypeAdapter(tuple[ContentBlock, ...])
-"""Validates and serializes a result's content."""
+CONTENT_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
+"""Validates and serializes one content block."""

@@ -12,6 +12,7 @@ from rich.text import Text
 from tether.cli.prompting import consoles
 from tether.cli.safe_output import print_json
 from tether.session import SessionStore
+from tether.session.store import SESSION_INFO
 
 HELP = "list stored sessions, newest first"
 
@@ -31,18 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit > 0:
         infos = infos[: args.limit]
     if args.json:
-        rows = [
-            {
-                "id": info.id,
-                "cwd": info.cwd,
-                "title": info.title,
-                "createdAt": info.created_at,
-                "updatedAt": info.updated_at,
-                "turns": info.turns,
-            }
-            for info in infos
-        ]
-        print_json(rows)
+        print_json([SESSION_INFO.dump_python(i, mode="json", by_alias=True) for i in infos])
         return 0
     if not infos:
         out.print("no sessions yet: try `tether demo`", markup=False)

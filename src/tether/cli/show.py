@@ -10,7 +10,7 @@ from tether.cli.prompting import consoles
 from tether.cli.safe_output import print_json
 from tether.session import SessionStore
 from tether.session.replay import replay
-from tether.session.wire import update_to_json
+from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 from tether.tools.defaults import default_tools
 
 HELP = "render a stored session from its log"
@@ -31,13 +31,10 @@ def run(args: argparse.Namespace) -> int:
     updates = replay(contents.events, default_tools(), contents.header.cwd)
     header = contents.header
     if args.json:
-        document = {
-            "id": header.id,
-            "cwd": header.cwd,
-            "createdAt": header.created_at,
-            "updates": [update_to_json(update) for update in updates],
-        }
-        print_json(document)
+        document = SessionDocument(
+            id=header.id, cwd=header.cwd, created_at=header.created_at, updates=updates
+        )
+        print_json(SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True))
         return 0
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False

@@ -8,15 +8,18 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import platformdirs
+from pydantic import ConfigDict, TypeAdapter
 
 from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
 from tether.session.events import SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_log
+from tether.wire import WIRE_CONFIG
 
-__all__ = ["SessionInfo", "SessionStore", "data_dir"]
+__all__ = ["SESSION_INFO", "SessionInfo", "SessionStore", "data_dir"]
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -33,12 +36,19 @@ def data_dir() -> Path:
 class SessionInfo:
     """One line of `tether sessions`."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     id: str
     cwd: str
     title: str | None
+    """`null` on the wire until the first prompt sets it."""
     created_at: str
     updated_at: str
     turns: int
+
+
+SESSION_INFO: TypeAdapter[SessionInfo] = TypeAdapter(SessionInfo)
+"""Serializes one listed session as camelCase JSON (`tether sessions --json`)."""
 
 
 class SessionStore:

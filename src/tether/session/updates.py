@@ -1,9 +1,17 @@
-"""What clients render, live and on replay: a closed union of small frozen dataclasses."""
+"""What clients render, live and on replay: a closed union of small frozen dataclasses.
+
+They are plain dataclasses: a replay builds one per event, so building one validates
+nothing. `UPDATE` only dumps them, as the camelCase JSON of `tether show --json`; what the
+wire form adds or leaves out (`rawInput` for the raw argument text, a compaction's `text`)
+is said by the fields themselves.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
 from tether.policy.asker import PermissionOutcome
 from tether.session.events import CompactionMethod, StopReason
@@ -11,10 +19,13 @@ from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
+    "UPDATE",
     "AgentText",
     "ContextCompacted",
+    "RawArguments",
     "TitleChanged",
     "ToolCallFinished",
     "ToolCallProgress",
@@ -30,9 +41,17 @@ __all__ = [
 ]
 
 
+RawArguments = Annotated[
+    str, Field(serialization_alias="rawInput"), PlainSerializer(raw_input, return_type=Any)
+]
+"""A call's raw argument text; on the wire its `rawInput`: the JSON it decodes to, else the text."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UserText:
     """A text block of the person's prompt."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["user_text"] = "user_text"
     text: str
@@ -41,6 +60,8 @@ class UserText:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UserImage:
     """An image block of the person's prompt (base64 `data`)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["user_image"] = "user_image"
     data: str
@@ -51,6 +72,8 @@ class UserImage:
 class UserResource:
     """A resource of the person's prompt as they sent it (a link, an embedded file)."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["user_resource"] = "user_resource"
     block: ResourceLink | EmbeddedResource
 
@@ -58,6 +81,8 @@ class UserResource:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AgentText:
     """A chunk of the assistant's text, in the order it streamed."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["agent_text"] = "agent_text"
     text: str
@@ -67,10 +92,12 @@ class AgentText:
 class ToolCallStarted:
     """A call is pending: its raw arguments and its call card."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["tool_call_started"] = "tool_call_started"
     tool_call_id: str
     name: str
-    arguments: str
+    arguments: RawArguments
     """The raw argument text exactly as the model sent it."""
     view: ToolCallView
 
@@ -84,6 +111,8 @@ class ToolCallStarted:
 class ToolCallProgress:
     """Live only, never stored: a partial result card (bash output so far)."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["tool_call_progress"] = "tool_call_progress"
     tool_call_id: str
     view: ToolResultView
@@ -93,18 +122,22 @@ class ToolCallProgress:
 class ToolCallFinished:
     """A call finished: its status, its result card, and the stored result itself."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["tool_call_finished"] = "tool_call_finished"
     tool_call_id: str
     status: Literal["completed", "failed"]
     view: ToolResultView
     result: ToolResult
-    permission: PermissionOutcome | None = None
+    permission: Opt[PermissionOutcome] = None
     """How the policy settled the call when it needed a person (`None`: it did not)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TitleChanged:
     """The session got its title."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["title_changed"] = "title_changed"
     title: str
@@ -114,6 +147,8 @@ class TitleChanged:
 class TurnEnded:
     """The prompt ended normally, was capped, or was cancelled."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["turn_ended"] = "turn_ended"
     stop_reason: StopReason
 
@@ -122,6 +157,8 @@ class TurnEnded:
 class TurnFailed:
     """The prompt ended because the model failed; `message` says why."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["turn_failed"] = "turn_failed"
     message: str
 
@@ -129,6 +166,8 @@ class TurnFailed:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UsageChanged:
     """After a model response: the tokens the context holds (`used`) of the window (`size`)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["usage_changed"] = "usage_changed"
     used: int
@@ -144,11 +183,14 @@ class UsageChanged:
 class ContextCompacted:
     """What the model sees was compacted (a notice for people; the cards are unchanged)."""
 
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
     kind: Literal["context_compacted"] = "context_compacted"
     method: CompactionMethod
     before_tokens: int
     after_tokens: int
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def text(self) -> str:
         """`context compacted by summary: 104k → 9.8k tokens`."""
@@ -167,7 +209,7 @@ def short_tokens(count: int) -> str:
     return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
 
 
-Update = (
+Update = Annotated[
     UserText
     | UserImage
     | UserResource
@@ -179,5 +221,10 @@ Update = (
     | TurnEnded
     | TurnFailed
     | UsageChanged
-    | ContextCompacted
-)
+    | ContextCompacted,
+    Field(discriminator="kind"),
+]
+
+# Built on first use: every session imports this module, only `show --json` dumps updates.
+UPDATE: TypeAdapter[Update] = TypeAdapter(Update, config=ConfigDict(defer_build=True))
+"""Serializes any update as camelCase JSON (updates are made in code, never validated)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import ConfigDict, JsonValue, TypeAdapter
 
@@ -36,11 +36,6 @@ class ToolResult:
     def text(self) -> str:
         """All text blocks joined by newlines (images are left out)."""
         return "\n".join(b.text for b in self.content if isinstance(b, TextContent))
-
-    def to_json(self) -> dict[str, Any]:
-        """The `{content, isError, meta}` object as stored in the log."""
-        dumped: dict[str, Any] = TOOL_RESULT.dump_python(self, mode="json", by_alias=True)
-        return dumped
 
 
 TOOL_RESULT: TypeAdapter[ToolResult] = TypeAdapter(ToolResult)

@@ -8,7 +8,13 @@ from tether.views.call import (
     ToolCallView,
     ToolKind,
 )
-from tether.views.codec import dump_view, load_call_view, load_result_view
+from tether.views.codec import (
+    TOOL_VIEW,
+    ToolView,
+    dump_view,
+    load_call_view,
+    load_result_view,
+)
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.result import (
     TOOL_RESULT_VIEW,
@@ -29,6 +35,7 @@ from tether.views.search import (
 __all__ = [
     "TOOL_CALL_VIEW",
     "TOOL_RESULT_VIEW",
+    "TOOL_VIEW",
     "DiffCallView",
     "DiffResultView",
     "FileDiff",
@@ -46,6 +53,7 @@ __all__ = [
     "ToolCallView",
     "ToolKind",
     "ToolResultView",
+    "ToolView",
     "WebFetchResultView",
     "dump_view",
     "load_call_view",

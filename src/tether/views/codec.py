@@ -4,35 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from tether.views.call import TOOL_CALL_VIEW, ToolCallView
-from tether.views.result import (
-    TOOL_RESULT_VIEW,
-    DiffResultView,
-    GenericResultView,
-    ReadResultView,
-    TerminalResultView,
-    ToolResultView,
-    WebFetchResultView,
-)
-from tether.views.search import SearchMatchesResultView, SearchPathsResultView
+from tether.views.result import TOOL_RESULT_VIEW, ToolResultView
 
-__all__ = ["dump_view", "load_call_view", "load_result_view"]
+__all__ = ["TOOL_VIEW", "ToolView", "dump_view", "load_call_view", "load_result_view"]
 
-_RESULT_TYPES = (
-    GenericResultView,
-    TerminalResultView,
-    DiffResultView,
-    ReadResultView,
-    SearchMatchesResultView,
-    SearchPathsResultView,
-    WebFetchResultView,
-)
+ToolView = ToolCallView | ToolResultView
+"""Any card, of either side (the two unions share tags, so JSON is loaded as one side)."""
+
+TOOL_VIEW: TypeAdapter[ToolView] = TypeAdapter(ToolView)
+"""Serializes any card; each value is dumped by its own class, whichever union it is from."""
 
 
-def dump_view(view: ToolCallView | ToolResultView) -> dict[str, Any]:
+def dump_view(view: ToolView) -> dict[str, Any]:
     """The wire JSON of any card (camelCase keys, unset optional fields left out)."""
-    adapter: Any = TOOL_RESULT_VIEW if isinstance(view, _RESULT_TYPES) else TOOL_CALL_VIEW
-    dumped: dict[str, Any] = adapter.dump_python(view, mode="json", by_alias=True)
+    dumped: dict[str, Any] = TOOL_VIEW.dump_python(view, mode="json", by_alias=True)
     return dumped
 
 

@@ -477,7 +477,8 @@ async def test_result_view_is_the_same_after_a_round_trip(
 ) -> None:
     args = BashArgs(command=command, timeout_ms=timeout_ms)
     live = await invoke(TOOL, args, _ctx(tmp_path))
-    stored = TOOL_RESULT.validate_python(json.loads(json.dumps(live.to_json())))
+    wire = json.dumps(TOOL_RESULT.dump_python(live, mode="json", by_alias=True))
+    stored = TOOL_RESULT.validate_python(json.loads(wire))
     assert stored == live
     live_view = TOOL.present_result(args, live, CardContext())
     replayed = TOOL.present_result(args, stored, CardContext())

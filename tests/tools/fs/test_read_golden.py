@@ -19,6 +19,7 @@ from tests.golden import check_golden
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.read_file import CHUNK_BYTES, MAX_IMAGE_BYTES
+from tether.tools.result import TOOL_RESULT
 
 GOLDEN = Path(__file__).parent / "read_golden"
 
@@ -106,7 +107,7 @@ def golden_text(result: ToolResult, root: Path) -> str:
     if result.text() and not result.is_error:
         body = result.text()
     else:
-        stored = result.to_json()
+        stored = TOOL_RESULT.dump_python(result, mode="json", by_alias=True)
         body = json.dumps(stored, indent=2, ensure_ascii=False)
     return body.replace(str(root), "{{cwd}}") + "\n"
 

@@ -20,12 +20,7 @@ from tether.tools.fs.edit_commit import commit_change
 from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.edit_match import replace_in_text
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import (
-    current_version,
-    read_unchanged,
-    require_editable_size,
-    require_observed,
-)
+from tether.tools.fs.guard import read_to_change
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -145,15 +140,13 @@ def _plan(
     args: EditArgs, observations: FileObservations, path: Path, roots: Sequence[Path]
 ) -> _Plan:
     """Check the observation, read, match and encode; raises `ToolError` for any refusal."""
-    before = current_version(path, roots)
-    if before is None:
+    current = read_to_change(path, observations, "edit", roots)
+    if current is None:
         # An empty old_string on a missing file creates it, as UTF-8 with the text as given.
         if args.old_string:
             raise ToolError(f"File not found: {path}")
         return _Plan(None, _encode(NEW_FILE, args.new_string, path), "", args.new_string, 1)
-    require_editable_size(path, before, "edit")
-    require_observed(observations, path, before)
-    data = read_unchanged(path, before, roots)
+    before, data = current
     if looks_binary(path, data[:SNIFF_BYTES]):
         raise ToolError(f"Cannot edit binary file: {path}")
     try:

@@ -24,9 +24,8 @@ __all__ = [
     "Verb",
     "current_version",
     "ensure_unchanged",
+    "read_to_change",
     "read_unchanged",
-    "require_editable_size",
-    "require_observed",
 ]
 
 Verb = Literal["edit", "write"]
@@ -68,6 +67,22 @@ def current_version(path: Path, roots: Sequence[Path] = ()) -> FileVersion | Non
         os.close(fd)
 
 
+def read_to_change(
+    path: Path, observations: FileObservations, verb: Verb, roots: Sequence[Path] = ()
+) -> tuple[FileVersion, bytes] | None:
+    """The file a change replaces, as the session read it: its version and content.
+
+    `None` when there is no file. Refuses a file too large to change, one the session has not
+    read, and one that changed since it was read.
+    """
+    before = current_version(path, roots)
+    if before is None:
+        return None
+    _require_editable_size(path, before, verb)
+    _require_observed(observations, path, before)
+    return before, read_unchanged(path, before, roots)
+
+
 def read_unchanged(path: Path, before: FileVersion, roots: Sequence[Path] = ()) -> bytes:
     """The whole content of `path`, which must still be version `before` (else `ToolError`)."""
     try:
@@ -82,9 +97,9 @@ def read_unchanged(path: Path, before: FileVersion, roots: Sequence[Path] = ()) 
     return data
 
 
-def require_editable_size(path: Path, current: FileVersion | None, verb: Verb) -> None:
+def _require_editable_size(path: Path, current: FileVersion, verb: Verb) -> None:
     """Refuse to load an existing file larger than `MAX_EDIT_BYTES`, saying both sizes."""
-    if current is None or current.size <= MAX_EDIT_BYTES:
+    if current.size <= MAX_EDIT_BYTES:
         return
     action = "edit" if verb == "edit" else "overwrite"
     raise ToolError(
@@ -94,12 +109,8 @@ def require_editable_size(path: Path, current: FileVersion | None, verb: Verb) -
     )
 
 
-def require_observed(
-    observations: FileObservations, path: Path, current: FileVersion | None
-) -> None:
+def _require_observed(observations: FileObservations, path: Path, current: FileVersion) -> None:
     """Refuse to change an existing file the session has not read, or that changed since."""
-    if current is None:
-        return
     seen = observations.get(path)
     if seen is None:
         raise ToolError(_unread(path))

@@ -17,12 +17,7 @@ from tether.tools.errors import ToolError
 from tether.tools.fs.edit_commit import commit_change
 from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import (
-    current_version,
-    read_unchanged,
-    require_editable_size,
-    require_observed,
-)
+from tether.tools.fs.guard import read_to_change
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -96,10 +91,9 @@ def _plan(
     args: WriteArgs, observations: FileObservations, path: Path, roots: Sequence[Path]
 ) -> tuple[FileVersion | None, bytes, AppliedChange]:
     """The version replaced, the bytes to write and the change as shown."""
-    before = current_version(path, roots)
-    require_editable_size(path, before, "write")
-    require_observed(observations, path, before)
-    old = _existing_text(read_unchanged(path, before, roots), path) if before is not None else None
+    current = read_to_change(path, observations, "write", roots)
+    before = None if current is None else current[0]
+    old = None if current is None else _existing_text(current[1], path)
     target = old if old is not None else NEW_FILE
     content = args.content
     # A CRLF file stays CRLF when the new content comes with bare LFs, as models write.

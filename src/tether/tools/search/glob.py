@@ -10,12 +10,11 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
+from tether.tools.search.collector import collect
 from tether.tools.search.meta import glob_meta, paths_meta_from_meta
 from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import glob_text
-from tether.tools.search.rg import run_rg
 from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
@@ -72,19 +71,15 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
             # Later globs win: the version-control stores stay out whatever the pattern says.
             *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
         ]
-        run = await run_rg(
+        run = await collect(
+            ctx,
+            scope,
             rg_args,
-            scope.root,
-            on_line=collector.feed,
-            cancelled=ctx.cancelled,
+            collector,
             max_bytes=GLOB_MAX_BYTES,
             max_line_bytes=_MAX_PATH_BYTES,
             separator=b"\0",
         )
-        if run.stopped == "cancelled":
-            raise ToolError("Search cancelled")
-        if run.returncode == 2 and collector.total == 0:
-            raise ToolError(f"ripgrep failed: {run.stderr or 'exit code 2'}")
         return GlobValue(
             pattern=args.pattern,
             paths=collector.paths(),

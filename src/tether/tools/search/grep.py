@@ -10,12 +10,11 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
+from tether.tools.search.collector import collect
 from tether.tools.search.matches import MatchCollector
 from tether.tools.search.meta import grep_meta, matches_meta_from_meta
 from tether.tools.search.render import grep_text
-from tether.tools.search.rg import run_rg
 from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GrepValue
 from tether.views import GenericCallView, SearchMatchesResultView, ToolCallView
@@ -71,21 +70,14 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         if args.include is not None:
             rg_args += ["--glob", args.include]
         rg_args += ["--", scope.target] if scope.target is not None else []
-        run = await run_rg(
+        run = await collect(
+            ctx,
+            scope,
             rg_args,
-            scope.root,
-            on_line=collector.feed,
-            cancelled=ctx.cancelled,
+            collector,
             max_bytes=GREP_MAX_BYTES,
             max_line_bytes=_MAX_LINE_BYTES,
         )
-        if run.stopped == "cancelled":
-            raise ToolError("Search cancelled")
-        if run.stopped is not None:
-            collector.stop()
-        elif not collector.finished:
-            # ripgrep gave up before searching anything: a bad pattern or glob, say.
-            raise ToolError(f"ripgrep failed: {run.stderr or f'exit code {run.returncode}'}")
         return GrepValue(
             pattern=args.pattern,
             files=collector.files(),

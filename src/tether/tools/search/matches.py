@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tether.tools.search.preview import json_text, preview
+from tether.tools.search.rg import RgRun
 from tether.views import SearchFile, SearchMatch
 
 __all__ = ["MatchCollector"]
@@ -77,6 +78,14 @@ class MatchCollector:
             self._end(data)
         elif kind == "summary":
             self.finished = True
+
+    def ended(self, run: RgRun) -> bool:
+        """Close after the run; `False` when ripgrep gave up before searching anything."""
+        if run.stopped is not None:
+            self.stop()
+            return True
+        # No closing summary: a bad pattern or glob, say.
+        return self.finished
 
     def stop(self) -> None:
         """The search was stopped mid-file: keep what that file showed so far (a lower bound)."""

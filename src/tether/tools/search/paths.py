@@ -12,6 +12,8 @@ from collections.abc import Callable
 from functools import total_ordering
 from pathlib import Path
 
+from tether.tools.search.rg import RgRun
+
 __all__ = ["PathCollector"]
 
 
@@ -58,6 +60,11 @@ class PathCollector:
             heapq.heappush(self._heap, entry)
         elif entry > self._heap[0]:
             heapq.heapreplace(self._heap, entry)
+
+    def ended(self, run: RgRun) -> bool:
+        """Close after the run; `False` when ripgrep failed (exit 2) and listed nothing."""
+        # ripgrep exits 2 on any error, an unreadable directory too: what it listed stands.
+        return not (run.returncode == 2 and self.total == 0)
 
     def paths(self) -> tuple[str, ...]:
         """The kept paths, newest first (equal times by path), as the model sees them."""

@@ -1,0 +1,56 @@
+"""A search's ripgrep run, the same for `grep` and `glob`: lines to a collector, errors raised."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
+from tether.tools.search.rg import RgRun, run_rg
+from tether.tools.search.scope import Scope
+
+__all__ = ["Collector", "collect"]
+
+
+class Collector(Protocol):
+    """What folds ripgrep's output into a result: grep's matches, glob's paths."""
+
+    def feed(self, line: bytes) -> None:
+        """Take one line of ripgrep's output."""
+        ...
+
+    def ended(self, run: RgRun) -> bool:
+        """Close after the run (not cancelled); `False` when ripgrep failed to search at all."""
+        ...
+
+
+async def collect(
+    ctx: ToolContext,
+    scope: Scope,
+    rg_args: Sequence[str],
+    collector: Collector,
+    *,
+    max_bytes: int,
+    max_line_bytes: int,
+    separator: bytes = b"\n",
+) -> RgRun:
+    """Run `rg RG_ARGS` in the scope's root, every line to `collector`; how the run ended.
+
+    Raises `ToolError`: `Search cancelled`, or `ripgrep failed: ...` with what ripgrep said
+    (else its exit code) when the collector says it did not search.
+    """
+    run = await run_rg(
+        rg_args,
+        scope.root,
+        on_line=collector.feed,
+        cancelled=ctx.cancelled,
+        max_bytes=max_bytes,
+        max_line_bytes=max_line_bytes,
+        separator=separator,
+    )
+    if run.stopped == "cancelled":
+        raise ToolError("Search cancelled")
+    if not collector.ended(run):
+        raise ToolError(f"ripgrep failed: {run.stderr or f'exit code {run.returncode}'}")
+    return run

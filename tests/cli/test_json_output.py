@@ -1,0 +1,39 @@
+"""`tether show --json` and `tether sessions --json`, pinned byte for byte.
+
+The logs in `json/sessions/` hold every update kind a stored session replays to (user text,
+image and resources; assistant text; a call of every card kind, failed ones, each permission
+outcome; title; turns ended, failed, cancelled and capped; compactions). Scripts read this
+JSON, so its exact form (key names and order, what is left out) is part of the interface.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import tether
+from tests.golden import check_golden
+
+FIXTURES = Path(__file__).parent / "json"
+SESSION = "0190a1b2c3d4e5f6a7b8"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    shutil.copytree(FIXTURES / "sessions", home / "sessions")
+    return home
+
+
+def test_show_json_prints_every_update_kind_as_before(home: Path) -> None:
+    shown = tether(home, "show", SESSION[:6], "--json")
+    assert shown.returncode == 0, shown.stderr
+    check_golden(FIXTURES / "show.json", shown.stdout)
+
+
+def test_sessions_json_prints_each_session_as_before(home: Path) -> None:
+    listed = tether(home, "sessions", "--json")
+    assert listed.returncode == 0, listed.stderr
+    check_golden(FIXTURES / "sessions.json", listed.stdout)
