@@ -32,7 +32,7 @@ async def test_fetch_cards_are_the_same_live_and_replayed(home: Path, ws: Path) 
             {"text": "Read it."},
         )
         tools = default_tools(allow_private_fetch=True)
-        session = new_session(home, ws, model, tools, gate=None, mode="auto")
+        session = new_session(home, ws, model, tools)
         recorder = Recorder()
         assert await session.prompt(text("Read the doc"), recorder) == "end_turn"
     live = recorder.without_progress()

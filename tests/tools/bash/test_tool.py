@@ -15,6 +15,7 @@ from pydantic import JsonValue
 
 from tether.tools import (
     Access,
+    CommandAccess,
     PermissionDenied,
     ToolContext,
     ToolResult,
@@ -393,14 +394,7 @@ async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -
     assert result.is_error
     assert result.text() == "the person refused to run this command"
     assert not marker.exists()
-    assert asked == [
-        Access(
-            action="execute",
-            title=f"touch {marker}",
-            command=f"touch {marker}",
-            tool_call_id="call-7",
-        )
-    ]
+    assert asked == [CommandAccess(command=f"touch {marker}", tool_call_id="call-7")]
     assert TOOL.present_result(BashArgs(command="x"), result) is None
 
 
