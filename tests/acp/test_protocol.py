@@ -489,3 +489,44 @@ async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Pat
         assert reply["result"] == {"sessions": []}
     finally:
         assert await agent.close() == 0
+
+
+async def test_a_loaded_session_asks_under_its_own_id(tmp_path: Path) -> None:
+    write = {"path": "notes.md", "content": "kept\n"}
+    model = _script(
+        tmp_path,
+        {"toolCalls": [{"id": "w1", "name": "write", "arguments": write}]},
+        {"text": "done"},
+    )
+    first = await _agent(tmp_path, model)
+    try:
+        session_id = await _new(first, tmp_path / "ws")
+    finally:
+        assert await first.close() == 0
+    asked: list[Message] = []
+
+    def allow(message: Message) -> Message:
+        asked.append(message)
+        return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+
+    again = await _agent(tmp_path, model)
+    try:
+        params = {"sessionId": session_id, "cwd": str(tmp_path / "ws"), "mcpServers": []}
+        reply, _ = await again.request("session/load", params)
+        assert "result" in reply, reply
+        reply, _ = await again.request("session/prompt", _prompt(session_id, "x"), allow)
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await again.close() == 0
+    [request] = asked
+    assert request["params"]["sessionId"] == session_id
+    tool_call = request["params"]["toolCall"]
+    # The card the loaded session announced for the call, repeated with the question.
+    assert (tool_call["toolCallId"], tool_call["kind"], tool_call["status"]) == (
+        "w1",
+        "edit",
+        "pending",
+    )
+    assert tool_call["rawInput"] == write
+    assert tool_call["_meta"]["tether"]["reason"] == "edits need approval in ask mode"
+    assert (tmp_path / "ws" / "notes.md").read_text() == "kept\n"

@@ -14,7 +14,17 @@ from tether.policy import (
     PolicyGate,
     is_mode,
 )
-from tether.tools import Access, PermissionDenied, Workspace
+from tether.policy import gate as policy_gate
+from tether.tools import (
+    Access,
+    CommandAccess,
+    FetchAccess,
+    FileAccess,
+    McpAccess,
+    PermissionDenied,
+    UnsandboxedAccess,
+    Workspace,
+)
 
 
 class Asker:
@@ -46,15 +56,19 @@ def workspace(ws: Path) -> Workspace:
 
 
 def read(path: Path, inside: bool = True) -> Access:
-    return Access(action="read", title=f"Read {path}", path=path, inside=inside)
+    return FileAccess(action="read", title=f"Read {path}", path=path, inside=inside)
 
 
 def edit(path: Path, inside: bool = True) -> Access:
-    return Access(action="edit", title=f"Edit {path}", path=path, inside=inside)
+    return FileAccess(action="edit", title=f"Edit {path}", path=path, inside=inside)
 
 
 def run(command: str) -> Access:
-    return Access(action="execute", title=command, command=command)
+    return CommandAccess(command=command)
+
+
+def note_tool(tool: str = "mcp__notes__write_note", title: str = "write_note (notes)") -> Access:
+    return McpAccess(tool=tool, title=title)
 
 
 # (access kind, mode) -> passes without asking
@@ -77,6 +91,15 @@ TABLE: dict[tuple[str, Mode], bool] = {
     ("mcp", "ask"): False,
     ("mcp", "accept-edits"): False,
     ("mcp", "auto"): True,
+    ("mcp-read-only", "ask"): True,
+    ("mcp-read-only", "accept-edits"): True,
+    ("mcp-read-only", "auto"): True,
+    ("fetch", "ask"): False,
+    ("fetch", "accept-edits"): False,
+    ("fetch", "auto"): True,
+    ("unsandboxed", "ask"): False,
+    ("unsandboxed", "accept-edits"): False,
+    ("unsandboxed", "auto"): False,
 }
 
 
@@ -88,7 +111,10 @@ def access_of(kind: str, workspace: Workspace) -> Access:
         "read-out": read(outside, inside=False),
         "edit-out": edit(outside, inside=False),
         "execute": run("ls"),
-        "mcp": Access(action="mcp", title="write_note (notes)", command="mcp__notes__write_note"),
+        "mcp": note_tool(),
+        "mcp-read-only": McpAccess(tool="mcp__notes__list", title="list (notes)", read_only=True),
+        "fetch": FetchAccess(url="https://example.com/a", host="example.com"),
+        "unsandboxed": UnsandboxedAccess(command="ls"),
     }[kind]
 
 
@@ -166,13 +192,14 @@ async def test_allow_always_is_per_exact_command(workspace: Workspace) -> None:
     await gate.authorize(run("pytest -q"))
     with pytest.raises(PermissionDenied):
         await gate.authorize(run("pytest -q; rm -rf ~"))
-    assert [r.access.command for r in asker.requests] == ["pytest -q", "pytest -q; rm -rf ~"]
+    assert [r.access for r in asker.requests] == [run("pytest -q"), run("pytest -q; rm -rf ~")]
+    assert [r.title for r in asker.requests] == ["pytest -q", "pytest -q; rm -rf ~"]
 
 
 async def test_request_carries_the_access_options_and_reason(workspace: Workspace) -> None:
     asker = Asker("allow_once", "allow_once", "allow_once")
     gate = PolicyGate(workspace, asker=asker)
-    access = Access(
+    access = FileAccess(
         action="edit",
         title="Edit a.py",
         path=workspace.cwd / "a.py",
@@ -208,20 +235,6 @@ async def test_extra_roots_are_inside(tmp_path: Path) -> None:
     (tmp_path / "b").mkdir()
     gate = PolicyGate(Workspace.at(tmp_path / "a", tmp_path / "b"), "accept-edits")
     await gate.authorize(edit((tmp_path / "b" / "f").resolve()))
-
-
-async def test_accesses_without_a_path_or_command_use_their_title(workspace: Workspace) -> None:
-    asker = Asker("allow_always")
-    gate = PolicyGate(workspace, asker=asker)
-    await gate.authorize(Access(action="execute", title="make"))
-    await gate.authorize(Access(action="execute", title="make"))
-    assert len(asker.requests) == 1
-    with pytest.raises(PermissionDenied, match="Permission to edit notes was rejected"):
-        await PolicyGate(workspace, asker=Asker("reject")).authorize(
-            Access(action="edit", title="notes")
-        )
-    with pytest.raises(PermissionDenied, match="outside"):
-        await PolicyGate(workspace).authorize(Access(action="read", title="x", inside=False))
 
 
 async def test_long_commands_are_shortened_in_messages(workspace: Workspace) -> None:
@@ -280,17 +293,116 @@ def test_modes() -> None:
 async def test_always_allowing_an_mcp_tool_covers_that_tool_only(workspace: Workspace) -> None:
     asker = Asker("allow_always", "allow_once")
     gate = PolicyGate(workspace, "ask", asker)
-    note = Access(action="mcp", title="write_note (notes)", command="mcp__notes__write_note")
-    other = Access(action="mcp", title="delete (notes)", command="mcp__notes__delete")
+    note = note_tool()
+    other = note_tool("mcp__notes__delete", "delete (notes)")
     await gate.authorize(note)
     await gate.authorize(note)
     await gate.authorize(other)
-    assert [r.access.command for r in asker.requests] == [
-        "mcp__notes__write_note",
-        "mcp__notes__delete",
-    ]
+    assert [r.access for r in asker.requests] == [note, other]
+    assert [r.title for r in asker.requests] == ["write_note (notes)", "delete (notes)"]
     assert asker.requests[0].reason == (
         "MCP tools that are not read-only need approval unless the mode is auto"
     )
     with pytest.raises(PermissionDenied, match=r"Permission to use write_note \(notes\)"):
         await PolicyGate(workspace, "accept-edits").authorize(note)
+
+
+def documented_table() -> dict[tuple[str, str], str]:
+    """The policy module's table: (access row, mode) -> `yes`, `ask` or `no`."""
+    doc = policy_gate.__doc__ or ""
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in doc.splitlines()
+        if line.startswith("| ") and "---" not in line
+    ]
+    (_, *modes), *body = rows
+    return {(row[0], mode): cell for row in body for mode, cell in zip(modes, row[1:], strict=True)}
+
+
+def documented_accesses(row: str, workspace: Workspace) -> list[Access]:
+    inside, outside = workspace.cwd / "f.txt", workspace.cwd.parent / "out" / "f.txt"
+    return {
+        "read inside the workspace (`FileAccess`)": [read(inside)],
+        "edit inside the workspace (`FileAccess`)": [edit(inside)],
+        "read or edit outside (`FileAccess`)": [
+            read(outside, inside=False),
+            edit(outside, inside=False),
+        ],
+        "execute (`CommandAccess`)": [run("ls")],
+        "fetch (`FetchAccess`)": [access_of("fetch", workspace)],
+        "mcp, not read-only (`McpAccess`)": [access_of("mcp", workspace)],
+        "mcp, read-only (`McpAccess`)": [access_of("mcp-read-only", workspace)],
+        "unsandboxed (`UnsandboxedAccess`)": [access_of("unsandboxed", workspace)],
+        "execute, no sandbox (`CommandAccess`)": [
+            CommandAccess(command="ls", sandbox_problem="bwrap is missing")
+        ],
+    }[row]
+
+
+async def test_the_module_table_says_what_the_gate_does(workspace: Workspace) -> None:
+    table = documented_table()
+    assert {mode for _, mode in table} == set(MODES)
+    for (row, mode), documented in table.items():
+        assert is_mode(mode)
+        for access in documented_accesses(row, workspace):
+            asker = Asker("allow_once")
+            try:
+                await PolicyGate(workspace, mode, asker).authorize(access)
+                outcome = "ask" if asker.requests else "yes"
+            except PermissionDenied:
+                outcome = "no"
+            assert (row, mode, outcome) == (row, mode, documented)
+
+
+async def test_a_command_outside_the_sandbox_asks_apart_from_the_same_command(
+    workspace: Workspace,
+) -> None:
+    asker = Asker("allow_always", "allow_once")
+    gate = PolicyGate(workspace, "auto", asker)
+    escape = UnsandboxedAccess(command="make", tool_call_id="c1")
+    await gate.authorize(escape)
+    await gate.authorize(escape)  # remembered
+    gate.mode = "ask"
+    await gate.authorize(run("make"))  # the sandboxed command is another question
+    assert [r.access for r in asker.requests] == [escape, run("make")]
+    assert asker.requests[0].title == "make"
+    assert asker.requests[0].reason == "commands outside the sandbox always need approval"
+    assert asker.requests[0].options[1].name == (
+        "Always allow this exact command outside the sandbox in this session"
+    )
+    with pytest.raises(PermissionDenied) as refused:
+        await PolicyGate(workspace, "auto").authorize(escape)
+    assert refused.value.message == (
+        "Permission to run `make` outside the sandbox needs approval (commands outside the "
+        "sandbox always need approval), but there is no one to ask in this session; run with "
+        "--sandbox off to run commands without the sandbox"
+    )
+
+
+async def test_auto_refuses_a_command_whose_sandbox_cannot_start(workspace: Workspace) -> None:
+    outcomes: list[tuple[Access, str]] = []
+    gate = PolicyGate(workspace, "auto", Asker())
+    gate.on_outcome = lambda access, outcome: outcomes.append((access, outcome))
+    command = CommandAccess(command="ls", sandbox_problem="no user namespaces", tool_call_id="c2")
+    with pytest.raises(PermissionDenied) as refused:
+        await gate.authorize(command)
+    assert refused.value.message == (
+        "The sandbox cannot start (no user namespaces), and auto mode does not run commands "
+        "unsandboxed; pass --sandbox off explicitly to run them without it"
+    )
+    assert outcomes == [(command, "refused")]
+
+
+async def test_always_allowing_a_fetch_covers_its_host_in_any_case(workspace: Workspace) -> None:
+    asker = Asker("allow_always")
+    gate = PolicyGate(workspace, "ask", asker)
+    await gate.authorize(FetchAccess(url="https://Example.com/a", host="Example.com"))
+    await gate.authorize(FetchAccess(url="https://example.com/b", host="example.com"))
+    [request] = asker.requests
+    assert request.title == "Fetch https://Example.com/a"
+    assert request.options[1].name == "Always allow fetching from Example.com in this session"
+    with pytest.raises(PermissionDenied) as refused:
+        await PolicyGate(workspace, "ask", Asker("reject")).authorize(
+            FetchAccess(url="https://x.org/", host="x.org")
+        )
+    assert refused.value.message == "Permission to fetch https://x.org/ was rejected"

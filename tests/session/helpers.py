@@ -16,7 +16,7 @@ from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionStore, Update
-from tether.tools import AllowAll, Tool, ToolContext, ToolRegistry, ToolResult
+from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.card_context import CardContext
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
@@ -127,9 +127,9 @@ def new_session(
     tools: Sequence[Tool[Any, Any]] | ToolRegistry = (),
     **kwargs: Any,
 ) -> Session:
-    """A session with an allow-all gate unless told otherwise."""
+    """A session in auto mode unless told otherwise."""
     registry = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
-    kwargs.setdefault("gate", AllowAll())
+    kwargs.setdefault("mode", "auto")
     return Session.create(
         SessionStore(home), cwd, SessionConfig(model=model, tools=registry, **kwargs)
     )

@@ -22,7 +22,6 @@ from tether.session import ContextCompacted, SessionConfig, UsageChanged
 from tether.session.budget import tokens
 from tether.session.compaction import SUMMARY_INTRO, SUMMARY_PROMPT, compact_command
 from tether.tools.defaults import default_tools
-from tether.tools.gate import AllowAll
 
 OVERFLOW = {
     "error": {
@@ -36,7 +35,7 @@ OVERFLOW = {
 
 
 def _config(model: Any, **kwargs: Any) -> SessionConfig:
-    return SessionConfig(model=model, tools=default_tools(), gate=AllowAll(), **kwargs)
+    return SessionConfig(model=model, tools=default_tools(), mode="auto", **kwargs)
 
 
 def _file(ws: Path, name: str, lines: int = 60) -> None:

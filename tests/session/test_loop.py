@@ -34,7 +34,7 @@ from tether.session import (
 )
 from tether.session.history import derive_history
 from tether.session.session import INTERRUPTED
-from tether.tools import AllowAll, ToolRegistry
+from tether.tools import ToolRegistry
 
 
 def _results(session: Session) -> dict[str, str]:
@@ -233,7 +233,7 @@ async def test_a_loaded_session_continues_with_the_same_history(
     session.close()
 
     second_model = script({"text": "continued"})
-    config = SessionConfig(model=second_model, tools=ToolRegistry([EchoTool()]), gate=AllowAll())
+    config = SessionConfig(model=second_model, tools=ToolRegistry([EchoTool()]), mode="auto")
     loaded = Session.load(SessionStore(home), session.id, config)
     sessions.add(loaded)
     assert derive_history(loaded.events) == before
@@ -270,7 +270,7 @@ async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
     session.close()
     path.write_bytes(crashed)
 
-    config = SessionConfig(model=script(), tools=ToolRegistry([SleepTool()]), gate=AllowAll())
+    config = SessionConfig(model=script(), tools=ToolRegistry([SleepTool()]), mode="auto")
     loaded = Session.load(SessionStore(home), session.id, config)
     sessions.add(loaded)
     tail = log_lines(loaded, home)[-2:]

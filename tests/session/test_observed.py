@@ -7,17 +7,16 @@ from pathlib import Path
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.session import Session, SessionConfig, SessionStore
-from tether.tools import AllowAll
 from tether.tools.defaults import default_tools
 
 
 def _create(home: Path, ws: Path, *turns: dict[str, object]) -> Session:
-    config = SessionConfig(model=script(*turns), tools=default_tools(), gate=AllowAll())
+    config = SessionConfig(model=script(*turns), tools=default_tools(), mode="auto")
     return Session.create(SessionStore(home), ws, config)
 
 
 def _load(home: Path, session_id: str, *turns: dict[str, object]) -> Session:
-    config = SessionConfig(model=script(*turns), tools=default_tools(), gate=AllowAll())
+    config = SessionConfig(model=script(*turns), tools=default_tools(), mode="auto")
     return Session.load(SessionStore(home), session_id, config)
 
 

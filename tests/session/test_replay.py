@@ -76,7 +76,7 @@ async def test_live_updates_equal_the_replay_for_every_tool(
         },
         {"text": "All done."},
     )
-    session = new_session(home, ws, model, default_tools(), gate=None, mode="auto")
+    session = new_session(home, ws, model, default_tools())
     recorder = Recorder()
     sessions.add(session)
     assert await session.prompt(text("Look around"), recorder) == "end_turn"

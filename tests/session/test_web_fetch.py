@@ -34,7 +34,7 @@ async def test_fetch_cards_are_the_same_live_and_replayed(
             {"text": "Read it."},
         )
         tools = default_tools(allow_private_fetch=True)
-        session = new_session(home, ws, model, tools, gate=None, mode="auto")
+        session = new_session(home, ws, model, tools)
         recorder = Recorder()
         sessions.add(session)
         assert await session.prompt(text("Read the doc"), recorder) == "end_turn"

@@ -24,7 +24,7 @@ import logging
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,7 @@ from tether.commands import ModeSwitch, load_commands
 from tether.mcp import ClientServer
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
-from tether.policy import Mode, PolicyGate
+from tether.policy import Mode
 from tether.session import (
     CorruptLog,
     PromptFailed,
@@ -108,7 +108,6 @@ LIST_PAGE = 200
 @dataclass
 class _Open:
     session: Session
-    asker: AcpAsker
     calls: SessionCalls
     mcp: SessionMcp | None = None
 
@@ -179,9 +178,11 @@ class TetherAgent:
         """A new session in `cwd` with the client's MCP servers; extra directories join it."""
         root = _directory(cwd, "cwd")
         extra = [_directory(d, "additionalDirectories") for d in additional_directories or ()]
-        asker = self._asker()
-        session = Session.create(self.store, root, self._config(asker, extra))
-        opened = self._opened(session, asker)
+        # The id first: the session's asker asks under it from the start.
+        session_id = self.store.new_id()
+        config, calls = self._config(session_id, root, extra)
+        session = Session.create(self.store, root, config, session_id)
+        opened = self._opened(session, calls)
         await self._start_mcp(opened, mcp_servers or [])
         self._advertise(opened)
         return NewSessionResponse(
@@ -215,7 +216,7 @@ class TetherAgent:
         await self._flush()
         self._advertise(opened)
         return LoadSessionResponse(
-            modes=mode_state(_mode_of(session, self.mode)), config_options=self._options(session)
+            modes=mode_state(session.gate.mode), config_options=self._options(session)
         )
 
     async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
@@ -345,10 +346,11 @@ class TetherAgent:
             await self._outbox.close()
 
     def _load(self, session_id: str, extra: list[str] | None) -> _Open:
-        asker = self._asker()
         roots = [_directory(d, "additionalDirectories") for d in extra or ()]
         try:
-            session = Session.load(self.store, session_id, self._config(asker, roots))
+            cwd = Path(self.store.header(session_id).cwd)
+            config, calls = self._config(session_id, cwd, roots)
+            session = Session.load(self.store, session_id, config)
         except SessionNotFound as exc:
             raise RequestError(
                 RESOURCE_NOT_FOUND, f"Session not found: {session_id}", {"sessionId": session_id}
@@ -359,7 +361,7 @@ class TetherAgent:
         except CorruptLog as exc:
             raise RequestError(INTERNAL_ERROR, str(exc), {"sessionId": session_id}) from exc
         self._honour_logged_model(session)
-        return self._opened(session, asker)
+        return self._opened(session, calls)
 
     async def _start_mcp(self, opened: _Open, servers: list[ClientServer]) -> None:
         opened.mcp = await SessionMcp.start(
@@ -394,7 +396,7 @@ class TetherAgent:
             config_options(
                 session.model.name,
                 known_models(session.model),
-                _mode_of(session, self.mode),
+                session.gate.mode,
                 bash.sandbox if bash is not None else None,
             )
         )
@@ -418,11 +420,8 @@ class TetherAgent:
         except ModelError as exc:
             log.warning("session %s keeps %s: %s", session.id, session.model.name, exc)
 
-    def _opened(self, session: Session, asker: AcpAsker) -> _Open:
-        calls = SessionCalls(session.cwd)
-        asker.session_id = session.id
-        asker.calls = calls
-        opened = self._open[session.id] = _Open(session, asker, calls)
+    def _opened(self, session: Session, calls: SessionCalls) -> _Open:
+        opened = self._open[session.id] = _Open(session, calls)
         return opened
 
     def _session(self, session_id: str) -> Session:
@@ -439,20 +438,21 @@ class TetherAgent:
             )
         return opened
 
-    def _config(self, asker: AcpAsker, extra_roots: list[Path]) -> SessionConfig:
-        return SessionConfig(
+    def _config(
+        self, session_id: str, cwd: Path, extra_roots: list[Path]
+    ) -> tuple[SessionConfig, SessionCalls]:
+        """The config of session `session_id` in `cwd`, and the calls its asker repeats."""
+        config = SessionConfig(
             model=self._model(),
             tools=self._tools(),
             mode=self.mode,
-            asker=asker,
             extra_roots=extra_roots,
             context_window=self._context_window,
             compact_at=self._compact_at,
         )
-
-    def _asker(self) -> AcpAsker:
+        calls = SessionCalls(config.workspace(cwd).cwd)
         client, outbox = self._connection()
-        return AcpAsker(client, outbox)
+        return replace(config, asker=AcpAsker(client, outbox, session_id, calls)), calls
 
     def _post(self, opened: _Open, update: Update) -> None:
         outbox = self._connection()[1]
@@ -502,10 +502,6 @@ def _cursor(cursor: str | None) -> int:
     if not _CURSOR.fullmatch(cursor):
         raise invalid_params(f"Not a cursor from session/list: {cursor!r}", {"cursor": cursor})
     return int(cursor)
-
-
-def _mode_of(session: Session, default: Mode) -> Mode:
-    return session.gate.mode if isinstance(session.gate, PolicyGate) else default
 
 
 def _bash(session: Session) -> BashTool | None:

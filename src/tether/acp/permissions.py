@@ -10,11 +10,19 @@ from acp.schema import (
     DeniedOutcome,
     PermissionOption,
     PermissionOptionKind,
+    ToolKind,
 )
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
-from tether.policy import PermissionDecision, PermissionRequest
+from tether.policy import PermissionDecision, PermissionRequest, ServerStart, Subject
+from tether.tools.gate import (
+    CommandAccess,
+    FetchAccess,
+    FileAccess,
+    McpAccess,
+    UnsandboxedAccess,
+)
 
 __all__ = ["OPTIONS", "AcpAsker", "option_for"]
 
@@ -35,13 +43,14 @@ def option_for(decision: PermissionDecision) -> PermissionOption:
 class AcpAsker:
     """Implements `tether.policy.PermissionAsker` for one session of one ACP client."""
 
-    def __init__(self, client: Client, outbox: Outbox, session_id: str = "") -> None:
+    def __init__(
+        self, client: Client, outbox: Outbox, session_id: str, calls: SessionCalls
+    ) -> None:
         self._client = client
         self._outbox = outbox
-        self.session_id = session_id
-        """Set once the session exists (its id comes from the store)."""
-        self.calls: SessionCalls | None = None
-        """The session's announced calls, whose cards a request repeats (set with the id)."""
+        self._session_id = session_id
+        self._calls = calls
+        """The session's announced calls, whose cards a request repeats."""
 
     async def ask(self, request: PermissionRequest) -> PermissionDecision:
         """Ask the client; a cancelled request or an unknown option rejects."""
@@ -49,13 +58,11 @@ class AcpAsker:
         await self._outbox.flush()
         options = [option_for(option.decision) for option in request.options]
         access = request.access
-        if self.calls is None:
-            raise RuntimeError("the asker is not bound to a session yet")
-        tool_call = self.calls.permission_call(access.tool_call_id, request.reason, request.title)
+        tool_call = self._calls.permission_call(access.tool_call_id, request.reason, request.title)
         if tool_call.kind is None:
-            tool_call.kind = access.kind
+            tool_call.kind = _kind(access)
         response = await self._client.request_permission(
-            session_id=self.session_id,
+            session_id=self._session_id,
             tool_call=tool_call,
             options=options,
             tether={"reason": request.reason},
@@ -71,3 +78,18 @@ class AcpAsker:
                 return "reject"
             case _:
                 assert_never(outcome)
+
+
+def _kind(access: Subject) -> ToolKind:
+    """The ACP tool kind of what is asked about (a command outside the sandbox still runs)."""
+    match access:
+        case FileAccess(action=action):
+            return action
+        case CommandAccess() | UnsandboxedAccess():
+            return "execute"
+        case FetchAccess():
+            return "fetch"
+        case McpAccess() | ServerStart():
+            return "other"
+        case _:
+            assert_never(access)

@@ -16,9 +16,8 @@ if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
 from tether.mcp import Approvals, McpSpec, gather
-from tether.policy import Mode, PermissionAsker, PermissionOption, PermissionRequest
+from tether.policy import Mode, PermissionAsker, PermissionOption, PermissionRequest, ServerStart
 from tether.session import Session
-from tether.tools.gate import Access
 
 __all__ = ["CliMcp"]
 
@@ -66,7 +65,7 @@ class CliMcp:
             return False
         decision = await self.asker.ask(
             PermissionRequest(
-                access=Access(action="mcp", title=f"start the MCP servers of .mcp.json ({names})"),
+                access=ServerStart(tuple(s.name for s in specs)),
                 options=(
                     PermissionOption("allow_once", "Allow this time"),
                     PermissionOption("allow_always", "Allow in this workspace"),

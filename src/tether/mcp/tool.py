@@ -21,7 +21,7 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import Access
+from tether.tools.gate import McpAccess
 from tether.views import GenericCallView, ToolKind
 
 __all__ = ["McpArgs", "McpTool", "mcp_content", "mcp_tool", "tool_name"]
@@ -62,10 +62,10 @@ class McpTool(Tool[McpArgs, list[ContentBlock]]):
     async def execute(self, args: McpArgs, ctx: ToolContext) -> list[ContentBlock]:
         """Ask the policy (unless read-only), call the server, map its answer."""
         await ctx.gate.authorize(
-            Access(
-                action="read" if self.read_only else "mcp",
+            McpAccess(
+                tool=self.name,
                 title=self.card_title,
-                command=self.name,
+                read_only=self.read_only,
                 tool_call_id=ctx.tool_call_id,
             )
         )

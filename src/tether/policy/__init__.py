@@ -7,6 +7,8 @@ from tether.policy.asker import (
     PermissionOption,
     PermissionOutcome,
     PermissionRequest,
+    ServerStart,
+    Subject,
 )
 from tether.policy.gate import PolicyGate
 from tether.policy.modes import DEFAULT_MODE, MODES, Mode, is_mode
@@ -22,5 +24,7 @@ __all__ = [
     "PermissionOutcome",
     "PermissionRequest",
     "PolicyGate",
+    "ServerStart",
+    "Subject",
     "is_mode",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from tether.tools.gate import Access
 
@@ -14,6 +14,8 @@ __all__ = [
     "PermissionOption",
     "PermissionOutcome",
     "PermissionRequest",
+    "ServerStart",
+    "Subject",
 ]
 
 PermissionDecision = Literal["allow_once", "allow_always", "reject"]
@@ -32,10 +34,28 @@ class PermissionOption:
 
 
 @dataclass(frozen=True)
-class PermissionRequest:
-    """An access that needs a person's answer, with the options to offer in order."""
+class ServerStart:
+    """Starting the MCP servers of a project's `.mcp.json`: asked by a run, not by a tool call."""
 
-    access: Access
+    names: tuple[str, ...]
+    tool_call_id: ClassVar[str] = ""
+    """No call asks, so there is no card to show the question beside."""
+
+    @property
+    def title(self) -> str:
+        """What is asked about."""
+        return f"start the MCP servers of .mcp.json ({', '.join(self.names)})"
+
+
+Subject = Access | ServerStart
+"""What a person is asked about: a tool's access (through the gate), or a server start."""
+
+
+@dataclass(frozen=True)
+class PermissionRequest:
+    """What needs a person's answer, with the options to offer in order."""
+
+    access: Subject
     options: tuple[PermissionOption, ...]
     reason: str
     """Why the mode asks, e.g. `outside the workspace` or `the mode is ask`."""

@@ -1,32 +1,34 @@
 """The policy gate: the session mode decides, a person is asked when it does not.
 
-What passes without asking:
+What passes without asking, by kind of `Access` (`tether.tools.gate`):
 
-| access                    | ask | accept-edits | auto |
-|---------------------------|-----|--------------|------|
-| read inside the workspace | yes | yes          | yes  |
-| edit inside the workspace | ask | yes          | yes  |
-| read or edit outside      | ask | ask          | yes  |
-| execute (bash)            | ask | ask          | yes  |
-| fetch (web_fetch)         | ask | ask          | yes  |
-| mcp (not read-only)       | ask | ask          | yes  |
-| unsandboxed (escalation)  | ask | ask          | ask  |
-| execute, no sandbox       | ask | ask          | no   |
+| access                                    | ask | accept-edits | auto |
+|-------------------------------------------|-----|--------------|------|
+| read inside the workspace (`FileAccess`)  | yes | yes          | yes  |
+| edit inside the workspace (`FileAccess`)  | ask | yes          | yes  |
+| read or edit outside (`FileAccess`)       | ask | ask          | yes  |
+| execute (`CommandAccess`)                 | ask | ask          | yes  |
+| fetch (`FetchAccess`)                     | ask | ask          | yes  |
+| mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
+| mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
+| unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
+| execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
 path (`read` and `edit` apart), the exact same command for `execute` (and, apart, for
 `unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
-annotated read-only asks as a `read` inside the workspace: never). "No sandbox" is a command
-of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run it
-unconfined without being told to (`--sandbox off`).
+the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
+set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
+it unconfined without being told to (`--sandbox off`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import assert_never
 
 from tether.policy.asker import (
     PermissionAsker,
@@ -36,7 +38,14 @@ from tether.policy.asker import (
 )
 from tether.policy.modes import DEFAULT_MODE, Mode, is_mode
 from tether.tools.errors import PermissionDenied
-from tether.tools.gate import Access
+from tether.tools.gate import (
+    Access,
+    CommandAccess,
+    FetchAccess,
+    FileAccess,
+    McpAccess,
+    UnsandboxedAccess,
+)
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]
@@ -74,7 +83,7 @@ class PolicyGate:
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
-        if access.action == "execute" and access.sandbox_problem and self.mode == "auto":
+        if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
             self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
@@ -91,7 +100,7 @@ class PolicyGate:
             self._settled(access, "refused")
             raise PermissionDenied(
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
-                f"in this session; {_hint(access, self._inside(access))}"
+                f"in this session; {self._hint(access)}"
             )
         request = PermissionRequest(access=access, options=_options(access), reason=reason)
         try:
@@ -113,77 +122,106 @@ class PolicyGate:
         if self.on_outcome is not None:
             self.on_outcome(access, outcome)
 
-    def _inside(self, access: Access) -> bool:
-        if access.path is None:
-            return access.inside
+    def _inside(self, access: FileAccess) -> bool:
         return access.inside and self.workspace.contains(access.path)
 
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
-        if access.action == "unsandboxed":
-            return "commands outside the sandbox always need approval"
-        if self.mode == "auto":
-            return None
-        if access.action == "execute":
-            return "commands need approval unless the mode is auto"
-        if access.action == "fetch":
-            return "fetching from the web needs approval unless the mode is auto"
-        if access.action == "mcp":
-            return "MCP tools that are not read-only need approval unless the mode is auto"
-        if not self._inside(access):
-            return "it is outside the workspace"
-        if access.action == "read" or self.mode == "accept-edits":
-            return None
-        return "edits need approval in ask mode"
+        match access:
+            case UnsandboxedAccess():
+                return "commands outside the sandbox always need approval"
+            case McpAccess(read_only=True):
+                return None
+            case _ if self.mode == "auto":
+                return None
+            case CommandAccess():
+                return "commands need approval unless the mode is auto"
+            case FetchAccess():
+                return "fetching from the web needs approval unless the mode is auto"
+            case McpAccess():
+                return "MCP tools that are not read-only need approval unless the mode is auto"
+            case FileAccess():
+                if not self._inside(access):
+                    return "it is outside the workspace"
+                if access.action == "read" or self.mode == "accept-edits":
+                    return None
+                return "edits need approval in ask mode"
+            case _:
+                assert_never(access)
+
+    def _hint(self, access: Access) -> str:
+        """How to run so that this access would not need asking."""
+        match access:
+            case UnsandboxedAccess():
+                return "run with --sandbox off to run commands without the sandbox"
+            case FileAccess(action="edit") if self._inside(access):
+                return "run with --mode accept-edits or --mode auto to allow edits"
+            case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
+                return "run with --mode auto to allow it"
+            case _:
+                assert_never(access)
 
 
 def _memory_key(access: Access) -> tuple[str, str]:
-    if access.action in ("execute", "unsandboxed", "mcp"):
-        return (access.action, access.command if access.command is not None else access.title)
-    if access.action == "fetch":
-        return ("fetch", (access.host or access.title).lower())
-    return (access.action, str(access.path) if access.path is not None else access.title)
+    """What an `allow_always` answer covers: the action and what it acts on."""
+    match access:
+        case FileAccess(action=action, path=path):
+            return (action, str(path))
+        case CommandAccess(command=command):
+            return ("execute", command)
+        case UnsandboxedAccess(command=command):
+            return ("unsandboxed", command)
+        case FetchAccess(host=host):
+            return ("fetch", host.lower())
+        case McpAccess(tool=tool):
+            return ("mcp", tool)
+        case _:
+            assert_never(access)
 
 
 def _describe(access: Access) -> str:
-    """`edit PATH`, `read PATH`, ``run `COMMAND` `` or `use TOOL`."""
-    if access.action == "mcp":
-        return f"use {access.title}"
-    if access.action in ("execute", "unsandboxed"):
-        command = access.command if access.command is not None else access.title
-        if len(command) > _COMMAND_SHOWN:
-            command = command[:_COMMAND_SHOWN] + "..."
-        where = " outside the sandbox" if access.action == "unsandboxed" else ""
-        return f"run `{command}`{where}"
-    if access.action == "fetch":
-        return access.title[:1].lower() + access.title[1:]
-    target = str(access.path) if access.path is not None else access.title
-    return f"{access.action} {target}"
+    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL` or `use TOOL`."""
+    match access:
+        case FileAccess(action=action, path=path):
+            return f"{action} {path}"
+        case CommandAccess(command=command):
+            return f"run `{_shown(command)}`"
+        case UnsandboxedAccess(command=command):
+            return f"run `{_shown(command)}` outside the sandbox"
+        case FetchAccess(url=url):
+            return f"fetch {url}"
+        case McpAccess(title=title):
+            return f"use {title}"
+        case _:
+            assert_never(access)
+
+
+def _shown(command: str) -> str:
+    return command[:_COMMAND_SHOWN] + "..." if len(command) > _COMMAND_SHOWN else command
 
 
 def _options(access: Access) -> tuple[PermissionOption, ...]:
-    if access.action == "execute":
-        scope = "this exact command"
-    elif access.action == "unsandboxed":
-        scope = "this exact command outside the sandbox"
-    elif access.action == "fetch":
-        scope = f"fetching from {access.host}" if access.host else "fetching this URL"
-    elif access.action == "mcp":
-        scope = "this tool"
-    elif access.action == "edit":
-        scope = "edits to this file"
-    else:
-        scope = "reading this file"
     return (
         PermissionOption("allow_once", "Allow once"),
-        PermissionOption("allow_always", f"Always allow {scope} in this session"),
+        PermissionOption("allow_always", f"Always allow {_scope(access)} in this session"),
         PermissionOption("reject", "Reject"),
     )
 
 
-def _hint(access: Access, inside: bool) -> str:
-    if access.action == "unsandboxed":
-        return "run with --sandbox off to run commands without the sandbox"
-    if access.action == "edit" and inside:
-        return "run with --mode accept-edits or --mode auto to allow edits"
-    return "run with --mode auto to allow it"
+def _scope(access: Access) -> str:
+    """What `allow_always` covers, as its option says it."""
+    match access:
+        case FileAccess(action="edit"):
+            return "edits to this file"
+        case FileAccess():
+            return "reading this file"
+        case CommandAccess():
+            return "this exact command"
+        case UnsandboxedAccess():
+            return "this exact command outside the sandbox"
+        case FetchAccess(host=host):
+            return f"fetching from {host}"
+        case McpAccess():
+            return "this tool"
+        case _:
+            assert_never(access)

@@ -10,7 +10,6 @@ from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import Mode, PermissionAsker, PolicyGate
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
-from tether.tools.gate import Gate
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -22,13 +21,13 @@ DEFAULT_MAX_STEPS = 50
 
 @dataclass(frozen=True, kw_only=True)
 class SessionConfig:
-    """The model, tools and policy of a session; `gate` overrides the one built from `mode`."""
+    """The model, tools and policy of a session."""
 
     model: Model
     tools: ToolRegistry
     mode: Mode = "ask"
     asker: PermissionAsker | None = None
-    gate: Gate | None = None
+    """Who answers what the mode does not allow; `None` refuses it (a headless run)."""
     extra_roots: Sequence[Path] = ()
     max_steps: int = DEFAULT_MAX_STEPS
     context_window: int | None = None
@@ -44,6 +43,6 @@ class SessionConfig:
         """The workspace rooted at `cwd`, with the extra roots."""
         return Workspace.at(Path(cwd), *self.extra_roots)
 
-    def policy(self, workspace: Workspace) -> Gate:
-        """The gate the session's tools go through."""
-        return self.gate or PolicyGate(workspace, mode=self.mode, asker=self.asker)
+    def policy(self, workspace: Workspace) -> PolicyGate:
+        """The gate the session's tools go through: the mode, asking the asker."""
+        return PolicyGate(workspace, mode=self.mode, asker=self.asker)

@@ -29,7 +29,7 @@ from tether.session.events import (
     ToolResultEvent,
 )
 
-__all__ = ["EventLog", "LogContents", "lock_log", "now", "read_log"]
+__all__ = ["EventLog", "LogContents", "lock_log", "now", "read_header", "read_log"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,16 @@ def read_log(path: Path) -> LogContents:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
     with gc_paused():
         return _parse(path, data)
+
+
+def read_header(path: Path) -> SessionHeader:
+    """Only the header line of a log (a session's id and cwd), checked as `read_log` does."""
+    try:
+        with path.open("rb") as handle:
+            line = handle.readline()
+    except OSError as exc:
+        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    return _header(path, line.rstrip(b"\n"))
 
 
 def _parse(path: Path, data: bytes) -> LogContents:

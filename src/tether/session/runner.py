@@ -15,7 +15,7 @@ from tether.session.log import EventLog
 from tether.session.observed import observations_from, observed_file
 from tether.session.updates import ToolCallProgress, Update
 from tether.tools.context import ToolContext
-from tether.tools.gate import Access, Gate
+from tether.tools.gate import Access
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
@@ -41,7 +41,7 @@ class CallRunner:
         self,
         tools: ToolRegistry,
         workspace: Workspace,
-        gate: Gate,
+        gate: PolicyGate,
         log_: EventLog,
     ) -> None:
         self.tools = tools
@@ -54,8 +54,7 @@ class CallRunner:
         self._reminders = Reminders(workspace, shown=_reminded(log_.events))
         self._pending: dict[str, PreparedCall] = {}
         self._outcomes: dict[str, PermissionOutcome] = {}
-        if isinstance(gate, PolicyGate):
-            gate.on_outcome = self._settled
+        gate.on_outcome = self._settled
 
     async def run(
         self, records: Sequence[ToolCallRecord], emit: OnUpdate, cancelled: asyncio.Event

@@ -12,7 +12,7 @@ from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import StopReason as ModelStopReason
 from tether.models.windows import context_window
-from tether.policy import Mode, PolicyGate
+from tether.policy import Mode
 from tether.session.calls import close_stream, unique_ids
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
@@ -78,9 +78,11 @@ class Session:
         self._window = config.context_window
 
     @classmethod
-    def create(cls, store: SessionStore, cwd: Path, config: SessionConfig) -> Session:
-        """A new session in `cwd`."""
-        return cls(store.create(config.workspace(cwd).cwd), config, store.root)
+    def create(
+        cls, store: SessionStore, cwd: Path, config: SessionConfig, session_id: str | None = None
+    ) -> Session:
+        """A new session in `cwd`, under `session_id` (from `store.new_id()`) or a fresh id."""
+        return cls(store.create(config.workspace(cwd).cwd, session_id), config, store.root)
 
     @classmethod
     def load(cls, store: SessionStore, session_id: str, config: SessionConfig) -> Session:
@@ -122,8 +124,6 @@ class Session:
 
     def set_mode(self, mode: Mode) -> None:
         """Switch the policy mode (takes effect for the next permission decision)."""
-        if not isinstance(self.gate, PolicyGate):
-            raise TypeError(f"this session's gate ({type(self.gate).__name__}) has no modes")
         self.gate.mode = mode
 
     @property

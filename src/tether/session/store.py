@@ -16,7 +16,7 @@ from pydantic import ConfigDict, TypeAdapter
 from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
 from tether.session.events import SessionHeader
-from tether.session.log import EventLog, LogContents, lock_log, now, read_log
+from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
 from tether.wire import WIRE_CONFIG
 
 __all__ = ["SESSION_INFO", "SessionInfo", "SessionStore", "data_dir"]
@@ -69,16 +69,24 @@ class SessionStore:
             raise SessionNotFound(f"not a session id: {session_id!r}")
         return self.sessions_dir / f"{session_id}.jsonl"
 
-    def create(self, cwd: Path) -> EventLog:
-        """A new, locked log for a session in `cwd`."""
+    def new_id(self) -> str:
+        """An id for a session not created yet, so what serves it can be built first."""
         # Time first, so ids sort by creation; random after, so two at once never collide.
-        session_id = f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
+        return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
+
+    def create(self, cwd: Path, session_id: str | None = None) -> EventLog:
+        """A new, locked log for a session in `cwd`, under `session_id` or a new id."""
+        session_id = self.new_id() if session_id is None else session_id
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now())
         return EventLog.create(self.path(session_id), header)
 
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
         return EventLog.open(self._existing(session_id))
+
+    def header(self, session_id: str) -> SessionHeader:
+        """Only a session's header (its cwd), read without the lock and without its events."""
+        return read_header(self._existing(session_id))
 
     def read(self, session_id: str) -> LogContents:
         """A session's log, read only (no lock: a running session can be shown)."""

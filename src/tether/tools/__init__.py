@@ -4,7 +4,16 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
 from tether.tools.errors import PermissionDenied, ToolError
-from tether.tools.gate import Access, AllowAll, Gate
+from tether.tools.gate import (
+    Access,
+    AllowAll,
+    CommandAccess,
+    FetchAccess,
+    FileAccess,
+    Gate,
+    McpAccess,
+    UnsandboxedAccess,
+)
 from tether.tools.invoke import check_plain_json, invoke, parse_arguments
 from tether.tools.observations import FileObservations, FileVersion, file_version
 from tether.tools.present import call_view, result_view
@@ -17,15 +26,20 @@ __all__ = [
     "Access",
     "AllowAll",
     "CardContext",
+    "CommandAccess",
+    "FetchAccess",
+    "FileAccess",
     "FileObservations",
     "FileVersion",
     "Gate",
+    "McpAccess",
     "PermissionDenied",
     "Tool",
     "ToolContext",
     "ToolError",
     "ToolRegistry",
     "ToolResult",
+    "UnsandboxedAccess",
     "Workspace",
     "call_view",
     "check_plain_json",

@@ -1,4 +1,9 @@
-"""What a tool asks before it touches something, and who answers."""
+"""What a tool asks before it touches something, and who answers.
+
+An `Access` is one of five kinds, each with only what the policy decides on; every kind
+also has a `title` (the tool call's, for whoever is asked) and the `tool_call_id` asking,
+so a client can show the request beside its card.
+"""
 
 from __future__ import annotations
 
@@ -6,35 +11,84 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-__all__ = ["Access", "AllowAll", "Gate"]
-
-Action = Literal["read", "edit", "execute", "fetch", "mcp", "unsandboxed"]
-"""`mcp` is calling an MCP tool that may change things (`command` names the tool);
-`unsandboxed` a command that asked to run outside the sandbox (always asks a person)."""
+__all__ = [
+    "Access",
+    "AllowAll",
+    "CommandAccess",
+    "FetchAccess",
+    "FileAccess",
+    "Gate",
+    "McpAccess",
+    "UnsandboxedAccess",
+]
 
 
 @dataclass(frozen=True)
-class Access:
-    """One operation to authorize: a path read or edited, a command, a URL, an MCP tool."""
+class FileAccess:
+    """Reading or editing a path (a file, or a directory searched), resolved by the tool."""
 
-    action: Action
+    action: Literal["read", "edit"]
+    path: Path
     title: str
-    path: Path | None = None
     inside: bool = True
-    command: str | None = None
-    host: str | None = None
-    """The host a fetch goes to: "always allow" covers that host."""
+    """Whether the tool found the path inside the workspace (either side saying no asks)."""
     tool_call_id: str = ""
-    """The call asking, so a client can show the request beside its card."""
+
+
+@dataclass(frozen=True)
+class CommandAccess:
+    """Running a shell command, in the sandbox when the session has one."""
+
+    command: str
     sandbox_problem: str | None = None
-    """Set on an `execute` whose sandbox cannot start: the command would run unsandboxed."""
+    """Why the session's sandbox cannot start: the command would run unsandboxed."""
+    tool_call_id: str = ""
 
     @property
-    def kind(self) -> Literal["read", "edit", "execute", "fetch", "other"]:
-        """The ACP tool kind of the operation (an unsandboxed command is still `execute`)."""
-        if self.action == "unsandboxed":
-            return "execute"
-        return "other" if self.action == "mcp" else self.action
+    def title(self) -> str:
+        """The command itself."""
+        return self.command
+
+
+@dataclass(frozen=True)
+class UnsandboxedAccess:
+    """Running a command outside the session's sandbox, as the call asked (always asks)."""
+
+    command: str
+    tool_call_id: str = ""
+
+    @property
+    def title(self) -> str:
+        """The command itself."""
+        return self.command
+
+
+@dataclass(frozen=True)
+class FetchAccess:
+    """Fetching a URL; "always allow" covers its host."""
+
+    url: str
+    host: str
+    tool_call_id: str = ""
+
+    @property
+    def title(self) -> str:
+        """`Fetch URL`."""
+        return f"Fetch {self.url}"
+
+
+@dataclass(frozen=True)
+class McpAccess:
+    """Calling an MCP tool (`tool` is its name); one the server marks read-only never asks."""
+
+    tool: str
+    title: str
+    read_only: bool = False
+    tool_call_id: str = ""
+
+
+Access = FileAccess | CommandAccess | UnsandboxedAccess | FetchAccess | McpAccess
+"""One operation to authorize."""
 
 
 class Gate(Protocol):
@@ -46,7 +100,7 @@ class Gate(Protocol):
 
 
 class AllowAll:
-    """A gate that allows everything (the `auto` mode, and tests that are not about policy)."""
+    """A gate that allows everything (tests of one tool that are not about policy)."""
 
     async def authorize(self, access: Access) -> None:
         """Allow."""

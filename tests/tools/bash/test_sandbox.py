@@ -13,7 +13,7 @@ import pytest
 from tests.polling import eventually
 from tests.processes import processes_with
 from tether.policy import MODES, Mode, PermissionDecision, PermissionRequest, PolicyGate
-from tether.tools import ToolContext, ToolResult, Workspace, invoke
+from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy, bwrap_arguments
@@ -219,7 +219,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: Mode) -> None
         marker.unlink(missing_ok=True)
     # Asked once: "always allow" covers this exact command for the rest of the session.
     [request] = asker.requests
-    assert request.access.action == "unsandboxed"
+    assert request.access == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
     assert "Always allow this exact command outside the sandbox in this session" in labels

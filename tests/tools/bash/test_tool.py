@@ -15,6 +15,7 @@ from pydantic import JsonValue
 
 from tether.tools import (
     Access,
+    CommandAccess,
     PermissionDenied,
     ToolContext,
     ToolResult,
@@ -260,7 +261,12 @@ async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path)
 
 async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path) -> None:
     start = time.monotonic()
-    run = _run(tmp_path, "echo $$; (trap '' TERM; sleep 1005) & echo started", tool=HOST_TOOL)
+    # The command ends only once the job ignores SIGTERM: a TERM sent before its `trap` ran
+    # would end it at once, with no grace period to show.
+    command = (
+        "echo $$; (trap '' TERM; : > ignoring; sleep 1005) & until [ -e ignoring ]; do :; done"
+    )
+    run = _run(tmp_path, command, tool=HOST_TOOL)
     result = await asyncio.wait_for(run, 30)
     pgid = int(result.text().split("\n", 1)[0])
     # The grace period was given before the SIGKILL, which ended the job long before its time.
@@ -393,14 +399,7 @@ async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -
     assert result.is_error
     assert result.text() == "the person refused to run this command"
     assert not marker.exists()
-    assert asked == [
-        Access(
-            action="execute",
-            title=f"touch {marker}",
-            command=f"touch {marker}",
-            tool_call_id="call-7",
-        )
-    ]
+    assert asked == [CommandAccess(command=f"touch {marker}", tool_call_id="call-7")]
     assert TOOL.present_result(BashArgs(command="x"), result, CardContext()) is None
 
 

@@ -12,6 +12,7 @@ import pytest
 from tether.content import ImageContent, TextContent
 from tether.tools import (
     Access,
+    FileAccess,
     PermissionDenied,
     ToolContext,
     ToolResult,
@@ -47,6 +48,7 @@ class RecordingGate:
     async def authorize(self, access: Access) -> None:
         """Record, then allow or refuse."""
         self.accesses.append(access)
+        assert isinstance(access, FileAccess)
         if str(access.path).endswith(self.refuse):
             raise PermissionDenied(f"Reading {access.path} was rejected")
 
@@ -224,14 +226,14 @@ async def test_the_gate_is_asked_first_with_the_resolved_path(tmp_path: Path) ->
     assert denied.is_error
     assert denied.text() == f"Reading {root.resolve() / 'secret'} was rejected"
     assert gate.accesses == [
-        Access(
+        FileAccess(
             action="read",
             title=f"Read {outside.resolve() / 'o.txt'}",
             path=outside.resolve() / "o.txt",
             inside=False,
             tool_call_id="call-7",
         ),
-        Access(
+        FileAccess(
             action="read",
             title=f"Read {root.resolve() / 'secret'}",
             path=root.resolve() / "secret",

@@ -10,7 +10,7 @@ from tests.policy.test_gate import Asker
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
 from tether.policy import Mode, PolicyGate
-from tether.tools import ToolContext, Workspace
+from tether.tools import FetchAccess, ToolContext, Workspace
 
 
 def gated(tmp_path: Path, mode: Mode, asker: Asker | None) -> ToolContext:
@@ -35,9 +35,11 @@ async def test_a_fetch_asks_and_always_allow_covers_the_host(
     second, _ = await fetch(ctx, page.url("/b"))  # same host: not asked again
     other, _ = await fetch(ctx, page.url("/a", host="localhost"))  # another host: asked
     assert [r.is_error for r in (first, second, other)] == [False, False, False]
-    assert [r.access.host for r in asker.requests] == ["127.0.0.1", "localhost"]
+    assert [r.access for r in asker.requests] == [
+        FetchAccess(url=page.url("/a"), host="127.0.0.1"),
+        FetchAccess(url=page.url("/a", host="localhost"), host="localhost"),
+    ]
     request = asker.requests[0]
-    assert request.access.action == "fetch"
     assert request.title == f"Fetch {page.url('/a')}"
     assert request.reason == "fetching from the web needs approval unless the mode is auto"
     assert [o.name for o in request.options] == [

@@ -31,7 +31,16 @@ for dir in /proc/[0-9]*; do
     pid=${{dir#/proc/}}
     [[ $pid == 1 || $pid == $$ ]] && continue
     args=()
-    mapfile -d '' -t args 2>/dev/null < "$dir/cmdline"
+    # A process reads as an empty command line while it execs, and once it is a zombie:
+    # the first soon has one again, so it is asked again before the process is skipped.
+    for (( try = 0; try < 50; try++ )); do
+        mapfile -d '' -t args 2>/dev/null < "$dir/cmdline"
+        (( ${{#args[@]}} )) && break
+        stat=
+        read -r stat 2>/dev/null < "$dir/stat"
+        [[ ${{stat##*) }} == [ZX]* || -z $stat ]] && break
+        sleep {_POLL}
+    done
     (( ${{#args[@]}} )) || continue
     kill -TERM "$pid" 2>/dev/null || continue
     stopped+=("$pid")

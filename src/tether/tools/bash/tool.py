@@ -21,7 +21,7 @@ from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import Access
+from tether.tools.gate import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 
@@ -118,15 +118,14 @@ class BashTool(Tool[BashArgs, BashValue]):
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
         bwrap = None if args.unsandboxed or not self.sandbox.sandboxed else find_bwrap()
         problem = bwrap.problem if bwrap is not None else None
-        await ctx.gate.authorize(
-            Access(
-                action="unsandboxed" if args.unsandboxed and self.sandbox.sandboxed else "execute",
-                title=args.command,
-                command=args.command,
-                tool_call_id=ctx.tool_call_id,
-                sandbox_problem=problem,
+        access: Access = (
+            UnsandboxedAccess(command=args.command, tool_call_id=ctx.tool_call_id)
+            if args.unsandboxed and self.sandbox.sandboxed
+            else CommandAccess(
+                command=args.command, sandbox_problem=problem, tool_call_id=ctx.tool_call_id
             )
         )
+        await ctx.gate.authorize(access)
         if problem is not None:
             _notice_once(problem)
         confine = None

@@ -10,7 +10,7 @@ from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.guard import Verb, ensure_unchanged
-from tether.tools.gate import Access
+from tether.tools.gate import FileAccess
 from tether.tools.observations import FileVersion
 
 __all__ = ["commit_change"]
@@ -26,7 +26,7 @@ async def commit_change(
     """
     title = f"{verb.capitalize()} {path}"
     await ctx.gate.authorize(
-        Access(
+        FileAccess(
             action="edit",
             title=title,
             path=path,

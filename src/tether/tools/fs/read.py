@@ -19,7 +19,7 @@ from tether.tools.fs.read_render import (
     read_meta_from_meta,
     render_envelope,
 )
-from tether.tools.gate import Access
+from tether.tools.gate import FileAccess
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, Location, ReadResultView, ToolCallView
 
@@ -60,7 +60,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         """Authorize, read in a worker thread, record the version seen and that it was shown."""
         resolved = ctx.workspace.resolve(args.path)
         await ctx.gate.authorize(
-            Access(
+            FileAccess(
                 action="read",
                 title=f"Read {resolved}",
                 path=resolved,

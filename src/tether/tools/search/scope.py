@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import Access
+from tether.tools.gate import FileAccess
 from tether.tools.search.preview import display_path
 
 __all__ = ["Scope", "search_scope"]
@@ -33,7 +33,7 @@ async def search_scope(ctx: ToolContext, raw: str | None, *, files: bool) -> Sco
     """
     resolved = ctx.workspace.cwd if raw is None else ctx.workspace.resolve(raw)
     await ctx.gate.authorize(
-        Access(
+        FileAccess(
             action="read",
             title=f"Search {resolved}",
             path=resolved,

@@ -13,7 +13,7 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import Access
+from tether.tools.gate import FetchAccess
 from tether.tools.result import ToolResult
 from tether.tools.web.envelope import envelope_content, web_meta_from_meta
 from tether.tools.web.limits import MAX_BODY_BYTES, TIMEOUT_S
@@ -74,12 +74,7 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
 
         url = parse_url(args.url)
         await ctx.gate.authorize(
-            Access(
-                action="fetch",
-                title=f"Fetch {args.url}",
-                host=url.host,
-                tool_call_id=ctx.tool_call_id,
-            )
+            FetchAccess(url=args.url, host=url.host, tool_call_id=ctx.tool_call_id)
         )
         try:
             async with asyncio.timeout(self.timeout_s):
