@@ -25,7 +25,6 @@ from tether.session import (
     Session,
     SessionBusy,
     SessionConfig,
-    SessionStore,
     ToolCallFinished,
     ToolCallProgress,
     ToolCallStarted,
@@ -234,8 +233,7 @@ async def test_a_loaded_session_continues_with_the_same_history(
 
     second_model = script({"text": "continued"})
     config = SessionConfig(model=second_model, tools=ToolRegistry([EchoTool()]), mode="auto")
-    loaded = Session.load(SessionStore(home), session.id, config)
-    sessions.add(loaded)
+    loaded = sessions.load(session.id, config)
     assert derive_history(loaded.events) == before
     assert loaded.title == "first"
     await loaded.prompt(text("second"), Recorder())
@@ -271,8 +269,7 @@ async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
     path.write_bytes(crashed)
 
     config = SessionConfig(model=script(), tools=ToolRegistry([SleepTool()]), mode="auto")
-    loaded = Session.load(SessionStore(home), session.id, config)
-    sessions.add(loaded)
+    loaded = sessions.load(session.id, config)
     tail = log_lines(loaded, home)[-2:]
     assert tail[0]["type"] == "tool/result"
     assert tail[0]["content"] == [{"type": "text", "text": INTERRUPTED}]

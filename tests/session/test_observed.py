@@ -6,18 +6,12 @@ from pathlib import Path
 
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import Session, SessionConfig
 from tether.tools.defaults import default_tools
 
 
-def _create(home: Path, ws: Path, *turns: dict[str, object]) -> Session:
-    config = SessionConfig(model=script(*turns), tools=default_tools(), mode="auto")
-    return Session.create(SessionStore(home), ws, config)
-
-
-def _load(home: Path, session_id: str, *turns: dict[str, object]) -> Session:
-    config = SessionConfig(model=script(*turns), tools=default_tools(), mode="auto")
-    return Session.load(SessionStore(home), session_id, config)
+def _config(*turns: dict[str, object]) -> SessionConfig:
+    return SessionConfig(model=script(*turns), tools=default_tools(), mode="auto")
 
 
 def _last_result(session: Session) -> str:
@@ -30,9 +24,8 @@ EDIT = {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
 
 async def _read_then_close(home: Path, ws: Path, sessions: Sessions) -> str:
     (ws / "a.py").write_text("x = 1\n")
-    session = sessions.add(
-        _create(home, ws, {"toolCalls": [call("r1", "read", {"path": "a.py"})]}, {})
-    )
+    read = {"toolCalls": [call("r1", "read", {"path": "a.py"})]}
+    session = sessions.create(ws, _config(read, {}))
     await session.prompt(text("read it"), Recorder())
     [observed] = [line for line in log_lines(session, home) if line.get("observed")]
     assert observed["observed"] == [
@@ -51,7 +44,7 @@ async def test_a_loaded_session_edits_what_it_read_before(
     home: Path, ws: Path, sessions: Sessions
 ) -> None:
     session_id = await _read_then_close(home, ws, sessions)
-    loaded = sessions.add(_load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {}))
+    loaded = sessions.load(session_id, _config({"toolCalls": [call("e1", "edit", EDIT)]}, {}))
     await loaded.prompt(text("now edit it"), Recorder())
     assert _last_result(loaded).startswith("Edited ")
     assert (ws / "a.py").read_text() == "x = 2\n"
@@ -62,7 +55,7 @@ async def test_a_file_changed_while_the_session_was_closed_must_be_read_again(
 ) -> None:
     session_id = await _read_then_close(home, ws, sessions)
     (ws / "a.py").write_text("x = 1\ny = 0\n")
-    loaded = sessions.add(_load(home, session_id, {"toolCalls": [call("e1", "edit", EDIT)]}, {}))
+    loaded = sessions.load(session_id, _config({"toolCalls": [call("e1", "edit", EDIT)]}, {}))
     await loaded.prompt(text("now edit it"), Recorder())
     path = (ws / "a.py").resolve()
     assert _last_result(loaded) == f"{path} changed since it was read; read it again"

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import BaseModel
 
-from tests.session.helpers import EchoArgs, Recorder, Sessions, call, new_session, script, text
+from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
@@ -76,9 +76,8 @@ async def test_live_updates_equal_the_replay_for_every_tool(
         },
         {"text": "All done."},
     )
-    session = new_session(home, ws, model, default_tools())
+    session = sessions.new(ws, model, default_tools())
     recorder = Recorder()
-    sessions.add(session)
     assert await session.prompt(text("Look around"), recorder) == "end_turn"
     live = recorder.without_progress()
     assert session.replay() == live

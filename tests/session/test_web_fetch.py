@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.session.helpers import Recorder, Sessions, call, new_session, script, text
+from tests.session.helpers import Recorder, Sessions, call, script, text
 from tests.tools.web.server import endless, reply, serve
 from tether.session import ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
@@ -34,9 +34,8 @@ async def test_fetch_cards_are_the_same_live_and_replayed(
             {"text": "Read it."},
         )
         tools = default_tools(allow_private_fetch=True)
-        session = new_session(home, ws, model, tools)
+        session = sessions.new(ws, model, tools)
         recorder = Recorder()
-        sessions.add(session)
         assert await session.prompt(text("Read the doc"), recorder) == "end_turn"
     live = recorder.without_progress()
     assert session.replay() == live
