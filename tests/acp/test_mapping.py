@@ -15,7 +15,7 @@ from tether.session import (
     AgentText,
     TitleChanged,
     ToolCallFinished,
-    ToolCallProgress,
+    ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
@@ -141,7 +141,7 @@ def test_generic_call_without_kind_is_other() -> None:
 
 def test_progress_is_in_progress_with_the_partial_card() -> None:
     view = TerminalResultView(title="make", output="building\n")
-    assert _wire(ToolCallProgress(tool_call_id="c1", view=view)) == {
+    assert _wire(ToolCallPartial(tool_call_id="c1", view=view)) == {
         "sessionUpdate": "tool_call_update",
         "toolCallId": "c1",
         "status": "in_progress",

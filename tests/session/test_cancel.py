@@ -17,7 +17,7 @@ from tests.session.helpers import (
     script,
     text,
 )
-from tether.session import CANCELLED, ToolCallFinished, ToolCallProgress, TurnEnded
+from tether.session import CANCELLED, ToolCallFinished, ToolCallPartial, TurnEnded
 from tether.session.history import derive_history
 from tether.tools.bash.tool import BashTool
 from tether.views import TerminalResultView
@@ -61,7 +61,7 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
         # The quick call is done and bash has printed, so its process is running.
         finished = any(u.kind == "tool_call_finished" for u in recorder.updates)
         return finished and any(
-            isinstance(u, ToolCallProgress) and "started" in (getattr(u.view, "output", None) or "")
+            isinstance(u, ToolCallPartial) and "started" in (getattr(u.view, "output", None) or "")
             for u in recorder.updates
         )
 
@@ -102,7 +102,7 @@ async def test_a_cancelled_command_keeps_its_terminal_card_and_output(
     task = asyncio.create_task(session.prompt(text("run"), recorder))
     await eventually(
         lambda: any(
-            isinstance(u, ToolCallProgress) and "two" in (getattr(u.view, "output", None) or "")
+            isinstance(u, ToolCallPartial) and "two" in (getattr(u.view, "output", None) or "")
             for u in recorder.updates
         ),
         "the command's output was reported",

@@ -26,7 +26,7 @@ from tether.session import (
     SessionBusy,
     SessionConfig,
     ToolCallFinished,
-    ToolCallProgress,
+    ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
@@ -152,7 +152,7 @@ async def test_progress_is_live_only_and_carries_the_call_id(ws: Path, sessions:
     session = sessions.new(ws, model, [SleepTool()])
     recorder = Recorder()
     await session.prompt(text("go"), recorder)
-    progress = [u for u in recorder.updates if isinstance(u, ToolCallProgress)]
+    progress = [u for u in recorder.updates if isinstance(u, ToolCallPartial)]
     assert [(p.tool_call_id, p.view.content) for p in progress] == [("s", "sleeping 0.0s")]
     assert session.replay() == recorder.without_progress()
 

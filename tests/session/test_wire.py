@@ -14,7 +14,7 @@ from tether.session.updates import (
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
-    ToolCallProgress,
+    ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
@@ -91,7 +91,7 @@ CASES: list[tuple[Update, dict[str, Any]]] = [
         },
     ),
     (
-        ToolCallProgress(tool_call_id="c1", view=TerminalResultView(output="partial")),
+        ToolCallPartial(tool_call_id="c1", view=TerminalResultView(output="partial")),
         {
             "kind": "tool_call_progress",
             "toolCallId": "c1",

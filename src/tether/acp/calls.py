@@ -15,7 +15,7 @@ from acp.schema import ToolCallStart, ToolCallUpdate
 from tether.acp.content import console_text
 from tether.acp.mapping import AcpUpdate, acp_update
 from tether.acp.plan import plan_update
-from tether.session import ToolCallFinished, ToolCallProgress, ToolCallStarted, Update
+from tether.session import ToolCallFinished, ToolCallPartial, ToolCallStarted, Update
 from tether.tools.todo import TODO_TOOL, todos_from_meta
 from tether.views import TerminalCallView
 
@@ -40,7 +40,7 @@ class SessionCalls:
                 assert isinstance(start, ToolCallStart)
                 self._started[call_id] = (update, start)
                 return [start]
-            case ToolCallProgress(tool_call_id=call_id):
+            case ToolCallPartial(tool_call_id=call_id):
                 return _some(acp_update(update, self.cwd, self._title(call_id)))
             case ToolCallFinished(tool_call_id=call_id):
                 started = self._started.pop(call_id, None)

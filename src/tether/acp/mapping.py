@@ -9,7 +9,7 @@ Shapes (camelCase on the wire):
   (terminal → `execute`, diff → `edit`, generic → its own kind), absolute `locations`,
   `rawInput`, diff items as `content` for a proposed change, and
   `_meta: {"tether": {"view": <call card>}}`.
-- `ToolCallProgress` → `tool_call_update` `in_progress` with the partial result card's
+- `ToolCallPartial` → `tool_call_update` `in_progress` with the partial result card's
   content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
   content, its `locations` (a read's first line, the first line of each hunk of a change,
@@ -63,6 +63,7 @@ from tether.session import (
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
+    ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
@@ -72,7 +73,6 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session import ToolCallProgress as Progress
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -108,7 +108,7 @@ def acp_update(update: Update, cwd: Path, title: str | None = None) -> AcpUpdate
             return update_user_message(acp_resource(block))
         case ToolCallStarted():
             return _started(update, cwd)
-        case Progress(tool_call_id=call_id, view=view):
+        case ToolCallPartial(tool_call_id=call_id, view=view):
             return _updated(call_id, "in_progress", view, cwd, title)
         case ToolCallFinished(tool_call_id=call_id, status=status, view=view, result=result):
             final = _updated(call_id, status, view, cwd, title, model_text=result.text())

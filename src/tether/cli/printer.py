@@ -24,7 +24,7 @@ from tether.session.updates import (
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
-    ToolCallProgress,
+    ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
@@ -109,7 +109,7 @@ class Printer:
                 self._end_text()
                 self._calls[update.tool_call_id] = update.view
                 self.status.show(self.status_label())
-            case ToolCallProgress():
+            case ToolCallPartial():
                 if isinstance(update.view, TerminalResultView) and update.view.output:
                     self.status.show(self.status_label(), tail_text(update.view.output))
             case TitleChanged():

@@ -13,7 +13,7 @@ from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResu
 from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
 from tether.session.observed import observations_from, observed_file
-from tether.session.updates import ToolCallProgress, Update
+from tether.session.updates import ToolCallPartial, Update
 from tether.tools.context import ToolContext
 from tether.tools.gate import Access
 from tether.tools.invoke import check_plain_json, invoke
@@ -107,7 +107,7 @@ class CallRunner:
         assert call.tool is not None and call.args is not None
 
         def report(view: ToolResultView) -> None:
-            emit(ToolCallProgress(tool_call_id=call.id, view=view))
+            emit(ToolCallPartial(tool_call_id=call.id, view=view))
 
         ctx = ToolContext(
             workspace=self.workspace,

@@ -28,7 +28,7 @@ __all__ = [
     "RawArguments",
     "TitleChanged",
     "ToolCallFinished",
-    "ToolCallProgress",
+    "ToolCallPartial",
     "ToolCallStarted",
     "TurnEnded",
     "TurnFailed",
@@ -108,7 +108,7 @@ class ToolCallStarted:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ToolCallProgress:
+class ToolCallPartial:
     """Live only, never stored: a partial result card (bash output so far)."""
 
     __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
@@ -215,7 +215,7 @@ Update = Annotated[
     | UserResource
     | AgentText
     | ToolCallStarted
-    | ToolCallProgress
+    | ToolCallPartial
     | ToolCallFinished
     | TitleChanged
     | TurnEnded
