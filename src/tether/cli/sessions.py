@@ -12,7 +12,7 @@ from rich.text import Text
 from tether.cli.prompting import consoles
 from tether.cli.safe_output import print_json
 from tether.session import SessionStore
-from tether.session.store import SESSION_INFO
+from tether.session.store import STORED_SESSION
 
 HELP = "list stored sessions, newest first"
 
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit > 0:
         infos = infos[: args.limit]
     if args.json:
-        print_json([SESSION_INFO.dump_python(i, mode="json", by_alias=True) for i in infos])
+        print_json([STORED_SESSION.dump_python(i, mode="json", by_alias=True) for i in infos])
         return 0
     if not infos:
         out.print("no sessions yet: try `tether demo`", markup=False)

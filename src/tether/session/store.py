@@ -19,7 +19,7 @@ from tether.session.events import SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
 from tether.wire import WIRE_CONFIG
 
-__all__ = ["SESSION_INFO", "SessionInfo", "SessionStore", "data_dir"]
+__all__ = ["STORED_SESSION", "StoredSession", "SessionStore", "data_dir"]
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -33,7 +33,7 @@ def data_dir() -> Path:
 
 
 @dataclass(frozen=True)
-class SessionInfo:
+class StoredSession:
     """One line of `tether sessions`."""
 
     __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
@@ -47,7 +47,7 @@ class SessionInfo:
     turns: int
 
 
-SESSION_INFO: TypeAdapter[SessionInfo] = TypeAdapter(SessionInfo)
+STORED_SESSION: TypeAdapter[StoredSession] = TypeAdapter(StoredSession)
 """Serializes one listed session as camelCase JSON (`tether sessions --json`)."""
 
 
@@ -114,7 +114,7 @@ class SessionStore:
             raise SessionNotFound(f"no session {prefix!r} in {self.sessions_dir}")
         raise SessionNotFound(f"{prefix!r} names {len(matches)} sessions: {', '.join(matches)}")
 
-    def list_sessions(self) -> list[SessionInfo]:
+    def list_sessions(self) -> list[StoredSession]:
         """Every readable session, newest first (unreadable logs are skipped)."""
         infos = []
         for path in self._logs():
@@ -136,7 +136,7 @@ class SessionStore:
         return list(self.sessions_dir.glob("*.jsonl"))
 
 
-def _info(path: Path) -> SessionInfo:
+def _info(path: Path) -> StoredSession:
     # A cheap scan at C speed: JSON escapes newlines inside strings, so every event starts
     # right after a raw newline and its type is the first key; only a few lines are parsed.
     data = path.read_bytes()
@@ -156,7 +156,7 @@ def _info(path: Path) -> SessionInfo:
             break
         except (ValueError, KeyError):
             continue  # a torn last line
-    return SessionInfo(
+    return StoredSession(
         id=header["id"],
         cwd=header["cwd"],
         title=title,
