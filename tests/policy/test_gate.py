@@ -10,7 +10,7 @@ from tether.policy import (
     MODES,
     Mode,
     PermissionDecision,
-    PermissionRequest,
+    PermissionQuestion,
     PolicyGate,
     is_mode,
 )
@@ -32,9 +32,9 @@ class Asker:
 
     def __init__(self, *answers: PermissionDecision) -> None:
         self.answers = list(answers)
-        self.requests: list[PermissionRequest] = []
+        self.requests: list[PermissionQuestion] = []
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """The next answer."""
         self.requests.append(request)
         return self.answers.pop(0)
@@ -43,7 +43,7 @@ class Asker:
 class BrokenAsker:
     """A client that went away."""
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """Fail."""
         raise ConnectionError("client disconnected")
 
@@ -255,7 +255,7 @@ async def test_an_asker_that_fails_is_a_refusal(workspace: Workspace) -> None:
 
 async def test_an_askers_own_refusal_passes_through(workspace: Workspace) -> None:
     class Cancelling:
-        async def ask(self, request: PermissionRequest) -> PermissionDecision:
+        async def ask(self, request: PermissionQuestion) -> PermissionDecision:
             raise PermissionDenied("The permission request was cancelled")
 
     with pytest.raises(PermissionDenied) as refused:

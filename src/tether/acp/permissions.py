@@ -15,7 +15,7 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
-from tether.policy import PermissionDecision, PermissionRequest, ServerStart, Subject
+from tether.policy import PermissionDecision, PermissionQuestion, ServerStart, Subject
 from tether.tools.gate import (
     CommandAccess,
     FetchAccess,
@@ -52,7 +52,7 @@ class AcpAsker:
         self._calls = calls
         """The session's announced calls, whose cards a request repeats."""
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """Ask the client; a cancelled request or an unknown option rejects."""
         # The client must have seen the `tool_call` this request points at.
         await self._outbox.flush()

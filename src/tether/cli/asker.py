@@ -10,7 +10,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from tether.policy import PermissionDecision, PermissionRequest
+from tether.policy import PermissionDecision, PermissionQuestion
 
 __all__ = ["TerminalAsker"]
 
@@ -32,7 +32,7 @@ class TerminalAsker:
         console: Console,
         stdin_fd: int | None = None,
         *,
-        before: Callable[[PermissionRequest], None] | None = None,
+        before: Callable[[PermissionQuestion], None] | None = None,
     ) -> None:
         self.console = console
         self.stdin_fd = sys.stdin.fileno() if stdin_fd is None else stdin_fd
@@ -40,7 +40,7 @@ class TerminalAsker:
         """Called before each question: shows the card of what would happen."""
         self._lock = asyncio.Lock()
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """Ask until the answer is y, a or n (end of input rejects)."""
         async with self._lock:
             if self.before is not None:

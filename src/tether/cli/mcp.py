@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
 from tether.mcp import Approvals, McpSpec, gather
-from tether.policy import Mode, PermissionAsker, PermissionOption, PermissionRequest, ServerStart
+from tether.policy import Mode, PermissionAsker, PermissionChoice, PermissionQuestion, ServerStart
 from tether.session import Session
 
 __all__ = ["CliMcp"]
@@ -64,12 +64,12 @@ class CliMcp:
             )
             return False
         decision = await self.asker.ask(
-            PermissionRequest(
+            PermissionQuestion(
                 access=ServerStart(tuple(s.name for s in specs)),
                 options=(
-                    PermissionOption("allow_once", "Allow this time"),
-                    PermissionOption("allow_always", "Allow in this workspace"),
-                    PermissionOption("reject", "Do not start them"),
+                    PermissionChoice("allow_once", "Allow this time"),
+                    PermissionChoice("allow_always", "Allow in this workspace"),
+                    PermissionChoice("reject", "Do not start them"),
                 ),
                 reason="a project's servers run commands it chose",
             )

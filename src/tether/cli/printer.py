@@ -15,7 +15,7 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import StatusLine, tail_text
-from tether.policy import PermissionRequest
+from tether.policy import PermissionQuestion
 from tether.render.outcome import not_applied, outcome_line
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
@@ -148,7 +148,7 @@ class Printer:
         shown = titles[0] if len(titles) == 1 else f"{len(titles)} calls"
         return f"running {shown}"
 
-    def propose(self, request: PermissionRequest) -> None:
+    def propose(self, request: PermissionQuestion) -> None:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()

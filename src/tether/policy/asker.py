@@ -10,10 +10,10 @@ from tether.tools.gate import Access
 __all__ = [
     "PERMISSION_DECISIONS",
     "PermissionAsker",
+    "PermissionChoice",
     "PermissionDecision",
-    "PermissionOption",
     "PermissionOutcome",
-    "PermissionRequest",
+    "PermissionQuestion",
     "ServerStart",
     "Subject",
 ]
@@ -26,8 +26,8 @@ PermissionOutcome = PermissionDecision | Literal["refused"]
 
 
 @dataclass(frozen=True)
-class PermissionOption:
-    """One button: the decision it stands for and its label (ACP `PermissionOption`)."""
+class PermissionChoice:
+    """One button: the decision it stands for and its label (an ACP `PermissionOption`)."""
 
     decision: PermissionDecision
     name: str
@@ -52,11 +52,11 @@ Subject = Access | ServerStart
 
 
 @dataclass(frozen=True)
-class PermissionRequest:
+class PermissionQuestion:
     """What needs a person's answer, with the options to offer in order."""
 
     access: Subject
-    options: tuple[PermissionOption, ...]
+    options: tuple[PermissionChoice, ...]
     reason: str
     """Why the mode asks, e.g. `outside the workspace` or `the mode is ask`."""
 
@@ -69,6 +69,6 @@ class PermissionRequest:
 class PermissionAsker(Protocol):
     """Whoever answers permission requests: an ACP client, a terminal prompt, a test."""
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """The person's decision; cancelling the call cancels the tool that asked."""
         ...

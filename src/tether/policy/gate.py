@@ -32,9 +32,9 @@ from typing import assert_never
 
 from tether.policy.asker import (
     PermissionAsker,
-    PermissionOption,
+    PermissionChoice,
     PermissionOutcome,
-    PermissionRequest,
+    PermissionQuestion,
 )
 from tether.policy.modes import DEFAULT_MODE, Mode, is_mode
 from tether.tools.errors import PermissionDenied
@@ -102,7 +102,7 @@ class PolicyGate:
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {self._hint(access)}"
             )
-        request = PermissionRequest(access=access, options=_options(access), reason=reason)
+        request = PermissionQuestion(access=access, options=_options(access), reason=reason)
         try:
             decision = await self.asker.ask(request)
         except PermissionDenied:
@@ -200,11 +200,11 @@ def _shown(command: str) -> str:
     return command[:_COMMAND_SHOWN] + "..." if len(command) > _COMMAND_SHOWN else command
 
 
-def _options(access: Access) -> tuple[PermissionOption, ...]:
+def _options(access: Access) -> tuple[PermissionChoice, ...]:
     return (
-        PermissionOption("allow_once", "Allow once"),
-        PermissionOption("allow_always", f"Always allow {_scope(access)} in this session"),
-        PermissionOption("reject", "Reject"),
+        PermissionChoice("allow_once", "Allow once"),
+        PermissionChoice("allow_always", f"Always allow {_scope(access)} in this session"),
+        PermissionChoice("reject", "Reject"),
     )
 
 

@@ -17,7 +17,7 @@ from tether.session.errors import (
 )
 from tether.session.events import StopReason
 from tether.session.session import CANCELLED, Mode, Session
-from tether.session.store import StoredSession, SessionStore, data_dir
+from tether.session.store import SessionStore, StoredSession, data_dir
 from tether.session.updates import (
     AgentText,
     ContextCompacted,
@@ -46,11 +46,11 @@ __all__ = [
     "SessionBusy",
     "SessionConfig",
     "SessionError",
-    "StoredSession",
     "SessionLocked",
     "SessionNotFound",
     "SessionStore",
     "StopReason",
+    "StoredSession",
     "TitleChanged",
     "ToolCallFinished",
     "ToolCallPartial",

@@ -19,7 +19,7 @@ from tether.session.events import SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
 from tether.wire import WIRE_CONFIG
 
-__all__ = ["STORED_SESSION", "StoredSession", "SessionStore", "data_dir"]
+__all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'

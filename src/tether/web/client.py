@@ -44,9 +44,9 @@ from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.markdown import markdown_html
 from tether.web.protocol import (
     MessageHtml,
-    PermissionChoice,
+    PermissionAsked,
+    PermissionButton,
     PermissionClosed,
-    PermissionRequest,
     ServerMessage,
     Update,
 )
@@ -113,12 +113,12 @@ class PageClient:
         self._pending[request_id] = (session_id, future)
         try:
             await self._send(
-                PermissionRequest(
+                PermissionAsked(
                     request_id=request_id,
                     session_id=session_id,
                     tool_call=enrich_tool_call(_dump(tool_call), call=True),
                     options=tuple(
-                        PermissionChoice(option_id=o.option_id, name=o.name, kind=o.kind)
+                        PermissionButton(option_id=o.option_id, name=o.name, kind=o.kind)
                         for o in options
                     ),
                 )

@@ -30,9 +30,9 @@ __all__ = [
     "NewSession",
     "Opened",
     "Opening",
-    "PermissionChoice",
+    "PermissionAsked",
+    "PermissionButton",
     "PermissionClosed",
-    "PermissionRequest",
     "Prompt",
     "PromptEnd",
     "ReadOnly",
@@ -203,7 +203,7 @@ class Update:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class PermissionChoice:
+class PermissionButton:
     """One button of a permission request."""
 
     option_id: str
@@ -212,14 +212,14 @@ class PermissionChoice:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class PermissionRequest:
+class PermissionAsked:
     """The agent asks before a tool call runs; the page answers with `Answer`."""
 
     type: Literal["permission"] = "permission"
     request_id: int
     session_id: str
     tool_call: dict[str, Any]
-    options: tuple[PermissionChoice, ...]
+    options: tuple[PermissionButton, ...]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -278,7 +278,7 @@ ServerMessage = Annotated[
     | Opening
     | Opened
     | Update
-    | PermissionRequest
+    | PermissionAsked
     | PermissionClosed
     | PromptEnd
     | MessageHtml

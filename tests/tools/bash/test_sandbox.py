@@ -12,7 +12,7 @@ import pytest
 
 from tests.polling import eventually
 from tests.processes import processes_with
-from tether.policy import MODES, Mode, PermissionDecision, PermissionRequest, PolicyGate
+from tether.policy import MODES, Mode, PermissionDecision, PermissionQuestion, PolicyGate
 from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
@@ -31,9 +31,9 @@ class Asker:
 
     def __init__(self, answer: PermissionDecision) -> None:
         self.answer = answer
-        self.requests: list[PermissionRequest] = []
+        self.requests: list[PermissionQuestion] = []
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """The answer."""
         self.requests.append(request)
         return self.answer

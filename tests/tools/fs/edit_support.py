@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tether.policy import PermissionDecision, PermissionRequest
+from tether.policy import PermissionDecision, PermissionQuestion
 from tether.tools import Tool, ToolContext, ToolResult, Workspace, invoke
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.gate import Gate
@@ -20,13 +20,13 @@ class ScriptedAsker:
     def __init__(
         self,
         *answers: PermissionDecision,
-        during: Callable[[PermissionRequest], Awaitable[None] | None] | None = None,
+        during: Callable[[PermissionQuestion], Awaitable[None] | None] | None = None,
     ) -> None:
         self.answers = list(answers)
-        self.requests: list[PermissionRequest] = []
+        self.requests: list[PermissionQuestion] = []
         self.during = during
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """Record the request and give the next answer."""
         self.requests.append(request)
         if self.during is not None:

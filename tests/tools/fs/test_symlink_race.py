@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from tether.policy import PermissionRequest, PolicyGate
+from tether.policy import PermissionQuestion, PolicyGate
 from tether.policy.asker import PermissionDecision
 from tether.tools import ToolContext, Workspace, invoke, parse_arguments
 from tether.tools.base import Tool
@@ -111,9 +111,9 @@ class _Approves:
     """A person who approves everything (to check approved outside paths still work)."""
 
     def __init__(self) -> None:
-        self.asked: list[PermissionRequest] = []
+        self.asked: list[PermissionQuestion] = []
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         self.asked.append(request)
         return "allow_once"
 

@@ -6,7 +6,7 @@ import codecs
 import os
 from pathlib import Path
 
-from tether.policy import PermissionRequest, PolicyGate
+from tether.policy import PermissionQuestion, PolicyGate
 from tether.tools import Workspace, file_version
 from tether.tools.card_context import CardContext
 from tether.tools.fs.edit_diff import MAX_DIFF_CHARS
@@ -197,7 +197,7 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
 ) -> None:
     target = tmp_path / "f.txt"
 
-    def create(_request: PermissionRequest) -> None:
+    def create(_request: PermissionQuestion) -> None:
         target.write_text("created meanwhile\n")
 
     ctx = context(
@@ -210,7 +210,7 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
 
     await observe(ctx, target)
 
-    def change(_request: PermissionRequest) -> None:
+    def change(_request: PermissionQuestion) -> None:
         target.write_text("changed meanwhile\n")
 
     ctx.gate = PolicyGate(Workspace.at(tmp_path), asker=ScriptedAsker("allow_once", during=change))

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from tether.policy import PermissionDecision, PermissionRequest, PolicyGate
+from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
 from tether.policy.modes import Mode
 from tether.tools import Gate, ToolContext, ToolResult, Workspace, invoke
 from tether.tools.search import GlobArgs, GlobTool, GrepArgs, GrepTool
@@ -17,9 +17,9 @@ class Asker:
 
     def __init__(self, answer: PermissionDecision = "allow_once") -> None:
         self.answer = answer
-        self.requests: list[PermissionRequest] = []
+        self.requests: list[PermissionQuestion] = []
 
-    async def ask(self, request: PermissionRequest) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
         """The fixed answer."""
         self.requests.append(request)
         return self.answer
