@@ -13,13 +13,13 @@ from tether.content import TextContent
 from tether.policy import MODES
 from tether.session import (
     AgentText,
+    ClientUpdate,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
-    Update,
     UserImage,
     UserText,
 )
@@ -40,7 +40,7 @@ from tether.views import (
 CWD = Path("/ws")
 
 
-def _wire(update: Update) -> dict[str, Any] | None:
+def _wire(update: ClientUpdate) -> dict[str, Any] | None:
     mapped = acp_update(update, CWD)
     return None if mapped is None else serialize_params(mapped)
 

@@ -15,7 +15,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionConfig, SessionStore, Update
+from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.card_context import CardContext
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
@@ -139,12 +139,12 @@ class Recorder:
     """Collects updates."""
 
     def __init__(self) -> None:
-        self.updates: list[Update] = []
+        self.updates: list[ClientUpdate] = []
 
-    def __call__(self, update: Update) -> None:
+    def __call__(self, update: ClientUpdate) -> None:
         self.updates.append(update)
 
-    def without_progress(self) -> list[Update]:
+    def without_progress(self) -> list[ClientUpdate]:
         """Everything but the live-only progress updates."""
         return [u for u in self.updates if u.kind != "tool_call_progress"]
 

@@ -12,7 +12,7 @@ from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, te
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
-from tether.session.updates import UPDATE
+from tether.session.updates import CLIENT_UPDATE
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
@@ -84,8 +84,8 @@ async def test_live_updates_equal_the_replay_for_every_tool(
     # The same from a fresh read of the file, as `tether show` and `session/load` do it.
     stored = SessionStore(home).read(session.id)
     assert replay(stored.events, default_tools(), stored.header.cwd) == live
-    wire = [UPDATE.dump_python(u, mode="json", by_alias=True) for u in session.replay()]
-    assert wire == [UPDATE.dump_python(u, mode="json", by_alias=True) for u in live]
+    wire = [CLIENT_UPDATE.dump_python(u, mode="json", by_alias=True) for u in session.replay()]
+    assert wire == [CLIENT_UPDATE.dump_python(u, mode="json", by_alias=True) for u in live]
 
     started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
     done = {u.tool_call_id: u for u in live if isinstance(u, ToolCallFinished)}

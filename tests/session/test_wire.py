@@ -9,8 +9,9 @@ import pytest
 from tether.content import ImageContent, TextContent
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
-    UPDATE,
+    CLIENT_UPDATE,
     AgentText,
+    ClientUpdate,
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
@@ -18,7 +19,6 @@ from tether.session.updates import (
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
-    Update,
     UsageChanged,
     UserImage,
     UserResource,
@@ -32,7 +32,7 @@ RESULT = ToolResult(
     meta={"exitCode": 0, "nested": [1, None, "ü"]},
 )
 
-CASES: list[tuple[Update, dict[str, Any]]] = [
+CASES: list[tuple[ClientUpdate, dict[str, Any]]] = [
     (UserText(text="hi"), {"kind": "user_text", "text": "hi"}),
     (
         UserImage(data="AA==", mime_type="image/png"),
@@ -162,8 +162,8 @@ CASES: list[tuple[Update, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("update", "expected"), CASES, ids=lambda c: getattr(c, "kind", ""))
-def test_each_update_kind_has_its_wire_form(update: Update, expected: dict[str, Any]) -> None:
-    dumped = UPDATE.dump_python(update, mode="json", by_alias=True)
+def test_each_update_kind_has_its_wire_form(update: ClientUpdate, expected: dict[str, Any]) -> None:
+    dumped = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
     assert dumped == expected
     # Key order is part of the printed form (`tether show --json`).
     assert list(dumped) == list(expected)

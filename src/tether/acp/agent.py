@@ -79,6 +79,7 @@ from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
 from tether.policy import Mode
 from tether.session import (
+    ClientUpdate,
     CorruptLog,
     PromptFailed,
     Session,
@@ -87,7 +88,6 @@ from tether.session import (
     SessionLocked,
     SessionNotFound,
     SessionStore,
-    Update,
     UserImage,
     UserResource,
     UserText,
@@ -306,7 +306,7 @@ class TetherAgent:
         content = prompt_content(meant.blocks)
         shown = shown_blocks(prompt, always=meant.expanded)
 
-        def on_update(update: Update) -> None:
+        def on_update(update: ClientUpdate) -> None:
             # The client shows its own prompt; user chunks are for `session/load` only.
             if not isinstance(update, UserText | UserImage | UserResource):
                 self._post(opened, update)
@@ -454,7 +454,7 @@ class TetherAgent:
         client, outbox = self._connection()
         return replace(config, asker=AcpAsker(client, outbox, session_id, calls)), calls
 
-    def _post(self, opened: _Open, update: Update) -> None:
+    def _post(self, opened: _Open, update: ClientUpdate) -> None:
         outbox = self._connection()[1]
         for acp in opened.calls.acp(update):
             outbox.post(opened.session.id, acp)

@@ -15,7 +15,7 @@ from acp.schema import ToolCallStart, ToolCallUpdate
 from tether.acp.content import console_text
 from tether.acp.mapping import AcpUpdate, acp_update
 from tether.acp.plan import plan_update
-from tether.session import ToolCallFinished, ToolCallPartial, ToolCallStarted, Update
+from tether.session import ClientUpdate, ToolCallFinished, ToolCallPartial, ToolCallStarted
 from tether.tools.todo import TODO_TOOL, todos_from_meta
 from tether.views import TerminalCallView
 
@@ -29,7 +29,7 @@ class SessionCalls:
         self.cwd = cwd
         self._started: dict[str, tuple[ToolCallStarted, ToolCallStart]] = {}
 
-    def acp(self, update: Update) -> list[AcpUpdate]:
+    def acp(self, update: ClientUpdate) -> list[AcpUpdate]:
         """The ACP updates for `update` (the same function live and on `session/load`).
 
         A finished `todo` call is also the session's new plan: a `plan` update follows it.

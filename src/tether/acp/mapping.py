@@ -60,6 +60,7 @@ from tether.acp.paths import absolute_call, absolute_result, result_locations
 from tether.acp.prompt import acp_resource
 from tether.session import (
     AgentText,
+    ClientUpdate,
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
@@ -67,7 +68,6 @@ from tether.session import (
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
-    Update,
     UsageChanged,
     UserImage,
     UserResource,
@@ -90,7 +90,7 @@ AcpUpdate = SessionUpdate | UsageUpdate
 """A `session/update` tether sends."""
 
 
-def acp_update(update: Update, cwd: Path, title: str | None = None) -> AcpUpdate | None:
+def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> AcpUpdate | None:
     """The ACP session update for one tether update, or `None` when it has no counterpart.
 
     `title` is the title of the call a progress or finished update belongs to.

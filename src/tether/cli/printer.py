@@ -21,6 +21,7 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    ClientUpdate,
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
@@ -28,7 +29,6 @@ from tether.session.updates import (
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
-    Update,
     UsageChanged,
     UserImage,
     UserResource,
@@ -75,7 +75,7 @@ class Printer:
         self._text = AgentTextBuffer()
         self._printed_text = False
 
-    def __call__(self, update: Update) -> None:
+    def __call__(self, update: ClientUpdate) -> None:
         """Print one update; a failure to show it is reported, and later updates still show."""
         try:
             self._show(update)
@@ -87,7 +87,7 @@ class Printer:
                     Text(f"tether: error: could not show {update.kind}: {exc!r}", style="red")
                 )
 
-    def _show(self, update: Update) -> None:
+    def _show(self, update: ClientUpdate) -> None:
         match update:
             case UserText():
                 self._end_text()

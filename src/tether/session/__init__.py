@@ -20,6 +20,7 @@ from tether.session.session import CANCELLED, Mode, Session
 from tether.session.store import SessionStore, StoredSession, data_dir
 from tether.session.updates import (
     AgentText,
+    ClientUpdate,
     ContextCompacted,
     TitleChanged,
     ToolCallFinished,
@@ -27,7 +28,6 @@ from tether.session.updates import (
     ToolCallStarted,
     TurnEnded,
     TurnFailed,
-    Update,
     UsageChanged,
     UserImage,
     UserResource,
@@ -38,6 +38,7 @@ __all__ = [
     "CANCELLED",
     "DEFAULT_MAX_STEPS",
     "AgentText",
+    "ClientUpdate",
     "ContextCompacted",
     "CorruptLog",
     "Mode",
@@ -57,7 +58,6 @@ __all__ = [
     "ToolCallStarted",
     "TurnEnded",
     "TurnFailed",
-    "Update",
     "UsageChanged",
     "UserImage",
     "UserResource",

@@ -29,7 +29,7 @@ from tether.session.events import (
 from tether.session.instructions import system_prompt
 from tether.session.log import EventLog
 from tether.session.replay import context_updates
-from tether.session.updates import Update
+from tether.session.updates import ClientUpdate
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -37,7 +37,7 @@ __all__ = ["Context"]
 
 log = logging.getLogger(__name__)
 
-OnUpdate = Callable[[Update], None]
+OnUpdate = Callable[[ClientUpdate], None]
 
 
 class Context:

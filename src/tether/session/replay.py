@@ -25,11 +25,11 @@ from tether.session.events import (
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    ClientUpdate,
     ContextCompacted,
     TitleChanged,
     TurnEnded,
     TurnFailed,
-    Update,
     UsageChanged,
     UserImage,
     UserResource,
@@ -42,7 +42,7 @@ __all__ = ["context_updates", "replay", "user_updates"]
 
 def replay(
     events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None = None
-) -> list[Update]:
+) -> list[ClientUpdate]:
     """Every update of the log, in order; progress updates are live only and never come back.
 
     Cards name the workspace `cwd` (the log header's) as the live ones did. Budget updates need
@@ -54,13 +54,13 @@ def replay(
 
 def context_updates(
     event: UsageEvent | CompactionEvent, previous: Event | None, window: int | None
-) -> list[Update]:
+) -> list[ClientUpdate]:
     """The budget and notice updates of a usage or compaction event, live and on replay.
 
     A usage report counts for the budget only when it answers a turn of the conversation
     (it follows the `assistant/message`); a summarisation request's report does not.
     """
-    updates: list[Update] = []
+    updates: list[ClientUpdate] = []
     match event:
         case UsageEvent():
             if window is not None and isinstance(previous, AssistantMessageEvent):
@@ -83,8 +83,8 @@ def context_updates(
 
 def _replay(
     events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None
-) -> list[Update]:
-    updates: list[Update] = []
+) -> list[ClientUpdate]:
+    updates: list[ClientUpdate] = []
     calls: dict[str, PreparedCall] = {}
     previous: Event | None = None
     for event in events:
@@ -115,9 +115,9 @@ def _replay(
     return updates
 
 
-def user_updates(event: UserMessageEvent) -> list[Update]:
+def user_updates(event: UserMessageEvent) -> list[ClientUpdate]:
     """One update per block of the person's prompt, as they sent it."""
-    updates: list[Update] = []
+    updates: list[ClientUpdate] = []
     for block in event.shown or event.content:
         match block:
             case TextContent():

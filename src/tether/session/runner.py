@@ -13,7 +13,7 @@ from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResu
 from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
 from tether.session.observed import observations_from, observed_file
-from tether.session.updates import ToolCallPartial, Update
+from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.context import ToolContext
 from tether.tools.gate import Access
 from tether.tools.invoke import check_plain_json, invoke
@@ -27,7 +27,7 @@ __all__ = ["CallRunner"]
 
 log = logging.getLogger(__name__)
 
-OnUpdate = Callable[[Update], None]
+OnUpdate = Callable[[ClientUpdate], None]
 
 
 class CallRunner:

@@ -39,14 +39,14 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
-from tether.session.updates import AgentText, TitleChanged, TurnEnded, TurnFailed, Update
+from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session", "SessionConfig"]
 
 log = logging.getLogger(__name__)
 
-OnUpdate = Callable[[Update], None]
+OnUpdate = Callable[[ClientUpdate], None]
 
 CANCELLED = "Cancelled by the user"
 INTERRUPTED = "Interrupted: tether stopped before this call finished"
@@ -117,7 +117,7 @@ class Session:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
 
-    def replay(self) -> list[Update]:
+    def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)
         return replay(self._log.events, self.tools, cwd, self._context.budget.window)
@@ -299,7 +299,7 @@ def _stop_reason(reason: ModelStopReason) -> StopReason:
 
 def _safe(on_update: OnUpdate) -> OnUpdate:
     # A client that fails to render must not leave the log half-written.
-    def emit(update: Update) -> None:
+    def emit(update: ClientUpdate) -> None:
         try:
             on_update(update)
         except Exception:

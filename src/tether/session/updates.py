@@ -1,7 +1,7 @@
 """What clients render, live and on replay: a closed union of small frozen dataclasses.
 
 They are plain dataclasses: a replay builds one per event, so building one validates
-nothing. `UPDATE` only dumps them, as the camelCase JSON of `tether show --json`; what the
+nothing. `CLIENT_UPDATE` only dumps them, as the camelCase JSON of `tether show --json`; what the
 wire form adds or leaves out (`rawInput` for the raw argument text, a compaction's `text`)
 is said by the fields themselves.
 """
@@ -22,8 +22,9 @@ from tether.views import ToolCallView, ToolResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
-    "UPDATE",
+    "CLIENT_UPDATE",
     "AgentText",
+    "ClientUpdate",
     "ContextCompacted",
     "RawArguments",
     "TitleChanged",
@@ -32,7 +33,6 @@ __all__ = [
     "ToolCallStarted",
     "TurnEnded",
     "TurnFailed",
-    "Update",
     "UsageChanged",
     "UserImage",
     "UserResource",
@@ -209,7 +209,7 @@ def short_tokens(count: int) -> str:
     return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
 
 
-Update = Annotated[
+ClientUpdate = Annotated[
     UserText
     | UserImage
     | UserResource
@@ -226,5 +226,7 @@ Update = Annotated[
 ]
 
 # Built on first use: every session imports this module, only `show --json` dumps updates.
-UPDATE: TypeAdapter[Update] = TypeAdapter(Update, config=ConfigDict(defer_build=True))
+CLIENT_UPDATE: TypeAdapter[ClientUpdate] = TypeAdapter(
+    ClientUpdate, config=ConfigDict(defer_build=True)
+)
 """Serializes any update as camelCase JSON (updates are made in code, never validated)."""

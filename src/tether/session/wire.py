@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, TypeAdapter
 
-from tether.session.updates import Update
+from tether.session.updates import ClientUpdate
 from tether.wire import WIRE_CONFIG
 
 __all__ = ["SESSION_DOCUMENT", "SessionDocument"]
@@ -23,7 +23,7 @@ class SessionDocument:
     id: str
     cwd: str
     created_at: str
-    updates: list[Update]
+    updates: list[ClientUpdate]
 
 
 SESSION_DOCUMENT: TypeAdapter[SessionDocument] = TypeAdapter(SessionDocument)

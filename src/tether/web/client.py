@@ -43,12 +43,12 @@ from acp.schema import (
 from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.markdown import markdown_html
 from tether.web.protocol import (
+    AgentUpdate,
     MessageHtml,
     PermissionAsked,
     PermissionButton,
     PermissionClosed,
     ServerMessage,
-    Update,
 )
 
 __all__ = ["PageClient", "Send"]
@@ -163,7 +163,7 @@ class PageClient:
             self._texts.setdefault(session_id, []).append(update.content.text)
         elif kind not in _ASIDE:
             await self.end_message(session_id)
-        await self._send(Update(session_id=session_id, update=enriched))
+        await self._send(AgentUpdate(session_id=session_id, update=enriched))
 
     async def write_text_file(
         self, session_id: str, path: str, content: str, **kwargs: Any

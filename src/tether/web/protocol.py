@@ -18,6 +18,7 @@ from tether.wire import WIRE_CONFIG, Opt
 __all__ = [
     "CLIENT_MESSAGE",
     "SERVER_MESSAGE",
+    "AgentUpdate",
     "Answer",
     "Cancel",
     "ClientMessage",
@@ -41,7 +42,6 @@ __all__ = [
     "SessionSummary",
     "Sessions",
     "SetMode",
-    "Update",
 ]
 
 
@@ -194,7 +194,7 @@ class Opened:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class Update:
+class AgentUpdate:
     """One ACP `session/update` as the agent sent it, with tether's cards enriched."""
 
     type: Literal["update"] = "update"
@@ -277,7 +277,7 @@ ServerMessage = Annotated[
     | Sessions
     | Opening
     | Opened
-    | Update
+    | AgentUpdate
     | PermissionAsked
     | PermissionClosed
     | PromptEnd
