@@ -11,7 +11,7 @@ from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.cli.safe_output import stderr, stdout
 from tether.content import TextContent
-from tether.session import PromptFailed, Session, StopReason
+from tether.session import PromptFailed, Session, TurnStop
 
 __all__ = ["consoles", "exit_status", "run_prompt"]
 
@@ -46,7 +46,7 @@ def run_prompt(
 
 async def _prompt(
     session: Session, prompt: str, printer: Printer, typed: str | None, mcp: CliMcp | None
-) -> StopReason:
+) -> TurnStop:
     servers = await mcp.start(session) if mcp is not None else None
     try:
         return await _prompt_now(session, prompt, printer, typed)
@@ -57,7 +57,7 @@ async def _prompt(
 
 async def _prompt_now(
     session: Session, prompt: str, printer: Printer, typed: str | None
-) -> StopReason:
+) -> TurnStop:
     loop = asyncio.get_running_loop()
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
     loop.add_signal_handler(signal.SIGINT, session.cancel)
@@ -68,7 +68,7 @@ async def _prompt_now(
         loop.remove_signal_handler(signal.SIGINT)
 
 
-def exit_status(stop: StopReason) -> int:
+def exit_status(stop: TurnStop) -> int:
     """0 for a finished turn, 130 for a cancelled one, 2 for any other stop."""
     if stop == "end_turn":
         return 0

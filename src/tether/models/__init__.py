@@ -12,8 +12,8 @@ from tether.models.base import (
 )
 from tether.models.messages import (
     AssistantMessage,
+    FinishReason,
     Message,
-    StopReason,
     ToolCall,
     ToolResultMessage,
     ToolSpec,
@@ -24,12 +24,12 @@ __all__ = [
     "AssistantMessage",
     "Completed",
     "ContextOverflow",
+    "FinishReason",
     "Message",
     "Model",
     "ModelError",
     "ModelEvent",
     "ModelRequest",
-    "StopReason",
     "TextDelta",
     "ToolCall",
     "ToolResultMessage",

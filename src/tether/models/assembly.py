@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tether.models.base import Usage
-from tether.models.messages import AssistantMessage, StopReason, ToolCall
+from tether.models.messages import AssistantMessage, FinishReason, ToolCall
 
 __all__ = ["Assembly", "PartialCall"]
 
@@ -37,7 +37,7 @@ class PartialCall:
 class Assembly:
     """Text, tool calls by slot, the stop word and usage of one streamed message."""
 
-    stop_reasons: ClassVar[Mapping[str, StopReason]] = {}
+    stop_reasons: ClassVar[Mapping[str, FinishReason]] = {}
     """The server's stop words -> ours; an unknown or missing word is `end_turn`."""
     text: list[str] = field(default_factory=list)
     calls: dict[int, PartialCall] = field(default_factory=dict)

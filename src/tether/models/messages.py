@@ -9,15 +9,15 @@ from tether.content import ContentBlock
 
 __all__ = [
     "AssistantMessage",
+    "FinishReason",
     "Message",
-    "StopReason",
     "ToolCall",
     "ToolResultMessage",
     "ToolSpec",
     "UserMessage",
 ]
 
-StopReason = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
+FinishReason = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class AssistantMessage:
 
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
-    stop_reason: StopReason = "end_turn"
+    stop_reason: FinishReason = "end_turn"
     role: Literal["assistant"] = "assistant"
 
 

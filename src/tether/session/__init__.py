@@ -15,7 +15,7 @@ from tether.session.errors import (
     SessionLocked,
     SessionNotFound,
 )
-from tether.session.events import StopReason
+from tether.session.events import TurnStop
 from tether.session.session import CANCELLED, Mode, Session
 from tether.session.store import SessionStore, StoredSession, data_dir
 from tether.session.updates import (
@@ -50,7 +50,6 @@ __all__ = [
     "SessionLocked",
     "SessionNotFound",
     "SessionStore",
-    "StopReason",
     "StoredSession",
     "TitleChanged",
     "ToolCallFinished",
@@ -58,6 +57,7 @@ __all__ = [
     "ToolCallStarted",
     "TurnEnded",
     "TurnFailed",
+    "TurnStop",
     "UsageChanged",
     "UserImage",
     "UserResource",

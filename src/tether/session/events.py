@@ -8,7 +8,7 @@ from pydantic import Field, JsonValue, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
-from tether.models.messages import StopReason as ModelStopReason
+from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.shown import ShownBlock
 from tether.wire import WIRE_CONFIG, Opt
@@ -26,13 +26,13 @@ __all__ = [
     "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
-    "StopReason",
     "ToolCallEvent",
     "ToolCallRecord",
     "ToolResultEvent",
     "TurnEnd",
     "TurnEndReason",
     "TurnStart",
+    "TurnStop",
     "UsageEvent",
     "UserMessageEvent",
 ]
@@ -40,10 +40,10 @@ __all__ = [
 LOG_VERSION = 1
 """The log format this code reads and writes; any other version is refused."""
 
-StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
+TurnStop = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
 """Why a prompt ended (ACP's stop reasons)."""
 
-TurnEndReason = StopReason | Literal["error"]
+TurnEndReason = TurnStop | Literal["error"]
 """What `turn/end` records: a stop reason, or `error` when the model failed (see `error`)."""
 
 
@@ -106,7 +106,7 @@ class AssistantMessageEvent:
     time: str = ""
     text: str
     tool_calls: tuple[ToolCallRecord, ...] = ()
-    stop_reason: ModelStopReason = "end_turn"
+    stop_reason: FinishReason = "end_turn"
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

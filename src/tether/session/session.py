@@ -10,7 +10,7 @@ from typing import assert_never
 
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
-from tether.models.messages import StopReason as ModelStopReason
+from tether.models.messages import FinishReason
 from tether.models.windows import context_window
 from tether.policy import Mode
 from tether.session.calls import close_stream, unique_ids
@@ -24,12 +24,12 @@ from tether.session.events import (
     Event,
     SessionConfigEvent,
     SessionTitle,
-    StopReason,
     ToolCallEvent,
     ToolCallRecord,
     ToolResultEvent,
     TurnEnd,
     TurnStart,
+    TurnStop,
     UserMessageEvent,
 )
 from tether.session.log import E, EventLog
@@ -162,7 +162,7 @@ class Session:
         on_update: OnUpdate,
         *,
         shown: Sequence[ShownBlock] | None = None,
-    ) -> StopReason:
+    ) -> TurnStop:
         """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
 
         `shown` is the prompt as the client sent it, when that differs from what the model sees.
@@ -182,7 +182,7 @@ class Session:
         """The tokens the model's context holds."""
         return self._context.budget.window
 
-    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> StopReason:
+    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> TurnStop:
         self._append(TurnStart())
         prompt = self._append(said)
         for update in user_updates(prompt):
@@ -211,7 +211,7 @@ class Session:
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
 
-    async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> StopReason:
+    async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> TurnStop:
         # The summary covers the conversation before the command, and the command itself.
         earlier = [e for e in self._log.events if e.seq < command_seq]
         if summary_point(earlier, everything=True) is None:
@@ -222,7 +222,7 @@ class Session:
             raise ModelError("the model gave an empty summary; nothing was compacted")
         return "end_turn"
 
-    async def _steps(self, emit: OnUpdate, turn: Turn) -> StopReason:
+    async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
         for _ in range(self.max_steps):
             try:
                 reply = await self._ask_model(emit)
@@ -289,7 +289,7 @@ class Session:
         return self._log.append(event)
 
 
-def _stop_reason(reason: ModelStopReason) -> StopReason:
+def _stop_reason(reason: FinishReason) -> TurnStop:
     match reason:
         case "max_tokens" | "refusal":
             return reason

@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
 from tether.policy.asker import PermissionOutcome
-from tether.session.events import CompactionMethod, StopReason
+from tether.session.events import CompactionMethod, TurnStop
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
@@ -150,7 +150,7 @@ class TurnEnded:
     __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     kind: Literal["turn_ended"] = "turn_ended"
-    stop_reason: StopReason
+    stop_reason: TurnStop
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
