@@ -8,10 +8,10 @@ import pytest
 
 from tether.policy import (
     MODES,
-    Mode,
     PermissionDecision,
     PermissionQuestion,
     PolicyGate,
+    PolicyMode,
     is_mode,
 )
 from tether.policy import gate as policy_gate
@@ -72,7 +72,7 @@ def note_tool(tool: str = "mcp__notes__write_note", title: str = "write_note (no
 
 
 # (access kind, mode) -> passes without asking
-TABLE: dict[tuple[str, Mode], bool] = {
+TABLE: dict[tuple[str, PolicyMode], bool] = {
     ("read-in", "ask"): True,
     ("read-in", "accept-edits"): True,
     ("read-in", "auto"): True,
@@ -119,7 +119,7 @@ def access_of(kind: str, workspace: Workspace) -> Access:
 
 
 @pytest.mark.parametrize(("kind", "mode"), list(TABLE))
-async def test_mode_table(workspace: Workspace, kind: str, mode: Mode) -> None:
+async def test_mode_table(workspace: Workspace, kind: str, mode: PolicyMode) -> None:
     asker = Asker("allow_once")
     await PolicyGate(workspace, mode, asker).authorize(access_of(kind, workspace))
     assert (asker.requests == []) == TABLE[kind, mode]
@@ -127,7 +127,7 @@ async def test_mode_table(workspace: Workspace, kind: str, mode: Mode) -> None:
 
 @pytest.mark.parametrize(("kind", "mode"), [k for k, passes in TABLE.items() if not passes])
 async def test_headless_rejects_whatever_would_ask(
-    workspace: Workspace, kind: str, mode: Mode
+    workspace: Workspace, kind: str, mode: PolicyMode
 ) -> None:
     with pytest.raises(PermissionDenied, match="there is no one to ask"):
         await PolicyGate(workspace, mode).authorize(access_of(kind, workspace))

@@ -77,7 +77,7 @@ from tether.commands import ModeSwitch, load_commands
 from tether.mcp import ClientServer
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
-from tether.policy import Mode
+from tether.policy import PolicyMode
 from tether.session import (
     ClientUpdate,
     CorruptLog,
@@ -126,7 +126,7 @@ class TetherAgent:
         store: SessionStore,
         model: Callable[[], Model],
         tools: Callable[[], ToolRegistry],
-        mode: Mode,
+        mode: PolicyMode,
         switch_model: Callable[[str], Model] | None = None,
         context_window: int | None = None,
         compact_at: float = DEFAULT_COMPACT_AT,
@@ -382,7 +382,7 @@ class TetherAgent:
         commands = load_commands(opened.session.cwd, self.store.root)
         self._connection()[1].post(opened.session.id, available_commands(commands))
 
-    def _set_mode(self, opened: _Open, mode: Mode) -> None:
+    def _set_mode(self, opened: _Open, mode: PolicyMode) -> None:
         opened.session.set_mode(mode)
         # The client's mode menu follows, whoever changed it (the client, `/mode`).
         self._connection()[1].post(

@@ -14,7 +14,7 @@ from acp.schema import SessionConfigOptionSelect, SessionConfigSelectOption
 
 from tether.acp.errors import invalid_params
 from tether.acp.modes import AVAILABLE_MODES
-from tether.policy import Mode
+from tether.policy import PolicyMode
 from tether.tools.bash.sandbox import SandboxPolicy
 
 __all__ = ["MODEL_OPTION", "MODE_OPTION", "SANDBOX_OPTION", "checked_value", "config_options"]
@@ -31,7 +31,7 @@ _SANDBOX_CHOICES = (
 
 
 def config_options(
-    model: str, models: Sequence[str], mode: Mode, sandbox: SandboxPolicy | None = None
+    model: str, models: Sequence[str], mode: PolicyMode, sandbox: SandboxPolicy | None = None
 ) -> list[SessionConfigOptionSelect]:
     """The options of one session: its model among `models`, its mode, its bash sandbox."""
     options = [
@@ -46,7 +46,7 @@ def config_options(
         ),
         SessionConfigOptionSelect(
             id=MODE_OPTION,
-            name="Mode",
+            name="PolicyMode",
             description="What may run without asking.",
             category="mode",
             type="select",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from acp.schema import SessionMode, SessionModeState
 
 from tether.acp.errors import invalid_params
-from tether.policy import MODES, Mode, is_mode
+from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = ["AVAILABLE_MODES", "mode_state", "parse_mode"]
 
@@ -29,12 +29,12 @@ AVAILABLE_MODES: tuple[SessionMode, ...] = (
 """Every mode, the most careful first (the same order as `tether.policy.MODES`)."""
 
 
-def mode_state(current: Mode) -> SessionModeState:
+def mode_state(current: PolicyMode) -> SessionModeState:
     """The `modes` of a `session/new` or `session/load` answer."""
     return SessionModeState(current_mode_id=current, available_modes=list(AVAILABLE_MODES))
 
 
-def parse_mode(mode_id: str) -> Mode:
+def parse_mode(mode_id: str) -> PolicyMode:
     """The mode a client names; an unknown id is an invalid-params error that lists the modes."""
     if not is_mode(mode_id):
         raise invalid_params(

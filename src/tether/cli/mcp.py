@@ -16,7 +16,13 @@ if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
 from tether.mcp import Approvals, McpSpec, gather
-from tether.policy import Mode, PermissionAsker, PermissionChoice, PermissionQuestion, ServerStart
+from tether.policy import (
+    PermissionAsker,
+    PermissionChoice,
+    PermissionQuestion,
+    PolicyMode,
+    ServerStart,
+)
 from tether.session import Session
 
 __all__ = ["CliMcp"]
@@ -27,7 +33,7 @@ class CliMcp:
     """How a run starts its MCP servers."""
 
     home: Path
-    mode: Mode
+    mode: PolicyMode
     asker: PermissionAsker | None
     err: Console
 

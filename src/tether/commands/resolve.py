@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tether.commands.catalog import ARGUMENTS, Command
-from tether.policy import MODES, Mode, is_mode
+from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = ["CommandError", "Invocation", "ModeSwitch", "PromptText", "resolve"]
 
@@ -31,7 +31,7 @@ class PromptText:
 class ModeSwitch:
     """`/mode NAME`: switch the session's mode; nothing goes to the model."""
 
-    mode: Mode
+    mode: PolicyMode
 
 
 Invocation = PromptText | ModeSwitch

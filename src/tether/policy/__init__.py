@@ -11,19 +11,19 @@ from tether.policy.asker import (
     Subject,
 )
 from tether.policy.gate import PolicyGate
-from tether.policy.modes import DEFAULT_MODE, MODES, Mode, is_mode
+from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
 
 __all__ = [
     "DEFAULT_MODE",
     "MODES",
     "PERMISSION_DECISIONS",
-    "Mode",
     "PermissionAsker",
     "PermissionChoice",
     "PermissionDecision",
     "PermissionOutcome",
     "PermissionQuestion",
     "PolicyGate",
+    "PolicyMode",
     "ServerStart",
     "Subject",
     "is_mode",

@@ -36,7 +36,7 @@ from tether.policy.asker import (
     PermissionOutcome,
     PermissionQuestion,
 )
-from tether.policy.modes import DEFAULT_MODE, Mode, is_mode
+from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.tools.errors import PermissionDenied
 from tether.tools.gate import (
     Access,
@@ -60,7 +60,10 @@ class PolicyGate:
     """Implements `tether.tools.gate.Gate` for a session: its mode, its asker, its memory."""
 
     def __init__(
-        self, workspace: Workspace, mode: Mode = DEFAULT_MODE, asker: PermissionAsker | None = None
+        self,
+        workspace: Workspace,
+        mode: PolicyMode = DEFAULT_MODE,
+        asker: PermissionAsker | None = None,
     ) -> None:
         self.workspace = workspace
         self.mode = mode
@@ -71,12 +74,12 @@ class PolicyGate:
         """Told how each access that needed a person was settled (the session logs it)."""
 
     @property
-    def mode(self) -> Mode:
+    def mode(self) -> PolicyMode:
         """The session mode; `session/set_mode` may change it at any time."""
         return self._mode
 
     @mode.setter
-    def mode(self, value: Mode) -> None:
+    def mode(self, value: PolicyMode) -> None:
         if not is_mode(value):
             raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits or auto")
         self._mode = value

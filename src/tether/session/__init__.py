@@ -16,7 +16,7 @@ from tether.session.errors import (
     SessionNotFound,
 )
 from tether.session.events import TurnStop
-from tether.session.session import CANCELLED, Mode, Session
+from tether.session.session import CANCELLED, Session
 from tether.session.store import SessionStore, StoredSession, data_dir
 from tether.session.updates import (
     AgentText,
@@ -41,7 +41,6 @@ __all__ = [
     "ClientUpdate",
     "ContextCompacted",
     "CorruptLog",
-    "Mode",
     "PromptFailed",
     "Session",
     "SessionBusy",

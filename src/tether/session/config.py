@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tether.models.base import Model
 from tether.models.windows import context_window
-from tether.policy import Mode, PermissionAsker, PolicyGate
+from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -25,7 +25,7 @@ class SessionConfig:
 
     model: Model
     tools: ToolRegistry
-    mode: Mode = "ask"
+    mode: PolicyMode = "ask"
     asker: PermissionAsker | None = None
     """Who answers what the mode does not allow; `None` refuses it (a headless run)."""
     extra_roots: Sequence[Path] = ()

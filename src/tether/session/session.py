@@ -12,7 +12,7 @@ from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
 from tether.models.windows import context_window
-from tether.policy import Mode
+from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
@@ -42,7 +42,13 @@ from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Mode", "Session", "SessionConfig"]
+__all__ = [
+    "CANCELLED",
+    "DEFAULT_MAX_STEPS",
+    "INTERRUPTED",
+    "Session",
+    "SessionConfig",
+]
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +128,7 @@ class Session:
         cwd = str(self.workspace.cwd)
         return replay(self._log.events, self.tools, cwd, self._context.budget.window)
 
-    def set_mode(self, mode: Mode) -> None:
+    def set_mode(self, mode: PolicyMode) -> None:
         """Switch the policy mode (takes effect for the next permission decision)."""
         self.gate.mode = mode
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.polling import eventually
 from tests.processes import processes_with
-from tether.policy import MODES, Mode, PermissionDecision, PermissionQuestion, PolicyGate
+from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
 from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
@@ -203,7 +203,7 @@ async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: Mode) -> None:
+async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -> None:
     asker = Asker("allow_always")
     gate = PolicyGate(Workspace.at(tmp_path), mode=mode, asker=asker)
     marker = Path.home() / f".tether-escalated-{os.getpid()}-{mode}"

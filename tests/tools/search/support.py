@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
-from tether.policy.modes import Mode
+from tether.policy.modes import PolicyMode
 from tether.tools import Gate, ToolContext, ToolResult, Workspace, invoke
 from tether.tools.search import GlobArgs, GlobTool, GrepArgs, GrepTool
 
@@ -33,7 +33,7 @@ def context(ws: Path, gate: Gate | None = None) -> ToolContext:
     return ToolContext(workspace=workspace, gate=gate)
 
 
-def policy(ws: Path, mode: Mode, asker: Asker | None) -> PolicyGate:
+def policy(ws: Path, mode: PolicyMode, asker: Asker | None) -> PolicyGate:
     """The session's policy gate for `ws`."""
     return PolicyGate(Workspace.at(ws), mode, asker)
 

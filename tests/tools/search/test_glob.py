@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.tools.search.support import Asker, context, glob, policy, write
-from tether.policy.modes import Mode
+from tether.policy.modes import PolicyMode
 from tether.tools.card_context import CardContext
 from tether.tools.search import GlobArgs, GlobTool
 from tether.tools.search.glob import MAX_PATHS
@@ -101,7 +101,7 @@ async def test_no_match_and_errors(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)])
-async def test_outside_asks_inside_never(tmp_path: Path, mode: Mode, asks: bool) -> None:
+async def test_outside_asks_inside_never(tmp_path: Path, mode: PolicyMode, asks: bool) -> None:
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(ws, {"in.py": ""})
     write(out, {"o.py": ""})

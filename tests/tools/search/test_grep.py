@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.tools.search.support import Asker, context, grep, policy, write
-from tether.policy.modes import Mode
+from tether.policy.modes import PolicyMode
 from tether.tools.card_context import CardContext
 from tether.tools.fs.read_window import TRUNCATION_SUFFIX
 from tether.tools.search import GrepArgs, GrepTool
@@ -188,7 +188,7 @@ async def test_invalid_utf8_is_shown_with_replacement_characters(tmp_path: Path)
 
 
 @pytest.mark.parametrize("mode", ["ask", "accept-edits", "auto"])
-async def test_inside_the_workspace_it_never_asks(tmp_path: Path, mode: Mode) -> None:
+async def test_inside_the_workspace_it_never_asks(tmp_path: Path, mode: PolicyMode) -> None:
     write(tmp_path, {"a.py": "hit\n"})
     asker = Asker("reject")
     result = await grep(tmp_path, context(tmp_path, policy(tmp_path, mode, asker)), pattern="hit")
@@ -197,7 +197,7 @@ async def test_inside_the_workspace_it_never_asks(tmp_path: Path, mode: Mode) ->
 
 @pytest.mark.parametrize(("mode", "asks"), [("ask", True), ("accept-edits", True), ("auto", False)])
 async def test_outside_the_workspace_it_asks_as_a_read_does(
-    tmp_path: Path, mode: Mode, asks: bool
+    tmp_path: Path, mode: PolicyMode, asks: bool
 ) -> None:
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(out, {"secret.txt": "hit\n"})

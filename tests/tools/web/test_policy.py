@@ -9,11 +9,11 @@ import pytest
 from tests.policy.test_gate import Asker
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
-from tether.policy import Mode, PolicyGate
+from tether.policy import PolicyGate, PolicyMode
 from tether.tools import FetchAccess, ToolContext, Workspace
 
 
-def gated(tmp_path: Path, mode: Mode, asker: Asker | None) -> ToolContext:
+def gated(tmp_path: Path, mode: PolicyMode, asker: Asker | None) -> ToolContext:
     workspace = Workspace.at(tmp_path)
     return ToolContext(workspace=workspace, gate=PolicyGate(workspace, mode, asker))
 
@@ -27,7 +27,7 @@ def page(server: PageServer) -> PageServer:
 
 @pytest.mark.parametrize("mode", ["ask", "accept-edits"])
 async def test_a_fetch_asks_and_always_allow_covers_the_host(
-    page: PageServer, tmp_path: Path, mode: Mode
+    page: PageServer, tmp_path: Path, mode: PolicyMode
 ) -> None:
     asker = Asker("allow_always", "allow_once")
     ctx = gated(tmp_path, mode, asker)
@@ -65,7 +65,7 @@ async def test_auto_never_asks(page: PageServer, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["ask", "accept-edits"])
 async def test_headless_refuses_and_names_the_flag(
-    page: PageServer, tmp_path: Path, mode: Mode
+    page: PageServer, tmp_path: Path, mode: PolicyMode
 ) -> None:
     result, _ = await fetch(gated(tmp_path, mode, None), page.url("/a"))
     assert result.is_error
