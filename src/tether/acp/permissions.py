@@ -16,7 +16,7 @@ from acp.schema import (
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
 from tether.policy import PermissionDecision, PermissionQuestion, ServerStart, Subject
-from tether.tools.gate import (
+from tether.tools.access import (
     CommandAccess,
     FetchAccess,
     FileAccess,

@@ -17,11 +17,11 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.mcp.connection import McpConnection, McpServerError
+from tether.tools.access import McpAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import McpAccess
 from tether.views import GenericCallView, ToolKind
 
 __all__ = ["McpArgs", "McpTool", "mcp_content", "mcp_tool", "tool_name"]

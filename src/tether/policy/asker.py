@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol
 
-from tether.tools.gate import Access
+from tether.tools.access import Access
 
 __all__ = [
     "PERMISSION_DECISIONS",

@@ -1,6 +1,6 @@
 """The policy gate: the session mode decides, a person is asked when it does not.
 
-What passes without asking, by kind of `Access` (`tether.tools.gate`):
+What passes without asking, by kind of `Access` (`tether.tools.access`):
 
 | access                                    | ask | accept-edits | auto |
 |-------------------------------------------|-----|--------------|------|
@@ -37,8 +37,7 @@ from tether.policy.asker import (
     PermissionQuestion,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
-from tether.tools.errors import PermissionDenied
-from tether.tools.gate import (
+from tether.tools.access import (
     Access,
     CommandAccess,
     FetchAccess,
@@ -46,6 +45,7 @@ from tether.tools.gate import (
     McpAccess,
     UnsandboxedAccess,
 )
+from tether.tools.errors import PermissionDenied
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]
@@ -57,7 +57,7 @@ _COMMAND_SHOWN = 200
 
 
 class PolicyGate:
-    """Implements `tether.tools.gate.Gate` for a session: its mode, its asker, its memory."""
+    """Implements `tether.tools.access.Gate` for a session: its mode, its asker, its memory."""
 
     def __init__(
         self,

@@ -139,7 +139,7 @@ class ToolResultEvent:
 
     `reminder` is text the model sees after the result (a subdirectory's `AGENTS.md`), kept
     beside the result so the card stays the same; `reminderSources` are the files it came from.
-    `observed` are the file versions the call saw (the read-before-edit gate's knowledge).
+    `observed` are the file versions the call saw (what read-before-edit goes by).
     `permission` says how the policy settled the call when it needed a person (asked and
     answered, or `refused` with no one to ask), so a replay shows the decision too.
     """

@@ -1,4 +1,4 @@
-"""The read-before-edit gate's knowledge, kept in the log so a loaded session still has it."""
+"""What the session has read or written, kept in the log so a loaded session still has it."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
 from tether.session.observed import observations_from, observed_file
 from tether.session.updates import ClientUpdate, ToolCallPartial
+from tether.tools.access import Access
 from tether.tools.context import ToolContext
-from tether.tools.gate import Access
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry

@@ -1,10 +1,6 @@
 """Tools: the contract, the registry and the shared pieces every tool uses."""
 
-from tether.tools.base import Tool
-from tether.tools.card_context import CardContext
-from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
-from tether.tools.errors import PermissionDenied, ToolError
-from tether.tools.gate import (
+from tether.tools.access import (
     Access,
     AllowAll,
     CommandAccess,
@@ -14,6 +10,10 @@ from tether.tools.gate import (
     McpAccess,
     UnsandboxedAccess,
 )
+from tether.tools.base import Tool
+from tether.tools.card_context import CardContext
+from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
+from tether.tools.errors import PermissionDenied, ToolError
 from tether.tools.invoke import check_plain_json, invoke, parse_arguments
 from tether.tools.observations import FileObservations, FileVersion, file_version
 from tether.tools.present import call_view, result_view

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tether.tools.gate import AllowAll, Gate
+from tether.tools.access import AllowAll, Gate
 from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
 from tether.views import ToolResultView

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tether.web.bridge import Bridge
 from tether.web.client import Send as PageSend
-from tether.web.guard import Door, TokenGuard, cookie_name
+from tether.web.door import Door, Doorkeeper, cookie_name
 from tether.web.protocol import CLIENT_MESSAGE, SERVER_MESSAGE, ClientMessage, ErrorMessage
 from tether.web.protocol import ServerMessage as PageMessage
 
@@ -68,7 +68,7 @@ def _token_rules(style: str) -> str:
 
 
 def create_app(config: WebConfig) -> ASGIApp:
-    """The whole server: routes behind the token guard and the security headers."""
+    """The whole server: routes behind the doorkeeper and the security headers."""
 
     async def index(request: Request) -> Response:
         response = FileResponse(STATIC / "index.html", media_type="text/html")
@@ -106,7 +106,7 @@ def create_app(config: WebConfig) -> ASGIApp:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             WebSocketRoute("/ws", socket),
         ],
-        middleware=[Middleware(TokenGuard, door=config.door)],
+        middleware=[Middleware(Doorkeeper, door=config.door)],
     )
     return _SecurityHeaders(app, config.door.port)
 

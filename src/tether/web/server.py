@@ -16,7 +16,7 @@ import uvicorn
 from tether.session.store import data_dir
 from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
-from tether.web.guard import Door
+from tether.web.door import Door
 from tether.web.token import web_token
 
 __all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from tether.policy import PermissionDecision, PermissionQuestion
 from tether.tools import Tool, ToolContext, ToolResult, Workspace, invoke
+from tether.tools.access import Gate
 from tether.tools.fs.read import ReadArgs, ReadTool
-from tether.tools.gate import Gate
 
 
 class ScriptedAsker:

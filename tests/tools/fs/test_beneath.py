@@ -10,7 +10,7 @@ import pytest
 from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.beneath import open_file, opened_dir
-from tether.tools.fs.guard import current_version, read_unchanged
+from tether.tools.fs.change_checks import current_version, read_unchanged
 from tether.tools.observations import file_version
 
 

@@ -11,8 +11,8 @@ import pytest
 from tether.policy import PolicyGate
 from tether.tools import Workspace, file_version
 from tether.tools.card_context import CardContext
+from tether.tools.fs.change_diff import MAX_DIFF_CHARS
 from tether.tools.fs.edit import EditArgs, EditTool
-from tether.tools.fs.edit_diff import MAX_DIFF_CHARS
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location
 

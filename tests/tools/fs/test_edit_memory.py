@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tether.tools import ToolContext, Workspace, file_version, invoke
+from tether.tools.fs.change_checks import MAX_EDIT_BYTES
 from tether.tools.fs.edit import EditArgs, EditTool
-from tether.tools.fs.guard import MAX_EDIT_BYTES
 from tether.tools.fs.write import WriteArgs, WriteTool
 
 GIB = 1 << 30

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tether.linediff import Hunk, hunks
-from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
+from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.textfile import TextFile, count_lines, display_text, line_endings
 from tether.tools.result import ToolResult
 from tether.views import DiffResultView, FileDiff, Location

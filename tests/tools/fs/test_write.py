@@ -1,4 +1,4 @@
-"""The write tool on real files: creating, overwriting, encodings and the observation gate."""
+"""The write tool on real files: creating, overwriting, encodings, read before overwrite."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from tether.policy import PermissionQuestion, PolicyGate
 from tether.tools import Workspace, file_version
 from tether.tools.card_context import CardContext
-from tether.tools.fs.edit_diff import MAX_DIFF_CHARS
+from tether.tools.fs.change_diff import MAX_DIFF_CHARS
 from tether.tools.fs.write import WriteArgs, WriteTool
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, dump_view

@@ -11,6 +11,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
@@ -21,7 +22,6 @@ from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 

@@ -16,11 +16,11 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.fs.edit_commit import commit_change
-from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
+from tether.tools.fs.change_checks import read_to_change
+from tether.tools.fs.change_commit import commit_change
+from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.edit_match import replace_in_text
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import read_to_change
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -49,7 +49,7 @@ class EditArgs(BaseModel):
 
 
 class EditTool(Tool[EditArgs, AppliedChange]):
-    """Replaces text in a file atomically, through the policy and the observation gate."""
+    """Replaces text in a file atomically, after the policy and the pre-change checks."""
 
     name: ClassVar[str] = "edit"
     description: ClassVar[str] = DESCRIPTION

@@ -8,6 +8,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.tools.access import FileAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -19,7 +20,6 @@ from tether.tools.fs.read_render import (
     read_meta_from_meta,
     render_envelope,
 )
-from tether.tools.gate import FileAccess
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, Location, ReadResultView, ToolCallView
 

@@ -14,10 +14,10 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.fs.edit_commit import commit_change
-from tether.tools.fs.edit_diff import AppliedChange, change_meta, diff_result_view
+from tether.tools.fs.change_checks import read_to_change
+from tether.tools.fs.change_commit import commit_change
+from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
-from tether.tools.fs.guard import read_to_change
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
@@ -40,7 +40,7 @@ class WriteArgs(BaseModel):
 
 
 class WriteTool(Tool[WriteArgs, AppliedChange]):
-    """Creates or overwrites a file atomically, through the policy and the observation gate."""
+    """Creates or overwrites a file atomically, after the policy and the pre-change checks."""
 
     name: ClassVar[str] = "write"
     description: ClassVar[str] = DESCRIPTION

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.tools.access import FileAccess
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import FileAccess
 from tether.tools.search.preview import display_path
 
 __all__ = ["Scope", "search_scope"]

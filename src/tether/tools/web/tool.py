@@ -9,11 +9,11 @@ from typing import ClassVar, TypeVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.access import FetchAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.gate import FetchAccess
 from tether.tools.result import ToolResult
 from tether.tools.web.envelope import envelope_content, web_meta_from_meta
 from tether.tools.web.limits import MAX_BODY_BYTES, TIMEOUT_S

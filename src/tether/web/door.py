@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Door", "TokenGuard", "cookie_name"]
+__all__ = ["Door", "Doorkeeper", "cookie_name"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARD = ("0.0.0.0", "::", "[::]", "")
@@ -75,7 +75,7 @@ class Door:
         return origin == f"http://{host}" and self.host_ok(host)
 
 
-class TokenGuard:
+class Doorkeeper:
     """ASGI middleware that answers 403 to any request the `Door` does not admit."""
 
     def __init__(self, app: ASGIApp, door: Door) -> None:

@@ -1,4 +1,4 @@
-"""The observation gate: a file is changed only as the session last saw it.
+"""The checks before a change: a file changes only as the session last saw it, up to a size.
 
 An edit or an overwrite needs a read of the file in this session, and the file's version
 (size, mtime, content hash) must be the one that read recorded. The version is checked twice:

@@ -6,11 +6,11 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+from tether.tools.access import FileAccess
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
-from tether.tools.fs.guard import Verb, ensure_unchanged
-from tether.tools.gate import FileAccess
+from tether.tools.fs.change_checks import Verb, ensure_unchanged
 from tether.tools.observations import FileVersion
 
 __all__ = ["commit_change"]
