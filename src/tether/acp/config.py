@@ -46,7 +46,7 @@ def config_options(
         ),
         SessionConfigOptionSelect(
             id=MODE_OPTION,
-            name="PolicyMode",
+            name="Mode",
             description="What may run without asking.",
             category="mode",
             type="select",

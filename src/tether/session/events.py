@@ -11,6 +11,7 @@ from tether.content import ContentBlock
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.shown import ShownBlock
+from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -22,7 +23,6 @@ __all__ = [
     "CompactionEvent",
     "CompactionMethod",
     "Event",
-    "ObservedFile",
     "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
@@ -124,16 +124,6 @@ class ToolCallEvent:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ObservedFile:
-    """A file version a call read or wrote, so a loaded session can edit it without rereading."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    sha256: str
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolResultEvent:
     """A call's result, `{content, isError, meta}`, appended as the call finishes.
 
@@ -153,7 +143,7 @@ class ToolResultEvent:
     meta: JsonValue = None
     reminder: Opt[str] = None
     reminder_sources: Opt[tuple[str, ...]] = None
-    observed: Opt[tuple[ObservedFile, ...]] = None
+    observed: Opt[tuple[FileVersion, ...]] = None
     permission: Opt[PermissionOutcome] = None
 
 

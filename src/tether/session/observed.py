@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
-from tether.session.events import Event, ObservedFile, ToolResultEvent
-from tether.tools.observations import FileObservations, FileVersion
+from tether.session.events import Event, ToolResultEvent
+from tether.tools.observations import FileObservations
 
-__all__ = ["observations_from", "observed_file"]
+__all__ = ["observations_from"]
 
 
 def observations_from(events: Sequence[Event]) -> FileObservations:
@@ -19,14 +18,6 @@ def observations_from(events: Sequence[Event]) -> FileObservations:
     observations = FileObservations()
     for event in events:
         if isinstance(event, ToolResultEvent) and event.observed:
-            for seen in event.observed:
-                version = FileVersion(seen.size, seen.mtime_ns, seen.sha256)
-                observations.record(Path(seen.path), version)
+            for version in event.observed:
+                observations.record(version)
     return observations
-
-
-def observed_file(path: Path, version: FileVersion) -> ObservedFile:
-    """The log's record of one version a call saw."""
-    return ObservedFile(
-        path=str(path), size=version.size, mtime_ns=version.mtime_ns, sha256=version.sha256
-    )

@@ -12,7 +12,7 @@ from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
 from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
-from tether.session.observed import observations_from, observed_file
+from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
 from tether.tools.context import ToolContext
@@ -130,7 +130,7 @@ class CallRunner:
         call: PreparedCall,
         result: ToolResult,
         emit: OnUpdate,
-        observed: Sequence[tuple[Path, FileVersion]] = (),
+        observed: Sequence[FileVersion] = (),
         reminder: Reminder | None = None,
     ) -> None:
         meta = result.meta
@@ -147,7 +147,7 @@ class CallRunner:
                 meta=meta,
                 reminder=reminder[0] if reminder else None,
                 reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
-                observed=tuple(observed_file(p, v) for p, v in observed) or None,
+                observed=tuple(observed) or None,
                 permission=self._outcomes.pop(call.id, None),
             )
         )

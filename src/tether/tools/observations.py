@@ -6,6 +6,11 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
+
+from pydantic import ConfigDict
+
+from tether.wire import WIRE_CONFIG
 
 __all__ = [
     "HASHED_UP_TO",
@@ -25,8 +30,15 @@ reading a huge file costs one pass and no hashing."""
 
 @dataclass(frozen=True)
 class FileVersion:
-    """A file's identity at one moment: size, mtime and a SHA-256 of its bytes ("" if too big)."""
+    """A file at one moment: its resolved path, size, mtime and SHA-256 ("" if too big to hash).
 
+    The session records one for each file a call reads or writes, and the log keeps them with
+    the call's result (`observed`), so a loaded session can still edit what it read.
+    """
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    path: str
     size: int
     mtime_ns: int
     sha256: str
@@ -35,26 +47,26 @@ class FileVersion:
 def file_version(path: Path) -> FileVersion:
     """The current version of a file, read in bounded chunks."""
     with path.open("rb") as handle:
-        return fd_version(handle.fileno())
+        return fd_version(handle.fileno(), path)
 
 
-def fd_version(fd: int) -> FileVersion:
-    """The version of an open file, read from its start in bounded chunks."""
+def fd_version(fd: int, path: Path) -> FileVersion:
+    """The version of the open file `fd` (at `path`), read from its start in bounded chunks."""
     stat = os.fstat(fd)
     if stat.st_size > HASHED_UP_TO:
-        return FileVersion(stat.st_size, stat.st_mtime_ns, "")
+        return FileVersion(str(path), stat.st_size, stat.st_mtime_ns, "")
     digest = hashlib.sha256()
     offset = 0
     while chunk := os.pread(fd, _CHUNK, offset):
         digest.update(chunk)
         offset += len(chunk)
-    return FileVersion(stat.st_size, stat.st_mtime_ns, digest.hexdigest())
+    return FileVersion(str(path), stat.st_size, stat.st_mtime_ns, digest.hexdigest())
 
 
-def data_version(stat: os.stat_result, data: bytes) -> FileVersion:
+def data_version(path: Path, stat: os.stat_result, data: bytes) -> FileVersion:
     """The version of a file whose whole content `data` was just read (as `fd_version`)."""
     sha = hashlib.sha256(data).hexdigest() if stat.st_size <= HASHED_UP_TO else ""
-    return FileVersion(stat.st_size, stat.st_mtime_ns, sha)
+    return FileVersion(str(path), stat.st_size, stat.st_mtime_ns, sha)
 
 
 @dataclass
@@ -66,14 +78,14 @@ class FileObservations:
     """
 
     _seen: dict[Path, FileVersion] = field(default_factory=dict)
-    recorded: list[tuple[Path, FileVersion]] | None = None
+    recorded: list[FileVersion] | None = None
     """What was recorded through this view (only for a `scoped()` one)."""
 
-    def record(self, path: Path, version: FileVersion) -> None:
-        """Remember that the session has seen `path` at `version`."""
-        self._seen[path] = version
+    def record(self, version: FileVersion) -> None:
+        """Remember that the session has seen the file at `version.path` as it is there."""
+        self._seen[Path(version.path)] = version
         if self.recorded is not None:
-            self.recorded.append((path, version))
+            self.recorded.append(version)
 
     def scoped(self) -> FileObservations:
         """A view over the same knowledge that lists what is recorded through it."""

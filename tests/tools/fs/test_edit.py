@@ -151,7 +151,7 @@ async def test_binary_and_undecodable_files_are_refused(tmp_path: Path) -> None:
     odd.write_bytes(codecs.BOM_UTF16_LE + b"a\x00b")
     ctx = context(tmp_path)
     for path in (blob, odd):
-        ctx.observations.record(path, file_version(path))
+        ctx.observations.record(file_version(path))
     result = await run(TOOL, ctx, path="blob.bin", old_string="abc", new_string="xyz")
     assert result.text() == f"Cannot edit binary file: {blob}"
     result = await run(TOOL, ctx, path="odd.txt", old_string="a", new_string="z")
@@ -285,7 +285,7 @@ async def test_symlink_out_of_the_workspace_asks_and_auto_allows(tmp_path: Path)
     (root / "link.txt").symlink_to(secret)
     gate = PolicyGate(Workspace.at(root), mode="ask")
     ctx = context(root, gate)
-    ctx.observations.record(secret, file_version(secret))
+    ctx.observations.record(file_version(secret))
     result = await run(TOOL, ctx, path="link.txt", old_string="1", new_string="2")
     assert result.is_error
     assert result.text() == (
@@ -308,7 +308,7 @@ async def test_dotdot_escape_is_outside(tmp_path: Path) -> None:
     root.mkdir()
     (tmp_path / "above.txt").write_text("a\n")
     ctx = context(root, PolicyGate(Workspace.at(root), mode="accept-edits"))
-    ctx.observations.record(tmp_path / "above.txt", file_version(tmp_path / "above.txt"))
+    ctx.observations.record(file_version(tmp_path / "above.txt"))
     result = await run(TOOL, ctx, path="sub/../../above.txt", old_string="a", new_string="b")
     assert "outside the workspace" in result.text()
     assert (tmp_path / "above.txt").read_text() == "a\n"

@@ -31,7 +31,7 @@ async def main() -> None:
     root, name, tool = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     ctx = ToolContext(workspace=Workspace.at(root))
     path = (root / name).resolve()
-    ctx.observations.record(path, file_version(path))  # as a read of it would have
+    ctx.observations.record(file_version(path))  # as a read of it would have
     if tool == "edit":
         args = EditArgs(path=name, old_string="hello", new_string="bye")
         result = await invoke(EditTool(), args, ctx)
@@ -78,7 +78,7 @@ async def test_one_byte_over_the_limit_is_refused(tmp_path: Path, verb: str) -> 
         handle.write(b"hello\n")
         handle.truncate(MAX_EDIT_BYTES + 1)
     ctx = ToolContext(workspace=Workspace.at(tmp_path))
-    ctx.observations.record(big.resolve(), file_version(big))
+    ctx.observations.record(file_version(big.resolve()))
     if verb == "edit":
         edit = EditArgs(path="big.txt", old_string="hello", new_string="bye")
         result = await invoke(EditTool(), edit, ctx)

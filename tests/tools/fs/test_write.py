@@ -118,7 +118,7 @@ async def test_binary_or_undecodable_old_file_is_shown_as_replaced_whole(tmp_pat
     broken.write_bytes(codecs.BOM_UTF16_LE + b"a\x00b")  # a truncated UTF-16 code unit
     ctx = context(tmp_path)
     for path in (binary, broken):
-        ctx.observations.record(path, file_version(path))
+        ctx.observations.record(file_version(path))
         result = await run(TOOL, ctx, path=str(path), content="text\n")
         assert path.read_bytes() == b"text\n"
         view = result_view(str(path), "text\n", result)

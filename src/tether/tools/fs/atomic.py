@@ -58,7 +58,7 @@ def atomic_write(
                 for start in range(0, len(view), _CHUNK):
                     _write_all(fd, view[start : start + _CHUNK])
                 os.fsync(fd)
-                written = data_version(os.fstat(fd), data)
+                written = data_version(path, os.fstat(fd), data)
             finally:
                 os.close(fd)
             os.replace(temp, path.name, src_dir_fd=directory, dst_dir_fd=directory)

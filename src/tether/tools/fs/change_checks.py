@@ -62,7 +62,7 @@ def current_version(path: Path, roots: Sequence[Path] = ()) -> FileVersion | Non
         # E.g. a name too long or a directory that may not be searched: say so, do not crash.
         raise ToolError(f"Cannot access {path}: {exc.strerror}") from None
     try:
-        return fd_version(fd)
+        return fd_version(fd, path)
     finally:
         os.close(fd)
 
@@ -91,7 +91,7 @@ def read_unchanged(path: Path, before: FileVersion, roots: Sequence[Path] = ()) 
         raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
     with FileIO(fd, "rb") as handle:
         data = handle.readall()
-        now = data_version(os.fstat(fd), data)
+        now = data_version(path, os.fstat(fd), data)
     if now != before or len(data) != now.size:
         raise ToolError(_changed(path))
     return data

@@ -36,7 +36,7 @@ async def commit_change(
     )
     roots = ctx.workspace.roots
     version = await asyncio.to_thread(_write, path, data, before, verb, roots)
-    ctx.observations.record(path, version)
+    ctx.observations.record(version)
 
 
 def _write(

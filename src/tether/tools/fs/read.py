@@ -71,7 +71,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         value = await asyncio.to_thread(
             load, resolved, args.offset, args.limit, ctx.read_byte_cap, ctx.workspace.roots
         )
-        ctx.observations.record(resolved, value.version)
+        ctx.observations.record(value.version)
         ctx.shown.append(resolved)
         return value
 

@@ -128,7 +128,8 @@ def _load_image(path: Path, handle: FileIO, mime_type: str) -> ReadImage:
         # An empty image block is refused by model providers; say so here instead.
         raise ToolError(f"Cannot read image {path}: the file is empty")
     data = handle.read(MAX_IMAGE_BYTES) or b""
-    version = FileVersion(info.st_size, info.st_mtime_ns, hashlib.sha256(data).hexdigest())
+    sha = hashlib.sha256(data).hexdigest()
+    version = FileVersion(str(path), info.st_size, info.st_mtime_ns, sha)
     return ReadImage(path, base64.b64encode(data).decode("ascii"), mime_type, version)
 
 
@@ -152,7 +153,8 @@ def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) ->
     if offset > max(window.total_lines, 1):
         raise ToolError(out_of_range_message(offset, path, window.total_lines))
     sha = digest.hexdigest() if digest is not None else ""
-    return ReadText(path, offset, window, cap, FileVersion(info.st_size, info.st_mtime_ns, sha))
+    version = FileVersion(str(path), info.st_size, info.st_mtime_ns, sha)
+    return ReadText(path, offset, window, cap, version)
 
 
 def _raw_chunks(
