@@ -22,10 +22,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tether.web.bridge import Bridge
-from tether.web.client import Send as PageSend
+from tether.web.client import SendToPage
 from tether.web.door import Door, Doorkeeper, cookie_name
-from tether.web.protocol import CLIENT_MESSAGE, SERVER_MESSAGE, ClientMessage, ErrorMessage
-from tether.web.protocol import ServerMessage as PageMessage
+from tether.web.protocol import (
+    CLIENT_MESSAGE,
+    SERVER_MESSAGE,
+    ClientMessage,
+    ErrorMessage,
+    ServerMessage,
+)
 
 __all__ = ["WebConfig", "create_app"]
 
@@ -126,7 +131,7 @@ async def _serve_page(websocket: WebSocket, config: WebConfig) -> None:
     """One page: its own agent, relayed until the page or the agent goes."""
     lock = asyncio.Lock()
 
-    async def send(message: PageMessage) -> None:
+    async def send(message: ServerMessage) -> None:
         data = SERVER_MESSAGE.dump_json(message, by_alias=True).decode()
         async with lock:
             if websocket.application_state != WebSocketState.CONNECTED:
@@ -144,7 +149,7 @@ async def _serve_page(websocket: WebSocket, config: WebConfig) -> None:
                 await websocket.close()
 
 
-async def _incoming(websocket: WebSocket, send: PageSend) -> AsyncIterator[ClientMessage]:
+async def _incoming(websocket: WebSocket, send: SendToPage) -> AsyncIterator[ClientMessage]:
     while True:
         try:
             frame = await websocket.receive()

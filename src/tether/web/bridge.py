@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from tether.acp.config import SANDBOX_OPTION
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
-from tether.web.client import PageClient, Send
+from tether.web.client import PageClient, SendToPage
 from tether.web.follow import LogFollower
 from tether.web.protocol import (
     Answer,
@@ -77,7 +77,7 @@ def _tether_version() -> str:
 class Bridge:
     """Runs an ACP agent command and serves one page's messages against it."""
 
-    def __init__(self, command: Sequence[str], cwd: Path, send: Send) -> None:
+    def __init__(self, command: Sequence[str], cwd: Path, send: SendToPage) -> None:
         if not command:
             raise ValueError("the agent command is empty")
         self._command = list(command)

@@ -51,9 +51,9 @@ from tether.web.protocol import (
     ServerMessage,
 )
 
-__all__ = ["PageClient", "Send"]
+__all__ = ["PageClient", "SendToPage"]
 
-Send = Callable[[ServerMessage], Awaitable[None]]
+SendToPage = Callable[[ServerMessage], Awaitable[None]]
 """Delivers one message to the browser tab."""
 
 _NO_FS = "tether web does not serve files or terminals to the agent; the agent uses its own tools"
@@ -71,7 +71,7 @@ class PageClient:
     methods; one that does gets a clear method-not-found error rather than silence.
     """
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: SendToPage) -> None:
         self._send = send
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[str, asyncio.Future[str | None]]] = {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tether.acp.mapping import acp_update
@@ -18,8 +17,8 @@ from tether.session.errors import SessionError, SessionLocked
 from tether.session.log import lock_log
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
-from tether.web.client import PageClient
-from tether.web.protocol import ReadOnly, ServerMessage
+from tether.web.client import PageClient, SendToPage
+from tether.web.protocol import ReadOnly
 
 __all__ = ["POLL_S", "LogFollower"]
 
@@ -37,7 +36,7 @@ class LogFollower:
         store: SessionStore,
         session_id: str,
         client: PageClient,
-        send: Callable[[ServerMessage], Awaitable[None]],
+        send: SendToPage,
     ) -> None:
         self.store = store
         self.session_id = session_id
