@@ -65,8 +65,8 @@ from tether.acp.errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     RESOURCE_NOT_FOUND,
-    SESSION_LOCKED,
     invalid_params,
+    stored_session_error,
 )
 from tether.acp.mcp import SessionMcp
 from tether.acp.modes import mode_state, parse_mode
@@ -233,13 +233,8 @@ class TetherAgent:
             await opened.close()
         try:
             self.store.delete(session_id)
-        except SessionNotFound as exc:
-            raise RequestError(
-                RESOURCE_NOT_FOUND, f"Session not found: {session_id}", {"sessionId": session_id}
-            ) from exc
-        except SessionLocked as exc:
-            data = {"sessionId": session_id, "reason": SESSION_LOCKED}
-            raise RequestError(INTERNAL_ERROR, str(exc), data) from exc
+        except (SessionNotFound, SessionLocked) as exc:
+            raise stored_session_error(exc, session_id) from exc
         return DeleteSessionResponse()
 
     async def list_sessions(
@@ -351,15 +346,8 @@ class TetherAgent:
             cwd = Path(self.store.header(session_id).cwd)
             config, calls = self._config(session_id, cwd, roots)
             session = Session.load(self.store, session_id, config)
-        except SessionNotFound as exc:
-            raise RequestError(
-                RESOURCE_NOT_FOUND, f"Session not found: {session_id}", {"sessionId": session_id}
-            ) from exc
-        except SessionLocked as exc:
-            data = {"sessionId": session_id, "reason": SESSION_LOCKED}
-            raise RequestError(INTERNAL_ERROR, str(exc), data) from exc
-        except CorruptLog as exc:
-            raise RequestError(INTERNAL_ERROR, str(exc), {"sessionId": session_id}) from exc
+        except (SessionNotFound, SessionLocked, CorruptLog) as exc:
+            raise stored_session_error(exc, session_id) from exc
         self._honour_logged_model(session)
         return self._opened(session, calls)
 

@@ -15,9 +15,11 @@ session held by another process carries `data.reason == SESSION_LOCKED`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from acp import RequestError
+
+from tether.session.errors import CorruptLog, SessionLocked, SessionNotFound
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -29,6 +31,7 @@ __all__ = [
     "SESSION_LOCKED",
     "invalid_params",
     "is_session_locked",
+    "stored_session_error",
 ]
 
 PARSE_ERROR = -32700
@@ -45,6 +48,22 @@ SESSION_LOCKED = "sessionLocked"
 def invalid_params(message: str, data: dict[str, Any]) -> RequestError:
     """-32602 with a message that says which parameter is wrong and why."""
     return RequestError(INVALID_PARAMS, message, data)
+
+
+def stored_session_error(
+    exc: SessionNotFound | SessionLocked | CorruptLog, session_id: str
+) -> RequestError:
+    """Why a stored session cannot be opened or deleted: unknown, held elsewhere, or corrupt."""
+    data: dict[str, Any] = {"sessionId": session_id}
+    match exc:
+        case SessionNotFound():
+            return RequestError(RESOURCE_NOT_FOUND, f"Session not found: {session_id}", data)
+        case SessionLocked():
+            return RequestError(INTERNAL_ERROR, str(exc), {**data, "reason": SESSION_LOCKED})
+        case CorruptLog():
+            return RequestError(INTERNAL_ERROR, str(exc), data)
+        case _:
+            assert_never(exc)
 
 
 def is_session_locked(error: RequestError) -> bool:
