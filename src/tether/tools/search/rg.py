@@ -150,6 +150,9 @@ async def run_rg(
         )
         if reading in done and reading.result():
             stopped = "overflow"
+            # Python 3.11's `wait()` returns only once every pipe is at its end, and a reader
+            # stopped past its bound pauses the pipe: what is left is read and dropped.
+            reading = asyncio.ensure_future(_discard(proc.stdout))
         elif reading not in done:
             stopped = "cancelled" if stop_asked in done else "timeout"
         if stopped is not None:
@@ -186,6 +189,12 @@ async def _read(stream: asyncio.StreamReader, lines: _Lines, max_bytes: int) -> 
         if lines.read > max_bytes:
             return True
     return False
+
+
+async def _discard(stream: asyncio.StreamReader) -> bool:
+    while await stream.read(_CHUNK):
+        pass
+    return True
 
 
 async def _read_stderr(stream: asyncio.StreamReader) -> str:
