@@ -13,7 +13,7 @@ from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
-__all__ = ["call_view", "raw_input", "result_view"]
+__all__ = ["MAX_RAW_INPUT_DEPTH", "call_view", "raw_input", "result_view"]
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +49,33 @@ def result_view(
     return GenericResultView(content=result.text())
 
 
+MAX_RAW_INPUT_DEPTH = 64
+"""Arguments nested deeper are shown as their text: the serializers that carry cards (pydantic,
+inside ACP messages) stop at a few hundred levels, and no tool's arguments come near this."""
+
+
 def raw_input(raw: str) -> Any:
     """A call's raw arguments as JSON when they decode, else the text as it came."""
     try:
-        return parse_json(raw)
+        value = parse_json(raw)
     except ValueError:
         # Not JSON, or nested too deeply to decode: the card shows the text as it came.
         return raw
+    return raw if _deeper_than(value, MAX_RAW_INPUT_DEPTH) else value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` levels (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
