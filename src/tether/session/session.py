@@ -42,13 +42,7 @@ from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 from tether.tools.registry import ToolRegistry
 
-__all__ = [
-    "CANCELLED",
-    "DEFAULT_MAX_STEPS",
-    "INTERRUPTED",
-    "Session",
-    "SessionConfig",
-]
+__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
 
 log = logging.getLogger(__name__)
 
