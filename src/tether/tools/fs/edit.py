@@ -76,7 +76,7 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         return [TextContent(text=f"Edited {value.path}: replaced {value.replacements} {noun}")]
 
     def presentation_meta(self, args: EditArgs, value: AppliedChange) -> JsonValue:
-        """The applied hunks and where they start (see `edit_diff`)."""
+        """The applied hunks and where they start (see `change_diff`)."""
         return change_meta(value)
 
     def present_call(self, args: EditArgs, context: CardContext) -> ToolCallView:

@@ -65,7 +65,7 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
         return [TextContent(text=text + (" (new file)" if value.created else ""))]
 
     def presentation_meta(self, args: WriteArgs, value: AppliedChange) -> JsonValue:
-        """The whole-file diff (see `edit_diff`)."""
+        """The whole-file diff (see `change_diff`)."""
         return change_meta(value)
 
     def present_call(self, args: WriteArgs, context: CardContext) -> ToolCallView:
