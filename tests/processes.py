@@ -2,21 +2,48 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["processes_with"]
+__all__ = ["group_members", "processes_in", "processes_with"]
 
 
 def processes_with(marker: str) -> list[int]:
-    """Live processes whose command line holds `marker` (zombies have none)."""
-    found = []
+    """Live processes whose command line holds `marker`."""
+    return [pid for pid, entry, _ in _live() if marker.encode() in _read(entry / "cmdline")]
+
+
+def processes_in(directory: Path) -> list[int]:
+    """Live processes whose working directory is `directory`."""
+    return [pid for pid, entry, _ in _live() if _cwd(entry) == directory]
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes of the process group `pgid`."""
+    return [pid for pid, _, stat in _live() if stat[2] == str(pgid)]
+
+
+def _live() -> Iterator[tuple[int, Path, list[str]]]:
+    """Every process that is not a zombie: its pid, `/proc` entry and stat fields after the name."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue  # gone since the listing
-        if marker.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
+        stat = _read(entry / "stat").decode()
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields and fields[0] not in {"Z", "X"}:
+            yield int(entry.name), entry, fields
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""  # gone since the listing
+
+
+def _cwd(entry: Path) -> Path | None:
+    try:
+        return Path(os.readlink(entry / "cwd"))
+    except OSError:
+        return None

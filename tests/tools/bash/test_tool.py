@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import JsonValue
 
+from tests.processes import group_members
 from tether.tools import (
     Access,
     CommandAccess,
@@ -75,22 +76,6 @@ async def _run(tmp_path: Path, command: str, tool: BashTool = TOOL, **kwargs: ob
 def _meta(result: ToolResult) -> dict[str, JsonValue]:
     assert isinstance(result.meta, dict)
     return result.meta
-
-
-def _running_members(pgid: int) -> list[int]:
-    """Processes of the group that are still running (zombies waiting to be reaped are not)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, group = stat[stat.rfind(")") + 2 :].split()[:3]
-        if group == str(pgid) and state not in {"Z", "X"}:
-            found.append(int(entry.name))
-    return found
 
 
 def _gone_within(pgid: int, seconds: float) -> float:
@@ -213,7 +198,7 @@ async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
     result = await asyncio.wait_for(task, 10)
     assert result.text() == f"{pgid}\nCommand was cancelled.\nTerminated by signal SIGTERM"
     assert _meta(result)["cancelled"] is True
-    assert _running_members(pgid) == []
+    assert group_members(pgid) == []
     # Orphaned children are reaped by init, which may take a moment; then the group is empty.
     _gone_within(pgid, 3)
 
@@ -227,7 +212,7 @@ async def test_cancelling_the_task_stops_the_whole_group_and_reraises(tmp_path: 
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 5)
     # The group is stopped before the cancellation propagates, not some time after.
-    assert _running_members(pgid) == []
+    assert group_members(pgid) == []
     _gone_within(pgid, 3)
 
 
@@ -246,7 +231,7 @@ async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path)
     run = _run(tmp_path, "echo $$; sleep 1004 & echo started", tool=HOST_TOOL)
     result = await asyncio.wait_for(run, 30)
     pgid = int(result.text().split("\n", 1)[0])
-    assert _running_members(pgid) == []
+    assert group_members(pgid) == []
     text = result.text()
     assert "started\nBackground processes were still running when the command ended" in text
     assert "(SIGTERM, then SIGKILL after 2 s): " in text
@@ -271,7 +256,7 @@ async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path
     pgid = int(result.text().split("\n", 1)[0])
     # The grace period was given before the SIGKILL, which ended the job long before its time.
     assert time.monotonic() - start >= 2
-    assert _running_members(pgid) == []
+    assert group_members(pgid) == []
     assert "sleep 1005" in result.text()
 
 

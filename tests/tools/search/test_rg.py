@@ -10,32 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import eventually
+from tests.processes import processes_in
 from tests.tools.search.support import context, grep, write
 from tether.tools.search.rg import rg_binary, run_rg
-
-
-def processes_in(directory: Path) -> list[int]:
-    """Live processes whose working directory is `directory`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if Path(os.readlink(entry / "cwd")) == directory:
-                stat = (entry / "stat").read_text()
-                if stat[stat.rfind(")") + 2] not in "ZX":
-                    found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
-async def wait_for(predicate: object, seconds: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not predicate():  # type: ignore[operator]
-        assert loop.time() < deadline, "timed out waiting"
-        await asyncio.sleep(0.02)
 
 
 def test_the_binary_comes_from_the_ripgrep_package() -> None:
@@ -123,7 +101,7 @@ async def test_cancel_stops_the_search_and_is_an_error(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     ctx = context(tmp_path)
     task = asyncio.ensure_future(grep(tmp_path, ctx, pattern="x", path="pipe"))
-    await wait_for(lambda: processes_in(tmp_path))
+    await eventually(lambda: processes_in(tmp_path), "ripgrep started")
     ctx.cancelled.set()
     result = await asyncio.wait_for(task, 10)
     assert result.is_error and result.text() == "Search cancelled"
@@ -134,7 +112,7 @@ async def test_cancelling_the_task_stops_ripgrep_too(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     task = asyncio.ensure_future(grep(tmp_path, pattern="x", path="pipe"))
-    await wait_for(lambda: processes_in(tmp_path))
+    await eventually(lambda: processes_in(tmp_path), "ripgrep started")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
