@@ -192,7 +192,7 @@ async def test_allow_always_is_per_exact_command(workspace: Workspace) -> None:
     await gate.authorize(run("pytest -q"))
     with pytest.raises(PermissionDenied):
         await gate.authorize(run("pytest -q; rm -rf ~"))
-    assert [r.access for r in asker.requests] == [run("pytest -q"), run("pytest -q; rm -rf ~")]
+    assert [r.subject for r in asker.requests] == [run("pytest -q"), run("pytest -q; rm -rf ~")]
     assert [r.title for r in asker.requests] == ["pytest -q", "pytest -q; rm -rf ~"]
 
 
@@ -210,7 +210,7 @@ async def test_request_carries_the_access_options_and_reason(workspace: Workspac
     await gate.authorize(run("ls"))
     await gate.authorize(read(workspace.cwd.parent / "out", inside=False))
     first = asker.requests[0]
-    assert first.access is access
+    assert first.subject is access
     assert first.title == "Edit a.py"
     assert first.reason == "edits need approval in ask mode"
     assert [(o.decision, o.name) for o in first.options] == [
@@ -298,7 +298,7 @@ async def test_always_allowing_an_mcp_tool_covers_that_tool_only(workspace: Work
     await gate.authorize(note)
     await gate.authorize(note)
     await gate.authorize(other)
-    assert [r.access for r in asker.requests] == [note, other]
+    assert [r.subject for r in asker.requests] == [note, other]
     assert [r.title for r in asker.requests] == ["write_note (notes)", "delete (notes)"]
     assert asker.requests[0].reason == (
         "MCP tools that are not read-only need approval unless the mode is auto"
@@ -364,7 +364,7 @@ async def test_a_command_outside_the_sandbox_asks_apart_from_the_same_command(
     await gate.authorize(escape)  # remembered
     gate.mode = "ask"
     await gate.authorize(run("make"))  # the sandboxed command is another question
-    assert [r.access for r in asker.requests] == [escape, run("make")]
+    assert [r.subject for r in asker.requests] == [escape, run("make")]
     assert asker.requests[0].title == "make"
     assert asker.requests[0].reason == "commands outside the sandbox always need approval"
     assert asker.requests[0].options[1].name == (

@@ -57,10 +57,10 @@ class AcpAsker:
         # The client must have seen the `tool_call` this request points at.
         await self._outbox.flush()
         options = [option_for(option.decision) for option in request.options]
-        access = request.access
-        tool_call = self._calls.permission_call(access.tool_call_id, request.reason, request.title)
+        subject = request.subject
+        tool_call = self._calls.permission_call(subject.tool_call_id, request.reason, request.title)
         if tool_call.kind is None:
-            tool_call.kind = _kind(access)
+            tool_call.kind = _kind(subject)
         response = await self._client.request_permission(
             session_id=self._session_id,
             tool_call=tool_call,

@@ -71,7 +71,7 @@ class CliMcp:
             return False
         decision = await self.asker.ask(
             PermissionQuestion(
-                access=ServerStart(tuple(s.name for s in specs)),
+                subject=ServerStart(tuple(s.name for s in specs)),
                 options=(
                     PermissionChoice("allow_once", "Allow this time"),
                     PermissionChoice("allow_always", "Allow in this workspace"),

@@ -152,10 +152,10 @@ class Printer:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()
-        call = self._calls.get(request.access.tool_call_id)
+        call = self._calls.get(request.subject.tool_call_id)
         if call is not None:
             self.console.print(render_call_view(call, "awaiting approval"))
-            self._proposed.add(request.access.tool_call_id)
+            self._proposed.add(request.subject.tool_call_id)
 
     def close(self) -> None:
         """Print what is left of the model's text and take the live line away."""

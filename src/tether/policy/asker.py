@@ -55,7 +55,7 @@ Subject = Access | ServerStart
 class PermissionQuestion:
     """What needs a person's answer, with the options to offer in order."""
 
-    access: Subject
+    subject: Subject
     options: tuple[PermissionChoice, ...]
     reason: str
     """Why the mode asks, e.g. `outside the workspace` or `the mode is ask`."""
@@ -63,7 +63,7 @@ class PermissionQuestion:
     @property
     def title(self) -> str:
         """What is asked about, as a tool call title (`Edit PATH`, the command...)."""
-        return self.access.title
+        return self.subject.title
 
 
 class PermissionAsker(Protocol):

@@ -105,7 +105,7 @@ class PolicyGate:
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {self._hint(access)}"
             )
-        request = PermissionQuestion(access=access, options=_options(access), reason=reason)
+        request = PermissionQuestion(subject=access, options=_options(access), reason=reason)
         try:
             decision = await self.asker.ask(request)
         except PermissionDenied:

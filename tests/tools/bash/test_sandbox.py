@@ -219,7 +219,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -
         marker.unlink(missing_ok=True)
     # Asked once: "always allow" covers this exact command for the rest of the session.
     [request] = asker.requests
-    assert request.access == UnsandboxedAccess(command=command, tool_call_id="")
+    assert request.subject == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
     assert "Always allow this exact command outside the sandbox in this session" in labels
@@ -276,4 +276,4 @@ async def test_ask_mode_without_a_working_sandbox_runs_unsandboxed_after_a_notic
     notices = [r for r in caplog.records if "the sandbox cannot start" in r.getMessage()]
     assert len(notices) == 1
     assert len(asker.requests) == 2
-    assert asker.requests[0].access.sandbox_problem is not None
+    assert asker.requests[0].subject.sandbox_problem is not None

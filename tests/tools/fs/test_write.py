@@ -179,7 +179,7 @@ async def test_the_asker_sees_the_write_and_can_reject_it(tmp_path: Path) -> Non
     target = tmp_path / "f.txt"
     assert result.text() == f"Permission to edit {target} was rejected"
     assert not target.exists()
-    access = asker.requests[0].access
+    access = asker.requests[0].subject
     assert (access.action, access.title, access.path, access.inside, access.tool_call_id) == (
         "edit",
         f"Write {target}",

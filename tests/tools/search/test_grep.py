@@ -208,7 +208,7 @@ async def test_outside_the_workspace_it_asks_as_a_read_does(
     assert paths(result.meta) == [str(out.resolve() / "secret.txt")]
     assert len(asker.requests) == (1 if asks else 0)
     if asks:
-        access = asker.requests[0].access
+        access = asker.requests[0].subject
         assert (access.action, access.path, access.inside) == ("read", out.resolve(), False)
     rejected = await grep(
         ws, context(ws, policy(ws, mode, Asker("reject"))), pattern="hit", path="../out"

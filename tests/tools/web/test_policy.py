@@ -35,7 +35,7 @@ async def test_a_fetch_asks_and_always_allow_covers_the_host(
     second, _ = await fetch(ctx, page.url("/b"))  # same host: not asked again
     other, _ = await fetch(ctx, page.url("/a", host="localhost"))  # another host: asked
     assert [r.is_error for r in (first, second, other)] == [False, False, False]
-    assert [r.access for r in asker.requests] == [
+    assert [r.subject for r in asker.requests] == [
         FetchAccess(url=page.url("/a"), host="127.0.0.1"),
         FetchAccess(url=page.url("/a", host="localhost"), host="localhost"),
     ]
