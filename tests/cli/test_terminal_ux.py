@@ -127,7 +127,8 @@ def _chunk(data: dict[str, Any]) -> bytes:
 @pytest.fixture
 def stalling_model() -> Iterator[str]:
     """An OpenAI-compatible server that streams part of an answer, then goes quiet."""
-    pieces = ["## Partial answer\n\n", "The first **point** is ", "that the"]
+    # The unfinished paragraph comes in one piece: "writing" then means all of it arrived.
+    pieces = ["## Partial answer\n\n", "The first **point** is that the"]
     chunks = tuple(
         _chunk(
             {
