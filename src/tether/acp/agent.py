@@ -24,7 +24,7 @@ import logging
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,7 @@ from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
+from tether.tools.workspace import Workspace
 
 __all__ = ["LIST_PAGE", "TetherAgent"]
 
@@ -430,17 +431,18 @@ class TetherAgent:
         self, session_id: str, cwd: Path, extra_roots: list[Path]
     ) -> tuple[SessionConfig, SessionCalls]:
         """The config of session `session_id` in `cwd`, and the calls its asker repeats."""
+        calls = SessionCalls(Workspace.at(cwd).cwd)
+        client, outbox = self._connection()
         config = SessionConfig(
             model=self._model(),
             tools=self._tools(),
             mode=self.mode,
+            asker=AcpAsker(client, outbox, session_id, calls),
             extra_roots=extra_roots,
             context_window=self._context_window,
             compact_at=self._compact_at,
         )
-        calls = SessionCalls(config.workspace(cwd).cwd)
-        client, outbox = self._connection()
-        return replace(config, asker=AcpAsker(client, outbox, session_id, calls)), calls
+        return config, calls
 
     def _post(self, opened: _Open, update: ClientUpdate) -> None:
         outbox = self._connection()[1]

@@ -46,8 +46,6 @@ class CallRunner:
     ) -> None:
         self.tools = tools
         self.workspace = workspace
-        self._cwd = str(workspace.cwd)
-        """The workspace root as the calls' cards name it."""
         self.gate = gate
         self._log = log_
         self._observations = observations_from(log_.events)
@@ -72,7 +70,7 @@ class CallRunner:
 
     def adopt(self, event: ToolCallEvent) -> None:
         """Take a logged call that has no result yet (from a turn that was interrupted)."""
-        self._pending[event.tool_call_id] = prepare(self.tools, event, self._cwd)
+        self._pending[event.tool_call_id] = prepare(self.tools, event, str(self.workspace.cwd))
 
     def finish_pending(self, message: str, emit: OnUpdate) -> None:
         """Give every unfinished call an error result, so the history stays valid."""
@@ -87,7 +85,9 @@ class CallRunner:
             arguments=record.arguments,
             binding=tool.binding() if tool is not None else None,
         )
-        call = self._pending[record.id] = prepare(self.tools, self._log.append(event), self._cwd)
+        call = self._pending[record.id] = prepare(
+            self.tools, self._log.append(event), str(self.workspace.cwd)
+        )
         emit(call.started())
         return call
 
