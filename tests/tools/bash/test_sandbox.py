@@ -222,7 +222,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -
     assert request.subject == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
-    assert "Always allow this exact command outside the sandbox in this session" in labels
+    assert f"Always allow the command `{command}` outside the sandbox for this session" in labels
     # Another command asks again.
     await invoke(SANDBOXED, BashArgs(command="true", unsandboxed=True), _ctx(tmp_path, gate=gate))
     assert len(asker.requests) == 2
