@@ -9,8 +9,6 @@ the scrollback, each wait bounded by a deadline, never by a fixed sleep.
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,7 +19,7 @@ import pyte
 
 from tests.conftest import REPO
 
-__all__ = ["KEYS", "TETHER", "Tui", "stty"]
+__all__ = ["KEYS", "TETHER", "Tui"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 WAIT_S = 60.0
@@ -66,7 +64,9 @@ class Tui:
         columns: int = 80,
         rows: int = 30,
         env: dict[str, str] | None = None,
+        stty_to: tuple[Path, Path] | None = None,
     ) -> None:
+        """`stty_to`: files where the terminal's settings are written before and after."""
         environment = {
             **os.environ,
             "TETHER_HOME": str(home),
@@ -81,9 +81,14 @@ class Tui:
         self.screen = _Screen(columns, rows, self._answer)
         self._stream = pyte.Stream(self.screen)
         self.raw = ""
+        command, argv = str(TETHER), list(args)
+        if stty_to is not None:
+            # A shell owns the terminal around tether, as it does for a person.
+            script = 'stty -a > "$1"; "$3" "${@:4}"; status=$?; stty -a > "$2"; exit $status'
+            command, argv = "bash", ["-c", script, "-", *map(str, stty_to), command, *argv]
         self.child = pexpect.spawn(
-            str(TETHER),
-            list(args),
+            command,
+            argv,
             cwd=str(cwd),
             env=environment,
             dimensions=(rows, columns),
@@ -100,6 +105,12 @@ class Tui:
         """The visible screen, one line per row, trailing blanks removed."""
         with self._lock:
             return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def status_bar(self) -> str:
+        """The last line drawn on the screen (the status bar under the input box)."""
+        lines = [line for line in self.display.splitlines() if line.strip()]
+        return lines[-1] if lines else ""
 
     @property
     def everything(self) -> str:
@@ -152,6 +163,13 @@ class Tui:
             self.screen.resize(rows, columns)
         self.child.setwinsize(rows, columns)
 
+    def signal_tether(self, signum: int) -> None:
+        """Send `signum` to tether itself (not to the shell around it, if there is one)."""
+        pid = self.child.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        found = children.read_text().split() if children.exists() else []
+        os.kill(int(found[0]) if found else pid, signum)
+
     def finish(self, timeout: float = WAIT_S) -> int:
         """Wait for the process to end (all it wrote read); its exit status."""
         self._reader.join(timeout)
@@ -192,14 +210,3 @@ def _plain_row(row: dict[int, pyte.screens.Char]) -> str:
         return ""
     width = max(row) + 1
     return "".join(row[i].data if i in row else " " for i in range(width)).rstrip()
-
-
-def stty(tty: str) -> str:
-    """`stty -a` of a terminal device (the settings a program may have left changed)."""
-    with open(tty) as terminal:
-        return subprocess.run(
-            ["stty", "-a"], stdin=terminal, capture_output=True, text=True, check=True
-        ).stdout
-
-
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

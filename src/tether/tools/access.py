@@ -7,9 +7,11 @@ so a client can show the request beside its card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
+
+from tether.views import DiffCallView
 
 __all__ = [
     "Access",
@@ -33,6 +35,8 @@ class FileAccess:
     inside: bool = True
     """Whether the tool found the path inside the workspace (either side saying no asks)."""
     tool_call_id: str = ""
+    preview: DiffCallView | None = field(default=None, compare=False)
+    """For an edit worked out before asking: the change, with its context and line numbers."""
 
 
 @dataclass(frozen=True)
