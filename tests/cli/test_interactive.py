@@ -53,9 +53,7 @@ def _poll(condition: Any, what: str, within: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_a_day_starts_at_80_columns(
-    tmp_path: Path, app: Path, tuis: list[Tui]
-) -> None:
+def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) -> None:
     """Streamed Markdown and cards, an edit approved in place, a rejection the model reads,
     Shift+Tab through the modes, Ctrl+D with the resume hint, and the terminal as it was."""
     home = tmp_path / "home"

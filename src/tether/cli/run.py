@@ -28,6 +28,8 @@ from tether.policy import DEFAULT_MODE, MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
+__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
+
 HELP = "run one prompt headless and print every card"
 
 
@@ -97,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session.create(store, args.cwd, config)
     try:
         mcp = CliMcp(home=store.root, mode=args.mode, asker=asker, err=err)
-        status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command_or_prompt(
+def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
@@ -118,7 +120,7 @@ def _run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:

@@ -16,6 +16,8 @@ from typing import IO, TextIO, cast
 
 from prompt_toolkit.application import Application
 
+from tether.cli.safe_output import safe_text
+
 __all__ = ["Scrollback"]
 
 
@@ -24,6 +26,7 @@ class Scrollback:
 
     def __init__(self, terminal: TextIO | None = None) -> None:
         self._terminal = terminal or sys.stdout
+        self._encoding = getattr(self._terminal, "encoding", None) or "utf-8"
         self._pending: list[str] = []
         self._app: Application[object] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -73,7 +76,8 @@ class Scrollback:
         self._scheduled = False
         if self.held or not self._pending:
             return
-        text = "".join(self._pending)
+        # Whatever a model or a log holds must be writable (a lone surrogate, say).
+        text = safe_text("".join(self._pending), self._encoding)
         self._pending.clear()
         app = self._app
         if app is None or not app.is_running or app.is_done:

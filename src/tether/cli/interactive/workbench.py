@@ -46,8 +46,11 @@ class Workbench:
     sandbox: SandboxPolicy
     console: Console
 
-    def config(self, asker: PermissionAsker, mode: PolicyMode, model: Model) -> SessionConfig:
-        """A session's configuration: fresh tools, the mode now, the model now."""
+    def config(
+        self, asker: PermissionAsker | None, mode: PolicyMode, model: Model
+    ) -> SessionConfig:
+        """A session's configuration: fresh tools, the mode now, the model now (no `asker`:
+        what would ask is refused)."""
         return SessionConfig(
             model=model,
             tools=default_tools(self.sandbox, allow_private_fetch=self.args.allow_private_fetch),
