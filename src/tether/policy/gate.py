@@ -12,6 +12,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
+| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
 | execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
@@ -21,7 +22,9 @@ path (`read` and `edit` apart), the exact same command for `execute` (and, apart
 `unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
 the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
 set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
-it unconfined without being told to (`--sandbox off`).
+it unconfined without being told to (`--sandbox off`). A protected path
+(`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
+data directory) holds what later runs with the user's rights, so editing one always asks.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]
@@ -133,6 +137,8 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
+            case FileAccess(action="edit", path=path) if why := protected_reason(path):
+                return why
             case McpAccess(read_only=True):
                 return None
             case _ if self.mode == "auto":
@@ -157,6 +163,8 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "run with --sandbox off to run commands without the sandbox"
+            case FileAccess(action="edit", path=path) if protected_reason(path):
+                return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
