@@ -15,8 +15,8 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import StatusLine, tail_text
-from tether.policy import PermissionQuestion
-from tether.render.outcome import not_applied, outcome_line
+from tether.policy import PermissionQuestion, said_instead
+from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
@@ -196,6 +196,8 @@ class Printer:
                 if not shown and call is not None:
                     self.console.print(not_applied(render_call_view(call, "rejected")))
                 self.console.print(outcome_line(outcome))
+                if (instead := said_instead(update.result.text())) is not None:
+                    self.console.print(told_instead(instead))
                 if outcome == "refused":
                     self.refused = True
                     # The policy's message says which mode would allow it.

@@ -82,7 +82,10 @@ def test_the_bwrap_arguments_are_the_ones_the_modes_promise(tmp_path: Path) -> N
         "--chdir", str(ws.cwd),
     ]  # fmt: skip
     read_only = bwrap_arguments(
-        SandboxPolicy("read-only", allow_network=True), ws, userns=False, protected=[ws.cwd / ".git"]
+        SandboxPolicy("read-only", allow_network=True),
+        ws,
+        userns=False,
+        protected=[ws.cwd / ".git"],
     )
     assert "--bind-try" not in read_only
     assert read_only.count("--ro-bind-try") == 2  # the roots; protected entries are moot
@@ -269,7 +272,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -
     assert request.subject == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
-    assert "Always allow this exact command outside the sandbox in this session" in labels
+    assert f"Always allow the command `{command}` outside the sandbox for this session" in labels
     # Another command asks again.
     await invoke(SANDBOXED, BashArgs(command="true", unsandboxed=True), _ctx(tmp_path, gate=gate))
     assert len(asker.requests) == 2
