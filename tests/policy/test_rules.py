@@ -202,8 +202,8 @@ async def test_always_allow_for_the_project_writes_the_exact_rule(ws: Path, home
     offered = [[(o.decision, o.name) for o in r.options] for r in asker.requests]
     assert offered[0] == [
         ("allow_once", "Allow once"),
-        ("allow_always", "Always allow this exact command in this session"),
-        ("allow_project", "Always allow bash(npm test), bash(make lint) in this project"),
+        ("allow_always", "Always allow the command `npm test && make lint` for this session"),
+        ("allow_project", "Always allow bash(npm test), bash(make lint) for this project"),
         ("reject", "Reject"),
     ]
     local = json.loads((ws / ".tether/settings.local.json").read_text())

@@ -7,6 +7,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -40,7 +41,7 @@ most {MAX_MATCHES} matches, each line cut at 2000 bytes, and a footer with the t
 instead of running `grep` or `rg` through bash; use `glob` to find files by name."""
 
 
-class GrepArgs(BaseModel):
+class GrepArgs(ToolArguments):
     """Arguments of `grep`."""
 
     pattern: str = Field(
