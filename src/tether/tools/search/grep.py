@@ -84,6 +84,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             files=collector.files(),
             total=collector.total,
             stopped=run.stopped,
+            total_files=collector.total_files,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:
@@ -108,7 +109,11 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         if result.is_error or meta is None:
             return None
         return SearchMatchesResultView(
-            title=grep_title(args), files=meta.files, truncated=meta.truncated, total=meta.total
+            title=grep_title(args),
+            files=meta.files,
+            truncated=meta.truncated,
+            total=meta.total,
+            total_files=meta.total_files,
         )
 
 
