@@ -476,3 +476,22 @@ async def test_a_rejection_can_carry_what_to_do_instead(workspace: Workspace) ->
     assert said_instead(refused.value.message) == "use pytest -x instead"
     assert said_instead("Permission to run `ls` was rejected") is None
     assert outcomes == ["reject"]  # logged as any rejection
+
+
+async def test_allow_rules_do_not_cover_protected_paths(
+    ws: Path, isolated_environment: Path
+) -> None:
+    from tether.settings import load_settings
+
+    (isolated_environment / "settings.json").write_text(
+        '{"permissions": {"allow": ["edit(**)", "edit(.git/**)"]}}'
+    )
+    settings = load_settings(ws, isolated_environment, trusted=True)
+    asker = Asker("allow_once")
+    gate = PolicyGate(Workspace.at(ws), "ask", asker, settings=settings)
+    await gate.authorize(edit(ws / "src" / "a.py"))  # the rule lets an ordinary edit pass
+    assert asker.requests == []
+    await gate.authorize(edit(ws / ".git" / "hooks" / "pre-push"))
+    [request] = asker.requests
+    assert request.reason is not None and request.reason.startswith(".git is protected")
+    assert [o.decision for o in request.options] == ["allow_once", "allow_always", "reject"]
