@@ -441,6 +441,7 @@ class TetherAgent:
             extra_roots=extra_roots,
             context_window=self._context_window,
             compact_at=self._compact_at,
+            models=self._switch_model,
         )
         return config, calls
 

@@ -15,7 +15,13 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
-from tether.policy import PermissionDecision, PermissionQuestion, ServerStart, Subject
+from tether.policy import (
+    DelegatedAccess,
+    PermissionDecision,
+    PermissionQuestion,
+    ServerStart,
+    Subject,
+)
 from tether.tools.access import (
     CommandAccess,
     FetchAccess,
@@ -91,5 +97,7 @@ def _kind(access: Subject) -> ToolKind:
             return "fetch"
         case McpAccess() | ServerStart():
             return "other"
+        case DelegatedAccess(access=inner):
+            return _kind(inner)
         case _:
             assert_never(access)

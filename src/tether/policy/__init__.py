@@ -2,6 +2,7 @@
 
 from tether.policy.asker import (
     PERMISSION_DECISIONS,
+    DelegatedAccess,
     PermissionAsker,
     PermissionChoice,
     PermissionDecision,
@@ -17,6 +18,7 @@ __all__ = [
     "DEFAULT_MODE",
     "MODES",
     "PERMISSION_DECISIONS",
+    "DelegatedAccess",
     "PermissionAsker",
     "PermissionChoice",
     "PermissionDecision",

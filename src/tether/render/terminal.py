@@ -10,6 +10,7 @@ from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
 from tether.render.search_card import render_search_result
+from tether.render.task_card import render_task_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
 from tether.render.web_card import render_web_result
 from tether.views import (
@@ -20,6 +21,7 @@ from tether.views import (
     ReadResultView,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -46,7 +48,7 @@ def render_call_view(view: ToolCallView, state: str = "running…") -> Renderabl
 def render_result_view(
     view: ToolResultView, call: ToolCallView | None = None, *, full: bool = True
 ) -> RenderableType:
-    """The card for a finished tool call; unless `full`, a long read is shown collapsed.
+    """The card for a finished tool call; unless `full`, a long read or report is collapsed.
 
     `call` is its call card, when known (a search card highlights the pattern it asked for,
     a terminal card says how its command ran).
@@ -66,6 +68,8 @@ def render_result_view(
             return render_search_result(view, _pattern(call))
         case WebFetchResultView():
             return render_web_result(view)
+        case TaskResultView():
+            return render_task_result(view, full=full)
         case _:
             assert_never(view)
 
