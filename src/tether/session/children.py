@@ -25,8 +25,8 @@ from tether.models.base import Model, ModelError
 from tether.models.script import ScriptModel
 from tether.policy import (
     DelegatedAccess,
+    PermissionAnswer,
     PermissionAsker,
-    PermissionDecision,
     PermissionQuestion,
     PolicyGate,
     PolicyMode,
@@ -365,7 +365,7 @@ class _ChildAsker:
         self._call_id = call_id
         self._views = views
 
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
         """The parent's person decides; the question is about the parent's `task` call."""
         subject = request.subject
         match subject:
