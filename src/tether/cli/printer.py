@@ -191,7 +191,7 @@ class Printer:
         failed = update.status == "failed"
         outcome = update.permission
         match outcome:
-            case "allow_once" | "allow_always":
+            case "allow_once" | "allow_always" | "allow_project":
                 if not shown and call is not None:
                     self.console.print(render_call_view(call, "awaiting approval"))
                 # A diff result repeats the proposed change: the outcome line says it landed.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Protocol
+from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
 from tether.views import ToolCallView
@@ -24,8 +24,10 @@ __all__ = [
     "said_instead",
 ]
 
-PermissionDecision = Literal["allow_once", "allow_always", "reject"]
-PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = ("allow_once", "allow_always", "reject")
+PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
+"""`allow_always` lasts for the session; `allow_project` writes a rule to the project's
+`.tether/settings.local.json` (offered when such a rule can allow it)."""
+PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
 
 PermissionOutcome = PermissionDecision | Literal["refused"]
 """How a gated access was settled: a person's decision, or `refused` with no one to ask."""
