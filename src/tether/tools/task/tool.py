@@ -173,7 +173,8 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
             summary=meta.summary,
             tool_calls=meta.tool_calls,
             stop_reason=meta.stop_reason,
-            tokens=meta.usage.usage().total,
+            # No count is no report (a model that says nothing of its usage), not zero.
+            tokens=meta.usage.usage().total or None,
             error=meta.error,
         )
 
