@@ -38,6 +38,7 @@ this project" writes the exact rule to `.tether/settings.local.json`.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -93,6 +94,17 @@ class PolicyGate:
         self._always: set[tuple[str, str]] = set()
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
+
+    def child(self, asker: PermissionAsker | None) -> PolicyGate:
+        """A gate for a child session: this one's mode and rules, another asker.
+
+        "Always allow" answers are shared both ways: what the person allowed for the session
+        holds for its agents, and what they allowed for an agent holds for the session.
+        """
+        gate = copy.copy(self)  # shallow: the memory of answers is the same set
+        gate.asker = asker
+        gate.on_outcome = None
+        return gate
 
     @property
     def mode(self) -> PolicyMode:
