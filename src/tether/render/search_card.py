@@ -1,4 +1,5 @@
-"""The search card: grep's matches under file headers with line numbers, or glob's paths."""
+"""The search card: grep's matches under file headers with line numbers (context lines dimmed,
+a gap marked), grep's counts per file, or glob's paths."""
 
 from __future__ import annotations
 
@@ -34,22 +35,45 @@ def render_search_result(
 
 
 def _matches(view: SearchMatchesResultView, regex: re.Pattern[str] | None) -> RenderableType:
-    shown = sum(len(f.matches) for f in view.files)
     title = _title(view.title or "Grep", _count(view.total, "match", "matches"))
     if not view.files:
         return card(note("no matches"), title=title)
-    width = len(str(max(m.line_number for f in view.files for m in f.matches)))
+    if any(f.count is not None for f in view.files):
+        return _counts(view, title)
+    shown = sum(not m.context for f in view.files for m in f.matches)
+    width = len(str(max((m.line_number for f in view.files for m in f.matches), default=0)))
     parts: list[RenderableType] = []
     for index, file in enumerate(view.files):
         if index:
             parts.append(Text(""))
         parts.append(Text(printable(file.path), PATH))
+        previous: int | None = None
+        # Without context every line is a match and gaps are the rule: only context has them.
+        gaps = any(found.context for found in file.matches)
         for found in file.matches:
+            if gaps and previous is not None and found.line_number > previous + 1:
+                parts.append(Text(f"{'⋮':>{width}}", GUTTER))
+            previous = found.line_number
             row = Text(no_wrap=True, overflow="ellipsis")
-            row.append(f"{found.line_number:>{width}} │ ", GUTTER)
-            parts.append(row.append_text(_highlighted(found.line, regex)))
+            if found.context:
+                row.append(f"{found.line_number:>{width}} ┆ ", GUTTER)
+                parts.append(row.append(_plain(found.line), SUBTLE))
+            else:
+                row.append(f"{found.line_number:>{width}} │ ", GUTTER)
+                parts.append(row.append_text(_highlighted(found.line, regex)))
     if view.truncated:
         parts.append(note(f"capped: showing {shown} of {view.total} matches"))
+    return card(Group(*parts), title=title)
+
+
+def _counts(view: SearchMatchesResultView, title: Text) -> RenderableType:
+    width = max(len(str(f.count or 0)) for f in view.files)
+    parts: list[RenderableType] = [
+        Text.assemble((f"{f.count or 0:>{width}}  ", GUTTER), (printable(f.path), PATH))
+        for f in view.files
+    ]
+    if view.truncated:
+        parts.append(note(f"capped: showing the counts of {len(view.files)} files"))
     return card(Group(*parts), title=title)
 
 
@@ -65,8 +89,12 @@ def _paths(view: SearchPathsResultView) -> RenderableType:
     return card(Group(*parts), title=title)
 
 
+def _plain(line: str) -> str:
+    return printable(line.expandtabs(TAB_SIZE))
+
+
 def _highlighted(line: str, regex: re.Pattern[str] | None) -> Text:
-    text = Text(printable(line.expandtabs(TAB_SIZE)), no_wrap=True, overflow="ellipsis", end="")
+    text = Text(_plain(line), no_wrap=True, overflow="ellipsis", end="")
     if regex is None:
         return text
     for found in regex.finditer(text.plain):
