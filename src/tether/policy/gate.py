@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import assert_never
 
 from tether.policy.asker import (
+    INSTEAD,
     PermissionAsker,
     PermissionChoice,
     PermissionOutcome,
     PermissionQuestion,
+    RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.tools.access import (
@@ -105,20 +108,26 @@ class PolicyGate:
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {self._hint(access)}"
             )
-        request = PermissionQuestion(subject=access, options=_options(access), reason=reason)
+        options = _options(access, self.workspace)
+        request = PermissionQuestion(subject=access, options=options, reason=reason)
         try:
-            decision = await self.asker.ask(request)
+            answer = await self.asker.ask(request)
         except PermissionDenied:
             raise  # the asker's own refusal, e.g. the client cancelled the request
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
+        decision = "reject" if isinstance(answer, RejectWithMessage) else answer
         self._settled(access, decision)
         if decision == "allow_always":
             self._always.add(key)
             return
         if decision == "allow_once":
             return
+        if isinstance(answer, RejectWithMessage) and answer.message.strip():
+            raise PermissionDenied(
+                f"Permission to {what} was rejected. {INSTEAD}{answer.message.strip()}"
+            )
         raise PermissionDenied(f"Permission to {what} was rejected")
 
     def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
@@ -203,28 +212,35 @@ def _shown(command: str) -> str:
     return command[:_COMMAND_SHOWN] + "..." if len(command) > _COMMAND_SHOWN else command
 
 
-def _options(access: Access) -> tuple[PermissionChoice, ...]:
+def _options(access: Access, workspace: Workspace) -> tuple[PermissionChoice, ...]:
     return (
         PermissionChoice("allow_once", "Allow once"),
-        PermissionChoice("allow_always", f"Always allow {_scope(access)} in this session"),
+        PermissionChoice("allow_always", f"Always allow {_scope(access, workspace)}"),
         PermissionChoice("reject", "Reject"),
     )
 
 
-def _scope(access: Access) -> str:
-    """What `allow_always` covers, as its option says it."""
+def _scope(access: Access, workspace: Workspace) -> str:
+    """Exactly what `allow_always` covers, as its option says it."""
     match access:
-        case FileAccess(action="edit"):
-            return "edits to this file"
-        case FileAccess():
-            return "reading this file"
-        case CommandAccess():
-            return "this exact command"
-        case UnsandboxedAccess():
-            return "this exact command outside the sandbox"
+        case FileAccess(action="edit", path=path):
+            return f"edits of {_where(path, workspace)} for this session"
+        case FileAccess(path=path):
+            return f"reading {_where(path, workspace)} for this session"
+        case CommandAccess(command=command):
+            return f"the command `{_shown(command)}` for this session"
+        case UnsandboxedAccess(command=command):
+            return f"the command `{_shown(command)}` outside the sandbox for this session"
         case FetchAccess(host=host):
-            return f"fetching from {host}"
-        case McpAccess():
-            return "this tool"
+            return f"fetching from {host} for this session"
+        case McpAccess(title=title):
+            return f"the tool {title} for this session"
         case _:
             assert_never(access)
+
+
+def _where(path: Path, workspace: Workspace) -> str:
+    """A path as people name it: relative to the workspace root when it lies inside."""
+    if path.is_relative_to(workspace.cwd) and path != workspace.cwd:
+        return str(path.relative_to(workspace.cwd))
+    return str(path)

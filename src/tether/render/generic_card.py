@@ -12,12 +12,14 @@ from rich.text import Text
 from tether.render.theme import GUTTER, HEADING, card, note, printable
 from tether.views import GenericCallView, GenericResultView, Location
 
-__all__ = ["MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
+__all__ = ["FAILED_TEXT", "MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
 
 MAX_INPUT_CHARS = 600
 """Characters of a call's raw input shown when it has no text of its own."""
 
 _BADGE = Style(color="cyan", reverse=True)
+FAILED_TEXT = Style(color="red")
+"""The error of a failed call."""
 
 
 def render_generic_call(view: GenericCallView) -> RenderableType:
@@ -36,11 +38,17 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
     return card(Group(*parts) if parts else Text(""), title=title)
 
 
-def render_generic_result(view: GenericResultView) -> RenderableType:
-    """The result's title and text."""
-    title = Text(printable(view.title), style=HEADING) if view.title else None
-    body = Text(printable(view.content)) if view.content else note("no content")
-    return card(body, title=title)
+def render_generic_result(
+    view: GenericResultView, *, failed: bool = False, call_title: str | None = None
+) -> RenderableType:
+    """The result's title (else `call_title`, what was called) and text; a failure in red."""
+    shown = view.title or call_title
+    title = Text(printable(shown), style=HEADING) if shown else None
+    if view.content:
+        body = Text(printable(view.content), style=FAILED_TEXT if failed else "")
+    else:
+        body = note("no content")
+    return card(body, title=title, failed=failed)
 
 
 def _raw_input(raw: Any) -> Text:

@@ -9,8 +9,9 @@ from rich.styled import Styled
 from rich.text import Text
 
 from tether.policy import PermissionOutcome
+from tether.render.theme import printable
 
-__all__ = ["not_applied", "outcome_line"]
+__all__ = ["not_applied", "outcome_line", "told_instead"]
 
 
 def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
@@ -36,3 +37,8 @@ def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
 def not_applied(card: RenderableType) -> RenderableType:
     """A card whose change or command never happened: dimmed."""
     return Styled(card, "dim")
+
+
+def told_instead(message: str) -> Text:
+    """`↳ instead: MESSAGE`: what the person told the model to do, under their rejection."""
+    return Text.assemble(("↳ instead: ", "dim"), printable(message))

@@ -105,6 +105,7 @@ async def test_files_with_matches_and_count_are_what_ripgrep_prints(tree: Path) 
         "files": [{"path": p, "matches": [], "count": int(n)} for p, _, n in ripgrep],
         "truncated": False,
         "total": 6,
+        "totalFiles": 3,
     }
 
 
@@ -208,6 +209,7 @@ async def test_cards_and_titles_for_each_mode(tree: Path) -> None:
         ),
         truncated=False,
         total=1,
+        total_files=1,
     )
     counted = await grep(tree, **count_args.model_dump())
     card = tool.present_result(count_args, counted, CardContext())

@@ -174,6 +174,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             timeout_ms=timeout_ms,
             detached=finished.detached,
             leftovers=finished.leftovers,
+            survivors=finished.survivors,
             sandbox=self.sandbox if confine is not None else None,
             sandbox_problem=problem,
         )
@@ -183,7 +184,8 @@ class BashTool(Tool[BashArgs, BashValue]):
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
-        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?,
+        survivingProcesses?}`."""
         return card_meta(value)
 
     def __init__(self, sandbox: SandboxPolicy | None = None) -> None:

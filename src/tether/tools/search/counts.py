@@ -25,7 +25,7 @@ class CountCollector:
         self._kept: list[tuple[tuple[bytes, ...], bytes, int]] = []
         self.total = 0
         """Matching lines in every file."""
-        self.file_total = 0
+        self.total_files = 0
         """Files with at least one matching line."""
 
     def feed(self, line: bytes) -> None:
@@ -37,14 +37,14 @@ class CountCollector:
         if count == 0:
             return
         self.total += count
-        self.file_total += 1
+        self.total_files += 1
         bisect.insort(self._kept, (tuple(path.split(b"/")), path, count))
         if len(self._kept) > self.limit:
             self._kept.pop()
 
     def ended(self, run: RgRun) -> bool:
         """Close after the run; `False` when ripgrep failed (exit 2) and counted nothing."""
-        return not (run.returncode == 2 and self.file_total == 0)
+        return not (run.returncode == 2 and self.total_files == 0)
 
     def files(self) -> tuple[SearchFile, ...]:
         """The kept files in path order, each with its count and no lines."""

@@ -141,7 +141,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
                     total=counts.total,
                     stopped=run.stopped,
                     mode="count",
-                    file_total=counts.file_total,
+                    total_files=counts.total_files,
                 )
             case "files_with_matches":
                 paths = PathCollector(scope.root, MAX_MATCHES, scope.display)
@@ -187,6 +187,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             files=collector.files(),
             total=collector.total,
             stopped=run.stopped,
+            total_files=collector.total_files,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:
@@ -224,7 +225,11 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         if meta is None:
             return None
         return SearchMatchesResultView(
-            title=title, files=meta.files, truncated=meta.truncated, total=meta.total
+            title=title,
+            files=meta.files,
+            truncated=meta.truncated,
+            total=meta.total,
+            total_files=meta.total_files,
         )
 
 

@@ -1,15 +1,16 @@
 """Search results' stored projection, and its narrowing back into cards.
 
-`presentation_meta` stores `{files, truncated, total}` (grep's `content` and `count`) or
-`{paths, truncated, total}` (glob, grep's `files_with_matches`), in the cards' own camelCase
-shape. The narrowing functions take that opaque JSON back and return `None` for anything
-off, field by field: a non-dict; `truncated` not a bool; `total` not an integer (a bool, a
-float such as `2.0` is none) or below what is listed, or above it while `truncated` is
-false; a path that is not a non-empty string or appears twice; a file with no matching line
-and no `count`, or with both; a `count` not an integer >= 1; a line that is not
-`{lineNumber: int >= 1, line: str, context?: bool}`; line numbers not strictly increasing
-within a file. What is listed is the matching lines, or the files' counts. Unknown keys
-are ignored.
+`presentation_meta` stores `{files, truncated, total, totalFiles?}` (grep's `content` and
+`count`) or `{paths, truncated, total}` (glob, grep's `files_with_matches`), in the cards'
+own camelCase shape. The narrowing functions take that opaque JSON back and return `None`
+for anything off, field by field: a non-dict; `truncated` not a bool; `total` not an integer
+(a bool, a float such as `2.0` is none) or below what is listed, or above it while
+`truncated` is false; a path that is not a non-empty string or appears twice; a file with no
+matching line and no `count`, or with both; a `count` not an integer >= 1; a `totalFiles`
+present but not an integer at least the files listed (a stored result without it is fine);
+a line that is not `{lineNumber: int >= 1, line: str, context?: bool}`; line numbers not
+strictly increasing within a file. What is listed is the matching lines, or the files'
+counts. Unknown keys are ignored.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class MatchesMeta:
     files: tuple[SearchFile, ...]
     truncated: bool
     total: int
+    total_files: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,19 @@ class PathsMeta:
 
 
 def grep_meta(value: GrepValue) -> JsonValue:
-    """`{files: [{path, matches: [{lineNumber, line, context?}], count?}], truncated, total}`,
-    or for `files_with_matches` `{paths, truncated, total}`."""
+    """`{files: [{path, matches: [{lineNumber, line, context?}], count?}], truncated, total,
+    totalFiles?}`, or for `files_with_matches` `{paths, truncated, total}`."""
     if value.mode == "files_with_matches":
         paths: list[JsonValue] = [f.path for f in value.files]
         return {"paths": paths, "truncated": value.truncated, "total": value.total}
-    return {
+    meta: dict[str, JsonValue] = {
         "files": [_file_meta(f) for f in value.files],
         "truncated": value.truncated,
         "total": value.total,
     }
+    if value.total_files is not None:
+        meta["totalFiles"] = value.total_files
+    return meta
 
 
 def _file_meta(file: SearchFile) -> JsonValue:
@@ -98,7 +103,10 @@ def matches_meta_from_meta(meta: object) -> MatchesMeta | None:
         files.append(narrowed)
     if not _total_fits(total, sum(_listed(f) for f in files), truncated):
         return None
-    return MatchesMeta(tuple(files), truncated, total)
+    total_files = meta.get("totalFiles")
+    if total_files is not None and (not _is_int(total_files) or total_files < len(files)):
+        return None
+    return MatchesMeta(tuple(files), truncated, total, total_files)
 
 
 def _listed(file: SearchFile) -> int:

@@ -71,7 +71,7 @@ def _content_footer(value: GrepValue) -> str:
 
 
 def _count_footer(value: GrepValue) -> str:
-    files = value.file_total if value.file_total is not None else len(value.files)
+    files = value.total_files if value.total_files is not None else len(value.files)
     in_all = f"{_count(value.total, 'match', 'matches')} in {_count(files, 'file', 'files')}"
     if value.stopped is not None:
         return f"({_stopped(value.stopped)}: at least {in_all}. {_NARROW}.)"

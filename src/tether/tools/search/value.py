@@ -20,7 +20,7 @@ class GrepValue:
     - `content`: the first matching lines grouped by file (with any context lines);
       `total` is the exact number of matching lines.
     - `count`: the first files in path order, each with its `count`; `total` is the
-      number of matching lines, `file_total` of files.
+      number of matching lines, `total_files` of files.
     - `files_with_matches`: the newest matching files, no lines; `total` counts the files.
     """
 
@@ -29,8 +29,9 @@ class GrepValue:
     total: int
     stopped: Stop | None = None
     """Set when the search was stopped before its end; `total` then counts what it saw."""
+    total_files: int | None = None
+    """Files with a match, listed or not (`None` when unknown)."""
     mode: OutputMode = "content"
-    file_total: int | None = None
 
     @property
     def shown(self) -> int:

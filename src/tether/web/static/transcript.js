@@ -1,7 +1,7 @@
 // The transcript of one session: messages, tool call blocks (keyed by toolCallId) and
 // permission requests, built from ACP session updates, live or replayed alike.
 
-import { contentBlock, renderToolBody } from "./cards.js";
+import { contentBlock, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
 
 const KIND_ICONS = {
@@ -90,8 +90,6 @@ export class Transcript {
       case "tool_call_update":
         this.lastMessage = null;
         return this.toolCall(update, update.sessionUpdate === "tool_call");
-      case "plan":
-        return this.plan(update.entries || []);
       case "session_info_update": {
         const end = update._meta && update._meta.tether ? update._meta.tether.turnEnd : undefined;
         if (end) this.turnEnd(end);
@@ -179,14 +177,16 @@ export class Transcript {
 
   renderCall(entry) {
     const { state, node } = entry;
-    let permission = node.querySelector(":scope > .permission");
-    clear(node);
     const status = shownStatus(state);
     node.dataset.status = status;
     node.dataset.kind = state.kind || "other";
-    const body = renderToolBody(state);
-    body.classList.add("tool-body");
-    body.id = `body-${state.toolCallId}`;
+    const body = renderToolBody(state, entry.body);
+    if (body !== entry.body) {
+      body.classList.add("tool-body");
+      body.id = `body-${state.toolCallId}`;
+      if (entry.body) entry.body.replaceWith(body);
+      entry.body = body;
+    }
     const collapsed = node.classList.contains("collapsed");
     const toggle = el("button", {
       type: "button", class: "tool-toggle", "aria-expanded": String(!collapsed), "aria-controls": body.id,
@@ -200,20 +200,12 @@ export class Transcript {
     el("span", { class: "tool-icon", "aria-hidden": "true", text: KIND_ICONS[state.kind] || KIND_ICONS.other }),
     el("span", { class: "tool-title", text: state.title || state.toolCallId, title: state.title || "" }),
     el("span", { class: `tool-status status-${status}`, text: STATUS_LABELS[status] || status }));
-    node.append(el("header", { class: "tool-head" }, toggle), body);
-    if (!permission && state.permission) permission = decisionBox(state.permission);
-    if (permission) node.append(permission);
-  }
-
-  plan(entries) {
-    this.lastMessage = null;
-    let node = this.root.querySelector(":scope > .plan:last-child");
-    if (!node) {
-      node = el("div", { class: "plan" });
-      this.root.append(node);
-    }
-    clear(node).append(el("div", { class: "plan-title", text: "Plan" }),
-      el("ul", {}, entries.map((e) => el("li", { class: `plan-${e.status}`, text: e.content }))));
+    const head = el("header", { class: "tool-head" }, toggle);
+    if (entry.head) entry.head.replaceWith(head);
+    else node.prepend(head);
+    entry.head = head;
+    if (!body.parentNode) head.after(body);
+    if (!node.querySelector(":scope > .permission") && state.permission) node.append(decisionBox(state.permission));
   }
 
   /** Show a permission request as buttons, inside its tool call block when there is one. */
