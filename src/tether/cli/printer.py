@@ -191,7 +191,8 @@ class Printer:
                     self.console.print(render_call_view(call))
             case _:
                 assert_never(outcome)
-        self.console.print(render_result_view(update.view, call, full=self.full))
+        failed = update.status == "failed"
+        self.console.print(render_result_view(update.view, call, full=self.full, failed=failed))
 
     def _print_blocks(self, blocks: list[str]) -> None:
         for block in blocks:

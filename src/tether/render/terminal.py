@@ -44,19 +44,24 @@ def render_call_view(view: ToolCallView, state: str = "running…") -> Renderabl
 
 
 def render_result_view(
-    view: ToolResultView, call: ToolCallView | None = None, *, full: bool = True
+    view: ToolResultView,
+    call: ToolCallView | None = None,
+    *,
+    full: bool = True,
+    failed: bool = False,
 ) -> RenderableType:
     """The card for a finished tool call; unless `full`, a long read is shown collapsed.
 
     `call` is its call card, when known (a search card highlights the pattern it asked for,
-    a terminal card says how its command ran).
+    a terminal card says how its command ran); `failed` is the call's status (a command
+    stopped by its timeout or a cancel failed, whatever its exit code).
     """
     match view:
         case GenericResultView():
             return render_generic_result(view)
         case TerminalResultView():
             return render_terminal_result(
-                view, call if isinstance(call, TerminalCallView) else None
+                view, call if isinstance(call, TerminalCallView) else None, failed=failed
             )
         case DiffResultView():
             return render_diff(view)

@@ -24,11 +24,12 @@ def render_terminal_call(view: TerminalCallView, state: str = "running…") -> R
 
 
 def render_terminal_result(
-    view: TerminalResultView, call: TerminalCallView | None = None
+    view: TerminalResultView, call: TerminalCallView | None = None, *, failed: bool = False
 ) -> RenderableType:
     """A finished command: `$ command`, its output with ANSI colours, then an exit pill.
 
     With the call's card, the frame's title says how the command ran (sandboxed or not).
+    A `failed` call (stopped by its timeout or a cancel) has a red pill whatever its code.
     """
     parts: list[RenderableType] = []
     if view.title:
@@ -36,7 +37,7 @@ def render_terminal_result(
     output = (view.output or "").rstrip("\n")
     parts.append(_output(output) if output else note("no output"))
     how = note(printable(call.sandbox)) if call is not None and call.sandbox else None
-    return card(Group(*parts), title=how, subtitle=_ending(view))
+    return card(Group(*parts), title=how, subtitle=_ending(view, failed))
 
 
 def _command(command: str) -> Text:
@@ -51,9 +52,9 @@ def _output(output: str) -> Text:
     return text
 
 
-def _ending(view: TerminalResultView) -> Text | None:
+def _ending(view: TerminalResultView, failed: bool) -> Text | None:
     if view.signal is not None:
         return pill(view.signal, ok=False)
     if view.exit_code is not None:
-        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0)
-    return None
+        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0 and not failed)
+    return pill("failed", ok=False) if failed else None

@@ -168,7 +168,8 @@ function fileDiff(diff) {
 function exitPill(result, status) {
   if (result && result.signal) return el("span", { class: "pill pill-bad", text: `killed · ${result.signal}` });
   if (result && typeof result.exitCode === "number") {
-    const ok = result.exitCode === 0;
+    // A command stopped by its timeout or a cancel failed, whatever code its shell exited with.
+    const ok = result.exitCode === 0 && status !== "failed";
     return el("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, text: `exit ${result.exitCode}` });
   }
   if (status === "failed") return el("span", { class: "pill pill-bad", text: "failed" });
@@ -280,10 +281,74 @@ function genericCallCard(view, call) {
 function genericResultCard(view, call) {
   const card = el("div", { class: "card card-generic", dataset: { card: "generic" } });
   if (view.title && view.title !== call.title) card.append(el("div", { class: "generic-title", text: view.title }));
-  card.append(view.content
-    ? el("pre", { class: `generic-text${call.status === "failed" ? " is-error" : ""}`, text: view.content })
-    : el("div", { class: "card-note", text: "(no output)" }));
+  const attachments = Array.isArray(view.attachments) ? view.attachments : [];
+  if (view.content) {
+    card.append(el("pre", { class: `generic-text${call.status === "failed" ? " is-error" : ""}`, text: view.content }));
+  } else if (!attachments.length) {
+    card.append(el("div", { class: "card-note", text: "(no output)" }));
+  }
+  // An image attachment's data is the n-th image block of the call's ACP content.
+  const images = (Array.isArray(call.content) ? call.content : [])
+    .map((item) => (item && item.type === "content" ? item.content : null))
+    .filter((block) => block && block.type === "image");
+  let next = 0;
+  for (const attachment of attachments) {
+    card.append(attachmentItem(attachment, attachment && attachment.type === "image" ? images[next++] : null));
+  }
   return card;
+}
+
+// The largest image shown inline (decoded bytes); a larger one is named, not drawn.
+const INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
+// Only raster types a browser draws without running anything (no SVG).
+const INLINE_IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
+
+/**
+ * An image drawn from its base64 data only (a data: URL; never a fetch of any URI it names),
+ * when it is a safe raster type and not too large; otherwise a note with its type and size.
+ */
+function inlineImage(data, mimeType, size) {
+  const bytes = typeof size === "number" ? size : Math.floor(((data || "").length * 3) / 4);
+  const facts = [mimeType, byteSize(bytes)].filter(Boolean).join(" · ");
+  if (typeof data !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(data) || !INLINE_IMAGE_TYPES.test(mimeType || "")) {
+    return el("div", { class: "card-note attachment", text: `image (${facts}) not shown` });
+  }
+  if (bytes > INLINE_IMAGE_BYTES) {
+    return el("div", { class: "card-note attachment", text: `image (${facts}) too large to show` });
+  }
+  return el("figure", { class: "attachment attachment-image" },
+    el("img", { class: "content-image", alt: `image (${facts})`, src: `data:${mimeType};base64,${data}` }),
+    el("figcaption", { class: "uri", text: facts }));
+}
+
+/** One attachment of a generic result: an image, a link to a resource, an embedded resource. */
+function attachmentItem(attachment, image) {
+  if (!attachment || typeof attachment !== "object") return null;
+  switch (attachment.type) {
+    case "image":
+      if (!image) return el("div", { class: "card-note attachment", text: `image (${attachment.mimeType} · ${byteSize(attachment.bytes)})` });
+      return inlineImage(image.data, image.mimeType, attachment.bytes);
+    case "resource_link": {
+      const facts = [attachment.mimeType, byteSize(attachment.size)].filter(Boolean).join(" · ");
+      // Named, never followed or fetched: the page does not know what the URI leads to.
+      return el("div", { class: "resource-link attachment" },
+        el("span", { class: "badge", text: "link" }),
+        el("span", { text: attachment.title || attachment.name }),
+        el("span", { class: "uri", text: attachment.uri }),
+        facts ? el("span", { class: "uri", text: facts }) : null);
+    }
+    case "resource": {
+      const facts = [attachment.mimeType, byteSize(attachment.bytes)].filter(Boolean).join(" · ");
+      return el("div", { class: "resource attachment" },
+        el("div", {},
+          el("span", { class: "badge", text: "resource" }), " ",
+          el("span", { class: "uri", text: attachment.uri }), " ",
+          facts ? el("span", { class: "uri", text: facts }) : null),
+        typeof attachment.text === "string" ? el("pre", { class: "generic-text", text: attachment.text }) : null);
+    }
+    default:
+      return el("pre", { class: "generic-text", text: JSON.stringify(attachment, null, 2) });
+  }
 }
 
 function rawInputDetails(raw) {
@@ -331,10 +396,7 @@ export function contentBlock(block, status) {
     case "text":
       return el("pre", { class: `generic-text${status === "failed" ? " is-error" : ""}`, text: block.text });
     case "image":
-      if (/^image\/(png|jpeg|gif|webp)$/.test(block.mimeType || "")) {
-        return el("img", { class: "content-image", alt: "image", src: `data:${block.mimeType};base64,${block.data}` });
-      }
-      return el("div", { class: "card-note", text: `image (${block.mimeType})` });
+      return inlineImage(block.data, block.mimeType, null);
     case "resource_link":
       return el("div", { class: "resource-link" }, el("span", { class: "badge", text: "link" }), el("span", { text: block.title || block.name }), el("span", { class: "uri", text: block.uri }));
     case "resource":
