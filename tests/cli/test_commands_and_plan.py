@@ -21,15 +21,23 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
         {"content": "Find the bug", "status": "completed"},
         {"content": "Fix it", "status": "in_progress"},
     ]
+    finished = [{**todo, "status": "completed"} for todo in todos]
     model = _script(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "t", "name": "todo", "arguments": {"todos": todos}}]},
+        {"toolCalls": [{"id": "t2", "name": "todo", "arguments": {"todos": todos}}]},
+        {"toolCalls": [{"id": "t3", "name": "todo", "arguments": {"todos": finished}}]},
         {"text": "on it"},
     )
     done = tether(home, "run", "/fix parser.py", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
-    assert "[x] Find the bug" in done.stdout
-    assert "[~] Fix it" in done.stdout
+    # Once per change, as a checklist: no generic card for the call, no repeat of the same.
+    out = done.stdout
+    assert "Update the plan" not in out and "╭" not in out
+    assert out.count("Plan  1 of 2 done") == 1 and out.count("Plan  2 of 2 done") == 1
+    first = out[out.index("Plan  1 of 2 done") :]
+    assert "✓ Find the bug" in first and "▸ Fix it" in first
+    assert "✓ Fix it" in out[out.index("Plan  2 of 2 done") :]
     [info] = _sessions(home)
     log = (home / "sessions" / f"{info['id']}.jsonl").read_text().splitlines()
     [said] = [json.loads(line) for line in log if '"user/message"' in line]

@@ -8,11 +8,14 @@ import pytest
 
 from tether.policy import (
     MODES,
+    PermissionAnswer,
     PermissionDecision,
     PermissionQuestion,
     PolicyGate,
     PolicyMode,
+    RejectWithMessage,
     is_mode,
+    said_instead,
 )
 from tether.policy import gate as policy_gate
 from tether.tools import (
@@ -215,11 +218,12 @@ async def test_request_carries_the_access_options_and_reason(workspace: Workspac
     assert first.reason == "edits need approval in ask mode"
     assert [(o.decision, o.name) for o in first.options] == [
         ("allow_once", "Allow once"),
-        ("allow_always", "Always allow edits to this file in this session"),
+        ("allow_always", "Always allow edits of a.py for this session"),
         ("reject", "Reject"),
     ]
-    assert asker.requests[1].options[1].name == "Always allow this exact command in this session"
-    assert asker.requests[2].options[1].name == "Always allow reading this file in this session"
+    assert asker.requests[1].options[1].name == "Always allow the command `ls` for this session"
+    outside = workspace.cwd.parent / "out"
+    assert asker.requests[2].options[1].name == f"Always allow reading {outside} for this session"
     assert asker.requests[2].reason == "it is outside the workspace"
 
 
@@ -368,7 +372,7 @@ async def test_a_command_outside_the_sandbox_asks_apart_from_the_same_command(
     assert asker.requests[0].title == "make"
     assert asker.requests[0].reason == "commands outside the sandbox always need approval"
     assert asker.requests[0].options[1].name == (
-        "Always allow this exact command outside the sandbox in this session"
+        "Always allow the command `make` outside the sandbox for this session"
     )
     with pytest.raises(PermissionDenied) as refused:
         await PolicyGate(workspace, "auto").authorize(escape)
@@ -400,9 +404,29 @@ async def test_always_allowing_a_fetch_covers_its_host_in_any_case(workspace: Wo
     await gate.authorize(FetchAccess(url="https://example.com/b", host="example.com"))
     [request] = asker.requests
     assert request.title == "Fetch https://Example.com/a"
-    assert request.options[1].name == "Always allow fetching from Example.com in this session"
+    assert request.options[1].name == "Always allow fetching from Example.com for this session"
     with pytest.raises(PermissionDenied) as refused:
         await PolicyGate(workspace, "ask", Asker("reject")).authorize(
             FetchAccess(url="https://x.org/", host="x.org")
         )
     assert refused.value.message == "Permission to fetch https://x.org/ was rejected"
+
+
+async def test_a_rejection_can_carry_what_to_do_instead(workspace: Workspace) -> None:
+    outcomes: list[str] = []
+
+    class Redirecting:
+        async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
+            return RejectWithMessage("  use pytest -x instead ")
+
+    gate = PolicyGate(workspace, "ask", Redirecting())
+    gate.on_outcome = lambda _access, outcome: outcomes.append(outcome)
+    with pytest.raises(PermissionDenied) as refused:
+        await gate.authorize(run("make test"))
+    assert refused.value.message == (
+        "Permission to run `make test` was rejected. "
+        "The person says to do this instead: use pytest -x instead"
+    )
+    assert said_instead(refused.value.message) == "use pytest -x instead"
+    assert said_instead("Permission to run `ls` was rejected") is None
+    assert outcomes == ["reject"]  # logged as any rejection

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.golden import check_golden
 from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.render import render_result_view
-from tether.render.search_card import MATCH, PATH
+from tether.render.search_card import MATCH, PATH, SHOWN
 from tether.views import (
     GenericCallView,
     SearchFile,
@@ -42,7 +42,7 @@ def test_files_as_headers_then_numbered_lines_then_the_cap() -> None:
         "",
         "main.py",
         " 1 │ greet(1)",
-        "capped: showing 3 of 40 matches",
+        "… 37 more matches",
     ]
 
 
@@ -63,7 +63,7 @@ def test_no_matches_and_no_cap() -> None:
     empty = SearchMatchesResultView(title="Grep zz", files=(), truncated=False, total=0)
     assert body_lines(plain(render_result_view(empty))) == ["no matches"]
     whole = SearchMatchesResultView(files=MATCHES.files, truncated=False, total=3)
-    assert "capped" not in plain(render_result_view(whole))
+    assert "more" not in plain(render_result_view(whole))
 
 
 def test_paths_with_the_cap() -> None:
@@ -72,9 +72,35 @@ def test_paths_with_the_cap() -> None:
     )
     text = plain(render_result_view(view))
     assert "7 files" in text.splitlines()[0]
-    assert body_lines(text) == ["b.py", "a/c.py", "capped: showing the 2 newest of 7 files"]
+    assert body_lines(text) == ["b.py", "a/c.py", "… 5 more files"]
     none = SearchPathsResultView(paths=(), truncated=False, total=0)
     assert body_lines(plain(render_result_view(none))) == ["no files"]
+
+
+def test_a_long_search_shows_twenty_then_how_many_more_unless_in_full() -> None:
+    files = tuple(
+        SearchFile(
+            path=f"f{n}.py",
+            matches=tuple(SearchMatch(line_number=i, line=f"hit {i}") for i in range(1, 8)),
+        )
+        for n in range(5)
+    )
+    grep = SearchMatchesResultView(title="Grep hit", files=files, truncated=False, total=35)
+    lines = body_lines(plain(render_result_view(grep, full=False)))
+    rows = [line for line in lines if "│ hit" in line]
+    assert len(rows) == SHOWN
+    # Files 0-1 whole, file 2 cut after six matches: the count goes on across files.
+    assert [line for line in lines if line.endswith(".py")] == ["f0.py", "f1.py", "f2.py"]
+    assert lines[-1] == "… 15 more matches"
+    assert len([row for row in body_lines(plain(render_result_view(grep))) if "│" in row]) == 35
+
+    glob = SearchPathsResultView(
+        title="Glob *", paths=tuple(f"p{i}" for i in range(30)), truncated=True, total=130
+    )
+    lines = body_lines(plain(render_result_view(glob, full=False)))
+    assert lines[:SHOWN] == [f"p{i}" for i in range(SHOWN)]
+    assert lines[SHOWN:] == ["… 110 more files"]
+    assert body_lines(plain(render_result_view(glob)))[-1] == "… 100 more files"
 
 
 def test_golden_search_card() -> None:

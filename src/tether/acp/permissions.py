@@ -26,18 +26,22 @@ from tether.tools.access import (
 
 __all__ = ["OPTIONS", "AcpAsker", "option_for"]
 
-OPTIONS: dict[PermissionDecision, tuple[PermissionOptionKind, str]] = {
-    "allow_once": ("allow_once", "Allow"),
-    "allow_always": ("allow_always", "Always allow"),
-    "reject": ("reject_once", "Reject"),
+OPTIONS: dict[PermissionDecision, tuple[str, PermissionOptionKind, str]] = {
+    "allow_once": ("allow_once", "allow_once", "Allow"),
+    "allow_always": ("allow_always", "allow_always", "Always allow"),
+    "allow_project": ("allow_project", "allow_always", "Always allow in this project"),
+    "reject": ("reject_once", "reject_once", "Reject"),
 }
-"""Each decision as an ACP option: its kind (also its `optionId`) and its label."""
+"""Each decision as an ACP option: its `optionId`, its kind and its label. Both "always"
+options are of kind `allow_always`; the one for the project is told apart by its id."""
 
 
-def option_for(decision: PermissionDecision) -> PermissionOption:
-    """The ACP option offered for one decision."""
-    kind, name = OPTIONS[decision]
-    return PermissionOption(option_id=kind, name=name, kind=kind)
+def option_for(decision: PermissionDecision, label: str | None = None) -> PermissionOption:
+    """The ACP option offered for one decision (`label`: the question's own, if given)."""
+    option_id, kind, name = OPTIONS[decision]
+    if decision == "allow_project" and label:
+        name = label
+    return PermissionOption(option_id=option_id, name=name, kind=kind)
 
 
 class AcpAsker:
@@ -56,7 +60,7 @@ class AcpAsker:
         """Ask the client; a cancelled request or an unknown option rejects."""
         # The client must have seen the `tool_call` this request points at.
         await self._outbox.flush()
-        options = [option_for(option.decision) for option in request.options]
+        options = [option_for(option.decision, option.name) for option in request.options]
         subject = request.subject
         tool_call = self._calls.permission_call(subject.tool_call_id, request.reason, request.title)
         if tool_call.kind is None:

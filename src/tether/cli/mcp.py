@@ -82,4 +82,5 @@ class CliMcp:
         )
         if decision == "allow_always":
             approvals.approve(cwd, specs)
-        return decision != "reject"
+        # Anything but an allow (a rejection, with or without words) keeps them stopped.
+        return decision in ("allow_once", "allow_always")

@@ -1,22 +1,28 @@
 """The filesystem and command policy: session modes, the permission gate and its asker."""
 
 from tether.policy.asker import (
+    INSTEAD,
     PERMISSION_DECISIONS,
+    PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
     PermissionDecision,
     PermissionOutcome,
     PermissionQuestion,
+    RejectWithMessage,
     ServerStart,
     Subject,
+    said_instead,
 )
 from tether.policy.gate import PolicyGate
 from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
 
 __all__ = [
     "DEFAULT_MODE",
+    "INSTEAD",
     "MODES",
     "PERMISSION_DECISIONS",
+    "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
     "PermissionDecision",
@@ -24,7 +30,9 @@ __all__ = [
     "PermissionQuestion",
     "PolicyGate",
     "PolicyMode",
+    "RejectWithMessage",
     "ServerStart",
     "Subject",
     "is_mode",
+    "said_instead",
 ]

@@ -3,26 +3,52 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Protocol
+from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
 
 __all__ = [
+    "INSTEAD",
     "PERMISSION_DECISIONS",
+    "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
     "PermissionDecision",
     "PermissionOutcome",
     "PermissionQuestion",
+    "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "said_instead",
 ]
 
-PermissionDecision = Literal["allow_once", "allow_always", "reject"]
-PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = ("allow_once", "allow_always", "reject")
+PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
+"""`allow_always` lasts for the session; `allow_project` writes a rule to the project's
+`.tether/settings.local.json` (offered when such a rule can allow it)."""
+PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
 
 PermissionOutcome = PermissionDecision | Literal["refused"]
 """How a gated access was settled: a person's decision, or `refused` with no one to ask."""
+
+INSTEAD = "The person says to do this instead: "
+"""What follows a refusal's message when the person said what to do instead."""
+
+
+@dataclass(frozen=True)
+class RejectWithMessage:
+    """A rejection with what the person wants done instead; the model reads it with the refusal."""
+
+    message: str
+
+
+PermissionAnswer = PermissionDecision | RejectWithMessage
+"""What an asker may answer: a decision, or a rejection that carries the person's words."""
+
+
+def said_instead(refusal: str) -> str | None:
+    """What the person said to do instead, from a refusal's message (`None` when nothing)."""
+    _, found, message = refusal.partition(INSTEAD)
+    return message if found else None
 
 
 @dataclass(frozen=True)
@@ -69,6 +95,6 @@ class PermissionQuestion:
 class PermissionAsker(Protocol):
     """Whoever answers permission requests: an ACP client, a terminal prompt, a test."""
 
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
         """The person's decision; cancelling the call cancels the tool that asked."""
         ...

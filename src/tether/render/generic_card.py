@@ -20,12 +20,14 @@ from tether.views import (
     ResourceAttachment,
 )
 
-__all__ = ["MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
+__all__ = ["FAILED_TEXT", "MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
 
 MAX_INPUT_CHARS = 600
 """Characters of a call's raw input shown when it has no text of its own."""
 
 _BADGE = Style(color="cyan", reverse=True)
+FAILED_TEXT = Style(color="red")
+"""The error of a failed call."""
 
 
 def render_generic_call(view: GenericCallView) -> RenderableType:
@@ -44,14 +46,19 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
     return card(Group(*parts) if parts else Text(""), title=title)
 
 
-def render_generic_result(view: GenericResultView) -> RenderableType:
-    """The result's title and text, then each attachment named with its type and size."""
-    title = Text(printable(view.title), style=HEADING) if view.title else None
+def render_generic_result(
+    view: GenericResultView, *, failed: bool = False, call_title: str | None = None
+) -> RenderableType:
+    """The result's title (else `call_title`, what was called) and text, a failure in red,
+    then each attachment named with its type and size."""
+    shown = view.title or call_title
+    title = Text(printable(shown), style=HEADING) if shown else None
     parts: list[RenderableType] = []
     if view.content:
-        parts.append(Text(printable(view.content)))
+        parts.append(Text(printable(view.content), style=FAILED_TEXT if failed else ""))
     parts.extend(_attachment(a) for a in view.attachments or ())
-    return card(Group(*parts) if parts else note("no content"), title=title)
+    body = Group(*parts) if parts else note("no content")
+    return card(body, title=title, failed=failed)
 
 
 def _attachment(attachment: Attachment) -> Text:

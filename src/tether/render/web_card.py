@@ -1,10 +1,11 @@
-"""The web card: the URL, a status pill, the size, and the first lines of the page."""
+"""The web card: the URL, a status pill, the size, and the first lines of the page as Markdown."""
 
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from tether.render.markdown import markdown
 from tether.render.theme import HEADING, SUBTLE, byte_size, card, note, pill, printable
 from tether.views import WebFetchResultView
 
@@ -25,7 +26,7 @@ def render_web_result(view: WebFetchResultView) -> RenderableType:
     lines = (view.content or "").strip("\n").split("\n")
     shown = lines[:PREVIEW_LINES]
     if any(shown):
-        parts.append(Text(printable("\n".join(shown)), no_wrap=True, overflow="ellipsis"))
+        parts.append(markdown(printable("\n".join(shown))))
     elif view.redirect is None:
         parts.append(note("no text"))
     if len(lines) > PREVIEW_LINES:

@@ -10,6 +10,7 @@ from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
+from tether.settings import Settings
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -34,6 +35,8 @@ class SessionConfig:
     """Tokens the model's context holds; `None` looks the model up (`models.windows`)."""
     compact_at: float = DEFAULT_COMPACT_AT
     """The fraction of the window past which the session compacts before a request."""
+    settings: Settings | None = None
+    """The workspace's settings: permission rules and trust (`None`: the mode alone)."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""
@@ -45,4 +48,4 @@ class SessionConfig:
 
     def policy(self, workspace: Workspace) -> PolicyGate:
         """The gate the session's tools go through: the mode, asking the asker."""
-        return PolicyGate(workspace, mode=self.mode, asker=self.asker)
+        return PolicyGate(workspace, mode=self.mode, asker=self.asker, settings=self.settings)

@@ -15,6 +15,7 @@ from tether.session.log import EventLog
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
+from tether.tools.arguments import canonical_text
 from tether.tools.context import ToolContext
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
@@ -82,7 +83,8 @@ class CallRunner:
         event = ToolCallEvent(
             tool_call_id=record.id,
             name=record.name,
-            arguments=record.arguments,
+            # One spelling in the log: `file_path` becomes `path` (the message keeps the raw text).
+            arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
             binding=tool.binding() if tool is not None else None,
         )
         call = self._pending[record.id] = prepare(

@@ -12,6 +12,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field, JsonValue, TypeAdapter, ValidationError
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -38,7 +39,7 @@ is done; add tasks you discover, remove ones that no longer apply.
 _MARKS: dict[TodoStatus, str] = {"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}
 
 
-class TodoItem(BaseModel):
+class TodoItem(ToolArguments):
     """One task of the plan."""
 
     content: str = Field(min_length=1, description="What the task is, in a short sentence.")
@@ -46,7 +47,7 @@ class TodoItem(BaseModel):
     priority: TodoPriority | None = Field(default=None, description="high, medium or low.")
 
 
-class TodoArgs(BaseModel):
+class TodoArgs(ToolArguments):
     """Arguments of `todo`."""
 
     todos: list[TodoItem] = Field(description="The whole list, in order; it replaces the last.")

@@ -45,6 +45,8 @@ class SearchMatchesResultView:
     truncated: bool
     total: NonNegativeInt
     title: Opt[str] = None
+    total_files: Opt[NonNegativeInt] = None
+    """Files with a match, listed or not (absent when not known)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

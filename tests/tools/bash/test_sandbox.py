@@ -187,6 +187,26 @@ async def test_background_jobs_leave_nothing_behind(tmp_path: Path) -> None:
     _nothing_left(marker)
 
 
+async def test_a_job_that_ignores_sigterm_is_gone_when_the_call_returns(tmp_path: Path) -> None:
+    marker = f"{os.getpid()}{time.monotonic_ns() % 10**6}"
+    command = (
+        f"(trap '' TERM; : > ignoring; sleep 1{marker}) &"
+        " until [ -e ignoring ]; do :; done; echo started"
+    )
+    result = await asyncio.wait_for(_run(tmp_path, command), 30)
+    # Inside the sandbox the stopper sends SIGKILL after the grace period; the call returns
+    # once the sandbox's namespace, and so the job, is gone.
+    assert processes_with(marker) == []
+    assert f"sleep 1{marker}" in result.text()
+    assert "after SIGKILL" not in result.text()
+    timed_out = await asyncio.wait_for(
+        _run(tmp_path, f"trap '' TERM; sleep 2{marker} & sleep 3{marker}", timeout_ms=300), 30
+    )
+    assert processes_with(marker) == []
+    assert "Command timed out after 300 ms." in timed_out.text()
+    assert "after SIGKILL" not in timed_out.text()
+
+
 async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
     reports: list[ToolResultView] = []
     ctx = _ctx(tmp_path, report=reports.append)
@@ -222,7 +242,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -
     assert request.subject == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
-    assert "Always allow this exact command outside the sandbox in this session" in labels
+    assert f"Always allow the command `{command}` outside the sandbox for this session" in labels
     # Another command asks again.
     await invoke(SANDBOXED, BashArgs(command="true", unsandboxed=True), _ctx(tmp_path, gate=gate))
     assert len(asker.requests) == 2

@@ -32,6 +32,8 @@ class Finished:
     """Processes that left the group still held the output open at the end."""
     leftovers: tuple[Member, ...] = ()
     """Background processes still running when the shell exited, which were then stopped."""
+    survivors: tuple[Member, ...] = ()
+    """Processes of the command still running after the stop and its bounded wait."""
 
     @property
     def exit_code(self) -> int | None:
@@ -112,7 +114,7 @@ async def run_command(
             await asyncio.wait_for(asyncio.shield(pipe.closed), DRAIN_SECONDS)
         except TimeoutError:
             detached = True
-        return Finished(returncode, stopped, detached, leftovers)
+        return Finished(returncode, stopped, detached, leftovers, tuple(group.survivors()))
     finally:
         stop_asked.cancel()
         exited.cancel()

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
+from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
@@ -28,6 +29,7 @@ from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "MAX_TIMEOUT_MS",
+    "NO_BACKGROUND",
     "REPORT_INTERVAL",
     "RUNNING_TAIL_CHARS",
     "BashArgs",
@@ -38,6 +40,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
+NO_BACKGROUND = (
+    "bash has no background commands: a call runs until its command ends or times out, "
+    f"and jobs it leaves running are stopped then. Run it in the foreground with timeout_ms "
+    f"(at most {MAX_TIMEOUT_MS}), and redirect its output to a file to read later if it is long."
+)
+"""Why `run_in_background: true` is refused (`false` is what every call does)."""
 REPORT_INTERVAL = 0.25
 """Seconds between live output updates: at most four a second."""
 RUNNING_TAIL_CHARS = 4096
@@ -67,7 +75,7 @@ pass `unsandboxed: true`; the person is then asked every time.
 """
 
 
-class BashArgs(BaseModel):
+class BashArgs(ToolArguments):
     """Arguments of `bash`."""
 
     command: str = Field(description="The command to run with `bash -c`.")
@@ -113,6 +121,10 @@ class BashTool(Tool[BashArgs, BashValue]):
     name: ClassVar[str] = "bash"
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = BashArgs
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = (
+        Alias("timeout", "timeout_ms"),  # Claude Code's and opencode's name, in ms too
+        Fixed("run_in_background", False, NO_BACKGROUND),
+    )
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
@@ -162,6 +174,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             timeout_ms=timeout_ms,
             detached=finished.detached,
             leftovers=finished.leftovers,
+            survivors=finished.survivors,
             sandbox=self.sandbox if confine is not None else None,
             sandbox_problem=problem,
         )
@@ -171,7 +184,8 @@ class BashTool(Tool[BashArgs, BashValue]):
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
-        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?,
+        survivingProcesses?}`."""
         return card_meta(value)
 
     def failed(self, args: BashArgs, result: ToolResult) -> bool:

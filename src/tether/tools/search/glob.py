@@ -7,6 +7,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -38,7 +39,7 @@ given. Returns file paths (never directories), most recently modified first, at 
 to search file contents."""
 
 
-class GlobArgs(BaseModel):
+class GlobArgs(ToolArguments):
     """Arguments of `glob`."""
 
     pattern: str = Field(

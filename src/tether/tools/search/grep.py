@@ -7,6 +7,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -40,7 +41,7 @@ most {MAX_MATCHES} matches, each line cut at 2000 bytes, and a footer with the t
 instead of running `grep` or `rg` through bash; use `glob` to find files by name."""
 
 
-class GrepArgs(BaseModel):
+class GrepArgs(ToolArguments):
     """Arguments of `grep`."""
 
     pattern: str = Field(
@@ -83,6 +84,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             files=collector.files(),
             total=collector.total,
             stopped=run.stopped,
+            total_files=collector.total_files,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:
@@ -107,7 +109,11 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         if result.is_error or meta is None:
             return None
         return SearchMatchesResultView(
-            title=grep_title(args), files=meta.files, truncated=meta.truncated, total=meta.total
+            title=grep_title(args),
+            files=meta.files,
+            truncated=meta.truncated,
+            total=meta.total,
+            total_files=meta.total_files,
         )
 
 

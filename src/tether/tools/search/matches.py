@@ -55,6 +55,8 @@ class MatchCollector:
         self._current: _Kept | None = None
         self._skip_current = False
         self.total = 0
+        self.total_files = 0
+        """Files with at least one match, listed or not."""
         self.finished = False
         """ripgrep's closing summary arrived: the search ran to its end."""
 
@@ -92,6 +94,7 @@ class MatchCollector:
         current, self._current = self._current, None
         if current is not None and current.matches:
             self.total += len(current.matches)
+            self.total_files += 1
             self._commit(current)
 
     def files(self) -> tuple[SearchFile, ...]:
@@ -141,6 +144,7 @@ class MatchCollector:
         if binary:
             return
         self.total += matched
+        self.total_files += matched > 0
         if current is not None and current.matches:
             self._commit(current)
 

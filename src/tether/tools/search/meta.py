@@ -1,12 +1,14 @@
 """Search results' stored projection, and its narrowing back into cards.
 
-`presentation_meta` stores `{files, truncated, total}` (grep) or `{paths, truncated, total}`
-(glob), in the cards' own camelCase shape. The narrowing functions take that opaque JSON
-back and return `None` for anything off, field by field: a non-dict; `truncated` not a
-bool; `total` not an integer (a bool, a float such as `2.0` is none) or below what is
-listed, or above it while `truncated` is false; a path that is not a non-empty string or
-appears twice; a file with no matches; a match that is not `{lineNumber: int >= 1,
-line: str}`; line numbers not strictly increasing within a file. Unknown keys are ignored.
+`presentation_meta` stores `{files, truncated, total, totalFiles?}` (grep) or
+`{paths, truncated, total}` (glob), in the cards' own camelCase shape. The narrowing
+functions take that opaque JSON back and return `None` for anything off, field by field: a
+non-dict; `truncated` not a bool; `total` not an integer (a bool, a float such as `2.0` is
+none) or below what is listed, or above it while `truncated` is false; a path that is not a
+non-empty string or appears twice; a file with no matches; a `totalFiles` present but not an
+integer at least the files listed (a stored result without it is fine); a match that is not
+`{lineNumber: int >= 1, line: str}`; line numbers not strictly increasing within a file.
+Unknown keys are ignored.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class MatchesMeta:
     files: tuple[SearchFile, ...]
     truncated: bool
     total: int
+    total_files: int | None = None
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,8 @@ class PathsMeta:
 
 
 def grep_meta(value: GrepValue) -> JsonValue:
-    """`{files: [{path, matches: [{lineNumber, line}]}], truncated, total}`."""
-    return {
+    """`{files: [{path, matches: [{lineNumber, line}]}], truncated, total, totalFiles?}`."""
+    meta: dict[str, JsonValue] = {
         "files": [
             {
                 "path": f.path,
@@ -60,6 +63,9 @@ def grep_meta(value: GrepValue) -> JsonValue:
         "truncated": value.truncated,
         "total": value.total,
     }
+    if value.total_files is not None:
+        meta["totalFiles"] = value.total_files
+    return meta
 
 
 def glob_meta(value: GlobValue) -> JsonValue:
@@ -84,7 +90,10 @@ def matches_meta_from_meta(meta: object) -> MatchesMeta | None:
         files.append(narrowed)
     if not _total_fits(total, sum(len(f.matches) for f in files), truncated):
         return None
-    return MatchesMeta(tuple(files), truncated, total)
+    total_files = meta.get("totalFiles")
+    if total_files is not None and (not _is_int(total_files) or total_files < len(files)):
+        return None
+    return MatchesMeta(tuple(files), truncated, total, total_files)
 
 
 def paths_meta_from_meta(meta: object) -> PathsMeta | None:

@@ -21,6 +21,8 @@ class GrepValue:
     total: int
     stopped: Stop | None = None
     """Set when the search was stopped before its end; `total` then counts what it saw."""
+    total_files: int | None = None
+    """Files with a match, listed or not (`None` when unknown)."""
 
     @property
     def shown(self) -> int:
