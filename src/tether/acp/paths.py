@@ -23,6 +23,7 @@ from tether.views import (
     SearchFile,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -67,7 +68,7 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView() | WebFetchResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -107,7 +108,7 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
             # A path search found files, not lines: each place is a whole file.
             first = paths[:MAX_MATCH_LOCATIONS]
             return tuple(Location(path=absolute(p, cwd)) for p in first) or None
-        case GenericResultView() | TerminalResultView() | WebFetchResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return None
         case _:
             assert_never(view)

@@ -15,7 +15,14 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
-from tether.policy import PermissionDecision, PermissionQuestion, ServerStart, Subject
+from tether.acp.task import delegated_call
+from tether.policy import (
+    DelegatedAccess,
+    PermissionDecision,
+    PermissionQuestion,
+    ServerStart,
+    Subject,
+)
 from tether.tools.access import (
     CommandAccess,
     FetchAccess,
@@ -62,7 +69,12 @@ class AcpAsker:
         await self._outbox.flush()
         options = [option_for(option.decision, option.name) for option in request.options]
         subject = request.subject
-        tool_call = self._calls.permission_call(subject.tool_call_id, request.reason, request.title)
+        if isinstance(subject, DelegatedAccess):
+            tool_call = delegated_call(request, self._calls.cwd, _kind(subject))
+        else:
+            tool_call = self._calls.permission_call(
+                subject.tool_call_id, request.reason, request.title
+            )
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
         response = await self._client.request_permission(
@@ -95,5 +107,7 @@ def _kind(access: Subject) -> ToolKind:
             return "fetch"
         case McpAccess() | ServerStart():
             return "other"
+        case DelegatedAccess(access=inner):
+            return _kind(inner)
         case _:
             assert_never(access)

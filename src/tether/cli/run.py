@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         max_steps=args.max_steps,
         context_window=args.context_window,
         compact_at=args.compact_at,
+        # An agent's own model is of the same provider: the same endpoint and key.
+        models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
     if args.continue_id:
         session = Session.load(store, store.resolve(args.continue_id), config)

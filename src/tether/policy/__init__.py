@@ -3,6 +3,7 @@
 from tether.policy.asker import (
     INSTEAD,
     PERMISSION_DECISIONS,
+    DelegatedAccess,
     PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
@@ -22,6 +23,7 @@ __all__ = [
     "INSTEAD",
     "MODES",
     "PERMISSION_DECISIONS",
+    "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",

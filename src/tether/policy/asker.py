@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
+from tether.views import ToolCallView
 
 __all__ = [
     "INSTEAD",
     "PERMISSION_DECISIONS",
+    "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
@@ -73,8 +75,30 @@ class ServerStart:
         return f"start the MCP servers of .mcp.json ({', '.join(self.names)})"
 
 
-Subject = Access | ServerStart
-"""What a person is asked about: a tool's access (through the gate), or a server start."""
+@dataclass(frozen=True)
+class DelegatedAccess:
+    """An access a child session's call needs, asked through its parent's asker.
+
+    The question is the child's own (its gate decided to ask, in its parent's mode); it is
+    shown beside the parent's `task` call, whose card the person sees, and names the agent.
+    """
+
+    agent: str
+    access: Access
+    tool_call_id: str
+    """The parent's `task` call that started the child."""
+    view: ToolCallView | None = None
+    """The child's call card: what would happen (a diff, a command) if it is allowed."""
+
+    @property
+    def title(self) -> str:
+        """The agent's name, then what its call does (`Read /etc/hosts`)."""
+        return f"{self.agent} › {self.access.title}"
+
+
+Subject = Access | ServerStart | DelegatedAccess
+"""What a person is asked about: a tool's access (through the gate), a child's, or a server
+start."""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from tether.views.search import (
     SearchMatchesResultView,
     SearchPathsResultView,
 )
+from tether.views.task import TaskResultView, TaskStopReason
 
 __all__ = [
     "ATTACHMENTS",
@@ -60,6 +61,8 @@ __all__ = [
     "SearchMatch",
     "SearchMatchesResultView",
     "SearchPathsResultView",
+    "TaskResultView",
+    "TaskStopReason",
     "TerminalCallView",
     "TerminalResultView",
     "ToolCallView",
