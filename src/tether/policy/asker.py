@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
@@ -19,6 +20,7 @@ __all__ = [
     "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "WorkspaceTrust",
     "said_instead",
 ]
 
@@ -73,8 +75,26 @@ class ServerStart:
         return f"start the MCP servers of .mcp.json ({', '.join(self.names)})"
 
 
-Subject = Access | ServerStart
-"""What a person is asked about: a tool's access (through the gate), or a server start."""
+@dataclass(frozen=True)
+class WorkspaceTrust:
+    """Trusting a workspace, so that what its own settings grant (`withheld`) applies."""
+
+    root: Path
+    withheld: tuple[str, ...]
+    tool_call_id: ClassVar[str] = "workspace-trust"
+    """No call asks; clients get this id for the request."""
+
+    @property
+    def title(self) -> str:
+        """What is asked about."""
+        shown = ", ".join(self.withheld[:3])
+        more = f" and {len(self.withheld) - 3} more" if len(self.withheld) > 3 else ""
+        return f"the settings of {self.root} to take effect ({shown}{more})"
+
+
+Subject = Access | ServerStart | WorkspaceTrust
+"""What a person is asked about: a tool's access (through the gate), a server start, or
+trusting a workspace."""
 
 
 @dataclass(frozen=True)
