@@ -13,6 +13,8 @@ This is the one place a card becomes standard content, so every client that igno
 | generic               | its `content` as one text block, when it has any         |
 | search (result)       | one text block: what the model read, else `path:N: line` |
 | web (result)          | one text block: the page's markdown (or the redirect)   |
+| task (result)         | one text block: the child's report (and why it failed);  |
+|                       | while it runs, its current step and its calls so far     |
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tether.views import (
     ReadResultView,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -41,7 +44,15 @@ from tether.views import (
     WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending", "web_text"]
+__all__ = [
+    "ToolContent",
+    "absolute",
+    "card_content",
+    "console_text",
+    "ending",
+    "task_text",
+    "web_text",
+]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -78,6 +89,8 @@ def card_content(
             return [_text(view.content)] if view.content else []
         case SearchMatchesResultView() | SearchPathsResultView():
             return [_text(model_text if model_text is not None else _search_text(view))]
+        case TaskResultView():
+            return [_text(task_text(view))]
         case _:
             assert_never(view)
 
@@ -109,6 +122,18 @@ def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
     if isinstance(view, SearchPathsResultView):
         return "\n".join(view.paths)
     return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
+
+
+def task_text(view: TaskResultView) -> str:
+    """A task as plain text: its current step while it runs, then the child's report."""
+    if view.stop_reason == "running":
+        calls = f"{view.tool_calls} call{'' if view.tool_calls == 1 else 's'} so far"
+        return f"{view.activity or 'starting'} · {calls}"
+    failed = f"{view.agent} failed: {view.error}" if view.error else None
+    if view.stop_reason == "cancelled":
+        failed = f"{view.agent} was cancelled"
+    report = view.summary or (None if failed else f"({view.agent} gave no final message)")
+    return "\n\n".join(part for part in (report, failed) if part)
 
 
 def web_text(view: WebFetchResultView) -> str:

@@ -101,8 +101,11 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
 async def list_sessions(
     ctx: AgentContext, cwd: str | None, cursor: str | None
 ) -> ListSessionsResponse:
-    """The stored sessions, newest first, optionally only those in `cwd`."""
-    infos = ctx.store.list_sessions()
+    """The stored sessions, newest first, optionally only those in `cwd`.
+
+    The sessions agents ran are left out: a client opens them through their task cards.
+    """
+    infos = [info for info in ctx.store.list_sessions() if info.parent is None]
     if cwd is not None:
         wanted = client_path(cwd, "cwd").resolve()
         infos = [info for info in infos if Path(info.cwd) == wanted]

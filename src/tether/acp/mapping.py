@@ -77,6 +77,7 @@ from tether.views import (
     DiffCallView,
     GenericCallView,
     Location,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -84,7 +85,7 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["AcpUpdate", "acp_update", "tether_meta", "tool_kind"]
+__all__ = ["AcpUpdate", "acp_update", "call_locations", "tether_meta", "tool_kind"]
 
 AcpUpdate = SessionUpdate | UsageUpdate
 """A `session/update` tether sends."""
@@ -165,7 +166,7 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
         kind=tool_kind(view),
         status="pending",
         content=card_content(view, cwd) or None,
-        locations=_locations(view),
+        locations=call_locations(view),
         raw_input=update.raw_input,
     )
     start.field_meta = tether_meta(view)
@@ -194,6 +195,9 @@ def _updated(
         raw_output=_raw_output(view) if done else None,
     )
     progress.field_meta = tether_meta(view)
+    if isinstance(view, TaskResultView) and title is not None:
+        # An agent's permission request showed its own title on this call: give it back.
+        progress.title = title
     return progress
 
 
@@ -203,7 +207,8 @@ def _turn_end(end: dict[str, str]) -> SessionInfoUpdate:
     return info
 
 
-def _locations(view: ToolCallView) -> list[ToolCallLocation] | None:
+def call_locations(view: ToolCallView) -> list[ToolCallLocation] | None:
+    """Where a call card points the editor (a diff's files, a generic card's places)."""
     match view:
         case TerminalCallView():
             return None

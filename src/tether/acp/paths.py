@@ -23,6 +23,7 @@ from tether.views import (
     SearchFile,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -67,7 +68,7 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView() | WebFetchResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -108,6 +109,7 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
             | TerminalResultView()
             | SearchPathsResultView()
             | WebFetchResultView()
+            | TaskResultView()
         ):
             return None
         case _:

@@ -16,7 +16,9 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
+from tether.acp.task import delegated_call
 from tether.policy import (
+    DelegatedAccess,
     PermissionDecision,
     PermissionQuestion,
     ServerStart,
@@ -76,7 +78,12 @@ class AcpAsker:
             )
             for option in request.options
         ]
-        tool_call = self._calls.permission_call(subject.tool_call_id, request.reason, request.title)
+        if isinstance(subject, DelegatedAccess):
+            tool_call = delegated_call(request, self._calls.cwd, _kind(subject))
+        else:
+            tool_call = self._calls.permission_call(
+                subject.tool_call_id, request.reason, request.title
+            )
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
         if isinstance(subject, WorkspaceTrust):
@@ -113,5 +120,7 @@ def _kind(access: Subject) -> ToolKind:
             return "fetch"
         case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"
+        case DelegatedAccess(access=inner):
+            return _kind(inner)
         case _:
             assert_never(access)

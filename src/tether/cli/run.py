@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         context_window=args.context_window,
         compact_at=args.compact_at,
         settings=settings,
+        # An agent's own model is of the same provider: the same endpoint and key.
+        models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
     if session_id:
         session = Session.load(store, session_id, config)

@@ -3,6 +3,7 @@
 from tether.policy.asker import (
     INSTEAD,
     PERMISSION_DECISIONS,
+    DelegatedAccess,
     PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
@@ -25,6 +26,7 @@ __all__ = [
     "MODES",
     "PERMISSION_DECISIONS",
     "TRUST_OPTIONS",
+    "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
+from tether.views import ToolCallView
 
 __all__ = [
     "INSTEAD",
     "PERMISSION_DECISIONS",
+    "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
@@ -92,9 +94,30 @@ class WorkspaceTrust:
         return f"the settings of {self.root} to take effect ({shown}{more})"
 
 
-Subject = Access | ServerStart | WorkspaceTrust
-"""What a person is asked about: a tool's access (through the gate), a server start, or
-trusting a workspace."""
+@dataclass(frozen=True)
+class DelegatedAccess:
+    """An access a child session's call needs, asked through its parent's asker.
+
+    The question is the child's own (its gate decided to ask, in its parent's mode); it is
+    shown beside the parent's `task` call, whose card the person sees, and names the agent.
+    """
+
+    agent: str
+    access: Access
+    tool_call_id: str
+    """The parent's `task` call that started the child."""
+    view: ToolCallView | None = None
+    """The child's call card: what would happen (a diff, a command) if it is allowed."""
+
+    @property
+    def title(self) -> str:
+        """The agent's name, then what its call does (`Read /etc/hosts`)."""
+        return f"{self.agent} › {self.access.title}"
+
+
+Subject = Access | ServerStart | DelegatedAccess | WorkspaceTrust
+"""What a person is asked about: a tool's access (through the gate), a child's, a server
+start, or trusting a workspace."""
 
 
 @dataclass(frozen=True)

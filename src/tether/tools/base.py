@@ -71,6 +71,10 @@ class Tool(ABC, Generic[A, V]):
         """Calls with the same key run one after another (a path, for file tools)."""
         return None
 
+    def describe(self) -> str:
+        """What the model is told the tool does: `description`, unless the instance knows more."""
+        return self.description
+
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, as the model sees it."""
         return model_schema(self.args_model)

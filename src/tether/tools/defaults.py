@@ -9,6 +9,7 @@ from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.search import GlobTool, GrepTool
+from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
 from tether.tools.web import WebFetchTool
 
@@ -18,8 +19,8 @@ __all__ = ["default_tools"]
 def default_tools(
     sandbox: SandboxPolicy | None = None, *, allow_private_fetch: bool = False
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch` and `todo`, in the order
-    the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo` and `task`, in the
+    order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses.
@@ -34,5 +35,6 @@ def default_tools(
             BashTool(sandbox=sandbox),
             WebFetchTool(allow_private=allow_private_fetch),
             TodoTool(),
+            TaskTool(),
         ]
     )

@@ -31,6 +31,7 @@ from tether.views.search import (
     SearchMatchesResultView,
     SearchPathsResultView,
 )
+from tether.views.task import TaskResultView, TaskStopReason
 
 __all__ = [
     "TOOL_CALL_VIEW",
@@ -48,6 +49,8 @@ __all__ = [
     "SearchMatch",
     "SearchMatchesResultView",
     "SearchPathsResultView",
+    "TaskResultView",
+    "TaskStopReason",
     "TerminalCallView",
     "TerminalResultView",
     "ToolCallView",

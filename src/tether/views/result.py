@@ -9,6 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
+from tether.views.task import TaskResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -102,7 +103,8 @@ ToolResultView = Annotated[
     | DiffResultView
     | ReadResultView
     | SearchResultView
-    | WebFetchResultView,
+    | WebFetchResultView
+    | TaskResultView,
     Field(discriminator="card"),
 ]
 TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)

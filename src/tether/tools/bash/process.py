@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from tether.tools.bash.bwrap import seccomp_fd
 from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
 from tether.tools.bash.group import Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
+from tether.tools.bash.sandbox import Confinement
 
 __all__ = ["DRAIN_SECONDS", "Finished", "run_command"]
 
@@ -71,11 +73,11 @@ async def run_command(
     timeout: float,
     cancelled: asyncio.Event,
     capture: OutputCapture,
-    confine: list[str] | None = None,
+    confine: Confinement | None = None,
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
 
-    With `confine` (a bwrap binary and its options) the command runs inside that sandbox.
+    With `confine` (bwrap, its options, environment and filter) the command runs in that sandbox.
 
     On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later; so do
     background jobs still running when the shell exits. If the task running this is
@@ -156,7 +158,7 @@ async def _until_done(
 
 
 async def _spawn(
-    command: str, cwd: Path, output_fd: int, confine: list[str] | None, report_fd: int
+    command: str, cwd: Path, output_fd: int, confine: Confinement | None, report_fd: int
 ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
     if confine is None:
         proc = await asyncio.create_subprocess_exec(
@@ -171,17 +173,24 @@ async def _spawn(
         )
         return proc, ProcessGroup(proc.pid)
     # The stopper inside names what it stopped on its own pipe, apart from the output.
-    proc = await asyncio.create_subprocess_exec(
-        *confine,
-        "--",
-        *stopper_argv(command, report_fd),
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=output_fd,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        pass_fds=(report_fd,),
-    )
+    seccomp = seccomp_fd(confine.seccomp)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *confine.argv,
+            "--seccomp",
+            str(seccomp),
+            "--",
+            *stopper_argv(command, report_fd),
+            cwd=cwd,
+            env=dict(confine.env),
+            stdin=subprocess.DEVNULL,
+            stdout=output_fd,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            pass_fds=(report_fd, seccomp),
+        )
+    finally:
+        os.close(seccomp)
     return proc, SandboxGroup(proc.pid)
 
 

@@ -18,7 +18,7 @@ from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
-from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, bwrap_arguments
+from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, confinement
 from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -142,7 +142,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = [bwrap.path, *bwrap_arguments(self.sandbox, ctx.workspace)]
+            confine = confinement(bwrap, self.sandbox, ctx.workspace)
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -163,6 +163,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         finally:
             reporter.cancel()
         sig = finished.signal
+        created = [str(p) for p in confine.absent if os.path.lexists(p)] if confine else []
         return BashValue(
             command=args.command,
             cwd=str(cwd),
@@ -175,6 +176,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             detached=finished.detached,
             leftovers=finished.leftovers,
             survivors=finished.survivors,
+            created_protected=tuple(created),
             sandbox=self.sandbox if confine is not None else None,
             sandbox_problem=problem,
         )
