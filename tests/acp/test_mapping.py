@@ -302,4 +302,23 @@ def test_search_card_content_without_the_model_text_lists_its_lines() -> None:
         result=ToolResult(content=(TextContent(text="a.py\nb.py"),)),
     )
     wire = _wire(paths_done)
-    assert wire is not None and "locations" not in wire
+    # A path search's files are its locations, whole files (no line).
+    assert wire is not None
+    assert wire["locations"] == [{"path": "/ws/a.py"}, {"path": "/ws/b.py"}]
+
+
+def test_a_path_search_sends_its_first_files_as_locations() -> None:
+    from tether.acp.paths import MAX_MATCH_LOCATIONS
+    from tether.views import SearchPathsResultView
+
+    many = tuple(f"src/m{n:02}.py" for n in range(MAX_MATCH_LOCATIONS + 5))
+    view = SearchPathsResultView(paths=many, truncated=False, total=len(many))
+    done = ToolCallFinished(
+        tool_call_id="g3",
+        status="completed",
+        view=view,
+        result=ToolResult(content=(TextContent(text="\n".join(many)),)),
+    )
+    wire = _wire(done)
+    assert wire is not None
+    assert wire["locations"] == [{"path": f"/ws/{p}"} for p in many[:MAX_MATCH_LOCATIONS]]

@@ -89,7 +89,7 @@ def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
 
 def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | None:
     """Where a finished call left the editor: a read's first line, each hunk of a change, a
-    search's first matches."""
+    search's first matches (a path search's first files, with no line)."""
     match view:
         case ReadResultView(path=path, offset=offset):
             return (Location(path=absolute(path, cwd), line=offset),)
@@ -104,13 +104,11 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
                 for m in f.matches
             ]
             return tuple(found[:MAX_MATCH_LOCATIONS]) or None
-        case (
-            GenericResultView()
-            | TerminalResultView()
-            | SearchPathsResultView()
-            | WebFetchResultView()
-            | TaskResultView()
-        ):
+        case SearchPathsResultView(paths=paths):
+            # A path search found files, not lines: each place is a whole file.
+            first = paths[:MAX_MATCH_LOCATIONS]
+            return tuple(Location(path=absolute(p, cwd)) for p in first) or None
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return None
         case _:
             assert_never(view)
