@@ -190,6 +190,18 @@ class BashTool(Tool[BashArgs, BashValue]):
         survivingProcesses?}`."""
         return card_meta(value)
 
+    def failed(self, args: BashArgs, result: ToolResult) -> bool:
+        """A command that was cancelled, timed out or killed by a signal failed; one that
+        exited, whatever its code, completed (its exit code is the model's to judge)."""
+        meta = result.meta
+        if result.is_error or not isinstance(meta, dict):
+            return result.is_error
+        return (
+            meta.get("signal") is not None
+            or meta.get("timedOut") is True
+            or meta.get("cancelled") is True
+        )
+
     def __init__(self, sandbox: SandboxPolicy | None = None) -> None:
         self.sandbox = sandbox or SandboxPolicy()
         """How commands are confined (by default: workspace writable, no network); a session's
