@@ -144,9 +144,17 @@ def ending(view: TerminalResultView) -> str | None:
 
 
 def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
+    # ripgrep's marks: `path:N: line` for a match, `path-N- line` for context, `path:N` a count.
     if isinstance(view, SearchPathsResultView):
         return "\n".join(view.paths)
-    return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
+    lines = []
+    for f in view.files:
+        if f.count is not None:
+            lines.append(f"{f.path}:{f.count}")
+        for m in f.matches:
+            mark = "-" if m.context else ":"
+            lines.append(f"{f.path}{mark}{m.line_number}{mark} {m.line}")
+    return "\n".join(lines)
 
 
 def task_text(view: TaskResultView) -> str:
