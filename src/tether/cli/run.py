@@ -29,6 +29,7 @@ from tether.cli.settings_args import (
     run_settings,
     sandbox_from,
     settings_flags,
+    tool_env,
 )
 from tether.cli.status import StatusLine
 from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
@@ -111,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
     mode = effective_mode(settings)
     config = SessionConfig(
         model=model,
-        tools=default_tools(sandbox, allow_private_fetch=args.allow_private_fetch),
+        tools=default_tools(
+            sandbox, allow_private_fetch=args.allow_private_fetch, env=tool_env(settings)
+        ),
         mode=mode,
         asker=asker,
         extra_roots=extra_roots(settings),
