@@ -91,7 +91,9 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
 
     tui.line("now say hi")
     tui.wait_for("Allow Edit")
-    tui.type("4")
+    # The policy's own choices come first (a project rule may add one): find the last.
+    [number] = re.findall(r"(\d)\. Reject and tell the model what to do instead", tui.display)
+    tui.type(number)
     tui.wait_for("What should the model do instead?")
     tui.line("keep Hello, it is right")
     tui.wait_for("I will keep Hello then.")

@@ -11,12 +11,12 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, TypeAdapter
 
-from tether.datadir import data_dir
+from tether.home import data_dir
 from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
-from tether.session.events import SessionHeader
+from tether.session.events import ParentLink, SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
-from tether.wire import WIRE_CONFIG
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
 
@@ -38,6 +38,8 @@ class StoredSession:
     created_at: str
     updated_at: str
     turns: int
+    parent: Opt[ParentLink] = None
+    """The session that started this one through a `task` call (absent for a top-level one)."""
 
 
 STORED_SESSION: TypeAdapter[StoredSession] = TypeAdapter(StoredSession)
@@ -67,10 +69,15 @@ class SessionStore:
         # Time first, so ids sort by creation; random after, so two at once never collide.
         return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
 
-    def create(self, cwd: Path, session_id: str | None = None) -> EventLog:
-        """A new, locked log for a session in `cwd`, under `session_id` or a new id."""
+    def create(
+        self, cwd: Path, session_id: str | None = None, parent: ParentLink | None = None
+    ) -> EventLog:
+        """A new, locked log for a session in `cwd`, under `session_id` or a new id.
+
+        `parent` links a child session to the session and call that started it.
+        """
         session_id = self.new_id() if session_id is None else session_id
-        header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now())
+        header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
 
     def open(self, session_id: str) -> EventLog:
@@ -156,4 +163,14 @@ def _info(path: Path) -> StoredSession:
         created_at=header["createdAt"],
         updated_at=updated,
         turns=data.count(_TURN),
+        parent=_parent(header.get("parent")),
     )
+
+
+def _parent(link: object) -> ParentLink | None:
+    if not isinstance(link, dict):
+        return None
+    parent_id, call_id = link.get("id"), link.get("callId")
+    if not isinstance(parent_id, str) or not isinstance(call_id, str):
+        return None
+    return ParentLink(id=parent_id, call_id=call_id)

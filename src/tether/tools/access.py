@@ -35,6 +35,8 @@ class FileAccess:
     inside: bool = True
     """Whether the tool found the path inside the workspace (either side saying no asks)."""
     tool_call_id: str = ""
+    tool: str = ""
+    """The tool asking (`read`, `grep`, `glob`, `edit`, `write`), for rules naming one."""
     preview: DiffCallView | None = field(default=None, compare=False)
     """For an edit worked out before asking: the change, with its context and line numbers."""
 

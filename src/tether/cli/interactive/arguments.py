@@ -10,7 +10,8 @@ from typing import NoReturn
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments
-from tether.policy import DEFAULT_MODE, MODES
+from tether.cli.settings_args import add_settings_arguments
+from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS
 
 __all__ = ["BadArguments", "add_arguments", "parse"]
@@ -46,7 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_model_arguments(parser)
     add_context_arguments(parser)
-    parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="permission mode (default: the settings' permissions.defaultMode, else ask)",
+    )
+    add_settings_arguments(parser)
     add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=None, help="the workspace root")
     parser.add_argument(

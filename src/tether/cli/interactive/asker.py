@@ -13,7 +13,13 @@ from collections.abc import Callable
 
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.interactive.screen import Screen
-from tether.policy import PermissionAnswer, PermissionQuestion, RejectWithMessage
+from tether.policy import (
+    PermissionAnswer,
+    PermissionQuestion,
+    RejectWithMessage,
+    ServerStart,
+    WorkspaceTrust,
+)
 
 __all__ = ["INSTEAD_CHOICE", "ScreenAsker"]
 
@@ -37,9 +43,8 @@ class ScreenAsker:
             options = question.options
             choices = [Choice(option.name) for option in options]
             # Words for the model only make sense where a model's call asked.
-            instead = bool(question.subject.tool_call_id) and any(
-                option.decision == "reject" for option in options
-            )
+            by_call = not isinstance(question.subject, ServerStart | WorkspaceTrust)
+            instead = by_call and any(option.decision == "reject" for option in options)
             if instead:
                 choices.append(
                     Choice(INSTEAD_CHOICE, asks="What should the model do instead? (enter sends)")

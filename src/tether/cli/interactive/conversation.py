@@ -52,7 +52,7 @@ class Conversation:
         self.front = front
         self.work = work
         self.console = work.console
-        self.mode: PolicyMode = work.args.mode
+        self.mode: PolicyMode = work.mode
         self.model: Model = work.model
         self.session: Session | None = None
         self.created_here = False
@@ -69,7 +69,7 @@ class Conversation:
         self._servers_started = False
         self.last_session: str | None = None
         """The session open when the terminal closed, if it holds anything to resume."""
-        self._show_facts()
+        self.show_facts()
 
     # What the front asks.
 
@@ -171,7 +171,7 @@ class Conversation:
             self._emit(update)
         self.printer.close()
         self.say(Rule(f"resumed {session.title or session.id}", style="dim"))
-        self._show_facts()
+        self.show_facts()
 
     async def end_session(self) -> None:
         """Stop the session's servers and close its log (it can be resumed)."""
@@ -183,7 +183,7 @@ class Conversation:
         self.session = None
         self.shell_runs.clear()
         self.printer = self._printer()
-        self._show_facts()
+        self.show_facts()
 
     def switch_model(self, spec: str) -> None:
         """Use the model `spec` names from the next request on (logged with the session)."""
@@ -196,7 +196,7 @@ class Conversation:
         if self.session is not None:
             self.session.set_model(model)
         self.notice(f"model: {model.name} (from the next request)")
-        self._show_facts()
+        self.show_facts()
 
     # Output.
 
@@ -296,7 +296,7 @@ class Conversation:
         if self._servers_started:
             return
         self._servers_started = True
-        mcp = CliMcp(home=self.work.store.root, mode=self.mode, asker=self.asker, err=self.console)
+        mcp = CliMcp(home=self.work.store.root, asker=self.asker, err=self.console)
         self._servers = await mcp.start(session)
 
     def _finished(self, task: asyncio.Task[None]) -> None:
@@ -327,7 +327,8 @@ class Conversation:
         facts.threshold = f"compacts at {round(100 * compact_at)}%"
         self.front.screen.refresh()
 
-    def _show_facts(self) -> None:
+    def show_facts(self) -> None:
+        """Put the model, mode, sandbox and budget of now in the status bar."""
         facts = self.front.facts
         facts.model = model_label(self.model.name)
         facts.mode = self.mode

@@ -117,13 +117,13 @@ class _Plain:
             self.session.set_mode(mode)  # for the lines that follow, unlike `tether run`
             self.err.print(f"mode: {mode}", markup=False)
             return 0
-        mcp = CliMcp(home=work.store.root, mode=work.args.mode, asker=self.asker, err=self.err)
+        mcp = CliMcp(home=work.store.root, asker=self.asker, err=self.err)
         return run_command_or_prompt(
             self.session, work.store, line, self.printer, self.err, mcp=mcp
         )
 
     def _config(self) -> SessionConfig:
-        return self.work.config(self.asker, self.work.args.mode, self.work.model)
+        return self.work.config(self.asker, self.work.mode, self.work.model)
 
     def _propose(self, question: PermissionQuestion) -> None:
         # The printer of the moment (`/clear` makes a new one) shows the card that asks.

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.keys import read_shift_enter
 from tether.cli.interactive.scrollback import Scrollback
-from tether.datadir import data_dir
+from tether.home import data_dir
 
 if TYPE_CHECKING:  # imported with the session, once the screen shows
     from rich.console import Console
@@ -81,6 +81,9 @@ async def _session(argv: Sequence[str]) -> int:
     _log_to(work.console, verbose=work.args.verbose)
     conversation = Conversation(front, work)
     conversation.files.refresh()
+    if await work.settle_trust(conversation.asker):
+        conversation.set_mode(work.mode)
+        conversation.show_facts()
     status = await open_first(conversation)
     if status is not None:
         return await _fail(front, running, scrollback, status[1], status[0])

@@ -40,6 +40,7 @@ async def commit_change(
             path=path,
             inside=ctx.workspace.contains(path),
             tool_call_id=ctx.tool_call_id,
+            tool=verb,
             preview=change_view(change, verb.capitalize()) if change is not None else None,
         )
     )
