@@ -95,7 +95,7 @@ async def test_a_childs_report_reaches_the_parent_model_and_its_card(
     # The model got the child's final message as the call's result, and nothing else of it.
     result = model.requests[1].messages[-1]
     assert [b.text for b in result.content if isinstance(b, TextContent)] == [
-        "retry.py:1 defines `retry(times)`."
+        "retry.py:1 defines `retry(times)`.\n\n(The explore agent finished after 2 tool calls.)"
     ]
     view = card(recorder, "t1")
     assert view.agent == "explore"
