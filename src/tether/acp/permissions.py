@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from acp import text_block, tool_content
 from acp.interfaces import Client
 from acp.schema import (
     AllowedOutcome,
@@ -22,6 +23,7 @@ from tether.policy import (
     PermissionQuestion,
     ServerStart,
     Subject,
+    WorkspaceTrust,
 )
 from tether.tools.access import (
     CommandAccess,
@@ -46,9 +48,7 @@ options are of kind `allow_always`; the one for the project is told apart by its
 def option_for(decision: PermissionDecision, label: str | None = None) -> PermissionOption:
     """The ACP option offered for one decision (`label`: the question's own, if given)."""
     option_id, kind, name = OPTIONS[decision]
-    if decision == "allow_project" and label:
-        name = label
-    return PermissionOption(option_id=option_id, name=name, kind=kind)
+    return PermissionOption(option_id=option_id, name=label or name, kind=kind)
 
 
 class AcpAsker:
@@ -67,8 +67,17 @@ class AcpAsker:
         """Ask the client; a cancelled request or an unknown option rejects."""
         # The client must have seen the `tool_call` this request points at.
         await self._outbox.flush()
-        options = [option_for(option.decision, option.name) for option in request.options]
         subject = request.subject
+        # Tool calls keep the client's usual labels; a project rule and trust say what they do.
+        options = [
+            option_for(
+                option.decision,
+                option.name
+                if option.decision == "allow_project" or isinstance(subject, WorkspaceTrust)
+                else None,
+            )
+            for option in request.options
+        ]
         if isinstance(subject, DelegatedAccess):
             tool_call = delegated_call(request, self._calls.cwd, _kind(subject))
         else:
@@ -77,6 +86,10 @@ class AcpAsker:
             )
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
+        if isinstance(subject, WorkspaceTrust):
+            listing = "\n".join(f"- {item}" for item in subject.withheld)
+            text = f"Its settings would then apply:\n{listing}\nDeny and ask rules apply anyway."
+            tool_call.content = [tool_content(text_block(text))]
         response = await self._client.request_permission(
             session_id=self._session_id,
             tool_call=tool_call,
@@ -105,7 +118,7 @@ def _kind(access: Subject) -> ToolKind:
             return "execute"
         case FetchAccess():
             return "fetch"
-        case McpAccess() | ServerStart():
+        case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"
         case DelegatedAccess(access=inner):
             return _kind(inner)

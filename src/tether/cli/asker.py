@@ -11,7 +11,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from tether.policy import PermissionDecision, PermissionQuestion
+from tether.policy import PermissionDecision, PermissionQuestion, WorkspaceTrust
 
 __all__ = ["TerminalAsker"]
 
@@ -24,6 +24,14 @@ _ANSWERS: dict[str, PermissionDecision] = {
     "project": "allow_project",
     "n": "reject",
     "no": "reject",
+}
+
+
+_KEYS: dict[PermissionDecision, str] = {
+    "allow_once": "y",
+    "allow_always": "a",
+    "allow_project": "p",
+    "reject": "n",
 }
 
 
@@ -54,9 +62,15 @@ class TerminalAsker:
             project = offered.get("allow_project")
             if project is not None:
                 self.console.print(f"  p: {escape(project.name)}")
-            keys = "\\[y]es once, \\[a]lways, " + ("\\[p]roject, " if project else "")
+            keys = "\\[y]es once, \\[a]lways, " + ("\\[p]roject, " if project else "") + "\\[n]o"
+            if isinstance(request.subject, WorkspaceTrust):
+                for item in request.subject.withheld:
+                    self.console.print(f"  - {escape(item)}", markup=True)
+                keys = ", ".join(
+                    f"\\[{_KEYS[o.decision]}] {escape(o.name.lower())}" for o in request.options
+                )
             while True:
-                self.console.print(f"{keys}\\[n]o: ", end="")
+                self.console.print(f"{keys}: ", end="")
                 answer = await self._read_line()
                 if answer is None:
                     self.console.print()

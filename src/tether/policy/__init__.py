@@ -13,16 +13,19 @@ from tether.policy.asker import (
     RejectWithMessage,
     ServerStart,
     Subject,
+    WorkspaceTrust,
     said_instead,
 )
 from tether.policy.gate import PolicyGate
 from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
+from tether.policy.trust import TRUST_OPTIONS, settle_trust, untrusted_notice
 
 __all__ = [
     "DEFAULT_MODE",
     "INSTEAD",
     "MODES",
     "PERMISSION_DECISIONS",
+    "TRUST_OPTIONS",
     "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
@@ -35,6 +38,9 @@ __all__ = [
     "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "WorkspaceTrust",
     "is_mode",
     "said_instead",
+    "settle_trust",
+    "untrusted_notice",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
@@ -21,6 +22,7 @@ __all__ = [
     "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "WorkspaceTrust",
     "said_instead",
 ]
 
@@ -76,6 +78,23 @@ class ServerStart:
 
 
 @dataclass(frozen=True)
+class WorkspaceTrust:
+    """Trusting a workspace, so that what its own settings grant (`withheld`) applies."""
+
+    root: Path
+    withheld: tuple[str, ...]
+    tool_call_id: ClassVar[str] = "workspace-trust"
+    """No call asks; clients get this id for the request."""
+
+    @property
+    def title(self) -> str:
+        """What is asked about."""
+        shown = ", ".join(self.withheld[:3])
+        more = f" and {len(self.withheld) - 3} more" if len(self.withheld) > 3 else ""
+        return f"the settings of {self.root} to take effect ({shown}{more})"
+
+
+@dataclass(frozen=True)
 class DelegatedAccess:
     """An access a child session's call needs, asked through its parent's asker.
 
@@ -96,9 +115,9 @@ class DelegatedAccess:
         return f"{self.agent} › {self.access.title}"
 
 
-Subject = Access | ServerStart | DelegatedAccess
-"""What a person is asked about: a tool's access (through the gate), a child's, or a server
-start."""
+Subject = Access | ServerStart | DelegatedAccess | WorkspaceTrust
+"""What a person is asked about: a tool's access (through the gate), a child's, a server
+start, or trusting a workspace."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
+| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
 | execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
@@ -21,13 +22,16 @@ path (`read` and `edit` apart), the exact same command for `execute` (and, apart
 `unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
 the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
 set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
-it unconfined without being told to (`--sandbox off`).
+it unconfined without being told to (`--sandbox off`). A protected path
+(`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
+data directory) holds what later runs with the user's rights, so editing one always asks.
 
 Rules from the settings (`tether.settings`) come first, in every mode: a deny rule refuses
 (the error names the rule and its file), an ask rule asks even in auto mode, and allow rules
-let through what the mode would ask about — except a command outside the sandbox, or one
-that would run unsandboxed because the sandbox cannot start. A command whose parts cannot
-all be seen (`eval $X`) asks in auto mode when deny rules for bash exist. "Always allow for
+let through what the mode would ask about — except a command outside the sandbox, one
+that would run unsandboxed because the sandbox cannot start, or an edit of a protected path.
+A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
+bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
 """
 
@@ -60,6 +64,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]
@@ -176,7 +181,7 @@ class PolicyGate:
         match verdict:
             case Ask(rule=rule):
                 return f"the {rule.describe()} asks"
-            case Allow() if not unsandboxed:
+            case Allow() if not unsandboxed and not _protected_edit(access):
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()
@@ -196,7 +201,7 @@ class PolicyGate:
     def _project_rules(self, access: Access, verdict: Verdict) -> tuple[str, ...]:
         """The rules "always allow for this project" would write; `()` not to offer it."""
         settings = self.settings
-        if settings is None or settings.root != self.workspace.cwd:
+        if settings is None or settings.root != self.workspace.cwd or _protected_edit(access):
             return ()
         if not settings.trust.trusted and settings.trust.withheld:
             return ()  # the workspace's own rules do not apply: one more would not either
@@ -228,6 +233,8 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
+            case FileAccess(action="edit", path=path) if why := protected_reason(path):
+                return why  # in every mode, and allow rules do not cover it
             case McpAccess(read_only=True):
                 return None
             case _ if self.mode == "auto":
@@ -252,12 +259,23 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "run with --sandbox off to run commands without the sandbox"
+            case FileAccess(action="edit", path=path) if protected_reason(path):
+                return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
             case _:
                 assert_never(access)
+
+
+def _protected_edit(access: Access) -> bool:
+    """An edit of what later runs with the user's rights: asked whatever the mode or rules."""
+    return (
+        isinstance(access, FileAccess)
+        and access.action == "edit"
+        and (protected_reason(access.path) is not None)
+    )
 
 
 def _memory_key(access: Access) -> tuple[str, str]:

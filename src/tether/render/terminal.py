@@ -97,8 +97,11 @@ def render_result_view(
 
 
 def _pattern(call: ToolCallView | None) -> str | None:
-    """The search pattern a call asked for, to highlight what it matched."""
+    """The search pattern a call asked for, to highlight what it matched (case-insensitive
+    as the search was)."""
     if isinstance(call, GenericCallView) and isinstance(call.raw_input, dict):
         pattern = call.raw_input.get("pattern")
-        return pattern if isinstance(pattern, str) else None
+        if not isinstance(pattern, str):
+            return None
+        return f"(?i){pattern}" if call.raw_input.get("ignore_case") is True else pattern
     return None

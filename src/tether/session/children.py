@@ -31,6 +31,7 @@ from tether.policy import (
     PolicyGate,
     PolicyMode,
     ServerStart,
+    WorkspaceTrust,
 )
 from tether.session.config import SessionConfig
 from tether.session.errors import PromptFailed
@@ -377,7 +378,7 @@ class _ChildAsker:
                     tool_call_id=self._call_id,
                     view=subject.view,
                 )
-            case ServerStart():
+            case ServerStart() | WorkspaceTrust():
                 return await self._parent.ask(request)
             case _:
                 named = DelegatedAccess(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 import time
@@ -10,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-import platformdirs
 from pydantic import ConfigDict, TypeAdapter
 
+from tether.home import data_dir
 from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
 from tether.session.events import ParentLink, SessionHeader
@@ -24,12 +23,6 @@ __all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
 _TITLE = b'\n{"type":"session/title"'
-
-
-def data_dir() -> Path:
-    """tether's data directory: `$TETHER_HOME`, else the platform's user data dir."""
-    home = os.environ.get("TETHER_HOME")
-    return Path(home) if home else Path(platformdirs.user_data_dir("tether"))
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,8 @@ class Settings:
     problems: tuple[SettingsProblem, ...] = ()
     files: tuple[SettingsSource, ...] = ()
     """The settings files that exist, in merge order."""
+    flags: SettingsFlags | None = None
+    """What the command line set (kept to load the files again)."""
 
     @classmethod
     def empty(cls, root: Path, home: Path) -> Settings:
@@ -132,6 +134,10 @@ class Settings:
     def with_rule(self, rule: Rule) -> Settings:
         """These settings plus `rule` (remembered while the session runs)."""
         return replace(self, rules=(*self.rules, rule))
+
+    def reloaded(self, *, trusted: bool | None = None) -> Settings:
+        """The same workspace's settings read again (`trusted` as `load_settings` takes it)."""
+        return load_settings(self.root, self.home, flags=self.flags, trusted=trusted)
 
     def parse_rule(self, text: str, kind: RuleKind = "allow") -> Rule:
         """`text` as a rule of the command line, against this workspace (`RuleError`)."""
@@ -169,7 +175,7 @@ def load_settings(
     merged = _Merge(root, home)
     for layer in layers:
         merged.add(layer, granted=trusted or not layer.source.from_workspace)
-    return merged.settings(Trust(trusted, current, tuple(merged.withheld)))
+    return replace(merged.settings(Trust(trusted, current, tuple(merged.withheld))), flags=flags)
 
 
 def _flags_layer(flags: SettingsFlags, root: Path, home: Path) -> Layer:

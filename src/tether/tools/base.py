@@ -59,6 +59,13 @@ class Tool(ABC, Generic[A, V]):
         """The card for a finished call, or `None` for the generic card. Pure."""
         return None
 
+    def failed(self, args: A, result: ToolResult) -> bool:
+        """Whether people see the call as failed (its status); by default, an error result.
+
+        Pure, from the stored result alone, so a replay shows the status shown live.
+        """
+        return result.is_error
+
     def binding(self) -> str | None:
         """What besides the arguments decides a new call's card (bash: how it is confined).
 

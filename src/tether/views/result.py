@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
+from tether.views.attachments import Attachment
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
 from tether.views.task import TaskResultView
@@ -25,11 +26,13 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class GenericResultView:
-    """Any result: an optional title and text."""
+    """Any result: an optional title and text, and what it holds besides text."""
 
     card: Literal["generic"] = "generic"
     title: Opt[str] = None
     content: Opt[str] = None
+    attachments: Opt[tuple[Attachment, ...]] = None
+    """Images and resources, in the order the tool gave them (an MCP tool's)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -50,7 +51,7 @@ its messages. Tell the person what matters in it.
 """
 
 
-class TaskArgs(BaseModel):
+class TaskArgs(ToolArguments):
     """Arguments of `task`."""
 
     description: str = Field(
@@ -87,6 +88,8 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
     name: ClassVar[str] = TASK_TOOL
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = TaskArgs
+    # Claude Code's name for the agent.
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = (Alias("subagent_type", "agent"),)
 
     def __init__(self, agents: Sequence[AgentSummary] = ()) -> None:
         self.agents = tuple(agents)
