@@ -521,3 +521,27 @@ async def test_switching_the_parents_mode_switches_its_running_child(
     meet.met.set()
     assert await running == "end_turn"
     assert (ws / "out.txt").read_text() == "x\n"
+
+
+async def test_explore_runs_no_command_when_the_sandbox_cannot_start(
+    ws: Path, sessions: Sessions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without a sandbox, ask mode would run a command unsandboxed once a person allows it:
+    # a read-only agent refuses instead, and asks no one.
+    monkeypatch.setenv("TETHER_BWRAP", "/bin/false")
+    model = parent_script(
+        [{"toolCalls": [task("t1", "count", "Count the files.", "explore")]}],
+        {"t1": {"turns": [{"toolCalls": [call("b", "bash", {"command": "touch x"})]}, {}]}},
+    )
+    asker = AskingRecorder()
+    session = sessions.create(
+        ws, SessionConfig(model=model, tools=default_tools(), mode="ask", asker=asker)
+    )
+    recorder = Recorder()
+    await session.prompt(text("go"), recorder)
+    assert asker.asked == []
+    child = SessionStore(sessions.store.root).read(card(recorder, "t1").session_id)
+    result = next(e for e in child.events if e.type == "tool/result")
+    assert result.is_error  # type: ignore[union-attr]
+    assert "the read-only sandbox cannot start" in result.content[0].text  # type: ignore[union-attr]
+    assert not (ws / "x").exists()
