@@ -11,6 +11,7 @@ from tests.cli.test_cli import tether
 from tether.cli.sessions import session_tree
 from tether.session.events import ParentLink
 from tether.session.store import StoredSession
+from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 
 
 def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) -> None:
@@ -178,3 +179,14 @@ def test_at_a_terminal_an_agents_question_shows_its_call_and_names_it(
     assert terminal.finish() == 0
     assert (ws / "made").exists()
     assert "I made it." in terminal.text  # the task card's report
+
+
+def test_the_show_document_of_an_agents_session_names_its_parent() -> None:
+    link = ParentLink(id="p", call_id="t1")
+    child = SessionDocument(id="c", cwd="/w", created_at="t", updates=[], parent=link)
+    top = SessionDocument(id="p", cwd="/w", created_at="t", updates=[])
+    assert SESSION_DOCUMENT.dump_python(child, mode="json", by_alias=True)["parent"] == {
+        "id": "p",
+        "callId": "t1",
+    }
+    assert "parent" not in SESSION_DOCUMENT.dump_python(top, mode="json", by_alias=True)

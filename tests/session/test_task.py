@@ -545,3 +545,26 @@ async def test_explore_runs_no_command_when_the_sandbox_cannot_start(
     assert result.is_error  # type: ignore[union-attr]
     assert "the read-only sandbox cannot start" in result.content[0].text  # type: ignore[union-attr]
     assert not (ws / "x").exists()
+
+
+async def test_a_cancel_reaches_running_and_waiting_children_alike(
+    ws: Path, sessions: Sessions
+) -> None:
+    names = ["a", "b", "c", "d", "e"]
+    model = parent_script(
+        [{"toolCalls": [task(f"t{n}", f"job {n}", "Wait.") for n in names]}],
+        {f"t{n}": {"turns": [{"toolCalls": [call(f"m{n}", "meet", {"who": n})]}]} for n in names},
+    )
+    meet = MeetTool(size=99)  # nobody is let through: four wait inside, one for a slot
+    tools = default_tools()
+    tools.add(meet)
+    session = sessions.new(ws, model, tools)
+    recorder = Recorder()
+    running = asyncio.create_task(session.prompt(text("go"), recorder))
+    await eventually(lambda: meet.inside == 4, "four children at their call")
+    session.cancel()
+    assert await running == "cancelled"
+    stops = {n: card(recorder, f"t{n}").stop_reason for n in names}
+    assert stops == dict.fromkeys(names, "cancelled")
+    assert all(finished(recorder, f"t{n}").status == "failed" for n in names)
+    assert session.replay() == recorder.without_progress()
