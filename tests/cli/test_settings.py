@@ -124,3 +124,55 @@ def test_bad_settings_stop_the_run_and_problems_are_warnings(tmp_path: Path, ws:
     bad_flag = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--deny", "bash(")
     assert bad_flag.returncode == 1
     assert "tether: error: --deny 'bash(': expected Tool or Tool(specifier)" in bad_flag.stderr
+
+
+def test_user_settings_choose_mode_sandbox_and_env(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"defaultMode": "auto"},
+                "sandbox": {"mode": "off"},
+                "env": {"GREETING": "hello from settings"},
+            }
+        )
+    )
+    call = {"id": "c1", "name": "bash", "arguments": {"command": 'echo "$GREETING" > out.txt'}}
+    model = _script(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
+    run = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (ws / "out.txt").read_text() == "hello from settings\n"
+    assert "unsandboxed" in run.stdout
+
+
+def test_the_permissions_command_lists_checks_and_trusts(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    hostile_workspace(ws)
+    (home).mkdir()
+    (home / "settings.json").write_text('{"permissions": {"deny": ["Bash(rm:*)"]}}')
+    listed = tether(home, "permissions", "--cwd", str(ws))
+    assert listed.returncode == 0, listed.stderr
+    assert f"Workspace {ws}: not trusted (its own settings only deny and ask)" in listed.stdout
+    assert "bash(rm:*)" in listed.stdout and str(home / "settings.json") in listed.stdout
+    assert "  allow bash(*) (.tether/settings.json)" in listed.stdout
+    report = json.loads(tether(home, "permissions", "--cwd", str(ws), "--json").stdout)
+    assert report["trusted"] is False
+    assert [(r["kind"], r["rule"], r["source"]["scope"]) for r in report["rules"]] == [
+        ("deny", "bash(rm:*)", "user"),
+        ("deny", "read(secret.txt)", "project"),
+    ]
+    checked = tether(home, "permissions", "check", "bash(npm test && rm -rf /)", "--cwd", str(ws))
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith("bash(npm test && rm -rf /): denied in ask mode\n")
+    assert f"deny rule bash(rm:*) in {home / 'settings.json'}" in checked.stdout
+    as_json = tether(home, "permissions", "check", "bash(make $(id))", "--cwd", str(ws), "--json")
+    assert json.loads(as_json.stdout)["concerns"] == ["it runs a command or process substitution"]
+    trusted = tether(home, "permissions", "trust", "--cwd", str(ws))
+    assert trusted.returncode == 0 and "its settings now apply" in trusted.stdout
+    after = tether(home, "permissions", "check", "bash(make)", "--cwd", str(ws))
+    assert after.stdout.startswith("bash(make): allowed in auto mode\n"), after.stdout
+    assert tether(home, "permissions", "untrust", "--cwd", str(ws)).returncode == 0
+    assert "not trusted" in tether(home, "permissions", "--cwd", str(ws)).stdout
+    bad = tether(home, "permissions", "check", "teleport(x)", "--cwd", str(ws))
+    assert bad.returncode == 2 and "unknown tool 'teleport'" in bad.stderr

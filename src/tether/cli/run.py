@@ -29,6 +29,7 @@ from tether.cli.settings_args import (
     run_settings,
     sandbox_from,
     settings_flags,
+    tool_env,
 )
 from tether.cli.status import StatusLine
 from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
@@ -63,6 +64,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    parser.add_argument(
+        "--approve-mcp",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="start the project's (.mcp.json) server NAME without asking (repeatable)",
+    )
     add_fetch_arguments(parser)
     add_verbose_argument(parser)
 
@@ -104,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
     mode = effective_mode(settings)
     config = SessionConfig(
         model=model,
-        tools=default_tools(sandbox, allow_private_fetch=args.allow_private_fetch),
+        tools=default_tools(
+            sandbox, allow_private_fetch=args.allow_private_fetch, env=tool_env(settings)
+        ),
         mode=mode,
         asker=asker,
         extra_roots=extra_roots(settings),
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         session = Session.create(store, cwd, config)
     try:
-        mcp = CliMcp(home=store.root, mode=mode, asker=asker, err=err)
+        mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -27,6 +28,7 @@ __all__ = [
     "run_settings",
     "sandbox_from",
     "settings_flags",
+    "tool_env",
 ]
 
 
@@ -93,7 +95,8 @@ def model_spec(settings: Settings) -> str:
 
 def sandbox_from(settings: Settings) -> SandboxPolicy:
     """The sandbox: `--sandbox`, else `$TETHER_SANDBOX`, else `sandbox.mode`, else
-    workspace-write; the network as `--allow-network` or `sandbox.allowNetwork` say.
+    workspace-write; the network as `--allow-network` or `sandbox.allowNetwork` say; the
+    variables `sandbox.env` passes in and the size of `/tmp` (`sandbox.tmpSizeMiB`).
     Raises `ValueError` for a bad `$TETHER_SANDBOX`."""
     chosen = settings.sandbox.mode
     mode: str | None = None
@@ -102,7 +105,18 @@ def sandbox_from(settings: Settings) -> SandboxPolicy:
     else:
         mode = os.environ.get(SANDBOX_ENV) or (chosen.value if chosen else None)
     network = settings.sandbox.allow_network
-    return SandboxPolicy.from_env(mode, allow_network=bool(network and network.value))
+    policy = SandboxPolicy.from_env(mode, allow_network=bool(network and network.value))
+    size = settings.sandbox.tmp_size_mib
+    return replace(
+        policy,
+        env=tuple(dict.fromkeys(entry.value for entry in settings.sandbox.env)),
+        tmp_size_mib=size.value if size is not None else policy.tmp_size_mib,
+    )
+
+
+def tool_env(settings: Settings) -> dict[str, str]:
+    """The variables the settings' `env` gives the commands tools run."""
+    return {name: entry.value for name, entry in settings.env.items()}
 
 
 def extra_roots(settings: Settings) -> tuple[Path, ...]:

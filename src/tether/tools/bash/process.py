@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -74,10 +75,12 @@ async def run_command(
     cancelled: asyncio.Event,
     capture: OutputCapture,
     confine: Confinement | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
 
-    With `confine` (bwrap, its options, environment and filter) the command runs in that sandbox.
+    With `confine` (bwrap, its options, environment and filter) the command runs in that sandbox;
+    without it, in `env` (default: this process's environment).
 
     On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later; so do
     background jobs still running when the shell exits. If the task running this is
@@ -91,7 +94,7 @@ async def run_command(
     try:
         # The command writes to a pipe we own (rather than asyncio's), so that we can stop
         # reading and close it when background jobs keep it open after the shell has exited.
-        proc, group = await _spawn(command, cwd, write_fd, confine, report_w)
+        proc, group = await _spawn(command, cwd, write_fd, confine, report_w, env=env)
     except BaseException:
         os.close(read_fd)
         if report_r >= 0:
@@ -158,7 +161,13 @@ async def _until_done(
 
 
 async def _spawn(
-    command: str, cwd: Path, output_fd: int, confine: Confinement | None, report_fd: int
+    command: str,
+    cwd: Path,
+    output_fd: int,
+    confine: Confinement | None,
+    report_fd: int,
+    *,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
     if confine is None:
         proc = await asyncio.create_subprocess_exec(
@@ -166,6 +175,7 @@ async def _spawn(
             "-c",
             command,
             cwd=cwd,
+            env=None if env is None else dict(env),
             stdin=subprocess.DEVNULL,
             stdout=output_fd,
             stderr=subprocess.STDOUT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -142,7 +142,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = confinement(bwrap, self.sandbox, ctx.workspace)
+            confine = confinement(bwrap, self.sandbox, ctx.workspace, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -157,6 +157,7 @@ class BashTool(Tool[BashArgs, BashValue]):
                 cancelled=ctx.cancelled,
                 capture=capture,
                 confine=confine,
+                env=self._environ() if self.env else None,
             )
         except OSError as exc:
             raise ToolError(f"Cannot run the command: {exc}") from exc
@@ -202,10 +203,18 @@ class BashTool(Tool[BashArgs, BashValue]):
             or meta.get("cancelled") is True
         )
 
-    def __init__(self, sandbox: SandboxPolicy | None = None) -> None:
+    def __init__(
+        self, sandbox: SandboxPolicy | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.sandbox = sandbox or SandboxPolicy()
         """How commands are confined (by default: workspace writable, no network); a session's
         can be switched (an ACP config option) between calls."""
+        self.env = dict(env or {})
+        """Variables set for every command on top of tether's own environment (the settings'
+        `env`); inside the sandbox, secret-looking names still need `sandbox.env`."""
+
+    def _environ(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
 
     def binding(self) -> str:
         """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""
