@@ -115,13 +115,16 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
 
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
-        scope = await search_scope(ctx, args.path, files=True)
+        async with search_scope(ctx, args.path, files=True) as scope:
+            return await self._search(args, ctx, scope)
+
+    async def _search(self, args: GrepArgs, ctx: ToolContext, scope: Scope) -> GrepValue:
         rg_args = ["--no-config", "--no-require-git"]
         if args.ignore_case:
             rg_args.append("--ignore-case")
         if args.include is not None:
             rg_args += ["--glob", args.include]
-        target = ["--", scope.target] if scope.target is not None else []
+        target = scope.rg_target()
         match args.output_mode:
             case "content":
                 return await self._lines(args, ctx, scope, rg_args, target)
@@ -144,7 +147,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
                     total_files=counts.total_files,
                 )
             case "files_with_matches":
-                paths = PathCollector(scope.root, MAX_MATCHES, scope.display)
+                paths = PathCollector(scope.here, MAX_MATCHES, scope.display)
                 run = await collect(
                     ctx,
                     scope,
