@@ -18,7 +18,7 @@ from tether.tools.search.matches import MatchCollector
 from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_meta_from_meta
 from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
-from tether.tools.search.scope import search_scope
+from tether.tools.search.scope import Scope, search_scope
 from tether.tools.search.value import GrepValue, OutputMode, Stop
 from tether.views import (
     GenericCallView,
@@ -115,18 +115,20 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
 
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
-        scope = await search_scope(ctx, args.path, files=True)
+        async with search_scope(ctx, args.path, files=True) as scope:
+            return await self._search(args, ctx, scope)
+
+    async def _search(self, args: GrepArgs, ctx: ToolContext, scope: Scope) -> GrepValue:
         flags = ["--no-config", "--no-require-git"]
         if args.ignore_case:
             flags.append("--ignore-case")
         if args.include is not None:
             flags += ["--glob", args.include]
-        target = ["--", scope.target] if scope.target is not None else []
 
         async def search(
             mode_flags: list[str], collector: Collector, separator: bytes
         ) -> Stop | None:
-            rg_args = [*mode_flags, *flags, "--regexp", args.pattern, *target]
+            rg_args = [*mode_flags, *flags, "--regexp", args.pattern, *scope.rg_target()]
             run = await collect(
                 ctx,
                 scope,
@@ -150,7 +152,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
                 stopped = await search(["--count", "--null"], counts, b"\n")
                 files, total, total_files = counts.files(), counts.total, counts.total_files
             case "files_with_matches":
-                paths = PathCollector(scope.root, MAX_MATCHES, scope.display)
+                paths = PathCollector(scope.here, MAX_MATCHES, scope.display)
                 stopped = await search(["--files-with-matches", "--null"], paths, b"\0")
                 files = tuple(SearchFile(path=p, matches=()) for p in paths.paths())
                 total, total_files = paths.total, None
