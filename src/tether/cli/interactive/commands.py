@@ -59,8 +59,10 @@ async def show_help(conversation: Conversation, _arguments: str) -> None:
     commands.add_column(style="bold cyan", no_wrap=True)
     commands.add_column()
     for command in conversation.work.commands():
-        hint = f" {command.hint}" if command.hint else ""
-        commands.add_row(f"/{command.name}{hint}", command.description)
+        does = Text(command.description)
+        if command.hint:
+            does.append(f"  {command.hint}", style="dim")
+        commands.add_row(f"/{command.name}", does)
     conversation.say(
         Group(Text("Keys", style="bold"), keys, Text(""), Text("Commands", style="bold"), commands)
     )
@@ -146,7 +148,10 @@ async def usage(conversation: Conversation, _arguments: str) -> None:
         conversation.notice("no session yet: nothing was asked")
         return
     first = conversation.first_model if conversation.created_here else "(before this terminal)"
-    conversation.say(render_usage(usage_by_model(session.events, first)))
+    rows = usage_by_model(session.events, first)
+    for row in rows:
+        row.model = model_label(row.model)
+    conversation.say(render_usage(rows))
 
 
 async def transcript(conversation: Conversation, _arguments: str) -> None:

@@ -67,7 +67,7 @@ STYLE = Style.from_dict(
 )
 """Named ANSI colours only: they follow the terminal's own palette, light or dark."""
 
-PLACEHOLDER = "Type a prompt · / for commands · @ for files · ! for a shell command"
+PLACEHOLDER = "Type a prompt · / commands · @ files · ! shell"
 
 
 class Screen:
