@@ -59,10 +59,10 @@ async def show_help(conversation: Conversation, _arguments: str) -> None:
     commands.add_column(style="bold cyan", no_wrap=True)
     commands.add_column()
     for command in conversation.work.commands():
-        does = Text(command.description)
+        described = Text(command.description)
         if command.hint:
-            does.append(f"  {command.hint}", style="dim")
-        commands.add_row(f"/{command.name}", does)
+            described.append(f"  {command.hint}", style="dim")
+        commands.add_row(f"/{command.name}", described)
     conversation.say(
         Group(Text("Keys", style="bold"), keys, Text(""), Text("Commands", style="bold"), commands)
     )
