@@ -120,14 +120,14 @@ class Front:
             self._unqueue()
 
     def control_c(self) -> None:
-        """Interrupt what runs, else exit when pressed twice within `EXIT_WINDOW` seconds."""
-        if self.back is not None and self.back.interrupt():
-            self._unqueue()
-            return
+        """Interrupt what runs, else exit when pressed twice within `EXIT_WINDOW` seconds
+        (an interrupt counts as the first press)."""
         now = time.monotonic()
         if now < self._armed_until:
             self.quit()
             return
+        if self.back is not None and self.back.interrupt():
+            self._unqueue()
         self._armed_until = now + EXIT_WINDOW
         self._say("press Ctrl+C again to exit", EXIT_WINDOW)
 
