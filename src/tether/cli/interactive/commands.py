@@ -105,8 +105,10 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)}",
-            detail=s.first_prompt or "",
+            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            f"{s.turns} turn{'' if s.turns == 1 else 's'}",
+            # The first prompt, unless the title already is it.
+            detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
         )
         for s in found
     ]

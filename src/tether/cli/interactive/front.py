@@ -108,7 +108,7 @@ class Front:
     def next(self) -> None:
         """Run the next queued prompt, if nothing runs (called when a turn ends)."""
         if self.leaving:
-            self.screen.app.exit(result=0)
+            self.screen.close()
             return
         if self.back is not None and not self.back.busy and self.queue:
             self.back.start(self.queue.pop(0))
@@ -134,10 +134,12 @@ class Front:
     def quit(self) -> None:
         """Leave: at once when idle, else once the interrupted turn has been recorded."""
         self.leaving = True
+        if self.screen.picker is not None and self.back is None:
+            self.screen.picker.dismiss_now()  # a question asked while loading: declined
         if self.back is not None and self.back.busy:
             self.back.interrupt()
             return
-        self.screen.app.exit(result=0)
+        self.screen.close()
 
     def cycle_mode(self) -> None:
         """ask → accept-edits → auto → ask."""

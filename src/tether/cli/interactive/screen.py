@@ -185,6 +185,11 @@ class Screen:
         """Draw again (something shown changed)."""
         self.app.invalidate()
 
+    def close(self, status: int = 0) -> None:
+        """End the application with `status` (once: later calls change nothing)."""
+        if self.app.is_running and not self.app.is_done:
+            self.app.exit(result=status)
+
     def open_picker(self, picker: Picker) -> None:
         """Show `picker` in place of the input box until it is answered."""
         self.picker = picker
