@@ -105,3 +105,77 @@ def test_a_long_search_shows_twenty_then_how_many_more_unless_in_full() -> None:
 
 def test_golden_search_card() -> None:
     check_golden(GOLDEN / "search.txt", plain(render_result_view(MATCHES, CALL)))
+
+
+CONTEXT = SearchMatchesResultView(
+    title="Grep todo -i -C 1",
+    files=(
+        SearchFile(
+            path="a.py",
+            matches=(
+                SearchMatch(line_number=1, line="x = 1", context=True),
+                SearchMatch(line_number=2, line="# TODO one"),
+                SearchMatch(line_number=3, line="y = 2", context=True),
+                SearchMatch(line_number=9, line="z = 3", context=True),
+                SearchMatch(line_number=10, line="# todo two"),
+            ),
+        ),
+    ),
+    truncated=False,
+    total=2,
+)
+CONTEXT_CALL = GenericCallView(
+    title="Grep todo -i -C 1",
+    kind="search",
+    raw_input={"pattern": "todo", "ignore_case": True, "context": 1},
+)
+
+
+def test_context_lines_are_dimmed_apart_from_matches_with_gaps_marked() -> None:
+    text = plain(render_result_view(CONTEXT, CONTEXT_CALL))
+    assert "2 matches" in text.splitlines()[0]
+    assert body_lines(text) == [
+        "a.py",
+        " 1 ┆ x = 1",
+        " 2 │ # TODO one",
+        " 3 ┆ y = 2",
+        " ⋮",
+        " 9 ┆ z = 3",
+        "10 │ # todo two",
+    ]
+    segs = segments(render_result_view(CONTEXT, CONTEXT_CALL))
+    # Case-insensitive as the search was; context lines are never highlighted.
+    assert [s.text for s in segs if s.style == MATCH] == ["TODO", "todo"]
+    assert not any(s.style == MATCH for s in segments(render_result_view(CONTEXT, CALL)))
+
+
+def test_counts_per_file_and_their_cap() -> None:
+    view = SearchMatchesResultView(
+        title="Grep todo -c",
+        files=(
+            SearchFile(path="a.py", matches=(), count=12),
+            SearchFile(path="b/c.py", matches=(), count=3),
+        ),
+        truncated=True,
+        total=40,
+        total_files=9,
+    )
+    text = plain(render_result_view(view))
+    assert "40 matches" in text.splitlines()[0]
+    assert body_lines(text) == ["12  a.py", " 3  b/c.py", "… 7 more files"]
+
+
+def test_collapsed_context_stops_at_the_last_shown_match() -> None:
+    lines = []
+    for n in range(1, 31):
+        lines += [
+            SearchMatch(line_number=4 * n - 1, line="before", context=True),
+            SearchMatch(line_number=4 * n, line=f"hit {n}"),
+        ]
+    view = SearchMatchesResultView(
+        files=(SearchFile(path="a.py", matches=tuple(lines)),), truncated=False, total=30
+    )
+    body = body_lines(plain(render_result_view(view, full=False)))
+    assert [row for row in body if "│" in row][-1].endswith(f"hit {SHOWN}")
+    assert body[-2:] == [f"{4 * SHOWN} │ hit {SHOWN}", "… 10 more matches"]
+    assert sum("┆" in row for row in body) == SHOWN

@@ -66,6 +66,17 @@ def test_exit_pill(view: TerminalResultView, label: str, colour: str) -> None:
     assert pill.style.bgcolor.name == colour
 
 
+def test_a_failed_call_has_a_red_pill_whatever_its_exit_code() -> None:
+    # A command stopped by its timeout whose shell still exited 0 failed all the same.
+    stopped = TerminalResultView(title="trap '' TERM; sleep 9", exit_code=0)
+    card = render_result_view(stopped, failed=True)
+    assert " exit 0 " in footer(plain(card))
+    pill = next(s for s in segments(card) if s.text.strip() == "exit 0")
+    assert pill.style is not None and pill.style.bgcolor is not None
+    assert pill.style.bgcolor.name == "red"
+    assert "failed" in footer(plain(card))
+
+
 def test_no_ending_and_no_output() -> None:
     text = plain(render_result_view(TerminalResultView()))
     assert body_lines(text) == ["no output"]

@@ -99,3 +99,15 @@ def test_canonical_keeps_the_order_and_refuses_what_cannot_be_meant() -> None:
     for raw in ('{"file_path": ', "[1]", '{"n": false}', '{"path": "a"}'):
         assert canonical_text(raw, aliases) is raw
     assert canonical_text('{"file_path": "é"}', aliases) == '{"path": "é"}'
+
+
+def test_task_takes_claude_codes_subagent_type_for_agent() -> None:
+    from tether.tools.task.tool import TaskTool
+
+    args = parsed(
+        TaskTool(), {"description": "Find it", "prompt": "Find x", "subagent_type": "explore"}
+    )
+    assert args["agent"] == "explore"
+    assert "- model: unknown argument (valid: description, prompt, agent)" in refused(
+        TaskTool(), {"description": "Find it", "prompt": "Find x", "model": "haiku"}
+    )

@@ -27,6 +27,20 @@ SCRIPT = {
             ]
         },
         {"toolCalls": [{"id": "g2", "name": "glob", "arguments": {"pattern": "**/*.py"}}]},
+        {
+            "toolCalls": [
+                {
+                    "id": "g3",
+                    "name": "grep",
+                    "arguments": {"pattern": "HANDLE_C", "-i": True, "-B": 2, "path": "b.py"},
+                },
+                {
+                    "id": "g4",
+                    "name": "grep",
+                    "arguments": {"pattern": "handle_", "output_mode": "count"},
+                },
+            ]
+        },
         {"text": "Found them all."},
     ]
 }
@@ -122,10 +136,40 @@ def _check(page: Page) -> dict[str, str]:
     assert glob.locator(".card-head .range").inner_text() == "122 files"
     assert "showing the 100 newest of 122 files" in glob.locator(".search-capped").inner_text()
     shot(page, "section.tool[data-tool-call-id=g2]", "card-search-paths")
+
+    _check_options(page)
     return {
         tid: page.locator(f"section.tool[data-tool-call-id={tid}] .card").first.inner_text()
-        for tid in ("g1", "g2")
+        for tid in ("g1", "g2", "g3", "g4")
     }
+
+
+def _check_options(page: Page) -> None:
+    """grep with context lines (asked with Claude Code's names), and grep's counts."""
+    context = page.locator("section.tool[data-tool-call-id=g3] [data-card=search]")
+    context.wait_for()
+    assert context.locator(".match .num").all_inner_texts() == ["1", "2", "3"]
+    assert context.locator(".match.context .num").all_inner_texts() == ["1", "2"]
+    assert context.locator(".match.context .line").all_inner_texts() == ["x = 1", "handle_b(x)"]
+    # Case-insensitive as the search was; context lines are never highlighted.
+    assert context.locator("mark.search-hit").all_inner_texts() == ["handle_c"]
+    assert context.locator("summary .badge").inner_text() == "1"
+    assert context.locator(".card-head .range").inner_text() == "1 match in 1 file"
+    shot(page, "section.tool[data-tool-call-id=g3]", "card-search-context")
+
+    counts = page.locator("section.tool[data-tool-call-id=g4] [data-card=search]")
+    counts.wait_for()
+    assert counts.get_attribute("data-shape") == "counts"
+    rows = counts.locator(".search-counts li")
+    assert rows.evaluate_all("ls => ls.map(l => l.textContent)") == [
+        "1a.py",
+        "2b.py",
+        *(f"1docs/n{n}.txt" for n in range(1, 5)),
+        "300pkg/many.txt",
+        "5zz/late.txt",
+    ]
+    assert counts.locator(".card-head .range").inner_text() == "312 matches in 8 files"
+    shot(page, "section.tool[data-tool-call-id=g4]", "card-search-counts")
 
 
 def test_search_cards_live_and_on_load(browser: Browser, web: WebServer) -> None:

@@ -20,6 +20,7 @@ Errors a client gets (JSON-RPC `error`, codes named in `tether.acp.errors`):
 |---------------------------------------------|--------|------------------------------------------|
 | unknown session (not in the store, not open)| -32002 | `Session not found: ID` / `... not open` |
 | a bad cwd, directory, mode, cursor or block | -32602 | says which and why                       |
+| deleting a session the store does not hold  | -32602 | `Session not found: ID (nothing to ...)` |
 | an unknown config option or value           | -32602 | names the option and its choices         |
 | a model that cannot be built on a switch    | -32603 | `Cannot switch to SPEC: WHY`             |
 | a second prompt while one runs              | -32600 | `Session ID is already running a prompt` |

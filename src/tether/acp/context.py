@@ -102,6 +102,7 @@ class AgentContext:
             extra_roots=extra_roots,
             context_window=self._context_window,
             compact_at=self._compact_at,
+            models=self.switch_model,
         )
         return config, calls
 

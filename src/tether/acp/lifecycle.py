@@ -15,7 +15,7 @@ from acp.schema import (
 )
 
 from tether.acp.context import AgentContext, OpenSession
-from tether.acp.errors import INVALID_REQUEST, stored_session_error
+from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_error
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.switches import honour_logged_model, session_options
@@ -93,7 +93,12 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
         await opened.close()
     try:
         ctx.store.delete(session_id)
-    except (SessionNotFound, SessionLocked) as exc:
+    except SessionNotFound as exc:
+        # Not a session that is gone: an id the client should not have sent.
+        raise invalid_params(
+            f"Session not found: {session_id} (nothing to delete)", {"sessionId": session_id}
+        ) from exc
+    except SessionLocked as exc:
         raise stored_session_error(exc, session_id) from exc
     return DeleteSessionResponse()
 
@@ -101,8 +106,11 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
 async def list_sessions(
     ctx: AgentContext, cwd: str | None, cursor: str | None
 ) -> ListSessionsResponse:
-    """The stored sessions, newest first, optionally only those in `cwd`."""
-    infos = ctx.store.list_sessions()
+    """The stored sessions, newest first, optionally only those in `cwd`.
+
+    The sessions agents ran are left out: a client opens them through their task cards.
+    """
+    infos = [info for info in ctx.store.list_sessions() if info.parent is None]
     if cwd is not None:
         wanted = client_path(cwd, "cwd").resolve()
         infos = [info for info in infos if Path(info.cwd) == wanted]

@@ -1,5 +1,11 @@
 """Switching an open session's mode, model or bash sandbox (`session/set_mode`,
-`session/set_config_option`, `/mode`), and the config options that show them."""
+`session/set_config_option`, `/mode`), and the config options that show them.
+
+Every switch goes through `set_mode`, `set_model` or `set_sandbox`, whatever asked for it:
+each tells the client with a `config_option_update` carrying every option's current value
+(and a mode switch also with `current_mode_update`), so a client's menus never keep a
+value the session left, even one the client did not choose itself.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from typing import Any
 
 from acp import RequestError
 from acp.schema import (
+    ConfigOptionUpdate,
     CurrentModeUpdate,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
@@ -35,6 +42,8 @@ __all__ = [
     "session_options",
     "set_config_option",
     "set_mode",
+    "set_model",
+    "set_sandbox",
     "set_session_mode",
 ]
 
@@ -61,19 +70,42 @@ async def set_config_option(
     if config_id == MODE_OPTION:
         set_mode(ctx, opened, parse_mode(chosen))
     elif config_id == MODEL_OPTION and chosen != session.model.name:
-        session.set_model(_build_model(ctx, chosen))
-    elif config_id == SANDBOX_OPTION and (bash := _bash(session)) is not None:
-        bash.sandbox = SandboxPolicy.from_env(chosen, allow_network=bash.sandbox.allow_network)
+        set_model(ctx, opened, _build_model(ctx, chosen))
+    elif config_id == SANDBOX_OPTION:
+        set_sandbox(ctx, opened, chosen)
     await ctx.flush()
     return SetSessionConfigOptionResponse(config_options=session_options(session))
 
 
 def set_mode(ctx: AgentContext, opened: OpenSession, mode: PolicyMode) -> None:
-    """Switch `opened` to `mode` and tell the client's mode menu."""
+    """Switch `opened` to `mode` and tell the client's mode menu and config options."""
     opened.session.set_mode(mode)
-    # The client's mode menu follows, whoever changed it (the client, `/mode`).
     ctx.post_acp(
         opened, CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode)
+    )
+    _tell_options(ctx, opened)
+
+
+def set_model(ctx: AgentContext, opened: OpenSession, model: Model) -> None:
+    """Answer `opened`'s next request with `model` (logged) and tell the config options."""
+    opened.session.set_model(model)
+    _tell_options(ctx, opened)
+
+
+def set_sandbox(ctx: AgentContext, opened: OpenSession, mode: str) -> None:
+    """Confine `opened`'s next commands in sandbox mode `mode` and tell the config options."""
+    bash = _bash(opened.session)
+    if bash is None:
+        return
+    bash.sandbox = SandboxPolicy.from_env(mode, allow_network=bash.sandbox.allow_network)
+    _tell_options(ctx, opened)
+
+
+def _tell_options(ctx: AgentContext, opened: OpenSession) -> None:
+    # Posted, not flushed: it follows the updates of a running turn in order.
+    options = session_options(opened.session)
+    ctx.post_acp(
+        opened, ConfigOptionUpdate(session_update="config_option_update", config_options=options)
     )
 
 

@@ -15,9 +15,10 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import StatusLine, tail_text
-from tether.policy import PermissionQuestion, said_instead
+from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
+from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
@@ -39,8 +40,10 @@ from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (
     DiffResultView,
     GenericResultView,
+    TaskResultView,
     TerminalResultView,
     ToolCallView,
+    ToolResultView,
 )
 
 __all__ = ["Printer"]
@@ -112,8 +115,8 @@ class Printer:
                 self._names[update.tool_call_id] = update.name
                 self.status.show(self.status_label())
             case ToolCallPartial():
-                if isinstance(update.view, TerminalResultView) and update.view.output:
-                    self.status.show(self.status_label(), tail_text(update.view.output))
+                if (tail := _live_tail(update.view)) is not None:
+                    self.status.show(self.status_label(), tail)
             case TitleChanged():
                 pass
             case ToolCallFinished():
@@ -165,6 +168,11 @@ class Printer:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()
+        if isinstance(request.subject, DelegatedAccess):
+            # An agent's call: its own card, not the task card it runs under.
+            if request.subject.view is not None:
+                self.console.print(render_call_view(request.subject.view, "awaiting approval"))
+            return
         call = self._calls.get(request.subject.tool_call_id)
         if call is not None:
             self.console.print(render_call_view(call, "awaiting approval"))
@@ -183,7 +191,7 @@ class Printer:
         failed = update.status == "failed"
         outcome = update.permission
         match outcome:
-            case "allow_once" | "allow_always":
+            case "allow_once" | "allow_always" | "allow_project":
                 if not shown and call is not None:
                     self.console.print(render_call_view(call, "awaiting approval"))
                 # A diff result repeats the proposed change: the outcome line says it landed.
@@ -239,6 +247,15 @@ class Printer:
             self.status.stop()
             self._print_blocks(blocks)
         self._printed_text = False
+
+
+def _live_tail(view: ToolResultView) -> Text | None:
+    """What a running call shows under the spinner: a command's output, an agent's step."""
+    if isinstance(view, TerminalResultView) and view.output:
+        return tail_text(view.output)
+    if isinstance(view, TaskResultView):
+        return task_tail(view)
+    return None
 
 
 def _mention(block: ResourceLink | EmbeddedResource) -> str:

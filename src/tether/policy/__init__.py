@@ -3,6 +3,7 @@
 from tether.policy.asker import (
     INSTEAD,
     PERMISSION_DECISIONS,
+    DelegatedAccess,
     PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
@@ -12,16 +13,20 @@ from tether.policy.asker import (
     RejectWithMessage,
     ServerStart,
     Subject,
+    WorkspaceTrust,
     said_instead,
 )
 from tether.policy.gate import PolicyGate
 from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
+from tether.policy.trust import TRUST_OPTIONS, settle_trust, untrusted_notice
 
 __all__ = [
     "DEFAULT_MODE",
     "INSTEAD",
     "MODES",
     "PERMISSION_DECISIONS",
+    "TRUST_OPTIONS",
+    "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
@@ -33,6 +38,9 @@ __all__ = [
     "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "WorkspaceTrust",
     "is_mode",
     "said_instead",
+    "settle_trust",
+    "untrusted_notice",
 ]

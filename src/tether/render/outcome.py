@@ -21,6 +21,8 @@ def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
             text = Text.assemble(("✓ ", "green"), "allowed once")
         case "allow_always":
             text = Text.assemble(("✓ ", "green"), "always allowed for this session")
+        case "allow_project":
+            text = Text.assemble(("✓ ", "green"), "always allowed for this project")
         case "reject":
             return Text.assemble(("✕ rejected", "bold red"), (" · not applied", "red"))
         case "refused":

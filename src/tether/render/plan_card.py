@@ -19,9 +19,11 @@ _DOING = Style(bold=True)
 
 
 def render_plan(todos: Sequence[TodoItem]) -> RenderableType:
-    """`Plan  1 of 3 done`, then one line per task: `✓` done, `▸` in progress, `○` to do."""
+    """`Plan  1 of 3 done`, then one line per task: `✓` done, `▸` in progress, `○` to do,
+    `✕` cancelled (not counted)."""
     done = sum(item.status == "completed" for item in todos)
-    title = Text.assemble(("Plan", HEADING), "  ", (f"{done} of {len(todos)} done", SUBTLE))
+    live = sum(item.status != "cancelled" for item in todos)
+    title = Text.assemble(("Plan", HEADING), "  ", (f"{done} of {live} done", SUBTLE))
     if not todos:
         return Group(title, note("  (no tasks)"))
     return Group(title, *(_task(item) for item in todos))
@@ -37,5 +39,7 @@ def _task(item: TodoItem) -> Text:
             return Text.assemble("  ", ("▸ ", "cyan bold"), (text, _DOING))
         case "pending":
             return Text.assemble("  ", ("○ ", "dim"), text)
+        case "cancelled":
+            return Text.assemble("  ", ("✕ ", "dim"), (text, _DONE), (" cancelled", SUBTLE))
         case _:
             assert_never(item.status)

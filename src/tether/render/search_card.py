@@ -1,4 +1,5 @@
-"""The search card: grep's matches under file headers with line numbers, or glob's paths."""
+"""The search card: grep's matches under file headers with line numbers (context lines dimmed,
+a gap marked), grep's counts per file, or glob's paths."""
 
 from __future__ import annotations
 
@@ -49,18 +50,30 @@ def _matches(
     title = _title(view.title or "Grep", _count(view.total, "match", "matches"))
     if not view.files:
         return card(note("no matches"), title=title)
+    if any(f.count is not None for f in view.files):
+        return _counts(view, title, limit)
     kept = _first_matches(view, limit)
-    width = len(str(max(m.line_number for _, matches in kept for m in matches)))
+    width = len(str(max(m.line_number for _, lines in kept for m in lines)))
     parts: list[RenderableType] = []
-    for index, (path, matches) in enumerate(kept):
+    for index, (path, lines) in enumerate(kept):
         if index:
             parts.append(Text(""))
         parts.append(Text(printable(path), PATH))
-        for found in matches:
+        previous: int | None = None
+        # Without context every line is a match and gaps are the rule: only context has them.
+        gaps = any(found.context for found in lines)
+        for found in lines:
+            if gaps and previous is not None and found.line_number > previous + 1:
+                parts.append(Text(f"{'⋮':>{width}}", GUTTER))
+            previous = found.line_number
             row = Text(no_wrap=True, overflow="ellipsis")
-            row.append(f"{found.line_number:>{width}} │ ", GUTTER)
-            parts.append(row.append_text(_highlighted(found.line, regex)))
-    shown = sum(len(matches) for _, matches in kept)
+            if found.context:
+                row.append(f"{found.line_number:>{width}} ┆ ", GUTTER)
+                parts.append(row.append(_plain(found.line), SUBTLE))
+            else:
+                row.append(f"{found.line_number:>{width}} │ ", GUTTER)
+                parts.append(row.append_text(_highlighted(found.line, regex)))
+    shown = sum(not m.context for _, lines in kept for m in lines)
     if view.total > shown:
         parts.append(note(f"… {_count(view.total - shown, 'more match', 'more matches')}"))
     return card(Group(*parts), title=title)
@@ -69,17 +82,37 @@ def _matches(
 def _first_matches(
     view: SearchMatchesResultView, limit: int | None
 ) -> list[tuple[str, list[SearchMatch]]]:
-    """The files and their matches up to `limit` matches in all (every one when `None`)."""
+    """The files and their lines up to `limit` matches in all (every one when `None`), each
+    match with the context before it."""
     kept: list[tuple[str, list[SearchMatch]]] = []
     room = limit
     for file in view.files:
-        matches = list(file.matches) if room is None else list(file.matches[:room])
-        if not matches:
+        lines: list[SearchMatch] = []
+        for line in file.matches:
+            if not line.context:
+                if room == 0:
+                    break
+                room = None if room is None else room - 1
+            lines.append(line)
+        while lines and lines[-1].context and room == 0:
+            lines.pop()  # context leading to a match that is not shown
+        if not any(not line.context for line in lines):
             break
-        kept.append((file.path, matches))
-        if room is not None:
-            room -= len(matches)
+        kept.append((file.path, lines))
     return kept
+
+
+def _counts(view: SearchMatchesResultView, title: Text, limit: int | None) -> RenderableType:
+    files = view.files if limit is None else view.files[:limit]
+    width = max(len(str(f.count or 0)) for f in files)
+    parts: list[RenderableType] = [
+        Text.assemble((f"{f.count or 0:>{width}}  ", GUTTER), (printable(f.path), PATH))
+        for f in files
+    ]
+    every = view.total_files if view.total_files is not None else len(view.files)
+    if every > len(files):
+        parts.append(note(f"… {_count(every - len(files), 'more file', 'more files')}"))
+    return card(Group(*parts), title=title)
 
 
 def _paths(view: SearchPathsResultView, limit: int | None) -> RenderableType:
@@ -95,8 +128,12 @@ def _paths(view: SearchPathsResultView, limit: int | None) -> RenderableType:
     return card(Group(*parts), title=title)
 
 
+def _plain(line: str) -> str:
+    return printable(line.expandtabs(TAB_SIZE))
+
+
 def _highlighted(line: str, regex: re.Pattern[str] | None) -> Text:
-    text = Text(printable(line.expandtabs(TAB_SIZE)), no_wrap=True, overflow="ellipsis", end="")
+    text = Text(_plain(line), no_wrap=True, overflow="ellipsis", end="")
     if regex is None:
         return text
     for found in regex.finditer(text.plain):

@@ -11,6 +11,7 @@ from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
 from tether.render.search_card import render_search_result
+from tether.render.task_card import render_task_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
 from tether.render.theme import failed_label
 from tether.render.web_card import render_web_result
@@ -22,6 +23,7 @@ from tether.views import (
     ReadResultView,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -80,6 +82,9 @@ def render_result_view(
             card = render_search_result(view, _pattern(call), full=full)
         case WebFetchResultView():
             card = render_web_result(view)
+        case TaskResultView():
+            # The task card says itself how its agent ended (failed, cancelled).
+            return render_task_result(view, full=full)
         case _:
             assert_never(view)
     # Cards that only a working call produces; a tool that still made one for a failure
@@ -92,8 +97,11 @@ def render_result_view(
 
 
 def _pattern(call: ToolCallView | None) -> str | None:
-    """The search pattern a call asked for, to highlight what it matched."""
+    """The search pattern a call asked for, to highlight what it matched (case-insensitive
+    as the search was)."""
     if isinstance(call, GenericCallView) and isinstance(call.raw_input, dict):
         pattern = call.raw_input.get("pattern")
-        return pattern if isinstance(pattern, str) else None
+        if not isinstance(pattern, str):
+            return None
+        return f"(?i){pattern}" if call.raw_input.get("ignore_case") is True else pattern
     return None

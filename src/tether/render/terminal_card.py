@@ -51,7 +51,8 @@ def render_terminal_result(
     if title is None and proposed and view.title:
         # The command is above, in the card that asked; a short reminder keeps them together.
         title = Text(printable(_first_line(view.title)), style=SUBTLE)
-    return card(Group(*parts), title=title, subtitle=_footer(view, call), failed=failed)
+    footer = _footer(view, call, failed)
+    return card(Group(*parts), title=title, subtitle=footer, failed=failed)
 
 
 def _title(view: TerminalCallView) -> Text | None:
@@ -85,17 +86,18 @@ def _first_line(command: str, width: int = 60) -> str:
     return line + " …" if "\n" in stripped else line
 
 
-def _footer(view: TerminalResultView, call: TerminalCallView | None) -> Text | None:
-    ending = _ending(view)
+def _footer(view: TerminalResultView, call: TerminalCallView | None, failed: bool) -> Text | None:
+    ending = _ending(view, failed)
     how = note(printable(call.sandbox)) if call is not None and call.sandbox else None
     if how is None:
         return ending
     return Text.assemble(how, "  ", ending) if ending is not None else how
 
 
-def _ending(view: TerminalResultView) -> Text | None:
+def _ending(view: TerminalResultView, failed: bool) -> Text | None:
     if view.signal is not None:
         return pill(view.signal, ok=False)
     if view.exit_code is not None:
-        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0)
+        # A command stopped by its timeout or a cancel failed, whatever code its shell gave.
+        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0 and not failed)
     return None

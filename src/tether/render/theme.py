@@ -20,6 +20,7 @@ __all__ = [
     "REMOVED",
     "SUBTLE",
     "TAB_SIZE",
+    "byte_size",
     "card",
     "code_text",
     "failed_label",
@@ -147,6 +148,15 @@ def failed_label() -> Text:
 def note(message: str) -> Text:
     """A dim remark about the card, such as a continuation hint or an empty window."""
     return Text(message, style=NOTE)
+
+
+def byte_size(size: int) -> str:
+    """`512 B`, `12.3 KB`, `4.0 MB`."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
 
 
 def pill(label: str, ok: bool) -> Text:

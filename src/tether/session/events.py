@@ -23,6 +23,7 @@ __all__ = [
     "CompactionEvent",
     "CompactionMethod",
     "Event",
+    "ParentLink",
     "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
@@ -48,14 +49,26 @@ TurnEndReason = TurnStop | Literal["error"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ParentLink:
+    """Which session started this one, and through which of its `task` calls."""
+
+    id: str
+    call_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionHeader:
-    """Line 1 of every log: the format version, the session's id, cwd and creation time."""
+    """Line 1 of every log: the format version, the session's id, cwd and creation time.
+
+    A child session (an agent a `task` call started) names its `parent`.
+    """
 
     type: Literal["session"] = "session"
     version: int = LOG_VERSION
     id: str
     cwd: str
     created_at: str
+    parent: Opt[ParentLink] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

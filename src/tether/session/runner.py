@@ -17,6 +17,7 @@ from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
 from tether.tools.arguments import canonical_text
 from tether.tools.context import ToolContext
+from tether.tools.delegate import Delegate
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
@@ -44,8 +45,11 @@ class CallRunner:
         workspace: Workspace,
         gate: PolicyGate,
         log_: EventLog,
+        delegate: Delegate | None = None,
     ) -> None:
         self.tools = tools
+        self.delegate = delegate
+        """Runs the child sessions of `task` calls; `None` where none may start."""
         self.workspace = workspace
         self.gate = gate
         self._log = log_
@@ -118,6 +122,7 @@ class CallRunner:
             cancelled=cancelled,
             report=report,
             tool_call_id=call.id,
+            delegate=self.delegate,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)

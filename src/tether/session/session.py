@@ -8,12 +8,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
+from tether.agents import load_agents
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
+from tether.session.children import Children
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context import Context
@@ -22,6 +24,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    ParentLink,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -41,6 +44,7 @@ from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 from tether.tools.registry import ToolRegistry
+from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
 
@@ -59,13 +63,32 @@ class Session:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
-        self.tools = ToolRegistry(config.tools)
+        catalog = None
+        if _delegates(config.tools):
+            catalog = config.agents or load_agents(workspace.cwd, user_dir)
+        self.tools = ToolRegistry(
+            TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
+            for t in config.tools
+        )
         self.gate = config.policy(workspace)
         self.workspace = workspace
         self.max_steps = config.max_steps
         self._log = log_
         self._user_dir = user_dir
-        self._calls = CallRunner(self.tools, workspace, self.gate, log_)
+        self._children = (
+            Children(
+                parent_id=log_.header.id,
+                config=config,
+                tools=self.tools,
+                gate=self.gate,
+                model=lambda: self.model,
+                catalog=catalog,
+                start=self._start_child,
+            )
+            if catalog is not None
+            else None
+        )
+        self._calls = CallRunner(self.tools, workspace, self.gate, log_, self._children)
         self._context = Context(
             log_,
             model=config.model,
@@ -73,16 +96,36 @@ class Session:
             workspace=workspace,
             user_dir=user_dir,
             budget=config.budget(),
+            role=config.role,
         )
         self._turn: Turn | None = None
         self._window = config.context_window
 
     @classmethod
     def create(
-        cls, store: SessionStore, cwd: Path, config: SessionConfig, session_id: str | None = None
+        cls,
+        store: SessionStore,
+        cwd: Path,
+        config: SessionConfig,
+        session_id: str | None = None,
+        *,
+        parent: ParentLink | None = None,
+        title: str | None = None,
     ) -> Session:
-        """A new session in `cwd`, under `session_id` (from `store.new_id()`) or a fresh id."""
-        return cls(store.create(config.workspace(cwd).cwd, session_id), config, store.root)
+        """A new session in `cwd`, under `session_id` (from `store.new_id()`) or a fresh id.
+
+        A child session names its `parent`; a `title` given now is kept (the first prompt's
+        words do not replace it).
+        """
+        event_log = store.create(config.workspace(cwd).cwd, session_id, parent)
+        try:
+            session = cls(event_log, config, store.root)
+            if title is not None:
+                session._append(SessionTitle(title=title))
+        except BaseException:
+            event_log.close()
+            raise
+        return session
 
     @classmethod
     def load(cls, store: SessionStore, session_id: str, config: SessionConfig) -> Session:
@@ -123,8 +166,18 @@ class Session:
         return replay(self._log.events, self.tools, cwd, self._context.budget.window)
 
     def set_mode(self, mode: PolicyMode) -> None:
-        """Switch the policy mode (takes effect for the next permission decision)."""
+        """Switch the policy mode (takes effect for the next permission decision).
+
+        Running child sessions (agents of `task` calls) switch with it.
+        """
         self.gate.mode = mode
+        if self._children is not None:
+            self._children.set_mode(mode)
+
+    @property
+    def parent(self) -> ParentLink | None:
+        """The session and call that started this one, for a child session."""
+        return self._log.header.parent
 
     @property
     def running(self) -> bool:
@@ -287,6 +340,14 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
+
+    def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
+        store = SessionStore(self._user_dir)
+        return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
+
+
+def _delegates(tools: ToolRegistry) -> bool:
+    return any(isinstance(tool, TaskTool) for tool in tools)
 
 
 def _stop_reason(reason: FinishReason) -> TurnStop:

@@ -59,6 +59,13 @@ class Tool(ABC, Generic[A, V]):
         """The card for a finished call, or `None` for the generic card. Pure."""
         return None
 
+    def failed(self, args: A, result: ToolResult) -> bool:
+        """Whether people see the call as failed (its status); by default, an error result.
+
+        Pure, from the stored result alone, so a replay shows the status shown live.
+        """
+        return result.is_error
+
     def binding(self) -> str | None:
         """What besides the arguments decides a new call's card (bash: how it is confined).
 
@@ -70,6 +77,10 @@ class Tool(ABC, Generic[A, V]):
     def serial_key(self, args: A) -> str | None:
         """Calls with the same key run one after another (a path, for file tools)."""
         return None
+
+    def describe(self) -> str:
+        """What the model is told the tool does: `description`, unless the instance knows more."""
+        return self.description
 
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, as the model sees it."""

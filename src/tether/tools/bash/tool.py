@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -18,7 +18,7 @@ from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
-from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, bwrap_arguments
+from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, confinement
 from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -142,7 +142,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = [bwrap.path, *bwrap_arguments(self.sandbox, ctx.workspace)]
+            confine = confinement(bwrap, self.sandbox, ctx.workspace, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -157,12 +157,14 @@ class BashTool(Tool[BashArgs, BashValue]):
                 cancelled=ctx.cancelled,
                 capture=capture,
                 confine=confine,
+                env=self._environ() if self.env else None,
             )
         except OSError as exc:
             raise ToolError(f"Cannot run the command: {exc}") from exc
         finally:
             reporter.cancel()
         sig = finished.signal
+        created = [str(p) for p in confine.absent if os.path.lexists(p)] if confine else []
         return BashValue(
             command=args.command,
             cwd=str(cwd),
@@ -175,6 +177,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             detached=finished.detached,
             leftovers=finished.leftovers,
             survivors=finished.survivors,
+            created_protected=tuple(created),
             sandbox=self.sandbox if confine is not None else None,
             sandbox_problem=problem,
         )
@@ -188,10 +191,30 @@ class BashTool(Tool[BashArgs, BashValue]):
         survivingProcesses?}`."""
         return card_meta(value)
 
-    def __init__(self, sandbox: SandboxPolicy | None = None) -> None:
+    def failed(self, args: BashArgs, result: ToolResult) -> bool:
+        """A command that was cancelled, timed out or killed by a signal failed; one that
+        exited, whatever its code, completed (its exit code is the model's to judge)."""
+        meta = result.meta
+        if result.is_error or not isinstance(meta, dict):
+            return result.is_error
+        return (
+            meta.get("signal") is not None
+            or meta.get("timedOut") is True
+            or meta.get("cancelled") is True
+        )
+
+    def __init__(
+        self, sandbox: SandboxPolicy | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.sandbox = sandbox or SandboxPolicy()
         """How commands are confined (by default: workspace writable, no network); a session's
         can be switched (an ACP config option) between calls."""
+        self.env = dict(env or {})
+        """Variables set for every command on top of tether's own environment (the settings'
+        `env`); inside the sandbox, secret-looking names still need `sandbox.env`."""
+
+    def _environ(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
 
     def binding(self) -> str:
         """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""

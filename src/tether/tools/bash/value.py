@@ -63,6 +63,9 @@ class BashValue:
     """Background processes still running when the shell exited, stopped then."""
     survivors: tuple[Member, ...] = ()
     """Processes still running after the stop (SIGKILL and a bounded wait for the kernel)."""
+    created_protected: tuple[str, ...] = ()
+    """Protected entries (`.git`, `.tether`...) that did not exist when the command started and
+    do now: the sandbox keeps them read-only only once they exist."""
     sandbox: SandboxPolicy | None = None
     """The sandbox the command ran in; `None` when it ran unsandboxed."""
     sandbox_problem: str | None = None
@@ -120,6 +123,13 @@ def _notes(value: BashValue) -> str:
         lines.append(
             f"Still running {KILL_WAIT_SECONDS:g} s after SIGKILL (the kernel had not finished"
             f" with them): {_names(value.survivors)}"
+        )
+    if value.created_protected:
+        lines.append(
+            f"Created while the command ran: {', '.join(value.created_protected)}. The sandbox"
+            " keeps these read-only only once they exist; what was written there (git hooks"
+            " and config, tool settings) runs with the person's rights outside the sandbox"
+            " and should be reviewed before use."
         )
     if value.detached:
         lines.append(
@@ -179,6 +189,8 @@ def card_meta(value: BashValue) -> JsonValue:
         meta["stoppedProcesses"] = [
             {"pid": m.pid, "command": m.command} for m in value.leftovers[:_LEFTOVERS_SHOWN]
         ]
+    if value.created_protected:
+        meta["createdProtected"] = list(value.created_protected)
     if value.survivors:
         meta["survivingProcesses"] = [
             {"pid": m.pid, "command": m.command} for m in value.survivors[:_LEFTOVERS_SHOWN]

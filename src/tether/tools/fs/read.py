@@ -68,6 +68,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
                 path=resolved,
                 inside=ctx.workspace.contains(resolved),
                 tool_call_id=ctx.tool_call_id,
+                tool="read",
             )
         )
         value = await asyncio.to_thread(

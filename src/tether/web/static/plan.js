@@ -3,7 +3,9 @@
 
 import { clear, el, scrollBox } from "./dom.js";
 
-const MARKS = { completed: "✓", in_progress: "◐", pending: "○" };
+const MARKS = { completed: "✓", in_progress: "◐", pending: "○", cancelled: "✕" };
+// ACP has no `cancelled`: tether sends it as `completed`, says so in `_meta`, and marks the text.
+const CANCELLED_SUFFIX = " (cancelled)";
 
 export class PlanPanel {
   constructor(root) {
@@ -29,23 +31,30 @@ export class PlanPanel {
   show(entries) {
     this.entries = entries || [];
     clear(this.list);
-    for (const entry of this.entries) {
-      const status = MARKS[entry.status] ? entry.status : "pending";
-      this.list.append(el("li", { class: `plan-entry ${status}`, dataset: { status, priority: entry.priority || "" } },
-        el("span", { class: "plan-mark", text: MARKS[status], "aria-hidden": "true" }),
-        el("span", { class: "plan-text", text: entry.content }),
+    const shown = this.entries.map((entry) => {
+      const cancelled = entry._meta && entry._meta.tether && entry._meta.tether.status === "cancelled";
+      const status = cancelled ? "cancelled" : MARKS[entry.status] ? entry.status : "pending";
+      const text = cancelled && entry.content.endsWith(CANCELLED_SUFFIX) ? entry.content.slice(0, -CANCELLED_SUFFIX.length) : entry.content;
+      return { ...entry, status, text };
+    });
+    for (const entry of shown) {
+      this.list.append(el("li", { class: `plan-entry ${entry.status}`, dataset: { status: entry.status, priority: entry.priority || "" } },
+        el("span", { class: "plan-mark", text: MARKS[entry.status], "aria-hidden": "true" }),
+        el("span", { class: "plan-text", text: entry.text }),
+        entry.status === "cancelled" ? el("span", { class: "plan-state", text: "cancelled" }) : null,
         entry.priority === "high" ? el("span", { class: "plan-priority", text: "high" }) : null));
     }
-    const done = this.entries.filter((e) => e.status === "completed").length;
-    const current = this.entries.find((e) => e.status === "in_progress")
-      || this.entries.find((e) => e.status === "pending");
-    const summary = current ? current.content : "all done";
+    // Cancelled tasks count neither as done nor as to do.
+    const live = shown.filter((e) => e.status !== "cancelled");
+    const done = live.filter((e) => e.status === "completed").length;
+    const current = live.find((e) => e.status === "in_progress") || live.find((e) => e.status === "pending");
+    const summary = current ? current.text : "all done";
     clear(this.toggle).append(
       el("span", { class: "plan-label", text: "Plan" }),
-      el("span", { class: "plan-count", text: `${done}/${this.entries.length}` }),
+      el("span", { class: "plan-count", text: `${done}/${live.length}` }),
       el("span", { class: "plan-current", text: summary }),
       el("span", { class: "plan-chevron", "aria-hidden": "true", text: "▾" }));
-    this.toggle.setAttribute("aria-label", `Plan: ${done} of ${this.entries.length} done; ${current ? `now: ${summary}` : "all done"}`);
+    this.toggle.setAttribute("aria-label", `Plan: ${done} of ${live.length} done; ${current ? `now: ${summary}` : "all done"}`);
     this.root.hidden = this.entries.length === 0;
   }
 

@@ -12,6 +12,7 @@ const STATUS_LABELS = { pending: "pending", in_progress: "running", completed: "
 // Decisions by kind, so a live answer and a replayed one read the same.
 const DECISIONS = {
   allow_once: ["allow", "Allowed once"], allow_always: ["allow", "Always allowed"],
+  allow_project: ["allow", "Always allowed in this project"],
   reject_once: ["reject", "Rejected"], reject_always: ["reject", "Rejected"], reject: ["reject", "Rejected"],
   refused: ["reject", "Rejected: no one to approve it"], cancelled: ["reject", "Cancelled"],
 };
@@ -264,7 +265,7 @@ export class Transcript {
     },
     el("span", { class: "perm-question", text: "Allow this?" }),
     el("div", { class: "perm-buttons" }, buttons),
-    el("span", { class: "perm-keys", text: "y / a / n" }));
+    el("span", { class: "perm-keys", text: Object.keys(keys).join(" / ") }));
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
     this.permissions.set(request.requestId, { node: box, options: request.options });
@@ -278,7 +279,7 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
-    entry.node.replaceWith(decisionBox(option ? option.kind : "cancelled"));
+    entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
   }
 
   notice(text, kind = "info", retry = null, topic = null) {
@@ -296,14 +297,21 @@ function decisionBox(kind) {
     el("span", { class: `perm-decision perm-decision-${tone}`, text: label }));
 }
 
+// The project-wide "always" is an `allow_always` option told apart by its id.
+function decisionOf(option) {
+  return option.optionId === "allow_project" ? "allow_project" : option.kind;
+}
+
 function keyHints(options) {
   const keys = {};
   for (const option of options) {
-    if (option.kind === "allow_once") keys.y = option;
+    if (option.optionId === "allow_project") keys.p = option;
+    else if (option.kind === "allow_once") keys.y = option;
     else if (option.kind === "allow_always") keys.a = option;
     else if (option.kind.startsWith("reject") && !keys.n) keys.n = option;
   }
-  return keys;
+  // In the order the terminal asks them.
+  return Object.fromEntries(["y", "a", "p", "n"].filter((k) => keys[k]).map((k) => [k, keys[k]]));
 }
 
 function addCopyButton(pre) {

@@ -8,6 +8,37 @@ export function textBox(text, { error = false, label = "Output" } = {}) {
   return scrollBox(el("pre", { class: `generic-text${error ? " is-error" : ""}`, text }), label);
 }
 
+/** `512 B`, `12.3 KB`, `4.0 MB`; null for no size. */
+export function byteSize(size) {
+  if (typeof size !== "number") return null;
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+// The largest image drawn inline (decoded bytes); a larger one is named, not drawn.
+const INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
+// Only raster types a browser draws without running anything (no SVG).
+const INLINE_IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
+
+/**
+ * An image drawn from its base64 data only (a data: URL, never a fetch of a URI it names),
+ * when it is a safe raster type and not too large; otherwise a note with its type and size.
+ */
+export function inlineImage(data, mimeType, size) {
+  const bytes = typeof size === "number" ? size : Math.floor(((data || "").length * 3) / 4);
+  const facts = [mimeType, byteSize(bytes)].filter(Boolean).join(" · ");
+  if (typeof data !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(data) || !INLINE_IMAGE_TYPES.test(mimeType || "")) {
+    return el("div", { class: "card-note attachment", text: `image (${facts}) not shown` });
+  }
+  if (bytes > INLINE_IMAGE_BYTES) {
+    return el("div", { class: "card-note attachment", text: `image (${facts}) too large to show` });
+  }
+  return el("figure", { class: "attachment attachment-image" },
+    el("img", { class: "content-image", alt: `image (${facts})`, src: `data:${mimeType};base64,${data}` }),
+    el("figcaption", { class: "uri", text: facts }));
+}
+
 /** One ACP content block (text, image, resource link, embedded resource). */
 export function contentBlock(block, status) {
   if (!block || typeof block !== "object") return textBox(String(block));
@@ -15,10 +46,7 @@ export function contentBlock(block, status) {
     case "text":
       return textBox(block.text, { error: status === "failed" });
     case "image":
-      if (/^image\/(png|jpeg|gif|webp)$/.test(block.mimeType || "")) {
-        return el("img", { class: "content-image", alt: "image", src: `data:${block.mimeType};base64,${block.data}` });
-      }
-      return el("div", { class: "card-note", text: `image (${block.mimeType})` });
+      return inlineImage(block.data, block.mimeType, null);
     case "resource_link":
       return el("div", { class: "resource-link" }, el("span", { class: "badge", text: "link" }), el("span", { text: block.title || block.name }), el("span", { class: "uri", text: block.uri }));
     case "resource":

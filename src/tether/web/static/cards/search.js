@@ -1,6 +1,6 @@
 // The search card: grep's matches as collapsible file groups with line numbers (the first few
-// open, the list one scroll box and one tab stop), or glob's paths; both say when the list
-// was capped and how many exist in all.
+// open, the list one scroll box and one tab stop; context lines dimmed, a gap marked), grep's
+// counts per file, or glob's paths; each says when the list was capped and how many exist.
 
 import { el, scrollBox } from "../dom.js";
 
@@ -9,7 +9,14 @@ const OPEN_GROUPS = 5;
 
 /** Render a search card ({card:"search", shape, ...}); the call gives the pattern to highlight. */
 export function render(view, { call }) {
-  return view.shape === "paths" ? pathsCard(view, call) : matchesCard(view, call);
+  if (view.shape === "paths") return pathsCard(view, call);
+  if ((view.files || []).some((f) => typeof f.count === "number")) return countsCard(view, call);
+  return matchesCard(view, call);
+}
+
+/** A file's matching lines (its context lines left out). */
+function matchCount(file) {
+  return file.matches.filter((m) => !m.context).length;
 }
 
 /** The card's own title, only when the call's header does not already say it. */
@@ -21,7 +28,7 @@ function ownTitle(view, call, fallback) {
 function matchesCard(view, call) {
   const regex = patternOf(call);
   const files = view.files || [];
-  const shown = files.reduce((n, f) => n + f.matches.length, 0);
+  const shown = files.reduce((n, f) => n + matchCount(f), 0);
   const fileCount = typeof view.totalFiles === "number" ? view.totalFiles : files.length;
   const base = commonDir(files.map((f) => f.path));
   const card = el("div", { class: "card card-search", dataset: { card: "search", shape: "matches" } },
@@ -37,12 +44,9 @@ function matchesCard(view, call) {
   files.forEach((file, index) => {
     const summary = el("summary", { tabindex: index === 0 ? "0" : "-1" },
       el("span", { class: "path", text: file.path.slice(base.length), title: file.path }),
-      el("span", { class: "badge", text: String(file.matches.length), "aria-label": count(file.matches.length, "match", "matches") }));
+      el("span", { class: "badge", text: String(matchCount(file)), "aria-label": count(matchCount(file), "match", "matches") }));
     const group = el("details", { class: "search-file", open: index < OPEN_GROUPS, dataset: { path: file.path } }, summary);
-    // One row per match, its number beside it: a long line wraps, and its number stays with it.
-    group.append(el("div", { class: "matches hl" }, file.matches.map((match) => el("div", { class: "match" },
-      el("span", { class: "num", "aria-hidden": "true", text: match.lineNumber }),
-      highlighted(match.line, regex)))));
+    group.append(el("div", { class: "matches hl" }, rows(file, regex)));
     list.append(group);
   });
   list.addEventListener("keydown", (event) => moveAmongGroups(list, event));
@@ -53,6 +57,43 @@ function matchesCard(view, call) {
   });
   card.append(list);
   if (view.truncated) card.append(cappedFoot(`showing ${shown} of ${view.total} matches`, "narrow the pattern, path or include to see the rest"));
+  return card;
+}
+
+/** One row per line, its number beside it: a long line wraps, and its number stays with it.
+ * Context lines (grep's -A/-B/-C) are dimmed and never highlighted; a gap between them is a row. */
+function rows(file, regex) {
+  const out = [];
+  // Without context every line is a match and gaps are the rule: only context has them.
+  const gaps = file.matches.some((m) => m.context);
+  let previous = null;
+  for (const match of file.matches) {
+    if (gaps && previous !== null && match.lineNumber > previous + 1) {
+      out.push(el("div", { class: "match gap", "aria-label": "lines skipped" },
+        el("span", { class: "num", "aria-hidden": "true", text: "⋮" }), el("span", { class: "line" })));
+    }
+    previous = match.lineNumber;
+    out.push(el("div", { class: match.context ? "match context" : "match" },
+      el("span", { class: "num", "aria-hidden": "true", text: match.lineNumber }),
+      match.context ? el("code", { class: "line", text: match.line || "\u200b" }) : highlighted(match.line, regex)));
+  }
+  return out;
+}
+
+function countsCard(view, call) {
+  const files = view.files || [];
+  const fileCount = typeof view.totalFiles === "number" ? view.totalFiles : files.length;
+  const base = commonDir(files.map((f) => f.path));
+  const card = el("div", { class: "card card-search", dataset: { card: "search", shape: "counts" } },
+    el("div", { class: "card-head" },
+      ownTitle(view, call, "Grep"),
+      base ? el("span", { class: "search-base", text: base, title: base }) : null,
+      el("span", { class: "range", text: `${count(view.total, "match", "matches")} in ${count(fileCount, "file", "files")}` })));
+  card.append(scrollBox(el("ul", { class: "search-paths search-counts" }, files.map((f) =>
+    el("li", { class: "path", title: f.path, dataset: { path: f.path } },
+      el("span", { class: "badge", text: String(f.count), "aria-label": count(f.count, "match", "matches") }),
+      el("span", { text: f.path.slice(base.length) })))), `${count(files.length, "file", "files")} counted`));
+  if (view.truncated) card.append(cappedFoot(`showing the counts of ${files.length} of ${fileCount} files`, "narrow the pattern, path or include to see the rest"));
   return card;
 }
 
@@ -113,8 +154,10 @@ function patternOf(call) {
   // compile here is shown without highlighting.
   const pattern = call && call.rawInput && typeof call.rawInput.pattern === "string" ? call.rawInput.pattern : null;
   if (!pattern) return null;
+  // Case-insensitive as the search was (grep's ignore_case).
+  const flags = call.rawInput.ignore_case === true ? "giu" : "gu";
   try {
-    return new RegExp(pattern, "gu");
+    return new RegExp(pattern, flags);
   } catch {
     return null;
   }

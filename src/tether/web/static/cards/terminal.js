@@ -40,7 +40,8 @@ function plural(n, one, many) {
 function exitPill(result, status) {
   if (result && result.signal) return el("span", { class: "pill pill-bad", text: `killed · ${result.signal}` });
   if (result && typeof result.exitCode === "number") {
-    const ok = result.exitCode === 0;
+    // A command stopped by its timeout or a cancel failed, whatever code its shell exited with.
+    const ok = result.exitCode === 0 && status !== "failed";
     return el("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, text: `exit ${result.exitCode}` });
   }
   if (status === "failed") return el("span", { class: "pill pill-bad", text: "failed" });

@@ -2,7 +2,7 @@
 // Markdown the server rendered (raw HTML escaped), set apart from the agent's own answer.
 
 import { el, scrollBox } from "../dom.js";
-import { textBox } from "./content.js";
+import { byteSize, textBox } from "./content.js";
 
 /** A link to a web URL that opens apart from this page (no opener, no referrer). */
 export function pageLink(url) {
@@ -10,12 +10,6 @@ export function pageLink(url) {
   return el("a", { class: "path web-url", href: url, target: "_blank", rel: "noopener noreferrer", text: url, title: url });
 }
 
-function byteSize(size) {
-  if (typeof size !== "number") return null;
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** The server's safe HTML for a fetched page, parsed inert, links made absolute and safe. */
 export function fetchedHtml(html, base) {
