@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
+from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.follow import LogFollower, held_elsewhere
 from tether.web.protocol import (
@@ -49,6 +50,8 @@ from tether.web.protocol import (
     SessionSummary,
     SetConfigOption,
     SetMode,
+    UnwatchChild,
+    WatchChild,
 )
 
 __all__ = ["Bridge"]
@@ -86,6 +89,7 @@ class Bridge:
         self._following: asyncio.Task[None] | None = None
         self._connected: asyncio.Future[ClientSideConnection] | None = None
         """Resolved once the agent is initialized."""
+        self._children = ChildWatches(SessionStore.default, send)
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""
@@ -112,6 +116,7 @@ class Bridge:
             pump.cancel()
             self._client.withdraw()
             self._stop_following()
+            await self._children.close()
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -185,6 +190,9 @@ class Bridge:
             if isinstance(message, Answer):
                 # Answered inline: a prompt's task is waiting on exactly this.
                 self._client.answer(message.request_id, message.option_id)
+            elif isinstance(message, WatchChild | UnwatchChild):
+                # Read from the logs, not asked of the agent.
+                self._children.watch_or_unwatch(message)
             elif not (isinstance(message, LoadSession) and self._follow_early(message)):
                 await queue.put(message)
         await queue.put(None)
@@ -304,7 +312,7 @@ class Bridge:
                 )
                 menus = self._client.menus.options_changed(session_id, answer.config_options)
                 await self._send(Menus(session_id=session_id, menus=menus))
-            case Answer():  # handled inline by the reader
+            case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
 
 

@@ -2,6 +2,7 @@
 // to one connection to the server, which speaks ACP to the agent.
 // Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
 
+import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
 import { Composer } from "./composer.js";
 import { Connection } from "./connection.js";
 import { Header } from "./header.js";
@@ -23,6 +24,7 @@ const state = {
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
+connectTasks((message) => connection.send(message)); // task cards open their agents' transcripts
 const header = new Header(
   { title: $("session-title"), sessionId: $("session-id"), budget: $("budget"), settings: $("settings"), more: $("more") },
   { onChoose: choose },
@@ -184,6 +186,9 @@ function handle(message) {
     case "markdown":
       if (current(message)) transcript.markdown(message.html);
       return;
+    case "childUpdates":
+      childUpdates(message);
+      return;
     case "permission":
       if (message.sessionId === state.sessionId) transcript.permission(message);
       else park(message);
@@ -285,6 +290,7 @@ function setHash(sessionId) {
 
 /** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
 function showOpening(sessionId, replay) {
+  resetTasks();
   transcript.reset();
   plan.clear();
   composer.commands.set([]);
