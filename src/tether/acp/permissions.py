@@ -30,6 +30,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 
@@ -116,7 +117,7 @@ def _kind(access: Subject) -> ToolKind:
             return action
         case CommandAccess() | UnsandboxedAccess():
             return "execute"
-        case FetchAccess():
+        case FetchAccess() | SearchAccess():
             return "fetch"
         case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"

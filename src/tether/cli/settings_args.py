@@ -12,6 +12,7 @@ import asyncio
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import assert_never
 
 from rich.console import Console
 
@@ -19,6 +20,7 @@ from tether.cli.model_args import DEFAULT_MODEL
 from tether.policy import DEFAULT_MODE, PermissionAsker, PolicyMode, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
 from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
+from tether.tools.web import NoSearch, SearchChoice, SearchSettings, SearchSetup, choose_backend
 
 __all__ = [
     "add_settings_arguments",
@@ -27,6 +29,8 @@ __all__ = [
     "model_spec",
     "run_settings",
     "sandbox_from",
+    "say_search",
+    "search_setup",
     "settings_flags",
     "tool_env",
 ]
@@ -127,3 +131,42 @@ def tool_env(settings: Settings) -> dict[str, str]:
 def extra_roots(settings: Settings) -> tuple[Path, ...]:
     """The directories `permissions.additionalDirectories` adds to the workspace."""
     return tuple(entry.value for entry in settings.additional_directories)
+
+
+def search_setup(settings: Settings) -> SearchSetup:
+    """The `web_search` backend: `webSearch.provider` (and `baseUrl`), else the first key in
+    the environment, the settings' `env` included."""
+    provider = settings.web_search_provider
+    base_url = settings.web_search_base_url
+    source = provider.source if provider is not None else base_url.source if base_url else None
+    chosen = SearchSettings(
+        provider=provider.value if provider is not None else None,
+        base_url=base_url.value if base_url is not None else None,
+        source=str(source) if source is not None else "the settings",
+    )
+    return choose_backend({**os.environ, **tool_env(settings)}, chosen)
+
+
+def say_search(setup: SearchSetup, err: Console, *, verbose: bool) -> None:
+    """Say why `web_search` is not offered: always when the settings asked for a backend that
+    cannot be used, else only when `verbose`; with `verbose`, also which backend it uses."""
+    match setup:
+        case NoSearch(reason=reason, asked=asked):
+            if asked or verbose:
+                style = "yellow" if asked else "dim"
+                err.print(
+                    f"tether: web_search is not offered: {reason}",
+                    style=style,
+                    markup=False,
+                    soft_wrap=True,
+                )
+        case SearchChoice(backend=backend, because=because):
+            if verbose:
+                err.print(
+                    f"tether: web_search uses {backend.label} ({because})",
+                    style="dim",
+                    markup=False,
+                    soft_wrap=True,
+                )
+        case _:
+            assert_never(setup)

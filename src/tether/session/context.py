@@ -84,7 +84,9 @@ class Context:
                 self._workspace, self._tools, self._user_dir, self._role, self._environment()
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
+            tools=[
+                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
+            ],
         )
 
     async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:

@@ -8,6 +8,7 @@ from tether.tools.access import (
     FileAccess,
     Gate,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 from tether.tools.base import Tool
@@ -34,6 +35,7 @@ __all__ = [
     "Gate",
     "McpAccess",
     "PermissionDenied",
+    "SearchAccess",
     "Tool",
     "ToolContext",
     "ToolError",

@@ -30,7 +30,6 @@ from tether.views.result import (
     ReadResultView,
     TerminalResultView,
     ToolResultView,
-    WebFetchResultView,
 )
 from tether.views.search import (
     SearchFile,
@@ -39,6 +38,13 @@ from tether.views.search import (
     SearchPathsResultView,
 )
 from tether.views.task import TaskResultView, TaskStopReason
+from tether.views.web import (
+    SearchProvider,
+    WebFetchResultView,
+    WebResultView,
+    WebSearchHit,
+    WebSearchResultView,
+)
 
 __all__ = [
     "ATTACHMENTS",
@@ -61,6 +67,7 @@ __all__ = [
     "SearchMatch",
     "SearchMatchesResultView",
     "SearchPathsResultView",
+    "SearchProvider",
     "TaskResultView",
     "TaskStopReason",
     "TerminalCallView",
@@ -70,6 +77,9 @@ __all__ = [
     "ToolResultView",
     "ToolView",
     "WebFetchResultView",
+    "WebResultView",
+    "WebSearchHit",
+    "WebSearchResultView",
     "dump_view",
     "load_call_view",
     "load_result_view",
