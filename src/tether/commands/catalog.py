@@ -66,6 +66,10 @@ BUILTIN: tuple[Command, ...] = (
         template=INIT_PROMPT,
     ),
     Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+    Command(
+        "permissions",
+        "List the permission rules, the file each comes from, and whether the workspace is trusted",
+    ),
 )
 
 
