@@ -72,6 +72,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    parser.add_argument(
+        "--approve-mcp",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="start the project's (.mcp.json) server NAME without asking (repeatable)",
+    )
     add_fetch_arguments(parser)
     add_verbose_argument(parser)
 
@@ -131,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         session = Session.create(store, cwd, config)
     try:
-        mcp = CliMcp(home=store.root, mode=mode, asker=asker, err=err)
+        mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
