@@ -37,6 +37,7 @@ from tether.web.protocol import (
     Cancel,
     ClientMessage,
     ErrorMessage,
+    ListPermissions,
     ListSessions,
     LoadSession,
     ModeChoice,
@@ -44,6 +45,7 @@ from tether.web.protocol import (
     NewSession,
     Opened,
     Opening,
+    PermissionsReport,
     Prompt,
     PromptEnd,
     Ready,
@@ -277,8 +279,19 @@ class Bridge:
                 await conn.set_config_option(
                     config_id=SANDBOX_OPTION, session_id=session_id, value=value
                 )
+            case ListPermissions(session_id=session_id):
+                await self._send(await _permissions(conn, session_id))
             case Answer():  # handled inline by the reader
                 pass
+
+
+async def _permissions(conn: ClientSideConnection, session_id: str) -> PermissionsReport:
+    """The agent's report on a session's rules; an agent without it says so in the report."""
+    try:
+        report = await conn.ext_method("tether/permissions", {"sessionId": session_id})
+    except RequestError as exc:
+        return PermissionsReport(session_id=session_id, error=str(exc))
+    return PermissionsReport(session_id=session_id, report=report)
 
 
 def _modes(state: SessionModeState | None) -> ModeState | None:

@@ -23,6 +23,7 @@ __all__ = [
     "Cancel",
     "ClientMessage",
     "ErrorMessage",
+    "ListPermissions",
     "ListSessions",
     "LoadSession",
     "MessageHtml",
@@ -34,6 +35,7 @@ __all__ = [
     "PermissionAsked",
     "PermissionButton",
     "PermissionClosed",
+    "PermissionsReport",
     "Prompt",
     "PromptEnd",
     "ReadOnly",
@@ -115,8 +117,24 @@ class Answer:
     option_id: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ListPermissions:
+    """Ask for a session's permission rules, their files and trust (`_tether/permissions`)."""
+
+    type: Literal["listPermissions"] = "listPermissions"
+    session_id: str
+
+
 ClientMessage = Annotated[
-    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | SetSandbox | Answer,
+    ListSessions
+    | NewSession
+    | LoadSession
+    | Prompt
+    | Cancel
+    | SetMode
+    | SetSandbox
+    | Answer
+    | ListPermissions,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -265,6 +283,17 @@ class ReadOnly:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class PermissionsReport:
+    """A session's permission rules as the agent reports them (`tether.settings.report`), or
+    why there is no report (an agent without the `_tether/permissions` extension)."""
+
+    type: Literal["permissionsReport"] = "permissionsReport"
+    session_id: str
+    report: Opt[dict[str, Any]] = None
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ErrorMessage:
     """Something the user should see: a refused request, an agent error, the agent exiting."""
 
@@ -283,6 +312,7 @@ ServerMessage = Annotated[
     | PromptEnd
     | MessageHtml
     | ReadOnly
+    | PermissionsReport
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -3,6 +3,7 @@
 
 import { CommandMenu } from "./commands.js";
 import { clear, el } from "./dom.js";
+import { PermissionsPanel } from "./permissions.js";
 import { PlanPanel } from "./plan.js";
 import { Transcript } from "./transcript.js";
 
@@ -17,6 +18,11 @@ const ui = {
 };
 const plan = new PlanPanel(ui.plan, ui.planEntries);
 const commands = new CommandMenu(ui.prompt, ui.commandMenu);
+const permissions = new PermissionsPanel({
+  request: (sessionId) => send({ type: "listPermissions", sessionId }),
+  sessionId: () => state.sessionId,
+});
+$("topbar").append(permissions.button);
 
 const state = {
   ready: null, // the server's `ready` message
@@ -172,6 +178,9 @@ function handle(message) {
       return;
     case "permissionClosed":
       transcript.permissionClosed(message.requestId, message.optionId);
+      return;
+    case "permissionsReport":
+      permissions.show(message);
       return;
     case "promptEnd":
       if (message.sessionId !== state.sessionId) return;
@@ -355,6 +364,7 @@ function updateControls() {
   ui.send.disabled = !live || state.running || Boolean(state.opening) || readOnly;
   ui.mode.disabled = !state.sessionId || state.running || readOnly;
   ui.sandbox.disabled = !state.sessionId || state.running || readOnly;
+  permissions.enable(live && Boolean(state.sessionId) && !readOnly);
 }
 
 function submitPrompt(text) {
