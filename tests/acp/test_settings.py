@@ -78,27 +78,31 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         modes = _updates(notes, "current_mode_update")
         assert modes and modes[0]["currentModeId"] == "auto"
         assert json.loads((home / "trusted.json").read_text())["workspaces"][str(ws)]
-        # A third session is trusted from the start: nothing to ask.
-        reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
-        third = reply["result"]["sessionId"]
-        assert reply["result"]["modes"]["currentModeId"] == "auto"
-        reply, notes = await agent.request("session/prompt", _prompt(third, "/permissions"))
-        listing = _text(notes)
-        assert f"Workspace {ws}: trusted" in listing
-        assert "Mode: auto (from project" in listing
-        assert "read(secret.txt)  project" in listing
-        reply, _ = await agent.request("_tether/permissions", {"sessionId": third})
-        report = reply["result"]
-        assert report["trusted"] is True
-        assert [(r["kind"], r["rule"]) for r in report["rules"]] == [
-            ("deny", "read(secret.txt)"),
-            ("allow", "bash(*)"),
-        ]
-        assert report["problems"][0]["key"] == "colour"
-        reply, _ = await agent.request("_tether/permissions", {"sessionId": "nope"})
-        assert reply["error"]["code"] == -32002
+        await _listed_when_trusted(agent, ws)
     finally:
         assert await agent.close() == 0
+
+
+async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:
+    """A third session is trusted from the start: `/permissions` and the report say so."""
+    reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+    third = reply["result"]["sessionId"]
+    assert reply["result"]["modes"]["currentModeId"] == "auto"
+    reply, notes = await agent.request("session/prompt", _prompt(third, "/permissions"))
+    listing = _text(notes)
+    assert f"Workspace {ws}: trusted" in listing
+    assert "Mode: auto (from project" in listing
+    assert "read(secret.txt)  project" in listing
+    reply, _ = await agent.request("_tether/permissions", {"sessionId": third})
+    report = reply["result"]
+    assert report["trusted"] is True
+    assert [(r["kind"], r["rule"]) for r in report["rules"]] == [
+        ("deny", "read(secret.txt)"),
+        ("allow", "bash(*)"),
+    ]
+    assert report["problems"][0]["key"] == "colour"
+    reply, _ = await agent.request("_tether/permissions", {"sessionId": "nope"})
+    assert reply["error"]["code"] == -32002
 
 
 async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from tether.acp.config import SANDBOX_OPTION
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
+from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.follow import LogFollower
 from tether.web.protocol import (
@@ -53,6 +54,8 @@ from tether.web.protocol import (
     SessionSummary,
     SetMode,
     SetSandbox,
+    UnwatchChild,
+    WatchChild,
 )
 
 __all__ = ["Bridge"]
@@ -88,6 +91,7 @@ class Bridge:
         self._client = PageClient(send)
         self._tasks: set[asyncio.Task[None]] = set()
         self._following: asyncio.Task[bool] | None = None
+        self._children = ChildWatches(SessionStore.default, send)
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""
@@ -110,6 +114,7 @@ class Bridge:
         finally:
             self._client.withdraw()
             self._stop_following()
+            await self._children.close()
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -180,6 +185,10 @@ class Bridge:
             if isinstance(message, Answer):
                 # Answered inline: a prompt's task is waiting on exactly this.
                 self._client.answer(message.request_id, message.option_id)
+                continue
+            if isinstance(message, WatchChild | UnwatchChild):
+                # Read from the logs, not asked of the agent.
+                self._children.watch_or_unwatch(message)
                 continue
             task = asyncio.create_task(self._handle(conn, message))
             self._tasks.add(task)
@@ -281,7 +290,7 @@ class Bridge:
                 )
             case ListPermissions(session_id=session_id):
                 await self._send(await _permissions(conn, session_id))
-            case Answer():  # handled inline by the reader
+            case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
 
 
