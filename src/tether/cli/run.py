@@ -47,6 +47,8 @@ from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
 
+__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
+
 HELP = "run one prompt headless and print every card"
 
 
@@ -139,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session.create(store, cwd, config)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -151,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command_or_prompt(
+def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
@@ -160,7 +162,7 @@ def _run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
