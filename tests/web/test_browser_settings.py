@@ -18,6 +18,7 @@ PROJECT = {
     "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
     "colour": "blue",
 }
+MODE = "#settings select[data-menu-id=mode]"
 SCRIPT = {
     "turns": [
         {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": "touch ran"}}]},
@@ -60,7 +61,7 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
     with open_page(browser, web.url) as page:
         page.click("#new-session")
         page.wait_for_selector("#send:not([disabled])")
-        assert page.locator("#mode").input_value() == "ask"  # nothing granted yet
+        assert page.locator(MODE).input_value() == "ask"  # nothing granted yet
         page.fill("#prompt", "go")
         page.press("#prompt", "Enter")
         request = page.locator(".permission", has_text="Trust this workspace")
@@ -74,7 +75,7 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         # Trusted: auto mode and bash(*) apply at once, so the command ran without asking.
         page.locator("section.tool[data-tool-call-id=b1]").wait_for()
         assert (workspace / "ran").exists()
-        assert page.locator("#mode").input_value() == "auto"
+        assert page.locator(MODE).input_value() == "auto"
         trusted = json.loads((workspace.parent / "home/trusted.json").read_text())
         assert str(workspace) in trusted["workspaces"]
 

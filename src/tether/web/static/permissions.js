@@ -18,7 +18,7 @@ export class PermissionsPanel {
     this.sessionId = sessionId;
     this.button = el("button", {
       id: "permissions-button", class: "ghost perms-button", type: "button", title: "Permission rules of this session",
-      "aria-label": "Permissions", "aria-haspopup": "dialog", text: "⚿", disabled: true,
+      "aria-haspopup": "dialog", text: "Permissions", disabled: true,
       onclick: () => this.open(),
     });
     this.body = el("div", { class: "perms-body" });
