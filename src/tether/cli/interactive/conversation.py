@@ -203,7 +203,7 @@ class Conversation:
         self.model = model
         if self.session is not None:
             self.session.set_model(model)
-        self.notice(f"model: {model.name} (from the next request)")
+        self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
 
     # Output.

@@ -67,7 +67,7 @@ STYLE = Style.from_dict(
 )
 """Named ANSI colours only: they follow the terminal's own palette, light or dark."""
 
-PLACEHOLDER = "Type a prompt · / for commands · @ for files · ! for a shell command"
+PLACEHOLDER = "Type a prompt · / commands · @ files · ! shell"
 
 
 class Screen:
@@ -184,6 +184,11 @@ class Screen:
     def refresh(self) -> None:
         """Draw again (something shown changed)."""
         self.app.invalidate()
+
+    def close(self, status: int = 0) -> None:
+        """End the application with `status` (once: later calls change nothing)."""
+        if self.app.is_running and not self.app.is_done:
+            self.app.exit(result=status)
 
     def open_picker(self, picker: Picker) -> None:
         """Show `picker` in place of the input box until it is answered."""

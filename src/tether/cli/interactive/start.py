@@ -69,6 +69,8 @@ async def _session(argv: Sequence[str]) -> int:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, front.quit)
     running = loop.create_task(app.run_async())
+    # Whatever ends the screen also answers a question still open on it (as declined).
+    running.add_done_callback(lambda _: _decline(front))
     work = await asyncio.to_thread(_load, argv, scrollback)
     if isinstance(work, tuple):
         return await _fail(front, running, scrollback, work[1], work[0])
@@ -106,13 +108,17 @@ async def _fail(
     front: Front, running: asyncio.Task[int], scrollback: Scrollback, message: str, status: int
 ) -> int:
     front.leaving = True
-    if not running.done():
-        front.screen.app.exit(result=status)
+    front.screen.close(status)
     with contextlib.suppress(Exception):
         await running
     scrollback.finish()
     print(message, file=sys.stderr, flush=True)
     return status
+
+
+def _decline(front: Front) -> None:
+    if front.screen.picker is not None:
+        front.screen.picker.dismiss_now()
 
 
 def _load(argv: Sequence[str], scrollback: Scrollback) -> Workbench | tuple[int, str]:
