@@ -280,6 +280,14 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.line("/transcript")  # PAGER=cat: the whole session, written out
     tui.wait(lambda: tui.everything.count("Answer of the other model.") == 2, "the transcript")
 
+    _new_lines_and_a_paste(tui, home)
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"
+
+
+def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:
+    """Alt+Enter and Ctrl+J break the line; a long paste is one token, sent whole."""
     tui.type("two")
     tui.press("alt-enter")
     tui.type("lines")
@@ -298,6 +306,3 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.wait_in_scrollback("pasted line 20")
     said = [e for e in _log(home) if e["type"] == "user/message"][-1]
     assert said["content"][0]["text"] == f"look: {block}"
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"
