@@ -3,11 +3,10 @@ prompt that stays byte for byte the same across a session's requests."""
 
 from __future__ import annotations
 
-import subprocess
 from datetime import date
 from pathlib import Path
 
-from tests.session.helpers import Recorder, Sessions, call, script, text
+from tests.session.helpers import Recorder, Sessions, call, git, script, text
 from tether.session import SessionConfig
 from tether.session.environment import Host, Snapshot, environment_block, take_snapshot
 from tether.session.repository import MAX_STATUS_LINES, read_repository
@@ -21,21 +20,6 @@ HOST = Host(
     today=date(2026, 12, 4),
     timezone="CET, UTC+01:00",
 )
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in `root` as a person would (their config aside)."""
-    env = {
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-    }
-    return subprocess.run(
-        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True
-    ).stdout
 
 
 def repository(root: Path, *subjects: str) -> Path:

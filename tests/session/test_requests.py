@@ -9,7 +9,6 @@ breakpoints and have the cache reads it reports logged.
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, sse_reply
 from tests.models.support import FAST
-from tests.session.helpers import Recorder, Sessions, log_lines, text
+from tests.session.helpers import Recorder, Sessions, git, log_lines, text
 from tether.models.anthropic_cache import MAX_BREAKPOINTS
 from tether.models.anthropic_model import AnthropicModel
 from tether.models.openai_compat import OpenAICompatModel
@@ -41,26 +40,14 @@ HOST = Host(
 
 def fake_repository(ws: Path) -> None:
     """A small project with history, one change and one new file."""
-    env = {
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-    }
-
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=ws, env=env, check=True, capture_output=True)
-
-    git("init", "-q", "-b", "main")
+    git(ws, "init", "-q", "-b", "main")
     (ws / "AGENTS.md").write_text("Run the tests with `make test`.\n")
     (ws / "a.py").write_text("def greet():\n    return 'hi'\n")
-    git("add", "-A")
-    git("commit", "-q", "-m", "Add the greeting")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "Add the greeting")
     (ws / "b.py").write_text("".join(f"line_{n} = {n}\n" for n in range(12)))
-    git("add", "-A")
-    git("commit", "-q", "-m", "Add b.py")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-q", "-m", "Add b.py")
     (ws / "a.py").write_text("def greet():\n    return 'hi!'\n")
     (ws / "notes.md").write_text("todo\n")
 

@@ -39,6 +39,8 @@ from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionSto
 from tether.settings import SettingsError
 from tether.tools.defaults import default_tools
 
+__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
+
 HELP = "run one prompt headless and print every card"
 
 
@@ -131,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session.create(store, cwd, config)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -143,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command_or_prompt(
+def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
@@ -152,7 +154,7 @@ def _run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:

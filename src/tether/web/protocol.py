@@ -27,9 +27,10 @@ __all__ = [
     "ErrorMessage",
     "ListSessions",
     "LoadSession",
+    "Menu",
+    "MenuChoice",
+    "Menus",
     "MessageHtml",
-    "ModeChoice",
-    "ModeState",
     "NewSession",
     "Opened",
     "Opening",
@@ -43,6 +44,7 @@ __all__ = [
     "ServerMessage",
     "SessionSummary",
     "Sessions",
+    "SetConfigOption",
     "SetMode",
     "UnwatchChild",
     "WatchChild",
@@ -68,11 +70,17 @@ class NewSession:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class LoadSession:
-    """Open a stored session; its history comes back as replayed updates (`session/load`)."""
+    """Open a stored session; its history comes back as replayed updates (`session/load`).
+
+    `reclaim`: this tab had the session open before it was reloaded (or reconnected). If
+    another process holds it, the tab follows it read-only, and takes it back by itself
+    should it come free at once (the tab's old agent was only closing).
+    """
 
     type: Literal["loadSession"] = "loadSession"
     session_id: str
     cwd: Opt[str] = None
+    reclaim: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -102,11 +110,12 @@ class SetMode:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class SetSandbox:
-    """Switch how a session's commands are confined (the agent's `sandbox` config option)."""
+class SetConfigOption:
+    """Set one of a session's config options (`session/set_config_option`): a menu's choice."""
 
-    type: Literal["setSandbox"] = "setSandbox"
+    type: Literal["setConfigOption"] = "setConfigOption"
     session_id: str
+    config_id: str
     value: str
 
 
@@ -142,7 +151,7 @@ ClientMessage = Annotated[
     | Prompt
     | Cancel
     | SetMode
-    | SetSandbox
+    | SetConfigOption
     | Answer
     | WatchChild
     | UnwatchChild,
@@ -195,31 +204,48 @@ class Opening:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeChoice:
-    """One selectable permission mode."""
+class MenuChoice:
+    """One choice of a menu; `group` names the agent's group of choices it sits in."""
+
+    value: str
+    name: str
+    description: Opt[str] = None
+    group: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menu:
+    """One of a session's settings as a header menu (a config option's `select`, or its modes).
+
+    `source` says how a choice is made: `config` through `session/set_config_option` with
+    this `id`, `modes` through `session/set_mode`.
+    """
 
     id: str
     name: str
     description: Opt[str] = None
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeState:
-    """The modes a session offers and the current one."""
-
-    current_mode_id: str
-    available_modes: tuple[ModeChoice, ...]
+    category: Opt[str] = None
+    current: str
+    choices: tuple[MenuChoice, ...]
+    source: Literal["config", "modes"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Opened:
-    """The session is open and accepts prompts."""
+    """The session is open and accepts prompts; its settings come as menus, in order."""
 
     type: Literal["opened"] = "opened"
     session_id: str
-    modes: Opt[ModeState] = None
-    sandbox: Opt[ModeState] = None
-    """The agent's `sandbox` config option, when it has one: the sandbox modes, the current."""
+    menus: tuple[Menu, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menus:
+    """A session's menus now: after an update from the agent, or a switch (made or refused)."""
+
+    type: Literal["menus"] = "menus"
+    session_id: str
+    menus: tuple[Menu, ...]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -329,6 +355,7 @@ ServerMessage = Annotated[
     | Sessions
     | Opening
     | Opened
+    | Menus
     | AgentUpdate
     | PermissionAsked
     | PermissionClosed
