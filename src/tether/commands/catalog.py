@@ -74,6 +74,10 @@ BUILTIN: tuple[Command, ...] = (
         template=INIT_PROMPT,
     ),
     Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+    Command(
+        "permissions",
+        "List the permission rules, the file each comes from, and whether the workspace is trusted",
+    ),
     Command("help", "Keys and commands", terminal=True),
     Command("clear", "Start a new session with the same settings", terminal=True),
     Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),
