@@ -175,7 +175,9 @@ def test_hostile_files_are_refused_not_read(tmp_path: Path, user_dir: Path, home
     os.mkfifo(ws / "CLAUDE.md")
     found = load(ws, user_dir)
     assert found.files == ()
-    assert found.problems == (f"instructions: {ws / 'CLAUDE.md'}: not a regular file (a FIFO)",)
+    assert found.problems == (
+        f"instructions skipped: {ws / 'CLAUDE.md'}: not a regular file (a FIFO)",
+    )
     os.unlink(ws / "CLAUDE.md")
     write(ws / "CLAUDE.md", "x" * 200_000 + "\n@big.md")
     write(ws / "big.md", "never reached")

@@ -113,6 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The interactive session parses its own arguments once its input box is drawn.
         launch = importlib.import_module(INTERACTIVE).launch
         return cast(int, launch(argv))
+    if chosen is None and "--version" in _options(argv):
+        print(f"tether {_version()}")  # without importing every subcommand for the help
+        return 0
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
     parser = build_parser(chosen) if chosen is not None else interactive_parser()
     args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import UnreadableFile, read_bounded
 
 __all__ = [
     "MAX_DEPTH",
@@ -84,17 +84,7 @@ class Reader:
         if resolved in self.seen:
             return []
         within = origin != "user"
-        own_place = resolved == Path(os.path.abspath(path))
-        if (
-            within
-            and self.boundary is not None
-            and not own_place
-            and not _inside(resolved, self.boundary)
-        ):
-            # A link named CLAUDE.md is read as what it points to: that must be inside too.
-            self._report(f"{path}: it leads outside the workspace ({resolved}); not read")
-            return []
-        return self._file(resolved, path, origin, None, (), within=within)
+        return self._file(resolved, path, origin, None, (), within=within, linked=within)
 
     def _file(
         self,
@@ -105,9 +95,16 @@ class Reader:
         stack: tuple[Path, ...],
         *,
         within: bool,
+        linked: bool = False,
     ) -> list[InstructionFile]:
         text = self._text(shown)
         if text is None:
+            return []
+        own_place = resolved == Path(os.path.abspath(shown))
+        outside = self.boundary is not None and not _inside(resolved, self.boundary)
+        if linked and not own_place and outside:
+            # A link named CLAUDE.md is what it points to: that must be inside too.
+            self._report(f"{shown}: it leads outside the workspace ({resolved}); not read")
             return []
         self.seen.add(resolved)
         files = [InstructionFile(shown, text, origin, parent)]
@@ -149,11 +146,12 @@ class Reader:
             self._report(f"{path}: left out, the instructions hold {MAX_TOTAL_CHARS} characters")
             return None
         try:
-            text = read_bounded_text(path)
+            # Undecodable bytes become U+FFFD: a stray Latin-1 byte spoils a word, not a file.
+            text = read_bounded(path).decode("utf-8-sig", errors="replace")
         except (FileNotFoundError, NotADirectoryError):
             return None
         except UnreadableFile as exc:
-            self._report(f"instructions: {exc}")
+            self._report(f"instructions skipped: {exc}")
             return None
         text = text[:MAX_FILE_CHARS].strip()
         self.used += len(text)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ __all__ = [
     "system_prompt",
 ]
 
+log = logging.getLogger(__name__)
+
 MAX_INSTRUCTIONS_BYTES = MAX_FILE_CHARS
 """An instruction file is cut here: instructions, not a data dump, belong in the prompt."""
 
@@ -51,6 +54,8 @@ def system_prompt(
         parts.append(f"# Your role\n\n{role}")
     if instructions is None:
         instructions = load_instructions(workspace.cwd, workspace.roots, user_dir, trusted=False)
+        for problem in instructions.problems:
+            log.warning("%s", problem)
     parts.extend(_section(file) for file in instructions.files)
     return "\n\n".join(parts)
 
@@ -82,6 +87,7 @@ class Reminders:
     shown: set[Path] = field(default_factory=set)
     trusted: Callable[[], bool] = _untrusted
     """Whether the workspace is trusted now (its files may then import from outside it)."""
+    warned: set[str] = field(default_factory=set)
 
     def after(self, paths: Iterable[Path]) -> Reminder | None:
         """The reminder to attach after a tool showed the model `paths`, and the files it quotes."""
@@ -115,6 +121,10 @@ class Reminders:
             files = reader.read(source, "directory")
             if files:
                 found.append((source, _with_imports(files)))
+        for problem in reader.problems:
+            if problem not in self.warned:
+                self.warned.add(problem)
+                log.warning("%s", problem)
         return found
 
 
