@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
+from tether.instructions import Instructions, load_instructions
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta, Usage
 from tether.models.messages import AssistantMessage, ToolSpec
+from tether.policy import PolicyMode
 from tether.session.budget import Budget
 from tether.session.calls import close_stream, prepare
 from tether.session.compaction import (
@@ -18,6 +21,7 @@ from tether.session.compaction import (
     summary_point,
     summary_request_messages,
 )
+from tether.session.environment import Host, Snapshot, environment_block, take_snapshot
 from tether.session.events import (
     CompactionEvent,
     CompactionMethod,
@@ -53,18 +57,26 @@ class Context:
         user_dir: Path,
         budget: Budget,
         role: str | None = None,
+        mode: Callable[[], PolicyMode] | None = None,
+        host: Host | None = None,
+        trusted: Callable[[], bool] | None = None,
         before_compact: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
         self._before_compact = before_compact
         """Runs before each automatic compaction (the `PreCompact` hooks)."""
         self._role = role
+        self._mode = mode
+        self._host = host
+        self._snapshot: Snapshot | None = None
         self._log = log_
         self._model = model
         self._tools = tools
         self._workspace = workspace
         self._user_dir = user_dir
         self._stubs: dict[int, str] = {}
+        self._trusted = trusted
+        self._told: tuple[tuple[Path, ...], frozenset[str]] = ((), frozenset())
 
     def use(self, model: Model, window: int) -> None:
         """Send the next requests to `model`, whose context holds `window` tokens."""
@@ -75,13 +87,36 @@ class Context:
     def request(self, events: Sequence[Event] | None = None) -> ModelRequest:
         """The request for the model's view of `events` (the whole log by default)."""
         return ModelRequest(
-            system=system_prompt(self._workspace, self._tools, self._user_dir, self._role),
+            system=system_prompt(
+                self._workspace,
+                self._tools,
+                self._user_dir,
+                self._role,
+                self._environment(),
+                instructions=self._instructions(),
+            ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
         )
 
+    def _instructions(self) -> Instructions:
+        """The instruction files now; which ones (and what was wrong) is logged when it changes."""
+        trusted = self._trusted() if self._trusted is not None else False
+        workspace = self._workspace
+        found = load_instructions(workspace.cwd, workspace.roots, self._user_dir, trusted=trusted)
+        paths = tuple(file.path for file in found.files)
+        told_paths, told_problems = self._told
+        if paths != told_paths:
+            log.info("instructions: %s", ", ".join(map(str, paths)) or "none")
+        for problem in found.problems:
+            if problem not in told_problems:
+                log.warning("%s", problem)
+        self._told = (paths, told_problems | set(found.problems))
+        return found
+
     async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:
         """The next request, compacted first when its estimate passes the threshold."""
+        await self._settle()
         request = self.request()
         if compact and self.budget.estimate(request) > self.budget.threshold:
             request = await self.compact(emit)
@@ -109,6 +144,7 @@ class Context:
         """Replace the messages up to `through` by the model's summary of those up to `asked`
         (`through` unless told: a `/compact` prompt is replaced, not summarised)."""
         events = [e for e in self._log.events if e.seq <= (through if asked is None else asked)]
+        await self._settle()
         older = self.request(events)
         ask = ModelRequest(
             older.system, summary_request_messages(older.messages, focus), older.tools
@@ -134,6 +170,22 @@ class Context:
         self.budget.report(request, reply, usage)
         for update in context_updates(event, previous, self.budget.window):
             emit(update)
+
+    async def _settle(self) -> None:
+        # Once per session: git and the sandbox probe run in a thread, off the event loop.
+        if self._snapshot is None and self._mode is not None:
+            self._snapshot = await asyncio.to_thread(take_snapshot, self._workspace, self._host)
+
+    def _environment(self) -> str | None:
+        if self._snapshot is None or self._mode is None:
+            return None
+        return environment_block(
+            self._workspace,
+            self._snapshot,
+            tools=self._tools,
+            model=self._model.name,
+            mode=self._mode(),
+        )
 
     def _record(
         self, method: CompactionMethod, through: int, emit: OnUpdate, summary: str | None = None

@@ -38,7 +38,7 @@ from tether.session.events import (
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
-from tether.session.runner import CallRunner
+from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
@@ -106,6 +106,9 @@ class Session:
             user_dir=user_dir,
             budget=config.budget(),
             role=config.role,
+            mode=lambda: self.gate.mode,
+            host=config.host,
+            trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
         )
         self._turn: Turn | None = None

@@ -69,7 +69,7 @@ timeout instead.
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
 - Prefer the file tools (`read`, `edit`, `write`) over `cat`, `sed` or `echo >` for files.
-- Commands may run in a sandbox (the call's card says which): the filesystem is read-only \
+- Commands may run in a sandbox (the environment says which): the filesystem is read-only \
 outside the workspace, /tmp is private, and the network is off unless the session allows it. \
 A command that must write outside or use the network (a package install, `git push`) can \
 pass `unsandboxed: true`; the person is then asked every time.
