@@ -1,4 +1,4 @@
-"""MCP servers for a session: from the ACP client and from `mcp.json` files, via the `mcp` SDK.
+"""MCP servers for a session: from a client and from `mcp.json` files, via the `mcp` SDK.
 
 sources = gather(cwd, home, client_servers)     # what is configured (no SDK import yet)
 servers = await McpServers.start(specs, cwd)    # `tether.mcp.servers`; failures: `.notices`
@@ -9,12 +9,15 @@ The SDK is imported by `tether.mcp.servers` only, so sessions without servers ne
 """
 
 from tether.mcp.approval import Approvals
-from tether.mcp.sources import ClientServer, McpSources, gather
+from tether.mcp.sources import McpSources, gather
 from tether.mcp.specs import (
     PROJECT_FILE,
     USER_FILE,
+    HttpServer,
     McpSpec,
     McpSpecError,
+    SseServer,
+    StdioServer,
     describe_spec,
     read_specs,
 )
@@ -23,10 +26,12 @@ __all__ = [
     "PROJECT_FILE",
     "USER_FILE",
     "Approvals",
-    "ClientServer",
+    "HttpServer",
     "McpSources",
     "McpSpec",
     "McpSpecError",
+    "SseServer",
+    "StdioServer",
     "describe_spec",
     "gather",
     "read_specs",
