@@ -67,8 +67,14 @@ class Row:
 
 
 def _environ(home: Path, **extra: str) -> dict[str, str]:
-    """Tether's environment: its own data directory, and no key that could reach a provider."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    """Tether's environment: its own data directory, no key that could reach a provider, and
+    bytecode written (an installed tether has it; compiling every module each run is not
+    what anyone measures)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.endswith("_API_KEY") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     return {**env, "TETHER_HOME": str(home), **extra}
 
 
@@ -89,7 +95,8 @@ def _timed(argv: list[str], env: dict[str, str] | None = None, cwd: Path | None 
 
 
 def _python(code: str, *args: str) -> Callable[[], float]:
-    return lambda: _timed([PYTHON, "-c", code, *args])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return lambda: _timed([PYTHON, "-c", code, *args], env=env)
 
 
 def _tether(home: Path, *args: str) -> Callable[[], float]:

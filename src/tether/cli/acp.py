@@ -16,8 +16,6 @@ from tether.session import SessionStore
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 
-HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""

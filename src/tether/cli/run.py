@@ -19,7 +19,8 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles, run_prompt
+from tether.cli.prompting import run_prompt
+from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
@@ -38,8 +39,6 @@ from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
 from tether.tools.defaults import default_tools
-
-HELP = "run one prompt headless and print every card"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
