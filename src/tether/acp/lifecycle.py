@@ -20,6 +20,7 @@ from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.switches import honour_logged_model, session_options
+from tether.acp.workspace import announce
 from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
 
 __all__ = ["LIST_PAGE", "delete_session", "list_sessions", "load_session", "new_session"]
@@ -44,11 +45,12 @@ async def new_session(
     config, calls = ctx.config(session_id, root, extra)
     session = Session.create(ctx.store, root, config, session_id)
     opened = ctx.register(session, calls)
+    announce(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
     return NewSessionResponse(
         session_id=session.id,
-        modes=mode_state(ctx.mode),
+        modes=mode_state(session.gate.mode),
         config_options=session_options(session),
     )
 
@@ -63,6 +65,7 @@ async def load_session(
     """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
     asked_cwd = client_path(cwd, "cwd")
     opened = ctx.open.get(session_id)
+    fresh = opened is None
     if opened is None:
         opened = _load(ctx, session_id, additional_directories)
         # Before the replay, so the cards of MCP calls come back as they were shown.
@@ -72,6 +75,8 @@ async def load_session(
         log.info("session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd)
     for update in session.replay():
         ctx.post(opened, update)
+    if fresh:
+        announce(ctx, opened)
     await ctx.flush()
     ctx.advertise(opened)
     return LoadSessionResponse(
@@ -80,7 +85,10 @@ async def load_session(
 
 
 async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionResponse:
-    """Delete a stored session (closing it here first); refused while another process has it."""
+    """Delete a stored session (closing it here first); refused while another process has it.
+
+    The sessions its agents ran go with it (one still open elsewhere is kept, and logged).
+    """
     opened = ctx.open.get(session_id)
     if opened is not None:
         if opened.session.running:
@@ -92,6 +100,7 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
         del ctx.open[session_id]
         await opened.close()
     try:
+        children = ctx.store.descendants(session_id)
         ctx.store.delete(session_id)
     except SessionNotFound as exc:
         # Not a session that is gone: an id the client should not have sent.
@@ -100,6 +109,11 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
         ) from exc
     except SessionLocked as exc:
         raise stored_session_error(exc, session_id) from exc
+    for child in children:
+        try:
+            ctx.store.delete(child)
+        except (SessionNotFound, SessionLocked) as exc:
+            log.warning("the agent session %s of %s is kept: %s", child, session_id, exc)
     return DeleteSessionResponse()
 
 

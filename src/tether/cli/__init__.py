@@ -1,8 +1,15 @@
-"""The `tether` command line: one small module per subcommand, listed in `COMMANDS`."""
+"""The `tether` command line: one small module per subcommand, listed in `COMMANDS`.
+
+With no subcommand, `tether` is the interactive session (`INTERACTIVE`): `tether`,
+`tether "PROMPT"`, `tether -c`, `tether -r [ID]`. The first argument decides: a subcommand's
+exact name (`tether run ...`) is that subcommand, anything else belongs to the interactive
+session, so `tether "run tests"` is a prompt; `tether -- run` makes a lone word a prompt too.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -10,7 +17,15 @@ from typing import NamedTuple, Protocol, cast
 
 from tether import __version__
 
-__all__ = ["COMMANDS", "Command", "Entry", "build_parser", "main"]
+__all__ = [
+    "COMMANDS",
+    "INTERACTIVE",
+    "Command",
+    "Entry",
+    "build_parser",
+    "interactive_parser",
+    "main",
+]
 
 
 class Entry(NamedTuple):
@@ -44,6 +59,11 @@ The help is here, not in the module, so `tether --help` and `tether --version` i
 subcommand: each command imports what it uses, when it runs.
 """
 
+INTERACTIVE = "tether.cli.interactive"
+"""The module `tether` runs when no subcommand is named: the interactive session."""
+
+_HELP = ("-h", "--help")
+
 
 class Command(Protocol):
     """What a subcommand module provides."""
@@ -60,7 +80,7 @@ class Command(Protocol):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand in `COMMANDS`, with the arguments of `only`.
 
-    Without `only` (`tether --help`) no subcommand module is imported.
+    Without `only` no subcommand module is imported.
     """
     parser = argparse.ArgumentParser(
         prog="tether", description="A coding-agent harness whose every tool call is a card."
@@ -71,21 +91,35 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name, entry in COMMANDS.items():
         sub = commands.add_parser(name, help=entry.help, description=entry.help)
         if name == only:
-            import importlib
-
             command = cast(Command, importlib.import_module(entry.module))
             command.configure(sub)
             sub.set_defaults(command_run=command.run)
     return parser
 
 
+def interactive_parser() -> argparse.ArgumentParser:
+    """The parser of `tether` without a subcommand; its help lists the subcommands too."""
+    interactive = importlib.import_module(INTERACTIVE)
+    lines = [f"  {name:<10} {entry.help}" for name, entry in COMMANDS.items()]
+    parser = argparse.ArgumentParser(
+        prog="tether",
+        usage="tether [options] [PROMPT]\n       tether COMMAND [options] ...",
+        description=interactive.HELP,
+        epilog="commands (tether COMMAND --help):\n" + "\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tether {__version__}")
+    interactive.configure(parser)
+    parser.set_defaults(command_run=interactive.run)
+    return parser
+
+
 def _chosen(argv: Sequence[str]) -> str | None:
-    """The subcommand named in `argv`, if it comes before any other positional argument."""
+    """The subcommand `argv` names: its first argument after `-v`, when that is one."""
     for arg in argv:
-        if arg in COMMANDS:
-            return arg
-        if not arg.startswith("-"):
-            return None
+        if arg in ("-v", "--verbose"):
+            continue
+        return arg if arg in COMMANDS else None
     return None
 
 
@@ -93,19 +127,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     chosen = _chosen(argv)
-    if chosen is not None:
-        from tether.lazy import defer_imports
+    if chosen is None and "--version" in _options(argv):
+        print(f"tether {__version__}")  # the one answer that needs no parser
+        return 0
+    from tether.lazy import defer_imports
 
-        defer_imports()  # before the command imports an HTTP client, which imports HTTP/2
+    defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
+    if chosen is None and not any(arg in _HELP for arg in _options(argv)):
+        # The interactive session parses its own arguments once its input box is drawn.
+        launch = importlib.import_module(INTERACTIVE).launch
+        return cast(int, launch(argv))
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
-    args = build_parser(chosen).parse_args(argv)
-    import logging  # after `--version` and `--help`, which need none of it
-
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="tether: %(levelname)s: %(message)s",
-        stream=sys.stderr,
-    )
+    parser = build_parser(chosen) if chosen is not None else interactive_parser()
+    args = parser.parse_args(argv)
+    _configure_logging(verbose=args.verbose)
     try:
         status: int = args.command_run(args)
     except Exception as exc:
@@ -124,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def _options(argv: Sequence[str]) -> Sequence[str]:
+    """The arguments before `--` (after it, `-h` would be a prompt)."""
+    return argv[: argv.index("--")] if "--" in argv else argv
+
+
 _PLAIN_ERRORS = (("tether.session.errors", "SessionError"), ("tether.models.base", "ModelError"))
 """Errors whose message is all a person needs: said in one line, without a traceback."""
 
@@ -139,6 +179,16 @@ def _said_plainly(exc: Exception) -> bool:
         if module is not None and isinstance(exc, getattr(module, class_name)):
             return True
     return False
+
+
+def _configure_logging(*, verbose: bool) -> None:
+    import logging  # after `--version` and `--help`, which need none of it
+
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="tether: %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
 
 
 def _pipe_closed() -> int:

@@ -28,17 +28,27 @@ from tether.cli.settings_args import (
     extra_roots,
     model_spec,
     run_settings,
-    sandbox_from,
+    sandbox_policy,
     settings_flags,
     tool_env,
 )
 from tether.cli.status import StatusLine
-from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
+from tether.commands import (
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    load_commands,
+    resolve,
+)
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
+from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
+
+__all__ = ["configure", "run", "run_command_or_prompt"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
-        sandbox = sandbox_from(settings)
+        sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
@@ -130,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         session = Session.create(store, cwd, config)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -142,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command_or_prompt(
+def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
@@ -151,7 +161,7 @@ def _run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
@@ -164,6 +174,13 @@ def _run_command_or_prompt(
                 f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
                 markup=False,
             )
+            return 0
+        case PermissionsList():
+            settings = session.gate.settings
+            if settings is not None:
+                printer.console.print(
+                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
+                )
             return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         SessionError,
         SessionLocked,
         SessionNotFound,
+        UnusableCwd,
     )
     from tether.session.events import TurnStop
     from tether.session.session import CANCELLED, Session
@@ -62,6 +63,7 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "TurnStop",
+    "UnusableCwd",
     "UsageChanged",
     "UserImage",
     "UserResource",
@@ -80,6 +82,7 @@ __getattr__ = lazy_names(
         "SessionError": "tether.session.errors",
         "SessionLocked": "tether.session.errors",
         "SessionNotFound": "tether.session.errors",
+        "UnusableCwd": "tether.session.errors",
         "TurnStop": "tether.session.events",
         "CANCELLED": "tether.session.session",
         "Session": "tether.session.session",

@@ -97,6 +97,8 @@ class Session:
             user_dir=user_dir,
             budget=config.budget(),
             role=config.role,
+            mode=lambda: self.gate.mode,
+            host=config.host,
         )
         self._turn: Turn | None = None
         self._window = config.context_window

@@ -21,19 +21,24 @@ __all__ = [
     "AgentUpdate",
     "Answer",
     "Cancel",
+    "ChildEntry",
+    "ChildUpdates",
     "ClientMessage",
     "ErrorMessage",
+    "ListPermissions",
     "ListSessions",
     "LoadSession",
+    "Menu",
+    "MenuChoice",
+    "Menus",
     "MessageHtml",
-    "ModeChoice",
-    "ModeState",
     "NewSession",
     "Opened",
     "Opening",
     "PermissionAsked",
     "PermissionButton",
     "PermissionClosed",
+    "PermissionsReport",
     "Prompt",
     "PromptEnd",
     "ReadOnly",
@@ -41,7 +46,10 @@ __all__ = [
     "ServerMessage",
     "SessionSummary",
     "Sessions",
+    "SetConfigOption",
     "SetMode",
+    "UnwatchChild",
+    "WatchChild",
 ]
 
 
@@ -64,11 +72,17 @@ class NewSession:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class LoadSession:
-    """Open a stored session; its history comes back as replayed updates (`session/load`)."""
+    """Open a stored session; its history comes back as replayed updates (`session/load`).
+
+    `reclaim`: this tab had the session open before it was reloaded (or reconnected). If
+    another process holds it, the tab follows it read-only, and takes it back by itself
+    should it come free at once (the tab's old agent was only closing).
+    """
 
     type: Literal["loadSession"] = "loadSession"
     session_id: str
     cwd: Opt[str] = None
+    reclaim: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -98,11 +112,12 @@ class SetMode:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class SetSandbox:
-    """Switch how a session's commands are confined (the agent's `sandbox` config option)."""
+class SetConfigOption:
+    """Set one of a session's config options (`session/set_config_option`): a menu's choice."""
 
-    type: Literal["setSandbox"] = "setSandbox"
+    type: Literal["setConfigOption"] = "setConfigOption"
     session_id: str
+    config_id: str
     value: str
 
 
@@ -115,8 +130,42 @@ class Answer:
     option_id: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ListPermissions:
+    """Ask for a session's permission rules, their files and trust (`_tether/permissions`)."""
+
+    type: Literal["listPermissions"] = "listPermissions"
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class WatchChild:
+    """Show an agent's session (a task card's): its log replayed, then followed until it ends."""
+
+    type: Literal["watchChild"] = "watchChild"
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class UnwatchChild:
+    """Stop following an agent's session (its task card was folded)."""
+
+    type: Literal["unwatchChild"] = "unwatchChild"
+    session_id: str
+
+
 ClientMessage = Annotated[
-    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | SetSandbox | Answer,
+    ListSessions
+    | NewSession
+    | LoadSession
+    | Prompt
+    | Cancel
+    | SetMode
+    | SetConfigOption
+    | Answer
+    | ListPermissions
+    | WatchChild
+    | UnwatchChild,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -166,31 +215,48 @@ class Opening:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeChoice:
-    """One selectable permission mode."""
+class MenuChoice:
+    """One choice of a menu; `group` names the agent's group of choices it sits in."""
+
+    value: str
+    name: str
+    description: Opt[str] = None
+    group: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menu:
+    """One of a session's settings as a header menu (a config option's `select`, or its modes).
+
+    `source` says how a choice is made: `config` through `session/set_config_option` with
+    this `id`, `modes` through `session/set_mode`.
+    """
 
     id: str
     name: str
     description: Opt[str] = None
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeState:
-    """The modes a session offers and the current one."""
-
-    current_mode_id: str
-    available_modes: tuple[ModeChoice, ...]
+    category: Opt[str] = None
+    current: str
+    choices: tuple[MenuChoice, ...]
+    source: Literal["config", "modes"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Opened:
-    """The session is open and accepts prompts."""
+    """The session is open and accepts prompts; its settings come as menus, in order."""
 
     type: Literal["opened"] = "opened"
     session_id: str
-    modes: Opt[ModeState] = None
-    sandbox: Opt[ModeState] = None
-    """The agent's `sandbox` config option, when it has one: the sandbox modes, the current."""
+    menus: tuple[Menu, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menus:
+    """A session's menus now: after an update from the agent, or a switch (made or refused)."""
+
+    type: Literal["menus"] = "menus"
+    session_id: str
+    menus: tuple[Menu, ...]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -265,6 +331,40 @@ class ReadOnly:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class PermissionsReport:
+    """A session's permission rules as the agent reports them (`tether.settings.report`), or
+    why there is no report (an agent without the `_tether/permissions` extension)."""
+
+    type: Literal["permissionsReport"] = "permissionsReport"
+    session_id: str
+    report: Opt[dict[str, Any]] = None
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ChildEntry:
+    """One step of an agent's transcript: an ACP update, or the Markdown of its last message."""
+
+    update: Opt[dict[str, Any]] = None
+    markdown: Opt[str] = None
+    """The agent message just completed, rendered (as `MessageHtml` is for the session)."""
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ChildUpdates:
+    """More of an agent's session, read from its log: the entries since the last message.
+
+    `done` says the agent has ended (nothing more will come); `error` why it cannot be shown.
+    """
+
+    type: Literal["childUpdates"] = "childUpdates"
+    session_id: str
+    entries: tuple[ChildEntry, ...] = ()
+    done: bool = False
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ErrorMessage:
     """Something the user should see: a refused request, an agent error, the agent exiting."""
 
@@ -277,12 +377,15 @@ ServerMessage = Annotated[
     | Sessions
     | Opening
     | Opened
+    | Menus
     | AgentUpdate
     | PermissionAsked
     | PermissionClosed
     | PromptEnd
     | MessageHtml
     | ReadOnly
+    | PermissionsReport
+    | ChildUpdates
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -33,9 +33,10 @@ DESCRIPTION = """\
 Replace an exact string in a file. The file must have been read earlier in this session and \
 be unchanged since.
 `old_string` must match exactly once (include surrounding lines to make it unique), or set \
-`replace_all` to replace every occurrence. Line endings do not matter for matching: the file \
-keeps its own, and its encoding. An empty `old_string` creates a file that does not exist yet \
-(or fills an empty one) with `new_string`."""
+`replace_all` to replace every occurrence. Copy text from `read` without its `N: ` line \
+prefix, keeping the indentation exactly as it appears after that prefix. Line endings do not \
+matter for matching: the file keeps its own, and its encoding. An empty `old_string` creates \
+a file that does not exist yet (or fills an empty one) with `new_string`."""
 
 
 class EditArgs(ToolArguments):
@@ -71,8 +72,9 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")
         plan = await asyncio.to_thread(_plan, args, ctx.observations, path, ctx.workspace.roots)
-        await commit_change(ctx, path, plan.data, plan.before, "edit")
-        return await asyncio.to_thread(plan.applied, path)
+        change = await asyncio.to_thread(plan.applied, path)
+        await commit_change(ctx, path, plan.data, plan.before, "edit", change=change)
+        return change
 
     def render(self, args: EditArgs, value: AppliedChange) -> list[ContentBlock]:
         """`Edited PATH: replaced N occurrence(s)`, or `Created PATH (N lines)`."""

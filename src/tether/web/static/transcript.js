@@ -1,7 +1,7 @@
 // The transcript of one session: messages, tool call blocks (keyed by toolCallId) and
 // permission requests, built from ACP session updates, live or replayed alike.
 
-import { contentBlock, renderToolBody } from "./cards/index.js";
+import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
 
 const KIND_ICONS = {
@@ -51,6 +51,7 @@ export class Transcript {
     this.lastMessage = null; // {role, node} of the message being streamed into
     this.pendingAgent = null; // the agent message whose Markdown has not arrived yet
     this.lastUserText = "";
+    this.userTexts = []; // every prompt shown, oldest first (for the composer's history)
     this.ended = false; // the running prompt's end was already shown (from the agent's turnEnd)
   }
 
@@ -61,6 +62,7 @@ export class Transcript {
     this.lastMessage = null;
     this.pendingAgent = null;
     this.lastUserText = "";
+    this.userTexts = [];
     this.ended = false;
   }
 
@@ -132,8 +134,13 @@ export class Transcript {
   chunk(role, content) {
     if (!content) return;
     if (role === "user" && content.type === "text") {
-      if (this.lastMessage && this.lastMessage.role === "user") this.lastUserText += content.text;
-      else this.lastUserText = content.text;
+      if (this.lastMessage && this.lastMessage.role === "user") {
+        this.lastUserText += content.text;
+        this.userTexts[this.userTexts.length - 1] = this.lastUserText;
+      } else {
+        this.lastUserText = content.text;
+        this.userTexts.push(content.text);
+      }
     }
     if (!this.lastMessage || this.lastMessage.role !== role) {
       const node = role === "thought"
@@ -152,6 +159,24 @@ export class Transcript {
     } else {
       target.append(contentBlock(content));
     }
+  }
+
+  /** The user's own prompt, shown as sent (the agent does not echo it live). */
+  userPrompt(text) {
+    this.chunk("user", { type: "text", text });
+    this.lastMessage = null;
+    this.ended = false;
+  }
+
+  /** The commands one can type, as `/help` lists them. */
+  help(commands) {
+    this.lastMessage = null;
+    this.root.append(el("section", { class: "notice notice-help", "aria-label": "Commands" },
+      el("div", { class: "help-title", text: commands.length ? "Commands (type / to pick one)" : "This agent offers no commands." }),
+      el("dl", { class: "help-list" }, commands.flatMap((c) => [
+        el("dt", {}, el("code", { text: `/${c.name}` }), c.input && c.input.hint ? el("span", { class: "command-hint", text: ` ${c.input.hint}` }) : null),
+        el("dd", { text: c.description || "" }),
+      ]))));
   }
 
   toolCall(update, isStart) {
@@ -227,6 +252,7 @@ export class Transcript {
       },
     }));
     const keys = keyHints(request.options);
+    const delegated = delegatedQuestion(call, renderToolBody); // an agent's call, asked here
     const box = el("div", {
       class: "permission", role: "group", "aria-label": "Permission request", tabindex: "-1",
       dataset: { requestId: request.requestId },
@@ -238,12 +264,13 @@ export class Transcript {
         box.querySelector(`button[data-option-id="${CSS.escape(option.optionId)}"]`)?.click();
       },
     },
+    delegated,
     el("span", { class: "perm-question", text: "Allow this?" }),
     el("div", { class: "perm-buttons" }, buttons),
     el("span", { class: "perm-keys", text: Object.keys(keys).join(" / ") }));
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
-    this.permissions.set(request.requestId, { node: box, options: request.options });
+    this.permissions.set(request.requestId, { node: box, options: request.options, delegated });
     box.querySelector("button")?.focus({ preventScroll: true });
     this.announce(`Permission requested: ${call.title || "a tool call"}`);
   }
@@ -254,7 +281,9 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
-    entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
+    // An agent's answer belongs to its own call, which its transcript shows with it.
+    if (entry.delegated) entry.node.remove();
+    else entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
   }
 
   notice(text, kind = "info", retry = null, topic = null) {
