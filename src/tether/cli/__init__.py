@@ -110,7 +110,6 @@ def interactive_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tether {__version__}")
     interactive.configure(parser)
-    parser.set_defaults(command_run=interactive.run)
     return parser
 
 
@@ -127,18 +126,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     chosen = _chosen(argv)
-    if chosen is None and "--version" in _options(argv):
-        print(f"tether {__version__}")  # the one answer that needs no parser
-        return 0
+    if chosen is None:
+        options = _options(argv)
+        if any(arg in _HELP for arg in options):
+            interactive_parser().print_help()
+            return 0
+        if "--version" in options:
+            print(f"tether {__version__}")  # the one answer that needs no parser
+            return 0
     from tether.lazy import defer_imports
 
     defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
-    if chosen is None and not any(arg in _HELP for arg in _options(argv)):
+    if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
         launch = importlib.import_module(INTERACTIVE).launch
         return cast(int, launch(argv))
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
-    parser = build_parser(chosen) if chosen is not None else interactive_parser()
+    parser = build_parser(chosen)
     args = parser.parse_args(argv)
     _configure_logging(verbose=args.verbose)
     try:
