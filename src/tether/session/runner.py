@@ -25,7 +25,7 @@ from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
 from tether.views import ToolResultView
 
-__all__ = ["CallRunner"]
+__all__ = ["CallRunner", "trusted"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,9 @@ class CallRunner:
         self.gate = gate
         self._log = log_
         self._observations = observations_from(log_.events)
-        self._reminders = Reminders(workspace, shown=_reminded(log_.events))
+        self._reminders = Reminders(
+            workspace, shown=_reminded(log_.events), trusted=lambda: trusted(gate)
+        )
         self._pending: dict[str, PreparedCall] = {}
         self._outcomes: dict[str, PermissionOutcome] = {}
         gate.on_outcome = self._settled
@@ -180,3 +182,8 @@ def _serial_key(call: PreparedCall) -> str | None:
     if call.tool is None or call.args is None:
         return None
     return call.tool.serial_key(call.args)
+
+
+def trusted(gate: PolicyGate) -> bool:
+    """Whether the session's workspace is trusted now (its settings say so)."""
+    return gate.settings is not None and gate.settings.trust.trusted

@@ -37,7 +37,7 @@ from tether.session.events import (
 )
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
-from tether.session.runner import CallRunner
+from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
@@ -99,6 +99,7 @@ class Session:
             role=config.role,
             mode=lambda: self.gate.mode,
             host=config.host,
+            trusted=lambda: trusted(self.gate),
         )
         self._turn: Turn | None = None
         self._window = config.context_window
