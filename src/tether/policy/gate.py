@@ -184,6 +184,15 @@ class PolicyGate:
             )
         raise PermissionDenied(f"Permission to {what} was rejected")
 
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """What a search of `root` leaves out: the paths deny rules forbid reading there."""
+        if self.settings is None:
+            return ()
+        try:
+            return self.settings.search_exclusions(root, tool)
+        except ValueError as exc:
+            raise PermissionDenied(f"Permission to search {root} is denied: {exc}") from exc
+
     def _judge(self, access: Access) -> Verdict:
         if self.settings is None:
             return NoRule()

@@ -19,6 +19,7 @@ from typing import Generic, Literal, TypeVar
 from tether.settings.files import Layer, SettingsError, SettingsProblem, read_layer
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.modes import PolicyMode
+from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import HookEvent, HookGroup, SandboxSection
 from tether.settings.sources import FLAGS, SettingsSource, setting_sources
@@ -128,6 +129,25 @@ class Settings:
     def judge(self, use: Use) -> Verdict:
         """What the rules say about `use` (deny > ask > allow, else no rule)."""
         return judge(self.rules, use)
+
+    def search_exclusions(self, root: Path, tool: str) -> tuple[str, ...]:
+        """The ripgrep globs (relative to directory `root`) a search by `tool` must exclude:
+        what deny rules for `read` or `tool` cover under `root`. Raises `ValueError` naming
+        the rule when it covers more than a glob can exclude."""
+        globs: list[str] = []
+        for rule in self.rules_of("deny"):
+            if rule.tool not in ("read", tool) or not isinstance(rule.spec, PathPattern):
+                continue
+            try:
+                glob = rule.spec.search_glob(root)
+            except ValueError:
+                raise ValueError(
+                    f"the {rule.describe()} covers files that a search of {root} cannot "
+                    "leave out; search a narrower path"
+                ) from None
+            if glob is not None and glob not in globs:
+                globs.append(glob)
+        return tuple(globs)
 
     def rules_of(self, kind: RuleKind) -> tuple[Rule, ...]:
         """The rules of one kind, in file order."""
