@@ -190,8 +190,8 @@ async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path:
         reply, notes = await asyncio.wait_for(agent.response(first), 15)
         assert reply["result"] == {"stopReason": "cancelled"}
         [final] = _updates(notes, "tool_call_update")
-        # A cancelled command stays a terminal card, stopped by the signal it was sent.
-        assert final["status"] == "completed"
+        # A cancelled command failed; it stays a terminal card, stopped by the signal it was sent.
+        assert final["status"] == "failed"
         view = final["_meta"]["tether"]["view"]
         assert view == {"card": "terminal", "title": "sleep 30", "output": "", "signal": "SIGTERM"}
 
@@ -276,6 +276,11 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
         "options": [
             {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
             {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},
+            {
+                "optionId": "allow_project",
+                "name": "Always allow bash(echo hi) for this project",
+                "kind": "allow_always",
+            },
             {"optionId": "reject_once", "name": "Reject", "kind": "reject_once"},
         ],
         "_meta": {"tether": {"reason": "commands need approval unless the mode is auto"}},

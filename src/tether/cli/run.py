@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from pathlib import Path
 from typing import assert_never
@@ -19,7 +20,8 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles, run_prompt
+from tether.cli.prompting import run_prompt
+from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
@@ -27,23 +29,29 @@ from tether.cli.settings_args import (
     extra_roots,
     model_spec,
     run_settings,
-    sandbox_from,
+    sandbox_policy,
     say_search,
     search_setup,
     settings_flags,
     tool_env,
 )
 from tether.cli.status import StatusLine
-from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
+from tether.commands import (
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    load_commands,
+    resolve,
+)
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
+from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
 
-__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
-
-HELP = "run one prompt headless and print every card"
+__all__ = ["configure", "run", "run_command_or_prompt"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -106,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
-        sandbox = sandbox_from(settings)
+        sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
@@ -142,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        session.close()
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
+        asyncio.run(session.aclose(on_update=printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",
@@ -174,6 +183,13 @@ def run_command_or_prompt(
                 f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
                 markup=False,
             )
+            return 0
+        case PermissionsList():
+            settings = session.gate.settings
+            if settings is not None:
+                printer.console.print(
+                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
+                )
             return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None

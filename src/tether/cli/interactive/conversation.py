@@ -27,7 +27,14 @@ from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
-from tether.commands import Command, CommandError, ModeSwitch, PromptText, resolve
+from tether.commands import (
+    Command,
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    resolve,
+)
 from tether.content import ContentBlock, TextContent
 from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
@@ -36,6 +43,7 @@ from tether.policy import PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged, short_tokens
+from tether.settings.report import permissions_text
 
 __all__ = ["Conversation", "model_label"]
 
@@ -173,13 +181,14 @@ class Conversation:
         self.say(Rule(f"resumed {session.title or session.id}", style="dim"))
         self.show_facts()
 
-    async def end_session(self) -> None:
-        """Stop the session's servers and close its log (it can be resumed)."""
+    async def end_session(self, reason: str = "prompt_input_exit") -> None:
+        """Stop the session's servers and close its log (it can be resumed); `reason` is what
+        its `SessionEnd` hooks are told (`clear`, `prompt_input_exit`, `other`)."""
         if self._servers is not None:
             await self._servers.close()
         self._servers, self._servers_started = None, False
         if self.session is not None:
-            self.session.close()
+            await self.session.aclose(reason, on_update=self._emit)
         self.session = None
         self.shell_runs.clear()
         self.printer = self._printer()
@@ -247,6 +256,10 @@ class Conversation:
             case ModeSwitch(mode=mode):
                 self.set_mode(mode)
                 self.notice(f"mode: {mode}")
+            case PermissionsList():
+                gate = self.current().gate
+                if gate.settings is not None:
+                    self.say(Text(permissions_text(gate.settings, gate.mode)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
 
