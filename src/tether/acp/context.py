@@ -17,11 +17,10 @@ from tether.acp.calls import SessionCalls
 from tether.acp.commands import available_commands
 from tether.acp.errors import INTERNAL_ERROR, RESOURCE_NOT_FOUND, invalid_params
 from tether.acp.mapping import AcpUpdate
-from tether.acp.mcp import SessionMcp
+from tether.acp.mcp import ClientServer, SessionMcp
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.commands import load_commands
-from tether.mcp import ClientServer
 from tether.models.base import Model, ModelError
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore

@@ -19,7 +19,8 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles, run_prompt
+from tether.cli.prompting import run_prompt
+from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
@@ -47,9 +48,7 @@ from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
 
-__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
-
-HELP = "run one prompt headless and print every card"
+__all__ = ["configure", "run", "run_command_or_prompt"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

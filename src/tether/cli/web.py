@@ -14,9 +14,7 @@ from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
-__all__ = ["HELP", "configure", "options_from_args", "run"]
-
-HELP = "Serve the web client on loopback: sessions, prompts, permissions and cards."
+__all__ = ["configure", "options_from_args", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

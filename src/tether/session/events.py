@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, JsonValue, TypeAdapter
+from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
+from tether.session.parent import ParentLink
 from tether.session.shown import ShownBlock
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
@@ -46,14 +47,6 @@ TurnStop = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "ca
 
 TurnEndReason = TurnStop | Literal["error"]
 """What `turn/end` records: a stop reason, or `error` when the model failed (see `error`)."""
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ParentLink:
-    """Which session started this one, and through which of its `task` calls."""
-
-    id: str
-    call_id: str
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -242,8 +235,8 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 
-EVENT: TypeAdapter[Event] = TypeAdapter(Event)
-"""Validates and serializes one event line."""
+EVENT: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
+"""Validates and serializes one event line (built with the first one)."""
 
 HEADER: TypeAdapter[SessionHeader] = TypeAdapter(SessionHeader)
 """Validates and serializes the header line."""
