@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from pathlib import Path
 from typing import assert_never
@@ -142,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        session.close()
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
+        asyncio.run(session.aclose(on_update=printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",

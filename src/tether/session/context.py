@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
@@ -60,8 +60,11 @@ class Context:
         mode: Callable[[], PolicyMode] | None = None,
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
+        before_compact: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
+        self._before_compact = before_compact
+        """Runs before each automatic compaction (the `PreCompact` hooks)."""
         self._role = role
         self._mode = mode
         self._host = host
@@ -123,6 +126,8 @@ class Context:
 
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
         """Prune old results, then summarise if that leaves too little room (or `forced`)."""
+        if self._before_compact is not None:
+            await self._before_compact()
         through = prune_point(self._log.events)
         if through is not None:
             self._record("prune", through, emit)
