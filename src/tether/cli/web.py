@@ -11,6 +11,7 @@ from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
 from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
+from tether.web.follow import FollowedBudget
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
 __all__ = ["HELP", "configure", "options_from_args", "run"]
@@ -88,6 +89,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         open_browser=not args.no_open,
         max_agents=args.max_agents,
         new_token=args.new_token,
+        budget=FollowedBudget(window=args.context_window, compact_at=args.compact_at),
     )
 
 
