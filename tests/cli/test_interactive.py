@@ -147,8 +147,13 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     tui.line("sleep now")
     tui.wait_for("esc to interrupt")
     _poll(lambda: processes_with("317.4271"), "the sleep running")
+    tui.line("never sent")
+    tui.wait_for("queued: never sent")
     tui.press("esc")
     tui.wait_for("cancelled")
+    # Interrupted, the queued prompt comes back into the box to be edited, not sent.
+    tui.wait(lambda: "› never sent" in tui.display, "the queued prompt back in the box")
+    tui.press("ctrl-c")
     _poll(lambda: not processes_with("317.4271"), "no sleep left")
     tui.line("are you there")
     tui.wait_for("Still here after the interrupt.")
@@ -216,6 +221,88 @@ def test_resume_a_session_of_tether_run_then_clear(
     tuis.append(again)
     again.wait_for("Answer to the follow-up.")  # the scripted model starts over
     assert "> fresh start" in again.everything  # the newest session, replayed
+    again.press("up")  # the history is kept in TETHER_HOME
+    again.wait_for("› fresh start")
     again.signal_tether(signal.SIGTERM)
     assert again.finish() == 0
     assert before.read_text() == after.read_text()
+
+
+SGR_COLOUR = re.compile(r"\x1b\[(?:[0-9]*;)*(?:3[0-7]|9[0-7]|4[0-7]|10[0-7]|38|48)(?:;[0-9]*)*m")
+"""A select-graphic-rendition sequence that sets a colour (bold, dim or reverse do not)."""
+
+
+def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
+    tmp_path: Path, app: Path, tuis: list[Tui]
+) -> None:
+    """At 60 columns with NO_COLOR: no colour at all; a resize redraws; `!command` reaches
+    the model with the next prompt; /help, /usage, /model, /mode, /transcript; a model error
+    is printed and the session goes on; new lines with Alt+Enter and Ctrl+J; a long paste
+    is one token in the box and sent whole."""
+    home = tmp_path / "home"
+    other = _script(tmp_path / "other.json", {"text": "Answer of the other model."})
+    model = _script(
+        tmp_path / "s.json",
+        {"text": "Saw it.", "usage": {"inputTokens": 64000, "outputTokens": 100}},
+        {"error": "the provider is down"},
+    )
+    tui = Tui(home, ["--model", model], cwd=app, columns=60, env={"NO_COLOR": "1"})
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("!echo from-the-shell")
+    tui.wait_for("Allow echo from-the-shell?")  # the current mode is ask
+    tui.type("1")
+    tui.wait_for("from-the-shell")
+    tui.line("what did I run?")
+    tui.wait_for("Saw it.")
+    [said] = [e for e in _log(home) if e["type"] == "user/message"]
+    assert "<bash-input>echo from-the-shell</bash-input>" in said["content"][0]["text"]
+    assert "from-the-shell" in said["content"][0]["text"]
+    assert [b["text"] for b in said["shown"]] == ["!echo from-the-shell", "what did I run?"]
+    tui.wait(lambda: "50% of 128k" in tui.status_bar, "the budget in the status bar")
+
+    tui.line("and now?")
+    tui.wait_for("error: the provider is down")
+    tui.line("/usage")
+    tui.wait_for("64,000")
+    tui.line("/model " + other)
+    tui.wait_for("model: script:other.json (from the next request)")
+    tui.line("one more")
+    tui.wait_for("Answer of the other model.")
+    tui.line("/help")
+    tui.wait_in_scrollback("Shift+Tab")
+    tui.line("/mode")
+    tui.wait_for("Which mode?")
+    tui.type("3")
+    tui.wait(lambda: " auto " in tui.status_bar, "auto in the status bar")
+    tui.resize(120, 30)
+    tui.wait(lambda: "compacts at 80%" in tui.status_bar, "the wider status bar")
+    tui.line("/transcript")  # PAGER=cat: the whole session, written out
+    tui.wait(lambda: tui.everything.count("Answer of the other model.") == 2, "the transcript")
+
+    _new_lines_and_a_paste(tui, home)
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"
+
+
+def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:
+    """Alt+Enter and Ctrl+J break the line; a long paste is one token, sent whole."""
+    tui.type("two")
+    tui.press("alt-enter")
+    tui.type("lines")
+    tui.press("ctrl-j")
+    tui.type("three")
+    tui.wait_for("  three")
+    tui.press("enter")
+    tui.wait_in_scrollback("> two")
+    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    assert said["content"][0]["text"] == "two\nlines\nthree"
+
+    block = "\n".join(f"pasted line {n}" for n in range(1, 21))
+    tui.type(f"look: \x1b[200~{block}\x1b[201~")
+    tui.wait_for("look: [Pasted text #1 +20 lines]")
+    tui.press("enter")
+    tui.wait_in_scrollback("pasted line 20")
+    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    assert said["content"][0]["text"] == f"look: {block}"

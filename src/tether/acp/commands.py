@@ -21,7 +21,14 @@ from acp.schema import (
 )
 
 from tether.acp.prompt import PromptBlock
-from tether.commands import Command, CommandError, ModeSwitch, PromptText, resolve
+from tether.commands import (
+    Command,
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    resolve,
+)
 
 __all__ = ["CommandPrompt", "available_commands", "command_prompt"]
 
@@ -53,7 +60,7 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch:
+) -> CommandPrompt | ModeSwitch | PermissionsList:
     """What a prompt asks for: blocks for the model (maybe expanded), or a mode switch."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
@@ -63,7 +70,7 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch():
+        case ModeSwitch() | PermissionsList():
             return meant
         case PromptText(text=text) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)

@@ -94,6 +94,7 @@ class AcpAsker:
         if isinstance(subject, FileAccess) and subject.preview is not None:
             tool_call = with_preview(tool_call, subject.preview, self._calls.cwd)
         if isinstance(subject, WorkspaceTrust):
+            tool_call.title = f"Trust the workspace {subject.root}"
             listing = "\n".join(f"- {item}" for item in subject.withheld)
             text = f"Its settings would then apply:\n{listing}\nDeny and ask rules apply anyway."
             tool_call.content = [tool_content(text_block(text))]

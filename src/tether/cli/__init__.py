@@ -69,7 +69,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def interactive_parser() -> argparse.ArgumentParser:
     """The parser of `tether` without a subcommand; its help lists the subcommands too."""
-    interactive = cast(Command, importlib.import_module(INTERACTIVE))
+    interactive = importlib.import_module(INTERACTIVE)
     lines = []
     for name, module_name in COMMANDS.items():
         command = cast(Command, importlib.import_module(module_name))
@@ -83,7 +83,6 @@ def interactive_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tether {_version()}")
     interactive.configure(parser)
-    parser.set_defaults(command_run=interactive.run)
     return parser
 
 
@@ -109,12 +108,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     chosen = _chosen(argv)
-    if chosen is None and not any(arg in (*_HELP, "--version") for arg in _options(argv)):
+    if chosen is None:
+        options = _options(argv)
+        if any(arg in _HELP for arg in options):
+            interactive_parser().print_help()
+            return 0
+        if "--version" in options:
+            print(f"tether {_version()}")  # without importing every subcommand for the help
+            return 0
         # The interactive session parses its own arguments once its input box is drawn.
         launch = importlib.import_module(INTERACTIVE).launch
         return cast(int, launch(argv))
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
-    parser = build_parser(chosen) if chosen is not None else interactive_parser()
+    parser = build_parser(chosen)
     args = parser.parse_args(argv)
     _configure_logging(verbose=args.verbose)
     from tether.models.base import ModelError

@@ -27,16 +27,24 @@ from tether.cli.settings_args import (
     extra_roots,
     model_spec,
     run_settings,
-    sandbox_from,
+    sandbox_policy,
     settings_flags,
     tool_env,
 )
 from tether.cli.status import StatusLine
-from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
+from tether.commands import (
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    load_commands,
+    resolve,
+)
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
+from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
 
 __all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
@@ -104,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
-        sandbox = sandbox_from(settings)
+        sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
@@ -167,6 +175,13 @@ def run_command_or_prompt(
                 f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
                 markup=False,
             )
+            return 0
+        case PermissionsList():
+            settings = session.gate.settings
+            if settings is not None:
+                printer.console.print(
+                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
+                )
             return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None

@@ -32,8 +32,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the list."""
-    out, _err = consoles()
-    rows = session_tree(SessionStore.default().list_sessions())
+    out, err = consoles()
+    found, unreadable = SessionStore.default().scan()
+    # A bad log is named where people look, and the others are listed as usual.
+    for path, why in unreadable:
+        err.print(f"tether: {path} cannot be listed: {why}", style="yellow", markup=False)
+    rows = session_tree(found)
     if args.top_level:
         rows = [(info, depth) for info, depth in rows if depth == 0]
     if args.limit > 0:

@@ -5,7 +5,14 @@ match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode 
 """
 
 from tether.commands.catalog import COMMANDS_DIR, Command, load_commands
-from tether.commands.resolve import CommandError, Invocation, ModeSwitch, PromptText, resolve
+from tether.commands.resolve import (
+    CommandError,
+    Invocation,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    resolve,
+)
 
 __all__ = [
     "COMMANDS_DIR",
@@ -13,6 +20,7 @@ __all__ = [
     "CommandError",
     "Invocation",
     "ModeSwitch",
+    "PermissionsList",
     "PromptText",
     "load_commands",
     "resolve",

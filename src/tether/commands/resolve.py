@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from tether.commands.catalog import ARGUMENTS, Command
 from tether.policy import MODES, PolicyMode, is_mode
 
-__all__ = ["CommandError", "Invocation", "ModeSwitch", "PromptText", "resolve"]
+__all__ = ["CommandError", "Invocation", "ModeSwitch", "PermissionsList", "PromptText", "resolve"]
 
 
 _CALL = re.compile(r"/(\S+)\s*(.*)", re.DOTALL)
@@ -34,7 +34,12 @@ class ModeSwitch:
     mode: PolicyMode
 
 
-Invocation = PromptText | ModeSwitch
+@dataclass(frozen=True)
+class PermissionsList:
+    """`/permissions`: show the rules and where they come from; nothing goes to the model."""
+
+
+Invocation = PromptText | ModeSwitch | PermissionsList
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -49,6 +54,8 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
     command = next((c for c in commands if c.name == name), None)
     if command is None:
         return PromptText(text)
+    if command.name == "permissions":
+        return PermissionsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")

@@ -14,6 +14,7 @@ from tether.session.errors import (
     SessionError,
     SessionLocked,
     SessionNotFound,
+    UnusableCwd,
 )
 from tether.session.events import TurnStop
 from tether.session.session import CANCELLED, Session
@@ -57,6 +58,7 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "TurnStop",
+    "UnusableCwd",
     "UsageChanged",
     "UserImage",
     "UserResource",

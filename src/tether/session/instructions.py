@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.bounded import UnreadableFile, read_bounded
 from tether.session.rules import base_prompt
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -18,6 +20,8 @@ __all__ = [
     "escape",
     "system_prompt",
 ]
+
+log = logging.getLogger(__name__)
 
 AGENTS_FILE = "AGENTS.md"
 MAX_INSTRUCTIONS_BYTES = 64 * 1024
@@ -105,12 +109,19 @@ def _guard(text: str) -> str:
 
 
 def _read(path: Path) -> str | None:
+    """The start of an instructions file; `None` (a warning logged) when it is not one to read.
+
+    The workspace controls it: a FIFO would hang the session, `/dev/stdin` would make an ACP
+    agent read its own input, `/dev/zero` would never end.
+    """
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_INSTRUCTIONS_BYTES)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
+        data = read_bounded(path)
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    text = data.decode("utf-8", errors="replace").strip()
+    except (OSError, UnreadableFile) as exc:
+        log.warning("instructions skipped: %s", exc)
+        return None
+    text = data[:MAX_INSTRUCTIONS_BYTES].decode("utf-8", errors="replace").strip()
     return text or None
 
 

@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import re
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from tether.session._gc import gc_paused
-from tether.session.errors import CorruptLog, SessionLocked
+from tether.session.errors import CorruptLog, SessionLocked, UnusableCwd
 from tether.session.events import (
     EVENT,
     HEADER,
@@ -29,7 +30,19 @@ from tether.session.events import (
     ToolResultEvent,
 )
 
-__all__ = ["EventLog", "LogContents", "lock_log", "now", "read_header", "read_log"]
+__all__ = [
+    "MAX_HEADER_BYTES",
+    "EventLog",
+    "LogContents",
+    "lock_log",
+    "now",
+    "read_header",
+    "read_log",
+    "read_log_bytes",
+]
+
+MAX_HEADER_BYTES = 1024 * 1024
+"""A header line longer than this is not one (read as cut, then refused)."""
 
 log = logging.getLogger(__name__)
 
@@ -57,22 +70,33 @@ class LogContents:
 
 def read_log(path: Path) -> LogContents:
     """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    data = read_log_bytes(path)
     with gc_paused():
         return _parse(path, data)
 
 
 def read_header(path: Path) -> SessionHeader:
     """Only the header line of a log (a session's id and cwd), checked as `read_log` does."""
+    line = read_log_bytes(path, first_line=True)
+    return _header(path, line.rstrip(b"\n"))
+
+
+def read_log_bytes(path: Path, *, first_line: bool = False) -> bytes:
+    """A log's bytes (or its first line, at most `MAX_HEADER_BYTES`): `CorruptLog` when it
+    cannot be read or is not a regular file (a FIFO there must not hang a listing)."""
     try:
-        with path.open("rb") as handle:
-            line = handle.readline()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as exc:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
-    return _header(path, line.rstrip(b"\n"))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CorruptLog(f"{path}: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.readline(MAX_HEADER_BYTES) if first_line else handle.read()
+    except OSError as exc:
+        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    finally:
+        os.close(fd)
 
 
 def _parse(path: Path, data: bytes) -> LogContents:
@@ -110,6 +134,8 @@ def _header(path: Path, line: bytes) -> SessionHeader:
             f"{path}:1: session log version {header.version} is not supported "
             f"(this tether reads version {LOG_VERSION})"
         )
+    if "\0" in header.cwd or not os.path.isabs(header.cwd):
+        raise UnusableCwd(f"{path}:1: the cwd {header.cwd!r} is not an absolute path")
     return header
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 import secrets
 import time
@@ -13,12 +15,22 @@ from pydantic import ConfigDict, TypeAdapter
 
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.errors import CorruptLog, SessionNotFound
+from tether.session.errors import SessionNotFound
 from tether.session.events import ParentLink, SessionHeader
-from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
+from tether.session.log import (
+    EventLog,
+    LogContents,
+    lock_log,
+    now,
+    read_header,
+    read_log,
+    read_log_bytes,
+)
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
+
+log = logging.getLogger(__name__)
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -130,14 +142,28 @@ class SessionStore:
         raise SessionNotFound(f"{prefix!r} names {len(matches)} sessions: {', '.join(matches)}")
 
     def list_sessions(self) -> list[StoredSession]:
-        """Every readable session, newest first (unreadable logs are skipped)."""
-        infos = []
+        """Every readable session, newest first (an unreadable log is skipped with a warning)."""
+        infos, unreadable = self.scan()
+        for path, why in unreadable:
+            log.warning("session log %s skipped: %s", path.name, why)
+        return infos
+
+    def scan(self) -> tuple[list[StoredSession], list[tuple[Path, str]]]:
+        """Every readable session, newest first, and each log that cannot be listed with why.
+
+        One crafted log must not take the list down with it: whatever goes wrong reading one
+        is that log's problem alone.
+        """
+        infos: list[StoredSession] = []
+        unreadable: list[tuple[Path, str]] = []
         for path in self._logs():
             try:
                 infos.append(_info(path))
-            except (CorruptLog, OSError, ValueError, KeyError):
-                continue
-        return sorted(infos, key=lambda info: info.created_at, reverse=True)
+            except Exception as exc:  # whatever it is, it is this log's problem alone
+                why = str(exc) or type(exc).__name__
+                unreadable.append((path, why.removeprefix(f"{path}: ")))
+        infos.sort(key=lambda info: info.created_at, reverse=True)
+        return infos, sorted(unreadable)
 
     def _existing(self, session_id: str) -> Path:
         path = self.path(session_id)
@@ -152,34 +178,57 @@ class SessionStore:
 
 
 def _info(path: Path) -> StoredSession:
+    """One log's line of the list; `ValueError` or `CorruptLog` saying why it has none."""
     # A cheap scan at C speed: JSON escapes newlines inside strings, so every event starts
     # right after a raw newline and its type is the first key; only a few lines are parsed.
-    data = path.read_bytes()
+    data = read_log_bytes(path)
     first, _, rest = data.partition(b"\n")
     header = parse_json(first)
-    if header.get("type") != "session":
-        raise ValueError("not a session log")
-    title = None
-    at = data.find(_TITLE)  # set once, by the first prompt
-    end = data.find(b"\n", at + 1)
-    if at >= 0 and end >= 0:  # a title line without its newline is a torn tail
-        title = parse_json(data[at + 1 : end])["title"]
-    updated = header["createdAt"]
-    for line in reversed(rest.splitlines()[-2:]):
-        try:
-            updated = parse_json(line)["time"]
-            break
-        except (ValueError, KeyError):
-            continue  # a torn last line
+    if not isinstance(header, dict) or header.get("type") != "session":
+        raise ValueError("its first line is not a session header")
+    session_id, cwd, created = header.get("id"), header.get("cwd"), header.get("createdAt")
+    if session_id != path.stem:
+        raise ValueError(f"its header names the session {session_id!r}, not {path.stem!r}")
+    if not isinstance(cwd, str) or "\0" in cwd or not cwd.startswith("/"):
+        raise ValueError(f"its header's cwd is not an absolute path: {cwd!r}")
+    if not isinstance(created, str):
+        raise ValueError(f"its header's createdAt is not a time: {created!r}")
     return StoredSession(
-        id=header["id"],
-        cwd=header["cwd"],
-        title=title,
-        created_at=header["createdAt"],
-        updated_at=updated,
+        id=session_id,
+        cwd=cwd,
+        title=_title(data),
+        created_at=created,
+        updated_at=_updated(rest) or created,
         turns=data.count(_TURN),
         parent=_parent(header.get("parent")),
     )
+
+
+def _title(data: bytes) -> str | None:
+    """The title the first prompt set; `ValueError` when its line is not a title."""
+    at = data.find(_TITLE)  # set once, by the first prompt
+    end = data.find(b"\n", at + 1)
+    if at < 0 or end < 0:  # a title line without its newline is a torn tail
+        return None
+    try:
+        event = parse_json(data[at + 1 : end])
+    except ValueError as exc:
+        raise ValueError(f"its title line is not JSON: {exc}") from None
+    title = event.get("title") if isinstance(event, dict) else None
+    if not isinstance(title, str):
+        raise ValueError(f"its title is not text: {title!r}"[:200])
+    return title
+
+
+def _updated(rest: bytes) -> str | None:
+    """The time of the last sound event (a torn last line is passed over)."""
+    for line in reversed(rest.splitlines()[-2:]):
+        with contextlib.suppress(ValueError):
+            event = parse_json(line)
+            time = event.get("time") if isinstance(event, dict) else None
+            if isinstance(time, str):
+                return time
+    return None
 
 
 def _parent(link: object) -> ParentLink | None:

@@ -37,12 +37,14 @@ from tether.web.protocol import (
     Cancel,
     ClientMessage,
     ErrorMessage,
+    ListPermissions,
     ListSessions,
     LoadSession,
     Menus,
     NewSession,
     Opened,
     Opening,
+    PermissionsReport,
     Prompt,
     PromptEnd,
     Ready,
@@ -320,8 +322,19 @@ class Bridge:
                 )
                 menus = self._client.menus.options_changed(session_id, answer.config_options)
                 await self._send(Menus(session_id=session_id, menus=menus))
+            case ListPermissions(session_id=session_id):
+                await self._send(await _permissions(conn, session_id))
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
+
+
+async def _permissions(conn: ClientSideConnection, session_id: str) -> PermissionsReport:
+    """The agent's report on a session's rules; an agent without it says so in the report."""
+    try:
+        report = await conn.ext_method("tether/permissions", {"sessionId": session_id})
+    except RequestError as exc:
+        return PermissionsReport(session_id=session_id, error=str(exc))
+    return PermissionsReport(session_id=session_id, report=report)
 
 
 def _failure(exc: Exception) -> str | None:

@@ -25,6 +25,7 @@ __all__ = [
     "ChildUpdates",
     "ClientMessage",
     "ErrorMessage",
+    "ListPermissions",
     "ListSessions",
     "LoadSession",
     "Menu",
@@ -37,6 +38,7 @@ __all__ = [
     "PermissionAsked",
     "PermissionButton",
     "PermissionClosed",
+    "PermissionsReport",
     "Prompt",
     "PromptEnd",
     "ReadOnly",
@@ -129,6 +131,14 @@ class Answer:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ListPermissions:
+    """Ask for a session's permission rules, their files and trust (`_tether/permissions`)."""
+
+    type: Literal["listPermissions"] = "listPermissions"
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class WatchChild:
     """Show an agent's session (a task card's): its log replayed, then followed until it ends."""
 
@@ -153,6 +163,7 @@ ClientMessage = Annotated[
     | SetMode
     | SetConfigOption
     | Answer
+    | ListPermissions
     | WatchChild
     | UnwatchChild,
     Field(discriminator="type"),
@@ -322,6 +333,17 @@ class ReadOnly:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class PermissionsReport:
+    """A session's permission rules as the agent reports them (`tether.settings.report`), or
+    why there is no report (an agent without the `_tether/permissions` extension)."""
+
+    type: Literal["permissionsReport"] = "permissionsReport"
+    session_id: str
+    report: Opt[dict[str, Any]] = None
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ChildEntry:
     """One step of an agent's transcript: an ACP update, or the Markdown of its last message."""
 
@@ -364,6 +386,7 @@ ServerMessage = Annotated[
     | PromptEnd
     | MessageHtml
     | ReadOnly
+    | PermissionsReport
     | ChildUpdates
     | ErrorMessage,
     Field(discriminator="type"),

@@ -53,7 +53,7 @@ class ScreenAsker:
                 f"Allow {_one_line(question.title)}?",
                 choices,
                 note=question.reason,
-                dismiss="esc to interrupt",
+                dismiss="esc to interrupt" if by_call else "esc to decline",
             )
             self.open = picker
             self.screen.open_picker(picker)

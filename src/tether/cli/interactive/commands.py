@@ -59,8 +59,10 @@ async def show_help(conversation: Conversation, _arguments: str) -> None:
     commands.add_column(style="bold cyan", no_wrap=True)
     commands.add_column()
     for command in conversation.work.commands():
-        hint = f" {command.hint}" if command.hint else ""
-        commands.add_row(f"/{command.name}{hint}", command.description)
+        described = Text(command.description)
+        if command.hint:
+            described.append(f"  {command.hint}", style="dim")
+        commands.add_row(f"/{command.name}", described)
     conversation.say(
         Group(Text("Keys", style="bold"), keys, Text(""), Text("Commands", style="bold"), commands)
     )
@@ -103,8 +105,10 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)}",
-            detail=s.first_prompt or "",
+            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            f"{s.turns} turn{'' if s.turns == 1 else 's'}",
+            # The first prompt, unless the title already is it.
+            detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
         )
         for s in found
     ]
@@ -146,7 +150,10 @@ async def usage(conversation: Conversation, _arguments: str) -> None:
         conversation.notice("no session yet: nothing was asked")
         return
     first = conversation.first_model if conversation.created_here else "(before this terminal)"
-    conversation.say(render_usage(usage_by_model(session.events, first)))
+    rows = usage_by_model(session.events, first)
+    for row in rows:
+        row.model = model_label(row.model)
+    conversation.say(render_usage(rows))
 
 
 async def transcript(conversation: Conversation, _arguments: str) -> None:

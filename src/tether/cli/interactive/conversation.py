@@ -27,7 +27,14 @@ from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
-from tether.commands import Command, CommandError, ModeSwitch, PromptText, resolve
+from tether.commands import (
+    Command,
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    resolve,
+)
 from tether.content import ContentBlock, TextContent
 from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
@@ -36,6 +43,7 @@ from tether.policy import PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged, short_tokens
+from tether.settings.report import permissions_text
 
 __all__ = ["Conversation", "model_label"]
 
@@ -195,7 +203,7 @@ class Conversation:
         self.model = model
         if self.session is not None:
             self.session.set_model(model)
-        self.notice(f"model: {model.name} (from the next request)")
+        self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
 
     # Output.
@@ -247,6 +255,10 @@ class Conversation:
             case ModeSwitch(mode=mode):
                 self.set_mode(mode)
                 self.notice(f"mode: {mode}")
+            case PermissionsList():
+                gate = self.current().gate
+                if gate.settings is not None:
+                    self.say(Text(permissions_text(gate.settings, gate.mode)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
 

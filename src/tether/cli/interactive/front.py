@@ -108,7 +108,7 @@ class Front:
     def next(self) -> None:
         """Run the next queued prompt, if nothing runs (called when a turn ends)."""
         if self.leaving:
-            self.screen.app.exit(result=0)
+            self.screen.close()
             return
         if self.back is not None and not self.back.busy and self.queue:
             self.back.start(self.queue.pop(0))
@@ -120,24 +120,26 @@ class Front:
             self._unqueue()
 
     def control_c(self) -> None:
-        """Interrupt what runs, else exit when pressed twice within `EXIT_WINDOW` seconds."""
-        if self.back is not None and self.back.interrupt():
-            self._unqueue()
-            return
+        """Interrupt what runs, else exit when pressed twice within `EXIT_WINDOW` seconds
+        (an interrupt counts as the first press)."""
         now = time.monotonic()
         if now < self._armed_until:
             self.quit()
             return
+        if self.back is not None and self.back.interrupt():
+            self._unqueue()
         self._armed_until = now + EXIT_WINDOW
         self._say("press Ctrl+C again to exit", EXIT_WINDOW)
 
     def quit(self) -> None:
         """Leave: at once when idle, else once the interrupted turn has been recorded."""
         self.leaving = True
+        if self.screen.picker is not None and self.back is None:
+            self.screen.picker.dismiss_now()  # a question asked while loading: declined
         if self.back is not None and self.back.busy:
             self.back.interrupt()
             return
-        self.screen.app.exit(result=0)
+        self.screen.close()
 
     def cycle_mode(self) -> None:
         """ask → accept-edits → auto → ask."""

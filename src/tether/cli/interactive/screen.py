@@ -26,6 +26,8 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+from prompt_toolkit.output import create_output
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import SearchToolbar
 
@@ -67,7 +69,7 @@ STYLE = Style.from_dict(
 )
 """Named ANSI colours only: they follow the terminal's own palette, light or dark."""
 
-PLACEHOLDER = "Type a prompt · / for commands · @ for files · ! for a shell command"
+PLACEHOLDER = "Type a prompt · / commands · @ files · ! shell"
 
 
 class Screen:
@@ -164,13 +166,22 @@ class Screen:
                 ),
             ]
         )
+        output = create_output()
+        if isinstance(output, Vt100_Output):
+            # Without asking where the cursor is, the screen takes the rows it needs rather
+            # than every row down to the bottom of the terminal: each redraw stays small.
+            output.enable_cpr = False
         self.app: Application[int] = Application(
+            output=output,
             layout=Layout(body, focused_element=self.input_window),
             key_bindings=keys,
             style=STYLE,
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
+            # Draw as soon as something changed, even while a turn keeps the loop busy: the
+            # first words of an answer show as they arrive.
+            max_render_postpone_time=None,
         )
         # Esc must interrupt at once, not after waiting to see whether a key follows it.
         self.app.ttimeoutlen = 0.05
@@ -184,6 +195,11 @@ class Screen:
     def refresh(self) -> None:
         """Draw again (something shown changed)."""
         self.app.invalidate()
+
+    def close(self, status: int = 0) -> None:
+        """End the application with `status` (once: later calls change nothing)."""
+        if self.app.is_running and not self.app.is_done:
+            self.app.exit(result=status)
 
     def open_picker(self, picker: Picker) -> None:
         """Show `picker` in place of the input box until it is answered."""

@@ -7,7 +7,6 @@ and the terminal's settings are put back once more on the way out whatever happe
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import importlib
@@ -30,7 +29,7 @@ if TYPE_CHECKING:  # imported with the session, once the screen shows
 
     from tether.cli.interactive.workbench import Workbench
 
-__all__ = ["HISTORY_FILE", "run_argv", "run_parsed"]
+__all__ = ["HISTORY_FILE", "run_argv"]
 
 _LOADED = (
     "tether.cli.interactive.conversation",
@@ -53,11 +52,6 @@ def run_argv(argv: list[str]) -> int:
         return asyncio.run(_session(argv))
 
 
-def run_parsed(args: argparse.Namespace) -> int:
-    """Run with arguments parsed by the full parser (only `--help` goes that way, and exits)."""
-    raise SystemExit(0)
-
-
 async def _session(argv: Sequence[str]) -> int:
 
     front = Front(_peek_cwd(argv), _peek(argv, "--mode") or "ask", data_dir() / HISTORY_FILE)
@@ -69,6 +63,8 @@ async def _session(argv: Sequence[str]) -> int:
     for signum in (signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, front.quit)
     running = loop.create_task(app.run_async())
+    # Whatever ends the screen also answers a question still open on it (as declined).
+    running.add_done_callback(lambda _: _decline(front))
     work = await asyncio.to_thread(_load, argv, scrollback)
     if isinstance(work, tuple):
         return await _fail(front, running, scrollback, work[1], work[0])
@@ -106,13 +102,17 @@ async def _fail(
     front: Front, running: asyncio.Task[int], scrollback: Scrollback, message: str, status: int
 ) -> int:
     front.leaving = True
-    if not running.done():
-        front.screen.app.exit(result=status)
+    front.screen.close(status)
     with contextlib.suppress(Exception):
         await running
     scrollback.finish()
     print(message, file=sys.stderr, flush=True)
     return status
+
+
+def _decline(front: Front) -> None:
+    if front.screen.picker is not None:
+        front.screen.picker.dismiss_now()
 
 
 def _load(argv: Sequence[str], scrollback: Scrollback) -> Workbench | tuple[int, str]:

@@ -20,7 +20,7 @@ from tether.cli.settings_args import (
     effective_mode,
     extra_roots,
     model_spec,
-    sandbox_from,
+    sandbox_policy,
     settings_flags,
     tool_env,
 )
@@ -86,7 +86,7 @@ class Workbench:
         if settled is self.settings:
             return False
         self.settings = settled
-        self.sandbox = sandbox_from(settled)
+        self.sandbox = sandbox_policy(settled)
         self.mode = effective_mode(settled)
         return True
 
@@ -133,7 +133,7 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
     store = SessionStore.default()
     try:
         settings = load_settings(cwd, store.root, flags=settings_flags(args))
-        sandbox = sandbox_from(settings)
+        sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         raise StartupError(str(exc)) from exc
     for problem in settings.problems:

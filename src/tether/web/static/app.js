@@ -6,6 +6,7 @@ import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
 import { Composer } from "./composer.js";
 import { Connection } from "./connection.js";
 import { Header } from "./header.js";
+import { PermissionsPanel } from "./permissions.js";
 import { PlanPanel } from "./plan.js";
 import { Sidebar } from "./sidebar.js";
 import { Transcript } from "./transcript.js";
@@ -34,6 +35,11 @@ const sidebar = new Sidebar(
   { onOpen: (session) => openSession(session.sessionId, session.cwd) },
 );
 const plan = new PlanPanel($("plan"));
+const permissions = new PermissionsPanel({
+  request: (sessionId) => connection.send({ type: "listPermissions", sessionId }),
+  sessionId: () => state.sessionId,
+});
+$("more").before(permissions.button);
 const composer = new Composer(
   {
     form: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
@@ -197,6 +203,9 @@ function handle(message) {
       unpark(message.requestId);
       transcript.permissionClosed(message.requestId, message.optionId);
       return;
+    case "permissionsReport":
+      permissions.show(message);
+      return;
     case "promptEnd":
       state.running.delete(message.sessionId);
       if (message.sessionId === state.sessionId) {
@@ -331,6 +340,7 @@ function update() {
   $("refresh").disabled = !live || !state.ready?.canList;
   composer.update({ live, opening, running: running(), readOnly: state.readOnly });
   header.setMenusDisabled(!state.sessionId || running() || Boolean(state.readOnly) || !live);
+  permissions.enable(live && Boolean(state.sessionId) && !state.readOnly);
 }
 
 /** The composer's text: the page's own commands, an unknown one said so, else a prompt. */

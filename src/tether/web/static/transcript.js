@@ -3,7 +3,7 @@
 
 import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
-import { decisionBox, decisionOf, isRejection, questionBox } from "./permission.js";
+import { decisionBox, decisionOf, isRejection, questionBox } from "./permission_prompt.js";
 
 const KIND_ICONS = {
   read: "▤", edit: "✎", delete: "✕", move: "⇄", search: "⌕", execute: "❯",

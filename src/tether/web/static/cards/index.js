@@ -4,7 +4,7 @@
 // (a running command's output); ctx is {call, start}: the accumulated ACP tool call and
 // its call-side view. A new card is one module and one line in a table below.
 
-import { isRejection } from "../permission.js";
+import { isRejection } from "../permission_prompt.js";
 import * as diff from "./diff.js";
 import * as fallback from "./fallback.js";
 import * as generic from "./generic.js";
