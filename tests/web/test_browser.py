@@ -230,7 +230,7 @@ def _check_edit(page: Page, workspace: Path) -> None:
     shown = proposed.locator(".diff-table").inner_text()
     detail = block.locator(".perm-detail")
     assert detail.inner_text() == "“Always allow” covers edits of demo.py for this session"
-    always = block.locator(".permission button[data-kind=allow_always]")
+    always = block.locator(".permission button[data-option-id=allow_always]")
     assert always.get_attribute("aria-describedby") == detail.get_attribute("id")
     assert 'return f"hello {name}"' in (workspace / "demo.py").read_text()
     shoot_both(page, "card-permission", "section.tool[data-tool-call-id=c3]")
