@@ -13,7 +13,8 @@ from playwright.sync_api import Browser
 
 from tests.web.browser import chromium, open_page, send_prompt, shoot_both, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
-from tether.cli.web import HELP, configure, options_from_args
+from tether.cli import COMMANDS
+from tether.cli.web import configure, options_from_args
 
 SCRIPT = {
     "turns": [
@@ -91,7 +92,7 @@ def test_the_header_shows_the_budget_and_the_transcript_the_compaction(
 def test_the_default_agent_gets_the_context_flags(tmp_path: Path) -> None:
     import argparse
 
-    parser = argparse.ArgumentParser(description=HELP)
+    parser = argparse.ArgumentParser(description=COMMANDS["web"].help)
     configure(parser)
     args = parser.parse_args(
         ["--cwd", str(tmp_path), "--model", "script:x.json", "--context-window", "9000"]

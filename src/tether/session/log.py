@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import re
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +28,7 @@ from tether.session.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from tether.session.log_bytes import MAX_HEADER_BYTES, read_log_bytes
 
 __all__ = [
     "MAX_HEADER_BYTES",
@@ -40,9 +40,6 @@ __all__ = [
     "read_log",
     "read_log_bytes",
 ]
-
-MAX_HEADER_BYTES = 1024 * 1024
-"""A header line longer than this is not one (read as cut, then refused)."""
 
 log = logging.getLogger(__name__)
 
@@ -79,24 +76,6 @@ def read_header(path: Path) -> SessionHeader:
     """Only the header line of a log (a session's id and cwd), checked as `read_log` does."""
     line = read_log_bytes(path, first_line=True)
     return _header(path, line.rstrip(b"\n"))
-
-
-def read_log_bytes(path: Path, *, first_line: bool = False) -> bytes:
-    """A log's bytes (or its first line, at most `MAX_HEADER_BYTES`): `CorruptLog` when it
-    cannot be read or is not a regular file (a FIFO there must not hang a listing)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    except OSError as exc:
-        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise CorruptLog(f"{path}: not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.readline(MAX_HEADER_BYTES) if first_line else handle.read()
-    except OSError as exc:
-        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
-    finally:
-        os.close(fd)
 
 
 def _parse(path: Path, data: bytes) -> LogContents:
@@ -239,6 +218,11 @@ class EventLog:
         """Make every appended event durable (called at the end of each turn)."""
         os.fsync(self._file.fileno())
         self.synced_seq = len(self.events)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the log is closed (its lock released; nothing more may be appended)."""
+        return self._file.closed
 
     def close(self) -> None:
         """Sync, close the file and release the lock."""

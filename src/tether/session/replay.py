@@ -13,6 +13,7 @@ from tether.session.events import (
     AssistantMessageEvent,
     CompactionEvent,
     Event,
+    HookRunEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -27,6 +28,7 @@ from tether.session.updates import (
     AgentText,
     ClientUpdate,
     ContextCompacted,
+    HookRan,
     TitleChanged,
     TurnEnded,
     TurnFailed,
@@ -37,7 +39,7 @@ from tether.session.updates import (
 )
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["context_updates", "replay", "user_updates"]
+__all__ = ["context_updates", "hook_update", "replay", "user_updates"]
 
 
 def replay(
@@ -121,12 +123,34 @@ def _replay(
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
             case UsageEvent() | CompactionEvent():
                 updates.extend(context_updates(event, previous, window, compact_at))
+            case HookRunEvent():
+                updates.append(hook_update(event))
             case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
         previous = event
     return updates
+
+
+def hook_update(event: HookRunEvent) -> HookRan:
+    """The notice of a hook's run, live and on replay."""
+    failed = event.error is not None or event.exit_code not in (0, 2)
+    said = [event.error, event.reason, event.system_message, event.note]
+    if failed and not event.error and not event.reason and event.stderr:
+        said[1] = event.stderr
+    message = "; ".join(part.strip() for part in said if part and part.strip())
+    return HookRan(
+        event=event.event,
+        command=event.command,
+        duration_ms=event.duration_ms,
+        exit_code=event.exit_code,
+        decision=event.decision,
+        message=message or None,
+        failed=failed,
+        added_context=bool(event.context),
+        tool_call_id=event.tool_call_id,
+    )
 
 
 def user_updates(event: UserMessageEvent) -> list[ClientUpdate]:

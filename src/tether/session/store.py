@@ -1,4 +1,9 @@
-"""Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them."""
+"""Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them.
+
+Listing reads a few bytes of each log with no validation library: `tether sessions` loads
+only this module. The log machinery (`tether.session.log`, the event types) loads with the
+first method that opens a log.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +14,19 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
-
-from pydantic import ConfigDict, TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from tether.home import data_dir
 from tether.jsontext import parse_json
 from tether.session.errors import SessionNotFound
-from tether.session.events import ParentLink, SessionHeader
-from tether.session.log import (
-    EventLog,
-    LogContents,
-    lock_log,
-    now,
-    read_header,
-    read_log,
-    read_log_bytes,
-)
-from tether.wire import WIRE_CONFIG, Opt
+from tether.session.log_bytes import read_log_bytes
+from tether.session.parent import ParentLink
 
-__all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
+if TYPE_CHECKING:
+    from tether.session.events import SessionHeader
+    from tether.session.log import EventLog, LogContents
+
+__all__ = ["SessionStore", "StoredSession", "data_dir"]
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +39,6 @@ _TITLE = b'\n{"type":"session/title"'
 class StoredSession:
     """One line of `tether sessions`."""
 
-    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
-
     id: str
     cwd: str
     title: str | None
@@ -50,12 +46,22 @@ class StoredSession:
     created_at: str
     updated_at: str
     turns: int
-    parent: Opt[ParentLink] = None
+    parent: ParentLink | None = None
     """The session that started this one through a `task` call (absent for a top-level one)."""
 
-
-STORED_SESSION: TypeAdapter[StoredSession] = TypeAdapter(StoredSession)
-"""Serializes one listed session as camelCase JSON (`tether sessions --json`)."""
+    def wire(self) -> dict[str, Any]:
+        """Its JSON form (`tether sessions --json`): camelCase, `parent` only when it has one."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "cwd": self.cwd,
+            "title": self.title,
+            "createdAt": self.created_at,
+            "updatedAt": self.updated_at,
+            "turns": self.turns,
+        }
+        if self.parent is not None:
+            data["parent"] = {"id": self.parent.id, "callId": self.parent.call_id}
+        return data
 
 
 class SessionStore:
@@ -88,24 +94,35 @@ class SessionStore:
 
         `parent` links a child session to the session and call that started it.
         """
+        from tether.session.events import SessionHeader
+        from tether.session.log import EventLog, now
+
         session_id = self.new_id() if session_id is None else session_id
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
 
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
+        from tether.session.log import EventLog
+
         return EventLog.open(self._existing(session_id))
 
     def header(self, session_id: str) -> SessionHeader:
         """Only a session's header (its cwd), read without the lock and without its events."""
+        from tether.session.log import read_header
+
         return read_header(self._existing(session_id))
 
     def read(self, session_id: str) -> LogContents:
         """A session's log, read only (no lock: a running session can be shown)."""
+        from tether.session.log import read_log
+
         return read_log(self._existing(session_id))
 
     def delete(self, session_id: str) -> None:
         """Remove a session's log; `SessionLocked` when a process has it open."""
+        from tether.session.log import lock_log
+
         path = self._existing(session_id)
         lock = lock_log(path)
         try:

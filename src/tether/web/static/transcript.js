@@ -77,6 +77,7 @@ export class Transcript {
       case "agent_message_chunk": {
         const notice = update._meta && update._meta.tether ? update._meta.tether.notice : undefined;
         if (notice && update.content && update.content.type === "text") {
+          if (notice.kind === "hook") return this.hookNotice(update.content.text.trim(), notice);
           return this.notice(update.content.text.trim(), "info", null, "context");
         }
         return this.chunk("agent", update.content);
@@ -269,6 +270,16 @@ export class Transcript {
       entry.host.state.permission = decision;
       this.renderCall(entry.host);
     }
+  }
+
+  /** A hook's run: a warning when it decided something (blocked a call, a prompt), an error
+   *  when it failed, else a quiet line. */
+  hookNotice(text, hook) {
+    const kind = hook.failed ? "error" : hook.decision ? "warn" : "info";
+    this.notice(text, kind, null, "hook");
+    const node = this.root.lastElementChild;
+    node.dataset.event = hook.event;
+    if (hook.decision) node.dataset.decision = hook.decision;
   }
 
   notice(text, kind = "info", retry = null, topic = null) {
