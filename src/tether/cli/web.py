@@ -12,6 +12,7 @@ from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbo
 from tether.cli.settings_args import add_settings_arguments
 from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
+from tether.web.follow import FollowedBudget
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
 __all__ = ["configure", "options_from_args", "run"]
@@ -90,6 +91,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
         open_browser=not args.no_open,
         max_agents=args.max_agents,
         new_token=args.new_token,
+        budget=FollowedBudget(window=args.context_window, compact_at=args.compact_at),
     )
 
 
