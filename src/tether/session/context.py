@@ -170,7 +170,7 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(_usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window):
+        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _settle(self) -> None:
@@ -211,7 +211,7 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window):
+        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:

@@ -176,7 +176,8 @@ class Session:
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)
-        return replay(self._log.events, self.tools, cwd, self._context.budget.window)
+        budget = self._context.budget
+        return replay(self._log.events, self.tools, cwd, budget.window, budget.compact_at)
 
     def set_mode(self, mode: PolicyMode) -> None:
         """Switch the policy mode (takes effect for the next permission decision).

@@ -174,6 +174,8 @@ class UsageChanged:
     kind: Literal["usage_changed"] = "usage_changed"
     used: int
     size: int
+    compact_at: Opt[float] = None
+    """The share of the window past which the session compacts (absent: not said)."""
 
     @property
     def text(self) -> str:
