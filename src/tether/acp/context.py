@@ -45,10 +45,11 @@ class OpenSession:
     """Whether the workspace's trust was settled for this session (asked at most once)."""
 
     async def close(self) -> None:
-        """Stop its MCP servers, then sync its log and drop its lock."""
+        """Stop its MCP servers, run its `SessionEnd` hooks, then sync its log and drop its
+        lock."""
         if self.mcp is not None:
             await self.mcp.close()
-        self.session.close()
+        await self.session.aclose()
 
 
 class AgentContext:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from pathlib import Path
 from typing import assert_never
@@ -29,6 +30,8 @@ from tether.cli.settings_args import (
     model_spec,
     run_settings,
     sandbox_policy,
+    say_search,
+    search_setup,
     settings_flags,
     tool_env,
 )
@@ -119,10 +122,15 @@ def run(args: argparse.Namespace) -> int:
     # Before a session exists: a missing key must not leave an empty session behind.
     require_key(model)
     mode = effective_mode(settings)
+    search = search_setup(settings)
+    say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
     config = SessionConfig(
         model=model,
         tools=default_tools(
-            sandbox, allow_private_fetch=args.allow_private_fetch, env=tool_env(settings)
+            sandbox,
+            allow_private_fetch=args.allow_private_fetch,
+            env=tool_env(settings),
+            web_search=search,
         ),
         mode=mode,
         asker=asker,
@@ -142,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        session.close()
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
+        asyncio.run(session.aclose(on_update=printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",

@@ -9,6 +9,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | read or edit outside (`FileAccess`)       | ask | ask          | yes  |
 | execute (`CommandAccess`)                 | ask | ask          | yes  |
 | fetch (`FetchAccess`)                     | ask | ask          | yes  |
+| web search (`SearchAccess`)               | ask | ask          | yes  |
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
@@ -19,10 +20,10 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
 path (`read` and `edit` apart), the exact same command for `execute` (and, apart, for
-`unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
-the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
-set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
-it unconfined without being told to (`--sandbox off`). A protected path
+`unsandboxed`), the same host for `fetch`, every web search for `search`, or the same MCP
+tool for `mcp` (an MCP tool the server annotates read-only never asks). "No sandbox" is a
+command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot start: auto mode
+refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
 (`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
 data directory) holds what later runs with the user's rights, so editing one always asks.
 
@@ -33,6 +34,10 @@ that would run unsandboxed because the sandbox cannot start, or an edit of a pro
 A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
 bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
+
+A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
+as an allow rule (so deny and ask rules still win, and what always asks still asks), `ask`
+as an ask rule.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import copy
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import assert_never
+from typing import Literal, assert_never
 
 from tether.policy.asker import (
     INSTEAD,
@@ -61,6 +66,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
@@ -92,6 +98,7 @@ class PolicyGate:
         """The rules (and where they come from); `None`: the mode alone decides."""
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self._always: set[tuple[str, str]] = set()
+        self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
 
@@ -104,7 +111,18 @@ class PolicyGate:
         gate = copy.copy(self)  # shallow: the memory of answers is the same set
         gate.asker = asker
         gate.on_outcome = None
+        gate._hooked = {}  # a child's call ids are its own
         return gate
+
+    def hook_decision(
+        self, tool_call_id: str, decision: Literal["allow", "ask"] | None, reason: str = ""
+    ) -> None:
+        """What a `PreToolUse` hook decided about a call (`None` forgets it once it ran);
+        `reason` is why it asks."""
+        if decision is None:
+            self._hooked.pop(tool_call_id, None)
+        else:
+            self._hooked[tool_call_id] = (decision, reason)
 
     @property
     def mode(self) -> PolicyMode:
@@ -187,10 +205,15 @@ class PolicyGate:
         unsandboxed = isinstance(access, UnsandboxedAccess) or (
             isinstance(access, CommandAccess) and access.sandbox_problem is not None
         )
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
         match verdict:
             case Ask(rule=rule):
                 return f"the {rule.describe()} asks"
+            case _ if hooked is not None and hooked[0] == "ask":
+                return hooked[1]
             case Allow() if not unsandboxed and not _protected_edit(access):
+                return None
+            case NoRule() if hooked is not None and not unsandboxed and not _protected_edit(access):
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()
@@ -252,6 +275,11 @@ class PolicyGate:
                 return "commands need approval unless the mode is auto"
             case FetchAccess():
                 return "fetching from the web needs approval unless the mode is auto"
+            case SearchAccess(provider=provider):
+                return (
+                    f"a web search sends the query to {provider}, which needs approval unless "
+                    "the mode is auto"
+                )
             case McpAccess():
                 return "MCP tools that are not read-only need approval unless the mode is auto"
             case FileAccess():
@@ -272,7 +300,7 @@ class PolicyGate:
                 return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
-            case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
+            case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
             case _:
                 assert_never(access)
@@ -298,6 +326,8 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("unsandboxed", command)
         case FetchAccess(host=host):
             return ("fetch", host.lower())
+        case SearchAccess():
+            return ("search", "")
         case McpAccess(tool=tool):
             return ("mcp", tool)
         case _:
@@ -305,7 +335,8 @@ def _memory_key(access: Access) -> tuple[str, str]:
 
 
 def _describe(access: Access) -> str:
-    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL` or `use TOOL`."""
+    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL`, `search the web for "Q"
+    with PROVIDER` or `use TOOL`."""
     match access:
         case FileAccess(action=action, path=path):
             return f"{action} {path}"
@@ -315,6 +346,8 @@ def _describe(access: Access) -> str:
             return f"run `{_shown(command)}` outside the sandbox"
         case FetchAccess(url=url):
             return f"fetch {url}"
+        case SearchAccess(query=query, provider=provider):
+            return f'search the web for "{_shown(query)}" with {provider}'
         case McpAccess(title=title):
             return f"use {title}"
         case _:
@@ -354,6 +387,8 @@ def _scope(access: Access, workspace: Workspace) -> str:
             return f"the command `{_shown(command)}` outside the sandbox for this session"
         case FetchAccess(host=host):
             return f"fetching from {host} for this session"
+        case SearchAccess():
+            return "web searches for this session"
         case McpAccess(title=title):
             return f"the tool {title} for this session"
         case _:

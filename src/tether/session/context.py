@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
@@ -60,8 +60,11 @@ class Context:
         mode: Callable[[], PolicyMode] | None = None,
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
+        before_compact: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
+        self._before_compact = before_compact
+        """Runs before each automatic compaction (the `PreCompact` hooks)."""
         self._role = role
         self._mode = mode
         self._host = host
@@ -93,7 +96,9 @@ class Context:
                 instructions=self._instructions(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
+            tools=[
+                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
+            ],
         )
 
     def _instructions(self) -> Instructions:
@@ -123,6 +128,8 @@ class Context:
 
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
         """Prune old results, then summarise if that leaves too little room (or `forced`)."""
+        if self._before_compact is not None:
+            await self._before_compact()
         through = prune_point(self._log.events)
         if through is not None:
             self._record("prune", through, emit)
@@ -163,7 +170,7 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(_usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window):
+        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _settle(self) -> None:
@@ -204,7 +211,7 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window):
+        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:

@@ -8,10 +8,12 @@ from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
+from tether.hooks.record import HookDecision
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.parent import ParentLink
 from tether.session.shown import ShownBlock
+from tether.settings.schema import HookEvent
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
 
@@ -24,6 +26,7 @@ __all__ = [
     "CompactionEvent",
     "CompactionMethod",
     "Event",
+    "HookRunEvent",
     "ParentLink",
     "SessionConfigEvent",
     "SessionHeader",
@@ -220,6 +223,35 @@ class SessionConfigEvent:
     value: str
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class HookRunEvent:
+    """One hook command ran for `event`: how it ended, what it decided, and what came of it.
+
+    `context` is exactly what the model was given because of it (after the prompt, after a
+    call's result when `toolCallId` names the call, or as its instruction to go on at a stop);
+    a `UserPromptSubmit` run that decided `block` or `stop` takes its prompt out of what the
+    model sees. `stdout` and `stderr` are capped; `note` says what tether did not follow.
+    """
+
+    type: Literal["hook/run"] = "hook/run"
+    seq: int = 0
+    time: str = ""
+    event: HookEvent
+    command: str
+    source: str
+    exit_code: Opt[int] = None
+    duration_ms: int
+    decision: Opt[HookDecision] = None
+    reason: Opt[str] = None
+    system_message: Opt[str] = None
+    context: Opt[str] = None
+    note: Opt[str] = None
+    stdout: Opt[str] = None
+    stderr: Opt[str] = None
+    error: Opt[str] = None
+    tool_call_id: Opt[str] = None
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -231,7 +263,8 @@ Event = Annotated[
     | SessionTitle
     | SessionConfigEvent
     | UsageEvent
-    | CompactionEvent,
+    | CompactionEvent
+    | HookRunEvent,
     Field(discriminator="type"),
 ]
 

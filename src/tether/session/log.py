@@ -219,6 +219,11 @@ class EventLog:
         os.fsync(self._file.fileno())
         self.synced_seq = len(self.events)
 
+    @property
+    def closed(self) -> bool:
+        """Whether the log is closed (its lock released; nothing more may be appended)."""
+        return self._file.closed
+
     def close(self) -> None:
         """Sync, close the file and release the lock."""
         if self._file.closed:

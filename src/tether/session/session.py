@@ -35,6 +35,7 @@ from tether.session.events import (
     TurnStop,
     UserMessageEvent,
 )
+from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.runner import CallRunner, trusted
@@ -71,6 +72,12 @@ class Session:
             for t in config.tools
         )
         self.gate = config.policy(workspace)
+        child = log_.header.parent is not None
+        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        if config.gate is None and self.gate.asker is not None:
+            # A child asks through its parent's asker, which runs the hooks already.
+            self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
+        self._resumed = any(isinstance(e, TurnStart) for e in log_.events)
         self.workspace = workspace
         self.max_steps = config.max_steps
         self._log = log_
@@ -88,7 +95,9 @@ class Session:
             if catalog is not None
             else None
         )
-        self._calls = CallRunner(self.tools, workspace, self.gate, log_, self._children)
+        self._calls = CallRunner(
+            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+        )
         self._context = Context(
             log_,
             model=config.model,
@@ -100,6 +109,7 @@ class Session:
             mode=lambda: self.gate.mode,
             host=config.host,
             trusted=lambda: trusted(self.gate),
+            before_compact=lambda: self._hooks.pre_compact("auto", None),
         )
         self._turn: Turn | None = None
         self._window = config.context_window
@@ -166,7 +176,8 @@ class Session:
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)
-        return replay(self._log.events, self.tools, cwd, self._context.budget.window)
+        budget = self._context.budget
+        return replay(self._log.events, self.tools, cwd, budget.window, budget.compact_at)
 
     def set_mode(self, mode: PolicyMode) -> None:
         """Switch the policy mode (takes effect for the next permission decision).
@@ -209,8 +220,19 @@ class Session:
             self._turn.cancel()
 
     def close(self) -> None:
-        """Sync the log and release the session's lock."""
+        """Sync the log and release the session's lock (see `aclose` for `SessionEnd`)."""
         self._log.close()
+
+    async def aclose(self, reason: str = "other", on_update: OnUpdate | None = None) -> None:
+        """Run the `SessionEnd` hooks (`reason` as Claude Code names it: `clear`, `logout`,
+        `prompt_input_exit`, `other`; their notices to `on_update`), then close."""
+        try:
+            if not self._log.closed:
+                self._hooks.emit = _safe(on_update) if on_update is not None else _ignore
+                await self._hooks.end(reason)
+        finally:
+            self._hooks.emit = _ignore
+            self.close()
 
     async def prompt(
         self,
@@ -243,15 +265,27 @@ class Session:
         prompt = self._append(said)
         for update in user_updates(prompt):
             emit(update)
+        self._hooks.emit = emit
         focus = compact_command(said.content)
-        if focus is None and self.title is None and (title := title_from(said.content)):
-            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
+        # A prompt a hook may block does not title the session before the hook has run.
+        screened = focus is None and self._hooks.screens_prompts
+        if focus is None and not screened:
+            self._title_from(said, emit)
         try:
             turn.check()
-            if focus is None:
-                stop = await self._steps(emit, turn)
+            resumed, self._resumed = self._resumed, True
+            if not await self._hooks.opening(
+                said.content, resumed=resumed, command=focus is not None
+            ):
+                stop: TurnStop = "end_turn"  # a hook blocked the prompt; its notice says why
             else:
-                stop = await self._compact_now(prompt.seq, focus, emit)
+                if screened:
+                    self._title_from(said, emit)
+                if focus is None:
+                    stop = await self._steps(emit, turn)
+                else:
+                    stop = await self._compact_now(prompt.seq, focus, emit)
+            await self._hooks.settle()
         except asyncio.CancelledError:
             self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not turn.cancel_requested:
@@ -267,11 +301,17 @@ class Session:
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
 
+    def _title_from(self, said: UserMessageEvent, emit: OnUpdate) -> None:
+        if self.title is None and (title := title_from(said.content)):
+            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
+
     async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> TurnStop:
         # The summary covers the conversation before the command, and the command itself.
         earlier = [e for e in self._log.events if e.seq < command_seq]
         if summary_point(earlier, everything=True) is None:
             raise ModelError("nothing to compact yet: the conversation is empty")
+        if await self._hooks.pre_compact("manual", focus or None):
+            return "end_turn"  # a PreCompact hook blocked it; its notice says why
         if not await self._context.summarise(
             command_seq, focus or None, emit, asked=command_seq - 1
         ):
@@ -279,7 +319,10 @@ class Session:
         return "end_turn"
 
     async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
+        continued = 0  # times in a row a Stop hook made the model go on
         for _ in range(self.max_steps):
+            if self._hooks.stopped is not None:
+                return "end_turn"  # a hook stopped the turn; its notice says why
             try:
                 reply = await self._ask_model(emit)
             except ContextOverflow as exc:
@@ -288,7 +331,11 @@ class Session:
                 await self._context.compact(emit, forced=True)
                 reply = await self._ask_model(emit, compact=False)
             if not reply.tool_calls:
-                return _stop_reason(reply.stop_reason)
+                stop = _stop_reason(reply.stop_reason)
+                if stop == "end_turn" and await self._hooks.stop(continued):
+                    continued += 1
+                    continue
+                return stop
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
         return "max_turn_requests"
 
@@ -323,6 +370,8 @@ class Session:
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
         self._calls.finish_pending(unfinished, emit)
+        self._hooks.drop_background()
+        self._hooks.emit = _ignore
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":
@@ -347,6 +396,10 @@ class Session:
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
+
+
+def _ignore(_update: ClientUpdate) -> None:
+    return None
 
 
 def _delegates(tools: ToolRegistry) -> bool:
