@@ -22,6 +22,9 @@ Shapes (camelCase on the wire):
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
   replaying client sees where each prompt ended and why, as it did live.
 - `UsageChanged` → `usage_update` with `used` and `size` (after each model response).
+- `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text and
+  `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
+  `{kind: "restore", action, prompt, restored, kept}`.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 
@@ -60,8 +63,10 @@ from tether.acp.paths import absolute_call, absolute_result, result_locations
 from tether.acp.prompt import acp_resource
 from tether.session import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -130,13 +135,40 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
                 "beforeTokens": update.before_tokens,
                 "afterTokens": update.after_tokens,
             }
-            return AgentMessageChunk(
-                session_update="agent_message_chunk",
-                content=text_block(update.text + "\n"),
-                field_meta={"tether": {"notice": notice}},
+            return _notice(update.text, notice)
+        case CheckpointSaved():
+            return _notice(
+                update.text,
+                {
+                    "kind": "checkpoint",
+                    "prompt": update.prompt,
+                    "files": list(update.files),
+                    "skipped": list(update.skipped),
+                    "partial": update.partial,
+                },
+            )
+        case FilesRestored():
+            return _notice(
+                update.text,
+                {
+                    "kind": "restore",
+                    "action": update.action,
+                    "prompt": update.prompt,
+                    "restored": list(update.restored),
+                    "kept": list(update.kept),
+                },
             )
         case _:
             assert_never(update)
+
+
+def _notice(text: str, notice: dict[str, Any]) -> AgentMessageChunk:
+    """A notice for people as agent text, with what it says in `_meta.tether.notice`."""
+    return AgentMessageChunk(
+        session_update="agent_message_chunk",
+        content=text_block(text + "\n"),
+        field_meta={"tether": {"notice": notice}},
+    )
 
 
 def tool_kind(view: ToolCallView) -> ToolKind:

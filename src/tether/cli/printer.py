@@ -21,8 +21,10 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -133,12 +135,16 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted():
-                self.status.stop()
-                self._end_text()
-                self.console.print(Text(update.text, style="yellow"))
+            case ContextCompacted() | FilesRestored() | CheckpointSaved():
+                self._notice(update)
             case _:
                 assert_never(update)
+
+    def _notice(self, update: ContextCompacted | FilesRestored | CheckpointSaved) -> None:
+        self.status.stop()
+        self._end_text()
+        quiet = isinstance(update, CheckpointSaved)
+        self.console.print(Text(update.text, style="dim" if quiet else "yellow"))
 
     def status_label(self) -> str:
         """What the live line says: the running calls, else that the model is thinking."""

@@ -16,12 +16,15 @@ from tether.session.errors import (
     SessionNotFound,
 )
 from tether.session.events import TurnStop
+from tether.session.rewind import Conflict, PromptChanges, RestorePlan, RewindError
 from tether.session.session import CANCELLED, Session
 from tether.session.store import SessionStore, StoredSession, data_dir
 from tether.session.updates import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -38,10 +41,16 @@ __all__ = [
     "CANCELLED",
     "DEFAULT_MAX_STEPS",
     "AgentText",
+    "CheckpointSaved",
     "ClientUpdate",
+    "Conflict",
     "ContextCompacted",
     "CorruptLog",
+    "FilesRestored",
+    "PromptChanges",
     "PromptFailed",
+    "RestorePlan",
+    "RewindError",
     "Session",
     "SessionBusy",
     "SessionConfig",

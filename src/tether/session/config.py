@@ -34,6 +34,8 @@ class SessionConfig:
     """Tokens the model's context holds; `None` looks the model up (`models.windows`)."""
     compact_at: float = DEFAULT_COMPACT_AT
     """The fraction of the window past which the session compacts before a request."""
+    checkpoints: bool = True
+    """Save the workspace before each prompt and after each step that may change files."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import assert_never
 
-from tether.content import TextContent
+from tether.content import ContentBlock, TextContent
 from tether.models.messages import (
     AssistantMessage,
     Message,
@@ -16,8 +16,10 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CheckpointEvent,
     CompactionEvent,
     Event,
+    RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -28,7 +30,7 @@ from tether.session.events import (
     UserMessageEvent,
 )
 
-__all__ = ["NO_RESULT", "derive_history"]
+__all__ = ["NO_RESULT", "derive_history", "restore_reminder"]
 
 NO_RESULT = "No result was recorded for this call."
 """What the model sees for a call whose result never reached the log."""
@@ -47,17 +49,24 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 _result(call.id, call.name, results) for call in open_message.tool_calls
             )
 
+    def said(content: Sequence[ContentBlock]) -> None:
+        close()
+        previous = messages[-1] if messages else None
+        if isinstance(previous, UserMessage):
+            # A cancelled turn may leave no reply; two prompts in a row become one.
+            messages[-1] = UserMessage(content=previous.content + tuple(content))
+        else:
+            messages.append(UserMessage(content=tuple(content)))
+
     for event in events:
         match event:
             case UserMessageEvent():
-                close()
+                said(event.content)
                 open_message = None
-                previous = messages[-1] if messages else None
-                if isinstance(previous, UserMessage):
-                    # A cancelled turn may leave no reply; two prompts in a row become one.
-                    messages[-1] = UserMessage(content=previous.content + event.content)
-                else:
-                    messages.append(UserMessage(content=event.content))
+            case RestoreEvent():
+                # The model must not believe its changes are still there.
+                said((TextContent(text=restore_reminder(event)),))
+                open_message = None
             case AssistantMessageEvent():
                 close()
                 open_message, results = event, {}
@@ -76,10 +85,27 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 pass
             case UsageEvent() | CompactionEvent():
                 pass  # compaction is applied over this history (see `compaction.model_view`)
+            case CheckpointEvent():
+                pass
             case _:
                 assert_never(event)
     close()
     return messages
+
+
+def restore_reminder(event: RestoreEvent) -> str:
+    """What the model is told when files were restored under it."""
+    if event.action == "redo":
+        where = f"to how prompt {event.prompt} left them (a redo)"
+    else:
+        why = "an undo" if event.action == "undo" else "a rewind"
+        where = f"to how they were before prompt {event.prompt} ({why})"
+    names = ", ".join(event.restored[:20]) + (" and more" if len(event.restored) > 20 else "")
+    return (
+        f"<system-reminder>The person restored {len(event.restored)} file(s) {where}: "
+        f"{names or '(none)'}. Changes made to them since are gone; read a file again "
+        "before you edit it.</system-reminder>"
+    )
 
 
 def _result(call_id: str, name: str, results: dict[str, ToolResultEvent]) -> ToolResultMessage:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import assert_never
 
+from tether.checkpoints import CheckpointError, SnapshotStore
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
+from tether.session.checkpointing import Checkpoints
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context import Context
@@ -33,13 +35,30 @@ from tether.session.events import (
     UserMessageEvent,
 )
 from tether.session.log import E, EventLog
-from tether.session.replay import replay, user_updates
+from tether.session.replay import replay, restore_update, user_updates
+from tether.session.restoring import apply_plan, recover_restore
+from tether.session.rewind import (
+    PromptChanges,
+    RestorePlan,
+    RewindError,
+    plan_redo,
+    plan_rewind,
+    plan_undo,
+    prompt_changes,
+)
 from tether.session.runner import CallRunner
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
-from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
+from tether.session.updates import (
+    AgentText,
+    ClientUpdate,
+    FilesRestored,
+    TitleChanged,
+    TurnEnded,
+    TurnFailed,
+)
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -74,6 +93,9 @@ class Session:
             user_dir=user_dir,
             budget=config.budget(),
         )
+        self._checkpoints = Checkpoints(
+            log_, workspace, self.tools, user_dir, enabled=config.checkpoints
+        )
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -91,6 +113,7 @@ class Session:
         try:
             session = cls(event_log, config, store.root)
             session._close_interrupted_turn()
+            session._finish_interrupted_restore()
         except BaseException:
             event_log.close()
             raise
@@ -147,6 +170,48 @@ class Session:
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
+    async def prompts(self) -> list[PromptChanges]:
+        """The session's prompts, what each one's tools changed, and whether it can be rewound."""
+        store = self._checkpoints.store() if self._checkpoints.enabled else None
+        events = list(self._log.events)
+        return await asyncio.to_thread(prompt_changes, events, store)
+
+    async def plan_rewind(self, prompt: int) -> RestorePlan:
+        """What rewinding the files to before prompt `prompt` would do (nothing is changed)."""
+        return await self._plan(lambda events, store: plan_rewind(events, store, prompt))
+
+    async def plan_undo(self) -> RestorePlan:
+        """What undoing the last prompt's changes would do."""
+        return await self._plan(plan_undo)
+
+    async def plan_redo(self) -> RestorePlan:
+        """What redoing the last undo would do; `RewindError` when files changed since."""
+        return await self._plan(plan_redo)
+
+    async def restore(self, plan: RestorePlan, take: Collection[str] = ()) -> FilesRestored:
+        """Carry out a plan (its conflicts in `take` too, the others kept) and record it."""
+        self._idle("restore files")
+        event = await apply_plan(self._log, self._checkpoints, plan, take)
+        return restore_update(event)
+
+    async def _plan(self, make: Callable[[list[Event], SnapshotStore], RestorePlan]) -> RestorePlan:
+        self._idle("rewind")
+        if not self._checkpoints.enabled:
+            raise RewindError("checkpoints are off for this session")
+        try:
+            store = self._checkpoints.store()
+        except CheckpointError as exc:
+            raise RewindError(str(exc)) from exc
+        events = list(self._log.events)
+        try:
+            return await asyncio.to_thread(make, events, store)
+        except CheckpointError as exc:
+            raise RewindError(str(exc)) from exc
+
+    def _idle(self, doing: str) -> None:
+        if self._turn is not None:
+            raise SessionBusy(f"session {self.id} is running a prompt; cannot {doing} now")
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -187,6 +252,7 @@ class Session:
         prompt = self._append(said)
         for update in user_updates(prompt):
             emit(update)
+        self._checkpoints.begin(self._prompt_count())
         focus = compact_command(said.content)
         if focus is None and self.title is None and (title := title_from(said.content)):
             emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
@@ -197,19 +263,30 @@ class Session:
             else:
                 stop = await self._compact_now(prompt.seq, focus, emit)
         except asyncio.CancelledError:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not turn.cancel_requested:
                 raise  # the caller itself was cancelled: recorded, and passed on
             return "cancelled"
         except ModelError as exc:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="error", error=str(exc)), emit)
             raise PromptFailed(str(exc)) from exc
         except BaseException as exc:
+            await self._settle_checkpoints()
             message = f"internal error: {type(exc).__name__}: {exc}"
             self._end(TurnEnd(stop_reason="error", error=message), emit)
             raise
+        await self._settle_checkpoints()
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
+
+    async def _settle_checkpoints(self) -> None:
+        try:
+            await self._checkpoints.settle()
+        except asyncio.CancelledError:
+            # Cancelled again while saving: the save lands later, or the next one sees it.
+            log.warning("a checkpoint was interrupted")
 
     async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> TurnStop:
         # The summary covers the conversation before the command, and the command itself.
@@ -223,7 +300,7 @@ class Session:
         return "end_turn"
 
     async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
-        for _ in range(self.max_steps):
+        for step in range(1, self.max_steps + 1):
             try:
                 reply = await self._ask_model(emit)
             except ContextOverflow as exc:
@@ -233,7 +310,9 @@ class Session:
                 reply = await self._ask_model(emit, compact=False)
             if not reply.tool_calls:
                 return _stop_reason(reply.stop_reason)
+            await self._checkpoints.before_step(step, reply.tool_calls)
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
+            await self._checkpoints.after_step()
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
@@ -267,6 +346,9 @@ class Session:
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
         self._calls.finish_pending(unfinished, emit)
+        notice = self._checkpoints.notice()
+        if notice is not None:
+            emit(notice)
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":
@@ -284,6 +366,17 @@ class Session:
             if isinstance(event, ToolCallEvent) and event.tool_call_id not in answered:
                 self._calls.adopt(event)
         self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
+
+    def _prompt_count(self) -> int:
+        return sum(isinstance(e, TurnStart) for e in self._log.events)
+
+    def _finish_interrupted_restore(self) -> None:
+        try:
+            recover_restore(self._log, self._checkpoints)
+        except CheckpointError as exc:
+            log.warning(
+                "session %s: an interrupted restore could not be finished: %s", self.id, exc
+            )
 
     def _append(self, event: E) -> E:
         return self._log.append(event)

@@ -67,6 +67,14 @@ class Tool(ABC, Generic[A, V]):
         """Calls with the same key run one after another (a path, for file tools)."""
         return None
 
+    def writes(self, args: A) -> tuple[str, ...] | None:
+        """The files a call may change, as its arguments name them: `()` for a tool that
+        changes none, `None` when it may change any (a command, a server's tool).
+
+        The session saves the workspace after a step whose calls may change files.
+        """
+        return None
+
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, as the model sees it."""
         return self.args_model.model_json_schema()

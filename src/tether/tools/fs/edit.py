@@ -55,6 +55,10 @@ class EditTool(Tool[EditArgs, AppliedChange]):
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = EditArgs
 
+    def writes(self, args: EditArgs) -> tuple[str, ...]:
+        """The file it changes."""
+        return (args.path,)
+
     async def execute(self, args: EditArgs, ctx: ToolContext) -> AppliedChange:
         """Work out the edit, ask, check the file is still as read, write, record.
 

@@ -56,6 +56,10 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     description: ClassVar[str] = _DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = ReadArgs
 
+    def writes(self, args: ReadArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
         """Authorize, read in a worker thread, record the version seen and that it was shown."""
         resolved = ctx.workspace.resolve(args.path)

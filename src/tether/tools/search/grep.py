@@ -62,6 +62,10 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
     description: ClassVar[str] = _DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = GrepArgs
 
+    def writes(self, args: GrepArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run `rg --json`, keep the first matches, count all."""
         scope = await search_scope(ctx, args.path, files=True)
