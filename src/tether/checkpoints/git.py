@@ -51,6 +51,8 @@ class Git:
             LC_ALL="C",
         )
         self._env = env
+        self.held: int | None = None
+        """The store's lock, handed to every git so that it holds the lock while it runs."""
 
     def run(self, *args: str, stdin: bytes | None = None, ok: Sequence[int] = (0,)) -> bytes:
         """Run `git ARGS` in the work tree; its stdout, or `CheckpointError` with its stderr."""
@@ -62,6 +64,7 @@ class Git:
                 cwd=self.work_tree,
                 env=self._env,
                 check=False,
+                pass_fds=self._held(),
             )
         except OSError as exc:
             raise CheckpointError(f"cannot run {self.binary}: {exc.strerror}") from exc
@@ -69,6 +72,9 @@ class Git:
             message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
             raise CheckpointError(f"git {args[0]} failed: {message}")
         return done.stdout
+
+    def _held(self) -> tuple[int, ...]:
+        return () if self.held is None else (self.held,)
 
     def popen(self, *args: str) -> subprocess.Popen[bytes]:
         """`git ARGS` with pipes for stdin and stdout (a `cat-file --batch` reader)."""
@@ -80,6 +86,7 @@ class Git:
                 stderr=subprocess.DEVNULL,
                 cwd=self.work_tree,
                 env=self._env,
+                pass_fds=self._held(),
             )
         except OSError as exc:
             raise CheckpointError(f"cannot run {self.binary}: {exc.strerror}") from exc

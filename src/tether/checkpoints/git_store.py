@@ -40,6 +40,7 @@ _CONFIG = (
     ("core.fileMode", "true"),
     ("core.hooksPath", os.devnull),
     ("index.version", "4"),
+    ("splitIndex.sharedIndexExpire", "now"),
     ("gc.auto", "0"),
     ("gc.pruneExpire", "never"),
     ("gc.reflogExpire", "never"),
@@ -70,7 +71,8 @@ class GitStore:
         self.git = Git(binary, directory / "git", root, self._index)
         self._excluded = tuple(excluded)
         self._new_objects = 0
-        self._unpacked_trees: list[str] = []
+        self._fresh: list[tuple[str, str]] = []
+        """Small steps since the last pack: (the tree before, the tree after)."""
 
     @classmethod
     def open(
@@ -89,13 +91,17 @@ class GitStore:
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the store's lock; a git lock file left by a killed process is removed first."""
-        with store_lock(self._lock):
-            # Every git command on this store runs under our lock, so a lock file of git's
-            # found now was left by a process killed mid-command.
+        with store_lock(self._lock) as held:
+            # Every git command on this store runs holding our lock (it inherits the
+            # descriptor), so a lock file of git's found now was left by a killed git.
             for stale in (self._index.with_name("index.lock"), self.git.git_dir / "index.lock"):
                 with contextlib.suppress(FileNotFoundError):
                     stale.unlink()
-            yield
+            self.git.held = held
+            try:
+                yield
+            finally:
+                self.git.held = None
 
     def _init(self) -> None:
         git_dir = self.git.git_dir
@@ -130,18 +136,20 @@ class GitStore:
                     "--stdin",
                     stdin=_joined(update),
                 )
-                self._new_objects += len(update)
             if drop:
                 self.git.run("update-index", "-z", "--force-remove", "--stdin", stdin=_joined(drop))
             tree = self.git.run("write-tree").decode().strip()
             changed: tuple[str, ...] = ()
             if previous is not None and previous != tree:
                 changed = tuple(self.diff(previous, tree))
-            if changed:
-                self._new_objects += 2 + len(changed)
-            self._unpacked_trees.append(tree)
-            if self._new_objects > _PACK_AFTER:
-                self._pack()
+            if previous is not None and changed and len(changed) < _PACK_AFTER:
+                # A small step: its few objects (blobs and the trees above them) are packed
+                # once enough have piled up. A large one's stay loose: packing them could
+                # take long, and they would gain little.
+                self._fresh.append((previous, tree))
+                self._new_objects += 2 * len(changed) + 1
+                if self._new_objects > _PACK_AFTER:
+                    self._pack()
         return Snapshot(tree, changed, tuple(skipped))
 
     def _sort(self, paths: Iterator[str]) -> tuple[list[str], list[str], list[str]]:
@@ -175,8 +183,11 @@ class GitStore:
 
     def _pack(self) -> None:
         # Each loose object takes a disk block; packed, a checkpoint's trees delta well. No
-        # ref holds the trees (the logs do), so the recent trees name what to pack.
-        trees = "".join(f"{tree}\n" for tree in dict.fromkeys(self._unpacked_trees))
+        # ref holds the trees (the logs do): the small steps' trees name what to pack, less
+        # what the trees they started from already held.
+        after = dict.fromkeys(new for _, new in self._fresh)
+        before = dict.fromkeys(old for old, _ in self._fresh if old not in after)
+        trees = "".join(f"{t}\n" for t in after) + "".join(f"^{t}\n" for t in before)
         pack = str(self.git.git_dir / "objects" / "pack" / "pack")
         self.git.run(
             "pack-objects",
@@ -189,7 +200,7 @@ class GitStore:
         )
         self.git.run("prune-packed", "-q")
         self._new_objects = 0
-        self._unpacked_trees.clear()
+        self._fresh.clear()
 
     def track(self, previous: str | None, paths: Sequence[str]) -> None:
         """Nothing to do: every snapshot saves the whole workspace."""

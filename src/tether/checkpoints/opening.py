@@ -21,8 +21,9 @@ def open_store(home: Path, root: Path) -> SnapshotStore:
     With git, the whole workspace is saved (tether's own data directory left out when it is
     inside); without it, only what `edit` and `write` are about to change.
     """
+    home, root = home.resolve(), root.resolve()
     directory = home / SNAPSHOTS_DIR / workspace_key(root)
     git = find_git()
     if git is not None:
-        return GitStore.open(directory, root, git, excluded=[home.resolve()])
+        return GitStore.open(directory, root, git, excluded=[home])
     return PreimageStore.open(directory / "preimages", root)

@@ -111,14 +111,16 @@ def workspace_key(root: Path) -> str:
 
 
 @contextlib.contextmanager
-def store_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path`, waited for (snapshots of one workspace take turns)."""
+def store_lock(path: Path) -> Iterator[int]:
+    """An exclusive lock on `path`, waited for (snapshots of one workspace take turns).
+
+    Yields the locked descriptor. A child process given it holds the lock as long as it
+    runs: a git left running by a killed tether keeps the next holder waiting until it ends.
+    """
     with path.open("ab") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        yield handle.fileno()
+    # Closed, not unlocked: the lock goes when the last process holding it lets go.
 
 
 def known(states: Mapping[str, FileState], paths: Collection[str]) -> dict[str, FileState]:

@@ -92,8 +92,8 @@ class Checkpoints:
         `write` will change is kept when the store saves only that."""
         if not self.enabled:
             return
-        paths = self._writes(calls)
-        if paths == ():
+        paths, anything = self._writes(calls)
+        if not paths and not anything:
             return
         await self._settle_before()
         self._unsaved = step
@@ -140,9 +140,11 @@ class Checkpoints:
             if snapshot is not None:
                 self._record(0, snapshot)
 
-    def _writes(self, calls: Sequence[ToolCallRecord]) -> tuple[str, ...] | None:
-        """The files the calls may change relative to the workspace root; `None`: any file."""
+    def _writes(self, calls: Sequence[ToolCallRecord]) -> tuple[tuple[str, ...], bool]:
+        """The files the calls name as changing (relative to the workspace root), and whether
+        some call may change any file."""
         paths: list[str] = []
+        anything = False
         for call in calls:
             tool = self._tools.get(call.name)
             if tool is None:
@@ -152,7 +154,8 @@ class Checkpoints:
                 continue  # it will not run
             named = tool.writes(args)
             if named is None:
-                return None
+                anything = True
+                continue
             for raw in named:
                 try:
                     path = self._workspace.resolve(raw)
@@ -160,7 +163,7 @@ class Checkpoints:
                     continue  # the call itself reports the bad path
                 if path.is_relative_to(self._workspace.cwd) and path != self._workspace.cwd:
                     paths.append(path.relative_to(self._workspace.cwd).as_posix())
-        return tuple(paths)
+        return tuple(paths), anything
 
     async def _save(self, step: int) -> None:
         snapshot = await self._snapshot_now()

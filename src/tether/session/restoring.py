@@ -42,6 +42,7 @@ async def apply_plan(
     def work() -> tuple[str, tuple[str, ...], Restored, str]:
         before = store.snapshot(checkpoints.tree)
         note: JsonValue = {
+            "logged": len(log_.events),
             "action": plan.action,
             "prompt": plan.prompt,
             "before": before.tree,
@@ -81,16 +82,15 @@ def recover_restore(log_: EventLog, checkpoints: Checkpoints) -> RestoreEvent | 
     try:
         assert isinstance(note, dict)
         action = next(a for a in RESTORE_ACTIONS if a == note["action"])
-        prompt, before = note["prompt"], note["before"]
+        prompt, before, logged = note["prompt"], note["before"], note["logged"]
         outside, kept = note["outside"], note["kept"]
-        assert isinstance(prompt, int) and isinstance(before, str)
+        assert isinstance(prompt, int) and isinstance(before, str) and isinstance(logged, int)
         assert isinstance(outside, list) and isinstance(kept, list)
     except (AssertionError, KeyError, StopIteration) as exc:
         raise CheckpointError(f"the restore journal {journal} has no usable note") from exc
-    recorded = any(
-        isinstance(e, RestoreEvent) and e.before == before and e.action == action
-        for e in log_.events
-    )
+    # The session holds its log: an event after the one last logged when the restore began
+    # can only be the restore's own.
+    recorded = any(isinstance(e, RestoreEvent) for e in log_.events[logged:])
     if recorded:  # killed after the event was appended, before the journal went
         finish(journal)
         return None
