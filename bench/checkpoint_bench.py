@@ -30,7 +30,7 @@ from pathlib import Path
 from tether.checkpoints import open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
-from search_bench import PER_DIR, build  # noqa: E402
+from search_bench import PER_DIR, build
 
 _PLAIN_ENV = {
     **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
@@ -82,9 +82,8 @@ def main() -> None:
         start = time.perf_counter()
         size, _ = build(tree, args.files)
         shutil.copytree(tree, plain)
-        print(
-            f"tree: {args.files} files, {size / 1e6:.0f} MB (built in {time.perf_counter() - start:.1f} s)"
-        )
+        built = time.perf_counter() - start
+        print(f"tree: {args.files} files, {size / 1e6:.0f} MB (built in {built:.1f} s)")
 
         store = open_store(home, tree)
         start = time.perf_counter()
@@ -93,9 +92,8 @@ def main() -> None:
         _git(plain, "init", "-q")
         start = time.perf_counter()
         _plain_checkpoint(plain)
-        print(
-            f"  (git add -A && git write-tree on the plain copy, fresh: {time.perf_counter() - start:.2f} s)"
-        )
+        fresh = time.perf_counter() - start
+        print(f"  (git add -A && git write-tree on the plain copy, fresh: {fresh:.2f} s)")
 
         ours, theirs = [], []
         previous = first.tree

@@ -17,7 +17,8 @@ A fixture directory `tests/snapshots/acp/<name>/` holds:
 
 Paths, the session id, times and the version are normalized to `{{cwd}}`, `{{extra}}`,
 `{{tmp}}` (the directory both are in), `{{sessionId}}`, `{{time}}`, `{{mtime}}` (a file's
-modification time in an `observed` record) and `{{version}}`.
+modification time in an `observed` record) and `{{version}}`; the sessions agents ran for
+it (`task` calls) to `{{child1}}`, `{{child2}}`... in the order they started.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Places:
     extra: Path
     home: Path
     session_id: str = ""
+    children: list[str] = field(default_factory=list)
 
     def substitute(self, value: Any) -> Any:
         """Client input with its placeholders filled in."""
@@ -73,6 +75,8 @@ class Places:
             text = text.replace(str(path.resolve()), name).replace(str(path), name)
         if self.session_id:
             text = text.replace(self.session_id, "{{sessionId}}")
+        for number, child in enumerate(self.children, start=1):
+            text = text.replace(child, f"{{{{child{number}}}}}")
         return _MTIME.sub('"mtimeNs":"{{mtime}}"', _TIME.sub("{{time}}", text))
 
 
@@ -146,6 +150,7 @@ async def run_fixture(fixture: Path, tmp: Path) -> Run:
         await _play(agent, places, requests, answer, run)
         assert not pending, f"permission answers left over: {pending}"
         assert places.session_id, "the fixture never created a session"
+        places.children = _children(places.home / "sessions", places.session_id)
         run.stdout = [_normalized(m, places) for m in agent.received]
         log_path = places.home / "sessions" / f"{places.session_id}.jsonl"
         run.session_log = [places.normalize(line) for line in log_path.read_text().splitlines()]
@@ -207,6 +212,23 @@ def checked_on_load(updates: list[Message]) -> list[Message]:
 def dump_lines(items: list[Any]) -> str:
     """One JSON document a line."""
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+
+
+def _children(sessions: Path, parent: str) -> list[str]:
+    """The sessions agents ran for `parent`, and theirs, in the order they were created."""
+    found: list[tuple[str, str]] = []
+    parents = {parent}
+    headers = [json.loads(p.read_text().split("\n", 1)[0]) for p in sessions.glob("*.jsonl")]
+    while True:
+        more = [
+            (h["createdAt"], h["id"])
+            for h in headers
+            if h.get("parent", {}).get("id") in parents and h["id"] not in parents
+        ]
+        if not more:
+            return [session_id for _, session_id in sorted(found)]
+        found.extend(more)
+        parents.update(session_id for _, session_id in more)
 
 
 def _is_update(message: Message) -> bool:

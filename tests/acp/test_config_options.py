@@ -121,8 +121,8 @@ async def test_delete_removes_a_session_and_refuses_one_open_elsewhere(tmp_path:
         assert _error(reply)["code"] == -32002
         reply, _ = await other.request("session/delete", {"sessionId": gone})
         assert _error(reply) == {
-            "code": -32002,
-            "message": f"Session not found: {gone}",
+            "code": -32602,
+            "message": f"Session not found: {gone} (nothing to delete)",
             "data": {"sessionId": gone},
         }
     finally:

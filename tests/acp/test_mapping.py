@@ -302,4 +302,69 @@ def test_search_card_content_without_the_model_text_lists_its_lines() -> None:
         result=ToolResult(content=(TextContent(text="a.py\nb.py"),)),
     )
     wire = _wire(paths_done)
-    assert wire is not None and "locations" not in wire
+    # A path search's files are its locations, whole files (no line).
+    assert wire is not None
+    assert wire["locations"] == [{"path": "/ws/a.py"}, {"path": "/ws/b.py"}]
+
+
+def test_a_path_search_sends_its_first_files_as_locations() -> None:
+    from tether.acp.paths import MAX_MATCH_LOCATIONS
+    from tether.views import SearchPathsResultView
+
+    many = tuple(f"src/m{n:02}.py" for n in range(MAX_MATCH_LOCATIONS + 5))
+    view = SearchPathsResultView(paths=many, truncated=False, total=len(many))
+    done = ToolCallFinished(
+        tool_call_id="g3",
+        status="completed",
+        view=view,
+        result=ToolResult(content=(TextContent(text="\n".join(many)),)),
+    )
+    wire = _wire(done)
+    assert wire is not None
+    assert wire["locations"] == [{"path": f"/ws/{p}"} for p in many[:MAX_MATCH_LOCATIONS]]
+
+
+def test_context_lines_and_counts_keep_their_marks_and_only_matches_are_locations() -> None:
+    from tether.acp.content import card_content
+    from tether.views import SearchFile, SearchMatch, SearchMatchesResultView, dump_view
+
+    lines = SearchMatchesResultView(
+        title="Grep x -C 1",
+        files=(
+            SearchFile(
+                path="a.py",
+                matches=(
+                    SearchMatch(line_number=1, line="w", context=True),
+                    SearchMatch(line_number=2, line="x"),
+                    SearchMatch(line_number=3, line="y", context=True),
+                ),
+            ),
+        ),
+        truncated=False,
+        total=1,
+    )
+    counts = SearchMatchesResultView(
+        title="Grep x -c",
+        files=(SearchFile(path="a.py", matches=(), count=4),),
+        truncated=False,
+        total=4,
+    )
+    assert [c.content.text for c in card_content(lines, CWD)] == [  # type: ignore[union-attr]
+        "a.py-1- w\na.py:2: x\na.py-3- y"
+    ]
+    assert [c.content.text for c in card_content(counts, CWD)] == ["a.py:4"]  # type: ignore[union-attr]
+    for view, locations in (
+        (lines, [{"path": "/ws/a.py", "line": 2}]),
+        (counts, [{"path": "/ws/a.py"}]),
+    ):
+        done = ToolCallFinished(
+            tool_call_id="g",
+            status="completed",
+            view=view,
+            result=ToolResult(content=(TextContent(text="as the model read it"),)),
+        )
+        wire = _wire(done)
+        assert wire is not None and wire["locations"] == locations
+        card = wire["_meta"]["tether"]["view"]
+        assert card == dump_view(view) | {"files": card["files"]}
+        assert card["files"][0] == dump_view(view)["files"][0] | {"path": "/ws/a.py"}

@@ -81,11 +81,13 @@ async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) ->
     assert process_gone(int(done["pid"]["content"][0]["content"]["text"]))
 
 
-async def test_project_servers_start_once_approved_for_the_workspace(tmp_path: Path) -> None:
+async def test_project_servers_start_once_approved_until_they_change(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
+    # The server is a script in the workspace: what the approval covers includes its content.
+    (workspace / "srv.py").write_text(SAMPLE.read_text())
     (workspace / ".mcp.json").write_text(
-        json.dumps({"mcpServers": {"proj": {"command": sys.executable, "args": [str(SAMPLE)]}}})
+        json.dumps({"mcpServers": {"proj": {"command": sys.executable, "args": ["srv.py"]}}})
     )
     model = _script(
         tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
@@ -97,8 +99,11 @@ async def test_project_servers_start_once_approved_for_the_workspace(tmp_path: P
         asked.append(request["params"])
         return {"outcome": {"outcome": "selected", "optionId": "allow_always"}}
 
-    for _ in range(2):
-        agent = await AgentProcess.start(home, "--model", model)
+    for run in range(3):
+        if run == 2:  # the model (say) rewrites the script: asked again before it runs
+            with (workspace / "srv.py").open("a") as script:
+                script.write("# changed\n")
+        agent = await AgentProcess.start(home, "--model", model, "--mode", "auto")
         try:
             await agent.initialize()
             reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -111,7 +116,10 @@ async def test_project_servers_start_once_approved_for_the_workspace(tmp_path: P
             assert done["content"][0]["content"]["text"] == "2"
         finally:
             assert await agent.close() == 0
-    # Asked in the first process only: the approval is kept for the workspace.
-    [request] = asked
-    assert request["toolCall"]["toolCallId"] == "mcp-approval"
-    assert "proj: " in request["toolCall"]["content"][0]["content"]["text"]
+    # Asked in the first process, not the second (the approval is kept for the workspace),
+    # and again once the script had changed: in auto mode too.
+    first, again = asked
+    assert first["toolCall"]["toolCallId"] == "mcp-approval"
+    assert "proj: " in first["toolCall"]["content"][0]["content"]["text"]
+    said = again["toolCall"]["content"][0]["content"]["text"]
+    assert said.startswith("The project configures (changed since they were approved):")

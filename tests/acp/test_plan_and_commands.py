@@ -12,6 +12,7 @@ TODOS = [
     {"content": "Read the code", "status": "completed"},
     {"content": "Fix the bug", "status": "in_progress", "priority": "high"},
     {"content": "Add a test", "status": "pending"},
+    {"content": "Rewrite the lexer", "status": "cancelled"},
 ]
 
 
@@ -40,12 +41,20 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
         {"content": "Read the code", "status": "completed", "priority": "medium"},
         {"content": "Fix the bug", "status": "in_progress", "priority": "high"},
         {"content": "Add a test", "status": "pending", "priority": "medium"},
+        # ACP's statuses stop at completed: the text and tether's `_meta` say what happened.
+        {
+            "content": "Rewrite the lexer (cancelled)",
+            "status": "completed",
+            "priority": "medium",
+            "_meta": {"tether": {"status": "cancelled"}},
+        },
     ]
     [done] = _updates(notes, "tool_call_update")
     assert done["_meta"]["tether"]["view"]["content"].splitlines() == [
         "[x] Read the code",
         "[~] Fix the bug (high)",
         "[ ] Add a test",
+        "[-] Rewrite the lexer",
     ]
     log = (home / "sessions" / f"{session_id}.jsonl").read_text()
     assert '"todos"' in log  # stored in the log as the result's meta

@@ -262,8 +262,35 @@ def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) 
     out = run.stdout
     assert "Grep hello" in out and "301 matches" in out
     assert "hello.py" in out and '1 │ print("hello")' in out
-    assert "many.txt" in out and "249 │ hello 248" in out
-    assert "capped: showing 250 of 301 matches" in out
+    # The card shows the first 20 matches (the model got 250) and counts the rest.
+    assert "many.txt" in out and "19 │ hello 18" in out and "hello 19" not in out
+    assert "… 281 more matches" in out
+    verbose = tether(home, "show", _sessions(home)[0]["id"], "--verbose").stdout
+    assert "249 │ hello 248" in verbose and "… 51 more matches" in verbose
     assert "Glob *.py" in out and "1 file" in out
     [row] = _sessions(home)
     assert tether(home, "show", row["id"]).stdout == out
+
+
+def test_a_failed_call_shows_its_error_marked_failed_not_its_change(
+    tmp_path: Path, ws: Path, hello: Path
+) -> None:
+    home = tmp_path / "home"
+    edit = {"path": "hello.py", "old_string": "hello", "new_string": "bye"}
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
+        {"text": "I must read it first."},
+    )
+    run = tether(home, "run", "edit", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    # One card, titled by the call, with the error and the label; the diff is not drawn.
+    assert "Edit hello.py" in out and "edit requires reading" in out
+    assert "failed" in out.splitlines()[out.splitlines().index(_line_with(out, "requires")) + 1]
+    assert "+ print" not in out and "bye" not in out
+    assert hello.read_text() == 'print("hello")\n'
+
+
+def _line_with(text: str, word: str) -> str:
+    return next(line for line in text.splitlines() if word in line)

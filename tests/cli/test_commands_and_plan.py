@@ -21,15 +21,23 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
         {"content": "Find the bug", "status": "completed"},
         {"content": "Fix it", "status": "in_progress"},
     ]
+    finished = [{**todo, "status": "completed"} for todo in todos]
     model = _script(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "t", "name": "todo", "arguments": {"todos": todos}}]},
+        {"toolCalls": [{"id": "t2", "name": "todo", "arguments": {"todos": todos}}]},
+        {"toolCalls": [{"id": "t3", "name": "todo", "arguments": {"todos": finished}}]},
         {"text": "on it"},
     )
     done = tether(home, "run", "/fix parser.py", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
-    assert "[x] Find the bug" in done.stdout
-    assert "[~] Fix it" in done.stdout
+    # Once per change, as a checklist: no generic card for the call, no repeat of the same.
+    out = done.stdout
+    assert "Update the plan" not in out and "╭" not in out
+    assert out.count("Plan  1 of 2 done") == 1 and out.count("Plan  2 of 2 done") == 1
+    first = out[out.index("Plan  1 of 2 done") :]
+    assert "✓ Find the bug" in first and "▸ Fix it" in first
+    assert "✓ Fix it" in out[out.index("Plan  2 of 2 done") :]
     [info] = _sessions(home)
     log = (home / "sessions" / f"{info['id']}.jsonl").read_text().splitlines()
     [said] = [json.loads(line) for line in log if '"user/message"' in line]
@@ -70,8 +78,36 @@ def test_run_uses_user_servers_and_skips_unapproved_project_ones(tmp_path: Path,
     # Headless, ask mode: the project's servers need approval, so they were skipped.
     said = " ".join(done.stderr.split())
     assert "MCP servers of" in said and "(theirs) were not started" in said
+    assert "name each with --approve-mcp NAME" in said
     assert "Unknown tool: mcp__theirs__add" in done.stdout
-    # In auto mode a headless run trusts the workspace.
-    auto = tether(home, "run", "add", "--model", model, "--cwd", str(ws), "--mode", "auto")
-    assert auto.returncode == 0, auto.stderr
-    assert "Unknown tool" not in auto.stdout
+    # Auto mode does not approve them: a person does, here by naming them.
+    named = tether(
+        home, "run", "add", "--model", model, "--cwd", str(ws), "--mode", "auto",
+        "--approve-mcp", "theirs", "--approve-mcp", "nobody",
+    )  # fmt: skip
+    assert named.returncode == 0, named.stderr
+    assert "Unknown tool" not in named.stdout
+    said = " ".join(named.stderr.split())
+    assert "--approve-mcp nobody: " in said and ".mcp.json has no such server" in said
+
+
+def test_a_workspace_cannot_give_itself_a_server_that_runs_outside(
+    tmp_path: Path, ws: Path
+) -> None:
+    import shlex
+
+    home = tmp_path / "home"
+    marker = tmp_path / "ran-outside-the-sandbox"
+    planted = {"mcpServers": {"planted": {"command": "sh", "args": ["-c", f"touch {marker}"]}}}
+    write = f"printf '%s' {shlex.quote(json.dumps(planted))} > .mcp.json"
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": write}}]},
+        {"text": "done"},
+    )
+    for _ in range(2):  # the sandboxed command writes .mcp.json; the next run finds it
+        run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
+        assert run.returncode == 0, run.stderr
+    assert json.loads((ws / ".mcp.json").read_text()) == planted
+    assert "(planted) were not started" in " ".join(run.stderr.split())
+    assert not marker.exists()

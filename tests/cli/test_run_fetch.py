@@ -29,7 +29,7 @@ def test_run_fetches_with_the_flag_and_refuses_without_it(tmp_path: Path) -> Non
     assert allowed.returncode == 0, allowed.stderr
     words = " ".join(allowed.stdout.replace("│", " ").split())
     assert f"{url} Doc" in words
-    assert "# Doc title" in words and "Body text." in words and " 200 " in words
+    assert "Doc title" in words and "#" not in words and "Body text." in words and " 200 " in words
     assert refused.returncode == 0, refused.stderr
     refusal = " ".join(refused.stdout.replace("│", " ").split())
     assert "Refusing to fetch from localhost: it resolves to" in refusal

@@ -277,3 +277,24 @@ def test_sessions_at_80_columns_show_titles_ids_and_cwds(tmp_path: Path, ws: Pat
         assert not any(r["id"].startswith(shown_id) for r in rows if r is not row)
         assert len(line) <= 80
     assert plain(listed).count(ws.name) == 2
+
+
+def test_an_approved_command_is_shown_once_and_its_card_titled_by_its_description(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    call = {"command": "printf 'out-%s\\n' one", "description": "Print one line"}
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "b", "name": "bash", "arguments": call}]},
+        {"text": "Printed."},
+    )
+    term = Terminal(home, ["run", "print", "--model", model, "--cwd", str(ws)])
+    term.wait_for("[n]o: ")
+    term.type(b"y\n")
+    assert term.finish() == 0
+    shown = tether(home, "show", _only_session(home)).stdout
+    assert shown.count("printf 'out-%s") == 1
+    assert shown.count("Print one line") == 2  # the proposal's title, then the result's
+    result = shown[shown.index("✓ allowed once") :]
+    assert "out-one" in result and "exit 0" in result and "sandbox" in result

@@ -14,7 +14,14 @@ from pathlib import Path
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
-from mcp_types import ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    EmbeddedResource,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+)
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -48,6 +55,35 @@ def fail(reason: str) -> str:
 def picture() -> Image:
     """A one-pixel PNG."""
     return Image(data=PNG, format="png")
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
+def document() -> CallToolResult:
+    """A short text, an embedded text resource and a link to another one."""
+    return CallToolResult(
+        content=[
+            TextContent(type="text", text="Here is the README."),
+            EmbeddedResource(
+                type="resource",
+                resource=TextResourceContents(
+                    uri="file:///project/README.md", mime_type="text/markdown", text="# Project\n"
+                ),
+            ),
+            ResourceLink(
+                type="resource_link",
+                uri="https://example.invalid/logo.png",
+                name="logo.png",
+                mime_type="image/png",
+                size=2048,
+            ),
+        ]
+    )
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
+def stats() -> CallToolResult:
+    """Structured content only, no text."""
+    return CallToolResult(content=[], structured_content={"files": 3, "lines": {"py": 120}})
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True))

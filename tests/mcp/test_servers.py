@@ -22,8 +22,14 @@ from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.invoke import invoke
 from tether.tools.workspace import Workspace
+from tether.views import GenericResultView, ImageAttachment, LinkAttachment, ResourceAttachment
 
 SAMPLE = Path(__file__).with_name("sample_server.py")
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+"""The picture `sample_server.py` answers with (importing the script would build its server)."""
 
 
 def stdio_spec(name: str = "sample") -> McpServerStdio:
@@ -56,9 +62,11 @@ async def test_stdio_tools_cards_and_results(sample: McpServers, tmp_path: Path)
     assert sorted(tools) == [
         "mcp__sample__add",
         "mcp__sample__crash",
+        "mcp__sample__document",
         "mcp__sample__fail",
         "mcp__sample__picture",
         "mcp__sample__pid",
+        "mcp__sample__stats",
         "mcp__sample__write_note",
     ]
     add = tools["mcp__sample__add"]
@@ -85,6 +93,39 @@ async def test_stdio_tools_cards_and_results(sample: McpServers, tmp_path: Path)
     assert isinstance(image, ImageContent) and image.mime_type == "image/png"
     with pytest.raises(ToolError, match=r"mcp__sample__fail failed: .*refusing: no"):
         await _call(tools["mcp__sample__fail"], tmp_path, reason="no")
+
+    # Beyond text: the model sees text and images, the card lists images and resources.
+    context = ToolContext(workspace=Workspace.at(tmp_path))
+    picture = await invoke(tools["mcp__sample__picture"], McpArgs(), context)
+    card = tools["mcp__sample__picture"].present_result(McpArgs(), picture, CardContext())
+    assert card == GenericResultView(
+        attachments=(ImageAttachment(mime_type="image/png", bytes=len(PNG)),)
+    )
+    document = await invoke(tools["mcp__sample__document"], McpArgs(), context)
+    assert document.text().startswith('Here is the README.\n<resource uri="file:///project/')
+    card = tools["mcp__sample__document"].present_result(McpArgs(), document, CardContext())
+    assert card == GenericResultView(
+        content="Here is the README.",
+        attachments=(
+            ResourceAttachment(
+                uri="file:///project/README.md",
+                mime_type="text/markdown",
+                bytes=10,
+                text="# Project\n",
+            ),
+            LinkAttachment(
+                uri="https://example.invalid/logo.png",
+                name="logo.png",
+                mime_type="image/png",
+                size=2048,
+            ),
+        ),
+    )
+    stats = await invoke(tools["mcp__sample__stats"], McpArgs(), context)
+    assert stats.text() == '{\n  "files": 3,\n  "lines": {\n    "py": 120\n  }\n}'
+    # A text-only answer keeps the plain generic card (nothing stored beside it).
+    assert stats.meta is None
+    assert tools["mcp__sample__stats"].present_result(McpArgs(), stats, CardContext()) is None
 
 
 async def test_a_server_that_dies_mid_call_is_named_with_its_stderr(

@@ -8,11 +8,14 @@ import pytest
 
 from tether.policy import (
     MODES,
+    PermissionAnswer,
     PermissionDecision,
     PermissionQuestion,
     PolicyGate,
     PolicyMode,
+    RejectWithMessage,
     is_mode,
+    said_instead,
 )
 from tether.policy import gate as policy_gate
 from tether.tools import (
@@ -215,11 +218,12 @@ async def test_request_carries_the_access_options_and_reason(workspace: Workspac
     assert first.reason == "edits need approval in ask mode"
     assert [(o.decision, o.name) for o in first.options] == [
         ("allow_once", "Allow once"),
-        ("allow_always", "Always allow edits to this file in this session"),
+        ("allow_always", "Always allow edits of a.py for this session"),
         ("reject", "Reject"),
     ]
-    assert asker.requests[1].options[1].name == "Always allow this exact command in this session"
-    assert asker.requests[2].options[1].name == "Always allow reading this file in this session"
+    assert asker.requests[1].options[1].name == "Always allow the command `ls` for this session"
+    outside = workspace.cwd.parent / "out"
+    assert asker.requests[2].options[1].name == f"Always allow reading {outside} for this session"
     assert asker.requests[2].reason == "it is outside the workspace"
 
 
@@ -333,6 +337,7 @@ def documented_accesses(row: str, workspace: Workspace) -> list[Access]:
         "mcp, not read-only (`McpAccess`)": [access_of("mcp", workspace)],
         "mcp, read-only (`McpAccess`)": [access_of("mcp-read-only", workspace)],
         "unsandboxed (`UnsandboxedAccess`)": [access_of("unsandboxed", workspace)],
+        "edit of a protected path (`FileAccess`)": [edit(workspace.cwd / ".git" / "config")],
         "execute, no sandbox (`CommandAccess`)": [
             CommandAccess(command="ls", sandbox_problem="bwrap is missing")
         ],
@@ -368,7 +373,7 @@ async def test_a_command_outside_the_sandbox_asks_apart_from_the_same_command(
     assert asker.requests[0].title == "make"
     assert asker.requests[0].reason == "commands outside the sandbox always need approval"
     assert asker.requests[0].options[1].name == (
-        "Always allow this exact command outside the sandbox in this session"
+        "Always allow the command `make` outside the sandbox for this session"
     )
     with pytest.raises(PermissionDenied) as refused:
         await PolicyGate(workspace, "auto").authorize(escape)
@@ -400,9 +405,93 @@ async def test_always_allowing_a_fetch_covers_its_host_in_any_case(workspace: Wo
     await gate.authorize(FetchAccess(url="https://example.com/b", host="example.com"))
     [request] = asker.requests
     assert request.title == "Fetch https://Example.com/a"
-    assert request.options[1].name == "Always allow fetching from Example.com in this session"
+    assert request.options[1].name == "Always allow fetching from Example.com for this session"
     with pytest.raises(PermissionDenied) as refused:
         await PolicyGate(workspace, "ask", Asker("reject")).authorize(
             FetchAccess(url="https://x.org/", host="x.org")
         )
     assert refused.value.message == "Permission to fetch https://x.org/ was rejected"
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        (".git/hooks/pre-commit", ".git is protected: git runs its hooks"),
+        (".git/config", ".git is protected: git runs its hooks and the commands its config"),
+        ("sub/.git/hooks/post-checkout", ".git is protected"),
+        (".mcp.json", ".mcp.json is protected: tether starts the MCP servers it names"),
+        (".tether/settings.json", ".tether is protected: tether runs the settings"),
+        (".claude/settings.local.json", ".claude is protected"),
+        (".vscode/tasks.json", ".vscode is protected: VS Code runs the tasks in it"),
+        (".GIT/hooks/x", ".git is protected"),
+    ],
+)
+@pytest.mark.parametrize("mode", MODES)
+async def test_editing_what_runs_outside_later_always_asks(
+    workspace: Workspace, mode: PolicyMode, name: str, why: str
+) -> None:
+    asker = Asker("allow_once")
+    target = workspace.cwd / name
+    await PolicyGate(workspace, mode, asker).authorize(edit(target))
+    [request] = asker.requests
+    assert request.reason is not None and request.reason.startswith(why)
+    # Reading them is as any read inside.
+    await PolicyGate(workspace, mode, asker).authorize(read(target))
+    assert len(asker.requests) == 1
+    with pytest.raises(PermissionDenied) as refused:
+        await PolicyGate(workspace, mode).authorize(edit(target))
+    assert why in str(refused.value)
+    assert "a person must approve it in every mode" in str(refused.value)
+
+
+async def test_tethers_own_directory_is_protected(
+    workspace: Workspace, isolated_environment: Path
+) -> None:
+    asker = Asker("allow_always")
+    gate = PolicyGate(workspace, "auto", asker)
+    target = isolated_environment / "mcp.json"
+    await gate.authorize(edit(target, inside=False))
+    await gate.authorize(edit(target, inside=False))  # "always" covers it for the session
+    [request] = asker.requests
+    assert request.reason == "tether's own settings, approvals and sessions are protected"
+    await gate.authorize(edit(workspace.cwd / "src" / "git.py"))
+    assert len(asker.requests) == 1
+
+
+async def test_a_rejection_can_carry_what_to_do_instead(workspace: Workspace) -> None:
+    outcomes: list[str] = []
+
+    class Redirecting:
+        async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
+            return RejectWithMessage("  use pytest -x instead ")
+
+    gate = PolicyGate(workspace, "ask", Redirecting())
+    gate.on_outcome = lambda _access, outcome: outcomes.append(outcome)
+    with pytest.raises(PermissionDenied) as refused:
+        await gate.authorize(run("make test"))
+    assert refused.value.message == (
+        "Permission to run `make test` was rejected. "
+        "The person says to do this instead: use pytest -x instead"
+    )
+    assert said_instead(refused.value.message) == "use pytest -x instead"
+    assert said_instead("Permission to run `ls` was rejected") is None
+    assert outcomes == ["reject"]  # logged as any rejection
+
+
+async def test_allow_rules_do_not_cover_protected_paths(
+    ws: Path, isolated_environment: Path
+) -> None:
+    from tether.settings import load_settings
+
+    (isolated_environment / "settings.json").write_text(
+        '{"permissions": {"allow": ["edit(**)", "edit(.git/**)"]}}'
+    )
+    settings = load_settings(ws, isolated_environment, trusted=True)
+    asker = Asker("allow_once")
+    gate = PolicyGate(Workspace.at(ws), "ask", asker, settings=settings)
+    await gate.authorize(edit(ws / "src" / "a.py"))  # the rule lets an ordinary edit pass
+    assert asker.requests == []
+    await gate.authorize(edit(ws / ".git" / "hooks" / "pre-push"))
+    [request] = asker.requests
+    assert request.reason is not None and request.reason.startswith(".git is protected")
+    assert [o.decision for o in request.options] == ["allow_once", "allow_always", "reject"]

@@ -7,7 +7,15 @@ import json
 from tests.render.helpers import body_lines, plain, segments
 from tether.render import render_call_view, render_result_view
 from tether.render.generic_card import MAX_INPUT_CHARS
-from tether.views import GenericCallView, GenericResultView, Location
+from tether.views import (
+    DiffResultView,
+    GenericCallView,
+    GenericResultView,
+    ImageAttachment,
+    LinkAttachment,
+    Location,
+    ResourceAttachment,
+)
 
 
 def test_call_with_kind_badge_and_locations() -> None:
@@ -63,3 +71,42 @@ def test_result_title_and_text() -> None:
 def test_result_without_anything() -> None:
     text = plain(render_result_view(GenericResultView()))
     assert body_lines(text) == ["no content"]
+
+
+def test_result_attachments_are_named_with_their_type_and_size() -> None:
+    view = GenericResultView(
+        content="Here is the README.",
+        attachments=(
+            ImageAttachment(mime_type="image/png", bytes=68),
+            ResourceAttachment(
+                uri="file:///p/README.md", mime_type="text/markdown", bytes=2300, text="# P\n"
+            ),
+            LinkAttachment(uri="https://example.invalid/a.png", name="a.png", size=3 << 20),
+            ResourceAttachment(uri="file:///p/blob.bin", bytes=10),
+        ),
+    )
+    assert body_lines(plain(render_result_view(view))) == [
+        "Here is the README.",
+        " image   image/png · 68 B",
+        " resource  file:///p/README.md  text/markdown · 2.2 KB",
+        " link  a.png  https://example.invalid/a.png  3.0 MB",
+        " resource  file:///p/blob.bin  10 B",
+    ]
+    only_image = GenericResultView(attachments=(ImageAttachment(mime_type="image/gif", bytes=1),))
+    assert body_lines(plain(render_result_view(only_image))) == [" image   image/gif · 1 B"]
+
+
+def test_a_failed_result_is_titled_by_its_call_marked_failed_and_red() -> None:
+    call = GenericCallView(title="Edit a.py", kind="edit")
+    view = GenericResultView(content="edit requires reading /w/a.py first")
+    text = plain(render_result_view(view, call, failed=True))
+    assert "Edit a.py" in text.splitlines()[0]
+    assert "failed" in text.splitlines()[-1]
+    assert body_lines(text) == ["edit requires reading /w/a.py first"]
+    segs = segments(render_result_view(view, call, failed=True))
+    error = next(s for s in segs if s.text.startswith("edit requires"))
+    assert error.style is not None and error.style.color is not None
+    assert error.style.color.name == "red"
+    # A card of its own for a failure a tool still drew (a diff, say) gets the mark too.
+    other = plain(render_result_view(DiffResultView(title="Edit", diffs=()), failed=True))
+    assert "failed the call failed" in other.splitlines()[-1]

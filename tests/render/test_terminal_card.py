@@ -7,6 +7,7 @@ import pytest
 from tests.golden import check_golden
 from tests.render.helpers import GOLDEN, body_lines, plain, segments
 from tether.render import render_call_view, render_result_view
+from tether.render.terminal_card import COLLAPSE_OVER, KEEP_TAIL
 from tether.views import TerminalCallView, TerminalResultView
 
 
@@ -65,6 +66,17 @@ def test_exit_pill(view: TerminalResultView, label: str, colour: str) -> None:
     assert pill.style.bgcolor.name == colour
 
 
+def test_a_failed_call_has_a_red_pill_whatever_its_exit_code() -> None:
+    # A command stopped by its timeout whose shell still exited 0 failed all the same.
+    stopped = TerminalResultView(title="trap '' TERM; sleep 9", exit_code=0)
+    card = render_result_view(stopped, failed=True)
+    assert " exit 0 " in footer(plain(card))
+    pill = next(s for s in segments(card) if s.text.strip() == "exit 0")
+    assert pill.style is not None and pill.style.bgcolor is not None
+    assert pill.style.bgcolor.name == "red"
+    assert "failed" in footer(plain(card))
+
+
 def test_no_ending_and_no_output() -> None:
     text = plain(render_result_view(TerminalResultView()))
     assert body_lines(text) == ["no output"]
@@ -86,3 +98,47 @@ def test_non_colour_escapes_and_control_bytes_do_not_reach_the_terminal() -> Non
     assert red.style is not None and red.style.color is not None and red.style.color.number == 1
     assert all("\x00" not in s.text and "\x07" not in s.text for s in coloured)
     assert "nul␀ end" in plain(render_result_view(view))
+
+
+def test_long_output_keeps_its_tail_unless_in_full() -> None:
+    output = "".join(f"\x1b[32mline {n}\x1b[0m\n" for n in range(1, COLLAPSE_OVER + 12))
+    view = TerminalResultView(title="seq", output=output, exit_code=0)
+    lines = body_lines(plain(render_result_view(view, full=False)))
+    hidden = COLLAPSE_OVER + 11 - KEEP_TAIL
+    assert lines[:2] == ["$ seq", f"… {hidden} earlier lines"]
+    assert lines[2:] == [f"line {n}" for n in range(hidden + 1, COLLAPSE_OVER + 12)]
+    # Colours survive the cut: the tail was parsed with the lines before it.
+    kept = next(s for s in segments(render_result_view(view, full=False)) if s.text == "line 41")
+    assert kept.style is not None and kept.style.color is not None
+    assert len(body_lines(plain(render_result_view(view)))) == COLLAPSE_OVER + 12
+    short = TerminalResultView(title="seq", output="a\n" * COLLAPSE_OVER, exit_code=0)
+    assert "earlier" not in plain(render_result_view(short, full=False))
+
+
+def test_titled_by_the_description_with_the_sandbox_in_the_footer_and_the_command_once() -> None:
+    call = TerminalCallView(
+        title="pytest -q", description="Run the tests", sandbox="sandbox: read-only"
+    )
+    view = TerminalResultView(title="pytest -q", output="ok\n", exit_code=0)
+    text = plain(render_result_view(view, call))
+    assert "Run the tests" in text.splitlines()[0] and "sandbox" not in text.splitlines()[0]
+    assert "sandbox: read-only" in footer(text) and "exit 0" in footer(text)
+    assert body_lines(text) == ["$ pytest -q", "ok"]
+    # Proposed for approval first: the card that asked showed the command.
+    proposed = plain(render_result_view(view, call, proposed=True))
+    assert "pytest" not in proposed and body_lines(proposed) == ["ok"]
+    bare = plain(render_result_view(view, TerminalCallView(title="pytest -q"), proposed=True))
+    assert "pytest -q" in bare.splitlines()[0] and body_lines(bare) == ["ok"]
+
+
+def test_a_failed_call_has_a_red_frame_and_says_failed() -> None:
+    view = TerminalResultView(title="sleep 9", output="", signal="SIGTERM")
+    text = plain(render_result_view(view, failed=True))
+    assert "SIGTERM" in footer(text) and "failed" in footer(text)
+    drawn = segments(render_result_view(view, failed=True))
+    corner = next(s for s in drawn if s.text.startswith("╭"))
+    assert corner.style is not None and corner.style.color is not None
+    assert corner.style.color.name == "red"
+    quiet = next(s for s in segments(render_result_view(view)) if s.text.startswith("╭"))
+    assert quiet.style is not None and quiet.style.color is not None
+    assert quiet.style.color.name == "bright_black"

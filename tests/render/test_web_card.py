@@ -9,7 +9,15 @@ from tether.render.terminal import render_result_view
 from tether.render.web_card import PREVIEW_LINES
 from tether.views import WebFetchResultView
 
-PAGE = "\n".join(["# Install", "", "Run `pip install thing`."] + [f"line {n}" for n in range(40)])
+PAGE = "\n".join(
+    [
+        "# Install",
+        "",
+        "Run `pip install thing` **now**, see [the docs](https://d.example/).",
+        "",
+        *[f"- line {n}" for n in range(40)],
+    ]
+)
 
 
 def test_a_page_shows_its_url_title_size_status_and_first_lines() -> None:
@@ -25,9 +33,11 @@ def test_a_page_shows_its_url_title_size_status_and_first_lines() -> None:
     text = plain(render_result_view(view))
     lines = text.splitlines()
     assert "https://example.com/docs  Docs" in lines[0]
-    assert "# Install" in lines[1]
-    assert "Run `pip install thing`." in text
-    assert f"line {PREVIEW_LINES - 4}" in text and f"line {PREVIEW_LINES - 3}" not in text
+    # The markdown is rendered: no raw `#`, `**` or `[..](..)`, the link's address kept.
+    assert "Install" in lines[1] and "#" not in text
+    assert "Run pip install thing now, see the docs (https://d.example/)." in text
+    assert "**" not in text and "](" not in text
+    assert f"line {PREVIEW_LINES - 5}" in text and f"line {PREVIEW_LINES - 4}" not in text
     assert f"… {len(PAGE.splitlines()) - PREVIEW_LINES} more lines" in text
     assert "text/html; charset=utf-8 · 12.1 KB" in lines[-1] and " 200 " in lines[-1]
     pill = [s for s in segments(render_result_view(view)) if s.text == "200"]

@@ -80,8 +80,9 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
     assert finished["quick"].status == "completed"
     assert finished["nap"].status == "failed"
     assert finished["nap"].result.text() == CANCELLED
-    # The command stays a terminal card: it was stopped, as a timed-out one is.
-    assert finished["long"].status == "completed"
+    # The command stays a terminal card, and failed: it was stopped, as a timed-out one is.
+    assert finished["long"].status == "failed"
+    assert isinstance(finished["long"].view, TerminalResultView)
     assert (
         finished["long"]
         .result.text()

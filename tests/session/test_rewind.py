@@ -135,26 +135,26 @@ async def test_undo_redo_and_a_conflict_never_clobbered(
     await session.prompt(text("look only"), Recorder())
     assert len([e for e in session.events if isinstance(e, CheckpointEvent)]) == 2
 
-    plan = await session.plan_undo()
+    plan = await session.rewind.plan_undo()
     assert (plan.action, plan.prompt, plan.conflicts) == ("undo", 1, ())
     assert set(plan.paths) == changed
-    done = await session.restore(plan)
+    done = await session.rewind.restore(plan)
     assert isinstance(done, FilesRestored) and set(done.restored) == changed
     assert _tree(ws) == before
     assert not (ws / "new").exists()  # the directory the write created went with it
 
-    plan = await session.plan_redo()
-    await session.restore(plan)
+    plan = await session.rewind.plan_redo()
+    await session.rewind.restore(plan)
     assert _tree(ws) == after
 
     # The person edits a file tether changed: undo lists it as a conflict with a diff,
     # restores the rest, and keeps their version.
     (ws / "a.py").write_text("def f():\n    return 'mine'\n")
-    plan = await session.plan_undo()
+    plan = await session.rewind.plan_undo()
     [conflict] = plan.conflicts
     assert conflict.path == "a.py" and "changed after tether" in conflict.reason
     assert "-    return 'mine'" in conflict.diff and "+    return 1" in conflict.diff
-    done = await session.restore(plan)
+    done = await session.rewind.restore(plan)
     assert done.kept == ("a.py",)
     assert (ws / "a.py").read_text() == "def f():\n    return 'mine'\n"
     assert _tree(ws) == {**before, "a.py": ("-", (ws / "a.py").read_bytes())}
@@ -162,7 +162,7 @@ async def test_undo_redo_and_a_conflict_never_clobbered(
     # Redo puts back only what nobody changed since the undo: a new file in its way stops it.
     (ws / "made.txt").write_text("person's file\n")
     with pytest.raises(RewindError, match=r"cannot redo: made\.txt changed since the undo"):
-        await session.plan_redo()
+        await session.rewind.plan_redo()
 
     # Replay shows the notices, and the model is told the files were restored.
     kinds = [u.kind for u in session.replay()]
@@ -202,7 +202,7 @@ async def test_without_git_edit_and_write_are_undone_and_that_is_said(
         "git was not found: checkpoints cover only the files edit and write change\n"
         "checkpoint: prompt 1 changed 2 files: a.py, sub/new.txt"
     )
-    await session.restore(await session.plan_undo())
+    await session.rewind.restore(await session.rewind.plan_undo())
     assert (ws / "a.py").read_text() == "x = 1\n"
     assert not (ws / "sub").exists()
     assert (ws / "bash.txt").read_text() == "from bash\n"  # not seen without git

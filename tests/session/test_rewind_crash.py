@@ -42,7 +42,7 @@ sys.stdout.write("ready\\n")
 sys.stdout.flush()
 
 async def undo():
-    await session.restore(await session.plan_undo())
+    await session.rewind.restore(await session.rewind.plan_undo())
 
 asyncio.run(undo())
 session.close()
@@ -114,7 +114,7 @@ async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: 
         # Back to the prompt's result, for the next run to undo again.
         again = Session.load(store, session.id, _config())
         try:
-            await again.restore(await again.plan_redo())
+            await again.rewind.restore(await again.rewind.plan_redo())
         finally:
             again.close()
 

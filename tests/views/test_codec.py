@@ -27,6 +27,7 @@ from tether.views import (
     load_result_view,
 )
 from tether.views.result import WebFetchResultView
+from tether.views.task import TaskResultView
 
 CALLS: list[ToolCallView] = [
     GenericCallView(title="Read a.py", kind="read", locations=(Location(path="/w/a.py", line=3),)),
@@ -65,6 +66,24 @@ RESULTS: list[ToolResultView] = [
         bytes=0,
         redirect="https://other.org/",
         content="# B",
+    ),
+    TaskResultView(
+        agent="explore",
+        description="find retry",
+        session_id="0190a1b2c3d4e5f6a7b8",
+        summary="`retry` is in a.py:3",
+        tool_calls=4,
+        stop_reason="end_turn",
+        tokens=8100,
+    ),
+    TaskResultView(
+        agent="general",
+        description="fix it",
+        session_id="0190a1b2c3d4e5f6a7b9",
+        summary="",
+        tool_calls=0,
+        stop_reason="running",
+        activity="Read a.py",
     ),
 ]
 
@@ -176,3 +195,26 @@ def test_the_web_card_carries_its_kind_and_camel_case_fields() -> None:
         )
     with pytest.raises(ValidationError):
         load_result_view({"card": "web", "url": "u", "statusCode": "200", "truncated": False})
+
+
+def test_the_task_card_refuses_an_unknown_stop_and_negative_counts() -> None:
+    card = {
+        "card": "task",
+        "agent": "explore",
+        "description": "d",
+        "sessionId": "s",
+        "summary": "",
+        "toolCalls": 0,
+        "stopReason": "end_turn",
+    }
+    assert load_result_view(card) == TaskResultView(
+        agent="explore",
+        description="d",
+        session_id="s",
+        summary="",
+        tool_calls=0,
+        stop_reason="end_turn",
+    )
+    for bad in ({"stopReason": "finished"}, {"toolCalls": -1}, {"tokens": -5}):
+        with pytest.raises(ValidationError):
+            load_result_view({**card, **bad})

@@ -24,6 +24,7 @@ def test_every_card_requires_its_tag() -> None:
         "ReadResultView",
         "SearchMatchesResultView",
         "SearchPathsResultView",
+        "TaskResultView",
         "TerminalCallView",
         "TerminalResultView",
         "WebFetchResultView",
@@ -45,6 +46,7 @@ def test_unions_are_discriminated_by_card() -> None:
         "generic",
         "read",
         "search",
+        "task",
         "terminal",
         "web",
     }
@@ -64,3 +66,25 @@ def test_search_cards_are_discriminated_by_shape() -> None:
     }
     for name in ("SearchMatchesResultView", "SearchPathsResultView"):
         assert defs[name]["required"][:2] == ["card", "shape"], name
+
+
+def test_the_task_card_requires_what_every_client_shows() -> None:
+    task = views_schema()["$defs"]["TaskResultView"]
+    assert task["required"] == [
+        "card",
+        "agent",
+        "description",
+        "sessionId",
+        "summary",
+        "toolCalls",
+        "stopReason",
+    ]
+    assert task["properties"]["stopReason"]["enum"] == [
+        "running",
+        "end_turn",
+        "max_tokens",
+        "max_turn_requests",
+        "refusal",
+        "cancelled",
+        "error",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +23,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = REPO / "test-artifacts" / "web"
+"""Screenshots and measured figures for people to look at (git-ignored)."""
 WAIT_MS = 15_000
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 @contextmanager
@@ -44,10 +48,14 @@ def open_page(
     viewport: dict[str, int] | None = None,
     color_scheme: Literal["light", "dark"] = "light",
     bypass_csp: bool = False,
+    init_script: str | None = None,
+    ready: bool = True,
 ) -> Iterator[Page]:
     """A fresh tab on `url`, ready once the agent has initialized; page errors fail the test.
 
     `bypass_csp` lets a test inject its own script (axe-core); the page never needs it.
+    `init_script` runs in the page before its own scripts (a performance observer, say);
+    with `ready` false the tab is handed over as soon as it navigated.
     """
     size = viewport or {"width": 1180, "height": 860}
     context = browser.new_context(
@@ -55,6 +63,8 @@ def open_page(
         color_scheme=color_scheme,
         bypass_csp=bypass_csp,
     )
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -65,7 +75,8 @@ def open_page(
     )
     try:
         page.goto(url)
-        page.wait_for_selector("#conn[data-state=ready]", state="attached")
+        if ready:
+            page.wait_for_selector("#conn[data-state=ready]", state="attached")
         yield page
         assert errors == [], errors
     finally:
@@ -78,6 +89,55 @@ def shot(page: Page, selector: str, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.locator(selector).first.screenshot(path=path)
     return path
+
+
+LONG_TASKS = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    window.__longTasks.push({start: entry.startTime, duration: entry.duration});
+  }
+}).observe({type: "longtask", buffered: true});
+"""
+"""An init script that keeps every long task (over 50 ms) the page runs, as `__longTasks`."""
+
+
+def longest_task_since(page: Page, mark: float) -> float:
+    """The longest task (ms) that started after `mark` (`performance.now()`); 0 when none ran
+    over 50 ms, the threshold below which the browser reports none."""
+    found: float = page.evaluate(
+        "mark => Math.max(0, ...window.__longTasks"
+        ".filter(t => t.start >= mark).map(t => t.duration))",
+        mark,
+    )
+    return found
+
+
+def record(name: str, value: object) -> Path:
+    """Keep a measured figure as `test-artifacts/web/measure-NAME.json`."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"measure-{name}.json"
+    path.write_text(json.dumps({"name": name, "value": value}) + "\n")
+    return path
+
+
+def shoot_both(page: Page, name: str, selector: str | None = None) -> None:
+    """Screenshots at desktop and phone size (`NAME-desktop.png`, `NAME-phone.png`), of the
+    page or of one element; at phone size nothing may be wider than the screen."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    before = page.viewport_size
+    try:
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            path = ARTIFACTS / f"{name}-{label}.png"
+            if selector is None:
+                page.screenshot(path=path)
+            else:
+                page.locator(selector).first.screenshot(path=path)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+    finally:
+        if before is not None:
+            page.set_viewport_size(before)
 
 
 def send_prompt(page: Page, text: str) -> None:

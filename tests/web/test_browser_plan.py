@@ -16,6 +16,7 @@ TODOS = [
     {"content": "Read the parser", "status": "completed"},
     {"content": "Fix the off-by-one", "status": "in_progress", "priority": "high"},
     {"content": "Add a regression test", "status": "pending"},
+    {"content": "Rewrite the lexer", "status": "cancelled"},
 ]
 SCRIPT = {
     "turns": [
@@ -76,8 +77,13 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
             "completed",
             "in_progress",
             "pending",
+            "cancelled",
         ]
         assert entries.nth(1).inner_text().startswith("◐")
+        cancelled = entries.nth(3)
+        assert cancelled.locator(".plan-text").inner_text() == "Rewrite the lexer"
+        assert cancelled.locator(".plan-state").inner_text() == "cancelled"
+        assert cancelled.inner_text().startswith("✕")
         assert "Fix the off-by-one" in entries.nth(1).inner_text()
         assert plan.locator(".plan-count").inner_text() == "1/3"
         page.wait_for_selector(".msg-agent:has-text('Planned the review.')")

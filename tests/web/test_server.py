@@ -57,7 +57,7 @@ def test_the_token_opens_the_page_and_its_cookie_the_assets(fake_web: WebServer)
     cookie = (page.getheader("set-cookie") or "").split(";")[0]
     assert cookie.endswith(fake_web.token)
     assert "HttpOnly" in (page.getheader("set-cookie") or "")
-    for path in ("/static/app.js", "/static/cards.js", "/highlight.css"):
+    for path in ("/static/app.js", "/static/cards/index.js", "/highlight.css"):
         assert _get(fake_web, path, {"Cookie": cookie}).status == 200
     assert _get(fake_web, "/static/app.js", {"Cookie": "tether_1=" + fake_web.token}).status == 403
 

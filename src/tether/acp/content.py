@@ -10,30 +10,50 @@ This is the one place a card becomes standard content, so every client that igno
 | terminal (result)     | one text block: ```` ```console\\n$ CMD\\nOUTPUT\\n``` ```` |
 |                       | and, when it failed, how: `Exited with code N` / `Killed by SIG` |
 | terminal (call)       | nothing yet: the command is the title                    |
-| generic               | its `content` as one text block, when it has any         |
+| generic               | its `content` as one text block, when it has any, then   |
+|                       | each attachment: an image block (the result's n-th       |
+|                       | image), a `resource_link`, an embedded text `resource`   |
+|                       | (binary ones, not kept, as a `resource_link` with size)  |
 | search (result)       | one text block: what the model read, else `path:N: line` |
 | web (result)          | one text block: the page's markdown (or the redirect)   |
+| task (result)         | one text block: the child's report (and why it failed);  |
+|                       | while it runs, its current step and its calls so far     |
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import assert_never
 
-from acp import text_block, tool_content, tool_diff_content
+from acp import (
+    embedded_text_resource,
+    image_block,
+    resource_block,
+    resource_link_block,
+    text_block,
+    tool_content,
+    tool_diff_content,
+)
 from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
 from tether.acp.paths import absolute
+from tether.content import ImageContent
 from tether.views import (
+    Attachment,
     DiffCallView,
     DiffResultView,
     FileDiff,
     GenericCallView,
     GenericResultView,
+    ImageAttachment,
+    LinkAttachment,
     ReadResultView,
+    ResourceAttachment,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -41,7 +61,15 @@ from tether.views import (
     WebFetchResultView,
 )
 
-__all__ = ["ToolContent", "absolute", "card_content", "console_text", "ending", "web_text"]
+__all__ = [
+    "ToolContent",
+    "absolute",
+    "card_content",
+    "console_text",
+    "ending",
+    "task_text",
+    "web_text",
+]
 
 ToolContent = ContentToolCallContent | FileEditToolCallContent
 """The standard ACP tool-call content items tether sends."""
@@ -50,12 +78,16 @@ _BACKTICKS = re.compile(r"`{3,}")
 
 
 def card_content(
-    view: ToolCallView | ToolResultView, cwd: Path, model_text: str | None = None
+    view: ToolCallView | ToolResultView,
+    cwd: Path,
+    model_text: str | None = None,
+    images: Sequence[ImageContent] = (),
 ) -> list[ToolContent]:
     """The standard ACP content of a card; relative paths are made absolute against `cwd`.
 
     `model_text` is the finished result's text, which a search card's content repeats (as
     other agents send their search output); without it the card's own lines stand in.
+    `images` are the result's images, whose data a generic card's image attachments stand for.
     """
     match view:
         case ReadResultView():
@@ -74,10 +106,16 @@ def card_content(
             return [_text(view.sandbox)] if view.sandbox else []
         case WebFetchResultView():
             return [_text(web_text(view))]
-        case GenericCallView() | GenericResultView():
+        case GenericCallView():
             return [_text(view.content)] if view.content else []
+        case GenericResultView():
+            blocks: list[ToolContent] = [_text(view.content)] if view.content else []
+            found = iter(images)
+            return blocks + [_attachment(a, found) for a in view.attachments or ()]
         case SearchMatchesResultView() | SearchPathsResultView():
             return [_text(model_text if model_text is not None else _search_text(view))]
+        case TaskResultView():
+            return [_text(task_text(view))]
         case _:
             assert_never(view)
 
@@ -106,9 +144,29 @@ def ending(view: TerminalResultView) -> str | None:
 
 
 def _search_text(view: SearchMatchesResultView | SearchPathsResultView) -> str:
+    # ripgrep's marks: `path:N: line` for a match, `path-N- line` for context, `path:N` a count.
     if isinstance(view, SearchPathsResultView):
         return "\n".join(view.paths)
-    return "\n".join(f"{f.path}:{m.line_number}: {m.line}" for f in view.files for m in f.matches)
+    lines = []
+    for f in view.files:
+        if f.count is not None:
+            lines.append(f"{f.path}:{f.count}")
+        for m in f.matches:
+            mark = "-" if m.context else ":"
+            lines.append(f"{f.path}{mark}{m.line_number}{mark} {m.line}")
+    return "\n".join(lines)
+
+
+def task_text(view: TaskResultView) -> str:
+    """A task as plain text: its current step while it runs, then the child's report."""
+    if view.stop_reason == "running":
+        calls = f"{view.tool_calls} call{'' if view.tool_calls == 1 else 's'} so far"
+        return f"{view.activity or 'starting'} · {calls}"
+    failed = f"{view.agent} failed: {view.error}" if view.error else None
+    if view.stop_reason == "cancelled":
+        failed = f"{view.agent} was cancelled"
+    report = view.summary or (None if failed else f"({view.agent} gave no final message)")
+    return "\n\n".join(part for part in (report, failed) if part)
 
 
 def web_text(view: WebFetchResultView) -> str:
@@ -118,6 +176,35 @@ def web_text(view: WebFetchResultView) -> str:
     if view.redirect is not None:
         return f"{view.url} redirects to {view.redirect} (another host; not followed)"
     return f"{view.url}: {view.status_code}"
+
+
+def _attachment(attachment: Attachment, images: Iterator[ImageContent]) -> ContentToolCallContent:
+    match attachment:
+        case ImageAttachment(mime_type=mime_type):
+            image = next(images, None)
+            if image is None:  # a card drawn without its result's content
+                return _text(f"[image {mime_type}]")
+            return tool_content(image_block(image.data, image.mime_type))
+        case LinkAttachment():
+            return tool_content(
+                resource_link_block(
+                    attachment.name,
+                    attachment.uri,
+                    mime_type=attachment.mime_type,
+                    size=attachment.size,
+                    description=attachment.description,
+                    title=attachment.title,
+                )
+            )
+        case ResourceAttachment(uri=uri, mime_type=mime_type, text=str() as text):
+            resource = embedded_text_resource(uri, text, mime_type=mime_type)
+            return tool_content(resource_block(resource))
+        case ResourceAttachment(uri=uri, mime_type=mime_type, bytes=size):
+            # Binary content is not kept: the client learns what it was and where it lives.
+            name = uri.rstrip("/").rsplit("/", 1)[-1] or uri
+            return tool_content(resource_link_block(name, uri, mime_type=mime_type, size=size))
+        case _:
+            assert_never(attachment)
 
 
 def _text(text: str) -> ContentToolCallContent:

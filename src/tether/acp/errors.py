@@ -5,7 +5,8 @@
 | `PARSE_ERROR`        | -32700 | a line that is not JSON (answered with id null)         |
 | `INVALID_REQUEST`    | -32600 | JSON that is not a JSON-RPC message; a busy session      |
 | `METHOD_NOT_FOUND`   | -32601 | a method the agent does not serve                       |
-| `INVALID_PARAMS`     | -32602 | a bad cwd, directory, mode, cursor or prompt block       |
+| `INVALID_PARAMS`     | -32602 | a bad cwd, directory, mode, cursor or prompt block; an   |
+|                      |        | unknown session to delete                               |
 | `INTERNAL_ERROR`     | -32603 | the model failed; the log is locked or corrupt           |
 | `RESOURCE_NOT_FOUND` | -32002 | ACP's code for an unknown session                       |
 

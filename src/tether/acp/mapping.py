@@ -11,9 +11,11 @@ Shapes (camelCase on the wire):
   `_meta: {"tether": {"view": <call card>}}`.
 - `ToolCallPartial` → `tool_call_update` `in_progress` with the partial result card's
   content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
-- `ToolCallFinished` → `tool_call_update` `completed` / `failed` with the result card's
-  content, its `locations` (a read's first line, the first line of each hunk of a change,
-  a search's first matches), `_meta.tether.view` = the result card, and for a terminal card
+- `ToolCallFinished` → `tool_call_update` `completed` / `failed` (the call's status: an
+  error, or a command cancelled, timed out or killed by a signal) with the result card's
+  content (a generic card's image attachments with the result's images), its `locations`
+  (a read's first line, the first line of each hunk of a change, a search's first matches,
+  a path search's first files), `_meta.tether.view` = the result card, and for a terminal card
   `rawOutput` `{exitCode}` or `{signal}`; a search card's content is the model's own text;
   when the policy asked a person (or refused with no one to ask), `_meta.tether.permission`
   is the outcome (`allow_once`, `allow_always`, `reject`, `refused`).
@@ -35,6 +37,7 @@ the title of its call (given as `title`), so a call has one title from start to 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, assert_never
 
@@ -48,6 +51,7 @@ from acp import (
 from acp.helpers import SessionUpdate
 from acp.schema import (
     AgentMessageChunk,
+    ConfigOptionUpdate,
     ImageContentBlock,
     SessionInfoUpdate,
     ToolCallLocation,
@@ -61,6 +65,7 @@ from acp.schema import (
 from tether.acp.content import card_content
 from tether.acp.paths import absolute_call, absolute_result, result_locations
 from tether.acp.prompt import acp_resource
+from tether.content import ImageContent
 from tether.session import (
     AgentText,
     CheckpointSaved,
@@ -82,6 +87,7 @@ from tether.views import (
     DiffCallView,
     GenericCallView,
     Location,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -89,9 +95,9 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["AcpUpdate", "acp_update", "tether_meta", "tool_kind"]
+__all__ = ["AcpUpdate", "acp_update", "call_locations", "tether_meta", "tool_kind"]
 
-AcpUpdate = SessionUpdate | UsageUpdate
+AcpUpdate = SessionUpdate | UsageUpdate | ConfigOptionUpdate
 """A `session/update` tether sends."""
 
 
@@ -116,7 +122,10 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
         case ToolCallPartial(tool_call_id=call_id, view=view):
             return _updated(call_id, "in_progress", view, cwd, title)
         case ToolCallFinished(tool_call_id=call_id, status=status, view=view, result=result):
-            final = _updated(call_id, status, view, cwd, title, model_text=result.text())
+            images = [b for b in result.content if isinstance(b, ImageContent)]
+            final = _updated(
+                call_id, status, view, cwd, title, model_text=result.text(), images=images
+            )
             if update.permission is not None and final.field_meta is not None:
                 final.field_meta["tether"]["permission"] = update.permission
             return final
@@ -197,7 +206,7 @@ def _started(update: ToolCallStarted, cwd: Path) -> ToolCallStart:
         kind=tool_kind(view),
         status="pending",
         content=card_content(view, cwd) or None,
-        locations=_locations(view),
+        locations=call_locations(view),
         raw_input=update.raw_input,
     )
     start.field_meta = tether_meta(view)
@@ -212,6 +221,7 @@ def _updated(
     title: str | None,
     *,
     model_text: str | None = None,
+    images: Sequence[ImageContent] = (),
 ) -> ToolCallProgress:
     view = absolute_result(view, cwd)
     if title is not None:
@@ -221,11 +231,14 @@ def _updated(
     progress = update_tool_call(
         call_id,
         status=status,
-        content=card_content(view, cwd, model_text),
+        content=card_content(view, cwd, model_text, images),
         locations=[ToolCallLocation(path=p.path, line=p.line) for p in places] if places else None,
         raw_output=_raw_output(view) if done else None,
     )
     progress.field_meta = tether_meta(view)
+    if isinstance(view, TaskResultView) and title is not None:
+        # An agent's permission request showed its own title on this call: give it back.
+        progress.title = title
     return progress
 
 
@@ -235,7 +248,8 @@ def _turn_end(end: dict[str, str]) -> SessionInfoUpdate:
     return info
 
 
-def _locations(view: ToolCallView) -> list[ToolCallLocation] | None:
+def call_locations(view: ToolCallView) -> list[ToolCallLocation] | None:
+    """Where a call card points the editor (a diff's files, a generic card's places)."""
     match view:
         case TerminalCallView():
             return None

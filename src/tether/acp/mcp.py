@@ -12,7 +12,7 @@ from acp import text_block, tool_content
 from acp.interfaces import Client
 from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
 
-from tether.mcp import Approvals, ClientServer, McpSpec, gather
+from tether.mcp import Approvals, ClientServer, McpSpec, describe_spec, gather
 from tether.session import Session
 
 if TYPE_CHECKING:
@@ -52,8 +52,9 @@ class SessionMcp:
             return
         specs, self._project = self._project, []
         approvals = Approvals(self._home)
-        if not approvals.approved(session.cwd, specs):
-            decision = await _ask(client, session.id, specs)
+        state = approvals.state(session.cwd, specs)
+        if state != "approved":
+            decision = await _ask(client, session.id, specs, changed=state == "changed")
             if decision == "reject":
                 notify(f"MCP servers of {session.cwd / '.mcp.json'} were not started")
                 return
@@ -81,8 +82,9 @@ class SessionMcp:
                 session.tools.add(tool)
 
 
-async def _ask(client: Client, session_id: str, specs: Sequence[McpSpec]) -> str:
-    what = "\n".join(f"- {s.name}: {_describe(s)}" for s in specs)
+async def _ask(client: Client, session_id: str, specs: Sequence[McpSpec], *, changed: bool) -> str:
+    what = "\n".join(f"- {s.name}: {describe_spec(s)}" for s in specs)
+    since = " (changed since they were approved)" if changed else ""
     response = await client.request_permission(
         session_id=session_id,
         tool_call=ToolCallUpdate(
@@ -90,11 +92,13 @@ async def _ask(client: Client, session_id: str, specs: Sequence[McpSpec]) -> str
             title="Start the MCP servers of this workspace's .mcp.json",
             kind="execute",
             status="pending",
-            content=[tool_content(text_block(f"The project configures:\n{what}"))],
+            content=[tool_content(text_block(f"The project configures{since}:\n{what}"))],
         ),
         options=[
             PermissionOption(
-                option_id="allow_always", name="Allow in this workspace", kind="allow_always"
+                option_id="allow_always",
+                name="Allow in this workspace until they change",
+                kind="allow_always",
             ),
             PermissionOption(option_id="allow_once", name="Allow this time", kind="allow_once"),
             PermissionOption(option_id="reject_once", name="Do not start them", kind="reject_once"),
@@ -104,10 +108,3 @@ async def _ask(client: Client, session_id: str, specs: Sequence[McpSpec]) -> str
     if isinstance(outcome, AllowedOutcome) and outcome.option_id in ("allow_always", "allow_once"):
         return outcome.option_id
     return "reject"
-
-
-def _describe(spec: McpSpec) -> str:
-    command = getattr(spec, "command", None)
-    if command is not None:
-        return " ".join([command, *getattr(spec, "args", [])])
-    return f"{getattr(spec, 'type', 'http')} {getattr(spec, 'url', '')}"

@@ -20,9 +20,9 @@ from tether.views import (
     GenericResultView,
     Location,
     ReadResultView,
-    SearchFile,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -67,7 +67,7 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView() | WebFetchResultView():
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -77,7 +77,7 @@ def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
             return dataclasses.replace(view, path=absolute(path, cwd))
         case SearchMatchesResultView(files=files):
             absolute_files = tuple(
-                SearchFile(path=absolute(f.path, cwd), matches=f.matches) for f in files
+                dataclasses.replace(f, path=absolute(f.path, cwd)) for f in files
             )
             return dataclasses.replace(view, files=absolute_files)
         case SearchPathsResultView(paths=paths):
@@ -88,7 +88,7 @@ def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
 
 def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | None:
     """Where a finished call left the editor: a read's first line, each hunk of a change, a
-    search's first matches."""
+    search's first matches (a path search's first files, with no line)."""
     match view:
         case ReadResultView(path=path, offset=offset):
             return (Location(path=absolute(path, cwd), line=offset),)
@@ -101,14 +101,16 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
                 Location(path=absolute(f.path, cwd), line=m.line_number)
                 for f in files
                 for m in f.matches
+                if not m.context
             ]
+            # Counts list files, not lines: each file is a place to go.
+            found += [Location(path=absolute(f.path, cwd)) for f in files if f.count is not None]
             return tuple(found[:MAX_MATCH_LOCATIONS]) or None
-        case (
-            GenericResultView()
-            | TerminalResultView()
-            | SearchPathsResultView()
-            | WebFetchResultView()
-        ):
+        case SearchPathsResultView(paths=paths):
+            # A path search found files, not lines: each place is a whole file.
+            first = paths[:MAX_MATCH_LOCATIONS]
+            return tuple(Location(path=absolute(p, cwd)) for p in first) or None
+        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
             return None
         case _:
             assert_never(view)

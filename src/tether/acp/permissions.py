@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from acp import text_block, tool_content
 from acp.interfaces import Client
 from acp.schema import (
     AllowedOutcome,
@@ -15,7 +16,15 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
-from tether.policy import PermissionDecision, PermissionQuestion, ServerStart, Subject
+from tether.acp.task import delegated_call
+from tether.policy import (
+    DelegatedAccess,
+    PermissionDecision,
+    PermissionQuestion,
+    ServerStart,
+    Subject,
+    WorkspaceTrust,
+)
 from tether.tools.access import (
     CommandAccess,
     FetchAccess,
@@ -26,18 +35,20 @@ from tether.tools.access import (
 
 __all__ = ["OPTIONS", "AcpAsker", "option_for"]
 
-OPTIONS: dict[PermissionDecision, tuple[PermissionOptionKind, str]] = {
-    "allow_once": ("allow_once", "Allow"),
-    "allow_always": ("allow_always", "Always allow"),
-    "reject": ("reject_once", "Reject"),
+OPTIONS: dict[PermissionDecision, tuple[str, PermissionOptionKind, str]] = {
+    "allow_once": ("allow_once", "allow_once", "Allow"),
+    "allow_always": ("allow_always", "allow_always", "Always allow"),
+    "allow_project": ("allow_project", "allow_always", "Always allow in this project"),
+    "reject": ("reject_once", "reject_once", "Reject"),
 }
-"""Each decision as an ACP option: its kind (also its `optionId`) and its label."""
+"""Each decision as an ACP option: its `optionId`, its kind and its label. Both "always"
+options are of kind `allow_always`; the one for the project is told apart by its id."""
 
 
-def option_for(decision: PermissionDecision) -> PermissionOption:
-    """The ACP option offered for one decision."""
-    kind, name = OPTIONS[decision]
-    return PermissionOption(option_id=kind, name=name, kind=kind)
+def option_for(decision: PermissionDecision, label: str | None = None) -> PermissionOption:
+    """The ACP option offered for one decision (`label`: the question's own, if given)."""
+    option_id, kind, name = OPTIONS[decision]
+    return PermissionOption(option_id=option_id, name=label or name, kind=kind)
 
 
 class AcpAsker:
@@ -56,11 +67,29 @@ class AcpAsker:
         """Ask the client; a cancelled request or an unknown option rejects."""
         # The client must have seen the `tool_call` this request points at.
         await self._outbox.flush()
-        options = [option_for(option.decision) for option in request.options]
         subject = request.subject
-        tool_call = self._calls.permission_call(subject.tool_call_id, request.reason, request.title)
+        # Tool calls keep the client's usual labels; a project rule and trust say what they do.
+        options = [
+            option_for(
+                option.decision,
+                option.name
+                if option.decision == "allow_project" or isinstance(subject, WorkspaceTrust)
+                else None,
+            )
+            for option in request.options
+        ]
+        if isinstance(subject, DelegatedAccess):
+            tool_call = delegated_call(request, self._calls.cwd, _kind(subject))
+        else:
+            tool_call = self._calls.permission_call(
+                subject.tool_call_id, request.reason, request.title
+            )
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
+        if isinstance(subject, WorkspaceTrust):
+            listing = "\n".join(f"- {item}" for item in subject.withheld)
+            text = f"Its settings would then apply:\n{listing}\nDeny and ask rules apply anyway."
+            tool_call.content = [tool_content(text_block(text))]
         response = await self._client.request_permission(
             session_id=self._session_id,
             tool_call=tool_call,
@@ -89,7 +118,9 @@ def _kind(access: Subject) -> ToolKind:
             return "execute"
         case FetchAccess():
             return "fetch"
-        case McpAccess() | ServerStart():
+        case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"
+        case DelegatedAccess(access=inner):
+            return _kind(inner)
         case _:
             assert_never(access)

@@ -11,13 +11,8 @@ from typing import BinaryIO, cast
 
 from acp import Agent
 from acp.agent.connection import AgentSideConnection
-from acp.agent.router import build_agent_router
-from acp.meta import AGENT_METHODS
-from acp.router import MessageRouter
-from acp.schema import DeleteSessionRequest
-from acp.utils import normalize_result
 
-from tether.acp.agent import TetherAgent
+from tether.acp.agent import TetherAgent, agent_router
 from tether.acp.transport import LINE_LIMIT, JsonRpcLines, Sink
 
 __all__ = ["serve_stdio"]
@@ -35,29 +30,14 @@ async def serve_stdio(agent: TetherAgent) -> None:
     connection = AgentSideConnection(
         cast(Agent, agent), JsonRpcLines(reader, sink), listening=False
     )
-    # The SDK (0.12) names `session/delete` but does not route it; the router is rebuilt
-    # with that one route added before the connection reads its first message.
+    # The agent's own router (every method it defines, `session/delete` included) replaces
+    # the SDK's before the connection reads its first message.
     connection._conn._handler = agent_router(agent)
     try:
         await connection.listen()
     finally:
         await asyncio.shield(connection.close())
         await agent.close()
-
-
-def agent_router(agent: TetherAgent) -> MessageRouter:
-    """The SDK's routes for `agent`, plus `session/delete`."""
-    # The SDK routes only the methods the agent defines; any other method is answered
-    # "method not found", so the partial implementation of its `Agent` protocol is safe.
-    router = build_agent_router(cast(Agent, agent))
-    router.route_request(
-        AGENT_METHODS["session_delete"],
-        DeleteSessionRequest,
-        agent,
-        "delete_session",
-        adapt_result=normalize_result,
-    )
-    return router
 
 
 def _is_pipe(stream: BinaryIO) -> bool:

@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "demo": "tether.cli.demo",
     "acp": "tether.cli.acp",
     "web": "tether.cli.web",
+    "permissions": "tether.cli.permissions",
 }
 """Subcommand name → module. A subcommand is one module that satisfies `Command`."""
 

@@ -7,7 +7,7 @@ import asyncio
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
-from tether.cli.model_args import add_context_arguments, add_model_arguments
+from tether.cli.model_args import add_context_arguments, add_model_arguments, default_model
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.models.base import Model
 from tether.models.factory import make_model
@@ -24,7 +24,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_model_arguments(parser)
     add_context_arguments(parser)
     parser.add_argument(
-        "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode sessions start in"
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="the mode sessions start in (default: the settings' defaultMode, else ask)",
     )
     add_sandbox_arguments(parser)
     add_fetch_arguments(parser)
@@ -34,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
 
     def model() -> Model:
-        return make_model(args.model, base_url=args.base_url, api_key=args.api_key)
+        return make_model(
+            args.model or default_model(), base_url=args.base_url, api_key=args.api_key
+        )
 
     model()  # a bad --model fails now, with a clear message, not at the first session
     sandbox = sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
@@ -49,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         store=SessionStore.default(),
         model=model,
         tools=tools,
-        mode=args.mode,
+        mode=args.mode or DEFAULT_MODE,
         switch_model=switch,
         context_window=args.context_window,
         compact_at=args.compact_at,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rich.markdown import Markdown
+from tether.render.markdown import markdown
 
 __all__ = ["AgentTextBuffer", "markdown"]
 
@@ -27,6 +27,11 @@ class AgentTextBuffer:
         """Whether some text waits for the rest of its block."""
         return bool(self._text.strip())
 
+    @property
+    def pending_text(self) -> str:
+        """The text that waits for the rest of its block (shown live, raw, until it is whole)."""
+        return self._text.strip("\n")
+
     def feed(self, chunk: str) -> list[str]:
         """Add a chunk; return the blocks it completed, in order."""
         self._text += chunk
@@ -40,11 +45,6 @@ class AgentTextBuffer:
         """Everything left, as blocks (the message ended, or the prompt was cancelled)."""
         done, self._text = self._text, ""
         return _blocks(done)
-
-
-def markdown(block: str) -> Markdown:
-    """A block of the model's text as rich Markdown (code fences highlighted)."""
-    return Markdown(block, code_theme="ansi_dark", hyperlinks=False)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

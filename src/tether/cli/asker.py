@@ -1,4 +1,5 @@
-"""Asking the person at the terminal: allow once (y), always (a), or reject (n)."""
+"""Asking the person at the terminal: allow once (y), always (a), for the project (p), or
+reject (n)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from tether.policy import PermissionDecision, PermissionQuestion
+from tether.policy import PermissionDecision, PermissionQuestion, WorkspaceTrust
 
 __all__ = ["TerminalAsker"]
 
@@ -19,8 +20,18 @@ _ANSWERS: dict[str, PermissionDecision] = {
     "yes": "allow_once",
     "a": "allow_always",
     "always": "allow_always",
+    "p": "allow_project",
+    "project": "allow_project",
     "n": "reject",
     "no": "reject",
+}
+
+
+_KEYS: dict[PermissionDecision, str] = {
+    "allow_once": "y",
+    "allow_always": "a",
+    "allow_project": "p",
+    "reject": "n",
 }
 
 
@@ -41,20 +52,31 @@ class TerminalAsker:
         self._lock = asyncio.Lock()
 
     async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """Ask until the answer is y, a or n (end of input rejects)."""
+        """Ask until the answer is one offered (y, a, p, n); end of input rejects."""
         async with self._lock:
             if self.before is not None:
                 self.before(request)
             question = f"[bold]Allow {escape(request.title)}?[/] ({escape(request.reason)})"
             self.console.print(question)
+            offered = {option.decision: option for option in request.options}
+            project = offered.get("allow_project")
+            if project is not None:
+                self.console.print(f"  p: {escape(project.name)}")
+            keys = "\\[y]es once, \\[a]lways, " + ("\\[p]roject, " if project else "") + "\\[n]o"
+            if isinstance(request.subject, WorkspaceTrust):
+                for item in request.subject.withheld:
+                    self.console.print(f"  - {escape(item)}", markup=True)
+                keys = ", ".join(
+                    f"\\[{_KEYS[o.decision]}] {escape(o.name.lower())}" for o in request.options
+                )
             while True:
-                self.console.print("\\[y]es once, \\[a]lways, \\[n]o: ", end="")
+                self.console.print(f"{keys}: ", end="")
                 answer = await self._read_line()
                 if answer is None:
                     self.console.print()
                     return "reject"
                 decision = _ANSWERS.get(answer.strip().lower())
-                if decision is not None:
+                if decision is not None and decision in offered:
                     return decision
 
     async def _read_line(self) -> str | None:

@@ -1,7 +1,9 @@
 """MCP servers for `tether run`: the user's start; the project's once approved at the terminal.
 
-A headless run cannot ask, so a project's servers are skipped with a notice, unless the
-mode is `auto` (which trusts the workspace with everything).
+A project's servers are asked about in every mode (a sandboxed command or an accepted edit
+could have written `.mcp.json`, and `auto` must not turn that into code running unconfined).
+A headless run cannot ask, so it starts only those `--approve-mcp NAME` names (or all, when
+they were approved before as they are now) and says why the others were skipped.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from rich.console import Console
 if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
-from tether.mcp import Approvals, McpSpec, gather
+from tether.mcp import PROJECT_FILE, Approvals, McpSpec, describe_spec, gather
 from tether.policy import (
     PermissionAsker,
     PermissionChoice,
     PermissionQuestion,
-    PolicyMode,
     ServerStart,
 )
 from tether.session import Session
@@ -33,17 +34,18 @@ class CliMcp:
     """How a run starts its MCP servers."""
 
     home: Path
-    mode: PolicyMode
     asker: PermissionAsker | None
     err: Console
+    named: tuple[str, ...] = ()
+    """Project servers approved for this run by name (`--approve-mcp`)."""
 
     async def start(self, session: Session) -> McpServers | None:
         """Start the servers the files name and offer their tools to the session."""
         sources = gather(session.cwd, self.home)
         notices = list(sources.notices)
         specs = list(sources.trusted)
-        if sources.project and await self._approved(session.cwd, sources.project, notices):
-            specs.extend(sources.project)
+        if sources.project:
+            specs += await self._approved(session.cwd, sources.project, notices)
         for notice in notices:
             self.err.print(f"tether: {notice}", style="yellow", markup=False)
         if not specs:
@@ -58,28 +60,43 @@ class CliMcp:
                 session.tools.add(tool)
         return servers
 
-    async def _approved(self, cwd: Path, specs: list[McpSpec], notices: list[str]) -> bool:
+    async def _approved(self, cwd: Path, specs: list[McpSpec], notices: list[str]) -> list[McpSpec]:
+        """The project servers that may start: approved as they are, named, or allowed now."""
+        configured = {s.name for s in specs}
+        for name in self.named:
+            if name not in configured:
+                notices.append(f"--approve-mcp {name}: {cwd / PROJECT_FILE} has no such server")
         approvals = Approvals(self.home)
-        if self.mode == "auto" or approvals.approved(cwd, specs):
-            return True
-        names = ", ".join(s.name for s in specs)
+        state = approvals.state(cwd, specs)
+        if state == "approved":
+            return specs
+        named = [s for s in specs if s.name in self.named]
+        others = [s for s in specs if s.name not in self.named]
+        if not others:
+            return named
+        names = ", ".join(s.name for s in others)
+        changed = " (changed since they were approved)" if state == "changed" else ""
         if self.asker is None:
             notices.append(
-                f"MCP servers of {cwd / '.mcp.json'} ({names}) were not started: approve them "
-                "once by running tether at a terminal, or use --mode auto"
+                f"MCP servers of {cwd / PROJECT_FILE}{changed} ({names}) were not started: "
+                "approve them at a terminal, or name each with --approve-mcp NAME"
             )
-            return False
+            return named
+        self.err.print(f"{cwd / PROJECT_FILE}{changed} configures:", markup=False)
+        for spec in specs:
+            self.err.print(f"  {spec.name}: {describe_spec(spec)}", markup=False)
         decision = await self.asker.ask(
             PermissionQuestion(
                 subject=ServerStart(tuple(s.name for s in specs)),
                 options=(
                     PermissionChoice("allow_once", "Allow this time"),
-                    PermissionChoice("allow_always", "Allow in this workspace"),
+                    PermissionChoice("allow_always", "Allow in this workspace until they change"),
                     PermissionChoice("reject", "Do not start them"),
                 ),
-                reason="a project's servers run commands it chose",
+                reason="a project's servers run commands it chose, outside the sandbox",
             )
         )
         if decision == "allow_always":
             approvals.approve(cwd, specs)
-        return decision != "reject"
+        # Anything but an allow (a rejection, with or without words) keeps them stopped.
+        return specs if decision in ("allow_once", "allow_always") else named

@@ -33,9 +33,10 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True
     """`--model SPEC`, `--base-url URL` and (unless left out) `--api-key KEY`."""
     parser.add_argument(
         "--model",
-        default=default_model(),
+        default=None,
         metavar="SPEC",
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL or openai)",
+        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL, "
+        "else the settings' model, else openai)",
     )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL")
     if api_key:

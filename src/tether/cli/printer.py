@@ -15,8 +15,10 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import StatusLine, tail_text
-from tether.policy import PermissionQuestion
-from tether.render.outcome import not_applied, outcome_line
+from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
+from tether.render.outcome import not_applied, outcome_line, told_instead
+from tether.render.plan_card import render_plan
+from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
@@ -36,11 +38,14 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
+from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (
     DiffResultView,
     GenericResultView,
+    TaskResultView,
     TerminalResultView,
     ToolCallView,
+    ToolResultView,
 )
 
 __all__ = ["Printer"]
@@ -73,7 +78,10 @@ class Printer:
         self.failed = False
         """Whether an update could not be shown (the command then exits non-zero)."""
         self._calls: dict[str, ToolCallView] = {}
+        self._names: dict[str, str] = {}
         self._proposed: set[str] = set()
+        self._plan: list[TodoItem] | None = None
+        """The plan printed last: a `todo` call that does not change it prints nothing."""
         self._text = AgentTextBuffer()
         self._printed_text = False
 
@@ -102,18 +110,15 @@ class Printer:
                 self._end_text()
                 self.console.print(Text(f"> {_mention(block)}", style="bold"))
             case AgentText():
-                blocks = self._text.feed(update.text)
-                if blocks:
-                    self.status.stop()
-                    self._print_blocks(blocks)
-                self.status.show("writing" if self._text.pending else "thinking")
+                self._agent_text(update.text)
             case ToolCallStarted():
                 self._end_text()
                 self._calls[update.tool_call_id] = update.view
+                self._names[update.tool_call_id] = update.name
                 self.status.show(self.status_label())
             case ToolCallPartial():
-                if isinstance(update.view, TerminalResultView) and update.view.output:
-                    self.status.show(self.status_label(), tail_text(update.view.output))
+                if (tail := _live_tail(update.view)) is not None:
+                    self.status.show(self.status_label(), tail)
             case TitleChanged():
                 pass
             case ToolCallFinished():
@@ -146,6 +151,17 @@ class Printer:
         quiet = isinstance(update, CheckpointSaved)
         self.console.print(Text(update.text, style="dim" if quiet else "yellow"))
 
+    def _agent_text(self, chunk: str) -> None:
+        """Print the blocks a chunk completes; the rest shows live, as it streams."""
+        blocks = self._text.feed(chunk)
+        if blocks:
+            self.status.stop()
+            self._print_blocks(blocks)
+        if self._text.pending:
+            self.status.show("writing", tail_text(self._text.pending_text, plain=True))
+        else:
+            self.status.show("thinking")
+
     def status_label(self) -> str:
         """What the live line says: the running calls, else that the model is thinking."""
         if not self._calls:
@@ -158,6 +174,11 @@ class Printer:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()
+        if isinstance(request.subject, DelegatedAccess):
+            # An agent's call: its own card, not the task card it runs under.
+            if request.subject.view is not None:
+                self.console.print(render_call_view(request.subject.view, "awaiting approval"))
+            return
         call = self._calls.get(request.subject.tool_call_id)
         if call is not None:
             self.console.print(render_call_view(call, "awaiting approval"))
@@ -170,34 +191,54 @@ class Printer:
 
     def _finished(self, update: ToolCallFinished) -> None:
         call = self._calls.pop(update.tool_call_id, None)
+        name = self._names.pop(update.tool_call_id, None)
         shown = update.tool_call_id in self._proposed
         self._proposed.discard(update.tool_call_id)
+        failed = update.status == "failed"
         outcome = update.permission
         match outcome:
-            case "allow_once" | "allow_always":
+            case "allow_once" | "allow_always" | "allow_project":
                 if not shown and call is not None:
                     self.console.print(render_call_view(call, "awaiting approval"))
                 # A diff result repeats the proposed change: the outcome line says it landed.
-                applied = isinstance(update.view, DiffResultView)
+                applied = isinstance(update.view, DiffResultView) and not failed
                 self.console.print(outcome_line(outcome, applied=applied))
                 if applied:
                     return
+                shown = True
             case "reject" | "refused":
                 if not shown and call is not None:
                     self.console.print(not_applied(render_call_view(call, "rejected")))
                 self.console.print(outcome_line(outcome))
+                if (instead := said_instead(update.result.text())) is not None:
+                    self.console.print(told_instead(instead))
                 if outcome == "refused":
                     self.refused = True
                     # The policy's message says which mode would allow it.
                     self.console.print(not_applied(render_result_view(update.view)))
                 return
             case None:
-                # Read, diff and terminal results say what was called; a generic one may not.
-                if call is not None and isinstance(update.view, GenericResultView):
+                if name == TODO_TOOL and not failed and self._plan_changed(update):
+                    return
+                # Read, diff and terminal results say what was called; a generic one may not,
+                # unless it failed: its card is then titled by the call.
+                if call is not None and isinstance(update.view, GenericResultView) and not failed:
                     self.console.print(render_call_view(call))
             case _:
                 assert_never(outcome)
-        self.console.print(render_result_view(update.view, call, full=self.full))
+        self.console.print(
+            render_result_view(update.view, call, full=self.full, failed=failed, proposed=shown)
+        )
+
+    def _plan_changed(self, update: ToolCallFinished) -> bool:
+        """Print the plan a `todo` result holds if it changed; whether it was one at all."""
+        todos = todos_from_meta(update.result.meta)
+        if todos is None:
+            return False
+        if todos != self._plan:
+            self._plan = todos
+            self.console.print(render_plan(todos))
+        return True
 
     def _print_blocks(self, blocks: list[str]) -> None:
         for block in blocks:
@@ -212,6 +253,15 @@ class Printer:
             self.status.stop()
             self._print_blocks(blocks)
         self._printed_text = False
+
+
+def _live_tail(view: ToolResultView) -> Text | None:
+    """What a running call shows under the spinner: a command's output, an agent's step."""
+    if isinstance(view, TerminalResultView) and view.output:
+        return tail_text(view.output)
+    if isinstance(view, TaskResultView):
+        return task_tail(view)
+    return None
 
 
 def _mention(block: ResourceLink | EmbeddedResource) -> str:

@@ -20,12 +20,23 @@ from tether.cli.model_args import (
 )
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles, run_prompt
-from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
+from tether.cli.sandbox_args import add_sandbox_arguments
+from tether.cli.settings_args import (
+    add_settings_arguments,
+    effective_mode,
+    extra_roots,
+    model_spec,
+    run_settings,
+    sandbox_from,
+    settings_flags,
+    tool_env,
+)
 from tether.cli.status import StatusLine
 from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
 from tether.models.factory import make_model
-from tether.policy import DEFAULT_MODE, MODES
+from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
+from tether.settings import SettingsError
 from tether.tools.defaults import default_tools
 
 HELP = "run one prompt headless and print every card"
@@ -43,10 +54,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"model requests before the prompt stops (default {DEFAULT_MAX_STEPS})",
     )
-    parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="permission mode")
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="permission mode (default: the settings' permissions.defaultMode, else ask)",
+    )
+    add_settings_arguments(parser)
     add_sandbox_arguments(parser)
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
+    parser.add_argument(
+        "--approve-mcp",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="start the project's (.mcp.json) server NAME without asking (repeatable)",
+    )
     add_fetch_arguments(parser)
     add_verbose_argument(parser)
 
@@ -54,11 +78,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prompt a new or continued session; non-zero when the prompt failed or stopped early."""
     out, err = consoles()
-    try:
-        sandbox = sandbox_policy(args)
-    except ValueError as exc:
-        err.print(f"tether: error: {exc}", markup=False)
-        return 1
     prompt: str = args.prompt
     from_stdin = prompt == "-"
     if from_stdin:
@@ -66,11 +85,14 @@ def run(args: argparse.Namespace) -> int:
         if not prompt.strip():
             err.print("tether: error: the prompt read from stdin is empty", markup=False)
             return 1
-    model = make_model(args.model, base_url=args.base_url, api_key=args.api_key)
-    # Before a session exists: a missing key must not leave an empty session behind.
-    require_key(model)
-    if not args.continue_id and not args.cwd.is_dir():
-        err.print(f"tether: error: --cwd {args.cwd} is not a directory", markup=False)
+    if args.max_steps < 1:
+        err.print("tether: error: --max-steps must be at least 1", markup=False)
+        return 2
+    store = SessionStore.default()
+    session_id = store.resolve(args.continue_id) if args.continue_id else None
+    cwd = Path(store.header(session_id).cwd) if session_id else args.cwd
+    if not cwd.is_dir():
+        err.print(f"tether: error: --cwd {cwd} is not a directory", markup=False)
         return 1
     printer = Printer(out, err, full=args.full, status=StatusLine(err))
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
@@ -78,25 +100,37 @@ def run(args: argparse.Namespace) -> int:
     # keeps the asker too: a command that asks to leave the sandbox asks in every mode.
     can_ask = not from_stdin and sys.stdin.isatty()
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
-    store = SessionStore.default()
-    if args.max_steps < 1:
-        err.print("tether: error: --max-steps must be at least 1", markup=False)
-        return 2
+    try:
+        settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
+        sandbox = sandbox_from(settings)
+    except (SettingsError, ValueError) as exc:
+        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
+        return 1
+    model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
+    # Before a session exists: a missing key must not leave an empty session behind.
+    require_key(model)
+    mode = effective_mode(settings)
     config = SessionConfig(
         model=model,
-        tools=default_tools(sandbox, allow_private_fetch=args.allow_private_fetch),
-        mode=args.mode,
+        tools=default_tools(
+            sandbox, allow_private_fetch=args.allow_private_fetch, env=tool_env(settings)
+        ),
+        mode=mode,
         asker=asker,
+        extra_roots=extra_roots(settings),
         max_steps=args.max_steps,
         context_window=args.context_window,
         compact_at=args.compact_at,
+        settings=settings,
+        # An agent's own model is of the same provider: the same endpoint and key.
+        models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
-    if args.continue_id:
-        session = Session.load(store, store.resolve(args.continue_id), config)
+    if session_id:
+        session = Session.load(store, session_id, config)
     else:
-        session = Session.create(store, args.cwd, config)
+        session = Session.create(store, cwd, config)
     try:
-        mcp = CliMcp(home=store.root, mode=args.mode, asker=asker, err=err)
+        mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()

@@ -1,4 +1,4 @@
-"""`tether sessions`: stored sessions, newest first."""
+"""`tether sessions`: stored sessions, newest first, each with the agents it started under it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.text import Text
 from tether.cli.prompting import consoles
 from tether.cli.safe_output import print_json
 from tether.session import SessionStore
-from tether.session.store import STORED_SESSION
+from tether.session.store import STORED_SESSION, StoredSession
 
 HELP = "list stored sessions, newest first"
 
@@ -23,14 +23,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n", "--limit", type=int, default=20, help="how many to list (0: all; default 20)"
     )
+    parser.add_argument(
+        "--top-level",
+        action="store_true",
+        help="leave out the sessions agents ran (shown under the session that started them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the list."""
     out, _err = consoles()
-    infos = SessionStore.default().list_sessions()
+    rows = session_tree(SessionStore.default().list_sessions())
+    if args.top_level:
+        rows = [(info, depth) for info, depth in rows if depth == 0]
     if args.limit > 0:
-        infos = infos[: args.limit]
+        rows = _first_trees(rows, args.limit)
+    depths = {info.id: depth for info, depth in rows}
+    infos = [info for info, _ in rows]
     if args.json:
         print_json([STORED_SESSION.dump_python(i, mode="json", by_alias=True) for i in infos])
         return 0
@@ -42,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
     ids = [info.id for info in infos]
     short = out.width < WIDE
     listed = [
-        (unique_prefix(info.id, ids) if short else info.id, _when(info.updated_at), info)
+        (
+            _indent(depths[info.id]) + (unique_prefix(info.id, ids) if short else info.id),
+            _when(info.updated_at),
+            info,
+        )
         for info in infos
     ]
     id_width = max(len(r[0]) for r in listed)
@@ -57,10 +70,59 @@ def run(args: argparse.Namespace) -> int:
     room = out.width - id_width - when_width - 5 - 3 * 2
     for shown, when, info in listed:
         title = Text(info.title or "(untitled)")
-        title.append("\n").append(_left_cut(_home(info.cwd), room), style="dim")
+        if depths[info.id] == 0:
+            title.append("\n").append(_left_cut(_home(info.cwd), room), style="dim")
         table.add_row(shown, when, str(info.turns), title)
     out.print(table)
     return 0
+
+
+def session_tree(infos: list[StoredSession]) -> list[tuple[StoredSession, int]]:
+    """Sessions as a tree, with their depth: the top level newest first, and under each the
+    sessions its agents ran, in the order they started (a child whose parent is gone is top)."""
+    known = {info.id for info in infos}
+    children: dict[str, list[StoredSession]] = {}
+    top: list[StoredSession] = []
+    for info in infos:
+        if info.parent is not None and info.parent.id in known and info.parent.id != info.id:
+            children.setdefault(info.parent.id, []).append(info)
+        else:
+            top.append(info)
+    rows: list[tuple[StoredSession, int]] = []
+    seen: set[str] = set()
+
+    def add(info: StoredSession, depth: int) -> None:
+        if info.id in seen:  # a cycle of links is no tree: each session is listed once
+            return
+        seen.add(info.id)
+        rows.append((info, depth))
+        for child in sorted(children.get(info.id, []), key=lambda c: c.created_at):
+            add(child, depth + 1)
+
+    for info in top:
+        add(info, 0)
+    for info in infos:  # sessions only a cycle leads to
+        add(info, 0)
+    return rows
+
+
+def _first_trees(
+    rows: list[tuple[StoredSession, int]], limit: int
+) -> list[tuple[StoredSession, int]]:
+    """The first `limit` top-level sessions, each with its children."""
+    kept: list[tuple[StoredSession, int]] = []
+    tops = 0
+    for info, depth in rows:
+        if depth == 0:
+            tops += 1
+            if tops > limit:
+                break
+        kept.append((info, depth))
+    return kept
+
+
+def _indent(depth: int) -> str:
+    return "" if depth == 0 else "  " * (depth - 1) + "└ "
 
 
 WIDE = 120

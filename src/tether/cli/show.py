@@ -32,13 +32,25 @@ def run(args: argparse.Namespace) -> int:
     header = contents.header
     if args.json:
         document = SessionDocument(
-            id=header.id, cwd=header.cwd, created_at=header.created_at, updates=updates
+            id=header.id,
+            cwd=header.cwd,
+            created_at=header.created_at,
+            updates=updates,
+            parent=header.parent,
         )
         print_json(SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True))
         return 0
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )
+    if header.parent is not None:
+        # A child: where it came from, and how to see the card its parent showed.
+        err.print(
+            f"an agent's session, started by call {header.parent.call_id} of session "
+            f"{header.parent.id} (tether show {header.parent.id})",
+            style="dim",
+            markup=False,
+        )
     printer = Printer(out, err, full=args.full)
     for update in updates:
         printer(update)

@@ -14,6 +14,8 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
+from tether.render.theme import printable
+
 __all__ = ["TAIL_LINES", "StatusLine", "tail_text"]
 
 TAIL_LINES = 8
@@ -87,7 +89,9 @@ class _Activity:
         yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
 
 
-def tail_text(output: str, lines: int = TAIL_LINES) -> Text:
-    """The last `lines` lines of a command's output, colours kept."""
-    kept = output.rstrip("\n").split("\n")[-lines:]
-    return Text.from_ansi("\n".join(kept), no_wrap=True, overflow="ellipsis")
+def tail_text(output: str, lines: int = TAIL_LINES, *, plain: bool = False) -> Text:
+    """The last `lines` lines of a command's output, colours kept (`plain`: text as it is)."""
+    kept = "\n".join(output.rstrip("\n").split("\n")[-lines:])
+    if plain:
+        return Text(printable(kept), no_wrap=True, overflow="ellipsis")
+    return Text.from_ansi(kept, no_wrap=True, overflow="ellipsis")

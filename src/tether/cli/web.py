@@ -9,7 +9,7 @@ from pathlib import Path
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
-from tether.policy import DEFAULT_MODE, MODES
+from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
@@ -30,7 +30,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_model_arguments(parser, api_key=False)
     add_context_arguments(parser)
     parser.add_argument(
-        "--mode", choices=MODES, default=DEFAULT_MODE, help="the mode new sessions start in"
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="the mode new sessions start in (default: the settings' defaultMode, else ask)",
     )
     add_sandbox_arguments(parser)
     parser.add_argument(
@@ -76,7 +79,9 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                     compact_at=args.compact_at,
                     allow_private_fetch=args.allow_private_fetch,
                 ),
-                *sandbox_flags(sandbox_policy(args)),
+                # Only what was given: the agent's settings decide the rest.
+                *(sandbox_flags(sandbox_policy(args)) if args.sandbox else ()),
+                *(["--allow-network"] if args.allow_network and not args.sandbox else ()),
             ]
         ),
         cwd=cwd,

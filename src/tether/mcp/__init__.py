@@ -10,7 +10,14 @@ The SDK is imported by `tether.mcp.servers` only, so sessions without servers ne
 
 from tether.mcp.approval import Approvals
 from tether.mcp.sources import ClientServer, McpSources, gather
-from tether.mcp.specs import PROJECT_FILE, USER_FILE, McpSpec, McpSpecError, read_specs
+from tether.mcp.specs import (
+    PROJECT_FILE,
+    USER_FILE,
+    McpSpec,
+    McpSpecError,
+    describe_spec,
+    read_specs,
+)
 
 __all__ = [
     "PROJECT_FILE",
@@ -20,6 +27,7 @@ __all__ = [
     "McpSources",
     "McpSpec",
     "McpSpecError",
+    "describe_spec",
     "gather",
     "read_specs",
 ]

@@ -3,7 +3,8 @@
 The SDK's transports are anyio contexts that must be left by the task that entered them,
 so each server lives in a task of its own: it connects, lists the tools, reports ready and
 waits until `close()`. Calls are made from the session's tasks. A server that fails to start
-or dies is named with the tail of what it wrote to stderr.
+or dies is named with the tail of what it wrote to stderr; one over HTTP that answers with
+an error status is named with it (the SDK's own error says only "an error response").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import IO, Any, assert_never
 
+import httpx2
 import mcp_types
 from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
 from mcp.client.sse import sse_client
@@ -54,6 +56,7 @@ class McpConnection:
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stderr: IO[str] | None = None
+        self._statuses = _HttpStatuses()
 
     @classmethod
     async def start(cls, spec: McpSpec, cwd: Path, timeout: float = START_TIMEOUT) -> McpConnection:
@@ -69,7 +72,8 @@ class McpConnection:
             raise McpServerError(failed) from None
         except Exception as exc:
             # The process has ended: what it wrote to stderr is all there; read it first.
-            failed = connection._failed(f"failed to start: {_reason(exc)}")
+            why = connection._statuses.describe() or _reason(exc)
+            failed = connection._failed(f"failed to start: {why}")
             await connection.close()
             raise McpServerError(failed) from exc
         return connection
@@ -78,12 +82,15 @@ class McpConnection:
         """Call one tool; `McpServerError` when the server is gone or the call fails."""
         if self._session is None or self._task is None or self._task.done():
             raise McpServerError(self._failed("is not running"))
+        seen = self._statuses.count
         try:
             result = await self._session.call_tool(
                 tool, arguments, read_timeout_seconds=CALL_TIMEOUT
             )
         except Exception as exc:
-            raise McpServerError(self._failed(f"failed calling {tool}: {_reason(exc)}")) from exc
+            status = self._statuses.describe() if self._statuses.count > seen else None
+            why = status or _reason(exc)
+            raise McpServerError(self._failed(f"failed calling {tool}: {why}")) from exc
         if not isinstance(result, mcp_types.CallToolResult):
             raise McpServerError(self._failed(f"answered {tool} with no tool result"))
         return result
@@ -159,16 +166,53 @@ class McpConnection:
             case HttpMcpServer():
                 headers = {h.name: h.value for h in spec.headers}
                 async with (
-                    create_mcp_http_client(headers=headers) as http,
+                    self._statuses.client(headers=headers) as http,
                     streamable_http_client(spec.url, http_client=http) as streams,
                 ):
                     yield streams[0], streams[1]
             case SseMcpServer():
                 headers = {h.name: h.value for h in spec.headers}
-                async with sse_client(spec.url, headers=headers) as streams:
+                async with sse_client(
+                    spec.url, headers=headers, httpx_client_factory=self._statuses.client
+                ) as streams:
                     yield streams
             case _:
                 assert_never(spec)
+
+
+class _HttpStatuses:
+    """The error statuses an MCP server over HTTP answered with, to name them in failures."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        """How many error answers came so far (a call's failure names one that came during it)."""
+        self._last: tuple[int, str] | None = None
+
+    def client(
+        self,
+        headers: dict[str, str] | None = None,
+        timeout: httpx2.Timeout | None = None,
+        auth: httpx2.Auth | None = None,
+    ) -> httpx2.AsyncClient:
+        """The SDK's HTTP client, watched by this."""
+        http = create_mcp_http_client(headers=headers, timeout=timeout, auth=auth)
+        http.event_hooks["response"].append(self._seen)
+        return http
+
+    async def _seen(self, response: httpx2.Response) -> None:
+        if response.status_code >= 400:
+            self.count += 1
+            self._last = (response.status_code, response.reason_phrase)
+
+    def describe(self) -> str | None:
+        """What the last error status means, or `None` when none came."""
+        if self._last is None:
+            return None
+        status, reason = self._last
+        answered = f"the server answered HTTP {status}" + (f" {reason}" if reason else "")
+        if status in (401, 403):
+            return f"{answered}: its headers or token may be wrong or missing"
+        return answered
 
 
 async def _list_tools(session: ClientSession) -> list[mcp_types.Tool]:

@@ -13,18 +13,21 @@ whose servers start only once the user approved them for that workspace.
 
 from __future__ import annotations
 
-import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
 from acp.schema import EnvVariable, HttpHeader, HttpMcpServer, McpServerStdio, SseMcpServer
+
+from tether.bounded import UnreadableFile, read_bounded_json
 
 __all__ = [
     "PROJECT_FILE",
     "USER_FILE",
     "McpSpec",
     "McpSpecError",
+    "describe_spec",
     "read_specs",
     "spec_name",
 ]
@@ -55,15 +58,14 @@ def spec_name(name: str, where: str) -> str:
 def read_specs(path: Path) -> list[McpSpec]:
     """The servers a config file names (none when it does not exist); `McpSpecError` if bad."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # A workspace's file: a FIFO, a device or a million brackets must not hang or crash us.
+        data = read_bounded_json(path)
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise McpSpecError(f"{path}: cannot be read: {exc}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise McpSpecError(f"{path}: not JSON: {exc}") from exc
+    except UnreadableFile as exc:
+        raise McpSpecError(f"cannot be read: {exc}") from exc
+    except OSError as exc:
+        raise McpSpecError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
     servers = data.get("mcpServers") if isinstance(data, dict) else None
     if not isinstance(servers, dict):
         raise McpSpecError(f'{path}: expected {{"mcpServers": {{NAME: {{...}}}}}}')
@@ -107,3 +109,10 @@ def _strings(value: Any, field: str, where: str) -> dict[str, str]:
     ):
         raise McpSpecError(f"{where}: `{field}` must map names to strings")
     return value
+
+
+def describe_spec(spec: McpSpec) -> str:
+    """What a server runs, as a person reads it: `uvx mcp-server-git` or `http URL`."""
+    if isinstance(spec, McpServerStdio):
+        return shlex.join([spec.command, *spec.args])
+    return f"{spec.type} {spec.url}"

@@ -1,32 +1,33 @@
 """An MCP server's tool as a tether tool: `mcp__SERVER__TOOL`, with the server's input schema.
 
-Results map MCP content to ours: text stays text, images stay images, a resource link becomes
-a `[name](uri)` mention, an embedded text resource its text (a blob, a note of its type),
-audio a note, and structured content JSON text when nothing else says it. `isError` is an
-error result. The card is generic: titled by the tool's title (else its name), kind `read`
-for a `readOnlyHint` tool, `fetch` for an `openWorldHint` one, else `other`.
+Results map MCP content to ours (`tether.mcp.answer`): the model sees text and images, the
+card the text and the images and resources as attachments. `isError` is an error result.
+The card is generic: titled by the tool's title (else its name), kind `read` for a
+`readOnlyHint` tool, `fetch` for an `openWorldHint` one, else `other`.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 from typing import Any, ClassVar
 
 import mcp_types
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
-from tether.content import ContentBlock, ImageContent, TextContent
+from tether.content import ContentBlock, TextContent
+from tether.mcp.answer import McpAnswer, mcp_answer
 from tether.mcp.connection import McpConnection, McpServerError
 from tether.tools.access import McpAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.views import GenericCallView, ToolKind
+from tether.tools.result import ToolResult
+from tether.views import ATTACHMENTS, GenericCallView, GenericResultView, ToolKind
 
-__all__ = ["McpArgs", "McpTool", "mcp_content", "mcp_tool", "tool_name"]
+__all__ = ["McpArgs", "McpTool", "mcp_tool", "tool_name"]
 
-_STRUCTURED_CHARS = 30_000
+log = logging.getLogger(__name__)
 
 
 class McpArgs(BaseModel):
@@ -40,7 +41,7 @@ def tool_name(server: str, tool: str) -> str:
     return f"mcp__{server}__{tool}"
 
 
-class McpTool(Tool[McpArgs, list[ContentBlock]]):
+class McpTool(Tool[McpArgs, McpAnswer]):
     """Calls one tool of one running MCP server (one subclass per tool, see `mcp_tool`)."""
 
     name: ClassVar[str]
@@ -63,7 +64,7 @@ class McpTool(Tool[McpArgs, list[ContentBlock]]):
         """`()` for a read-only tool; else any file (what it does is the server's business)."""
         return () if self.read_only else None
 
-    async def execute(self, args: McpArgs, ctx: ToolContext) -> list[ContentBlock]:
+    async def execute(self, args: McpArgs, ctx: ToolContext) -> McpAnswer:
         """Ask the policy (unless read-only), call the server, map its answer."""
         await ctx.gate.authorize(
             McpAccess(
@@ -78,19 +79,37 @@ class McpTool(Tool[McpArgs, list[ContentBlock]]):
             result = await self.connection.call(self.spec.name, arguments)
         except McpServerError as exc:
             raise ToolError(str(exc)) from exc
-        content = mcp_content(result)
-        if result.is_error:
-            text = "\n".join(b.text for b in content if isinstance(b, TextContent))
+        answer = mcp_answer(result)
+        if answer.is_error:
+            text = "\n".join(b.text for b in answer.content if isinstance(b, TextContent))
             raise ToolError(f"{self.name} failed: {text or 'the server gave no reason'}")
-        return content
+        return answer
 
-    def render(self, args: McpArgs, value: list[ContentBlock]) -> list[ContentBlock]:
+    def render(self, args: McpArgs, value: McpAnswer) -> list[ContentBlock]:
         """What the server answered, as our content blocks."""
-        return value or [TextContent(text="(no output)")]
+        return value.content or [TextContent(text="(no output)")]
 
-    def presentation_meta(self, args: McpArgs, value: list[ContentBlock]) -> JsonValue:
-        """Nothing beyond the content: the result card is the generic one."""
-        return None
+    def presentation_meta(self, args: McpArgs, value: McpAnswer) -> JsonValue:
+        """`{text, attachments}` when the answer holds more than text, else nothing."""
+        return value.meta()
+
+    def present_result(
+        self, args: McpArgs, result: ToolResult, context: CardContext
+    ) -> GenericResultView | None:
+        """The generic card with the answer's attachments; `None` (the plain generic card)
+        for a text-only answer, an error, or meta that does not read back."""
+        meta = result.meta
+        if result.is_error or not isinstance(meta, dict):
+            return None
+        text = meta.get("text")
+        try:
+            attachments = ATTACHMENTS.validate_python(meta.get("attachments"))
+        except ValidationError:
+            log.warning("%s: stored attachments do not read back; showing the text", self.name)
+            return None
+        if not isinstance(text, str):
+            return None
+        return GenericResultView(content=text or None, attachments=attachments or None)
 
     @property
     def card_title(self) -> str:
@@ -117,38 +136,6 @@ def mcp_tool(connection: McpConnection, spec: mcp_types.Tool) -> McpTool:
     )
     tool: McpTool = cls()
     return tool
-
-
-def mcp_content(result: mcp_types.CallToolResult) -> list[ContentBlock]:
-    """An MCP tool result's content as ours."""
-    blocks: list[ContentBlock] = []
-    for item in result.content:
-        match item:
-            case mcp_types.TextContent(text=text):
-                blocks.append(TextContent(text=text))
-            case mcp_types.ImageContent(data=data, mime_type=mime_type):
-                blocks.append(ImageContent(data=data, mime_type=mime_type))
-            case mcp_types.AudioContent(mime_type=mime_type):
-                blocks.append(TextContent(text=f"[audio {mime_type} omitted]"))
-            case mcp_types.ResourceLink(name=name, uri=uri):
-                blocks.append(TextContent(text=f"[{name}]({uri})"))
-            case mcp_types.EmbeddedResource(resource=mcp_types.TextResourceContents() as res):
-                blocks.append(
-                    TextContent(text=f'<resource uri="{res.uri}">\n{res.text}\n</resource>')
-                )
-            case mcp_types.EmbeddedResource(resource=mcp_types.BlobResourceContents() as res):
-                if (res.mime_type or "").startswith("image/"):
-                    blocks.append(ImageContent(data=res.blob, mime_type=res.mime_type or ""))
-                else:
-                    kind = res.mime_type or "binary"
-                    blocks.append(TextContent(text=f"[resource {res.uri} ({kind}) omitted]"))
-            case _:
-                blocks.append(TextContent(text=f"[{getattr(item, 'type', 'content')} omitted]"))
-    has_text = any(isinstance(b, TextContent) for b in blocks)
-    if result.structured_content is not None and not has_text:
-        text = json.dumps(result.structured_content, ensure_ascii=False, indent=2)
-        blocks.append(TextContent(text=text[:_STRUCTURED_CHARS]))
-    return blocks
 
 
 def _kind(hints: mcp_types.ToolAnnotations | None) -> ToolKind:

@@ -11,12 +11,23 @@ empty final message. A turn may also give `stopReason` (`max_tokens`, `refusal`)
 (the request fails with that message), to script how a real model ends or fails, and
 `usage` (`{"inputTokens": N, "outputTokens": N}`, optionally `cachedReadTokens` and
 `cachedWriteTokens`): what the response reports it cost; without it nothing is reported.
+
+A `task` call's child session runs a script of its own, named by the call's id under
+`tasks` (a script in turn, whose own `tasks` script its children):
+
+    {"turns": [{"toolCalls": [{"id": "t1", "name": "task",
+                               "arguments": {"description": "find it", "prompt": "..."}}]},
+               {"text": "It is in a.py."}],
+     "tasks": {"t1": {"turns": [{"text": "a.py:3 defines it."}]}}}
+
+A child whose call has no script gets an empty one (its one reply is an empty message).
+An agent file can name a script of its own instead (`model: script:FILE`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -77,14 +88,21 @@ class _Script(BaseModel):
     model_config = _STRICT
 
     turns: tuple[ScriptTurn, ...]
+    tasks: dict[str, _Script] = Field(default_factory=dict)
 
 
 class ScriptModel:
     """Replays scripted turns in order; every request takes the next one."""
 
-    def __init__(self, turns: Sequence[ScriptTurn], name: str = "script") -> None:
+    def __init__(
+        self,
+        turns: Sequence[ScriptTurn],
+        name: str = "script",
+        tasks: Mapping[str, _Script] | None = None,
+    ) -> None:
         self.name = name
         self.turns = tuple(turns)
+        self._tasks = dict(tasks or {})
         self.requests: list[ModelRequest] = []
         """Every request received, in order (what the model was shown)."""
 
@@ -105,7 +123,14 @@ class ScriptModel:
         except ValidationError as exc:
             details = "; ".join(_describe(error) for error in exc.errors(include_url=False))
             raise ModelError(f"bad model script {source}: {details}") from exc
-        return cls(script.turns, name=f"script:{source}")
+        return cls(script.turns, name=f"script:{source}", tasks=script.tasks)
+
+    def for_task(self, call_id: str) -> ScriptModel:
+        """The model of the child session that the `task` call `call_id` starts."""
+        script = self._tasks.get(call_id)
+        turns = script.turns if script is not None else ()
+        tasks = script.tasks if script is not None else None
+        return ScriptModel(turns, name=f"{self.name}#{call_id}", tasks=tasks)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream the next turn: its text in a few deltas, then the whole message."""

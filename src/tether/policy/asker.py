@@ -3,26 +3,56 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Protocol
+from pathlib import Path
+from typing import ClassVar, Literal, Protocol, get_args
 
 from tether.tools.access import Access
+from tether.views import ToolCallView
 
 __all__ = [
+    "INSTEAD",
     "PERMISSION_DECISIONS",
+    "DelegatedAccess",
+    "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
     "PermissionDecision",
     "PermissionOutcome",
     "PermissionQuestion",
+    "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "WorkspaceTrust",
+    "said_instead",
 ]
 
-PermissionDecision = Literal["allow_once", "allow_always", "reject"]
-PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = ("allow_once", "allow_always", "reject")
+PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
+"""`allow_always` lasts for the session; `allow_project` writes a rule to the project's
+`.tether/settings.local.json` (offered when such a rule can allow it)."""
+PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
 
 PermissionOutcome = PermissionDecision | Literal["refused"]
 """How a gated access was settled: a person's decision, or `refused` with no one to ask."""
+
+INSTEAD = "The person says to do this instead: "
+"""What follows a refusal's message when the person said what to do instead."""
+
+
+@dataclass(frozen=True)
+class RejectWithMessage:
+    """A rejection with what the person wants done instead; the model reads it with the refusal."""
+
+    message: str
+
+
+PermissionAnswer = PermissionDecision | RejectWithMessage
+"""What an asker may answer: a decision, or a rejection that carries the person's words."""
+
+
+def said_instead(refusal: str) -> str | None:
+    """What the person said to do instead, from a refusal's message (`None` when nothing)."""
+    _, found, message = refusal.partition(INSTEAD)
+    return message if found else None
 
 
 @dataclass(frozen=True)
@@ -47,8 +77,47 @@ class ServerStart:
         return f"start the MCP servers of .mcp.json ({', '.join(self.names)})"
 
 
-Subject = Access | ServerStart
-"""What a person is asked about: a tool's access (through the gate), or a server start."""
+@dataclass(frozen=True)
+class WorkspaceTrust:
+    """Trusting a workspace, so that what its own settings grant (`withheld`) applies."""
+
+    root: Path
+    withheld: tuple[str, ...]
+    tool_call_id: ClassVar[str] = "workspace-trust"
+    """No call asks; clients get this id for the request."""
+
+    @property
+    def title(self) -> str:
+        """What is asked about."""
+        shown = ", ".join(self.withheld[:3])
+        more = f" and {len(self.withheld) - 3} more" if len(self.withheld) > 3 else ""
+        return f"the settings of {self.root} to take effect ({shown}{more})"
+
+
+@dataclass(frozen=True)
+class DelegatedAccess:
+    """An access a child session's call needs, asked through its parent's asker.
+
+    The question is the child's own (its gate decided to ask, in its parent's mode); it is
+    shown beside the parent's `task` call, whose card the person sees, and names the agent.
+    """
+
+    agent: str
+    access: Access
+    tool_call_id: str
+    """The parent's `task` call that started the child."""
+    view: ToolCallView | None = None
+    """The child's call card: what would happen (a diff, a command) if it is allowed."""
+
+    @property
+    def title(self) -> str:
+        """The agent's name, then what its call does (`Read /etc/hosts`)."""
+        return f"{self.agent} › {self.access.title}"
+
+
+Subject = Access | ServerStart | DelegatedAccess | WorkspaceTrust
+"""What a person is asked about: a tool's access (through the gate), a child's, a server
+start, or trusting a workspace."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +138,6 @@ class PermissionQuestion:
 class PermissionAsker(Protocol):
     """Whoever answers permission requests: an ACP client, a terminal prompt, a test."""
 
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
+    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
         """The person's decision; cancelling the call cancels the tool that asked."""
         ...

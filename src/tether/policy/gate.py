@@ -12,6 +12,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
+| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
 | execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
@@ -21,22 +22,39 @@ path (`read` and `edit` apart), the exact same command for `execute` (and, apart
 `unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
 the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
 set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
-it unconfined without being told to (`--sandbox off`).
+it unconfined without being told to (`--sandbox off`). A protected path
+(`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
+data directory) holds what later runs with the user's rights, so editing one always asks.
+
+Rules from the settings (`tether.settings`) come first, in every mode: a deny rule refuses
+(the error names the rule and its file), an ask rule asks even in auto mode, and allow rules
+let through what the mode would ask about — except a command outside the sandbox, one
+that would run unsandboxed because the sandbox cannot start, or an edit of a protected path.
+A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
+bash exist. "Always allow for
+this project" writes the exact rule to `.tether/settings.local.json`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import assert_never
 
 from tether.policy.asker import (
+    INSTEAD,
     PermissionAsker,
     PermissionChoice,
     PermissionOutcome,
     PermissionQuestion,
+    RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
+from tether.policy.rules import project_rules, use_of
+from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -46,6 +64,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]
@@ -64,14 +83,28 @@ class PolicyGate:
         workspace: Workspace,
         mode: PolicyMode = DEFAULT_MODE,
         asker: PermissionAsker | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self.workspace = workspace
         self.mode = mode
         self.asker = asker
+        self.settings = settings
+        """The rules (and where they come from); `None`: the mode alone decides."""
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self._always: set[tuple[str, str]] = set()
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
+
+    def child(self, asker: PermissionAsker | None) -> PolicyGate:
+        """A gate for a child session: this one's mode and rules, another asker.
+
+        "Always allow" answers are shared both ways: what the person allowed for the session
+        holds for its agents, and what they allowed for an agent holds for the session.
+        """
+        gate = copy.copy(self)  # shallow: the memory of answers is the same set
+        gate.asker = asker
+        gate.on_outcome = None
+        return gate
 
     @property
     def mode(self) -> PolicyMode:
@@ -86,13 +119,18 @@ class PolicyGate:
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
+        verdict = self._judge(access)
+        if isinstance(verdict, Deny):
+            raise PermissionDenied(
+                f"Permission to {_describe(access)} is denied by the {verdict.rule.describe()}"
+            )
         if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
             self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
                 "run commands unsandboxed; pass --sandbox off explicitly to run them without it"
             )
-        reason = self._reason_to_ask(access)
+        reason = self._reason(access, verdict)
         if reason is None:
             return
         key = _memory_key(access)
@@ -105,21 +143,83 @@ class PolicyGate:
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {self._hint(access)}"
             )
-        request = PermissionQuestion(subject=access, options=_options(access), reason=reason)
+        rules = self._project_rules(access, verdict)
+        options = _options(access, self.workspace, rules)
+        request = PermissionQuestion(subject=access, options=options, reason=reason)
         try:
-            decision = await self.asker.ask(request)
+            answer = await self.asker.ask(request)
         except PermissionDenied:
             raise  # the asker's own refusal, e.g. the client cancelled the request
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
+        decision = "reject" if isinstance(answer, RejectWithMessage) else answer
         self._settled(access, decision)
-        if decision == "allow_always":
+        if decision == "allow_project" and rules:
+            await self._remember(rules)
+        if decision in ("allow_always", "allow_project"):
             self._always.add(key)
             return
         if decision == "allow_once":
             return
+        if isinstance(answer, RejectWithMessage) and answer.message.strip():
+            raise PermissionDenied(
+                f"Permission to {what} was rejected. {INSTEAD}{answer.message.strip()}"
+            )
         raise PermissionDenied(f"Permission to {what} was rejected")
+
+    def _judge(self, access: Access) -> Verdict:
+        if self.settings is None:
+            return NoRule()
+        return self.settings.judge(use_of(access, self.workspace))
+
+    def _reason(self, access: Access, verdict: Verdict) -> str | None:
+        """Why a person is asked, the rules and the mode considered; `None` to pass."""
+        unsandboxed = isinstance(access, UnsandboxedAccess) or (
+            isinstance(access, CommandAccess) and access.sandbox_problem is not None
+        )
+        match verdict:
+            case Ask(rule=rule):
+                return f"the {rule.describe()} asks"
+            case Allow() if not unsandboxed and not _protected_edit(access):
+                return None
+            case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
+                self._bash_denies()
+            ):
+                return f"{concerns[0]}, so the deny rules cannot be checked on it"
+            case _:
+                pass
+        reason = self._reason_to_ask(access)
+        if reason is not None and isinstance(verdict, NoRule) and verdict.concerns:
+            return f"{reason}; {verdict.concerns[0]}"
+        return reason
+
+    def _bash_denies(self) -> bool:
+        settings = self.settings
+        return settings is not None and any(r.tool == "bash" for r in settings.rules_of("deny"))
+
+    def _project_rules(self, access: Access, verdict: Verdict) -> tuple[str, ...]:
+        """The rules "always allow for this project" would write; `()` not to offer it."""
+        settings = self.settings
+        if settings is None or settings.root != self.workspace.cwd or _protected_edit(access):
+            return ()
+        if not settings.trust.trusted and settings.trust.withheld:
+            return ()  # the workspace's own rules do not apply: one more would not either
+        return project_rules(access, verdict, settings)
+
+    async def _remember(self, texts: Sequence[str]) -> None:
+        from tether.settings.remember import RememberFailed, remember_rules
+
+        settings = self.settings
+        assert settings is not None
+        try:
+            rules = await asyncio.to_thread(remember_rules, settings.root, settings.home, texts)
+        except RememberFailed as exc:
+            log.warning("%s; allowed for this session only", exc)
+            return
+        for rule in rules:
+            settings = settings.with_rule(rule)
+        self.settings = settings
 
     def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
         if self.on_outcome is not None:
@@ -133,6 +233,8 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
+            case FileAccess(action="edit", path=path) if why := protected_reason(path):
+                return why  # in every mode, and allow rules do not cover it
             case McpAccess(read_only=True):
                 return None
             case _ if self.mode == "auto":
@@ -157,12 +259,23 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "run with --sandbox off to run commands without the sandbox"
+            case FileAccess(action="edit", path=path) if protected_reason(path):
+                return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
             case _:
                 assert_never(access)
+
+
+def _protected_edit(access: Access) -> bool:
+    """An edit of what later runs with the user's rights: asked whatever the mode or rules."""
+    return (
+        isinstance(access, FileAccess)
+        and access.action == "edit"
+        and (protected_reason(access.path) is not None)
+    )
 
 
 def _memory_key(access: Access) -> tuple[str, str]:
@@ -203,28 +316,43 @@ def _shown(command: str) -> str:
     return command[:_COMMAND_SHOWN] + "..." if len(command) > _COMMAND_SHOWN else command
 
 
-def _options(access: Access) -> tuple[PermissionChoice, ...]:
+def _options(
+    access: Access, workspace: Workspace, rules: Sequence[str] = ()
+) -> tuple[PermissionChoice, ...]:
+    project = (
+        (PermissionChoice("allow_project", f"Always allow {', '.join(rules)} for this project"),)
+        if rules
+        else ()
+    )
     return (
         PermissionChoice("allow_once", "Allow once"),
-        PermissionChoice("allow_always", f"Always allow {_scope(access)} in this session"),
+        PermissionChoice("allow_always", f"Always allow {_scope(access, workspace)}"),
+        *project,
         PermissionChoice("reject", "Reject"),
     )
 
 
-def _scope(access: Access) -> str:
-    """What `allow_always` covers, as its option says it."""
+def _scope(access: Access, workspace: Workspace) -> str:
+    """Exactly what `allow_always` covers, as its option says it."""
     match access:
-        case FileAccess(action="edit"):
-            return "edits to this file"
-        case FileAccess():
-            return "reading this file"
-        case CommandAccess():
-            return "this exact command"
-        case UnsandboxedAccess():
-            return "this exact command outside the sandbox"
+        case FileAccess(action="edit", path=path):
+            return f"edits of {_where(path, workspace)} for this session"
+        case FileAccess(path=path):
+            return f"reading {_where(path, workspace)} for this session"
+        case CommandAccess(command=command):
+            return f"the command `{_shown(command)}` for this session"
+        case UnsandboxedAccess(command=command):
+            return f"the command `{_shown(command)}` outside the sandbox for this session"
         case FetchAccess(host=host):
-            return f"fetching from {host}"
-        case McpAccess():
-            return "this tool"
+            return f"fetching from {host} for this session"
+        case McpAccess(title=title):
+            return f"the tool {title} for this session"
         case _:
             assert_never(access)
+
+
+def _where(path: Path, workspace: Workspace) -> str:
+    """A path as people name it: relative to the workspace root when it lies inside."""
+    if path.is_relative_to(workspace.cwd) and path != workspace.cwd:
+        return str(path.relative_to(workspace.cwd))
+    return str(path)

@@ -8,4 +8,15 @@ from tether.providers.anthropic import ANTHROPIC
 from tether.providers.discovery import Discovery, Provider
 from tether.providers.openai import OPENAI
 
-__all__ = ["ANTHROPIC", "OPENAI", "Discovery", "Provider"]
+__all__ = ["ANTHROPIC", "OPENAI", "PROVIDER_VARIABLES", "Discovery", "Provider"]
+
+PROVIDER_VARIABLES = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "DEEPSEEK_API_KEY",
+    "OPENAI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "TETHER_API_KEY",
+    "TETHER_BASE_URL",
+)
+"""Every variable a provider reads its key or endpoint from (an endpoint may carry a password)."""

@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, assert_never
 
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from tether.render.theme import GUTTER, HEADING, card, note, printable
-from tether.views import GenericCallView, GenericResultView, Location
+from tether.render.theme import GUTTER, HEADING, SUBTLE, byte_size, card, note, printable
+from tether.views import (
+    Attachment,
+    GenericCallView,
+    GenericResultView,
+    ImageAttachment,
+    LinkAttachment,
+    Location,
+    ResourceAttachment,
+)
 
-__all__ = ["MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
+__all__ = ["FAILED_TEXT", "MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
 
 MAX_INPUT_CHARS = 600
 """Characters of a call's raw input shown when it has no text of its own."""
 
 _BADGE = Style(color="cyan", reverse=True)
+FAILED_TEXT = Style(color="red")
+"""The error of a failed call."""
 
 
 def render_generic_call(view: GenericCallView) -> RenderableType:
@@ -36,11 +46,44 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
     return card(Group(*parts) if parts else Text(""), title=title)
 
 
-def render_generic_result(view: GenericResultView) -> RenderableType:
-    """The result's title and text."""
-    title = Text(printable(view.title), style=HEADING) if view.title else None
-    body = Text(printable(view.content)) if view.content else note("no content")
-    return card(body, title=title)
+def render_generic_result(
+    view: GenericResultView, *, failed: bool = False, call_title: str | None = None
+) -> RenderableType:
+    """The result's title (else `call_title`, what was called) and text, a failure in red,
+    then each attachment named with its type and size."""
+    shown = view.title or call_title
+    title = Text(printable(shown), style=HEADING) if shown else None
+    parts: list[RenderableType] = []
+    if view.content:
+        parts.append(Text(printable(view.content), style=FAILED_TEXT if failed else ""))
+    parts.extend(_attachment(a) for a in view.attachments or ())
+    body = Group(*parts) if parts else note("no content")
+    return card(body, title=title, failed=failed)
+
+
+def _attachment(attachment: Attachment) -> Text:
+    """`image  image/png · 12.3 KB`, `link  name  uri`, `resource  uri  text/plain · 1.2 KB`."""
+    match attachment:
+        case ImageAttachment(mime_type=mime_type, bytes=size):
+            return _labelled("image", None, [mime_type, byte_size(size)])
+        case LinkAttachment(uri=uri, mime_type=mime_type, size=size):
+            name = attachment.title or attachment.name
+            facts = [mime_type, byte_size(size) if size is not None else None]
+            return _labelled("link", f"{name}  {uri}", facts)
+        case ResourceAttachment(uri=uri, mime_type=mime_type, bytes=size):
+            return _labelled("resource", uri, [mime_type, byte_size(size)])
+        case _:
+            assert_never(attachment)
+
+
+def _labelled(kind: str, what: str | None, facts: list[str | None]) -> Text:
+    line = Text.assemble((f" {kind} ", _BADGE))
+    if what:
+        line.append(" " + printable(what))
+    shown = " · ".join(f for f in facts if f)
+    if shown:
+        line.append("  " + printable(shown), style=SUBTLE)
+    return line
 
 
 def _raw_input(raw: Any) -> Text:

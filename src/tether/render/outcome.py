@@ -9,8 +9,9 @@ from rich.styled import Styled
 from rich.text import Text
 
 from tether.policy import PermissionOutcome
+from tether.render.theme import printable
 
-__all__ = ["not_applied", "outcome_line"]
+__all__ = ["not_applied", "outcome_line", "told_instead"]
 
 
 def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
@@ -20,6 +21,8 @@ def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
             text = Text.assemble(("✓ ", "green"), "allowed once")
         case "allow_always":
             text = Text.assemble(("✓ ", "green"), "always allowed for this session")
+        case "allow_project":
+            text = Text.assemble(("✓ ", "green"), "always allowed for this project")
         case "reject":
             return Text.assemble(("✕ rejected", "bold red"), (" · not applied", "red"))
         case "refused":
@@ -36,3 +39,8 @@ def outcome_line(outcome: PermissionOutcome, *, applied: bool = False) -> Text:
 def not_applied(card: RenderableType) -> RenderableType:
     """A card whose change or command never happened: dimmed."""
     return Styled(card, "dim")
+
+
+def told_instead(message: str) -> Text:
+    """`↳ instead: MESSAGE`: what the person told the model to do, under their rejection."""
+    return Text.assemble(("↳ instead: ", "dim"), printable(message))

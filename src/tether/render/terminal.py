@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
 from tether.render.read_card import render_read_result
 from tether.render.search_card import render_search_result
+from tether.render.task_card import render_task_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
+from tether.render.theme import failed_label
 from tether.render.web_card import render_web_result
 from tether.views import (
     DiffCallView,
@@ -20,6 +23,7 @@ from tether.views import (
     ReadResultView,
     SearchMatchesResultView,
     SearchPathsResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
     ToolCallView,
@@ -44,35 +48,60 @@ def render_call_view(view: ToolCallView, state: str = "running…") -> Renderabl
 
 
 def render_result_view(
-    view: ToolResultView, call: ToolCallView | None = None, *, full: bool = True
+    view: ToolResultView,
+    call: ToolCallView | None = None,
+    *,
+    full: bool = True,
+    failed: bool = False,
+    proposed: bool = False,
 ) -> RenderableType:
-    """The card for a finished tool call; unless `full`, a long read is shown collapsed.
+    """The card for a finished tool call; unless `full`, long cards are shown collapsed.
 
     `call` is its call card, when known (a search card highlights the pattern it asked for,
-    a terminal card says how its command ran).
+    a terminal card is titled by its description and says how its command ran). A `failed`
+    call is marked so (red frame, `failed` label); `proposed` says its call card was shown
+    already, for approval, so a terminal card does not repeat the command.
     """
     match view:
         case GenericResultView():
-            return render_generic_result(view)
+            title = call.title if call is not None else None
+            return render_generic_result(view, failed=failed, call_title=title)
         case TerminalResultView():
             return render_terminal_result(
-                view, call if isinstance(call, TerminalCallView) else None
+                view,
+                call if isinstance(call, TerminalCallView) else None,
+                full=full,
+                proposed=proposed,
+                failed=failed,
             )
         case DiffResultView():
-            return render_diff(view)
+            card = render_diff(view)
         case ReadResultView():
-            return render_read_result(view, full=full)
+            card = render_read_result(view, full=full)
         case SearchMatchesResultView() | SearchPathsResultView():
-            return render_search_result(view, _pattern(call))
+            card = render_search_result(view, _pattern(call), full=full)
         case WebFetchResultView():
-            return render_web_result(view)
+            card = render_web_result(view)
+        case TaskResultView():
+            # The task card says itself how its agent ended (failed, cancelled).
+            return render_task_result(view, full=full)
         case _:
             assert_never(view)
+    # Cards that only a working call produces; a tool that still made one for a failure
+    # gets the mark under it.
+    return (
+        Group(card, Text.assemble(failed_label(), " ", ("the call failed", "red")))
+        if failed
+        else card
+    )
 
 
 def _pattern(call: ToolCallView | None) -> str | None:
-    """The search pattern a call asked for, to highlight what it matched."""
+    """The search pattern a call asked for, to highlight what it matched (case-insensitive
+    as the search was)."""
     if isinstance(call, GenericCallView) and isinstance(call.raw_input, dict):
         pattern = call.raw_input.get("pattern")
-        return pattern if isinstance(pattern, str) else None
+        if not isinstance(pattern, str):
+            return None
+        return f"(?i){pattern}" if call.raw_input.get("ignore_case") is True else pattern
     return None

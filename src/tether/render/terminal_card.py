@@ -5,55 +5,99 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tether.render.theme import GUTTER, HEADING, card, note, pill, printable
+from tether.render.theme import GUTTER, HEADING, SUBTLE, card, note, pill, printable
 from tether.views import TerminalCallView, TerminalResultView
 
-__all__ = ["render_terminal_call", "render_terminal_result"]
+__all__ = ["COLLAPSE_OVER", "KEEP_TAIL", "render_terminal_call", "render_terminal_result"]
+
+COLLAPSE_OVER = 30
+"""Output longer than this many lines is shown by its tail unless asked in full."""
+KEEP_TAIL = 20
+"""Lines of a collapsed output kept from its end (where errors and summaries are)."""
 
 
 def render_terminal_call(view: TerminalCallView, state: str = "running…") -> RenderableType:
-    """A command not finished: its cwd, `$ command`, its purpose, and `state` as a note."""
+    """A command not finished: its cwd, `$ command`, how it runs, and `state` as a note."""
     parts: list[RenderableType] = []
     if view.cwd:
         parts.append(Text(printable(view.cwd), style=GUTTER))
     parts.append(_command(view.title))
     if view.sandbox:
         parts.append(note(printable(view.sandbox)))
-    title = Text(printable(view.description), style=HEADING) if view.description else None
-    return card(Group(*parts), title=title, subtitle=note(state))
+    return card(Group(*parts), title=_title(view), subtitle=note(state))
 
 
 def render_terminal_result(
-    view: TerminalResultView, call: TerminalCallView | None = None
+    view: TerminalResultView,
+    call: TerminalCallView | None = None,
+    *,
+    full: bool = True,
+    proposed: bool = False,
+    failed: bool = False,
 ) -> RenderableType:
-    """A finished command: `$ command`, its output with ANSI colours, then an exit pill.
+    """A finished command: `$ command`, its output with ANSI colours, then how it ended.
 
-    With the call's card, the frame's title says how the command ran (sandboxed or not).
+    With the call's card, the frame is titled by the call's description and its footer says
+    how the command ran (sandboxed or not). When the call's card was `proposed` (shown for
+    approval) the command is not repeated. Unless `full`, output longer than
+    `COLLAPSE_OVER` lines keeps its last `KEEP_TAIL` under `… N earlier lines`.
     """
     parts: list[RenderableType] = []
-    if view.title:
+    if view.title and not proposed:
         parts.append(_command(view.title))
     output = (view.output or "").rstrip("\n")
-    parts.append(_output(output) if output else note("no output"))
-    how = note(printable(call.sandbox)) if call is not None and call.sandbox else None
-    return card(Group(*parts), title=how, subtitle=_ending(view))
+    parts.extend(_output(output, full=full) if output else [note("no output")])
+    title = _title(call) if call is not None else None
+    if title is None and proposed and view.title:
+        # The command is above, in the card that asked; a short reminder keeps them together.
+        title = Text(printable(_first_line(view.title)), style=SUBTLE)
+    footer = _footer(view, call, failed)
+    return card(Group(*parts), title=title, subtitle=footer, failed=failed)
+
+
+def _title(view: TerminalCallView) -> Text | None:
+    if not view.description:
+        return None
+    return Text(printable(view.description), style=HEADING)
 
 
 def _command(command: str) -> Text:
     return Text.assemble(("$ ", GUTTER), (printable(command), "bold"))
 
 
-def _output(output: str) -> Text:
-    """The output with its colours; any other escape or control character made visible."""
+def _output(output: str, *, full: bool) -> list[RenderableType]:
+    """The output with its colours (tail only unless `full`); other control characters shown."""
     text = Text.from_ansi(output)
     # One-for-one replacement keeps the colour spans where they were.
     text.plain = printable(text.plain)
-    return text
+    lines = text.split("\n")
+    if full or len(lines) <= COLLAPSE_OVER:
+        return [text]
+    hidden = len(lines) - KEEP_TAIL
+    tail = Text("\n").join(lines[hidden:])
+    return [note(f"… {hidden} earlier lines"), tail]
 
 
-def _ending(view: TerminalResultView) -> Text | None:
+def _first_line(command: str, width: int = 60) -> str:
+    stripped = command.strip()
+    line = stripped.split("\n", 1)[0]
+    if len(line) > width:
+        return line[:width] + "…"
+    return line + " …" if "\n" in stripped else line
+
+
+def _footer(view: TerminalResultView, call: TerminalCallView | None, failed: bool) -> Text | None:
+    ending = _ending(view, failed)
+    how = note(printable(call.sandbox)) if call is not None and call.sandbox else None
+    if how is None:
+        return ending
+    return Text.assemble(how, "  ", ending) if ending is not None else how
+
+
+def _ending(view: TerminalResultView, failed: bool) -> Text | None:
     if view.signal is not None:
         return pill(view.signal, ok=False)
     if view.exit_code is not None:
-        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0)
+        # A command stopped by its timeout or a cancel failed, whatever code its shell gave.
+        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0 and not failed)
     return None

@@ -13,14 +13,17 @@ from tether.highlight import TokenLine
 __all__ = [
     "ADDED",
     "BORDER",
+    "FAILED_BORDER",
     "GUTTER",
     "HEADING",
     "NOTE",
     "REMOVED",
     "SUBTLE",
     "TAB_SIZE",
+    "byte_size",
     "card",
     "code_text",
+    "failed_label",
     "note",
     "pill",
     "printable",
@@ -29,6 +32,8 @@ __all__ = [
 
 BORDER = Style(color="bright_black")
 """Every card's frame: quiet, so the content carries the colour."""
+FAILED_BORDER = Style(color="red")
+"""The frame of a call that failed: it must stand out from the ones that worked."""
 HEADING = Style(color="default", bold=True)
 """A card's subject in its title: the border colour must not leak into it."""
 SUBTLE = Style(color="default", dim=True)
@@ -109,8 +114,20 @@ def code_text(tokens: TokenLine) -> Text:
     return text
 
 
-def card(body: RenderableType, title: Text | None = None, subtitle: Text | None = None) -> Panel:
-    """The frame every card shares: rounded, quiet border, title top-left, status bottom-right."""
+def card(
+    body: RenderableType,
+    title: Text | None = None,
+    subtitle: Text | None = None,
+    *,
+    failed: bool = False,
+) -> Panel:
+    """The frame every card shares: rounded, quiet border, title top-left, status bottom-right.
+
+    A `failed` card has a red frame and ends with the `failed` label.
+    """
+    if failed:
+        label = failed_label()
+        subtitle = Text.assemble(subtitle, "  ", label) if subtitle else label
     return Panel(
         body,
         title=title,
@@ -118,14 +135,28 @@ def card(body: RenderableType, title: Text | None = None, subtitle: Text | None 
         subtitle=subtitle,
         subtitle_align="right",
         box=box.ROUNDED,
-        border_style=BORDER,
+        border_style=FAILED_BORDER if failed else BORDER,
         padding=(0, 1),
     )
+
+
+def failed_label() -> Text:
+    """The `failed` badge of a call that did not work (it reads without colour too)."""
+    return pill("failed", ok=False)
 
 
 def note(message: str) -> Text:
     """A dim remark about the card, such as a continuation hint or an empty window."""
     return Text(message, style=NOTE)
+
+
+def byte_size(size: int) -> str:
+    """`512 B`, `12.3 KB`, `4.0 MB`."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
 
 
 def pill(label: str, ok: bool) -> Text:

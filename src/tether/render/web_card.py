@@ -1,11 +1,12 @@
-"""The web card: the URL, a status pill, the size, and the first lines of the page."""
+"""The web card: the URL, a status pill, the size, and the first lines of the page as Markdown."""
 
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tether.render.theme import HEADING, SUBTLE, card, note, pill, printable
+from tether.render.markdown import markdown
+from tether.render.theme import HEADING, SUBTLE, byte_size, card, note, pill, printable
 from tether.views import WebFetchResultView
 
 __all__ = ["PREVIEW_LINES", "render_web_result"]
@@ -25,7 +26,7 @@ def render_web_result(view: WebFetchResultView) -> RenderableType:
     lines = (view.content or "").strip("\n").split("\n")
     shown = lines[:PREVIEW_LINES]
     if any(shown):
-        parts.append(Text(printable("\n".join(shown)), no_wrap=True, overflow="ellipsis"))
+        parts.append(markdown(printable("\n".join(shown))))
     elif view.redirect is None:
         parts.append(note("no text"))
     if len(lines) > PREVIEW_LINES:
@@ -37,18 +38,9 @@ def render_web_result(view: WebFetchResultView) -> RenderableType:
 
 def _footer(view: WebFetchResultView) -> Text:
     footer = Text()
-    facts = [fact for fact in (view.content_type, _size(view.bytes)) if fact]
+    size = byte_size(view.bytes) if view.bytes is not None else None
+    facts = [fact for fact in (view.content_type, size) if fact]
     if facts:
         footer.append(printable(" · ".join(facts)) + "  ", style=SUBTLE)
     footer.append_text(pill(str(view.status_code), ok=view.status_code < 400))
     return footer
-
-
-def _size(size: int | None) -> str | None:
-    if size is None:
-        return None
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"

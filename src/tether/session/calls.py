@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,8 @@ from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 
 __all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result", "unique_ids"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -69,11 +72,21 @@ def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:
     result = stored_result(event)
     return ToolCallFinished(
         tool_call_id=call.id,
-        status="failed" if result.is_error else "completed",
+        status="failed" if _failed(call, result) else "completed",
         view=result_view(call.tool, call.args, result, call.context),
         result=result,
         permission=event.permission,
     )
+
+
+def _failed(call: PreparedCall, result: ToolResult) -> bool:
+    if call.tool is None or call.args is None:
+        return result.is_error
+    try:
+        return call.tool.failed(call.args, result)
+    except Exception:
+        log.exception("failed() of %s raised; the status follows isError", call.name)
+        return result.is_error
 
 
 def unique_ids(ids: list[str], events: Iterable[Event]) -> list[str]:

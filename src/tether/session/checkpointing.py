@@ -64,6 +64,11 @@ class Checkpoints:
         """A step whose calls ran and whose checkpoint is not recorded yet."""
 
     @property
+    def root(self) -> Path:
+        """The workspace root."""
+        return self._workspace.cwd
+
+    @property
     def tree(self) -> str | None:
         """The workspace as last saved in this log."""
         return self._tree

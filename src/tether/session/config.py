@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.agents import AgentCatalog
 from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
+from tether.settings import Settings
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -36,6 +38,20 @@ class SessionConfig:
     """The fraction of the window past which the session compacts before a request."""
     checkpoints: bool = True
     """Save the workspace before each prompt and after each step that may change files."""
+    settings: Settings | None = None
+    """The workspace's settings: permission rules and trust (`None`: the mode alone)."""
+    models: Callable[[str], Model] | None = None
+    """Builds a model of the session's provider from a `--model` spec (an agent's `model`);
+    `None`: agents run on the session's own model."""
+    gate: PolicyGate | None = None
+    """The gate to use instead of a new one (a child's, sharing its parent's answers)."""
+    role: str | None = None
+    """What the system prompt adds about who the model is (a child's agent prompt)."""
+    depth: int = 0
+    """How many `task` calls deep this session runs (0: started by a person)."""
+    agents: AgentCatalog | None = None
+    """The agents `task` calls may start; `None`: read them from the workspace and the user's
+    folder (a child gets its parent's)."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""
@@ -47,4 +63,6 @@ class SessionConfig:
 
     def policy(self, workspace: Workspace) -> PolicyGate:
         """The gate the session's tools go through: the mode, asking the asker."""
-        return PolicyGate(workspace, mode=self.mode, asker=self.asker)
+        if self.gate is not None:
+            return self.gate
+        return PolicyGate(workspace, mode=self.mode, asker=self.asker, settings=self.settings)

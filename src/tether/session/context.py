@@ -52,8 +52,10 @@ class Context:
         workspace: Workspace,
         user_dir: Path,
         budget: Budget,
+        role: str | None = None,
     ) -> None:
         self.budget = budget
+        self._role = role
         self._log = log_
         self._model = model
         self._tools = tools
@@ -70,9 +72,9 @@ class Context:
     def request(self, events: Sequence[Event] | None = None) -> ModelRequest:
         """The request for the model's view of `events` (the whole log by default)."""
         return ModelRequest(
-            system=system_prompt(self._workspace, self._tools, self._user_dir),
+            system=system_prompt(self._workspace, self._tools, self._user_dir, self._role),
             messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[ToolSpec(t.name, t.description, t.parameters_schema()) for t in self._tools],
+            tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
         )
 
     async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:

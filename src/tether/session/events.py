@@ -26,6 +26,7 @@ __all__ = [
     "CompactionMethod",
     "Event",
     "ForkPoint",
+    "ParentLink",
     "RestoreAction",
     "RestoreEvent",
     "SessionConfigEvent",
@@ -61,10 +62,19 @@ class ForkPoint:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ParentLink:
+    """Which session started this one, and through which of its `task` calls."""
+
+    id: str
+    call_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionHeader:
     """Line 1 of every log: the format version, the session's id, cwd and creation time.
 
     A fork's log starts with events copied from another session: `forkedFrom` says which.
+    A child session (an agent a `task` call started) names its `parent`.
     """
 
     type: Literal["session"] = "session"
@@ -73,6 +83,7 @@ class SessionHeader:
     cwd: str
     created_at: str
     forked_from: Opt[ForkPoint] = None
+    parent: Opt[ParentLink] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

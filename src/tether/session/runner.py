@@ -15,7 +15,9 @@ from tether.session.log import EventLog
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
+from tether.tools.arguments import canonical_text
 from tether.tools.context import ToolContext
+from tether.tools.delegate import Delegate
 from tether.tools.invoke import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
@@ -43,8 +45,11 @@ class CallRunner:
         workspace: Workspace,
         gate: PolicyGate,
         log_: EventLog,
+        delegate: Delegate | None = None,
     ) -> None:
         self.tools = tools
+        self.delegate = delegate
+        """Runs the child sessions of `task` calls; `None` where none may start."""
         self.workspace = workspace
         self.gate = gate
         self._log = log_
@@ -82,7 +87,8 @@ class CallRunner:
         event = ToolCallEvent(
             tool_call_id=record.id,
             name=record.name,
-            arguments=record.arguments,
+            # One spelling in the log: `file_path` becomes `path` (the message keeps the raw text).
+            arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
             binding=tool.binding() if tool is not None else None,
         )
         call = self._pending[record.id] = prepare(
@@ -116,6 +122,7 @@ class CallRunner:
             cancelled=cancelled,
             report=report,
             tool_call_id=call.id,
+            delegate=self.delegate,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
-from tether.checkpoints import CheckpointError, SnapshotStore
+from tether.agents import load_agents
+from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
@@ -16,6 +17,7 @@ from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
 from tether.session.checkpointing import Checkpoints
+from tether.session.children import Children
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context import Context
@@ -24,6 +26,7 @@ from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
     Event,
+    ParentLink,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -35,31 +38,17 @@ from tether.session.events import (
     UserMessageEvent,
 )
 from tether.session.log import E, EventLog
-from tether.session.replay import replay, restore_update, user_updates
-from tether.session.restoring import apply_plan, recover_restore
-from tether.session.rewind import (
-    PromptChanges,
-    RestorePlan,
-    RewindError,
-    plan_redo,
-    plan_rewind,
-    plan_undo,
-    prompt_changes,
-)
+from tether.session.replay import replay, user_updates
+from tether.session.restoring import recover_restore
+from tether.session.rewinder import Rewinder
 from tether.session.runner import CallRunner
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
-from tether.session.updates import (
-    AgentText,
-    ClientUpdate,
-    FilesRestored,
-    TitleChanged,
-    TurnEnded,
-    TurnFailed,
-)
+from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 from tether.tools.registry import ToolRegistry
+from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
 
@@ -78,13 +67,32 @@ class Session:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
-        self.tools = ToolRegistry(config.tools)
+        catalog = None
+        if _delegates(config.tools):
+            catalog = config.agents or load_agents(workspace.cwd, user_dir)
+        self.tools = ToolRegistry(
+            TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
+            for t in config.tools
+        )
         self.gate = config.policy(workspace)
         self.workspace = workspace
         self.max_steps = config.max_steps
         self._log = log_
         self._user_dir = user_dir
-        self._calls = CallRunner(self.tools, workspace, self.gate, log_)
+        self._children = (
+            Children(
+                parent_id=log_.header.id,
+                config=config,
+                tools=self.tools,
+                gate=self.gate,
+                model=lambda: self.model,
+                catalog=catalog,
+                start=self._start_child,
+            )
+            if catalog is not None
+            else None
+        )
+        self._calls = CallRunner(self.tools, workspace, self.gate, log_, self._children)
         self._context = Context(
             log_,
             model=config.model,
@@ -92,19 +100,41 @@ class Session:
             workspace=workspace,
             user_dir=user_dir,
             budget=config.budget(),
+            role=config.role,
         )
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
         )
+        self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
+        """Rewind, undo and redo of what the session's tools changed in the workspace."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
     @classmethod
     def create(
-        cls, store: SessionStore, cwd: Path, config: SessionConfig, session_id: str | None = None
+        cls,
+        store: SessionStore,
+        cwd: Path,
+        config: SessionConfig,
+        session_id: str | None = None,
+        *,
+        parent: ParentLink | None = None,
+        title: str | None = None,
     ) -> Session:
-        """A new session in `cwd`, under `session_id` (from `store.new_id()`) or a fresh id."""
-        return cls(store.create(config.workspace(cwd).cwd, session_id), config, store.root)
+        """A new session in `cwd`, under `session_id` (from `store.new_id()`) or a fresh id.
+
+        A child session names its `parent`; a `title` given now is kept (the first prompt's
+        words do not replace it).
+        """
+        event_log = store.create(config.workspace(cwd).cwd, session_id, parent)
+        try:
+            session = cls(event_log, config, store.root)
+            if title is not None:
+                session._append(SessionTitle(title=title))
+        except BaseException:
+            event_log.close()
+            raise
+        return session
 
     @classmethod
     def load(cls, store: SessionStore, session_id: str, config: SessionConfig) -> Session:
@@ -146,8 +176,18 @@ class Session:
         return replay(self._log.events, self.tools, cwd, self._context.budget.window)
 
     def set_mode(self, mode: PolicyMode) -> None:
-        """Switch the policy mode (takes effect for the next permission decision)."""
+        """Switch the policy mode (takes effect for the next permission decision).
+
+        Running child sessions (agents of `task` calls) switch with it.
+        """
         self.gate.mode = mode
+        if self._children is not None:
+            self._children.set_mode(mode)
+
+    @property
+    def parent(self) -> ParentLink | None:
+        """The session and call that started this one, for a child session."""
+        return self._log.header.parent
 
     @property
     def running(self) -> bool:
@@ -169,48 +209,6 @@ class Session:
         self._context.use(model, self._window or context_window(model.name))
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
-
-    async def prompts(self) -> list[PromptChanges]:
-        """The session's prompts, what each one's tools changed, and whether it can be rewound."""
-        store = self._checkpoints.store() if self._checkpoints.enabled else None
-        events = list(self._log.events)
-        return await asyncio.to_thread(prompt_changes, events, store)
-
-    async def plan_rewind(self, prompt: int) -> RestorePlan:
-        """What rewinding the files to before prompt `prompt` would do (nothing is changed)."""
-        return await self._plan(lambda events, store: plan_rewind(events, store, prompt))
-
-    async def plan_undo(self) -> RestorePlan:
-        """What undoing the last prompt's changes would do."""
-        return await self._plan(plan_undo)
-
-    async def plan_redo(self) -> RestorePlan:
-        """What redoing the last undo would do; `RewindError` when files changed since."""
-        return await self._plan(plan_redo)
-
-    async def restore(self, plan: RestorePlan, take: Collection[str] = ()) -> FilesRestored:
-        """Carry out a plan (its conflicts in `take` too, the others kept) and record it."""
-        self._idle("restore files")
-        event = await apply_plan(self._log, self._checkpoints, plan, take)
-        return restore_update(event)
-
-    async def _plan(self, make: Callable[[list[Event], SnapshotStore], RestorePlan]) -> RestorePlan:
-        self._idle("rewind")
-        if not self._checkpoints.enabled:
-            raise RewindError("checkpoints are off for this session")
-        try:
-            store = self._checkpoints.store()
-        except CheckpointError as exc:
-            raise RewindError(str(exc)) from exc
-        events = list(self._log.events)
-        try:
-            return await asyncio.to_thread(make, events, store)
-        except CheckpointError as exc:
-            raise RewindError(str(exc)) from exc
-
-    def _idle(self, doing: str) -> None:
-        if self._turn is not None:
-            raise SessionBusy(f"session {self.id} is running a prompt; cannot {doing} now")
 
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
@@ -380,6 +378,14 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
+
+    def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
+        store = SessionStore(self._user_dir)
+        return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
+
+
+def _delegates(tools: ToolRegistry) -> bool:
+    return any(isinstance(tool, TaskTool) for tool in tools)
 
 
 def _stop_reason(reason: FinishReason) -> TurnStop:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 import time
@@ -10,26 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-import platformdirs
 from pydantic import ConfigDict, TypeAdapter
 
+from tether.home import data_dir
 from tether.jsontext import parse_json
 from tether.session.errors import CorruptLog, SessionNotFound
-from tether.session.events import SessionHeader
+from tether.session.events import ParentLink, SessionHeader
 from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
-from tether.wire import WIRE_CONFIG
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
 _TITLE = b'\n{"type":"session/title"'
-
-
-def data_dir() -> Path:
-    """tether's data directory: `$TETHER_HOME`, else the platform's user data dir."""
-    home = os.environ.get("TETHER_HOME")
-    return Path(home) if home else Path(platformdirs.user_data_dir("tether"))
 
 
 @dataclass(frozen=True)
@@ -45,6 +38,8 @@ class StoredSession:
     created_at: str
     updated_at: str
     turns: int
+    parent: Opt[ParentLink] = None
+    """The session that started this one through a `task` call (absent for a top-level one)."""
 
 
 STORED_SESSION: TypeAdapter[StoredSession] = TypeAdapter(StoredSession)
@@ -74,10 +69,15 @@ class SessionStore:
         # Time first, so ids sort by creation; random after, so two at once never collide.
         return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
 
-    def create(self, cwd: Path, session_id: str | None = None) -> EventLog:
-        """A new, locked log for a session in `cwd`, under `session_id` or a new id."""
+    def create(
+        self, cwd: Path, session_id: str | None = None, parent: ParentLink | None = None
+    ) -> EventLog:
+        """A new, locked log for a session in `cwd`, under `session_id` or a new id.
+
+        `parent` links a child session to the session and call that started it.
+        """
         session_id = self.new_id() if session_id is None else session_id
-        header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now())
+        header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
 
     def open(self, session_id: str) -> EventLog:
@@ -163,4 +163,14 @@ def _info(path: Path) -> StoredSession:
         created_at=header["createdAt"],
         updated_at=updated,
         turns=data.count(_TURN),
+        parent=_parent(header.get("parent")),
     )
+
+
+def _parent(link: object) -> ParentLink | None:
+    if not isinstance(link, dict):
+        return None
+    parent_id, call_id = link.get("id"), link.get("callId")
+    if not isinstance(parent_id, str) or not isinstance(call_id, str):
+        return None
+    return ParentLink(id=parent_id, call_id=call_id)

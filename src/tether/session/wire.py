@@ -7,15 +7,19 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, TypeAdapter
 
+from tether.session.events import ParentLink
 from tether.session.updates import ClientUpdate
-from tether.wire import WIRE_CONFIG
+from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = ["SESSION_DOCUMENT", "SessionDocument"]
 
 
 @dataclass(frozen=True, kw_only=True)
 class SessionDocument:
-    """A session's id, cwd and creation time, and every update its log replays to."""
+    """A session's id, cwd and creation time, and every update its log replays to.
+
+    A child session (an agent's) also names its `parent` session and call.
+    """
 
     # The adapter is built on first use: plain `tether show` imports this module too.
     __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(**WIRE_CONFIG, defer_build=True)
@@ -24,6 +28,7 @@ class SessionDocument:
     cwd: str
     created_at: str
     updates: list[ClientUpdate]
+    parent: Opt[ParentLink] = None
 
 
 SESSION_DOCUMENT: TypeAdapter[SessionDocument] = TypeAdapter(SessionDocument)

@@ -33,6 +33,8 @@ class FileAccess:
     inside: bool = True
     """Whether the tool found the path inside the workspace (either side saying no asks)."""
     tool_call_id: str = ""
+    tool: str = ""
+    """The tool asking (`read`, `grep`, `glob`, `edit`, `write`), for rules naming one."""
 
 
 @dataclass(frozen=True)

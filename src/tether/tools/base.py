@@ -8,9 +8,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, JsonValue
 
 from tether.content import ContentBlock
+from tether.tools.arguments import ArgumentAlias
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
+from tether.tools.schema import model_schema
 from tether.views import ToolCallView, ToolResultView
 
 __all__ = ["Tool"]
@@ -32,6 +34,8 @@ class Tool(ABC, Generic[A, V]):
     name: ClassVar[str]
     description: ClassVar[str]
     args_model: ClassVar[type[BaseModel]]
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = ()
+    """Other agents' names for arguments, resolved before validation (see `tools.arguments`)."""
 
     @abstractmethod
     async def execute(self, args: A, ctx: ToolContext) -> V:
@@ -55,6 +59,13 @@ class Tool(ABC, Generic[A, V]):
         """The card for a finished call, or `None` for the generic card. Pure."""
         return None
 
+    def failed(self, args: A, result: ToolResult) -> bool:
+        """Whether people see the call as failed (its status); by default, an error result.
+
+        Pure, from the stored result alone, so a replay shows the status shown live.
+        """
+        return result.is_error
+
     def binding(self) -> str | None:
         """What besides the arguments decides a new call's card (bash: how it is confined).
 
@@ -75,6 +86,10 @@ class Tool(ABC, Generic[A, V]):
         """
         return None
 
+    def describe(self) -> str:
+        """What the model is told the tool does: `description`, unless the instance knows more."""
+        return self.description
+
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, as the model sees it."""
-        return self.args_model.model_json_schema()
+        return model_schema(self.args_model)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.tools.access import AllowAll, Gate
+from tether.tools.delegate import Delegate
 from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
 from tether.views import ToolResultView
@@ -36,3 +37,5 @@ class ToolContext:
     shown: list[Path] = field(default_factory=list)
     """Files whose content the call put before the model (resolved paths); the session
     follows a successful result with the instructions (`AGENTS.md`) of their directories."""
+    delegate: Delegate | None = None
+    """Runs child sessions (the `task` tool's); `None` where no agent may be started."""

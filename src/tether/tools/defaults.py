@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.fs.edit import EditTool
@@ -9,6 +11,7 @@ from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.search import GlobTool, GrepTool
+from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
 from tether.tools.web import WebFetchTool
 
@@ -16,13 +19,16 @@ __all__ = ["default_tools"]
 
 
 def default_tools(
-    sandbox: SandboxPolicy | None = None, *, allow_private_fetch: bool = False
+    sandbox: SandboxPolicy | None = None,
+    *,
+    allow_private_fetch: bool = False,
+    env: Mapping[str, str] | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch` and `todo`, in the order
-    the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo` and `task`, in the
+    order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
-    and link-local addresses.
+    and link-local addresses; `env` adds variables to the commands `bash` runs.
     """
     return ToolRegistry(
         [
@@ -31,8 +37,9 @@ def default_tools(
             EditTool(),
             GrepTool(),
             GlobTool(),
-            BashTool(sandbox=sandbox),
+            BashTool(sandbox=sandbox, env=env),
             WebFetchTool(allow_private=allow_private_fetch),
             TodoTool(),
+            TaskTool(),
         ]
     )

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, JsonValue, ValidationError
 
 from tether.jsontext import TooDeep, parse_json
+from tether.tools.arguments import ArgumentsError, canonical
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -34,19 +35,42 @@ def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
     if not isinstance(data, dict):
         return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
     try:
+        data = canonical(data, tool.aliases)
         # Strict JSON validation: `"2"` or `true` where an integer belongs is the model's
         # mistake to hear about, not something to guess at.
         return tool.args_model.model_validate(data, strict=True)
+    except ArgumentsError as exc:
+        return ToolResult.error(f"Invalid arguments for {tool.name}:\n- {exc}")
     except ValidationError as exc:
-        return ToolResult.error(f"Invalid arguments for {tool.name}:\n{_describe(exc)}")
+        described = _describe(exc, tool.parameters_schema())
+        return ToolResult.error(f"Invalid arguments for {tool.name}:\n{described}")
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(exc: ValidationError, schema: dict[str, Any]) -> str:
     lines = []
     for error in exc.errors(include_url=False):
         where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
-        lines.append(f"- {where}: {error['msg']}")
+        if error["type"] == "extra_forbidden":
+            valid = ", ".join(_properties(schema, error["loc"][:-1])) or "none"
+            lines.append(f"- {where}: unknown argument (valid: {valid})")
+        else:
+            lines.append(f"- {where}: {error['msg']}")
     return "\n".join(lines)
+
+
+def _properties(schema: dict[str, Any], loc: tuple[int | str, ...]) -> list[str]:
+    """The property names of the object at `loc` in `schema` (as the model was shown it)."""
+    for part in loc:
+        if isinstance(part, int):
+            inner = schema.get("items")
+        else:
+            properties = schema.get("properties")
+            inner = properties.get(part) if isinstance(properties, dict) else None
+        if not isinstance(inner, dict):
+            return []
+        schema = inner
+    properties = schema.get("properties")
+    return list(properties) if isinstance(properties, dict) else []
 
 
 async def invoke(tool: Tool[Any, Any], args: BaseModel, ctx: ToolContext) -> ToolResult:

@@ -1,8 +1,10 @@
 """The `todo` tool: the model keeps its plan as a checklist, sent whole each time.
 
 Clients show it as a plan (ACP `plan` updates, the web client's plan panel, a checklist in
-the terminal). The list lives in the log as the result's `meta` (`{"todos": [...]}`), so the
-latest plan of a loaded session is the last successful `todo` result.
+the terminal). ACP has no `cancelled` status: such a task goes as `completed`, its text
+marked ` (cancelled)` and `_meta.tether.status` saying so. The list lives in the log as the
+result's `meta` (`{"todos": [...]}`), so the latest plan of a loaded session is the last
+successful `todo` result.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field, JsonValue, TypeAdapter, ValidationError
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -22,7 +25,7 @@ __all__ = ["TODO_TOOL", "TodoArgs", "TodoItem", "TodoTool", "checklist", "todos_
 
 TODO_TOOL = "todo"
 
-TodoStatus = Literal["pending", "in_progress", "completed"]
+TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 TodoPriority = Literal["high", "medium", "low"]
 
 DESCRIPTION = """\
@@ -32,21 +35,26 @@ Keep a checklist of the steps of the current task, shown to the person as your p
 for a single quick change.
 - Send the whole list every time: it replaces the previous one.
 - Mark a task `in_progress` before you start it (one at a time) and `completed` as soon as it \
-is done; add tasks you discover, remove ones that no longer apply.
+is done; add tasks you discover, mark ones that no longer apply `cancelled`.
 """
 
-_MARKS: dict[TodoStatus, str] = {"pending": "[ ]", "in_progress": "[~]", "completed": "[x]"}
+_MARKS: dict[TodoStatus, str] = {
+    "pending": "[ ]",
+    "in_progress": "[~]",
+    "completed": "[x]",
+    "cancelled": "[-]",
+}
 
 
-class TodoItem(BaseModel):
+class TodoItem(ToolArguments):
     """One task of the plan."""
 
     content: str = Field(min_length=1, description="What the task is, in a short sentence.")
-    status: TodoStatus = Field(description="pending, in_progress or completed.")
-    priority: TodoPriority | None = Field(default=None, description="high, medium or low.")
+    status: TodoStatus
+    priority: TodoPriority | None = None
 
 
-class TodoArgs(BaseModel):
+class TodoArgs(ToolArguments):
     """Arguments of `todo`."""
 
     todos: list[TodoItem] = Field(description="The whole list, in order; it replaces the last.")
@@ -56,7 +64,7 @@ _TODOS: TypeAdapter[list[TodoItem]] = TypeAdapter(list[TodoItem])
 
 
 def checklist(todos: list[TodoItem]) -> str:
-    """The plan as text lines: `[x] done`, `[~] doing (high)`, `[ ] to do`."""
+    """The plan as text lines: `[x] done`, `[~] doing (high)`, `[ ] to do`, `[-] dropped`."""
     if not todos:
         return "(no tasks)"
     lines = []
@@ -95,9 +103,11 @@ class TodoTool(Tool[TodoArgs, list[TodoItem]]):
         """The list back, with counts, so the model sees what it now holds."""
         done = sum(item.status == "completed" for item in value)
         doing = sum(item.status == "in_progress" for item in value)
+        dropped = sum(item.status == "cancelled" for item in value)
         head = (
             f"Plan updated: {len(value)} tasks, {done} completed, {doing} in progress, "
-            f"{len(value) - done - doing} pending."
+            f"{len(value) - done - doing - dropped} pending"
+            + (f", {dropped} cancelled." if dropped else ".")
         )
         return [TextContent(text=f"{head}\n{checklist(value)}")]
 

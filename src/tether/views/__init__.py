@@ -1,5 +1,12 @@
 """Cards: the closed vocabulary every client renders tool calls with."""
 
+from tether.views.attachments import (
+    ATTACHMENTS,
+    Attachment,
+    ImageAttachment,
+    LinkAttachment,
+    ResourceAttachment,
+)
 from tether.views.call import (
     TOOL_CALL_VIEW,
     DiffCallView,
@@ -31,23 +38,31 @@ from tether.views.search import (
     SearchMatchesResultView,
     SearchPathsResultView,
 )
+from tether.views.task import TaskResultView, TaskStopReason
 
 __all__ = [
+    "ATTACHMENTS",
     "TOOL_CALL_VIEW",
     "TOOL_RESULT_VIEW",
     "TOOL_VIEW",
+    "Attachment",
     "DiffCallView",
     "DiffResultView",
     "FileDiff",
     "GenericCallView",
     "GenericResultView",
+    "ImageAttachment",
+    "LinkAttachment",
     "Location",
     "ReadFileLine",
     "ReadResultView",
+    "ResourceAttachment",
     "SearchFile",
     "SearchMatch",
     "SearchMatchesResultView",
     "SearchPathsResultView",
+    "TaskResultView",
+    "TaskStopReason",
     "TerminalCallView",
     "TerminalResultView",
     "ToolCallView",

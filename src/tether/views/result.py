@@ -7,8 +7,10 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
+from tether.views.attachments import Attachment
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
+from tether.views.task import TaskResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -24,11 +26,13 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class GenericResultView:
-    """Any result: an optional title and text."""
+    """Any result: an optional title and text, and what it holds besides text."""
 
     card: Literal["generic"] = "generic"
     title: Opt[str] = None
     content: Opt[str] = None
+    attachments: Opt[tuple[Attachment, ...]] = None
+    """Images and resources, in the order the tool gave them (an MCP tool's)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -102,7 +106,8 @@ ToolResultView = Annotated[
     | DiffResultView
     | ReadResultView
     | SearchResultView
-    | WebFetchResultView,
+    | WebFetchResultView
+    | TaskResultView,
     Field(discriminator="card"),
 ]
 TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)

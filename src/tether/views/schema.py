@@ -19,11 +19,13 @@ def views_schema() -> dict[str, Any]:
     for definition in defs.values():
         # `card` has a Python default for convenience, but the wire always carries it, and
         # so does a card's own tag (the web card's `kind`, the search card's `shape`): any
-        # property fixed to one value.
+        # property fixed to one value; so does an attachment its `type`.
         properties = definition.get("properties", {})
         if "card" in properties:
             tags = [name for name, p in properties.items() if "const" in p and name != "card"]
             definition["required"] = ["card", *tags, *definition.get("required", [])]
+        elif "const" in properties.get("type", {}):
+            definition["required"] = ["type", *definition.get("required", [])]
     defs["ToolCallView"] = call
     defs["ToolResultView"] = result
     return {

@@ -21,23 +21,29 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchMatch:
-    """One matching line: its 1-based number and its text (a preview, cut when long)."""
+    """One line of a file: its 1-based number and its text (a preview, cut when long).
+
+    A matching line, or with `context` a line shown around one (grep's `-A/-B/-C`).
+    """
 
     line_number: PositiveInt
     line: str
+    context: Opt[bool] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchFile:
-    """The matches of one file, in line order."""
+    """The lines of one file, in line order; or, with `count`, how many lines matched and
+    none listed (grep's `count` mode)."""
 
     path: str
     matches: tuple[SearchMatch, ...]
+    count: Opt[NonNegativeInt] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchMatchesResultView:
-    """Grep's result: matches grouped by file; `total` counts them all, shown or not."""
+    """Grep's result: matches grouped by file; `total` counts the matching lines, shown or not."""
 
     card: Literal["search"] = "search"
     shape: Literal["matches"] = "matches"
@@ -45,11 +51,14 @@ class SearchMatchesResultView:
     truncated: bool
     total: NonNegativeInt
     title: Opt[str] = None
+    total_files: Opt[NonNegativeInt] = None
+    """Files with a match, listed or not (absent when not known)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SearchPathsResultView:
-    """Glob's result: file paths, newest first; `total` counts them all, shown or not."""
+    """Glob's result (and grep's `files_with_matches`): file paths, newest first; `total`
+    counts them all, shown or not."""
 
     card: Literal["search"] = "search"
     shape: Literal["paths"] = "paths"

@@ -85,7 +85,7 @@ class Bridge:
         self._send = send
         self._client = PageClient(send)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._following: asyncio.Task[None] | None = None
+        self._following: asyncio.Task[bool] | None = None
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""

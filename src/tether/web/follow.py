@@ -2,7 +2,8 @@
 followed as the log grows, until its writer lets go and the page may take it over.
 
 Only tether's own logs can be followed (the server reads the same `$TETHER_HOME` as the
-agent it runs); for any other agent a held session stays an error.
+agent it runs); for any other agent a held session stays an error. Following needs no
+agent, so a page can show a held session before its own agent has started.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import asyncio
 import logging
 from pathlib import Path
 
-from tether.acp.mapping import acp_update
+from tether.acp.calls import SessionCalls
 from tether.session import AgentText, SessionStore
 from tether.session.errors import SessionError, SessionLocked
 from tether.session.log import lock_log
@@ -20,7 +21,7 @@ from tether.tools.defaults import default_tools
 from tether.web.client import PageClient, SendToPage
 from tether.web.protocol import ReadOnly
 
-__all__ = ["POLL_S", "LogFollower"]
+__all__ = ["POLL_S", "LogFollower", "held_elsewhere"]
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +54,14 @@ class LogFollower:
         except (ValueError, SessionError):
             return False
 
-    async def run(self) -> None:
-        """Replay, announce read-only, then follow the log and the lock (bounded by cancel)."""
+    async def run(self, *, let_go_within: float = 0.0) -> bool:
+        """Replay, announce read-only, then follow the log and the lock until cancelled.
+
+        Returns `True`, early, when the writer lets go within `let_go_within` seconds (a tab
+        being reloaded: its old agent was closing); the caller may then open it for real.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + let_go_within
         await self._catch_up()
         free = self._free()
         await self._send(ReadOnly(session_id=self.session_id, free=free))
@@ -62,6 +69,8 @@ class LogFollower:
             await asyncio.sleep(POLL_S)
             await self._catch_up()
             now_free = self._free()
+            if now_free and loop.time() < deadline:
+                return True
             if now_free != free:
                 free = now_free
                 await self._send(ReadOnly(session_id=self.session_id, free=free))
@@ -82,9 +91,14 @@ class LogFollower:
             return
         cwd = Path(contents.header.cwd)
         updates = replay(contents.events, default_tools(), str(cwd))
-        for update in updates[self._sent :]:
-            acp = acp_update(update, cwd)
-            if acp is not None:
+        # Mapped as the agent maps them (a finished todo call is also the plan); calls
+        # started before what was sent already are remembered for their titles.
+        calls = SessionCalls(cwd)
+        for index, update in enumerate(updates):
+            mapped = calls.acp(update)
+            if index < self._sent:
+                continue
+            for acp in mapped:
                 await self._client.session_update(self.session_id, acp)
         self._sent = len(updates)
         # A message still streaming on the other side is rendered once it is complete.
@@ -92,9 +106,16 @@ class LogFollower:
             await self._client.end_message(self.session_id)
 
     def _free(self) -> bool:
-        try:
-            lock = lock_log(self.store.path(self.session_id))
-        except (SessionLocked, OSError):
-            return False
-        lock.close()
+        return not held_elsewhere(self.store, self.session_id)
+
+
+def held_elsewhere(store: SessionStore, session_id: str) -> bool:
+    """Whether another process (or another agent of this server) writes the session now."""
+    try:
+        lock = lock_log(store.path(session_id))
+    except SessionLocked:
         return True
+    except (OSError, ValueError, SessionError):
+        return False
+    lock.close()
+    return False

@@ -47,6 +47,11 @@ async def _run(ws: Path, command: str, tool: BashTool = SANDBOXED, **kwargs: obj
     return await invoke(tool, BashArgs(command=command, **kwargs), _ctx(ws))
 
 
+def _meta(result: ToolResult) -> dict[str, object]:
+    assert isinstance(result.meta, dict)
+    return result.meta
+
+
 def _nothing_left(marker: str, within: float = 3.0) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -64,20 +69,29 @@ def test_the_bwrap_arguments_are_the_ones_the_modes_promise(tmp_path: Path) -> N
     args = bwrap_arguments(SandboxPolicy(), ws)
     assert args == [
         "--ro-bind", "/", "/",
-        "--tmpfs", "/tmp",
+        "--size", str(1024 * 1024 * 1024), "--tmpfs", "/tmp",
         "--bind-try", str(ws.cwd), str(ws.cwd),
         "--bind-try", str(ws.extra_roots[0]), str(ws.extra_roots[0]),
         "--dev", "/dev",
         "--proc", "/proc",
+        "--unshare-user", "--disable-userns",
         "--unshare-net",
-        "--unshare-pid", "--die-with-parent", "--new-session",
+        "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session",
+        "--cap-drop", "ALL",
         "--setenv", "TMPDIR", "/tmp",
         "--chdir", str(ws.cwd),
     ]  # fmt: skip
-    read_only = bwrap_arguments(SandboxPolicy("read-only", allow_network=True), ws)
+    read_only = bwrap_arguments(
+        SandboxPolicy("read-only", allow_network=True),
+        ws,
+        userns=False,
+        protected=[ws.cwd / ".git"],
+    )
     assert "--bind-try" not in read_only
-    assert read_only.count("--ro-bind-try") == 2
+    assert read_only.count("--ro-bind-try") == 2  # the roots; protected entries are moot
     assert "--unshare-net" not in read_only
+    assert "--unshare-user" not in read_only
+    assert read_only[-7:-5] == ["--cap-drop", "ALL"]
 
 
 async def test_writes_outside_the_workspace_fail_and_inside_succeed(tmp_path: Path) -> None:
@@ -115,8 +129,24 @@ async def test_git_init_and_commit_work_inside_the_workspace(tmp_path: Path) -> 
         "git init -q && echo hi > a.txt && git add a.txt"
         " && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline",
     )
-    assert result.text().endswith("first\nExit code: 0"), result.text()
+    assert " first\nCreated while the command ran: " in result.text()
+    assert result.text().endswith("Exit code: 0"), result.text()
     assert (tmp_path / ".git" / "HEAD").exists()
+    # A .git the command created is named: its hooks and config were not protected yet.
+    assert _meta(result)["createdProtected"] == [str(tmp_path / ".git")]
+    # Once it exists, hooks and config are read-only, and commits still work.
+    again = await _run(
+        tmp_path,
+        "echo more >> a.txt && git -c user.name=t -c user.email=t@example.com commit -qam second"
+        " && git log --oneline | wc -l; echo evil > .git/hooks/post-commit;"
+        " git config core.fsmonitor evil",
+    )
+    text = again.text()
+    assert text.startswith("2\n"), text
+    assert ".git/hooks/post-commit: Read-only file system" in text
+    assert not (tmp_path / ".git" / "hooks" / "post-commit").exists()
+    assert "fsmonitor" not in (tmp_path / ".git" / "config").read_text()
+    assert "createdProtected" not in _meta(again)
 
 
 async def test_the_network_is_off_unless_allowed(tmp_path: Path) -> None:
@@ -187,6 +217,26 @@ async def test_background_jobs_leave_nothing_behind(tmp_path: Path) -> None:
     _nothing_left(marker)
 
 
+async def test_a_job_that_ignores_sigterm_is_gone_when_the_call_returns(tmp_path: Path) -> None:
+    marker = f"{os.getpid()}{time.monotonic_ns() % 10**6}"
+    command = (
+        f"(trap '' TERM; : > ignoring; sleep 1{marker}) &"
+        " until [ -e ignoring ]; do :; done; echo started"
+    )
+    result = await asyncio.wait_for(_run(tmp_path, command), 30)
+    # Inside the sandbox the stopper sends SIGKILL after the grace period; the call returns
+    # once the sandbox's namespace, and so the job, is gone.
+    assert processes_with(marker) == []
+    assert f"sleep 1{marker}" in result.text()
+    assert "after SIGKILL" not in result.text()
+    timed_out = await asyncio.wait_for(
+        _run(tmp_path, f"trap '' TERM; sleep 2{marker} & sleep 3{marker}", timeout_ms=300), 30
+    )
+    assert processes_with(marker) == []
+    assert "Command timed out after 300 ms." in timed_out.text()
+    assert "after SIGKILL" not in timed_out.text()
+
+
 async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
     reports: list[ToolResultView] = []
     ctx = _ctx(tmp_path, report=reports.append)
@@ -222,7 +272,7 @@ async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -
     assert request.subject == UnsandboxedAccess(command=command, tool_call_id="")
     assert request.reason == "commands outside the sandbox always need approval"
     labels = [o.name for o in request.options]
-    assert "Always allow this exact command outside the sandbox in this session" in labels
+    assert f"Always allow the command `{command}` outside the sandbox for this session" in labels
     # Another command asks again.
     await invoke(SANDBOXED, BashArgs(command="true", unsandboxed=True), _ctx(tmp_path, gate=gate))
     assert len(asker.requests) == 2

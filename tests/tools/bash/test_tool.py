@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import JsonValue
 
-from tests.processes import group_members
+from tests.processes import group_members, processes_in
 from tether.tools import (
     Access,
     CommandAccess,
@@ -25,8 +25,11 @@ from tether.tools import (
     invoke,
     parse_arguments,
 )
-from tether.tools.bash import BashArgs, BashTool
+from tether.tools.bash import BashArgs, BashTool, BashValue
+from tether.tools.bash.group import Member
+from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.value import card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.invoke import MAX_META_BYTES
 from tether.tools.result import TOOL_RESULT
@@ -185,6 +188,7 @@ async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
     # The grace period was given before the SIGKILL.
     assert time.monotonic() - start >= 2.3
     assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
+    assert processes_in(tmp_path.resolve()) == []
 
 
 async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
@@ -256,8 +260,11 @@ async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path
     pgid = int(result.text().split("\n", 1)[0])
     # The grace period was given before the SIGKILL, which ended the job long before its time.
     assert time.monotonic() - start >= 2
+    # Gone when the call returns: the tool waited for the kernel to finish with the job.
     assert group_members(pgid) == []
     assert "sleep 1005" in result.text()
+    assert "after SIGKILL" not in result.text()
+    assert "survivingProcesses" not in _meta(result)
 
 
 async def test_a_command_without_background_jobs_names_none(tmp_path: Path) -> None:
@@ -489,3 +496,30 @@ async def test_result_view_is_the_same_after_a_round_trip(
 def test_malformed_meta_falls_back_to_the_generic_card(meta: object) -> None:
     result = ToolResult(content=(), meta=meta)  # type: ignore[arg-type]
     assert TOOL.present_result(BashArgs(command="ls"), result, CardContext()) is None
+
+
+def test_processes_still_running_after_sigkill_are_named() -> None:
+    capture = OutputCapture()
+    capture.feed(b"started\n")
+    capture.close()
+    value = BashValue(
+        command="make serve",
+        cwd="/work",
+        card=capture.card(),
+        model=capture.model(),
+        exit_code=0,
+        signal=None,
+        stopped=None,
+        timeout_ms=1000,
+        detached=False,
+        leftovers=(Member(12, "nfs-reader"),),
+        survivors=(Member(12, "nfs-reader"),),
+    )
+    assert model_text(value) == (
+        "started\nBackground processes were still running when the command ended and were"
+        " stopped (SIGTERM, then SIGKILL after 2 s): 12 nfs-reader\nStill running 2 s after"
+        " SIGKILL (the kernel had not finished with them): 12 nfs-reader\nExit code: 0"
+    )
+    meta = card_meta(value)
+    assert isinstance(meta, dict)
+    assert meta["survivingProcesses"] == [{"pid": 12, "command": "nfs-reader"}]

@@ -232,6 +232,7 @@ async def test_the_gate_is_asked_first_with_the_resolved_path(tmp_path: Path) ->
             path=outside.resolve() / "o.txt",
             inside=False,
             tool_call_id="call-7",
+            tool="read",
         ),
         FileAccess(
             action="read",
@@ -239,6 +240,7 @@ async def test_the_gate_is_asked_first_with_the_resolved_path(tmp_path: Path) ->
             path=root.resolve() / "secret",
             inside=True,
             tool_call_id="call-7",
+            tool="read",
         ),
     ]
 

@@ -1,8 +1,10 @@
-"""`glob` on real trees: files only, newest first, ignored files in, VCS stores out, capped."""
+"""`glob` on real trees: files only, newest first, .gitignore respected unless asked, VCS stores
+out, capped."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -39,19 +41,44 @@ async def test_newest_first_then_by_path(tmp_path: Path) -> None:
     }
 
 
-async def test_ignored_and_hidden_files_are_listed_but_never_vcs_stores(tmp_path: Path) -> None:
+async def test_hidden_files_are_listed_ignored_ones_when_asked_never_vcs_stores(
+    tmp_path: Path,
+) -> None:
     files = {
-        ".gitignore": "build/\n",
+        ".gitignore": "build/\n*.log\n",
         "build/gen.py": "",
+        "src/.gitignore": "cache.py\n",
+        "src/cache.py": "",
+        "debug.log": "",
         ".github/ci.py": "",
         "src/app.py": "",
         **{f"{vcs}/hooks/x.py": "" for vcs in (".git", ".hg", ".svn", ".jj")},
         "sub/.git/y.py": "",
     }
     write(tmp_path, files)
+    # No repository needed: .gitignore files apply as they would in one.
     result = await glob(tmp_path, pattern="**/*.py")
-    assert sorted(listed(result.meta)) == [".github/ci.py", "build/gen.py", "src/app.py"]
-    assert listed((await glob(tmp_path, pattern=".git/**")).meta) == []
+    assert sorted(listed(result.meta)) == [".github/ci.py", "src/app.py"]
+    assert listed((await glob(tmp_path, pattern="*.log")).meta) == []
+    everything = await glob(tmp_path, pattern="**/*.py", include_ignored=True)
+    assert sorted(listed(everything.meta)) == [
+        ".github/ci.py",
+        "build/gen.py",
+        "src/app.py",
+        "src/cache.py",
+    ]
+    assert listed((await glob(tmp_path, pattern="*.log", include_ignored=True)).meta) == [
+        "debug.log"
+    ]
+    assert listed((await glob(tmp_path, pattern=".git/**", include_ignored=True)).meta) == []
+
+
+async def test_a_repository_ignores_what_git_ignores(tmp_path: Path) -> None:
+    write(tmp_path, {"keep.py": "", "dist/out.py": "", "secret.py": ""})
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("secret.py\n")
+    (tmp_path / ".gitignore").write_text("dist/\n")
+    assert listed((await glob(tmp_path, pattern="*.py")).meta) == ["keep.py"]
 
 
 async def test_directories_are_never_listed(tmp_path: Path) -> None:
@@ -93,7 +120,7 @@ async def test_no_match_and_errors(tmp_path: Path) -> None:
     assert not none.is_error and none.text() == "No files matching *.rs"
     assert none.meta == {"paths": [], "truncated": False, "total": 0}
     bad = await glob(tmp_path, pattern="[")
-    assert bad.is_error and bad.text().startswith("ripgrep failed: rg: error parsing glob")
+    assert bad.is_error and bad.text() == "Invalid glob [: unclosed character class; missing ']'"
     file = await glob(tmp_path, pattern="*", path="a.py")
     assert file.is_error and file.text() == "Not a directory: a.py"
     missing = await glob(tmp_path, pattern="*", path="gone")

@@ -51,6 +51,7 @@ async def test_matches_are_grouped_by_file_in_path_order(tmp_path: Path) -> None
         ],
         "truncated": False,
         "total": 4,
+        "totalFiles": 3,
     }
 
 
@@ -110,6 +111,8 @@ async def test_at_most_250_matches_inline_and_the_exact_total(tmp_path: Path) ->
     meta = result.meta
     assert isinstance(meta, dict)
     assert meta["total"] == 30 * 20 + 400
+    # Every file with a match is counted, though only big.txt is listed.
+    assert meta["totalFiles"] == 31
     assert meta["truncated"] is True
     shown = [(f["path"], m["lineNumber"]) for f in meta["files"] for m in f["matches"]]
     assert len(shown) == MAX_MATCHES
@@ -138,7 +141,7 @@ async def test_no_match_is_a_normal_result(tmp_path: Path) -> None:
     result = await grep(tmp_path, pattern="absent")
     assert not result.is_error
     assert result.text() == "No matches for absent"
-    assert result.meta == {"files": [], "truncated": False, "total": 0}
+    assert result.meta == {"files": [], "truncated": False, "total": 0, "totalFiles": 0}
 
 
 async def test_a_bad_regex_is_an_error_quoting_ripgrep(tmp_path: Path) -> None:
@@ -238,6 +241,7 @@ async def test_result_card_is_built_from_the_stored_meta(tmp_path: Path) -> None
         files=(SearchFile(path="a.py", matches=(SearchMatch(line_number=1, line="x = 1"),)),),
         truncated=False,
         total=1,
+        total_files=1,
     )
     failed = await grep(tmp_path, pattern="(")
     assert GrepTool().present_result(args, failed, CardContext()) is None

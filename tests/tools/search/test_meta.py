@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ GOOD_MATCHES: dict[str, Any] = {
     ],
     "truncated": True,
     "total": 9,
+    "totalFiles": 5,
 }
 GOOD_PATHS: dict[str, Any] = {"paths": ["b.py", "a.py"], "truncated": False, "total": 2}
 
@@ -63,6 +65,12 @@ def test_good_meta_narrows() -> None:
         ),
         truncated=True,
         total=9,
+        total_files=5,
+    )
+    # Stored before files were counted: still a good result, the count unknown.
+    without = {k: v for k, v in GOOD_MATCHES.items() if k != "totalFiles"}
+    assert matches_meta_from_meta(without) == dataclasses.replace(
+        matches_meta_from_meta(GOOD_MATCHES), total_files=None
     )
     assert paths_meta_from_meta(GOOD_PATHS) == PathsMeta(("b.py", "a.py"), False, 2)
     assert matches_meta_from_meta({**GOOD_MATCHES, "extra": [1]}) is not None
@@ -83,6 +91,10 @@ def test_good_meta_narrows() -> None:
         (("total",), float("nan")),
         (("total",), "9"),
         (("total",), 2),  # below the three listed
+        (("totalFiles",), 1),  # below the two listed
+        (("totalFiles",), True),
+        (("totalFiles",), 5.0),
+        (("totalFiles",), "5"),
         (("files", 0), "a.py"),
         (("files", 0, "path"), 3),
         (("files", 0, "path"), ""),
@@ -178,9 +190,10 @@ def test_what_the_tool_stores_narrows_back(raw: list[Any], extra: int) -> None:
             for path, numbers, line in raw
         ),
         total=sum(len(numbers) for _, numbers, _ in raw) + extra,
+        total_files=len(raw) + extra,
     )
     narrowed = matches_meta_from_meta(grep_meta(value))
-    assert narrowed == MatchesMeta(value.files, value.truncated, value.total)
+    assert narrowed == MatchesMeta(value.files, value.truncated, value.total, len(raw) + extra)
 
 
 @given(st.lists(st.text(min_size=1, max_size=10), unique=True, max_size=8), st.integers(0, 9))

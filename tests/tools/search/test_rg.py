@@ -125,5 +125,5 @@ async def test_a_timed_out_grep_says_so(tmp_path: Path, monkeypatch: pytest.Monk
     result = await grep(tmp_path, pattern="x", path="pipe")
     assert not result.is_error
     assert result.text().startswith("(The search timed out after 30 s: showing 0 matches")
-    assert result.meta == {"files": [], "truncated": True, "total": 0}
+    assert result.meta == {"files": [], "truncated": True, "total": 0, "totalFiles": 0}
     assert processes_in(tmp_path) == []

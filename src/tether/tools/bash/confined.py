@@ -15,7 +15,14 @@ import os
 import signal
 from pathlib import Path
 
-from tether.tools.bash.group import KILL_GRACE_SECONDS, Member, ProcessGroup, read_stat
+from tether.tools.bash.group import (
+    KILL_GRACE_SECONDS,
+    KILL_WAIT_SECONDS,
+    Member,
+    ProcessGroup,
+    member_at,
+    read_stat,
+)
 
 __all__ = ["SandboxGroup", "read_leftovers", "stopper_argv"]
 
@@ -92,6 +99,11 @@ def read_leftovers(fd: int) -> tuple[Member, ...]:
 class SandboxGroup(ProcessGroup):
     """The group of the outer bwrap; stopping it ends the sandbox and all that runs in it."""
 
+    def __init__(self, pgid: int) -> None:
+        super().__init__(pgid)
+        self._namespaces: set[str] = set()
+        """The PID namespaces of the sandbox, once a stop has looked them up."""
+
     async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
         """Signal bwrap, then wait until the sandbox's init, and so everything inside, is gone."""
         inits = self._children()
@@ -102,10 +114,20 @@ class SandboxGroup(ProcessGroup):
         deadline = loop.time() + grace + 1
         while any(_running(pid) for pid in inits) and loop.time() < deadline:
             await asyncio.sleep(_POLL)
+        killed = False
         for pid in inits:
             if _running(pid):
-                os.kill(pid, signal.SIGKILL)
-        return sent
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed = True
+        deadline = loop.time() + KILL_WAIT_SECONDS
+        while self._inside() and loop.time() < deadline:
+            await asyncio.sleep(_POLL)
+        return signal.SIGKILL if killed else sent
+
+    def survivors(self) -> list[Member]:
+        """What still runs of the outer group, and of the sandbox's namespace."""
+        return self.members() + self._inside()
 
     def kill_now(self) -> None:
         """SIGKILL bwrap and its init at once."""
@@ -120,7 +142,31 @@ class SandboxGroup(ProcessGroup):
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit() and (stat := read_stat(entry)) and stat.ppid == self.pgid:
                 found.append(int(entry.name))
+                if namespace := _pid_namespace(entry):
+                    self._namespaces.add(namespace)
+        # A child in tether's own namespace would make every process of the machine "inside".
+        self._namespaces.discard(_pid_namespace(Path("/proc/self")) or "")
         return found
+
+    def _inside(self) -> list[Member]:
+        """The live processes of the sandbox's namespaces (its init included)."""
+        found: list[Member] = []
+        if not self._namespaces:
+            return found
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or _pid_namespace(entry) not in self._namespaces:
+                continue
+            if (stat := read_stat(entry)) is not None and stat.running:
+                found.append(member_at(entry, stat))
+        return sorted(found, key=lambda m: m.pid)
+
+
+def _pid_namespace(entry: Path) -> str | None:
+    """Which PID namespace the process `entry` is in (`pid:[4026532]`); `None` once it is gone."""
+    try:
+        return os.readlink(entry / "ns" / "pid")
+    except OSError:
+        return None
 
 
 def _running(pid: int) -> bool:

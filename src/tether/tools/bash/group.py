@@ -8,10 +8,23 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KILL_GRACE_SECONDS", "Member", "ProcessGroup", "Stat", "read_stat", "signal_name"]
+__all__ = [
+    "KILL_GRACE_SECONDS",
+    "KILL_WAIT_SECONDS",
+    "Member",
+    "ProcessGroup",
+    "Stat",
+    "member_at",
+    "read_stat",
+    "signal_name",
+]
 
 KILL_GRACE_SECONDS = 2.0
 """How long a group has between SIGTERM and SIGKILL."""
+KILL_WAIT_SECONDS = 2.0
+"""How long a stop waits after SIGKILL for the kernel to finish with the group: a killed
+process still runs until it has left the kernel, and a result that says nothing was left
+behind must be true when it is read. What is still there after this is named instead."""
 
 _POLL_SECONDS = 0.02
 _PROC = Path("/proc")
@@ -77,25 +90,35 @@ class ProcessGroup:
                 continue
             stat = read_stat(entry)
             if stat is not None and stat.pgid == self.pgid and stat.running:
-                found.append(Member(int(entry.name), _command_line(entry, stat.name)))
+                found.append(member_at(entry, stat))
         return sorted(found, key=lambda m: m.pid)
 
     async def stop(self, grace: float = KILL_GRACE_SECONDS) -> signal.Signals | None:
         """SIGTERM the group, then SIGKILL whatever is left after `grace` seconds.
 
+        After a SIGKILL it waits, at most `KILL_WAIT_SECONDS`, until the group is gone.
         Returns the last signal sent, or `None` when the group was already gone.
         """
         if not self.send(signal.SIGTERM):
             return None
+        if await self.gone_within(grace) or not self.send(signal.SIGKILL):
+            return signal.SIGTERM
+        await self.gone_within(KILL_WAIT_SECONDS)
+        return signal.SIGKILL
+
+    async def gone_within(self, seconds: float) -> bool:
+        """Wait until no process of the group runs, for at most `seconds`; whether none does."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + grace
-        while loop.time() < deadline:
-            if not self.alive():
-                return signal.SIGTERM
+        deadline = loop.time() + seconds
+        while self.alive():
+            if loop.time() >= deadline:
+                return False
             await asyncio.sleep(_POLL_SECONDS)
-        if self.send(signal.SIGKILL):
-            return signal.SIGKILL
-        return signal.SIGTERM
+        return True
+
+    def survivors(self) -> list[Member]:
+        """What still runs of the command once it was stopped (the group's live members)."""
+        return self.members()
 
     def kill_now(self) -> None:
         """SIGKILL the group at once (the last resort when there is no time to wait)."""
@@ -129,6 +152,11 @@ def read_stat(entry: Path) -> Stat | None:
         return None
     name = stat[stat.find("(") + 1 : stat.rfind(")")]
     return Stat(name, fields[0], int(fields[1]), int(fields[2]))
+
+
+def member_at(entry: Path, stat: Stat) -> Member:
+    """The process `entry` (a `/proc/PID` directory) as a result names it."""
+    return Member(int(entry.name), _command_line(entry, stat.name))
 
 
 def _command_line(entry: Path, name: str) -> str:

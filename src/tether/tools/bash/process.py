@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from tether.tools.bash.bwrap import seccomp_fd
 from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
 from tether.tools.bash.group import Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
+from tether.tools.bash.sandbox import Confinement
 
 __all__ = ["DRAIN_SECONDS", "Finished", "run_command"]
 
@@ -32,6 +35,8 @@ class Finished:
     """Processes that left the group still held the output open at the end."""
     leftovers: tuple[Member, ...] = ()
     """Background processes still running when the shell exited, which were then stopped."""
+    survivors: tuple[Member, ...] = ()
+    """Processes of the command still running after the stop and its bounded wait."""
 
     @property
     def exit_code(self) -> int | None:
@@ -69,11 +74,13 @@ async def run_command(
     timeout: float,
     cancelled: asyncio.Event,
     capture: OutputCapture,
-    confine: list[str] | None = None,
+    confine: Confinement | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
 
-    With `confine` (a bwrap binary and its options) the command runs inside that sandbox.
+    With `confine` (bwrap, its options, environment and filter) the command runs in that sandbox;
+    without it, in `env` (default: this process's environment).
 
     On timeout or cancel the whole group gets SIGTERM, then SIGKILL two seconds later; so do
     background jobs still running when the shell exits. If the task running this is
@@ -87,7 +94,7 @@ async def run_command(
     try:
         # The command writes to a pipe we own (rather than asyncio's), so that we can stop
         # reading and close it when background jobs keep it open after the shell has exited.
-        proc, group = await _spawn(command, cwd, write_fd, confine, report_w)
+        proc, group = await _spawn(command, cwd, write_fd, confine, report_w, env=env)
     except BaseException:
         os.close(read_fd)
         if report_r >= 0:
@@ -112,7 +119,7 @@ async def run_command(
             await asyncio.wait_for(asyncio.shield(pipe.closed), DRAIN_SECONDS)
         except TimeoutError:
             detached = True
-        return Finished(returncode, stopped, detached, leftovers)
+        return Finished(returncode, stopped, detached, leftovers, tuple(group.survivors()))
     finally:
         stop_asked.cancel()
         exited.cancel()
@@ -154,7 +161,13 @@ async def _until_done(
 
 
 async def _spawn(
-    command: str, cwd: Path, output_fd: int, confine: list[str] | None, report_fd: int
+    command: str,
+    cwd: Path,
+    output_fd: int,
+    confine: Confinement | None,
+    report_fd: int,
+    *,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
     if confine is None:
         proc = await asyncio.create_subprocess_exec(
@@ -162,6 +175,7 @@ async def _spawn(
             "-c",
             command,
             cwd=cwd,
+            env=None if env is None else dict(env),
             stdin=subprocess.DEVNULL,
             stdout=output_fd,
             stderr=subprocess.STDOUT,
@@ -169,17 +183,24 @@ async def _spawn(
         )
         return proc, ProcessGroup(proc.pid)
     # The stopper inside names what it stopped on its own pipe, apart from the output.
-    proc = await asyncio.create_subprocess_exec(
-        *confine,
-        "--",
-        *stopper_argv(command, report_fd),
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=output_fd,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        pass_fds=(report_fd,),
-    )
+    seccomp = seccomp_fd(confine.seccomp)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *confine.argv,
+            "--seccomp",
+            str(seccomp),
+            "--",
+            *stopper_argv(command, report_fd),
+            cwd=cwd,
+            env=dict(confine.env),
+            stdin=subprocess.DEVNULL,
+            stdout=output_fd,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            pass_fds=(report_fd, seccomp),
+        )
+    finally:
+        os.close(seccomp)
     return proc, SandboxGroup(proc.pid)
 
 

@@ -6,27 +6,47 @@
 | `read-only`       | read-only, but a private /tmp                | off unless allowed |
 | `off`             | as the user's own shell                      | on                 |
 
-Both sandboxed modes get a fresh /dev and /proc, their own PID namespace (everything in it
-ends with the call) and a new terminal session (no keystrokes injected into the terminal).
+Both sandboxed modes get a fresh /dev and /proc, their own PID and IPC namespaces (everything
+in them ends with the call), a new terminal session (no keystrokes injected into the
+terminal), no capabilities at all (root included: no mount, chroot or raw socket), a user
+namespace where the kernel offers one (and no further ones inside), a seccomp filter without
+Unix sockets (`seccomp.py`), an environment without secrets (`environment.py`), and the
+mounts of `mounts.py` (protected entries read-only, credentials and tether's data hidden).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, TypeGuard, get_args
 
+from tether.home import data_dir
+from tether.tools.bash.bwrap import Bwrap
+from tether.tools.bash.environment import sandbox_environment
+from tether.tools.bash.mounts import (
+    SANDBOX_TMP,
+    Hidden,
+    absent_protected,
+    hidden_paths,
+    mount_arguments,
+    protected_paths,
+)
 from tether.tools.workspace import Workspace
 
 __all__ = [
     "DEFAULT_SANDBOX_MODE",
+    "DEFAULT_TMP_SIZE_MIB",
     "SANDBOX_ENV",
     "SANDBOX_MODES",
     "SANDBOX_TMP",
     "UNSANDBOXED",
+    "Confinement",
     "SandboxMode",
     "SandboxPolicy",
     "bwrap_arguments",
+    "confinement",
     "is_sandbox_mode",
 ]
 
@@ -35,8 +55,8 @@ SANDBOX_MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
 DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write"
 SANDBOX_ENV = "TETHER_SANDBOX"
 """The environment variable that sets the mode when no `--sandbox` flag is given."""
-SANDBOX_TMP = "/tmp"
-"""The sandbox's private, writable temporary directory (also its `TMPDIR`)."""
+DEFAULT_TMP_SIZE_MIB = 1024
+"""How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
 UNSANDBOXED = "unsandboxed"
 """The label of a command that runs as the user's own shell would run it."""
 
@@ -52,6 +72,10 @@ class SandboxPolicy:
 
     mode: SandboxMode = DEFAULT_SANDBOX_MODE
     allow_network: bool = False
+    env: tuple[str, ...] = ()
+    """Variables passed in although their names look like secrets (`sandbox.env`)."""
+    tmp_size_mib: int = DEFAULT_TMP_SIZE_MIB
+    """How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
 
     @classmethod
     def from_env(cls, mode: str | None = None, *, allow_network: bool = False) -> SandboxPolicy:
@@ -78,17 +102,73 @@ class SandboxPolicy:
         return f"sandbox: {self.mode}, {network}"
 
 
-def bwrap_arguments(policy: SandboxPolicy, workspace: Workspace) -> list[str]:
-    """The bwrap options (before `--` and the command) that confine a command to `policy`."""
-    args = ["--ro-bind", "/", "/", "--tmpfs", SANDBOX_TMP]
-    # After the private /tmp, so that a workspace under /tmp is bound over it, not hidden.
-    # `-try`: a root removed since the session began is skipped rather than failing the call.
-    bind = "--bind-try" if policy.mode == "workspace-write" else "--ro-bind-try"
-    for root in workspace.roots:
-        args += [bind, str(root), str(root)]
+def bwrap_arguments(
+    policy: SandboxPolicy,
+    workspace: Workspace,
+    *,
+    userns: bool = True,
+    hidden: Sequence[Hidden] = (),
+    protected: Sequence[Path] = (),
+) -> list[str]:
+    """The bwrap options (before `--` and the command) that confine a command to `policy`.
+
+    `userns`: the kernel lets bwrap make a user namespace (found by `bwrap.find_bwrap`).
+    """
+    writable = policy.mode == "workspace-write"
+    args = mount_arguments(
+        workspace.roots,
+        writable=writable,
+        tmp_bytes=policy.tmp_size_mib * 1024 * 1024,
+        hidden=hidden,
+        protected=protected if writable else (),
+    )
     args += ["--dev", "/dev", "--proc", "/proc"]
+    if userns:
+        # Inside, no user namespace can be made again: each one would be a new set of
+        # capabilities over it, and a larger surface of the kernel.
+        args += ["--unshare-user", "--disable-userns"]
     if not policy.allow_network:
         args.append("--unshare-net")
-    args += ["--unshare-pid", "--die-with-parent", "--new-session"]
+    args += ["--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"]
+    # Root outside is root inside without a user namespace: every capability is dropped, so
+    # mount, chroot, raw sockets and writes through a remount all fail.
+    args += ["--cap-drop", "ALL"]
     args += ["--setenv", "TMPDIR", SANDBOX_TMP, "--chdir", str(workspace.cwd)]
     return args
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """How one command is confined: bwrap and its options, its environment, its seccomp filter."""
+
+    argv: tuple[str, ...]
+    """bwrap and its options, up to (not including) `--`."""
+    env: Mapping[str, str]
+    seccomp: bytes
+    absent: tuple[Path, ...]
+    """Protected entries missing when the command starts (it could create them)."""
+
+
+def confinement(
+    bwrap: Bwrap,
+    policy: SandboxPolicy,
+    workspace: Workspace,
+    environ: Mapping[str, str] | None = None,
+) -> Confinement:
+    """The confinement of a command starting now (what exists decides what is mounted)."""
+    assert bwrap.path is not None and bwrap.works, "only a working bwrap confines"
+    writable = policy.mode == "workspace-write"
+    roots = workspace.roots
+    options = bwrap_arguments(
+        policy,
+        workspace,
+        userns=bwrap.userns,
+        hidden=hidden_paths(Path.home(), data_dir()),
+        protected=protected_paths(roots) if writable else (),
+    )
+    return Confinement(
+        argv=(bwrap.path, *options),
+        env=sandbox_environment(os.environ if environ is None else environ, policy.env),
+        seccomp=bwrap.seccomp,
+        absent=absent_protected(roots) if writable else (),
+    )

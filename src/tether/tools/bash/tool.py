@@ -5,19 +5,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
+from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
-from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, bwrap_arguments
+from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, confinement
 from tether.tools.bash.value import BashValue, card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -28,6 +29,7 @@ from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "MAX_TIMEOUT_MS",
+    "NO_BACKGROUND",
     "REPORT_INTERVAL",
     "RUNNING_TAIL_CHARS",
     "BashArgs",
@@ -38,6 +40,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
+NO_BACKGROUND = (
+    "bash has no background commands: a call runs until its command ends or times out, "
+    f"and jobs it leaves running are stopped then. Run it in the foreground with timeout_ms "
+    f"(at most {MAX_TIMEOUT_MS}), and redirect its output to a file to read later if it is long."
+)
+"""Why `run_in_background: true` is refused (`false` is what every call does)."""
 REPORT_INTERVAL = 0.25
 """Seconds between live output updates: at most four a second."""
 RUNNING_TAIL_CHARS = 4096
@@ -67,7 +75,7 @@ pass `unsandboxed: true`; the person is then asked every time.
 """
 
 
-class BashArgs(BaseModel):
+class BashArgs(ToolArguments):
     """Arguments of `bash`."""
 
     command: str = Field(description="The command to run with `bash -c`.")
@@ -113,6 +121,10 @@ class BashTool(Tool[BashArgs, BashValue]):
     name: ClassVar[str] = "bash"
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = BashArgs
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = (
+        Alias("timeout", "timeout_ms"),  # Claude Code's and opencode's name, in ms too
+        Fixed("run_in_background", False, NO_BACKGROUND),
+    )
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
@@ -130,7 +142,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = [bwrap.path, *bwrap_arguments(self.sandbox, ctx.workspace)]
+            confine = confinement(bwrap, self.sandbox, ctx.workspace, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -145,12 +157,14 @@ class BashTool(Tool[BashArgs, BashValue]):
                 cancelled=ctx.cancelled,
                 capture=capture,
                 confine=confine,
+                env=self._environ() if self.env else None,
             )
         except OSError as exc:
             raise ToolError(f"Cannot run the command: {exc}") from exc
         finally:
             reporter.cancel()
         sig = finished.signal
+        created = [str(p) for p in confine.absent if os.path.lexists(p)] if confine else []
         return BashValue(
             command=args.command,
             cwd=str(cwd),
@@ -162,6 +176,8 @@ class BashTool(Tool[BashArgs, BashValue]):
             timeout_ms=timeout_ms,
             detached=finished.detached,
             leftovers=finished.leftovers,
+            survivors=finished.survivors,
+            created_protected=tuple(created),
             sandbox=self.sandbox if confine is not None else None,
             sandbox_problem=problem,
         )
@@ -171,13 +187,34 @@ class BashTool(Tool[BashArgs, BashValue]):
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
-        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?}`."""
+        """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?,
+        survivingProcesses?}`."""
         return card_meta(value)
 
-    def __init__(self, sandbox: SandboxPolicy | None = None) -> None:
+    def failed(self, args: BashArgs, result: ToolResult) -> bool:
+        """A command that was cancelled, timed out or killed by a signal failed; one that
+        exited, whatever its code, completed (its exit code is the model's to judge)."""
+        meta = result.meta
+        if result.is_error or not isinstance(meta, dict):
+            return result.is_error
+        return (
+            meta.get("signal") is not None
+            or meta.get("timedOut") is True
+            or meta.get("cancelled") is True
+        )
+
+    def __init__(
+        self, sandbox: SandboxPolicy | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.sandbox = sandbox or SandboxPolicy()
         """How commands are confined (by default: workspace writable, no network); a session's
         can be switched (an ACP config option) between calls."""
+        self.env = dict(env or {})
+        """Variables set for every command on top of tether's own environment (the settings'
+        `env`); inside the sandbox, secret-looking names still need `sandbox.env`."""
+
+    def _environ(self) -> dict[str, str]:
+        return {**os.environ, **self.env}
 
     def binding(self) -> str:
         """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import JsonValue
 
-from tether.tools.bash.group import KILL_GRACE_SECONDS, Member
+from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invoke import MAX_META_BYTES
@@ -61,6 +61,11 @@ class BashValue:
     """Background jobs still held the output open when the shell exited."""
     leftovers: tuple[Member, ...] = ()
     """Background processes still running when the shell exited, stopped then."""
+    survivors: tuple[Member, ...] = ()
+    """Processes still running after the stop (SIGKILL and a bounded wait for the kernel)."""
+    created_protected: tuple[str, ...] = ()
+    """Protected entries (`.git`, `.tether`...) that did not exist when the command started and
+    do now: the sandbox keeps them read-only only once they exist."""
     sandbox: SandboxPolicy | None = None
     """The sandbox the command ran in; `None` when it ran unsandboxed."""
     sandbox_problem: str | None = None
@@ -90,6 +95,15 @@ def _blocked_hint(value: BashValue) -> str | None:
     )
 
 
+def _names(members: tuple[Member, ...]) -> str:
+    """`12 sleep 5; 13 sleep 6`, the first few, then how many more."""
+    names = "; ".join(m.describe() for m in members[:_LEFTOVERS_SHOWN])
+    more = len(members) - _LEFTOVERS_SHOWN
+    if more > 0:
+        names += f"; and {more} more"
+    return names
+
+
 def _notes(value: BashValue) -> str:
     lines = []
     if value.sandbox_problem is not None:
@@ -101,13 +115,21 @@ def _notes(value: BashValue) -> str:
     elif value.stopped == "cancelled":
         lines.append("Command was cancelled.")
     if value.leftovers:
-        names = "; ".join(m.describe() for m in value.leftovers[:_LEFTOVERS_SHOWN])
-        more = len(value.leftovers) - _LEFTOVERS_SHOWN
-        if more > 0:
-            names += f"; and {more} more"
         lines.append(
             "Background processes were still running when the command ended and were stopped"
-            f" (SIGTERM, then SIGKILL after {KILL_GRACE_SECONDS:g} s): {names}"
+            f" (SIGTERM, then SIGKILL after {KILL_GRACE_SECONDS:g} s): {_names(value.leftovers)}"
+        )
+    if value.survivors:
+        lines.append(
+            f"Still running {KILL_WAIT_SECONDS:g} s after SIGKILL (the kernel had not finished"
+            f" with them): {_names(value.survivors)}"
+        )
+    if value.created_protected:
+        lines.append(
+            f"Created while the command ran: {', '.join(value.created_protected)}. The sandbox"
+            " keeps these read-only only once they exist; what was written there (git hooks"
+            " and config, tool settings) runs with the person's rights outside the sandbox"
+            " and should be reviewed before use."
         )
     if value.detached:
         lines.append(
@@ -166,6 +188,12 @@ def card_meta(value: BashValue) -> JsonValue:
     if value.leftovers:
         meta["stoppedProcesses"] = [
             {"pid": m.pid, "command": m.command} for m in value.leftovers[:_LEFTOVERS_SHOWN]
+        ]
+    if value.created_protected:
+        meta["createdProtected"] = list(value.created_protected)
+    if value.survivors:
+        meta["survivingProcesses"] = [
+            {"pid": m.pid, "command": m.command} for m in value.survivors[:_LEFTOVERS_SHOWN]
         ]
     return meta
 

@@ -32,6 +32,7 @@ async def commit_change(
             path=path,
             inside=ctx.workspace.contains(path),
             tool_call_id=ctx.tool_call_id,
+            tool=verb,
         )
     )
     roots = ctx.workspace.roots

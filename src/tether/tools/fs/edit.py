@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.linediff import hunks
+from tether.tools.arguments import PATH_ALIASES, Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -37,7 +38,7 @@ keeps its own, and its encoding. An empty `old_string` creates a file that does 
 (or fills an empty one) with `new_string`."""
 
 
-class EditArgs(BaseModel):
+class EditArgs(ToolArguments):
     """Arguments of `edit`."""
 
     path: str = Field(description="The file to edit; relative paths start at the workspace.")
@@ -54,6 +55,12 @@ class EditTool(Tool[EditArgs, AppliedChange]):
     name: ClassVar[str] = "edit"
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = EditArgs
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = (
+        *PATH_ALIASES,
+        Alias("oldString", "old_string"),
+        Alias("newString", "new_string"),
+        Alias("replaceAll", "replace_all"),
+    )
 
     def writes(self, args: EditArgs) -> tuple[str, ...]:
         """The file it changes."""

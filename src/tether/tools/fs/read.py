@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.tools.access import FileAccess
+from tether.tools.arguments import PATH_ALIASES, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -39,7 +40,7 @@ Read a file before editing or overwriting it. Prefer reading several likely file
 over guessing at their contents."""
 
 
-class ReadArgs(BaseModel):
+class ReadArgs(ToolArguments):
     """Arguments of `read`."""
 
     path: str = Field(description="The file to read: absolute, or relative to the workspace.")
@@ -55,6 +56,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     name: ClassVar[str] = "read"
     description: ClassVar[str] = _DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = ReadArgs
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = PATH_ALIASES
 
     def writes(self, args: ReadArgs) -> tuple[str, ...]:
         """Changes no file."""
@@ -70,6 +72,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
                 path=resolved,
                 inside=ctx.workspace.contains(resolved),
                 tool_call_id=ctx.tool_call_id,
+                tool="read",
             )
         )
         value = await asyncio.to_thread(

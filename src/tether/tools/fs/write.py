@@ -10,6 +10,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import PATH_ALIASES, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -32,7 +33,7 @@ changed since. An existing file keeps its encoding, byte order mark and CRLF lin
 Prefer `edit` for changing part of a file."""
 
 
-class WriteArgs(BaseModel):
+class WriteArgs(ToolArguments):
     """Arguments of `write`."""
 
     path: str = Field(description="The file to write; relative paths start at the workspace.")
@@ -45,6 +46,7 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
     name: ClassVar[str] = "write"
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = WriteArgs
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = PATH_ALIASES
 
     def writes(self, args: WriteArgs) -> tuple[str, ...]:
         """The file it changes."""

@@ -7,13 +7,16 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
+from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.tools.search.collector import collect
 from tether.tools.search.meta import glob_meta, paths_meta_from_meta
 from tether.tools.search.paths import PathCollector
+from tether.tools.search.pattern import GlobError, PathPattern
 from tether.tools.search.render import glob_text
 from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
@@ -26,19 +29,21 @@ MAX_PATHS = 100
 GLOB_MAX_BYTES = 256 << 20
 """Listing read before the search is stopped (millions of paths)."""
 VCS_DIRS = (".git", ".hg", ".svn", ".jj")
-"""Version-control stores: never listed, even though ignored and hidden files are."""
+"""Version-control stores: never listed, even though hidden (and, when asked, ignored) files
+are."""
 _MAX_PATH_BYTES = 1 << 16
 
 _DESCRIPTION = f"""\
 Find files by name with a glob pattern: `*.py` (any depth), `src/**/*.ts`, `*.{{json,toml}}`, \
 `**/test_*.py`. A pattern with a `/` is matched from the workspace root, or from `path` when \
 given. Returns file paths (never directories), most recently modified first, at most \
-{MAX_PATHS}, with the total when there are more. Ignored and hidden files are included; \
-{", ".join(VCS_DIRS)} are not. Use it instead of `find` or `ls -R` through bash; use `grep` \
+{MAX_PATHS}, with the total when there are more. Like `rg --files`, it respects .gitignore \
+(set `include_ignored` to list ignored files too); hidden files are listed, \
+{", ".join(VCS_DIRS)} never. Use it instead of `find` or `ls -R` through bash; use `grep` \
 to search file contents."""
 
 
-class GlobArgs(BaseModel):
+class GlobArgs(ToolArguments):
     """Arguments of `glob`."""
 
     pattern: str = Field(
@@ -46,6 +51,9 @@ class GlobArgs(BaseModel):
     )
     path: str | None = Field(
         default=None, description="The directory to search (default: the whole workspace)."
+    )
+    include_ignored: bool = Field(
+        default=False, description="Also list files that .gitignore and .ignore files exclude."
     )
 
 
@@ -62,17 +70,20 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
 
     async def execute(self, args: GlobArgs, ctx: ToolContext) -> GlobValue:
         """Authorize reading the directory, list it with ripgrep, keep the newest paths."""
+        try:
+            pattern = PathPattern.compile(args.pattern)
+        except GlobError as exc:
+            raise ToolError(f"Invalid glob {args.pattern}: {exc}") from None
         scope = await search_scope(ctx, args.path, files=False)
-        collector = PathCollector(scope.root, MAX_PATHS, scope.display)
+        collector = PathCollector(scope.root, MAX_PATHS, scope.display, pattern)
+        # The pattern is matched here, not passed as `--glob`: ripgrep lets a `--glob` match
+        # override the ignore files. Excluding globs do not, and keep the stores out.
         rg_args = [
             "--files",
             "--null",
             "--no-config",
             "--hidden",
-            "--no-ignore",
-            "--glob",
-            args.pattern,
-            # Later globs win: the version-control stores stay out whatever the pattern says.
+            "--no-ignore" if args.include_ignored else "--no-require-git",
             *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
         ]
         run = await collect(
@@ -100,9 +111,11 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
         return glob_meta(value)
 
     def present_call(self, args: GlobArgs, context: CardContext) -> ToolCallView:
-        """A generic `search` card: `Glob PATTERN[ in PATH]`."""
+        """A generic `search` card: `Glob PATTERN[ in PATH][ (ignored files too)]`."""
         return GenericCallView(
-            title=glob_title(args), kind="search", raw_input=args.model_dump(exclude_none=True)
+            title=glob_title(args),
+            kind="search",
+            raw_input=args.model_dump(exclude_none=True, exclude_defaults=True),
         )
 
     def present_result(
@@ -118,8 +131,10 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
 
 
 def glob_title(args: GlobArgs) -> str:
-    """`Glob PATTERN`, with ` in PATH` when the call gave one."""
+    """`Glob PATTERN`, with ` in PATH` when the call gave one and ` (ignored files too)`."""
     title = f"Glob {args.pattern}"
     if args.path is not None:
         title += f" in {args.path}"
+    if args.include_ignored:
+        title += " (ignored files too)"
     return title

@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, assert_never
 
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.search.collector import collect
+from tether.tools.search.counts import CountCollector
 from tether.tools.search.matches import MatchCollector
-from tether.tools.search.meta import grep_meta, matches_meta_from_meta
+from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_meta_from_meta
+from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
-from tether.tools.search.scope import search_scope
-from tether.tools.search.value import GrepValue
-from tether.views import GenericCallView, SearchMatchesResultView, ToolCallView
+from tether.tools.search.scope import Scope, search_scope
+from tether.tools.search.value import GrepValue, OutputMode
+from tether.views import (
+    GenericCallView,
+    SearchFile,
+    SearchMatchesResultView,
+    SearchPathsResultView,
+    ToolCallView,
+)
 
-__all__ = ["GREP_MAX_BYTES", "MAX_MATCHES", "GrepArgs", "GrepTool"]
+__all__ = ["GREP_MAX_BYTES", "MAX_CONTEXT", "MAX_MATCHES", "GrepArgs", "GrepTool"]
 
 MAX_MATCHES = 250
-"""Matches listed inline; `total` counts the rest."""
+"""Matches listed inline (files, in the `files_with_matches` and `count` modes); `total`
+counts the rest."""
+MAX_CONTEXT = 20
+"""Context lines a call may ask for on each side of a match."""
 GREP_MAX_BYTES = 256 << 20
 """ripgrep output read before the search is stopped (about a million short matches)."""
 _MAX_LINE_BYTES = 8 << 20
@@ -35,12 +47,14 @@ Searches the workspace, or the file or directory given as `path`; `include` filt
 one glob (`*.py`, `*.{{ts,tsx}}`, `src/**/*.rs`). Like `rg`, it respects .gitignore and skips \
 hidden files and binary files.
 
-Returns matching lines grouped by file (`path`, then `  N: line`), files in path order, at \
-most {MAX_MATCHES} matches, each line cut at 2000 bytes, and a footer with the total. Use it \
-instead of running `grep` or `rg` through bash; use `glob` to find files by name."""
+Returns matching lines grouped by file (`path`, then `  N: line`; context lines `  N- line`), \
+files in path order, at most {MAX_MATCHES} matches, each line cut at 2000 bytes, and a footer \
+with the total. `output_mode` `files_with_matches` lists only the files (newest first), \
+`count` the matches per file. Use it instead of running `grep` or `rg` through bash; use \
+`glob` to find files by name."""
 
 
-class GrepArgs(BaseModel):
+class GrepArgs(ToolArguments):
     """Arguments of `grep`."""
 
     pattern: str = Field(
@@ -53,6 +67,34 @@ class GrepArgs(BaseModel):
     include: str | None = Field(
         default=None, description='One glob the searched files must match, e.g. "*.py".'
     )
+    ignore_case: bool = Field(default=False, description="Match regardless of case (rg -i).")
+    output_mode: OutputMode = Field(default="content")
+    before_context: int | None = Field(
+        default=None, ge=0, le=MAX_CONTEXT, description="Lines to show before each match (rg -B)."
+    )
+    after_context: int | None = Field(
+        default=None, ge=0, le=MAX_CONTEXT, description="Lines to show after each match (rg -A)."
+    )
+    context: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_CONTEXT,
+        description="Lines to show before and after each match (rg -C).",
+    )
+
+    @property
+    def before(self) -> int:
+        """Context lines before each match: `before_context`, else `context`."""
+        return _first(self.before_context, self.context)
+
+    @property
+    def after(self) -> int:
+        """Context lines after each match: `after_context`, else `context`."""
+        return _first(self.after_context, self.context)
+
+
+def _first(given: int | None, fallback: int | None) -> int:
+    return given if given is not None else fallback or 0
 
 
 class GrepTool(Tool[GrepArgs, GrepValue]):
@@ -61,23 +103,85 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
     name: ClassVar[str] = "grep"
     description: ClassVar[str] = _DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = GrepArgs
+    # Claude Code's names for the same options; its `-n` is what grep always does.
+    aliases: ClassVar[tuple[ArgumentAlias, ...]] = (
+        Alias("glob", "include"),
+        Alias("-i", "ignore_case"),
+        Alias("-B", "before_context"),
+        Alias("-A", "after_context"),
+        Alias("-C", "context"),
+        Fixed("-n", True, "line numbers are always shown; leave -n out"),
+    )
 
     def writes(self, args: GrepArgs) -> tuple[str, ...]:
         """Changes no file."""
         return ()
 
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
-        """Authorize reading the path, run `rg --json`, keep the first matches, count all."""
+        """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
         scope = await search_scope(ctx, args.path, files=True)
-        collector = MatchCollector(MAX_MATCHES, scope.display)
-        rg_args = ["--json", "--no-config", "--no-require-git", "--regexp", args.pattern]
+        rg_args = ["--no-config", "--no-require-git"]
+        if args.ignore_case:
+            rg_args.append("--ignore-case")
         if args.include is not None:
             rg_args += ["--glob", args.include]
-        rg_args += ["--", scope.target] if scope.target is not None else []
+        target = ["--", scope.target] if scope.target is not None else []
+        match args.output_mode:
+            case "content":
+                return await self._lines(args, ctx, scope, rg_args, target)
+            case "count":
+                counts = CountCollector(MAX_MATCHES, scope.display)
+                run = await collect(
+                    ctx,
+                    scope,
+                    [*rg_args, "--count", "--null", "--regexp", args.pattern, *target],
+                    counts,
+                    max_bytes=GREP_MAX_BYTES,
+                    max_line_bytes=_MAX_LINE_BYTES,
+                )
+                return GrepValue(
+                    pattern=args.pattern,
+                    files=counts.files(),
+                    total=counts.total,
+                    stopped=run.stopped,
+                    mode="count",
+                    total_files=counts.total_files,
+                )
+            case "files_with_matches":
+                paths = PathCollector(scope.root, MAX_MATCHES, scope.display)
+                run = await collect(
+                    ctx,
+                    scope,
+                    [*rg_args, "--files-with-matches", "--null", "--regexp", args.pattern, *target],
+                    paths,
+                    max_bytes=GREP_MAX_BYTES,
+                    max_line_bytes=_MAX_LINE_BYTES,
+                    separator=b"\0",
+                )
+                return GrepValue(
+                    pattern=args.pattern,
+                    files=tuple(SearchFile(path=p, matches=()) for p in paths.paths()),
+                    total=paths.total,
+                    stopped=run.stopped,
+                    mode="files_with_matches",
+                )
+            case _:
+                assert_never(args.output_mode)
+
+    async def _lines(
+        self,
+        args: GrepArgs,
+        ctx: ToolContext,
+        scope: Scope,
+        rg_args: list[str],
+        target: list[str],
+    ) -> GrepValue:
+        collector = MatchCollector(MAX_MATCHES, scope.display, after=args.after)
+        context = ["--before-context", str(args.before), "--after-context", str(args.after)]
         run = await collect(
             ctx,
             scope,
-            rg_args,
+            ["--json", *rg_args, *context, "--regexp", args.pattern, *target],
             collector,
             max_bytes=GREP_MAX_BYTES,
             max_line_bytes=_MAX_LINE_BYTES,
@@ -87,39 +191,71 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             files=collector.files(),
             total=collector.total,
             stopped=run.stopped,
+            total_files=collector.total_files,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:
-        """Matches grouped by file with a footer; `No matches for PATTERN` when none."""
+        """The result in its output mode with a footer; `No matches for PATTERN` when none."""
         return [TextContent(text=grep_text(value))]
 
     def presentation_meta(self, args: GrepArgs, value: GrepValue) -> JsonValue:
-        """`{files, truncated, total}`: what the search card is drawn from."""
+        """What the search card is drawn from: `{files, truncated, total}`, or `{paths, ...}`
+        for `files_with_matches`."""
         return grep_meta(value)
 
     def present_call(self, args: GrepArgs, context: CardContext) -> ToolCallView:
-        """A generic `search` card: `Grep PATTERN[ in PATH][ (INCLUDE)]`."""
+        """A generic `search` card: `Grep PATTERN[ in PATH][ (INCLUDE)][ OPTIONS]`."""
         return GenericCallView(
-            title=grep_title(args), kind="search", raw_input=args.model_dump(exclude_none=True)
+            title=grep_title(args),
+            kind="search",
+            raw_input=args.model_dump(exclude_none=True, exclude_defaults=True),
         )
 
     def present_result(
         self, args: GrepArgs, result: ToolResult, context: CardContext
-    ) -> SearchMatchesResultView | None:
+    ) -> SearchMatchesResultView | SearchPathsResultView | None:
         """The search card from the stored meta; `None` (the generic card) if it is unusable."""
+        if result.is_error:
+            return None
+        title = grep_title(args)
+        if args.output_mode == "files_with_matches":
+            paths = paths_meta_from_meta(result.meta)
+            if paths is None:
+                return None
+            return SearchPathsResultView(
+                title=title, paths=paths.paths, truncated=paths.truncated, total=paths.total
+            )
         meta = matches_meta_from_meta(result.meta)
-        if result.is_error or meta is None:
+        if meta is None:
             return None
         return SearchMatchesResultView(
-            title=grep_title(args), files=meta.files, truncated=meta.truncated, total=meta.total
+            title=title,
+            files=meta.files,
+            truncated=meta.truncated,
+            total=meta.total,
+            total_files=meta.total_files,
         )
 
 
 def grep_title(args: GrepArgs) -> str:
-    """`Grep PATTERN`, with ` in PATH` and ` (INCLUDE)` when the call gave them."""
+    """`Grep PATTERN`, with ` in PATH`, ` (INCLUDE)` and ripgrep's flags for the options the
+    call gave (`-i`, `-B N`, `-A N`, `-C N`, `-l` for files, `-c` for counts)."""
     title = f"Grep {args.pattern}"
     if args.path is not None:
         title += f" in {args.path}"
     if args.include is not None:
         title += f" ({args.include})"
-    return title
+    flags = ["-i"] if args.ignore_case else []
+    if args.before and args.before == args.after:
+        flags.append(f"-C {args.before}")
+    else:
+        flags += [f"-B {args.before}"] if args.before else []
+        flags += [f"-A {args.after}"] if args.after else []
+    match args.output_mode:
+        case "files_with_matches":
+            flags.append("-l")
+        case "count":
+            flags.append("-c")
+        case "content":
+            pass
+    return " ".join([title, *flags])

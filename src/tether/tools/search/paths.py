@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import total_ordering
 from pathlib import Path
 
+from tether.tools.search.pattern import PathPattern
 from tether.tools.search.rg import RgRun
 
 __all__ = ["PathCollector"]
@@ -37,18 +38,26 @@ class _Later:
 
 
 class PathCollector:
-    """Feed it the paths ripgrep lists under `root`; it keeps the newest `limit`, counts all."""
+    """Feed it the paths ripgrep lists under `root`; it keeps the newest `limit` that match
+    `pattern` (all when none is given), and counts them all."""
 
-    def __init__(self, root: Path, limit: int, display: Callable[[bytes], str]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        limit: int,
+        display: Callable[[bytes], str],
+        pattern: PathPattern | None = None,
+    ) -> None:
         self.root = os.fsencode(root)
         self.limit = limit
         self._display = display
+        self._pattern = pattern
         self._heap: list[tuple[int, _Later]] = []
         self.total = 0
 
     def feed(self, path: bytes) -> None:
-        """Take one listed path (relative to the root)."""
-        if not path:
+        """Take one listed path (relative to the root), if it matches the pattern."""
+        if not path or (self._pattern and not self._pattern.matches(os.fsdecode(path))):
             return
         try:
             mtime = os.stat(os.path.join(self.root, path)).st_mtime_ns

@@ -39,6 +39,7 @@ async def search_scope(ctx: ToolContext, raw: str | None, *, files: bool) -> Sco
             path=resolved,
             inside=ctx.workspace.contains(resolved),
             tool_call_id=ctx.tool_call_id,
+            tool="grep" if files else "glob",
         )
     )
     if resolved.is_dir():

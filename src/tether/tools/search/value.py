@@ -7,25 +7,42 @@ from typing import Literal
 
 from tether.views import SearchFile
 
-__all__ = ["GlobValue", "GrepValue", "Stop"]
+__all__ = ["GlobValue", "GrepValue", "OutputMode", "Stop"]
 
 Stop = Literal["timeout", "cancelled", "overflow"]
+OutputMode = Literal["content", "files_with_matches", "count"]
 
 
 @dataclass(frozen=True)
 class GrepValue:
-    """The first matches grouped by file, and the exact number of matching lines."""
+    """What a search found, by `mode`.
+
+    - `content`: the first matching lines grouped by file (with any context lines);
+      `total` is the exact number of matching lines.
+    - `count`: the first files in path order, each with its `count`; `total` is the
+      number of matching lines, `total_files` of files.
+    - `files_with_matches`: the newest matching files, no lines; `total` counts the files.
+    """
 
     pattern: str
     files: tuple[SearchFile, ...]
     total: int
     stopped: Stop | None = None
     """Set when the search was stopped before its end; `total` then counts what it saw."""
+    total_files: int | None = None
+    """Files with a match, listed or not (`None` when unknown)."""
+    mode: OutputMode = "content"
 
     @property
     def shown(self) -> int:
-        """How many matches are listed."""
-        return sum(len(f.matches) for f in self.files)
+        """How much of `total` is listed: matching lines, or files."""
+        match self.mode:
+            case "content":
+                return sum(not m.context for f in self.files for m in f.matches)
+            case "count":
+                return sum(f.count or 0 for f in self.files)
+            case "files_with_matches":
+                return len(self.files)
 
     @property
     def truncated(self) -> bool:

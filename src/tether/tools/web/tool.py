@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.access import FetchAccess
+from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -40,7 +41,7 @@ reported with its URL instead: call web_fetch again with that URL to follow it.
 - Loopback, private and link-local addresses are refused."""
 
 
-class WebFetchArgs(BaseModel):
+class WebFetchArgs(ToolArguments):
     """Arguments of `web_fetch`."""
 
     url: str = Field(description="The absolute http or https URL to fetch.")

@@ -85,20 +85,44 @@ function span(text, style) {
   return node;
 }
 
+/** Carriage-return progress lines: keep what a terminal would finally show on each line. */
+function settled(text) {
+  return text.replace(/\r\n/g, "\n").replace(/^.*\r(?=[^\n])/gm, "");
+}
+
+/**
+ * Turns output into styled fragments piece by piece, carrying the colour state from one
+ * piece to the next (a long output is drawn in parts; a colour set earlier still holds).
+ * Pieces should be split at line ends.
+ */
+export class AnsiWriter {
+  constructor() {
+    this.style = freshStyle();
+  }
+
+  /** Apply a piece's colour changes without drawing it (output above what is shown). */
+  skip(text) {
+    for (const match of text.matchAll(ESCAPE)) if (match[2] === "m") applySgr(this.style, match[1]);
+  }
+
+  /** A piece as a fragment of text nodes and spans. */
+  fragment(text) {
+    const fragment = document.createDocumentFragment();
+    let last = 0;
+    const cleaned = settled(text);
+    for (const match of cleaned.matchAll(ESCAPE)) {
+      if (match.index > last) fragment.append(span(cleaned.slice(last, match.index), this.style));
+      if (match[2] === "m") applySgr(this.style, match[1]);
+      last = match.index + match[0].length;
+    }
+    if (last < cleaned.length) fragment.append(span(cleaned.slice(last), this.style));
+    return fragment;
+  }
+}
+
 /** Convert terminal output with ANSI escapes into a DocumentFragment of text and spans. */
 export function ansiToFragment(text) {
-  const fragment = document.createDocumentFragment();
-  const style = freshStyle();
-  let last = 0;
-  // Carriage-return progress lines: keep what a terminal would finally show on each line.
-  const cleaned = text.replace(/\r\n/g, "\n").replace(/^.*\r(?=[^\n])/gm, "");
-  for (const match of cleaned.matchAll(ESCAPE)) {
-    if (match.index > last) fragment.append(span(cleaned.slice(last, match.index), style));
-    if (match[2] === "m") applySgr(style, match[1]);
-    last = match.index + match[0].length;
-  }
-  if (last < cleaned.length) fragment.append(span(cleaned.slice(last), style));
-  return fragment;
+  return new AnsiWriter().fragment(text);
 }
 
 /** Text without any escape sequences (for copying and for tests). */

@@ -51,3 +51,46 @@ export function safeHtml(html) {
   fragment.append(...doc.body.childNodes);
   return fragment;
 }
+
+// Scroll boxes (code, output, lists) take keyboard focus only while they actually scroll,
+// so arrow keys can move them without adding a tab stop to every short card.
+const scrollers = new WeakMap();
+const overflow = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const box = entry.target.classList.contains("scroll-box") ? entry.target : entry.target.parentElement;
+      if (box) markScrollable(box);
+    }
+  })
+  : null;
+
+function markScrollable(box) {
+  const label = scrollers.get(box);
+  if (label === undefined) return;
+  const scrolls = box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+  if (scrolls) {
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", label);
+  } else {
+    box.removeAttribute("tabindex");
+    box.removeAttribute("role");
+    box.removeAttribute("aria-label");
+  }
+}
+
+/** Make `box` reachable by keyboard, named `label`, whenever its content overflows it. */
+export function scrollBox(box, label) {
+  box.classList.add("scroll-box");
+  scrollers.set(box, label);
+  if (overflow) {
+    overflow.observe(box);
+    if (box.firstElementChild) overflow.observe(box.firstElementChild);
+  }
+  return box;
+}
+
+/** Check a scroll box again after its content changed without resizing it. */
+export function rescroll(box) {
+  markScrollable(box);
+}

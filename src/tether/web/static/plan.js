@@ -2,7 +2,9 @@
 
 import { clear, el } from "./dom.js";
 
-const MARKS = { completed: "✓", in_progress: "◐", pending: "○" };
+const MARKS = { completed: "✓", in_progress: "◐", pending: "○", cancelled: "✕" };
+// ACP has no `cancelled`: tether sends it as `completed`, says so in `_meta`, and marks the text.
+const CANCELLED_SUFFIX = " (cancelled)";
 
 export class PlanPanel {
   constructor(root, list) {
@@ -14,14 +16,18 @@ export class PlanPanel {
   show(entries) {
     clear(this.list);
     for (const entry of entries || []) {
-      const status = MARKS[entry.status] ? entry.status : "pending";
+      const cancelled = entry._meta && entry._meta.tether && entry._meta.tether.status === "cancelled";
+      const status = cancelled ? "cancelled" : MARKS[entry.status] ? entry.status : "pending";
+      const text = cancelled && entry.content.endsWith(CANCELLED_SUFFIX) ? entry.content.slice(0, -CANCELLED_SUFFIX.length) : entry.content;
       this.list.append(el("li", { class: `plan-entry ${status}`, dataset: { status, priority: entry.priority || "" } },
         el("span", { class: "plan-mark", text: MARKS[status], "aria-hidden": "true" }),
-        el("span", { class: "plan-text", text: entry.content }),
+        el("span", { class: "plan-text", text }),
+        cancelled ? el("span", { class: "plan-state", text: "cancelled" }) : null,
         entry.priority === "high" ? el("span", { class: "plan-priority", text: "high" }) : null));
     }
-    const done = (entries || []).filter((e) => e.status === "completed").length;
-    this.root.querySelector(".plan-count").textContent = entries && entries.length ? `${done}/${entries.length}` : "";
+    const live = this.list.querySelectorAll(".plan-entry:not(.cancelled)").length;
+    const done = this.list.querySelectorAll(".plan-entry.completed").length;
+    this.root.querySelector(".plan-count").textContent = entries && entries.length ? `${done}/${live}` : "";
     this.root.hidden = !(entries && entries.length);
   }
 

@@ -1,7 +1,7 @@
 // The transcript of one session: messages, tool call blocks (keyed by toolCallId) and
 // permission requests, built from ACP session updates, live or replayed alike.
 
-import { contentBlock, renderToolBody } from "./cards.js";
+import { contentBlock, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
 
 const KIND_ICONS = {
@@ -12,6 +12,7 @@ const STATUS_LABELS = { pending: "pending", in_progress: "running", completed: "
 // Decisions by kind, so a live answer and a replayed one read the same.
 const DECISIONS = {
   allow_once: ["allow", "Allowed once"], allow_always: ["allow", "Always allowed"],
+  allow_project: ["allow", "Always allowed in this project"],
   reject_once: ["reject", "Rejected"], reject_always: ["reject", "Rejected"], reject: ["reject", "Rejected"],
   refused: ["reject", "Rejected: no one to approve it"], cancelled: ["reject", "Cancelled"],
 };
@@ -90,8 +91,6 @@ export class Transcript {
       case "tool_call_update":
         this.lastMessage = null;
         return this.toolCall(update, update.sessionUpdate === "tool_call");
-      case "plan":
-        return this.plan(update.entries || []);
       case "session_info_update": {
         const end = update._meta && update._meta.tether ? update._meta.tether.turnEnd : undefined;
         if (end) this.turnEnd(end);
@@ -179,14 +178,16 @@ export class Transcript {
 
   renderCall(entry) {
     const { state, node } = entry;
-    let permission = node.querySelector(":scope > .permission");
-    clear(node);
     const status = shownStatus(state);
     node.dataset.status = status;
     node.dataset.kind = state.kind || "other";
-    const body = renderToolBody(state);
-    body.classList.add("tool-body");
-    body.id = `body-${state.toolCallId}`;
+    const body = renderToolBody(state, entry.body);
+    if (body !== entry.body) {
+      body.classList.add("tool-body");
+      body.id = `body-${state.toolCallId}`;
+      if (entry.body) entry.body.replaceWith(body);
+      entry.body = body;
+    }
     const collapsed = node.classList.contains("collapsed");
     const toggle = el("button", {
       type: "button", class: "tool-toggle", "aria-expanded": String(!collapsed), "aria-controls": body.id,
@@ -200,20 +201,12 @@ export class Transcript {
     el("span", { class: "tool-icon", "aria-hidden": "true", text: KIND_ICONS[state.kind] || KIND_ICONS.other }),
     el("span", { class: "tool-title", text: state.title || state.toolCallId, title: state.title || "" }),
     el("span", { class: `tool-status status-${status}`, text: STATUS_LABELS[status] || status }));
-    node.append(el("header", { class: "tool-head" }, toggle), body);
-    if (!permission && state.permission) permission = decisionBox(state.permission);
-    if (permission) node.append(permission);
-  }
-
-  plan(entries) {
-    this.lastMessage = null;
-    let node = this.root.querySelector(":scope > .plan:last-child");
-    if (!node) {
-      node = el("div", { class: "plan" });
-      this.root.append(node);
-    }
-    clear(node).append(el("div", { class: "plan-title", text: "Plan" }),
-      el("ul", {}, entries.map((e) => el("li", { class: `plan-${e.status}`, text: e.content }))));
+    const head = el("header", { class: "tool-head" }, toggle);
+    if (entry.head) entry.head.replaceWith(head);
+    else node.prepend(head);
+    entry.head = head;
+    if (!body.parentNode) head.after(body);
+    if (!node.querySelector(":scope > .permission") && state.permission) node.append(decisionBox(state.permission));
   }
 
   /** Show a permission request as buttons, inside its tool call block when there is one. */
@@ -247,7 +240,7 @@ export class Transcript {
     },
     el("span", { class: "perm-question", text: "Allow this?" }),
     el("div", { class: "perm-buttons" }, buttons),
-    el("span", { class: "perm-keys", text: "y / a / n" }));
+    el("span", { class: "perm-keys", text: Object.keys(keys).join(" / ") }));
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
     this.permissions.set(request.requestId, { node: box, options: request.options });
@@ -261,7 +254,7 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
-    entry.node.replaceWith(decisionBox(option ? option.kind : "cancelled"));
+    entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
   }
 
   notice(text, kind = "info", retry = null, topic = null) {
@@ -279,14 +272,21 @@ function decisionBox(kind) {
     el("span", { class: `perm-decision perm-decision-${tone}`, text: label }));
 }
 
+// The project-wide "always" is an `allow_always` option told apart by its id.
+function decisionOf(option) {
+  return option.optionId === "allow_project" ? "allow_project" : option.kind;
+}
+
 function keyHints(options) {
   const keys = {};
   for (const option of options) {
-    if (option.kind === "allow_once") keys.y = option;
+    if (option.optionId === "allow_project") keys.p = option;
+    else if (option.kind === "allow_once") keys.y = option;
     else if (option.kind === "allow_always") keys.a = option;
     else if (option.kind.startsWith("reject") && !keys.n) keys.n = option;
   }
-  return keys;
+  // In the order the terminal asks them.
+  return Object.fromEntries(["y", "a", "p", "n"].filter((k) => keys[k]).map((k) => [k, keys[k]]));
 }
 
 function addCopyButton(pre) {

@@ -1,0 +1,171 @@
+"""What every ACP handler shares: the store, the connection, and the sessions open here.
+
+Handlers (`lifecycle`, `turns`, `switches`, ...) are plain functions of an `AgentContext`;
+`TetherAgent` routes each ACP method to one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from acp import RequestError, update_agent_message_text
+from acp.interfaces import Client
+
+from tether.acp.calls import SessionCalls
+from tether.acp.commands import available_commands
+from tether.acp.errors import RESOURCE_NOT_FOUND
+from tether.acp.mapping import AcpUpdate
+from tether.acp.mcp import SessionMcp
+from tether.acp.outbox import Outbox
+from tether.acp.permissions import AcpAsker
+from tether.commands import load_commands
+from tether.mcp import ClientServer
+from tether.models.base import Model
+from tether.policy import PolicyMode
+from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
+from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.tools.registry import ToolRegistry
+from tether.tools.workspace import Workspace
+
+__all__ = ["AgentContext", "OpenSession"]
+
+
+@dataclass
+class OpenSession:
+    """A session open on this connection, with the calls its client saw and its MCP servers."""
+
+    session: Session
+    calls: SessionCalls
+    mcp: SessionMcp | None = None
+
+    async def close(self) -> None:
+        """Stop its MCP servers, then sync its log and drop its lock."""
+        if self.mcp is not None:
+            await self.mcp.close()
+        self.session.close()
+
+
+class AgentContext:
+    """The state of one ACP agent: how to build sessions, and the ones open on its connection."""
+
+    def __init__(
+        self,
+        *,
+        store: SessionStore,
+        model: Callable[[], Model],
+        tools: Callable[[], ToolRegistry],
+        mode: PolicyMode,
+        switch_model: Callable[[str], Model] | None = None,
+        context_window: int | None = None,
+        compact_at: float = DEFAULT_COMPACT_AT,
+    ) -> None:
+        self.store = store
+        self.mode = mode
+        """The mode new and loaded sessions start in."""
+        self.switch_model = switch_model
+        """Builds the model a `--model` spec names; `None` when the agent has one model."""
+        self.open: dict[str, OpenSession] = {}
+        self._context_window = context_window
+        self._compact_at = compact_at
+        self._model = model
+        self._tools = tools
+        self._client: Client | None = None
+        self._outbox: Outbox | None = None
+
+    def connect(self, client: Client) -> None:
+        """Keep the connection to the client."""
+        self._client = client
+        self._outbox = Outbox(client)
+
+    @property
+    def client(self) -> Client:
+        """The connected client (for requests: permissions, MCP approvals)."""
+        return self._connection()[0]
+
+    @property
+    def outbox(self) -> Outbox:
+        """The ordered queue of `session/update`s to the client."""
+        return self._connection()[1]
+
+    def config(
+        self, session_id: str, cwd: Path, extra_roots: list[Path]
+    ) -> tuple[SessionConfig, SessionCalls]:
+        """The config of session `session_id` in `cwd`, and the calls its asker repeats."""
+        calls = SessionCalls(Workspace.at(cwd).cwd)
+        config = SessionConfig(
+            model=self._model(),
+            tools=self._tools(),
+            mode=self.mode,
+            asker=AcpAsker(self.client, self.outbox, session_id, calls),
+            extra_roots=extra_roots,
+            context_window=self._context_window,
+            compact_at=self._compact_at,
+            models=self.switch_model,
+        )
+        return config, calls
+
+    def register(self, session: Session, calls: SessionCalls) -> OpenSession:
+        """Hold `session` open on this connection."""
+        opened = self.open[session.id] = OpenSession(session, calls)
+        return opened
+
+    def opened(self, session_id: str) -> OpenSession:
+        """The open session `session_id`; an unknown or unopened one is -32002."""
+        opened = self.open.get(session_id)
+        if opened is None:
+            raise RequestError(
+                RESOURCE_NOT_FOUND,
+                f"Session not open: {session_id} (create it with session/new "
+                "or open it with session/load first)",
+                {"sessionId": session_id},
+            )
+        return opened
+
+    async def start_mcp(self, opened: OpenSession, servers: list[ClientServer]) -> None:
+        """Start the client's and the user's MCP servers for `opened`."""
+        opened.mcp = await SessionMcp.start(
+            opened.session, self.store.root, servers, self.notifier(opened)
+        )
+
+    def notifier(self, opened: OpenSession) -> Callable[[str], None]:
+        """A callback that shows a warning in `opened`'s conversation."""
+
+        # Posted, not flushed: a new session's id reaches the client with the answer first.
+        def notify(notice: str) -> None:
+            self.outbox.post(opened.session.id, update_agent_message_text(f"Warning: {notice}\n"))
+
+        return notify
+
+    def advertise(self, opened: OpenSession) -> None:
+        """Tell the client the slash commands of `opened`'s workspace."""
+        # Posted, not flushed: it goes out after the answer that makes the session known.
+        commands = load_commands(opened.session.cwd, self.store.root)
+        self.outbox.post(opened.session.id, available_commands(commands))
+
+    def post(self, opened: OpenSession, update: ClientUpdate) -> None:
+        """Queue the ACP updates of one session update."""
+        for acp in opened.calls.acp(update):
+            self.outbox.post(opened.session.id, acp)
+
+    def post_acp(self, opened: OpenSession, update: AcpUpdate) -> None:
+        """Queue one ACP update of `opened`."""
+        self.outbox.post(opened.session.id, update)
+
+    async def flush(self) -> None:
+        """Return once every queued update is on the wire."""
+        await self.outbox.flush()
+
+    async def close(self) -> None:
+        """Release every open session (sync their logs, drop their locks)."""
+        for opened in list(self.open.values()):
+            await opened.close()
+        self.open.clear()
+        if self._outbox is not None:
+            await self._outbox.close()
+
+    def _connection(self) -> tuple[Client, Outbox]:
+        if self._client is None or self._outbox is None:
+            raise RuntimeError("the agent is not connected to a client")
+        return self._client, self._outbox

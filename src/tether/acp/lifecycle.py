@@ -1,0 +1,140 @@
+"""A session's life over ACP: `session/new`, `session/load`, `session/list`, `session/delete`."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from acp import RequestError
+from acp.schema import (
+    DeleteSessionResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    SessionInfo,
+)
+
+from tether.acp.context import AgentContext, OpenSession
+from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_error
+from tether.acp.modes import mode_state
+from tether.acp.params import client_path, cursor_offset, directory
+from tether.acp.switches import honour_logged_model, session_options
+from tether.mcp import ClientServer
+from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
+
+__all__ = ["LIST_PAGE", "delete_session", "list_sessions", "load_session", "new_session"]
+
+log = logging.getLogger(__name__)
+
+LIST_PAGE = 200
+"""Sessions per `session/list` answer; `nextCursor` leads to the next page."""
+
+
+async def new_session(
+    ctx: AgentContext,
+    cwd: str,
+    additional_directories: list[str] | None,
+    mcp_servers: list[ClientServer] | None,
+) -> NewSessionResponse:
+    """A new session in `cwd` with the client's MCP servers; extra directories join it."""
+    root = directory(cwd, "cwd")
+    extra = [directory(d, "additionalDirectories") for d in additional_directories or ()]
+    # The id first: the session's asker asks under it from the start.
+    session_id = ctx.store.new_id()
+    config, calls = ctx.config(session_id, root, extra)
+    session = Session.create(ctx.store, root, config, session_id)
+    opened = ctx.register(session, calls)
+    await ctx.start_mcp(opened, mcp_servers or [])
+    ctx.advertise(opened)
+    return NewSessionResponse(
+        session_id=session.id,
+        modes=mode_state(ctx.mode),
+        config_options=session_options(session),
+    )
+
+
+async def load_session(
+    ctx: AgentContext,
+    cwd: str,
+    session_id: str,
+    additional_directories: list[str] | None,
+    mcp_servers: list[ClientServer] | None,
+) -> LoadSessionResponse:
+    """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
+    asked_cwd = client_path(cwd, "cwd")
+    opened = ctx.open.get(session_id)
+    if opened is None:
+        opened = _load(ctx, session_id, additional_directories)
+        # Before the replay, so the cards of MCP calls come back as they were shown.
+        await ctx.start_mcp(opened, mcp_servers or [])
+    session = opened.session
+    if asked_cwd != session.cwd:
+        log.info("session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd)
+    for update in session.replay():
+        ctx.post(opened, update)
+    await ctx.flush()
+    ctx.advertise(opened)
+    return LoadSessionResponse(
+        modes=mode_state(session.gate.mode), config_options=session_options(session)
+    )
+
+
+async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionResponse:
+    """Delete a stored session (closing it here first); refused while another process has it."""
+    opened = ctx.open.get(session_id)
+    if opened is not None:
+        if opened.session.running:
+            raise RequestError(
+                INVALID_REQUEST,
+                f"Session {session_id} is running a prompt; cancel it before deleting it",
+                {"sessionId": session_id},
+            )
+        del ctx.open[session_id]
+        await opened.close()
+    try:
+        ctx.store.delete(session_id)
+    except SessionNotFound as exc:
+        # Not a session that is gone: an id the client should not have sent.
+        raise invalid_params(
+            f"Session not found: {session_id} (nothing to delete)", {"sessionId": session_id}
+        ) from exc
+    except SessionLocked as exc:
+        raise stored_session_error(exc, session_id) from exc
+    return DeleteSessionResponse()
+
+
+async def list_sessions(
+    ctx: AgentContext, cwd: str | None, cursor: str | None
+) -> ListSessionsResponse:
+    """The stored sessions, newest first, optionally only those in `cwd`.
+
+    The sessions agents ran are left out: a client opens them through their task cards.
+    """
+    infos = [info for info in ctx.store.list_sessions() if info.parent is None]
+    if cwd is not None:
+        wanted = client_path(cwd, "cwd").resolve()
+        infos = [info for info in infos if Path(info.cwd) == wanted]
+    start = cursor_offset(cursor)
+    page = infos[start : start + LIST_PAGE]
+    more = start + LIST_PAGE < len(infos)
+    return ListSessionsResponse(
+        sessions=[
+            SessionInfo(
+                session_id=info.id, cwd=info.cwd, title=info.title, updated_at=info.updated_at
+            )
+            for info in page
+        ],
+        next_cursor=str(start + LIST_PAGE) if more else None,
+    )
+
+
+def _load(ctx: AgentContext, session_id: str, extra: list[str] | None) -> OpenSession:
+    roots = [directory(d, "additionalDirectories") for d in extra or ()]
+    try:
+        cwd = Path(ctx.store.header(session_id).cwd)
+        config, calls = ctx.config(session_id, cwd, roots)
+        session = Session.load(ctx.store, session_id, config)
+    except (SessionNotFound, SessionLocked, CorruptLog) as exc:
+        raise stored_session_error(exc, session_id) from exc
+    honour_logged_model(ctx, session)
+    return ctx.register(session, calls)

@@ -1,0 +1,77 @@
+"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch), and
+`session/cancel` stops it."""
+
+from __future__ import annotations
+
+import logging
+
+from acp import RequestError
+from acp.schema import PromptResponse
+
+from tether.acp.commands import command_prompt
+from tether.acp.context import AgentContext
+from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
+from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
+from tether.acp.switches import set_mode
+from tether.commands import ModeSwitch, load_commands
+from tether.session import (
+    ClientUpdate,
+    PromptFailed,
+    SessionBusy,
+    UserImage,
+    UserResource,
+    UserText,
+)
+
+__all__ = ["cancel", "prompt"]
+
+log = logging.getLogger(__name__)
+
+
+async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) -> PromptResponse:
+    """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
+    opened = ctx.opened(session_id)
+    session = opened.session
+    meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
+    if isinstance(meant, ModeSwitch):
+        if session.running:
+            raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
+        set_mode(ctx, opened, meant.mode)
+        await ctx.flush()
+        return PromptResponse(stop_reason="end_turn")
+    if opened.mcp is not None and not session.running:
+        await opened.mcp.before_prompt(session, ctx.client, ctx.notifier(opened))
+    content = prompt_content(meant.blocks)
+    shown = shown_blocks(blocks, always=meant.expanded)
+
+    def on_update(update: ClientUpdate) -> None:
+        # The client shows its own prompt; user chunks are for `session/load` only.
+        if not isinstance(update, UserText | UserImage | UserResource):
+            ctx.post(opened, update)
+
+    try:
+        stop = await session.prompt(content, on_update, shown=shown)
+    except SessionBusy as exc:
+        raise RequestError(
+            INVALID_REQUEST,
+            f"Session {session_id} is already running a prompt",
+            {"details": str(exc)},
+        ) from exc
+    except PromptFailed as exc:
+        await ctx.flush()
+        raise RequestError(
+            INTERNAL_ERROR,
+            f"The model failed: {exc}",
+            {"sessionId": session_id, "details": str(exc)},
+        ) from exc
+    await ctx.flush()
+    return PromptResponse(stop_reason=stop)
+
+
+async def cancel(ctx: AgentContext, session_id: str) -> None:
+    """Stop the running prompt of a session (it answers `cancelled`)."""
+    opened = ctx.open.get(session_id)
+    if opened is None:
+        log.warning("session/cancel for a session that is not open: %s", session_id)
+        return
+    opened.session.cancel()

@@ -1,0 +1,316 @@
+"""Reading one settings file: every key checked, each problem reported, the rest kept.
+
+A file that cannot be used at all — not JSON, not an object, a duplicate key, a FIFO, too
+large — is a `SettingsError`: tether stops rather than run without its rules. So is a
+`permissions` that is not an object, or `deny`/`ask` that are not lists, since their rules
+would be lost. Anything else wrong (an unknown key, a malformed rule, a value of the wrong
+type) is a `SettingsProblem` naming the file, the key and what is wrong; it is dropped and
+the rest of the file applies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from tether.bounded import UnreadableFile, read_bounded_text
+from tether.settings.modes import PolicyMode
+from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
+from tether.settings.schema import (
+    HOOK_EVENTS,
+    MODE_ALIASES,
+    HookEvent,
+    HookGroup,
+    SandboxSection,
+    WebSearchSection,
+)
+from tether.settings.sources import SettingsSource
+
+__all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
+
+M = TypeVar("M", bound=BaseModel)
+
+_KEYS = ("$schema", "permissions", "model", "sandbox", "env", "hooks", "webSearch")
+_PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
+_HOOK_GROUP = TypeAdapter(HookGroup)
+
+
+class SettingsError(ValueError):
+    """A settings file that cannot be used; the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class SettingsProblem:
+    """Something wrong in a settings file that was dropped while the rest applies."""
+
+    source: SettingsSource
+    key: str
+    """Where: `permissions.allow[2]`, `sandbox.mode`, `colour`."""
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.key}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Layer:
+    """What one settings file (or the command line) says, checked."""
+
+    source: SettingsSource
+    rules: tuple[Rule, ...] = ()
+    default_mode: PolicyMode | None = None
+    additional_directories: tuple[Path, ...] = ()
+    model: str | None = None
+    sandbox: SandboxSection | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
+    web_search: WebSearchSection | None = None
+    problems: tuple[SettingsProblem, ...] = ()
+    digest: str | None = None
+    """The SHA-256 of the file's bytes, for trust (`None` for the command line)."""
+
+
+def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | None:
+    """The checked content of `source`'s file; `None` when there is no file."""
+    assert source.path is not None
+    path = source.path
+    try:
+        text = read_bounded_text(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+    except UnreadableFile as exc:
+        raise SettingsError(f"cannot read settings: {exc}") from None
+    document = _decode(text, path)
+    if not isinstance(document, dict):
+        raise SettingsError(f"{path}: settings must be a JSON object, not {_kind(document)}")
+    reader = _Reader(source, root, home)
+    layer = reader.read(document)
+    digest = hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+    return replace(layer, digest=digest)
+
+
+@dataclass
+class _Reader:
+    source: SettingsSource
+    root: Path
+    home: Path
+    problems: list[SettingsProblem] = field(default_factory=list)
+
+    def problem(self, key: str, message: str) -> None:
+        self.problems.append(SettingsProblem(self.source, key, message))
+
+    def fatal(self, key: str, message: str) -> NoReturn:
+        raise SettingsError(f"{self.source}: {key}: {message}")
+
+    def read(self, document: dict[str, Any]) -> Layer:
+        rules: list[Rule] = []
+        mode: PolicyMode | None = None
+        directories: tuple[Path, ...] = ()
+        model = None
+        sandbox = None
+        env: dict[str, str] = {}
+        hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
+        web_search = None
+        for key, value in document.items():
+            match key:
+                case "$schema":
+                    if not isinstance(value, str):
+                        self.problem(key, f"expected a string, got {_kind(value)}")
+                case "permissions":
+                    rules, mode, directories = self.permissions(value)
+                case "model":
+                    if isinstance(value, str) and value.strip():
+                        model = value.strip()
+                    else:
+                        self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                case "sandbox":
+                    sandbox = self.section(SandboxSection, value, key)
+                case "env":
+                    env = self.env(value)
+                case "hooks":
+                    hooks = self.hooks(value)
+                case "webSearch":
+                    web_search = self.section(WebSearchSection, value, key)
+                case _:
+                    self.problem(key, f"unknown key; expected one of {', '.join(_KEYS)}")
+        return Layer(
+            self.source,
+            rules=tuple(rules),
+            default_mode=mode,
+            additional_directories=directories,
+            model=model,
+            sandbox=sandbox,
+            env=env,
+            hooks=hooks,
+            web_search=web_search,
+            problems=tuple(self.problems),
+        )
+
+    def permissions(self, value: object) -> tuple[list[Rule], PolicyMode | None, tuple[Path, ...]]:
+        if not isinstance(value, dict):
+            self.fatal("permissions", f"expected an object, got {_kind(value)}")
+        rules: list[Rule] = []
+        mode: PolicyMode | None = None
+        directories: list[Path] = []
+        for key, item in value.items():
+            where = f"permissions.{key}"
+            if key in ("allow", "ask", "deny"):
+                rules.extend(self.rules(key, item, where))
+            elif key == "defaultMode":
+                if isinstance(item, str) and item in MODE_ALIASES:
+                    mode = MODE_ALIASES[item]
+                else:
+                    self.problem(
+                        where, f"{item!r} is not a mode; expected ask, accept-edits or auto"
+                    )
+            elif key == "additionalDirectories":
+                directories = self.directories(item, where)
+            else:
+                self.problem(where, f"unknown key; expected one of {', '.join(_PERMISSION_KEYS)}")
+        return rules, mode, tuple(directories)
+
+    def rules(self, kind: RuleKind, value: object, where: str) -> list[Rule]:
+        if not isinstance(value, list):
+            message = f"expected a list of rules, got {_kind(value)}"
+            if kind == "allow":
+                self.problem(where, message)
+                return []
+            self.fatal(where, message)
+        rules = []
+        for index, text in enumerate(value):
+            if not isinstance(text, str):
+                self.problem(f"{where}[{index}]", f"expected a rule (a string), got {_kind(text)}")
+                continue
+            try:
+                rules.append(parse_rule(text, kind, self.source, root=self.root, home=self.home))
+            except RuleError as exc:
+                self.problem(f"{where}[{index}]", f"{text!r}: {exc}")
+        return rules
+
+    def directories(self, value: object, where: str) -> list[Path]:
+        if not isinstance(value, list):
+            self.problem(where, f"expected a list of directories, got {_kind(value)}")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item.strip() or "\0" in item:
+                self.problem(f"{where}[{index}]", f"expected a directory, got {item!r}")
+                continue
+            path = Path(os.path.realpath(self.root / os.path.expanduser(item)))
+            if not path.is_dir():
+                self.problem(f"{where}[{index}]", f"{item!r} is not a directory ({path})")
+                continue
+            found.append(path)
+        return found
+
+    def env(self, value: object) -> dict[str, str]:
+        if not isinstance(value, dict):
+            self.problem("env", f"expected an object of variables, got {_kind(value)}")
+            return {}
+        env = {}
+        for name, item in value.items():
+            if not name or "=" in name or "\0" in name:
+                self.problem(f"env.{name}", "not a variable name")
+            elif not isinstance(item, str) or "\0" in item:
+                self.problem(f"env.{name}", f"expected a string value, got {_kind(item)}")
+            else:
+                env[name] = item
+        return env
+
+    def hooks(self, value: object) -> tuple[tuple[HookEvent, HookGroup], ...]:
+        if not isinstance(value, dict):
+            self.problem("hooks", f"expected an object of events, got {_kind(value)}")
+            return ()
+        found: list[tuple[HookEvent, HookGroup]] = []
+        for event, groups in value.items():
+            where = f"hooks.{event}"
+            if event not in HOOK_EVENTS:
+                self.problem(where, f"unknown hook event; expected one of {', '.join(HOOK_EVENTS)}")
+                continue
+            if not isinstance(groups, list):
+                self.problem(where, f"expected a list of matcher groups, got {_kind(groups)}")
+                continue
+            for index, group in enumerate(groups):
+                try:
+                    found.append((event, _HOOK_GROUP.validate_python(group)))
+                except ValidationError as exc:
+                    self.problem(f"{where}[{index}]", _first_error(exc))
+        return tuple(found)
+
+    def section(self, model: type[M], value: object, key: str) -> M | None:
+        """`value` as `model`, each bad key reported and dropped."""
+        if not isinstance(value, dict):
+            self.problem(key, f"expected an object, got {_kind(value)}")
+            return None
+        data = dict(value)
+        for _ in range(len(data) + 1):
+            try:
+                return model.model_validate(data)
+            except ValidationError as exc:
+                for error in exc.errors():
+                    location = error["loc"]
+                    name = str(location[0]) if location else ""
+                    data.pop(name, None)
+                    detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+                    self.problem(f"{key}.{_location(location)}", detail)
+        return None
+
+
+def _decode(text: str, path: Path) -> Any:
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in items:
+            if key in result:
+                raise ValueError(f"the key {key!r} appears twice in one object")
+            result[key] = value
+        return result
+
+    def constant(name: str) -> NoReturn:
+        raise ValueError(f"{name} is not a JSON value")
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+    except RecursionError:
+        raise SettingsError(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise SettingsError(f"{path}: not valid JSON: {exc}") from None
+
+
+def _kind(value: object) -> str:
+    match value:
+        case dict():
+            return "an object"
+        case list():
+            return "a list"
+        case str():
+            return "a string"
+        case bool():
+            return "a boolean"
+        case int() | float():
+            return "a number"
+        case None:
+            return "null"
+        case _:
+            return type(value).__name__
+
+
+def _location(location: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in location:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = _location(error["loc"])
+    detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
+    return f"{where}: {detail}" if where else detail

@@ -1,0 +1,130 @@
+"""Path patterns of file rules: gitignore-style globs matched on resolved paths.
+
+- `*.env`, `secrets` (no `/` inside): a name at any depth below the project root;
+- `src/**`, `docs/*.md`, `./.env` (a `/` inside, or a leading `./`): from the project root;
+- `/etc/hosts`, `//etc/hosts` (Claude Code's form), `~/.ssh/**`: absolute, or from home;
+- `*` and `?` stay within one name, `**` spans directories, `[abc]` is a class, `\\` escapes;
+- a pattern that names a directory covers everything in it (`secrets` covers
+  `secrets/key.pem`), as in `.gitignore`.
+
+The literal directories a pattern starts with are resolved when it is compiled (symlinks
+followed, `..` applied), and the matcher sees only resolved paths: a symlink or `..` in
+what a tool asks for cannot step around a rule.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["PathPattern", "compile_pattern", "escape_pattern"]
+
+_GLOB = re.compile(r"(?<!\\)[*?\[]")
+
+
+@dataclass(frozen=True)
+class PathPattern:
+    """A compiled path pattern: paths below `base` whose relative form matches `regex`."""
+
+    text: str
+    base: Path
+    regex: re.Pattern[str]
+
+    def covers(self, path: Path) -> bool:
+        """Whether resolved `path`, or a directory above it, matches."""
+        try:
+            parts = path.relative_to(self.base).parts
+        except ValueError:
+            return False
+        return any(self.regex.fullmatch("/".join(parts[:end])) for end in range(len(parts) + 1))
+
+
+def compile_pattern(text: str, *, root: Path, home: Path) -> PathPattern:
+    """The pattern `text` of a rule, relative to project `root` unless it is absolute or `~/`."""
+    raw = text.strip()
+    anchored = True
+    if raw == "~" or raw.startswith("~/"):
+        base, body = home, raw[2:]
+    elif raw.startswith("/"):
+        base, body = Path("/"), raw.lstrip("/")
+    elif raw.startswith("./"):
+        base, body = root, raw[2:]
+    else:
+        base, body = root, raw
+        anchored = "/" in raw.rstrip("/")
+    components = [c for c in body.rstrip("/").split("/") if c not in ("", ".")]
+    if not anchored:
+        regex = "(?:.*/)?" + _translate(components)
+        return PathPattern(text, _resolved(base), re.compile(regex, re.DOTALL))
+    literal = 0
+    while literal < len(components) and not _GLOB.search(components[literal]):
+        literal += 1
+    prefix = base.joinpath(*(_unescape(c) for c in components[:literal]))
+    rest = components[literal:]
+    regex = _translate(rest) if rest else ""
+    return PathPattern(text, _resolved(prefix), re.compile(regex, re.DOTALL))
+
+
+def escape_pattern(name: str) -> str:
+    """`name` with the characters globs give meaning to escaped, so it matches only itself."""
+    return re.sub(r"([*?\[\]\\])", r"\\\1", name)
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return Path(os.path.abspath(path))
+
+
+def _translate(components: list[str]) -> str:
+    out = ""
+    for index, component in enumerate(components):
+        last = index == len(components) - 1
+        if component == "**":
+            out += ".*" if last else "(?:.*/)?"
+        else:
+            out += _component(component) + ("" if last else "/")
+    return out
+
+
+def _component(component: str) -> str:
+    """One name of a pattern as a regular expression (`*`, `?`, classes, escapes)."""
+    out = []
+    i = 0
+    while i < len(component):
+        char = component[i]
+        if char == "\\" and i + 1 < len(component):
+            out.append(re.escape(component[i + 1]))
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            start = i + 1
+            if component[start : start + 1] in ("!", "^"):
+                start += 1
+            if component[start : start + 1] == "]":
+                start += 1
+            end = component.find("]", start)
+            if end == -1:
+                out.append(re.escape(char))
+            else:
+                inner = component[i + 1 : end]
+                if inner[:1] in ("!", "^"):
+                    inner = "^" + inner[1:]
+                out.append("[" + inner.replace("\\", "\\\\").replace("/", "") + "]")
+                i = end + 1
+                continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def _unescape(component: str) -> str:
+    return re.sub(r"\\(.)", r"\1", component)

