@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.cli.terminal import Terminal
 from tests.cli.test_cli import tether
 from tether.cli.sessions import session_tree
 from tether.session.events import ParentLink
 from tether.session.store import StoredSession
+from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 
 
 def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) -> None:
@@ -127,3 +129,64 @@ def test_sessions_are_listed_as_a_tree_and_the_limit_counts_top_level_ones() -> 
     # Links that loop are listed once each, not forever.
     looped = [_stored("a", "2", parent="b"), _stored("b", "1", parent="a")]
     assert sorted(info.id for info, _ in session_tree(looped)) == ["a", "b"]
+
+
+def test_at_a_terminal_an_agents_question_shows_its_call_and_names_it(
+    tmp_path: Path, ws: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps(
+            {
+                "turns": [
+                    {
+                        "toolCalls": [
+                            {
+                                "id": "t1",
+                                "name": "task",
+                                "arguments": {"description": "make it", "prompt": "Make the file."},
+                            }
+                        ]
+                    },
+                    {"text": "Made."},
+                ],
+                "tasks": {
+                    "t1": {
+                        "turns": [
+                            {
+                                "toolCalls": [
+                                    {
+                                        "id": "b",
+                                        "name": "bash",
+                                        "arguments": {"command": "touch made"},
+                                    }
+                                ]
+                            },
+                            {"text": "I made it."},
+                        ]
+                    }
+                },
+            }
+        )
+    )
+    args = ["run", "make it", "--model", f"script:{script}", "--cwd", str(ws), "--sandbox", "off"]
+    terminal = Terminal(tmp_path / "home", args)
+    asked = terminal.wait_for("[n]o: ")
+    # The card of what the agent would run, then the question naming the agent.
+    assert "$ touch made" in asked
+    assert "Allow general › touch made?" in asked
+    terminal.type(b"y\n")
+    assert terminal.finish() == 0
+    assert (ws / "made").exists()
+    assert "I made it." in terminal.text  # the task card's report
+
+
+def test_the_show_document_of_an_agents_session_names_its_parent() -> None:
+    link = ParentLink(id="p", call_id="t1")
+    child = SessionDocument(id="c", cwd="/w", created_at="t", updates=[], parent=link)
+    top = SessionDocument(id="p", cwd="/w", created_at="t", updates=[])
+    assert SESSION_DOCUMENT.dump_python(child, mode="json", by_alias=True)["parent"] == {
+        "id": "p",
+        "callId": "t1",
+    }
+    assert "parent" not in SESSION_DOCUMENT.dump_python(top, mode="json", by_alias=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -89,3 +90,28 @@ def test_tool_input_given_whole_at_block_start_is_kept() -> None:
     assert assembler.message().tool_calls == (
         ToolCall(id="t", name="read", arguments='{"path": "a"}'),
     )
+
+
+def test_cache_marks_go_on_the_last_two_user_turns_and_leave_the_input_alone() -> None:
+    from tether.models.anthropic_cache import cached_messages, cached_system, cached_tools
+
+    mark = {"type": "ephemeral"}
+    turns: list[Any] = [
+        {"role": "user", "content": [{"type": "text", "text": "one"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "a"}]},
+        {"role": "user", "content": [{"type": "text", "text": "two"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "b"}]},
+        {"role": "user", "content": [{"type": "text", "text": "x"}, {"type": "text", "text": "y"}]},
+    ]
+    before = json.dumps(turns)
+    marked = cached_messages(turns)
+    assert json.dumps(turns) == before
+    assert [[block.get("cache_control") for block in message["content"]] for message in marked] == [
+        [None],
+        [None],
+        [mark],
+        [None],
+        [None, mark],
+    ]
+    assert cached_tools([]) == []
+    assert cached_system("s") == [{"type": "text", "text": "s", "cache_control": mark}]

@@ -25,6 +25,8 @@ from tether.models import (
 from tether.models.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from tether.providers import ANTHROPIC
 
+EPHEMERAL = {"type": "ephemeral"}
+
 
 @pytest.fixture
 async def model(server: SSEServer) -> AsyncIterator[AnthropicModel]:
@@ -105,9 +107,17 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
         "model": DEFAULT_MODEL,
         "max_tokens": 8192,
         "stream": True,
-        "system": "Be brief.",
+        # Cache breakpoints: the system prompt, the last tool, and the last block of each of
+        # the last two user turns.
+        "system": [{"type": "text", "text": "Be brief.", "cache_control": EPHEMERAL}],
         "messages": [
-            {"role": "user", "content": [{"type": "text", "text": "Look at these"}, image]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Look at these"},
+                    image | {"cache_control": EPHEMERAL},
+                ],
+            },
             {
                 "role": "assistant",
                 "content": [
@@ -135,7 +145,11 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                         "content": [{"type": "text", "text": "arguments are not JSON"}],
                         "is_error": True,
                     },
-                    {"type": "text", "text": "now read a.py and b.py"},
+                    {
+                        "type": "text",
+                        "text": "now read a.py and b.py",
+                        "cache_control": EPHEMERAL,
+                    },
                 ],
             },
         ],
@@ -144,6 +158,7 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
                 "name": "read",
                 "description": "Read a file.",
                 "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+                "cache_control": EPHEMERAL,
             }
         ],
     }

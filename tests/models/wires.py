@@ -159,7 +159,8 @@ ANTHROPIC_WIRE = Wire(
     text_usage=Usage(input_tokens=472, output_tokens=9),
     cached=(
         "cached",
-        Usage(input_tokens=12, output_tokens=4, cached_read_tokens=2048, cached_write_tokens=300),
+        # The whole prompt: the uncached 12 and what the cache read and wrote.
+        Usage(input_tokens=2360, output_tokens=4, cached_read_tokens=2048, cached_write_tokens=300),
     ),
     deep_prefix=b"event: message_start\ndata: ",
     malformed_excerpt='"text":"oops"',

@@ -32,10 +32,9 @@ async def test_root_and_user_instructions_go_into_the_system_prompt(
     await session.prompt(text("hi"), Recorder())
     system = model.requests[0].system
     assert f"Workspace root: {ws}" in system
-    assert "- read: " in system and "- bash: " in system
     user_at = system.index("Always answer in French.")
     project_at = system.index("Run `make check` before you finish.")
-    assert user_at < project_at
+    assert system.index("# Environment") < user_at < project_at
 
 
 async def test_no_instruction_files_means_the_default_prompt_alone(

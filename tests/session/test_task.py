@@ -95,7 +95,7 @@ async def test_a_childs_report_reaches_the_parent_model_and_its_card(
     # The model got the child's final message as the call's result, and nothing else of it.
     result = model.requests[1].messages[-1]
     assert [b.text for b in result.content if isinstance(b, TextContent)] == [
-        "retry.py:1 defines `retry(times)`."
+        "retry.py:1 defines `retry(times)`.\n\n(The explore agent finished after 2 tool calls.)"
     ]
     view = card(recorder, "t1")
     assert view.agent == "explore"
@@ -521,3 +521,50 @@ async def test_switching_the_parents_mode_switches_its_running_child(
     meet.met.set()
     assert await running == "end_turn"
     assert (ws / "out.txt").read_text() == "x\n"
+
+
+async def test_explore_runs_no_command_when_the_sandbox_cannot_start(
+    ws: Path, sessions: Sessions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without a sandbox, ask mode would run a command unsandboxed once a person allows it:
+    # a read-only agent refuses instead, and asks no one.
+    monkeypatch.setenv("TETHER_BWRAP", "/bin/false")
+    model = parent_script(
+        [{"toolCalls": [task("t1", "count", "Count the files.", "explore")]}],
+        {"t1": {"turns": [{"toolCalls": [call("b", "bash", {"command": "touch x"})]}, {}]}},
+    )
+    asker = AskingRecorder()
+    session = sessions.create(
+        ws, SessionConfig(model=model, tools=default_tools(), mode="ask", asker=asker)
+    )
+    recorder = Recorder()
+    await session.prompt(text("go"), recorder)
+    assert asker.asked == []
+    child = SessionStore(sessions.store.root).read(card(recorder, "t1").session_id)
+    result = next(e for e in child.events if e.type == "tool/result")
+    assert result.is_error  # type: ignore[union-attr]
+    assert "the read-only sandbox cannot start" in result.content[0].text  # type: ignore[union-attr]
+    assert not (ws / "x").exists()
+
+
+async def test_a_cancel_reaches_running_and_waiting_children_alike(
+    ws: Path, sessions: Sessions
+) -> None:
+    names = ["a", "b", "c", "d", "e"]
+    model = parent_script(
+        [{"toolCalls": [task(f"t{n}", f"job {n}", "Wait.") for n in names]}],
+        {f"t{n}": {"turns": [{"toolCalls": [call(f"m{n}", "meet", {"who": n})]}]} for n in names},
+    )
+    meet = MeetTool(size=99)  # nobody is let through: four wait inside, one for a slot
+    tools = default_tools()
+    tools.add(meet)
+    session = sessions.new(ws, model, tools)
+    recorder = Recorder()
+    running = asyncio.create_task(session.prompt(text("go"), recorder))
+    await eventually(lambda: meet.inside == 4, "four children at their call")
+    session.cancel()
+    assert await running == "cancelled"
+    stops = {n: card(recorder, f"t{n}").stop_reason for n in names}
+    assert stops == dict.fromkeys(names, "cancelled")
+    assert all(finished(recorder, f"t{n}").status == "failed" for n in names)
+    assert session.replay() == recorder.without_progress()

@@ -72,7 +72,7 @@ async def test_a_call_runs_its_child_and_reports_its_steps(ws: Path) -> None:
     delegate, reported = Scripted(outcome()), []
     result = await invoke(TaskTool(), ARGS, context(ws, delegate, reported))
     assert delegate.requests == [ChildRequest("explore", "find it", "Find the thing.", "t1")]
-    assert result.text() == "It is in a.py:3."
+    assert result.text() == "It is in a.py:3.\n\n(The explore agent finished after 2 tool calls.)"
     assert not result.is_error
     assert result.meta == {
         "agent": "explore",
@@ -109,14 +109,20 @@ async def test_early_stops_failures_and_long_reports(ws: Path) -> None:
         TaskTool(), ARGS, context(ws, Scripted(outcome(stop_reason="max_turn_requests")), [])
     )
     assert capped.text().endswith(
-        "\n\n(The explore agent stopped before finishing: it reached the step limit.)"
+        "\n\n(The explore agent stopped before finishing (it reached the step limit)"
+        " after 2 tool calls.)"
     )
-    empty = await invoke(TaskTool(), ARGS, context(ws, Scripted(outcome(summary="")), []))
-    assert empty.text() == "(The explore agent gave no final message.)"
+    empty = await invoke(
+        TaskTool(), ARGS, context(ws, Scripted(outcome(summary="", tool_calls=1)), [])
+    )
+    assert empty.text() == (
+        "(The explore agent gave no final message.)\n\n"
+        "(The explore agent finished after 1 tool call.)"
+    )
     long = await invoke(
         TaskTool(), ARGS, context(ws, Scripted(outcome(summary="x" * (MAX_SUMMARY_CHARS + 7))), [])
     )
-    assert long.text().endswith("[… 7 more characters of the report were cut]")
+    assert "[… 7 more characters of the report were cut]\n\n(The" in long.text()
     failed = await invoke(
         TaskTool(),
         ARGS,

@@ -1,6 +1,7 @@
 """Terminal output in real Chromium against `tether acp`: a running command's box follows its
-newest lines (not once the user scrolls up; again at the bottom), and a 30,000-line result
-opens at its end with its count, drawing the rest only when asked, in slices.
+newest lines (not once the user scrolls up; again at the bottom), a 30,000-line result
+opens at its end with its count, drawing the rest only when asked, in slices, and a card's
+notes (here: a `.git` the command created) show under the output.
 
 The longest task the page runs while the 30,000-line card arrives, and while it draws all of
 it, is measured with the `longtask` PerformanceObserver and kept under test-artifacts/web/.
@@ -33,6 +34,8 @@ SCRIPT = {
     "turns": [
         {"toolCalls": [{"id": "t1", "name": "bash", "arguments": {"command": TICKS}}]},
         {"toolCalls": [{"id": "t2", "name": "bash", "arguments": {"command": "seq 1 30000"}}]},
+        # The card's notes: what people should know beyond the output.
+        {"toolCalls": [{"id": "t3", "name": "bash", "arguments": {"command": "git init -q"}}]},
         {"text": "Counted."},
     ]
 }
@@ -121,6 +124,10 @@ def test_output_follows_its_tail_and_a_huge_one_opens_at_its_end(
         wait_idle(page)
         arrival = longest_task_since(page, mark)
         assert block.locator(".term-lines").inner_text() == "30,000 lines"
+        assert block.locator(".term-note").count() == 0
+        noted = page.locator("section.tool[data-tool-call-id=t3] .term-note")
+        assert noted.inner_text().startswith("Protected paths appeared while it ran (")
+        assert noted.inner_text().endswith(f"{workspace}/.git")
         box = block.locator(".term-out")
         # The last 200 lines, at the bottom; the rest one click away.
         shown = box.locator(".term-text").inner_text().split()

@@ -99,8 +99,8 @@ def card_content(
             return [_diff(diff, cwd) for diff in view.diffs]
         case TerminalResultView():
             text = console_text(view.title, view.output or "")
-            how = ending(view)
-            return [_text(f"{text}\n{how}" if how else text)]
+            said = [how] if (how := ending(view)) else []
+            return [_text("\n".join([text, *said, *(view.notes or ())]))]
         case TerminalCallView():
             # How the command runs, for clients that show only ACP's own content.
             return [_text(view.sandbox)] if view.sandbox else []

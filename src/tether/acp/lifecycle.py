@@ -80,7 +80,10 @@ async def load_session(
 
 
 async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionResponse:
-    """Delete a stored session (closing it here first); refused while another process has it."""
+    """Delete a stored session (closing it here first); refused while another process has it.
+
+    The sessions its agents ran go with it (one still open elsewhere is kept, and logged).
+    """
     opened = ctx.open.get(session_id)
     if opened is not None:
         if opened.session.running:
@@ -92,6 +95,7 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
         del ctx.open[session_id]
         await opened.close()
     try:
+        children = ctx.store.descendants(session_id)
         ctx.store.delete(session_id)
     except SessionNotFound as exc:
         # Not a session that is gone: an id the client should not have sent.
@@ -100,6 +104,11 @@ async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionRes
         ) from exc
     except SessionLocked as exc:
         raise stored_session_error(exc, session_id) from exc
+    for child in children:
+        try:
+            ctx.store.delete(child)
+        except (SessionNotFound, SessionLocked) as exc:
+            log.warning("the agent session %s of %s is kept: %s", child, session_id, exc)
     return DeleteSessionResponse()
 
 

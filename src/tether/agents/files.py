@@ -15,20 +15,18 @@ its parent. `model` is `inherit` (the default), a model of the session's provide
 (`openai:deepseek-reasoner`, `script:child.json` relative to the file), or Claude Code's
 `sonnet`, `opus`, `haiku`. Other keys (Claude Code's `color`) are ignored.
 
-The front matter is the small YAML subset these files use: `key: value` lines (values may
-be quoted), `key:` followed by `- item` lines, `key: |` or `key: >` followed by indented
-lines, and `#` comments. Anything else is an error that names the file and the line: the
-file is skipped, never half-read.
+The front matter is read by `tether.frontmatter` (the YAML subset such files use): anything
+else is an error that names the file and the line, and the file is skipped, never half-read.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.frontmatter import FrontMatterError, FrontMatterField, parse_front_matter
 
 __all__ = [
     "CLAUDE_TOOL_NAMES",
@@ -41,7 +39,6 @@ __all__ = [
 MAX_AGENT_FILE_BYTES = 256 * 1024
 MAX_DESCRIPTION_CHARS = 1024
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-_KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?")
 _TOOL = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,127}")
 
 CLAUDE_TOOL_NAMES: dict[str, str] = {
@@ -66,12 +63,6 @@ class AgentFileError(ValueError):
     """An agent file that cannot be used; the message names the file and what is wrong."""
 
 
-@dataclass(frozen=True)
-class _Field:
-    value: str | list[str]
-    line: int
-
-
 def read_agent_file(path: Path, scope: AgentScope, *, follow_symlinks: bool) -> AgentDefinition:
     """The agent a file defines; `AgentFileError` saying why not (unreadable, malformed)."""
     try:
@@ -85,7 +76,11 @@ def read_agent_file(path: Path, scope: AgentScope, *, follow_symlinks: bool) -> 
 
 def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinition:
     """The agent `text` (the file at `path`) defines; `AgentFileError` when it is malformed."""
-    fields, body = _split(path, text)
+    try:
+        front = parse_front_matter(text)
+    except FrontMatterError as exc:
+        raise AgentFileError(exc.where(path)) from None
+    fields, body = dict(front.fields), front.body
     name_field = fields.pop("name", None)
     name = _text(path, "name", name_field) if name_field is not None else path.stem
     if not _NAME.fullmatch(name):
@@ -122,83 +117,13 @@ def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinitio
     )
 
 
-def _split(path: Path, text: str) -> tuple[dict[str, _Field], str]:
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        raise AgentFileError(f"{path}: no front matter (the file must start with a `---` line)")
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-    if end is None:
-        raise AgentFileError(f"{path}: the front matter is not closed by a `---` line")
-    return _fields(path, lines[1:end]), "\n".join(lines[end + 1 :])
-
-
-def _fields(path: Path, lines: list[str]) -> dict[str, _Field]:
-    fields: dict[str, _Field] = {}
-    index = 0
-    while index < len(lines):
-        number = index + 2  # the file's line: after the opening `---`, 1-based
-        line = lines[index]
-        index += 1
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        match = _KEY.fullmatch(line.rstrip())
-        if match is None or line[0].isspace():
-            raise AgentFileError(f"{path}:{number}: expected `key: value`, found {line.strip()!r}")
-        key, raw = match.group(1).lower(), (match.group(2) or "").strip()
-        if key in fields:
-            raise AgentFileError(f"{path}:{number}: `{key}` is given twice")
-        nested: list[str] = []
-        while index < len(lines) and (not lines[index].strip() or lines[index][0].isspace()):
-            nested.append(lines[index])
-            index += 1
-        fields[key] = _Field(_value(path, number, raw, nested), number)
-    return fields
-
-
-def _value(path: Path, number: int, raw: str, nested: list[str]) -> str | list[str]:
-    if raw in ("|", ">", "|-", ">-"):
-        kept = [line.strip() for line in nested]
-        return ("\n" if raw.startswith("|") else " ").join(kept).strip()
-    if raw:
-        if any(line.strip() for line in nested):
-            raise AgentFileError(f"{path}:{number}: a value and indented lines after it")
-        return _unquoted(path, number, _without_comment(raw))
-    items: list[str] = []
-    for offset, line in enumerate(nested, start=1):
-        item = line.strip()
-        if not item or item.startswith("#"):
-            continue
-        if not item.startswith("- "):
-            raise AgentFileError(f"{path}:{number + offset}: expected a `- item` line")
-        items.append(_unquoted(path, number + offset, item[2:].strip()))
-    return items
-
-
-def _without_comment(raw: str) -> str:
-    if raw[:1] in "'\"":
-        return raw
-    return raw.split(" #", 1)[0].rstrip()
-
-
-def _unquoted(path: Path, number: int, raw: str) -> str:
-    if raw[:1] in "'\"":
-        quote = raw[0]
-        if len(raw) < 2 or not raw.endswith(quote):
-            raise AgentFileError(f"{path}:{number}: an unclosed {quote} quote")
-        inner = raw[1:-1]
-        return inner.replace("''", "'") if quote == "'" else inner.replace('\\"', '"')
-    if raw.startswith("[") and raw.endswith("]"):
-        return raw  # a flow list: the caller that wants a list splits it
-    return raw
-
-
-def _text(path: Path, key: str, field: _Field) -> str:
+def _text(path: Path, key: str, field: FrontMatterField) -> str:
     if isinstance(field.value, list):
         raise AgentFileError(f"{path}:{field.line}: `{key}` must be text, not a list")
     return field.value
 
 
-def _tools(path: Path, field: _Field) -> tuple[str, ...]:
+def _tools(path: Path, field: FrontMatterField) -> tuple[str, ...]:
     raw = field.value
     if isinstance(raw, str):
         text = raw[1:-1] if raw.startswith("[") and raw.endswith("]") else raw
@@ -217,7 +142,7 @@ def _tools(path: Path, field: _Field) -> tuple[str, ...]:
     return tuple(tools)
 
 
-def _model(path: Path, field: _Field) -> str | None:
+def _model(path: Path, field: FrontMatterField) -> str | None:
     model = _text(path, "model", field).strip()
     if not model or model == "inherit":
         return None

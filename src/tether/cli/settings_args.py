@@ -96,7 +96,8 @@ def model_spec(settings: Settings) -> str:
 def sandbox_from(settings: Settings) -> SandboxPolicy:
     """The sandbox: `--sandbox`, else `$TETHER_SANDBOX`, else `sandbox.mode`, else
     workspace-write; the network as `--allow-network` or `sandbox.allowNetwork` say; the
-    variables `sandbox.env` passes in and the size of `/tmp` (`sandbox.tmpSizeMiB`).
+    variables `sandbox.env` passes in and the limits (`sandbox.tmpSizeMiB`, `maxProcesses`,
+    `memoryMiB`).
     Raises `ValueError` for a bad `$TETHER_SANDBOX`."""
     chosen = settings.sandbox.mode
     mode: str | None = None
@@ -107,10 +108,14 @@ def sandbox_from(settings: Settings) -> SandboxPolicy:
     network = settings.sandbox.allow_network
     policy = SandboxPolicy.from_env(mode, allow_network=bool(network and network.value))
     size = settings.sandbox.tmp_size_mib
+    processes = settings.sandbox.max_processes
+    memory = settings.sandbox.memory_mib
     return replace(
         policy,
         env=tuple(dict.fromkeys(entry.value for entry in settings.sandbox.env)),
         tmp_size_mib=size.value if size is not None else policy.tmp_size_mib,
+        max_processes=processes.value if processes is not None else policy.max_processes,
+        memory_mib=memory.value if memory is not None else policy.memory_mib,
     )
 
 

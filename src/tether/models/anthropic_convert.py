@@ -137,9 +137,15 @@ def _given(value: int | None, before: int | None) -> int | None:
     return value if value is not None else before
 
 
+_Counts = tuple[int, int, int | None, int | None]
+"""Anthropic's own counts: uncached input, output, cache reads, cache writes."""
+
+
 @dataclass
 class EventAssembler(Assembly):
     """Builds one `AssistantMessage` from raw stream events."""
+
+    _raw: _Counts | None = None
 
     stop_reasons = MappingProxyType(
         {
@@ -171,11 +177,13 @@ class EventAssembler(Assembly):
                 self.calls[event.index].pieces.append(delta.partial_json)
         elif event.type == "message_start":
             start = event.message.usage
-            self.usage = Usage(
-                input_tokens=start.input_tokens,
-                output_tokens=start.output_tokens,
-                cached_read_tokens=start.cache_read_input_tokens,
-                cached_write_tokens=start.cache_creation_input_tokens,
+            self._counted(
+                (
+                    start.input_tokens,
+                    start.output_tokens,
+                    start.cache_read_input_tokens,
+                    start.cache_creation_input_tokens,
+                )
             )
         elif event.type == "message_delta":
             self.stop = event.delta.stop_reason or self.stop
@@ -186,14 +194,24 @@ class EventAssembler(Assembly):
 
     def _update_usage(self, delta: MessageDeltaUsage) -> None:
         """Counts in `message_delta` are cumulative: each one given replaces the start's."""
-        usage = self.usage or Usage(input_tokens=0, output_tokens=0)
+        before = self._raw or (0, 0, None, None)
+        self._counted(
+            (
+                _given(delta.input_tokens, before[0]) or 0,
+                delta.output_tokens,
+                _given(delta.cache_read_input_tokens, before[2]),
+                _given(delta.cache_creation_input_tokens, before[3]),
+            )
+        )
+
+    def _counted(self, raw: _Counts) -> None:
+        # Anthropic's `input_tokens` leaves out what the cache read and wrote; the usage
+        # counts the whole prompt, as OpenAI's `prompt_tokens` does, with the cache's parts.
+        self._raw = raw
+        fresh, output, read, write = raw
         self.usage = Usage(
-            input_tokens=delta.input_tokens
-            if delta.input_tokens is not None
-            else usage.input_tokens,
-            output_tokens=delta.output_tokens,
-            cached_read_tokens=_given(delta.cache_read_input_tokens, usage.cached_read_tokens),
-            cached_write_tokens=_given(
-                delta.cache_creation_input_tokens, usage.cached_write_tokens
-            ),
+            input_tokens=fresh + (read or 0) + (write or 0),
+            output_tokens=output,
+            cached_read_tokens=read,
+            cached_write_tokens=write,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tether.models.anthropic_cache import cached_messages, cached_system, cached_tools
 from tether.models.anthropic_convert import (
     EventAssembler,
     to_anthropic_messages,
@@ -55,12 +56,14 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
     async def _open(self, request: ModelRequest) -> AsyncStream[RawMessageStreamEvent]:
         import anthropic
 
-        tools = to_anthropic_tools(request.tools)
+        # Cache breakpoints on the tools, the system prompt and the conversation's tail: each
+        # step then reads what the one before it wrote (see `anthropic_cache`).
+        tools = cached_tools(to_anthropic_tools(request.tools))
         return await self._sdk().messages.create(
             model=self.model,
             max_tokens=self.max_tokens,
-            system=request.system if request.system else anthropic.omit,
-            messages=to_anthropic_messages(request.messages),
+            system=cached_system(request.system) if request.system else anthropic.omit,
+            messages=cached_messages(to_anthropic_messages(request.messages)),
             tools=tools if tools else anthropic.omit,
             stream=True,
         )

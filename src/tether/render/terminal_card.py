@@ -47,6 +47,7 @@ def render_terminal_result(
         parts.append(_command(view.title))
     output = (view.output or "").rstrip("\n")
     parts.extend(_output(output, full=full) if output else [note("no output")])
+    parts += [note(printable(said)) for said in view.notes or ()]
     title = _title(call) if call is not None else None
     if title is None and proposed and view.title:
         # The command is above, in the card that asked; a short reminder keeps them together.

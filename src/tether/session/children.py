@@ -182,6 +182,12 @@ class Children:
             steps.show("waiting for a free slot" if self._slots.locked() else "starting")
             async with self._slots:
                 stop, error = await _prompt(child, request.prompt, steps, cancelled)
+        except asyncio.CancelledError:
+            # Cancelled while it waited for a slot: it never started, and says so.
+            if not cancelled.is_set():
+                raise
+            _uncancel()
+            stop, error = "cancelled", None
         finally:
             del self._running[child.id]
             child.close()

@@ -11,6 +11,7 @@ from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
+from tether.session.environment import Host
 from tether.settings import Settings
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -52,6 +53,8 @@ class SessionConfig:
     agents: AgentCatalog | None = None
     """The agents `task` calls may start; `None`: read them from the workspace and the user's
     folder (a child gets its parent's)."""
+    host: Host | None = None
+    """The machine and date the environment block states; `None`: this one, today."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""

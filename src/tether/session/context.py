@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import assert_never
 
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta, Usage
 from tether.models.messages import AssistantMessage, ToolSpec
+from tether.policy import PolicyMode
 from tether.session.budget import Budget
 from tether.session.calls import close_stream, prepare
 from tether.session.compaction import (
@@ -18,6 +20,7 @@ from tether.session.compaction import (
     summary_point,
     summary_request_messages,
 )
+from tether.session.environment import Host, Snapshot, environment_block, take_snapshot
 from tether.session.events import (
     CompactionEvent,
     CompactionMethod,
@@ -53,9 +56,14 @@ class Context:
         user_dir: Path,
         budget: Budget,
         role: str | None = None,
+        mode: Callable[[], PolicyMode] | None = None,
+        host: Host | None = None,
     ) -> None:
         self.budget = budget
         self._role = role
+        self._mode = mode
+        self._host = host
+        self._snapshot: Snapshot | None = None
         self._log = log_
         self._model = model
         self._tools = tools
@@ -72,13 +80,16 @@ class Context:
     def request(self, events: Sequence[Event] | None = None) -> ModelRequest:
         """The request for the model's view of `events` (the whole log by default)."""
         return ModelRequest(
-            system=system_prompt(self._workspace, self._tools, self._user_dir, self._role),
+            system=system_prompt(
+                self._workspace, self._tools, self._user_dir, self._role, self._environment()
+            ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
         )
 
     async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:
         """The next request, compacted first when its estimate passes the threshold."""
+        await self._settle()
         request = self.request()
         if compact and self.budget.estimate(request) > self.budget.threshold:
             request = await self.compact(emit)
@@ -104,6 +115,7 @@ class Context:
         """Replace the messages up to `through` by the model's summary of those up to `asked`
         (`through` unless told: a `/compact` prompt is replaced, not summarised)."""
         events = [e for e in self._log.events if e.seq <= (through if asked is None else asked)]
+        await self._settle()
         older = self.request(events)
         ask = ModelRequest(
             older.system, summary_request_messages(older.messages, focus), older.tools
@@ -129,6 +141,22 @@ class Context:
         self.budget.report(request, reply, usage)
         for update in context_updates(event, previous, self.budget.window):
             emit(update)
+
+    async def _settle(self) -> None:
+        # Once per session: git and the sandbox probe run in a thread, off the event loop.
+        if self._snapshot is None and self._mode is not None:
+            self._snapshot = await asyncio.to_thread(take_snapshot, self._workspace, self._host)
+
+    def _environment(self) -> str | None:
+        if self._snapshot is None or self._mode is None:
+            return None
+        return environment_block(
+            self._workspace,
+            self._snapshot,
+            tools=self._tools,
+            model=self._model.name,
+            mode=self._mode(),
+        )
 
     def _record(
         self, method: CompactionMethod, through: int, emit: OnUpdate, summary: str | None = None

@@ -101,6 +101,8 @@ class Session:
             user_dir=user_dir,
             budget=config.budget(),
             role=config.role,
+            mode=lambda: self.gate.mode,
+            host=config.host,
         )
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints

@@ -103,6 +103,21 @@ class SessionStore:
         finally:
             lock.close()
 
+    def descendants(self, session_id: str) -> list[str]:
+        """The sessions agents ran for `session_id`, and theirs, parents before children."""
+        children: dict[str, list[str]] = {}
+        for info in self.list_sessions():
+            if info.parent is not None:
+                children.setdefault(info.parent.id, []).append(info.id)
+        found: list[str] = []
+        queue = [session_id]
+        while queue:
+            for child in children.get(queue.pop(0), []):
+                if child not in found and child != session_id:
+                    found.append(child)
+                    queue.append(child)
+        return found
+
     def resolve(self, prefix: str) -> str:
         """The id a unique prefix names (ids are long; people type a few characters)."""
         if self.path(prefix).exists():

@@ -44,6 +44,9 @@ class TerminalResultView:
     output: Opt[str] = None
     exit_code: Opt[int] = None
     signal: Opt[str] = None
+    notes: Opt[tuple[str, ...]] = None
+    """What people should know beyond the output: a sandbox limit hit, processes that outlived
+    the stop, protected paths the command created."""
 
     @model_validator(mode="after")
     def _exit_or_signal(self) -> TerminalResultView:

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from tether.acp.config import SANDBOX_OPTION
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
+from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.follow import LogFollower
 from tether.web.protocol import (
@@ -51,6 +52,8 @@ from tether.web.protocol import (
     SessionSummary,
     SetMode,
     SetSandbox,
+    UnwatchChild,
+    WatchChild,
 )
 
 __all__ = ["Bridge"]
@@ -86,6 +89,7 @@ class Bridge:
         self._client = PageClient(send)
         self._tasks: set[asyncio.Task[None]] = set()
         self._following: asyncio.Task[bool] | None = None
+        self._children = ChildWatches(SessionStore.default, send)
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""
@@ -108,6 +112,7 @@ class Bridge:
         finally:
             self._client.withdraw()
             self._stop_following()
+            await self._children.close()
             for task in list(self._tasks):
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -178,6 +183,10 @@ class Bridge:
             if isinstance(message, Answer):
                 # Answered inline: a prompt's task is waiting on exactly this.
                 self._client.answer(message.request_id, message.option_id)
+                continue
+            if isinstance(message, WatchChild | UnwatchChild):
+                # Read from the logs, not asked of the agent.
+                self._children.watch_or_unwatch(message)
                 continue
             task = asyncio.create_task(self._handle(conn, message))
             self._tasks.add(task)
@@ -277,7 +286,7 @@ class Bridge:
                 await conn.set_config_option(
                     config_id=SANDBOX_OPTION, session_id=session_id, value=value
                 )
-            case Answer():  # handled inline by the reader
+            case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
 
 

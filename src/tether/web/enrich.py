@@ -3,8 +3,9 @@
 The page renders a `_meta.tether.view` only after it passed the card unions here; a view
 that does not validate (an unknown card, a malformed field) is dropped, so the page falls
 back to the update's standard ACP content. Read cards gain `tokens` (Pygments, one token
-list per line), web cards gain `html` (their markdown rendered safely), and every file
-diff, in a card or in standard content, gains `hunks`.
+list per line), web and task cards gain `html` (their markdown rendered safely), and every
+file diff, in a card or in standard content, gains `hunks`. An agent's permission request
+carries its call's card in `_meta.tether.delegated.view`, checked and enriched the same way.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tether.views import (
     DiffCallView,
     DiffResultView,
     ReadResultView,
+    TaskResultView,
     WebFetchResultView,
     dump_view,
     load_call_view,
@@ -55,6 +57,12 @@ def enrich_tool_call(tool_call: dict[str, Any], *, call: bool) -> dict[str, Any]
         tether = {k: v for k, v in tether.items() if k != "view"}
         if checked is not None:
             tether["view"] = checked
+        if isinstance(delegated := tether.get("delegated"), dict):
+            # An agent's permission request: the card of the agent's call, checked the same way.
+            inner = _checked_view(delegated.get("view"), call=True)
+            tether["delegated"] = {k: v for k, v in delegated.items() if k != "view"}
+            if inner is not None:
+                tether["delegated"]["view"] = inner
         out["_meta"] = {**meta, "tether": tether}
     return out
 
@@ -79,6 +87,8 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
             ]
         case WebFetchResultView(content=str(content)):
             dumped["html"] = markdown_html(content)
+        case TaskResultView(summary=summary) if summary:
+            dumped["html"] = markdown_html(summary)
         case _:
             pass
     return dumped

@@ -21,6 +21,8 @@ __all__ = [
     "AgentUpdate",
     "Answer",
     "Cancel",
+    "ChildEntry",
+    "ChildUpdates",
     "ClientMessage",
     "ErrorMessage",
     "ListSessions",
@@ -42,6 +44,8 @@ __all__ = [
     "SessionSummary",
     "Sessions",
     "SetMode",
+    "UnwatchChild",
+    "WatchChild",
 ]
 
 
@@ -115,8 +119,33 @@ class Answer:
     option_id: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class WatchChild:
+    """Show an agent's session (a task card's): its log replayed, then followed until it ends."""
+
+    type: Literal["watchChild"] = "watchChild"
+    session_id: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class UnwatchChild:
+    """Stop following an agent's session (its task card was folded)."""
+
+    type: Literal["unwatchChild"] = "unwatchChild"
+    session_id: str
+
+
 ClientMessage = Annotated[
-    ListSessions | NewSession | LoadSession | Prompt | Cancel | SetMode | SetSandbox | Answer,
+    ListSessions
+    | NewSession
+    | LoadSession
+    | Prompt
+    | Cancel
+    | SetMode
+    | SetSandbox
+    | Answer
+    | WatchChild
+    | UnwatchChild,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -265,6 +294,29 @@ class ReadOnly:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ChildEntry:
+    """One step of an agent's transcript: an ACP update, or the Markdown of its last message."""
+
+    update: Opt[dict[str, Any]] = None
+    markdown: Opt[str] = None
+    """The agent message just completed, rendered (as `MessageHtml` is for the session)."""
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ChildUpdates:
+    """More of an agent's session, read from its log: the entries since the last message.
+
+    `done` says the agent has ended (nothing more will come); `error` why it cannot be shown.
+    """
+
+    type: Literal["childUpdates"] = "childUpdates"
+    session_id: str
+    entries: tuple[ChildEntry, ...] = ()
+    done: bool = False
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ErrorMessage:
     """Something the user should see: a refused request, an agent error, the agent exiting."""
 
@@ -283,6 +335,7 @@ ServerMessage = Annotated[
     | PromptEnd
     | MessageHtml
     | ReadOnly
+    | ChildUpdates
     | ErrorMessage,
     Field(discriminator="type"),
 ]

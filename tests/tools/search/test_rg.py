@@ -96,11 +96,16 @@ async def test_timeout_stops_the_whole_group(tmp_path: Path) -> None:
     assert processes_in(tmp_path) == []
 
 
+def _endless(tmp_path: Path) -> str:
+    """A file ripgrep would take minutes to read: a terabyte of holes (no disk used)."""
+    with (tmp_path / "endless").open("wb") as file:
+        file.truncate(1 << 40)
+    return "endless"
+
+
 async def test_cancel_stops_the_search_and_is_an_error(tmp_path: Path) -> None:
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
     ctx = context(tmp_path)
-    task = asyncio.ensure_future(grep(tmp_path, ctx, pattern="x", path="pipe"))
+    task = asyncio.ensure_future(grep(tmp_path, ctx, pattern="x", path=_endless(tmp_path)))
     await eventually(lambda: processes_in(tmp_path), "ripgrep started")
     ctx.cancelled.set()
     result = await asyncio.wait_for(task, 10)
@@ -109,9 +114,7 @@ async def test_cancel_stops_the_search_and_is_an_error(tmp_path: Path) -> None:
 
 
 async def test_cancelling_the_task_stops_ripgrep_too(tmp_path: Path) -> None:
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    task = asyncio.ensure_future(grep(tmp_path, pattern="x", path="pipe"))
+    task = asyncio.ensure_future(grep(tmp_path, pattern="x", path=_endless(tmp_path)))
     await eventually(lambda: processes_in(tmp_path), "ripgrep started")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -121,9 +124,16 @@ async def test_cancelling_the_task_stops_ripgrep_too(tmp_path: Path) -> None:
 
 async def test_a_timed_out_grep_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tether.tools.search.rg.SEARCH_TIMEOUT_SECONDS", 0.3)
-    os.mkfifo(tmp_path / "pipe")
-    result = await grep(tmp_path, pattern="x", path="pipe")
+    result = await grep(tmp_path, pattern="x", path=_endless(tmp_path))
     assert not result.is_error
     assert result.text().startswith("(The search timed out after 30 s: showing 0 matches")
     assert result.meta == {"files": [], "truncated": True, "total": 0, "totalFiles": 0}
     assert processes_in(tmp_path) == []
+
+
+async def test_a_fifo_device_or_socket_is_refused_before_ripgrep_starts(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    for name in ("pipe", "zero"):
+        result = await asyncio.wait_for(grep(tmp_path, pattern="x", path=name), 10)
+        assert result.is_error and result.text() == f"Not a regular file: {name}"

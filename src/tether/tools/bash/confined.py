@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 
 from tether.tools.bash.group import (
@@ -31,7 +32,11 @@ _STOPPER = f"""\
 report=$2
 # The command keeps stderr; the stopper's own notes ("Killed") are not the command's output.
 exec {{err}}>&2 2>/dev/null
-bash -c "$1" 2>&"$err" {{err}}>&- {{report}}>&-
+# The limits bind the command, not the stopper, which must still be able to stop it.
+(
+    (( $# > 2 )) && ulimit "${{@:3}}"
+    exec bash -c "$1" 2>&"$err" {{err}}>&- {{report}}>&-
+)
 status=$?
 stopped=()
 for dir in /proc/[0-9]*; do
@@ -69,9 +74,10 @@ exit "$status"
 _REPORT_LIMIT = 64 * 1024
 
 
-def stopper_argv(command: str, report_fd: int) -> list[str]:
-    """What bwrap runs: the stopper, which runs `command` and names leftovers on `report_fd`."""
-    return ["bash", "-c", _STOPPER, "tether-sandbox", command, str(report_fd)]
+def stopper_argv(command: str, report_fd: int, limits: Sequence[str] = ()) -> list[str]:
+    """What bwrap runs: the stopper, which runs `command` under the `ulimit` options `limits`
+    and names leftovers on `report_fd`."""
+    return ["bash", "-c", _STOPPER, "tether-sandbox", command, str(report_fd), *limits]
 
 
 def read_leftovers(fd: int) -> tuple[Member, ...]:
@@ -120,14 +126,34 @@ class SandboxGroup(ProcessGroup):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
                     killed = True
+        await self._settle()
+        return signal.SIGKILL if killed else sent
+
+    async def kill(self) -> None:
+        """SIGKILL the sandbox at once (no grace: what it runs is out of bounds) and wait,
+        at most `KILL_WAIT_SECONDS`, until the kernel has finished with everything in it."""
+        self.kill_now()
+        await self._settle()
+
+    async def _settle(self) -> None:
+        loop = asyncio.get_running_loop()
         deadline = loop.time() + KILL_WAIT_SECONDS
         while self._inside() and loop.time() < deadline:
             await asyncio.sleep(_POLL)
-        return signal.SIGKILL if killed else sent
 
     def survivors(self) -> list[Member]:
-        """What still runs of the outer group, and of the sandbox's namespace."""
-        return self.members() + self._inside()
+        """What still runs code of the outer group, and of the sandbox's namespace."""
+        return [m for m in self.members() + self._inside() if not m.exiting]
+
+    async def passes(self, limit: int, interval: float = 0.1) -> int:
+        """Return, with the count, once more than `limit` processes run in the sandbox."""
+        while True:
+            if not self._namespaces:
+                self._children()
+            count = len(self._inside())
+            if count > limit:
+                return count
+            await asyncio.sleep(interval)
 
     def kill_now(self) -> None:
         """SIGKILL bwrap and its init at once."""

@@ -30,6 +30,8 @@ _POLL_SECONDS = 0.02
 _PROC = Path("/proc")
 _NO_SIGNAL = 0
 """Signal 0 checks that a process exists without disturbing it."""
+_PF_EXITING = 0x4
+"""The flag `/proc/PID/stat` shows for a process the kernel is ending."""
 _COMMAND_SHOWN = 200
 """How much of a process's command line a result names."""
 
@@ -40,6 +42,8 @@ class Member:
 
     pid: int
     command: str
+    exiting: bool = False
+    """In the kernel's exit path: it runs no more code of its own and is about to be gone."""
 
     def describe(self) -> str:
         """`1234 sleep 1004`."""
@@ -117,8 +121,8 @@ class ProcessGroup:
         return True
 
     def survivors(self) -> list[Member]:
-        """What still runs of the command once it was stopped (the group's live members)."""
-        return self.members()
+        """What still runs code of the command once it was stopped (not those exiting)."""
+        return [m for m in self.members() if not m.exiting]
 
     def kill_now(self) -> None:
         """SIGKILL the group at once (the last resort when there is no time to wait)."""
@@ -133,6 +137,13 @@ class Stat:
     state: str
     ppid: int
     pgid: int
+    flags: int = 0
+
+    @property
+    def exiting(self) -> bool:
+        """The kernel has begun ending it (`PF_EXITING`): a killed process can take a while
+        to be gone (a namespace's last process tears the namespace down), running no code."""
+        return bool(self.flags & _PF_EXITING)
 
     @property
     def running(self) -> bool:
@@ -148,15 +159,15 @@ def read_stat(entry: Path) -> Stat | None:
         return None
     # The command name is in parentheses and may hold spaces; fields follow the last ')'.
     fields = stat[stat.rfind(")") + 2 :].split()
-    if len(fields) < 3:
+    if len(fields) < 7:
         return None
     name = stat[stat.find("(") + 1 : stat.rfind(")")]
-    return Stat(name, fields[0], int(fields[1]), int(fields[2]))
+    return Stat(name, fields[0], int(fields[1]), int(fields[2]), int(fields[6]))
 
 
 def member_at(entry: Path, stat: Stat) -> Member:
     """The process `entry` (a `/proc/PID` directory) as a result names it."""
-    return Member(int(entry.name), _command_line(entry, stat.name))
+    return Member(int(entry.name), _command_line(entry, stat.name), stat.exiting)
 
 
 def _command_line(entry: Path, name: str) -> str:

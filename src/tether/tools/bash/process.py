@@ -12,16 +12,17 @@ from typing import Any, Literal
 
 from tether.tools.bash.bwrap import seccomp_fd
 from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
-from tether.tools.bash.group import Member, ProcessGroup
+from tether.tools.bash.group import KILL_WAIT_SECONDS, Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.sandbox import Confinement
 
-__all__ = ["DRAIN_SECONDS", "Finished", "run_command"]
+__all__ = ["DRAIN_SECONDS", "Finished", "Stop", "run_command"]
 
 DRAIN_SECONDS = 0.25
 """How long output is still read after the shell exits, while a background job holds it open."""
 
-Stop = Literal["timeout", "cancelled"]
+Stop = Literal["timeout", "cancelled", "processes"]
+"""Why tether stopped a command: its timeout, a cancel, or too many processes at once."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Finished:
 
     returncode: int
     stopped: Stop | None
-    """Set when the command was stopped by the timeout or a cancel rather than ending itself."""
+    """Set when the command was stopped (timeout, cancel, process limit) rather than ending."""
     detached: bool
     """Processes that left the group still held the output open at the end."""
     leftovers: tuple[Member, ...] = ()
@@ -108,9 +109,20 @@ async def run_command(
     transport, _ = await loop.connect_read_pipe(lambda: pipe, os.fdopen(read_fd, "rb", 0))
     exited = asyncio.ensure_future(proc.wait())
     stop_asked = asyncio.ensure_future(cancelled.wait())
+    limit = confine.watch_processes if confine is not None else None
+    if isinstance(group, SandboxGroup) and limit is not None:
+        # Where the kernel does not count a command's processes (root), tether does.
+        watch: asyncio.Future[Any] = asyncio.ensure_future(group.passes(limit))
+    else:
+        watch = loop.create_future()
     try:
-        stopped, leftovers = await _until_done(group, exited, stop_asked, timeout, cancelled)
+        stopped, leftovers = await _until_done(
+            group, exited, stop_asked, watch, timeout=timeout, cancelled=cancelled
+        )
         returncode = await exited
+        # bwrap may report the command's status before its init is gone: nothing is left
+        # behind only once the group is empty (a killed group was waited for already).
+        await group.gone_within(KILL_WAIT_SECONDS)
         if report_r >= 0:
             leftovers += read_leftovers(report_r)
             report_r = -1
@@ -122,6 +134,7 @@ async def run_command(
         return Finished(returncode, stopped, detached, leftovers, tuple(group.survivors()))
     finally:
         stop_asked.cancel()
+        watch.cancel()
         exited.cancel()
         transport.close()
         capture.close()
@@ -133,14 +146,19 @@ async def _until_done(
     group: ProcessGroup,
     exited: asyncio.Future[Any],
     stop_asked: asyncio.Future[Any],
+    watch: asyncio.Future[Any],
+    *,
     timeout: float,
     cancelled: asyncio.Event,
 ) -> tuple[Stop | None, tuple[Member, ...]]:
     """Why the command was stopped, if it was, and the background jobs stopped after it."""
     try:
         done, _ = await asyncio.wait(
-            {exited, stop_asked}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            {exited, stop_asked, watch}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
         )
+        if watch in done and exited not in done and isinstance(group, SandboxGroup):
+            await group.kill()
+            return "processes", ()
         if exited not in done:
             await group.stop()
             return ("cancelled" if stop_asked in done else "timeout"), ()
@@ -190,7 +208,7 @@ async def _spawn(
             "--seccomp",
             str(seccomp),
             "--",
-            *stopper_argv(command, report_fd),
+            *stopper_argv(command, report_fd, confine.limits),
             cwd=cwd,
             env=dict(confine.env),
             stdin=subprocess.DEVNULL,

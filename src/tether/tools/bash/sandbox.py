@@ -36,6 +36,7 @@ from tether.tools.bash.mounts import (
 from tether.tools.workspace import Workspace
 
 __all__ = [
+    "DEFAULT_MAX_PROCESSES",
     "DEFAULT_SANDBOX_MODE",
     "DEFAULT_TMP_SIZE_MIB",
     "SANDBOX_ENV",
@@ -57,6 +58,8 @@ SANDBOX_ENV = "TETHER_SANDBOX"
 """The environment variable that sets the mode when no `--sandbox` flag is given."""
 DEFAULT_TMP_SIZE_MIB = 1024
 """How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
+DEFAULT_MAX_PROCESSES = 1024
+"""How many processes a sandboxed command may run at once (`sandbox.maxProcesses`)."""
 UNSANDBOXED = "unsandboxed"
 """The label of a command that runs as the user's own shell would run it."""
 
@@ -76,6 +79,10 @@ class SandboxPolicy:
     """Variables passed in although their names look like secrets (`sandbox.env`)."""
     tmp_size_mib: int = DEFAULT_TMP_SIZE_MIB
     """How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
+    max_processes: int | None = DEFAULT_MAX_PROCESSES
+    """Processes a command may run at once (`sandbox.maxProcesses`); `None`: no limit."""
+    memory_mib: int | None = None
+    """Address space of each of its processes (`sandbox.memoryMiB`); `None`: no limit."""
 
     @classmethod
     def from_env(cls, mode: str | None = None, *, allow_network: bool = False) -> SandboxPolicy:
@@ -147,6 +154,11 @@ class Confinement:
     seccomp: bytes
     absent: tuple[Path, ...]
     """Protected entries missing when the command starts (it could create them)."""
+    limits: tuple[str, ...] = ()
+    """`ulimit` options for the command: `-u N` (processes), `-v KiB` (address space)."""
+    watch_processes: int | None = None
+    """The process limit tether enforces itself by counting, where the kernel would not
+    (root is exempt from `RLIMIT_NPROC`)."""
 
 
 def confinement(
@@ -166,9 +178,17 @@ def confinement(
         hidden=hidden_paths(Path.home(), data_dir()),
         protected=protected_paths(roots) if writable else (),
     )
+    limits: list[str] = []
+    if policy.max_processes is not None:
+        limits += ["-u", str(policy.max_processes)]
+    if policy.memory_mib is not None:
+        limits += ["-v", str(policy.memory_mib * 1024)]
+    root = os.geteuid() == 0
     return Confinement(
         argv=(bwrap.path, *options),
         env=sandbox_environment(os.environ if environ is None else environ, policy.env),
         seccomp=bwrap.seccomp,
         absent=absent_protected(roots) if writable else (),
+        limits=tuple(limits),
+        watch_processes=policy.max_processes if root else None,
     )

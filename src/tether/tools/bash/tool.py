@@ -16,10 +16,11 @@ from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.group import signal_name
+from tether.tools.bash.limits import limits_hit
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
 from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, confinement
-from tether.tools.bash.value import BashValue, card_meta, model_text
+from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
@@ -68,7 +69,7 @@ timeout instead.
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
 - Prefer the file tools (`read`, `edit`, `write`) over `cat`, `sed` or `echo >` for files.
-- Commands may run in a sandbox (the call's card says which): the filesystem is read-only \
+- Commands may run in a sandbox (the environment says which): the filesystem is read-only \
 outside the workspace, /tmp is private, and the network is off unless the session allows it. \
 A command that must write outside or use the network (a package install, `git push`) can \
 pass `unsandboxed: true`; the person is then asked every time.
@@ -164,6 +165,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         finally:
             reporter.cancel()
         sig = finished.signal
+        sandbox = self.sandbox if confine is not None else None
         created = [str(p) for p in confine.absent if os.path.lexists(p)] if confine else []
         return BashValue(
             command=args.command,
@@ -177,8 +179,9 @@ class BashTool(Tool[BashArgs, BashValue]):
             detached=finished.detached,
             leftovers=finished.leftovers,
             survivors=finished.survivors,
+            limits=limits_hit(capture.model().text(), sandbox, finished.stopped),
             created_protected=tuple(created),
-            sandbox=self.sandbox if confine is not None else None,
+            sandbox=sandbox,
             sandbox_problem=problem,
         )
 
@@ -252,8 +255,13 @@ class BashTool(Tool[BashArgs, BashValue]):
             return None
         if (exit_code is None) == (sig is None):
             return None
+        notes = card_notes(meta)
         return TerminalResultView(
-            title=args.command, output=output, exit_code=exit_code, signal=sig
+            title=args.command,
+            output=output,
+            exit_code=exit_code,
+            signal=sig,
+            notes=notes or None,
         )
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Literal
 
 from pydantic import JsonValue
 
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member
+from tether.tools.bash.limits import LimitHit, limit_note
 from tether.tools.bash.output import Clipped, cut_marker
+from tether.tools.bash.process import Stop
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invoke import MAX_META_BYTES
 
@@ -18,6 +19,7 @@ __all__ = [
     "MODEL_TEXT_LIMIT",
     "BashValue",
     "card_meta",
+    "card_notes",
     "collapse_redraws",
     "model_text",
 ]
@@ -31,7 +33,12 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 NO_OUTPUT = "(no output)"
 _LEFTOVERS_SHOWN = 20
 """How many stopped background processes a result names one by one."""
-_BLOCKED_FILES = ("Read-only file system", "Permission denied")
+_BLOCKED_FILES = (
+    "Read-only file system",
+    "Permission denied",
+    "Operation not permitted",  # a Unix socket, a mount: refused to the sandbox
+    "Device or resource busy",  # moving a protected path aside
+)
 _BLOCKED_NETWORK = (
     "Network is unreachable",
     "Could not resolve host",
@@ -55,7 +62,7 @@ class BashValue:
     """Output without escape sequences, head and tail kept."""
     exit_code: int | None
     signal: str | None
-    stopped: Literal["timeout", "cancelled"] | None
+    stopped: Stop | None
     timeout_ms: int
     detached: bool
     """Background jobs still held the output open when the shell exited."""
@@ -63,6 +70,8 @@ class BashValue:
     """Background processes still running when the shell exited, stopped then."""
     survivors: tuple[Member, ...] = ()
     """Processes still running after the stop (SIGKILL and a bounded wait for the kernel)."""
+    limits: tuple[LimitHit, ...] = ()
+    """The sandbox's limits the command ran into."""
     created_protected: tuple[str, ...] = ()
     """Protected entries (`.git`, `.tether`...) that did not exist when the command started and
     do now: the sandbox keeps them read-only only once they exist."""
@@ -119,6 +128,9 @@ def _notes(value: BashValue) -> str:
             "Background processes were still running when the command ended and were stopped"
             f" (SIGTERM, then SIGKILL after {KILL_GRACE_SECONDS:g} s): {_names(value.leftovers)}"
         )
+    for hit in value.limits:
+        if note := limit_note(hit.meta()):
+            lines.append(f"{note}.")
     if value.survivors:
         lines.append(
             f"Still running {KILL_WAIT_SECONDS:g} s after SIGKILL (the kernel had not finished"
@@ -126,7 +138,7 @@ def _notes(value: BashValue) -> str:
         )
     if value.created_protected:
         lines.append(
-            f"Created while the command ran: {', '.join(value.created_protected)}. The sandbox"
+            f"Appeared while the command ran: {', '.join(value.created_protected)}. The sandbox"
             " keeps these read-only only once they exist; what was written there (git hooks"
             " and config, tool settings) runs with the person's rights outside the sandbox"
             " and should be reviewed before use."
@@ -189,6 +201,8 @@ def card_meta(value: BashValue) -> JsonValue:
         meta["stoppedProcesses"] = [
             {"pid": m.pid, "command": m.command} for m in value.leftovers[:_LEFTOVERS_SHOWN]
         ]
+    if value.limits:
+        meta["limitsHit"] = [hit.meta() for hit in value.limits]
     if value.created_protected:
         meta["createdProtected"] = list(value.created_protected)
     if value.survivors:
@@ -212,3 +226,27 @@ def _fit_json(clipped: Clipped, limit: int) -> str:
         kept = len(clipped.head) + len(clipped.tail)
         clipped = clipped.fit(int(kept * limit / size * 0.9))
     return clipped.fit(0).text()
+
+
+def card_notes(meta: dict[str, JsonValue]) -> tuple[str, ...]:
+    """What the terminal card says beyond the output, from the stored meta (never raises)."""
+    notes: list[str] = []
+    hits = meta.get("limitsHit")
+    for hit in hits if isinstance(hits, list) else ():
+        if note := limit_note(hit):
+            notes.append(note)
+    survivors = meta.get("survivingProcesses")
+    if isinstance(survivors, list) and survivors:
+        names = [
+            f"{p['pid']} {p['command']}"
+            for p in survivors
+            if isinstance(p, dict)
+            and isinstance(p.get("pid"), int)
+            and isinstance(p.get("command"), str)
+        ]
+        notes.append(f"Still running {KILL_WAIT_SECONDS:g} s after SIGKILL: {'; '.join(names)}")
+    created = meta.get("createdProtected")
+    if isinstance(created, list) and created:
+        paths = ", ".join(p for p in created if isinstance(p, str))
+        notes.append(f"Protected paths appeared while it ran (unprotected until then): {paths}")
+    return tuple(notes)

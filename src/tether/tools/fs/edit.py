@@ -33,9 +33,10 @@ DESCRIPTION = """\
 Replace an exact string in a file. The file must have been read earlier in this session and \
 be unchanged since.
 `old_string` must match exactly once (include surrounding lines to make it unique), or set \
-`replace_all` to replace every occurrence. Line endings do not matter for matching: the file \
-keeps its own, and its encoding. An empty `old_string` creates a file that does not exist yet \
-(or fills an empty one) with `new_string`."""
+`replace_all` to replace every occurrence. Copy text from `read` without its `N: ` line \
+prefix, keeping the indentation exactly as it appears after that prefix. Line endings do not \
+matter for matching: the file keeps its own, and its encoding. An empty `old_string` creates \
+a file that does not exist yet (or fills an empty one) with `new_string`."""
 
 
 class EditArgs(ToolArguments):

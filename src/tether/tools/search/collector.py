@@ -35,14 +35,16 @@ async def collect(
     max_line_bytes: int,
     separator: bytes = b"\n",
 ) -> RgRun:
-    """Run `rg RG_ARGS` in the scope's root, every line to `collector`; how the run ended.
+    """Run `rg RG_ARGS` in the scope's root (its descriptor), every line to `collector`; how
+    the run ended.
 
     Raises `ToolError`: `Search cancelled`, or `ripgrep failed: ...` with what ripgrep said
     (else its exit code) when the collector says it did not search.
     """
     run = await run_rg(
         rg_args,
-        scope.root,
+        scope.here,
+        pass_fds=scope.fds,
         on_line=collector.feed,
         cancelled=ctx.cancelled,
         max_bytes=max_bytes,

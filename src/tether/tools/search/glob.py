@@ -74,27 +74,29 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
             pattern = PathPattern.compile(args.pattern)
         except GlobError as exc:
             raise ToolError(f"Invalid glob {args.pattern}: {exc}") from None
-        scope = await search_scope(ctx, args.path, files=False)
-        collector = PathCollector(scope.root, MAX_PATHS, scope.display, pattern)
-        # The pattern is matched here, not passed as `--glob`: ripgrep lets a `--glob` match
-        # override the ignore files. Excluding globs do not, and keep the stores out.
-        rg_args = [
-            "--files",
-            "--null",
-            "--no-config",
-            "--hidden",
-            "--no-ignore" if args.include_ignored else "--no-require-git",
-            *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
-        ]
-        run = await collect(
-            ctx,
-            scope,
-            rg_args,
-            collector,
-            max_bytes=GLOB_MAX_BYTES,
-            max_line_bytes=_MAX_PATH_BYTES,
-            separator=b"\0",
-        )
+        # Never inside a version-control store, counted from the workspace: `path: ".git"`
+        # would otherwise list what `!.git` keeps out of every other search.
+        async with search_scope(ctx, args.path, files=False, never_inside=VCS_DIRS) as scope:
+            collector = PathCollector(scope.here, MAX_PATHS, scope.display, pattern)
+            # The pattern is matched here, not passed as `--glob`: ripgrep lets a `--glob`
+            # match override the ignore files. Excluding globs do not, and keep the stores out.
+            rg_args = [
+                "--files",
+                "--null",
+                "--no-config",
+                "--hidden",
+                "--no-ignore" if args.include_ignored else "--no-require-git",
+                *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
+            ]
+            run = await collect(
+                ctx,
+                scope,
+                rg_args,
+                collector,
+                max_bytes=GLOB_MAX_BYTES,
+                max_line_bytes=_MAX_PATH_BYTES,
+                separator=b"\0",
+            )
         return GlobValue(
             pattern=args.pattern,
             paths=collector.paths(),

@@ -12,14 +12,14 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import collect
+from tether.tools.search.collector import Collector, collect
 from tether.tools.search.counts import CountCollector
 from tether.tools.search.matches import MatchCollector
 from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_meta_from_meta
 from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
 from tether.tools.search.scope import Scope, search_scope
-from tether.tools.search.value import GrepValue, OutputMode
+from tether.tools.search.value import GrepValue, OutputMode, Stop
 from tether.views import (
     GenericCallView,
     SearchFile,
@@ -119,79 +119,56 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
 
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
-        scope = await search_scope(ctx, args.path, files=True)
-        rg_args = ["--no-config", "--no-require-git"]
+        async with search_scope(ctx, args.path, files=True) as scope:
+            return await self._search(args, ctx, scope)
+
+    async def _search(self, args: GrepArgs, ctx: ToolContext, scope: Scope) -> GrepValue:
+        flags = ["--no-config", "--no-require-git"]
         if args.ignore_case:
-            rg_args.append("--ignore-case")
+            flags.append("--ignore-case")
         if args.include is not None:
-            rg_args += ["--glob", args.include]
-        target = ["--", scope.target] if scope.target is not None else []
+            flags += ["--glob", args.include]
+
+        async def search(
+            mode_flags: list[str], collector: Collector, separator: bytes
+        ) -> Stop | None:
+            rg_args = [*mode_flags, *flags, "--regexp", args.pattern, *scope.rg_target()]
+            run = await collect(
+                ctx,
+                scope,
+                rg_args,
+                collector,
+                max_bytes=GREP_MAX_BYTES,
+                max_line_bytes=_MAX_LINE_BYTES,
+                separator=separator,
+            )
+            return run.stopped
+
+        total_files: int | None
         match args.output_mode:
             case "content":
-                return await self._lines(args, ctx, scope, rg_args, target)
+                lines = MatchCollector(MAX_MATCHES, scope.display, after=args.after)
+                context = ["--before-context", str(args.before), "--after-context", str(args.after)]
+                stopped = await search(["--json", *context], lines, b"\n")
+                files, total, total_files = lines.files(), lines.total, lines.total_files
             case "count":
                 counts = CountCollector(MAX_MATCHES, scope.display)
-                run = await collect(
-                    ctx,
-                    scope,
-                    [*rg_args, "--count", "--null", "--regexp", args.pattern, *target],
-                    counts,
-                    max_bytes=GREP_MAX_BYTES,
-                    max_line_bytes=_MAX_LINE_BYTES,
-                )
-                return GrepValue(
-                    pattern=args.pattern,
-                    files=counts.files(),
-                    total=counts.total,
-                    stopped=run.stopped,
-                    mode="count",
-                    total_files=counts.total_files,
-                )
+                stopped = await search(["--count", "--null"], counts, b"\n")
+                files, total, total_files = counts.files(), counts.total, counts.total_files
             case "files_with_matches":
-                paths = PathCollector(scope.root, MAX_MATCHES, scope.display)
-                run = await collect(
-                    ctx,
-                    scope,
-                    [*rg_args, "--files-with-matches", "--null", "--regexp", args.pattern, *target],
-                    paths,
-                    max_bytes=GREP_MAX_BYTES,
-                    max_line_bytes=_MAX_LINE_BYTES,
-                    separator=b"\0",
-                )
-                return GrepValue(
-                    pattern=args.pattern,
-                    files=tuple(SearchFile(path=p, matches=()) for p in paths.paths()),
-                    total=paths.total,
-                    stopped=run.stopped,
-                    mode="files_with_matches",
-                )
+                paths = PathCollector(scope.here, MAX_MATCHES, scope.display)
+                stopped = await search(["--files-with-matches", "--null"], paths, b"\0")
+                files = tuple(SearchFile(path=p, matches=()) for p in paths.paths())
+                total, total_files = paths.total, None
             case _:
                 assert_never(args.output_mode)
-
-    async def _lines(
-        self,
-        args: GrepArgs,
-        ctx: ToolContext,
-        scope: Scope,
-        rg_args: list[str],
-        target: list[str],
-    ) -> GrepValue:
-        collector = MatchCollector(MAX_MATCHES, scope.display, after=args.after)
-        context = ["--before-context", str(args.before), "--after-context", str(args.after)]
-        run = await collect(
-            ctx,
-            scope,
-            ["--json", *rg_args, *context, "--regexp", args.pattern, *target],
-            collector,
-            max_bytes=GREP_MAX_BYTES,
-            max_line_bytes=_MAX_LINE_BYTES,
-        )
         return GrepValue(
             pattern=args.pattern,
-            files=collector.files(),
-            total=collector.total,
-            stopped=run.stopped,
-            total_files=collector.total_files,
+            files=files,
+            total=total,
+            stopped=stopped,
+            total_files=total_files,
+            mode=args.output_mode,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:

@@ -107,6 +107,7 @@ async def run_rg(
     args: Sequence[str],
     cwd: Path,
     *,
+    pass_fds: Sequence[int] = (),
     on_line: Callable[[bytes], None],
     cancelled: asyncio.Event,
     timeout: float | None = None,
@@ -115,6 +116,8 @@ async def run_rg(
     separator: bytes = b"\n",
 ) -> RgRun:
     """Run `rg ARGS` in `cwd`, feeding each stdout line to `on_line` until it ends or is stopped.
+
+    `pass_fds` stay open in ripgrep (a `cwd` of `/proc/self/fd/N` needs N).
 
     `timeout` defaults to `SEARCH_TIMEOUT_SECONDS`. Lines end at `separator` (a NUL for
     `--null` output, whose paths may hold newlines).
@@ -131,6 +134,7 @@ async def run_rg(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            pass_fds=tuple(pass_fds),
         )
     except (OSError, ValueError) as exc:
         # ValueError: an argument no exec can carry (a NUL, a lone surrogate).

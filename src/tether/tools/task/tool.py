@@ -145,12 +145,15 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
                 return outcome
 
     def render(self, args: TaskArgs, value: ChildOutcome) -> list[ContentBlock]:
-        """The child's final message, with a note when it stopped before finishing."""
+        """The child's final message, then how it ended: its stop reason, in words."""
         text = _capped(value.summary) or f"(The {value.agent} agent gave no final message.)"
+        calls = f"{value.tool_calls} tool call{'' if value.tool_calls == 1 else 's'}"
         early = _EARLY.get(value.stop_reason)
-        if early is not None:
-            text += f"\n\n(The {value.agent} agent stopped before finishing: {early}.)"
-        return [TextContent(text=text)]
+        if early is None:
+            ending = f"The {value.agent} agent finished after {calls}."
+        else:
+            ending = f"The {value.agent} agent stopped before finishing ({early}) after {calls}."
+        return [TextContent(text=f"{text}\n\n({ending})")]
 
     def presentation_meta(self, args: TaskArgs, value: ChildOutcome) -> JsonValue:
         """`{agent, sessionId, summary, toolCalls, stopReason, usage, error?}`."""

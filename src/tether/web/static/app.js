@@ -1,6 +1,7 @@
 // tether web: the page. One WebSocket to the server, which speaks ACP to the agent.
 // Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
 
+import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
 import { CommandMenu } from "./commands.js";
 import { clear, el } from "./dom.js";
 import { PlanPanel } from "./plan.js";
@@ -61,6 +62,7 @@ let reopen = null; // the session to open again after a reconnect
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
+connectTasks(send); // task cards open their agents' transcripts through the socket
 
 function setConn(stateName, text) {
   ui.conn.dataset.state = stateName;
@@ -122,6 +124,7 @@ function handle(message) {
       state.opening = message.sessionId;
       state.sessionId = null;
       setReadOnly(null);
+      resetTasks();
       transcript.reset();
       plan.clear();
       commands.set([]);
@@ -166,6 +169,9 @@ function handle(message) {
     case "markdown":
       if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
       transcript.markdown(message.html);
+      return;
+    case "childUpdates":
+      childUpdates(message);
       return;
     case "permission":
       transcript.permission(message);

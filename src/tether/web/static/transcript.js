@@ -1,7 +1,7 @@
 // The transcript of one session: messages, tool call blocks (keyed by toolCallId) and
 // permission requests, built from ACP session updates, live or replayed alike.
 
-import { contentBlock, renderToolBody } from "./cards/index.js";
+import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
 
 const KIND_ICONS = {
@@ -227,6 +227,7 @@ export class Transcript {
       },
     }));
     const keys = keyHints(request.options);
+    const delegated = delegatedQuestion(call, renderToolBody); // an agent's call, asked here
     const box = el("div", {
       class: "permission", role: "group", "aria-label": "Permission request", tabindex: "-1",
       dataset: { requestId: request.requestId },
@@ -238,12 +239,13 @@ export class Transcript {
         box.querySelector(`button[data-option-id="${CSS.escape(option.optionId)}"]`)?.click();
       },
     },
+    delegated,
     el("span", { class: "perm-question", text: "Allow this?" }),
     el("div", { class: "perm-buttons" }, buttons),
     el("span", { class: "perm-keys", text: Object.keys(keys).join(" / ") }));
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
-    this.permissions.set(request.requestId, { node: box, options: request.options });
+    this.permissions.set(request.requestId, { node: box, options: request.options, delegated });
     box.querySelector("button")?.focus({ preventScroll: true });
     this.announce(`Permission requested: ${call.title || "a tool call"}`);
   }
@@ -254,7 +256,9 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
-    entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
+    // An agent's answer belongs to its own call, which its transcript shows with it.
+    if (entry.delegated) entry.node.remove();
+    else entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
   }
 
   notice(text, kind = "info", retry = null, topic = null) {

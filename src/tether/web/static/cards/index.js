@@ -9,6 +9,7 @@ import * as fallback from "./fallback.js";
 import * as generic from "./generic.js";
 import * as read from "./read.js";
 import * as search from "./search.js";
+import * as task from "./task.js";
 import * as terminal from "./terminal.js";
 import * as webFetch from "./web_fetch.js";
 
@@ -20,6 +21,7 @@ const RESULT_CARDS = {
   "web:fetch": webFetch,
   generic: generic.result,
   search,
+  task,
 };
 
 /** Call cards by `card`: what a call shows before its result. */
@@ -59,4 +61,5 @@ export function renderToolBody(call, previous = null) {
 }
 
 export { contentBlock } from "./content.js";
+export { childUpdates, connectTasks, delegatedQuestion, resetTasks } from "./task.js";
 export { fileDiff } from "./diff.js";

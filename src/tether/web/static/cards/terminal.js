@@ -63,11 +63,14 @@ export function render(view, ctx) {
   const command = callView ? callView.title : ctx.call.title;
   const head = el("div", { class: "term-head" });
   const box = scrollBox(el("div", { class: "term-out" }), `Output of ${command || "the command"}`);
+  // What the result says beyond the output: a sandbox limit hit, processes left running.
+  const notes = el("div", { class: "term-notes" });
   const node = el("div", { class: "card card-terminal", dataset: { card: "terminal" } },
     head,
     el("pre", { class: "term-cmd" }, el("span", { class: "prompt-sign", text: "$ " }), command || ""),
-    box);
-  const state = { head, box, output: null, running: null, all: false, follow: true, drawing: 0 };
+    box,
+    notes);
+  const state = { head, box, notes, output: null, running: null, all: false, follow: true, drawing: 0 };
   states.set(node, state);
   box.addEventListener("scroll", () => {
     state.follow = box.scrollHeight - box.scrollTop - box.clientHeight < 4;
@@ -87,6 +90,8 @@ export function update(node, view, ctx) {
     callView && callView.sandbox ? el("span", { class: "term-sandbox", text: callView.sandbox }) : null,
     lines ? el("span", { class: "term-lines", text: plural(lines, "line", "lines") }) : null,
     exitPill(result, running ? "running" : ctx.call.status)]);
+  const said = result && Array.isArray(result.notes) ? result.notes : [];
+  append(clear(state.notes), said.map((text) => el("div", { class: "term-note", text: String(text) })));
   if (output === state.output && running === state.running) return true;
   state.output = output;
   state.running = running;
