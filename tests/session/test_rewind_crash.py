@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import eventually
 from tests.session.helpers import call, script, text
 from tether.checkpoints import open_store
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import Session, SessionConfig, SessionLocked, SessionStore
 from tether.session.events import RestoreEvent
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
@@ -32,7 +33,7 @@ _UNDO = """
 import asyncio, sys
 from pathlib import Path
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionConfig, SessionStore
+from tether.session import Session, SessionConfig, SessionLocked, SessionStore
 from tether.tools.defaults import default_tools
 
 store = SessionStore(Path(sys.argv[1]))
@@ -87,6 +88,21 @@ def _contents(ws: Path) -> set[str]:
     return found
 
 
+async def _reopen(store: SessionStore, session_id: str) -> Session:
+    """The session, opened once the killed process's lock is gone (it goes as it exits)."""
+    opened: list[Session] = []
+
+    def attempt() -> bool:
+        try:
+            opened.append(Session.load(store, session_id, _config()))
+        except SessionLocked:
+            return False
+        return True
+
+    await eventually(attempt, "the killed process's session lock to go", within=30)
+    return opened[0]
+
+
 def _config() -> SessionConfig:
     return SessionConfig(
         model=ScriptModel.from_json('{"turns": []}'), tools=default_tools(SandboxPolicy("off"))
@@ -136,7 +152,7 @@ async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: 
         journal = home / "sessions" / f"{session.id}.restore.json"
         outcomes.add("journal" if journal.exists() else "no journal")
         # Opening the session again finishes what the journal holds.
-        reopened = Session.load(store, session.id, _config())
+        reopened = await _reopen(store, session.id)
         undos = [e for e in reopened.events if isinstance(e, RestoreEvent)]
         reopened.close()
         assert not journal.exists()

@@ -1,5 +1,5 @@
-"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch), and
-`session/cancel` stops it."""
+"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch, or a
+checkpoint command), and `session/cancel` stops it."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import logging
 from acp import RequestError
 from acp.schema import PromptResponse
 
+from tether.acp import rewinding
 from tether.acp.commands import command_prompt
 from tether.acp.context import AgentContext
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.acp.switches import set_mode
-from tether.commands import ModeSwitch, load_commands
+from tether.commands import CheckpointCommand, ModeSwitch, load_commands
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -39,6 +40,8 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
         set_mode(ctx, opened, meant.mode)
         await ctx.flush()
         return PromptResponse(stop_reason="end_turn")
+    if isinstance(meant, CheckpointCommand):
+        return await rewinding.checkpoint_command(ctx, opened, meant)
     if opened.mcp is not None and not session.running:
         await opened.mcp.before_prompt(session, ctx.client, ctx.notifier(opened))
     content = prompt_content(meant.blocks)

@@ -1,14 +1,27 @@
-"""Slash commands: `/compact`, `/init`, `/mode NAME` and custom prompt templates from files.
+"""Slash commands: `/compact`, `/init`, `/mode NAME`, `/rewind`, `/undo`, `/redo`, `/fork`,
+and custom prompt templates from files.
 
 commands = load_commands(workspace, home)
 match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode to switch to
 """
 
 from tether.commands.catalog import COMMANDS_DIR, Command, load_commands
-from tether.commands.resolve import CommandError, Invocation, ModeSwitch, PromptText, resolve
+from tether.commands.resolve import (
+    CHECKPOINT_ACTIONS,
+    CheckpointAction,
+    CheckpointCommand,
+    CommandError,
+    Invocation,
+    ModeSwitch,
+    PromptText,
+    resolve,
+)
 
 __all__ = [
+    "CHECKPOINT_ACTIONS",
     "COMMANDS_DIR",
+    "CheckpointAction",
+    "CheckpointCommand",
     "Command",
     "CommandError",
     "Invocation",

@@ -66,6 +66,18 @@ BUILTIN: tuple[Command, ...] = (
         template=INIT_PROMPT,
     ),
     Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+    Command(
+        "rewind",
+        "Restore the files to how they were before a prompt (no number: list the prompts)",
+        hint="prompt number (optional)",
+    ),
+    Command("undo", "Undo the file changes of the last prompt"),
+    Command("redo", "Put back what the last /undo restored"),
+    Command(
+        "fork",
+        "Continue in a new session from before a prompt (no number: from now)",
+        hint="prompt number (optional)",
+    ),
 )
 
 

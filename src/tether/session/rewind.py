@@ -23,7 +23,7 @@ from tether.checkpoints import (
 )
 from tether.content import TextContent
 from tether.linediff import row_hunks
-from tether.session.errors import SessionError
+from tether.session.errors import RewindError
 from tether.session.events import (
     CheckpointEvent,
     Event,
@@ -42,15 +42,12 @@ __all__ = [
     "plan_rewind",
     "plan_undo",
     "prompt_changes",
+    "prompt_listing",
     "undo_target",
 ]
 
 _DIFF_ROWS = 12
 _DIFF_BYTES = 256 * 1024
-
-
-class RewindError(SessionError):
-    """A rewind, undo or redo that cannot be done (nothing to undo, no checkpoint, ...)."""
 
 
 @dataclass(frozen=True)
@@ -340,3 +337,24 @@ def _first_line(event: UserMessageEvent) -> str:
 def _listed(paths: Sequence[str]) -> str:
     shown = ", ".join(paths[:5])
     return shown if len(paths) <= 5 else f"{shown} and {len(paths) - 5} more"
+
+
+def prompt_listing(session_id: str, prompts: Sequence[PromptChanges]) -> str:
+    """What `/rewind` prints: each prompt, the files its tools changed, `+N -M` lines."""
+    if not prompts:
+        return f"session {session_id} has no prompts yet"
+    lines = [f"prompts of session {session_id} (/rewind N restores the files to before N):"]
+    for prompt in prompts:
+        files = ", ".join(_counted(f) for f in prompt.files[:6])
+        if len(prompt.files) > 6:
+            files += f" and {len(prompt.files) - 6} more"
+        if not prompt.restorable:
+            files = "(no checkpoint before it)"
+        lines.append(f"  {prompt.number:>3}  {prompt.text[:48]:<48}  {files or '(no changes)'}")
+    return "\n".join(lines)
+
+
+def _counted(count: LineCount) -> str:
+    if count.added is None or count.deleted is None:
+        return f"{count.path} (binary)"
+    return f"{count.path} +{count.added} -{count.deleted}"

@@ -151,6 +151,24 @@ class Session:
             raise
         return session
 
+    @classmethod
+    def fork(
+        cls,
+        store: SessionStore,
+        source_id: str,
+        prompt: int | None,
+        config: SessionConfig,
+        session_id: str | None = None,
+    ) -> Session:
+        """A new session that continues `source_id` from before its prompt `prompt` (`None`:
+        from now); the original is untouched. `RewindError` names the prompts there are."""
+        event_log = store.fork(source_id, prompt, session_id)
+        try:
+            return cls(event_log, config, store.root)
+        except BaseException:
+            event_log.close()
+            raise
+
     @property
     def id(self) -> str:
         """The session id (the log's file name)."""

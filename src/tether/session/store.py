@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -13,8 +14,15 @@ from pydantic import ConfigDict, TypeAdapter
 
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.errors import CorruptLog, SessionNotFound
-from tether.session.events import ParentLink, SessionHeader
+from tether.session.errors import CorruptLog, RewindError, SessionNotFound
+from tether.session.events import (
+    Event,
+    ForkPoint,
+    ParentLink,
+    SessionHeader,
+    TurnEnd,
+    TurnStart,
+)
 from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
 from tether.wire import WIRE_CONFIG, Opt
 
@@ -79,6 +87,21 @@ class SessionStore:
         session_id = self.new_id() if session_id is None else session_id
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
+
+    def fork(
+        self, source_id: str, prompt: int | None = None, session_id: str | None = None
+    ) -> EventLog:
+        """A new, locked log (under `session_id` or a new id) that starts with `source_id`'s
+        events before prompt `prompt` (`None`: every finished prompt); its header says so."""
+        contents = self.read(source_id)
+        cut = fork_cut(contents.events, prompt)
+        header = SessionHeader(
+            id=self.new_id() if session_id is None else session_id,
+            cwd=contents.header.cwd,
+            created_at=now(),
+            forked_from=ForkPoint(id=source_id, seq=cut),
+        )
+        return EventLog.create(self.path(header.id), header, contents.events[:cut])
 
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
@@ -149,6 +172,18 @@ class SessionStore:
         if not self.sessions_dir.is_dir():
             return []
         return list(self.sessions_dir.glob("*.jsonl"))
+
+
+def fork_cut(events: Sequence[Event], prompt: int | None) -> int:
+    """How many events a fork before prompt `prompt` copies (`None`: all finished prompts)."""
+    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
+    if prompt is None:
+        ended = not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :])
+        return len(events) if ended else starts[-1]
+    if not 1 <= prompt <= len(starts):
+        have = f"prompts 1-{len(starts)}" if starts else "no prompts yet"
+        raise RewindError(f"cannot fork before prompt {prompt}: the session has {have}")
+    return starts[prompt - 1]
 
 
 def _info(path: Path) -> StoredSession:
