@@ -9,7 +9,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.wire import WIRE_CONFIG
 
-__all__ = ["CONTENT_BLOCK", "ContentBlock", "ImageContent", "TextContent"]
+__all__ = ["CONTENT_BLOCK", "ContentBlock", "ImageContent", "TextContent", "context_block"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -32,3 +32,13 @@ class ImageContent:
 ContentBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]
 CONTENT_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
 """Validates and serializes one content block."""
+
+
+def context_block(uri: str, text: str) -> TextContent:
+    """A file sent with a prompt, as the model reads it: `<context ref="URI">TEXT</context>`."""
+    body = text if text.endswith("\n") else text + "\n"
+    return TextContent(text=f'<context ref="{_attribute(uri)}">\n{body}</context>')
+
+
+def _attribute(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")

@@ -276,6 +276,11 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
         "options": [
             {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
             {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},
+            {
+                "optionId": "allow_project",
+                "name": "Always allow bash(echo hi) for this project",
+                "kind": "allow_always",
+            },
             {"optionId": "reject_once", "name": "Reject", "kind": "reject_once"},
         ],
         "_meta": {"tether": {"reason": "commands need approval unless the mode is auto"}},

@@ -91,6 +91,8 @@ SCRIPT = {
     ]
 }
 PROMPT = "refactor greet"
+MODE = "#settings select[data-menu-id=mode]"
+SANDBOX = "#settings select[data-menu-id=sandbox]"
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +264,7 @@ def test_opening_a_stored_session_shows_the_same_cards(
         assert _cards(page) == scripted.cards
         # Replayed permissions are history, not questions: no buttons to click.
         assert page.locator(".permission button").count() == 0
-        assert page.locator("#mode").input_value() == "ask"
+        assert page.locator(MODE).input_value() == "ask"
         page.locator("#scroller").evaluate("s => s.scrollTop = 0")
         page.screenshot(path=str(ARTIFACTS / "page-loaded.png"))
 
@@ -272,9 +274,12 @@ def test_auto_mode_runs_without_asking(
 ) -> None:
     with open_page(browser, web.url) as page:
         page.click("#new-session")
-        page.wait_for_selector("#mode-box:not([hidden])")
-        assert page.locator("#mode option").all_inner_texts() == ["Ask", "Accept edits", "Auto"]
-        page.select_option("#mode", "auto")
+        page.wait_for_selector(MODE)
+        # tether's own settings, from its config options: mode, model, sandbox.
+        menus = page.locator("#settings select").evaluate_all("s => s.map(m => m.dataset.menuId)")
+        assert menus == ["mode", "model", "sandbox"]
+        assert page.locator(f"{MODE} option").all_inner_texts() == ["Ask", "Accept edits", "Auto"]
+        page.select_option(MODE, "auto")
         send_prompt(page, "again")
         page.wait_for_selector(".msg-agent:has-text('All done')")
         wait_idle(page)
@@ -287,15 +292,15 @@ def test_the_sandbox_menu_confines_the_next_command(
 ) -> None:
     with open_page(browser, web.url) as page:
         page.click("#new-session")
-        page.wait_for_selector("#sandbox-box:not([hidden])")
-        assert page.locator("#sandbox option").all_inner_texts() == [
+        page.wait_for_selector(SANDBOX)
+        assert page.locator(f"{SANDBOX} option").all_inner_texts() == [
             "Workspace write",
             "Read-only",
             "Off",
         ]
-        assert page.locator("#sandbox").input_value() == "workspace-write"
-        page.select_option("#sandbox", "read-only")
-        page.select_option("#mode", "auto")
+        assert page.locator(SANDBOX).input_value() == "workspace-write"
+        page.select_option(SANDBOX, "read-only")
+        page.select_option(MODE, "auto")
         send_prompt(page, "once more")
         page.wait_for_selector(".msg-agent:has-text('All done')")
         wait_idle(page)

@@ -59,7 +59,8 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
         menu = page.locator("#command-menu")
         menu.locator("li[data-name=review]").wait_for()
         names = [item.get_attribute("data-name") for item in menu.locator("li").all()]
-        assert names == ["compact", "init", "mode", "review"]
+        # The agent's commands, then the page's own.
+        assert names == ["compact", "init", "mode", "permissions", "review", "help"]
         page.fill("#prompt", "/re")
         page.wait_for_function("document.querySelectorAll('#command-menu li').length === 1")
         assert "Review one file" in menu.inner_text()
@@ -72,6 +73,12 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
 
         plan = page.locator("#plan")
         plan.wait_for(state="visible")
+        # One line until opened: done of all, and the task in progress.
+        strip = plan.locator(".plan-strip")
+        assert strip.inner_text().split("\n")[:3] == ["PLAN", "1/3", "Fix the off-by-one"]
+        assert plan.locator(".plan-entries").is_hidden()
+        strip.click()
+        assert strip.get_attribute("aria-expanded") == "true"
         entries = plan.locator("li.plan-entry")
         assert [e.get_attribute("data-status") for e in entries.all()] == [
             "completed",

@@ -9,6 +9,7 @@ Each ACP method is one line here, routed to a handler in a small module:
 | `session/fork`, `session/resume`, `session/close`             | `acp.branching`        |
 | `session/prompt`, `session/cancel`                            | `acp.turns`            |
 | `session/set_mode`, `session/set_config_option`               | `acp.switches`         |
+| `_tether/permissions` (an extension method)                   | `acp.workspace`        |
 
 A handler is a function of the shared `AgentContext` (store, connection, open sessions).
 To serve a new method, write its handler in a module of its own, add its method here under
@@ -39,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from acp import Agent
+from acp import Agent, RequestError
 from acp.agent.router import build_agent_router
 from acp.interfaces import Client
 from acp.meta import AGENT_METHODS
@@ -60,7 +61,7 @@ from acp.schema import (
 )
 from acp.utils import normalize_result
 
-from tether.acp import branching, lifecycle, switches, turns
+from tether.acp import branching, lifecycle, switches, turns, workspace
 from tether.acp.capabilities import initialize_response
 from tether.acp.context import AgentContext
 from tether.acp.lifecycle import LIST_PAGE
@@ -70,6 +71,7 @@ from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import SessionStore
 from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.settings import Settings, SettingsFlags
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["LIST_PAGE", "TetherAgent", "agent_router"]
@@ -82,12 +84,13 @@ class TetherAgent:
         self,
         *,
         store: SessionStore,
-        model: Callable[[], Model],
-        tools: Callable[[], ToolRegistry],
-        mode: PolicyMode,
+        model: Callable[[Settings], Model],
+        tools: Callable[[Settings], ToolRegistry],
+        mode: PolicyMode | None = None,
         switch_model: Callable[[str], Model] | None = None,
         context_window: int | None = None,
         compact_at: float = DEFAULT_COMPACT_AT,
+        flags: SettingsFlags | None = None,
     ) -> None:
         self.context = AgentContext(
             store=store,
@@ -97,6 +100,7 @@ class TetherAgent:
             switch_model=switch_model,
             context_window=context_window,
             compact_at=compact_at,
+            flags=flags,
         )
         """What every handler shares: the store, the connection, the open sessions."""
 
@@ -106,8 +110,8 @@ class TetherAgent:
         return self.context.store
 
     @property
-    def mode(self) -> PolicyMode:
-        """The mode new and loaded sessions start in."""
+    def mode(self) -> PolicyMode | None:
+        """The mode `--mode` starts sessions in (`None`: the workspace's settings say)."""
         return self.context.mode
 
     def on_connect(self, conn: Client) -> None:
@@ -209,6 +213,12 @@ class TetherAgent:
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         """`session/cancel` (a notification)."""
         await turns.cancel(self.context, session_id)
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON)."""
+        if method == workspace.PERMISSIONS_METHOD:
+            return workspace.permissions_method(self.context, params)
+        raise RequestError.method_not_found(f"_{method}")
 
     async def close(self) -> None:
         """Release every open session (sync their logs, drop their locks)."""

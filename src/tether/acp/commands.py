@@ -27,6 +27,7 @@ from tether.commands import (
     Command,
     CommandError,
     ModeSwitch,
+    PermissionsList,
     PromptText,
     resolve,
 )
@@ -61,9 +62,9 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | CheckpointCommand:
-    """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, or a
-    checkpoint command (`/rewind`, `/undo`, `/redo`, `/fork`)."""
+) -> CommandPrompt | ModeSwitch | PermissionsList | CheckpointCommand:
+    """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, the
+    permissions listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`, `/fork`)."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
         return CommandPrompt(list(blocks), expanded=False)
@@ -72,7 +73,7 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch() | CheckpointCommand():
+        case ModeSwitch() | PermissionsList() | CheckpointCommand():
             return meant
         case PromptText(text=text) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)

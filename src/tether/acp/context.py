@@ -7,7 +7,7 @@ Handlers (`lifecycle`, `turns`, `switches`, ...) are plain functions of an `Agen
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from acp import RequestError, update_agent_message_text
@@ -15,17 +15,20 @@ from acp.interfaces import Client
 
 from tether.acp.calls import SessionCalls
 from tether.acp.commands import available_commands
-from tether.acp.errors import RESOURCE_NOT_FOUND
+from tether.acp.errors import INTERNAL_ERROR, RESOURCE_NOT_FOUND, invalid_params
 from tether.acp.mapping import AcpUpdate
 from tether.acp.mcp import SessionMcp
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.commands import load_commands
 from tether.mcp import ClientServer
-from tether.models.base import Model
+from tether.models.base import Model, ModelError
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
+from tether.settings.effective import effective_mode
+from tether.settings.effective import extra_roots as settings_roots
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -39,6 +42,8 @@ class OpenSession:
     session: Session
     calls: SessionCalls
     mcp: SessionMcp | None = None
+    trust_asked: bool = False
+    """Whether the workspace's trust was settled for this session (asked at most once)."""
 
     async def close(self) -> None:
         """Stop its MCP servers, then sync its log and drop its lock."""
@@ -54,16 +59,19 @@ class AgentContext:
         self,
         *,
         store: SessionStore,
-        model: Callable[[], Model],
-        tools: Callable[[], ToolRegistry],
-        mode: PolicyMode,
+        model: Callable[[Settings], Model],
+        tools: Callable[[Settings], ToolRegistry],
+        mode: PolicyMode | None = None,
         switch_model: Callable[[str], Model] | None = None,
         context_window: int | None = None,
         compact_at: float = DEFAULT_COMPACT_AT,
+        flags: SettingsFlags | None = None,
     ) -> None:
         self.store = store
         self.mode = mode
-        """The mode new and loaded sessions start in."""
+        """The mode `--mode` starts sessions in; `None`: each workspace's settings say."""
+        self.flags = replace(flags or SettingsFlags(), mode=mode)
+        """What the command line sets: the last layer of every session's settings."""
         self.switch_model = switch_model
         """Builds the model a `--model` spec names; `None` when the agent has one model."""
         self.open: dict[str, OpenSession] = {}
@@ -89,20 +97,36 @@ class AgentContext:
         """The ordered queue of `session/update`s to the client."""
         return self._connection()[1]
 
+    def settings(self, cwd: Path) -> Settings:
+        """The settings of workspace `cwd`; a file that cannot be used is -32602."""
+        root = Workspace.at(cwd).cwd
+        try:
+            return load_settings(root, self.store.root, flags=self.flags)
+        except SettingsError as exc:
+            raise invalid_params(
+                f"Cannot use the settings of {root}: {exc}", {"reason": "settings"}
+            ) from exc
+
     def config(
         self, session_id: str, cwd: Path, extra_roots: list[Path]
     ) -> tuple[SessionConfig, SessionCalls]:
         """The config of session `session_id` in `cwd`, and the calls its asker repeats."""
         calls = SessionCalls(Workspace.at(cwd).cwd)
+        settings = self.settings(cwd)
+        try:
+            model = self._model(settings)
+        except ModelError as exc:
+            raise RequestError(INTERNAL_ERROR, f"Cannot start the model: {exc}") from exc
         config = SessionConfig(
-            model=self._model(),
-            tools=self._tools(),
-            mode=self.mode,
+            model=model,
+            tools=self._tools(settings),
+            mode=effective_mode(settings),
             asker=AcpAsker(self.client, self.outbox, session_id, calls),
-            extra_roots=extra_roots,
+            extra_roots=[*extra_roots, *settings_roots(settings)],
             context_window=self._context_window,
             compact_at=self._compact_at,
             models=self.switch_model,
+            settings=settings,
         )
         return config, calls
 

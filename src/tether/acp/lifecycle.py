@@ -19,6 +19,7 @@ from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_er
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.switches import honour_logged_model, session_options
+from tether.acp.workspace import announce
 from tether.mcp import ClientServer
 from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
 
@@ -51,11 +52,12 @@ async def new_session(
     config, calls = ctx.config(session_id, root, extra)
     session = Session.create(ctx.store, root, config, session_id)
     opened = ctx.register(session, calls)
+    announce(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
     return NewSessionResponse(
         session_id=session.id,
-        modes=mode_state(ctx.mode),
+        modes=mode_state(session.gate.mode),
         config_options=session_options(session),
     )
 
@@ -70,6 +72,7 @@ async def load_session(
     """Replay the session's log as `session/update`s, then answer; it can then be prompted."""
     asked_cwd = client_path(cwd, "cwd")
     opened = ctx.open.get(session_id)
+    fresh = opened is None
     if opened is None:
         opened = open_stored(ctx, session_id, additional_directories)
         # Before the replay, so the cards of MCP calls come back as they were shown.
@@ -79,6 +82,8 @@ async def load_session(
         log.info("session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd)
     for update in session.replay():
         ctx.post(opened, update)
+    if fresh:
+        announce(ctx, opened)
     await ctx.flush()
     ctx.advertise(opened)
     return LoadSessionResponse(

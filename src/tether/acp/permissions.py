@@ -87,6 +87,7 @@ class AcpAsker:
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
         if isinstance(subject, WorkspaceTrust):
+            tool_call.title = f"Trust the workspace {subject.root}"
             listing = "\n".join(f"- {item}" for item in subject.withheld)
             text = f"Its settings would then apply:\n{listing}\nDeny and ask rules apply anyway."
             tool_call.content = [tool_content(text_block(text))]

@@ -27,7 +27,7 @@ from acp.schema import (
 )
 
 from tether.acp.errors import invalid_params
-from tether.content import ContentBlock, ImageContent, TextContent
+from tether.content import ContentBlock, ImageContent, TextContent, context_block
 from tether.session.shown import EmbeddedResource, ResourceLink, ShownBlock
 
 __all__ = ["PromptBlock", "acp_resource", "prompt_content", "shown_blocks"]
@@ -122,8 +122,7 @@ def acp_resource(
 def _embedded(resource: TextResourceContents | BlobResourceContents, index: int) -> ContentBlock:
     match resource:
         case TextResourceContents(uri=uri, text=text):
-            body = text if text.endswith("\n") else text + "\n"
-            return TextContent(text=f'<context ref="{_attribute(uri)}">\n{body}</context>')
+            return context_block(uri, text)
         case BlobResourceContents(blob=blob, mime_type=mime_type) if (mime_type or "").startswith(
             "image/"
         ):
@@ -133,10 +132,6 @@ def _embedded(resource: TextResourceContents | BlobResourceContents, index: int)
             raise _unsupported(index, f"binary resources ({what}) are not supported: {uri}")
         case _:
             assert_never(resource)
-
-
-def _attribute(value: str) -> str:
-    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 def _unsupported(index: int, message: str) -> RequestError:

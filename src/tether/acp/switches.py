@@ -10,6 +10,7 @@ value the session left, even one the client did not choose itself.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from acp import RequestError
@@ -97,7 +98,9 @@ def set_sandbox(ctx: AgentContext, opened: OpenSession, mode: str) -> None:
     bash = _bash(opened.session)
     if bash is None:
         return
-    bash.sandbox = SandboxPolicy.from_env(mode, allow_network=bash.sandbox.allow_network)
+    chosen = SandboxPolicy.from_env(mode, allow_network=bash.sandbox.allow_network)
+    # The rest of the policy (the variables passed in, the size of /tmp) stays.
+    bash.sandbox = replace(bash.sandbox, mode=chosen.mode)
     _tell_options(ctx, opened)
 
 

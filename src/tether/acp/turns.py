@@ -14,7 +14,8 @@ from tether.acp.context import AgentContext
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.acp.switches import set_mode
-from tether.commands import CheckpointCommand, ModeSwitch, load_commands
+from tether.acp.workspace import list_permissions, settle
+from tether.commands import CheckpointCommand, ModeSwitch, PermissionsList, load_commands
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -34,14 +35,19 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     opened = ctx.opened(session_id)
     session = opened.session
     meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
-    if isinstance(meant, ModeSwitch):
+    if isinstance(meant, ModeSwitch | PermissionsList):
         if session.running:
             raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
-        set_mode(ctx, opened, meant.mode)
+        if isinstance(meant, ModeSwitch):
+            set_mode(ctx, opened, meant.mode)
+        else:
+            list_permissions(ctx, opened)
         await ctx.flush()
         return PromptResponse(stop_reason="end_turn")
     if isinstance(meant, CheckpointCommand):
         return await rewinding.checkpoint_command(ctx, opened, meant)
+    if not session.running:
+        await settle(ctx, opened)
     if opened.mcp is not None and not session.running:
         await opened.mcp.before_prompt(session, ctx.client, ctx.notifier(opened))
     content = prompt_content(meant.blocks)

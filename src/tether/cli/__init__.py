@@ -1,4 +1,10 @@
-"""The `tether` command line: one small module per subcommand, listed in `COMMANDS`."""
+"""The `tether` command line: one small module per subcommand, listed in `COMMANDS`.
+
+With no subcommand, `tether` is the interactive session (`INTERACTIVE`): `tether`,
+`tether "PROMPT"`, `tether -c`, `tether -r [ID]`. The first argument decides: a subcommand's
+exact name (`tether run ...`) is that subcommand, anything else belongs to the interactive
+session, so `tether "run tests"` is a prompt; `tether -- run` makes a lone word a prompt too.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol, cast
 
-__all__ = ["COMMANDS", "Command", "build_parser", "main"]
+__all__ = ["COMMANDS", "INTERACTIVE", "Command", "build_parser", "interactive_parser", "main"]
 
 COMMANDS: dict[str, str] = {
     "run": "tether.cli.run",
@@ -22,6 +28,11 @@ COMMANDS: dict[str, str] = {
     "permissions": "tether.cli.permissions",
 }
 """Subcommand name → module. A subcommand is one module that satisfies `Command`."""
+
+INTERACTIVE = "tether.cli.interactive"
+"""The module `tether` runs when no subcommand is named: the interactive session."""
+
+_HELP = ("-h", "--help")
 
 
 class Command(Protocol):
@@ -56,6 +67,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def interactive_parser() -> argparse.ArgumentParser:
+    """The parser of `tether` without a subcommand; its help lists the subcommands too."""
+    interactive = cast(Command, importlib.import_module(INTERACTIVE))
+    lines = []
+    for name, module_name in COMMANDS.items():
+        command = cast(Command, importlib.import_module(module_name))
+        lines.append(f"  {name:<10} {command.HELP}")
+    parser = argparse.ArgumentParser(
+        prog="tether",
+        usage="tether [options] [PROMPT]\n       tether COMMAND [options] ...",
+        description=interactive.HELP,
+        epilog="commands (tether COMMAND --help):\n" + "\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tether {_version()}")
+    interactive.configure(parser)
+    parser.set_defaults(command_run=interactive.run)
+    return parser
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -66,25 +97,26 @@ def _version() -> str:
 
 
 def _chosen(argv: Sequence[str]) -> str | None:
-    """The subcommand named in `argv`, if it comes before any other positional argument."""
+    """The subcommand `argv` names: its first argument after `-v`, when that is one."""
     for arg in argv:
-        if arg in COMMANDS:
-            return arg
-        if not arg.startswith("-"):
-            return None
+        if arg in ("-v", "--verbose"):
+            continue
+        return arg if arg in COMMANDS else None
     return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    chosen = _chosen(argv)
+    if chosen is None and not any(arg in (*_HELP, "--version") for arg in _options(argv)):
+        # The interactive session parses its own arguments once its input box is drawn.
+        launch = importlib.import_module(INTERACTIVE).launch
+        return cast(int, launch(argv))
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
-    args = build_parser(_chosen(argv)).parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="tether: %(levelname)s: %(message)s",
-        stream=sys.stderr,
-    )
+    parser = build_parser(chosen) if chosen is not None else interactive_parser()
+    args = parser.parse_args(argv)
+    _configure_logging(verbose=args.verbose)
     from tether.models.base import ModelError
     from tether.session.errors import SessionError
 
@@ -102,6 +134,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _pipe_closed()
     return status
+
+
+def _options(argv: Sequence[str]) -> Sequence[str]:
+    """The arguments before `--` (after it, `-h` would be a prompt)."""
+    return argv[: argv.index("--")] if "--" in argv else argv
+
+
+def _configure_logging(*, verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="tether: %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
 
 
 def _pipe_closed() -> int:

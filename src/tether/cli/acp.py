@@ -9,10 +9,14 @@ from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments, default_model
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
+from tether.cli.settings_args import add_settings_arguments, model_spec, settings_flags
 from tether.models.base import Model
 from tether.models.factory import make_model
-from tether.policy import DEFAULT_MODE, MODES
+from tether.policy import MODES
 from tether.session import SessionStore
+from tether.settings import Settings
+from tether.settings.effective import sandbox_policy as session_sandbox
+from tether.settings.effective import tool_env
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 
@@ -29,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the mode sessions start in (default: the settings' defaultMode, else ask)",
     )
+    add_settings_arguments(parser)
     add_sandbox_arguments(parser)
     add_fetch_arguments(parser)
 
@@ -36,16 +41,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
 
-    def model() -> Model:
-        return make_model(
-            args.model or default_model(), base_url=args.base_url, api_key=args.api_key
+    def model(settings: Settings) -> Model:
+        return make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
+
+    # A bad --model fails now, with a clear message, not at the first session.
+    make_model(args.model or default_model(), base_url=args.base_url, api_key=args.api_key)
+    sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
+
+    def tools(settings: Settings) -> ToolRegistry:
+        return default_tools(
+            session_sandbox(settings),
+            allow_private_fetch=args.allow_private_fetch,
+            env=tool_env(settings),
         )
-
-    model()  # a bad --model fails now, with a clear message, not at the first session
-    sandbox = sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
-
-    def tools() -> ToolRegistry:
-        return default_tools(sandbox, allow_private_fetch=args.allow_private_fetch)
 
     def switch(spec: str) -> Model:
         return make_model(spec, base_url=args.base_url, api_key=args.api_key)
@@ -54,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
         store=SessionStore.default(),
         model=model,
         tools=tools,
-        mode=args.mode or DEFAULT_MODE,
+        mode=args.mode,
         switch_model=switch,
         context_window=args.context_window,
         compact_at=args.compact_at,
+        flags=settings_flags(args),
     )
     asyncio.run(serve_stdio(agent))
     return 0

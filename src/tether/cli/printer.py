@@ -38,6 +38,7 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
+from tether.tools.access import FileAccess
 from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (
     DiffResultView,
@@ -174,15 +175,20 @@ class Printer:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()
-        if isinstance(request.subject, DelegatedAccess):
+        subject = request.subject
+        if isinstance(subject, DelegatedAccess):
             # An agent's call: its own card, not the task card it runs under.
-            if request.subject.view is not None:
-                self.console.print(render_call_view(request.subject.view, "awaiting approval"))
+            if subject.view is not None:
+                self.console.print(render_call_view(subject.view, "awaiting approval"))
             return
-        call = self._calls.get(request.subject.tool_call_id)
-        if call is not None:
-            self.console.print(render_call_view(call, "awaiting approval"))
-            self._proposed.add(request.subject.tool_call_id)
+        call = self._calls.get(subject.tool_call_id)
+        if call is None:
+            return
+        # An edit worked out before asking shows the change in place, with its line numbers.
+        if isinstance(subject, FileAccess) and subject.preview is not None:
+            call = subject.preview
+        self.console.print(render_call_view(call, "awaiting approval"))
+        self._proposed.add(subject.tool_call_id)
 
     def close(self) -> None:
         """Print what is left of the model's text and take the live line away."""
@@ -198,10 +204,13 @@ class Printer:
         outcome = update.permission
         match outcome:
             case "allow_once" | "allow_always" | "allow_project":
-                if not shown and call is not None:
+                applied = isinstance(update.view, DiffResultView) and not failed
+                if not shown and applied:
+                    # Replayed: the change applied is the change that was proposed, in place.
+                    self.console.print(render_result_view(update.view))
+                elif not shown and call is not None:
                     self.console.print(render_call_view(call, "awaiting approval"))
                 # A diff result repeats the proposed change: the outcome line says it landed.
-                applied = isinstance(update.view, DiffResultView) and not failed
                 self.console.print(outcome_line(outcome, applied=applied))
                 if applied:
                     return

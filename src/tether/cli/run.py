@@ -28,7 +28,7 @@ from tether.cli.settings_args import (
     extra_roots,
     model_spec,
     run_settings,
-    sandbox_from,
+    sandbox_policy,
     settings_flags,
     tool_env,
 )
@@ -37,6 +37,7 @@ from tether.commands import (
     CheckpointCommand,
     CommandError,
     ModeSwitch,
+    PermissionsList,
     PromptText,
     load_commands,
     resolve,
@@ -45,7 +46,10 @@ from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
+from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
+
+__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
 
 HELP = "run one prompt headless and print every card"
 
@@ -122,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
-        sandbox = sandbox_from(settings)
+        sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
@@ -157,13 +161,7 @@ def run(args: argparse.Namespace) -> int:
     session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        if checkpoint is not None:
-            ask = terminal_ask(err) if can_ask else None
-            status = checkpoint_command(
-                session, checkpoint, store=store, printer=printer, err=err, ask=ask
-            )
-        else:
-            status = _run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
         session.close()
     err.print(
@@ -175,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_command_or_prompt(
+def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
@@ -184,7 +182,8 @@ def _run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is."""
+    """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
+    its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
@@ -198,11 +197,21 @@ def _run_command_or_prompt(
                 markup=False,
             )
             return 0
+        case PermissionsList():
+            settings = session.gate.settings
+            if settings is not None:
+                printer.console.print(
+                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
+                )
+            return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None
             return run_prompt(session, text, printer, typed=typed, mcp=mcp)
         case CheckpointCommand():
-            raise AssertionError("checkpoint commands are run before")  # see `run`
+            ask = terminal_ask(err) if sys.stdin.isatty() else None
+            return checkpoint_command(
+                session, meant, store=store, printer=printer, err=err, ask=ask
+            )
         case _:
             assert_never(meant)
 

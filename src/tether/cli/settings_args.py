@@ -1,24 +1,22 @@
 """Settings for a run from the terminal: the `--allow`/`--deny` flags, the files loaded with
 the flags on top, problems on stderr, and the workspace's trust asked (or said) once.
 
-What a value comes from, first found wins: the flag, then the environment (`$TETHER_MODEL`,
-`$TETHER_SANDBOX`), then the settings files, then the default.
+What each value then comes from is `tether.settings.effective`'s to say.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 
 from tether.cli.model_args import DEFAULT_MODEL
-from tether.policy import DEFAULT_MODE, PermissionAsker, PolicyMode, settle_trust, untrusted_notice
+from tether.policy import PermissionAsker, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
-from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
+from tether.settings.effective import effective_mode, extra_roots, sandbox_policy, tool_env
+from tether.settings.effective import model_spec as spec_from
 
 __all__ = [
     "add_settings_arguments",
@@ -26,7 +24,7 @@ __all__ = [
     "extra_roots",
     "model_spec",
     "run_settings",
-    "sandbox_from",
+    "sandbox_policy",
     "settings_flags",
     "tool_env",
 ]
@@ -80,50 +78,6 @@ def run_settings(
     return settings
 
 
-def effective_mode(settings: Settings) -> PolicyMode:
-    """The mode: `--mode`, else `permissions.defaultMode`, else ask."""
-    return settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
-
-
 def model_spec(settings: Settings) -> str:
     """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else openai."""
-    chosen = settings.model
-    if chosen is not None and chosen.source.scope == "flags":
-        return chosen.value
-    return os.environ.get("TETHER_MODEL") or (chosen.value if chosen else DEFAULT_MODEL)
-
-
-def sandbox_from(settings: Settings) -> SandboxPolicy:
-    """The sandbox: `--sandbox`, else `$TETHER_SANDBOX`, else `sandbox.mode`, else
-    workspace-write; the network as `--allow-network` or `sandbox.allowNetwork` say; the
-    variables `sandbox.env` passes in and the limits (`sandbox.tmpSizeMiB`, `maxProcesses`,
-    `memoryMiB`).
-    Raises `ValueError` for a bad `$TETHER_SANDBOX`."""
-    chosen = settings.sandbox.mode
-    mode: str | None = None
-    if chosen is not None and chosen.source.scope == "flags":
-        mode = chosen.value
-    else:
-        mode = os.environ.get(SANDBOX_ENV) or (chosen.value if chosen else None)
-    network = settings.sandbox.allow_network
-    policy = SandboxPolicy.from_env(mode, allow_network=bool(network and network.value))
-    size = settings.sandbox.tmp_size_mib
-    processes = settings.sandbox.max_processes
-    memory = settings.sandbox.memory_mib
-    return replace(
-        policy,
-        env=tuple(dict.fromkeys(entry.value for entry in settings.sandbox.env)),
-        tmp_size_mib=size.value if size is not None else policy.tmp_size_mib,
-        max_processes=processes.value if processes is not None else policy.max_processes,
-        memory_mib=memory.value if memory is not None else policy.memory_mib,
-    )
-
-
-def tool_env(settings: Settings) -> dict[str, str]:
-    """The variables the settings' `env` gives the commands tools run."""
-    return {name: entry.value for name, entry in settings.env.items()}
-
-
-def extra_roots(settings: Settings) -> tuple[Path, ...]:
-    """The directories `permissions.additionalDirectories` adds to the workspace."""
-    return tuple(entry.value for entry in settings.additional_directories)
+    return spec_from(settings, DEFAULT_MODEL)

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tether.render.theme import printable
 
-__all__ = ["TAIL_LINES", "StatusLine", "tail_text"]
+__all__ = ["TAIL_LINES", "Activity", "StatusLine", "tail_text"]
 
 TAIL_LINES = 8
 """Lines of a running command's output shown live."""
@@ -29,7 +29,8 @@ class StatusLine:
         self.console = console
         self.enabled = console.is_terminal if enabled is None else enabled
         self._live: Live | None = None
-        self._view = _Activity()
+        self.view = Activity()
+        """What the line shows."""
 
     @property
     def active(self) -> bool:
@@ -40,10 +41,10 @@ class StatusLine:
         """Show `label` (its clock restarts when it changes) and, below the label, `tail`."""
         if not self.enabled:
             return
-        self._view.set(label, tail)
+        self.view.set(label, tail)
         if self._live is None:
             self._live = Live(
-                self._view,
+                self.view,
                 console=self.console,
                 refresh_per_second=8,
                 transient=True,
@@ -56,7 +57,7 @@ class StatusLine:
 
     def budget(self, text: str) -> None:
         """Show where the context budget stands (`23.1k / 128k tokens`) from now on."""
-        self._view.budget = text
+        self.view.budget = text
         if self._live is not None:
             self._live.refresh()
 
@@ -67,8 +68,11 @@ class StatusLine:
             live.stop()
 
 
-class _Activity:
+class Activity:
     """The spinner, label and elapsed time, rendered afresh at every refresh."""
+
+    hint = ""
+    """Said after the time (`esc to interrupt` where Esc does)."""
 
     def __init__(self) -> None:
         self.label = ""
@@ -78,6 +82,7 @@ class _Activity:
         self._spinner = Spinner("dots", style="cyan")
 
     def set(self, label: str, tail: RenderableType | None) -> None:
+        """Show `label` (its clock restarts when it changes) over `tail`."""
         if label != self.label:
             self.label, self.since = label, time.monotonic()
         self.tail = tail
@@ -85,7 +90,8 @@ class _Activity:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         elapsed = time.monotonic() - self.since
         budget = f" · {self.budget}" if self.budget else ""
-        self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s{budget}", style="dim")
+        hint = f" · {self.hint}" if self.hint else ""
+        self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s{budget}{hint}", style="dim")
         yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
 
 

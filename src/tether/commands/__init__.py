@@ -13,6 +13,7 @@ from tether.commands.resolve import (
     CommandError,
     Invocation,
     ModeSwitch,
+    PermissionsList,
     PromptText,
     resolve,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "CommandError",
     "Invocation",
     "ModeSwitch",
+    "PermissionsList",
     "PromptText",
     "load_commands",
     "resolve",

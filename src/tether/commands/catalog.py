@@ -11,6 +11,10 @@ prompt, where `$ARGUMENTS` stands for what follows the command. Optional front m
 
 Files come from `$TETHER_HOME/commands/` and then `.tether/commands/` in the workspace (a
 project command replaces a user command of the same name). Built-in names cannot be taken.
+
+Some built-in commands act on the terminal itself (`/help`, `/clear`, `/resume`, `/model`,
+`/usage`, `/transcript`, `/exit`): they are `terminal` commands, listed only where a terminal
+asks for them (`load_commands(..., terminal=True)`); ACP and the web client never see them.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class Command:
     template: str | None = None
     """The prompt it stands for (`$ARGUMENTS` replaced); `None` for `/mode` and `/compact`."""
     source: Path | None = None
+    terminal: bool = False
+    """Only the interactive terminal offers it (it acts on the terminal, not the session)."""
 
 
 BUILTIN: tuple[Command, ...] = (
@@ -67,6 +73,17 @@ BUILTIN: tuple[Command, ...] = (
     ),
     Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
     Command(
+        "permissions",
+        "List the permission rules, the file each comes from, and whether the workspace is trusted",
+    ),
+    Command("help", "Keys and commands", terminal=True),
+    Command("clear", "Start a new session with the same settings", terminal=True),
+    Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),
+    Command("model", "Switch the model from the next request on", hint="[spec]", terminal=True),
+    Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
+    Command("transcript", "The whole session in full, in a pager", terminal=True),
+    Command("exit", "Leave (the session can be resumed)", terminal=True),
+    Command(
         "rewind",
         "Restore the files to how they were before a prompt (no number: list the prompts)",
         hint="prompt number (optional)",
@@ -81,8 +98,11 @@ BUILTIN: tuple[Command, ...] = (
 )
 
 
-def load_commands(workspace: Path, home: Path | None) -> list[Command]:
-    """The built-in commands, then the custom ones by name (bad files are skipped, logged)."""
+def load_commands(workspace: Path, home: Path | None, *, terminal: bool = False) -> list[Command]:
+    """The built-in commands, then the custom ones by name (bad files are skipped, logged).
+
+    `terminal` commands are in the list only when `terminal` is set.
+    """
     found: dict[str, Command] = {}
     for folder in (home / "commands" if home else None, workspace / COMMANDS_DIR):
         if folder is None or not folder.is_dir():
@@ -94,7 +114,8 @@ def load_commands(workspace: Path, home: Path | None) -> list[Command]:
     builtin = {c.name for c in BUILTIN}
     for name in sorted(found.keys() & builtin):
         log.warning("%s: /%s is a built-in command; the file is ignored", found[name].source, name)
-    return [*BUILTIN, *(found[n] for n in sorted(found) if n not in builtin)]
+    offered = [c for c in BUILTIN if terminal or not c.terminal]
+    return [*offered, *(found[n] for n in sorted(found) if n not in builtin)]
 
 
 def parse_command_file(path: Path) -> Command | None:

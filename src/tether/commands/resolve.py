@@ -17,6 +17,7 @@ __all__ = [
     "CommandError",
     "Invocation",
     "ModeSwitch",
+    "PermissionsList",
     "PromptText",
     "resolve",
 ]
@@ -44,6 +45,11 @@ class ModeSwitch:
     mode: PolicyMode
 
 
+@dataclass(frozen=True)
+class PermissionsList:
+    """`/permissions`: show the rules and where they come from; nothing goes to the model."""
+
+
 CheckpointAction = Literal["rewind", "undo", "redo", "fork"]
 """The commands about checkpoints and the conversation's history."""
 
@@ -61,7 +67,7 @@ class CheckpointCommand:
     prompt: int | None = None
 
 
-Invocation = PromptText | ModeSwitch | CheckpointCommand
+Invocation = PromptText | ModeSwitch | PermissionsList | CheckpointCommand
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -76,6 +82,8 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
     command = next((c for c in commands if c.name == name), None)
     if command is None:
         return PromptText(text)
+    if command.name == "permissions":
+        return PermissionsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")

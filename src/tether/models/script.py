@@ -26,6 +26,7 @@ An agent file can name a script of its own instead (`model: script:FILE`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
@@ -141,6 +142,8 @@ class ScriptModel:
             raise ModelError(turn.error)
         for piece in split_text(turn.text):
             yield TextDelta(piece)
+            # A real stream waits for its next chunk: others get the event loop meanwhile.
+            await asyncio.sleep(0)
         calls = tuple(ToolCall(c.id, c.name, c.raw_arguments()) for c in turn.tool_calls)
         reason = turn.stop_reason or ("tool_use" if calls else "end_turn")
         message = AssistantMessage(text=turn.text, tool_calls=calls, stop_reason=reason)

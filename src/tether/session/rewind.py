@@ -38,6 +38,7 @@ __all__ = [
     "PromptChanges",
     "RestorePlan",
     "RewindError",
+    "counted",
     "plan_redo",
     "plan_rewind",
     "plan_undo",
@@ -345,7 +346,7 @@ def prompt_listing(session_id: str, prompts: Sequence[PromptChanges]) -> str:
         return f"session {session_id} has no prompts yet"
     lines = [f"prompts of session {session_id} (/rewind N restores the files to before N):"]
     for prompt in prompts:
-        files = ", ".join(_counted(f) for f in prompt.files[:6])
+        files = ", ".join(counted(f) for f in prompt.files[:6])
         if len(prompt.files) > 6:
             files += f" and {len(prompt.files) - 6} more"
         if not prompt.restorable:
@@ -354,7 +355,8 @@ def prompt_listing(session_id: str, prompts: Sequence[PromptChanges]) -> str:
     return "\n".join(lines)
 
 
-def _counted(count: LineCount) -> str:
+def counted(count: LineCount) -> str:
+    """`a.py +3 -1` (or `(binary)`): a path and the lines a prompt added and deleted in it."""
     if count.added is None or count.deleted is None:
         return f"{count.path} (binary)"
     return f"{count.path} +{count.added} -{count.deleted}"

@@ -7,9 +7,11 @@ so a client can show the request beside its card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
+
+from tether.views import DiffCallView
 
 __all__ = [
     "Access",
@@ -35,6 +37,8 @@ class FileAccess:
     tool_call_id: str = ""
     tool: str = ""
     """The tool asking (`read`, `grep`, `glob`, `edit`, `write`), for rules naming one."""
+    preview: DiffCallView | None = field(default=None, compare=False)
+    """For an edit worked out before asking: the change, with its context and line numbers."""
 
 
 @dataclass(frozen=True)

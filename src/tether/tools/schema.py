@@ -9,6 +9,8 @@ every request. What is left: types, descriptions, constraints, enums and real de
 
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any
 
 from pydantic import BaseModel
@@ -21,7 +23,14 @@ _SUBSCHEMAS = ("items", "additionalProperties", "not", "contains")
 
 
 def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The plain JSON Schema of a pydantic arguments model."""
+    """The plain JSON Schema of a pydantic arguments model (a copy the caller may change)."""
+    return copy.deepcopy(_model_schema(model))
+
+
+@functools.cache
+def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Made once per model: pydantic builds a schema afresh at each call, and every request
+    # of every session states the tools' schemas.
     return plain_schema(model.model_json_schema())
 
 

@@ -3,6 +3,10 @@
 Each WebSocket gets its own agent process: updates and permission requests then have
 exactly one page to go to, and closing the tab ends the agent (stdin closed, then
 terminate/kill after a grace period, as the SDK's transport does).
+
+The page's messages are read from the start, while the agent still starts: a session
+another tab or process holds is then shown read-only at once (following its log needs no
+agent); everything else waits for the agent.
 """
 
 from __future__ import annotations
@@ -20,38 +24,34 @@ from acp.schema import (
     ClientCapabilities,
     FileSystemCapabilities,
     Implementation,
-    LoadSessionResponse,
-    SessionConfigOptionSelect,
-    SessionConfigSelectOption,
-    SessionModeState,
 )
 from pydantic import ValidationError
 
-from tether.acp.config import SANDBOX_OPTION
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
-from tether.web.follow import LogFollower
+from tether.web.follow import LogFollower, held_elsewhere
 from tether.web.protocol import (
     Answer,
     Cancel,
     ClientMessage,
     ErrorMessage,
+    ListPermissions,
     ListSessions,
     LoadSession,
-    ModeChoice,
-    ModeState,
+    Menus,
     NewSession,
     Opened,
     Opening,
+    PermissionsReport,
     Prompt,
     PromptEnd,
     Ready,
     Sessions,
     SessionSummary,
+    SetConfigOption,
     SetMode,
-    SetSandbox,
     UnwatchChild,
     WatchChild,
 )
@@ -63,9 +63,9 @@ log = logging.getLogger(__name__)
 STDIO_LIMIT = 50 * 1024 * 1024
 """Longest JSON-RPC line taken from the agent; a 50 KB read card exceeds asyncio's 64 KiB."""
 
-LOAD_RETRIES = 6
-"""Tries to open a session whose lock another (closing) agent process still holds."""
-LOAD_RETRY_DELAY_S = 0.5
+LET_GO_WITHIN_S = 3.0
+"""A session a reloaded tab reclaims is taken back at once if its writer lets go this soon:
+the tab's old agent holds the lock for a moment while it shuts down."""
 EXIT_WAIT_S = 1.0
 """How long a failed handshake waits for the agent's exit code before reporting."""
 
@@ -88,12 +88,17 @@ class Bridge:
         self._send = send
         self._client = PageClient(send)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._following: asyncio.Task[bool] | None = None
+        self._following: asyncio.Task[None] | None = None
+        self._connected: asyncio.Future[ClientSideConnection] | None = None
+        """Resolved once the agent is initialized."""
         self._children = ChildWatches(SessionStore.default, send)
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
         """Start the agent, then handle the page's messages until the page or the agent goes."""
         program, *args = self._command
+        self._connected = asyncio.get_running_loop().create_future()
+        queue: asyncio.Queue[ClientMessage | None] = asyncio.Queue()
+        pump = asyncio.create_task(self._pump(incoming, queue))
         try:
             spawned = spawn_agent_process(
                 self._client,
@@ -106,10 +111,11 @@ class Bridge:
                 transport_kwargs={"stderr": None, "limit": STDIO_LIMIT},
             )
             async with spawned as (conn, process):
-                await self._serve(conn, process, incoming)
+                await self._serve(conn, process, queue)
         except OSError as exc:
             await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
         finally:
+            pump.cancel()
             self._client.withdraw()
             self._stop_following()
             await self._children.close()
@@ -121,7 +127,7 @@ class Bridge:
         self,
         conn: ClientSideConnection,
         process: asyncio.subprocess.Process,
-        incoming: AsyncIterator[ClientMessage],
+        queue: asyncio.Queue[ClientMessage | None],
     ) -> None:
         exited = asyncio.ensure_future(process.wait())
         try:
@@ -139,7 +145,9 @@ class Bridge:
                 )
                 await self._send(ErrorMessage(message=message))
                 return
-            reader = asyncio.ensure_future(self._dispatch_all(conn, incoming))
+            if self._connected is not None:
+                self._connected.set_result(conn)
+            reader = asyncio.ensure_future(self._dispatch_all(conn, queue))
             await asyncio.wait({reader, exited}, return_when=asyncio.FIRST_COMPLETED)
             if exited.done():
                 reader.cancel()
@@ -176,18 +184,53 @@ class Bridge:
             )
         )
 
-    async def _dispatch_all(
-        self, conn: ClientSideConnection, incoming: AsyncIterator[ClientMessage]
+    async def _pump(
+        self, incoming: AsyncIterator[ClientMessage], queue: asyncio.Queue[ClientMessage | None]
     ) -> None:
+        """Read the page from the start; what needs the agent waits in `queue` for it."""
         async for message in incoming:
             if isinstance(message, Answer):
                 # Answered inline: a prompt's task is waiting on exactly this.
                 self._client.answer(message.request_id, message.option_id)
-                continue
-            if isinstance(message, WatchChild | UnwatchChild):
+            elif isinstance(message, WatchChild | UnwatchChild):
                 # Read from the logs, not asked of the agent.
                 self._children.watch_or_unwatch(message)
-                continue
+            elif not (isinstance(message, LoadSession) and self._follow_early(message)):
+                await queue.put(message)
+        await queue.put(None)
+
+    def _follow_early(self, message: LoadSession) -> bool:
+        """Before the agent is up, show a session held elsewhere read-only at once."""
+        if self._connected is None or self._connected.done():
+            return False
+        store = SessionStore.default()
+        if not LogFollower.possible(store, message.session_id):
+            return False
+        if not held_elsewhere(store, message.session_id):
+            return False
+        self._start_following(store, message)
+        return True
+
+    def _start_following(self, store: SessionStore, message: LoadSession) -> None:
+        self._stop_following()
+        self._following = asyncio.create_task(self._follow(store, message))
+
+    async def _follow(self, store: SessionStore, message: LoadSession) -> None:
+        """Follow a held session; one the tab reclaims is opened here once its writer goes."""
+        session_id, cwd = message.session_id, message.cwd
+        await self._send(Opening(session_id=session_id, replay=True))
+        follower = LogFollower(store, session_id, self._client, self._send)
+        grace = LET_GO_WITHIN_S if message.reclaim else 0.0
+        if not await follower.run(let_go_within=grace) or self._connected is None:
+            return
+        conn = await self._connected
+        self._following = None  # opening it must not cancel this very task
+        await self._handle(conn, LoadSession(session_id=session_id, cwd=cwd))
+
+    async def _dispatch_all(
+        self, conn: ClientSideConnection, queue: asyncio.Queue[ClientMessage | None]
+    ) -> None:
+        while (message := await queue.get()) is not None:
             task = asyncio.create_task(self._handle(conn, message))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -208,21 +251,10 @@ class Bridge:
                 )
                 return
             await self._send(ErrorMessage(message=_describe(message, exc)))
-
-    async def _load(
-        self, conn: ClientSideConnection, session_id: str, cwd: str
-    ) -> LoadSessionResponse:
-        # After a page reload the old tab's agent may still hold the session's lock for a
-        # moment while it shuts down; a short retry spares the user a spurious error.
-        attempt = 1
-        while True:
-            try:
-                return await conn.load_session(cwd=cwd, session_id=session_id, mcp_servers=[])
-            except RequestError as exc:
-                if attempt >= LOAD_RETRIES or not is_session_locked(exc):
-                    raise
-            attempt += 1
-            await asyncio.sleep(LOAD_RETRY_DELAY_S)
+            if isinstance(message, SetMode | SetConfigOption):
+                # The menu shows back what the agent still holds.
+                menus = self._client.menus.get(message.session_id)
+                await self._send(Menus(session_id=message.session_id, menus=menus))
 
     async def _dispatch(self, conn: ClientSideConnection, message: ClientMessage) -> None:
         match message:
@@ -244,35 +276,27 @@ class Bridge:
             case NewSession():
                 self._stop_following()
                 created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
-                await self._send(Opening(session_id=created.session_id, replay=False))
-                await self._send(
-                    Opened(
-                        session_id=created.session_id,
-                        modes=_modes(created.modes),
-                        sandbox=_sandbox(created.config_options),
-                    )
-                )
+                session_id = created.session_id
+                await self._send(Opening(session_id=session_id, replay=False))
+                menus = self._client.menus.opened(session_id, created.modes, created.config_options)
+                await self._send(Opened(session_id=session_id, menus=menus))
             case LoadSession(session_id=session_id, cwd=cwd):
                 self._stop_following()
                 await self._send(Opening(session_id=session_id, replay=True))
                 try:
-                    loaded = await self._load(conn, session_id, cwd or str(self._cwd))
+                    loaded = await conn.load_session(
+                        cwd=cwd or str(self._cwd), session_id=session_id, mcp_servers=[]
+                    )
                 except RequestError as exc:
                     store = SessionStore.default()
                     if not is_session_locked(exc) or not LogFollower.possible(store, session_id):
                         raise
                     # Held by another tab or process: show it read-only, following its log.
-                    follower = LogFollower(store, session_id, self._client, self._send)
-                    self._following = asyncio.create_task(follower.run())
+                    self._start_following(store, message)
                     return
                 await self._client.end_message(session_id)
-                await self._send(
-                    Opened(
-                        session_id=session_id,
-                        modes=_modes(loaded.modes),
-                        sandbox=_sandbox(loaded.config_options),
-                    )
-                )
+                menus = self._client.menus.opened(session_id, loaded.modes, loaded.config_options)
+                await self._send(Opened(session_id=session_id, menus=menus))
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
                 await self._client.end_message(session_id)
@@ -282,39 +306,27 @@ class Bridge:
                 self._client.withdraw(session_id)
             case SetMode(session_id=session_id, mode_id=mode_id):
                 await conn.set_session_mode(session_id=session_id, mode_id=mode_id)
-            case SetSandbox(session_id=session_id, value=value):
-                await conn.set_config_option(
-                    config_id=SANDBOX_OPTION, session_id=session_id, value=value
+                menus = self._client.menus.mode_changed(session_id, mode_id)
+                await self._send(Menus(session_id=session_id, menus=menus))
+            case SetConfigOption(session_id=session_id, config_id=config_id, value=value):
+                answer = await conn.set_config_option(
+                    config_id=config_id, session_id=session_id, value=value
                 )
+                menus = self._client.menus.options_changed(session_id, answer.config_options)
+                await self._send(Menus(session_id=session_id, menus=menus))
+            case ListPermissions(session_id=session_id):
+                await self._send(await _permissions(conn, session_id))
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
 
 
-def _modes(state: SessionModeState | None) -> ModeState | None:
-    if state is None:
-        return None
-    return ModeState(
-        current_mode_id=state.current_mode_id,
-        available_modes=tuple(
-            ModeChoice(id=m.id, name=m.name, description=m.description)
-            for m in state.available_modes
-        ),
-    )
-
-
-def _sandbox(options: Sequence[object] | None) -> ModeState | None:
-    """The agent's `sandbox` select as the page's menu, or `None` when it offers none."""
-    for option in options or ():
-        if isinstance(option, SessionConfigOptionSelect) and option.id == SANDBOX_OPTION:
-            return ModeState(
-                current_mode_id=option.current_value,
-                available_modes=tuple(
-                    ModeChoice(id=c.value, name=c.name, description=c.description)
-                    for c in option.options
-                    if isinstance(c, SessionConfigSelectOption)
-                ),
-            )
-    return None
+async def _permissions(conn: ClientSideConnection, session_id: str) -> PermissionsReport:
+    """The agent's report on a session's rules; an agent without it says so in the report."""
+    try:
+        report = await conn.ext_method("tether/permissions", {"sessionId": session_id})
+    except RequestError as exc:
+        return PermissionsReport(session_id=session_id, error=str(exc))
+    return PermissionsReport(session_id=session_id, report=report)
 
 
 def _failure(exc: Exception) -> str | None:
@@ -327,16 +339,7 @@ def _failure(exc: Exception) -> str | None:
 
 
 def _describe(message: ClientMessage, exc: Exception) -> str:
-    what = {
-        "listSessions": "listing sessions",
-        "newSession": "starting a session",
-        "loadSession": "opening the session",
-        "prompt": "the prompt",
-        "cancel": "cancelling",
-        "setMode": "changing the mode",
-        "setSandbox": "changing the sandbox",
-        "answer": "answering",
-    }[message.type]
+    what = _what(message)
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -346,3 +349,24 @@ def _describe(message: ClientMessage, exc: Exception) -> str:
         text = f"{exc}" + (f" ({detail})" if detail else "")
         return f"{what} failed: {text}"
     return f"{what} failed: the agent connection closed"
+
+
+def _what(message: ClientMessage) -> str:
+    """What the page asked for, as a failure names it."""
+    match message:
+        case SetConfigOption(config_id=config_id, value=value):
+            return f"changing the setting {config_id} to {value}"
+        case SetMode(mode_id=mode_id):
+            return f"changing the mode to {mode_id}"
+        case _:
+            pass
+    return {
+        "listSessions": "listing sessions",
+        "newSession": "starting a session",
+        "loadSession": "opening the session",
+        "prompt": "the prompt",
+        "cancel": "cancelling",
+        "setMode": "changing the mode",
+        "setConfigOption": "changing the setting",
+        "answer": "answering",
+    }[message.type]

@@ -42,8 +42,10 @@ from acp.schema import (
 
 from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.markdown import markdown_html
+from tether.web.menus import SessionMenus
 from tether.web.protocol import (
     AgentUpdate,
+    Menus,
     MessageHtml,
     PermissionAsked,
     PermissionButton,
@@ -58,10 +60,9 @@ SendToPage = Callable[[ServerMessage], Awaitable[None]]
 
 _NO_FS = "tether web does not serve files or terminals to the agent; the agent uses its own tools"
 
-_ASIDE = frozenset(
-    {"usage_update", "available_commands_update", "current_mode_update", "config_option_update"}
-)
-"""Updates that may arrive in the middle of a message without ending it."""
+_ASIDE = frozenset({"usage_update", "available_commands_update"})
+"""Updates that may arrive in the middle of a message without ending it (settings changes
+never reach the transcript at all)."""
 
 
 class PageClient:
@@ -73,6 +74,8 @@ class PageClient:
 
     def __init__(self, send: SendToPage) -> None:
         self._send = send
+        self.menus = SessionMenus()
+        """Each open session's settings menus, followed through the agent's updates."""
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[str, asyncio.Future[str | None]]] = {}
         self._texts: dict[str, list[str]] = {}
@@ -152,7 +155,13 @@ class PageClient:
         | UsageUpdate,
         **kwargs: Any,
     ) -> None:
-        """Relay one update; enrichment runs before the first await so order is kept."""
+        """Relay one update; enrichment runs before the first await so order is kept.
+
+        A change of the session's settings (options or mode) goes as its menus instead.
+        """
+        if isinstance(update, ConfigOptionUpdate | CurrentModeUpdate):
+            await self._menus_changed(session_id, update)
+            return
         enriched = enrich_update(_dump(update))
         kind = enriched.get("sessionUpdate")
         if (
@@ -164,6 +173,18 @@ class PageClient:
         elif kind not in _ASIDE:
             await self.end_message(session_id)
         await self._send(AgentUpdate(session_id=session_id, update=enriched))
+
+    async def _menus_changed(
+        self, session_id: str, update: ConfigOptionUpdate | CurrentModeUpdate
+    ) -> None:
+        # A session not opened yet gets its menus with `opened`, from the agent's answer.
+        if not self.menus.get(session_id):
+            return
+        if isinstance(update, ConfigOptionUpdate):
+            menus = self.menus.options_changed(session_id, update.config_options)
+        else:
+            menus = self.menus.mode_changed(session_id, update.current_mode_id)
+        await self._send(Menus(session_id=session_id, menus=menus))
 
     async def write_text_file(
         self, session_id: str, path: str, content: str, **kwargs: Any

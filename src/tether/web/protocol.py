@@ -25,17 +25,20 @@ __all__ = [
     "ChildUpdates",
     "ClientMessage",
     "ErrorMessage",
+    "ListPermissions",
     "ListSessions",
     "LoadSession",
+    "Menu",
+    "MenuChoice",
+    "Menus",
     "MessageHtml",
-    "ModeChoice",
-    "ModeState",
     "NewSession",
     "Opened",
     "Opening",
     "PermissionAsked",
     "PermissionButton",
     "PermissionClosed",
+    "PermissionsReport",
     "Prompt",
     "PromptEnd",
     "ReadOnly",
@@ -43,6 +46,7 @@ __all__ = [
     "ServerMessage",
     "SessionSummary",
     "Sessions",
+    "SetConfigOption",
     "SetMode",
     "UnwatchChild",
     "WatchChild",
@@ -68,11 +72,17 @@ class NewSession:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class LoadSession:
-    """Open a stored session; its history comes back as replayed updates (`session/load`)."""
+    """Open a stored session; its history comes back as replayed updates (`session/load`).
+
+    `reclaim`: this tab had the session open before it was reloaded (or reconnected). If
+    another process holds it, the tab follows it read-only, and takes it back by itself
+    should it come free at once (the tab's old agent was only closing).
+    """
 
     type: Literal["loadSession"] = "loadSession"
     session_id: str
     cwd: Opt[str] = None
+    reclaim: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -102,11 +112,12 @@ class SetMode:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class SetSandbox:
-    """Switch how a session's commands are confined (the agent's `sandbox` config option)."""
+class SetConfigOption:
+    """Set one of a session's config options (`session/set_config_option`): a menu's choice."""
 
-    type: Literal["setSandbox"] = "setSandbox"
+    type: Literal["setConfigOption"] = "setConfigOption"
     session_id: str
+    config_id: str
     value: str
 
 
@@ -117,6 +128,14 @@ class Answer:
     type: Literal["answer"] = "answer"
     request_id: int
     option_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ListPermissions:
+    """Ask for a session's permission rules, their files and trust (`_tether/permissions`)."""
+
+    type: Literal["listPermissions"] = "listPermissions"
+    session_id: str
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -142,8 +161,9 @@ ClientMessage = Annotated[
     | Prompt
     | Cancel
     | SetMode
-    | SetSandbox
+    | SetConfigOption
     | Answer
+    | ListPermissions
     | WatchChild
     | UnwatchChild,
     Field(discriminator="type"),
@@ -195,31 +215,48 @@ class Opening:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeChoice:
-    """One selectable permission mode."""
+class MenuChoice:
+    """One choice of a menu; `group` names the agent's group of choices it sits in."""
+
+    value: str
+    name: str
+    description: Opt[str] = None
+    group: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menu:
+    """One of a session's settings as a header menu (a config option's `select`, or its modes).
+
+    `source` says how a choice is made: `config` through `session/set_config_option` with
+    this `id`, `modes` through `session/set_mode`.
+    """
 
     id: str
     name: str
     description: Opt[str] = None
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ModeState:
-    """The modes a session offers and the current one."""
-
-    current_mode_id: str
-    available_modes: tuple[ModeChoice, ...]
+    category: Opt[str] = None
+    current: str
+    choices: tuple[MenuChoice, ...]
+    source: Literal["config", "modes"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Opened:
-    """The session is open and accepts prompts."""
+    """The session is open and accepts prompts; its settings come as menus, in order."""
 
     type: Literal["opened"] = "opened"
     session_id: str
-    modes: Opt[ModeState] = None
-    sandbox: Opt[ModeState] = None
-    """The agent's `sandbox` config option, when it has one: the sandbox modes, the current."""
+    menus: tuple[Menu, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class Menus:
+    """A session's menus now: after an update from the agent, or a switch (made or refused)."""
+
+    type: Literal["menus"] = "menus"
+    session_id: str
+    menus: tuple[Menu, ...]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -294,6 +331,17 @@ class ReadOnly:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class PermissionsReport:
+    """A session's permission rules as the agent reports them (`tether.settings.report`), or
+    why there is no report (an agent without the `_tether/permissions` extension)."""
+
+    type: Literal["permissionsReport"] = "permissionsReport"
+    session_id: str
+    report: Opt[dict[str, Any]] = None
+    error: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ChildEntry:
     """One step of an agent's transcript: an ACP update, or the Markdown of its last message."""
 
@@ -329,12 +377,14 @@ ServerMessage = Annotated[
     | Sessions
     | Opening
     | Opened
+    | Menus
     | AgentUpdate
     | PermissionAsked
     | PermissionClosed
     | PromptEnd
     | MessageHtml
     | ReadOnly
+    | PermissionsReport
     | ChildUpdates
     | ErrorMessage,
     Field(discriminator="type"),

@@ -113,8 +113,8 @@ def test_hits_are_found_in_what_programs_say() -> None:
 def test_the_settings_set_the_limits(ws: Path, isolated_environment: Path) -> None:
     import json
 
-    from tether.cli.settings_args import sandbox_from
     from tether.settings import load_settings
+    from tether.settings.effective import sandbox_policy as sandbox_from
 
     limits = {"tmpSizeMiB": 64, "maxProcesses": 99, "memoryMiB": 512}
     (isolated_environment / "settings.json").write_text(json.dumps({"sandbox": limits}))

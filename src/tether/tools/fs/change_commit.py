@@ -11,18 +11,26 @@ from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.change_checks import Verb, ensure_unchanged
+from tether.tools.fs.change_diff import AppliedChange, change_view
 from tether.tools.observations import FileVersion
 
 __all__ = ["commit_change"]
 
 
 async def commit_change(
-    ctx: ToolContext, path: Path, data: bytes, before: FileVersion | None, verb: Verb
+    ctx: ToolContext,
+    path: Path,
+    data: bytes,
+    before: FileVersion | None,
+    verb: Verb,
+    *,
+    change: AppliedChange | None = None,
 ) -> None:
     """Ask the gate, check the file is still `before`, write `data` atomically, record it.
 
     Parent directories are created only once permission is granted. The new version is
-    recorded as observed, so a follow-up edit needs no new read.
+    recorded as observed, so a follow-up edit needs no new read. `change`, the change worked
+    out, is shown to whoever is asked (with its context and line numbers).
     """
     title = f"{verb.capitalize()} {path}"
     await ctx.gate.authorize(
@@ -33,6 +41,7 @@ async def commit_change(
             inside=ctx.workspace.contains(path),
             tool_call_id=ctx.tool_call_id,
             tool=verb,
+            preview=change_view(change, verb.capitalize()) if change is not None else None,
         )
     )
     roots = ctx.workspace.roots

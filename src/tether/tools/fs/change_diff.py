@@ -14,9 +14,9 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from tether.tools.result import ToolResult
-from tether.views import DiffResultView, FileDiff, Location
+from tether.views import DiffCallView, DiffResultView, FileDiff, Location
 
-__all__ = ["MAX_DIFF_CHARS", "AppliedChange", "change_meta", "diff_result_view"]
+__all__ = ["MAX_DIFF_CHARS", "AppliedChange", "change_meta", "change_view", "diff_result_view"]
 
 MAX_DIFF_CHARS = 256_000
 """The most text a stored diff may hold; a larger change is shown as the generic card."""
@@ -47,6 +47,17 @@ def change_meta(change: AppliedChange) -> JsonValue:
     ]
     lines: list[JsonValue] = list(change.lines)
     return {"path": str(change.path), "diffs": diffs, "lines": lines}
+
+
+def change_view(change: AppliedChange, verb: str) -> DiffCallView:
+    """A change not made yet, as the card that asks for it: the same hunks, title and lines
+    its result card will show once it is applied."""
+    path = str(change.path)
+    return DiffCallView(
+        title=f"{verb} {path}",
+        diffs=change.diffs,
+        locations=tuple(Location(path=path, line=line) for line in change.lines),
+    )
 
 
 def diff_result_view(result: ToolResult, verb: str) -> DiffResultView | None:

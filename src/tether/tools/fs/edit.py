@@ -76,8 +76,9 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")
         plan = await asyncio.to_thread(_plan, args, ctx.observations, path, ctx.workspace.roots)
-        await commit_change(ctx, path, plan.data, plan.before, "edit")
-        return await asyncio.to_thread(plan.applied, path)
+        change = await asyncio.to_thread(plan.applied, path)
+        await commit_change(ctx, path, plan.data, plan.before, "edit", change=change)
+        return change
 
     def render(self, args: EditArgs, value: AppliedChange) -> list[ContentBlock]:
         """`Edited PATH: replaced N occurrence(s)`, or `Created PATH (N lines)`."""

@@ -61,7 +61,7 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
         before, data, change = await asyncio.to_thread(
             _plan, args, ctx.observations, path, ctx.workspace.roots
         )
-        await commit_change(ctx, path, data, before, "write")
+        await commit_change(ctx, path, data, before, "write", change=change)
         return change
 
     def render(self, args: WriteArgs, value: AppliedChange) -> list[ContentBlock]:

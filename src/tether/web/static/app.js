@@ -1,197 +1,227 @@
-// tether web: the page. One WebSocket to the server, which speaks ACP to the agent.
+// tether web: the page. It wires the parts (header, session list, transcript, plan, composer)
+// to one connection to the server, which speaks ACP to the agent.
 // Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
 
 import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
-import { CommandMenu } from "./commands.js";
-import { clear, el } from "./dom.js";
+import { Composer } from "./composer.js";
+import { Connection } from "./connection.js";
+import { Header } from "./header.js";
+import { PermissionsPanel } from "./permissions.js";
 import { PlanPanel } from "./plan.js";
+import { Sidebar } from "./sidebar.js";
 import { Transcript } from "./transcript.js";
 
 const $ = (id) => document.getElementById(id);
-const ui = {
-  conn: $("conn"), connText: $("conn-text"), agent: $("agent"), menu: $("menu"), backdrop: $("backdrop"),
-  announcer: $("announcer"), banner: $("banner"), newSession: $("new-session"), refresh: $("refresh"),
-  sessions: $("sessions"), title: $("session-title"), sessionId: $("session-id"),
-  budget: $("budget"), modeBox: $("mode-box"), mode: $("mode"), sandboxBox: $("sandbox-box"), sandbox: $("sandbox"), scroller: $("scroller"), transcriptRoot: $("transcript"),
-  composer: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
-  plan: $("plan"), planEntries: $("plan-entries"), commandMenu: $("command-menu"),
-};
-const plan = new PlanPanel(ui.plan, ui.planEntries);
-const commands = new CommandMenu(ui.prompt, ui.commandMenu);
 
 const state = {
   ready: null, // the server's `ready` message
-  sessionId: null, // the open session
+  sessionId: null, // the session shown, open here or read-only
   opening: null, // a session being created or loaded
-  running: false, // a prompt is in flight
+  running: new Set(), // sessions with a prompt in flight (one may run while another is shown)
   queued: null, // prompt text waiting for a new session to open
-  readOnly: null, // {sessionId, free}: the open session is live elsewhere, shown from its log
-  sessions: [],
+  readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
+  parked: new Map(), // sessionId -> permission requests asked while another session was shown
+  unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
 };
+
+const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
+connectTasks((message) => connection.send(message)); // task cards open their agents' transcripts
+const header = new Header(
+  { title: $("session-title"), sessionId: $("session-id"), budget: $("budget"), settings: $("settings"), more: $("more") },
+  { onChoose: choose },
+);
+const sidebar = new Sidebar(
+  { sessions: $("sessions"), search: $("session-search"), menu: $("menu"), backdrop: $("backdrop"), firstFocus: $("new-session") },
+  { onOpen: (session) => openSession(session.sessionId, session.cwd) },
+);
+const plan = new PlanPanel($("plan"));
+const permissions = new PermissionsPanel({
+  request: (sessionId) => connection.send({ type: "listPermissions", sessionId }),
+  sessionId: () => state.sessionId,
+});
+$("more").before(permissions.button);
+const composer = new Composer(
+  {
+    form: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
+    commandMenu: $("command-menu"), readOnly: $("read-only"), readOnlyText: $("read-only-text"), takeOver: $("take-over"),
+  },
+  { onSubmit: submit, onCancel: cancel, onTakeOver: () => state.readOnly && openSession(state.readOnly.sessionId) },
+);
+const scroller = $("scroller");
+const loading = $("loading");
+const emptyState = $("empty");
+const announcer = $("announcer");
+const transcript = new Transcript($("transcript"), {
+  onAnswer: (requestId, optionId) => {
+    connection.send({ type: "answer", requestId, optionId });
+    composer.focus(); // the question is answered: back to where the user types
+  },
+  onRetry: (text) => {
+    if (!running() && !state.opening && !state.readOnly && state.ready) sendPrompt(text);
+  },
+  announcer,
+});
 
 // Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
 let stick = true;
-ui.scroller.addEventListener("scroll", () => {
-  const s = ui.scroller;
-  stick = s.scrollHeight - s.scrollTop - s.clientHeight < 48;
+scroller.addEventListener("scroll", () => {
+  stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
 });
 function follow() {
-  if (stick) ui.scroller.scrollTop = ui.scroller.scrollHeight;
+  if (stick) scroller.scrollTop = scroller.scrollHeight;
 }
 
-const transcript = new Transcript(ui.transcriptRoot, {
-  onAnswer: (requestId, optionId) => send({ type: "answer", requestId, optionId }),
-  onRetry: (text) => {
-    if (!state.running && !state.opening && !state.readOnly && state.ready) submitPrompt(text);
-  },
-  announcer: ui.announcer,
-});
-const emptyState = $("empty");
+function running() {
+  return Boolean(state.sessionId) && state.running.has(state.sessionId);
+}
 
-// --- socket -----------------------------------------------------------------------------
-// The server keeps its token across restarts, so a lost connection is retried with backoff
-// and the open session is opened again once the agent is ready.
+// --- connection ---------------------------------------------------------------------------
 
-const token = new URLSearchParams(location.search).get("token") || "";
-const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${encodeURIComponent(token)}`;
-const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000];
-let socket = null;
-let retries = 0;
 let reopen = null; // the session to open again after a reconnect
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
-connectTasks(send); // task cards open their agents' transcripts through the socket
-
-function setConn(stateName, text) {
-  ui.conn.dataset.state = stateName;
-  ui.connText.textContent = text;
+function setConn(name, text) {
+  $("conn").dataset.state = name;
+  $("conn-text").textContent = text;
 }
 
-function connect() {
-  setConn(retries ? "reconnecting" : "connecting", retries ? "Reconnecting…" : "Connecting…");
-  socket = new WebSocket(wsUrl);
-  socket.addEventListener("open", () => setConn("starting", "Starting the agent…"));
-  socket.addEventListener("close", () => {
-    const wasReady = Boolean(state.ready);
-    state.ready = null;
-    if (state.sessionId || state.opening) reopen = state.sessionId || state.opening;
-    state.opening = null;
-    setRunning(false);
-    updateControls();
-    const delay = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
-    retries += 1;
-    setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
-    if (wasReady) {
-      transcript.notice("Disconnected from the server; reconnecting…", "error");
-      follow();
-    }
-    setTimeout(connect, delay);
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    handle(message);
+function opened() {
+  setConn("starting", "Starting the agent…");
+  // Asked at once, while the agent starts: a session held elsewhere shows read-only right away.
+  const wanted = reopen || hashSession();
+  reopen = null;
+  if (wanted && !state.sessionId && !state.opening) {
+    state.opening = wanted;
+    showOpening(wanted, true);
+    connection.send({ type: "loadSession", sessionId: wanted, reclaim: ownedBefore() === wanted });
+  }
+}
+
+function closed(delay) {
+  const wasReady = Boolean(state.ready);
+  state.ready = null;
+  if (state.sessionId || state.opening) reopen = state.sessionId || state.opening;
+  state.opening = null;
+  state.sessionId = null;
+  state.running.clear();
+  loading.hidden = true;
+  update();
+  setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
+  if (wasReady) {
+    transcript.notice("Disconnected from the server; reconnecting…", "error");
     follow();
-  });
+  }
+}
+
+function receive(message) {
+  handle(message);
+  follow();
+}
+
+function current(message) {
+  return message.sessionId === state.sessionId || message.sessionId === state.opening;
 }
 
 function handle(message) {
   switch (message.type) {
     case "ready":
       state.ready = message;
-      retries = 0;
+      connection.settled();
       setConn("ready", "Connected");
-      ui.conn.title = `connected to ${message.agentName}`;
-      ui.agent.textContent = message.agentVersion ? `${message.agentName} ${message.agentVersion}` : message.agentName;
-      ui.agent.title = message.cwd;
-      updateControls();
-      if (message.canList) send({ type: "listSessions" });
-      else renderSessions();
-      if (message.canLoad && (reopen || hashSession())) openSession(reopen || hashSession());
-      reopen = null;
+      $("conn").title = `connected to ${message.agentName}`;
+      $("agent").textContent = message.agentVersion ? `${message.agentName} ${message.agentVersion}` : message.agentName;
+      $("agent").title = message.cwd;
+      composer.setAgent(message.agentName);
+      sidebar.setCapabilities(message);
+      update();
+      if (message.canList) connection.send({ type: "listSessions" });
+      if (message.canLoad && !state.opening && !state.sessionId && hashSession()) openSession(hashSession());
       return;
-    case "sessions":
-      state.sessions = message.sessions;
-      renderSessions();
+    case "sessions": {
+      sidebar.setSessions(message.sessions);
+      const shown = sidebar.find(state.sessionId || state.opening);
+      if (shown) header.listedTitle(shown.title);
       return;
+    }
     case "opening":
       state.opening = message.sessionId;
       state.sessionId = null;
-      setReadOnly(null);
-      resetTasks();
-      transcript.reset();
-      plan.clear();
-      commands.set([]);
-      emptyState.remove();
-      // The budget is the opened session's: its own updates (replayed on load) set it again.
-      ui.budget.hidden = true;
-      ui.budget.textContent = "";
-      showSession(message.sessionId);
-      updateControls();
+      state.readOnly = null;
+      showOpening(message.sessionId, message.replay);
+      update();
       return;
     case "opened":
+      loading.hidden = true;
       state.opening = null;
       state.sessionId = message.sessionId;
-      history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
-      showModes(message.modes);
-      showSandbox(message.sandbox);
-      showSession(message.sessionId);
-      updateControls();
-      if (state.ready && state.ready.canList) send({ type: "listSessions" });
+      state.readOnly = null;
+      setHash(message.sessionId);
+      setOwned(message.sessionId);
+      header.showMenus(message.menus);
+      composer.setHistory(transcript.userTexts);
+      sidebar.setCurrent(message.sessionId);
+      for (const request of state.parked.get(message.sessionId) || []) transcript.permission(request);
+      update();
+      if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
       if (state.queued !== null) {
         const text = state.queued;
         state.queued = null;
-        submitPrompt(text);
+        sendPrompt(text);
       } else {
-        ui.prompt.focus();
+        composer.focus();
       }
       return;
-    case "update":
-      if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
-      onUpdate(message.update);
+    case "menus":
+      if (current(message)) header.showMenus(message.menus);
       return;
     case "readOnly":
-      if (message.sessionId !== state.opening && message.sessionId !== state.sessionId) return;
+      if (!current(message)) return;
+      loading.hidden = true;
       state.opening = null;
       state.sessionId = message.sessionId;
-      history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(message.sessionId)}`);
-      ui.modeBox.hidden = true;
-      setReadOnly(message);
-      showSession(message.sessionId);
-      updateControls();
+      state.readOnly = { sessionId: message.sessionId, free: message.free };
+      setHash(message.sessionId);
+      setOwned(null);
+      header.showMenus([]);
+      composer.setHistory(transcript.userTexts);
+      sidebar.setCurrent(message.sessionId);
+      update();
+      return;
+    case "update":
+      if (current(message)) onUpdate(message.update);
       return;
     case "markdown":
-      if (message.sessionId !== state.sessionId && message.sessionId !== state.opening) return;
-      transcript.markdown(message.html);
+      if (current(message)) transcript.markdown(message.html);
       return;
     case "childUpdates":
       childUpdates(message);
       return;
     case "permission":
-      transcript.permission(message);
+      if (message.sessionId === state.sessionId) transcript.permission(message);
+      else park(message);
       return;
     case "permissionClosed":
+      unpark(message.requestId);
       transcript.permissionClosed(message.requestId, message.optionId);
       return;
+    case "permissionsReport":
+      permissions.show(message);
+      return;
     case "promptEnd":
-      if (message.sessionId !== state.sessionId) return;
-      setRunning(false);
-      // A tether agent already said how the turn ended (turnEnd); others are told here.
-      if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
-      transcript.ended = false;
-      if (state.ready && state.ready.canList) send({ type: "listSessions" });
+      state.running.delete(message.sessionId);
+      if (message.sessionId === state.sessionId) {
+        // A tether agent already said how the turn ended (turnEnd); others are told here.
+        if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
+        transcript.ended = false;
+      }
+      update();
+      if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
       return;
     case "error":
       transcript.notice(message.message, "error");
       if (state.opening) {
         state.opening = null;
-        updateControls();
+        loading.hidden = true;
+        update();
       }
       return;
     default:
@@ -199,237 +229,181 @@ function handle(message) {
   }
 }
 
-/** A token count as the terminal shows it: 950, 9.8k, 23.1k, 104k, 1.2M. */
-function shortTokens(count) {
-  const trim = (value) => value.toFixed(1).replace(/\.0$/, "");
-  if (count < 1000) return String(count);
-  if (count < 100000) return `${trim(count / 1000)}k`;
-  if (count < 1000000) return `${Math.floor(count / 1000)}k`;
-  return `${trim(count / 1000000)}M`;
+// A permission asked by a prompt running in a session not shown: kept, and shown with it.
+function park(request) {
+  const list = state.parked.get(request.sessionId) || [];
+  list.push(request);
+  state.parked.set(request.sessionId, list);
+  announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
 }
 
-// A session live in another tab or process: its log is followed, and it can be taken over
-// once the other side lets go.
-function setReadOnly(readOnly) {
-  state.readOnly = readOnly;
-  clear(ui.banner);
-  ui.banner.hidden = !readOnly;
-  if (!readOnly) return;
-  const text = readOnly.free
-    ? "The other tab or process has closed this session. Take it over to continue it here."
-    : "Read-only: this session is live in another tab or tether process. Its new events appear here as they happen.";
-  ui.banner.append(el("span", { text }),
-    el("button", {
-      type: "button", class: "primary", id: "take-over", text: "Take over", disabled: !readOnly.free,
-      onclick: () => openSession(readOnly.sessionId),
-    }));
+function unpark(requestId) {
+  for (const [sessionId, list] of state.parked) {
+    const left = list.filter((r) => r.requestId !== requestId);
+    if (left.length) state.parked.set(sessionId, left);
+    else state.parked.delete(sessionId);
+  }
+}
+
+function announce(text) {
+  announcer.textContent = text;
+}
+
+function onUpdate(update) {
+  switch (update.sessionUpdate) {
+    case "plan":
+      plan.show(update.entries);
+      return;
+    case "available_commands_update":
+      composer.commands.set(update.availableCommands);
+      return;
+    case "usage_update":
+      header.budget.show(update);
+      return;
+    case "session_info_update":
+      if (update.title) header.agentTitle(update.title);
+      transcript.apply(update);
+      return;
+    default:
+      transcript.apply(update);
+  }
+}
+
+// --- sessions -----------------------------------------------------------------------------
+
+// The session this tab had open (not read-only), kept across reloads of this tab only.
+const OWNED = "tether-owned-session";
+function ownedBefore() {
+  try {
+    return sessionStorage.getItem(OWNED);
+  } catch {
+    return null;
+  }
+}
+function setOwned(sessionId) {
+  try {
+    if (sessionId) sessionStorage.setItem(OWNED, sessionId);
+    else sessionStorage.removeItem(OWNED);
+  } catch {
+    // storage refused (a private window's quota): a reload then asks to take over
+  }
 }
 
 function hashSession() {
   return location.hash.startsWith("#session=") ? decodeURIComponent(location.hash.slice("#session=".length)) : null;
 }
 
-function onUpdate(update) {
-  if (update.sessionUpdate === "current_mode_update") {
-    ui.mode.value = update.currentModeId;
-    return;
-  }
-  if (update.sessionUpdate === "plan") {
-    plan.show(update.entries);
-    return;
-  }
-  if (update.sessionUpdate === "available_commands_update") {
-    commands.set(update.availableCommands);
-    return;
-  }
-  if (update.sessionUpdate === "usage_update") {
-    ui.budget.textContent = `${shortTokens(update.used)} / ${shortTokens(update.size)} tokens`;
-    ui.budget.hidden = false;
-    return;
-  }
-  if (update.sessionUpdate === "session_info_update" && update.title) {
-    ui.title.textContent = update.title;
-    return;
-  }
-  transcript.apply(update);
+function setHash(sessionId) {
+  history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(sessionId)}`);
 }
 
-// --- sessions ---------------------------------------------------------------------------
-
-function formatTime(iso) {
-  if (!iso) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay
-    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
-    : date.toLocaleDateString([], { month: "short", day: "numeric" });
-}
-
-function renderSessions() {
-  clear(ui.sessions);
-  if (!state.ready || !state.ready.canList) {
-    ui.sessions.append(el("li", { class: "sessions-empty", text: "This agent cannot list sessions." }));
-    return;
-  }
-  if (!state.sessions.length) {
-    ui.sessions.append(el("li", { class: "sessions-empty", text: "No sessions yet." }));
-    return;
-  }
-  for (const session of state.sessions) {
-    const current = session.sessionId === (state.sessionId || state.opening);
-    ui.sessions.append(el("li", {},
-      el("button", {
-        type: "button",
-        class: `session${current ? " current" : ""}`,
-        dataset: { sessionId: session.sessionId },
-        title: `${session.sessionId}\n${session.cwd}`,
-        disabled: !state.ready.canLoad || state.running,
-        onclick: () => openSession(session.sessionId, session.cwd),
-      },
-      el("span", { class: "session-name", text: session.title || "Untitled session" }),
-      el("span", { class: "session-meta", text: [formatTime(session.updatedAt), session.sessionId.slice(0, 8)].filter(Boolean).join(" · ") }))));
-  }
+/** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
+function showOpening(sessionId, replay) {
+  resetTasks();
+  transcript.reset();
+  plan.clear();
+  composer.commands.set([]);
+  header.budget.clear();
+  header.showMenus([]);
+  emptyState.remove();
+  loading.hidden = !replay;
+  const known = sidebar.find(sessionId);
+  header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
+  sidebar.setCurrent(sessionId);
 }
 
 function openSession(sessionId, cwd) {
-  closeDrawer();
-  if (state.running || state.opening || !state.ready) return;
-  const known = state.sessions.find((s) => s.sessionId === sessionId);
-  send({ type: "loadSession", sessionId, cwd: cwd || (known ? known.cwd : undefined) });
+  sidebar.setDrawer(false);
+  if (state.opening || !state.ready || !state.ready.canLoad) return;
+  const known = sidebar.find(sessionId);
+  connection.send({ type: "loadSession", sessionId, cwd: cwd || (known ? known.cwd : undefined) });
 }
 
-function showSession(sessionId) {
-  const known = state.sessions.find((s) => s.sessionId === sessionId);
-  ui.title.textContent = known && known.title ? known.title : "New session";
-  ui.sessionId.textContent = sessionId;
-  renderSessions();
+function choose(menu, value) {
+  if (!state.sessionId || state.readOnly) return;
+  if (menu.source === "modes") connection.send({ type: "setMode", sessionId: state.sessionId, modeId: value });
+  else connection.send({ type: "setConfigOption", sessionId: state.sessionId, configId: menu.id, value });
 }
 
-function showModes(modes) {
-  showChoices(ui.modeBox, ui.mode, modes);
-}
-
-// A menu of the agent's choices ({currentModeId, availableModes}); hidden when there are none.
-function showChoices(box, select, choices) {
-  clear(select);
-  if (!choices || !choices.availableModes.length) {
-    box.hidden = true;
-    return;
-  }
-  for (const choice of choices.availableModes) {
-    select.append(el("option", { value: choice.id, text: choice.name, title: choice.description || "" }));
-  }
-  select.value = choices.currentModeId;
-  box.hidden = false;
-}
-
-// The sandbox menu: the agent's `sandbox` config option (how commands are confined).
-function showSandbox(sandbox) {
-  showChoices(ui.sandboxBox, ui.sandbox, sandbox);
-}
-
-ui.sandbox.addEventListener("change", () => {
-  if (state.sessionId) send({ type: "setSandbox", sessionId: state.sessionId, value: ui.sandbox.value });
+$("new-session").addEventListener("click", () => {
+  sidebar.setDrawer(false);
+  if (state.ready && !state.opening) connection.send({ type: "newSession" });
 });
-ui.mode.addEventListener("change", () => {
-  if (state.sessionId) send({ type: "setMode", sessionId: state.sessionId, modeId: ui.mode.value });
-});
-ui.newSession.addEventListener("click", () => {
-  closeDrawer();
-  if (!state.running && !state.opening) send({ type: "newSession" });
-});
-ui.refresh.addEventListener("click", () => send({ type: "listSessions" }));
+$("refresh").addEventListener("click", () => connection.send({ type: "listSessions" }));
 
-// --- composer ---------------------------------------------------------------------------
+// --- composer -----------------------------------------------------------------------------
 
-function setRunning(running) {
-  state.running = running;
-  ui.working.hidden = !running;
-  ui.cancel.hidden = !running;
-  ui.send.hidden = running;
-  updateControls();
-  renderSessions();
-}
-
-function updateControls() {
+function update() {
   const live = Boolean(state.ready);
-  ui.newSession.disabled = !live || state.running || Boolean(state.opening);
-  ui.refresh.disabled = !live || !state.ready?.canList;
-  const readOnly = Boolean(state.readOnly);
-  ui.prompt.disabled = !live || Boolean(state.opening) || readOnly;
-  ui.send.disabled = !live || state.running || Boolean(state.opening) || readOnly;
-  ui.mode.disabled = !state.sessionId || state.running || readOnly;
-  ui.sandbox.disabled = !state.sessionId || state.running || readOnly;
+  const opening = Boolean(state.opening);
+  $("new-session").disabled = !live || opening;
+  $("refresh").disabled = !live || !state.ready?.canList;
+  composer.update({ live, opening, running: running(), readOnly: state.readOnly });
+  header.setMenusDisabled(!state.sessionId || running() || Boolean(state.readOnly) || !live);
+  permissions.enable(live && Boolean(state.sessionId) && !state.readOnly);
 }
 
-function submitPrompt(text) {
+/** The composer's text: the page's own commands, an unknown one said so, else a prompt. */
+function submit(text) {
+  if (running() || state.opening || state.readOnly || !state.ready) return false;
+  const named = composer.commands.named(text);
+  if (named && named.name === "help" && !composer.commands.agentCommands.some((c) => c.name === "help")) {
+    emptyState.remove();
+    transcript.help(composer.commands.commands);
+    stick = true;
+    follow();
+    return true;
+  }
+  const unknown = composer.commands.unknown(text);
+  if (unknown && state.unknownTried !== text) {
+    state.unknownTried = text;
+    transcript.notice(`/${unknown} is not a command here. Type / to see the commands, or press Enter again to send it as text.`, "info", null, "unknown-command");
+    follow();
+    return false;
+  }
+  state.unknownTried = null;
+  sendPrompt(text);
+  return true;
+}
+
+function sendPrompt(text) {
   if (!state.sessionId) {
     state.queued = text;
-    send({ type: "newSession" });
+    connection.send({ type: "newSession" });
     return;
   }
   emptyState.remove();
-  transcript.chunk("user", { type: "text", text });
-  transcript.lastMessage = null;
-  transcript.ended = false;
+  transcript.userPrompt(text);
   stick = true;
   follow();
-  setRunning(true);
-  send({ type: "prompt", sessionId: state.sessionId, text });
+  state.running.add(state.sessionId);
+  update();
+  connection.send({ type: "prompt", sessionId: state.sessionId, text });
 }
 
-function autosize() {
-  ui.prompt.style.height = "auto";
-  ui.prompt.style.height = `${Math.min(ui.prompt.scrollHeight, 240)}px`;
+function cancel() {
+  if (running()) connection.send({ type: "cancel", sessionId: state.sessionId });
 }
 
-ui.composer.addEventListener("submit", (event) => {
-  event.preventDefault();
-  const text = ui.prompt.value;
-  if (!text.trim() || state.running || state.opening || !state.ready) return;
-  ui.prompt.value = "";
-  autosize();
-  submitPrompt(text);
-});
-ui.prompt.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-    event.preventDefault();
-    ui.composer.requestSubmit();
-  }
-});
-ui.prompt.addEventListener("input", autosize);
-ui.cancel.addEventListener("click", () => {
-  if (state.sessionId && state.running) send({ type: "cancel", sessionId: state.sessionId });
-});
-
-// --- keyboard, address, drawer ------------------------------------------------------------
+// --- keyboard, address ----------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
-  if (event.key !== "Escape") return;
-  if (document.body.classList.contains("drawer-open")) {
-    closeDrawer();
-    ui.menu.focus();
-  } else if (state.sessionId && state.running) {
-    send({ type: "cancel", sessionId: state.sessionId });
+  if (event.key !== "Escape" || event.defaultPrevented) return;
+  if (sidebar.drawerOpen) {
+    sidebar.setDrawer(false);
+    $("menu").focus();
+  } else if (header.panelOpen) {
+    header.setPanel(false);
+    $("more").focus();
+  } else {
+    cancel();
   }
 });
 window.addEventListener("hashchange", () => {
   const wanted = hashSession();
-  if (wanted && wanted !== state.sessionId && wanted !== state.opening && state.ready?.canLoad) openSession(wanted);
+  if (wanted && wanted !== state.sessionId && wanted !== state.opening) openSession(wanted);
 });
 
-// Below 760px the sidebar is a drawer behind the menu button.
-function closeDrawer() {
-  document.body.classList.remove("drawer-open");
-  ui.menu.setAttribute("aria-expanded", "false");
-}
-ui.menu.addEventListener("click", () => {
-  const open = document.body.classList.toggle("drawer-open");
-  ui.menu.setAttribute("aria-expanded", String(open));
-  if (open) ui.newSession.focus();
-});
-ui.backdrop.addEventListener("click", closeDrawer);
-
-updateControls();
-connect();
+update();
+setConn("connecting", "Connecting…");
+connection.connect();

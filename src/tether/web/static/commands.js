@@ -1,6 +1,11 @@
-// Slash commands in the composer: the agent's `available_commands_update`, listed as you type `/`.
+// Slash commands in the composer: the agent's `available_commands_update`, listed as you type
+// `/` (a listbox the prompt box controls, as a combobox does), plus what the page itself
+// answers: `/help` lists them all, and a `/word` that names no command is said so.
 
 import { clear, el } from "./dom.js";
+
+/** Commands the page answers itself, without the agent. */
+export const PAGE_COMMANDS = [{ name: "help", description: "List the commands" }];
 
 export class CommandMenu {
   constructor(input, menu) {
@@ -15,9 +20,33 @@ export class CommandMenu {
     input.addEventListener("blur", () => setTimeout(() => this.hide(), 150));
   }
 
+  /** The agent's commands (ACP `availableCommands`); the page's own are added to them. */
   set(commands) {
-    this.commands = commands || [];
+    this.agentCommands = commands || [];
+    const names = new Set(this.agentCommands.map((c) => c.name));
+    this.commands = [...this.agentCommands, ...PAGE_COMMANDS.filter((c) => !names.has(c.name))];
     this.refresh();
+  }
+
+  /** Whether the agent said which commands it has (an agent that never does may have any). */
+  get known() {
+    return Array.isArray(this.agentCommands) && this.agentCommands.length > 0;
+  }
+
+  /** The command `text` names (`/name args`), the page's own included, or null. */
+  named(text) {
+    const match = /^\/(\S+)/.exec(text.trim());
+    return match ? this.commands.find((c) => c.name === match[1]) || null : null;
+  }
+
+  /**
+   * The `/word` a prompt starts with when it looks like a command yet names none, or null.
+   * A path (`/usr/bin/env is missing`) is no command: a word with another `/` in it is text.
+   */
+  unknown(text) {
+    const match = /^\/([A-Za-z][\w:-]*)(?=\s|$)/.exec(text.trim());
+    if (!match || !this.known) return null;
+    return this.commands.some((c) => c.name === match[1]) ? null : match[1];
   }
 
   /** The command name being typed (`/rev` → `rev`), or null when the text is no command yet. */
@@ -38,8 +67,10 @@ export class CommandMenu {
     this.matches.forEach((command, index) => {
       const hint = command.input && command.input.hint ? command.input.hint : "";
       this.menu.append(el("li", {
+        id: `command-${index}`,
         class: `command${index === this.selected ? " selected" : ""}`,
         role: "option",
+        "aria-selected": String(index === this.selected),
         dataset: { name: command.name },
         onmousedown: (event) => { event.preventDefault(); this.pick(index); },
       },
@@ -47,7 +78,12 @@ export class CommandMenu {
       hint ? el("span", { class: "command-hint", text: hint }) : null,
       el("span", { class: "command-desc", text: command.description })));
     });
-    this.menu.hidden = this.matches.length === 0;
+    const open = this.matches.length > 0;
+    this.menu.hidden = !open;
+    this.input.setAttribute("aria-expanded", String(open));
+    if (open) this.input.setAttribute("aria-activedescendant", `command-${this.selected}`);
+    else this.input.removeAttribute("aria-activedescendant");
+    this.menu.querySelector(".selected")?.scrollIntoView({ block: "nearest" });
   }
 
   hide() {
@@ -77,6 +113,8 @@ export class CommandMenu {
       event.stopImmediatePropagation();
       this.pick(this.selected);
     } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
       this.hide();
     }
   }

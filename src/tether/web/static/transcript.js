@@ -51,6 +51,7 @@ export class Transcript {
     this.lastMessage = null; // {role, node} of the message being streamed into
     this.pendingAgent = null; // the agent message whose Markdown has not arrived yet
     this.lastUserText = "";
+    this.userTexts = []; // every prompt shown, oldest first (for the composer's history)
     this.ended = false; // the running prompt's end was already shown (from the agent's turnEnd)
   }
 
@@ -61,6 +62,7 @@ export class Transcript {
     this.lastMessage = null;
     this.pendingAgent = null;
     this.lastUserText = "";
+    this.userTexts = [];
     this.ended = false;
   }
 
@@ -132,8 +134,13 @@ export class Transcript {
   chunk(role, content) {
     if (!content) return;
     if (role === "user" && content.type === "text") {
-      if (this.lastMessage && this.lastMessage.role === "user") this.lastUserText += content.text;
-      else this.lastUserText = content.text;
+      if (this.lastMessage && this.lastMessage.role === "user") {
+        this.lastUserText += content.text;
+        this.userTexts[this.userTexts.length - 1] = this.lastUserText;
+      } else {
+        this.lastUserText = content.text;
+        this.userTexts.push(content.text);
+      }
     }
     if (!this.lastMessage || this.lastMessage.role !== role) {
       const node = role === "thought"
@@ -152,6 +159,24 @@ export class Transcript {
     } else {
       target.append(contentBlock(content));
     }
+  }
+
+  /** The user's own prompt, shown as sent (the agent does not echo it live). */
+  userPrompt(text) {
+    this.chunk("user", { type: "text", text });
+    this.lastMessage = null;
+    this.ended = false;
+  }
+
+  /** The commands one can type, as `/help` lists them. */
+  help(commands) {
+    this.lastMessage = null;
+    this.root.append(el("section", { class: "notice notice-help", "aria-label": "Commands" },
+      el("div", { class: "help-title", text: commands.length ? "Commands (type / to pick one)" : "This agent offers no commands." }),
+      el("dl", { class: "help-list" }, commands.flatMap((c) => [
+        el("dt", {}, el("code", { text: `/${c.name}` }), c.input && c.input.hint ? el("span", { class: "command-hint", text: ` ${c.input.hint}` }) : null),
+        el("dd", { text: c.description || "" }),
+      ]))));
   }
 
   toolCall(update, isStart) {

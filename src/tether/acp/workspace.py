@@ -1,0 +1,89 @@
+"""A session's settings over ACP: what was wrong in the files is shown when the session opens,
+the workspace's trust is asked at its first prompt (the client knows the session by then),
+and the rules are listed by `/permissions` and the `_tether/permissions` extension method."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp import RequestError, update_agent_message_text
+
+from tether.acp.context import AgentContext, OpenSession
+from tether.acp.errors import invalid_params
+from tether.acp.switches import set_mode
+from tether.policy import settle_trust
+from tether.settings import Settings
+from tether.settings.effective import sandbox_policy, tool_env
+from tether.settings.report import permissions_report, permissions_text
+from tether.tools.bash.tool import BashTool
+
+__all__ = ["PERMISSIONS_METHOD", "announce", "list_permissions", "permissions_method", "settle"]
+
+PERMISSIONS_METHOD = "tether/permissions"
+"""The extension method (`_tether/permissions` on the wire) that answers the report."""
+
+
+def announce(ctx: AgentContext, opened: OpenSession) -> None:
+    """Show what the settings files got wrong (each was ignored, the rest applies)."""
+    settings = opened.session.gate.settings
+    if settings is None:
+        return
+    notify = ctx.notifier(opened)
+    for problem in settings.problems:
+        notify(f"{problem} (ignored)")
+
+
+async def settle(ctx: AgentContext, opened: OpenSession) -> None:
+    """Once per session, before its first prompt: ask to trust the workspace when its own
+    settings grant something, and apply them if the person says yes."""
+    if opened.trust_asked:
+        return
+    opened.trust_asked = True
+    gate = opened.session.gate
+    settings = gate.settings
+    if settings is None or not settings.trust.needed:
+        return
+    settled = await settle_trust(settings, gate.asker)
+    notify = ctx.notifier(opened)
+    if not settled.trust.trusted:
+        notify(
+            f"{settled.root} is not trusted, so only its deny and ask rules apply; ignored: "
+            + "; ".join(settled.trust.withheld)
+        )
+        return
+    _apply(ctx, opened, settled)
+    if settled.additional_directories != settings.additional_directories:
+        notify("the workspace's additionalDirectories apply from its next session")
+
+
+def _apply(ctx: AgentContext, opened: OpenSession, settings: Settings) -> None:
+    session = opened.session
+    session.gate.settings = settings
+    bash = session.tools.get("bash")
+    if isinstance(bash, BashTool):
+        bash.env = tool_env(settings)
+        bash.sandbox = sandbox_policy(settings)
+    chosen = settings.default_mode
+    if chosen is not None and chosen.value != session.gate.mode:
+        set_mode(ctx, opened, chosen.value)
+
+
+def list_permissions(ctx: AgentContext, opened: OpenSession) -> None:
+    """`/permissions`: the rules, their files and the trust, as the agent's message."""
+    gate = opened.session.gate
+    if gate.settings is None:
+        text = "No settings: the mode alone decides."
+    else:
+        text = "```text\n" + permissions_text(gate.settings, gate.mode) + "\n```\n"
+    ctx.post_acp(opened, update_agent_message_text(text))
+
+
+def permissions_method(ctx: AgentContext, params: dict[str, Any]) -> dict[str, Any]:
+    """`_tether/permissions {sessionId}`: the report of an open session, as JSON."""
+    session_id = params.get("sessionId")
+    if not isinstance(session_id, str):
+        raise invalid_params("sessionId must be the id of an open session", {"params": params})
+    gate = ctx.opened(session_id).session.gate
+    if gate.settings is None:
+        raise RequestError(-32603, f"Session {session_id} has no settings")
+    return permissions_report(gate.settings, gate.mode)

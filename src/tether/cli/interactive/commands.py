@@ -1,0 +1,243 @@
+"""The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/mode`, `/usage`,
+`/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from prompt_toolkit.application import run_in_terminal
+from rich.console import Group
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from tether.cli.interactive.conversation import Conversation, model_label
+from tether.cli.interactive.live import console_like
+from tether.cli.interactive.picker import Choice, Picker
+from tether.cli.interactive.scrollback import Scrollback
+from tether.cli.interactive.sessions import age, resumable
+from tether.cli.interactive.usage import render_usage, usage_by_model
+from tether.cli.printer import Printer
+from tether.cli.status import StatusLine
+from tether.models.catalog import known_models
+from tether.policy import MODES
+from tether.session import SessionError
+
+__all__ = ["KEYS", "TERMINAL", "pick_mode", "run_now"]
+
+KEYS = (
+    ("Enter", "send the prompt (queued while a turn runs)"),
+    ("Shift+Enter, Alt+Enter, Ctrl+J", "a new line"),
+    ("Up, Down", "history; Up on an empty box takes back a queued prompt"),
+    ("Ctrl+R", "search the history"),
+    ("Tab", "complete a /command or an @path"),
+    ("Esc", "interrupt the running turn, close a menu"),
+    ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
+    ("Ctrl+D", "exit (on an empty box)"),
+    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto"),
+    ("!command", "run a shell command; the model sees it with your next prompt"),
+    ("@path", "send a workspace file with the prompt"),
+)
+"""What `/help` says of the keys (the same as `tether.cli.interactive.keys`)."""
+
+
+async def show_help(conversation: Conversation, _arguments: str) -> None:
+    """Keys, then every command with its hint and description."""
+    keys = Table(box=None, show_header=False, pad_edge=False)
+    keys.add_column(style="bold", no_wrap=True)
+    keys.add_column()
+    for key, does in KEYS:
+        keys.add_row(key, does)
+    commands = Table(box=None, show_header=False, pad_edge=False)
+    commands.add_column(style="bold cyan", no_wrap=True)
+    commands.add_column()
+    for command in conversation.work.commands():
+        described = Text(command.description)
+        if command.hint:
+            described.append(f"  {command.hint}", style="dim")
+        commands.add_row(f"/{command.name}", described)
+    conversation.say(
+        Group(Text("Keys", style="bold"), keys, Text(""), Text("Commands", style="bold"), commands)
+    )
+
+
+async def clear(conversation: Conversation, _arguments: str) -> None:
+    """A new session with the same settings (the old one can be resumed)."""
+    old = conversation.session
+    await conversation.end_session()
+    conversation.say(Rule("new session", style="dim"))
+    if old is not None:
+        conversation.notice(f"the last one: tether --resume {old.id}")
+
+
+async def resume(conversation: Conversation, arguments: str) -> None:
+    """Open a session of this workspace: by id, or picked from a list (newest first)."""
+    chosen = arguments or await _pick_session(conversation)
+    if not chosen:
+        return
+    work = conversation.work
+    if conversation.session is not None and conversation.session.id.startswith(chosen):
+        conversation.notice("that is this session")
+        return
+    await conversation.end_session()
+    try:
+        config = work.config(conversation.asker, conversation.mode, conversation.model)
+        session = work.open(chosen, config)
+    except SessionError as exc:
+        conversation.notice(f"error: {exc}", "red")
+        return
+    conversation.adopt(session)
+
+
+async def _pick_session(conversation: Conversation) -> str | None:
+    found = await asyncio.to_thread(resumable, conversation.work.store, conversation.work.cwd)
+    here = conversation.session.id if conversation.session is not None else None
+    found = [s for s in found if s.id != here]
+    if not found:
+        conversation.notice("no other session in this workspace yet")
+        return None
+    choices = [
+        Choice(
+            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            f"{s.turns} turn{'' if s.turns == 1 else 's'}",
+            # The first prompt, unless the title already is it.
+            detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
+        )
+        for s in found
+    ]
+    picked = await _pick(conversation, Picker("Resume which session?", choices))
+    return found[picked].id if picked is not None else None
+
+
+async def model(conversation: Conversation, arguments: str) -> None:
+    """Switch the model by spec, or pick one of the provider's known models."""
+    if arguments:
+        conversation.switch_model(arguments)
+        return
+    specs = known_models(conversation.model)
+    current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
+    choices = [Choice(model_label(spec), detail=spec) for spec in specs]
+    picked = await _pick(conversation, Picker("Which model?", choices, selected=current))
+    if picked is not None and specs[picked] != conversation.model.name:
+        conversation.switch_model(specs[picked])
+
+
+async def pick_mode(conversation: Conversation) -> None:
+    """`/mode` without a name: pick one."""
+    choices = [
+        Choice("ask", "ask before every edit and command"),
+        Choice("accept-edits", "edits in the workspace pass, commands ask"),
+        Choice("auto", "nothing asks (commands outside the sandbox still do)"),
+    ]
+    current = MODES.index(conversation.mode)
+    picked = await _pick(conversation, Picker("Which mode?", choices, selected=current))
+    if picked is not None:
+        conversation.set_mode(MODES[picked])
+        conversation.notice(f"mode: {MODES[picked]}")
+
+
+async def usage(conversation: Conversation, _arguments: str) -> None:
+    """Tokens in and out, cached, per model, for this session."""
+    session = conversation.session
+    if session is None:
+        conversation.notice("no session yet: nothing was asked")
+        return
+    first = conversation.first_model if conversation.created_here else "(before this terminal)"
+    rows = usage_by_model(session.events, first)
+    for row in rows:
+        row.model = model_label(row.model)
+    conversation.say(render_usage(rows))
+
+
+async def transcript(conversation: Conversation, _arguments: str) -> None:
+    """The whole session in full (long cards expanded), through a pager."""
+    session = conversation.session
+    if session is None:
+        conversation.notice("no session yet")
+        return
+    buffer = io.StringIO()
+    console = console_like(conversation.console, buffer, conversation.front.screen.width)
+    printer = Printer(console, console, full=True, status=StatusLine(console, enabled=False))
+    for update in session.replay():
+        printer(update)
+    printer.close()
+    await _page(conversation, buffer.getvalue())
+
+
+async def _page(conversation: Conversation, text: str) -> None:
+    pager = _pager()
+    scrollback = conversation.console.file
+    if pager is None or not isinstance(scrollback, Scrollback):
+        scrollback.write(text)
+        return
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+
+    def run() -> None:
+        try:
+            subprocess.run(pager, input=text.encode(errors="replace"), env=env, check=False)
+        except OSError as exc:
+            conversation.notice(f"cannot run the pager {pager[0]}: {exc}", "red")
+
+    # The pager has the terminal meanwhile: what the session prints waits for it.
+    scrollback.held = True
+    try:
+        await run_in_terminal(run)
+    finally:
+        scrollback.release()
+
+
+def _pager() -> list[str] | None:
+    chosen = os.environ.get("TETHER_PAGER") or os.environ.get("PAGER")
+    if chosen:
+        return shlex.split(chosen)
+    found = shutil.which("less")
+    return [found, "-R"] if found else None
+
+
+async def leave(conversation: Conversation, _arguments: str) -> None:
+    """Leave; the session can be resumed."""
+    conversation.front.quit()
+
+
+TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = {
+    "help": show_help,
+    "clear": clear,
+    "resume": resume,
+    "model": model,
+    "usage": usage,
+    "transcript": transcript,
+    "exit": leave,
+}
+"""The handler of each `terminal` command of the catalog."""
+
+
+def run_now(conversation: Conversation, text: str) -> None:
+    """An immediate command typed while a turn runs (`/help`, `/usage`, `/mode X`...)."""
+    name, _, arguments = text.strip().removeprefix("/").partition(" ")
+    arguments = arguments.strip()
+    if name == "mode":
+        if arguments in MODES:
+            conversation.set_mode(arguments)
+            conversation.notice(f"mode: {arguments}")
+        else:
+            conversation.notice(f"Usage: /mode {' | '.join(MODES)}", "red")
+    elif name == "model":
+        conversation.switch_model(arguments)
+    elif name in TERMINAL:
+        asyncio.get_running_loop().create_task(TERMINAL[name](conversation, arguments))
+
+
+async def _pick(conversation: Conversation, picker: Picker) -> int | None:
+    conversation.front.screen.open_picker(picker)
+    try:
+        picked = await picker.result
+    finally:
+        picker.dismiss_now()
+    return picked.index if picked is not None else None

@@ -1,0 +1,377 @@
+"""The loaded side of the interactive session: one session at a time, its turns and commands.
+
+A prompt runs as a task on the event loop while the screen stays live; Esc cancels it the
+way ACP's `session/cancel` does (tools stop, the log records it, the session stays usable).
+A model or network error is printed and the session waits for the next prompt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from rich.console import RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from tether.cli.interactive.asker import ScreenAsker
+from tether.cli.interactive.completion import CommandEntry
+from tether.cli.interactive.front import Front
+from tether.cli.interactive.live import LiveStatus
+from tether.cli.interactive.mentions import attachments
+from tether.cli.interactive.paths import FileIndex
+from tether.cli.interactive.shell import ShellRun, run_shell
+from tether.cli.interactive.statusbar import budget_level
+from tether.cli.interactive.workbench import Workbench
+from tether.cli.mcp import CliMcp
+from tether.cli.printer import Printer
+from tether.commands import (
+    CheckpointCommand,
+    Command,
+    CommandError,
+    ModeSwitch,
+    PermissionsList,
+    PromptText,
+    resolve,
+)
+from tether.content import ContentBlock, TextContent
+from tether.mcp.servers import McpServers
+from tether.models.base import Model, ModelError
+from tether.models.windows import context_window
+from tether.policy import PermissionQuestion, PolicyMode, is_mode
+from tether.session import PromptFailed, Session, SessionError
+from tether.session.shown import ShownBlock
+from tether.session.updates import ClientUpdate, UsageChanged, short_tokens
+from tether.settings.report import permissions_text
+
+__all__ = ["Conversation", "model_label"]
+
+log = logging.getLogger(__name__)
+
+IMMEDIATE = ("help", "usage", "exit")
+"""Commands that run at once even while a turn runs (`/mode X` and `/model X` too)."""
+
+
+class Conversation:
+    """Runs what the front hands it against the current session (made at the first prompt)."""
+
+    def __init__(self, front: Front, work: Workbench) -> None:
+        self.front = front
+        self.work = work
+        self.console = work.console
+        self.mode: PolicyMode = work.mode
+        self.model: Model = work.model
+        self.session: Session | None = None
+        self.created_here = False
+        """Whether the session began in this process (its first model is then known)."""
+        self.first_model = work.model.name
+        self.printer = self._printer()
+        self.asker = ScreenAsker(front.screen, self._propose)
+        self.files = FileIndex(work.cwd)
+        self.commands: list[Command] = work.commands()
+        self.task: asyncio.Task[None] | None = None
+        self.shell_runs: list[ShellRun] = []
+        self._shell_cancel: asyncio.Event | None = None
+        self._servers: McpServers | None = None
+        self._servers_started = False
+        self.last_session: str | None = None
+        """The session open when the terminal closed, if it holds anything to resume."""
+        self.show_facts()
+
+    # What the front asks.
+
+    @property
+    def busy(self) -> bool:
+        """Whether a prompt, a command or a shell line runs now."""
+        return self.task is not None and not self.task.done()
+
+    def immediate(self, text: str) -> bool:
+        """Commands that do not need the turn to end: help, usage, exit, `/mode X`, `/model X`."""
+        name, arguments = _split(text)
+        return name in IMMEDIATE or (name in ("mode", "model") and bool(arguments))
+
+    def start(self, text: str) -> None:
+        """Run `text`: a `!` command, a `/` command or a prompt."""
+        if self.busy:
+            # Only an immediate command gets here while something runs.
+            self._immediate(text)
+            return
+        self.task = asyncio.get_running_loop().create_task(self._run(text))
+        self.task.add_done_callback(self._finished)
+
+    def interrupt(self) -> bool:
+        """Stop what runs; whether anything did."""
+        if not self.busy:
+            return False
+        if self.session is not None and self.session.running:
+            self.session.cancel()
+        elif self._shell_cancel is not None:
+            self._shell_cancel.set()
+            if self.asker.open is not None:
+                self.asker.open.dismiss_now()
+        elif self.front.screen.picker is not None:
+            self.front.screen.picker.dismiss_now()
+        else:
+            assert self.task is not None
+            self.task.cancel()
+        return True
+
+    def picker_escape(self) -> None:
+        """Esc on a picker: a permission question interrupts the turn; another closes."""
+        picker = self.front.screen.picker
+        if picker is not None and picker is self.asker.open:
+            self.interrupt()
+        elif picker is not None:
+            picker.dismiss_now()
+
+    def set_mode(self, mode: str) -> None:
+        """Switch the mode: for the running session, and for the next one."""
+        if not is_mode(mode):
+            return
+        self.mode = mode
+        if self.session is not None:
+            self.session.set_mode(mode)
+        self.front.facts.mode = mode
+        self.front.screen.refresh()
+
+    def live(self, width: int) -> StyleAndTextTuples:
+        """The spinner line, when something runs."""
+        status = self.printer.status
+        assert isinstance(status, LiveStatus)
+        return status.fragments(width)
+
+    async def close(self) -> None:
+        """Interrupt what runs, wait until it is recorded, and let go of the session."""
+        if self.busy:
+            self.interrupt()
+            assert self.task is not None
+            await asyncio.wait([self.task])
+        if self.session is not None and self.session.events:
+            self.last_session = self.session.id
+        await self.end_session()
+
+    # The session.
+
+    def current(self) -> Session:
+        """The session, made now in the workspace if there is none yet."""
+        if self.session is None:
+            config = self.work.config(self.asker, self.mode, self.model)
+            self.session = self.work.create(config)
+            self.created_here = True
+            self.first_model = self.model.name
+        return self.session
+
+    def adopt(self, session: Session) -> None:
+        """Continue `session` here: its model if it chose one, its history in the scrollback."""
+        self.session = session
+        self.created_here = False
+        logged = session.configured("model")
+        if logged is not None and logged != session.model.name:
+            try:
+                self.model = self.work.switch_model(logged)
+                session.set_model(self.model, record=False)
+            except ModelError as exc:
+                self.notice(f"keeping {session.model.name}: {exc}", "yellow")
+        session.set_mode(self.mode)
+        self.printer = self._printer()
+        for update in session.replay():
+            self._emit(update)
+        self.printer.close()
+        self.say(Rule(f"resumed {session.title or session.id}", style="dim"))
+        self.show_facts()
+
+    async def end_session(self) -> None:
+        """Stop the session's servers and close its log (it can be resumed)."""
+        if self._servers is not None:
+            await self._servers.close()
+        self._servers, self._servers_started = None, False
+        if self.session is not None:
+            self.session.close()
+        self.session = None
+        self.shell_runs.clear()
+        self.printer = self._printer()
+        self.show_facts()
+
+    def switch_model(self, spec: str) -> None:
+        """Use the model `spec` names from the next request on (logged with the session)."""
+        try:
+            model = self.work.switch_model(spec)
+        except ModelError as exc:
+            self.notice(f"error: {exc}", "red")
+            return
+        self.model = model
+        if self.session is not None:
+            self.session.set_model(model)
+        self.notice(f"model: {model_label(model.name)} (from the next request)")
+        self.show_facts()
+
+    # Output.
+
+    def say(self, renderable: RenderableType) -> None:
+        """Print into the scrollback."""
+        self.printer.close()
+        self.console.print(renderable)
+
+    def notice(self, message: str, style: str = "dim") -> None:
+        """A line of the terminal's own (not the conversation's)."""
+        self.say(Text(message, style=style))
+
+    # Running what was typed.
+
+    async def _run(self, text: str) -> None:
+        stripped = text.strip()
+        if stripped.startswith("!") and stripped[1:].strip():
+            await self._shell(stripped[1:].strip())
+        elif stripped.startswith("/"):
+            await self._command(stripped)
+        else:
+            await self.prompt(text)
+
+    def _immediate(self, text: str) -> None:
+        from tether.cli.interactive.commands import run_now
+
+        run_now(self, text)
+
+    async def _command(self, text: str) -> None:
+        from tether.cli.interactive.commands import TERMINAL, pick_mode
+
+        self.commands = self.work.commands()
+        self.front.screen.completer.commands = _entries(self.commands)
+        name, arguments = _split(text)
+        command = next((c for c in self.commands if c.name == name), None)
+        if command is not None and command.terminal:
+            await TERMINAL[name](self, arguments)
+            return
+        if name == "mode" and not arguments:
+            await pick_mode(self)
+            return
+        try:
+            meant = resolve(text, self.commands)
+        except CommandError as exc:
+            self.notice(str(exc), "red")
+            return
+        match meant:
+            case ModeSwitch(mode=mode):
+                self.set_mode(mode)
+                self.notice(f"mode: {mode}")
+            case PermissionsList():
+                gate = self.current().gate
+                if gate.settings is not None:
+                    self.say(Text(permissions_text(gate.settings, gate.mode)))
+            case PromptText(text=expanded):
+                await self.prompt(expanded, typed=text if expanded != text else None)
+            case CheckpointCommand():
+                from tether.cli.interactive.rewind import checkpoint_command
+
+                await checkpoint_command(self, meant)
+
+    async def prompt(self, text: str, typed: str | None = None) -> None:
+        """Send a prompt (with the files it mentions and the person's `!` commands)."""
+        try:
+            session = self.current()
+        except SessionError as exc:
+            self.notice(f"error: {exc}", "red")
+            return
+        runs, self.shell_runs = self.shell_runs, []
+        mentioned = attachments(text, session.workspace)
+        content: list[ContentBlock] = [*(r.for_model for r in runs), TextContent(text=text)]
+        content.extend(mentioned)
+        shown: list[ShownBlock] | None = None
+        if runs or mentioned or typed is not None:
+            shown = [TextContent(text=f"!{r.command}") for r in runs]
+            shown.append(TextContent(text=typed if typed is not None else text))
+        await self._start_servers(session)
+        try:
+            await session.prompt(content, self._emit, shown=shown)
+        except PromptFailed:
+            pass  # the printer has shown the error; the session waits for the next prompt
+        except SessionError as exc:
+            self.notice(f"error: {exc}", "red")
+        finally:
+            self.printer.close()
+
+    async def _shell(self, command: str) -> None:
+        try:
+            session = self.current()
+        except SessionError as exc:
+            self.notice(f"error: {exc}", "red")
+            return
+        self._shell_cancel = asyncio.Event()
+        try:
+            ran = await run_shell(session, command, self._emit, self._shell_cancel)
+        finally:
+            self._shell_cancel = None
+            self.printer.close()
+        if ran is None:
+            self.notice("this session has no bash tool", "red")
+        else:
+            self.shell_runs.append(ran)
+
+    async def _start_servers(self, session: Session) -> None:
+        if self._servers_started:
+            return
+        self._servers_started = True
+        mcp = CliMcp(home=self.work.store.root, asker=self.asker, err=self.console)
+        self._servers = await mcp.start(session)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.debug("a turn failed", exc_info=error)
+            self.notice(f"error: {type(error).__name__}: {error}", "red")
+        self.front.next()
+
+    def _emit(self, update: ClientUpdate) -> None:
+        if isinstance(update, UsageChanged):
+            self._budget(update.used, update.size)
+        self.printer(update)
+
+    def _propose(self, question: PermissionQuestion) -> None:
+        # The printer of the moment (a new session has a new one) shows the card that asks.
+        self.printer.propose(question)
+
+    def _printer(self) -> Printer:
+        status = LiveStatus(self.console, self.front.screen.refresh)
+        status.view.hint = "esc to interrupt"
+        return Printer(self.console, self.console, full=self.work.args.full, status=status)
+
+    def _budget(self, used: int, size: int) -> None:
+        facts = self.front.facts
+        compact_at = self.work.args.compact_at
+        facts.budget = f"{round(100 * used / size)}% of {short_tokens(size)}" if size else None
+        facts.level = budget_level(used, size, compact_at)
+        facts.threshold = f"compacts at {round(100 * compact_at)}%"
+        self.front.screen.refresh()
+
+    def show_facts(self) -> None:
+        """Put the model, mode, sandbox and budget of now in the status bar."""
+        facts = self.front.facts
+        facts.model = model_label(self.model.name)
+        facts.mode = self.mode
+        facts.sandbox = self.work.sandbox.mode
+        window = self.work.args.context_window or context_window(self.model.name)
+        if self.session is not None:
+            window = self.session.window
+        if self.session is None or facts.budget is None:
+            self._budget(0, window)
+        self.front.screen.completer.commands = _entries(self.commands)
+        self.front.screen.completer.files = self.files
+
+
+def model_label(name: str) -> str:
+    """A model as the status bar names it: `deepseek-chat`, `script:demo.json`."""
+    kind, _, rest = name.partition(":")
+    if kind == "script" and rest:
+        return f"script:{Path(rest).name}"
+    return rest or name
+
+
+def _split(text: str) -> tuple[str, str]:
+    """`/name arguments` → (`name`, `arguments`)."""
+    parts = text.strip().removeprefix("/").split(maxsplit=1)
+    return (parts[0] if parts else ""), (parts[1].strip() if len(parts) > 1 else "")
+
+
+def _entries(commands: list[Command]) -> list[CommandEntry]:
+    return [CommandEntry(c.name, c.description, c.hint) for c in commands]

@@ -1,0 +1,124 @@
+"""A choice in place of the input box: arrow keys or digits, Enter to confirm.
+
+Permission questions, `/resume`, `/model` and `/mode` are pickers. A choice may ask for a
+line of text before it counts ("reject and tell the model what to do instead").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+__all__ = ["PICKER_ROWS", "Choice", "Picked", "Picker"]
+
+PICKER_ROWS = 10
+"""Choices shown at once; a longer list scrolls with the selection."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One line of a picker: its label, a dim detail after it, and whether it asks for text."""
+
+    label: str
+    detail: str = ""
+    asks: str | None = None
+    """When set, choosing it asks for a line of text with this prompt."""
+
+
+@dataclass(frozen=True)
+class Picked:
+    """The choice made (its index) and the text it asked for, if any."""
+
+    index: int
+    text: str | None = None
+
+
+class Picker:
+    """One open question; `result` resolves with the choice, or `None` when dismissed."""
+
+    def __init__(
+        self,
+        title: str,
+        choices: Sequence[Choice],
+        *,
+        note: str = "",
+        selected: int = 0,
+        dismiss: str = "esc to cancel",
+    ) -> None:
+        self.title = title
+        self.note = note
+        self.choices = tuple(choices)
+        self.selected = min(max(selected, 0), max(len(self.choices) - 1, 0))
+        self.dismiss = dismiss
+        """What Esc does here, as the footer says it."""
+        self.text = Buffer(multiline=False)
+        """The line a choice that `asks` is typed into."""
+        self.asking: int | None = None
+        """The index of the choice whose text is being typed."""
+        self.result: asyncio.Future[Picked | None] = asyncio.get_running_loop().create_future()
+
+    def move(self, delta: int) -> None:
+        """Select the choice `delta` lines down (up when negative), wrapping around."""
+        if self.choices and self.asking is None:
+            self.selected = (self.selected + delta) % len(self.choices)
+
+    def choose(self, index: int | None = None) -> None:
+        """Choose `index` (default: the selected one); one that asks opens its text line."""
+        index = self.selected if index is None else index
+        if not 0 <= index < len(self.choices) or self.result.done():
+            return
+        self.selected = index
+        if self.choices[index].asks is not None and self.asking is None:
+            self.asking = index
+            return
+        text = self.text.text.strip() if self.asking is not None else None
+        self.result.set_result(Picked(index, text))
+
+    def back(self) -> bool:
+        """Leave the text line for the choices again; whether there was one to leave."""
+        if self.asking is None:
+            return False
+        self.asking = None
+        self.text.reset()
+        return True
+
+    def dismiss_now(self) -> None:
+        """Close with no choice."""
+        if not self.result.done():
+            self.result.set_result(None)
+
+    def fragments(self, width: int) -> StyleAndTextTuples:
+        """The title, the choices around the selection, and the keys that work."""
+        out: StyleAndTextTuples = [("class:picker.title", f" {self.title}")]
+        if self.note:
+            out.append(("class:picker.note", f"  {self.note}"))
+        out.append(("", "\n"))
+        first = min(
+            max(0, self.selected - PICKER_ROWS + 1), max(0, len(self.choices) - PICKER_ROWS)
+        )
+        for index in range(first, min(first + PICKER_ROWS, len(self.choices))):
+            choice = self.choices[index]
+            chosen = index == self.selected
+            number = f"{index + 1}." if index < 9 else "  "
+            line = f" {'❯' if chosen else ' '} {number} {choice.label}"
+            style = "class:picker.selected" if chosen else "class:picker.choice"
+            out.append((style, _fit(line, width)))
+            if choice.detail and len(line) + 4 < width:
+                out.append(("class:picker.detail", _fit(f"  {choice.detail}", width - len(line))))
+            out.append(("", "\n"))
+        if self.asking is not None:
+            out.append(("class:picker.ask", f"   {self.choices[self.asking].asks}"))
+        else:
+            keys = "↑↓ to move · enter to choose"
+            if len(self.choices) > 1:
+                keys = f"↑↓ or 1-{min(len(self.choices), 9)} · enter to choose"
+            out.append(("class:picker.keys", _fit(f"   {keys} · {self.dismiss}", width)))
+        return out
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"

@@ -1,0 +1,66 @@
+"""The values a session runs with, from its settings: the mode, the model, the sandbox, the
+variables for tools and the extra directories.
+
+What a value comes from, first found wins: the command line (the settings' `flags` layer),
+then the environment (`$TETHER_MODEL`, `$TETHER_SANDBOX`), then the settings files, then
+the default.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from tether.settings.loaded import Settings
+from tether.settings.modes import DEFAULT_MODE, PolicyMode
+from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
+
+__all__ = ["effective_mode", "extra_roots", "model_spec", "sandbox_policy", "tool_env"]
+
+
+def effective_mode(settings: Settings) -> PolicyMode:
+    """The mode: `--mode`, else `permissions.defaultMode`, else ask."""
+    return settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
+
+
+def model_spec(settings: Settings, default: str) -> str:
+    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else `default`."""
+    chosen = settings.model
+    if chosen is not None and chosen.source.scope == "flags":
+        return chosen.value
+    return os.environ.get("TETHER_MODEL") or (chosen.value if chosen else default)
+
+
+def sandbox_policy(settings: Settings) -> SandboxPolicy:
+    """The sandbox: `--sandbox`, else `$TETHER_SANDBOX`, else `sandbox.mode`, else
+    workspace-write; the network as `--allow-network` or `sandbox.allowNetwork` say; the
+    variables `sandbox.env` passes in and the limits (`sandbox.tmpSizeMiB`, `maxProcesses`,
+    `memoryMiB`). Raises `ValueError` for a bad `$TETHER_SANDBOX`."""
+    chosen = settings.sandbox.mode
+    if chosen is not None and chosen.source.scope == "flags":
+        mode: str | None = chosen.value
+    else:
+        mode = os.environ.get(SANDBOX_ENV) or (chosen.value if chosen else None)
+    network = settings.sandbox.allow_network
+    policy = SandboxPolicy.from_env(mode, allow_network=bool(network and network.value))
+    size = settings.sandbox.tmp_size_mib
+    processes = settings.sandbox.max_processes
+    memory = settings.sandbox.memory_mib
+    return replace(
+        policy,
+        env=tuple(dict.fromkeys(entry.value for entry in settings.sandbox.env)),
+        tmp_size_mib=size.value if size is not None else policy.tmp_size_mib,
+        max_processes=processes.value if processes is not None else policy.max_processes,
+        memory_mib=memory.value if memory is not None else policy.memory_mib,
+    )
+
+
+def tool_env(settings: Settings) -> dict[str, str]:
+    """The variables the settings' `env` gives the commands tools run."""
+    return {name: entry.value for name, entry in settings.env.items()}
+
+
+def extra_roots(settings: Settings) -> tuple[Path, ...]:
+    """The directories `permissions.additionalDirectories` adds to the workspace."""
+    return tuple(entry.value for entry in settings.additional_directories)

@@ -1,0 +1,122 @@
+"""Settings over ACP: per-session rules and problems, trust asked at the first prompt,
+`/permissions` and `_tether/permissions`, and an unusable settings file refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.wire import AgentProcess, Message
+
+PROJECT = {
+    "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
+    "colour": "blue",
+}
+
+
+def _answer(option: str, asked: list[Message]) -> object:
+    def answer(request: Message) -> Message:
+        asked.append(request["params"])
+        return {"outcome": {"outcome": "selected", "optionId": option}}
+
+    return answer
+
+
+def _text(notes: list[Message]) -> str:
+    return "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+
+
+async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path) -> None:
+    ws = (tmp_path / "ws").resolve()
+    (ws / ".tether").mkdir(parents=True)
+    (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
+    (ws / "secret.txt").write_text("the secret\n")
+    bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
+    read = {"id": "c2", "name": "read", "arguments": {"path": "secret.txt"}}
+    model = _script(tmp_path, {"toolCalls": [bash]}, {"toolCalls": [read]}, {"text": "done"})
+    home = tmp_path / "home"
+    agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
+    try:
+        await agent.initialize()
+        # Not trusted: the session starts in ask mode; the file's problem is shown.
+        reply, notes = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+        first = reply["result"]["sessionId"]
+        assert reply["result"]["modes"]["currentModeId"] == "ask"
+        asked: list[Message] = []
+        reply, notes = await agent.request(
+            "session/prompt", _prompt(first, "go"), _answer("reject_once", asked)
+        )
+        assert reply["result"] == {"stopReason": "end_turn"}
+        # Posted after the answer that made the session known.
+        assert f"{ws}/.tether/settings.json: colour: unknown key" in _text(notes)
+        trust, command = asked
+        assert trust["toolCall"]["toolCallId"] == "workspace-trust"
+        assert trust["toolCall"]["title"] == f"Trust the workspace {ws}"
+        assert [(o["optionId"], o["name"]) for o in trust["options"]] == [
+            ("allow_always", "Trust this workspace"),
+            ("allow_once", "Trust it for this session"),
+            ("reject_once", "Do not trust it"),
+        ]
+        listed = trust["toolCall"]["content"][0]["content"]["text"]
+        assert "- allow bash(*) (.tether/settings.json)" in listed
+        assert command["toolCall"]["toolCallId"] == "c1"  # bash(*) did not apply
+        assert not (ws / "ran").exists()
+        assert "is not trusted, so only its deny and ask rules apply" in _text(notes)
+        done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+        denial = done["c2"]["content"][0]["content"]["text"]
+        assert "denied by the deny rule read(secret.txt)" in denial  # deny applies untrusted
+        # A second session asks again; trusted now, its rules and mode apply at once.
+        reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+        second = reply["result"]["sessionId"]
+        asked.clear()
+        reply, notes = await agent.request(
+            "session/prompt", _prompt(second, "go"), _answer("allow_always", asked)
+        )
+        assert [a["toolCall"]["toolCallId"] for a in asked] == ["workspace-trust"]
+        assert (ws / "ran").exists()
+        modes = _updates(notes, "current_mode_update")
+        assert modes and modes[0]["currentModeId"] == "auto"
+        assert json.loads((home / "trusted.json").read_text())["workspaces"][str(ws)]
+        await _listed_when_trusted(agent, ws)
+    finally:
+        assert await agent.close() == 0
+
+
+async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:
+    """A third session is trusted from the start: `/permissions` and the report say so."""
+    reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+    third = reply["result"]["sessionId"]
+    assert reply["result"]["modes"]["currentModeId"] == "auto"
+    reply, notes = await agent.request("session/prompt", _prompt(third, "/permissions"))
+    listing = _text(notes)
+    assert f"Workspace {ws}: trusted" in listing
+    assert "Mode: auto (from project" in listing
+    assert "read(secret.txt)  project" in listing
+    reply, _ = await agent.request("_tether/permissions", {"sessionId": third})
+    report = reply["result"]
+    assert report["trusted"] is True
+    assert [(r["kind"], r["rule"]) for r in report["rules"]] == [
+        ("deny", "read(secret.txt)"),
+        ("allow", "bash(*)"),
+    ]
+    assert report["problems"][0]["key"] == "colour"
+    reply, _ = await agent.request("_tether/permissions", {"sessionId": "nope"})
+    assert reply["error"]["code"] == -32002
+
+
+async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> None:
+    ws = (tmp_path / "ws").resolve()
+    (ws / ".tether").mkdir(parents=True)
+    (ws / ".tether/settings.json").write_text('{"permissions": {"deny": "read(.env)"}}')
+    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    try:
+        await agent.initialize()
+        reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+        assert reply["error"]["code"] == -32602
+        assert reply["error"]["message"] == (
+            f"Cannot use the settings of {ws}: {ws}/.tether/settings.json: permissions.deny: "
+            "expected a list of rules, got a string"
+        )
+    finally:
+        assert await agent.close() == 0

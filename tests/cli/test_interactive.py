@@ -1,0 +1,287 @@
+"""The interactive `tether` in a real pseudo-terminal, read through a terminal emulator.
+
+Each test drives the real program the way a person would (keys, not function calls) and
+checks the screen and the scrollback, at 80 and 160 columns; the scripted model answers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_cli import _script, tether
+from tests.cli.tui import Tui
+from tests.processes import processes_with
+
+
+@pytest.fixture
+def app(ws: Path) -> Path:
+    """A workspace with `src/greet.py`, misspelled, and a file ignored by `.gitignore`."""
+    (ws / "src").mkdir()
+    (ws / "src" / "greet.py").write_text('def greet(name):\n    return "Helo, " + name\n')
+    (ws / ".gitignore").write_text("build/\n")
+    (ws / "build").mkdir()
+    (ws / "build" / "greet_generated.py").write_text("x = 1\n")
+    return ws
+
+
+@pytest.fixture
+def tuis() -> Iterator[list[Tui]]:
+    """Every terminal a test opens is gone after it, whatever happened."""
+    opened: list[Tui] = []
+    yield opened
+    for tui in opened:
+        tui.kill()
+
+
+def _log(home: Path) -> list[dict[str, Any]]:
+    [path] = (home / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _poll(condition: Any, what: str, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {within} s"
+        time.sleep(0.05)
+
+
+def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) -> None:
+    """Streamed Markdown and cards, an edit approved in place, a rejection the model reads,
+    Shift+Tab through the modes, Ctrl+D with the resume hint, and the terminal as it was."""
+    home = tmp_path / "home"
+    edit = {"path": "src/greet.py", "old_string": "Helo", "new_string": "Hello"}
+    hi = {"path": "src/greet.py", "old_string": "Hello", "new_string": "Hi"}
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "text": "## Findings\n\nThe **greeting** is misspelled.\n\n- read it\n- fix it\n",
+            "toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "src/greet.py"}}],
+        },
+        {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
+        {"text": "Fixed the greeting."},
+        {"toolCalls": [{"id": "e2", "name": "edit", "arguments": hi}]},
+        {"text": "I will keep Hello then."},
+    )
+    before, after = tmp_path / "stty.before", tmp_path / "stty.after"
+    tui = Tui(home, ["--model", model], cwd=app, columns=80, stty_to=(before, after))
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("fix the greeting")
+    tui.wait_for("Allow Edit")
+    # The change is on screen before the question, with its line numbers and context.
+    shown = tui.everything
+    assert "Findings" in shown and "##" not in shown
+    assert "The greeting is misspelled." in shown and "**" not in shown
+    assert "1 │ def greet(name):" in shown
+    assert re.search(r"2\s+│ -\s+return \"Helo, \" \+ name", shown)
+    assert re.search(r"2 │ \+\s+return \"Hello, \" \+ name", shown)
+    assert "Always allow edits of src/greet.py for this session" in tui.display
+    tui.type("1")
+    tui.wait_for("Fixed the greeting.")
+    assert "✓ allowed once · applied" in tui.everything
+    assert (app / "src" / "greet.py").read_text().endswith('"Hello, " + name\n')
+
+    tui.line("now say hi")
+    tui.wait_for("Allow Edit")
+    # The policy's own choices come first (a project rule may add one): find the last.
+    [number] = re.findall(r"(\d)\. Reject and tell the model what to do instead", tui.display)
+    tui.type(number)
+    tui.wait_for("What should the model do instead?")
+    tui.line("keep Hello, it is right")
+    tui.wait_for("I will keep Hello then.")
+    assert "✕ rejected · not applied" in tui.everything
+    assert "↳ instead: keep Hello, it is right" in tui.everything
+    assert "Hello" in (app / "src" / "greet.py").read_text()
+    results = [e for e in _log(home) if e["type"] == "tool/result"]
+    assert results[-1]["permission"] == "reject"
+    assert "The person says to do this instead: keep Hello, it is right" in json.dumps(
+        results[-1]["content"]
+    )
+
+    for mode in ("accept-edits", " auto ", "ask ·"):
+        tui.press("shift-tab")
+        tui.wait(lambda m=mode: m in tui.status_bar, f"mode {mode!r}")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    [header] = [e for e in _log(home) if e["type"] == "session"]
+    assert f"Resume: tether --continue  ·  tether --resume {header['id']}" in tui.everything
+    assert before.read_text() == after.read_text()
+
+
+def test_esc_a_queue_and_the_menus_at_160_columns(
+    tmp_path: Path, app: Path, tuis: list[Tui]
+) -> None:
+    """A prompt typed while a turn runs waits and is sent after it; Esc stops a running
+    command and leaves no process; `/` and `@` open their menus."""
+    home = tmp_path / "home"
+    wait_for_go = "for i in $(seq 1 1200); do [ -e go ] && break; sleep 0.05; done; echo went"
+    sleeper = "sleep 317.4271"
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": wait_for_go}}]},
+        {"text": "The first is done."},
+        {"text": "Answer to the queued one."},
+        {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": sleeper}}]},
+        {"text": "Still here after the interrupt."},
+    )
+    tui = Tui(home, ["--model", model, "--mode", "auto"], cwd=app, columns=160, rows=40)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("start waiting")
+    tui.wait_for("esc to interrupt")
+    tui.line("the queued one")
+    tui.wait_for("queued: the queued one")
+    (app / "go").touch()
+    tui.wait_for("Answer to the queued one.")
+    text = tui.everything
+    assert text.index("The first is done.") < text.index("> the queued one")
+
+    tui.line("sleep now")
+    tui.wait_for("esc to interrupt")
+    _poll(lambda: processes_with("317.4271"), "the sleep running")
+    tui.line("never sent")
+    tui.wait_for("queued: never sent")
+    tui.press("esc")
+    tui.wait_for("cancelled")
+    # Interrupted, the queued prompt comes back into the box to be edited, not sent.
+    tui.wait(lambda: "› never sent" in tui.display, "the queued prompt back in the box")
+    tui.press("ctrl-c")
+    _poll(lambda: not processes_with("317.4271"), "no sleep left")
+    tui.line("are you there")
+    tui.wait_for("Still here after the interrupt.")
+    ended = [e for e in _log(home) if e["type"] == "turn/end"]
+    assert [e["stopReason"] for e in ended] == ["end_turn", "end_turn", "cancelled", "end_turn"]
+
+    tui.type("/")
+    tui.wait_for("Keys and commands")
+    menu = tui.display
+    assert "/resume" in menu and "/compact" in menu and "/help" in menu
+    tui.type("cle")
+    tui.wait(lambda: "Keys and" not in tui.display and "/clear" in tui.display, "/clear alone")
+    tui.press("esc", "ctrl-c")
+    tui.wait_gone("/clear")
+    tui.type("look at @gre")
+    tui.wait_for("src/greet.py")
+    assert "greet_generated" not in tui.display  # ignored by .gitignore
+    tui.press("tab")
+    tui.wait_for("look at @src/greet.py")
+    tui.press("ctrl-c", "ctrl-c")
+    tui.wait_for("press Ctrl+C again to exit")
+    tui.press("ctrl-c")
+    assert tui.finish() == 0
+
+
+def test_resume_a_session_of_tether_run_then_clear(
+    tmp_path: Path, app: Path, tuis: list[Tui]
+) -> None:
+    """`/resume` replays a session `tether run` made and continues it; `/clear` starts anew;
+    `tether -c PROMPT` opens the newest; SIGTERM leaves the terminal as it was."""
+    home = tmp_path / "home"
+    first = _script(tmp_path / "run.json", {"text": "Answer from run."})
+    made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
+    assert made.returncode == 0, made.stderr
+    model = _script(
+        tmp_path / "s.json",
+        {"text": "Answer to the follow-up."},
+        {"text": "Answer in a new session."},
+        {"text": "Answer after continue."},
+    )
+    tui = Tui(home, ["--model", model], cwd=app, columns=100)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("/resume")
+    tui.wait_for("Resume which session?")
+    assert "the first question" in tui.display
+    tui.press("enter")
+    tui.wait_in_scrollback("Answer from run.")
+    assert "> the first question" in tui.everything
+    tui.line("a follow-up")
+    tui.wait_for("Answer to the follow-up.")
+    [resumed] = list((home / "sessions").glob("*.jsonl"))
+    assert "a follow-up" in resumed.read_text()
+
+    tui.line("/clear")
+    tui.wait_for("new session")
+    tui.line("fresh start")
+    tui.wait_for("Answer in a new session.")
+    assert len(list((home / "sessions").glob("*.jsonl"))) == 2
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+    before, after = tmp_path / "stty.before", tmp_path / "stty.after"
+    again = Tui(home, ["--model", model, "-c", "go on"], cwd=app, stty_to=(before, after))
+    tuis.append(again)
+    again.wait_for("Answer to the follow-up.")  # the scripted model starts over
+    assert "> fresh start" in again.everything  # the newest session, replayed
+    again.press("up")  # the history is kept in TETHER_HOME
+    again.wait_for("› fresh start")
+    again.signal_tether(signal.SIGTERM)
+    assert again.finish() == 0
+    assert before.read_text() == after.read_text()
+
+
+SGR_COLOUR = re.compile(r"\x1b\[(?:[0-9]*;)*(?:3[0-7]|9[0-7]|4[0-7]|10[0-7]|38|48)(?:;[0-9]*)*m")
+"""A select-graphic-rendition sequence that sets a colour (bold, dim or reverse do not)."""
+
+
+def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
+    tmp_path: Path, app: Path, tuis: list[Tui]
+) -> None:
+    """At 60 columns with NO_COLOR: no colour at all; a resize redraws; `!command` reaches
+    the model with the next prompt; /help, /usage, /model, /transcript; a model error is
+    printed and the session goes on; a long paste is one token in the box and sent whole."""
+    home = tmp_path / "home"
+    other = _script(tmp_path / "other.json", {"text": "Answer of the other model."})
+    model = _script(
+        tmp_path / "s.json",
+        {"text": "Saw it.", "usage": {"inputTokens": 64000, "outputTokens": 100}},
+        {"error": "the provider is down"},
+    )
+    tui = Tui(home, ["--model", model], cwd=app, columns=60, env={"NO_COLOR": "1"})
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("!echo from-the-shell")
+    tui.wait_for("Allow echo from-the-shell?")  # the current mode is ask
+    tui.type("1")
+    tui.wait_for("from-the-shell")
+    tui.line("what did I run?")
+    tui.wait_for("Saw it.")
+    [said] = [e for e in _log(home) if e["type"] == "user/message"]
+    assert "<bash-input>echo from-the-shell</bash-input>" in said["content"][0]["text"]
+    assert "from-the-shell" in said["content"][0]["text"]
+    assert [b["text"] for b in said["shown"]] == ["!echo from-the-shell", "what did I run?"]
+    tui.wait(lambda: "50% of 128k" in tui.status_bar, "the budget in the status bar")
+
+    tui.line("and now?")
+    tui.wait_for("error: the provider is down")
+    tui.line("/usage")
+    tui.wait_for("64,000")
+    tui.line("/model " + other)
+    tui.wait_for("model: script:other.json (from the next request)")
+    tui.line("one more")
+    tui.wait_for("Answer of the other model.")
+    tui.line("/help")
+    tui.wait_in_scrollback("Shift+Tab")
+    tui.resize(120, 30)
+    tui.wait(lambda: "compacts at 80%" in tui.status_bar, "the wider status bar")
+    tui.line("/transcript")  # PAGER=cat: the whole session, written out
+    tui.wait(lambda: tui.everything.count("Answer of the other model.") == 2, "the transcript")
+
+    block = "\n".join(f"pasted line {n}" for n in range(1, 21))
+    tui.type(f"look: \x1b[200~{block}\x1b[201~")
+    tui.wait_for("look: [Pasted text #1 +20 lines]")
+    tui.press("enter")
+    tui.wait_in_scrollback("pasted line 20")
+    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    assert said["content"][0]["text"] == f"look: {block}"
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"

@@ -1,0 +1,111 @@
+"""`tether` without a subcommand where nothing is drawn, and how arguments pick the command.
+
+No pseudo-terminal here: stdin is a pipe, so the session reads one prompt per line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import TETHER, _script, _sessions, tether
+
+
+def _piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    model = _script(
+        tmp_path / "s.json",
+        {"text": "First **answer**."},
+        {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "echo ran"}}]},
+        {"text": "Second answer."},
+    )
+    lines = "hello\n/help\n/resume\n!ls\n/mode auto\nrun it\n"
+    done = _piped(home, lines, "--model", model, "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "> hello" in out and "First answer." in out and "**" not in out
+    assert "/resume [id]  Open another session of this workspace" in out
+    assert "/resume needs a terminal that can draw" in done.stderr
+    assert "!command needs a terminal that can draw" in done.stderr
+    assert "mode: auto" in done.stderr
+    assert "ran" in out and "exit 0" in out and "Second answer." in out
+    [row] = _sessions(home)
+    assert row["turns"] == 2
+    assert f"Resume: tether --continue  ·  tether --resume {row['id']}" in done.stderr
+
+    # `-c` opens it again, replays it, and goes on; a quoted prompt that starts with a
+    # subcommand's name is a prompt.
+    again = _piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
+    assert again.returncode == 0, again.stderr
+    assert "Second answer." in again.stdout and "> run tests" in again.stdout
+    [row] = _sessions(home)
+    assert row["turns"] == 3
+
+
+def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    bad = _piped(home, "", "--mode", "sideways")
+    assert bad.returncode == 2
+    assert "usage: tether" in bad.stderr and "invalid choice: 'sideways'" in bad.stderr
+    missing = _piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
+    assert missing.returncode == 1 and "tether: error:" in missing.stderr
+    model = _script(tmp_path / "s.json", {"text": "x"})
+    unknown = _piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
+    assert unknown.returncode == 1 and "no session 'nosuch'" in unknown.stderr
+    assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
+
+
+def test_help_lists_the_interactive_options_and_every_subcommand(tmp_path: Path) -> None:
+    shown = tether(tmp_path / "home", "--help")
+    assert shown.returncode == 0
+    assert "tether [options] [PROMPT]" in shown.stdout
+    assert "--continue" in shown.stdout and "--resume" in shown.stdout
+    for command in ("run", "sessions", "show", "demo", "acp", "web"):
+        assert f"\n  {command} " in shown.stdout
+    assert tether(tmp_path / "home", "run", "--help").stdout.startswith("usage: tether run")
+
+
+@pytest.mark.parametrize("command", [["run", "hi"], ["sessions"], ["show", "none"]])
+def test_run_sessions_and_show_never_import_prompt_toolkit(
+    tmp_path: Path, command: list[str]
+) -> None:
+    code = (
+        "import sys\n"
+        "from tether.cli import main\n"
+        "try:\n"
+        f"    main({command!r} + ['--model', 'script:/nowhere.json'] if {command!r}[0] == 'run'"
+        f" else {command!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('prompt_toolkit'))))\n"
+    )
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", "import json\n" + code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [], done.stderr

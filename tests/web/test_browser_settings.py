@@ -1,0 +1,96 @@
+"""Settings in real Chromium against `tether acp`: the workspace's trust asked in the page,
+and the permissions panel listing each rule with its file."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.web.browser import chromium, open_page, shot, wait_idle
+from tests.web.conftest import TETHER, WebServer, running_web
+
+PROJECT = {
+    "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
+    "colour": "blue",
+}
+MODE = "#settings select[data-menu-id=mode]"
+SCRIPT = {
+    "turns": [
+        {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": "touch ran"}}]},
+        {"text": "done"},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cloned repository whose settings allow everything once trusted."""
+    root = tmp_path_factory.mktemp("settings")
+    ws = (root / "ws").resolve()
+    (ws / ".tether").mkdir(parents=True)
+    (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
+    return ws
+
+
+@pytest.fixture(scope="module")
+def web(workspace: Path) -> Iterator[WebServer]:
+    """`tether web` on that workspace, with its own data directory."""
+    script = workspace.parent / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off"])
+    home = workspace.parent / "home"
+    with running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as server:
+        yield server
+
+
+def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
+    browser: Browser, web: WebServer, workspace: Path
+) -> None:
+    with open_page(browser, web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        assert page.locator(MODE).input_value() == "ask"  # nothing granted yet
+        page.fill("#prompt", "go")
+        page.press("#prompt", "Enter")
+        request = page.locator(".permission", has_text="Trust this workspace")
+        request.wait_for()
+        assert not (workspace / "ran").exists()
+        names = [b.inner_text() for b in request.locator("button").all()]
+        assert names == ["Trust this workspace", "Trust it for this session", "Do not trust it"]
+        shot(page, "section.tool[data-tool-call-id=workspace-trust]", "settings-trust")
+        request.locator("button[data-option-id=allow_always]").click()
+        wait_idle(page)
+        # Trusted: auto mode and bash(*) apply at once, so the command ran without asking.
+        page.locator("section.tool[data-tool-call-id=b1]").wait_for()
+        assert (workspace / "ran").exists()
+        assert page.locator(MODE).input_value() == "auto"
+        trusted = json.loads((workspace.parent / "home/trusted.json").read_text())
+        assert str(workspace) in trusted["workspaces"]
+
+        page.click("#permissions-button")
+        panel = page.locator("dialog#permissions")
+        panel.locator(".perms-rule").first.wait_for()
+        assert panel.locator(".perms-trust").inner_text() == "trusted"
+        assert panel.locator(".perms-mode").inner_text().startswith("Mode: auto (from project")
+        deny = panel.locator(".perms-rule[data-kind=deny]")
+        assert deny.locator("code").inner_text() == "read(secret.txt)"
+        assert deny.locator(".perms-source").get_attribute("title") == str(
+            workspace / ".tether/settings.json"
+        )
+        assert panel.locator(".perms-rule[data-kind=allow] code").inner_text() == "bash(*)"
+        assert "colour: unknown key" in panel.locator(".perms-problems").inner_text()
+        shot(page, "dialog#permissions", "settings-panel")
+        page.keyboard.press("Escape")
+        panel.wait_for(state="hidden")
