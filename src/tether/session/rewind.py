@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from tether.checkpoints import (
     Blob,
     Change,
+    CheckpointError,
     DiskState,
     FileState,
     LineCount,
@@ -289,29 +290,28 @@ def _conflict(
 
 def _short_diff(store: SnapshotStore, path: str, now: FileState, wanted: FileState) -> str:
     """A few rows of what taking the checkpoint would do to the file as it is now."""
-    if wanted is None:
-        return "(the checkpoint has no such file: taking it deletes the file)"
-    try:
-        new = store.content(wanted.oid)
-        old = (store.root / path).read_bytes() if now is not None else b""
-    except OSError:
-        return "(cannot be read)"
-    if now is not None and (now.mode == "120000" or wanted.mode == "120000"):
+    links = [s for s in (now, wanted) if s is not None and s.mode == "120000"]
+    if links:
         return "(a symbolic link)"
+    note = "(taking the checkpoint deletes the file)\n" if wanted is None else ""
+    try:
+        new = store.content(wanted.oid) if wanted is not None else b""
+        old = (store.root / path).read_bytes() if now is not None else b""
+    except (OSError, CheckpointError):
+        return "(cannot be read)"
     if len(old) > _DIFF_BYTES or len(new) > _DIFF_BYTES or b"\0" in old[:8192] + new[:8192]:
-        return "(binary or large file)"
+        return note + "(binary or large file)"
+    before = old.decode(errors="replace") if now is not None else None
     rows = [
         f"{row.op}{row.text}"
-        for hunk in row_hunks(
-            old.decode(errors="replace") if now else None, new.decode(errors="replace")
-        )
+        for hunk in row_hunks(before, new.decode(errors="replace"))
         for row in hunk.rows
         if row.op != " "
     ]
-    if isinstance(now, Blob) and now.mode != wanted.mode and not rows:
+    if isinstance(now, Blob) and wanted is not None and now.mode != wanted.mode and not rows:
         return f"(mode {now.mode} → {wanted.mode})"
     more = len(rows) - _DIFF_ROWS
-    return "\n".join(rows[:_DIFF_ROWS] + ([f"… {more} more lines"] if more > 0 else []))
+    return note + "\n".join(rows[:_DIFF_ROWS] + ([f"… {more} more lines"] if more > 0 else []))
 
 
 def _prompt_texts(events: Sequence[Event]) -> dict[int, str]:
