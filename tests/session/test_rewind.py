@@ -173,6 +173,8 @@ async def test_undo_redo_and_a_conflict_never_clobbered(
     request = session._context.request()  # what the model would see next
     assert "The person restored" in repr(request.messages[-1])
 
+    with pytest.raises(RewindError, match="there is no prompt 7: the session has prompts 1-2"):
+        await session.rewind.plan_rewind(7)
     if user_git is not None:
         assert _user_git_state(ws) == user_git
 
