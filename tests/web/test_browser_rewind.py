@@ -53,9 +53,9 @@ def test_rewind_to_here_code_only_then_the_conversation(
         page.wait_for_selector(".msg-agent:has-text('Wrote the notes.')")
         wait_idle(page)
         assert (workspace / "notes.md").exists()
-        original = page.evaluate("location.hash")
+        original = page.evaluate("() => location.hash")
 
-        page.click(".msg-user[data-prompt='1'] .rewind-here")
+        page.click(".rewind-row[data-prompt='1'] .rewind-here")
         panel = page.locator(".rewind-panel")
         assert "Rewind to before prompt 1" in panel.inner_text()
         assert panel.locator(".rewind-file").all_inner_texts() == ["notes.md"]
@@ -65,9 +65,11 @@ def test_rewind_to_here_code_only_then_the_conversation(
         assert not (workspace / "notes.md").exists()
 
         # The conversation only: a fork before prompt 1 opens, empty; the original stays.
-        page.click(".msg-user[data-prompt='1'] .rewind-here")
+        page.click(".rewind-row[data-prompt='1'] .rewind-here")
         page.click(".rewind-conversation")
-        page.wait_for_function(f"location.hash && location.hash !== {json.dumps(original)}")
+        page.wait_for_function(
+            "was => location.hash.startsWith('#session=') && location.hash !== was", arg=original
+        )
         page.wait_for_selector("#send:not([disabled])")
         assert page.locator(".msg-user").count() == 0
         sessions = list((workspace.parent / "home" / "sessions").glob("*.jsonl"))

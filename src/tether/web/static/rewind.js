@@ -43,13 +43,16 @@ export class Rewind {
 
   /** A prompt of the person ended: it gets its "Rewind to here" action. */
   prompt(node, number) {
-    if (!this.canFork() || node.querySelector(":scope > .rewind-here")) return;
+    if (!this.canFork() || node.dataset.prompt) return;
     node.dataset.prompt = String(number);
-    node.append(el("button", {
+    // Beside the message, not in it: its text stays the prompt as typed.
+    const row = el("div", { class: "rewind-row", dataset: { prompt: String(number) } });
+    row.append(el("button", {
       type: "button", class: "rewind-here", text: "Rewind to here",
       title: `Go back to before prompt ${number}`, "aria-expanded": "false",
-      onclick: (event) => this.toggle(node, number, event.currentTarget),
+      onclick: (event) => this.toggle(row, number, event.currentTarget),
     }));
+    node.after(row);
   }
 
   /** A prompt ended (`promptEnd`): a "code and conversation" rewind forks now. */
