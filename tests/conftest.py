@@ -40,6 +40,8 @@ def isolated_environment(
             monkeypatch.delenv(name)
     home = tmp_path_factory.mktemp("tether-home")
     monkeypatch.setenv("TETHER_HOME", str(home))
+    # Claude Code's user directory too: its CLAUDE.md, agents and skills are the developer's.
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "claude"))
     return home
 
 

@@ -18,8 +18,13 @@ WIRE_CONFIG = ConfigDict(
     validate_by_name=True,
     validate_by_alias=True,
     extra="ignore",
+    defer_build=True,
 )
-"""Every wire type: camelCase on the wire, snake_case in Python."""
+"""Every wire type: camelCase on the wire, snake_case in Python.
+
+Its schema is built when first used, not when its class is defined: a command pays only for
+the types it validates or serializes (`tether sessions` none, `tether acp` few until asked).
+"""
 
 T = TypeVar("T")
 

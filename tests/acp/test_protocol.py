@@ -190,8 +190,8 @@ async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path:
         reply, notes = await asyncio.wait_for(agent.response(first), 15)
         assert reply["result"] == {"stopReason": "cancelled"}
         [final] = _updates(notes, "tool_call_update")
-        # A cancelled command stays a terminal card, stopped by the signal it was sent.
-        assert final["status"] == "completed"
+        # A cancelled command failed; it stays a terminal card, stopped by the signal it was sent.
+        assert final["status"] == "failed"
         view = final["_meta"]["tether"]["view"]
         assert view == {"card": "terminal", "title": "sleep 30", "output": "", "signal": "SIGTERM"}
 

@@ -236,8 +236,9 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tmp_path: Path, app: Path, tuis: list[Tui]
 ) -> None:
     """At 60 columns with NO_COLOR: no colour at all; a resize redraws; `!command` reaches
-    the model with the next prompt; /help, /usage, /model, /transcript; a model error is
-    printed and the session goes on; a long paste is one token in the box and sent whole."""
+    the model with the next prompt; /help, /usage, /model, /mode, /transcript; a model error
+    is printed and the session goes on; new lines with Alt+Enter and Ctrl+J; a long paste
+    is one token in the box and sent whole."""
     home = tmp_path / "home"
     other = _script(tmp_path / "other.json", {"text": "Answer of the other model."})
     model = _script(
@@ -270,10 +271,33 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.wait_for("Answer of the other model.")
     tui.line("/help")
     tui.wait_in_scrollback("Shift+Tab")
+    tui.line("/mode")
+    tui.wait_for("Which mode?")
+    tui.type("3")
+    tui.wait(lambda: " auto " in tui.status_bar, "auto in the status bar")
     tui.resize(120, 30)
     tui.wait(lambda: "compacts at 80%" in tui.status_bar, "the wider status bar")
     tui.line("/transcript")  # PAGER=cat: the whole session, written out
     tui.wait(lambda: tui.everything.count("Answer of the other model.") == 2, "the transcript")
+
+    _new_lines_and_a_paste(tui, home)
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"
+
+
+def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:
+    """Alt+Enter and Ctrl+J break the line; a long paste is one token, sent whole."""
+    tui.type("two")
+    tui.press("alt-enter")
+    tui.type("lines")
+    tui.press("ctrl-j")
+    tui.type("three")
+    tui.wait_for("  three")
+    tui.press("enter")
+    tui.wait_in_scrollback("> two")
+    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    assert said["content"][0]["text"] == "two\nlines\nthree"
 
     block = "\n".join(f"pasted line {n}" for n in range(1, 21))
     tui.type(f"look: \x1b[200~{block}\x1b[201~")
@@ -282,6 +306,3 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.wait_in_scrollback("pasted line 20")
     said = [e for e in _log(home) if e["type"] == "user/message"][-1]
     assert said["content"][0]["text"] == f"look: {block}"
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-    assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"

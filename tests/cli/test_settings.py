@@ -138,12 +138,17 @@ def test_user_settings_choose_mode_sandbox_and_env(tmp_path: Path, ws: Path) -> 
             }
         )
     )
+    (ws / "CLAUDE.md").write_text("Be brief. @docs/missing.md\n")
     call = {"id": "c1", "name": "bash", "arguments": {"command": 'echo "$GREETING" > out.txt'}}
     model = _script(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
-    run = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
+    run = tether(home, "-v", "run", "go", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stdout + run.stderr
     assert (ws / "out.txt").read_text() == "hello from settings\n"
     assert "unsandboxed" in run.stdout
+    # -v names the instruction files the prompt used; a missing import is said once.
+    assert f"tether: INFO: instructions: {ws / 'CLAUDE.md'}\n" in run.stderr
+    missing = f"@docs/missing.md imports {ws / 'docs/missing.md'}, which does not exist"
+    assert run.stderr.count(missing) == 1
 
 
 def test_the_permissions_command_lists_checks_and_trusts(tmp_path: Path, ws: Path) -> None:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
 
 import pytest
-from acp.schema import EnvVariable, HttpMcpServer, McpServerStdio
 
+from tether.mcp import HttpServer, StdioServer
 from tether.mcp.approval import APPROVALS_FILE, Approvals, fingerprint, named_files
 
 
-def stdio(*args: str, command: str = "sh") -> McpServerStdio:
-    return McpServerStdio(name="srv", command=command, args=list(args), env=[])
+def stdio(*args: str, command: str = "sh") -> StdioServer:
+    return StdioServer(name="srv", command=command, args=args)
 
 
 def test_an_approval_holds_until_the_servers_or_their_files_change(
@@ -42,7 +43,7 @@ def test_an_approval_holds_until_the_servers_or_their_files_change(
     # And the configuration itself, its environment included.
     other = [stdio("srv.sh", "--config=tools.json", "--cache", "cache/", "--debug")]
     assert approvals.state(ws, other) == "changed"
-    with_env = [specs[0].model_copy(update={"env": [EnvVariable(name="A", value="1")]})]
+    with_env = [dataclasses.replace(specs[0], env=(("A", "1"),))]
     assert approvals.state(ws, with_env) == "changed"
     # Another workspace has its own approvals.
     elsewhere = tmp_path / "elsewhere"
@@ -60,7 +61,7 @@ def test_what_a_command_line_names_is_recorded(ws: Path) -> None:
     assert records["fifo"].startswith("unreadable (")  # never opened for reading
     assert records["-v"] == "absent"
     assert records["python3"] == "absent"  # found on PATH, not in the workspace
-    assert named_files(HttpMcpServer(type="http", name="h", url="http://x/", headers=[]), ws) == {}
+    assert named_files(HttpServer(name="h", url="http://x/"), ws) == {}
     assert fingerprint([stdio("srv.py")], ws) != fingerprint([stdio("pkg")], ws)
 
 
@@ -89,3 +90,25 @@ def test_a_hostile_approvals_file_asks_again_rather_than_hang_or_crash(
     if kind in ("not-json", "list", "deep", "huge"):
         approvals.approve(ws, [stdio("srv.sh")])  # replaced by a good file
         assert approvals.approved(ws, [stdio("srv.sh")])
+
+
+def test_servers_are_fingerprinted_as_they_always_were() -> None:
+    # Approvals kept before these specs had types of their own hashed ACP's dump of them:
+    # the same record keeps those approvals valid.
+    from acp.schema import EnvVariable, HttpHeader, HttpMcpServer, McpServerStdio, SseMcpServer
+
+    from tether.mcp import SseServer
+    from tether.mcp.approval import _record
+
+    stdio_spec = StdioServer(name="a", command="c", args=("x", "y"), env=(("K", "V"),))
+    acp_stdio = McpServerStdio(
+        name="a", command="c", args=["x", "y"], env=[EnvVariable(name="K", value="V")]
+    )
+    assert _record(stdio_spec) == acp_stdio.model_dump(mode="json")
+    header = [HttpHeader(name="A", value="B")]
+    http = HttpServer(name="h", url="http://x/", headers=(("A", "B"),))
+    acp_http = HttpMcpServer(type="http", name="h", url="http://x/", headers=header)
+    assert _record(http) == acp_http.model_dump(mode="json")
+    sse = SseServer(name="s", url="http://x/sse")
+    acp_sse = SseMcpServer(type="sse", name="s", url="http://x/sse", headers=[])
+    assert _record(sse) == acp_sse.model_dump(mode="json")

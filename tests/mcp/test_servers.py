@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
 
 from tether.content import ImageContent, TextContent
+from tether.mcp import HttpServer, SseServer, StdioServer
 from tether.mcp.servers import McpServers
 from tether.mcp.tool import McpArgs, McpTool
 from tether.tools.card_context import CardContext
@@ -32,9 +32,9 @@ PNG = bytes.fromhex(
 """The picture `sample_server.py` answers with (importing the script would build its server)."""
 
 
-def stdio_spec(name: str = "sample") -> McpServerStdio:
+def stdio_spec(name: str = "sample") -> StdioServer:
     """The sample server over stdio."""
-    return McpServerStdio(name=name, command=sys.executable, args=[str(SAMPLE), "stdio"], env=[])
+    return StdioServer(name=name, command=sys.executable, args=(str(SAMPLE), "stdio"))
 
 
 def _tools(servers: McpServers) -> dict[str, McpTool]:
@@ -143,13 +143,12 @@ async def test_a_server_that_dies_mid_call_is_named_with_its_stderr(
 
 
 async def test_a_server_that_fails_to_start_is_a_notice(tmp_path: Path) -> None:
-    broken = McpServerStdio(
+    broken = StdioServer(
         name="broken",
         command=sys.executable,
-        args=["-c", "import sys; sys.stderr.write('bad config: missing token\\n'); sys.exit(2)"],
-        env=[],
+        args=("-c", "import sys; sys.stderr.write('bad config: missing token\\n'); sys.exit(2)"),
     )
-    missing = McpServerStdio(name="missing", command=str(tmp_path / "nope"), args=[], env=[])
+    missing = StdioServer(name="missing", command=str(tmp_path / "nope"))
     servers = await McpServers.start([broken, missing, stdio_spec()], tmp_path)
     try:
         assert [c.name for c in servers.connections] == ["sample"]
@@ -195,9 +194,7 @@ def http_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[int]
 
 @pytest.mark.parametrize("http_server", ["http"], indirect=True)
 async def test_streamable_http(http_server: int, tmp_path: Path) -> None:
-    spec = HttpMcpServer(
-        type="http", name="web", url=f"http://127.0.0.1:{http_server}/mcp", headers=[]
-    )
+    spec = HttpServer(name="web", url=f"http://127.0.0.1:{http_server}/mcp")
     servers = await McpServers.start([spec], tmp_path)
     try:
         assert servers.notices == []
@@ -209,9 +206,7 @@ async def test_streamable_http(http_server: int, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("http_server", ["sse"], indirect=True)
 async def test_sse(http_server: int, tmp_path: Path) -> None:
-    spec = SseMcpServer(
-        type="sse", name="old", url=f"http://127.0.0.1:{http_server}/sse", headers=[]
-    )
+    spec = SseServer(name="old", url=f"http://127.0.0.1:{http_server}/sse")
     servers = await McpServers.start([spec], tmp_path)
     try:
         assert servers.notices == []
@@ -230,11 +225,8 @@ async def test_the_real_mcp_server_git(tmp_path: Path) -> None:
     subprocess.run([*git, "add", "a.txt"], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "first commit"], check=True)
     (repo / "a.txt").write_text("two\n")
-    spec = McpServerStdio(
-        name="git",
-        command=sys.executable,
-        args=["-m", "mcp_server_git", "--repository", str(repo)],
-        env=[],
+    spec = StdioServer(
+        name="git", command=sys.executable, args=("-m", "mcp_server_git", "--repository", str(repo))
     )
     servers = await McpServers.start([spec], repo)
     try:

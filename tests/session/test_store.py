@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.session.crafted import CRAFTED, plant
 from tests.session.helpers import Recorder, Sessions, script, text
 from tether.session import SessionNotFound, SessionStore, data_dir
 
@@ -104,3 +105,21 @@ async def test_delete_removes_the_log_unless_a_writer_holds_it(
     assert not store.path(held.id).with_suffix(".lock").exists()
     with pytest.raises(SessionNotFound):
         store.delete(held.id)
+
+
+async def test_crafted_logs_are_named_and_the_others_listed(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    session = sessions.new(ws, script({"text": "a"}))
+    await session.prompt(text("kept"), Recorder())
+    plant(home / "sessions", home / "sessions" / f"{session.id}.jsonl")
+    infos, unreadable = SessionStore(home).scan()
+    assert {info.id for info in infos} == {session.id, "last-line-list"}
+    why = {path.stem: said for path, said in unreadable}
+    assert set(why) == {name for name, said in CRAFTED.items() if said}
+    for name, said in why.items():
+        assert CRAFTED[name] in said, (name, said)
+    listed = {info.id: info for info in infos}
+    assert listed["last-line-list"].title == "kept"
+    # Whoever only wants the list gets it, and a warning for each of the others.
+    assert [info.id for info in SessionStore(home).list_sessions()] == [i.id for i in infos]

@@ -65,8 +65,8 @@ from tether.acp import branching, lifecycle, switches, turns, workspace
 from tether.acp.capabilities import initialize_response
 from tether.acp.context import AgentContext
 from tether.acp.lifecycle import LIST_PAGE
+from tether.acp.mcp import ClientServer
 from tether.acp.prompt import PromptBlock
-from tether.mcp import ClientServer
 from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import SessionStore

@@ -17,11 +17,10 @@ from tether.acp.calls import SessionCalls
 from tether.acp.commands import available_commands
 from tether.acp.errors import INTERNAL_ERROR, RESOURCE_NOT_FOUND, invalid_params
 from tether.acp.mapping import AcpUpdate
-from tether.acp.mcp import SessionMcp
+from tether.acp.mcp import ClientServer, SessionMcp
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.commands import load_commands
-from tether.mcp import ClientServer
 from tether.models.base import Model, ModelError
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
@@ -46,10 +45,11 @@ class OpenSession:
     """Whether the workspace's trust was settled for this session (asked at most once)."""
 
     async def close(self) -> None:
-        """Stop its MCP servers, then sync its log and drop its lock."""
+        """Stop its MCP servers, run its `SessionEnd` hooks, then sync its log and drop its
+        lock."""
         if self.mcp is not None:
             await self.mcp.close()
-        self.session.close()
+        await self.session.aclose()
 
 
 class AgentContext:

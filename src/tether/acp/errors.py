@@ -6,7 +6,7 @@
 | `INVALID_REQUEST`    | -32600 | JSON that is not a JSON-RPC message; a busy session      |
 | `METHOD_NOT_FOUND`   | -32601 | a method the agent does not serve                       |
 | `INVALID_PARAMS`     | -32602 | a bad cwd, directory, mode, cursor or prompt block; an   |
-|                      |        | unknown session to delete                               |
+|                      |        | unknown session to delete; a log whose cwd is no path   |
 | `INTERNAL_ERROR`     | -32603 | the model failed; the log is locked or corrupt           |
 | `RESOURCE_NOT_FOUND` | -32002 | ACP's code for an unknown session                       |
 
@@ -20,7 +20,7 @@ from typing import Any, assert_never
 
 from acp import RequestError
 
-from tether.session.errors import CorruptLog, SessionLocked, SessionNotFound
+from tether.session.errors import CorruptLog, SessionLocked, SessionNotFound, UnusableCwd
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -61,6 +61,9 @@ def stored_session_error(
             return RequestError(RESOURCE_NOT_FOUND, f"Session not found: {session_id}", data)
         case SessionLocked():
             return RequestError(INTERNAL_ERROR, str(exc), {**data, "reason": SESSION_LOCKED})
+        case UnusableCwd():
+            # The client asked for a session that cannot be opened as it is: a bad cwd.
+            return RequestError(INVALID_PARAMS, str(exc), data)
         case CorruptLog():
             return RequestError(INTERNAL_ERROR, str(exc), data)
         case _:

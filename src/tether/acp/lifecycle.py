@@ -16,11 +16,11 @@ from acp.schema import (
 
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_error
+from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.switches import honour_logged_model, session_options
 from tether.acp.workspace import announce
-from tether.mcp import ClientServer
 from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
 
 __all__ = [

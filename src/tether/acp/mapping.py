@@ -23,12 +23,16 @@ Shapes (camelCase on the wire):
 - `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
   replaying client sees where each prompt ended and why, as it did live.
-- `UsageChanged` → `usage_update` with `used` and `size` (after each model response).
+- `UsageChanged` → `usage_update` with `used` and `size` (after each model response), and
+  `_meta.tether.compactAt`, the share of the window past which the session compacts.
 - `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
   `{kind: "restore", action, prompt, restored, kept}`.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
+- `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
+  `{kind: "hook", event, command, durationMs, exitCode?, decision?, message?, failed,
+  addedContext, toolCallId?}`.
 
 Every card in `_meta` names paths absolutely, as `locations` do, and a result card carries
 the title of its call (given as `title`), so a call has one title from start to end.
@@ -83,6 +87,7 @@ from tether.session import (
     UserResource,
     UserText,
 )
+from tether.session.updates import HookRan
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -135,8 +140,12 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             return _turn_end({"stopReason": reason})
         case TurnFailed(message=message):
             return _turn_end({"stopReason": "error", "error": message})
-        case UsageChanged(used=used, size=size):
-            return UsageUpdate(session_update="usage_update", used=used, size=size)
+        case UsageChanged(used=used, size=size, compact_at=compact_at):
+            usage = UsageUpdate(session_update="usage_update", used=used, size=size)
+            if compact_at is not None:
+                # Where the agent compacts, so a client can warn before it does.
+                usage.field_meta = {"tether": {"compactAt": compact_at}}
+            return usage
         case ContextCompacted():
             notice = {
                 "kind": "compaction",
@@ -167,6 +176,12 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
                     "kept": list(update.kept),
                 },
             )
+        case HookRan():
+            return AgentMessageChunk(
+                session_update="agent_message_chunk",
+                content=text_block(update.text + "\n"),
+                field_meta={"tether": {"notice": _hook_notice(update)}},
+            )
         case _:
             assert_never(update)
 
@@ -178,6 +193,25 @@ def _notice(text: str, notice: dict[str, Any]) -> AgentMessageChunk:
         content=text_block(text + "\n"),
         field_meta={"tether": {"notice": notice}},
     )
+
+
+def _hook_notice(update: HookRan) -> dict[str, Any]:
+    notice: dict[str, Any] = {
+        "kind": "hook",
+        "event": update.event,
+        "command": update.command,
+        "durationMs": update.duration_ms,
+        "failed": update.failed,
+        "addedContext": update.added_context,
+    }
+    optional = {
+        "exitCode": update.exit_code,
+        "decision": update.decision,
+        "message": update.message,
+        "toolCallId": update.tool_call_id,
+    }
+    notice.update({key: value for key, value in optional.items() if value is not None})
+    return notice
 
 
 def tool_kind(view: ToolCallView) -> ToolKind:

@@ -1,29 +1,77 @@
 """A session's MCP servers over ACP: the client's and the user's start with the session; the
 project's (`.mcp.json`) once the person approves them for the workspace, asked at the first
-prompt (the client knows the session by then)."""
+prompt (the client knows the session by then).
+
+The client's `mcpServers` come in the ACP SDK's types; they become tether's own specs here,
+at the edge, so nothing below `acp/` needs the SDK."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from acp import text_block, tool_content
 from acp.interfaces import Client
-from acp.schema import AllowedOutcome, PermissionOption, ToolCallUpdate
+from acp.schema import (
+    AcpMcpServer,
+    AllowedOutcome,
+    HttpMcpServer,
+    McpServerStdio,
+    PermissionOption,
+    SseMcpServer,
+    ToolCallUpdate,
+)
 
-from tether.mcp import Approvals, ClientServer, McpSpec, describe_spec, gather
+from tether.mcp import (
+    Approvals,
+    HttpServer,
+    McpSpec,
+    SseServer,
+    StdioServer,
+    describe_spec,
+    gather,
+)
 from tether.session import Session
 
 if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
-__all__ = ["APPROVAL_CALL", "SessionMcp"]
+__all__ = ["APPROVAL_CALL", "ClientServer", "SessionMcp", "client_specs"]
+
+ClientServer = HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio
+"""What an ACP client may name in `mcpServers`."""
 
 APPROVAL_CALL = "mcp-approval"
 """The `toolCallId` of the request that asks to start a project's servers."""
 
 Notify = Callable[[str], None]
+
+
+def client_specs(servers: Sequence[ClientServer]) -> tuple[list[McpSpec], list[str]]:
+    """The specs of a client's servers, and a notice for each that cannot be started."""
+    specs: list[McpSpec] = []
+    notices: list[str] = []
+    for server in servers:
+        match server:
+            case McpServerStdio():
+                env = tuple((v.name, v.value) for v in server.env)
+                specs.append(
+                    StdioServer(
+                        name=server.name, command=server.command, args=tuple(server.args), env=env
+                    )
+                )
+            case HttpMcpServer(name=name, url=url):
+                headers = tuple((h.name, h.value) for h in server.headers)
+                specs.append(HttpServer(name=name, url=url, headers=headers))
+            case SseMcpServer(name=name, url=url):
+                headers = tuple((h.name, h.value) for h in server.headers)
+                specs.append(SseServer(name=name, url=url, headers=headers))
+            case AcpMcpServer(name=name):
+                notices.append(f"MCP server {name}: the acp transport is not supported")
+            case _:
+                assert_never(server)
+    return specs, notices
 
 
 class SessionMcp:
@@ -39,8 +87,9 @@ class SessionMcp:
         cls, session: Session, home: Path, client: Sequence[ClientServer], notify: Notify
     ) -> SessionMcp:
         """Start the client's and the user's servers and offer their tools to the session."""
-        sources = gather(session.cwd, home, client)
-        for notice in sources.notices:
+        specs, notices = client_specs(client)
+        sources = gather(session.cwd, home, specs)
+        for notice in [*notices, *sources.notices]:
             notify(notice)
         mcp = cls(home, sources.project)
         await mcp._launch(session, sources.trusted, notify)

@@ -27,6 +27,7 @@ from pathlib import Path
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.bounded import UnreadableFile, read_bounded_text
 from tether.frontmatter import FrontMatterError, FrontMatterField, parse_front_matter
+from tether.tools.claude_names import CLAUDE_TOOL_NAMES
 
 __all__ = [
     "CLAUDE_TOOL_NAMES",
@@ -40,23 +41,6 @@ MAX_AGENT_FILE_BYTES = 256 * 1024
 MAX_DESCRIPTION_CHARS = 1024
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _TOOL = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,127}")
-
-CLAUDE_TOOL_NAMES: dict[str, str] = {
-    "Read": "read",
-    "Write": "write",
-    "Edit": "edit",
-    "MultiEdit": "edit",
-    "Grep": "grep",
-    "Glob": "glob",
-    "LS": "glob",
-    "Bash": "bash",
-    "WebFetch": "web_fetch",
-    "WebSearch": "web_search",
-    "TodoWrite": "todo",
-    "Task": "task",
-    "Agent": "task",
-}
-"""Claude Code's tool names, as tether calls the same tools."""
 
 
 class AgentFileError(ValueError):

@@ -10,24 +10,54 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
-__all__ = ["COMMANDS", "INTERACTIVE", "Command", "build_parser", "interactive_parser", "main"]
+from tether import __version__
 
-COMMANDS: dict[str, str] = {
-    "run": "tether.cli.run",
-    "sessions": "tether.cli.sessions",
-    "show": "tether.cli.show",
-    "demo": "tether.cli.demo",
-    "acp": "tether.cli.acp",
-    "web": "tether.cli.web",
-    "permissions": "tether.cli.permissions",
+__all__ = [
+    "COMMANDS",
+    "INTERACTIVE",
+    "Command",
+    "Entry",
+    "build_parser",
+    "interactive_parser",
+    "main",
+]
+
+
+class Entry(NamedTuple):
+    """A subcommand: the module that runs it, and what `tether --help` says of it."""
+
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Entry] = {
+    "run": Entry("tether.cli.run", "run one prompt headless and print every card"),
+    "sessions": Entry("tether.cli.sessions", "list stored sessions, newest first"),
+    "show": Entry("tether.cli.show", "render a stored session from its log"),
+    "demo": Entry("tether.cli.demo", "run a scripted session on a sample workspace (offline)"),
+    "acp": Entry(
+        "tether.cli.acp",
+        "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)",
+    ),
+    "web": Entry(
+        "tether.cli.web",
+        "serve the web client on loopback: sessions, prompts, permissions and cards",
+    ),
+    "permissions": Entry(
+        "tether.cli.permissions",
+        "list the permission rules of a workspace, check what one use would do, or trust it",
+    ),
 }
-"""Subcommand name → module. A subcommand is one module that satisfies `Command`."""
+"""Subcommand name → its module (one that satisfies `Command`) and its help.
+
+The help is here, not in the module, so `tether --help` and `tether --version` import no
+subcommand: each command imports what it uses, when it runs.
+"""
 
 INTERACTIVE = "tether.cli.interactive"
 """The module `tether` runs when no subcommand is named: the interactive session."""
@@ -37,8 +67,6 @@ _HELP = ("-h", "--help")
 
 class Command(Protocol):
     """What a subcommand module provides."""
-
-    HELP: str
 
     def configure(self, parser: argparse.ArgumentParser) -> None:
         """Add the subcommand's arguments."""
@@ -50,30 +78,29 @@ class Command(Protocol):
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every subcommand in `COMMANDS`, or with `only` that one (faster)."""
+    """The parser of every subcommand in `COMMANDS`, with the arguments of `only`.
+
+    Without `only` no subcommand module is imported.
+    """
     parser = argparse.ArgumentParser(
         prog="tether", description="A coding-agent harness whose every tool call is a card."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
-    parser.add_argument("--version", action="version", version=f"tether {_version()}")
+    parser.add_argument("--version", action="version", version=f"tether {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
-        if only is not None and name != only:
-            continue
-        command = cast(Command, importlib.import_module(module_name))
-        sub = commands.add_parser(name, help=command.HELP, description=command.HELP)
-        command.configure(sub)
-        sub.set_defaults(command_run=command.run)
+    for name, entry in COMMANDS.items():
+        sub = commands.add_parser(name, help=entry.help, description=entry.help)
+        if name == only:
+            command = cast(Command, importlib.import_module(entry.module))
+            command.configure(sub)
+            sub.set_defaults(command_run=command.run)
     return parser
 
 
 def interactive_parser() -> argparse.ArgumentParser:
     """The parser of `tether` without a subcommand; its help lists the subcommands too."""
-    interactive = cast(Command, importlib.import_module(INTERACTIVE))
-    lines = []
-    for name, module_name in COMMANDS.items():
-        command = cast(Command, importlib.import_module(module_name))
-        lines.append(f"  {name:<10} {command.HELP}")
+    interactive = importlib.import_module(INTERACTIVE)
+    lines = [f"  {name:<10} {entry.help}" for name, entry in COMMANDS.items()]
     parser = argparse.ArgumentParser(
         prog="tether",
         usage="tether [options] [PROMPT]\n       tether COMMAND [options] ...",
@@ -81,19 +108,9 @@ def interactive_parser() -> argparse.ArgumentParser:
         epilog="commands (tether COMMAND --help):\n" + "\n".join(lines),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"tether {_version()}")
+    parser.add_argument("--version", action="version", version=f"tether {__version__}")
     interactive.configure(parser)
-    parser.set_defaults(command_run=interactive.run)
     return parser
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("tether")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "unknown"
 
 
 def _chosen(argv: Sequence[str]) -> str | None:
@@ -109,20 +126,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     chosen = _chosen(argv)
-    if chosen is None and not any(arg in (*_HELP, "--version") for arg in _options(argv)):
+    if chosen is None:
+        options = _options(argv)
+        if any(arg in _HELP for arg in options):
+            interactive_parser().print_help()
+            return 0
+        if "--version" in options:
+            print(f"tether {__version__}")  # the one answer that needs no parser
+            return 0
+    from tether.lazy import defer_imports
+
+    defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
+    if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
         launch = importlib.import_module(INTERACTIVE).launch
         return cast(int, launch(argv))
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
-    parser = build_parser(chosen) if chosen is not None else interactive_parser()
+    parser = build_parser(chosen)
     args = parser.parse_args(argv)
     _configure_logging(verbose=args.verbose)
-    from tether.models.base import ModelError
-    from tether.session.errors import SessionError
-
     try:
         status: int = args.command_run(args)
-    except (SessionError, ModelError) as exc:
+    except Exception as exc:
+        if not _said_plainly(exc):
+            raise
         print(f"tether: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -141,7 +168,26 @@ def _options(argv: Sequence[str]) -> Sequence[str]:
     return argv[: argv.index("--")] if "--" in argv else argv
 
 
+_PLAIN_ERRORS = (("tether.session.errors", "SessionError"), ("tether.models.base", "ModelError"))
+"""Errors whose message is all a person needs: said in one line, without a traceback."""
+
+
+def _said_plainly(exc: Exception) -> bool:
+    """Whether `exc` is one of `_PLAIN_ERRORS`.
+
+    Looked up among the loaded modules: one that raised such an error is loaded, and a
+    command that never loads the model layer does not pay for importing it here.
+    """
+    for module_name, class_name in _PLAIN_ERRORS:
+        module = sys.modules.get(module_name)
+        if module is not None and isinstance(exc, getattr(module, class_name)):
+            return True
+    return False
+
+
 def _configure_logging(*, verbose: bool) -> None:
+    import logging  # after `--version` and `--help`, which need none of it
+
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
         format="tether: %(levelname)s: %(message)s",

@@ -20,8 +20,6 @@ from tether.settings.effective import tool_env
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 
-HELP = "speak the Agent Client Protocol on stdin/stdout (for Zed and other editors)"
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""

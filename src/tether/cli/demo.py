@@ -9,13 +9,12 @@ from importlib import resources
 from pathlib import Path
 
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles, run_prompt
+from tether.cli.prompting import run_prompt
+from tether.cli.safe_output import consoles
 from tether.cli.status import StatusLine
 from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
-
-HELP = "run a scripted session on a sample workspace (offline)"
 
 PROMPT = "Fix the first issue in notes/issues.md and check that the greeter works."
 

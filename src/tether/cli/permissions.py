@@ -31,8 +31,6 @@ from tether.settings import (
 )
 from tether.settings.report import permissions_report, permissions_text
 
-HELP = "list the permission rules of a workspace, check what one use would do, or trust it"
-
 _ACTIONS = ("check", "trust", "untrust")
 
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import StatusLine, tail_text
 from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
+from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
 from tether.render.task_card import task_tail
@@ -27,6 +28,7 @@ from tether.session.updates import (
     ClientUpdate,
     ContextCompacted,
     FilesRestored,
+    HookRan,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -141,6 +143,16 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
+            case ContextCompacted() | HookRan():
+                self.status.stop()
+                self._end_text()
+                notice = (
+                    hook_line(update)
+                    if isinstance(update, HookRan)
+                    else Text(update.text, style="yellow")
+                )
+                self.console.print(notice)
+                self.status.show(self.status_label())
             case ContextCompacted() | FilesRestored() | CheckpointSaved():
                 self._notice(update)
             case _:

@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from rich.console import Console
-
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
-from tether.cli.safe_output import stderr, stdout
+from tether.cli.safe_output import consoles
 from tether.content import TextContent
 from tether.session import PromptFailed, Session, TurnStop
 
@@ -73,9 +71,3 @@ def exit_status(stop: TurnStop) -> int:
     if stop == "end_turn":
         return 0
     return 130 if stop == "cancelled" else 2
-
-
-def consoles() -> tuple[Console, Console]:
-    """stdout for the conversation, stderr for status and errors."""
-    # Through safe streams: no string a model or a log holds can make a write fail.
-    return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)

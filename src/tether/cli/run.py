@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from pathlib import Path
 from typing import assert_never
@@ -19,8 +20,9 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles, run_prompt
+from tether.cli.prompting import run_prompt
 from tether.cli.rewinding import checkpoint_command, terminal_ask
+from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
@@ -49,9 +51,7 @@ from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.tools.defaults import default_tools
 
-__all__ = ["HELP", "configure", "run", "run_command_or_prompt"]
-
-HELP = "run one prompt headless and print every card"
+__all__ = ["configure", "run", "run_command_or_prompt"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -163,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        session.close()
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
+        asyncio.run(session.aclose(on_update=printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",

@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-__all__ = ["SafeStream", "print_json", "safe_text", "stderr", "stdout"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["SafeStream", "consoles", "print_json", "safe_text", "stderr", "stdout"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -67,3 +70,11 @@ def print_json(document: object) -> None:
     if safe_text(text, encoding) != text:
         text = json.dumps(document, indent=2, ensure_ascii=True)
     sys.stdout.write(text + "\n")
+
+
+def consoles() -> tuple[Console, Console]:
+    """stdout for the conversation, stderr for status and errors."""
+    from rich.console import Console  # with the first command that prints through it
+
+    # Through safe streams: no string a model or a log holds can make a write fail.
+    return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)

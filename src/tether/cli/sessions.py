@@ -9,12 +9,9 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
-from tether.cli.prompting import consoles
-from tether.cli.safe_output import print_json
+from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
-from tether.session.store import STORED_SESSION, StoredSession
-
-HELP = "list stored sessions, newest first"
+from tether.session.store import StoredSession
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the list."""
-    out, _err = consoles()
-    rows = session_tree(SessionStore.default().list_sessions())
+    out, err = consoles()
+    found, unreadable = SessionStore.default().scan()
+    # A bad log is named where people look, and the others are listed as usual.
+    for path, why in unreadable:
+        err.print(f"tether: {path} cannot be listed: {why}", style="yellow", markup=False)
+    rows = session_tree(found)
     if args.top_level:
         rows = [(info, depth) for info, depth in rows if depth == 0]
     if args.limit > 0:
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     depths = {info.id: depth for info, depth in rows}
     infos = [info for info, _ in rows]
     if args.json:
-        print_json([STORED_SESSION.dump_python(i, mode="json", by_alias=True) for i in infos])
+        print_json([info.wire() for info in infos])
         return 0
     if not infos:
         out.print("no sessions yet: try `tether demo`", markup=False)

@@ -71,7 +71,8 @@ def run_settings(
             f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True
         )
     if asker is not None:
-        return asyncio.run(settle_trust(settings, asker))
+        settings = asyncio.run(settle_trust(settings, asker))
+    # Said also when the person declined: the run goes on with the restrictive rules only.
     notice = untrusted_notice(settings)
     if notice is not None:
         err.print(f"tether: {notice}", style="yellow", markup=False, soft_wrap=True)

@@ -6,14 +6,11 @@ import argparse
 
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.printer import Printer
-from tether.cli.prompting import consoles
-from tether.cli.safe_output import print_json
+from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
 from tether.session.replay import replay
 from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 from tether.tools.defaults import default_tools
-
-HELP = "render a stored session from its log"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.bounded import UnreadableFile, read_bounded_text
+
 __all__ = ["BUILTIN", "COMMANDS_DIR", "Command", "load_commands", "parse_command_file"]
 
 log = logging.getLogger(__name__)
@@ -125,12 +127,13 @@ def parse_command_file(path: Path) -> Command | None:
         log.warning("%s: not a command name; use letters, digits, '-', '_' or '.'", path)
         return None
     try:
-        if path.stat().st_size > _MAX_FILE:
-            log.warning("%s: larger than %d bytes; skipped", path, _MAX_FILE)
-            return None
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        log.warning("%s: cannot be read: %s", path, exc)
+        # The workspace controls the file: a link to /dev/zero or a FIFO is refused, not read.
+        text = read_bounded_text(path, limit=_MAX_FILE)
+    except UnreadableFile as exc:
+        log.warning("cannot be read: %s; skipped", exc)
+        return None
+    except OSError as exc:
+        log.warning("%s: cannot be read: %s", path, exc.strerror or exc)
         return None
     fields, body = _front_matter(text)
     body = body.strip()

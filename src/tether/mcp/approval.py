@@ -18,12 +18,10 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
-
-from acp.schema import McpServerStdio
+from typing import Any, Literal, assert_never
 
 from tether.bounded import UnreadableFile, read_bounded, read_bounded_json
-from tether.mcp.specs import McpSpec
+from tether.mcp.specs import HttpServer, McpSpec, SseServer, StdioServer
 
 __all__ = ["APPROVALS_FILE", "Approval", "Approvals", "fingerprint", "named_files"]
 
@@ -44,7 +42,7 @@ def named_files(spec: McpSpec, workspace: Path) -> dict[str, str]:
     names VALUE too. A word that names nothing is recorded as absent, so a file that appears
     there later changes the fingerprint.
     """
-    if not isinstance(spec, McpServerStdio):
+    if not isinstance(spec, StdioServer):
         return {}
     words = [spec.command, *spec.args]
     words += [w.split("=", 1)[1] for w in words if "=" in w]
@@ -74,12 +72,38 @@ def fingerprint(specs: Sequence[McpSpec], workspace: Path) -> str:
     """A digest of exactly what would run: the servers and the files their commands name."""
     data = sorted(
         json.dumps(
-            {"server": s.model_dump(mode="json"), "files": named_files(s, workspace)},
+            {"server": _record(s), "files": named_files(s, workspace)},
             sort_keys=True,
         )
         for s in specs
     )
     return hashlib.sha256("\n".join(data).encode()).hexdigest()
+
+
+def _record(spec: McpSpec) -> dict[str, Any]:
+    """A server as its fingerprint has always hashed it (the field names and `null`s of ACP's
+    schema, where these specs came from at first), so approvals given before stay valid."""
+    match spec:
+        case StdioServer():
+            env = [{"name": k, "value": v, "field_meta": None} for k, v in spec.env]
+            return {
+                "name": spec.name,
+                "command": spec.command,
+                "args": list(spec.args),
+                "env": env,
+                "field_meta": None,
+            }
+        case HttpServer() | SseServer():
+            headers = [{"name": k, "value": v, "field_meta": None} for k, v in spec.headers]
+            return {
+                "name": spec.name,
+                "url": spec.url,
+                "headers": headers,
+                "field_meta": None,
+                "type": spec.type,
+            }
+        case _:
+            assert_never(spec)
 
 
 class Approvals:

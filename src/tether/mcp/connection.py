@@ -19,7 +19,6 @@ from typing import IO, Any, assert_never
 
 import httpx2
 import mcp_types
-from acp.schema import HttpMcpServer, McpServerStdio, SseMcpServer
 from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -27,7 +26,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from mcp import ClientSession, StdioServerParameters
 from tether import __version__
-from tether.mcp.specs import McpSpec
+from tether.mcp.specs import HttpServer, McpSpec, SseServer, StdioServer
 
 __all__ = ["START_TIMEOUT", "McpConnection", "McpServerError"]
 
@@ -150,7 +149,7 @@ class McpConnection:
     async def _transport(self) -> AsyncIterator[Any]:
         spec = self.spec
         match spec:
-            case McpServerStdio():
+            case StdioServer():
                 # Kept open for the server's life (closed by `close`): the tail names failures.
                 self._stderr = tempfile.TemporaryFile(  # noqa: SIM115
                     "w+", encoding="utf-8", errors="replace"
@@ -158,20 +157,20 @@ class McpConnection:
                 params = StdioServerParameters(
                     command=spec.command,
                     args=list(spec.args),
-                    env={v.name: v.value for v in spec.env} or None,
+                    env=dict(spec.env) or None,
                     cwd=self.cwd,
                 )
                 async with stdio_client(params, errlog=self._stderr) as streams:
                     yield streams
-            case HttpMcpServer():
-                headers = {h.name: h.value for h in spec.headers}
+            case HttpServer():
+                headers = dict(spec.headers)
                 async with (
                     self._statuses.client(headers=headers) as http,
                     streamable_http_client(spec.url, http_client=http) as streams,
                 ):
                     yield streams[0], streams[1]
-            case SseMcpServer():
-                headers = {h.name: h.value for h in spec.headers}
+            case SseServer():
+                headers = dict(spec.headers)
                 async with sse_client(
                     spec.url, headers=headers, httpx_client_factory=self._statuses.client
                 ) as streams:

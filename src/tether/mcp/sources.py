@@ -6,14 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from acp.schema import AcpMcpServer, HttpMcpServer, McpServerStdio, SseMcpServer
-
 from tether.mcp.specs import PROJECT_FILE, USER_FILE, McpSpec, McpSpecError, read_specs, spec_name
 
-__all__ = ["ClientServer", "McpSources", "gather"]
-
-ClientServer = HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio
-"""What an ACP client may name in `mcpServers`."""
+__all__ = ["McpSources", "gather"]
 
 
 @dataclass
@@ -27,8 +22,11 @@ class McpSources:
     notices: list[str] = field(default_factory=list)
 
 
-def gather(workspace: Path, home: Path | None, client: Sequence[ClientServer] = ()) -> McpSources:
-    """Every configured server; a name used twice keeps the first (client, user, project)."""
+def gather(workspace: Path, home: Path | None, client: Sequence[McpSpec] = ()) -> McpSources:
+    """Every configured server; a name used twice keeps the first (client, user, project).
+
+    `client` are the servers a client named (an ACP client's `mcpServers`, converted).
+    """
     sources = McpSources()
     seen: set[str] = set()
 
@@ -44,9 +42,6 @@ def gather(workspace: Path, home: Path | None, client: Sequence[ClientServer] = 
 
     from_client: list[McpSpec] = []
     for server in client:
-        if isinstance(server, AcpMcpServer):
-            sources.notices.append(f"MCP server {server.name}: the acp transport is not supported")
-            continue
         try:
             spec_name(server.name, "mcpServers")
         except McpSpecError as exc:

@@ -1,7 +1,8 @@
 """Which MCP servers a session starts: from the ACP client, and from `mcp.json` files.
 
-Servers are described with the ACP SDK's own types (`McpServerStdio`, `HttpMcpServer`,
-`SseMcpServer`), whichever way they came. Files have the shape Claude Code reads:
+Servers are described with small types of their own (`StdioServer`, `HttpServer`,
+`SseServer`), whichever way they came: an ACP client's are converted at the ACP edge, so
+nothing here needs the ACP SDK. Files have the shape Claude Code reads:
 
     {"mcpServers": {
         "git": {"command": "uvx", "args": ["mcp-server-git"], "env": {"K": "V"}},
@@ -15,18 +16,20 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from acp.schema import EnvVariable, HttpHeader, HttpMcpServer, McpServerStdio, SseMcpServer
+from typing import Any, Literal, assert_never
 
 from tether.bounded import UnreadableFile, read_bounded_json
 
 __all__ = [
     "PROJECT_FILE",
     "USER_FILE",
+    "HttpServer",
     "McpSpec",
     "McpSpecError",
+    "SseServer",
+    "StdioServer",
     "describe_spec",
     "read_specs",
     "spec_name",
@@ -35,8 +38,43 @@ __all__ = [
 PROJECT_FILE = ".mcp.json"
 USER_FILE = "mcp.json"
 
-McpSpec = McpServerStdio | HttpMcpServer | SseMcpServer
-"""One server to start, as ACP describes it."""
+Pairs = tuple[tuple[str, str], ...]
+"""Names and values in order: a server's environment, an endpoint's headers."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StdioServer:
+    """A server started as a child process, speaking MCP on its stdin and stdout."""
+
+    type: Literal["stdio"] = "stdio"
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: Pairs = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class HttpServer:
+    """A server reached over MCP's streamable HTTP."""
+
+    type: Literal["http"] = "http"
+    name: str
+    url: str
+    headers: Pairs = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SseServer:
+    """A server reached over MCP's older HTTP with server-sent events."""
+
+    type: Literal["sse"] = "sse"
+    name: str
+    url: str
+    headers: Pairs = ()
+
+
+McpSpec = StdioServer | HttpServer | SseServer
+"""One server to start."""
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -83,23 +121,20 @@ def _spec(name: str, entry: Any, where: str) -> McpSpec:
             raise McpSpecError(f"{where}: `command` must be a non-empty string")
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise McpSpecError(f"{where}: `args` must be a list of strings")
-        return McpServerStdio(
+        return StdioServer(
             name=name,
             command=command,
-            args=args,
-            env=[EnvVariable(name=k, value=v) for k, v in _strings(env, "env", where).items()],
+            args=tuple(args),
+            env=tuple(_strings(env, "env", where).items()),
         )
     if kind in ("http", "sse"):
         url = entry.get("url")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise McpSpecError(f"{where}: `url` must be an http:// or https:// URL")
-        headers = [
-            HttpHeader(name=k, value=v)
-            for k, v in _strings(entry.get("headers", {}), "headers", where).items()
-        ]
+        headers = tuple(_strings(entry.get("headers", {}), "headers", where).items())
         if kind == "http":
-            return HttpMcpServer(type="http", name=name, url=url, headers=headers)
-        return SseMcpServer(type="sse", name=name, url=url, headers=headers)
+            return HttpServer(name=name, url=url, headers=headers)
+        return SseServer(name=name, url=url, headers=headers)
     raise McpSpecError(f"{where}: `type` must be stdio, http or sse (or give a `command`)")
 
 
@@ -113,6 +148,10 @@ def _strings(value: Any, field: str, where: str) -> dict[str, str]:
 
 def describe_spec(spec: McpSpec) -> str:
     """What a server runs, as a person reads it: `uvx mcp-server-git` or `http URL`."""
-    if isinstance(spec, McpServerStdio):
-        return shlex.join([spec.command, *spec.args])
-    return f"{spec.type} {spec.url}"
+    match spec:
+        case StdioServer(command=command, args=args):
+            return shlex.join([command, *args])
+        case HttpServer(url=url) | SseServer(url=url):
+            return f"{spec.type} {url}"
+        case _:
+            assert_never(spec)

@@ -1,24 +1,29 @@
 """Models: the protocol the loop talks to, and the shipped implementations."""
 
-from tether.models.base import (
-    Completed,
-    ContextOverflow,
-    Model,
-    ModelError,
-    ModelEvent,
-    ModelRequest,
-    TextDelta,
-    Usage,
-)
-from tether.models.messages import (
-    AssistantMessage,
-    FinishReason,
-    Message,
-    ToolCall,
-    ToolResultMessage,
-    ToolSpec,
-    UserMessage,
-)
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.models.base import (
+        Completed,
+        ContextOverflow,
+        Model,
+        ModelError,
+        ModelEvent,
+        ModelRequest,
+        TextDelta,
+        Usage,
+    )
+    from tether.models.messages import (
+        AssistantMessage,
+        FinishReason,
+        Message,
+        ToolCall,
+        ToolResultMessage,
+        ToolSpec,
+        UserMessage,
+    )
 
 __all__ = [
     "AssistantMessage",
@@ -37,3 +42,24 @@ __all__ = [
     "Usage",
     "UserMessage",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Completed": "tether.models.base",
+        "ContextOverflow": "tether.models.base",
+        "Model": "tether.models.base",
+        "ModelError": "tether.models.base",
+        "ModelEvent": "tether.models.base",
+        "ModelRequest": "tether.models.base",
+        "TextDelta": "tether.models.base",
+        "Usage": "tether.models.base",
+        "AssistantMessage": "tether.models.messages",
+        "FinishReason": "tether.models.messages",
+        "Message": "tether.models.messages",
+        "ToolCall": "tether.models.messages",
+        "ToolResultMessage": "tether.models.messages",
+        "ToolSpec": "tether.models.messages",
+        "UserMessage": "tether.models.messages",
+    },
+)

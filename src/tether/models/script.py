@@ -35,10 +35,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pydantic.alias_generators import to_camel
 
+from tether.bounded import UnreadableFile, read_bounded_text
 from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta, Usage
 from tether.models.messages import AssistantMessage, ToolCall
 
 __all__ = ["CHUNKS", "ScriptModel", "ScriptTurn", "split_text"]
+
+_MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+"""A script is read whole; larger than this it is refused rather than filling memory."""
 
 CHUNKS = 3
 """How many deltas a turn's text streams in (fewer when it has fewer words)."""
@@ -111,8 +115,8 @@ class ScriptModel:
     def from_file(cls, path: Path) -> ScriptModel:
         """Load a script; a missing or malformed file is a `ModelError` naming it."""
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_bounded_text(path, limit=_MAX_SCRIPT_BYTES)
+        except (OSError, UnreadableFile) as exc:
             raise ModelError(f"cannot read model script {path}: {exc}") from exc
         return cls.from_json(text, source=str(path))
 

@@ -1,24 +1,29 @@
 """The filesystem and command policy: session modes, the permission gate and its asker."""
 
-from tether.policy.asker import (
-    INSTEAD,
-    PERMISSION_DECISIONS,
-    DelegatedAccess,
-    PermissionAnswer,
-    PermissionAsker,
-    PermissionChoice,
-    PermissionDecision,
-    PermissionOutcome,
-    PermissionQuestion,
-    RejectWithMessage,
-    ServerStart,
-    Subject,
-    WorkspaceTrust,
-    said_instead,
-)
-from tether.policy.gate import PolicyGate
-from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
-from tether.policy.trust import TRUST_OPTIONS, settle_trust, untrusted_notice
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.policy.asker import (
+        INSTEAD,
+        PERMISSION_DECISIONS,
+        DelegatedAccess,
+        PermissionAnswer,
+        PermissionAsker,
+        PermissionChoice,
+        PermissionDecision,
+        PermissionOutcome,
+        PermissionQuestion,
+        RejectWithMessage,
+        ServerStart,
+        Subject,
+        WorkspaceTrust,
+        said_instead,
+    )
+    from tether.policy.gate import PolicyGate
+    from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
+    from tether.policy.trust import TRUST_OPTIONS, settle_trust, untrusted_notice
 
 __all__ = [
     "DEFAULT_MODE",
@@ -44,3 +49,31 @@ __all__ = [
     "settle_trust",
     "untrusted_notice",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "INSTEAD": "tether.policy.asker",
+        "PERMISSION_DECISIONS": "tether.policy.asker",
+        "DelegatedAccess": "tether.policy.asker",
+        "PermissionAnswer": "tether.policy.asker",
+        "PermissionAsker": "tether.policy.asker",
+        "PermissionChoice": "tether.policy.asker",
+        "PermissionDecision": "tether.policy.asker",
+        "PermissionOutcome": "tether.policy.asker",
+        "PermissionQuestion": "tether.policy.asker",
+        "RejectWithMessage": "tether.policy.asker",
+        "ServerStart": "tether.policy.asker",
+        "Subject": "tether.policy.asker",
+        "WorkspaceTrust": "tether.policy.asker",
+        "said_instead": "tether.policy.asker",
+        "PolicyGate": "tether.policy.gate",
+        "DEFAULT_MODE": "tether.policy.modes",
+        "MODES": "tether.policy.modes",
+        "PolicyMode": "tether.policy.modes",
+        "is_mode": "tether.policy.modes",
+        "TRUST_OPTIONS": "tether.policy.trust",
+        "settle_trust": "tether.policy.trust",
+        "untrusted_notice": "tether.policy.trust",
+    },
+)

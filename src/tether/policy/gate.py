@@ -33,6 +33,10 @@ that would run unsandboxed because the sandbox cannot start, or an edit of a pro
 A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
 bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
+
+A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
+as an allow rule (so deny and ask rules still win, and what always asks still asks), `ask`
+as an ask rule.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ import copy
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import assert_never
+from typing import Literal, assert_never
 
 from tether.policy.asker import (
     INSTEAD,
@@ -92,6 +96,7 @@ class PolicyGate:
         """The rules (and where they come from); `None`: the mode alone decides."""
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self._always: set[tuple[str, str]] = set()
+        self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
 
@@ -104,7 +109,18 @@ class PolicyGate:
         gate = copy.copy(self)  # shallow: the memory of answers is the same set
         gate.asker = asker
         gate.on_outcome = None
+        gate._hooked = {}  # a child's call ids are its own
         return gate
+
+    def hook_decision(
+        self, tool_call_id: str, decision: Literal["allow", "ask"] | None, reason: str = ""
+    ) -> None:
+        """What a `PreToolUse` hook decided about a call (`None` forgets it once it ran);
+        `reason` is why it asks."""
+        if decision is None:
+            self._hooked.pop(tool_call_id, None)
+        else:
+            self._hooked[tool_call_id] = (decision, reason)
 
     @property
     def mode(self) -> PolicyMode:
@@ -168,6 +184,15 @@ class PolicyGate:
             )
         raise PermissionDenied(f"Permission to {what} was rejected")
 
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """What a search of `root` leaves out: the paths deny rules forbid reading there."""
+        if self.settings is None:
+            return ()
+        try:
+            return self.settings.search_exclusions(root, tool)
+        except ValueError as exc:
+            raise PermissionDenied(f"Permission to search {root} is denied: {exc}") from exc
+
     def _judge(self, access: Access) -> Verdict:
         if self.settings is None:
             return NoRule()
@@ -178,10 +203,15 @@ class PolicyGate:
         unsandboxed = isinstance(access, UnsandboxedAccess) or (
             isinstance(access, CommandAccess) and access.sandbox_problem is not None
         )
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
         match verdict:
             case Ask(rule=rule):
                 return f"the {rule.describe()} asks"
+            case _ if hooked is not None and hooked[0] == "ask":
+                return hooked[1]
             case Allow() if not unsandboxed and not _protected_edit(access):
+                return None
+            case NoRule() if hooked is not None and not unsandboxed and not _protected_edit(access):
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()

@@ -6,36 +6,43 @@ stop = await session.prompt([TextContent(text="...")], on_update=print)
 session.replay()  # the same updates again, derived from the log
 """
 
-from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
-from tether.session.errors import (
-    CorruptLog,
-    PromptFailed,
-    SessionBusy,
-    SessionError,
-    SessionLocked,
-    SessionNotFound,
-)
-from tether.session.events import TurnStop
-from tether.session.rewind import Conflict, PromptChanges, RestorePlan, RewindError
-from tether.session.session import CANCELLED, Session
-from tether.session.store import SessionStore, StoredSession, data_dir
-from tether.session.updates import (
-    AgentText,
-    CheckpointSaved,
-    ClientUpdate,
-    ContextCompacted,
-    FilesRestored,
-    TitleChanged,
-    ToolCallFinished,
-    ToolCallPartial,
-    ToolCallStarted,
-    TurnEnded,
-    TurnFailed,
-    UsageChanged,
-    UserImage,
-    UserResource,
-    UserText,
-)
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
+    from tether.session.errors import (
+        CorruptLog,
+        PromptFailed,
+        RewindError,
+        SessionBusy,
+        SessionError,
+        SessionLocked,
+        SessionNotFound,
+        UnusableCwd,
+    )
+    from tether.session.events import TurnStop
+    from tether.session.rewind import Conflict, PromptChanges, RestorePlan
+    from tether.session.session import CANCELLED, Session
+    from tether.session.store import SessionStore, StoredSession, data_dir
+    from tether.session.updates import (
+        AgentText,
+        CheckpointSaved,
+        ClientUpdate,
+        ContextCompacted,
+        FilesRestored,
+        TitleChanged,
+        ToolCallFinished,
+        ToolCallPartial,
+        ToolCallStarted,
+        TurnEnded,
+        TurnFailed,
+        UsageChanged,
+        UserImage,
+        UserResource,
+        UserText,
+    )
 
 __all__ = [
     "CANCELLED",
@@ -66,9 +73,50 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "TurnStop",
+    "UnusableCwd",
     "UsageChanged",
     "UserImage",
     "UserResource",
     "UserText",
     "data_dir",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "DEFAULT_MAX_STEPS": "tether.session.config",
+        "SessionConfig": "tether.session.config",
+        "CorruptLog": "tether.session.errors",
+        "PromptFailed": "tether.session.errors",
+        "SessionBusy": "tether.session.errors",
+        "SessionError": "tether.session.errors",
+        "SessionLocked": "tether.session.errors",
+        "SessionNotFound": "tether.session.errors",
+        "UnusableCwd": "tether.session.errors",
+        "RewindError": "tether.session.errors",
+        "Conflict": "tether.session.rewind",
+        "PromptChanges": "tether.session.rewind",
+        "RestorePlan": "tether.session.rewind",
+        "TurnStop": "tether.session.events",
+        "CANCELLED": "tether.session.session",
+        "Session": "tether.session.session",
+        "SessionStore": "tether.session.store",
+        "StoredSession": "tether.session.store",
+        "data_dir": "tether.session.store",
+        "AgentText": "tether.session.updates",
+        "ClientUpdate": "tether.session.updates",
+        "ContextCompacted": "tether.session.updates",
+        "CheckpointSaved": "tether.session.updates",
+        "FilesRestored": "tether.session.updates",
+        "TitleChanged": "tether.session.updates",
+        "ToolCallFinished": "tether.session.updates",
+        "ToolCallPartial": "tether.session.updates",
+        "ToolCallStarted": "tether.session.updates",
+        "TurnEnded": "tether.session.updates",
+        "TurnFailed": "tether.session.updates",
+        "UsageChanged": "tether.session.updates",
+        "UserImage": "tether.session.updates",
+        "UserResource": "tether.session.updates",
+        "UserText": "tether.session.updates",
+    },
+)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import assert_never
 
+from tether.instructions import Instructions, load_instructions
 from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta, Usage
 from tether.models.messages import AssistantMessage, ToolSpec
 from tether.policy import PolicyMode
@@ -58,8 +59,12 @@ class Context:
         role: str | None = None,
         mode: Callable[[], PolicyMode] | None = None,
         host: Host | None = None,
+        trusted: Callable[[], bool] | None = None,
+        before_compact: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
+        self._before_compact = before_compact
+        """Runs before each automatic compaction (the `PreCompact` hooks)."""
         self._role = role
         self._mode = mode
         self._host = host
@@ -70,6 +75,8 @@ class Context:
         self._workspace = workspace
         self._user_dir = user_dir
         self._stubs: dict[int, str] = {}
+        self._trusted = trusted
+        self._told: tuple[tuple[Path, ...], frozenset[str]] = ((), frozenset())
 
     def use(self, model: Model, window: int) -> None:
         """Send the next requests to `model`, whose context holds `window` tokens."""
@@ -81,11 +88,31 @@ class Context:
         """The request for the model's view of `events` (the whole log by default)."""
         return ModelRequest(
             system=system_prompt(
-                self._workspace, self._tools, self._user_dir, self._role, self._environment()
+                self._workspace,
+                self._tools,
+                self._user_dir,
+                self._role,
+                self._environment(),
+                instructions=self._instructions(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
         )
+
+    def _instructions(self) -> Instructions:
+        """The instruction files now; which ones (and what was wrong) is logged when it changes."""
+        trusted = self._trusted() if self._trusted is not None else False
+        workspace = self._workspace
+        found = load_instructions(workspace.cwd, workspace.roots, self._user_dir, trusted=trusted)
+        paths = tuple(file.path for file in found.files)
+        told_paths, told_problems = self._told
+        if paths != told_paths:
+            log.info("instructions: %s", ", ".join(map(str, paths)) or "none")
+        for problem in found.problems:
+            if problem not in told_problems:
+                log.warning("%s", problem)
+        self._told = (paths, told_problems | set(found.problems))
+        return found
 
     async def ready(self, emit: OnUpdate, *, compact: bool = True) -> ModelRequest:
         """The next request, compacted first when its estimate passes the threshold."""
@@ -99,6 +126,8 @@ class Context:
 
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
         """Prune old results, then summarise if that leaves too little room (or `forced`)."""
+        if self._before_compact is not None:
+            await self._before_compact()
         through = prune_point(self._log.events)
         if through is not None:
             self._record("prune", through, emit)
@@ -139,7 +168,7 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(_usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window):
+        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _settle(self) -> None:
@@ -180,7 +209,7 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window):
+        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:

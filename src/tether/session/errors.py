@@ -4,6 +4,7 @@ SessionError        anything the session layer refuses, with a message for peopl
 ├── SessionNotFound   no log with that id in the store.
 ├── SessionLocked     another writer holds the session's lock file.
 ├── CorruptLog        a log line that cannot be read, or another format version (names file:line).
+│   └── UnusableCwd   a header whose cwd no directory can have (a NUL, a relative path).
 ├── SessionBusy       a prompt is already running on this session.
 ├── PromptFailed      the model failed; the turn was recorded as ended with this error.
 └── RewindError       a rewind, undo, redo or fork that cannot be done (says why).
@@ -19,6 +20,7 @@ __all__ = [
     "SessionError",
     "SessionLocked",
     "SessionNotFound",
+    "UnusableCwd",
 ]
 
 
@@ -36,6 +38,10 @@ class SessionLocked(SessionError):
 
 class CorruptLog(SessionError):
     """A log that cannot be trusted: a corrupt line (not a torn tail) or another version."""
+
+
+class UnusableCwd(CorruptLog):
+    """A header whose cwd cannot be a directory: the log is sound, what it names is not."""
 
 
 class SessionBusy(SessionError):

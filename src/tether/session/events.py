@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, JsonValue, TypeAdapter
+from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
+from tether.hooks.record import HookDecision
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
+from tether.session.parent import ParentLink
 from tether.session.shown import ShownBlock
+from tether.settings.schema import HookEvent
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
 
@@ -26,6 +29,7 @@ __all__ = [
     "CompactionMethod",
     "Event",
     "ForkPoint",
+    "HookRunEvent",
     "ParentLink",
     "RestoreAction",
     "RestoreEvent",
@@ -59,14 +63,6 @@ class ForkPoint:
 
     id: str
     seq: int
-
-
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class ParentLink:
-    """Which session started this one, and through which of its `task` calls."""
-
-    id: str
-    call_id: str
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -290,6 +286,35 @@ class RestoreEvent:
     kept: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class HookRunEvent:
+    """One hook command ran for `event`: how it ended, what it decided, and what came of it.
+
+    `context` is exactly what the model was given because of it (after the prompt, after a
+    call's result when `toolCallId` names the call, or as its instruction to go on at a stop);
+    a `UserPromptSubmit` run that decided `block` or `stop` takes its prompt out of what the
+    model sees. `stdout` and `stderr` are capped; `note` says what tether did not follow.
+    """
+
+    type: Literal["hook/run"] = "hook/run"
+    seq: int = 0
+    time: str = ""
+    event: HookEvent
+    command: str
+    source: str
+    exit_code: Opt[int] = None
+    duration_ms: int
+    decision: Opt[HookDecision] = None
+    reason: Opt[str] = None
+    system_message: Opt[str] = None
+    context: Opt[str] = None
+    note: Opt[str] = None
+    stdout: Opt[str] = None
+    stderr: Opt[str] = None
+    error: Opt[str] = None
+    tool_call_id: Opt[str] = None
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -303,12 +328,13 @@ Event = Annotated[
     | UsageEvent
     | CompactionEvent
     | CheckpointEvent
-    | RestoreEvent,
+    | RestoreEvent
+    | HookRunEvent,
     Field(discriminator="type"),
 ]
 
-EVENT: TypeAdapter[Event] = TypeAdapter(Event)
-"""Validates and serializes one event line."""
+EVENT: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
+"""Validates and serializes one event line (built with the first one)."""
 
 HEADER: TypeAdapter[SessionHeader] = TypeAdapter(SessionHeader)
 """Validates and serializes the header line."""

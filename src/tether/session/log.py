@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from tether.session._gc import gc_paused
-from tether.session.errors import CorruptLog, SessionLocked
+from tether.session.errors import CorruptLog, SessionLocked, UnusableCwd
 from tether.session.events import (
     EVENT,
     HEADER,
@@ -29,8 +29,18 @@ from tether.session.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from tether.session.log_bytes import MAX_HEADER_BYTES, read_log_bytes
 
-__all__ = ["EventLog", "LogContents", "lock_log", "now", "read_header", "read_log"]
+__all__ = [
+    "MAX_HEADER_BYTES",
+    "EventLog",
+    "LogContents",
+    "lock_log",
+    "now",
+    "read_header",
+    "read_log",
+    "read_log_bytes",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +68,14 @@ class LogContents:
 
 def read_log(path: Path) -> LogContents:
     """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    data = read_log_bytes(path)
     with gc_paused():
         return _parse(path, data)
 
 
 def read_header(path: Path) -> SessionHeader:
     """Only the header line of a log (a session's id and cwd), checked as `read_log` does."""
-    try:
-        with path.open("rb") as handle:
-            line = handle.readline()
-    except OSError as exc:
-        raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+    line = read_log_bytes(path, first_line=True)
     return _header(path, line.rstrip(b"\n"))
 
 
@@ -111,6 +114,8 @@ def _header(path: Path, line: bytes) -> SessionHeader:
             f"{path}:1: session log version {header.version} is not supported "
             f"(this tether reads version {LOG_VERSION})"
         )
+    if "\0" in header.cwd or not os.path.isabs(header.cwd):
+        raise UnusableCwd(f"{path}:1: the cwd {header.cwd!r} is not an absolute path")
     return header
 
 
@@ -216,6 +221,11 @@ class EventLog:
         """Make every appended event durable (called at the end of each turn)."""
         os.fsync(self._file.fileno())
         self.synced_seq = len(self.events)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the log is closed (its lock released; nothing more may be appended)."""
+        return self._file.closed
 
     def close(self) -> None:
         """Sync, close the file and release the lock."""

@@ -14,6 +14,7 @@ from tether.session.events import (
     CheckpointEvent,
     CompactionEvent,
     Event,
+    HookRunEvent,
     RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
@@ -31,6 +32,7 @@ from tether.session.updates import (
     ClientUpdate,
     ContextCompacted,
     FilesRestored,
+    HookRan,
     TitleChanged,
     TurnEnded,
     TurnFailed,
@@ -41,23 +43,38 @@ from tether.session.updates import (
 )
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["checkpoint_notice", "context_updates", "replay", "restore_update", "user_updates"]
+__all__ = [
+    "checkpoint_notice",
+    "context_updates",
+    "hook_update",
+    "replay",
+    "restore_update",
+    "user_updates",
+]
 
 
 def replay(
-    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None = None
+    events: Sequence[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None = None,
+    compact_at: float | None = None,
 ) -> list[ClientUpdate]:
     """Every update of the log, in order; progress updates are live only and never come back.
 
     Cards name the workspace `cwd` (the log header's) as the live ones did. Budget updates need
-    the context `window`; without it only the compaction notices come back.
+    the context `window` (and say the compaction point `compact_at` when given); without it
+    only the compaction notices come back.
     """
     with gc_paused():
-        return _replay(events, tools, cwd, window)
+        return _replay(events, tools, cwd, window, compact_at)
 
 
 def context_updates(
-    event: UsageEvent | CompactionEvent, previous: Event | None, window: int | None
+    event: UsageEvent | CompactionEvent,
+    previous: Event | None,
+    window: int | None,
+    compact_at: float | None = None,
 ) -> list[ClientUpdate]:
     """The budget and notice updates of a usage or compaction event, live and on replay.
 
@@ -69,7 +86,7 @@ def context_updates(
         case UsageEvent():
             if window is not None and isinstance(previous, AssistantMessageEvent):
                 used = event.input_tokens + event.output_tokens
-                updates.append(UsageChanged(used=used, size=window))
+                updates.append(UsageChanged(used=used, size=window, compact_at=compact_at))
         case CompactionEvent():
             updates.append(
                 ContextCompacted(
@@ -79,14 +96,20 @@ def context_updates(
                 )
             )
             if window is not None:
-                updates.append(UsageChanged(used=event.after_tokens, size=window))
+                updates.append(
+                    UsageChanged(used=event.after_tokens, size=window, compact_at=compact_at)
+                )
         case _:
             assert_never(event)
     return updates
 
 
 def _replay(
-    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None
+    events: Sequence[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None,
+    compact_at: float | None,
 ) -> list[ClientUpdate]:
     updates: list[ClientUpdate] = []
     calls: dict[str, PreparedCall] = {}
@@ -117,7 +140,9 @@ def _replay(
                 else:
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
             case UsageEvent() | CompactionEvent():
-                updates.extend(context_updates(event, previous, window))
+                updates.extend(context_updates(event, previous, window, compact_at))
+            case HookRunEvent():
+                updates.append(hook_update(event))
             case CheckpointEvent():
                 saved.append(event)
             case RestoreEvent():
@@ -151,6 +176,26 @@ def restore_update(event: RestoreEvent) -> FilesRestored:
     """The notice of a restore."""
     return FilesRestored(
         action=event.action, prompt=event.prompt, restored=event.restored, kept=event.kept
+    )
+
+
+def hook_update(event: HookRunEvent) -> HookRan:
+    """The notice of a hook's run, live and on replay."""
+    failed = event.error is not None or event.exit_code not in (0, 2)
+    said = [event.error, event.reason, event.system_message, event.note]
+    if failed and not event.error and not event.reason and event.stderr:
+        said[1] = event.stderr
+    message = "; ".join(part.strip() for part in said if part and part.strip())
+    return HookRan(
+        event=event.event,
+        command=event.command,
+        duration_ms=event.duration_ms,
+        exit_code=event.exit_code,
+        decision=event.decision,
+        message=message or None,
+        failed=failed,
+        added_context=bool(event.context),
+        tool_call_id=event.tool_call_id,
     )
 
 

@@ -30,6 +30,7 @@ from tether.session.events import (
     Event,
     RestoreAction,
     RestoreEvent,
+    TurnEnd,
     TurnStart,
     UserMessageEvent,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "RestorePlan",
     "RewindError",
     "counted",
+    "fork_cut",
     "plan_redo",
     "plan_rewind",
     "plan_undo",
@@ -360,3 +362,15 @@ def counted(count: LineCount) -> str:
     if count.added is None or count.deleted is None:
         return f"{count.path} (binary)"
     return f"{count.path} +{count.added} -{count.deleted}"
+
+
+def fork_cut(events: Sequence[Event], prompt: int | None) -> int:
+    """How many events a fork before prompt `prompt` copies (`None`: all finished prompts)."""
+    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
+    if prompt is None:
+        ended = not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :])
+        return len(events) if ended else starts[-1]
+    if not 1 <= prompt <= len(starts):
+        have = f"prompts 1-{len(starts)}" if starts else "no prompts yet"
+        raise RewindError(f"cannot fork before prompt {prompt}: the session has {have}")
+    return starts[prompt - 1]

@@ -10,6 +10,7 @@ from pathlib import Path
 from tether.policy import PermissionOutcome, PolicyGate
 from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
+from tether.session.hooked import SessionHooks
 from tether.session.instructions import Reminder, Reminders
 from tether.session.log import EventLog
 from tether.session.observed import observations_from
@@ -25,7 +26,7 @@ from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
 from tether.views import ToolResultView
 
-__all__ = ["CallRunner"]
+__all__ = ["CallRunner", "trusted"]
 
 log = logging.getLogger(__name__)
 
@@ -45,16 +46,22 @@ class CallRunner:
         workspace: Workspace,
         gate: PolicyGate,
         log_: EventLog,
+        *,
         delegate: Delegate | None = None,
+        hooks: SessionHooks | None = None,
     ) -> None:
         self.tools = tools
         self.delegate = delegate
         """Runs the child sessions of `task` calls; `None` where none may start."""
+        self.hooks = hooks
+        """Runs `PreToolUse` before each call and `PostToolUse` after it."""
         self.workspace = workspace
         self.gate = gate
         self._log = log_
         self._observations = observations_from(log_.events)
-        self._reminders = Reminders(workspace, shown=_reminded(log_.events))
+        self._reminders = Reminders(
+            workspace, shown=_reminded(log_.events), trusted=lambda: trusted(gate)
+        )
         self._pending: dict[str, PreparedCall] = {}
         self._outcomes: dict[str, PermissionOutcome] = {}
         gate.on_outcome = self._settled
@@ -111,6 +118,12 @@ class CallRunner:
             self._record(call, call.rejected, emit)
             return
         assert call.tool is not None and call.args is not None
+        hooks = self.hooks
+        if hooks is not None:
+            refused = await hooks.before_call(call.id, call.name, call.arguments)
+            if refused is not None:
+                self._record(call, refused, emit)
+                return
 
         def report(view: ToolResultView) -> None:
             emit(ToolCallPartial(tool_call_id=call.id, view=view))
@@ -129,6 +142,11 @@ class CallRunner:
         except Exception as exc:
             log.exception("tool %s failed", call.name)
             result = ToolResult.error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+        finally:
+            if hooks is not None:
+                hooks.forget(call.id)
+        if hooks is not None:
+            await hooks.after_call(call.id, call.name, call.arguments, result)
         reminder = None if result.is_error else self._reminders.after(ctx.shown)
         self._record(call, result, emit, ctx.observations.recorded or (), reminder)
 
@@ -180,3 +198,8 @@ def _serial_key(call: PreparedCall) -> str | None:
     if call.tool is None or call.args is None:
         return None
     return call.tool.serial_key(call.args)
+
+
+def trusted(gate: PolicyGate) -> bool:
+    """Whether the session's workspace is trusted now (its settings say so)."""
+    return gate.settings is not None and gate.settings.trust.trusted

@@ -37,11 +37,12 @@ from tether.session.events import (
     TurnStop,
     UserMessageEvent,
 )
+from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
 from tether.session.restoring import recover_restore
 from tether.session.rewinder import Rewinder
-from tether.session.runner import CallRunner
+from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
@@ -75,6 +76,12 @@ class Session:
             for t in config.tools
         )
         self.gate = config.policy(workspace)
+        child = log_.header.parent is not None
+        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        if config.gate is None and self.gate.asker is not None:
+            # A child asks through its parent's asker, which runs the hooks already.
+            self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
+        self._resumed = any(isinstance(e, TurnStart) for e in log_.events)
         self.workspace = workspace
         self.max_steps = config.max_steps
         self._log = log_
@@ -92,7 +99,9 @@ class Session:
             if catalog is not None
             else None
         )
-        self._calls = CallRunner(self.tools, workspace, self.gate, log_, self._children)
+        self._calls = CallRunner(
+            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+        )
         self._context = Context(
             log_,
             model=config.model,
@@ -103,6 +112,8 @@ class Session:
             role=config.role,
             mode=lambda: self.gate.mode,
             host=config.host,
+            trusted=lambda: trusted(self.gate),
+            before_compact=lambda: self._hooks.pre_compact("auto", None),
         )
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
@@ -193,7 +204,8 @@ class Session:
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)
-        return replay(self._log.events, self.tools, cwd, self._context.budget.window)
+        budget = self._context.budget
+        return replay(self._log.events, self.tools, cwd, budget.window, budget.compact_at)
 
     def set_mode(self, mode: PolicyMode) -> None:
         """Switch the policy mode (takes effect for the next permission decision).
@@ -236,8 +248,19 @@ class Session:
             self._turn.cancel()
 
     def close(self) -> None:
-        """Sync the log and release the session's lock."""
+        """Sync the log and release the session's lock (see `aclose` for `SessionEnd`)."""
         self._log.close()
+
+    async def aclose(self, reason: str = "other", on_update: OnUpdate | None = None) -> None:
+        """Run the `SessionEnd` hooks (`reason` as Claude Code names it: `clear`, `logout`,
+        `prompt_input_exit`, `other`; their notices to `on_update`), then close."""
+        try:
+            if not self._log.closed:
+                self._hooks.emit = _safe(on_update) if on_update is not None else _ignore
+                await self._hooks.end(reason)
+        finally:
+            self._hooks.emit = _ignore
+            self.close()
 
     async def prompt(
         self,
@@ -270,16 +293,28 @@ class Session:
         prompt = self._append(said)
         for update in user_updates(prompt):
             emit(update)
+        self._hooks.emit = emit
         self._checkpoints.begin(self._prompt_count())
         focus = compact_command(said.content)
-        if focus is None and self.title is None and (title := title_from(said.content)):
-            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
+        # A prompt a hook may block does not title the session before the hook has run.
+        screened = focus is None and self._hooks.screens_prompts
+        if focus is None and not screened:
+            self._title_from(said, emit)
         try:
             turn.check()
-            if focus is None:
-                stop = await self._steps(emit, turn)
+            resumed, self._resumed = self._resumed, True
+            if not await self._hooks.opening(
+                said.content, resumed=resumed, command=focus is not None
+            ):
+                stop: TurnStop = "end_turn"  # a hook blocked the prompt; its notice says why
             else:
-                stop = await self._compact_now(prompt.seq, focus, emit)
+                if screened:
+                    self._title_from(said, emit)
+                if focus is None:
+                    stop = await self._steps(emit, turn)
+                else:
+                    stop = await self._compact_now(prompt.seq, focus, emit)
+            await self._hooks.settle()
         except asyncio.CancelledError:
             await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="cancelled"), emit)
@@ -306,11 +341,17 @@ class Session:
             # Cancelled again while saving: the save lands later, or the next one sees it.
             log.warning("a checkpoint was interrupted")
 
+    def _title_from(self, said: UserMessageEvent, emit: OnUpdate) -> None:
+        if self.title is None and (title := title_from(said.content)):
+            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
+
     async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> TurnStop:
         # The summary covers the conversation before the command, and the command itself.
         earlier = [e for e in self._log.events if e.seq < command_seq]
         if summary_point(earlier, everything=True) is None:
             raise ModelError("nothing to compact yet: the conversation is empty")
+        if await self._hooks.pre_compact("manual", focus or None):
+            return "end_turn"  # a PreCompact hook blocked it; its notice says why
         if not await self._context.summarise(
             command_seq, focus or None, emit, asked=command_seq - 1
         ):
@@ -318,7 +359,10 @@ class Session:
         return "end_turn"
 
     async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
+        continued = 0  # times in a row a Stop hook made the model go on
         for step in range(1, self.max_steps + 1):
+            if self._hooks.stopped is not None:
+                return "end_turn"  # a hook stopped the turn; its notice says why
             try:
                 reply = await self._ask_model(emit)
             except ContextOverflow as exc:
@@ -327,7 +371,11 @@ class Session:
                 await self._context.compact(emit, forced=True)
                 reply = await self._ask_model(emit, compact=False)
             if not reply.tool_calls:
-                return _stop_reason(reply.stop_reason)
+                stop = _stop_reason(reply.stop_reason)
+                if stop == "end_turn" and await self._hooks.stop(continued):
+                    continued += 1
+                    continue
+                return stop
             await self._checkpoints.before_step(step, reply.tool_calls)
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
             await self._checkpoints.after_step()
@@ -367,6 +415,8 @@ class Session:
         notice = self._checkpoints.notice()
         if notice is not None:
             emit(notice)
+        self._hooks.drop_background()
+        self._hooks.emit = _ignore
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":
@@ -402,6 +452,10 @@ class Session:
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
+
+
+def _ignore(_update: ClientUpdate) -> None:
+    return None
 
 
 def _delegates(tools: ToolRegistry) -> bool:

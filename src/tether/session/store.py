@@ -1,32 +1,34 @@
-"""Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them."""
+"""Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them.
+
+Listing reads a few bytes of each log with no validation library: `tether sessions` loads
+only this module. The log machinery (`tether.session.log`, the event types) loads with the
+first method that opens a log.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
-
-from pydantic import ConfigDict, TypeAdapter
+from typing import TYPE_CHECKING, Any
 
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.errors import CorruptLog, RewindError, SessionNotFound
-from tether.session.events import (
-    Event,
-    ForkPoint,
-    ParentLink,
-    SessionHeader,
-    TurnEnd,
-    TurnStart,
-)
-from tether.session.log import EventLog, LogContents, lock_log, now, read_header, read_log
-from tether.wire import WIRE_CONFIG, Opt
+from tether.session.errors import SessionNotFound
+from tether.session.log_bytes import read_log_bytes
+from tether.session.parent import ParentLink
 
-__all__ = ["STORED_SESSION", "SessionStore", "StoredSession", "data_dir"]
+if TYPE_CHECKING:
+    from tether.session.events import SessionHeader
+    from tether.session.log import EventLog, LogContents
+
+__all__ = ["SessionStore", "StoredSession", "data_dir"]
+
+log = logging.getLogger(__name__)
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -37,8 +39,6 @@ _TITLE = b'\n{"type":"session/title"'
 class StoredSession:
     """One line of `tether sessions`."""
 
-    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
-
     id: str
     cwd: str
     title: str | None
@@ -46,12 +46,22 @@ class StoredSession:
     created_at: str
     updated_at: str
     turns: int
-    parent: Opt[ParentLink] = None
+    parent: ParentLink | None = None
     """The session that started this one through a `task` call (absent for a top-level one)."""
 
-
-STORED_SESSION: TypeAdapter[StoredSession] = TypeAdapter(StoredSession)
-"""Serializes one listed session as camelCase JSON (`tether sessions --json`)."""
+    def wire(self) -> dict[str, Any]:
+        """Its JSON form (`tether sessions --json`): camelCase, `parent` only when it has one."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "cwd": self.cwd,
+            "title": self.title,
+            "createdAt": self.created_at,
+            "updatedAt": self.updated_at,
+            "turns": self.turns,
+        }
+        if self.parent is not None:
+            data["parent"] = {"id": self.parent.id, "callId": self.parent.call_id}
+        return data
 
 
 class SessionStore:
@@ -84,6 +94,9 @@ class SessionStore:
 
         `parent` links a child session to the session and call that started it.
         """
+        from tether.session.events import SessionHeader
+        from tether.session.log import EventLog, now
+
         session_id = self.new_id() if session_id is None else session_id
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
@@ -93,6 +106,10 @@ class SessionStore:
     ) -> EventLog:
         """A new, locked log (under `session_id` or a new id) that starts with `source_id`'s
         events before prompt `prompt` (`None`: every finished prompt); its header says so."""
+        from tether.session.events import ForkPoint, SessionHeader
+        from tether.session.log import EventLog, now
+        from tether.session.rewind import fork_cut
+
         contents = self.read(source_id)
         cut = fork_cut(contents.events, prompt)
         header = SessionHeader(
@@ -105,18 +122,26 @@ class SessionStore:
 
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
+        from tether.session.log import EventLog
+
         return EventLog.open(self._existing(session_id))
 
     def header(self, session_id: str) -> SessionHeader:
         """Only a session's header (its cwd), read without the lock and without its events."""
+        from tether.session.log import read_header
+
         return read_header(self._existing(session_id))
 
     def read(self, session_id: str) -> LogContents:
         """A session's log, read only (no lock: a running session can be shown)."""
+        from tether.session.log import read_log
+
         return read_log(self._existing(session_id))
 
     def delete(self, session_id: str) -> None:
         """Remove a session's log; `SessionLocked` when a process has it open."""
+        from tether.session.log import lock_log
+
         path = self._existing(session_id)
         lock = lock_log(path)
         try:
@@ -153,14 +178,28 @@ class SessionStore:
         raise SessionNotFound(f"{prefix!r} names {len(matches)} sessions: {', '.join(matches)}")
 
     def list_sessions(self) -> list[StoredSession]:
-        """Every readable session, newest first (unreadable logs are skipped)."""
-        infos = []
+        """Every readable session, newest first (an unreadable log is skipped with a warning)."""
+        infos, unreadable = self.scan()
+        for path, why in unreadable:
+            log.warning("session log %s skipped: %s", path.name, why)
+        return infos
+
+    def scan(self) -> tuple[list[StoredSession], list[tuple[Path, str]]]:
+        """Every readable session, newest first, and each log that cannot be listed with why.
+
+        One crafted log must not take the list down with it: whatever goes wrong reading one
+        is that log's problem alone.
+        """
+        infos: list[StoredSession] = []
+        unreadable: list[tuple[Path, str]] = []
         for path in self._logs():
             try:
                 infos.append(_info(path))
-            except (CorruptLog, OSError, ValueError, KeyError):
-                continue
-        return sorted(infos, key=lambda info: info.created_at, reverse=True)
+            except Exception as exc:  # whatever it is, it is this log's problem alone
+                why = str(exc) or type(exc).__name__
+                unreadable.append((path, why.removeprefix(f"{path}: ")))
+        infos.sort(key=lambda info: info.created_at, reverse=True)
+        return infos, sorted(unreadable)
 
     def _existing(self, session_id: str) -> Path:
         path = self.path(session_id)
@@ -174,47 +213,58 @@ class SessionStore:
         return list(self.sessions_dir.glob("*.jsonl"))
 
 
-def fork_cut(events: Sequence[Event], prompt: int | None) -> int:
-    """How many events a fork before prompt `prompt` copies (`None`: all finished prompts)."""
-    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
-    if prompt is None:
-        ended = not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :])
-        return len(events) if ended else starts[-1]
-    if not 1 <= prompt <= len(starts):
-        have = f"prompts 1-{len(starts)}" if starts else "no prompts yet"
-        raise RewindError(f"cannot fork before prompt {prompt}: the session has {have}")
-    return starts[prompt - 1]
-
-
 def _info(path: Path) -> StoredSession:
+    """One log's line of the list; `ValueError` or `CorruptLog` saying why it has none."""
     # A cheap scan at C speed: JSON escapes newlines inside strings, so every event starts
     # right after a raw newline and its type is the first key; only a few lines are parsed.
-    data = path.read_bytes()
+    data = read_log_bytes(path)
     first, _, rest = data.partition(b"\n")
     header = parse_json(first)
-    if header.get("type") != "session":
-        raise ValueError("not a session log")
-    title = None
-    at = data.find(_TITLE)  # set once, by the first prompt
-    end = data.find(b"\n", at + 1)
-    if at >= 0 and end >= 0:  # a title line without its newline is a torn tail
-        title = parse_json(data[at + 1 : end])["title"]
-    updated = header["createdAt"]
-    for line in reversed(rest.splitlines()[-2:]):
-        try:
-            updated = parse_json(line)["time"]
-            break
-        except (ValueError, KeyError):
-            continue  # a torn last line
+    if not isinstance(header, dict) or header.get("type") != "session":
+        raise ValueError("its first line is not a session header")
+    session_id, cwd, created = header.get("id"), header.get("cwd"), header.get("createdAt")
+    if session_id != path.stem:
+        raise ValueError(f"its header names the session {session_id!r}, not {path.stem!r}")
+    if not isinstance(cwd, str) or "\0" in cwd or not cwd.startswith("/"):
+        raise ValueError(f"its header's cwd is not an absolute path: {cwd!r}")
+    if not isinstance(created, str):
+        raise ValueError(f"its header's createdAt is not a time: {created!r}")
     return StoredSession(
-        id=header["id"],
-        cwd=header["cwd"],
-        title=title,
-        created_at=header["createdAt"],
-        updated_at=updated,
+        id=session_id,
+        cwd=cwd,
+        title=_title(data),
+        created_at=created,
+        updated_at=_updated(rest) or created,
         turns=data.count(_TURN),
         parent=_parent(header.get("parent")),
     )
+
+
+def _title(data: bytes) -> str | None:
+    """The title the first prompt set; `ValueError` when its line is not a title."""
+    at = data.find(_TITLE)  # set once, by the first prompt
+    end = data.find(b"\n", at + 1)
+    if at < 0 or end < 0:  # a title line without its newline is a torn tail
+        return None
+    try:
+        event = parse_json(data[at + 1 : end])
+    except ValueError as exc:
+        raise ValueError(f"its title line is not JSON: {exc}") from None
+    title = event.get("title") if isinstance(event, dict) else None
+    if not isinstance(title, str):
+        raise ValueError(f"its title is not text: {title!r}"[:200])
+    return title
+
+
+def _updated(rest: bytes) -> str | None:
+    """The time of the last sound event (a torn last line is passed over)."""
+    for line in reversed(rest.splitlines()[-2:]):
+        with contextlib.suppress(ValueError):
+            event = parse_json(line)
+            time = event.get("time") if isinstance(event, dict) else None
+            if isinstance(time, str):
+                return time
+    return None
 
 
 def _parent(link: object) -> ParentLink | None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
+from tether.hooks.record import HookDecision
 from tether.policy.asker import PermissionOutcome
 from tether.session.events import CompactionMethod, RestoreAction, TurnStop
 from tether.session.shown import EmbeddedResource, ResourceLink
@@ -28,6 +29,7 @@ __all__ = [
     "ClientUpdate",
     "ContextCompacted",
     "FilesRestored",
+    "HookRan",
     "RawArguments",
     "TitleChanged",
     "ToolCallFinished",
@@ -174,6 +176,8 @@ class UsageChanged:
     kind: Literal["usage_changed"] = "usage_changed"
     used: int
     size: int
+    compact_at: Opt[float] = None
+    """The share of the window past which the session compacts (absent: not said)."""
 
     @property
     def text(self) -> str:
@@ -198,6 +202,78 @@ class ContextCompacted:
         """`context compacted by summary: 104k → 9.8k tokens`."""
         before, after = short_tokens(self.before_tokens), short_tokens(self.after_tokens)
         return f"context compacted by {self.method}: {before} → {after} tokens"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HookRan:
+    """A hook ran (a notice for people, live and on replay): what decided what, and why."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["hook_ran"] = "hook_ran"
+    event: str
+    command: str
+    duration_ms: int
+    exit_code: Opt[int] = None
+    decision: Opt[HookDecision] = None
+    message: Opt[str] = None
+    """What people are told: why it decided, its message, or how it failed."""
+    failed: bool = False
+    """A non-blocking error: it exited with neither 0 nor 2, timed out, or did not start."""
+    added_context: bool = False
+    """Whether the model was given something it said."""
+    tool_call_id: Opt[str] = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """`PreToolUse hook blocked the call: no rm -rf (./guard.sh, exit 2, 15 ms)`."""
+        said = _first_line(self.message)
+        head = f"{self.event} hook {self._outcome()}" + (f": {said}" if said else "")
+        command = self.command if len(self.command) <= 60 else self.command[:59] + "…"
+        facts = [command]
+        if self.exit_code is not None:
+            facts.append(f"exit {self.exit_code}")
+        facts.append(_duration(self.duration_ms))
+        return f"{head} ({', '.join(facts)})"
+
+    def _outcome(self) -> str:
+        match self.decision:
+            case "deny":
+                return "blocked the call"
+            case "allow":
+                return "allowed the call"
+            case "ask":
+                return "asked for approval"
+            case "stop":
+                return "stopped the turn"
+            case "block":
+                return _BLOCKED.get(self.event, "blocked")
+            case None if self.failed:
+                return "failed"
+            case None:
+                return "added context for the model" if self.added_context else "ran"
+
+
+_BLOCKED = {
+    "UserPromptSubmit": "blocked the prompt",
+    "Stop": "kept the model going",
+    "SubagentStop": "kept the agent going",
+    "PostToolUse": "gave the model feedback",
+    "PreCompact": "blocked the compaction",
+}
+
+
+def _first_line(text: str | None) -> str:
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0] if len(lines[0]) <= 200 else lines[0][:199] + "…"
+    return first + (" …" if len(lines) > 1 and not first.endswith("…") else "")
+
+
+def _duration(ms: int) -> str:
+    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -301,6 +377,7 @@ ClientUpdate = Annotated[
     | TurnFailed
     | UsageChanged
     | ContextCompacted
+    | HookRan
     | CheckpointSaved
     | FilesRestored,
     Field(discriminator="kind"),

@@ -21,8 +21,8 @@ class SessionDocument:
     A child session (an agent's) also names its `parent` session and call.
     """
 
-    # The adapter is built on first use: plain `tether show` imports this module too.
-    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(**WIRE_CONFIG, defer_build=True)
+    # Built on first use, as every wire type is: plain `tether show` imports this module too.
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
 
     id: str
     cwd: str

@@ -7,37 +7,42 @@
 `policy/` asks it; nothing here knows about sessions.
 """
 
-from tether.settings.files import Layer, SettingsError, SettingsProblem
-from tether.settings.loaded import (
-    HookEntry,
-    SandboxSettings,
-    Settings,
-    SettingsFlags,
-    Sourced,
-    Trust,
-    load_settings,
-)
-from tether.settings.matcher import (
-    Allow,
-    Ask,
-    CommandUse,
-    Deny,
-    FetchUse,
-    FileUse,
-    NoRule,
-    ToolUse,
-    Use,
-    Verdict,
-)
-from tether.settings.rules import Rule, RuleError, RuleKind
-from tether.settings.sources import (
-    LOCAL_FILE,
-    PROJECT_FILE,
-    USER_FILE,
-    Scope,
-    SettingsSource,
-)
-from tether.settings.trust import TrustStore
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.settings.files import Layer, SettingsError, SettingsProblem
+    from tether.settings.loaded import (
+        HookEntry,
+        SandboxSettings,
+        Settings,
+        SettingsFlags,
+        Sourced,
+        Trust,
+        load_settings,
+    )
+    from tether.settings.matcher import (
+        Allow,
+        Ask,
+        CommandUse,
+        Deny,
+        FetchUse,
+        FileUse,
+        NoRule,
+        ToolUse,
+        Use,
+        Verdict,
+    )
+    from tether.settings.rules import Rule, RuleError, RuleKind
+    from tether.settings.sources import (
+        LOCAL_FILE,
+        PROJECT_FILE,
+        USER_FILE,
+        Scope,
+        SettingsSource,
+    )
+    from tether.settings.trust import TrustStore
 
 __all__ = [
     "LOCAL_FILE",
@@ -70,3 +75,38 @@ __all__ = [
     "Verdict",
     "load_settings",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Layer": "tether.settings.files",
+        "SettingsError": "tether.settings.files",
+        "SettingsProblem": "tether.settings.files",
+        "HookEntry": "tether.settings.loaded",
+        "SandboxSettings": "tether.settings.loaded",
+        "Settings": "tether.settings.loaded",
+        "SettingsFlags": "tether.settings.loaded",
+        "Sourced": "tether.settings.loaded",
+        "Trust": "tether.settings.loaded",
+        "load_settings": "tether.settings.loaded",
+        "Allow": "tether.settings.matcher",
+        "Ask": "tether.settings.matcher",
+        "CommandUse": "tether.settings.matcher",
+        "Deny": "tether.settings.matcher",
+        "FetchUse": "tether.settings.matcher",
+        "FileUse": "tether.settings.matcher",
+        "NoRule": "tether.settings.matcher",
+        "ToolUse": "tether.settings.matcher",
+        "Use": "tether.settings.matcher",
+        "Verdict": "tether.settings.matcher",
+        "Rule": "tether.settings.rules",
+        "RuleError": "tether.settings.rules",
+        "RuleKind": "tether.settings.rules",
+        "LOCAL_FILE": "tether.settings.sources",
+        "PROJECT_FILE": "tether.settings.sources",
+        "USER_FILE": "tether.settings.sources",
+        "Scope": "tether.settings.sources",
+        "SettingsSource": "tether.settings.sources",
+        "TrustStore": "tether.settings.trust",
+    },
+)

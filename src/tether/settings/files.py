@@ -6,6 +6,9 @@ large — is a `SettingsError`: tether stops rather than run without its rules. 
 would be lost. Anything else wrong (an unknown key, a malformed rule, a value of the wrong
 type) is a `SettingsProblem` naming the file, the key and what is wrong; it is dropped and
 the rest of the file applies.
+
+Claude Code's `.claude/settings.json` and `.claude/settings.local.json` are read the same
+way for their `hooks`; their other keys are Claude Code's own and are left alone.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -120,6 +124,8 @@ class _Reader:
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
         web_search = None
         for key, value in document.items():
+            if self.source.hooks_only and key != "hooks":
+                continue
             match key:
                 case "$schema":
                     if not isinstance(value, str):
@@ -240,9 +246,20 @@ class _Reader:
                 continue
             for index, group in enumerate(groups):
                 try:
-                    found.append((event, _HOOK_GROUP.validate_python(group)))
+                    checked = _HOOK_GROUP.validate_python(group)
                 except ValidationError as exc:
                     self.problem(f"{where}[{index}]", _first_error(exc))
+                    continue
+                if (bad := _bad_matcher(checked.matcher)) is not None:
+                    self.problem(f"{where}[{index}].matcher", bad)
+                    continue
+                for number, hook in enumerate(checked.hooks):
+                    if hook.type == "prompt":
+                        self.problem(
+                            f"{where}[{index}].hooks[{number}]",
+                            "prompt hooks are not run; only command hooks are",
+                        )
+                found.append((event, checked))
         return tuple(found)
 
     def section(self, model: type[M], value: object, key: str) -> M | None:
@@ -282,6 +299,17 @@ def _decode(text: str, path: Path) -> Any:
         raise SettingsError(f"{path}: not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise SettingsError(f"{path}: not valid JSON: {exc}") from None
+
+
+def _bad_matcher(matcher: str | None) -> str | None:
+    """Why a hook group's matcher is not a regular expression (`None`: it is one)."""
+    if matcher is None:
+        return None
+    try:
+        re.compile(matcher)
+    except re.error as exc:
+        return f"{matcher!r} is not a regular expression: {exc}"
+    return None
 
 
 def _kind(value: object) -> str:

@@ -1,10 +1,12 @@
 """The merged settings of a workspace, each value with the file it came from.
 
 Files merge in order — `$TETHER_HOME/settings.json`, `.tether/settings.json`,
-`.tether/settings.local.json`, then the command line — later ones winning for single values
-(`model`, `defaultMode`, `sandbox.mode`, each `env` variable) while lists add up (rules,
-`additionalDirectories`, `sandbox.env`, hooks). Until the workspace is trusted its own files
-contribute only what restricts: `deny` and `ask` rules, a read-only sandbox, no network.
+`.tether/settings.local.json`, Claude Code's `.claude/settings.json` and
+`.claude/settings.local.json` (their hooks only), then the command line — later ones winning
+for single values (`model`, `defaultMode`, `sandbox.mode`, each `env` variable) while lists
+add up (rules, `additionalDirectories`, `sandbox.env`, hooks). Until the workspace is trusted
+its own files contribute only what restricts: `deny` and `ask` rules, a read-only sandbox, no
+network.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from typing import Generic, Literal, TypeVar
 from tether.settings.files import Layer, SettingsError, SettingsProblem, read_layer
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.modes import PolicyMode
+from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import HookEvent, HookGroup, SandboxSection
-from tether.settings.sources import FLAGS, LOCAL_FILE, PROJECT_FILE, SettingsSource, setting_sources
-from tether.settings.trust import TrustStore, fingerprint
+from tether.settings.sources import FLAGS, SettingsSource, setting_sources
+from tether.settings.trust import TRUSTED_FILES, TrustStore, fingerprint
 
 __all__ = [
     "HookEntry",
@@ -127,6 +130,25 @@ class Settings:
         """What the rules say about `use` (deny > ask > allow, else no rule)."""
         return judge(self.rules, use)
 
+    def search_exclusions(self, root: Path, tool: str) -> tuple[str, ...]:
+        """The ripgrep globs (relative to directory `root`) a search by `tool` must exclude:
+        what deny rules for `read` or `tool` cover under `root`. Raises `ValueError` naming
+        the rule when it covers more than a glob can exclude."""
+        globs: list[str] = []
+        for rule in self.rules_of("deny"):
+            if rule.tool not in ("read", tool) or not isinstance(rule.spec, PathPattern):
+                continue
+            try:
+                glob = rule.spec.search_glob(root)
+            except ValueError:
+                raise ValueError(
+                    f"the {rule.describe()} covers files that a search of {root} cannot "
+                    "leave out; search a narrower path"
+                ) from None
+            if glob is not None and glob not in globs:
+                globs.append(glob)
+        return tuple(globs)
+
     def rules_of(self, kind: RuleKind) -> tuple[Rule, ...]:
         """The rules of one kind, in file order."""
         return tuple(rule for rule in self.rules if rule.kind == kind)
@@ -157,16 +179,14 @@ def load_settings(
     session only). Raises `SettingsError` for a file that cannot be used.
     """
     layers: list[Layer] = []
-    digests: dict[str, str | None] = {PROJECT_FILE: None, LOCAL_FILE: None}
+    digests: dict[str, str | None] = dict.fromkeys(TRUSTED_FILES)
     for source in setting_sources(root, home):
         layer = read_layer(source, root=root, home=home)
         if layer is None:
             continue
         layers.append(layer)
-        if source.scope == "project":
-            digests[PROJECT_FILE] = layer.digest
-        elif source.scope == "local":
-            digests[LOCAL_FILE] = layer.digest
+        if source.from_workspace and source.path is not None:
+            digests[source.path.relative_to(root).as_posix()] = layer.digest
     current = fingerprint(digests)
     if trusted is None:
         trusted = TrustStore(home).is_trusted(root, current)
@@ -223,7 +243,11 @@ class _Merge:
         if source.path is not None:
             self.files.append(source)
         self.problems.extend(layer.problems)
-        where = PROJECT_FILE if source.scope == "project" else LOCAL_FILE
+        where = (
+            source.path.relative_to(self.root).as_posix()
+            if source.from_workspace and source.path is not None
+            else str(source)
+        )
 
         def withhold(what: str) -> None:
             self.withheld.append(f"{what} ({where})")

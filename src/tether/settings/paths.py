@@ -31,6 +31,9 @@ class PathPattern:
     text: str
     base: Path
     regex: re.Pattern[str]
+    body: tuple[str, ...] = ()
+    """The glob's names after `base` (for an unanchored pattern, the names at any depth)."""
+    anchored: bool = True
 
     def covers(self, path: Path) -> bool:
         """Whether resolved `path`, or a directory above it, matches."""
@@ -39,6 +42,35 @@ class PathPattern:
         except ValueError:
             return False
         return any(self.regex.fullmatch("/".join(parts[:end])) for end in range(len(parts) + 1))
+
+    def search_glob(self, root: Path) -> str | None:
+        """The ripgrep glob (relative to a search of directory `root`) for what this pattern
+        covers there, or `None` when it covers nothing under `root`. Raises `ValueError` when
+        no single glob says it (search a narrower directory)."""
+        if not self.anchored:
+            if root == self.base or root.is_relative_to(self.base):
+                return "/".join(self.body)
+            if self.base.is_relative_to(root):
+                return "/".join((_escaped(self.base.relative_to(root)), "**", *self.body))
+            return None
+        if self.base == root or self.base.is_relative_to(root):
+            below = self.base.relative_to(root)
+            names = [_escaped(below)] if below.parts else []
+            return "/" + "/".join((*names, *self.body)) if names or self.body else None
+        if not root.is_relative_to(self.base):
+            return None
+        rest = list(root.relative_to(self.base).parts)
+        body = list(self.body)
+        while rest and body:
+            if body[0] == "**":
+                return "/".join(body)
+            if not re.fullmatch(_component(body[0]), rest[0]):
+                return None
+            rest.pop(0)
+            body.pop(0)
+        if not body:
+            raise ValueError(f"{self.text} covers all of {root}")
+        return "/" + "/".join(body)
 
 
 def compile_pattern(text: str, *, root: Path, home: Path) -> PathPattern:
@@ -57,14 +89,15 @@ def compile_pattern(text: str, *, root: Path, home: Path) -> PathPattern:
     components = [c for c in body.rstrip("/").split("/") if c not in ("", ".")]
     if not anchored:
         regex = "(?:.*/)?" + _translate(components)
-        return PathPattern(text, _resolved(base), re.compile(regex, re.DOTALL))
+        compiled = re.compile(regex, re.DOTALL)
+        return PathPattern(text, _resolved(base), compiled, tuple(components), anchored=False)
     literal = 0
     while literal < len(components) and not _GLOB.search(components[literal]):
         literal += 1
     prefix = base.joinpath(*(_unescape(c) for c in components[:literal]))
     rest = components[literal:]
     regex = _translate(rest) if rest else ""
-    return PathPattern(text, _resolved(prefix), re.compile(regex, re.DOTALL))
+    return PathPattern(text, _resolved(prefix), re.compile(regex, re.DOTALL), tuple(rest))
 
 
 def escape_pattern(name: str) -> str:
@@ -124,6 +157,10 @@ def _component(component: str) -> str:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def _escaped(relative: Path) -> str:
+    return "/".join(escape_pattern(part) for part in relative.parts)
 
 
 def _unescape(component: str) -> str:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = [
+    "CLAUDE_FILE",
+    "CLAUDE_LOCAL_FILE",
     "FLAGS",
     "LOCAL_FILE",
     "PROJECT_DIR",
@@ -17,14 +19,18 @@ __all__ = [
     "setting_sources",
 ]
 
-Scope = Literal["user", "project", "local", "flags"]
+Scope = Literal["user", "project", "local", "claude", "claude-local", "flags"]
 """`user`: `$TETHER_HOME/settings.json`; `project`: `.tether/settings.json` (committed);
-`local`: `.tether/settings.local.json` (personal); `flags`: the command line."""
+`local`: `.tether/settings.local.json` (personal); `claude` and `claude-local`: Claude Code's
+`.claude/settings.json` and `.claude/settings.local.json`, read for their `hooks` only;
+`flags`: the command line."""
 
 PROJECT_DIR = ".tether"
 USER_FILE = "settings.json"
 PROJECT_FILE = f"{PROJECT_DIR}/settings.json"
 LOCAL_FILE = f"{PROJECT_DIR}/settings.local.json"
+CLAUDE_FILE = ".claude/settings.json"
+CLAUDE_LOCAL_FILE = ".claude/settings.local.json"
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,13 @@ class SettingsSource:
     @property
     def from_workspace(self) -> bool:
         """Whether the workspace controls it (so it grants nothing until trusted)."""
-        return self.scope in ("project", "local")
+        return self.scope in ("project", "local", "claude", "claude-local")
+
+    @property
+    def hooks_only(self) -> bool:
+        """Whether only its `hooks` are read (Claude Code's files: their other keys are
+        Claude Code's own)."""
+        return self.scope in ("claude", "claude-local")
 
     def __str__(self) -> str:
         return "the command line" if self.path is None else str(self.path)
@@ -52,4 +64,6 @@ def setting_sources(root: Path, home: Path) -> tuple[SettingsSource, ...]:
         SettingsSource("user", home / USER_FILE),
         SettingsSource("project", root / PROJECT_FILE),
         SettingsSource("local", root / LOCAL_FILE),
+        SettingsSource("claude", root / CLAUDE_FILE),
+        SettingsSource("claude-local", root / CLAUDE_LOCAL_FILE),
     )

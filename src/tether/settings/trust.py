@@ -2,7 +2,8 @@
 
 A workspace's own settings (`.tether/settings.json`, `.tether/settings.local.json`) may deny
 and ask from the start; what they grant (allow rules, the mode, `env`, extra directories,
-the model, a wider sandbox, hooks) and instructions importing files from outside the
+the model, a wider sandbox, hooks, and the hooks of Claude Code's `.claude/settings.json`
+and `.claude/settings.local.json`) and instructions importing files from outside the
 workspace wait until the user trusts the workspace. Trust is kept in
 `$TETHER_HOME/trusted.json`, by workspace, with a fingerprint of those files: when either
 changes, the workspace is asked about again.
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_json, read_bounded_text
 from tether.settings.locking import locked
-from tether.settings.sources import LOCAL_FILE, PROJECT_FILE
+from tether.settings.sources import CLAUDE_FILE, CLAUDE_LOCAL_FILE, LOCAL_FILE, PROJECT_FILE
 
 __all__ = [
     "TRUSTED_FILES",
@@ -38,8 +39,12 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TRUST_FILE = "trusted.json"
-TRUSTED_FILES = (PROJECT_FILE, LOCAL_FILE)
+TRUSTED_FILES = (PROJECT_FILE, LOCAL_FILE, CLAUDE_FILE, CLAUDE_LOCAL_FILE)
 """The workspace files whose content a trust decision covers."""
+
+_WHEN_PRESENT = frozenset({CLAUDE_FILE, CLAUDE_LOCAL_FILE})
+"""Files that count only once they exist, so trust given before they were read still holds
+while there are none."""
 
 _VERSION = 1
 
@@ -62,7 +67,11 @@ def file_digest(path: Path) -> str | None:
 
 def fingerprint(digests: Mapping[str, str | None]) -> str:
     """One digest for the trusted files' digests (by name; `None`: absent)."""
-    lines = [f"{name}:{digests.get(name) or '-'}" for name in TRUSTED_FILES]
+    lines = [
+        f"{name}:{digests.get(name) or '-'}"
+        for name in TRUSTED_FILES
+        if name not in _WHEN_PRESENT or digests.get(name)
+    ]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 

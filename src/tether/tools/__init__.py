@@ -1,25 +1,29 @@
 """Tools: the contract, the registry and the shared pieces every tool uses."""
 
-from tether.tools.access import (
-    Access,
-    AllowAll,
-    CommandAccess,
-    FetchAccess,
-    FileAccess,
-    Gate,
-    McpAccess,
-    UnsandboxedAccess,
-)
-from tether.tools.base import Tool
-from tether.tools.card_context import CardContext
-from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
-from tether.tools.errors import PermissionDenied, ToolError
-from tether.tools.invoke import check_plain_json, invoke, parse_arguments
-from tether.tools.observations import FileObservations, FileVersion, file_version
-from tether.tools.present import call_view, result_view
-from tether.tools.registry import ToolRegistry
-from tether.tools.result import ToolResult
-from tether.tools.workspace import Workspace
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.tools.access import (
+        Access,
+        AllowAll,
+        CommandAccess,
+        FetchAccess,
+        FileAccess,
+        Gate,
+        McpAccess,
+        UnsandboxedAccess,
+    )
+    from tether.tools.base import Tool
+    from tether.tools.card_context import CardContext
+    from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
+    from tether.tools.errors import PermissionDenied, ToolError
+    from tether.tools.observations import FileObservations, FileVersion, file_version
+    from tether.tools.present import call_view, result_view
+    from tether.tools.registry import ToolRegistry
+    from tether.tools.result import ToolResult
+    from tether.tools.workspace import Workspace
 
 __all__ = [
     "DEFAULT_READ_BYTE_CAP",
@@ -48,3 +52,36 @@ __all__ = [
     "parse_arguments",
     "result_view",
 ]
+
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Access": "tether.tools.access",
+        "AllowAll": "tether.tools.access",
+        "CommandAccess": "tether.tools.access",
+        "FetchAccess": "tether.tools.access",
+        "FileAccess": "tether.tools.access",
+        "Gate": "tether.tools.access",
+        "McpAccess": "tether.tools.access",
+        "UnsandboxedAccess": "tether.tools.access",
+        "Tool": "tether.tools.base",
+        "CardContext": "tether.tools.card_context",
+        "DEFAULT_READ_BYTE_CAP": "tether.tools.context",
+        "ToolContext": "tether.tools.context",
+        "PermissionDenied": "tether.tools.errors",
+        "ToolError": "tether.tools.errors",
+        "FileObservations": "tether.tools.observations",
+        "FileVersion": "tether.tools.observations",
+        "file_version": "tether.tools.observations",
+        "call_view": "tether.tools.present",
+        "result_view": "tether.tools.present",
+        "ToolRegistry": "tether.tools.registry",
+        "ToolResult": "tether.tools.result",
+        "Workspace": "tether.tools.workspace",
+    },
+)
+
+# `invoke` is also the name of its module: bound here, last (its module may use the names
+# above), so importing the module, which sets the package's attribute of that name, cannot
+# stand in for the function.
+from tether.tools.invoke import check_plain_json, invoke, parse_arguments

@@ -104,6 +104,12 @@ class Gate(Protocol):
         """Return to allow, raise `PermissionDenied` to refuse."""
         ...
 
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """What a search (`tool`: grep or glob) of directory `root` must leave out, as
+        ripgrep globs relative to it: files the rules forbid reading. Raises
+        `PermissionDenied` when they cannot be left out (search a narrower path)."""
+        ...
+
 
 class AllowAll:
     """A gate that allows everything (tests of one tool that are not about policy)."""
@@ -111,3 +117,7 @@ class AllowAll:
     async def authorize(self, access: Access) -> None:
         """Allow."""
         return None
+
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """Nothing is hidden."""
+        return ()

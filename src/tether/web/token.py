@@ -12,6 +12,8 @@ import re
 import secrets
 from pathlib import Path
 
+from tether.bounded import UnreadableFile, read_bounded_text
+
 __all__ = ["TOKEN_FILE", "web_token"]
 
 TOKEN_FILE = "web-token"
@@ -22,8 +24,9 @@ def web_token(data_dir: Path, *, rotate: bool = False) -> str:
     """The stored token, or a new one written there (when asked, or when none is valid)."""
     path = data_dir / TOKEN_FILE
     if not rotate:
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            stored = path.read_text(encoding="ascii").strip()
+        with contextlib.suppress(OSError, UnreadableFile):
+            # Bounded and non-blocking: a FIFO or a device there is no token, not a hang.
+            stored = read_bounded_text(path, limit=1024, follow_symlinks=False).strip()
             # One readable by others is treated as leaked: it is replaced.
             if _VALID.fullmatch(stored) and path.stat().st_mode & 0o077 == 0:
                 return stored

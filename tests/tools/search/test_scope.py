@@ -27,6 +27,10 @@ class Swapper:
         self.path.rename(self.path.with_name(self.path.name + ".old"))
         self.path.symlink_to(self.target)
 
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """Nothing hidden."""
+        return ()
+
 
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-__all__ = ["HELP", "configure", "launch", "run"]
+__all__ = ["HELP", "configure", "launch"]
 
 HELP = (
     "talk to a session in the terminal: type a prompt, watch the cards, approve edits, "
@@ -23,13 +23,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from tether.cli.interactive.arguments import add_arguments
 
     add_arguments(parser)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run the interactive session with arguments parsed already (`tether --verbose ...`)."""
-    from tether.cli.interactive.start import run_parsed
-
-    return run_parsed(args)
 
 
 def launch(argv: Sequence[str]) -> int:

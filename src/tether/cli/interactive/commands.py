@@ -71,7 +71,7 @@ async def show_help(conversation: Conversation, _arguments: str) -> None:
 async def clear(conversation: Conversation, _arguments: str) -> None:
     """A new session with the same settings (the old one can be resumed)."""
     old = conversation.session
-    await conversation.end_session()
+    await conversation.end_session("clear")
     conversation.say(Rule("new session", style="dim"))
     if old is not None:
         conversation.notice(f"the last one: tether --resume {old.id}")
@@ -86,7 +86,7 @@ async def resume(conversation: Conversation, arguments: str) -> None:
     if conversation.session is not None and conversation.session.id.startswith(chosen):
         conversation.notice("that is this session")
         return
-    await conversation.end_session()
+    await conversation.end_session("other")
     try:
         config = work.config(conversation.asker, conversation.mode, conversation.model)
         session = work.open(chosen, config)

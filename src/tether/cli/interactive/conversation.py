@@ -182,13 +182,14 @@ class Conversation:
         self.say(Rule(f"resumed {session.title or session.id}", style="dim"))
         self.show_facts()
 
-    async def end_session(self) -> None:
-        """Stop the session's servers and close its log (it can be resumed)."""
+    async def end_session(self, reason: str = "prompt_input_exit") -> None:
+        """Stop the session's servers and close its log (it can be resumed); `reason` is what
+        its `SessionEnd` hooks are told (`clear`, `prompt_input_exit`, `other`)."""
         if self._servers is not None:
             await self._servers.close()
         self._servers, self._servers_started = None, False
         if self.session is not None:
-            self.session.close()
+            await self.session.aclose(reason, on_update=self._emit)
         self.session = None
         self.shell_runs.clear()
         self.printer = self._printer()

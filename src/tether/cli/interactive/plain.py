@@ -9,6 +9,7 @@ live line need a terminal that can draw; their commands say so here.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -82,12 +83,13 @@ class _Plain:
             return 130
         return status
 
-    def close(self) -> None:
-        """Let go of the session and say how to resume it."""
+    def close(self, reason: str = "prompt_input_exit") -> None:
+        """Let go of the session (its `SessionEnd` hooks told `reason`) and say how to resume
+        it."""
         session = self.session
         if session is None:
             return
-        session.close()
+        asyncio.run(session.aclose(reason, on_update=self.printer))
         if session.events:
             hint = f"Resume: tether --continue  ·  tether --resume {session.id}"
             self.err.print(hint, style="dim", markup=False)
@@ -96,7 +98,7 @@ class _Plain:
         work = self.work
         name = text[1:].split(maxsplit=1)[0] if text.startswith("/") else ""
         if name == "clear":
-            self.close()
+            self.close("clear")
             self.session, self.printer = None, Printer(self.out, self.err, full=work.args.full)
             self.err.print("new session", style="dim")
             return 0

@@ -26,6 +26,8 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+from prompt_toolkit.output import create_output
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import SearchToolbar
 
@@ -164,13 +166,22 @@ class Screen:
                 ),
             ]
         )
+        output = create_output()
+        if isinstance(output, Vt100_Output):
+            # Without asking where the cursor is, the screen takes the rows it needs rather
+            # than every row down to the bottom of the terminal: each redraw stays small.
+            output.enable_cpr = False
         self.app: Application[int] = Application(
+            output=output,
             layout=Layout(body, focused_element=self.input_window),
             key_bindings=keys,
             style=STYLE,
             full_screen=False,
             erase_when_done=True,
             mouse_support=False,
+            # Draw as soon as something changed, even while a turn keeps the loop busy: the
+            # first words of an answer show as they arrive.
+            max_render_postpone_time=None,
         )
         # Esc must interrupt at once, not after waiting to see whether a key follows it.
         self.app.ttimeoutlen = 0.05

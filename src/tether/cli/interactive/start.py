@@ -7,7 +7,6 @@ and the terminal's settings are put back once more on the way out whatever happe
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import importlib
@@ -30,7 +29,7 @@ if TYPE_CHECKING:  # imported with the session, once the screen shows
 
     from tether.cli.interactive.workbench import Workbench
 
-__all__ = ["HISTORY_FILE", "run_argv", "run_parsed"]
+__all__ = ["HISTORY_FILE", "run_argv"]
 
 _LOADED = (
     "tether.cli.interactive.conversation",
@@ -51,11 +50,6 @@ def run_argv(argv: list[str]) -> int:
         return run_plain(argv)
     with _terminal_restored(sys.stdin.fileno()):
         return asyncio.run(_session(argv))
-
-
-def run_parsed(args: argparse.Namespace) -> int:
-    """Run with arguments parsed by the full parser (only `--help` goes that way, and exits)."""
-    raise SystemExit(0)
 
 
 async def _session(argv: Sequence[str]) -> int:

@@ -24,7 +24,7 @@ async def commit_change(
     before: FileVersion | None,
     verb: Verb,
     *,
-    change: AppliedChange | None = None,
+    change: AppliedChange,
 ) -> None:
     """Ask the gate, check the file is still `before`, write `data` atomically, record it.
 
@@ -41,7 +41,7 @@ async def commit_change(
             inside=ctx.workspace.contains(path),
             tool_call_id=ctx.tool_call_id,
             tool=verb,
-            preview=change_view(change, verb.capitalize()) if change is not None else None,
+            preview=change_view(change, verb.capitalize()),
         )
     )
     roots = ctx.workspace.roots

@@ -87,6 +87,7 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
                 "--hidden",
                 "--no-ignore" if args.include_ignored else "--no-require-git",
                 *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
+                *scope.exclusions(),
             ]
             run = await collect(
                 ctx,

@@ -128,6 +128,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             flags.append("--ignore-case")
         if args.include is not None:
             flags += ["--glob", args.include]
+        flags += scope.exclusions()
 
         async def search(
             mode_flags: list[str], collector: Collector, separator: bytes

@@ -39,6 +39,12 @@ class Scope:
     cwd: Path
     root_fd: int
     target_fd: int | None = None
+    hidden: tuple[str, ...] = ()
+    """Globs of what the rules forbid reading under `root`: left out of the search."""
+
+    def exclusions(self) -> list[str]:
+        """ripgrep's arguments that leave out what the rules forbid reading."""
+        return [arg for glob in self.hidden for arg in ("--glob", f"!{glob}")]
 
     @property
     def here(self) -> Path:
@@ -94,6 +100,7 @@ async def search_scope(
     else:
         root, target = resolved.parent, resolved.name
     _refuse_inside(resolved, workspace.roots, never_inside)
+    hidden = ctx.gate.hidden(root, "grep" if files else "glob") if target is None else ()
     with contextlib.ExitStack() as held:
         try:
             root_fd = open_dir(root, workspace.roots)
@@ -107,7 +114,7 @@ async def search_scope(
                     raise ToolError(f"Not a regular file: {raw}")
         except OSError as exc:
             raise ToolError(f"Cannot search {resolved}: {exc.strerror or exc}") from None
-        yield Scope(root, target, workspace.cwd, root_fd, target_fd)
+        yield Scope(root, target, workspace.cwd, root_fd, target_fd, hidden)
 
 
 def _refuse_inside(path: Path, roots: Sequence[Path], names: Sequence[str]) -> None:

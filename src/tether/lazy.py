@@ -1,0 +1,110 @@
+"""Loading code when it is used: tether's packages, and libraries that import too early.
+
+- `lazy_names`: a package's `__init__` names what it offers, for readers and type checkers,
+  under `TYPE_CHECKING`, and gives Python a module `__getattr__` (PEP 562) made here. So
+  `from tether.session import SessionStore` loads the store and nothing else of the package:
+  each command pays only for the modules it uses.
+- `defer_imports`: modules a library imports at its own import but uses only later (the
+  HTTP/2 stack, which every HTTP client loads though most connections speak HTTP/1.1) are
+  created empty and run on their first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+__all__ = ["DEFERRED_LIBRARIES", "defer_imports", "is_loaded", "lazy_names"]
+
+DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe")
+"""The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
+connection that speaks HTTP/2 (a fetch the server answers over it)."""
+
+
+def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A `__getattr__` for `package`: each name of `homes` is imported from its module (the
+    value) on first use, then kept in the package like any other attribute."""
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
+class _Deferred(importlib.abc.MetaPathFinder):
+    """Finds the modules of some top-level packages, to be run on first use."""
+
+    def __init__(self, packages: Sequence[str]) -> None:
+        self.packages = tuple(packages)
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        """The module's own spec, its loader wrapped to run the module on first use."""
+        if fullname.partition(".")[0] not in self.packages:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return spec  # not a plain source module: loaded as usual
+        spec.loader = _OnFirstUse(spec.loader)
+        return spec
+
+
+class _OnFirstUse(importlib.abc.Loader):
+    """Creates the module with its `__name__`, `__spec__`, `__path__`, and runs it later."""
+
+    def __init__(self, loader: importlib.machinery.SourceFileLoader) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        """As the wrapped loader would."""
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Leave the module to run at the first name asked of it that it does not have yet."""
+        module.__dict__[_LOADER] = self.loader
+        module.__class__ = _DeferredModule
+
+
+_LOADER = "__tether_deferred_loader__"
+_RUNNING = threading.RLock()
+
+
+class _DeferredModule(ModuleType):
+    """A module not run yet. Unlike `importlib.util.LazyLoader`'s, it runs only when asked
+    for a name it lacks: a second `import` of it (which reads `__spec__`) leaves it be."""
+
+    def __getattr__(self, name: str) -> Any:
+        with _RUNNING:
+            loader = self.__dict__.pop(_LOADER, None)
+            if loader is not None:
+                object.__setattr__(self, "__class__", ModuleType)
+                loader.exec_module(self)
+        return ModuleType.__getattribute__(self, name)
+
+
+def defer_imports(packages: Sequence[str] = DEFERRED_LIBRARIES) -> None:
+    """From now on, modules of `packages` not imported yet run on their first use."""
+    if any(isinstance(f, _Deferred) for f in sys.meta_path):
+        return
+    sys.meta_path.insert(0, _Deferred(packages))
+
+
+def is_loaded(name: str) -> bool:
+    """Whether module `name` has run (not merely been created, deferred, awaiting first use)."""
+    module = sys.modules.get(name)
+    return module is not None and not isinstance(module, _DeferredModule)

@@ -1,0 +1,247 @@
+"""A session's hooks: run at its events, every run logged as a `hook/run` event and shown as
+a notice, and what each decision means for the turn.
+
+| event              | when                                    | a block                 |
+|--------------------|-----------------------------------------|-------------------------|
+| `SessionStart`     | a session's first prompt in the process | (context only)          |
+| `UserPromptSubmit` | each prompt (not `/compact`)            | drops the prompt        |
+| `PreToolUse`       | before each call runs                   | refuses the call        |
+| `PostToolUse`      | after a call that succeeded             | gives feedback          |
+| `Notification`     | a person is asked for permission        | (nothing)               |
+| `Stop`             | the model ends its turn                 | goes on (5 in a row)    |
+| `SubagentStop`     | an agent (a `task` call's child) ends   | goes on (5 in a row)    |
+| `PreCompact`       | before compacting                       | cancels a `/compact`    |
+| `SessionEnd`       | the session closes                      | (nothing)               |
+
+A child session runs only the hooks about its calls, `SubagentStop` and `Notification`
+(through its parent's asker); the others belong to the session a person started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from tether.content import ContentBlock, TextContent
+from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields
+from tether.policy import PermissionAnswer, PermissionAsker, PermissionQuestion, PolicyGate
+from tether.session.events import HookRunEvent
+from tether.session.log import EventLog
+from tether.session.replay import hook_update
+from tether.session.updates import ClientUpdate
+from tether.settings.schema import HookEvent
+from tether.tools.result import TOOL_RESULT, ToolResult
+
+__all__ = ["MAX_STOP_CONTINUATIONS", "NotifyingAsker", "SessionHooks"]
+
+MAX_STOP_CONTINUATIONS = 5
+"""Times in a row `Stop` (or `SubagentStop`) hooks may make the model go on; then it stops."""
+
+OnUpdate = Callable[[ClientUpdate], None]
+
+StartSource = Literal["startup", "resume", "compact"]
+
+
+def _ignore(_update: ClientUpdate) -> None:
+    return None
+
+
+class SessionHooks:
+    """Runs one session's hooks and logs them; the session asks it at each event."""
+
+    def __init__(self, log_: EventLog, gate: PolicyGate, cwd: Path, *, child: bool) -> None:
+        self._log = log_
+        self._gate = gate
+        self._cwd = cwd
+        self.child = child
+        self.engine = Hooks(lambda: gate.settings, self._facts)
+        self.emit: OnUpdate = _ignore
+        """Where notices go: the running turn's client (nobody between turns)."""
+        self.stopped: str | None = None
+        """Set when a hook stopped the turn (`"continue": false`): why."""
+        self.started = False
+        """Whether `SessionStart` ran for this session in this process."""
+        self._background: set[asyncio.Future[list[HookRun]]] = set()
+
+    @property
+    def screens_prompts(self) -> bool:
+        """Whether `UserPromptSubmit` hooks would see (and may block) a prompt now."""
+        return not self.child and bool(self.engine.configured("UserPromptSubmit"))
+
+    async def opening(
+        self, prompt: Sequence[ContentBlock], *, resumed: bool, command: bool
+    ) -> bool:
+        """Before the model sees a prompt: `SessionStart` the first time, then
+        `UserPromptSubmit` (not for a `command` such as `/compact`). `False`: a hook blocked it."""
+        self.stopped = None
+        if self.child:
+            return True
+        if not self.started:
+            self.started = True
+            source: StartSource = "resume" if resumed else "startup"
+            await self._run("SessionStart", {"source": source}, subject=source)
+        if command:
+            return True
+        text = "\n".join(b.text for b in prompt if isinstance(b, TextContent))
+        runs = await self._run("UserPromptSubmit", {"prompt": text})
+        return not any(r.decision in ("block", "stop") for r in runs)
+
+    async def before_call(self, call_id: str, name: str, arguments: str) -> ToolResult | None:
+        """`PreToolUse`: the error result when a hook refuses the call; otherwise the gate
+        hears whether a hook allows it or asks (see `forget`)."""
+        fields = tool_fields(name, arguments, call_id, self._cwd)
+        runs = await self._run("PreToolUse", fields, subject=name, tool_call_id=call_id)
+        for run in runs:
+            if run.decision == "stop":
+                why = f": {run.reason}" if run.reason else ""
+                return ToolResult.error(
+                    f"The PreToolUse hook `{run.command}` stopped the turn{why}. "
+                    "The call did not run."
+                )
+        denied = [run for run in runs if run.decision == "deny"]
+        if denied:
+            return ToolResult.error("\n".join(_denial(run) for run in denied))
+        asking = [run for run in runs if run.decision == "ask"]
+        if asking:
+            why = "; ".join(_said(run) for run in asking)
+            self._gate.hook_decision(call_id, "ask", f"the PreToolUse hook asks ({why})")
+        elif any(run.decision == "allow" for run in runs):
+            self._gate.hook_decision(call_id, "allow")
+        return None
+
+    def forget(self, call_id: str) -> None:
+        """The call ran: what its hooks told the gate no longer holds."""
+        self._gate.hook_decision(call_id, None)
+
+    async def after_call(self, call_id: str, name: str, arguments: str, result: ToolResult) -> None:
+        """`PostToolUse`, after a call that succeeded (what a hook says follows its result)."""
+        if result.is_error:
+            return
+        fields = tool_fields(name, arguments, call_id, self._cwd)
+        fields["tool_response"] = TOOL_RESULT.dump_python(result, mode="json", by_alias=True)
+        await self._run("PostToolUse", fields, subject=name, tool_call_id=call_id)
+
+    async def stop(self, continued: int) -> bool:
+        """`Stop` (`SubagentStop` in a child) as the model ends: whether it must go on."""
+        event: HookEvent = "SubagentStop" if self.child else "Stop"
+        runs = await self.engine.run(event, {"stop_hook_active": continued > 0})
+        if any(run.decision == "stop" for run in runs):
+            self._record(runs)
+            return False
+        wanted = any(run.decision == "block" for run in runs)
+        if wanted and continued >= MAX_STOP_CONTINUATIONS:
+            note = (
+                f"not followed: {event} hooks already made the model go on "
+                f"{MAX_STOP_CONTINUATIONS} times in a row"
+            )
+            runs = [
+                dataclasses.replace(run, context=None, note=note)
+                if run.decision == "block"
+                else run
+                for run in runs
+            ]
+            wanted = False
+        self._record(runs)
+        return wanted
+
+    async def pre_compact(self, trigger: Literal["manual", "auto"], focus: str | None) -> bool:
+        """`PreCompact`: whether a hook blocked it (only a manual compaction can be)."""
+        fields = {"trigger": trigger, "custom_instructions": focus or ""}
+        runs = await self.engine.run("PreCompact", fields, subject=trigger)
+        if trigger == "auto":
+            note = "not followed: an automatic compaction is not blocked"
+            runs = [
+                dataclasses.replace(run, note=note) if run.decision == "block" else run
+                for run in runs
+            ]
+        self._record(runs)
+        return trigger == "manual" and any(r.decision in ("block", "stop") for r in runs)
+
+    def notify(self, message: str) -> None:
+        """`Notification`: a person is asked; the hooks run beside the question."""
+        fields = {"message": message, "notification_type": "permission_prompt"}
+        task = asyncio.ensure_future(self._run("Notification", fields, subject="permission_prompt"))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def settle(self) -> None:
+        """Wait for the hooks that run beside the turn (a notification's), so their runs are
+        logged before it ends."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    def drop_background(self) -> None:
+        """The turn ended before they did: stop the hooks that ran beside it."""
+        for task in list(self._background):
+            task.cancel()
+
+    async def end(self, reason: str) -> None:
+        """`SessionEnd`, as the session closes."""
+        if not self.child:
+            await self._run("SessionEnd", {"reason": reason}, subject=reason)
+
+    async def _run(
+        self,
+        event: HookEvent,
+        fields: dict[str, Any],
+        *,
+        subject: str | None = None,
+        tool_call_id: str | None = None,
+    ) -> list[HookRun]:
+        runs = await self.engine.run(event, fields, subject=subject, tool_call_id=tool_call_id)
+        self._record(runs)
+        return runs
+
+    def _record(self, runs: Sequence[HookRun]) -> None:
+        for run in runs:
+            if run.decision == "stop":
+                self.stopped = run.reason or f"the {run.event} hook stopped the turn"
+            logged = self._log.append(_event(run))
+            self.emit(hook_update(logged))
+
+    def _facts(self) -> SessionFacts:
+        return SessionFacts(self._log.header.id, self._log.path, self._cwd, self._gate.mode)
+
+
+class NotifyingAsker:
+    """An asker that runs the `Notification` hooks whenever it asks a person."""
+
+    def __init__(self, asker: PermissionAsker, hooks: SessionHooks) -> None:
+        self.asker = asker
+        self._hooks = hooks
+
+    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
+        """Ask, with the hooks told that a question is waiting."""
+        self._hooks.notify(f"tether needs your permission: {request.title}")
+        return await self.asker.ask(request)
+
+
+def _said(run: HookRun) -> str:
+    return f"`{run.command}`" + (f": {run.reason}" if run.reason else "")
+
+
+def _denial(run: HookRun) -> str:
+    said = f": {run.reason}" if run.reason else "."
+    return f"The PreToolUse hook `{run.command}` blocked this call{said}"
+
+
+def _event(run: HookRun) -> HookRunEvent:
+    return HookRunEvent(
+        event=run.event,
+        command=run.command,
+        source=run.source,
+        exit_code=run.exit_code,
+        duration_ms=run.duration_ms,
+        decision=run.decision,
+        reason=run.reason or None,
+        system_message=run.system_message,
+        context=run.context,
+        note=run.note,
+        stdout=run.stdout,
+        stderr=run.stderr,
+        error=run.error,
+        tool_call_id=run.tool_call_id,
+    )

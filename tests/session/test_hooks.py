@@ -1,0 +1,475 @@
+"""Hooks in a session: real bash and Python hook scripts at every event, what their decisions
+do to the turn, what the model is told, and the `hook/run` events replayed as they were shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.hooks.scripts import bash_hook, group, python_hook, recorded, recorder, user_hooks
+from tests.processes import processes_with
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
+from tether.content import TextContent
+from tether.models.messages import ToolResultMessage, UserMessage
+from tether.models.script import ScriptModel
+from tether.policy import PermissionDecision, PermissionQuestion
+from tether.session import SessionConfig, SessionStore, ToolCallFinished
+from tether.session.hooked import MAX_STOP_CONTINUATIONS
+from tether.session.replay import replay
+from tether.session.updates import HookRan
+from tether.settings import Settings, load_settings
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
+from tether.tools.defaults import default_tools
+from tether.tools.registry import ToolRegistry
+
+GUARD = """\
+input=$(cat)
+case "$input" in
+  *'rm -rf'*) echo "rm -rf is not allowed here" >&2; exit 2;;
+esac
+"""
+"""The classic guard: a PreToolUse hook that refuses any command holding `rm -rf`."""
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """The data directory, made at once: the settings files go in it."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+class Asker:
+    """A person who allows whatever they are asked, and remembers the questions."""
+
+    def __init__(self, answer: PermissionDecision = "allow_once") -> None:
+        self.answer = answer
+        self.questions: list[PermissionQuestion] = []
+
+    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
+        self.questions.append(request)
+        return self.answer
+
+
+def bash_tools() -> ToolRegistry:
+    return ToolRegistry([BashTool(sandbox=SandboxPolicy("off"))])
+
+
+def config(model: ScriptModel, settings: Settings, **kwargs: Any) -> SessionConfig:
+    kwargs.setdefault("tools", bash_tools())
+    kwargs.setdefault("mode", "auto")
+    return SessionConfig(model=model, settings=settings, **kwargs)
+
+
+def hook_runs(recorder: Recorder) -> list[HookRan]:
+    return [u for u in recorder.updates if isinstance(u, HookRan)]
+
+
+def results_of(model: ScriptModel, request: int) -> dict[str, ToolResultMessage]:
+    messages = model.requests[request].messages
+    return {m.tool_call_id: m for m in messages if isinstance(m, ToolResultMessage)}
+
+
+def texts(message: object) -> list[str]:
+    content = getattr(message, "content", ())
+    return [b.text for b in content if isinstance(b, TextContent)]
+
+
+async def test_every_event_runs_its_hooks_with_their_input(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    context = bash_hook(tmp_path, "context", "cat > /dev/null; echo 'The main branch is frozen.'\n")
+    hooks = {
+        event: [group(record)]
+        for event in (
+            "SessionStart",
+            "PreToolUse",
+            "PostToolUse",
+            "Notification",
+            "Stop",
+            "PreCompact",
+            "SessionEnd",
+        )
+    }
+    hooks["UserPromptSubmit"] = [group(record), group(context)]
+    settings = user_hooks(home, ws, hooks)
+    model = script(
+        {"toolCalls": [call("c1", "bash", {"command": "echo hi", "description": "Say hi"})]},
+        {"text": "Said hi."},
+        {"text": "We said hi."},  # the summary `/compact` asks for
+    )
+    asker = Asker()
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
+    live = Recorder()
+    assert await session.prompt(text("say hi"), live) == "end_turn"
+    assert await session.prompt(text("/compact keep it short"), live) == "end_turn"
+    await session.aclose()
+
+    seen = recorded(inputs)
+    events = [i["hook_event_name"] for i in seen]
+    # The notification's hooks run beside the question, and are done before the turn ends.
+    assert [e for e in events if e != "Notification"] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+        "PreCompact",
+        "SessionEnd",
+    ]
+    assert events.index("PreToolUse") < events.index("Notification") < events.index("PreCompact")
+    log_path = home / "sessions" / f"{session.id}.jsonl"
+    for given in seen:
+        assert given["session_id"] == session.id
+        assert given["transcript_path"] == str(log_path)
+        assert given["cwd"] == str(ws)
+    by_event = {i["hook_event_name"]: i for i in seen}
+    assert by_event["SessionStart"]["source"] == "startup"
+    assert by_event["UserPromptSubmit"]["prompt"] == "say hi"
+    assert by_event["UserPromptSubmit"]["permission_mode"] == "default"
+    pre = by_event["PreToolUse"]
+    assert (pre["tool_name"], pre["tether_tool_name"], pre["tool_use_id"]) == ("Bash", "bash", "c1")
+    assert pre["tool_input"] == {"command": "echo hi", "description": "Say hi"}
+    post = by_event["PostToolUse"]
+    assert post["tool_response"]["isError"] is False
+    assert post["tool_response"]["content"][0]["text"].startswith("hi\n")
+    assert by_event["Notification"] == {
+        **by_event["Notification"],
+        "message": "tether needs your permission: echo hi",
+        "notification_type": "permission_prompt",
+    }
+    assert by_event["Stop"]["stop_hook_active"] is False
+    assert by_event["PreCompact"]["trigger"] == "manual"
+    assert by_event["PreCompact"]["custom_instructions"] == "keep it short"
+    assert by_event["SessionEnd"]["reason"] == "other"
+    assert len(asker.questions) == 1
+
+    # What the prompt's hooks printed reached the model with the prompt.
+    first = model.requests[0].messages[0]
+    assert isinstance(first, UserMessage)
+    said = texts(first)
+    assert said[0] == "say hi" and "The main branch is frozen." in said[-1]
+
+    # Every run is a `hook/run` event, shown live as a notice in order, and replayed so.
+    types = [line["type"] for line in log_lines(session, home)]
+    assert types.count("hook/run") == 9
+    notices = hook_runs(live)
+    assert [n.event for n in notices][:3] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "UserPromptSubmit",
+    ]
+    assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
+    stored = SessionStore(home).read(session.id)
+    again = replay(stored.events, bash_tools(), stored.header.cwd, session.window)
+    assert again[: len(live.without_progress())] == live.without_progress()
+    # The session's end was logged after its last prompt: a replay shows it too.
+    assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"
+
+
+async def test_a_pre_tool_use_hook_blocks_rm_rf_and_post_tool_use_speaks_to_the_model(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    (ws / "build").mkdir()
+    lint = python_hook(
+        tmp_path,
+        "lint",
+        "import json, sys\n"
+        "data = json.load(sys.stdin)\n"
+        "if 'echo' in data['tool_input']['command']:\n"
+        "    print(json.dumps({'decision': 'block', 'reason': 'Use printf, not echo.',\n"
+        "        'hookSpecificOutput': {'additionalContext': 'The linter ran.'}}))\n",
+    )
+    settings = user_hooks(
+        home,
+        ws,
+        {
+            "PreToolUse": [group(bash_hook(tmp_path, "guard", GUARD), matcher="Bash")],
+            "PostToolUse": [group(lint, matcher="bash|edit")],
+        },
+    )
+    model = script(
+        {
+            "toolCalls": [
+                call("c1", "bash", {"command": "rm -rf build"}),
+                call("c2", "bash", {"command": "echo done"}),
+            ]
+        },
+        {"text": "Blocked, as it should be."},
+    )
+    session = sessions.create(ws, config(model, settings))
+    live = Recorder()
+    assert await session.prompt(text("clean up"), live) == "end_turn"
+
+    assert (ws / "build").is_dir()  # the command never ran
+    results = {
+        m.tool_call_id: m for m in model.requests[1].messages if isinstance(m, ToolResultMessage)
+    }
+    assert results["c1"].is_error
+    assert texts(results["c1"]) == [
+        f"The PreToolUse hook `bash {tmp_path}/guard.sh` blocked this call: "
+        "rm -rf is not allowed here"
+    ]
+    # After the other call's result, the model reads the linter's context and feedback.
+    after = texts(results["c2"])
+    assert after[0].startswith("done\n")
+    assert "The linter ran." in after[1] and "Use printf, not echo." in after[1]
+
+    finished = {u.tool_call_id: u for u in live.updates if isinstance(u, ToolCallFinished)}
+    assert finished["c1"].status == "failed" and finished["c2"].status == "completed"
+    blocked = next(n for n in hook_runs(live) if n.decision == "deny")
+    assert blocked.tool_call_id == "c1"
+    assert blocked.text.startswith(
+        "PreToolUse hook blocked the call: rm -rf is not allowed here (bash /"
+    )
+    assert blocked.text.endswith(f", exit 2, {blocked.duration_ms} ms)")
+    assert session.replay() == live.without_progress()
+
+
+async def test_a_hook_allows_or_asks_but_never_overrides_a_deny_rule(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    decide = python_hook(
+        tmp_path,
+        "decide",
+        "import json, sys\n"
+        "command = json.load(sys.stdin)['tool_input']['command']\n"
+        "decision = 'ask' if 'ask' in command else 'allow'\n"
+        "print(json.dumps({'hookSpecificOutput': {'permissionDecision': decision,\n"
+        "    'permissionDecisionReason': 'the hook says ' + decision}}))\n",
+    )
+    (home / "settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"deny": ["bash(rm:*)"]},
+                "hooks": {"PreToolUse": [group(decide)]},
+            }
+        )
+    )
+    settings = load_settings(ws, home)
+    model = script(
+        {
+            "toolCalls": [
+                call("c1", "bash", {"command": "echo allowed"}),
+                call("c2", "bash", {"command": "rm -f nothing"}),
+                call("c3", "bash", {"command": "echo ask me"}),
+            ]
+        },
+        {"text": "done"},
+    )
+    asker = Asker()
+    # Ask mode: a command would be asked about; the hook's allow lets it through unasked.
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    results = {
+        m.tool_call_id: m for m in model.requests[1].messages if isinstance(m, ToolResultMessage)
+    }
+    assert not results["c1"].is_error and texts(results["c1"])[0].startswith("allowed")
+    assert (
+        results["c2"].is_error and "denied by the deny rule bash(rm:*)" in texts(results["c2"])[0]
+    )
+    assert not results["c3"].is_error
+    [question] = asker.questions
+    assert question.subject.tool_call_id == "c3"
+    assert "the PreToolUse hook asks" in question.reason and "the hook says ask" in question.reason
+
+
+async def test_a_prompt_a_hook_blocks_never_reaches_the_model(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    secret = bash_hook(
+        tmp_path,
+        "secret",
+        'if grep -q "password"; then echo "That prompt holds a password." >&2; exit 2; fi\n',
+    )
+    no_compact = bash_hook(tmp_path, "nocompact", "cat >/dev/null; echo 'not today' >&2; exit 2\n")
+    settings = user_hooks(
+        home, ws, {"UserPromptSubmit": [group(secret)], "PreCompact": [group(no_compact)]}
+    )
+    model = script({"text": "Hello."})
+    session = sessions.create(ws, config(model, settings))
+    live = Recorder()
+    assert await session.prompt(text("my password is hunter2"), live) == "end_turn"
+    assert model.requests == []
+    assert session.title is None  # a blocked prompt does not name the session
+    [notice] = hook_runs(live)
+    assert notice.text.startswith(
+        "UserPromptSubmit hook blocked the prompt: That prompt holds a password."
+    )
+    assert await session.prompt(text("hello"), live) == "end_turn"
+    # The next prompt goes on its own: the blocked one is not in what the model sees.
+    assert [texts(m) for m in model.requests[0].messages] == [["hello"]]
+    assert session.title == "hello"
+    # A PreCompact hook that blocks stops a `/compact`.
+    assert await session.prompt(text("/compact"), live) == "end_turn"
+    assert len(model.requests) == 1
+    assert hook_runs(live)[-1].text.startswith("PreCompact hook blocked the compaction: not today")
+    assert not any(line["type"] == "context/compaction" for line in log_lines(session, home))
+    assert session.replay() == live.without_progress()
+
+
+async def test_stop_hooks_keep_the_model_going_five_times_in_a_row_at_most(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    lint = bash_hook(tmp_path, "lint", "cat >/dev/null; echo 'Run the linter first.' >&2; exit 2\n")
+    settings = user_hooks(home, ws, {"Stop": [group(lint), group(record)]})
+    model = script(*({"text": f"Done {n}."} for n in range(10)))
+    session = sessions.create(ws, config(model, settings))
+    live = Recorder()
+    assert await session.prompt(text("fix it"), live) == "end_turn"
+
+    assert len(model.requests) == 1 + MAX_STOP_CONTINUATIONS
+    for request in model.requests[1:]:
+        last = request.messages[-1]
+        assert isinstance(last, UserMessage)
+        assert texts(last) == [f"Stop hook feedback from `{lint}`:\nRun the linter first."]
+    active = [i["stop_hook_active"] for i in recorded(inputs)]
+    assert active == [False] + [True] * MAX_STOP_CONTINUATIONS
+    unfollowed = [n for n in hook_runs(live) if n.command == lint][-1]
+    assert unfollowed.message is not None and unfollowed.message.endswith(
+        "not followed: Stop hooks already made the model go on 5 times in a row"
+    )
+    # A new prompt starts counting again; the unfollowed feedback is not said to the model.
+    assert await session.prompt(text("again"), live) == "end_turn"
+    assert texts(model.requests[6].messages[-1]) == ["again"]
+
+
+async def test_continue_false_stops_the_turn(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    stop = python_hook(
+        tmp_path,
+        "stop",
+        "import json\nprint(json.dumps({'continue': False, 'stopReason': 'Out of budget.'}))\n",
+    )
+    settings = user_hooks(home, ws, {"PreToolUse": [group(stop)]})
+    model = script({"toolCalls": [call("c1", "bash", {"command": "echo hi"})]}, {"text": "never"})
+    session = sessions.create(ws, config(model, settings))
+    live = Recorder()
+    assert await session.prompt(text("go"), live) == "end_turn"
+    assert len(model.requests) == 1
+    [notice] = hook_runs(live)
+    assert notice.text.startswith("PreToolUse hook stopped the turn: Out of budget.")
+    [done] = [u for u in live.updates if isinstance(u, ToolCallFinished)]
+    assert done.status == "failed" and "stopped the turn: Out of budget." in done.result.text()
+
+
+async def test_hooks_that_hang_or_flood_do_not_stop_the_session(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    marker = f"hook-hang-{tmp_path.name}"
+    hang = bash_hook(tmp_path, "hang", f"exec -a {marker} sleep 300\n")
+    flood = python_hook(
+        tmp_path,
+        "flood",
+        "import sys\nsys.stdin.read()\nchunk = 'y' * (1024 * 1024)\n"
+        "for _ in range(10):\n    sys.stdout.write(chunk)\n    sys.stderr.write(chunk)\n",
+    )
+    settings = user_hooks(
+        home,
+        ws,
+        {"PreToolUse": [group(hang, timeout=0.5)], "PostToolUse": [group(flood)]},
+    )
+    model = script({"toolCalls": [call("c1", "bash", {"command": "echo hi"})]}, {"text": "ok"})
+    session = sessions.create(ws, config(model, settings))
+    live = Recorder()
+    assert await session.prompt(text("go"), live) == "end_turn"
+    assert processes_with(marker) == []
+    hung, flooded = hook_runs(live)
+    assert hung.failed and hung.message == "timed out after 0.5 s; its process group was killed"
+    assert not flooded.failed and flooded.exit_code == 0
+    # The call ran after the hook was killed, and the model never saw the 10 MB.
+    [done] = [u for u in live.updates if isinstance(u, ToolCallFinished)]
+    assert done.status == "completed"
+    assert sum(len(t) for m in model.requests[1].messages for t in texts(m)) < 10_000
+    runs = [line for line in log_lines(session, home) if line["type"] == "hook/run"]
+    assert all(len(json.dumps(line)) < 10_000 for line in runs)
+    assert runs[1]["stdout"].endswith("more bytes)")
+
+
+async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    guard = bash_hook(tmp_path, "guard", GUARD)
+    (ws / ".claude").mkdir()
+    (ws / ".claude/settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"allow": ["Bash(npm test)"]},  # Claude Code's own: left alone
+                "hooks": {"PreToolUse": [group(guard, matcher="Bash")]},
+            }
+        )
+    )
+
+    untrusted = load_settings(ws, home)
+    assert untrusted.hooks == () and not untrusted.problems
+    assert untrusted.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+    model = script({"toolCalls": [call("c1", "bash", {"command": "rm -rf junk"})]})
+    (ws / "junk").mkdir()
+    session = sessions.create(ws, config(model, untrusted))
+    assert await session.prompt(text("clean"), Recorder()) == "end_turn"
+    assert not (ws / "junk").exists()  # no hook ran: the workspace is not trusted
+
+    trusted = load_settings(ws, home, trusted=True)
+    [entry] = trusted.hooks
+    assert entry.source.path == ws / ".claude/settings.json"
+    model = script({"toolCalls": [call("c1", "bash", {"command": "rm -rf junk"})]})
+    (ws / "junk").mkdir()
+    session = sessions.create(ws, config(model, trusted))
+    live = Recorder()
+    assert await session.prompt(text("clean"), live) == "end_turn"
+    assert (ws / "junk").is_dir()
+    assert hook_runs(live)[0].decision == "deny"
+    # A change to Claude Code's file is a change to the workspace: its trust is asked again.
+    assert trusted.trust.fingerprint == untrusted.trust.fingerprint
+    (ws / ".claude/settings.local.json").write_text("{}")
+    assert load_settings(ws, home).trust.fingerprint != untrusted.trust.fingerprint
+
+
+async def test_an_agent_is_kept_going_by_subagent_stop(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    once = bash_hook(
+        tmp_path,
+        "once",
+        f"cat >/dev/null; if [ ! -e {tmp_path}/told ]; then touch {tmp_path}/told; "
+        'echo "Check the tests too." >&2; exit 2; fi\n',
+    )
+    record, inputs = recorder(tmp_path)
+    settings = user_hooks(home, ws, {"SubagentStop": [group(once)], "Stop": [group(record)]})
+    model = ScriptModel.from_json(
+        json.dumps(
+            {
+                "turns": [
+                    {"toolCalls": [call("t1", "task", {"description": "d", "prompt": "look"})]},
+                    {"text": "Parent done."},
+                ],
+                "tasks": {"t1": {"turns": [{"text": "First look."}, {"text": "Tests too."}]}},
+            }
+        )
+    )
+    session = sessions.create(
+        ws, config(model, settings, tools=default_tools(SandboxPolicy("off")))
+    )
+    live = Recorder()
+    assert await session.prompt(text("go"), live) == "end_turn"
+    [done] = [u for u in live.updates if isinstance(u, ToolCallFinished)]
+    assert done.result.text().startswith("Tests too.")
+    # The parent's Stop ran once; the child's hooks are in the child's log.
+    assert [i["hook_event_name"] for i in recorded(inputs)] == ["Stop"]
+    child_id = next(s.id for s in SessionStore(home).list_sessions() if s.parent is not None)
+    child_lines = [
+        json.loads(line)
+        for line in (home / "sessions" / f"{child_id}.jsonl").read_text().splitlines()
+    ]
+    runs = [line for line in child_lines if line["type"] == "hook/run"]
+    assert [(r["event"], r.get("decision")) for r in runs] == [
+        ("SubagentStop", "block"),
+        ("SubagentStop", None),
+    ]

@@ -1,0 +1,57 @@
+"""Packages whose names load on first use still hand out exactly what their modules define."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+LAZY_PACKAGES = (
+    "tether.agents",
+    "tether.mcp",
+    "tether.models",
+    "tether.policy",
+    "tether.session",
+    "tether.settings",
+    "tether.tools",
+    "tether.views",
+)
+
+_CHECK = """
+import importlib, pkgutil, sys
+package = importlib.import_module(sys.argv[1])
+# Every submodule first: importing one sets the package's attribute of its name, which must
+# never stand in for a name the package offers.
+for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+    importlib.import_module(info.name)
+wrong = []
+for name in package.__all__:
+    value = getattr(package, name)
+    if isinstance(value, type(sys)):
+        wrong.append(f"{name} is a module")
+print("\\n".join(wrong))
+"""
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_every_name_is_what_its_module_defines(package: str) -> None:
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        value = getattr(module, name)
+        assert value is not None or name.isupper(), name
+    # In a fresh process, after every submodule was imported: no name became a module.
+    checked = subprocess.run(
+        [sys.executable, "-c", _CHECK, package], capture_output=True, text=True, check=True
+    )
+    assert checked.stdout.strip() == ""
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    import tether.session
+
+    with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
+        _ = tether.session.Nope  # type: ignore[attr-defined]
+    assert pkgutil.resolve_name("tether.session:SessionStore").__name__ == "SessionStore"
