@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp.schema import McpServerStdio
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
+from tether.mcp import StdioServer
 from tether.mcp.servers import McpServers
 from tether.session import FilesRestored, RewindError, SessionConfig
 from tether.session.events import CheckpointEvent, RestoreEvent
@@ -82,7 +82,7 @@ def _populate(ws: Path, repo: bool) -> None:
 
 @pytest.fixture
 async def servers(ws: Path) -> AsyncIterator[McpServers]:
-    spec = McpServerStdio(name="sample", command=sys.executable, args=[str(SAMPLE)], env=[])
+    spec = StdioServer(name="sample", command=sys.executable, args=(str(SAMPLE), "stdio"))
     started = await McpServers.start([spec], ws)
     try:
         yield started

@@ -20,10 +20,10 @@ from acp.schema import CloseSessionResponse, ForkSessionResponse, ResumeSessionR
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import invalid_params, stored_session_error
 from tether.acp.lifecycle import open_stored
+from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, directory
 from tether.acp.switches import honour_logged_model, session_options
-from tether.mcp import ClientServer
 from tether.session import CorruptLog, RewindError, Session, SessionNotFound
 
 __all__ = ["close_session", "fork_session", "resume_session"]
