@@ -31,6 +31,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 
@@ -124,7 +125,7 @@ def _kind(access: Subject) -> ToolKind:
             return action
         case CommandAccess() | UnsandboxedAccess():
             return "execute"
-        case FetchAccess():
+        case FetchAccess() | SearchAccess():
             return "fetch"
         case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"

@@ -96,7 +96,9 @@ class Context:
                 instructions=self._instructions(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
+            tools=[
+                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
+            ],
         )
 
     def _instructions(self) -> Instructions:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from tether.tools.bash.sandbox import SandboxPolicy
@@ -13,7 +14,7 @@ from tether.tools.registry import ToolRegistry
 from tether.tools.search import GlobTool, GrepTool
 from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
-from tether.tools.web import WebFetchTool
+from tether.tools.web import SearchSetup, WebFetchTool, WebSearchTool, choose_backend
 
 __all__ = ["default_tools"]
 
@@ -23,13 +24,18 @@ def default_tools(
     *,
     allow_private_fetch: bool = False,
     env: Mapping[str, str] | None = None,
+    web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo` and `task`, in the
-    order the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `web_search`, `todo` and
+    `task`, in the order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
-    and link-local addresses; `env` adds variables to the commands `bash` runs.
+    and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
+    is the search backend (default: the one this process's environment configures). Without
+    a backend `web_search` is not offered, but still shows the cards of stored searches.
     """
+    if web_search is None:
+        web_search = choose_backend(os.environ)
     return ToolRegistry(
         [
             ReadTool(),
@@ -39,6 +45,7 @@ def default_tools(
             GlobTool(),
             BashTool(sandbox=sandbox, env=env),
             WebFetchTool(allow_private=allow_private_fetch),
+            WebSearchTool(web_search),
             TodoTool(),
             TaskTool(),
         ]

@@ -13,6 +13,7 @@ import * as search from "./search.js";
 import * as task from "./task.js";
 import * as terminal from "./terminal.js";
 import * as webFetch from "./web_fetch.js";
+import * as webSearch from "./web_search.js";
 
 /** Result cards by `card`, or by `card:kind` where one card has several kinds (web). */
 const RESULT_CARDS = {
@@ -20,6 +21,7 @@ const RESULT_CARDS = {
   diff: diff.applied,
   terminal,
   "web:fetch": webFetch,
+  "web:search": webSearch,
   generic: generic.result,
   search,
   task,
