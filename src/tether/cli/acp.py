@@ -20,6 +20,8 @@ from tether.settings.effective import search_setup, tool_env
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 
+__all__ = ["configure", "run"]
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether acp`."""

@@ -16,6 +16,8 @@ from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
+__all__ = ["PROMPT", "configure", "run"]
+
 PROMPT = "Fix the first issue in notes/issues.md and check that the greeter works."
 
 

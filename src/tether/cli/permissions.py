@@ -31,6 +31,8 @@ from tether.settings import (
 )
 from tether.settings.report import permissions_report, permissions_text
 
+__all__ = ["configure", "run"]
+
 _ACTIONS = ("check", "trust", "untrust")
 
 

@@ -13,6 +13,8 @@ from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
 from tether.session.store import StoredSession
 
+__all__ = ["MIN_PREFIX", "WIDE", "configure", "run", "session_tree", "unique_prefix"]
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether sessions`."""

@@ -12,6 +12,8 @@ from tether.session.replay import replay
 from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 from tether.tools.defaults import default_tools
 
+__all__ = ["configure", "run"]
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether show`."""
