@@ -52,13 +52,13 @@ from typing import Literal, assert_never
 from tether.policy.asker import (
     INSTEAD,
     PermissionAsker,
-    PermissionChoice,
     PermissionOutcome,
     PermissionQuestion,
     RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.rules import project_rules, use_of
+from tether.policy.wording import describe, permission_options
 from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
 from tether.tools.access import (
     Access,
@@ -77,9 +77,6 @@ __all__ = ["PolicyGate"]
 
 log = logging.getLogger(__name__)
 
-_COMMAND_SHOWN = 200
-"""How much of a command a message quotes."""
-
 
 class PolicyGate:
     """Implements `tether.tools.access.Gate` for a session: its mode, its asker, its memory."""
@@ -94,9 +91,9 @@ class PolicyGate:
         self.workspace = workspace
         self.mode = mode
         self.asker = asker
+        """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self.settings = settings
         """The rules (and where they come from); `None`: the mode alone decides."""
-        """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self._always: set[tuple[str, str]] = set()
         self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
@@ -140,7 +137,7 @@ class PolicyGate:
         verdict = self._judge(access)
         if isinstance(verdict, Deny):
             raise PermissionDenied(
-                f"Permission to {_describe(access)} is denied by the {verdict.rule.describe()}"
+                f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
         if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
             self._settled(access, "refused")
@@ -154,7 +151,7 @@ class PolicyGate:
         key = _memory_key(access)
         if key in self._always:
             return
-        what = _describe(access)
+        what = describe(access)
         if self.asker is None:
             self._settled(access, "refused")
             raise PermissionDenied(
@@ -162,7 +159,7 @@ class PolicyGate:
                 f"in this session; {self._hint(access)}"
             )
         rules = self._project_rules(access, verdict)
-        options = _options(access, self.workspace, rules)
+        options = permission_options(access, self.workspace, rules)
         request = PermissionQuestion(subject=access, options=options, reason=reason)
         try:
             answer = await self.asker.ask(request)
@@ -332,71 +329,3 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("mcp", tool)
         case _:
             assert_never(access)
-
-
-def _describe(access: Access) -> str:
-    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL`, `search the web for "Q"
-    with PROVIDER` or `use TOOL`."""
-    match access:
-        case FileAccess(action=action, path=path):
-            return f"{action} {path}"
-        case CommandAccess(command=command):
-            return f"run `{_shown(command)}`"
-        case UnsandboxedAccess(command=command):
-            return f"run `{_shown(command)}` outside the sandbox"
-        case FetchAccess(url=url):
-            return f"fetch {url}"
-        case SearchAccess(query=query, provider=provider):
-            return f'search the web for "{_shown(query)}" with {provider}'
-        case McpAccess(title=title):
-            return f"use {title}"
-        case _:
-            assert_never(access)
-
-
-def _shown(command: str) -> str:
-    return command[:_COMMAND_SHOWN] + "..." if len(command) > _COMMAND_SHOWN else command
-
-
-def _options(
-    access: Access, workspace: Workspace, rules: Sequence[str] = ()
-) -> tuple[PermissionChoice, ...]:
-    project = (
-        (PermissionChoice("allow_project", f"Always allow {', '.join(rules)} for this project"),)
-        if rules
-        else ()
-    )
-    return (
-        PermissionChoice("allow_once", "Allow once"),
-        PermissionChoice("allow_always", f"Always allow {_scope(access, workspace)}"),
-        *project,
-        PermissionChoice("reject", "Reject"),
-    )
-
-
-def _scope(access: Access, workspace: Workspace) -> str:
-    """Exactly what `allow_always` covers, as its option says it."""
-    match access:
-        case FileAccess(action="edit", path=path):
-            return f"edits of {_where(path, workspace)} for this session"
-        case FileAccess(path=path):
-            return f"reading {_where(path, workspace)} for this session"
-        case CommandAccess(command=command):
-            return f"the command `{_shown(command)}` for this session"
-        case UnsandboxedAccess(command=command):
-            return f"the command `{_shown(command)}` outside the sandbox for this session"
-        case FetchAccess(host=host):
-            return f"fetching from {host} for this session"
-        case SearchAccess():
-            return "web searches for this session"
-        case McpAccess(title=title):
-            return f"the tool {title} for this session"
-        case _:
-            assert_never(access)
-
-
-def _where(path: Path, workspace: Workspace) -> str:
-    """A path as people name it: relative to the workspace root when it lies inside."""
-    if path.is_relative_to(workspace.cwd) and path != workspace.cwd:
-        return str(path.relative_to(workspace.cwd))
-    return str(path)
