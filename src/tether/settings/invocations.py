@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.settings.shell import SimpleCommand, Word, parse_script
+from tether.settings.wrappers import WRAPPERS, Wrapper, option_width
 
 __all__ = ["INERT", "Check", "CommandAnalysis", "analyze_command"]
 
@@ -83,84 +84,6 @@ _POWERFUL_PREFIXES = ("LD_", "DYLD_", "GIT_", "BASH_FUNC_")
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
 _MAX_DEPTH = 4
 _MAX_LAYERS = 8
-
-
-@dataclass(frozen=True)
-class _Wrapper:
-    """A program that runs the command given after its options."""
-
-    allow: bool
-    """Whether an allow rule for the inner command covers it (`nohup`, unlike `sudo`)."""
-    args: frozenset[str] = frozenset()
-    flags: frozenset[str] = frozenset()
-    stops: frozenset[str] = frozenset()
-    """Options after which it runs no command (`command -v`)."""
-    positionals: int = 0
-    """Words before the command (the duration of `timeout`)."""
-    numeric: bool = False
-    """Whether `-N` is an option (`nice -10`)."""
-    assignments: bool = False
-    """Whether `NAME=VALUE` words come before the command (`env`)."""
-    any_flags: bool = False
-
-
-def _set(*items: str) -> frozenset[str]:
-    return frozenset(items)
-
-
-_WRAPPERS: dict[str, _Wrapper] = {
-    "command": _Wrapper(True, flags=_set("-p"), stops=_set("-v", "-V")),
-    "builtin": _Wrapper(True),
-    "exec": _Wrapper(True, args=_set("-a"), flags=_set("-c", "-l")),
-    "nohup": _Wrapper(True),
-    "coproc": _Wrapper(True),
-    "time": _Wrapper(
-        True,
-        args=_set("-o", "-f", "--output", "--format"),
-        flags=_set("-p", "-v", "-a", "-q", "--verbose", "--portability", "--append", "--quiet"),
-    ),
-    "nice": _Wrapper(True, args=_set("-n", "--adjustment"), numeric=True),
-    "timeout": _Wrapper(
-        True,
-        args=_set("-s", "-k", "--signal", "--kill-after"),
-        flags=_set("-v", "-f", "--verbose", "--foreground", "--preserve-status"),
-        positionals=1,
-    ),
-    "stdbuf": _Wrapper(True, args=_set("-i", "-o", "-e", "--input", "--output", "--error")),
-    "env": _Wrapper(
-        True,
-        args=_set("-u", "-C", "--unset", "--chdir"),
-        flags=_set("-i", "-0", "-v", "--ignore-environment", "--null", "--debug"),
-        assignments=True,
-    ),
-    "setsid": _Wrapper(True, flags=_set("-f", "-w", "-c", "--fork", "--wait", "--ctty")),
-    "ionice": _Wrapper(
-        True, args=_set("-c", "-n", "--class", "--classdata"), flags=_set("-t", "--ignore"),
-        stops=_set("-p", "-P", "-u", "--pid", "--pgid", "--uid"),
-    ),
-    "sudo": _Wrapper(
-        False,
-        args=_set(
-            "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T",
-            "--user", "--group", "--host", "--prompt", "--chdir", "--close-from",
-        ),
-        stops=_set("-l", "-v", "-k", "-K", "-V", "-e", "--list", "--validate", "--edit"),
-        any_flags=True,
-    ),
-    "doas": _Wrapper(False, args=_set("-u", "-C"), flags=_set("-n", "-s", "-L")),
-    "xargs": _Wrapper(
-        False,
-        args=_set(
-            "-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a",
-            "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines",
-            "--max-chars", "--eof", "--replace",
-        ),
-        flags=_set(
-            "-0", "-r", "-t", "-p", "-x", "-i", "-e", "-l",
-            "--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit",
-        ),
-    ),
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -259,7 +182,7 @@ class _Analysis:
                 self.directory(current)
             if program == "find":
                 self.find(current, depth)
-            wrapper = _WRAPPERS.get(program)
+            wrapper = WRAPPERS.get(program)
             if wrapper is None:
                 break
             inner = self.unwrap(program, wrapper, current)
@@ -323,7 +246,7 @@ class _Analysis:
             index += 1
 
     def unwrap(
-        self, program: str, wrapper: _Wrapper, words: tuple[Word, ...]
+        self, program: str, wrapper: Wrapper, words: tuple[Word, ...]
     ) -> tuple[Word, ...] | None:
         """The command `wrapper` runs, or `None` when it runs none (a concern when unclear)."""
         index = 1
@@ -343,7 +266,7 @@ class _Analysis:
                 break
             if word in wrapper.stops:
                 return None
-            step = _option(word, wrapper)
+            step = option_width(word, wrapper)
             if step is None:
                 if program == "env" and (
                     word in ("-S", "--split-string") or word.startswith("--split-string=")
@@ -370,27 +293,6 @@ def _forms(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
     if name is not None and "/" in name and os.path.basename(name):
         return [words, (os.path.basename(name), *words[1:])]
     return [words]
-
-
-def _option(word: str, wrapper: _Wrapper) -> int | None:
-    """How many words option `word` takes up (itself and its value), or `None` if unknown."""
-    if word.startswith("--"):
-        name, has_value, _ = word.partition("=")
-        if name in wrapper.args:
-            return 1 if has_value else 2
-        if name in wrapper.flags or wrapper.any_flags:
-            return 1
-        return None
-    if word in wrapper.args:
-        return 2
-    if word[:2] in wrapper.args:
-        return 1
-    if wrapper.numeric and word[1:].isdigit():
-        return 1
-    letters = word[1:]
-    if wrapper.any_flags or all(f"-{letter}" in wrapper.flags for letter in letters):
-        return 1
-    return None
 
 
 def _shell_code(arguments: tuple[Word, ...]) -> str | bool | None:
