@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from tether.agents import CHILD_PREAMBLE, AgentCatalog, AgentDefinition, child_tools
@@ -24,15 +24,10 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import Model, ModelError
 from tether.models.script import ScriptModel
 from tether.policy import (
-    DelegatedAccess,
-    PermissionAnswer,
-    PermissionAsker,
-    PermissionQuestion,
     PolicyGate,
     PolicyMode,
-    ServerStart,
-    WorkspaceTrust,
 )
+from tether.session.child_asker import child_asker
 from tether.session.config import SessionConfig
 from tether.session.errors import PromptFailed
 from tether.session.events import (
@@ -166,7 +161,7 @@ class Children:
             self._config,
             model=model,
             tools=child_tools(agent, self._tools, may_delegate=self.may_delegate),
-            gate=self._gate.child(_asker(self._gate.asker, agent.name, request, steps.views)),
+            gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
             role=f"{CHILD_PREAMBLE}\n\n{agent.prompt}",
             depth=self._config.depth + 1,
             agents=self.catalog,
@@ -345,55 +340,3 @@ class _Steps:
             return ""
         more = f" (+{len(titles) - 1} more)" if len(titles) > 1 else ""
         return titles[-1] + more
-
-
-def _asker(
-    parent: PermissionAsker | None,
-    agent: str,
-    request: ChildRequest,
-    views: Mapping[str, ToolCallView],
-) -> PermissionAsker | None:
-    """The parent's asker, asking about the child's calls by name; `None` refuses as before."""
-    if parent is None:
-        return None
-    return _ChildAsker(parent, agent, request.tool_call_id, views)
-
-
-class _ChildAsker:
-    """Asks the parent's asker about a child's access, naming the agent and showing its card."""
-
-    def __init__(
-        self,
-        parent: PermissionAsker,
-        agent: str,
-        call_id: str,
-        views: Mapping[str, ToolCallView],
-    ) -> None:
-        self._parent = parent
-        self._agent = agent
-        self._call_id = call_id
-        self._views = views
-
-    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
-        """The parent's person decides; the question is about the parent's `task` call."""
-        subject = request.subject
-        match subject:
-            case DelegatedAccess():
-                # A grandchild's question, already named: the chain of agents leads to it.
-                named = DelegatedAccess(
-                    agent=f"{self._agent} › {subject.agent}",
-                    access=subject.access,
-                    tool_call_id=self._call_id,
-                    view=subject.view,
-                )
-            case ServerStart() | WorkspaceTrust():
-                return await self._parent.ask(request)
-            case _:
-                named = DelegatedAccess(
-                    agent=self._agent,
-                    access=subject,
-                    tool_call_id=self._call_id,
-                    view=self._views.get(subject.tool_call_id),
-                )
-        asked = PermissionQuestion(subject=named, options=request.options, reason=request.reason)
-        return await self._parent.ask(asked)
