@@ -146,6 +146,8 @@ class SessionStore:
         lock = lock_log(path)
         try:
             path.unlink()
+            # A restore's journal goes with its session: nothing would finish it now.
+            path.with_name(f"{session_id}.restore.json").unlink(missing_ok=True)
             # Unlinked while held: a writer that opens it now finds no log and stops there.
             path.with_suffix(".lock").unlink(missing_ok=True)
         finally:
