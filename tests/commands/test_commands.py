@@ -78,6 +78,39 @@ def test_mode_compact_init_and_plain_text(tmp_path: Path) -> None:
     assert resolve("hello /mode", commands) == PromptText("hello /mode")
 
 
+def test_a_project_command_never_reads_a_file_outside_through_a_link(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A cloned repository can hold `review.md -> ../../.ssh/id_ed25519`: typing /review would
+    # send the key to the model. The project's links are refused, its folder too when it
+    # leads outside; the user's own folder may link where it likes.
+    home, ws, outside = tmp_path / "home", tmp_path / "ws", tmp_path / "outside"
+    _write(outside, "key", "PRIVATE KEY")
+    _write(ws / COMMANDS_DIR, "good.md", "Do the good thing.")
+    (ws / COMMANDS_DIR / "review.md").symlink_to(outside / "key")
+    (ws / COMMANDS_DIR / "inside.md").symlink_to(ws / COMMANDS_DIR / "good.md")
+    _write(home / "commands", "mine.md", "x")
+    (home / "commands" / "linked.md").symlink_to(outside / "key")
+    with caplog.at_level(logging.WARNING):
+        commands = {c.name: c for c in load_commands(ws, home)}
+    assert "review" not in commands and "inside" not in commands
+    assert commands["good"].template == "Do the good thing."
+    assert commands["linked"].template == "PRIVATE KEY"
+    assert f"{ws / COMMANDS_DIR / 'review.md'}: a symbolic link" in caplog.text
+
+    other = tmp_path / "other"
+    _write(other / "commands", "leak.md", "from elsewhere")
+    (ws / ".tether" / "commands" / "good.md").unlink()
+    (ws / ".tether" / "commands" / "review.md").unlink()
+    (ws / ".tether" / "commands" / "inside.md").unlink()
+    (ws / ".tether" / "commands").rmdir()
+    (ws / ".tether" / "commands").symlink_to(other / "commands")
+    with caplog.at_level(logging.WARNING):
+        names = [c.name for c in load_commands(ws, None)]
+    assert "leak" not in names
+    assert "leads outside the workspace" in caplog.text
+
+
 def test_bad_files_are_skipped_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
