@@ -155,9 +155,7 @@ def run_stream_schema() -> dict[str, Any]:
         # A tag has a Python default for convenience, but every line carries it: any property
         # fixed to one value (`type`, `kind`, a card's `card` first, then its `shape` or `kind`).
         properties = definition.get("properties", {})
-        tags = sorted(
-            (n for n, p in properties.items() if "const" in p), key=lambda n: n != "card"
-        )
+        tags = sorted((n for n, p in properties.items() if "const" in p), key=lambda n: n != "card")
         required = [n for n in definition.get("required", []) if n not in tags]
         if tags or required:
             definition["required"] = [*tags, *required]
