@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.hooks.scripts import bash_hook, group, python_hook, recorded, recorder, user_hooks
+from tests.hooks.scripts import GUARD, bash_hook, group, python_hook, recorded, recorder, user_hooks
 from tests.processes import processes_with
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
@@ -25,14 +25,6 @@ from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
-
-GUARD = """\
-input=$(cat)
-case "$input" in
-  *'rm -rf'*) echo "rm -rf is not allowed here" >&2; exit 2;;
-esac
-"""
-"""The classic guard: a PreToolUse hook that refuses any command holding `rm -rf`."""
 
 
 @pytest.fixture
