@@ -27,11 +27,11 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
     )
     commands = load_commands(ws, home)
     names = [c.name for c in commands]
-    assert names == ["compact", "init", "mode", "permissions", "review", "standup"]
-    review = commands[4]
+    assert names == ["compact", "init", "mode", "permissions", "skills", "review", "standup"]
+    review = commands[5]
     assert (review.description, review.hint) == ("Review a file", "PATH")
     assert review.source == ws / COMMANDS_DIR / "review.md"
-    standup = commands[5]
+    standup = commands[6]
     assert (standup.description, standup.hint) == ("Write a standup note", None)
 
     assert resolve("/review src/a.py", commands) == PromptText(
@@ -70,7 +70,7 @@ def test_bad_files_are_skipped_with_a_warning(
     (folder / "binary.md").write_bytes(b"\xff\xfe\x00")
     with caplog.at_level(logging.WARNING):
         commands = load_commands(tmp_path, None)
-    assert [c.name for c in commands] == ["compact", "init", "mode", "permissions"]
+    assert [c.name for c in commands] == ["compact", "init", "mode", "permissions", "skills"]
     assert commands[2].template is None
     text = caplog.text
     assert "has no prompt" in text and "built-in command" in text

@@ -27,6 +27,7 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
@@ -60,7 +61,7 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | PermissionsList:
+) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList:
     """What a prompt asks for: blocks for the model (maybe expanded), or a mode switch."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
@@ -70,7 +71,7 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch() | PermissionsList():
+        case ModeSwitch() | PermissionsList() | SkillsList():
             return meant
         case PromptText(text=text) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)

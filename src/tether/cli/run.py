@@ -39,6 +39,7 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     load_commands,
     resolve,
 )
@@ -47,6 +48,7 @@ from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]
@@ -183,6 +185,11 @@ def run_command_or_prompt(
                 printer.console.print(
                     permissions_text(settings, session.gate.mode), markup=False, highlight=False
                 )
+            return 0
+        case SkillsList():
+            printer.console.print(
+                skills_text(session.skills, session.cwd), markup=False, highlight=False
+            )
             return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None

@@ -11,6 +11,7 @@ from tether.commands.resolve import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
@@ -22,6 +23,7 @@ __all__ = [
     "ModeSwitch",
     "PermissionsList",
     "PromptText",
+    "SkillsList",
     "load_commands",
     "resolve",
 ]

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from tether.commands.catalog import ARGUMENTS, Command
 from tether.policy import MODES, PolicyMode, is_mode
 
-__all__ = ["CommandError", "Invocation", "ModeSwitch", "PermissionsList", "PromptText", "resolve"]
+__all__ = [
+    "CommandError",
+    "Invocation",
+    "ModeSwitch",
+    "PermissionsList",
+    "PromptText",
+    "SkillsList",
+    "resolve",
+]
 
 
 _CALL = re.compile(r"/(\S+)\s*(.*)", re.DOTALL)
@@ -39,7 +47,13 @@ class PermissionsList:
     """`/permissions`: show the rules and where they come from; nothing goes to the model."""
 
 
-Invocation = PromptText | ModeSwitch | PermissionsList
+@dataclass(frozen=True)
+class SkillsList:
+    """`/skills`: show the skills the model can load, and those left out; nothing goes to the
+    model."""
+
+
+Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -56,6 +70,8 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return PromptText(text)
     if command.name == "permissions":
         return PermissionsList()
+    if command.name == "skills":
+        return SkillsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")

@@ -11,6 +11,7 @@ from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.search import GlobTool, GrepTool
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
 from tether.tools.web import WebFetchTool
@@ -24,8 +25,8 @@ def default_tools(
     allow_private_fetch: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo` and `task`, in the
-    order the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo`, `task` and
+    `skill` (offered only when there are skills), in the order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses; `env` adds variables to the commands `bash` runs.
@@ -41,5 +42,6 @@ def default_tools(
             WebFetchTool(allow_private=allow_private_fetch),
             TodoTool(),
             TaskTool(),
+            SkillTool(),
         ]
     )

@@ -1,5 +1,6 @@
-"""Hooks from the command line: a PreToolUse hook refuses `rm -rf` in `tether run`, `tether
-show` prints its notice again, `show --json` carries it, and the run's end runs SessionEnd."""
+"""Hooks and skills from the command line: a PreToolUse hook refuses `rm -rf` in `tether
+run`, `tether show` prints its notice again, `show --json` carries it, and the run's end runs
+SessionEnd; a skill's read card and `/skills`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from tests.cli.test_cli import _script, tether
 from tests.cli.test_settings import flat
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
+from tests.skills.test_catalog import skill
 
 
 def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path) -> None:
@@ -51,3 +53,32 @@ def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path)
         ("SessionEnd", None),
     ]
     assert hooks[0]["toolCallId"] == "c1" and hooks[0]["message"] == "rm -rf is not allowed here"
+
+
+def test_a_skill_s_card_and_the_skills_command(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    skill(ws / ".claude/skills", "release-notes", "Writes release notes", "Group by label.")
+    broken = ws / ".tether/skills/broken/SKILL.md"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("no front matter\n")
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "c1", "name": "skill", "arguments": {"name": "release-notes"}}]},
+        {"text": "Loaded."},
+    )
+    run = tether(home, "run", "notes", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    assert run.returncode == 0, run.stderr
+    shown = flat(run.stdout)
+    assert f"{ws}/.claude/skills/release-notes/SKILL.md lines 1–5 1 --- 2 name:" in shown
+    assert "5 Group by label. Loaded." in shown
+    assert f"skill left out: {broken}: no front matter" in flat(run.stderr)
+    session_id = json.loads(tether(home, "sessions", "--json").stdout)[0]["id"]
+    assert tether(home, "show", session_id).stdout == run.stdout
+
+    listed = tether(home, "run", "/skills", "--model", model, "--cwd", str(ws))
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith(
+        "Skills (1): the model loads one with the `skill` tool.\n\n"
+        "  release-notes  (.claude/skills/release-notes/SKILL.md)\n    Writes release notes\n"
+    )
+    assert f"Left out:\n  {broken}: no front matter" in listed.stdout
