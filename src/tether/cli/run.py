@@ -188,7 +188,10 @@ def run_command_or_prompt(
             return 0
         case SkillsList():
             printer.console.print(
-                skills_text(session.skills, session.cwd), markup=False, highlight=False
+                skills_text(session.skills, session.cwd),
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
             )
             return 0
         case PromptText(text=text):
