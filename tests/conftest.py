@@ -22,8 +22,13 @@ SECRET_VARIABLES = (
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_BASE_URL",
+    "BRAVE_BASE_URL",
+    "EXA_BASE_URL",
+    "TAVILY_BASE_URL",
+    "SEARXNG_URL",
 )
-"""Variables that pick a model, an endpoint or a key; a test never inherits them."""
+"""Variables that pick a model, a search backend, an endpoint or a key; a test never
+inherits them."""
 
 
 @pytest.fixture(autouse=True)

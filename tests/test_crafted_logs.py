@@ -7,23 +7,31 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.acp.wire import AgentProcess
 from tests.cli.test_cli import _script, tether
 from tests.session.crafted import CRAFTED, plant
 
 
-def _home_with_crafted_logs(tmp_path: Path, ws: Path) -> tuple[Path, str]:
-    home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "hi"})
+@pytest.fixture(scope="module")
+def crafted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """A home with one good session (in `ws`) and every crafted log; only read by the tests."""
+    root = tmp_path_factory.mktemp("crafted")
+    home, ws = root / "home", root / "ws"
+    ws.mkdir()
+    model = _script(root / "s.json", {"text": "hi"})
     done = tether(home, "run", "hello", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     [good] = (home / "sessions").glob("*.jsonl")
     plant(home / "sessions", good)
-    return home, good.stem
+    return home, ws, good.stem
 
 
-def test_tether_sessions_lists_the_good_and_names_the_bad(tmp_path: Path, ws: Path) -> None:
-    home, good = _home_with_crafted_logs(tmp_path, ws)
+def test_tether_sessions_lists_the_good_and_names_the_bad(
+    crafted: tuple[Path, Path, str],
+) -> None:
+    home, _ws, good = crafted
     listed = tether(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
     assert {row["id"] for row in json.loads(listed.stdout)} == {good, "last-line-list"}
@@ -37,9 +45,9 @@ def test_tether_sessions_lists_the_good_and_names_the_bad(tmp_path: Path, ws: Pa
 
 
 async def test_acp_lists_the_good_and_refuses_a_nul_cwd_with_invalid_params(
-    tmp_path: Path, ws: Path
+    crafted: tuple[Path, Path, str], tmp_path: Path
 ) -> None:
-    home, good = _home_with_crafted_logs(tmp_path, ws)
+    home, ws, good = crafted
     agent = await AgentProcess.start(home, "--model", _script(tmp_path / "t.json"))
     try:
         await agent.initialize()

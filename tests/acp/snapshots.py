@@ -12,6 +12,9 @@ A fixture directory `tests/snapshots/acp/<name>/` holds:
   and so may `script.json`;
 - `workspace/` (the session's cwd) and `extra/` (an additional directory), copied to a
   temporary directory;
+- `search.json` (optional) — `{"provider": "brave", "replies": [{"status", "body",
+  "headers"}]}`: a loopback server speaking that search API answers the agent's searches
+  with those replies, in order (the process that loads the session again has no backend);
 - `stdout.expected.jsonl` — every message the agent wrote, one a line;
 - `session.expected.jsonl` — the persisted log.
 
@@ -33,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.acp.wire import AgentProcess, Message
+from tests.tools.web.search_api import Reply, env_for, serve_api
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
 _MTIME = re.compile(r'"mtimeNs": ?\d+')
@@ -129,6 +133,18 @@ def prepare(fixture: Path, tmp: Path) -> Places:
 
 async def run_fixture(fixture: Path, tmp: Path) -> Run:
     """Play the client's inputs against a real `tether acp`, then load the session again."""
+    search = fixture / "search.json"
+    if not search.is_file():
+        return await _run(fixture, tmp, {})
+    spec = json.loads(search.read_text())
+    with serve_api() as api:
+        api.answer(*(Reply(**reply) for reply in spec["replies"]))
+        run = await _run(fixture, tmp, env_for(spec["provider"], api))
+        assert not api.replies, f"search replies left over: {api.replies}"
+    return run
+
+
+async def _run(fixture: Path, tmp: Path, env: dict[str, str]) -> Run:
     flags, requests, answers = load_inputs(fixture)
     places = prepare(fixture, tmp)
     # The script may name the run's directories too (`{{extra}}/file`).
@@ -146,7 +162,7 @@ async def run_fixture(fixture: Path, tmp: Path) -> Run:
             return {"outcome": {"outcome": "cancelled"}}
         return {"outcome": {"outcome": "selected", "optionId": choice}}
 
-    agent = await AgentProcess.start(places.home, *script, *flags)
+    agent = await AgentProcess.start(places.home, *script, *flags, env=env)
     # The second process starts now (importing the SDK takes a while) but is only spoken to
     # once the first one has exited and released the session.
     loader = await AgentProcess.start(places.home, *script, *flags)

@@ -41,7 +41,13 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
         reply, notes = await agent.request("session/prompt", prompt("hello"))
         assert reply["result"] == {"stopReason": "end_turn"}
         assert _updates(notes, "usage_update") == [
-            {"sessionUpdate": "usage_update", "used": 21040, "size": 64000}
+            {
+                "sessionUpdate": "usage_update",
+                "used": 21040,
+                "size": 64000,
+                # Where it compacts (--compact-at, 0.8 by default), for a client to warn first.
+                "_meta": {"tether": {"compactAt": 0.8}},
+            }
         ]
 
         reply, notes = await agent.request("session/prompt", prompt("/compact"))

@@ -38,11 +38,17 @@ class AgentProcess:
         self._next_id = 1
 
     @classmethod
-    async def start(cls, home: Path, *args: str, cwd: Path | None = None) -> AgentProcess:
-        """Start `tether acp ARGS` with `TETHER_HOME=home`."""
+    async def start(
+        cls,
+        home: Path,
+        *args: str,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> AgentProcess:
+        """Start `tether acp ARGS` with `TETHER_HOME=home` (and `env` added)."""
         home.mkdir(parents=True, exist_ok=True)
         stderr = home / "agent.stderr"
-        env = {**os.environ, "TETHER_HOME": str(home)}
+        env = {**os.environ, **(env or {}), "TETHER_HOME": str(home)}
         with stderr.open("ab") as err:
             process = await asyncio.create_subprocess_exec(
                 *tether_command(),

@@ -25,6 +25,7 @@ from tether.tools import (
     FileAccess,
     McpAccess,
     PermissionDenied,
+    SearchAccess,
     UnsandboxedAccess,
     Workspace,
 )
@@ -334,6 +335,7 @@ def documented_accesses(row: str, workspace: Workspace) -> list[Access]:
         ],
         "execute (`CommandAccess`)": [run("ls")],
         "fetch (`FetchAccess`)": [access_of("fetch", workspace)],
+        "web search (`SearchAccess`)": [SearchAccess(query="httpx 1.0", provider="Exa")],
         "mcp, not read-only (`McpAccess`)": [access_of("mcp", workspace)],
         "mcp, read-only (`McpAccess`)": [access_of("mcp-read-only", workspace)],
         "unsandboxed (`UnsandboxedAccess`)": [access_of("unsandboxed", workspace)],

@@ -28,10 +28,28 @@ def test_every_card_requires_its_tag() -> None:
         "TerminalCallView",
         "TerminalResultView",
         "WebFetchResultView",
+        "WebSearchResultView",
     ]
     for name in cards:
         assert defs[name]["required"][0] == "card", name
-    assert defs["WebFetchResultView"]["required"][:2] == ["card", "kind"]
+    for name in ("WebFetchResultView", "WebSearchResultView"):
+        assert defs[name]["required"][:2] == ["card", "kind"], name
+
+
+def test_web_cards_are_discriminated_by_kind() -> None:
+    defs = views_schema()["$defs"]
+    assert defs["ToolResultView"]["discriminator"]["mapping"]["web"] == "#/$defs/WebResultView"
+    assert defs["WebResultView"]["discriminator"] == {
+        "mapping": {
+            "fetch": "#/$defs/WebFetchResultView",
+            "search": "#/$defs/WebSearchResultView",
+        },
+        "propertyName": "kind",
+    }
+    search = defs["WebSearchResultView"]
+    assert search["required"] == ["card", "kind", "query", "results", "truncated", "provider"]
+    assert search["properties"]["provider"]["enum"] == ["brave", "exa", "tavily", "searxng"]
+    assert defs["WebSearchHit"]["required"] == ["title", "url"]
 
 
 def test_unions_are_discriminated_by_card() -> None:

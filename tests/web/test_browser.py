@@ -21,7 +21,15 @@ from playwright.sync_api import Browser, Page
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.web.browser import ARTIFACTS, chromium, open_page, send_prompt, shot, wait_idle
+from tests.web.browser import (
+    ARTIFACTS,
+    chromium,
+    open_page,
+    send_prompt,
+    shoot_both,
+    shot,
+    wait_idle,
+)
 from tests.web.conftest import TETHER, WebServer, running_web
 
 DEMO = '''"""Demo module."""
@@ -214,13 +222,22 @@ def _check_terminal(page: Page) -> None:
 def _check_edit(page: Page, workspace: Path) -> None:
     block = page.locator("section.tool[data-tool-call-id=c3]")
     block.locator(".permission button").first.wait_for()
-    # Before the click: the proposed change, and the file untouched.
-    assert block.locator(".card-diff.proposed").count() == 1
+    # Before the click: the proposed change, as its applied card will show it (numbered, in
+    # context), what "Always allow" covers, and the file untouched.
+    proposed = block.locator(".card-diff.proposed")
+    assert proposed.locator(".row-del .ln-old").all_inner_texts() == ["6"]
+    assert proposed.locator(".row-ctx").count() == 6
+    shown = proposed.locator(".diff-table").inner_text()
+    detail = block.locator(".perm-detail")
+    assert detail.inner_text() == "“Always allow” covers edits of demo.py for this session"
+    always = block.locator(".permission button[data-option-id=allow_always]")
+    assert always.get_attribute("aria-describedby") == detail.get_attribute("id")
     assert 'return f"hello {name}"' in (workspace / "demo.py").read_text()
-    shot(page, "section.tool[data-tool-call-id=c3]", "card-permission")
+    shoot_both(page, "card-permission", "section.tool[data-tool-call-id=c3]")
     _allow(page, "c3")
     applied = block.locator(".card-diff.applied")
     applied.wait_for()
+    assert applied.locator(".diff-table").inner_text() == shown
     assert block.get_attribute("data-status") == "completed"
     assert "greeting = f" in (workspace / "demo.py").read_text()
     removed = applied.locator(".row-del")
@@ -239,6 +256,8 @@ def _check_edit(page: Page, workspace: Path) -> None:
 
 def _check_write(page: Page) -> None:
     _allow(page, "c4")
+    # The last question answered: back to the prompt box.
+    assert page.evaluate("() => document.activeElement.id") == "prompt"
     block = page.locator("section.tool[data-tool-call-id=c4]")
     applied = block.locator(".card-diff.applied")
     applied.wait_for()

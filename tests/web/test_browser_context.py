@@ -1,4 +1,5 @@
-"""The context budget in the page: the header's token count and the compaction notice."""
+"""The context budget in the page: the header's gauge (green, amber past 60%, red past the
+compaction point, which its tooltip names) and the compaction notice, live and reopened."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import chromium, open_page, send_prompt, shoot_both, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 from tether.cli import COMMANDS
 from tether.cli.web import configure, options_from_args
@@ -19,7 +20,8 @@ SCRIPT = {
     "turns": [
         {"text": "hi", "usage": {"inputTokens": 2100, "outputTokens": 40}},
         {"text": "The user said hello and got an answer."},
-        {"text": "again", "usage": {"inputTokens": 1200, "outputTokens": 5}},
+        {"text": "again", "usage": {"inputTokens": 40000, "outputTokens": 5}},
+        {"text": "and again", "usage": {"inputTokens": 52000, "outputTokens": 5}},
     ]
 }
 
@@ -53,6 +55,8 @@ def test_the_header_shows_the_budget_and_the_transcript_the_compaction(
         page.wait_for_selector("#budget:not([hidden])")
         wait_idle(page)
         assert budget.inner_text() == "2.1k / 64k · 3%"
+        assert budget.get_attribute("data-level") == "ok"
+        assert budget.get_attribute("aria-valuenow") == "3"
 
         send_prompt(page, "/compact")
         notice = page.locator(".notice[data-topic=context]")
@@ -63,13 +67,26 @@ def test_the_header_shows_the_budget_and_the_transcript_the_compaction(
         assert page.locator(".msg-agent", has_text="context compacted").count() == 0
         compacted = notice.inner_text()
 
+        # Amber past 60%, red past the compaction point; the tooltip says where that is.
+        send_prompt(page, "more")
+        page.wait_for_selector("#budget[data-level=warn]")
+        wait_idle(page)
+        assert budget.inner_text() == "40k / 64k · 63%"
+        assert "compacted at 80% (51.2k tokens)" in (budget.get_attribute("title") or "")
+        send_prompt(page, "more again")
+        page.wait_for_selector("#budget[data-level=high]")
+        wait_idle(page)
+        assert budget.inner_text() == "52k / 64k · 81%"
+        shoot_both(page, "budget-gauge", "#topbar")
+
         page.locator("#sessions .session.current").wait_for()
         session_id = page.locator("#session-id").inner_text()
     with open_page(browser, web.url) as page:
         page.locator(f"#sessions .session[data-session-id='{session_id}']").click()
         page.locator(".notice[data-topic=context]").wait_for()
         assert page.locator(".notice[data-topic=context]").inner_text() == compacted
-        assert " / 64k · " in page.locator("#budget").inner_text()
+        assert page.locator("#budget").inner_text() == "52k / 64k · 81%"
+        assert page.locator("#budget").get_attribute("data-level") == "high"
 
 
 def test_the_default_agent_gets_the_context_flags(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ TODOS = [
 SCRIPT = {
     "turns": [
         {"toolCalls": [{"id": "t1", "name": "todo", "arguments": {"todos": TODOS}}]},
-        {"text": "First **answer**."},
+        {"text": "First **answer**.", "usage": {"inputTokens": 90000, "outputTokens": 7400}},
         {"text": "Second answer."},
     ]
 }
@@ -78,6 +78,10 @@ def _read_only(second: Page) -> None:
     second.locator("#plan .plan-current").wait_for()
     assert second.locator("#plan .plan-current").inner_text() == "Fix the off-by-one"
     assert second.locator("#settings select").count() == 0
+    # The budget too, measured as the agent measures it (a script model's 128k window).
+    budget = second.locator("#budget")
+    assert budget.inner_text() == "97.4k / 128k · 76%"
+    assert budget.get_attribute("data-level") == "warn"
 
 
 def test_a_second_tab_follows_read_only_then_takes_over(browser: Browser, web: WebServer) -> None:

@@ -116,9 +116,11 @@ def test_rejecting_a_permission_fails_the_tool_call(browser: Browser, fake_web: 
         send_prompt(page, "go")
         block = page.locator("[data-tool-call-id=edit-1]")
         block.locator(".permission button[data-kind=reject_once]").click()
-        block.locator(".perm-decision", has_text="Reject").wait_for()
+        # Said once, by the call's header; the agent's own account of it is shown.
+        block.locator(".tool-status", has_text="rejected").wait_for()
         page.wait_for_selector(".msg-agent:has-text('All done.')")
-        assert block.get_attribute("data-status") == "failed"
+        assert block.get_attribute("data-status") == "rejected"
+        assert block.locator(".perm-decision").count() == 0
         assert (
             block.locator(".generic-text.is-error").inner_text() == "The user rejected this edit."
         )

@@ -94,3 +94,18 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         shot(page, "dialog#permissions", "settings-panel")
         page.keyboard.press("Escape")
         panel.wait_for(state="hidden")
+
+
+def test_the_default_agent_gets_the_rule_flags(tmp_path: Path) -> None:
+    import argparse
+
+    from tether.cli.web import configure, options_from_args
+
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    args = parser.parse_args(
+        ["--cwd", str(tmp_path), "--allow", "bash(npm test)", "--deny", "read(.env)"]
+    )
+    agent = list(options_from_args(args).agent)
+    assert agent[-4:] == ["--allow", "bash(npm test)", "--deny", "read(.env)"]
+    assert "--mode" not in agent and "--sandbox" not in agent  # the settings decide those

@@ -127,9 +127,14 @@ def test_markdown_status_errors_and_a_faithful_replay(browser: Browser, tmp_path
         with _page(browser, web.url, DESKTOP) as page:
             _run_the_script(page)
             _check_markdown(page)
+            # A rejected write keeps its proposed change, and says "rejected" once.
             rejected = page.locator("section.tool[data-tool-call-id=e1]")
             assert rejected.locator(".tool-status").inner_text().lower() == "rejected"
-            assert rejected.locator(".perm-decision").inner_text() == "Rejected"
+            assert rejected.locator(".perm-decision").count() == 0
+            assert rejected.locator(".card-diff.proposed .row-add .text").all_inner_texts() == [
+                "never"
+            ]
+            assert rejected.inner_text().lower().count("rejected") == 1
             assert not (tmp_path / "ws" / "new.txt").exists()
             # Cards fold away from their header and come back.
             toggle = page.locator("section.tool[data-tool-call-id=b1] .tool-toggle")
@@ -152,7 +157,7 @@ def test_markdown_status_errors_and_a_faithful_replay(browser: Browser, tmp_path
             _shot(page, "desktop-replayed")
     # Errors, permission decisions and the prompts' boundaries all come back.
     assert replayed == live
-    assert "Allowed once" in replayed and "Rejected" in replayed
+    assert "Allowed once" in replayed and "rejected" in replayed.lower()
     assert "try again later\n" in replayed
 
 

@@ -16,6 +16,8 @@ This is the one place a card becomes standard content, so every client that igno
 |                       | (binary ones, not kept, as a `resource_link` with size)  |
 | search (result)       | one text block: what the model read, else `path:N: line` |
 | web (result)          | one text block: the page's markdown (or the redirect)   |
+| web search (result)   | one text block: what the model read (else the results), |
+|                       | then each result as a `resource_link` to its URL        |
 | task (result)         | one text block: the child's report (and why it failed);  |
 |                       | while it runs, its current step and its calls so far     |
 """
@@ -40,6 +42,7 @@ from acp.schema import ContentToolCallContent, FileEditToolCallContent
 
 from tether.acp.paths import absolute
 from tether.content import ImageContent
+from tether.tools.web.search_value import numbered_results
 from tether.views import (
     Attachment,
     DiffCallView,
@@ -59,6 +62,8 @@ from tether.views import (
     ToolCallView,
     ToolResultView,
     WebFetchResultView,
+    WebSearchHit,
+    WebSearchResultView,
 )
 
 __all__ = [
@@ -67,6 +72,7 @@ __all__ = [
     "card_content",
     "console_text",
     "ending",
+    "search_text",
     "task_text",
     "web_text",
 ]
@@ -106,6 +112,9 @@ def card_content(
             return [_text(view.sandbox)] if view.sandbox else []
         case WebFetchResultView():
             return [_text(web_text(view))]
+        case WebSearchResultView():
+            text = model_text if model_text is not None else search_text(view)
+            return [_text(text), *(_result_link(hit) for hit in view.results)]
         case GenericCallView():
             return [_text(view.content)] if view.content else []
         case GenericResultView():
@@ -176,6 +185,19 @@ def web_text(view: WebFetchResultView) -> str:
     if view.redirect is not None:
         return f"{view.url} redirects to {view.redirect} (another host; not followed)"
     return f"{view.url}: {view.status_code}"
+
+
+def search_text(view: WebSearchResultView) -> str:
+    """A web search as plain text: `N. title`, the URL and the snippet of each result."""
+    if not view.results:
+        return f'No results for "{view.query}"'
+    return numbered_results(view.results)
+
+
+def _result_link(hit: WebSearchHit) -> ContentToolCallContent:
+    return tool_content(
+        resource_link_block(hit.title, hit.url, title=hit.title, description=hit.snippet)
+    )
 
 
 def _attachment(attachment: Attachment, images: Iterator[ImageContent]) -> ContentToolCallContent:

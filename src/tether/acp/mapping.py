@@ -23,7 +23,8 @@ Shapes (camelCase on the wire):
 - `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
   replaying client sees where each prompt ended and why, as it did live.
-- `UsageChanged` → `usage_update` with `used` and `size` (after each model response).
+- `UsageChanged` → `usage_update` with `used` and `size` (after each model response), and
+  `_meta.tether.compactAt`, the share of the window past which the session compacts.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 - `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
@@ -134,8 +135,12 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             return _turn_end({"stopReason": reason})
         case TurnFailed(message=message):
             return _turn_end({"stopReason": "error", "error": message})
-        case UsageChanged(used=used, size=size):
-            return UsageUpdate(session_update="usage_update", used=used, size=size)
+        case UsageChanged(used=used, size=size, compact_at=compact_at):
+            usage = UsageUpdate(session_update="usage_update", used=used, size=size)
+            if compact_at is not None:
+                # Where the agent compacts, so a client can warn before it does.
+                usage.field_meta = {"tether": {"compactAt": compact_at}}
+            return usage
         case ContextCompacted():
             notice = {
                 "kind": "compaction",

@@ -28,6 +28,7 @@ from tether.views import (
     ToolCallView,
     ToolResultView,
     WebFetchResultView,
+    WebSearchResultView,
 )
 
 __all__ = [
@@ -67,7 +68,13 @@ def absolute_call(view: ToolCallView, cwd: Path) -> ToolCallView:
 def absolute_result(view: ToolResultView, cwd: Path) -> ToolResultView:
     """The result card with every path absolute."""
     match view:
-        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
+        case (
+            GenericResultView()
+            | TerminalResultView()
+            | WebFetchResultView()
+            | WebSearchResultView()
+            | TaskResultView()
+        ):
             return view
         case DiffResultView(diffs=diffs, locations=locations):
             return dataclasses.replace(
@@ -110,7 +117,13 @@ def result_locations(view: ToolResultView, cwd: Path) -> tuple[Location, ...] | 
             # A path search found files, not lines: each place is a whole file.
             first = paths[:MAX_MATCH_LOCATIONS]
             return tuple(Location(path=absolute(p, cwd)) for p in first) or None
-        case GenericResultView() | TerminalResultView() | WebFetchResultView() | TaskResultView():
+        case (
+            GenericResultView()
+            | TerminalResultView()
+            | WebFetchResultView()
+            | WebSearchResultView()
+            | TaskResultView()
+        ):
             return None
         case _:
             assert_never(view)

@@ -16,6 +16,7 @@ from acp.schema import (
 
 from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
+from tether.acp.preview import with_preview
 from tether.acp.task import delegated_call
 from tether.policy import (
     DelegatedAccess,
@@ -30,6 +31,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 
@@ -78,6 +80,10 @@ class AcpAsker:
             )
             for option in request.options
         ]
+        for offered, option in zip(options, request.options, strict=True):
+            if option.decision == "allow_always" and offered.name != option.name:
+                # The short label stays the button; the whole of it says what it covers.
+                offered.field_meta = {"tether": {"label": option.name}}
         if isinstance(subject, DelegatedAccess):
             tool_call = delegated_call(request, self._calls.cwd, _kind(subject))
         else:
@@ -86,6 +92,8 @@ class AcpAsker:
             )
         if tool_call.kind is None:
             tool_call.kind = _kind(subject)
+        if isinstance(subject, FileAccess) and subject.preview is not None:
+            tool_call = with_preview(tool_call, subject.preview, self._calls.cwd)
         if isinstance(subject, WorkspaceTrust):
             tool_call.title = f"Trust the workspace {subject.root}"
             listing = "\n".join(f"- {item}" for item in subject.withheld)
@@ -117,7 +125,7 @@ def _kind(access: Subject) -> ToolKind:
             return action
         case CommandAccess() | UnsandboxedAccess():
             return "execute"
-        case FetchAccess():
+        case FetchAccess() | SearchAccess():
             return "fetch"
         case McpAccess() | ServerStart() | WorkspaceTrust():
             return "other"

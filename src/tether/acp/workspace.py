@@ -13,9 +13,10 @@ from tether.acp.errors import invalid_params
 from tether.acp.switches import set_mode
 from tether.policy import settle_trust
 from tether.settings import Settings
-from tether.settings.effective import sandbox_policy, tool_env
+from tether.settings.effective import sandbox_policy, search_setup, tool_env
 from tether.settings.report import permissions_report, permissions_text
 from tether.tools.bash.tool import BashTool
+from tether.tools.web import WebSearchTool
 
 __all__ = ["PERMISSIONS_METHOD", "announce", "list_permissions", "permissions_method", "settle"]
 
@@ -63,6 +64,10 @@ def _apply(ctx: AgentContext, opened: OpenSession, settings: Settings) -> None:
     if isinstance(bash, BashTool):
         bash.env = tool_env(settings)
         bash.sandbox = sandbox_policy(settings)
+    search = session.tools.get("web_search")
+    if isinstance(search, WebSearchTool):
+        # Settled before the first request: the model sees the tools as they end up here.
+        search.setup = search_setup(settings)
     chosen = settings.default_mode
     if chosen is not None and chosen.value != session.gate.mode:
         set_mode(ctx, opened, chosen.value)

@@ -16,7 +16,7 @@ from tether.policy import MODES
 from tether.session import SessionStore
 from tether.settings import Settings
 from tether.settings.effective import sandbox_policy as session_sandbox
-from tether.settings.effective import tool_env
+from tether.settings.effective import search_setup, tool_env
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
             session_sandbox(settings),
             allow_private_fetch=args.allow_private_fetch,
             env=tool_env(settings),
+            web_search=search_setup(settings),
         )
 
     def switch(spec: str) -> Model:

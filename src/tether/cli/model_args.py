@@ -84,9 +84,14 @@ def _fraction(text: str) -> float:
 
 
 def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
-    """`--verbose`: print long cards (a big read) in full instead of collapsed."""
+    """`-v/--verbose`: print long cards (a big read) in full instead of collapsed, and say
+    which tools are not offered and why."""
     parser.add_argument(
-        "--verbose", dest="full", action="store_true", help="print long cards in full"
+        "-v",
+        "--verbose",
+        dest="full",
+        action="store_true",
+        help="print long cards in full, and say which tools the model is not offered and why",
     )
 
 

@@ -141,18 +141,20 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted() | HookRan():
-                self.status.stop()
-                self._end_text()
-                notice = (
-                    hook_line(update)
-                    if isinstance(update, HookRan)
-                    else Text(update.text, style="yellow")
-                )
-                self.console.print(notice)
-                self.status.show(self.status_label())
+            case ContextCompacted():
+                self._notice(Text(update.text, style="yellow"))
+            case HookRan():
+                decided = update.decision is not None
+                self._notice(hook_line(update.text, failed=update.failed, decided=decided))
             case _:
                 assert_never(update)
+
+    def _notice(self, notice: Text) -> None:
+        """A line between the turn's output, with the live status line set aside for it."""
+        self.status.stop()
+        self._end_text()
+        self.console.print(notice)
+        self.status.show(self.status_label())
 
     def _agent_text(self, chunk: str) -> None:
         """Print the blocks a chunk completes; the rest shows live, as it streams."""

@@ -30,6 +30,8 @@ from tether.cli.settings_args import (
     model_spec,
     run_settings,
     sandbox_policy,
+    say_search,
+    search_setup,
     settings_flags,
     tool_env,
 )
@@ -122,10 +124,15 @@ def run(args: argparse.Namespace) -> int:
     # Before a session exists: a missing key must not leave an empty session behind.
     require_key(model)
     mode = effective_mode(settings)
+    search = search_setup(settings)
+    say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
     config = SessionConfig(
         model=model,
         tools=default_tools(
-            sandbox, allow_private_fetch=args.allow_private_fetch, env=tool_env(settings)
+            sandbox,
+            allow_private_fetch=args.allow_private_fetch,
+            env=tool_env(settings),
+            web_search=search,
         ),
         mode=mode,
         asker=asker,

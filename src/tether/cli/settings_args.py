@@ -9,14 +9,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 from pathlib import Path
+from typing import assert_never
 
 from rich.console import Console
 
 from tether.cli.model_args import DEFAULT_MODEL
 from tether.policy import PermissionAsker, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
-from tether.settings.effective import effective_mode, extra_roots, sandbox_policy, tool_env
+from tether.settings.effective import (
+    effective_mode,
+    extra_roots,
+    sandbox_policy,
+    search_setup,
+    tool_env,
+)
 from tether.settings.effective import model_spec as spec_from
+from tether.tools.web import NoSearch, SearchChoice, SearchSetup
 
 __all__ = [
     "add_settings_arguments",
@@ -25,6 +33,8 @@ __all__ = [
     "model_spec",
     "run_settings",
     "sandbox_policy",
+    "say_search",
+    "search_setup",
     "settings_flags",
     "tool_env",
 ]
@@ -71,7 +81,8 @@ def run_settings(
             f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True
         )
     if asker is not None:
-        return asyncio.run(settle_trust(settings, asker))
+        settings = asyncio.run(settle_trust(settings, asker))
+    # Said also when the person declined: the run goes on with the restrictive rules only.
     notice = untrusted_notice(settings)
     if notice is not None:
         err.print(f"tether: {notice}", style="yellow", markup=False, soft_wrap=True)
@@ -81,3 +92,27 @@ def run_settings(
 def model_spec(settings: Settings) -> str:
     """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else openai."""
     return spec_from(settings, DEFAULT_MODEL)
+
+
+def say_search(setup: SearchSetup, err: Console, *, verbose: bool) -> None:
+    """Say why `web_search` is not offered: always when the settings asked for a backend that
+    cannot be used, else only when `verbose`; with `verbose`, also which backend it uses."""
+    match setup:
+        case NoSearch(reason=reason, asked=asked):
+            if asked or verbose:
+                err.print(
+                    f"tether: web_search is not offered: {reason}",
+                    style="yellow" if asked else "dim",
+                    markup=False,
+                    soft_wrap=True,
+                )
+        case SearchChoice(backend=backend, because=because):
+            if verbose:
+                err.print(
+                    f"tether: web_search uses {backend.label} ({because})",
+                    style="dim",
+                    markup=False,
+                    soft_wrap=True,
+                )
+        case _:
+            assert_never(setup)

@@ -9,8 +9,10 @@ from pathlib import Path
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
+from tether.cli.settings_args import add_settings_arguments
 from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
+from tether.web.follow import FollowedBudget
 from tether.web.server import WebOptions, default_agent_command, parse_agent_command, serve
 
 __all__ = ["configure", "options_from_args", "run"]
@@ -33,6 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the mode new sessions start in (default: the settings' defaultMode, else ask)",
     )
+    add_settings_arguments(parser)
     add_sandbox_arguments(parser)
     parser.add_argument(
         "--cwd", type=Path, default=Path(), help="workspace for new sessions (default: .)"
@@ -80,12 +83,15 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                 # Only what was given: the agent's settings decide the rest.
                 *(sandbox_flags(sandbox_policy(args)) if args.sandbox else ()),
                 *(["--allow-network"] if args.allow_network and not args.sandbox else ()),
+                *(arg for rule in args.allow for arg in ("--allow", rule)),
+                *(arg for rule in args.deny for arg in ("--deny", rule)),
             ]
         ),
         cwd=cwd,
         open_browser=not args.no_open,
         max_agents=args.max_agents,
         new_token=args.new_token,
+        budget=FollowedBudget(window=args.context_window, compact_at=args.compact_at),
     )
 
 

@@ -9,6 +9,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | read or edit outside (`FileAccess`)       | ask | ask          | yes  |
 | execute (`CommandAccess`)                 | ask | ask          | yes  |
 | fetch (`FetchAccess`)                     | ask | ask          | yes  |
+| web search (`SearchAccess`)               | ask | ask          | yes  |
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
@@ -19,10 +20,10 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
 the rest of the session (the gate's life) and covers the same action on the same resolved
 path (`read` and `edit` apart), the exact same command for `execute` (and, apart, for
-`unsandboxed`), the same host for `fetch`, or the same MCP tool for `mcp` (an MCP tool
-the server annotates read-only never asks). "No sandbox" is a command (`sandbox_problem`
-set) of a sandboxed session whose sandbox cannot start: auto mode refuses it rather than run
-it unconfined without being told to (`--sandbox off`). A protected path
+`unsandboxed`), the same host for `fetch`, every web search for `search`, or the same MCP
+tool for `mcp` (an MCP tool the server annotates read-only never asks). "No sandbox" is a
+command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot start: auto mode
+refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
 (`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
 data directory) holds what later runs with the user's rights, so editing one always asks.
 
@@ -65,6 +66,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
@@ -273,6 +275,11 @@ class PolicyGate:
                 return "commands need approval unless the mode is auto"
             case FetchAccess():
                 return "fetching from the web needs approval unless the mode is auto"
+            case SearchAccess(provider=provider):
+                return (
+                    f"a web search sends the query to {provider}, which needs approval unless "
+                    "the mode is auto"
+                )
             case McpAccess():
                 return "MCP tools that are not read-only need approval unless the mode is auto"
             case FileAccess():
@@ -293,7 +300,7 @@ class PolicyGate:
                 return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
-            case FileAccess() | CommandAccess() | FetchAccess() | McpAccess():
+            case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
             case _:
                 assert_never(access)
@@ -319,6 +326,8 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("unsandboxed", command)
         case FetchAccess(host=host):
             return ("fetch", host.lower())
+        case SearchAccess():
+            return ("search", "")
         case McpAccess(tool=tool):
             return ("mcp", tool)
         case _:
@@ -326,7 +335,8 @@ def _memory_key(access: Access) -> tuple[str, str]:
 
 
 def _describe(access: Access) -> str:
-    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL` or `use TOOL`."""
+    """`edit PATH`, `read PATH`, ``run `COMMAND` ``, `fetch URL`, `search the web for "Q"
+    with PROVIDER` or `use TOOL`."""
     match access:
         case FileAccess(action=action, path=path):
             return f"{action} {path}"
@@ -336,6 +346,8 @@ def _describe(access: Access) -> str:
             return f"run `{_shown(command)}` outside the sandbox"
         case FetchAccess(url=url):
             return f"fetch {url}"
+        case SearchAccess(query=query, provider=provider):
+            return f'search the web for "{_shown(query)}" with {provider}'
         case McpAccess(title=title):
             return f"use {title}"
         case _:
@@ -375,6 +387,8 @@ def _scope(access: Access, workspace: Workspace) -> str:
             return f"the command `{_shown(command)}` outside the sandbox for this session"
         case FetchAccess(host=host):
             return f"fetching from {host} for this session"
+        case SearchAccess():
+            return "web searches for this session"
         case McpAccess(title=title):
             return f"the tool {title} for this session"
         case _:

@@ -26,6 +26,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    SearchAccess,
     UnsandboxedAccess,
 )
 from tether.tools.workspace import Workspace
@@ -42,6 +43,8 @@ def use_of(access: Access, workspace: Workspace) -> Use:
             return CommandUse(command, workspace.cwd, workspace.roots)
         case FetchAccess(host=host):
             return FetchUse(host)
+        case SearchAccess():
+            return ToolUse("web_search")
         case McpAccess(tool=tool):
             return ToolUse(tool)
         case _:
@@ -65,6 +68,8 @@ def project_rules(access: Access, verdict: Verdict, settings: Settings) -> tuple
             )
         case FetchAccess(host=host):
             texts = (f"web_fetch(domain:{host.lower().rstrip('.')})",)
+        case SearchAccess():
+            texts = ("web_search",)
         case McpAccess(tool=tool):
             texts = (tool,)
         case CommandAccess() | UnsandboxedAccess():
@@ -85,7 +90,7 @@ def _only(access: Access, settings: Settings) -> Use:
     match access:
         case CommandAccess(command=command) | UnsandboxedAccess(command=command):
             return CommandUse(command, settings.root, (settings.root,))
-        case FileAccess() | FetchAccess() | McpAccess():
+        case FileAccess() | FetchAccess() | SearchAccess() | McpAccess():
             return use_of(access, Workspace(settings.root))
         case _:
             assert_never(access)

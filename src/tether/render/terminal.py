@@ -15,6 +15,7 @@ from tether.render.task_card import render_task_result
 from tether.render.terminal_card import render_terminal_call, render_terminal_result
 from tether.render.theme import failed_label
 from tether.render.web_card import render_web_result
+from tether.render.web_search_card import render_web_search_result
 from tether.views import (
     DiffCallView,
     DiffResultView,
@@ -29,6 +30,7 @@ from tether.views import (
     ToolCallView,
     ToolResultView,
     WebFetchResultView,
+    WebSearchResultView,
 )
 
 __all__ = ["render_call_view", "render_result_view"]
@@ -82,6 +84,8 @@ def render_result_view(
             card = render_search_result(view, _pattern(call), full=full)
         case WebFetchResultView():
             card = render_web_result(view)
+        case WebSearchResultView():
+            card = render_web_search_result(view, full=full)
         case TaskResultView():
             # The task card says itself how its agent ended (failed, cancelled).
             return render_task_result(view, full=full)

@@ -51,7 +51,7 @@ def prepare(tools: ToolRegistry, event: ToolCallEvent, cwd: str | None) -> Prepa
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)
     if tool is None:
-        available = ", ".join(tools.names()) or "(none)"
+        available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")
         return PreparedCall(call_id, name, arguments, None, None, rejected, context)
     parsed = parse_arguments(tool, arguments)

@@ -98,12 +98,16 @@ class Context:
                 skills=self._skills(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools],
+            tools=[
+                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
+            ],
         )
 
     def _skills(self) -> str | None:
         tool = self._tools.get(SKILL_TOOL)
-        return skills_section(tool.catalog) if isinstance(tool, SkillTool) else None
+        if isinstance(tool, SkillTool) and tool.unavailable() is None:
+            return skills_section(tool.catalog)
+        return None
 
     def _instructions(self) -> Instructions:
         """The instruction files now; which ones (and what was wrong) is logged when it changes."""
@@ -174,7 +178,7 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(_usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window):
+        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _settle(self) -> None:
@@ -215,7 +219,7 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window):
+        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:

@@ -43,19 +43,27 @@ __all__ = ["context_updates", "hook_update", "replay", "user_updates"]
 
 
 def replay(
-    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None = None
+    events: Sequence[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None = None,
+    compact_at: float | None = None,
 ) -> list[ClientUpdate]:
     """Every update of the log, in order; progress updates are live only and never come back.
 
     Cards name the workspace `cwd` (the log header's) as the live ones did. Budget updates need
-    the context `window`; without it only the compaction notices come back.
+    the context `window` (and say the compaction point `compact_at` when given); without it
+    only the compaction notices come back.
     """
     with gc_paused():
-        return _replay(events, tools, cwd, window)
+        return _replay(events, tools, cwd, window, compact_at)
 
 
 def context_updates(
-    event: UsageEvent | CompactionEvent, previous: Event | None, window: int | None
+    event: UsageEvent | CompactionEvent,
+    previous: Event | None,
+    window: int | None,
+    compact_at: float | None = None,
 ) -> list[ClientUpdate]:
     """The budget and notice updates of a usage or compaction event, live and on replay.
 
@@ -67,7 +75,7 @@ def context_updates(
         case UsageEvent():
             if window is not None and isinstance(previous, AssistantMessageEvent):
                 used = event.input_tokens + event.output_tokens
-                updates.append(UsageChanged(used=used, size=window))
+                updates.append(UsageChanged(used=used, size=window, compact_at=compact_at))
         case CompactionEvent():
             updates.append(
                 ContextCompacted(
@@ -77,14 +85,20 @@ def context_updates(
                 )
             )
             if window is not None:
-                updates.append(UsageChanged(used=event.after_tokens, size=window))
+                updates.append(
+                    UsageChanged(used=event.after_tokens, size=window, compact_at=compact_at)
+                )
         case _:
             assert_never(event)
     return updates
 
 
 def _replay(
-    events: Sequence[Event], tools: ToolRegistry, cwd: str | None, window: int | None
+    events: Sequence[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None,
+    compact_at: float | None,
 ) -> list[ClientUpdate]:
     updates: list[ClientUpdate] = []
     calls: dict[str, PreparedCall] = {}
@@ -108,7 +122,7 @@ def _replay(
                 else:
                     updates.append(TurnEnded(stop_reason=event.stop_reason))
             case UsageEvent() | CompactionEvent():
-                updates.extend(context_updates(event, previous, window))
+                updates.extend(context_updates(event, previous, window, compact_at))
             case HookRunEvent():
                 updates.append(hook_update(event))
             case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():

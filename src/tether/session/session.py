@@ -47,7 +47,7 @@ from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEn
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
 from tether.tools.registry import ToolRegistry
-from tether.tools.skill import SKILL_TOOL, SkillTool
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -181,15 +181,8 @@ class Session:
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)
-        return replay(self._log.events, self._presenting(), cwd, self._context.budget.window)
-
-    def _presenting(self) -> ToolRegistry:
-        # A skill loaded earlier keeps its card where the session offers no skills now.
-        if self.tools.get(SKILL_TOOL) is not None:
-            return self.tools
-        tools = ToolRegistry(self.tools)
-        tools.add(SkillTool())
-        return tools
+        budget = self._context.budget
+        return replay(self._log.events, self.tools, cwd, budget.window, budget.compact_at)
 
     def set_mode(self, mode: PolicyMode) -> None:
         """Switch the policy mode (takes effect for the next permission decision).
@@ -417,16 +410,14 @@ def _ignore(_update: ClientUpdate) -> None:
 def _with_skills(
     tools: list[Tool[Any, Any]], config: SessionConfig, cwd: Path, user_dir: Path
 ) -> tuple[SkillCatalog, list[Tool[Any, Any]]]:
-    """The session's skills, and its tools with a `skill` tool that loads them (none when
-    there are no skills: the model is not offered a tool with nothing to load)."""
+    """The session's skills, and its tools with a `skill` tool that loads them (offered to the
+    model only when there are skills; it still shows the cards of skills loaded before)."""
     given = next((t for t in tools if isinstance(t, SkillTool)), None)
     if given is None:
         return config.skills or SkillCatalog({}), tools
     if len(given.catalog):
         return given.catalog, tools  # a child's: its parent's tool
     catalog = config.skills or load_skills(cwd, user_dir)
-    if not len(catalog):
-        return catalog, [t for t in tools if t is not given]
     return catalog, [SkillTool(catalog) if t is given else t for t in tools]
 
 

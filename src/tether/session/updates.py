@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
+from tether.figures import duration, short_tokens
 from tether.hooks.record import HookDecision
 from tether.policy.asker import PermissionOutcome
 from tether.session.events import CompactionMethod, TurnStop
@@ -39,7 +40,6 @@ __all__ = [
     "UserImage",
     "UserResource",
     "UserText",
-    "short_tokens",
 ]
 
 
@@ -174,6 +174,8 @@ class UsageChanged:
     kind: Literal["usage_changed"] = "usage_changed"
     used: int
     size: int
+    compact_at: Opt[float] = None
+    """The share of the window past which the session compacts (absent: not said)."""
 
     @property
     def text(self) -> str:
@@ -230,7 +232,7 @@ class HookRan:
         facts = [command]
         if self.exit_code is not None:
             facts.append(f"exit {self.exit_code}")
-        facts.append(_duration(self.duration_ms))
+        facts.append(duration(self.duration_ms))
         return f"{head} ({', '.join(facts)})"
 
     def _outcome(self) -> str:
@@ -266,21 +268,6 @@ def _first_line(text: str | None) -> str:
         return ""
     first = lines[0] if len(lines[0]) <= 200 else lines[0][:199] + "…"
     return first + (" …" if len(lines) > 1 and not first.endswith("…") else "")
-
-
-def _duration(ms: int) -> str:
-    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
-
-
-def short_tokens(count: int) -> str:
-    """A token count the way people read it: `950`, `9.8k`, `23.1k`, `104k`, `1.2M`."""
-    if count < 1000:
-        return str(count)
-    if count < 100_000:
-        return f"{count / 1000:.1f}".removesuffix(".0") + "k"
-    if count < 1_000_000:
-        return f"{count // 1000}k"
-    return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
 
 
 ClientUpdate = Annotated[

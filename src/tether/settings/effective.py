@@ -15,8 +15,16 @@ from pathlib import Path
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
 from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
+from tether.tools.web.backends import SearchSettings, SearchSetup, choose_backend
 
-__all__ = ["effective_mode", "extra_roots", "model_spec", "sandbox_policy", "tool_env"]
+__all__ = [
+    "effective_mode",
+    "extra_roots",
+    "model_spec",
+    "sandbox_policy",
+    "search_setup",
+    "tool_env",
+]
 
 
 def effective_mode(settings: Settings) -> PolicyMode:
@@ -54,6 +62,20 @@ def sandbox_policy(settings: Settings) -> SandboxPolicy:
         max_processes=processes.value if processes is not None else policy.max_processes,
         memory_mib=memory.value if memory is not None else policy.memory_mib,
     )
+
+
+def search_setup(settings: Settings) -> SearchSetup:
+    """The `web_search` backend: `webSearch.provider` (and `baseUrl`), else the first key in
+    the environment, the settings' `env` included."""
+    provider = settings.web_search_provider
+    base_url = settings.web_search_base_url
+    source = provider.source if provider is not None else base_url.source if base_url else None
+    chosen = SearchSettings(
+        provider=provider.value if provider is not None else None,
+        base_url=base_url.value if base_url is not None else None,
+        source=str(source) if source is not None else "the settings",
+    )
+    return choose_backend({**os.environ, **tool_env(settings)}, chosen)
 
 
 def tool_env(settings: Settings) -> dict[str, str]:

@@ -113,7 +113,12 @@ class WebSearchSection(BaseModel):
 
     provider: Literal["brave", "exa", "tavily", "searxng"] | None = None
     base_url: str | None = Field(
-        default=None, alias="baseUrl", description="The server of a SearXNG instance."
+        default=None,
+        alias="baseUrl",
+        description=(
+            "The address of the provider's API (a proxy), or of the SearXNG instance; "
+            "without a provider, a SearXNG instance."
+        ),
     )
 
 

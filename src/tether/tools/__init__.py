@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         FileAccess,
         Gate,
         McpAccess,
+        SearchAccess,
         UnsandboxedAccess,
     )
     from tether.tools.base import Tool
@@ -38,6 +39,7 @@ __all__ = [
     "Gate",
     "McpAccess",
     "PermissionDenied",
+    "SearchAccess",
     "Tool",
     "ToolContext",
     "ToolError",
@@ -63,6 +65,7 @@ __getattr__ = lazy_names(
         "FileAccess": "tether.tools.access",
         "Gate": "tether.tools.access",
         "McpAccess": "tether.tools.access",
+        "SearchAccess": "tether.tools.access",
         "UnsandboxedAccess": "tether.tools.access",
         "Tool": "tether.tools.base",
         "CardContext": "tether.tools.card_context",

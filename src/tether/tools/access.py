@@ -1,6 +1,6 @@
 """What a tool asks before it touches something, and who answers.
 
-An `Access` is one of five kinds, each with only what the policy decides on; every kind
+An `Access` is one of six kinds, each with only what the policy decides on; every kind
 also has a `title` (the tool call's, for whoever is asked) and the `tool_call_id` asking,
 so a client can show the request beside its card.
 """
@@ -21,6 +21,7 @@ __all__ = [
     "FileAccess",
     "Gate",
     "McpAccess",
+    "SearchAccess",
     "UnsandboxedAccess",
 ]
 
@@ -84,6 +85,21 @@ class FetchAccess:
 
 
 @dataclass(frozen=True)
+class SearchAccess:
+    """Sending a query to a web search backend; "always allow" covers every search."""
+
+    query: str
+    provider: str
+    """The backend's name for people (`Brave Search`): where the query goes."""
+    tool_call_id: str = ""
+
+    @property
+    def title(self) -> str:
+        """`Search the web for "QUERY" (Brave Search)`."""
+        return f'Search the web for "{self.query}" ({self.provider})'
+
+
+@dataclass(frozen=True)
 class McpAccess:
     """Calling an MCP tool (`tool` is its name); one the server marks read-only never asks."""
 
@@ -93,7 +109,7 @@ class McpAccess:
     tool_call_id: str = ""
 
 
-Access = FileAccess | CommandAccess | UnsandboxedAccess | FetchAccess | McpAccess
+Access = FileAccess | CommandAccess | UnsandboxedAccess | FetchAccess | SearchAccess | McpAccess
 """One operation to authorize."""
 
 

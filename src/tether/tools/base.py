@@ -78,6 +78,11 @@ class Tool(ABC, Generic[A, V]):
         """Calls with the same key run one after another (a path, for file tools)."""
         return None
 
+    def unavailable(self) -> str | None:
+        """Why the model is not offered this tool now (`web_search` without a backend), or
+        `None` when it is. The session still presents the tool's stored calls with its cards."""
+        return None
+
     def describe(self) -> str:
         """What the model is told the tool does: `description`, unless the instance knows more."""
         return self.description

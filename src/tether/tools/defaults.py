@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from tether.tools.bash.sandbox import SandboxPolicy
@@ -14,7 +15,7 @@ from tether.tools.search import GlobTool, GrepTool
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
-from tether.tools.web import WebFetchTool
+from tether.tools.web import SearchSetup, WebFetchTool, WebSearchTool, choose_backend
 
 __all__ = ["default_tools"]
 
@@ -24,13 +25,19 @@ def default_tools(
     *,
     allow_private_fetch: bool = False,
     env: Mapping[str, str] | None = None,
+    web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `todo`, `task` and
-    `skill` (offered only when there are skills), in the order the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `web_search`, `todo`,
+    `task` and `skill`, in the order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
-    and link-local addresses; `env` adds variables to the commands `bash` runs.
+    and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
+    is the search backend (default: the one this process's environment configures). Without
+    a backend `web_search` is not offered, nor `skill` without skills (the session gives it the
+    workspace's), but both still show the cards of stored calls.
     """
+    if web_search is None:
+        web_search = choose_backend(os.environ)
     return ToolRegistry(
         [
             ReadTool(),
@@ -40,6 +47,7 @@ def default_tools(
             GlobTool(),
             BashTool(sandbox=sandbox, env=env),
             WebFetchTool(allow_private=allow_private_fetch),
+            WebSearchTool(web_search),
             TodoTool(),
             TaskTool(),
             SkillTool(),

@@ -13,7 +13,10 @@ AnyTool = Tool[Any, Any]
 
 
 class ToolRegistry:
-    """Tools by name, in the order they were added (that order is what the model sees)."""
+    """Tools by name, in the order they were added (that order is what the model sees).
+
+    A tool that is unavailable (see `Tool.unavailable`) stays here, so its stored calls are
+    still shown with their cards, but is not offered to the model."""
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
@@ -33,6 +36,14 @@ class ToolRegistry:
     def names(self) -> list[str]:
         """Every tool's name."""
         return list(self._tools)
+
+    def offered(self) -> list[AnyTool]:
+        """The tools the model is offered: all but those that say they are unavailable."""
+        return [tool for tool in self._tools.values() if tool.unavailable() is None]
+
+    def withheld(self) -> list[tuple[str, str]]:
+        """`(name, why)` of every tool the model is not offered."""
+        return [(tool.name, why) for tool in self._tools.values() if (why := tool.unavailable())]
 
     def __iter__(self) -> Iterator[AnyTool]:
         return iter(self._tools.values())

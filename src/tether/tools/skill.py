@@ -77,6 +77,10 @@ class SkillTool(Tool[SkillArgs, SkillValue]):
         self.catalog = catalog or SkillCatalog({})
         """The skills it may load (the session gives it the workspace's)."""
 
+    def unavailable(self) -> str | None:
+        """Not offered without skills (its cards still show what was loaded before)."""
+        return None if len(self.catalog) else "no skills in the workspace or your folders"
+
     async def execute(self, args: SkillArgs, ctx: ToolContext) -> SkillValue:
         """Read the skill's `SKILL.md` now (it may have changed since the session began)."""
         skill = self.catalog.get(args.name.strip())

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
         ReadResultView,
         TerminalResultView,
         ToolResultView,
-        WebFetchResultView,
     )
     from tether.views.search import (
         SearchFile,
@@ -44,6 +43,13 @@ if TYPE_CHECKING:
         SearchPathsResultView,
     )
     from tether.views.task import TaskResultView, TaskStopReason
+    from tether.views.web import (
+        SearchProvider,
+        WebFetchResultView,
+        WebResultView,
+        WebSearchHit,
+        WebSearchResultView,
+    )
 
 __all__ = [
     "ATTACHMENTS",
@@ -66,6 +72,7 @@ __all__ = [
     "SearchMatch",
     "SearchMatchesResultView",
     "SearchPathsResultView",
+    "SearchProvider",
     "TaskResultView",
     "TaskStopReason",
     "TerminalCallView",
@@ -75,6 +82,9 @@ __all__ = [
     "ToolResultView",
     "ToolView",
     "WebFetchResultView",
+    "WebResultView",
+    "WebSearchHit",
+    "WebSearchResultView",
     "dump_view",
     "load_call_view",
     "load_result_view",
@@ -108,12 +118,16 @@ __getattr__ = lazy_names(
         "ReadResultView": "tether.views.result",
         "TerminalResultView": "tether.views.result",
         "ToolResultView": "tether.views.result",
-        "WebFetchResultView": "tether.views.result",
         "SearchFile": "tether.views.search",
         "SearchMatch": "tether.views.search",
         "SearchMatchesResultView": "tether.views.search",
         "SearchPathsResultView": "tether.views.search",
         "TaskResultView": "tether.views.task",
         "TaskStopReason": "tether.views.task",
+        "SearchProvider": "tether.views.web",
+        "WebFetchResultView": "tether.views.web",
+        "WebResultView": "tether.views.web",
+        "WebSearchHit": "tether.views.web",
+        "WebSearchResultView": "tether.views.web",
     },
 )

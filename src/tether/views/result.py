@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, Strict, TypeAdapter, model_validator
+from pydantic import Field, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
 from tether.views.attachments import Attachment
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
 from tether.views.task import TaskResultView
+from tether.views.web import WebFetchResultView, WebResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -82,34 +83,13 @@ class ReadResultView:
     """Set when the window stops early because it reached this many bytes of output."""
 
 
-@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-class WebFetchResultView:
-    """A fetched web page: where it ended up, how the server answered, and its markdown."""
-
-    card: Literal["web"] = "web"
-    kind: Literal["fetch"] = "fetch"
-    """The web card's own discriminant, so a search card can join it later."""
-    url: str
-    """The final URL, after the redirects that were followed."""
-    status_code: Annotated[int, Strict()]
-    truncated: bool
-    title: Opt[str] = None
-    content_type: Opt[str] = None
-    bytes: Opt[Annotated[int, Strict()]] = None
-    """How many bytes of body were read (after content decoding)."""
-    redirect: Opt[str] = None
-    """Where a redirect to another host pointed; it was reported, not followed."""
-    content: Opt[str] = None
-    """The page as markdown, exactly as the model saw it."""
-
-
 ToolResultView = Annotated[
     GenericResultView
     | TerminalResultView
     | DiffResultView
     | ReadResultView
     | SearchResultView
-    | WebFetchResultView
+    | WebResultView
     | TaskResultView,
     Field(discriminator="card"),
 ]

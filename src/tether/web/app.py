@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from tether.web.bridge import Bridge
 from tether.web.client import SendToPage
 from tether.web.door import Door, Doorkeeper, cookie_name
+from tether.web.follow import FollowedBudget
 from tether.web.protocol import (
     CLIENT_MESSAGE,
     SERVER_MESSAGE,
@@ -56,6 +57,8 @@ class WebConfig:
     door: Door
     max_agents: int = DEFAULT_MAX_AGENTS
     """At most this many pages have an agent at once; the next one is refused."""
+    budget: FollowedBudget = field(default_factory=FollowedBudget)
+    """The agents' window and compaction point, for sessions shown read-only from their logs."""
 
 
 @lru_cache(maxsize=1)
@@ -141,7 +144,7 @@ async def _serve_page(websocket: WebSocket, config: WebConfig) -> None:
             except (WebSocketDisconnect, RuntimeError, OSError):
                 log.debug("page went away while sending")
 
-    bridge = Bridge(config.agent, config.cwd, send)
+    bridge = Bridge(config.agent, config.cwd, send, config.budget)
     await bridge.run(_incoming(websocket, send))
     async with lock:
         if websocket.application_state == WebSocketState.CONNECTED:

@@ -31,7 +31,7 @@ from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
-from tether.web.follow import LogFollower, held_elsewhere
+from tether.web.follow import FollowedBudget, LogFollower, held_elsewhere
 from tether.web.protocol import (
     Answer,
     Cancel,
@@ -80,10 +80,18 @@ def _tether_version() -> str:
 class Bridge:
     """Runs an ACP agent command and serves one page's messages against it."""
 
-    def __init__(self, command: Sequence[str], cwd: Path, send: SendToPage) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        cwd: Path,
+        send: SendToPage,
+        budget: FollowedBudget | None = None,
+    ) -> None:
         if not command:
             raise ValueError("the agent command is empty")
         self._command = list(command)
+        self._budget = budget or FollowedBudget()
+        """How a session shown read-only measures its budget (the agents' own flags)."""
         self._cwd = cwd
         self._send = send
         self._client = PageClient(send)
@@ -219,7 +227,7 @@ class Bridge:
         """Follow a held session; one the tab reclaims is opened here once its writer goes."""
         session_id, cwd = message.session_id, message.cwd
         await self._send(Opening(session_id=session_id, replay=True))
-        follower = LogFollower(store, session_id, self._client, self._send)
+        follower = LogFollower(store, session_id, self._client, self._send, self._budget)
         grace = LET_GO_WITHIN_S if message.reclaim else 0.0
         if not await follower.run(let_go_within=grace) or self._connected is None:
             return

@@ -121,7 +121,9 @@ class PageClient:
                     session_id=session_id,
                     tool_call=enrich_tool_call(_dump(tool_call), call=True),
                     options=tuple(
-                        PermissionButton(option_id=o.option_id, name=o.name, kind=o.kind)
+                        PermissionButton(
+                            option_id=o.option_id, name=o.name, kind=o.kind, detail=_label(o)
+                        )
                         for o in options
                     ),
                 )
@@ -270,6 +272,13 @@ def _refused(method: str) -> RequestError:
 def _dump(model: Any) -> dict[str, Any]:
     dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
+
+
+def _label(option: PermissionOption) -> str | None:
+    """tether's whole label of an option, when its name is the short one."""
+    tether = (option.field_meta or {}).get("tether")
+    label = tether.get("label") if isinstance(tether, dict) else None
+    return label if isinstance(label, str) and label != option.name else None
 
 
 def _is_notice(chunk: AgentMessageChunk) -> bool:

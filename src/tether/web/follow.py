@@ -10,23 +10,46 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tether.acp.calls import SessionCalls
+from tether.models.windows import DEFAULT_WINDOW, context_window
 from tether.session import AgentText, SessionStore
+from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.session.errors import SessionError, SessionLocked
+from tether.session.events import Event, SessionConfigEvent
 from tether.session.log import lock_log
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.web.client import PageClient, SendToPage
 from tether.web.protocol import ReadOnly
 
-__all__ = ["POLL_S", "LogFollower", "held_elsewhere"]
+__all__ = ["POLL_S", "FollowedBudget", "LogFollower", "held_elsewhere"]
 
 log = logging.getLogger(__name__)
 
 POLL_S = 0.4
 """How often the log's size and lock are looked at."""
+
+
+@dataclass(frozen=True)
+class FollowedBudget:
+    """What a followed session's budget is measured against: the agents' `--context-window`
+    (else the window of the model the log names, else the default) and `--compact-at`."""
+
+    window: int | None = None
+    compact_at: float = DEFAULT_COMPACT_AT
+
+    def window_for(self, events: Sequence[Event]) -> int:
+        """The window of the session that logged `events`."""
+        if self.window is not None:
+            return self.window
+        models = [
+            e.value for e in events if isinstance(e, SessionConfigEvent) and e.config_id == "model"
+        ]
+        return context_window(models[-1]) if models else DEFAULT_WINDOW
 
 
 class LogFollower:
@@ -38,8 +61,10 @@ class LogFollower:
         session_id: str,
         client: PageClient,
         send: SendToPage,
+        budget: FollowedBudget | None = None,
     ) -> None:
         self.store = store
+        self._budget = budget or FollowedBudget()
         self.session_id = session_id
         self._client = client
         self._send = send
@@ -90,7 +115,10 @@ class LogFollower:
             log.warning("cannot follow session %s: %s", self.session_id, exc)
             return
         cwd = Path(contents.header.cwd)
-        updates = replay(contents.events, default_tools(), str(cwd))
+        window = self._budget.window_for(contents.events)
+        updates = replay(
+            contents.events, default_tools(), str(cwd), window, self._budget.compact_at
+        )
         # Mapped as the agent maps them (a finished todo call is also the plan); calls
         # started before what was sent already are remembered for their titles.
         calls = SessionCalls(cwd)

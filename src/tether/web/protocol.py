@@ -270,11 +270,13 @@ class AgentUpdate:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PermissionButton:
-    """One button of a permission request."""
+    """One button of a permission request; `detail` says all it does when the name is short
+    (what "Always allow" covers)."""
 
     option_id: str
     name: str
     kind: str
+    detail: Opt[str] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

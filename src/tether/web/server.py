@@ -7,7 +7,7 @@ import socket
 import sys
 import threading
 import webbrowser
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -17,6 +17,7 @@ from tether.session.store import data_dir
 from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.door import Door
+from tether.web.follow import FollowedBudget
 from tether.web.token import web_token
 
 __all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]
@@ -70,6 +71,8 @@ class WebOptions:
     max_agents: int = DEFAULT_MAX_AGENTS
     new_token: bool = False
     """Replace the stored token (pages holding the old one are shut out)."""
+    budget: FollowedBudget = field(default_factory=FollowedBudget)
+    """`--context-window` and `--compact-at`, for sessions shown read-only from their logs."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -99,6 +102,7 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
         cwd=options.cwd.resolve(),
         door=Door(token=token, host=options.host, port=port),
         max_agents=options.max_agents,
+        budget=options.budget,
     )
     server = uvicorn.Server(
         uvicorn.Config(

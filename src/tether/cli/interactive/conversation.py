@@ -37,13 +37,14 @@ from tether.commands import (
     resolve,
 )
 from tether.content import ContentBlock, TextContent
+from tether.figures import short_tokens
 from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
-from tether.session.updates import ClientUpdate, UsageChanged, short_tokens
+from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
 

@@ -21,6 +21,8 @@ from tether.cli.settings_args import (
     extra_roots,
     model_spec,
     sandbox_policy,
+    say_search,
+    search_setup,
     settings_flags,
     tool_env,
 )
@@ -66,6 +68,7 @@ class Workbench:
                 self.sandbox,
                 allow_private_fetch=self.args.allow_private_fetch,
                 env=tool_env(settings),
+                web_search=search_setup(settings),
             ),
             mode=mode,
             asker=asker,
@@ -138,6 +141,7 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
         raise StartupError(str(exc)) from exc
     for problem in settings.problems:
         console.print(f"tether: warning: {problem} (ignored)", style="yellow", markup=False)
+    say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))
     try:
         model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
         require_key(model)

@@ -23,6 +23,7 @@ __all__ = [
     "OPEN_TAG",
     "WebMeta",
     "envelope_content",
+    "escape_content",
     "header_line",
     "render_envelope",
     "web_meta_from_meta",
@@ -52,7 +53,7 @@ def render_envelope(head: str, body: str, cut_reasons: list[str]) -> tuple[str, 
     `cut_reasons` says what was left out before (the body past its cap...); the total size
     of the body is then unknown, so the note gives only how much is shown.
     """
-    body = _escape(body.rstrip("\n"))
+    body = escape_content(body.rstrip("\n"))
     room = MAX_TEXT_CHARS - len(head) - len(_OPEN) - len(_CLOSE) - _NOTE_RESERVE
     reasons = list(cut_reasons)
     if len(body) > room:
@@ -77,7 +78,8 @@ def envelope_content(text: str) -> str | None:
     return text[start:end]
 
 
-def _escape(body: str) -> str:
+def escape_content(body: str) -> str:
+    """The text with every `</web_content` made harmless, so it cannot end the tags early."""
     # Only the closing tag matters: a page that could close it could write outside the data.
     return _CLOSE_ANY.sub(r"<\\/\1", body)
 

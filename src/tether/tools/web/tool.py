@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -16,14 +15,13 @@ from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
+from tether.tools.web.cancel import unless_cancelled
 from tether.tools.web.envelope import envelope_content, web_meta_from_meta
 from tether.tools.web.limits import MAX_BODY_BYTES, TIMEOUT_S
 from tether.tools.web.value import WebFetchValue
 from tether.views import GenericCallView, ToolCallView, WebFetchResultView
 
 __all__ = ["TIMEOUT_S", "WebFetchArgs", "WebFetchTool"]
-
-T = TypeVar("T")
 
 DESCRIPTION = """\
 Fetch a web page (http or https) and read it as markdown.
@@ -79,7 +77,9 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
         )
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await _unless_cancelled(self._fetch(args.url), ctx.cancelled)
+                return await unless_cancelled(
+                    self._fetch(args.url), ctx.cancelled, "Fetch cancelled"
+                )
         except (TimeoutError, httpx.TimeoutException) as exc:
             raise ToolError(f"Fetching {args.url} timed out after {self.timeout_s:g} s") from exc
 
@@ -127,19 +127,3 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
             redirect=meta.redirect,
             content=envelope_content(block.text),
         )
-
-
-async def _unless_cancelled(work: Awaitable[T], cancelled: asyncio.Event) -> T:
-    """`work`'s result, unless the session is cancelled first: then the work is stopped."""
-    task = asyncio.ensure_future(work)
-    stop = asyncio.ensure_future(cancelled.wait())
-    try:
-        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stop.cancel()
-        if not task.done():
-            task.cancel()
-            await asyncio.wait({task})
-    if task.cancelled():
-        raise ToolError("Fetch cancelled")
-    return task.result()

@@ -3,19 +3,13 @@
 
 import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
+import { decisionBox, decisionOf, isRejection, questionBox } from "./permission_prompt.js";
 
 const KIND_ICONS = {
   read: "▤", edit: "✎", delete: "✕", move: "⇄", search: "⌕", execute: "❯",
   think: "✦", fetch: "⇣", switch_mode: "⇆", other: "•",
 };
 const STATUS_LABELS = { pending: "pending", in_progress: "running", completed: "done", failed: "failed", rejected: "rejected" };
-// Decisions by kind, so a live answer and a replayed one read the same.
-const DECISIONS = {
-  allow_once: ["allow", "Allowed once"], allow_always: ["allow", "Always allowed"],
-  allow_project: ["allow", "Always allowed in this project"],
-  reject_once: ["reject", "Rejected"], reject_always: ["reject", "Rejected"], reject: ["reject", "Rejected"],
-  refused: ["reject", "Rejected: no one to approve it"], cancelled: ["reject", "Cancelled"],
-};
 const STOP_TEXT = {
   cancelled: "Cancelled.",
   max_tokens: "Stopped: the model hit its token limit.",
@@ -32,7 +26,7 @@ export function stopText(reason, error) {
 
 /** The status a call's header shows: a command that exited non-zero failed, whatever ACP says. */
 function shownStatus(state) {
-  if (state.permission === "reject" || state.permission === "refused") return "rejected";
+  if (isRejection(state.permission) || state.permission === "refused") return "rejected";
   const view = state.resultView;
   if (view && view.card === "terminal" && (view.signal || (typeof view.exitCode === "number" && view.exitCode !== 0))) {
     return "failed";
@@ -193,7 +187,10 @@ export class Transcript {
       if (update[key] !== undefined && update[key] !== null) state[key] = update[key];
     }
     const tether = update._meta && update._meta.tether ? update._meta.tether : {};
-    if (tether.permission) state.permission = tether.permission;
+    if (tether.permission) {
+      state.permission = tether.permission;
+      state.permissionSaid = true; // the agent's own record of the answer
+    }
     const view = tether.view;
     if (view) {
       if (isStart) state.callView = view;
@@ -232,46 +229,28 @@ export class Transcript {
     else node.prepend(head);
     entry.head = head;
     if (!body.parentNode) head.after(body);
-    if (!node.querySelector(":scope > .permission") && state.permission) node.append(decisionBox(state.permission));
+    if (!node.querySelector(":scope > .permission") && state.permission) {
+      const decided = decisionBox(state.permission);
+      if (decided) node.append(decided);
+    }
   }
 
   /** Show a permission request as buttons, inside its tool call block when there is one. */
   permission(request) {
     this.lastMessage = null;
     const call = request.toolCall || {};
-    if (call.toolCallId && !this.calls.has(call.toolCallId)) {
+    const delegated = delegatedQuestion(call, renderToolBody); // an agent's call, asked here
+    if (call.toolCallId && (!this.calls.has(call.toolCallId) || (!delegated && hasView(call)))) {
+      // The request may show more than the call did (an edit's change worked out, in context).
       this.toolCall({ ...call, status: call.status || "pending" }, true);
     }
-    const buttons = request.options.map((option) => el("button", {
-      type: "button",
-      class: `perm perm-${option.kind}`,
-      dataset: { optionId: option.optionId, kind: option.kind },
-      text: option.name,
-      onclick: () => {
-        for (const b of box.querySelectorAll("button")) b.disabled = true;
-        this.onAnswer(request.requestId, option.optionId);
-      },
-    }));
-    const keys = keyHints(request.options);
-    const delegated = delegatedQuestion(call, renderToolBody); // an agent's call, asked here
-    const box = el("div", {
-      class: "permission", role: "group", "aria-label": "Permission request", tabindex: "-1",
-      dataset: { requestId: request.requestId },
-      onkeydown: (event) => {
-        // y / a / n answer while the request has focus, like the terminal's question.
-        const option = keys[event.key.toLowerCase()];
-        if (!option || event.ctrlKey || event.metaKey || event.altKey) return;
-        event.preventDefault();
-        box.querySelector(`button[data-option-id="${CSS.escape(option.optionId)}"]`)?.click();
-      },
-    },
-    delegated,
-    el("span", { class: "perm-question", text: "Allow this?" }),
-    el("div", { class: "perm-buttons" }, buttons),
-    el("span", { class: "perm-keys", text: Object.keys(keys).join(" / ") }));
+    const box = questionBox(request, {
+      onAnswer: (optionId) => this.onAnswer(request.requestId, optionId),
+      extra: delegated,
+    });
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
-    this.permissions.set(request.requestId, { node: box, options: request.options, delegated });
+    this.permissions.set(request.requestId, { node: box, options: request.options, delegated, host });
     box.querySelector("button")?.focus({ preventScroll: true });
     this.announce(`Permission requested: ${call.title || "a tool call"}`);
   }
@@ -282,9 +261,15 @@ export class Transcript {
     if (!entry) return;
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
+    const decision = option ? decisionOf(option) : "cancelled";
     // An agent's answer belongs to its own call, which its transcript shows with it.
-    if (entry.delegated) entry.node.remove();
-    else entry.node.replaceWith(decisionBox(option ? decisionOf(option) : "cancelled"));
+    const decided = entry.delegated ? null : decisionBox(decision);
+    if (decided) entry.node.replaceWith(decided);
+    else entry.node.remove();
+    if (!entry.delegated && entry.host && isRejection(decision)) {
+      entry.host.state.permission = decision;
+      this.renderCall(entry.host);
+    }
   }
 
   /** A hook's run: a warning when it decided something (blocked a call, a prompt), an error
@@ -306,27 +291,8 @@ export class Transcript {
   }
 }
 
-function decisionBox(kind) {
-  const [tone, label] = DECISIONS[kind] || ["reject", kind];
-  return el("div", { class: "permission answered", dataset: { decision: kind } },
-    el("span", { class: `perm-decision perm-decision-${tone}`, text: label }));
-}
-
-// The project-wide "always" is an `allow_always` option told apart by its id.
-function decisionOf(option) {
-  return option.optionId === "allow_project" ? "allow_project" : option.kind;
-}
-
-function keyHints(options) {
-  const keys = {};
-  for (const option of options) {
-    if (option.optionId === "allow_project") keys.p = option;
-    else if (option.kind === "allow_once") keys.y = option;
-    else if (option.kind === "allow_always") keys.a = option;
-    else if (option.kind.startsWith("reject") && !keys.n) keys.n = option;
-  }
-  // In the order the terminal asks them.
-  return Object.fromEntries(["y", "a", "p", "n"].filter((k) => keys[k]).map((k) => [k, keys[k]]));
+function hasView(call) {
+  return Boolean(call._meta && call._meta.tether && call._meta.tether.view);
 }
 
 function addCopyButton(pre) {

@@ -4,6 +4,7 @@
 // (a running command's output); ctx is {call, start}: the accumulated ACP tool call and
 // its call-side view. A new card is one module and one line in a table below.
 
+import { isRejection } from "../permission_prompt.js";
 import * as diff from "./diff.js";
 import * as fallback from "./fallback.js";
 import * as generic from "./generic.js";
@@ -12,6 +13,7 @@ import * as search from "./search.js";
 import * as task from "./task.js";
 import * as terminal from "./terminal.js";
 import * as webFetch from "./web_fetch.js";
+import * as webSearch from "./web_search.js";
 
 /** Result cards by `card`, or by `card:kind` where one card has several kinds (web). */
 const RESULT_CARDS = {
@@ -19,6 +21,7 @@ const RESULT_CARDS = {
   diff: diff.applied,
   terminal,
   "web:fetch": webFetch,
+  "web:search": webSearch,
   generic: generic.result,
   search,
   task,
@@ -38,9 +41,13 @@ function lookup(table, view) {
 
 /** The card module and view a call shows now: its result's, else its call's, else the fallback. */
 function pick(call) {
+  // A call refused permission never ran: what it proposed stays, when the agent said so in its
+  // own words (tether's `_meta`; its error then adds nothing); another agent's account is shown.
+  const start = lookup(CALL_CARDS, call.callView);
+  const refused = isRejection(call.permission) || call.permission === "refused";
+  if (start && refused && call.permissionSaid) return { card: start, view: call.callView };
   const result = lookup(RESULT_CARDS, call.resultView);
   if (result) return { card: result, view: call.resultView };
-  const start = lookup(CALL_CARDS, call.callView);
   if (start) return { card: start, view: call.callView };
   return { card: fallback, view: null };
 }
