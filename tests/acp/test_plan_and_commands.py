@@ -95,6 +95,10 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
             "mode",
             "permissions",
             "skills",
+            "rewind",
+            "undo",
+            "redo",
+            "fork",
             "review",
             "standup",
         ]

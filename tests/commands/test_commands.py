@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tether.commands import CommandError, ModeSwitch, PromptText, load_commands, resolve
+from tether.commands import (
+    CheckpointCommand,
+    CommandError,
+    ModeSwitch,
+    PromptText,
+    load_commands,
+    resolve,
+)
 from tether.commands.catalog import COMMANDS_DIR
 
 
@@ -27,11 +34,23 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
     )
     commands = load_commands(ws, home)
     names = [c.name for c in commands]
-    assert names == ["compact", "init", "mode", "permissions", "skills", "review", "standup"]
-    review = commands[5]
+    assert names == [
+        "compact",
+        "init",
+        "mode",
+        "permissions",
+        "skills",
+        "rewind",
+        "undo",
+        "redo",
+        "fork",
+        "review",
+        "standup",
+    ]
+    review = commands[9]
     assert (review.description, review.hint) == ("Review a file", "PATH")
     assert review.source == ws / COMMANDS_DIR / "review.md"
-    standup = commands[6]
+    standup = commands[10]
     assert (standup.description, standup.hint) == ("Write a standup note", None)
 
     assert resolve("/review src/a.py", commands) == PromptText(
@@ -70,8 +89,30 @@ def test_bad_files_are_skipped_with_a_warning(
     (folder / "binary.md").write_bytes(b"\xff\xfe\x00")
     with caplog.at_level(logging.WARNING):
         commands = load_commands(tmp_path, None)
-    assert [c.name for c in commands] == ["compact", "init", "mode", "permissions", "skills"]
+    assert [c.name for c in commands] == [
+        "compact",
+        "init",
+        "mode",
+        "permissions",
+        "skills",
+        "rewind",
+        "undo",
+        "redo",
+        "fork",
+    ]
     assert commands[2].template is None
     text = caplog.text
     assert "has no prompt" in text and "built-in command" in text
     assert "not a command name" in text and "cannot be read" in text
+
+
+def test_checkpoint_commands_take_a_prompt_number_or_nothing(tmp_path: Path) -> None:
+    commands = load_commands(tmp_path, None)
+    assert resolve("/rewind", commands) == CheckpointCommand("rewind")
+    assert resolve("/rewind 3", commands) == CheckpointCommand("rewind", 3)
+    assert resolve("/fork 12", commands) == CheckpointCommand("fork", 12)
+    assert resolve("/undo", commands) == CheckpointCommand("undo")
+    assert resolve(" /redo ", commands) == CheckpointCommand("redo")
+    for wrong in ("/rewind 0", "/rewind x", "/fork -1", "/rewind ３", "/undo 2", "/redo now"):
+        with pytest.raises(CommandError, match="Usage: /"):
+            resolve(wrong, commands)

@@ -1,5 +1,5 @@
-"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch), and
-`session/cancel` stops it."""
+"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch, or a
+checkpoint command), and `session/cancel` stops it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import logging
 from acp import RequestError
 from acp.schema import PromptResponse
 
+from tether.acp import rewinding
 from tether.acp.commands import command_prompt
 from tether.acp.context import AgentContext
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
@@ -15,7 +16,13 @@ from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.acp.skills import list_skills
 from tether.acp.switches import set_mode
 from tether.acp.workspace import list_permissions, settle
-from tether.commands import ModeSwitch, PermissionsList, SkillsList, load_commands
+from tether.commands import (
+    CheckpointCommand,
+    ModeSwitch,
+    PermissionsList,
+    SkillsList,
+    load_commands,
+)
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -46,6 +53,8 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
             list_permissions(ctx, opened)
         await ctx.flush()
         return PromptResponse(stop_reason="end_turn")
+    if isinstance(meant, CheckpointCommand):
+        return await rewinding.checkpoint_command(ctx, opened, meant)
     if not session.running:
         await settle(ctx, opened)
     if opened.mcp is not None and not session.running:

@@ -24,8 +24,10 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     HookRan,
     TitleChanged,
     ToolCallFinished,
@@ -141,8 +143,10 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted():
+            case ContextCompacted() | FilesRestored():
                 self._notice(Text(update.text, style="yellow"))
+            case CheckpointSaved():
+                self._notice(Text(update.text, style="dim"))
             case HookRan():
                 decided = update.decision is not None
                 self._notice(hook_line(update.text, failed=update.failed, decided=decided))

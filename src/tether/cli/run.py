@@ -21,6 +21,7 @@ from tether.cli.model_args import (
 )
 from tether.cli.printer import Printer
 from tether.cli.prompting import run_prompt
+from tether.cli.rewinding import checkpoint_command, terminal_ask
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
@@ -37,6 +38,7 @@ from tether.cli.settings_args import (
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
+    CheckpointCommand,
     CommandError,
     ModeSwitch,
     PermissionsList,
@@ -79,6 +81,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
     parser.add_argument(
+        "--fork",
+        metavar="ID[@N]",
+        help="continue in a new session made of session ID before its prompt N (all of it "
+        "without @N); ID stays as it is",
+    )
+    parser.add_argument(
         "--approve-mcp",
         action="append",
         default=[],
@@ -103,8 +111,14 @@ def run(args: argparse.Namespace) -> int:
         err.print("tether: error: --max-steps must be at least 1", markup=False)
         return 2
     store = SessionStore.default()
+    try:
+        fork = _fork_point(args, store)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False)
+        return 2
     session_id = store.resolve(args.continue_id) if args.continue_id else None
-    cwd = Path(store.header(session_id).cwd) if session_id else args.cwd
+    known = session_id or (fork[0] if fork else None)
+    cwd = Path(store.header(known).cwd) if known else args.cwd
     if not cwd.is_dir():
         err.print(f"tether: error: --cwd {cwd} is not a directory", markup=False)
         return 1
@@ -121,8 +135,17 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
     model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
-    # Before a session exists: a missing key must not leave an empty session behind.
-    require_key(model)
+    checkpoint = _checkpoint_command(prompt, cwd, store)
+    if checkpoint is None:
+        # Before a session exists: a missing key must not leave an empty session behind.
+        require_key(model)
+    elif not (session_id or fork):
+        err.print(
+            f"tether: error: /{checkpoint.action} works on a session: "
+            "pass --continue ID (or --fork ID)",
+            markup=False,
+        )
+        return 2
     mode = effective_mode(settings)
     search = search_setup(settings)
     say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
@@ -144,10 +167,7 @@ def run(args: argparse.Namespace) -> int:
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
-    if session_id:
-        session = Session.load(store, session_id, config)
-    else:
-        session = Session.create(store, cwd, config)
+    session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
         status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
@@ -172,7 +192,8 @@ def run_command_or_prompt(
     *,
     mcp: CliMcp,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
+    """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
+    its status."""
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
@@ -204,5 +225,47 @@ def run_command_or_prompt(
         case PromptText(text=text):
             typed = prompt if text != prompt else None
             return run_prompt(session, text, printer, typed=typed, mcp=mcp)
+        case CheckpointCommand():
+            ask = terminal_ask(err) if sys.stdin.isatty() else None
+            return checkpoint_command(
+                session, meant, store=store, printer=printer, err=err, ask=ask
+            )
         case _:
             assert_never(meant)
+
+
+def _open(
+    store: SessionStore,
+    config: SessionConfig,
+    cwd: Path,
+    session_id: str | None,
+    fork: tuple[str, int | None] | None,
+) -> Session:
+    """The session to prompt: continued, forked from another, or new."""
+    if session_id:
+        return Session.load(store, session_id, config)
+    if fork:
+        return Session.fork(store, fork[0], fork[1], config)
+    return Session.create(store, cwd, config)
+
+
+def _checkpoint_command(prompt: str, cwd: Path, store: SessionStore) -> CheckpointCommand | None:
+    """The prompt as `/rewind`, `/undo`, `/redo` or `/fork` (they need no model)."""
+    try:
+        meant = resolve(prompt, load_commands(cwd, store.root))
+    except CommandError:
+        return None  # reported where it is resolved again
+    return meant if isinstance(meant, CheckpointCommand) else None
+
+
+def _fork_point(args: argparse.Namespace, store: SessionStore) -> tuple[str, int | None] | None:
+    """`--fork ID` or `ID@N` as a session id (a prefix is enough) and a prompt number."""
+    raw: str | None = args.fork
+    if raw is None:
+        return None
+    if args.continue_id:
+        raise ValueError("--continue and --fork exclude each other")
+    name, at, number = raw.partition("@")
+    if at and not (number.isascii() and number.isdigit() and int(number) >= 1):
+        raise ValueError(f"--fork takes ID or ID@N with N a prompt number (got {raw!r})")
+    return store.resolve(name), int(number) if at else None

@@ -86,6 +86,18 @@ BUILTIN: tuple[Command, ...] = (
     Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
+    Command(
+        "rewind",
+        "Restore the files to how they were before a prompt (no number: list the prompts)",
+        hint="prompt number (optional)",
+    ),
+    Command("undo", "Undo the file changes of the last prompt"),
+    Command("redo", "Put back what the last /undo restored"),
+    Command(
+        "fork",
+        "Continue in a new session from before a prompt (no number: from now)",
+        hint="prompt number (optional)",
+    ),
 )
 
 

@@ -38,6 +38,8 @@ class SessionConfig:
     """Tokens the model's context holds; `None` looks the model up (`models.windows`)."""
     compact_at: float = DEFAULT_COMPACT_AT
     """The fraction of the window past which the session compacts before a request."""
+    checkpoints: bool = True
+    """Save the workspace before each prompt and after each step that may change files."""
     settings: Settings | None = None
     """The workspace's settings: permission rules and trust (`None`: the mode alone)."""
     models: Callable[[str], Model] | None = None

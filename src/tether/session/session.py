@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from tether.agents import load_agents
+from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
+from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
@@ -38,6 +40,8 @@ from tether.session.events import (
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
+from tether.session.restoring import recover_restore
+from tether.session.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
@@ -116,6 +120,11 @@ class Session:
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
         )
+        self._checkpoints = Checkpoints(
+            log_, workspace, self.tools, user_dir, enabled=config.checkpoints
+        )
+        self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
+        """Rewind, undo and redo of what the session's tools changed in the workspace."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -152,10 +161,29 @@ class Session:
         try:
             session = cls(event_log, config, store.root)
             session._close_interrupted_turn()
+            session._finish_interrupted_restore()
         except BaseException:
             event_log.close()
             raise
         return session
+
+    @classmethod
+    def fork(
+        cls,
+        store: SessionStore,
+        source_id: str,
+        prompt: int | None,
+        config: SessionConfig,
+        session_id: str | None = None,
+    ) -> Session:
+        """A new session that continues `source_id` from before its prompt `prompt` (`None`:
+        from now); the original is untouched. `RewindError` names the prompts there are."""
+        event_log = store.fork(source_id, prompt, session_id)
+        try:
+            return cls(event_log, config, store.root)
+        except BaseException:
+            event_log.close()
+            raise
 
     @property
     def id(self) -> str:
@@ -271,6 +299,7 @@ class Session:
         for update in user_updates(prompt):
             emit(update)
         self._hooks.emit = emit
+        self._checkpoints.begin(self._prompt_count())
         focus = compact_command(said.content)
         # A prompt a hook may block does not title the session before the hook has run.
         screened = focus is None and self._hooks.screens_prompts
@@ -292,19 +321,30 @@ class Session:
                     stop = await self._compact_now(prompt.seq, focus, emit)
             await self._hooks.settle()
         except asyncio.CancelledError:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not turn.cancel_requested:
                 raise  # the caller itself was cancelled: recorded, and passed on
             return "cancelled"
         except ModelError as exc:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="error", error=str(exc)), emit)
             raise PromptFailed(str(exc)) from exc
         except BaseException as exc:
+            await self._settle_checkpoints()
             message = f"internal error: {type(exc).__name__}: {exc}"
             self._end(TurnEnd(stop_reason="error", error=message), emit)
             raise
+        await self._settle_checkpoints()
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
+
+    async def _settle_checkpoints(self) -> None:
+        try:
+            await self._checkpoints.settle()
+        except asyncio.CancelledError:
+            # Cancelled again while saving: the save lands later, or the next one sees it.
+            log.warning("a checkpoint was interrupted")
 
     def _title_from(self, said: UserMessageEvent, emit: OnUpdate) -> None:
         if self.title is None and (title := title_from(said.content)):
@@ -325,7 +365,7 @@ class Session:
 
     async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
         continued = 0  # times in a row a Stop hook made the model go on
-        for _ in range(self.max_steps):
+        for step in range(1, self.max_steps + 1):
             if self._hooks.stopped is not None:
                 return "end_turn"  # a hook stopped the turn; its notice says why
             try:
@@ -341,7 +381,9 @@ class Session:
                     continued += 1
                     continue
                 return stop
+            await self._checkpoints.before_step(step, reply.tool_calls)
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
+            await self._checkpoints.after_step()
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
@@ -375,6 +417,9 @@ class Session:
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
         self._calls.finish_pending(unfinished, emit)
+        notice = self._checkpoints.notice()
+        if notice is not None:
+            emit(notice)
         self._hooks.drop_background()
         self._hooks.emit = _ignore
         self._append(end)
@@ -394,6 +439,17 @@ class Session:
             if isinstance(event, ToolCallEvent) and event.tool_call_id not in answered:
                 self._calls.adopt(event)
         self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
+
+    def _prompt_count(self) -> int:
+        return sum(isinstance(e, TurnStart) for e in self._log.events)
+
+    def _finish_interrupted_restore(self) -> None:
+        try:
+            recover_restore(self._log, self._checkpoints)
+        except CheckpointError as exc:
+            log.warning(
+                "session %s: an interrupted restore could not be finished: %s", self.id, exc
+            )
 
     def _append(self, event: E) -> E:
         return self._log.append(event)

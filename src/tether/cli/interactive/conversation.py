@@ -28,6 +28,7 @@ from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.commands import (
+    CheckpointCommand,
     Command,
     CommandError,
     ModeSwitch,
@@ -268,6 +269,10 @@ class Conversation:
                 self.say(Text(skills_text(session.skills, session.cwd)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
+            case CheckpointCommand():
+                from tether.cli.interactive.rewind import checkpoint_command
+
+                await checkpoint_command(self, meant)
 
     async def prompt(self, text: str, typed: str | None = None) -> None:
         """Send a prompt (with the files it mentions and the person's `!` commands)."""
