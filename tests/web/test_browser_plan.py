@@ -65,6 +65,7 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
             "init",
             "mode",
             "permissions",
+            "skills",
             "rewind",
             "undo",
             "redo",

@@ -46,6 +46,7 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     load_commands,
     resolve,
 )
@@ -55,6 +56,7 @@ from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionSto
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
@@ -283,6 +285,14 @@ def run_command_or_prompt(
                 printer.console.print(
                     permissions_text(settings, session.gate.mode), markup=False, highlight=False
                 )
+            return 0
+        case SkillsList():
+            printer.console.print(
+                skills_text(session.skills, session.cwd),
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
             return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None

@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import assert_never
+from typing import Any, assert_never
 
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
@@ -48,7 +48,10 @@ from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
+from tether.skills import SkillCatalog, load_skills
+from tether.tools.base import Tool
 from tether.tools.registry import ToolRegistry
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -71,10 +74,12 @@ class Session:
         catalog = None
         if _delegates(config.tools):
             catalog = config.agents or load_agents(workspace.cwd, user_dir)
-        self.tools = ToolRegistry(
+        tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
-        )
+        ]
+        self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
+        self.tools = ToolRegistry(tools)
         self.gate = config.policy(workspace)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
@@ -456,6 +461,20 @@ class Session:
 
 def _ignore(_update: ClientUpdate) -> None:
     return None
+
+
+def _with_skills(
+    tools: list[Tool[Any, Any]], config: SessionConfig, cwd: Path, user_dir: Path
+) -> tuple[SkillCatalog, list[Tool[Any, Any]]]:
+    """The session's skills, and its tools with a `skill` tool that loads them (offered to the
+    model only when there are skills; it still shows the cards of skills loaded before)."""
+    given = next((t for t in tools if isinstance(t, SkillTool)), None)
+    if given is None:
+        return config.skills or SkillCatalog({}), tools
+    if len(given.catalog):
+        return given.catalog, tools  # a child's: its parent's tool
+    catalog = config.skills or load_skills(cwd, user_dir)
+    return catalog, [SkillTool(catalog) if t is given else t for t in tools]
 
 
 def _delegates(tools: ToolRegistry) -> bool:

@@ -34,6 +34,7 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 from tether.content import ContentBlock, TextContent
@@ -46,6 +47,7 @@ from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
 
 __all__ = ["Conversation", "model_label"]
 
@@ -262,6 +264,9 @@ class Conversation:
                 gate = self.current().gate
                 if gate.settings is not None:
                     self.say(Text(permissions_text(gate.settings, gate.mode)))
+            case SkillsList():
+                session = self.current()
+                self.say(Text(skills_text(session.skills, session.cwd)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
             case CheckpointCommand():
