@@ -280,7 +280,9 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
                 "name": "Always allow",
                 "kind": "allow_always",
                 "_meta": {
-                    "tether": {"label": "Always allow the command `echo hi > out.txt` for this session"}
+                    "tether": {
+                        "label": "Always allow the command `echo hi > out.txt` for this session"
+                    }
                 },
             },
             {
