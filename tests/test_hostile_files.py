@@ -112,6 +112,7 @@ def test_the_web_token_file_of_every_kind_is_replaced(tmp_path: Path, kind: str)
     token = _within(lambda: web_token(tmp_path))
     assert isinstance(token, str) and len(token) >= 32
     assert (tmp_path / "web-token").read_text().strip() == token
+    assert (tmp_path / "web-token").stat().st_mode & 0o777 == 0o600
 
 
 @pytest.mark.parametrize("kind", KINDS)

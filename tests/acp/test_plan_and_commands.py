@@ -89,7 +89,19 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         update = advert["params"]["update"]
         assert update["sessionUpdate"] == "available_commands_update"
         commands = {c["name"]: c for c in update["availableCommands"]}
-        assert list(commands) == ["compact", "init", "mode", "permissions", "review", "standup"]
+        assert list(commands) == [
+            "compact",
+            "init",
+            "mode",
+            "permissions",
+            "skills",
+            "rewind",
+            "undo",
+            "redo",
+            "fork",
+            "review",
+            "standup",
+        ]
         assert commands["review"]["description"] == "Review one file"
         assert commands["review"]["input"] == {"hint": "PATH"}
         assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto"}

@@ -86,6 +86,7 @@ def test_trust_is_asked_at_the_terminal_once(tmp_path: Path, ws: Path) -> None:
 def test_always_allow_for_the_project_lasts(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     (ws / ".git/info").mkdir(parents=True)
+    (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
     call = {"id": "c1", "name": "bash", "arguments": {"command": "touch made && ls"}}
     model = _script(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
     args = ["run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tether.figures import short_tokens
 from tether.models.windows import DEFAULT_WINDOW, context_window
-from tether.session.updates import short_tokens
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,14 @@ async def test_cancel_during_the_model_stream(home: Path, ws: Path, sessions: Se
     assert model.closed.is_set()  # the stream was closed, not left hanging
     assert recorder.updates[-1] == TurnEnded(stop_reason="cancelled")
     types = [e["type"] for e in log_lines(session, home)[1:]]
-    assert types == ["turn/start", "user/message", "session/title", "assistant/chunk", "turn/end"]
+    assert types == [
+        "turn/start",
+        "user/message",
+        "session/title",
+        "assistant/chunk",
+        "checkpoint",  # the workspace before the prompt, saved whatever happens
+        "turn/end",
+    ]
     assert session.replay() == recorder.updates
     # The next prompt works and the model sees a valid history.
     session.model = script({"text": "ok"})
@@ -157,5 +164,5 @@ async def test_cancel_right_after_the_prompt_begins_ends_it_cancelled(
     assert await asyncio.wait_for(task, 5) == "cancelled"
     assert recorder.updates[-1] == TurnEnded(stop_reason="cancelled")
     types = [e["type"] for e in log_lines(session, home)[1:]]
-    assert types == ["turn/start", "user/message", "session/title", "turn/end"]
+    assert types == ["turn/start", "user/message", "session/title", "checkpoint", "turn/end"]
     assert log_lines(session, home)[-1]["stopReason"] == "cancelled"

@@ -253,6 +253,6 @@ async def test_a_context_overflow_is_compacted_and_retried_once(
 
 
 def _short(count: int) -> str:
-    from tether.session.updates import short_tokens
+    from tether.figures import short_tokens
 
     return short_tokens(count)

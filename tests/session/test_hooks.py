@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.hooks.scripts import bash_hook, group, python_hook, recorded, recorder, user_hooks
+from tests.hooks.scripts import GUARD, bash_hook, group, python_hook, recorded, recorder, user_hooks
 from tests.processes import processes_with
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
@@ -17,6 +17,7 @@ from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.script import ScriptModel
 from tether.policy import PermissionDecision, PermissionQuestion
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
+from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.replay import replay
 from tether.session.updates import HookRan
@@ -25,14 +26,6 @@ from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
-
-GUARD = """\
-input=$(cat)
-case "$input" in
-  *'rm -rf'*) echo "rm -rf is not allowed here" >&2; exit 2;;
-esac
-"""
-"""The classic guard: a PreToolUse hook that refuses any command holding `rm -rf`."""
 
 
 @pytest.fixture
@@ -166,7 +159,9 @@ async def test_every_event_runs_its_hooks_with_their_input(
     ]
     assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
     stored = SessionStore(home).read(session.id)
-    again = replay(stored.events, bash_tools(), stored.header.cwd, session.window)
+    again = replay(
+        stored.events, bash_tools(), stored.header.cwd, session.window, DEFAULT_COMPACT_AT
+    )
     assert again[: len(live.without_progress())] == live.without_progress()
     # The session's end was logged after its last prompt: a replay shows it too.
     assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"

@@ -42,6 +42,7 @@ async def test_log_has_a_header_then_numbered_events(
         "session/title",
         "assistant/chunk",
         "assistant/message",
+        "checkpoint",  # before the first tool runs: the workspace as the prompt found it
         "tool/call",
         "tool/result",
         "assistant/chunk",
@@ -49,10 +50,10 @@ async def test_log_has_a_header_then_numbered_events(
         "turn/end",
     ]
     assert events[4]["toolCalls"] == [{"id": "c1", "name": "echo", "arguments": '{"text": "x"}'}]
-    assert events[6] == {
+    assert events[7] == {
         "type": "tool/result",
-        "seq": 7,
-        "time": events[6]["time"],
+        "seq": 8,
+        "time": events[7]["time"],
         "toolCallId": "c1",
         "content": [{"type": "text", "text": "x"}],
         "isError": False,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ def home(isolated_environment: Path) -> Path:
 
 
 def test_a_new_file_is_created_and_kept_out_of_git(ws: Path, home: Path) -> None:
-    (ws / ".git/info").mkdir(parents=True)
+    _git_dir(ws)
     (ws / ".git/info/exclude").write_text("# git ls-files --exclude-from\n*.o")
     rules = remember_rules(ws, home, ["bash(npm test)", "edit(src/app.py)"])
     assert [r.canonical for r in rules] == ["bash(npm test)", "edit(src/app.py)"]
@@ -40,6 +41,47 @@ def test_a_new_file_is_created_and_kept_out_of_git(ws: Path, home: Path) -> None
         "edit(src/app.py)",
         "bash(make)",
     ]
+
+
+def test_git_exclude_is_never_read_or_written_through_a_link(
+    ws: Path, home: Path, tmp_path: Path
+) -> None:
+    # `.git/info` is writable inside the sandbox: a command may plant links there before the
+    # person remembers a rule. Their targets outside the workspace are neither read (their
+    # text would land in the workspace) nor written (a `.bashrc` would run it).
+    secret = tmp_path / "secret"
+    secret.write_text("TOKEN\n")
+    _git_dir(ws)
+    (ws / ".git/info/exclude").symlink_to(secret)
+    remember_rules(ws, home, ["bash(npm test)"])
+    assert secret.read_text() == "TOKEN\n"
+    assert (ws / ".git/info/exclude").is_symlink()
+
+    (ws / LOCAL).unlink()
+    (ws / ".git/info/exclude").unlink()
+    (ws / ".git/info/exclude").write_text("run-me\n")
+    for pid in (os.getpid(), *range(1, 200)):
+        (ws / f".git/info/.exclude.{pid}.tmp").symlink_to(secret)
+    remember_rules(ws, home, ["bash(make)"])
+    assert secret.read_text() == "TOKEN\n"
+    assert (ws / ".git/info/exclude").read_text() == "run-me\n/.tether/settings.local.json\n"
+
+
+def _git_dir(ws: Path) -> None:
+    (ws / ".git/info").mkdir(parents=True)
+    (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
+
+
+def test_git_exclude_is_written_only_in_a_git_directory(
+    ws: Path, home: Path, tmp_path: Path
+) -> None:
+    # A `.git` file names its git directory; one naming a folder that is none gets nothing.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ws / ".git").write_text(f"gitdir: {elsewhere}\n")
+    remember_rules(ws, home, ["bash(npm test)"])
+    assert (ws / LOCAL).is_file()
+    assert list(elsewhere.iterdir()) == []
 
 
 def test_the_rest_of_the_file_keeps_its_bytes(ws: Path, home: Path) -> None:

@@ -60,8 +60,20 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
         menu.locator("li[data-name=review]").wait_for()
         names = [item.get_attribute("data-name") for item in menu.locator("li").all()]
         # The agent's commands, then the page's own.
-        assert names == ["compact", "init", "mode", "permissions", "review", "help"]
-        page.fill("#prompt", "/re")
+        assert names == [
+            "compact",
+            "init",
+            "mode",
+            "permissions",
+            "skills",
+            "rewind",
+            "undo",
+            "redo",
+            "fork",
+            "review",
+            "help",
+        ]
+        page.fill("#prompt", "/rev")
         page.wait_for_function("document.querySelectorAll('#command-menu li').length === 1")
         assert "Review one file" in menu.inner_text()
         assert "PATH" in menu.inner_text()

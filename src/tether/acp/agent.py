@@ -6,6 +6,7 @@ Each ACP method is one line here, routed to a handler in a small module:
 |---------------------------------------------------------------|------------------------|
 | `initialize`                                                  | `acp.capabilities`     |
 | `session/new`, `session/load`, `session/list`, `session/delete`| `acp.lifecycle`        |
+| `session/fork`, `session/resume`, `session/close`             | `acp.branching`        |
 | `session/prompt`, `session/cancel`                            | `acp.turns`            |
 | `session/set_mode`, `session/set_config_option`               | `acp.switches`         |
 | `_tether/permissions` (an extension method)                   | `acp.workspace`        |
@@ -45,19 +46,22 @@ from acp.interfaces import Client
 from acp.meta import AGENT_METHODS
 from acp.router import MessageRouter
 from acp.schema import (
+    CloseSessionResponse,
     DeleteSessionRequest,
     DeleteSessionResponse,
+    ForkSessionResponse,
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
     NewSessionResponse,
     PromptResponse,
+    ResumeSessionResponse,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
 )
 from acp.utils import normalize_result
 
-from tether.acp import lifecycle, switches, turns, workspace
+from tether.acp import branching, lifecycle, switches, turns, workspace
 from tether.acp.capabilities import initialize_response
 from tether.acp.context import AgentContext
 from tether.acp.lifecycle import LIST_PAGE
@@ -142,6 +146,41 @@ class TetherAgent:
         return await lifecycle.load_session(
             self.context, cwd, session_id, additional_directories, mcp_servers
         )
+
+    async def fork_session(
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: list[ClientServer] | None = None,
+        **kwargs: Any,
+    ) -> ForkSessionResponse:
+        """`session/fork` (`_meta.tether.prompt`: fork before that prompt)."""
+        return await branching.fork_session(
+            self.context,
+            session_id,
+            cwd,
+            additional_directories,
+            mcp_servers,
+            tether=kwargs.get("tether"),
+        )
+
+    async def resume_session(
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: list[str] | None = None,
+        mcp_servers: list[ClientServer] | None = None,
+        **kwargs: Any,
+    ) -> ResumeSessionResponse:
+        """`session/resume`."""
+        return await branching.resume_session(
+            self.context, session_id, cwd, additional_directories, mcp_servers
+        )
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        """`session/close`."""
+        return await branching.close_session(self.context, session_id)
 
     async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
         """`session/delete`."""

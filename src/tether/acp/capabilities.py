@@ -11,8 +11,11 @@ from acp.schema import (
     PromptCapabilities,
     SessionAdditionalDirectoriesCapabilities,
     SessionCapabilities,
+    SessionCloseCapabilities,
     SessionDeleteCapabilities,
+    SessionForkCapabilities,
     SessionListCapabilities,
+    SessionResumeCapabilities,
 )
 
 from tether import __version__
@@ -21,7 +24,8 @@ __all__ = ["initialize_response"]
 
 
 def initialize_response() -> InitializeResponse:
-    """ACP v1: sessions load, list and delete; prompts take images and embedded context."""
+    """ACP v1: sessions load, list, delete, fork, resume and close; prompts take images and
+    embedded context."""
     return InitializeResponse(
         protocol_version=PROTOCOL_VERSION,
         agent_capabilities=AgentCapabilities(
@@ -32,6 +36,9 @@ def initialize_response() -> InitializeResponse:
                 list=SessionListCapabilities(),
                 delete=SessionDeleteCapabilities(),
                 additional_directories=SessionAdditionalDirectoriesCapabilities(),
+                fork=SessionForkCapabilities(),
+                resume=SessionResumeCapabilities(),
+                close=SessionCloseCapabilities(),
             ),
         ),
         agent_info=Implementation(name="tether", title="tether", version=__version__),

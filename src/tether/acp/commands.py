@@ -2,8 +2,9 @@
 
 A prompt whose first block is `/NAME ARGS` is looked up in the session's commands: a prompt
 command is sent to the model expanded (the log keeps the prompt as typed, for `session/load`),
-`/mode NAME` switches the mode without asking the model, `/compact` goes to the session as
-it is, and text that names no command (`/usr/bin/env is gone`) is an ordinary prompt.
+`/mode NAME` switches the mode without asking the model, `/rewind`, `/undo`, `/redo` and
+`/fork` are done by the session (`acp.rewinding`), `/compact` goes to the session as it is,
+and text that names no command (`/usr/bin/env is gone`) is an ordinary prompt.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from acp.schema import (
 
 from tether.acp.prompt import PromptBlock
 from tether.commands import (
+    CheckpointCommand,
     Command,
     CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
@@ -60,8 +63,10 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | PermissionsList:
-    """What a prompt asks for: blocks for the model (maybe expanded), or a mode switch."""
+) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand:
+    """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, the
+    permissions or skills listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`,
+    `/fork`)."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
         return CommandPrompt(list(blocks), expanded=False)
@@ -70,7 +75,7 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch() | PermissionsList():
+        case ModeSwitch() | PermissionsList() | SkillsList() | CheckpointCommand():
             return meant
         case PromptText(text=text) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)

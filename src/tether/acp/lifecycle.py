@@ -19,11 +19,19 @@ from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_er
 from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
+from tether.acp.skills import announce_skills
 from tether.acp.switches import honour_logged_model, session_options
 from tether.acp.workspace import announce
 from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
 
-__all__ = ["LIST_PAGE", "delete_session", "list_sessions", "load_session", "new_session"]
+__all__ = [
+    "LIST_PAGE",
+    "delete_session",
+    "list_sessions",
+    "load_session",
+    "new_session",
+    "open_stored",
+]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +54,7 @@ async def new_session(
     session = Session.create(ctx.store, root, config, session_id)
     opened = ctx.register(session, calls)
     announce(ctx, opened)
+    announce_skills(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
     return NewSessionResponse(
@@ -67,7 +76,7 @@ async def load_session(
     opened = ctx.open.get(session_id)
     fresh = opened is None
     if opened is None:
-        opened = _load(ctx, session_id, additional_directories)
+        opened = open_stored(ctx, session_id, additional_directories)
         # Before the replay, so the cards of MCP calls come back as they were shown.
         await ctx.start_mcp(opened, mcp_servers or [])
     session = opened.session
@@ -77,6 +86,7 @@ async def load_session(
         ctx.post(opened, update)
     if fresh:
         announce(ctx, opened)
+        announce_skills(ctx, opened)
     await ctx.flush()
     ctx.advertise(opened)
     return LoadSessionResponse(
@@ -142,7 +152,8 @@ async def list_sessions(
     )
 
 
-def _load(ctx: AgentContext, session_id: str, extra: list[str] | None) -> OpenSession:
+def open_stored(ctx: AgentContext, session_id: str, extra: list[str] | None) -> OpenSession:
+    """Open a stored session here (locked), on its own cwd and the client's extra directories."""
     roots = [directory(d, "additionalDirectories") for d in extra or ()]
     try:
         cwd = Path(ctx.store.header(session_id).cwd)

@@ -25,6 +25,9 @@ Shapes (camelCase on the wire):
   replaying client sees where each prompt ended and why, as it did live.
 - `UsageChanged` → `usage_update` with `used` and `size` (after each model response), and
   `_meta.tether.compactAt`, the share of the window past which the session compacts.
+- `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text and
+  `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
+  `{kind: "restore", action, prompt, restored, kept}`.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 - `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
@@ -69,8 +72,10 @@ from tether.acp.prompt import acp_resource
 from tether.content import ImageContent
 from tether.session import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -148,10 +153,28 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
                 "beforeTokens": update.before_tokens,
                 "afterTokens": update.after_tokens,
             }
-            return AgentMessageChunk(
-                session_update="agent_message_chunk",
-                content=text_block(update.text + "\n"),
-                field_meta={"tether": {"notice": notice}},
+            return _notice(update.text, notice)
+        case CheckpointSaved():
+            return _notice(
+                update.text,
+                {
+                    "kind": "checkpoint",
+                    "prompt": update.prompt,
+                    "files": list(update.files),
+                    "skipped": list(update.skipped),
+                    "partial": update.partial,
+                },
+            )
+        case FilesRestored():
+            return _notice(
+                update.text,
+                {
+                    "kind": "restore",
+                    "action": update.action,
+                    "prompt": update.prompt,
+                    "restored": list(update.restored),
+                    "kept": list(update.kept),
+                },
             )
         case HookRan():
             return AgentMessageChunk(
@@ -161,6 +184,15 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             )
         case _:
             assert_never(update)
+
+
+def _notice(text: str, notice: dict[str, Any]) -> AgentMessageChunk:
+    """A notice for people as agent text, with what it says in `_meta.tether.notice`."""
+    return AgentMessageChunk(
+        session_update="agent_message_chunk",
+        content=text_block(text + "\n"),
+        field_meta={"tether": {"notice": notice}},
+    )
 
 
 def _hook_notice(update: HookRan) -> dict[str, Any]:

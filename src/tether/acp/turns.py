@@ -1,5 +1,5 @@
-"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch), and
-`session/cancel` stops it."""
+"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch, or a
+checkpoint command), and `session/cancel` stops it."""
 
 from __future__ import annotations
 
@@ -8,13 +8,21 @@ import logging
 from acp import RequestError
 from acp.schema import PromptResponse
 
+from tether.acp import rewinding
 from tether.acp.commands import command_prompt
 from tether.acp.context import AgentContext
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
+from tether.acp.skills import list_skills
 from tether.acp.switches import set_mode
 from tether.acp.workspace import list_permissions, settle
-from tether.commands import ModeSwitch, PermissionsList, load_commands
+from tether.commands import (
+    CheckpointCommand,
+    ModeSwitch,
+    PermissionsList,
+    SkillsList,
+    load_commands,
+)
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -34,15 +42,19 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     opened = ctx.opened(session_id)
     session = opened.session
     meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
-    if isinstance(meant, ModeSwitch | PermissionsList):
+    if isinstance(meant, ModeSwitch | PermissionsList | SkillsList):
         if session.running:
             raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
         if isinstance(meant, ModeSwitch):
             set_mode(ctx, opened, meant.mode)
+        elif isinstance(meant, SkillsList):
+            list_skills(ctx, opened)
         else:
             list_permissions(ctx, opened)
         await ctx.flush()
         return PromptResponse(stop_reason="end_turn")
+    if isinstance(meant, CheckpointCommand):
+        return await rewinding.checkpoint_command(ctx, opened, meant)
     if not session.running:
         await settle(ctx, opened)
     if opened.mcp is not None and not session.running:

@@ -24,8 +24,10 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     HookRan,
     TitleChanged,
     ToolCallFinished,
@@ -141,18 +143,22 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted() | HookRan():
-                self.status.stop()
-                self._end_text()
-                notice = (
-                    hook_line(update)
-                    if isinstance(update, HookRan)
-                    else Text(update.text, style="yellow")
-                )
-                self.console.print(notice)
-                self.status.show(self.status_label())
+            case ContextCompacted() | FilesRestored():
+                self._notice(Text(update.text, style="yellow"))
+            case CheckpointSaved():
+                self._notice(Text(update.text, style="dim"))
+            case HookRan():
+                decided = update.decision is not None
+                self._notice(hook_line(update.text, failed=update.failed, decided=decided))
             case _:
                 assert_never(update)
+
+    def _notice(self, notice: Text) -> None:
+        """A line between the turn's output, with the live status line set aside for it."""
+        self.status.stop()
+        self._end_text()
+        self.console.print(notice)
+        self.status.show(self.status_label())
 
     def _agent_text(self, chunk: str) -> None:
         """Print the blocks a chunk completes; the rest shows live, as it streams."""

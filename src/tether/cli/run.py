@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import assert_never
 
@@ -20,7 +22,9 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import run_prompt
+from tether.cli.prompting import UpdateSink, run_prompt
+from tether.cli.rewinding import checkpoint_command, terminal_ask
+from tether.cli.run_output import OUTPUT_FORMATS, JsonLines
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
@@ -37,18 +41,23 @@ from tether.cli.settings_args import (
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
+    CheckpointCommand,
     CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     load_commands,
     resolve,
 )
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
+from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]
@@ -77,6 +86,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", type=Path, default=Path.cwd(), help="the workspace root")
     parser.add_argument("--continue", dest="continue_id", metavar="ID", help="continue a session")
     parser.add_argument(
+        "--fork",
+        metavar="ID[@N]",
+        help="continue in a new session made of session ID before its prompt N (all of it "
+        "without @N); ID stays as it is",
+    )
+    parser.add_argument(
         "--approve-mcp",
         action="append",
         default=[],
@@ -85,6 +100,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_fetch_arguments(parser)
     add_verbose_argument(parser)
+    parser.add_argument(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        default="text",
+        help="text: cards for people; json: the result object alone; stream-json: JSON lines "
+        "(init, every update, result). In json modes nothing is asked: calls the mode does "
+        "not allow are refused",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,8 +124,14 @@ def run(args: argparse.Namespace) -> int:
         err.print("tether: error: --max-steps must be at least 1", markup=False)
         return 2
     store = SessionStore.default()
+    try:
+        fork = _fork_point(args, store)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False)
+        return 2
     session_id = store.resolve(args.continue_id) if args.continue_id else None
-    cwd = Path(store.header(session_id).cwd) if session_id else args.cwd
+    known = session_id or (fork[0] if fork else None)
+    cwd = Path(store.header(known).cwd) if known else args.cwd
     if not cwd.is_dir():
         err.print(f"tether: error: --cwd {cwd} is not a directory", markup=False)
         return 1
@@ -110,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
     # With the prompt on stdin, the terminal is no longer there to answer either. Auto mode
     # keeps the asker too: a command that asks to leave the sandbox asks in every mode.
-    can_ask = not from_stdin and sys.stdin.isatty()
+    # A program reading JSON is no one to ask either, even when started at a terminal.
+    machine = args.output_format != "text"
+    can_ask = not from_stdin and sys.stdin.isatty() and not machine
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
@@ -119,9 +150,17 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
     model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
-    # Before a session exists: a missing key must not leave an empty session behind.
-    require_key(model)
-    mode = effective_mode(settings)
+    checkpoint = _checkpoint_command(prompt, cwd, store)
+    if checkpoint is None:
+        # Before a session exists: a missing key must not leave an empty session behind.
+        require_key(model)
+    elif not (session_id or fork):
+        err.print(
+            f"tether: error: /{checkpoint.action} works on a session: "
+            "pass --continue ID (or --fork ID)",
+            markup=False,
+        )
+        return 2
     search = search_setup(settings)
     say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
     config = SessionConfig(
@@ -132,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             env=tool_env(settings),
             web_search=search,
         ),
-        mode=mode,
+        mode=effective_mode(settings),
         asker=asker,
         extra_roots=extra_roots(settings),
         max_steps=args.max_steps,
@@ -142,16 +181,18 @@ def run(args: argparse.Namespace) -> int:
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
-    if session_id:
-        session = Session.load(store, session_id, config)
-    else:
-        session = Session.create(store, cwd, config)
+    session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        if machine:
+            sink = JsonLines(err, stream=args.output_format == "stream-json")
+            status = _run_for_programs(session, store, prompt, sink, mcp=mcp, sandbox=sandbox)
+        else:
+            status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
-        asyncio.run(session.aclose(on_update=printer))
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run (for a
+        # program, after its result line: their notices are not part of the stream).
+        asyncio.run(session.aclose(on_update=_ignore if machine else printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",
@@ -161,21 +202,75 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _run_for_programs(
+    session: Session,
+    store: SessionStore,
+    prompt: str,
+    sink: JsonLines,
+    *,
+    mcp: CliMcp,
+    sandbox: SandboxPolicy,
+) -> int:
+    """The prompt with JSON on stdout: `init` once the tools are known, `result` at the end."""
+    started = time.monotonic()
+    first = len(session.events)
+
+    def ready() -> None:
+        sink.init(
+            RunInit(
+                session_id=session.id,
+                cwd=str(session.cwd),
+                model=session.model.name,
+                mode=session.gate.mode,
+                sandbox=RunSandbox(mode=sandbox.mode, allow_network=sandbox.allow_network),
+                tools=[tool.name for tool in session.tools.offered()],
+            )
+        )
+
+    status = 1  # what an error escaping the run means
+    try:
+        status = run_command_or_prompt(
+            session, store, prompt, sink, sink.console, mcp=mcp, ready=ready
+        )
+    except KeyboardInterrupt:
+        status = 130  # interrupted before the prompt could take the signal itself
+    finally:
+        # Cancelled, failed or not, a program gets its result line.
+        duration_ms = round((time.monotonic() - started) * 1000)
+        result = prompt_result(
+            session.id, session.events[first:], duration_ms=duration_ms, is_error=status != 0
+        )
+        sink.result(result)
+    return status
+
+
+def _ignore(_update: object) -> None:
+    return None
+
+
 def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
-    printer: Printer,
+    printer: UpdateSink,
     err: Console,
     *,
     mcp: CliMcp,
+    ready: Callable[[], None] | None = None,
 ) -> int:
-    """A slash command (`/init`, `/mode auto`, custom ones) or the prompt as it is; its status."""
+    """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
+    its status.
+
+    `ready` is called once before anything else is shown (when the prompt runs: once its
+    MCP servers run).
+    """
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
         err.print(f"tether: error: {exc}", markup=False)
         return 1
+    if ready is not None and not isinstance(meant, PromptText):
+        ready()
     match meant:
         case ModeSwitch(mode=mode):
             session.set_mode(mode)
@@ -191,8 +286,60 @@ def run_command_or_prompt(
                     permissions_text(settings, session.gate.mode), markup=False, highlight=False
                 )
             return 0
+        case SkillsList():
+            printer.console.print(
+                skills_text(session.skills, session.cwd),
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+            return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None
-            return run_prompt(session, text, printer, typed=typed, mcp=mcp)
+            return run_prompt(session, text, printer, typed=typed, mcp=mcp, ready=ready)
+        case CheckpointCommand():
+            # A program reading JSON lines is no one to ask.
+            at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
+            ask = terminal_ask(err) if at_terminal else None
+            return checkpoint_command(
+                session, meant, store=store, printer=printer, err=err, ask=ask
+            )
         case _:
             assert_never(meant)
+
+
+def _open(
+    store: SessionStore,
+    config: SessionConfig,
+    cwd: Path,
+    session_id: str | None,
+    fork: tuple[str, int | None] | None,
+) -> Session:
+    """The session to prompt: continued, forked from another, or new."""
+    if session_id:
+        return Session.load(store, session_id, config)
+    if fork:
+        return Session.fork(store, fork[0], fork[1], config)
+    return Session.create(store, cwd, config)
+
+
+def _checkpoint_command(prompt: str, cwd: Path, store: SessionStore) -> CheckpointCommand | None:
+    """The prompt as `/rewind`, `/undo`, `/redo` or `/fork` (they need no model)."""
+    try:
+        meant = resolve(prompt, load_commands(cwd, store.root))
+    except CommandError:
+        return None  # reported where it is resolved again
+    return meant if isinstance(meant, CheckpointCommand) else None
+
+
+def _fork_point(args: argparse.Namespace, store: SessionStore) -> tuple[str, int | None] | None:
+    """`--fork ID` or `ID@N` as a session id (a prefix is enough) and a prompt number."""
+    raw: str | None = args.fork
+    if raw is None:
+        return None
+    if args.continue_id:
+        raise ValueError("--continue and --fork exclude each other")
+    name, at, number = raw.partition("@")
+    if at and not (number.isascii() and number.isdigit() and int(number) >= 1):
+        raise ValueError(f"--fork takes ID or ID@N with N a prompt number (got {raw!r})")
+    return store.resolve(name), int(number) if at else None

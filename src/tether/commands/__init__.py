@@ -1,4 +1,5 @@
-"""Slash commands: `/compact`, `/init`, `/mode NAME` and custom prompt templates from files.
+"""Slash commands: `/compact`, `/init`, `/mode NAME`, `/rewind`, `/undo`, `/redo`, `/fork`,
+and custom prompt templates from files.
 
 commands = load_commands(workspace, home)
 match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode to switch to
@@ -6,22 +7,30 @@ match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode 
 
 from tether.commands.catalog import COMMANDS_DIR, Command, load_commands
 from tether.commands.resolve import (
+    CHECKPOINT_ACTIONS,
+    CheckpointAction,
+    CheckpointCommand,
     CommandError,
     Invocation,
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
 __all__ = [
+    "CHECKPOINT_ACTIONS",
     "COMMANDS_DIR",
+    "CheckpointAction",
+    "CheckpointCommand",
     "Command",
     "CommandError",
     "Invocation",
     "ModeSwitch",
     "PermissionsList",
     "PromptText",
+    "SkillsList",
     "load_commands",
     "resolve",
 ]

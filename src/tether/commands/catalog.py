@@ -11,6 +11,8 @@ prompt, where `$ARGUMENTS` stands for what follows the command. Optional front m
 
 Files come from `$TETHER_HOME/commands/` and then `.tether/commands/` in the workspace (a
 project command replaces a user command of the same name). Built-in names cannot be taken.
+The workspace's files are read without following symbolic links, and not at all when the
+folder itself leads outside the workspace: a command's text goes to the model.
 
 Some built-in commands act on the terminal itself (`/help`, `/clear`, `/resume`, `/model`,
 `/usage`, `/transcript`, `/exit`): they are `terminal` commands, listed only where a terminal
@@ -78,6 +80,7 @@ BUILTIN: tuple[Command, ...] = (
         "permissions",
         "List the permission rules, the file each comes from, and whether the workspace is trusted",
     ),
+    Command("skills", "List the skills the model can load, and the ones left out and why"),
     Command("help", "Keys and commands", terminal=True),
     Command("clear", "Start a new session with the same settings", terminal=True),
     Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),
@@ -85,6 +88,18 @@ BUILTIN: tuple[Command, ...] = (
     Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
+    Command(
+        "rewind",
+        "Restore the files to how they were before a prompt (no number: list the prompts)",
+        hint="prompt number (optional)",
+    ),
+    Command("undo", "Undo the file changes of the last prompt"),
+    Command("redo", "Put back what the last /undo restored"),
+    Command(
+        "fork",
+        "Continue in a new session from before a prompt (no number: from now)",
+        hint="prompt number (optional)",
+    ),
 )
 
 
@@ -94,11 +109,18 @@ def load_commands(workspace: Path, home: Path | None, *, terminal: bool = False)
     `terminal` commands are in the list only when `terminal` is set.
     """
     found: dict[str, Command] = {}
-    for folder in (home / "commands" if home else None, workspace / COMMANDS_DIR):
-        if folder is None or not folder.is_dir():
+    folders = [(home / "commands", False)] if home else []
+    folders.append((workspace / COMMANDS_DIR, True))
+    for folder, project in folders:
+        if not folder.is_dir():
+            continue
+        # A project's links are not followed: `review.md -> ~/.ssh/id_ed25519` in a cloned
+        # repository would send the key to the model the first time /review is typed.
+        if project and not folder.resolve().is_relative_to(workspace.resolve()):
+            log.warning("%s: leads outside the workspace; its commands are not read", folder)
             continue
         for path in sorted(folder.glob("*.md"))[:_MAX_COMMANDS]:
-            command = parse_command_file(path)
+            command = parse_command_file(path, follow_symlinks=not project)
             if command is not None:
                 found[command.name] = command
     builtin = {c.name for c in BUILTIN}
@@ -108,7 +130,7 @@ def load_commands(workspace: Path, home: Path | None, *, terminal: bool = False)
     return [*offered, *(found[n] for n in sorted(found) if n not in builtin)]
 
 
-def parse_command_file(path: Path) -> Command | None:
+def parse_command_file(path: Path, *, follow_symlinks: bool = True) -> Command | None:
     """The command a file defines, or `None` (logged) when it cannot be one."""
     name = path.stem
     if not _NAME.fullmatch(name):
@@ -116,7 +138,7 @@ def parse_command_file(path: Path) -> Command | None:
         return None
     try:
         # The workspace controls the file: a link to /dev/zero or a FIFO is refused, not read.
-        text = read_bounded_text(path, limit=_MAX_FILE)
+        text = read_bounded_text(path, limit=_MAX_FILE, follow_symlinks=follow_symlinks)
     except UnreadableFile as exc:
         log.warning("cannot be read: %s; skipped", exc)
         return None

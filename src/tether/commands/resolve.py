@@ -1,15 +1,27 @@
-"""What a prompt that starts with `/` means: a prompt to send, or a mode to switch to."""
+"""What a prompt that starts with `/` means: a prompt to send, a mode, or a checkpoint command."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from tether.commands.catalog import ARGUMENTS, Command
 from tether.policy import MODES, PolicyMode, is_mode
 
-__all__ = ["CommandError", "Invocation", "ModeSwitch", "PermissionsList", "PromptText", "resolve"]
+__all__ = [
+    "CHECKPOINT_ACTIONS",
+    "CheckpointAction",
+    "CheckpointCommand",
+    "CommandError",
+    "Invocation",
+    "ModeSwitch",
+    "PermissionsList",
+    "PromptText",
+    "SkillsList",
+    "resolve",
+]
 
 
 _CALL = re.compile(r"/(\S+)\s*(.*)", re.DOTALL)
@@ -39,7 +51,30 @@ class PermissionsList:
     """`/permissions`: show the rules and where they come from; nothing goes to the model."""
 
 
-Invocation = PromptText | ModeSwitch | PermissionsList
+@dataclass(frozen=True)
+class SkillsList:
+    """`/skills`: show the skills the model can load, and those left out; nothing goes to the
+    model."""
+
+
+CheckpointAction = Literal["rewind", "undo", "redo", "fork"]
+"""The commands about checkpoints and the conversation's history."""
+
+CHECKPOINT_ACTIONS: tuple[CheckpointAction, ...] = ("rewind", "undo", "redo", "fork")
+
+
+@dataclass(frozen=True)
+class CheckpointCommand:
+    """`/rewind [N]`, `/undo`, `/redo`, `/fork [N]`: handled by the session, not the model.
+
+    `prompt` is the prompt number given (`None`: `/rewind` lists, `/fork` forks it all).
+    """
+
+    action: CheckpointAction
+    prompt: int | None = None
+
+
+Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -56,10 +91,15 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return PromptText(text)
     if command.name == "permissions":
         return PermissionsList()
+    if command.name == "skills":
+        return SkillsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")
         return ModeSwitch(arguments)
+    action = next((a for a in CHECKPOINT_ACTIONS if a == command.name), None)
+    if action is not None:
+        return _checkpoint_command(action, arguments)
     if command.template is None:
         return PromptText(text, command=command.name)
     if ARGUMENTS in command.template:
@@ -67,3 +107,18 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
     else:
         expanded = f"{command.template}\n\n{arguments}" if arguments else command.template
     return PromptText(expanded.strip(), command=command.name)
+
+
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def _checkpoint_command(action: CheckpointAction, arguments: str) -> CheckpointCommand:
+    if action in ("undo", "redo"):
+        if arguments:
+            raise CommandError(f"Usage: /{action} (it takes nothing after it)")
+        return CheckpointCommand(action)
+    if not arguments:
+        return CheckpointCommand(action)
+    if not _NUMBER.fullmatch(arguments) or int(arguments) < 1:
+        raise CommandError(f"Usage: /{action} [PROMPT_NUMBER] (got {arguments!r})")
+    return CheckpointCommand(action, int(arguments))

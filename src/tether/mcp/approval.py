@@ -15,13 +15,13 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, assert_never
 
 from tether.bounded import UnreadableFile, read_bounded, read_bounded_json
 from tether.mcp.specs import HttpServer, McpSpec, SseServer, StdioServer
+from tether.settings.locking import locked
 
 __all__ = ["APPROVALS_FILE", "Approval", "Approvals", "fingerprint", "named_files"]
 
@@ -125,17 +125,16 @@ class Approvals:
 
     def approve(self, workspace: Path, specs: Sequence[McpSpec]) -> None:
         """Remember that these servers, as they are now, may start in this workspace."""
-        data = self._read()
-        data[str(workspace)] = fingerprint(specs, workspace)
+        # Imported here: reading this file must not load the tools.
+        from tether.tools.fs.atomic import atomic_write
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".mcp-approvals.", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w") as out:
-                out.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        # Locked: two sessions approving at once both keep their approval.
+        with locked(self.path.with_name(f".{APPROVALS_FILE}.lock")):
+            data = self._read()
+            data[str(workspace)] = fingerprint(specs, workspace)
+            text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+            atomic_write(self.path, text.encode(), (self.path.parent,), replace_link=True)
 
     def _read(self) -> dict[str, str]:
         try:

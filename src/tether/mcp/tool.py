@@ -60,6 +60,10 @@ class McpTool(Tool[McpArgs, McpAnswer]):
         hints = self.spec.annotations
         return bool(hints and hints.read_only_hint)
 
+    def writes(self, args: McpArgs) -> tuple[str, ...] | None:
+        """`()` for a read-only tool; else any file (what it does is the server's business)."""
+        return () if self.read_only else None
+
     async def execute(self, args: McpArgs, ctx: ToolContext) -> McpAnswer:
         """Ask the policy (unless read-only), call the server, map its answer."""
         await ctx.gate.authorize(

@@ -5,18 +5,17 @@ from __future__ import annotations
 from rich.text import Text
 
 from tether.render.theme import printable
-from tether.session.updates import HookRan
 
 __all__ = ["hook_line"]
 
 
-def hook_line(update: HookRan) -> Text:
+def hook_line(text: str, *, failed: bool, decided: bool) -> Text:
     """`⚙ PreToolUse hook blocked the call: ... (./guard.sh, exit 2, 15 ms)`: yellow when it
     decided something, red when it failed, dim when it only ran."""
-    if update.failed:
+    if failed:
         style = "red"
-    elif update.decision is not None:
+    elif decided:
         style = "yellow"
     else:
         style = "dim"
-    return Text.assemble(("⚙ ", style), (printable(update.text), style))
+    return Text.assemble(("⚙ ", style), (printable(text), style))

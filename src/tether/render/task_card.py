@@ -8,8 +8,8 @@ from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.text import Text
 
+from tether.figures import short_tokens
 from tether.render.theme import HEADING, SUBTLE, card, note, pill, printable
-from tether.session.updates import short_tokens
 from tether.views import TaskResultView
 
 __all__ = ["COLLAPSE_OVER", "render_task_result", "task_state", "task_tail"]

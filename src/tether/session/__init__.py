@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tether.session.errors import (
         CorruptLog,
         PromptFailed,
+        RewindError,
         SessionBusy,
         SessionError,
         SessionLocked,
@@ -22,12 +23,15 @@ if TYPE_CHECKING:
         UnusableCwd,
     )
     from tether.session.events import TurnStop
+    from tether.session.rewind import Conflict, PromptChanges, RestorePlan
     from tether.session.session import CANCELLED, Session
     from tether.session.store import SessionStore, StoredSession, data_dir
     from tether.session.updates import (
         AgentText,
+        CheckpointSaved,
         ClientUpdate,
         ContextCompacted,
+        FilesRestored,
         TitleChanged,
         ToolCallFinished,
         ToolCallPartial,
@@ -44,10 +48,16 @@ __all__ = [
     "CANCELLED",
     "DEFAULT_MAX_STEPS",
     "AgentText",
+    "CheckpointSaved",
     "ClientUpdate",
+    "Conflict",
     "ContextCompacted",
     "CorruptLog",
+    "FilesRestored",
+    "PromptChanges",
     "PromptFailed",
+    "RestorePlan",
+    "RewindError",
     "Session",
     "SessionBusy",
     "SessionConfig",
@@ -83,6 +93,10 @@ __getattr__ = lazy_names(
         "SessionLocked": "tether.session.errors",
         "SessionNotFound": "tether.session.errors",
         "UnusableCwd": "tether.session.errors",
+        "RewindError": "tether.session.errors",
+        "Conflict": "tether.session.rewind",
+        "PromptChanges": "tether.session.rewind",
+        "RestorePlan": "tether.session.rewind",
         "TurnStop": "tether.session.events",
         "CANCELLED": "tether.session.session",
         "Session": "tether.session.session",
@@ -92,6 +106,8 @@ __getattr__ = lazy_names(
         "AgentText": "tether.session.updates",
         "ClientUpdate": "tether.session.updates",
         "ContextCompacted": "tether.session.updates",
+        "CheckpointSaved": "tether.session.updates",
+        "FilesRestored": "tether.session.updates",
         "TitleChanged": "tether.session.updates",
         "ToolCallFinished": "tether.session.updates",
         "ToolCallPartial": "tether.session.updates",

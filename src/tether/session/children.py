@@ -171,6 +171,8 @@ class Children:
             depth=self._config.depth + 1,
             agents=self.catalog,
             context_window=self._config.context_window if inherited else None,
+            # The parent's checkpoint after its `task` step covers what the child changed.
+            checkpoints=False,
         )
         link = ParentLink(id=self._parent_id, call_id=request.tool_call_id)
         child = self._start(config, link, f"{agent.name}: {request.description}")

@@ -13,6 +13,7 @@ from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
 from tether.session.environment import Host
 from tether.settings import Settings
+from tether.skills import SkillCatalog
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -37,6 +38,8 @@ class SessionConfig:
     """Tokens the model's context holds; `None` looks the model up (`models.windows`)."""
     compact_at: float = DEFAULT_COMPACT_AT
     """The fraction of the window past which the session compacts before a request."""
+    checkpoints: bool = True
+    """Save the workspace before each prompt and after each step that may change files."""
     settings: Settings | None = None
     """The workspace's settings: permission rules and trust (`None`: the mode alone)."""
     models: Callable[[str], Model] | None = None
@@ -51,6 +54,9 @@ class SessionConfig:
     agents: AgentCatalog | None = None
     """The agents `task` calls may start; `None`: read them from the workspace and the user's
     folder (a child gets its parent's)."""
+    skills: SkillCatalog | None = None
+    """The skills the `skill` tool loads; `None`: read them from the workspace and the user's
+    folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
 

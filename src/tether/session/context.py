@@ -35,6 +35,7 @@ from tether.session.log import EventLog
 from tether.session.replay import context_updates
 from tether.session.updates import ClientUpdate
 from tether.tools.registry import ToolRegistry
+from tether.tools.skill import SKILL_TOOL, SkillTool, skills_section
 from tether.tools.workspace import Workspace
 
 __all__ = ["Context"]
@@ -94,12 +95,19 @@ class Context:
                 self._role,
                 self._environment(),
                 instructions=self._instructions(),
+                skills=self._skills(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[
                 ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
             ],
         )
+
+    def _skills(self) -> str | None:
+        tool = self._tools.get(SKILL_TOOL)
+        if isinstance(tool, SkillTool) and tool.unavailable() is None:
+            return skills_section(tool.catalog)
+        return None
 
     def _instructions(self) -> Instructions:
         """The instruction files now; which ones (and what was wrong) is logged when it changes."""

@@ -6,7 +6,8 @@ SessionError        anything the session layer refuses, with a message for peopl
 ├── CorruptLog        a log line that cannot be read, or another format version (names file:line).
 │   └── UnusableCwd   a header whose cwd no directory can have (a NUL, a relative path).
 ├── SessionBusy       a prompt is already running on this session.
-└── PromptFailed      the model failed; the turn was recorded as ended with this error.
+├── PromptFailed      the model failed; the turn was recorded as ended with this error.
+└── RewindError       a rewind, undo, redo or fork that cannot be done (says why).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 __all__ = [
     "CorruptLog",
     "PromptFailed",
+    "RewindError",
     "SessionBusy",
     "SessionError",
     "SessionLocked",
@@ -48,3 +50,7 @@ class SessionBusy(SessionError):
 
 class PromptFailed(SessionError):
     """The model could not answer; the log holds `turn/end` with this error."""
+
+
+class RewindError(SessionError):
+    """A rewind, undo, redo or fork that cannot be done (nothing to undo, no such prompt)."""

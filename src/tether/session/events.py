@@ -21,13 +21,18 @@ __all__ = [
     "EVENT",
     "HEADER",
     "LOG_VERSION",
+    "RESTORE_ACTIONS",
     "AssistantChunk",
     "AssistantMessageEvent",
+    "CheckpointEvent",
     "CompactionEvent",
     "CompactionMethod",
     "Event",
+    "ForkPoint",
     "HookRunEvent",
     "ParentLink",
+    "RestoreAction",
+    "RestoreEvent",
     "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
@@ -53,9 +58,18 @@ TurnEndReason = TurnStop | Literal["error"]
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ForkPoint:
+    """Where a forked session came from: the original's id and the last of its events copied."""
+
+    id: str
+    seq: int
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SessionHeader:
     """Line 1 of every log: the format version, the session's id, cwd and creation time.
 
+    A fork's log starts with events copied from another session: `forkedFrom` says which.
     A child session (an agent a `task` call started) names its `parent`.
     """
 
@@ -64,6 +78,7 @@ class SessionHeader:
     id: str
     cwd: str
     created_at: str
+    forked_from: Opt[ForkPoint] = None
     parent: Opt[ParentLink] = None
 
 
@@ -224,6 +239,54 @@ class SessionConfigEvent:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class CheckpointEvent:
+    """The workspace was saved as `tree`: before prompt `prompt` (step 0) or after its step `step`.
+
+    `changed` are the paths that differ from the previous checkpoint: what the step's tools
+    did, or for step 0 what changed outside tether since. `skipped` names files left out for
+    their size, the first time each is met; `store` is `preimages` when there was no git and
+    only the files `edit` and `write` changed were saved.
+    """
+
+    type: Literal["checkpoint"] = "checkpoint"
+    seq: int = 0
+    time: str = ""
+    prompt: int
+    step: int
+    tree: str
+    changed: tuple[str, ...] = ()
+    skipped: Opt[tuple[str, ...]] = None
+    store: Opt[Literal["preimages"]] = None
+
+
+RestoreAction = Literal["rewind", "undo", "redo"]
+"""Why files were restored: `/rewind`, `/undo` (the last prompt), `/redo` (an undo undone)."""
+
+RESTORE_ACTIONS: tuple[RestoreAction, ...] = ("rewind", "undo", "redo")
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class RestoreEvent:
+    """Files were restored: to before prompt `prompt` (rewind, undo) or to its end (redo).
+
+    `before` is the workspace just before (`outside`: what had changed outside tether since
+    the last checkpoint), `tree` the workspace after; `restored` are the paths put back,
+    `kept` the ones left as they were (changed by someone else, and kept by choice).
+    """
+
+    type: Literal["checkpoint/restore"] = "checkpoint/restore"
+    seq: int = 0
+    time: str = ""
+    action: RestoreAction
+    prompt: int
+    before: str
+    outside: tuple[str, ...] = ()
+    tree: str
+    restored: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class HookRunEvent:
     """One hook command ran for `event`: how it ended, what it decided, and what came of it.
 
@@ -264,6 +327,8 @@ Event = Annotated[
     | SessionConfigEvent
     | UsageEvent
     | CompactionEvent
+    | CheckpointEvent
+    | RestoreEvent
     | HookRunEvent,
     Field(discriminator="type"),
 ]

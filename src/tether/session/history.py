@@ -21,9 +21,11 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CheckpointEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
+    RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -34,7 +36,7 @@ from tether.session.events import (
     UserMessageEvent,
 )
 
-__all__ = ["NO_RESULT", "derive_history"]
+__all__ = ["NO_RESULT", "derive_history", "restore_reminder"]
 
 NO_RESULT = "No result was recorded for this call."
 """What the model sees for a call whose result never reached the log."""
@@ -82,6 +84,9 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                     say((TextContent(text=context),))
             case HookRunEvent():
                 pass
+            case RestoreEvent():
+                # The model must not believe its changes are still there.
+                say((TextContent(text=restore_reminder(event)),))
             case AssistantMessageEvent():
                 close()
                 open_message, results = event, {}
@@ -96,6 +101,7 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 | TurnEnd()
                 | SessionTitle()
                 | SessionConfigEvent()
+                | CheckpointEvent()
             ):
                 pass
             case UsageEvent() | CompactionEvent():
@@ -104,6 +110,21 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 assert_never(event)
     close()
     return messages
+
+
+def restore_reminder(event: RestoreEvent) -> str:
+    """What the model is told when files were restored under it."""
+    if event.action == "redo":
+        where = f"to how prompt {event.prompt} left them (a redo)"
+    else:
+        why = "an undo" if event.action == "undo" else "a rewind"
+        where = f"to how they were before prompt {event.prompt} ({why})"
+    names = ", ".join(event.restored[:20]) + (" and more" if len(event.restored) > 20 else "")
+    return (
+        f"<system-reminder>The person restored {len(event.restored)} file(s) {where}: "
+        f"{names or '(none)'}. Changes made to them since are gone; read a file again "
+        "before you edit it.</system-reminder>"
+    )
 
 
 def _result(

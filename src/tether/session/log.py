@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -161,20 +162,22 @@ class EventLog:
             self._write(b"\n")
 
     @classmethod
-    def create(cls, path: Path, header: SessionHeader) -> EventLog:
-        """Start a new log with its header; the file must not exist."""
+    def create(cls, path: Path, header: SessionHeader, events: Sequence[Event] = ()) -> EventLog:
+        """Start a new log with its header (and `events` as they are: a fork's copied ones,
+        numbered from 1); the file must not exist."""
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = lock_log(path)
         try:
-            line = HEADER.dump_json(header, by_alias=True) + b"\n"
+            data = HEADER.dump_json(header, by_alias=True) + b"\n"
+            data += b"".join(EVENT.dump_json(e, by_alias=True) + b"\n" for e in events)
             with path.open("xb") as handle:
-                handle.write(line)
+                handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
         except BaseException:
             lock.close()
             raise
-        return cls(path, LogContents(header, [], len(line), False), lock)
+        return cls(path, LogContents(header, list(events), len(data), False), lock)
 
     @classmethod
     def open(cls, path: Path) -> EventLog:

@@ -11,9 +11,11 @@ from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    CheckpointEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
+    RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -26,8 +28,10 @@ from tether.session.events import (
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
+    FilesRestored,
     HookRan,
     TitleChanged,
     TurnEnded,
@@ -39,7 +43,14 @@ from tether.session.updates import (
 )
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["context_updates", "hook_update", "replay", "user_updates"]
+__all__ = [
+    "checkpoint_notice",
+    "context_updates",
+    "hook_update",
+    "replay",
+    "restore_update",
+    "user_updates",
+]
 
 
 def replay(
@@ -103,6 +114,8 @@ def _replay(
     updates: list[ClientUpdate] = []
     calls: dict[str, PreparedCall] = {}
     previous: Event | None = None
+    saved: list[CheckpointEvent] = []
+    partial_said = False
     for event in events:
         match event:
             case UserMessageEvent():
@@ -117,6 +130,11 @@ def _replay(
             case SessionTitle():
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():
+                notice = checkpoint_notice(saved, partial_said)
+                if notice is not None:
+                    updates.append(notice)
+                    partial_said = partial_said or notice.partial
+                saved.clear()
                 if event.stop_reason == "error":
                     updates.append(TurnFailed(message=event.error or "the model failed"))
                 else:
@@ -125,12 +143,40 @@ def _replay(
                 updates.extend(context_updates(event, previous, window, compact_at))
             case HookRunEvent():
                 updates.append(hook_update(event))
-            case TurnStart() | AssistantMessageEvent() | SessionConfigEvent():
+            case CheckpointEvent():
+                saved.append(event)
+            case RestoreEvent():
+                updates.append(restore_update(event))
+            case TurnStart():
+                saved.clear()
+            case AssistantMessageEvent() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
         previous = event
     return updates
+
+
+def checkpoint_notice(
+    saved: Sequence[CheckpointEvent], partial_said: bool
+) -> CheckpointSaved | None:
+    """The notice closing a prompt: the files its steps changed, files left out for their
+    size, and (once per session) that without git only edit and write are covered."""
+    files = list(dict.fromkeys(p for e in saved if e.step > 0 for p in e.changed))
+    skipped = tuple(dict.fromkeys(p for e in saved for p in e.skipped or ()))
+    partial = not partial_said and any(e.store == "preimages" for e in saved)
+    if not (files or skipped or partial) or not saved:
+        return None
+    return CheckpointSaved(
+        prompt=saved[-1].prompt, files=tuple(files), skipped=skipped, partial=partial
+    )
+
+
+def restore_update(event: RestoreEvent) -> FilesRestored:
+    """The notice of a restore."""
+    return FilesRestored(
+        action=event.action, prompt=event.prompt, restored=event.restored, kept=event.kept
+    )
 
 
 def hook_update(event: HookRunEvent) -> HookRan:

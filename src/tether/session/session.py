@@ -6,15 +6,17 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import assert_never
+from typing import Any, assert_never
 
 from tether.agents import load_agents
+from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
 from tether.models.messages import FinishReason
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.calls import close_stream, unique_ids
+from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
 from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
@@ -38,13 +40,18 @@ from tether.session.events import (
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import replay, user_updates
+from tether.session.restoring import recover_restore
+from tether.session.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
+from tether.skills import SkillCatalog, load_skills
+from tether.tools.base import Tool
 from tether.tools.registry import ToolRegistry
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -67,10 +74,12 @@ class Session:
         catalog = None
         if _delegates(config.tools):
             catalog = config.agents or load_agents(workspace.cwd, user_dir)
-        self.tools = ToolRegistry(
+        tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
-        )
+        ]
+        self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
+        self.tools = ToolRegistry(tools)
         self.gate = config.policy(workspace)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
@@ -111,6 +120,11 @@ class Session:
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
         )
+        self._checkpoints = Checkpoints(
+            log_, workspace, self.tools, user_dir, enabled=config.checkpoints
+        )
+        self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
+        """Rewind, undo and redo of what the session's tools changed in the workspace."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -147,10 +161,29 @@ class Session:
         try:
             session = cls(event_log, config, store.root)
             session._close_interrupted_turn()
+            session._finish_interrupted_restore()
         except BaseException:
             event_log.close()
             raise
         return session
+
+    @classmethod
+    def fork(
+        cls,
+        store: SessionStore,
+        source_id: str,
+        prompt: int | None,
+        config: SessionConfig,
+        session_id: str | None = None,
+    ) -> Session:
+        """A new session that continues `source_id` from before its prompt `prompt` (`None`:
+        from now); the original is untouched. `RewindError` names the prompts there are."""
+        event_log = store.fork(source_id, prompt, session_id)
+        try:
+            return cls(event_log, config, store.root)
+        except BaseException:
+            event_log.close()
+            raise
 
     @property
     def id(self) -> str:
@@ -266,6 +299,7 @@ class Session:
         for update in user_updates(prompt):
             emit(update)
         self._hooks.emit = emit
+        self._checkpoints.begin(self._prompt_count())
         focus = compact_command(said.content)
         # A prompt a hook may block does not title the session before the hook has run.
         screened = focus is None and self._hooks.screens_prompts
@@ -287,19 +321,30 @@ class Session:
                     stop = await self._compact_now(prompt.seq, focus, emit)
             await self._hooks.settle()
         except asyncio.CancelledError:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="cancelled"), emit)
             if not turn.cancel_requested:
                 raise  # the caller itself was cancelled: recorded, and passed on
             return "cancelled"
         except ModelError as exc:
+            await self._settle_checkpoints()
             self._end(TurnEnd(stop_reason="error", error=str(exc)), emit)
             raise PromptFailed(str(exc)) from exc
         except BaseException as exc:
+            await self._settle_checkpoints()
             message = f"internal error: {type(exc).__name__}: {exc}"
             self._end(TurnEnd(stop_reason="error", error=message), emit)
             raise
+        await self._settle_checkpoints()
         self._end(TurnEnd(stop_reason=stop), emit)
         return stop
+
+    async def _settle_checkpoints(self) -> None:
+        try:
+            await self._checkpoints.settle()
+        except asyncio.CancelledError:
+            # Cancelled again while saving: the save lands later, or the next one sees it.
+            log.warning("a checkpoint was interrupted")
 
     def _title_from(self, said: UserMessageEvent, emit: OnUpdate) -> None:
         if self.title is None and (title := title_from(said.content)):
@@ -320,7 +365,7 @@ class Session:
 
     async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
         continued = 0  # times in a row a Stop hook made the model go on
-        for _ in range(self.max_steps):
+        for step in range(1, self.max_steps + 1):
             if self._hooks.stopped is not None:
                 return "end_turn"  # a hook stopped the turn; its notice says why
             try:
@@ -336,7 +381,9 @@ class Session:
                     continued += 1
                     continue
                 return stop
+            await self._checkpoints.before_step(step, reply.tool_calls)
             await self._calls.run(reply.tool_calls, emit, turn.cancelled)
+            await self._checkpoints.after_step()
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
@@ -370,6 +417,9 @@ class Session:
     def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
         # Every call gets a result, so the history stays valid for the next request.
         self._calls.finish_pending(unfinished, emit)
+        notice = self._checkpoints.notice()
+        if notice is not None:
+            emit(notice)
         self._hooks.drop_background()
         self._hooks.emit = _ignore
         self._append(end)
@@ -390,6 +440,17 @@ class Session:
                 self._calls.adopt(event)
         self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
 
+    def _prompt_count(self) -> int:
+        return sum(isinstance(e, TurnStart) for e in self._log.events)
+
+    def _finish_interrupted_restore(self) -> None:
+        try:
+            recover_restore(self._log, self._checkpoints)
+        except CheckpointError as exc:
+            log.warning(
+                "session %s: an interrupted restore could not be finished: %s", self.id, exc
+            )
+
     def _append(self, event: E) -> E:
         return self._log.append(event)
 
@@ -400,6 +461,20 @@ class Session:
 
 def _ignore(_update: ClientUpdate) -> None:
     return None
+
+
+def _with_skills(
+    tools: list[Tool[Any, Any]], config: SessionConfig, cwd: Path, user_dir: Path
+) -> tuple[SkillCatalog, list[Tool[Any, Any]]]:
+    """The session's skills, and its tools with a `skill` tool that loads them (offered to the
+    model only when there are skills; it still shows the cards of skills loaded before)."""
+    given = next((t for t in tools if isinstance(t, SkillTool)), None)
+    if given is None:
+        return config.skills or SkillCatalog({}), tools
+    if len(given.catalog):
+        return given.catalog, tools  # a child's: its parent's tool
+    catalog = config.skills or load_skills(cwd, user_dir)
+    return catalog, [SkillTool(catalog) if t is given else t for t in tools]
 
 
 def _delegates(tools: ToolRegistry) -> bool:

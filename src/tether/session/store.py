@@ -101,6 +101,25 @@ class SessionStore:
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
         return EventLog.create(self.path(session_id), header)
 
+    def fork(
+        self, source_id: str, prompt: int | None = None, session_id: str | None = None
+    ) -> EventLog:
+        """A new, locked log (under `session_id` or a new id) that starts with `source_id`'s
+        events before prompt `prompt` (`None`: every finished prompt); its header says so."""
+        from tether.session.events import ForkPoint, SessionHeader
+        from tether.session.log import EventLog, now
+        from tether.session.rewind import fork_cut
+
+        contents = self.read(source_id)
+        cut = fork_cut(contents.events, prompt)
+        header = SessionHeader(
+            id=self.new_id() if session_id is None else session_id,
+            cwd=contents.header.cwd,
+            created_at=now(),
+            forked_from=ForkPoint(id=source_id, seq=cut),
+        )
+        return EventLog.create(self.path(header.id), header, contents.events[:cut])
+
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
         from tether.session.log import EventLog

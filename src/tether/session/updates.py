@@ -13,9 +13,10 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
+from tether.figures import duration, short_tokens
 from tether.hooks.record import HookDecision
 from tether.policy.asker import PermissionOutcome
-from tether.session.events import CompactionMethod, TurnStop
+from tether.session.events import CompactionMethod, RestoreAction, TurnStop
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
@@ -25,8 +26,10 @@ from tether.wire import WIRE_CONFIG, Opt
 __all__ = [
     "CLIENT_UPDATE",
     "AgentText",
+    "CheckpointSaved",
     "ClientUpdate",
     "ContextCompacted",
+    "FilesRestored",
     "HookRan",
     "RawArguments",
     "TitleChanged",
@@ -39,7 +42,6 @@ __all__ = [
     "UserImage",
     "UserResource",
     "UserText",
-    "short_tokens",
 ]
 
 
@@ -232,7 +234,7 @@ class HookRan:
         facts = [command]
         if self.exit_code is not None:
             facts.append(f"exit {self.exit_code}")
-        facts.append(_duration(self.duration_ms))
+        facts.append(duration(self.duration_ms))
         return f"{head} ({', '.join(facts)})"
 
     def _outcome(self) -> str:
@@ -270,19 +272,81 @@ def _first_line(text: str | None) -> str:
     return first + (" …" if len(lines) > 1 and not first.endswith("…") else "")
 
 
-def _duration(ms: int) -> str:
-    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CheckpointSaved:
+    """At a prompt's end, what its tools changed in the workspace (a notice, one per prompt).
+
+    `skipped` are files left out of checkpoints for their size (said once each); `partial`
+    says, once per session, that without git only `edit` and `write` are covered.
+    """
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["checkpoint_saved"] = "checkpoint_saved"
+    prompt: int
+    files: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+    partial: bool = False
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """`checkpoint: prompt 3 changed 2 files: a.py, b.py (/undo reverts them)` and notes."""
+        lines = []
+        if self.partial:
+            lines.append(
+                "git was not found: checkpoints cover only the files edit and write change"
+            )
+        if self.files:
+            count = _files(len(self.files))
+            lines.append(
+                f"checkpoint: prompt {self.prompt} changed {count}: "
+                f"{_names(self.files)} (/undo reverts {'it' if len(self.files) == 1 else 'them'})"
+            )
+        if self.skipped:
+            lines.append(f"not in checkpoints (over 10 MB): {_names(self.skipped)}")
+        return "\n".join(lines)
 
 
-def short_tokens(count: int) -> str:
-    """A token count the way people read it: `950`, `9.8k`, `23.1k`, `104k`, `1.2M`."""
-    if count < 1000:
-        return str(count)
-    if count < 100_000:
-        return f"{count / 1000:.1f}".removesuffix(".0") + "k"
-    if count < 1_000_000:
-        return f"{count // 1000}k"
-    return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FilesRestored:
+    """Files were restored from a checkpoint (rewind, undo, redo); `kept` were left alone."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["files_restored"] = "files_restored"
+    action: RestoreAction
+    prompt: int
+    restored: tuple[str, ...]
+    kept: tuple[str, ...] = ()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """`undo: restored 2 files to before prompt 3: a.py, b.py; kept as they are: c.py`."""
+        where = (
+            f"to the end of prompt {self.prompt}"
+            if self.action == "redo"
+            else f"to before prompt {self.prompt}"
+        )
+        text = f"{self.action}: restored {_files(len(self.restored))} {where}"
+        if self.restored:
+            text += f": {_names(self.restored)}"
+        if self.kept:
+            text += f"; kept as they are: {_names(self.kept)}"
+        return text
+
+
+_NAMED = 5
+
+
+def _files(count: int) -> str:
+    return "1 file" if count == 1 else f"{count} files"
+
+
+def _names(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:_NAMED])
+    return shown if len(paths) <= _NAMED else f"{shown} and {len(paths) - _NAMED} more"
 
 
 ClientUpdate = Annotated[
@@ -298,7 +362,9 @@ ClientUpdate = Annotated[
     | TurnFailed
     | UsageChanged
     | ContextCompacted
-    | HookRan,
+    | HookRan
+    | CheckpointSaved
+    | FilesRestored,
     Field(discriminator="kind"),
 ]
 

@@ -1,12 +1,19 @@
-"""Keeping a personal file out of git: a line in the repository's `info/exclude`."""
+"""Keeping a personal file out of git: a line in the repository's `info/exclude`.
+
+The git directory is the workspace's, and a sandboxed command may write in it (all but its
+hooks and config): `info/exclude` is read and replaced without following a link, and only in
+a directory that is a git directory, so a link planted there can neither bring a file from
+outside into the workspace nor have tether write one outside it.
+"""
 
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.tools.errors import ToolError
+from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["exclude_from_git", "git_dir"]
 
@@ -43,13 +50,15 @@ def exclude_from_git(path: Path) -> bool:
     if found is None:
         return False
     top, common = found
+    if not (common / "HEAD").is_file():
+        return False  # a `gitdir:` naming a folder that is no repository
     try:
         pattern = "/" + path.relative_to(top).as_posix()
     except ValueError:
         return False
     exclude = common / "info" / "exclude"
     try:
-        existing = read_bounded_text(exclude)
+        existing = read_bounded_text(exclude, follow_symlinks=False)
     except FileNotFoundError:
         existing = ""
     except (OSError, UnreadableFile) as exc:
@@ -59,11 +68,8 @@ def exclude_from_git(path: Path) -> bool:
         return False
     text = existing + ("" if not existing or existing.endswith("\n") else "\n") + pattern + "\n"
     try:
-        exclude.parent.mkdir(parents=True, exist_ok=True)
-        temporary = exclude.with_name(f".exclude.{os.getpid()}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, exclude)
-    except OSError as exc:
+        atomic_write(exclude, text.encode("utf-8"), (common,), make_parents=True)
+    except (OSError, ToolError) as exc:
         log.warning("cannot add %s to %s: %s", pattern, exclude, exc)
         return False
     return True

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -171,10 +170,8 @@ class TrustStore:
                 for root, r in sorted(records.items())
             },
         }
+        # Imported here: reading this file must not load the tools.
+        from tether.tools.fs.atomic import atomic_write
+
         text = json.dumps(data, indent=2) + "\n"
-        temporary = self.path.with_name(f".{TRUST_FILE}.{os.getpid()}.tmp")
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, self.path)
+        atomic_write(self.path, text.encode(), (self.path.parent,), replace_link=True)

@@ -78,6 +78,14 @@ class Tool(ABC, Generic[A, V]):
         """Calls with the same key run one after another (a path, for file tools)."""
         return None
 
+    def writes(self, args: A) -> tuple[str, ...] | None:
+        """The files a call may change, as its arguments name them: `()` for a tool that
+        changes none, `None` when it may change any (a command, a server's tool).
+
+        The session saves the workspace after a step whose calls may change files.
+        """
+        return None
+
     def unavailable(self) -> str | None:
         """Why the model is not offered this tool now (`web_search` without a backend), or
         `None` when it is. The session still presents the tool's stored calls with its cards."""

@@ -91,6 +91,10 @@ class TodoTool(Tool[TodoArgs, list[TodoItem]]):
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = TodoArgs
 
+    def writes(self, args: TodoArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: TodoArgs, ctx: ToolContext) -> list[TodoItem]:
         """Nothing to touch: the list is the result."""
         return list(args.todos)

@@ -37,6 +37,7 @@ from tether.web.protocol import (
     Cancel,
     ClientMessage,
     ErrorMessage,
+    ForkSession,
     ListPermissions,
     ListSessions,
     LoadSession,
@@ -189,6 +190,7 @@ class Bridge:
                 cwd=str(self._cwd),
                 can_load=bool(caps and caps.load_session),
                 can_list=bool(session_caps and session_caps.list is not None),
+                can_fork=bool(session_caps and session_caps.fork is not None),
             )
         )
 
@@ -305,6 +307,15 @@ class Bridge:
                 await self._client.end_message(session_id)
                 menus = self._client.menus.opened(session_id, loaded.modes, loaded.config_options)
                 await self._send(Opened(session_id=session_id, menus=menus))
+            case ForkSession(session_id=session_id, prompt=prompt):
+                forked = await conn.fork_session(
+                    session_id=session_id,
+                    cwd=str(self._cwd),
+                    mcp_servers=[],
+                    tether={"prompt": prompt} if prompt is not None else {},
+                )
+                # The fork is open in the agent: loading it replays its history to the page.
+                await self._dispatch(conn, LoadSession(session_id=forked.session_id))
             case Prompt(session_id=session_id, text=text):
                 response = await conn.prompt(session_id=session_id, prompt=[text_block(text)])
                 await self._client.end_message(session_id)
@@ -372,6 +383,7 @@ def _what(message: ClientMessage) -> str:
         "listSessions": "listing sessions",
         "newSession": "starting a session",
         "loadSession": "opening the session",
+        "forkSession": "forking the session",
         "prompt": "the prompt",
         "cancel": "cancelling",
         "setMode": "changing the mode",

@@ -25,6 +25,7 @@ __all__ = [
     "ChildUpdates",
     "ClientMessage",
     "ErrorMessage",
+    "ForkSession",
     "ListPermissions",
     "ListSessions",
     "LoadSession",
@@ -95,6 +96,16 @@ class Prompt:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ForkSession:
+    """Continue in a fork of a session: its conversation before prompt `prompt` (all of it
+    when absent) in a new session, which opens (`session/fork`, then `session/load`)."""
+
+    type: Literal["forkSession"] = "forkSession"
+    session_id: str
+    prompt: Opt[int] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class Cancel:
     """Stop the running prompt of a session (`session/cancel`)."""
 
@@ -158,6 +169,7 @@ ClientMessage = Annotated[
     ListSessions
     | NewSession
     | LoadSession
+    | ForkSession
     | Prompt
     | Cancel
     | SetMode
@@ -185,6 +197,8 @@ class Ready:
     cwd: str
     can_load: bool
     can_list: bool
+    can_fork: bool = False
+    """The agent forks sessions (`session/fork`): the page offers to rewind the conversation."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

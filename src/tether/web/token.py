@@ -7,12 +7,12 @@ It lives in `<data dir>/web-token` (`$TETHER_HOME/web-token`), readable by its o
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import secrets
 from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["TOKEN_FILE", "web_token"]
 
@@ -32,13 +32,6 @@ def web_token(data_dir: Path, *, rotate: bool = False) -> str:
                 return stored
     token = secrets.token_urlsafe(32)
     data_dir.mkdir(parents=True, exist_ok=True)
-    # Write beside it and rename: a reader sees the old token or the new one, never half.
-    partial = path.with_name(f".{TOKEN_FILE}.{os.getpid()}")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, token.encode() + b"\n")
-    finally:
-        os.close(fd)
-    os.replace(partial, path)
+    # Replaced, not rewritten: a reader sees the old token or the new one, never half.
+    atomic_write(path, token.encode() + b"\n", (data_dir,), mode=0o600, replace_link=True)
     return token

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import TEMP_PREFIX, _fsync_directory, atomic_write
 
 MIB = 1 << 20
@@ -46,6 +47,34 @@ def test_existing_mode_is_kept(tmp_path: Path, mode: int) -> None:
     atomic_write(target, b"new")
     assert target.stat().st_mode & 0o777 == mode
     assert target.read_bytes() == b"new"
+
+
+@pytest.mark.parametrize("before", [None, 0o644])
+def test_a_given_mode_is_exact(tmp_path: Path, before: int | None) -> None:
+    target = tmp_path / "secret"
+    if before is not None:
+        target.write_bytes(b"old")
+        target.chmod(before)
+    old = os.umask(0o002)
+    try:
+        atomic_write(target, b"new", (tmp_path,), mode=0o600)
+    finally:
+        os.umask(old)
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert target.read_bytes() == b"new"
+
+
+def test_a_link_is_refused_unless_it_may_be_replaced(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(b"theirs")
+    link = tmp_path / "d" / "link"
+    link.parent.mkdir()
+    link.symlink_to(elsewhere)
+    with pytest.raises(ToolError, match="is now a symbolic link"):
+        atomic_write(link, b"mine", (link.parent,))
+    atomic_write(link, b"mine", (link.parent,), replace_link=True)
+    assert not link.is_symlink() and link.read_bytes() == b"mine"
+    assert elsewhere.read_bytes() == b"theirs"
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")

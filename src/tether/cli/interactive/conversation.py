@@ -28,22 +28,26 @@ from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.commands import (
+    CheckpointCommand,
     Command,
     CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 from tether.content import ContentBlock, TextContent
+from tether.figures import short_tokens
 from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
-from tether.session.updates import ClientUpdate, UsageChanged, short_tokens
+from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
 
 __all__ = ["Conversation", "model_label"]
 
@@ -260,8 +264,15 @@ class Conversation:
                 gate = self.current().gate
                 if gate.settings is not None:
                     self.say(Text(permissions_text(gate.settings, gate.mode)))
+            case SkillsList():
+                session = self.current()
+                self.say(Text(skills_text(session.skills, session.cwd)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
+            case CheckpointCommand():
+                from tether.cli.interactive.rewind import checkpoint_command
+
+                await checkpoint_command(self, meant)
 
     async def prompt(self, text: str, typed: str | None = None) -> None:
         """Send a prompt (with the files it mentions and the person's `!` commands)."""

@@ -22,7 +22,13 @@ _CHUNK = 1 << 20
 
 
 def atomic_write(
-    path: Path, data: bytes, roots: Sequence[Path] = (), *, make_parents: bool = False
+    path: Path,
+    data: bytes,
+    roots: Sequence[Path] = (),
+    *,
+    make_parents: bool = False,
+    mode: int | None = None,
+    replace_link: bool = False,
 ) -> FileVersion:
     """Write `data` to `path` through a temp file in the same directory and a rename.
 
@@ -36,6 +42,11 @@ def atomic_write(
     following a symlink (`make_parents` creates what is missing), and the temp file and the
     rename both happen inside that open directory: a symlink swapped in on the way is
     refused, never written through. Returns the version written.
+
+    `mode` gives the file exactly those permission bits (a secret's `0o600`), whatever the
+    umask or the file it replaces. A symbolic link at `path` is refused, unless
+    `replace_link` (for tether's own files, where no policy checked the path): then the link
+    itself is replaced, and what it pointed to is left as it was.
     """
     with opened_dir(path.parent, roots, create=make_parents) as directory:
         try:
@@ -45,14 +56,18 @@ def atomic_write(
         except FileNotFoundError:
             existing = None
         if existing is not None and stat.S_ISLNK(existing.st_mode):
-            raise ToolError(swapped_message(path, path.name))
+            if not replace_link:
+                raise ToolError(swapped_message(path, path.name))
+            existing = None
         temp = f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}.tmp"
         # O_EXCL: never write through a file or link someone else put at this name.
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(temp, flags, 0o666, dir_fd=directory)
+        fd = os.open(temp, flags, 0o666 if mode is None else mode, dir_fd=directory)
         try:
             try:
-                if existing is not None:
+                if mode is not None:
+                    os.fchmod(fd, mode)
+                elif existing is not None:
                     _keep_owner_and_mode(fd, existing)
                 view = memoryview(data)
                 for start in range(0, len(view), _CHUNK):

@@ -63,6 +63,10 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         Alias("replaceAll", "replace_all"),
     )
 
+    def writes(self, args: EditArgs) -> tuple[str, ...]:
+        """The file it changes."""
+        return (args.path,)
+
     async def execute(self, args: EditArgs, ctx: ToolContext) -> AppliedChange:
         """Work out the edit, ask, check the file is still as read, write, record.
 

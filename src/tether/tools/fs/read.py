@@ -58,6 +58,10 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     args_model: ClassVar[type[BaseModel]] = ReadArgs
     aliases: ClassVar[tuple[ArgumentAlias, ...]] = PATH_ALIASES
 
+    def writes(self, args: ReadArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
         """Authorize, read in a worker thread, record the version seen and that it was shown."""
         resolved = ctx.workspace.resolve(args.path)

@@ -48,6 +48,10 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
     args_model: ClassVar[type[BaseModel]] = WriteArgs
     aliases: ClassVar[tuple[ArgumentAlias, ...]] = PATH_ALIASES
 
+    def writes(self, args: WriteArgs) -> tuple[str, ...]:
+        """The file it changes."""
+        return (args.path,)
+
     async def execute(self, args: WriteArgs, ctx: ToolContext) -> AppliedChange:
         """Work out the bytes, ask, check the file is still as read, write, record.
 

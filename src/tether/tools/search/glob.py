@@ -64,6 +64,10 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
     description: ClassVar[str] = _DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = GlobArgs
 
+    def writes(self, args: GlobArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: GlobArgs, ctx: ToolContext) -> GlobValue:
         """Authorize reading the directory, list it with ripgrep, keep the newest paths."""
         try:

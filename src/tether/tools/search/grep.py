@@ -113,6 +113,10 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         Fixed("-n", True, "line numbers are always shown; leave -n out"),
     )
 
+    def writes(self, args: GrepArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
         async with search_scope(ctx, args.path, files=True) as scope:

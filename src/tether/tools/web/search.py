@@ -96,6 +96,10 @@ class WebSearchTool(Tool[WebSearchArgs, WebSearchValue]):
         """Why there is no backend, or `None` when there is one."""
         return self.setup.reason if isinstance(self.setup, NoSearch) else None
 
+    def writes(self, args: WebSearchArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: WebSearchArgs, ctx: ToolContext) -> WebSearchValue:
         """Check the arguments, ask the gate, search within the time limit, filter, cut."""
         if not isinstance(self.setup, SearchChoice):

@@ -64,6 +64,10 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
         self.timeout_s = timeout_s
         self.max_body = max_body
 
+    def writes(self, args: WebFetchArgs) -> tuple[str, ...]:
+        """Changes no file."""
+        return ()
+
     async def execute(self, args: WebFetchArgs, ctx: ToolContext) -> WebFetchValue:
         """Ask the gate for the host, then fetch and convert within the time limit."""
         # httpx and the HTML converter load on the first fetch, not when a session starts.

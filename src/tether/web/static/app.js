@@ -8,6 +8,7 @@ import { Connection } from "./connection.js";
 import { Header } from "./header.js";
 import { PermissionsPanel } from "./permissions.js";
 import { PlanPanel } from "./plan.js";
+import { Rewind } from "./rewind.js";
 import { Sidebar } from "./sidebar.js";
 import { Transcript } from "./transcript.js";
 
@@ -52,6 +53,8 @@ const loading = $("loading");
 const emptyState = $("empty");
 const announcer = $("announcer");
 const transcript = new Transcript($("transcript"), {
+  onPrompt: (node, number) => rewind.prompt(node, number),
+  onNotice: (notice) => rewind.notice(notice),
   onAnswer: (requestId, optionId) => {
     connection.send({ type: "answer", requestId, optionId });
     composer.focus(); // the question is answered: back to where the user types
@@ -60,6 +63,13 @@ const transcript = new Transcript($("transcript"), {
     if (!running() && !state.opening && !state.readOnly && state.ready) sendPrompt(text);
   },
   announcer,
+});
+const rewind = new Rewind({
+  send: (message) => connection.send(message),
+  sendPrompt: (text) => sendPrompt(text),
+  sessionId: () => state.sessionId,
+  canFork: () => Boolean(state.ready && state.ready.canFork),
+  canRewind: () => !running() && !state.opening && !state.readOnly,
 });
 
 // Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
@@ -208,6 +218,7 @@ function handle(message) {
       return;
     case "promptEnd":
       state.running.delete(message.sessionId);
+      rewind.promptEnded(message.sessionId);
       if (message.sessionId === state.sessionId) {
         // A tether agent already said how the turn ended (turnEnd); others are told here.
         if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
@@ -301,6 +312,7 @@ function setHash(sessionId) {
 function showOpening(sessionId, replay) {
   resetTasks();
   transcript.reset();
+  rewind.reset();
   plan.clear();
   composer.commands.set([]);
   header.budget.clear();

@@ -35,10 +35,14 @@ function shownStatus(state) {
 }
 
 export class Transcript {
-  constructor(root, { onAnswer, onRetry, announcer }) {
+  constructor(root, { onAnswer, onRetry, announcer, onPrompt, onNotice }) {
     this.root = root;
     this.onAnswer = onAnswer;
     this.onRetry = onRetry;
+    this.onPrompt = onPrompt; // (node, number): a prompt of the person ended, numbered as the log does
+    this.onNotice = onNotice; // (notice): a tether notice (`_meta.tether.notice`)
+    this.prompts = 0; // prompts ended so far (a tether agent's turn ends, live or replayed)
+    this.lastUser = null; // the person's latest message, until its turn ends
     this.announcer = announcer; // a polite live region: only new things are read out
     this.calls = new Map(); // toolCallId -> {state, node}
     this.permissions = new Map(); // requestId -> {node, options}
@@ -58,6 +62,8 @@ export class Transcript {
     this.lastUserText = "";
     this.userTexts = [];
     this.ended = false;
+    this.prompts = 0;
+    this.lastUser = null;
   }
 
   announce(text) {
@@ -77,6 +83,7 @@ export class Transcript {
       case "agent_message_chunk": {
         const notice = update._meta && update._meta.tether ? update._meta.tether.notice : undefined;
         if (notice && update.content && update.content.type === "text") {
+          if (this.onNotice) this.onNotice(notice);
           if (notice.kind === "hook") return this.hookNotice(update.content.text.trim(), notice);
           return this.notice(update.content.text.trim(), "info", null, "context");
         }
@@ -102,6 +109,10 @@ export class Transcript {
   turnEnd(end) {
     this.lastMessage = null;
     this.ended = true;
+    // Every turn end is one prompt of the log (slash commands done without a turn are not).
+    this.prompts += 1;
+    if (this.lastUser && this.onPrompt) this.onPrompt(this.lastUser, this.prompts);
+    this.lastUser = null;
     if (end.stopReason !== "end_turn") this.stopNotice(end.stopReason, end.error);
   }
 
@@ -144,6 +155,7 @@ export class Transcript {
       this.root.append(node);
       this.lastMessage = { role, node, text: node.querySelector(".msg-text") };
       if (role === "agent") this.pendingAgent = node;
+      if (role === "user") this.lastUser = node;
     }
     const target = this.lastMessage.text;
     if (content.type === "text") {

@@ -1,0 +1,21 @@
+"""Numbers as people read them, the same on every surface: token counts and durations."""
+
+from __future__ import annotations
+
+__all__ = ["duration", "short_tokens"]
+
+
+def short_tokens(count: int) -> str:
+    """A token count the way people read it: `950`, `9.8k`, `23.1k`, `104k`, `1.2M`."""
+    if count < 1000:
+        return str(count)
+    if count < 100_000:
+        return f"{count / 1000:.1f}".removesuffix(".0") + "k"
+    if count < 1_000_000:
+        return f"{count // 1000}k"
+    return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
+
+
+def duration(ms: int) -> str:
+    """A short run's length: `15 ms`, `1.2 s`."""
+    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:.1f} s"

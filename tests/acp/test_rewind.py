@@ -1,0 +1,151 @@
+"""Checkpoints over ACP through the official Python SDK's client: `/rewind` lists, `/undo` asks
+about a file the person changed (the answer decides), `/redo`, and the unstable session
+methods `session/fork`, `session/resume` and `session/close`."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
+from acp.schema import (
+    AgentMessageChunk,
+    AllowedOutcome,
+    RequestPermissionResponse,
+    UserMessageChunk,
+)
+
+from tests.acp.wire import tether_command
+from tether.session import SessionStore
+from tether.session.events import RestoreEvent
+
+
+class Client:
+    """Records updates; answers each permission request with the next of `answers`."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.updates: list[Any] = []
+        self.asked: list[Any] = []
+        self.answers = answers
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        self.updates.append((session_id, update))
+
+    async def request_permission(
+        self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
+    ) -> RequestPermissionResponse:
+        self.asked.append((tool_call, [o.option_id for o in options]))
+        chosen = self.answers.pop(0)
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=chosen)
+        )
+
+    def texts(self, session_id: str) -> str:
+        return "".join(
+            u.content.text
+            for s, u in self.updates
+            if s == session_id and isinstance(u, AgentMessageChunk)
+        )
+
+    def notices(self, session_id: str) -> list[dict[str, Any]]:
+        return [
+            u.field_meta["tether"]["notice"]
+            for s, u in self.updates
+            if s == session_id and isinstance(u, AgentMessageChunk) and u.field_meta
+        ]
+
+
+async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    model = tmp_path / "model.json"
+    turns = [
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
+        {
+            "toolCalls": [
+                {"id": "e", "name": "edit",
+                 "arguments": {"path": "a.py", "old_string": "1", "new_string": "2"}},
+                {"id": "w", "name": "write", "arguments": {"path": "b.txt", "content": "b\n"}},
+            ]
+        },
+        {"text": "done"},
+    ]  # fmt: skip
+    model.write_text(json.dumps({"turns": turns}))
+    home = tmp_path / "home"
+    client = Client(["keep_mine", "take_checkpoint"])
+    command, *args = tether_command()
+    env = {**os.environ, "TETHER_HOME": str(home)}
+    spawn = spawn_agent_process(
+        client, command, *args, "acp", "--model", f"script:{model}", "--mode", "auto", env=env
+    )
+    async with spawn as (conn, _process):
+        init = await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        capabilities = init.agent_capabilities.session_capabilities
+        assert capabilities.fork and capabilities.resume and capabilities.close
+        sid = (await conn.new_session(cwd=str(ws))).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("change a.py")])
+        assert (ws / "a.py").read_text() == "x = 2\n" and (ws / "b.txt").exists()
+        assert client.notices(sid)[-1] == {
+            "kind": "checkpoint", "prompt": 1, "files": ["a.py", "b.txt"],
+            "skipped": [], "partial": False,
+        }  # fmt: skip
+
+        await conn.prompt(session_id=sid, prompt=[text_block("/rewind")])
+        assert "1  change a.py" in client.texts(sid)
+        assert "a.py +1 -1, b.txt +1 -0" in client.texts(sid)
+
+        # The person changes a.py: /undo asks, "keep mine" keeps it, b.txt goes.
+        (ws / "a.py").write_text("x = 'mine'\n")
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        [(asked, options)] = client.asked
+        assert asked.title == "Restore a.py?" and options == ["take_checkpoint", "keep_mine"]
+        assert "-x = 'mine'" in asked.content[0].content.text
+        assert (ws / "a.py").read_text() == "x = 'mine'\n" and not (ws / "b.txt").exists()
+        assert client.notices(sid)[-1] == {
+            "kind": "restore", "action": "undo", "prompt": 1,
+            "restored": ["b.txt"], "kept": ["a.py"],
+        }  # fmt: skip
+        await conn.prompt(session_id=sid, prompt=[text_block("/redo")])
+        assert (ws / "b.txt").read_text() == "b\n"
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        assert "Cannot undo" not in client.texts(sid)
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        assert "Cannot undo: nothing to undo" in client.texts(sid)
+
+        # A fork before prompt 1 is an empty conversation; one of everything has prompt 1.
+        empty = await conn.fork_session(session_id=sid, cwd=str(ws), tether={"prompt": 1})
+        await conn.prompt(session_id=empty.session_id, prompt=[text_block("/rewind")])
+        assert "has no prompts yet" in client.texts(empty.session_id)
+        whole = (await conn.fork_session(session_id=sid, cwd=str(ws))).session_id
+        await conn.prompt(session_id=whole, prompt=[text_block("/rewind")])
+        assert "1  change a.py" in client.texts(whole)
+
+        # Closing releases the lock: another process could open the session now.
+        await conn.close_session(session_id=sid)
+        SessionStore(home).open(sid).close()
+        # Resuming opens it again without replaying anything.
+        before = len(client.updates)
+        await conn.resume_session(session_id=sid, cwd=str(ws))
+        replayed = [u for s, u in client.updates[before:] if isinstance(u, UserMessageChunk)]
+        assert replayed == []
+        await conn.prompt(session_id=sid, prompt=[text_block("/rewind")])
+
+    _check_logs(SessionStore(home), sid, empty.session_id, whole)
+
+
+def _check_logs(store: SessionStore, sid: str, empty: str, whole: str) -> None:
+    original = store.read(sid)
+    first, every = store.read(empty).header.forked_from, store.read(whole).header.forked_from
+    assert first is not None and (first.id, first.seq) == (sid, 0)
+    assert every is not None and every.id == sid and every.seq > 0
+    # The whole fork holds the original's events as they were, up to where it was made.
+    assert store.read(whole).events == original.events[: every.seq]
+    restores = [e for e in original.events if isinstance(e, RestoreEvent)]
+    assert [(r.action, r.kept) for r in restores] == [
+        ("undo", ("a.py",)),
+        ("redo", ()),
+        ("undo", ()),
+    ]

@@ -1,0 +1,71 @@
+"""`tether run` with `/rewind`, `/undo`, `/redo` and `--fork`, and `tether show` of what they
+did, as real processes; a conflict asked at a real terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.cli.terminal import Terminal
+from tests.cli.test_cli import _script, tether
+
+
+def _changes(tmp_path: Path, ws: Path) -> str:
+    """A session whose one prompt edits a.py and writes b.txt; its id."""
+    (ws / "a.py").write_text("x = 1\n")
+    model = _script(
+        tmp_path / "model.json",
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
+        {
+            "toolCalls": [
+                {"id": "e", "name": "edit",
+                 "arguments": {"path": "a.py", "old_string": "1", "new_string": "2"}},
+                {"id": "w", "name": "write", "arguments": {"path": "b.txt", "content": "b\n"}},
+            ]
+        },
+        {"text": "done"},
+    )  # fmt: skip
+    home = tmp_path / "home"
+    done = tether(home, "run", "change it", "--model", model, "--mode", "auto", "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    assert "checkpoint: prompt 1 changed 2 files: a.py, b.txt (/undo reverts them)" in done.stdout
+    found = re.search(r"^session (\S+) ", done.stderr, re.MULTILINE)
+    assert found is not None, done.stderr
+    return found[1]
+
+
+def test_rewind_lists_undo_and_redo_restore_and_fork_branches(tmp_path: Path, ws: Path) -> None:
+    sid = _changes(tmp_path, ws)
+    home = tmp_path / "home"
+    listed = tether(home, "run", "/rewind", "--continue", sid)
+    assert listed.returncode == 0, listed.stderr
+    assert "1  change it" in listed.stdout and "a.py +1 -1, b.txt +1 -0" in listed.stdout
+
+    undone = tether(home, "run", "/undo", "--continue", sid)  # no API key needed
+    assert undone.returncode == 0, undone.stderr
+    assert "undo: restored 2 files to before prompt 1: a.py, b.txt" in undone.stdout
+    assert (ws / "a.py").read_text() == "x = 1\n" and not (ws / "b.txt").exists()
+    redone = tether(home, "run", "/redo", "--continue", sid)
+    assert "redo: restored 2 files to the end of prompt 1" in redone.stdout
+    assert (ws / "a.py").read_text() == "x = 2\n" and (ws / "b.txt").exists()
+
+    # A fork before prompt 1 starts empty; the original keeps its prompt.
+    forked = tether(home, "run", "/rewind", "--fork", f"{sid}@1")
+    assert "has no prompts yet" in forked.stdout
+
+    shown = tether(home, "show", sid)
+    assert "checkpoint: prompt 1 changed 2 files" in shown.stdout
+    assert "undo: restored 2 files" in shown.stdout and "redo: restored 2 files" in shown.stdout
+
+
+def test_a_conflict_is_asked_at_the_terminal(tmp_path: Path, ws: Path) -> None:
+    sid = _changes(tmp_path, ws)
+    (ws / "a.py").write_text("x = 'mine'\n")
+    terminal = Terminal(tmp_path / "home", ["run", "/undo", "--continue", sid])
+    screen = terminal.wait_for("keep mine: ")
+    assert "conflict: a.py (changed after tether last changed it)" in screen
+    assert "-x = 'mine'" in screen and "+x = 1" in screen
+    terminal.type(b"y\n")
+    assert terminal.finish() == 0
+    assert "undo: restored 2 files to before prompt 1" in terminal.text
+    assert (ws / "a.py").read_text() == "x = 1\n"

@@ -1,0 +1,202 @@
+"""A kill -9 in the middle of a checkpoint or a restore loses nothing.
+
+As the atomic-write test does: a real process is killed at random moments of the work, and
+what it leaves is checked — here, when the session is opened again.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.polling import eventually
+from tests.session.helpers import call, script, text
+from tether.checkpoints import open_store
+from tether.models.script import ScriptModel
+from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.session.events import RestoreEvent
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.defaults import default_tools
+
+MIB = 1 << 20
+FILES = 6
+SIZE = 4 * MIB
+
+_UNDO = """
+import asyncio, sys
+from pathlib import Path
+from tether.models.script import ScriptModel
+from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.tools.defaults import default_tools
+
+store = SessionStore(Path(sys.argv[1]))
+config = SessionConfig(model=ScriptModel.from_json('{"turns": []}'), tools=default_tools())
+session = Session.load(store, sys.argv[2], config)
+sys.stdout.write("ready\\n")
+sys.stdout.flush()
+
+async def undo():
+    await session.rewind.restore(await session.rewind.plan_undo())
+
+asyncio.run(undo())
+session.close()
+sys.stdout.write("done\\n")
+sys.stdout.flush()
+"""
+
+_SNAPSHOT = """
+import sys
+from pathlib import Path
+from tether.checkpoints import open_store
+
+store = open_store(Path(sys.argv[1]), Path(sys.argv[2]))
+sys.stdout.write("ready\\n")
+sys.stdout.flush()
+store.snapshot(sys.argv[3])
+sys.stdout.write("done\\n")
+sys.stdout.flush()
+"""
+
+
+def _start(code: str, *args: str) -> tuple[subprocess.Popen[str], float]:
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "ready\n"
+    return proc, time.monotonic()
+
+
+def _finish(proc: subprocess.Popen[str]) -> int:
+    code = proc.wait(timeout=120)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    return code
+
+
+def _contents(ws: Path) -> set[str]:
+    """`old` or `new` for each big file when it is exactly one of them, else `mixed`."""
+    found = set()
+    for i in range(FILES):
+        data = (ws / f"big{i}.dat").read_bytes()
+        found.add("old" if data == b"O" * SIZE else "new" if data == b"N" * SIZE else "mixed")
+    return found
+
+
+async def _reopen(store: SessionStore, session_id: str) -> Session:
+    """The session, opened once the killed process's lock is gone (it goes as it exits)."""
+    opened: list[Session] = []
+
+    def attempt() -> bool:
+        try:
+            opened.append(Session.load(store, session_id, _config()))
+        except SessionLocked:
+            return False
+        return True
+
+    await eventually(attempt, "the killed process's session lock to go", within=30)
+    return opened[0]
+
+
+def _config() -> SessionConfig:
+    return SessionConfig(
+        model=ScriptModel.from_json('{"turns": []}'), tools=default_tools(SandboxPolicy("off"))
+    )
+
+
+@pytest.mark.timeout(240)
+async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: Path) -> None:
+    """Six 4 MB files put back by /undo, the process killed at random moments: the next
+    open finishes the journal (or nothing had begun), never a mixed file or a lost event."""
+    for i in range(FILES):
+        (ws / f"big{i}.dat").write_bytes(b"O" * SIZE)
+    rewrite = (
+        f"for i in $(seq 0 {FILES - 1}); do head -c {SIZE} /dev/zero | tr '\\0' N > big$i.dat; done"
+    )
+    store = SessionStore(home)
+    model = script({"toolCalls": [call("b1", "bash", {"command": rewrite})]}, {"text": "ok"})
+    config = SessionConfig(model=model, tools=default_tools(SandboxPolicy("off")), mode="auto")
+    session = Session.create(store, ws, config)
+    await session.prompt(text("rewrite them"), lambda _u: None)
+    session.close()
+    assert _contents(ws) == {"new"}
+
+    async def redo() -> None:
+        # Back to the prompt's result, for the next run to undo again.
+        again = Session.load(store, session.id, _config())
+        try:
+            await again.rewind.restore(await again.rewind.plan_redo())
+        finally:
+            again.close()
+
+    # One full run: how long an undo takes here.
+    proc, started = _start(_UNDO, str(home), session.id)
+    assert _finish(proc) == 0
+    duration = time.monotonic() - started
+    assert _contents(ws) == {"old"}
+    await redo()
+
+    rng = random.Random(20261204)
+    outcomes = set()
+    for _ in range(3):
+        proc, started = _start(_UNDO, str(home), session.id)
+        time.sleep(rng.uniform(0.3, 0.95) * duration)
+        proc.send_signal(signal.SIGKILL)
+        _finish(proc)
+        assert "mixed" not in _contents(ws)
+        journal = home / "sessions" / f"{session.id}.restore.json"
+        outcomes.add("journal" if journal.exists() else "no journal")
+        # Opening the session again finishes what the journal holds.
+        reopened = await _reopen(store, session.id)
+        undos = [e for e in reopened.events if isinstance(e, RestoreEvent)]
+        reopened.close()
+        assert not journal.exists()
+        leftovers = [n for n in os.listdir(ws) if n.startswith(".tether-")]
+        assert leftovers == []
+        restored = len(undos) % 2 == 1  # undo, redo, undo, ... : odd means undone
+        assert _contents(ws) == ({"old"} if restored else {"new"})
+        if restored:
+            assert set(undos[-1].restored) == {f"big{i}.dat" for i in range(FILES)}
+            await redo()
+    assert "journal" in outcomes  # at least one kill landed mid-restore
+
+
+@pytest.mark.timeout(240)
+def test_sigkill_mid_checkpoint_loses_no_earlier_checkpoint(home: Path, ws: Path) -> None:
+    """Snapshots of 300 changed files killed at random moments: the earlier tree still reads,
+    and the next snapshot works (a lock file git left behind is cleared) and sees it all."""
+    (ws / "keep.txt").write_text("kept\n")
+    store = open_store(home, ws)
+    first = store.snapshot(None)
+
+    def change_all(n: int) -> None:
+        body = os.urandom(64 * 1024)
+        for i in range(300):
+            (ws / f"f{i:03}.bin").write_bytes(body + bytes([n, i % 256]))
+
+    change_all(0)
+    proc, started = _start(_SNAPSHOT, str(home), str(ws), first.tree)
+    assert _finish(proc) == 0
+    duration = time.monotonic() - started
+    rng = random.Random(20261205)
+    killed = 0
+    for n in range(1, 4):
+        change_all(n)
+        proc, _ = _start(_SNAPSHOT, str(home), str(ws), first.tree)
+        time.sleep(rng.uniform(0.1, 0.9) * duration)
+        proc.send_signal(signal.SIGKILL)
+        killed += _finish(proc) == -signal.SIGKILL
+        again = open_store(home, ws)
+        kept = again.states(first.tree, ["keep.txt", "f000.bin"])
+        assert kept["f000.bin"] is None and kept["keep.txt"] is not None
+        assert again.content(kept["keep.txt"].oid) == b"kept\n"
+        latest = again.snapshot(first.tree)
+        assert len(latest.changed) == 300
+        f000 = again.states(latest.tree, ["f000.bin"])["f000.bin"]
+        assert f000 is not None and again.content(f000.oid) == (ws / "f000.bin").read_bytes()
+    assert killed  # at least one kill landed before the snapshot ended
