@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.conftest import REPO
+from tests.npm import npm_package
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,6 +29,53 @@ ARTIFACTS = REPO / "test-artifacts" / "web"
 WAIT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+
+
+NODE_DIR = Path(__file__).with_name("node")
+AXE_VERSION = "4.14.1"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""WCAG 2.2 AA, as axe-core names its rules' levels."""
+
+
+@lru_cache(maxsize=1)
+def axe_source() -> str:
+    """axe-core's source, installed from `tests/web/node/package-lock.json` on first use."""
+    return (npm_package(NODE_DIR, "axe-core", AXE_VERSION) / "axe.min.js").read_text()
+
+
+def axe_report(page: Page) -> dict[str, Any]:
+    """axe-core's whole report on the page as it is now, for WCAG 2.2 AA's rules."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated by the browser's debugger: the page's script policy does not apply.
+        page.evaluate(axe_source())
+    report: dict[str, Any] = page.evaluate(
+        """async (tags) => await axe.run(document, {
+            runOnly: {type: "tag", values: tags}, resultTypes: ["violations"],
+        })""",
+        AXE_TAGS,
+    )
+    assert report["testEngine"]["name"] == "axe-core", report.get("testEngine")
+    return report
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Every WCAG 2.2 AA violation axe-core finds on the page as it is now (any impact)."""
+    report = axe_report(page)
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "nodes": [n["html"][:200] for n in v["nodes"][:8]],
+            "why": v["nodes"][0]["failureSummary"][:400] if v["nodes"] else "",
+        }
+        for v in report["violations"]
+    ]
+
+
+def assert_accessible(page: Page) -> None:
+    """axe-core finds no WCAG 2.2 AA violation on the page as it is now."""
+    found = axe_violations(page)
+    assert not found, json.dumps(found, indent=1)
 
 
 @contextmanager
@@ -79,6 +128,9 @@ def open_page(
             page.wait_for_selector("#conn[data-state=ready]", state="attached")
         yield page
         assert errors == [], errors
+        if not page.is_closed():
+            # Every screen the tests leave is checked: WCAG 2.2 AA, no violation at all.
+            assert_accessible(page)
     finally:
         context.close()
 

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tether.web.bridge import Bridge
 from tether.web.client import SendToPage
+from tether.web.contrast import readable_css
 from tether.web.door import Door, Doorkeeper, cookie_name
 from tether.web.follow import FollowedBudget
 from tether.web.protocol import (
@@ -61,11 +62,18 @@ class WebConfig:
     """The agents' window and compaction point, for sessions shown read-only from their logs."""
 
 
+LIGHT_BACKGROUNDS = ("#ffffff", "#fbfbfa", "#f3f2ee", "#fff6d6")
+"""What highlighted code is drawn on in the light theme (panel, code, gutter, a search hit)."""
+DARK_BACKGROUNDS = ("#1c1f26", "#191c22", "#171a1f", "#3a3117")
+"""The same in the dark theme (app.css's `--panel`, `--code-bg`, `--gutter-bg`, `--warn-bg`)."""
+
+
 @lru_cache(maxsize=1)
 def highlight_css() -> str:
-    """Pygments token colours for `.hl` code, light by default and dark when the OS is."""
-    light = _token_rules(LIGHT_STYLE)
-    dark = _token_rules(DARK_STYLE)
+    """Pygments token colours for `.hl` code, light by default and dark when the OS is, each
+    made to reach WCAG AA contrast on the page's backgrounds."""
+    light = readable_css(_token_rules(LIGHT_STYLE), LIGHT_BACKGROUNDS, dark=False)
+    dark = readable_css(_token_rules(DARK_STYLE), DARK_BACKGROUNDS, dark=True)
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
 
 
