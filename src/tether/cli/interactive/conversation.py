@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from rich.console import RenderableType
@@ -39,7 +40,6 @@ from tether.commands import (
 )
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
-from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PermissionQuestion, PolicyMode, is_mode
@@ -48,6 +48,9 @@ from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
+
+if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
+    from tether.mcp.servers import McpServers
 
 __all__ = ["Conversation", "model_label"]
 
