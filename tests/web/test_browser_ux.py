@@ -196,6 +196,8 @@ def test_the_phone_layout_has_a_drawer(browser: Browser, tmp_path: Path) -> None
         menu.click()
         page.locator("#backdrop").click(position={"x": 370, "y": 400})
         page.locator("#sidebar").wait_for(state="hidden")
+        # The drawer's Rename and Delete go with it.
+        assert page.locator("#sessions .session-action").first.is_hidden()
         menu.click()
         _rename_search_and_delete(page, tmp_path / "home" / "sessions")
 
