@@ -23,6 +23,7 @@ const state = {
   readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
   parked: new Map(), // sessionId -> permission requests asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
+  deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
@@ -33,7 +34,14 @@ const header = new Header(
 );
 const sidebar = new Sidebar(
   { sessions: $("sessions"), search: $("session-search"), menu: $("menu"), backdrop: $("backdrop"), firstFocus: $("new-session") },
-  { onOpen: (session) => openSession(session.sessionId, session.cwd) },
+  {
+    onOpen: (session) => openSession(session.sessionId, session.cwd),
+    onRename: (session, title) => connection.send({ type: "renameSession", sessionId: session.sessionId, title }),
+    onDelete: (session) => {
+      if (session.sessionId === state.sessionId) state.deleting = session.sessionId;
+      connection.send({ type: "deleteSession", sessionId: session.sessionId });
+    },
+  },
 );
 const plan = new PlanPanel($("plan"));
 const permissions = new PermissionsPanel({
@@ -150,6 +158,8 @@ function handle(message) {
       sidebar.setSessions(message.sessions);
       const shown = sidebar.find(state.sessionId || state.opening);
       if (shown) header.listedTitle(shown.title);
+      if (state.deleting && state.deleting === state.sessionId && !shown) showNothing();
+      state.deleting = null;
       return;
     }
     case "opening":
@@ -322,6 +332,26 @@ function showOpening(sessionId, replay) {
   const known = sidebar.find(sessionId);
   header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
   sidebar.setCurrent(sessionId);
+}
+
+/** No session shown (the one shown was deleted): the page as it first opens. */
+function showNothing() {
+  resetTasks();
+  transcript.reset();
+  rewind.reset();
+  plan.clear();
+  composer.commands.set([]);
+  header.budget.clear();
+  header.showMenus([]);
+  header.session(null, "No session open");
+  $("transcript").append(emptyState);
+  state.sessionId = null;
+  state.readOnly = null;
+  setOwned(null);
+  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  sidebar.setCurrent(null);
+  update();
+  announce("The session was deleted.");
 }
 
 function openSession(sessionId, cwd) {
