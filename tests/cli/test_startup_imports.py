@@ -21,6 +21,7 @@ import pytest
 
 from tests.cli.tui import Tui
 from tests.models.sse_server import SSEServer, sse_reply
+from tether import __version__
 from tether.cli import COMMANDS
 
 _DRIVER = """
@@ -270,3 +271,28 @@ def test_batch_on_the_pool_loads_no_ray_sdk_or_provider(
     loaded = _loaded(tmp_path, "batch", str(tasks), "--out", str(out), "--workers", "1", env=env)
     assert '"status":"done"' in (out / "results.jsonl").read_text()
     assert _found(loaded, NEVER_OUTSIDE_ACP + PROVIDERS + MCP) == []
+
+
+def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -> None:
+    # Run as the process (no argv given), main freezes what it made, so finalization does
+    # not walk it; called with arguments (as from another program) it leaves the GC alone.
+    code = (
+        "import gc, sys\n"
+        "from tether.cli import main\n"
+        "main(['--version'])\n"
+        "print(gc.get_freeze_count())\n"
+        "sys.argv = ['tether', '--version']\n"
+        "main()\n"
+        "print(gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    version = ["tether", __version__]
+    assert done.stdout.split() == [*version, "0", *version, "True"]

@@ -29,6 +29,8 @@ ARTIFACTS = REPO / "test-artifacts" / "web"
 WAIT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+NARROWEST = {"width": 320, "height": 640}
+"""The narrowest phone the page lays out for: nothing may be wider."""
 
 
 NODE_DIR = Path(__file__).with_name("node")
@@ -175,18 +177,20 @@ def record(name: str, value: object) -> Path:
 
 def shoot_both(page: Page, name: str, selector: str | None = None) -> None:
     """Screenshots at desktop and phone size (`NAME-desktop.png`, `NAME-phone.png`), of the
-    page or of one element; at phone size nothing may be wider than the screen."""
+    page or of one element; at either size, and at 320 px, nothing is wider than the screen."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     before = page.viewport_size
     try:
-        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE), ("narrowest", NARROWEST)):
             page.set_viewport_size(size)
-            path = ARTIFACTS / f"{name}-{label}.png"
-            if selector is None:
-                page.screenshot(path=path)
-            else:
-                page.locator(selector).first.screenshot(path=path)
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+            if label != "narrowest":
+                path = ARTIFACTS / f"{name}-{label}.png"
+                if selector is None:
+                    page.screenshot(path=path)
+                else:
+                    page.locator(selector).first.screenshot(path=path)
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= size["width"], (label, wide)
     finally:
         if before is not None:
             page.set_viewport_size(before)

@@ -60,10 +60,22 @@ def _violations(page: Page) -> list[dict[str, Any]]:
 
 
 def _session_with_everything(page: Page) -> None:
-    """A prompt answered by keyboard (y), cancelled by Esc, then one that reads a file."""
+    """A prompt whose question waits while another session is open, answered by keyboard (y)
+    once back, cancelled by Esc, then one that reads a file."""
     send_prompt(page, "check it")
     box = page.locator("section.tool[data-tool-call-id=s1] .permission")
     box.locator("button").first.wait_for()
+    first = page.evaluate("() => location.hash")
+    # Another session may be opened while the prompt waits; its question waits too.
+    page.locator("#new-session").click()
+    page.wait_for_function("h => location.hash !== h && location.hash.startsWith('#s')", arg=first)
+    page.wait_for_selector("#send:not([disabled])")
+    assert page.locator(".permission").count() == 0
+    page.locator(f"#sessions .session[data-session-id='{first.split('=', 1)[1]}']").click()
+    page.wait_for_function("h => location.hash === h", arg=first)
+    box.locator("button").first.wait_for()
+    assert page.locator("#cancel").is_visible()  # still running, as it was left
+    page.wait_for_function("() => document.activeElement.closest('.permission') !== null")
     page.keyboard.press("y")
     page.locator("section.tool[data-tool-call-id=s1] .perm-decision").wait_for()
     assert page.locator("section.tool[data-tool-call-id=s1] .perm-decision").inner_text() == (

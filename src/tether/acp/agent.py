@@ -10,6 +10,7 @@ Each ACP method is one line here, routed to a handler in a small module:
 | `session/prompt`, `session/cancel`                            | `acp.turns`            |
 | `session/set_mode`, `session/set_config_option`               | `acp.switches`         |
 | `_tether/permissions` (an extension method)                   | `acp.workspace`        |
+| `_tether/session/rename` (an extension method)                | `acp.titles`           |
 
 A handler is a function of the shared `AgentContext` (store, connection, open sessions).
 The context and the handler modules load with the first request that needs them: the
@@ -254,11 +255,14 @@ class TetherAgent:
         await turns.cancel(self.context, session_id)
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON)."""
-        from tether.acp import workspace
+        """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON) and
+        `_tether/session/rename {sessionId, title}`."""
+        from tether.acp import titles, workspace
 
         if method == workspace.PERMISSIONS_METHOD:
             return workspace.permissions_method(self.context, params)
+        if method == titles.RENAME_METHOD:
+            return await titles.rename_method(self.context, params)
         raise RequestError.method_not_found(f"_{method}")
 
     async def close(self) -> None:

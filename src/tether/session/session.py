@@ -206,6 +206,11 @@ class Session:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
 
+    def rename(self, title: str) -> TitleChanged:
+        """Give the session a title of a person's choosing (kept in the log; a first prompt
+        no longer names it)."""
+        return TitleChanged(title=self._append(SessionTitle(title=title)).title)
+
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
         cwd = str(self.workspace.cwd)

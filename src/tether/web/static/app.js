@@ -23,6 +23,7 @@ const state = {
   readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
   parked: new Map(), // sessionId -> permission requests asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
+  deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
@@ -33,7 +34,14 @@ const header = new Header(
 );
 const sidebar = new Sidebar(
   { sessions: $("sessions"), search: $("session-search"), menu: $("menu"), backdrop: $("backdrop"), firstFocus: $("new-session") },
-  { onOpen: (session) => openSession(session.sessionId, session.cwd) },
+  {
+    onOpen: (session) => openSession(session.sessionId, session.cwd),
+    onRename: (session, title) => connection.send({ type: "renameSession", sessionId: session.sessionId, title }),
+    onDelete: (session) => {
+      if (session.sessionId === state.sessionId) state.deleting = session.sessionId;
+      connection.send({ type: "deleteSession", sessionId: session.sessionId });
+    },
+  },
 );
 const plan = new PlanPanel($("plan"));
 const permissions = new PermissionsPanel({
@@ -113,6 +121,7 @@ function closed(delay) {
   state.opening = null;
   state.sessionId = null;
   state.running.clear();
+  state.parked.clear(); // the agent that asked is gone with the connection
   loading.hidden = true;
   update();
   setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
@@ -150,6 +159,8 @@ function handle(message) {
       sidebar.setSessions(message.sessions);
       const shown = sidebar.find(state.sessionId || state.opening);
       if (shown) header.listedTitle(shown.title);
+      if (state.deleting && state.deleting === state.sessionId && !shown) showNothing();
+      state.deleting = null;
       return;
     }
     case "opening":
@@ -169,15 +180,16 @@ function handle(message) {
       header.showMenus(message.menus);
       composer.setHistory(transcript.userTexts);
       sidebar.setCurrent(message.sessionId);
-      for (const request of state.parked.get(message.sessionId) || []) transcript.permission(request);
+      const waiting = state.parked.get(message.sessionId) || [];
+      for (const request of waiting) transcript.permission(request);
       update();
       if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
       if (state.queued !== null) {
         const text = state.queued;
         state.queued = null;
         sendPrompt(text);
-      } else {
-        composer.focus();
+      } else if (!waiting.length) {
+        composer.focus(); // else the question waiting has it
       }
       return;
     case "menus":
@@ -241,11 +253,11 @@ function handle(message) {
 }
 
 // A permission asked by a prompt running in a session not shown: kept, and shown with it.
-function park(request) {
+function park(request, asked = true) {
   const list = state.parked.get(request.sessionId) || [];
-  list.push(request);
+  if (!list.some((r) => r.requestId === request.requestId)) list.push(request);
   state.parked.set(request.sessionId, list);
-  announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
+  if (asked) announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
 }
 
 function unpark(requestId) {
@@ -310,6 +322,8 @@ function setHash(sessionId) {
 
 /** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
 function showOpening(sessionId, replay) {
+  // A question still open in the session shown waits for it (a replay does not ask it again).
+  for (const request of transcript.openRequests()) park(request, false);
   resetTasks();
   transcript.reset();
   rewind.reset();
@@ -322,6 +336,26 @@ function showOpening(sessionId, replay) {
   const known = sidebar.find(sessionId);
   header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
   sidebar.setCurrent(sessionId);
+}
+
+/** No session shown (the one shown was deleted): the page as it first opens. */
+function showNothing() {
+  resetTasks();
+  transcript.reset();
+  rewind.reset();
+  plan.clear();
+  composer.commands.set([]);
+  header.budget.clear();
+  header.showMenus([]);
+  header.session(null, "No session open");
+  $("transcript").append(emptyState);
+  state.sessionId = null;
+  state.readOnly = null;
+  setOwned(null);
+  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  sidebar.setCurrent(null);
+  update();
+  announce("The session was deleted.");
 }
 
 function openSession(sessionId, cwd) {
