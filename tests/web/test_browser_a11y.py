@@ -116,6 +116,20 @@ def test_no_violation_in_either_theme_and_the_address_opens_a_session(
     ) as page:
         page.wait_for_selector(".msg-agent:has-text('It defines')")
         _labelled_and_accessible(page, "dark")
+        # Each session is named by the shortest id prefix (8 at least) no other id starts
+        # with; ids made within a minute share their first 8 characters.
+        rows = page.locator("#sessions .session").evaluate_all(
+            "bs => bs.map(b => [b.dataset.sessionId,"
+            " b.querySelector('.session-meta').textContent.split(' · ').pop()])"
+        )
+        ids = [i for i, _ in rows]
+        assert len(rows) >= 3
+        for session_id, prefix in rows:
+            assert len(prefix) >= 8 and session_id.startswith(prefix)
+            assert [i for i in ids if i.startswith(prefix)] == [session_id]
+            assert len(prefix) == 8 or any(
+                i != session_id and i.startswith(prefix[:-1]) for i in ids
+            )
 
 
 def _labelled_and_accessible(page: Page, scheme: str) -> None:
