@@ -242,13 +242,17 @@ class RayRunner:
         except ray.exceptions.RayError as exc:
             attempts = ray.get(self._coordinator.attempts_of.remote(task.id))
             status: TaskStatus = "cancelled" if self.cancelled else "error"
+            lost = not isinstance(exc, ray.exceptions.RayTaskError)
+            how = (
+                f"lost on the cluster after {attempts} attempts" if lost else "failed on its worker"
+            )
             return TaskResult(
                 id=task.id,
                 status=status,
                 usage=NO_USAGE,
                 duration_ms=round((time.monotonic() - submitted) * 1000),
                 attempts=attempts,
-                error=f"lost on the cluster after {attempts} attempts: {_first_line(exc)}",
+                error=f"{how}: {_first_line(exc)}",
                 line=task.line,
             )
         sessions = self.out / "sessions"
