@@ -71,6 +71,7 @@ CASES = {
     "web": "test_web_loads_no_provider_parser_or_terminal_input",
     "demo": "test_demo_loads_no_sdk_provider_or_terminal_input",
     "(interactive)": "test_interactive_loads_its_input_only_on_a_terminal",
+    "batch": "test_batch_on_the_pool_loads_no_ray_sdk_or_provider",
 }
 """Each command, and the test that pins what it loads."""
 
@@ -258,6 +259,20 @@ def test_interactive_loads_its_input_only_on_a_terminal(
     assert "prompt_toolkit" in drawn
     forbidden = ACP_SDK + WEB + HTTP2 + PROVIDERS + MCP + PARSER
     assert _found(drawn, (*forbidden, "numpy", "ray")) == []
+
+
+def test_batch_on_the_pool_loads_no_ray_sdk_or_provider(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"text": "hello"}]}))
+    tasks = tmp_path / "tasks.jsonl"
+    line = {"id": "one", "prompt": "hi", "cwd": str(workspace), "model": f"script:{script}"}
+    tasks.write_text(json.dumps(line) + "\n")
+    out = tmp_path / "out"
+    loaded = _loaded(tmp_path, "batch", str(tasks), "--out", str(out), "--workers", "1", env=env)
+    assert '"status":"done"' in (out / "results.jsonl").read_text()
+    assert _found(loaded, NEVER_OUTSIDE_ACP + PROVIDERS + MCP) == []
 
 
 def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -> None:

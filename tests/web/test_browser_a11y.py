@@ -60,10 +60,22 @@ def _violations(page: Page) -> list[dict[str, Any]]:
 
 
 def _session_with_everything(page: Page) -> None:
-    """A prompt answered by keyboard (y), cancelled by Esc, then one that reads a file."""
+    """A prompt whose question waits while another session is open, answered by keyboard (y)
+    once back, cancelled by Esc, then one that reads a file."""
     send_prompt(page, "check it")
     box = page.locator("section.tool[data-tool-call-id=s1] .permission")
     box.locator("button").first.wait_for()
+    first = page.evaluate("() => location.hash")
+    # Another session may be opened while the prompt waits; its question waits too.
+    page.locator("#new-session").click()
+    page.wait_for_function("h => location.hash !== h && location.hash.startsWith('#s')", arg=first)
+    page.wait_for_selector("#send:not([disabled])")
+    assert page.locator(".permission").count() == 0
+    page.locator(f"#sessions .session[data-session-id='{first.split('=', 1)[1]}']").click()
+    page.wait_for_function("h => location.hash === h", arg=first)
+    box.locator("button").first.wait_for()
+    assert page.locator("#cancel").is_visible()  # still running, as it was left
+    page.wait_for_function("() => document.activeElement.closest('.permission') !== null")
     page.keyboard.press("y")
     page.locator("section.tool[data-tool-call-id=s1] .perm-decision").wait_for()
     assert page.locator("section.tool[data-tool-call-id=s1] .perm-decision").inner_text() == (
@@ -104,6 +116,20 @@ def test_no_violation_in_either_theme_and_the_address_opens_a_session(
     ) as page:
         page.wait_for_selector(".msg-agent:has-text('It defines')")
         _labelled_and_accessible(page, "dark")
+        # Each session is named by the shortest id prefix (8 at least) no other id starts
+        # with; ids made within a minute share their first 8 characters.
+        rows = page.locator("#sessions .session").evaluate_all(
+            "bs => bs.map(b => [b.dataset.sessionId,"
+            " b.querySelector('.session-meta').textContent.split(' · ').pop()])"
+        )
+        ids = [i for i, _ in rows]
+        assert len(rows) >= 3
+        for session_id, prefix in rows:
+            assert len(prefix) >= 8 and session_id.startswith(prefix)
+            assert [i for i in ids if i.startswith(prefix)] == [session_id]
+            assert len(prefix) == 8 or any(
+                i != session_id and i.startswith(prefix[:-1]) for i in ids
+            )
 
 
 def _labelled_and_accessible(page: Page, scheme: str) -> None:

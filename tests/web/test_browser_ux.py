@@ -169,6 +169,10 @@ def test_the_phone_layout_has_a_drawer(browser: Browser, tmp_path: Path) -> None
         assert page.locator("#sidebar").is_hidden()
         menu = page.locator("#menu")
         assert menu.is_visible() and menu.get_attribute("aria-label") == "Sessions menu"
+        # The empty page points at ☰, where the sessions are on a phone.
+        hint = page.locator("#empty .narrow-only")
+        assert hint.is_visible() and "☰" in hint.inner_text()
+        assert page.locator("#empty .wide-only").is_hidden()
         send_prompt(page, long_title)
         page.locator(".notice-error").wait_for()
         wait_idle(page)

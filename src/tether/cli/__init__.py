@@ -38,6 +38,10 @@ class Entry(NamedTuple):
 
 COMMANDS: dict[str, Entry] = {
     "run": Entry("tether.cli.run", "run one prompt headless and print every card"),
+    "batch": Entry(
+        "tether.cli.batch",
+        "run a file of prompts headless, each in its own workspace, on local processes or Ray",
+    ),
     "sessions": Entry("tether.cli.sessions", "list stored sessions, newest first"),
     "show": Entry("tether.cli.show", "render a stored session from its log"),
     "demo": Entry("tether.cli.demo", "run a scripted session on a sample workspace (offline)"),

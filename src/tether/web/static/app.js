@@ -121,6 +121,7 @@ function closed(delay) {
   state.opening = null;
   state.sessionId = null;
   state.running.clear();
+  state.parked.clear(); // the agent that asked is gone with the connection
   loading.hidden = true;
   update();
   setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
@@ -179,15 +180,16 @@ function handle(message) {
       header.showMenus(message.menus);
       composer.setHistory(transcript.userTexts);
       sidebar.setCurrent(message.sessionId);
-      for (const request of state.parked.get(message.sessionId) || []) transcript.permission(request);
+      const waiting = state.parked.get(message.sessionId) || [];
+      for (const request of waiting) transcript.permission(request);
       update();
       if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
       if (state.queued !== null) {
         const text = state.queued;
         state.queued = null;
         sendPrompt(text);
-      } else {
-        composer.focus();
+      } else if (!waiting.length) {
+        composer.focus(); // else the question waiting has it
       }
       return;
     case "menus":
@@ -251,11 +253,11 @@ function handle(message) {
 }
 
 // A permission asked by a prompt running in a session not shown: kept, and shown with it.
-function park(request) {
+function park(request, asked = true) {
   const list = state.parked.get(request.sessionId) || [];
-  list.push(request);
+  if (!list.some((r) => r.requestId === request.requestId)) list.push(request);
   state.parked.set(request.sessionId, list);
-  announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
+  if (asked) announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
 }
 
 function unpark(requestId) {
@@ -320,6 +322,8 @@ function setHash(sessionId) {
 
 /** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
 function showOpening(sessionId, replay) {
+  // A question still open in the session shown waits for it (a replay does not ask it again).
+  for (const request of transcript.openRequests()) park(request, false);
   resetTasks();
   transcript.reset();
   rewind.reset();

@@ -268,9 +268,14 @@ export class Transcript {
     });
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
-    this.permissions.set(request.requestId, { node: box, options: request.options, delegated, host });
+    this.permissions.set(request.requestId, { node: box, options: request.options, delegated, host, request });
     box.querySelector("button")?.focus({ preventScroll: true });
     this.announce(`Permission requested: ${call.title || "a tool call"}`);
+  }
+
+  /** The questions shown and not answered yet, as they were asked. */
+  openRequests() {
+    return [...this.permissions.values()].map((entry) => entry.request);
   }
 
   /** Replace a permission's buttons with the decision taken. */
