@@ -10,7 +10,9 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
+from tests.batch.model_server import counting_model
 from tests.batch.tasks import (
     TETHER,
     batch_env,
@@ -45,8 +47,11 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     ]
     lines += [
         {"id": f"notes-{n}", "prompt": "finish the notes", "cwd": "folder", "model": notes}
-        for n in range(14)
+        for n in range(13)
     ]
+    # The whole folder of the task file, the batch's output folder inside it (left out).
+    nested = work(tmp_path / "nested.json", "folder/notes.md", "draft", "final")
+    lines.append({"id": "notes-13", "prompt": "finish them", "cwd": ".", "model": nested})
     lines += [
         {"id": "fails", "prompt": "try", "cwd": "folder", "model": failing},
         {"id": "slow", "prompt": "wait", "cwd": "folder", "model": slow, "timeoutS": 1},
@@ -98,7 +103,14 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     assert not (repo / "ran.txt").exists()
     assert (folder / "notes.md").read_text() == "# Notes\nstatus: draft\n"
     assert "+status: final" in by_id["notes-3"]["diff"]
-    # Workspaces go once diffed; the sessions stay, browsable with --home.
+    assert "b/folder/notes.md" in by_id["notes-13"]["diff"]
+    assert "out/" not in by_id["notes-13"]["diff"]
+    _browsable(out, home, by_id)
+    assert "done" in done.stdout and "task time p95" in done.stdout
+
+
+def _browsable(out: Path, home: Path, by_id: dict[str, dict[str, Any]]) -> None:
+    """Workspaces go once diffed; the sessions stay, browsable with --home."""
     assert list((out / "workspaces").iterdir()) == []
     listed = subprocess.run(
         [str(TETHER), "sessions", "--home", str(out), "--json", "-n", "0"],
@@ -117,7 +129,6 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
         check=True,
     )
     assert "colour = blue" in shown.stdout
-    assert "done" in done.stdout and "task time p95" in done.stdout
 
 
 def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: Path) -> None:
@@ -239,3 +250,30 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     assert result["status"] == "done" and result["attempts"] == 2
     assert "+two" in result["diff"]
     assert len((tmp_path / "pids").read_text().split()) == 2  # two workers, one task each
+
+
+def test_max_concurrency_bounds_model_requests_across_workers(tmp_path: Path) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    lines: list[dict[str, object] | str] = [
+        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(4)
+    ]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
+    with counting_model() as (url, counts):
+        done = subprocess.run(
+            [
+                *(str(TETHER), "batch", str(tasks), "--out", str(tmp_path / "out")),
+                *("--workers", "2", "--max-concurrency", "1"),
+                *("--model", "openai:counting", "--base-url", url),
+            ],
+            env={**batch_env(tmp_path / "home"), "TETHER_API_KEY": "test-key"},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 4
+    assert counts.requests == 4
+    assert counts.peak == 1, done.stderr

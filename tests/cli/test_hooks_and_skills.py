@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.cli.test_cli import _script, tether
+from tests.cli.test_interactive_plain import _piped
 from tests.cli.test_settings import flat
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
 from tests.skills.test_catalog import skill
@@ -83,3 +84,24 @@ def test_a_skill_s_card_and_the_skills_command(tmp_path: Path, ws: Path) -> None
         "  release-notes  (.claude/skills/release-notes/SKILL.md)\n    Writes release notes\n"
     )
     assert f"Left out:\n  {broken}: no front matter" in listed.stdout
+
+
+def test_session_start_and_end_around_a_clear(tmp_path: Path, ws: Path) -> None:
+    """Lines piped to `tether`: `/clear` ends the session (`clear`) and the next one starts
+    as cleared; the last one ends as the input does."""
+    home = tmp_path / "home"
+    home.mkdir()
+    record, inputs = recorder(tmp_path)
+    both = {"SessionStart": [group(record)], "SessionEnd": [group(record)]}
+    (home / "settings.json").write_text(json.dumps({"hooks": both}))
+    model = _script(tmp_path / "s.json", {"text": "One."}, {"text": "Two."})
+    done = _piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    ran = [(i["hook_event_name"], i.get("source") or i.get("reason")) for i in recorded(inputs)]
+    assert ran == [
+        ("SessionStart", "startup"),
+        ("SessionEnd", "clear"),
+        ("SessionStart", "clear"),
+        ("SessionEnd", "prompt_input_exit"),
+    ]
+    assert len({i["session_id"] for i in recorded(inputs)}) == 2

@@ -18,6 +18,7 @@ import pytest
 
 from tests.cli.test_cli import _script, tether
 from tests.cli.tui import Tui
+from tests.hooks.scripts import group, recorded, recorder
 from tests.processes import processes_with
 
 
@@ -188,6 +189,9 @@ def test_resume_a_session_of_tether_run_then_clear(
     first = _script(tmp_path / "run.json", {"text": "Answer from run."})
     made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
     assert made.returncode == 0, made.stderr
+    record, inputs = recorder(tmp_path)
+    both = {"SessionStart": [group(record)], "SessionEnd": [group(record)]}
+    (home / "settings.json").write_text(json.dumps({"hooks": both}))
     model = _script(
         tmp_path / "s.json",
         {"text": "Answer to the follow-up."},
@@ -215,6 +219,14 @@ def test_resume_a_session_of_tether_run_then_clear(
     assert len(list((home / "sessions").glob("*.jsonl"))) == 2
     tui.press("ctrl-d")
     assert tui.finish() == 0
+    # The hooks heard why each session started and ended.
+    ran = [(i["hook_event_name"], i.get("source") or i.get("reason")) for i in recorded(inputs)]
+    assert ran == [
+        ("SessionStart", "resume"),
+        ("SessionEnd", "clear"),
+        ("SessionStart", "clear"),
+        ("SessionEnd", "prompt_input_exit"),
+    ]
 
     before, after = tmp_path / "stty.before", tmp_path / "stty.after"
     again = Tui(home, ["--model", model, "-c", "go on"], cwd=app, stty_to=(before, after))

@@ -90,17 +90,21 @@ async def test_every_event_runs_its_hooks_with_their_input(
         )
     }
     hooks["UserPromptSubmit"] = [group(record), group(context)]
+    frozen = bash_hook(tmp_path, "frozen", "cat > /dev/null; echo 'Still frozen.'\n")
+    hooks["SessionStart"].append(group(frozen, matcher="compact"))
     settings = user_hooks(home, ws, hooks)
     model = script(
         {"toolCalls": [call("c1", "bash", {"command": "echo hi", "description": "Say hi"})]},
         {"text": "Said hi."},
         {"text": "We said hi."},  # the summary `/compact` asks for
+        {"text": "Nothing else."},
     )
     asker = Asker()
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     live = Recorder()
     assert await session.prompt(text("say hi"), live) == "end_turn"
     assert await session.prompt(text("/compact keep it short"), live) == "end_turn"
+    assert await session.prompt(text("anything else?"), live) == "end_turn"
     await session.aclose()
 
     seen = recorded(inputs)
@@ -113,6 +117,9 @@ async def test_every_event_runs_its_hooks_with_their_input(
         "PostToolUse",
         "Stop",
         "PreCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
         "SessionEnd",
     ]
     assert events.index("PreToolUse") < events.index("Notification") < events.index("PreCompact")
@@ -121,8 +128,51 @@ async def test_every_event_runs_its_hooks_with_their_input(
         assert given["session_id"] == session.id
         assert given["transcript_path"] == str(log_path)
         assert given["cwd"] == str(ws)
-    by_event = {i["hook_event_name"]: i for i in seen}
+    first_inputs(seen)
+    assert len(asker.questions) == 1
+
+    # What the prompt's hooks printed reached the model with the prompt.
+    first = model.requests[0].messages[0]
+    assert isinstance(first, UserMessage)
+    said = texts(first)
+    assert said[0] == "say hi" and "The main branch is frozen." in said[-1]
+    # What a hook adds after a compaction follows the summary (only the `compact` one ran).
+    after = [t for m in model.requests[-1].messages for t in texts(m)]
+    summary = next(i for i, t in enumerate(after) if "We said hi." in t)
+    reminder = next(i for i, t in enumerate(after) if "Still frozen." in t)
+    assert summary < reminder < after.index("anything else?")
+    assert sum("Still frozen." in t for m in model.requests[0].messages for t in texts(m)) == 0
+
+    # Every run is a `hook/run` event, shown live as a notice in order, and replayed so.
+    types = [line["type"] for line in log_lines(session, home)]
+    assert types.count("hook/run") == 14
+    notices = hook_runs(live)
+    assert [n.event for n in notices][:3] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "UserPromptSubmit",
+    ]
+    assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
+    stored = SessionStore(home).read(session.id)
+    again = replay(
+        stored.events, bash_tools(), stored.header.cwd, session.window, DEFAULT_COMPACT_AT
+    )
+    assert again[: len(live.without_progress())] == live.without_progress()
+    # The session's end was logged after its last prompt: a replay shows it too.
+    assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"
+
+
+def first_inputs(seen: list[dict[str, Any]]) -> None:
+    """Check each event's own fields in its first run (of the session of the test above)."""
+    by_event: dict[str, dict[str, Any]] = {}
+    for given in seen:
+        by_event.setdefault(given["hook_event_name"], given)  # each event's first run
     assert by_event["SessionStart"]["source"] == "startup"
+    # After the summary, SessionStart runs again: its source says why.
+    assert [i["source"] for i in seen if i["hook_event_name"] == "SessionStart"] == [
+        "startup",
+        "compact",
+    ]
     assert by_event["UserPromptSubmit"]["prompt"] == "say hi"
     assert by_event["UserPromptSubmit"]["permission_mode"] == "default"
     pre = by_event["PreToolUse"]
@@ -140,31 +190,6 @@ async def test_every_event_runs_its_hooks_with_their_input(
     assert by_event["PreCompact"]["trigger"] == "manual"
     assert by_event["PreCompact"]["custom_instructions"] == "keep it short"
     assert by_event["SessionEnd"]["reason"] == "other"
-    assert len(asker.questions) == 1
-
-    # What the prompt's hooks printed reached the model with the prompt.
-    first = model.requests[0].messages[0]
-    assert isinstance(first, UserMessage)
-    said = texts(first)
-    assert said[0] == "say hi" and "The main branch is frozen." in said[-1]
-
-    # Every run is a `hook/run` event, shown live as a notice in order, and replayed so.
-    types = [line["type"] for line in log_lines(session, home)]
-    assert types.count("hook/run") == 9
-    notices = hook_runs(live)
-    assert [n.event for n in notices][:3] == [
-        "SessionStart",
-        "UserPromptSubmit",
-        "UserPromptSubmit",
-    ]
-    assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
-    stored = SessionStore(home).read(session.id)
-    again = replay(
-        stored.events, bash_tools(), stored.header.cwd, session.window, DEFAULT_COMPACT_AT
-    )
-    assert again[: len(live.without_progress())] == live.without_progress()
-    # The session's end was logged after its last prompt: a replay shows it too.
-    assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"
 
 
 async def test_a_pre_tool_use_hook_blocks_rm_rf_and_post_tool_use_speaks_to_the_model(

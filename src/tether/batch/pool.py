@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -277,7 +278,21 @@ class _WorkerProcess:
             if message is None:
                 return
             task, attempt = message
-            conn.send(asyncio.run(self.one(task, attempt)))
+            try:
+                result = asyncio.run(self.one(task, attempt))
+            except Exception as exc:
+                # A defect, not the task's doing: said in full on stderr, the task an error.
+                traceback.print_exc()
+                result = TaskResult(
+                    id=task.id,
+                    status="error",
+                    usage=NO_USAGE,
+                    duration_ms=0,
+                    attempts=attempt,
+                    error=f"internal error: {exc!r}",
+                    line=task.line,
+                )
+            conn.send(result)
 
     async def one(self, task: BatchTask, attempt: int) -> TaskResult:
         """One task, cancelled by a signal."""
@@ -294,6 +309,7 @@ class _WorkerProcess:
                 stop=stop,
                 attempt=attempt,
                 gate=self.gate,
+                leave_out=self.out,
             )
         finally:
             self.current = None

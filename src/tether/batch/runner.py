@@ -71,11 +71,13 @@ async def run_task(
     stop: asyncio.Event,
     attempt: int = 1,
     gate: ModelGate | None = None,
+    leave_out: Path | None = None,
 ) -> TaskResult:
     """Run `task` in its own workspace under `workspaces`, its log in `store`; its result line.
 
     `stop` set while the task runs cancels its prompt (the log ends with a cancelled turn);
-    set before, the task does not start. Nothing is raised for what the task itself did.
+    set before, the task does not start. A copied folder leaves `leave_out` out (the batch's
+    output folder). Nothing is raised for what the task itself did.
     """
     started = time.monotonic()
 
@@ -93,7 +95,7 @@ async def run_task(
     if stop.is_set():
         return ended("cancelled", "cancelled before it started")
     try:
-        workspace = await asyncio.to_thread(prepare_workspace, task, workspaces)
+        workspace = await asyncio.to_thread(prepare_workspace, task, workspaces, leave_out)
     except SetupTimeout as exc:
         return ended("timeout", str(exc))
     except WorkspaceError as exc:

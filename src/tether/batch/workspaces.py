@@ -61,9 +61,10 @@ class Workspace:
         remove_tree(self.snapshots)
 
 
-def prepare_workspace(task: BatchTask, root: Path) -> Workspace:
+def prepare_workspace(task: BatchTask, root: Path, leave_out: Path | None = None) -> Workspace:
     """The task's workspace under `root` (any earlier one of the same id removed), set up, with
-    its starting snapshot. Raises `WorkspaceError`."""
+    its starting snapshot. A copied folder leaves `leave_out` out (the batch's own output
+    folder, when it is inside the folder copied). Raises `WorkspaceError`."""
     path = root / task.id
     snapshots = root / f".{task.id}.snapshots"
     remove_tree(path)
@@ -73,7 +74,7 @@ def prepare_workspace(task: BatchTask, root: Path) -> Workspace:
         _clone(task.repo, task.ref, path)
     else:
         assert task.cwd is not None  # a task has one or the other (see `read_tasks`)
-        _copy(Path(task.cwd), path)
+        _copy(Path(task.cwd), path, leave_out or root)
     if task.setup is not None:
         _setup(task.setup, path, task.timeout_s)
     _git(snapshots, None, "init", "--quiet")
@@ -106,15 +107,21 @@ def _clone(repo: str, ref: str | None, path: Path) -> None:
     _git(None, path, "checkout", "--quiet", "--detach", ref or "HEAD")
 
 
-def _copy(source: Path, path: Path) -> None:
+def _copy(source: Path, path: Path, leave_out: Path) -> None:
     """A copy of `source`: folders, regular files and symlinks as links (FIFOs, sockets and
-    devices are left out: reading one could block or never end)."""
+    devices are left out: reading one could block or never end), without `leave_out` (a copy
+    inside the folder copied would copy itself)."""
+    outside = os.path.realpath(leave_out)
 
     def special(folder: str, names: list[str]) -> set[str]:
         skipped = set()
         for name in names:
+            entry = os.path.join(folder, name)
+            if os.path.realpath(entry) == outside:
+                skipped.add(name)
+                continue
             try:
-                mode = os.lstat(os.path.join(folder, name)).st_mode
+                mode = os.lstat(entry).st_mode
             except OSError:
                 skipped.add(name)
                 continue

@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-from tether.batch.driver import run_batch
+from tether.batch.driver import Runner, run_batch
 from tether.batch.pool import Pool
 from tether.batch.progress import summary_table
 from tether.batch.runner import BatchOptions
@@ -37,7 +37,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="tasks at once on this machine (default: the number of cores)",
+        help="tasks at once on this machine, or the CPUs of the local Ray cluster "
+        "(default: the number of cores)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run the tasks on a Ray cluster (without ADDRESS: a local one); needs "
+        "pip install 'tether[ray]'",
     )
     parser.add_argument(
         "--retries",
@@ -108,13 +118,30 @@ def run(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         keep_workspaces=args.keep_workspaces,
     )
-    runner = Pool(
-        options,
-        folder,
-        workers=args.workers,
-        retries=args.retries,
-        max_concurrency=args.max_concurrency,
-    )
+    runner: Runner
+    if args.ray is not None:
+        from tether.batch.ray_runner import RayRunner, ray_missing
+
+        missing = ray_missing()
+        if missing:
+            err.print(f"tether: error: {missing}", markup=False)
+            return 1
+        runner = RayRunner(
+            options,
+            folder,
+            address=args.ray or None,
+            retries=args.retries,
+            max_concurrency=args.max_concurrency,
+            num_cpus=args.workers,
+        )
+    else:
+        runner = Pool(
+            options,
+            folder,
+            workers=args.workers,
+            retries=args.retries,
+            max_concurrency=args.max_concurrency,
+        )
     done = run_batch(lines, folder, runner, err)
     out.print(summary_table(done.results, skipped=done.skipped, elapsed_s=done.elapsed_s))
     if done.cancelled:

@@ -62,10 +62,13 @@ class Context:
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
         before_compact: Callable[[], Awaitable[object]] | None = None,
+        after_summary: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
         self._before_compact = before_compact
         """Runs before each automatic compaction (the `PreCompact` hooks)."""
+        self._after_summary = after_summary
+        """Runs once a summary replaced the conversation (`SessionStart` hooks, `compact`)."""
         self._role = role
         self._mode = mode
         self._host = host
@@ -167,6 +170,8 @@ class Context:
             log.warning("the model gave an empty summary; the context stays as it was")
             return False
         self._record("summary", through, emit, summary)
+        if self._after_summary is not None:
+            await self._after_summary()
         return True
 
     def reported(

@@ -3,7 +3,8 @@ a notice, and what each decision means for the turn.
 
 | event              | when                                    | a block                 |
 |--------------------|-----------------------------------------|-------------------------|
-| `SessionStart`     | a session's first prompt in the process | (context only)          |
+| `SessionStart`     | a session's first prompt in the process,| (context only)          |
+|                    | and after a summary compacted it        |                         |
 | `UserPromptSubmit` | each prompt (not `/compact`)            | drops the prompt        |
 | `PreToolUse`       | before each call runs                   | refuses the call        |
 | `PostToolUse`      | after a call that succeeded             | gives feedback          |
@@ -42,7 +43,7 @@ MAX_STOP_CONTINUATIONS = 5
 
 OnUpdate = Callable[[ClientUpdate], None]
 
-StartSource = Literal["startup", "resume", "compact"]
+StartSource = Literal["startup", "resume", "clear", "compact"]
 
 
 def _ignore(_update: ClientUpdate) -> None:
@@ -64,6 +65,9 @@ class SessionHooks:
         """Set when a hook stopped the turn (`"continue": false`): why."""
         self.started = False
         """Whether `SessionStart` ran for this session in this process."""
+        self.start_source: StartSource | None = None
+        """What the first `SessionStart` is told when it is neither `startup` nor `resume`:
+        `clear` for a session that replaces one the person cleared."""
         self._background: set[asyncio.Future[list[HookRun]]] = set()
 
     @property
@@ -81,13 +85,19 @@ class SessionHooks:
             return True
         if not self.started:
             self.started = True
-            source: StartSource = "resume" if resumed else "startup"
+            source = self.start_source or ("resume" if resumed else "startup")
             await self._run("SessionStart", {"source": source}, subject=source)
         if command:
             return True
         text = "\n".join(b.text for b in prompt if isinstance(b, TextContent))
         runs = await self._run("UserPromptSubmit", {"prompt": text})
         return not any(r.decision in ("block", "stop") for r in runs)
+
+    async def compacted(self) -> None:
+        """`SessionStart` with source `compact`: a summary replaced the conversation, and what
+        the hooks add follows it (as after a start, their context is not lost with the rest)."""
+        if not self.child:
+            await self._run("SessionStart", {"source": "compact"}, subject="compact")
 
     async def before_call(self, call_id: str, name: str, arguments: str) -> ToolResult | None:
         """`PreToolUse`: the error result when a hook refuses the call; otherwise the gate

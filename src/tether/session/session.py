@@ -119,6 +119,7 @@ class Session:
             host=config.host,
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
+            after_summary=self._hooks.compacted,
         )
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
@@ -205,6 +206,11 @@ class Session:
     def events(self) -> Sequence[Event]:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
+
+    def replaces_cleared(self) -> None:
+        """This session replaces one the person cleared (`/clear`): its first `SessionStart`
+        hooks are told `clear` rather than `startup`."""
+        self._hooks.start_source = "clear"
 
     def rename(self, title: str) -> TitleChanged:
         """Give the session a title of a person's choosing (kept in the log; a first prompt

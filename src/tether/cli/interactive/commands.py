@@ -72,6 +72,7 @@ async def clear(conversation: Conversation, _arguments: str) -> None:
     """A new session with the same settings (the old one can be resumed)."""
     old = conversation.session
     await conversation.end_session("clear")
+    conversation.cleared = True
     conversation.say(Rule("new session", style="dim"))
     if old is not None:
         conversation.notice(f"the last one: tether --resume {old.id}")

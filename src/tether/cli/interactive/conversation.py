@@ -73,6 +73,8 @@ class Conversation:
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
         self.first_model = work.model.name
+        self.cleared = False
+        """Whether the next session replaces one the person cleared (`/clear`)."""
         self.printer = self._printer()
         self.asker = ScreenAsker(front.screen, self._propose)
         self.files = FileIndex(work.cwd)
@@ -165,6 +167,9 @@ class Conversation:
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
             self.session = self.work.create(config)
+            if self.cleared:
+                self.session.replaces_cleared()
+                self.cleared = False
             self.created_here = True
             self.first_model = self.model.name
         return self.session
@@ -173,6 +178,7 @@ class Conversation:
         """Continue `session` here: its model if it chose one, its history in the scrollback."""
         self.session = session
         self.created_here = False
+        self.cleared = False
         logged = session.configured("model")
         if logged is not None and logged != session.model.name:
             try:
