@@ -20,8 +20,11 @@ from tether.tools.errors import PermissionDenied
 
 COMMANDS = [
     "bash ./scripts/check.sh",
-    'python3 "$CLAUDE_PROJECT_DIR"/tools/lint.py --config=ci/lint.toml # why: style',
+    'python3 -u "$CLAUDE_PROJECT_DIR"/tools/lint.py --config=ci/lint.toml # why: style',
     "${TETHER_PROJECT_DIR}/bin/notify 'a message' /usr/bin/true ../elsewhere/x.sh",
+    "ruff check src/app.py && uv run tools/fmt.py",  # an argument is not a program
+    "FOO=1 env sh hooks.sh|./tools",  # a folder is not one either
+    "cat > /dev/null; ../outside.sh; bash -c 'inline/x.sh'; python3 -m tool",
     "npm run lint",  # what npm runs is package.json's: not found (the README says so)
     "echo 'unbalanced",
 ]
@@ -48,8 +51,9 @@ def test_the_files_hook_commands_name(tmp_path: Path, ws: Path) -> None:
     assert hook_files(settings) == (
         ws / "scripts/check.sh",  # missing files too: one could be planted
         ws / "tools/lint.py",
-        ws / "ci/lint.toml",
         ws / "bin/notify",
+        ws / "tools/fmt.py",
+        ws / "hooks.sh",
         ws / "linked/lint.py",  # and, through the link, tools/lint.py (already there)
     )
     assert hook_files(load_settings(ws, tmp_path / "home2")) == ()

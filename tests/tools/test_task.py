@@ -20,7 +20,7 @@ from tether.tools.delegate import (
     ChildRequest,
     TokenUsage,
 )
-from tether.tools.invoke import invoke
+from tether.tools.invocation import invoke
 from tether.tools.task import TaskArgs, TaskTool, task_meta_from_meta
 from tether.tools.task.tool import MAX_SUMMARY_CHARS
 from tether.views import GenericCallView, TaskResultView

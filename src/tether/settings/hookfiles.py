@@ -4,11 +4,13 @@ A hook runs outside the sandbox with the user's rights, so a script it names
 (`./scripts/check.sh`, `python tools/lint.py`, `"$CLAUDE_PROJECT_DIR"/ci/guard.sh`) is code
 that runs later unconfined: were the model free to edit it, or a sandboxed command free to
 write it, it would escape through the next hook. Such files are found by reading each
-command's words (as the shell splits them, `$CLAUDE_PROJECT_DIR` and `$TETHER_PROJECT_DIR`
-being the workspace) and keeping those that name a path inside the workspace, whether the
-file exists yet or not: one that is missing could be planted. What a command reaches
-indirectly (`npm run lint` runs `package.json`'s script, `make` the Makefile) is not found;
-the README says so.
+command as the shell splits it (`$CLAUDE_PROJECT_DIR` and `$TETHER_PROJECT_DIR` being the
+workspace): of each simple command, its program when that is a path, or the script an
+interpreter runs (`bash`, `python3`, `node`, `uv run`, ...), when it lies inside the
+workspace and is not a folder, whether the file exists yet or not (one that is missing could
+be planted). Arguments are not programs (`ruff check src/app.py` guards nothing), and what
+a command reaches indirectly (`npm run lint` runs `package.json`'s script, `make` the
+Makefile) is not found; the README says so.
 """
 
 from __future__ import annotations
@@ -26,6 +28,15 @@ __all__ = ["MAX_HOOK_FILES", "hook_files"]
 MAX_HOOK_FILES = 256
 """At most this many files are guarded (the words of a few hundred commands)."""
 
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"})
+_WRAPPERS = frozenset({"env", "exec", "command", "nohup", "time", "nice", "xargs", "timeout"})
+_INTERPRETERS = frozenset(
+    {"bash", "sh", "zsh", "dash", "ksh", "fish", "source", ".", "node", "deno", "bun", "tsx"}
+    | {"ruby", "perl", "php", "lua", "Rscript", "pwsh", "osascript", "uv"}
+)
+_PYTHON = re.compile(r"python[0-9.]*|pypy[0-9.]*")
+_INLINE = frozenset({"-c", "-m", "-e", "--eval", "-E", "--command"})
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _PROJECT = re.compile(r"\$(?:\{(?:CLAUDE|TETHER)_PROJECT_DIR\}|(?:CLAUDE|TETHER)_PROJECT_DIR\b)")
 
 
@@ -48,23 +59,14 @@ def hook_files(settings: Settings) -> tuple[Path, ...]:
 
 
 def _named(command: str, root: Path) -> list[Path]:
-    """The paths inside `root` that the words of `command` name."""
+    """The paths inside `root` of the programs `command` runs."""
     expanded = _PROJECT.sub(lambda _: str(root).replace("\\", "\\\\"), command)
-    try:
-        words = shlex.split(expanded, comments=True)
-    except ValueError:
-        # Unbalanced quotes: the shell would refuse it too; its plain words still count.
-        words = expanded.split()
     named: list[Path] = []
-    for said in words:
-        # `--config=tools/lint.toml` names a file after its `=`.
-        word = said.split("=", 1)[1] if said.startswith("-") and "=" in said else said
-        # A bare word (`bash`, `lint`) is a program from PATH or an argument, not a file:
-        # only what looks like a path is one.
-        if "/" not in word or "$" in word or "\0" in word:
+    for word in _programs(expanded):
+        if "$" in word or "\0" in word or not word:
             continue
         path = Path(os.path.normpath(root / word))
-        if path == root or not path.is_relative_to(root):
+        if path == root or not path.is_relative_to(root) or path.is_dir():
             continue
         named.append(path)
         try:
@@ -75,3 +77,37 @@ def _named(command: str, root: Path) -> list[Path]:
         if real != path and real.is_relative_to(root):
             named.append(real)
     return named
+
+
+def _programs(command: str) -> list[str]:
+    """The files each simple command of `command` runs: its first word when that is a path
+    (`./scripts/check.sh`), or the script an interpreter is given (`python3 -u tools/lint.py`)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return []  # unbalanced quotes: the shell refuses it too, and it runs nothing
+    found: list[str] = []
+    expecting = "program"  # or "script" (after an interpreter), or "" (arguments)
+    for word in words:
+        if word in _SEPARATORS:
+            expecting = "program"
+        elif expecting == "program":
+            if _ASSIGNMENT.match(word) or word in _WRAPPERS:
+                continue  # `FOO=1 env X=2 ./run.sh`: the program comes later
+            if os.path.basename(word) in _INTERPRETERS or _PYTHON.fullmatch(os.path.basename(word)):
+                expecting = "script"
+                continue
+            if "/" in word:
+                found.append(word)
+            expecting = ""
+        elif expecting == "script":
+            if word == "run":
+                continue  # `uv run tools/check.py`
+            if word in _INLINE:
+                expecting = ""  # `bash -c '...'`, `python -m tool`: no script file
+            elif not word.startswith("-"):
+                found.append(word)
+                expecting = ""
+    return found

@@ -73,8 +73,9 @@ STDIO_LIMIT = 50 * 1024 * 1024
 LET_GO_WITHIN_S = 3.0
 """A session a reloaded tab reclaims is taken back at once if its writer lets go this soon:
 the tab's old agent holds the lock for a moment while it shuts down."""
-EXIT_WAIT_S = 1.0
-"""How long a failed handshake waits for the agent's exit code before reporting."""
+EXIT_WAIT_S = 30.0
+"""How long an agent that closed its output during the handshake has to exit, so its exit code
+can be reported (one that keeps running is reported as not initialized, then stopped)."""
 
 
 def _tether_version() -> str:
@@ -151,8 +152,13 @@ class Bridge:
             failure = initialized.exception() if initialized.done() else None
             if not initialized.done() or failure is not None:
                 initialized.cancel()
-                # A closed pipe usually means the agent died: its exit code says more.
-                await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
+                if isinstance(failure, ConnectionError):
+                    # Its output closed: the agent is ending, and its exit code says why. The
+                    # end of its output is often read before the exit is, on a busy machine
+                    # long before; its input is closed so it is not left waiting on us.
+                    if process.stdin is not None:
+                        process.stdin.close()
+                    await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
                 message = (
                     f"the agent exited (code {exited.result()})"
                     if exited.done()

@@ -21,7 +21,7 @@ from tether.session.updates import ClientUpdate, ToolCallFinished, ToolCallParti
 from tether.tools.access import Access
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.invoke import invoke, parse_arguments
+from tether.tools.invocation import invoke, parse_arguments
 from tether.tools.present import call_view, result_view
 from tether.tools.result import ToolResult
 from tether.views import ToolResultView

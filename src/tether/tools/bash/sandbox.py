@@ -202,7 +202,8 @@ def confinement(
 
 
 def _present(paths: Sequence[Path]) -> tuple[Path, ...]:
-    return tuple(p for p in paths if os.path.lexists(p))
+    # A folder is never bound read-only whole: only the files in it that hooks run.
+    return tuple(p for p in paths if os.path.lexists(p) and not os.path.isdir(p))
 
 
 def _missing(paths: Sequence[Path]) -> tuple[Path, ...]:
