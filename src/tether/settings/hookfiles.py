@@ -36,12 +36,14 @@ _INTERPRETERS = frozenset(
 )
 _PYTHON = re.compile(r"python[0-9.]*|pypy[0-9.]*")
 _INLINE = frozenset({"-c", "-m", "-e", "--eval", "-E", "--command"})
+_WRAPPER_ARGUMENT = re.compile(r"-.*|[0-9.]+[smhd]?")
+"""An option or a number before the program (`nice -n 5`, `timeout 10s`)."""
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _PROJECT = re.compile(r"\$(?:\{(?:CLAUDE|TETHER)_PROJECT_DIR\}|(?:CLAUDE|TETHER)_PROJECT_DIR\b)")
 
 
 def hook_files(settings: Settings) -> tuple[Path, ...]:
-    """The paths inside the workspace that `settings`' hook commands name, normalised."""
+    """The files inside the workspace that `settings`' hook commands run, normalised."""
     try:
         root = settings.root.resolve()
     except (OSError, RuntimeError):
@@ -94,8 +96,8 @@ def _programs(command: str) -> list[str]:
         if word in _SEPARATORS:
             expecting = "program"
         elif expecting == "program":
-            if _ASSIGNMENT.match(word) or word in _WRAPPERS:
-                continue  # `FOO=1 env X=2 ./run.sh`: the program comes later
+            if _ASSIGNMENT.match(word) or word in _WRAPPERS or _WRAPPER_ARGUMENT.fullmatch(word):
+                continue  # `FOO=1 env X=2 ./run.sh`, `timeout 10 ./run.sh`: the program follows
             if os.path.basename(word) in _INTERPRETERS or _PYTHON.fullmatch(os.path.basename(word)):
                 expecting = "script"
                 continue
