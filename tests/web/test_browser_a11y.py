@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, axe_report, open_page, send_prompt, wait_idle
+from tests.web.browser import (
+    ARTIFACTS,
+    assert_accessible,
+    axe_report,
+    open_page,
+    send_prompt,
+    wait_idle,
+)
 from tests.web.conftest import TETHER, WebServer, running_web
 
 SCRIPT = {
@@ -65,6 +72,7 @@ def _session_with_everything(page: Page) -> None:
     send_prompt(page, "check it")
     box = page.locator("section.tool[data-tool-call-id=s1] .permission")
     box.locator("button").first.wait_for()
+    assert_accessible(page)  # the question, as it is asked
     first = page.evaluate("() => location.hash")
     # Another session may be opened while the prompt waits; its question waits too.
     page.locator("#new-session").click()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import chromium, open_page, shoot_both, shot, wait_idle
+from tests.web.browser import assert_accessible, chromium, open_page, shoot_both, shot, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 TODOS = [
@@ -61,6 +61,7 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
         menu = page.locator("#command-menu")
         menu.locator("li[data-name=review]").wait_for()
         names = [item.get_attribute("data-name") for item in menu.locator("li").all()]
+        assert_accessible(page)  # the menu open: a named listbox the prompt box controls
         # The agent's commands, then the page's own.
         assert names == [
             "compact",
@@ -93,6 +94,7 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
         assert plan.locator(".plan-entries").is_hidden()
         strip.click()
         assert strip.get_attribute("aria-expanded") == "true"
+        assert_accessible(page)
         entries = plan.locator("li.plan-entry")
         assert [e.get_attribute("data-status") for e in entries.all()] == [
             "completed",

@@ -16,7 +16,15 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, WAIT_MS, open_page, send_prompt, shoot_both, wait_idle
+from tests.web.browser import (
+    ARTIFACTS,
+    WAIT_MS,
+    assert_accessible,
+    open_page,
+    send_prompt,
+    shoot_both,
+    wait_idle,
+)
 from tests.web.conftest import TETHER, running_web
 
 PHONE = {"width": 390, "height": 844}
@@ -214,6 +222,7 @@ def _rename_search_and_delete(page: Page, logs: Path) -> None:
     title = page.locator("#sessions .session-title-input")
     assert title.evaluate("t => t === document.activeElement")
     assert title.input_value().startswith("Please look at")
+    assert_accessible(page)
     title.press("Escape")  # kept as it was, and focus back on the session
     page.wait_for_function("() => document.activeElement.classList.contains('session')")
     row.locator(".session-rename").click()
@@ -234,6 +243,7 @@ def _rename_search_and_delete(page: Page, logs: Path) -> None:
     row.locator(".session-delete").click()
     confirm = page.locator("#sessions .confirming")
     assert "Delete “Renamed on a phone” and its log?" in confirm.inner_text()
+    assert_accessible(page)
     # The question has focus on Keep, the safe answer; Esc keeps the session too.
     page.wait_for_function("() => document.activeElement.classList.contains('session-keep')")
     page.keyboard.press("Escape")

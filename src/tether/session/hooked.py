@@ -3,8 +3,9 @@ a notice, and what each decision means for the turn.
 
 | event              | when                                    | a block                 |
 |--------------------|-----------------------------------------|-------------------------|
-| `SessionStart`     | a session's first prompt in the process,| (context only)          |
-|                    | and after a summary compacted it        |                         |
+| `SessionStart`     | a session's first prompt in the process | (context only)          |
+|                    | (`startup`, `resume`, `clear`); after a |                         |
+|                    | summary compacted it (`compact`)        |                         |
 | `UserPromptSubmit` | each prompt (not `/compact`)            | drops the prompt        |
 | `PreToolUse`       | before each call runs                   | refuses the call        |
 | `PostToolUse`      | after a call that succeeded             | gives feedback          |

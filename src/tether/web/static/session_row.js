@@ -67,11 +67,13 @@ function renameRow(session, on) {
 
 function deleteRow(name, on) {
   const keep = el("button", { type: "button", class: "session-keep", text: "Keep", onclick: () => on.setMode(null) });
-  const row = el("li", { class: "session-row confirming", role: "group", "aria-label": `Delete ${name}?` },
-    el("span", { class: "session-confirm-text", text: `Delete “${name}” and its log?` }),
-    el("span", { class: "session-edit-actions" },
-      el("button", { type: "button", class: "danger session-confirm-delete", text: "Delete", onclick: on.remove }),
-      keep));
+  // A list item holds the question: the list keeps only items as its children.
+  const row = el("li", { class: "session-row confirming" },
+    el("div", { class: "session-confirm", role: "group", "aria-label": `Delete ${name}?` },
+      el("span", { class: "session-confirm-text", text: `Delete “${name}” and its log?` }),
+      el("span", { class: "session-edit-actions" },
+        el("button", { type: "button", class: "danger session-confirm-delete", text: "Delete", onclick: on.remove }),
+        keep)));
   row.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
     event.preventDefault();
