@@ -59,6 +59,19 @@ def test_the_files_hook_commands_name(tmp_path: Path, ws: Path) -> None:
         ws / "linked/lint.py",  # and, through the link, tools/lint.py (already there)
     )
     assert hook_files(load_settings(ws, tmp_path / "home2")) == ()
+    # A script in an extra directory of the workspace counts; one elsewhere does not.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (tmp_path / "home3").mkdir()
+    (tmp_path / "home3/settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"additionalDirectories": [str(shared)]},
+                "hooks": {"Stop": [group(f"{shared}/guard.sh; {tmp_path}/other.sh")]},
+            }
+        )
+    )
+    assert hook_files(load_settings(ws, tmp_path / "home3")) == (shared / "guard.sh",)
 
 
 async def test_editing_a_hook_s_script_always_asks(tmp_path: Path, ws: Path) -> None:
