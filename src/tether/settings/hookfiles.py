@@ -7,10 +7,10 @@ write it, it would escape through the next hook. Such files are found by reading
 command as the shell splits it (`$CLAUDE_PROJECT_DIR` and `$TETHER_PROJECT_DIR` being the
 workspace): of each simple command, its program when that is a path, or the script an
 interpreter runs (`bash`, `python3`, `node`, `uv run`, ...), when it lies inside the
-workspace (or one of its `additionalDirectories`) and is not a folder, whether the file exists yet or not (one that is missing could
-be planted). Arguments are not programs (`ruff check src/app.py` guards nothing), and what
-a command reaches indirectly (`npm run lint` runs `package.json`'s script, `make` the
-Makefile) is not found; the README says so.
+workspace (or one of its `additionalDirectories`) and is not a folder, whether the file
+exists yet or not (one that is missing could be planted). Arguments are not programs (`ruff
+check src/app.py` guards nothing), and what a command reaches indirectly (`npm run lint`
+runs `package.json`'s script, `make` the Makefile) is not found; the README says so.
 """
 
 from __future__ import annotations
