@@ -27,6 +27,7 @@ COMMANDS = [
     "timeout 10s nice -n 5 ./slow/check.sh",
     "cat > /dev/null; ../outside.sh; bash -c 'inline/x.sh'; python3 -m tool",
     "npm run lint",  # what npm runs is package.json's: not found (the README says so)
+    'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh',  # protected whole already
     "echo 'unbalanced",
 ]
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tether.settings.loaded import Settings
 from tether.settings.schema import CommandHook
+from tether.tools.protected import protected_reason
 
 __all__ = ["MAX_HOOK_FILES", "hook_files"]
 
@@ -78,7 +79,8 @@ def _named(command: str, root: Path, roots: tuple[Path, ...]) -> list[Path]:
         if "$" in word or "\0" in word or not word:
             continue
         path = Path(os.path.normpath(root / word))
-        if not _inside(path, roots) or path.is_dir():
+        # One in `.claude/` or `.tether/` is protected whole already.
+        if not _inside(path, roots) or path.is_dir() or protected_reason(path):
             continue
         named.append(path)
         try:
@@ -86,7 +88,7 @@ def _named(command: str, root: Path, roots: tuple[Path, ...]) -> list[Path]:
             real = path.resolve()
         except (OSError, RuntimeError):
             continue
-        if real != path and _inside(real, roots):
+        if real != path and _inside(real, roots) and not protected_reason(real):
             named.append(real)
     return named
 
