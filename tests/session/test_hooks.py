@@ -493,3 +493,31 @@ async def test_an_agent_is_kept_going_by_subagent_stop(
         ("SubagentStop", "block"),
         ("SubagentStop", None),
     ]
+
+
+async def test_post_tool_use_reads_claude_code_s_fields(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    settings = user_hooks(home, ws, {"PostToolUse": [group(record, matcher="Write|Bash")]})
+    model = script(
+        {
+            "toolCalls": [
+                call("w1", "write", {"file_path": "notes/todo.txt", "content": "milk\n"}),
+                call("b1", "bash", {"command": "printf hi"}),
+            ]
+        },
+        {"text": "Done."},
+    )
+    tools = default_tools(SandboxPolicy("off"))
+    session = sessions.create(ws, config(model, settings, tools=tools))
+    assert await session.prompt(text("note it"), Recorder()) == "end_turn"
+    by_tool = {i["tool_name"]: i for i in recorded(inputs)}  # the calls ran side by side
+    wrote, ran = by_tool["Write"], by_tool["Bash"]
+    path = str(ws / "notes/todo.txt")
+    assert (wrote["tool_name"], wrote["tool_input"]["file_path"]) == ("Write", path)
+    assert (wrote["tool_response"]["filePath"], wrote["tool_response"]["success"]) == (path, True)
+    assert ran["tool_name"] == "Bash"
+    response = ran["tool_response"]
+    assert (response["stdout"], response["stderr"], response["interrupted"]) == ("hi", "", False)
+    assert response["meta"]["exitCode"] == 0  # tether's own result is there too

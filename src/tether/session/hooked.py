@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tether.content import ContentBlock, TextContent
-from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields
+from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_response
 from tether.policy import PermissionAnswer, PermissionAsker, PermissionQuestion, PolicyGate
 from tether.session.events import HookRunEvent
 from tether.session.log import EventLog
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent
-from tether.tools.result import TOOL_RESULT, ToolResult
+from tether.tools.result import ToolResult
 
 __all__ = ["MAX_STOP_CONTINUATIONS", "NotifyingAsker", "SessionHooks"]
 
@@ -132,7 +132,7 @@ class SessionHooks:
         if result.is_error:
             return
         fields = tool_fields(name, arguments, call_id, self._cwd)
-        fields["tool_response"] = TOOL_RESULT.dump_python(result, mode="json", by_alias=True)
+        fields["tool_response"] = tool_response(name, result, fields["tool_input"])
         await self._run("PostToolUse", fields, subject=name, tool_call_id=call_id)
 
     async def stop(self, continued: int) -> bool:

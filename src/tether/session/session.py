@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -216,6 +217,18 @@ class Session:
         """Give the session a title of a person's choosing (kept in the log; a first prompt
         no longer names it)."""
         return TitleChanged(title=self._append(SessionTitle(title=title)).title)
+
+    def record_call(self, call: ToolCallEvent) -> ToolCallEvent:
+        """Log a call a person runs themselves between prompts (`!command`), under an id no
+        earlier call of the log has; its card replays like any other."""
+        [call_id] = unique_ids([call.tool_call_id], self._log.events)
+        return self._append(dataclasses.replace(call, tool_call_id=call_id))
+
+    def record_result(self, result: ToolResultEvent) -> ToolResultEvent:
+        """Log the result of a call `record_call` logged, on disk at once."""
+        event = self._append(result)
+        self._log.sync()
+        return event
 
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
