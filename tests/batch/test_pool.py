@@ -230,7 +230,12 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     tasks = write_tasks(tmp_path / "tasks.jsonl", [{**line, "setup": killed_once_setup(tmp_path)}])
     out = tmp_path / "out"
     batch = subprocess.Popen(
-        [str(TETHER), "batch", str(tasks), "--out", str(out), "--workers", "1"],
+        [
+            *(str(TETHER), "batch", str(tasks), "--out", str(out)),
+            "--workers",
+            "1",
+            "--keep-workspaces",
+        ],
         env=batch_env(tmp_path / "home"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -250,6 +255,18 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     assert result["status"] == "done" and result["attempts"] == 2
     assert "+two" in result["diff"]
     assert len((tmp_path / "pids").read_text().split()) == 2  # two workers, one task each
+    assert (out / "workspaces" / "k" / "a.txt").read_text() == "two\n"  # kept, as asked
+    # A folder that is not there is refused before anything is read.
+    for command in ("sessions", "web"):
+        refused = subprocess.run(
+            [str(TETHER), command, "--home", str(tmp_path / "nowhere")],
+            env=batch_env(tmp_path / "home"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert refused.returncode == 2
+        assert "--home" in refused.stderr and "is not a directory" in refused.stderr
 
 
 def test_max_concurrency_bounds_model_requests_across_workers(tmp_path: Path) -> None:
