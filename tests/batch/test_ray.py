@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.batch.model_server import counting_model
 from tests.batch.tasks import (
     TETHER,
     batch_env,
@@ -151,3 +152,28 @@ def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -
     for line in lines_written:
         last = log_events(out, line["sessionId"])[-1]
         assert last == {**last, "type": "turn/end", "stopReason": "cancelled"}
+
+
+def test_max_concurrency_holds_across_the_cluster(cluster: str, tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    lines: list[dict[str, object] | str] = [
+        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(3)
+    ]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
+    with counting_model() as (url, counts):
+        done = subprocess.run(
+            [
+                *(str(TETHER), "batch", str(tasks), "--out", str(tmp_path / "out")),
+                *("--ray", cluster, "--max-concurrency", "1"),
+                *("--model", "openai:counting", "--base-url", url),
+            ],
+            env={**batch_env(tmp_path / "home"), "TETHER_API_KEY": "test-key"},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 3
+    assert (counts.requests, counts.peak) == (3, 1)
