@@ -112,7 +112,7 @@ async def run_task(
             started=started,
             attempt=attempt,
         )
-    except (SettingsError, ModelError, ValueError, OSError) as exc:
+    except (SettingsError, ModelError, WorkspaceError, ValueError, OSError) as exc:
         return ended("error", str(exc))
     finally:
         if not options.keep_workspaces:
