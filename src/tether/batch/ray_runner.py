@@ -32,8 +32,10 @@ from tether.batch.tasks import BatchTask
 
 __all__ = ["CANCEL_POLL_S", "Coordinator", "RayRunner", "ray_missing"]
 
-CANCEL_POLL_S = 0.3
-"""How often a running task asks the coordinator whether the batch was cancelled."""
+CANCEL_POLL_S = 1.0
+"""How often a running task asks the coordinator whether the batch was cancelled (a task
+shorter than this makes one call to the coordinator in all: every call costs CPU that the
+tasks share)."""
 
 _STARTS_POLL_S = 0.5
 """How often the driver asks which tasks started (for the running count of the bar)."""
@@ -59,11 +61,12 @@ class Coordinator:
         self.gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
         self.stopped = False
 
-    async def begin(self, task_id: str) -> int:
-        """Count one more start of `task_id`; its attempt number."""
+    async def begin(self, task_id: str) -> tuple[int, bool]:
+        """Count one more start of `task_id`; its attempt number, and whether the batch was
+        cancelled already."""
         self.attempts[task_id] += 1
         self.began.append(task_id)
-        return self.attempts[task_id]
+        return self.attempts[task_id], self.stopped
 
     async def began_since(self, seen: int) -> list[str]:
         """The ids started after the first `seen` starts (for the driver's progress)."""
@@ -138,15 +141,17 @@ async def _remote(
 ) -> TaskResult:
     from tether.session import SessionStore
 
-    attempt = await coordinator.begin.remote(task.id)
+    attempt, cancelled = await coordinator.begin.remote(task.id)
     stop = asyncio.Event()
 
     async def watch() -> None:
-        while not await coordinator.cancelled.remote():
+        while True:
             await asyncio.sleep(CANCEL_POLL_S)
-        stop.set()
+            if await coordinator.cancelled.remote():
+                stop.set()
+                return
 
-    if await coordinator.cancelled.remote():
+    if cancelled:
         stop.set()
     watcher = asyncio.ensure_future(watch())
     try:
