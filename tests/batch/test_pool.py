@@ -47,8 +47,11 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     ]
     lines += [
         {"id": f"notes-{n}", "prompt": "finish the notes", "cwd": "folder", "model": notes}
-        for n in range(13)
+        for n in range(12)
     ]
+    # A change too big for a result line: its files are listed instead.
+    big = work(tmp_path / "big.json", "notes.md", "draft", "final", command="seq 1500000 > big.txt")
+    lines.append({"id": "notes-12", "prompt": "write a lot", "cwd": "folder", "model": big})
     # The whole folder of the task file, the batch's output folder inside it (left out).
     nested = work(tmp_path / "nested.json", "folder/notes.md", "draft", "final")
     lines.append({"id": "notes-13", "prompt": "finish them", "cwd": ".", "model": nested})
@@ -87,7 +90,24 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     assert "cwd 'missing-folder' is not a directory" in by_id["nowhere"]["error"]
     assert by_id["fails"]["error"] == "the endpoint refused the key"
     assert by_id["slow"]["stopReason"] == "cancelled"
-    # Two tasks on the same file of the same repository: each saw and changed only its own copy.
+    _isolated(out, by_id)
+    assert (repo / "shared.txt").read_text() == "colour = red\n"
+    assert not (repo / "ran.txt").exists()
+    assert (folder / "notes.md").read_text() == "# Notes\nstatus: draft\n"
+    assert "+status: final" in by_id["notes-3"]["diff"]
+    assert "diffTruncated" not in by_id["notes-3"]
+    assert by_id["notes-12"]["diffTruncated"] is True
+    assert "files only" in by_id["notes-12"]["diff"] and "big.txt" in by_id["notes-12"]["diff"]
+    assert len(by_id["notes-12"]["diff"]) < 10_000
+    assert "b/folder/notes.md" in by_id["notes-13"]["diff"]
+    assert "out/" not in by_id["notes-13"]["diff"]
+    _browsable(out, home, by_id)
+    assert "done" in done.stdout and "task time p95" in done.stdout
+
+
+def _isolated(out: Path, by_id: dict[str, dict[str, Any]]) -> None:
+    """Two tasks on the same file of the same repository: each saw and changed only its own
+    copy."""
     for colour in ("blue", "green"):
         line = by_id[colour]
         assert line["result"] == f"Replaced red by {colour}."
@@ -99,14 +119,6 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
         assert other not in line["diff"]
         read = next(e for e in log_events(out, line["sessionId"]) if e["type"] == "tool/result")
         assert "colour = red" in json.dumps(read)
-    assert (repo / "shared.txt").read_text() == "colour = red\n"
-    assert not (repo / "ran.txt").exists()
-    assert (folder / "notes.md").read_text() == "# Notes\nstatus: draft\n"
-    assert "+status: final" in by_id["notes-3"]["diff"]
-    assert "b/folder/notes.md" in by_id["notes-13"]["diff"]
-    assert "out/" not in by_id["notes-13"]["diff"]
-    _browsable(out, home, by_id)
-    assert "done" in done.stdout and "task time p95" in done.stdout
 
 
 def _browsable(out: Path, home: Path, by_id: dict[str, dict[str, Any]]) -> None:
@@ -230,7 +242,12 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     tasks = write_tasks(tmp_path / "tasks.jsonl", [{**line, "setup": killed_once_setup(tmp_path)}])
     out = tmp_path / "out"
     batch = subprocess.Popen(
-        [str(TETHER), "batch", str(tasks), "--out", str(out), "--workers", "1"],
+        [
+            *(str(TETHER), "batch", str(tasks), "--out", str(out)),
+            "--workers",
+            "1",
+            "--keep-workspaces",
+        ],
         env=batch_env(tmp_path / "home"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -250,6 +267,18 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     assert result["status"] == "done" and result["attempts"] == 2
     assert "+two" in result["diff"]
     assert len((tmp_path / "pids").read_text().split()) == 2  # two workers, one task each
+    assert (out / "workspaces" / "k" / "a.txt").read_text() == "two\n"  # kept, as asked
+    # A folder that is not there is refused before anything is read.
+    for command in ("sessions", "web"):
+        refused = subprocess.run(
+            [str(TETHER), command, "--home", str(tmp_path / "nowhere")],
+            env=batch_env(tmp_path / "home"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert refused.returncode == 2
+        assert "--home" in refused.stderr and "is not a directory" in refused.stderr
 
 
 def test_max_concurrency_bounds_model_requests_across_workers(tmp_path: Path) -> None:

@@ -4,14 +4,27 @@ process killed mid-task is retried with its attempts counted."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.batch.tasks import TETHER, batch_env, results, work, write_tasks
+from tests.batch.model_server import counting_model
+from tests.batch.tasks import (
+    TETHER,
+    batch_env,
+    log_events,
+    results,
+    script,
+    work,
+    write_tasks,
+)
 from tests.batch.test_pool import kill_first_worker, killed_once_setup
+from tests.polling import eventually
 
 ray = pytest.importorskip("ray")
 
@@ -92,3 +105,75 @@ def test_four_tasks_on_ray_one_worker_killed_and_retried(cluster: str, tmp_path:
     )
     assert "two-2" in shown.stdout
     assert "done" in stdout
+
+
+def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    # Each task marks its workspace (in the worker's temporary folder) before it waits.
+    marker = f"started-{tmp_path.name}"
+    command = f"touch {marker}; sleep 120"
+    slow = script(
+        tmp_path / "slow.json",
+        {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": command}}]},
+        {"text": "never said"},
+    )
+    lines: list[dict[str, object] | str] = [
+        {"id": f"s{n}", "prompt": "wait", "cwd": "folder", "model": slow} for n in range(3)
+    ]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
+    out = tmp_path / "out"
+    batch = subprocess.Popen(
+        [str(TETHER), "batch", str(tasks), "--out", str(out), "--ray", cluster],
+        env=batch_env(tmp_path / "home"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    # The logs come back only with the results: wait for the commands themselves.
+    scratch = Path(tempfile.gettempdir())
+
+    def both_sleeping() -> bool:
+        return len(list(scratch.glob(f"tether-batch-*/workspaces/s*/{marker}"))) >= 2
+
+    try:
+        asyncio.run(eventually(both_sleeping, "two tasks running on the cluster", within=120))
+        batch.send_signal(signal.SIGINT)
+        _stdout, stderr = batch.communicate(timeout=120)
+    finally:
+        if batch.poll() is None:
+            batch.kill()
+            batch.wait()
+    assert batch.returncode == 130, stderr
+    lines_written = results(out)
+    assert sorted(line["status"] for line in lines_written) == ["cancelled", "cancelled"]
+    for line in lines_written:
+        last = log_events(out, line["sessionId"])[-1]
+        assert last == {**last, "type": "turn/end", "stopReason": "cancelled"}
+
+
+def test_max_concurrency_holds_across_the_cluster(cluster: str, tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    lines: list[dict[str, object] | str] = [
+        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(3)
+    ]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
+    with counting_model() as (url, counts):
+        done = subprocess.run(
+            [
+                *(str(TETHER), "batch", str(tasks), "--out", str(tmp_path / "out")),
+                *("--ray", cluster, "--max-concurrency", "1"),
+                *("--model", "openai:counting", "--base-url", url),
+            ],
+            env={**batch_env(tmp_path / "home"), "TETHER_API_KEY": "test-key"},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=300,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 3
+    assert (counts.requests, counts.peak) == (3, 1)

@@ -24,8 +24,10 @@ COMMANDS = [
     "${TETHER_PROJECT_DIR}/bin/notify 'a message' /usr/bin/true ../elsewhere/x.sh",
     "ruff check src/app.py && uv run tools/fmt.py",  # an argument is not a program
     "FOO=1 env sh hooks.sh|./tools",  # a folder is not one either
+    "timeout 10s nice -n 5 ./slow/check.sh",
     "cat > /dev/null; ../outside.sh; bash -c 'inline/x.sh'; python3 -m tool",
     "npm run lint",  # what npm runs is package.json's: not found (the README says so)
+    'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh',  # protected whole already
     "echo 'unbalanced",
 ]
 
@@ -54,9 +56,23 @@ def test_the_files_hook_commands_name(tmp_path: Path, ws: Path) -> None:
         ws / "bin/notify",
         ws / "tools/fmt.py",
         ws / "hooks.sh",
+        ws / "slow/check.sh",
         ws / "linked/lint.py",  # and, through the link, tools/lint.py (already there)
     )
     assert hook_files(load_settings(ws, tmp_path / "home2")) == ()
+    # A script in an extra directory of the workspace counts; one elsewhere does not.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (tmp_path / "home3").mkdir()
+    (tmp_path / "home3/settings.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"additionalDirectories": [str(shared)]},
+                "hooks": {"Stop": [group(f"{shared}/guard.sh; {tmp_path}/other.sh")]},
+            }
+        )
+    )
+    assert hook_files(load_settings(ws, tmp_path / "home3")) == (shared / "guard.sh",)
 
 
 async def test_editing_a_hook_s_script_always_asks(tmp_path: Path, ws: Path) -> None:

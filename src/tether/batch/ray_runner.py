@@ -35,6 +35,9 @@ __all__ = ["CANCEL_POLL_S", "Coordinator", "RayRunner", "ray_missing"]
 CANCEL_POLL_S = 0.3
 """How often a running task asks the coordinator whether the batch was cancelled."""
 
+_STARTS_POLL_S = 0.5
+"""How often the driver asks which tasks started (for the running count of the bar)."""
+
 _MAX_LOG_BYTES = 512 * 1024 * 1024
 """A task's logs returned through the object store at most (the rest stays on the worker)."""
 
@@ -52,13 +55,19 @@ class Coordinator:
 
     def __init__(self, max_concurrency: int | None) -> None:
         self.attempts: Counter[str] = Counter()
+        self.began: list[str] = []
         self.gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
         self.stopped = False
 
     async def begin(self, task_id: str) -> int:
         """Count one more start of `task_id`; its attempt number."""
         self.attempts[task_id] += 1
+        self.began.append(task_id)
         return self.attempts[task_id]
+
+    async def began_since(self, seen: int) -> list[str]:
+        """The ids started after the first `seen` starts (for the driver's progress)."""
+        return self.began[seen:]
 
     async def attempts_of(self, task_id: str) -> int:
         """How many times `task_id` was started."""
@@ -170,6 +179,8 @@ class RayRunner:
     """CPUs of the local cluster started without `address` (`None`: all of them)."""
     cancelled: bool = False
     _coordinator: Any = field(default=None, repr=False)
+    _seen: int = 0
+    _looked: float = 0.0
 
     def run(self, tasks: list[BatchTask], events: PoolEvents) -> None:
         """Submit every task, then write each line (and its logs) as it comes back."""
@@ -213,7 +224,6 @@ class RayRunner:
         for task in tasks:
             ref = run_remote.remote(task, self.options, self._coordinator, gated, keep)
             pending[ref] = task
-            events.started(task)
         in_main = threading.current_thread() is threading.main_thread()
         signals = (signal.SIGINT, signal.SIGTERM) if in_main else ()
         previous = {sig: signal.signal(sig, self._interrupt) for sig in signals}
@@ -225,12 +235,26 @@ class RayRunner:
                     result = self._collect(ray, ref, task, submitted)
                     if result is not None:
                         events.finished(result)
+                self._starts(ray, pending, events)
                 events.tick()
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             with contextlib.suppress(Exception):
                 ray.kill(self._coordinator)
+
+    def _starts(self, ray: Any, pending: dict[Any, BatchTask], events: PoolEvents) -> None:
+        """Report the tasks that started on a worker since the last look."""
+        now = time.monotonic()
+        if now - self._looked < _STARTS_POLL_S:
+            return
+        self._looked = now
+        began: list[str] = ray.get(self._coordinator.began_since.remote(self._seen))
+        self._seen += len(began)
+        waiting = {task.id: task for task in pending.values()}
+        for task_id in began:
+            if task_id in waiting:
+                events.started(waiting[task_id])
 
     def _collect(self, ray: Any, ref: Any, task: BatchTask, submitted: float) -> TaskResult | None:
         """The line of a task that came back, its logs written; `None` for one that never

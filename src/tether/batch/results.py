@@ -51,6 +51,8 @@ class TaskResult:
     """The model's final text."""
     diff: str = ""
     """The workspace's change as a unified diff (git's format, binary files named)."""
+    diff_truncated: Opt[bool] = None
+    """True when the diff was too big to keep: `diff` lists the files changed instead."""
     session_id: Opt[str] = None
     num_turns: int = 0
     error: Opt[str] = None

@@ -19,6 +19,7 @@ from tether.batch.workspaces import SetupTimeout, Workspace, WorkspaceError, pre
 from tether.content import TextContent
 from tether.models.base import Model, ModelError
 from tether.models.factory import make_model
+from tether.models.script import ScriptModel
 from tether.policy import PolicyMode
 from tether.session import PromptFailed, Session, SessionConfig, SessionStore
 from tether.session.headless import prompt_result
@@ -111,7 +112,7 @@ async def run_task(
             started=started,
             attempt=attempt,
         )
-    except (SettingsError, ModelError, ValueError, OSError) as exc:
+    except (SettingsError, ModelError, WorkspaceError, ValueError, OSError) as exc:
         return ended("error", str(exc))
     finally:
         if not options.keep_workspaces:
@@ -158,7 +159,7 @@ async def _prompt(
             clock.cancel()
         stopping.cancel()
         await session.aclose()
-    diff = await asyncio.to_thread(workspace.diff)
+    change = await asyncio.to_thread(workspace.diff)
     summary = prompt_result(
         session.id,
         session.events,
@@ -182,7 +183,8 @@ async def _prompt(
         duration_ms=summary.duration_ms,
         attempts=attempt,
         result=summary.result,
-        diff=diff,
+        diff=change.text,
+        diff_truncated=change.truncated or None,
         session_id=session.id,
         num_turns=summary.num_turns,
         error=error,
@@ -207,6 +209,8 @@ def _config(
         return make_model(spec, base_url=options.base_url)
 
     model = make(model_spec(settings, DEFAULT_BATCH_MODEL))
+    if isinstance(model, ScriptModel):
+        gate = None  # a script calls no endpoint (and its agents replay their own scripts)
     return SessionConfig(
         model=GatedModel(model, gate) if gate is not None else model,
         tools=default_tools(sandbox, env=tool_env(settings), web_search=search_setup(settings)),

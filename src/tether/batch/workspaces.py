@@ -7,6 +7,7 @@ directory of our own beside it (so the agent sees the workspace as it was given,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -18,6 +19,8 @@ from tether.batch.tasks import BatchTask
 
 __all__ = [
     "GIT_TIMEOUT_S",
+    "MAX_DIFF_BYTES",
+    "Change",
     "SetupTimeout",
     "Workspace",
     "WorkspaceError",
@@ -37,6 +40,18 @@ class SetupTimeout(WorkspaceError):
     """The setup command did not finish within the task's time limit."""
 
 
+MAX_DIFF_BYTES = 8 * 1024 * 1024
+"""The largest diff a result line carries (a bigger one is listed by file instead)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a task changed: a unified diff, or when too big, its files (`truncated`)."""
+
+    text: str
+    truncated: bool
+
+
 @dataclass(frozen=True)
 class Workspace:
     """A task's folder and the snapshot it started from."""
@@ -48,12 +63,22 @@ class Workspace:
     base: str
     """The tree the workspace started as (after its setup command)."""
 
-    def diff(self) -> str:
-        """The workspace's change since `base`, as a unified diff (git's format)."""
+    def diff(self) -> Change:
+        """The workspace's change since `base`, as a unified diff (git's format); past
+        `MAX_DIFF_BYTES`, the files changed and their line counts instead."""
         after = _snapshot(self.snapshots, self.path)
-        return _git(
-            self.snapshots, self.path, "diff", "--no-color", "--no-ext-diff", self.base, after
-        )
+        flags = ("--no-color", "--no-ext-diff", "--no-renames")
+        whole = self.snapshots / "change.diff"
+        try:
+            _git(self.snapshots, self.path, "diff", *flags, self.base, after, into=whole)
+            size = whole.stat().st_size
+            if size <= MAX_DIFF_BYTES:
+                return Change(whole.read_bytes().decode(errors="replace"), truncated=False)
+        finally:
+            whole.unlink(missing_ok=True)
+        stat = _git(self.snapshots, self.path, "diff", *flags, "--stat=200", self.base, after)
+        note = f"(the diff is {size} bytes, more than the {MAX_DIFF_BYTES} kept: files only)\n"
+        return Change(note + stat, truncated=True)
 
     def remove(self) -> None:
         """Delete the workspace and its snapshots."""
@@ -159,8 +184,9 @@ def _snapshot(snapshots: Path, path: Path) -> str:
     return _git(snapshots, path, "write-tree").strip()
 
 
-def _git(git_dir: Path | None, work_tree: Path | None, *args: str) -> str:
-    """Run git; its output, or a `WorkspaceError` with what it said."""
+def _git(git_dir: Path | None, work_tree: Path | None, *args: str, into: Path | None = None) -> str:
+    """Run git; its output (written to `into` instead, when given), or a `WorkspaceError`
+    with what it said."""
     command = ["git"]
     if git_dir is not None:
         command.append(f"--git-dir={git_dir}")
@@ -172,17 +198,20 @@ def _git(git_dir: Path | None, work_tree: Path | None, *args: str) -> str:
         "GIT_CONFIG_NOSYSTEM": "1",
     }
     try:
-        done = subprocess.run(
-            [*command, *args],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-            env=env,
-        )
+        with contextlib.ExitStack() as files:
+            out = files.enter_context(into.open("wb")) if into is not None else subprocess.PIPE
+            done = subprocess.run(
+                [*command, *args],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                timeout=GIT_TIMEOUT_S,
+                check=False,
+                env=env,
+            )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise WorkspaceError(f"git {args[0]}: {exc}") from exc
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip()[-2000:]
         raise WorkspaceError(f"git {args[0]} failed: {said}")
-    return done.stdout.decode(errors="replace")
+    return done.stdout.decode(errors="replace") if into is None else ""

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         use_home(args)
     except ValueError as exc:
-        err.print(f"tether: error: {exc}", markup=False)
+        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 2
     found, unreadable = SessionStore.default().scan()
     # A bad log is named where people look, and the others are listed as usual.

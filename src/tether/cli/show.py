@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         use_home(args)
     except ValueError as exc:
-        err.print(f"tether: error: {exc}", markup=False)
+        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 2
     store = SessionStore.default()
     contents = store.read(store.resolve(args.id))
