@@ -8,6 +8,7 @@ import asyncio
 import signal
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,8 +111,10 @@ def test_four_tasks_on_ray_one_worker_killed_and_retried(cluster: str, tmp_path:
 def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
-    # Each task marks its workspace (in the worker's temporary folder) before it waits.
-    marker = f"started-{tmp_path.name}"
+    # Each task marks its workspace (in the worker's temporary folder) before it waits. The
+    # folder is shared by every run on the machine: the mark is this run's alone, else another
+    # run's tasks would look like these (tmp_path's name is the same in every run).
+    marker = f"started-{uuid.uuid4().hex}"
     command = f"touch {marker}; sleep 120"
     slow = script(
         tmp_path / "slow.json",

@@ -15,6 +15,7 @@ from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, ScriptTurn
 from tether.session import SessionConfig
 from tether.session.budget import message_chars, request_chars, tokens
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 WINDOW = 8000
@@ -52,8 +53,12 @@ async def _measured_usage(
     # request a few tokens lighter than the real run's moves a compaction by a step whenever
     # an estimate falls that close to the threshold, after which no usage matches its request.
     model = ScriptModel([ScriptTurn.model_validate(t) for t in turns], name=f"script:{script}")
+    # No sandbox in either run (nothing runs bash): the system prompt then does not depend on
+    # whether each process's probe found that bubblewrap works, which a loaded machine can
+    # make it miss.
+    tools = default_tools(SandboxPolicy(mode="off"))
     config = SessionConfig(
-        model=model, tools=default_tools(), mode="auto", max_steps=400, context_window=WINDOW
+        model=model, tools=tools, mode="auto", max_steps=400, context_window=WINDOW
     )
     with Sessions(home) as sessions:
         session = sessions.create(ws, config)
@@ -97,6 +102,8 @@ async def test_a_300_turn_session_in_an_8000_token_window_runs_to_the_end(tmp_pa
         str(WINDOW),
         "--max-steps",
         "400",
+        "--sandbox",
+        "off",
     )
     assert run.returncode == 0, run.stderr[-2000:]
 

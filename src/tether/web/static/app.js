@@ -18,6 +18,7 @@ const state = {
   ready: null, // the server's `ready` message
   sessionId: null, // the session shown, open here or read-only
   opening: null, // a session being created or loaded
+  creating: false, // a new session was asked for and the server has not said which yet
   running: new Set(), // sessions with a prompt in flight (one may run while another is shown)
   queued: null, // prompt text waiting for a new session to open
   readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
@@ -119,6 +120,7 @@ function closed(delay) {
   state.ready = null;
   if (state.sessionId || state.opening) reopen = state.sessionId || state.opening;
   state.opening = null;
+  state.creating = false;
   state.sessionId = null;
   state.running.clear();
   state.parked.clear(); // the agent that asked is gone with the connection
@@ -164,6 +166,7 @@ function handle(message) {
       return;
     }
     case "opening":
+      state.creating = false;
       state.opening = message.sessionId;
       state.sessionId = null;
       state.readOnly = null;
@@ -241,8 +244,9 @@ function handle(message) {
       return;
     case "error":
       transcript.notice(message.message, "error");
-      if (state.opening) {
+      if (state.opening || state.creating) {
         state.opening = null;
+        state.creating = false;
         loading.hidden = true;
         update();
       }
@@ -373,15 +377,22 @@ function choose(menu, value) {
 
 $("new-session").addEventListener("click", () => {
   sidebar.setDrawer(false);
-  if (state.ready && !state.opening) connection.send({ type: "newSession" });
+  if (state.ready && !state.opening && !state.creating) newSession();
 });
+
+/** Ask for a new session; until the server names it, nothing asks for another or prompts. */
+function newSession() {
+  state.creating = true;
+  connection.send({ type: "newSession" });
+  update();
+}
 $("refresh").addEventListener("click", () => connection.send({ type: "listSessions" }));
 
 // --- composer -----------------------------------------------------------------------------
 
 function update() {
   const live = Boolean(state.ready);
-  const opening = Boolean(state.opening);
+  const opening = Boolean(state.opening || state.creating);
   $("new-session").disabled = !live || opening;
   $("refresh").disabled = !live || !state.ready?.canList;
   composer.update({ live, opening, running: running(), readOnly: state.readOnly });
@@ -391,7 +402,7 @@ function update() {
 
 /** The composer's text: the page's own commands, an unknown one said so, else a prompt. */
 function submit(text) {
-  if (running() || state.opening || state.readOnly || !state.ready) return false;
+  if (running() || state.opening || state.creating || state.readOnly || !state.ready) return false;
   const named = composer.commands.named(text);
   if (named && named.name === "help" && !composer.commands.agentCommands.some((c) => c.name === "help")) {
     emptyState.remove();
@@ -415,7 +426,7 @@ function submit(text) {
 function sendPrompt(text) {
   if (!state.sessionId) {
     state.queued = text;
-    connection.send({ type: "newSession" });
+    if (!state.creating) newSession();
     return;
   }
   emptyState.remove();
