@@ -26,7 +26,7 @@ from tether.session.log import EventLog
 from tether.session.replay import checkpoint_notice
 from tether.session.updates import CheckpointSaved
 from tether.tools.errors import ToolError
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
