@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from tether.wire import WIRE_CONFIG
+from tether.wire import DEFERRED, WIRE_CONFIG
 
 __all__ = ["CONTENT_BLOCK", "ContentBlock", "ImageContent", "TextContent", "context_block"]
 
@@ -30,7 +30,7 @@ class ImageContent:
 
 
 ContentBlock = Annotated[TextContent | ImageContent, Field(discriminator="type")]
-CONTENT_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
+CONTENT_BLOCK: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock, config=DEFERRED)
 """Validates and serializes one content block."""
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-__all__ = ["WIRE_CONFIG", "Opt"]
+__all__ = ["DEFERRED", "WIRE_CONFIG", "Opt"]
 
 WIRE_CONFIG = ConfigDict(
     alias_generator=to_camel,
@@ -25,6 +25,10 @@ WIRE_CONFIG = ConfigDict(
 Its schema is built when first used, not when its class is defined: a command pays only for
 the types it validates or serializes (`tether sessions` none, `tether acp` few until asked).
 """
+
+DEFERRED = ConfigDict(defer_build=True)
+"""A `TypeAdapter`'s config for a union or a list of wire types: its schema, too, is built
+when first used (an adapter of such a type is otherwise built where it is defined)."""
 
 T = TypeVar("T")
 

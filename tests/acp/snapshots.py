@@ -20,7 +20,8 @@ A fixture directory `tests/snapshots/acp/<name>/` holds:
 
 Paths, the session id, times and the version are normalized to `{{cwd}}`, `{{extra}}`,
 `{{tmp}}` (the directory both are in), `{{sessionId}}`, `{{time}}`, `{{mtime}}` (a file's
-modification time in an `observed` record) and `{{version}}`; the sessions agents ran for
+modification time in an `observed` record), `{{duration}}` (how long a hook ran) and
+`{{version}}`; the sessions agents ran for
 it (`task` calls) to `{{child1}}`, `{{child2}}`... in the order they started.
 """
 
@@ -39,6 +40,8 @@ from tests.tools.web.search_api import Reply, env_for, serve_api
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
 _MTIME = re.compile(r'"mtimeNs": ?\d+')
+_DURATION = re.compile(r'"durationMs": ?\d+')
+_SPOKEN_DURATION = re.compile(r", \d+(?:\.\d)? m?s\)")
 
 CHECKED_ON_LOAD = {"tool_call", "tool_call_update", "agent_message_chunk", "session_info_update"}
 """The updates a `session/load` must repeat exactly as they were sent live."""
@@ -81,6 +84,8 @@ class Places:
             text = text.replace(self.session_id, "{{sessionId}}")
         for number, child in enumerate(self.children, start=1):
             text = text.replace(child, f"{{{{child{number}}}}}")
+        text = _DURATION.sub('"durationMs":"{{duration}}"', text)
+        text = _SPOKEN_DURATION.sub(", {{duration}})", text)
         return _MTIME.sub('"mtimeNs":"{{mtime}}"', _TIME.sub("{{time}}", text))
 
 

@@ -94,7 +94,7 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
         assert await again.close() == 0
 
 
-async def test_delete_removes_a_session_and_refuses_one_open_elsewhere(tmp_path: Path) -> None:
+async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_path: Path) -> None:
     first, _ = _scripts(tmp_path)
     home = tmp_path / "home"
     agent = await AgentProcess.start(home, "--model", f"script:{first}")
@@ -102,10 +102,35 @@ async def test_delete_removes_a_session_and_refuses_one_open_elsewhere(tmp_path:
     try:
         init = await agent.initialize()
         assert init["agentCapabilities"]["sessionCapabilities"]["delete"] == {}
+        assert init["agentCapabilities"]["_meta"]["tether"]["renameSession"] is True
         await other.initialize()
         kept = await _new(agent, tmp_path / "ws")
         gone = await _new(agent, tmp_path / "ws")
         await agent.request("session/prompt", _prompt(gone, "hello"))
+
+        # Renamed where it is open: its client hears the new title; the list shows it.
+        rename = {"sessionId": gone, "title": "  Release\n notes  "}
+        reply, notes = await agent.request("_tether/session/rename", rename)
+        assert reply["result"] == {"title": "Release notes"}
+        assert [u["title"] for u in _updates(notes, "session_info_update")] == ["Release notes"]
+        # Held by another process: refused, as a delete is.
+        reply, _ = await other.request("_tether/session/rename", {**rename, "sessionId": kept})
+        assert "already open in another tether process" in _error(reply)["message"]
+        reply, _ = await agent.request("_tether/session/rename", {**rename, "title": " \t"})
+        assert _error(reply) == {
+            "code": -32602,
+            "message": "a session's title cannot be empty",
+            "data": {"sessionId": gone},
+        }
+        # Open nowhere: renamed under its lock (another process's session, closed).
+        third = await _new(other, tmp_path / "ws")
+        await other.request("session/close", {"sessionId": third})
+        reply, _ = await agent.request("_tether/session/rename", {"sessionId": third, "title": "T"})
+        assert reply["result"] == {"title": "T"}
+        reply, _ = await agent.request("session/list", {})
+        titles = {s["sessionId"]: s.get("title") for s in reply["result"]["sessions"]}
+        assert titles[gone] == "Release notes" and titles[third] == "T"
+        await agent.request("session/delete", {"sessionId": third})
 
         reply, _ = await other.request("session/delete", {"sessionId": kept})
         error = _error(reply)

@@ -94,6 +94,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
             "init",
             "mode",
             "permissions",
+            "skills",
             "rewind",
             "undo",
             "redo",

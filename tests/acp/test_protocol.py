@@ -275,7 +275,16 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
         },
         "options": [
             {"optionId": "allow_once", "name": "Allow", "kind": "allow_once"},
-            {"optionId": "allow_always", "name": "Always allow", "kind": "allow_always"},
+            {
+                "optionId": "allow_always",
+                "name": "Always allow",
+                "kind": "allow_always",
+                "_meta": {
+                    "tether": {
+                        "label": "Always allow the command `echo hi > out.txt` for this session"
+                    }
+                },
+            },
             {
                 "optionId": "allow_project",
                 "name": "Always allow bash(echo hi) for this project",

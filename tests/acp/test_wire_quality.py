@@ -108,9 +108,14 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
     assert edit["title"] == "Edit a.py"
     assert edit["kind"] == "edit"
     assert edit["content"] == [
-        {"type": "diff", "path": str(workspace / "a.py"), "oldText": "x = 1", "newText": "x = 2"}
+        {
+            "type": "diff",
+            "path": str(workspace / "a.py"),
+            "oldText": "x = 1\n",
+            "newText": "x = 2\n",
+        }
     ]
-    assert edit["locations"] == [{"path": str(workspace / "a.py")}]
+    assert edit["locations"] == [{"path": str(workspace / "a.py"), "line": 1}]
     assert edit["_meta"]["tether"]["reason"] == "edits need approval in ask mode"
     bash = by_id["b"]["toolCall"]
     assert bash["kind"] == "execute"

@@ -15,6 +15,7 @@ from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, ScriptTurn
 from tether.session import SessionConfig
 from tether.session.budget import message_chars, request_chars, tokens
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 WINDOW = 8000
@@ -41,16 +42,23 @@ def _turns() -> list[dict[str, Any]]:
 
 
 async def _measured_usage(
-    home: Path, ws: Path, turns: list[dict[str, Any]]
+    home: Path, ws: Path, turns: list[dict[str, Any]], script: Path
 ) -> list[dict[str, int]]:
     """What each request of the same session weighs, as the usage a provider would report.
 
     The session is run once in-process without usage; each request's size (and its reply's)
     becomes the usage the scripted turn reports in the real run.
     """
-    model = ScriptModel([ScriptTurn.model_validate(t) for t in turns])
+    # Named as `--model script:FILE` names it: the system prompt states the model, and a
+    # request a few tokens lighter than the real run's moves a compaction by a step whenever
+    # an estimate falls that close to the threshold, after which no usage matches its request.
+    model = ScriptModel([ScriptTurn.model_validate(t) for t in turns], name=f"script:{script}")
+    # No sandbox in either run (nothing runs bash): the system prompt then does not depend on
+    # whether each process's probe found that bubblewrap works, which a loaded machine can
+    # make it miss.
+    tools = default_tools(SandboxPolicy(mode="off"))
     config = SessionConfig(
-        model=model, tools=default_tools(), mode="auto", max_steps=400, context_window=WINDOW
+        model=model, tools=tools, mode="auto", max_steps=400, context_window=WINDOW
     )
     with Sessions(home) as sessions:
         session = sessions.create(ws, config)
@@ -72,10 +80,10 @@ async def test_a_300_turn_session_in_an_8000_token_window_runs_to_the_end(tmp_pa
     ws = tmp_path / "ws"
     _workspace(ws)
     turns = _turns()
-    usage = await _measured_usage(tmp_path / "measure", ws.resolve(), turns)
+    script = tmp_path / "script.json"
+    usage = await _measured_usage(tmp_path / "measure", ws.resolve(), turns, script)
     for turn, reported in zip(turns, usage, strict=False):
         turn["usage"] = reported
-    script = tmp_path / "script.json"
     script.write_text(json.dumps({"turns": turns}))
     home = tmp_path / "home"
 
@@ -94,6 +102,8 @@ async def test_a_300_turn_session_in_an_8000_token_window_runs_to_the_end(tmp_pa
         str(WINDOW),
         "--max-steps",
         "400",
+        "--sandbox",
+        "off",
     )
     assert run.returncode == 0, run.stderr[-2000:]
 
@@ -125,6 +135,8 @@ async def test_a_300_turn_session_in_an_8000_token_window_runs_to_the_end(tmp_pa
         for estimate, reported in zip(estimates, answered, strict=True)
     ]
     print(f"estimate error: mean {sum(errors) / len(errors):.2%}, max {max(errors):.2%}")
+    # Both runs sent the same first request, counted from its characters alone.
+    assert estimates[0] == answered[0]["inputTokens"]
     assert max(errors) < 0.01
 
     budget = re.findall(r"(\d+(?:\.\d)?k?) / 8k tokens", run.stderr)

@@ -18,6 +18,7 @@ import pytest
 
 from tests.cli.test_cli import _script, tether
 from tests.cli.tui import Tui
+from tests.hooks.scripts import group, recorded, recorder
 from tests.processes import processes_with
 
 
@@ -188,6 +189,9 @@ def test_resume_a_session_of_tether_run_then_clear(
     first = _script(tmp_path / "run.json", {"text": "Answer from run."})
     made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
     assert made.returncode == 0, made.stderr
+    record, inputs = recorder(tmp_path)
+    both = {"SessionStart": [group(record)], "SessionEnd": [group(record)]}
+    (home / "settings.json").write_text(json.dumps({"hooks": both}))
     model = _script(
         tmp_path / "s.json",
         {"text": "Answer to the follow-up."},
@@ -215,6 +219,14 @@ def test_resume_a_session_of_tether_run_then_clear(
     assert len(list((home / "sessions").glob("*.jsonl"))) == 2
     tui.press("ctrl-d")
     assert tui.finish() == 0
+    # The hooks heard why each session started and ended.
+    ran = [(i["hook_event_name"], i.get("source") or i.get("reason")) for i in recorded(inputs)]
+    assert ran == [
+        ("SessionStart", "resume"),
+        ("SessionEnd", "clear"),
+        ("SessionStart", "clear"),
+        ("SessionEnd", "prompt_input_exit"),
+    ]
 
     before, after = tmp_path / "stty.before", tmp_path / "stty.after"
     again = Tui(home, ["--model", model, "-c", "go on"], cwd=app, stty_to=(before, after))
@@ -255,7 +267,10 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.wait_for("from-the-shell")
     tui.line("what did I run?")
     tui.wait_for("Saw it.")
-    [said] = [e for e in _log(home) if e["type"] == "user/message"]
+    logged = _the_command_logged(home)
+    [said] = [e for e in logged if e["type"] == "user/message"]
+    [ran] = [e for e in logged if e["type"] == "tool/result"]
+    assert ran["seq"] < said["seq"]  # logged when it ran, before the prompt that told of it
     assert "<bash-input>echo from-the-shell</bash-input>" in said["content"][0]["text"]
     assert "from-the-shell" in said["content"][0]["text"]
     assert [b["text"] for b in said["shown"]] == ["!echo from-the-shell", "what did I run?"]
@@ -284,6 +299,35 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tui.press("ctrl-d")
     assert tui.finish() == 0
     assert not SGR_COLOUR.search(tui.raw), "a colour was written despite NO_COLOR"
+
+    _the_command_replayed(home, app, model, tuis)
+
+
+def _the_command_logged(home: Path) -> list[dict[str, Any]]:
+    """The `!command` run is in the log as the person's own call; the log, read."""
+    logged = _log(home)
+    ran = [e for e in logged if e["type"].startswith("tool/")]
+    assert [(e["type"], e["toolCallId"]) for e in ran] == [
+        ("tool/call", "shell"),
+        ("tool/result", "shell"),
+    ]
+    assert json.loads(ran[0]["arguments"])["command"] == "echo from-the-shell"
+    assert ran[1]["permission"] == "allow_once"
+    return logged
+
+
+def _the_command_replayed(home: Path, app: Path, model: str, tuis: list[Tui]) -> None:
+    """`show` and a continued session replay the command's card where it ran."""
+    shown = tether(home, "show", _log(home)[0]["id"])
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.index("$ echo from-the-shell") < shown.stdout.index("from-the-shell\n")
+    assert shown.stdout.index("from-the-shell\n") < shown.stdout.index("what did I run?")
+    again = Tui(home, ["--continue", "--model", model], cwd=app, columns=60, env={"NO_COLOR": "1"})
+    tuis.append(again)
+    again.wait_in_scrollback("Saw it.")
+    assert again.everything.index("$ echo from-the-shell") < again.everything.index("Saw it.")
+    again.press("ctrl-d")
+    assert again.finish() == 0
 
 
 def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:

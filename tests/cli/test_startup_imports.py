@@ -2,6 +2,8 @@
 
 Each case runs `tether.cli.main` in a fresh interpreter and lists the modules that ran
 (a module deferred until its first use, as the HTTP/2 stack is, counts only once it ran).
+Every command of `COMMANDS` has a case, and so has the interactive `tether` (in a pipe and on
+a terminal): a new command fails `test_every_command_has_a_case` until it gets one.
 """
 
 from __future__ import annotations
@@ -9,13 +11,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from tests.cli.tui import Tui
 from tests.models.sse_server import SSEServer, sse_reply
+from tether import __version__
+from tether.cli import COMMANDS
 
 _DRIVER = """
 import json, sys
@@ -40,8 +47,40 @@ VALIDATION = ("pydantic", "pydantic_core")
 CARDS = ("rich", "pygments", "markdown_it")
 SESSIONS = ("tether.session.session", "tether.tools", "tether.models", "tether.policy")
 
+AGENT_SESSIONS = (
+    "tether.session.session",
+    "tether.acp.context",
+    "tether.acp.lifecycle",
+    "tether.acp.mapping",
+    "tether.acp.turns",
+    "tether.mcp",
+)
+"""What `tether acp` loads with the first session, not to answer `initialize`."""
+
 NEVER_OUTSIDE_ACP = ACP_SDK + TERMINAL_INPUT + WEB + HTTP2 + ("numpy", "ray")
 """What no command but `tether acp` and `tether web` loads (and they load no terminal input)."""
+
+
+CASES = {
+    "--version": "test_version_loads_nothing_and_help_no_sdk",
+    "run": "test_run_loads_its_provider_at_the_request_and_no_http2",
+    "sessions": "test_sessions_and_show_load_only_what_they_print",
+    "show": "test_sessions_and_show_load_only_what_they_print",
+    "permissions": "test_sessions_and_show_load_only_what_they_print",
+    "acp": "test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input",
+    "web": "test_web_loads_no_provider_parser_or_terminal_input",
+    "demo": "test_demo_loads_no_sdk_provider_or_terminal_input",
+    "(interactive)": "test_interactive_loads_its_input_only_on_a_terminal",
+    "batch": "test_batch_on_the_pool_loads_no_ray_sdk_or_provider",
+}
+"""Each command, and the test that pins what it loads."""
+
+
+def test_every_command_has_a_case() -> None:
+    missing = {"--version", "(interactive)", *COMMANDS} - set(CASES)
+    assert not missing, f"no case pins what these commands load (add one to CASES): {missing}"
+    assert set(CASES) <= {"--version", "(interactive)", *COMMANDS}
+    assert all(name in globals() for name in CASES.values())
 
 
 def _loaded(
@@ -134,10 +173,128 @@ def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(
             "params": {"cwd": str(workspace), "mcpServers": []},
         },
     ]
+    agent_env = {**env, "DEEPSEEK_API_KEY": "test-no-request"}
+    # The answer to `initialize` waits for the protocol's types, not for the sessions'.
+    first = json.dumps(requests[0]) + "\n"
+    initialized = _loaded(tmp_path, "acp", stdin=first, env=agent_env)
+    assert "acp.schema" in initialized
+    assert _found(initialized, AGENT_SESSIONS) == []
     stdin = "".join(json.dumps(r) + "\n" for r in requests)
-    loaded = _loaded(
-        tmp_path, "acp", stdin=stdin, env={**env, "DEEPSEEK_API_KEY": "test-no-request"}
-    )
+    loaded = _loaded(tmp_path, "acp", stdin=stdin, env=agent_env)
     assert "acp.schema" in loaded
+    assert "tether.session.session" in loaded
     forbidden = TERMINAL_INPUT + WEB + HTTP2 + PROVIDERS + MCP + PARSER
     assert _found(loaded, (*forbidden, "numpy", "ray", "httpx", "html_to_markdown")) == []
+
+
+def test_web_loads_no_provider_parser_or_terminal_input(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    out = tmp_path / "loaded.json"
+    argv = ["web", "--no-open", "--port", "0", "--cwd", str(workspace)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _DRIVER, str(out), *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    stdout = process.stdout
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(120)
+    try:
+        assert lines and lines[0].startswith("http://127.0.0.1:"), lines
+    finally:
+        process.send_signal(signal.SIGINT)  # the server stops; main returns
+        try:
+            process.wait(120)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            stdout.close()
+    loaded = set(json.loads(out.read_text()))
+    assert {"acp.schema", "starlette", "uvicorn"} <= loaded
+    forbidden = TERMINAL_INPUT + HTTP2 + PROVIDERS + MCP + PARSER
+    assert _found(loaded, (*forbidden, "numpy", "ray")) == []
+
+
+def test_demo_loads_no_sdk_provider_or_terminal_input(tmp_path: Path, env: dict[str, str]) -> None:
+    loaded = _loaded(tmp_path, "demo", "--dir", str(tmp_path / "demo"), env=env)
+    assert (tmp_path / "demo").is_dir()
+    assert "tether.session.session" in loaded  # it did run a session
+    assert _found(loaded, NEVER_OUTSIDE_ACP + PROVIDERS + MCP) == []
+
+
+def test_interactive_loads_its_input_only_on_a_terminal(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    script = tmp_path / "read.json"
+    turns = [
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
+        {"text": "Read it."},
+    ]
+    script.write_text(json.dumps({"turns": turns}))
+    model = ["--model", f"script:{script}"]
+    # In a pipe: each line a prompt, printed as `tether run` prints; no screen, no input box.
+    piped = _loaded(tmp_path, *model, stdin="read a.py\n", cwd=workspace, env=env)
+    assert "tether.session.session" in piped
+    assert _found(piped, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
+    # On a terminal: the input box, and still no protocol, web server or provider.
+    out = tmp_path / "loaded-tty.json"
+    driver = [sys.executable, "-c", _DRIVER, str(out)]
+    tui = Tui(tmp_path / "home", model, cwd=workspace, env=env, program=driver)
+    try:
+        tui.wait_for(f"script:{script.name}")
+        tui.line("read a.py")
+        tui.wait_in_scrollback("Read it.")
+        tui.press("ctrl-d")
+        assert tui.finish() == 0
+    finally:
+        tui.kill()
+    drawn = set(json.loads(out.read_text()))
+    assert "prompt_toolkit" in drawn
+    forbidden = ACP_SDK + WEB + HTTP2 + PROVIDERS + MCP + PARSER
+    assert _found(drawn, (*forbidden, "numpy", "ray")) == []
+
+
+def test_batch_on_the_pool_loads_no_ray_sdk_or_provider(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"text": "hello"}]}))
+    tasks = tmp_path / "tasks.jsonl"
+    line = {"id": "one", "prompt": "hi", "cwd": str(workspace), "model": f"script:{script}"}
+    tasks.write_text(json.dumps(line) + "\n")
+    out = tmp_path / "out"
+    loaded = _loaded(tmp_path, "batch", str(tasks), "--out", str(out), "--workers", "1", env=env)
+    assert '"status":"done"' in (out / "results.jsonl").read_text()
+    assert _found(loaded, NEVER_OUTSIDE_ACP + PROVIDERS + MCP) == []
+
+
+def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -> None:
+    # Run as the process (no argv given), main freezes what it made, so finalization does
+    # not walk it; called with arguments (as from another program) it leaves the GC alone.
+    code = (
+        "import gc, sys\n"
+        "from tether.cli import main\n"
+        "main(['--version'])\n"
+        "print(gc.get_freeze_count())\n"
+        "sys.argv = ['tether', '--version']\n"
+        "main()\n"
+        "print(gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    version = ["tether", __version__]
+    assert done.stdout.split() == [*version, "0", *version, "True"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.cli.terminal import Terminal
 from tests.cli.test_cli import tether
+from tests.cli.tui import Tui
 from tether.cli.sessions import session_tree
 from tether.session.events import ParentLink
 from tether.session.store import StoredSession
@@ -190,3 +191,72 @@ def test_the_show_document_of_an_agents_session_names_its_parent() -> None:
         "callId": "t1",
     }
     assert "parent" not in SESSION_DOCUMENT.dump_python(top, mode="json", by_alias=True)
+
+
+def test_usage_at_the_terminal_counts_each_agent_apart(tmp_path: Path, ws: Path) -> None:
+    """`/usage` in the interactive terminal: the session's own requests per model, then what
+    the children of each agent spent (a grandchild's tokens counted with its agent), and the
+    total of all."""
+    (ws / "client.py").write_text("def retry():\n    pass\n")
+    call = {"description": "find retry", "prompt": "Where is retry?", "agent": "explore"}
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps(
+            {
+                "turns": [
+                    {
+                        "toolCalls": [
+                            {"id": "t1", "name": "task", "arguments": call},
+                            {"id": "t2", "name": "task", "arguments": call},
+                        ],
+                        "usage": {"inputTokens": 500, "outputTokens": 20},
+                    },
+                    {"text": "Both found it.", "usage": {"inputTokens": 800, "outputTokens": 10}},
+                ],
+                "tasks": {
+                    "t1": {
+                        "turns": [
+                            {
+                                "text": "In client.py:1.",
+                                "usage": {"inputTokens": 1200, "outputTokens": 30},
+                            }
+                        ]
+                    },
+                    "t2": {
+                        "turns": [
+                            {
+                                "text": "client.py:1.",
+                                "usage": {
+                                    "inputTokens": 3000,
+                                    "outputTokens": 40,
+                                    "cachedReadTokens": 2000,
+                                },
+                            }
+                        ]
+                    },
+                },
+            }
+        )
+    )
+    home = tmp_path / "home"
+    tui = Tui(home, ["--model", f"script:{script}"], cwd=ws, columns=100)
+    try:
+        tui.wait_for("script:s.json")
+        tui.line("find retry twice")
+        tui.wait_for("Both found it.")
+        tui.line("/usage")
+        tui.wait_in_scrollback("agent explore")
+        tui.wait_in_scrollback("total")
+        rows = {
+            line.split()[0] if not line.startswith("agent") else "agent": line.split()
+            for line in tui.everything.splitlines()
+            if line.startswith(("script:s.json ", "agent ", "total "))
+        }
+        # model, requests, input, cached read, cached write, output
+        assert rows["script:s.json"] == ["script:s.json", "2", "1,300", "0", "0", "30"]
+        assert rows["agent"] == ["agent", "explore", "–", "4,200", "2,000", "0", "70"]
+        assert rows["total"] == ["total", "–", "5,500", "2,000", "0", "100"]
+        tui.press("ctrl-d")
+        assert tui.finish() == 0
+    finally:
+        tui.kill()

@@ -179,6 +179,29 @@ def test_ctrl_c_keeps_what_was_printed_of_the_answer(
     assert "cancelled" in out
 
 
+def test_ctrl_c_on_a_running_command_marks_it_failed_live_and_in_show(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    command = "echo begun-$((6 * 7)); sleep 30"
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": command}}]},
+        {"text": "Never asked for: the turn was cancelled."},
+    )
+    args = ["run", "wait", "--model", model, "--cwd", str(ws), "--mode", "auto"]
+    term = Terminal(home, args)
+    term.wait_for("begun-42")
+    term.type(b"\x03")
+    assert term.finish() == 130
+    # The card keeps its output; its footer says how it ended and that the call failed.
+    for shown in (term.text, tether(home, "show", _only_session(home)).stdout):
+        assert "begun-42" in shown
+        [footer] = [line for line in shown.splitlines() if "SIGTERM" in line]
+        assert "failed" in footer
+        assert "Never asked for" not in shown
+
+
 def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     ws.joinpath("big.py").write_text("".join(f"line_{n} = {n}\n" for n in range(1, 2001)))

@@ -65,8 +65,10 @@ class Tui:
         rows: int = 30,
         env: dict[str, str] | None = None,
         stty_to: tuple[Path, Path] | None = None,
+        program: Sequence[str] | None = None,
     ) -> None:
-        """`stty_to`: files where the terminal's settings are written before and after."""
+        """`stty_to`: files where the terminal's settings are written before and after;
+        `program`: what runs in place of the `tether` script (an interpreter and a driver)."""
         environment = {
             **os.environ,
             "TETHER_HOME": str(home),
@@ -82,6 +84,8 @@ class Tui:
         self._stream = pyte.Stream(self.screen)
         self.raw = ""
         command, argv = str(TETHER), list(args)
+        if program is not None:
+            command, argv = program[0], [*program[1:], *args]
         if stty_to is not None:
             # A shell owns the terminal around tether, as it does for a person.
             script = 'stty -a > "$1"; "$3" "${@:4}"; status=$?; stty -a > "$2"; exit $status'

@@ -39,6 +39,7 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
         "init",
         "mode",
         "permissions",
+        "skills",
         "rewind",
         "undo",
         "redo",
@@ -46,10 +47,10 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
         "review",
         "standup",
     ]
-    review = commands[8]
+    review = commands[9]
     assert (review.description, review.hint) == ("Review a file", "PATH")
     assert review.source == ws / COMMANDS_DIR / "review.md"
-    standup = commands[9]
+    standup = commands[10]
     assert (standup.description, standup.hint) == ("Write a standup note", None)
 
     assert resolve("/review src/a.py", commands) == PromptText(
@@ -126,6 +127,7 @@ def test_bad_files_are_skipped_with_a_warning(
         "init",
         "mode",
         "permissions",
+        "skills",
         "rewind",
         "undo",
         "redo",

@@ -10,6 +10,14 @@ from typing import Any
 
 from tether.settings import Settings, load_settings
 
+GUARD = """\
+input=$(cat)
+case "$input" in
+  *'rm -rf'*) echo "rm -rf is not allowed here" >&2; exit 2;;
+esac
+"""
+"""The classic guard: a PreToolUse hook that refuses any command holding `rm -rf`."""
+
 RECORDER = """\
 import json, sys
 data = json.load(sys.stdin)

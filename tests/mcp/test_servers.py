@@ -20,7 +20,7 @@ from tether.mcp.tool import McpArgs, McpTool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.errors import ToolError
-from tether.tools.invoke import invoke
+from tether.tools.invocation import invoke
 from tether.tools.workspace import Workspace
 from tether.views import GenericResultView, ImageAttachment, LinkAttachment, ResourceAttachment
 

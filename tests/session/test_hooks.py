@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.hooks.scripts import bash_hook, group, python_hook, recorded, recorder, user_hooks
+from tests.hooks.scripts import GUARD, bash_hook, group, python_hook, recorded, recorder, user_hooks
 from tests.processes import processes_with
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
@@ -17,6 +17,7 @@ from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.script import ScriptModel
 from tether.policy import PermissionDecision, PermissionQuestion
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
+from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.replay import replay
 from tether.session.updates import HookRan
@@ -25,14 +26,6 @@ from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
-
-GUARD = """\
-input=$(cat)
-case "$input" in
-  *'rm -rf'*) echo "rm -rf is not allowed here" >&2; exit 2;;
-esac
-"""
-"""The classic guard: a PreToolUse hook that refuses any command holding `rm -rf`."""
 
 
 @pytest.fixture
@@ -97,17 +90,21 @@ async def test_every_event_runs_its_hooks_with_their_input(
         )
     }
     hooks["UserPromptSubmit"] = [group(record), group(context)]
+    frozen = bash_hook(tmp_path, "frozen", "cat > /dev/null; echo 'Still frozen.'\n")
+    hooks["SessionStart"].append(group(frozen, matcher="compact"))
     settings = user_hooks(home, ws, hooks)
     model = script(
         {"toolCalls": [call("c1", "bash", {"command": "echo hi", "description": "Say hi"})]},
         {"text": "Said hi."},
         {"text": "We said hi."},  # the summary `/compact` asks for
+        {"text": "Nothing else."},
     )
     asker = Asker()
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     live = Recorder()
     assert await session.prompt(text("say hi"), live) == "end_turn"
     assert await session.prompt(text("/compact keep it short"), live) == "end_turn"
+    assert await session.prompt(text("anything else?"), live) == "end_turn"
     await session.aclose()
 
     seen = recorded(inputs)
@@ -120,6 +117,9 @@ async def test_every_event_runs_its_hooks_with_their_input(
         "PostToolUse",
         "Stop",
         "PreCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
         "SessionEnd",
     ]
     assert events.index("PreToolUse") < events.index("Notification") < events.index("PreCompact")
@@ -128,8 +128,51 @@ async def test_every_event_runs_its_hooks_with_their_input(
         assert given["session_id"] == session.id
         assert given["transcript_path"] == str(log_path)
         assert given["cwd"] == str(ws)
-    by_event = {i["hook_event_name"]: i for i in seen}
+    first_inputs(seen)
+    assert len(asker.questions) == 1
+
+    # What the prompt's hooks printed reached the model with the prompt.
+    first = model.requests[0].messages[0]
+    assert isinstance(first, UserMessage)
+    said = texts(first)
+    assert said[0] == "say hi" and "The main branch is frozen." in said[-1]
+    # What a hook adds after a compaction follows the summary (only the `compact` one ran).
+    after = [t for m in model.requests[-1].messages for t in texts(m)]
+    summary = next(i for i, t in enumerate(after) if "We said hi." in t)
+    reminder = next(i for i, t in enumerate(after) if "Still frozen." in t)
+    assert summary < reminder < after.index("anything else?")
+    assert sum("Still frozen." in t for m in model.requests[0].messages for t in texts(m)) == 0
+
+    # Every run is a `hook/run` event, shown live as a notice in order, and replayed so.
+    types = [line["type"] for line in log_lines(session, home)]
+    assert types.count("hook/run") == 14
+    notices = hook_runs(live)
+    assert [n.event for n in notices][:3] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "UserPromptSubmit",
+    ]
+    assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
+    stored = SessionStore(home).read(session.id)
+    again = replay(
+        stored.events, bash_tools(), stored.header.cwd, session.window, DEFAULT_COMPACT_AT
+    )
+    assert again[: len(live.without_progress())] == live.without_progress()
+    # The session's end was logged after its last prompt: a replay shows it too.
+    assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"
+
+
+def first_inputs(seen: list[dict[str, Any]]) -> None:
+    """Check each event's own fields in its first run (of the session of the test above)."""
+    by_event: dict[str, dict[str, Any]] = {}
+    for given in seen:
+        by_event.setdefault(given["hook_event_name"], given)  # each event's first run
     assert by_event["SessionStart"]["source"] == "startup"
+    # After the summary, SessionStart runs again: its source says why.
+    assert [i["source"] for i in seen if i["hook_event_name"] == "SessionStart"] == [
+        "startup",
+        "compact",
+    ]
     assert by_event["UserPromptSubmit"]["prompt"] == "say hi"
     assert by_event["UserPromptSubmit"]["permission_mode"] == "default"
     pre = by_event["PreToolUse"]
@@ -147,29 +190,6 @@ async def test_every_event_runs_its_hooks_with_their_input(
     assert by_event["PreCompact"]["trigger"] == "manual"
     assert by_event["PreCompact"]["custom_instructions"] == "keep it short"
     assert by_event["SessionEnd"]["reason"] == "other"
-    assert len(asker.questions) == 1
-
-    # What the prompt's hooks printed reached the model with the prompt.
-    first = model.requests[0].messages[0]
-    assert isinstance(first, UserMessage)
-    said = texts(first)
-    assert said[0] == "say hi" and "The main branch is frozen." in said[-1]
-
-    # Every run is a `hook/run` event, shown live as a notice in order, and replayed so.
-    types = [line["type"] for line in log_lines(session, home)]
-    assert types.count("hook/run") == 9
-    notices = hook_runs(live)
-    assert [n.event for n in notices][:3] == [
-        "SessionStart",
-        "UserPromptSubmit",
-        "UserPromptSubmit",
-    ]
-    assert notices[2].text.startswith("UserPromptSubmit hook added context for the model (bash ")
-    stored = SessionStore(home).read(session.id)
-    again = replay(stored.events, bash_tools(), stored.header.cwd, session.window)
-    assert again[: len(live.without_progress())] == live.without_progress()
-    # The session's end was logged after its last prompt: a replay shows it too.
-    assert isinstance(again[-1], HookRan) and again[-1].event == "SessionEnd"
 
 
 async def test_a_pre_tool_use_hook_blocks_rm_rf_and_post_tool_use_speaks_to_the_model(
@@ -473,3 +493,31 @@ async def test_an_agent_is_kept_going_by_subagent_stop(
         ("SubagentStop", "block"),
         ("SubagentStop", None),
     ]
+
+
+async def test_post_tool_use_reads_claude_code_s_fields(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    settings = user_hooks(home, ws, {"PostToolUse": [group(record, matcher="Write|Bash")]})
+    model = script(
+        {
+            "toolCalls": [
+                call("w1", "write", {"file_path": "notes/todo.txt", "content": "milk\n"}),
+                call("b1", "bash", {"command": "printf hi"}),
+            ]
+        },
+        {"text": "Done."},
+    )
+    tools = default_tools(SandboxPolicy("off"))
+    session = sessions.create(ws, config(model, settings, tools=tools))
+    assert await session.prompt(text("note it"), Recorder()) == "end_turn"
+    by_tool = {i["tool_name"]: i for i in recorded(inputs)}  # the calls ran side by side
+    wrote, ran = by_tool["Write"], by_tool["Bash"]
+    path = str(ws / "notes/todo.txt")
+    assert (wrote["tool_name"], wrote["tool_input"]["file_path"]) == ("Write", path)
+    assert (wrote["tool_response"]["filePath"], wrote["tool_response"]["success"]) == (path, True)
+    assert ran["tool_name"] == "Bash"
+    response = ran["tool_response"]
+    assert (response["stdout"], response["stderr"], response["interrupted"]) == ("hi", "", False)
+    assert response["meta"]["exitCode"] == 0  # tether's own result is there too

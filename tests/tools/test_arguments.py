@@ -16,7 +16,7 @@ from tether.tools.defaults import default_tools
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.todo import TodoTool
 
 

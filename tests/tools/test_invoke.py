@@ -10,7 +10,7 @@ from tether.tools.card_context import CardContext
 from tether.tools.fs.edit import EditArgs, EditTool
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.write import WriteTool
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.present import call_view
 from tether.views import GenericCallView
 

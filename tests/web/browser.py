@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from tests.conftest import REPO
+from tests.npm import npm_package
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,6 +30,63 @@ ARTIFACTS = REPO / "test-artifacts" / "web"
 WAIT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+NARROWEST = {"width": 320, "height": 640}
+"""The narrowest phone the page lays out for: nothing may be wider."""
+
+
+NODE_DIR = Path(__file__).with_name("node")
+AXE_VERSION = "4.14.1"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""WCAG 2.2 AA, as axe-core names its rules' levels."""
+
+
+@lru_cache(maxsize=1)
+def axe_source() -> str:
+    """axe-core's source, installed from `tests/web/node/package-lock.json` on first use."""
+    return (npm_package(NODE_DIR, "axe-core", AXE_VERSION) / "axe.min.js").read_text()
+
+
+_AXE_CHECKED: weakref.WeakSet[Page] = weakref.WeakSet()
+"""Pages axe-core has checked: the inline styles it tries while it measures are refused by the
+page's policy, which says so on the console (as late as it likes); that is axe's noise, not
+the page's."""
+AXE_NOISE = "Applying inline style violates the following Content Security Policy directive"
+
+
+def axe_report(page: Page) -> dict[str, Any]:
+    """axe-core's whole report on the page as it is now, for WCAG 2.2 AA's rules."""
+    _AXE_CHECKED.add(page)
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated by the browser's debugger: the page's script policy does not apply.
+        page.evaluate(axe_source())
+    report: dict[str, Any] = page.evaluate(
+        """async (tags) => await axe.run(document, {
+            runOnly: {type: "tag", values: tags}, resultTypes: ["violations"],
+        })""",
+        AXE_TAGS,
+    )
+    assert report["testEngine"]["name"] == "axe-core", report.get("testEngine")
+    return report
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Every WCAG 2.2 AA violation axe-core finds on the page as it is now (any impact)."""
+    report = axe_report(page)
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "nodes": [n["html"][:200] for n in v["nodes"][:8]],
+            "why": v["nodes"][0]["failureSummary"][:400] if v["nodes"] else "",
+        }
+        for v in report["violations"]
+    ]
+
+
+def assert_accessible(page: Page) -> None:
+    """axe-core finds no WCAG 2.2 AA violation on the page as it is now."""
+    found = axe_violations(page)
+    assert not found, json.dumps(found, indent=1)
 
 
 @contextmanager
@@ -69,16 +129,24 @@ def open_page(
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
-    )
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        if page in _AXE_CHECKED and message.text.startswith(AXE_NOISE):
+            return
+        errors.append(message.text)
+
+    page.on("console", console)
     try:
         page.goto(url)
         if ready:
             page.wait_for_selector("#conn[data-state=ready]", state="attached")
         yield page
         assert errors == [], errors
+        if not page.is_closed():
+            # Every screen the tests leave is checked: WCAG 2.2 AA, no violation at all.
+            assert_accessible(page)
     finally:
         context.close()
 
@@ -123,18 +191,20 @@ def record(name: str, value: object) -> Path:
 
 def shoot_both(page: Page, name: str, selector: str | None = None) -> None:
     """Screenshots at desktop and phone size (`NAME-desktop.png`, `NAME-phone.png`), of the
-    page or of one element; at phone size nothing may be wider than the screen."""
+    page or of one element; at either size, and at 320 px, nothing is wider than the screen."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     before = page.viewport_size
     try:
-        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE), ("narrowest", NARROWEST)):
             page.set_viewport_size(size)
-            path = ARTIFACTS / f"{name}-{label}.png"
-            if selector is None:
-                page.screenshot(path=path)
-            else:
-                page.locator(selector).first.screenshot(path=path)
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+            if label != "narrowest":
+                path = ARTIFACTS / f"{name}-{label}.png"
+                if selector is None:
+                    page.screenshot(path=path)
+                else:
+                    page.locator(selector).first.screenshot(path=path)
+            wide = page.evaluate("() => document.documentElement.scrollWidth")
+            assert wide <= size["width"], (label, wide)
     finally:
         if before is not None:
             page.set_viewport_size(before)

@@ -67,7 +67,7 @@ SCRIPT = {
                     "name": "bash",
                     "arguments": {
                         "command": "printf 'building\\n\\033[32mok\\033[0m step one\\n'; "
-                        "sleep 1; printf '\\033[31mFAIL\\033[0m step two\\n'; exit 3",
+                        "sleep 3; printf '\\033[31mFAIL\\033[0m step two\\n'; exit 3",
                         "description": "Run the build",
                     },
                 }

@@ -22,6 +22,7 @@ from tests.web.browser import (
     ARTIFACTS,
     DESKTOP,
     PHONE,
+    assert_accessible,
     open_page,
     send_prompt,
     shoot_both,
@@ -115,6 +116,7 @@ def _behind_the_more_button(page: Page) -> None:
     panel = page.locator("#settings").bounding_box()
     assert panel is not None and panel["x"] >= 0 and panel["x"] + panel["width"] <= PHONE["width"]
     page.screenshot(path=ARTIFACTS / "config-menus-phone-open.png")
+    assert_accessible(page)
     page.select_option(_menu(page, "mode"), "build")
     page.keyboard.press("Escape")
     assert more.get_attribute("aria-expanded") == "false"

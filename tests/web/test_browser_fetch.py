@@ -82,6 +82,15 @@ def test_the_web_card_shows_a_safe_link_the_status_and_the_markdown(
         assert "text/markdown" in card.locator(".web-facts").inner_text()
         body = card.locator(".web-body")
         assert body.locator("h1").inner_text() == "Guide"
+        # Set apart from the agent's own answer: its own ground, and headings smaller than
+        # the transcript's (an h1 of the page is under the answer's 20 px one).
+        size = body.locator("h1").evaluate("h => parseFloat(getComputedStyle(h).fontSize)")
+        assert size < 20
+        ground = body.evaluate("b => getComputedStyle(b).backgroundColor")
+        answer = page.locator(".msg-agent").last.evaluate(
+            "m => getComputedStyle(m).backgroundColor"
+        )
+        assert ground != answer
         docs = body.locator("a", has_text="the docs")
         assert docs.get_attribute("href") == pages.url("/docs")  # relative to the fetched page
         assert docs.get_attribute("rel") == "noopener noreferrer"

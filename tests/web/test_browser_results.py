@@ -1,10 +1,12 @@
 """Results beyond text in real Chromium: an MCP tool's image drawn inline from its data, its
-resources named and never fetched, and a command stopped by its timeout marked failed.
+resources named and never fetched, and commands stopped by their timeout or by a cancel
+marked failed.
 
 A scripted `tether acp` (commands unsandboxed, so a shell's trap decides its exit code) runs
 a command that traps SIGTERM and exits 0 when its timeout stops it, and calls the sample MCP
-server (configured in `$TETHER_HOME/mcp.json`) for a picture and a document. The same cards
-come back when the stored session is opened again.
+server (configured in `$TETHER_HOME/mcp.json`) for a picture and a document; a second prompt
+runs a command the person cancels with Esc. The same cards come back when the stored session
+is opened again.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from tests.web.browser import chromium, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 PROMPT = "Show me the picture"
+WAITING = "echo started-$((6 * 7)); sleep 30"
 STOPPED = "trap 'echo stopping; exit 0' TERM; echo begun; sleep 30 & wait"
 SCRIPT = {
     "turns": [
@@ -37,6 +40,12 @@ SCRIPT = {
             ]
         },
         {"text": "Here they are."},
+        {
+            "toolCalls": [
+                {"id": "cancel-1", "name": "bash", "arguments": {"command": WAITING}},
+            ]
+        },
+        {"text": "Never asked for: the turn was cancelled."},
     ]
 }
 
@@ -76,6 +85,15 @@ def _check(page: Page) -> None:
     assert "pill-bad" in (pill.get_attribute("class") or "")
     assert "begun" in stopped.locator(".term-out").inner_text()
 
+    # Cancelled by the person: failed too, its output kept, killed by the cancel's signal.
+    cancelled = page.locator("section.tool[data-tool-call-id=cancel-1]")
+    cancelled.locator("[data-card=terminal] .pill:not(.pill-run)").wait_for()
+    assert cancelled.get_attribute("data-status") == "failed"
+    assert cancelled.locator(".tool-status").text_content() == "failed"
+    assert cancelled.locator("[data-card=terminal] .pill").inner_text() == "killed · SIGTERM"
+    assert "started-42" in cancelled.locator(".term-out").inner_text()
+    assert page.locator(".msg-agent:has-text('Never asked for')").count() == 0
+
     image = page.locator("section.tool[data-tool-call-id=image-1] [data-card=generic]")
     drawn = image.locator("figure.attachment-image img.content-image")
     drawn.wait_for()
@@ -108,6 +126,13 @@ def test_results_beyond_text_live_and_on_load(browser: Browser, web: WebServer) 
         page.on("request", record)
         send_prompt(page, PROMPT)
         page.wait_for_selector(".msg-agent:has-text('Here they are.')")
+        wait_idle(page)
+        send_prompt(page, "Wait for it")
+        page.locator(
+            "section.tool[data-tool-call-id=cancel-1] .term-out:has-text('started-42')"
+        ).wait_for()
+        page.keyboard.press("Escape")
+        page.locator(".notice:has-text('Cancelled.')").wait_for()
         wait_idle(page)
         _check(page)
         page.locator("#sessions .session.current").wait_for()

@@ -1,5 +1,6 @@
 """The page in real Chromium against `tether acp`: Markdown, faithful replay, status and errors,
-the phone drawer, collapsible cards, and reconnecting to a restarted server.
+the phone drawer (its sessions renamed, searched and deleted), collapsible cards, and
+reconnecting to a restarted server.
 
 One browser for the module; each scenario runs its own `tether web` with a scripted model.
 """
@@ -15,7 +16,15 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import ARTIFACTS, WAIT_MS, open_page, send_prompt, wait_idle
+from tests.web.browser import (
+    ARTIFACTS,
+    WAIT_MS,
+    assert_accessible,
+    open_page,
+    send_prompt,
+    shoot_both,
+    wait_idle,
+)
 from tests.web.conftest import TETHER, running_web
 
 PHONE = {"width": 390, "height": 844}
@@ -168,6 +177,10 @@ def test_the_phone_layout_has_a_drawer(browser: Browser, tmp_path: Path) -> None
         assert page.locator("#sidebar").is_hidden()
         menu = page.locator("#menu")
         assert menu.is_visible() and menu.get_attribute("aria-label") == "Sessions menu"
+        # The empty page points at ☰, where the sessions are on a phone.
+        hint = page.locator("#empty .narrow-only")
+        assert hint.is_visible() and "☰" in hint.inner_text()
+        assert page.locator("#empty .wide-only").is_hidden()
         send_prompt(page, long_title)
         page.locator(".notice-error").wait_for()
         wait_idle(page)
@@ -195,6 +208,59 @@ def test_the_phone_layout_has_a_drawer(browser: Browser, tmp_path: Path) -> None
         menu.click()
         page.locator("#backdrop").click(position={"x": 370, "y": 400})
         page.locator("#sidebar").wait_for(state="hidden")
+        # The drawer's Rename and Delete go with it.
+        assert page.locator("#sessions .session-action").first.is_hidden()
+        menu.click()
+        _rename_search_and_delete(page, tmp_path / "home" / "sessions")
+
+
+def _rename_search_and_delete(page: Page, logs: Path) -> None:
+    """In the drawer: the open session renamed in place, the list searched, then the session
+    deleted (asked once more; Esc keeps it) and the page left with none open."""
+    row = page.locator("#sessions .session-row").first
+    row.locator(".session-rename").click()
+    title = page.locator("#sessions .session-title-input")
+    assert title.evaluate("t => t === document.activeElement")
+    assert title.input_value().startswith("Please look at")
+    assert_accessible(page)
+    title.press("Escape")  # kept as it was, and focus back on the session
+    page.wait_for_function("() => document.activeElement.classList.contains('session')")
+    row.locator(".session-rename").click()
+    title.fill("  Renamed   on a phone ")
+    title.press("Enter")
+    page.locator("#sessions .session-name:has-text('Renamed on a phone')").wait_for()
+    # The session is open here: the header follows at once, and a reload still says so.
+    page.wait_for_function(
+        "() => document.querySelector('#session-title').textContent === 'Renamed on a phone'"
+    )
+    shoot_both(page, "session-list", "#sidebar")
+    search = page.locator("#session-search")
+    search.fill("nothing like it")
+    page.locator("#sessions .sessions-empty:has-text('No session matches.')").wait_for()
+    search.fill("renamed")
+    page.locator("#sessions .session-row").first.wait_for()
+    search.fill("")
+    row.locator(".session-delete").click()
+    confirm = page.locator("#sessions .confirming")
+    assert "Delete “Renamed on a phone” and its log?" in confirm.inner_text()
+    assert_accessible(page)
+    # The question has focus on Keep, the safe answer; Esc keeps the session too.
+    page.wait_for_function("() => document.activeElement.classList.contains('session-keep')")
+    page.keyboard.press("Escape")
+    page.locator("#sessions .session-name:has-text('Renamed on a phone')").wait_for()
+    assert [p.name for p in logs.glob("*.jsonl")] != []
+    row.locator(".session-delete").click()
+    shoot_both(page, "session-delete", "#sidebar")
+    confirm.locator(".session-confirm-delete").click()
+    page.locator("#sessions .sessions-empty:has-text('No sessions yet.')").wait_for()
+    assert list(logs.glob("*.jsonl")) == []
+    # The page shows no session, as when it first opened, and can start a new one.
+    page.wait_for_function(
+        "() => document.querySelector('#session-title').textContent === 'No session open'"
+    )
+    assert page.evaluate("() => location.hash") == ""
+    assert page.locator("#empty").count() == 1
+    assert page.locator(".msg-user").count() == 0
 
 
 def _free_port() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -34,6 +35,16 @@ def _get(
     return response
 
 
+def _body(server: WebServer, path: str) -> bytes:
+    parts = urlsplit(server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().read()
+    finally:
+        conn.close()
+
+
 def test_binds_loopback_and_prints_a_tokened_url(fake_web: WebServer) -> None:
     parts = urlsplit(fake_web.url)
     assert parts.hostname == "127.0.0.1"
@@ -59,6 +70,18 @@ def test_the_token_opens_the_page_and_its_cookie_the_assets(fake_web: WebServer)
     assert "HttpOnly" in (page.getheader("set-cookie") or "")
     for path in ("/static/app.js", "/static/cards/index.js", "/highlight.css"):
         assert _get(fake_web, path, {"Cookie": cookie}).status == 200
+    assert _get(fake_web, "/static/app.js", {"Cookie": cookie}).getheader("content-type") == (
+        "text/javascript; charset=utf-8"
+    )
+    # Only the page's own files: nothing else under the package, nothing above it.
+    for path in ("/static/nope.js", "/static/../app.py", "/static/%2e%2e/app.py", "/static/"):
+        assert _get(fake_web, path, {"Cookie": cookie}).status == 404, path
+    # Every module and stylesheet the page will import is announced up front, once.
+    html = _body(fake_web, f"/?token={fake_web.token}").decode()
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', html)
+    assert "cards/terminal.js" in preloaded and "app.js" in preloaded
+    assert len(preloaded) == len(set(preloaded))
+    assert '<link rel="preload" as="style" href="/static/cards/diff.css">' in html
     assert _get(fake_web, "/static/app.js", {"Cookie": "tether_1=" + fake_web.token}).status == 403
 
 

@@ -10,8 +10,11 @@ Each ACP method is one line here, routed to a handler in a small module:
 | `session/prompt`, `session/cancel`                            | `acp.turns`            |
 | `session/set_mode`, `session/set_config_option`               | `acp.switches`         |
 | `_tether/permissions` (an extension method)                   | `acp.workspace`        |
+| `_tether/session/rename` (an extension method)                | `acp.titles`           |
 
 A handler is a function of the shared `AgentContext` (store, connection, open sessions).
+The context and the handler modules load with the first request that needs them: the
+answer to `initialize` waits for nothing but the protocol's own types.
 To serve a new method, write its handler in a module of its own, add its method here under
 the SDK's name for it (`fork_session`, `resume_session`, `close_session`, ...), and say so
 in `initialize`'s capabilities; `agent_router` routes every method the agent defines.
@@ -38,7 +41,7 @@ end normally, and the log records it as such (`turn/end` with the error).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from acp import Agent, RequestError
 from acp.agent.router import build_agent_router
@@ -61,20 +64,19 @@ from acp.schema import (
 )
 from acp.utils import normalize_result
 
-from tether.acp import branching, lifecycle, switches, turns, workspace
 from tether.acp.capabilities import initialize_response
-from tether.acp.context import AgentContext
-from tether.acp.lifecycle import LIST_PAGE
-from tether.acp.mcp import ClientServer
-from tether.acp.prompt import PromptBlock
-from tether.models.base import Model
-from tether.policy import PolicyMode
-from tether.session import SessionStore
-from tether.session.budget import DEFAULT_COMPACT_AT
-from tether.settings import Settings, SettingsFlags
-from tether.tools.registry import ToolRegistry
 
-__all__ = ["LIST_PAGE", "TetherAgent", "agent_router"]
+if TYPE_CHECKING:
+    from tether.acp.context import AgentContext
+    from tether.acp.mcp import ClientServer
+    from tether.acp.prompt import PromptBlock
+    from tether.models.base import Model
+    from tether.policy import PolicyMode
+    from tether.session import SessionStore
+    from tether.settings import Settings, SettingsFlags
+    from tether.tools.registry import ToolRegistry
+
+__all__ = ["TetherAgent", "agent_router"]
 
 
 class TetherAgent:
@@ -89,34 +91,50 @@ class TetherAgent:
         mode: PolicyMode | None = None,
         switch_model: Callable[[str], Model] | None = None,
         context_window: int | None = None,
-        compact_at: float = DEFAULT_COMPACT_AT,
+        compact_at: float | None = None,
         flags: SettingsFlags | None = None,
     ) -> None:
-        self.context = AgentContext(
-            store=store,
-            model=model,
-            tools=tools,
-            mode=mode,
-            switch_model=switch_model,
-            context_window=context_window,
-            compact_at=compact_at,
-            flags=flags,
-        )
-        """What every handler shares: the store, the connection, the open sessions."""
-
-    @property
-    def store(self) -> SessionStore:
+        self.store = store
         """Where sessions are stored."""
-        return self.context.store
+        self.mode = mode
+        """The mode `--mode` starts sessions in (`None`: the workspace's settings say)."""
+        self._client: Client | None = None
+        self._context: AgentContext | None = None
+
+        def make() -> AgentContext:
+            from tether.acp.context import AgentContext
+            from tether.session.budget import DEFAULT_COMPACT_AT
+
+            return AgentContext(
+                store=store,
+                model=model,
+                tools=tools,
+                mode=mode,
+                switch_model=switch_model,
+                context_window=context_window,
+                compact_at=DEFAULT_COMPACT_AT if compact_at is None else compact_at,
+                flags=flags,
+            )
+
+        self._make = make
 
     @property
-    def mode(self) -> PolicyMode | None:
-        """The mode `--mode` starts sessions in (`None`: the workspace's settings say)."""
-        return self.context.mode
+    def context(self) -> AgentContext:
+        """What every handler shares: the store, the connection, the open sessions.
+
+        Made with the first request that needs it (loading the session machinery then).
+        """
+        if self._context is None:
+            self._context = self._make()
+            if self._client is not None:
+                self._context.connect(self._client)
+        return self._context
 
     def on_connect(self, conn: Client) -> None:
         """Keep the connection to the client (the SDK calls this once)."""
-        self.context.connect(conn)
+        self._client = conn
+        if self._context is not None:
+            self._context.connect(conn)
 
     async def initialize(
         self, protocol_version: int, client_capabilities: Any = None, **kwargs: Any
@@ -132,6 +150,8 @@ class TetherAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """`session/new`."""
+        from tether.acp import lifecycle
+
         return await lifecycle.new_session(self.context, cwd, additional_directories, mcp_servers)
 
     async def load_session(
@@ -143,6 +163,8 @@ class TetherAgent:
         **kwargs: Any,
     ) -> LoadSessionResponse:
         """`session/load`."""
+        from tether.acp import lifecycle
+
         return await lifecycle.load_session(
             self.context, cwd, session_id, additional_directories, mcp_servers
         )
@@ -156,6 +178,8 @@ class TetherAgent:
         **kwargs: Any,
     ) -> ForkSessionResponse:
         """`session/fork` (`_meta.tether.prompt`: fork before that prompt)."""
+        from tether.acp import branching
+
         return await branching.fork_session(
             self.context,
             session_id,
@@ -174,55 +198,77 @@ class TetherAgent:
         **kwargs: Any,
     ) -> ResumeSessionResponse:
         """`session/resume`."""
+        from tether.acp import branching
+
         return await branching.resume_session(
             self.context, session_id, cwd, additional_directories, mcp_servers
         )
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
         """`session/close`."""
+        from tether.acp import branching
+
         return await branching.close_session(self.context, session_id)
 
     async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
         """`session/delete`."""
+        from tether.acp import lifecycle
+
         return await lifecycle.delete_session(self.context, session_id)
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
     ) -> ListSessionsResponse:
         """`session/list`."""
+        from tether.acp import lifecycle
+
         return await lifecycle.list_sessions(self.context, cwd, cursor)
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any
     ) -> SetSessionModeResponse:
         """`session/set_mode`."""
+        from tether.acp import switches
+
         return await switches.set_session_mode(self.context, session_id, mode_id)
 
     async def set_config_option(
         self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
     ) -> SetSessionConfigOptionResponse:
         """`session/set_config_option`."""
+        from tether.acp import switches
+
         return await switches.set_config_option(self.context, config_id, session_id, value)
 
     async def prompt(
         self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
     ) -> PromptResponse:
         """`session/prompt`."""
+        from tether.acp import turns
+
         return await turns.prompt(self.context, session_id, prompt)
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         """`session/cancel` (a notification)."""
+        from tether.acp import turns
+
         await turns.cancel(self.context, session_id)
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON)."""
+        """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON) and
+        `_tether/session/rename {sessionId, title}`."""
+        from tether.acp import titles, workspace
+
         if method == workspace.PERMISSIONS_METHOD:
             return workspace.permissions_method(self.context, params)
+        if method == titles.RENAME_METHOD:
+            return await titles.rename_method(self.context, params)
         raise RequestError.method_not_found(f"_{method}")
 
     async def close(self) -> None:
         """Release every open session (sync their logs, drop their locks)."""
-        await self.context.close()
+        if self._context is not None:
+            await self._context.close()
 
 
 def agent_router(agent: TetherAgent) -> MessageRouter:

@@ -24,11 +24,13 @@ __all__ = ["initialize_response"]
 
 
 def initialize_response() -> InitializeResponse:
-    """ACP v1: sessions load, list, delete, fork, resume and close; prompts take images and
-    embedded context."""
+    """ACP v1: sessions load, list, delete, fork, resume and close (and are renamed through
+    `_tether/session/rename`); prompts take images and embedded context."""
     return InitializeResponse(
         protocol_version=PROTOCOL_VERSION,
         agent_capabilities=AgentCapabilities(
+            # tether's own extensions a client may look for (`_tether/session/rename`).
+            field_meta={"tether": {"renameSession": True}},
             load_session=True,
             mcp_capabilities=McpCapabilities(http=True, sse=True),
             prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),

@@ -29,6 +29,7 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
@@ -62,9 +63,10 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | PermissionsList | CheckpointCommand:
+) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand:
     """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, the
-    permissions listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`, `/fork`)."""
+    permissions or skills listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`,
+    `/fork`)."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
         return CommandPrompt(list(blocks), expanded=False)
@@ -73,7 +75,7 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch() | PermissionsList() | CheckpointCommand():
+        case ModeSwitch() | PermissionsList() | SkillsList() | CheckpointCommand():
             return meant
         case PromptText(text=text) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)

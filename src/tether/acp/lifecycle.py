@@ -19,6 +19,7 @@ from tether.acp.errors import INVALID_REQUEST, invalid_params, stored_session_er
 from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
+from tether.acp.skills import announce_skills
 from tether.acp.switches import honour_logged_model, session_options
 from tether.acp.workspace import announce
 from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
@@ -53,6 +54,7 @@ async def new_session(
     session = Session.create(ctx.store, root, config, session_id)
     opened = ctx.register(session, calls)
     announce(ctx, opened)
+    announce_skills(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
     return NewSessionResponse(
@@ -84,6 +86,7 @@ async def load_session(
         ctx.post(opened, update)
     if fresh:
         announce(ctx, opened)
+        announce_skills(ctx, opened)
     await ctx.flush()
     ctx.advertise(opened)
     return LoadSessionResponse(

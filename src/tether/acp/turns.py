@@ -13,9 +13,16 @@ from tether.acp.commands import command_prompt
 from tether.acp.context import AgentContext
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
+from tether.acp.skills import list_skills
 from tether.acp.switches import set_mode
 from tether.acp.workspace import list_permissions, settle
-from tether.commands import CheckpointCommand, ModeSwitch, PermissionsList, load_commands
+from tether.commands import (
+    CheckpointCommand,
+    ModeSwitch,
+    PermissionsList,
+    SkillsList,
+    load_commands,
+)
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -35,11 +42,13 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     opened = ctx.opened(session_id)
     session = opened.session
     meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
-    if isinstance(meant, ModeSwitch | PermissionsList):
+    if isinstance(meant, ModeSwitch | PermissionsList | SkillsList):
         if session.running:
             raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
         if isinstance(meant, ModeSwitch):
             set_mode(ctx, opened, meant.mode)
+        elif isinstance(meant, SkillsList):
+            list_skills(ctx, opened)
         else:
             list_permissions(ctx, opened)
         await ctx.flush()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.git import find_git
 from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
@@ -19,9 +20,16 @@ def open_store(home: Path, root: Path) -> SnapshotStore:
     """The snapshot store of workspace `root` under tether's data directory `home`.
 
     With git, the whole workspace is saved (tether's own data directory left out when it is
-    inside); without it, only what `edit` and `write` are about to change.
+    inside); without it, only what `edit` and `write` are about to change. A home or root
+    directory gets no store (`CheckpointError`).
     """
     home, root = home.resolve(), root.resolve()
+    if root in (Path(root.anchor), Path.home().resolve()):
+        # Everything a person owns is no project: saving it all would take long and much disk.
+        raise CheckpointError(
+            f"checkpoints are off in {root} (a whole home or root directory); "
+            "open a project directory to have them"
+        )
     directory = home / SNAPSHOTS_DIR / workspace_key(root)
     git = find_git()
     if git is not None:

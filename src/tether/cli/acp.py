@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import TYPE_CHECKING
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments, default_model
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
 from tether.cli.settings_args import add_settings_arguments, model_spec, settings_flags
-from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import SessionStore
-from tether.settings import Settings
-from tether.settings.effective import sandbox_policy as session_sandbox
-from tether.settings.effective import search_setup, tool_env
-from tether.tools.defaults import default_tools
-from tether.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from tether.models.base import Model
+    from tether.settings import Settings
+    from tether.tools.registry import ToolRegistry
 
 __all__ = ["configure", "run"]
 
@@ -49,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
     sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
 
     def tools(settings: Settings) -> ToolRegistry:
+        # The tools load with the first session, after `initialize` was answered.
+        from tether.settings.effective import sandbox_policy as session_sandbox
+        from tether.settings.effective import search_setup, tool_env
+        from tether.tools.defaults import default_tools
+
         return default_tools(
             session_sandbox(settings),
             allow_private_fetch=args.allow_private_fetch,

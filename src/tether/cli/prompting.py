@@ -4,22 +4,46 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Callable
+from typing import Protocol
+
+from rich.console import Console
 
 from tether.cli.mcp import CliMcp
-from tether.cli.printer import Printer
 from tether.cli.safe_output import consoles
 from tether.content import TextContent
-from tether.session import PromptFailed, Session, TurnStop
+from tether.session import ClientUpdate, PromptFailed, Session, TurnStop
 
-__all__ = ["consoles", "exit_status", "run_prompt"]
+__all__ = ["UpdateSink", "consoles", "exit_status", "run_prompt"]
+
+
+class UpdateSink(Protocol):
+    """What a run's updates go to: the printer, or JSON lines for a program."""
+
+    console: Console
+    """Where text for people goes."""
+    refused: bool
+    """Whether a call was refused because no one could approve it."""
+    failed: bool
+    """Whether an update could not be shown."""
+
+    def __call__(self, update: ClientUpdate) -> None:
+        """Show one update."""
+        ...
+
+    def close(self) -> None:
+        """Show what is left."""
+        ...
 
 
 def run_prompt(
     session: Session,
     prompt: str,
-    printer: Printer,
+    printer: UpdateSink,
     typed: str | None = None,
     mcp: CliMcp | None = None,
+    *,
+    ready: Callable[[], None] | None = None,
 ) -> int:
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
@@ -27,10 +51,10 @@ def run_prompt(
     2: the run did not do what was asked; one whose output could not all be shown is 1.
     `typed` is the prompt as the person wrote it when a slash command expanded it into
     `prompt` (the log shows it as typed). `mcp` starts the MCP servers for the prompt (and
-    stops them after it).
+    stops them after it); `ready` is called once they run, before the prompt starts.
     """
     try:
-        stop = asyncio.run(_prompt(session, prompt, printer, typed, mcp))
+        stop = asyncio.run(_prompt(session, prompt, printer, typed, mcp, ready=ready))
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
     finally:
@@ -43,9 +67,17 @@ def run_prompt(
 
 
 async def _prompt(
-    session: Session, prompt: str, printer: Printer, typed: str | None, mcp: CliMcp | None
+    session: Session,
+    prompt: str,
+    printer: UpdateSink,
+    typed: str | None,
+    mcp: CliMcp | None,
+    *,
+    ready: Callable[[], None] | None,
 ) -> TurnStop:
     servers = await mcp.start(session) if mcp is not None else None
+    if ready is not None:
+        ready()
     try:
         return await _prompt_now(session, prompt, printer, typed)
     finally:
@@ -54,7 +86,7 @@ async def _prompt(
 
 
 async def _prompt_now(
-    session: Session, prompt: str, printer: Printer, typed: str | None
+    session: Session, prompt: str, printer: UpdateSink, typed: str | None
 ) -> TurnStop:
     loop = asyncio.get_running_loop()
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.

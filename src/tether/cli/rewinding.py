@@ -11,7 +11,7 @@ from typing import assert_never
 from rich.console import Console
 from rich.text import Text
 
-from tether.cli.printer import Printer
+from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
 from tether.session import (
     Conflict,
@@ -33,7 +33,7 @@ def checkpoint_command(
     command: CheckpointCommand,
     *,
     store: SessionStore,
-    printer: Printer,
+    printer: UpdateSink,
     err: Console,
     ask: Ask | None,
 ) -> int:

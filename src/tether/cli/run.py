@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import assert_never
 
@@ -20,8 +22,9 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import run_prompt
+from tether.cli.prompting import UpdateSink, run_prompt
 from tether.cli.rewinding import checkpoint_command, terminal_ask
+from tether.cli.run_output import OUTPUT_FORMATS, JsonLines
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
@@ -43,14 +46,18 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     load_commands,
     resolve,
 )
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
+from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
+from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]
@@ -93,6 +100,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_fetch_arguments(parser)
     add_verbose_argument(parser)
+    parser.add_argument(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        default="text",
+        help="text: cards for people; json: the result object alone; stream-json: JSON lines "
+        "(init, every update, result). In json modes nothing is asked: calls the mode does "
+        "not allow are refused",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
     # Someone at a terminal can answer; a headless run has no one, so the policy refuses.
     # With the prompt on stdin, the terminal is no longer there to answer either. Auto mode
     # keeps the asker too: a command that asks to leave the sandbox asks in every mode.
-    can_ask = not from_stdin and sys.stdin.isatty()
+    # A program reading JSON is no one to ask either, even when started at a terminal.
+    machine = args.output_format != "text"
+    can_ask = not from_stdin and sys.stdin.isatty() and not machine
     asker = TerminalAsker(err, before=printer.propose) if can_ask else None
     try:
         settings = run_settings(cwd, store.root, settings_flags(args), asker, err)
@@ -144,7 +161,6 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
         return 2
-    mode = effective_mode(settings)
     search = search_setup(settings)
     say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
     config = SessionConfig(
@@ -155,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             env=tool_env(settings),
             web_search=search,
         ),
-        mode=mode,
+        mode=effective_mode(settings),
         asker=asker,
         extra_roots=extra_roots(settings),
         max_steps=args.max_steps,
@@ -168,10 +184,15 @@ def run(args: argparse.Namespace) -> int:
     session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
-        status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
+        if machine:
+            sink = JsonLines(err, stream=args.output_format == "stream-json")
+            status = _run_for_programs(session, store, prompt, sink, mcp=mcp, sandbox=sandbox)
+        else:
+            status = run_command_or_prompt(session, store, prompt, printer, err, mcp=mcp)
     finally:
-        # The session's end runs its `SessionEnd` hooks, whatever stopped the run.
-        asyncio.run(session.aclose(on_update=printer))
+        # The session's end runs its `SessionEnd` hooks, whatever stopped the run (for a
+        # program, after its result line: their notices are not part of the stream).
+        asyncio.run(session.aclose(on_update=_ignore if machine else printer))
     err.print(
         f"session {session.id} · tether show {session.id} · "
         f"tether run --continue {session.id} PROMPT",
@@ -181,22 +202,75 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _run_for_programs(
+    session: Session,
+    store: SessionStore,
+    prompt: str,
+    sink: JsonLines,
+    *,
+    mcp: CliMcp,
+    sandbox: SandboxPolicy,
+) -> int:
+    """The prompt with JSON on stdout: `init` once the tools are known, `result` at the end."""
+    started = time.monotonic()
+    first = len(session.events)
+
+    def ready() -> None:
+        sink.init(
+            RunInit(
+                session_id=session.id,
+                cwd=str(session.cwd),
+                model=session.model.name,
+                mode=session.gate.mode,
+                sandbox=RunSandbox(mode=sandbox.mode, allow_network=sandbox.allow_network),
+                tools=[tool.name for tool in session.tools.offered()],
+            )
+        )
+
+    status = 1  # what an error escaping the run means
+    try:
+        status = run_command_or_prompt(
+            session, store, prompt, sink, sink.console, mcp=mcp, ready=ready
+        )
+    except KeyboardInterrupt:
+        status = 130  # interrupted before the prompt could take the signal itself
+    finally:
+        # Cancelled, failed or not, a program gets its result line.
+        duration_ms = round((time.monotonic() - started) * 1000)
+        result = prompt_result(
+            session.id, session.events[first:], duration_ms=duration_ms, is_error=status != 0
+        )
+        sink.result(result)
+    return status
+
+
+def _ignore(_update: object) -> None:
+    return None
+
+
 def run_command_or_prompt(
     session: Session,
     store: SessionStore,
     prompt: str,
-    printer: Printer,
+    printer: UpdateSink,
     err: Console,
     *,
     mcp: CliMcp,
+    ready: Callable[[], None] | None = None,
 ) -> int:
     """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
-    its status."""
+    its status.
+
+    `ready` is called once before anything else is shown (when the prompt runs: once its
+    MCP servers run).
+    """
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
         err.print(f"tether: error: {exc}", markup=False)
         return 1
+    if ready is not None and not isinstance(meant, PromptText):
+        ready()
     match meant:
         case ModeSwitch(mode=mode):
             session.set_mode(mode)
@@ -212,11 +286,21 @@ def run_command_or_prompt(
                     permissions_text(settings, session.gate.mode), markup=False, highlight=False
                 )
             return 0
+        case SkillsList():
+            printer.console.print(
+                skills_text(session.skills, session.cwd),
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+            return 0
         case PromptText(text=text):
             typed = prompt if text != prompt else None
-            return run_prompt(session, text, printer, typed=typed, mcp=mcp)
+            return run_prompt(session, text, printer, typed=typed, mcp=mcp, ready=ready)
         case CheckpointCommand():
-            ask = terminal_ask(err) if sys.stdin.isatty() else None
+            # A program reading JSON lines is no one to ask.
+            at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
+            ask = terminal_ask(err) if at_terminal else None
             return checkpoint_command(
                 session, meant, store=store, printer=printer, err=err, ask=ask
             )

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["SafeStream", "consoles", "print_json", "safe_text", "stderr", "stdout"]
+__all__ = [
+    "SafeStream",
+    "consoles",
+    "print_json",
+    "print_json_line",
+    "safe_text",
+    "stderr",
+    "stdout",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -78,3 +86,16 @@ def consoles() -> tuple[Console, Console]:
 
     # Through safe streams: no string a model or a log holds can make a write fail.
     return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)
+
+
+def print_json_line(document: object) -> None:
+    """`document` as one line of compact JSON on stdout, flushed (a JSON Lines stream).
+
+    As in `print_json`, text the encoding cannot take is written with JSON's own escapes.
+    """
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if safe_text(text, encoding) != text:
+        text = json.dumps(document, ensure_ascii=True, separators=(",", ":"))
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()  # a program reading the stream acts on each line as it comes

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
+from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
 from tether.session.store import StoredSession
@@ -19,6 +20,7 @@ __all__ = ["MIN_PREFIX", "WIDE", "configure", "run", "session_tree", "unique_pre
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether sessions`."""
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_home_argument(parser)
     parser.add_argument(
         "-n", "--limit", type=int, default=20, help="how many to list (0: all; default 20)"
     )
@@ -32,6 +34,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the list."""
     out, err = consoles()
+    try:
+        use_home(args)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
+        return 2
     found, unreadable = SessionStore.default().scan()
     # A bad log is named where people look, and the others are listed as usual.
     for path, why in unreadable:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.printer import Printer
 from tether.cli.safe_output import consoles, print_json
@@ -19,12 +20,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `tether show`."""
     parser.add_argument("id", help="the session id (a unique prefix is enough)")
     parser.add_argument("--json", action="store_true", help="print the updates as JSON")
+    add_home_argument(parser)
     add_verbose_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay the log through the same printer a live run uses."""
     out, err = consoles()
+    try:
+        use_home(args)
+    except ValueError as exc:
+        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
+        return 2
     store = SessionStore.default()
     contents = store.read(store.resolve(args.id))
     updates = replay(contents.events, default_tools(), contents.header.cwd)

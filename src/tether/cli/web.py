@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tether.cli.fetch_args import add_fetch_arguments
+from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
 from tether.cli.settings_args import add_settings_arguments
@@ -54,6 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="replace the token kept in $TETHER_HOME/web-token (open pages lose access)",
     )
     add_fetch_arguments(parser)
+    add_home_argument(parser)
 
 
 def options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -98,6 +100,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
 def run(args: argparse.Namespace) -> int:
     """Run the server from parsed flags; returns the process exit code."""
     try:
+        use_home(args)
         options = options_from_args(args)
     except ValueError as exc:
         print(f"tether web: {exc}", file=sys.stderr)

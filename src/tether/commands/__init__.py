@@ -15,6 +15,7 @@ from tether.commands.resolve import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 
@@ -29,6 +30,7 @@ __all__ = [
     "ModeSwitch",
     "PermissionsList",
     "PromptText",
+    "SkillsList",
     "load_commands",
     "resolve",
 ]

@@ -80,6 +80,7 @@ BUILTIN: tuple[Command, ...] = (
         "permissions",
         "List the permission rules, the file each comes from, and whether the workspace is trusted",
     ),
+    Command("skills", "List the skills the model can load, and the ones left out and why"),
     Command("help", "Keys and commands", terminal=True),
     Command("clear", "Start a new session with the same settings", terminal=True),
     Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),

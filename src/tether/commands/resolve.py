@@ -19,6 +19,7 @@ __all__ = [
     "ModeSwitch",
     "PermissionsList",
     "PromptText",
+    "SkillsList",
     "resolve",
 ]
 
@@ -50,6 +51,12 @@ class PermissionsList:
     """`/permissions`: show the rules and where they come from; nothing goes to the model."""
 
 
+@dataclass(frozen=True)
+class SkillsList:
+    """`/skills`: show the skills the model can load, and those left out; nothing goes to the
+    model."""
+
+
 CheckpointAction = Literal["rewind", "undo", "redo", "fork"]
 """The commands about checkpoints and the conversation's history."""
 
@@ -67,7 +74,7 @@ class CheckpointCommand:
     prompt: int | None = None
 
 
-Invocation = PromptText | ModeSwitch | PermissionsList | CheckpointCommand
+Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -84,6 +91,8 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return PromptText(text)
     if command.name == "permissions":
         return PermissionsList()
+    if command.name == "skills":
+        return SkillsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")

@@ -13,7 +13,7 @@ what a decision does and logs every run as a `hook/run` event.
 from tether.hooks.config import DEFAULT_TIMEOUT, ConfiguredHook, matches
 from tether.hooks.engine import Hooks
 from tether.hooks.outcome import CONTEXT_CHARS, LOGGED_CHARS
-from tether.hooks.payload import PERMISSION_MODES, SessionFacts, tool_fields
+from tether.hooks.payload import PERMISSION_MODES, SessionFacts, tool_fields, tool_response
 from tether.hooks.record import HookDecision, HookRun
 
 __all__ = [
@@ -28,4 +28,5 @@ __all__ = [
     "SessionFacts",
     "matches",
     "tool_fields",
+    "tool_response",
 ]

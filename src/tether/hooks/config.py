@@ -1,13 +1,15 @@
 """Which hooks run for an event: the settings' matcher groups, their matchers applied.
 
-A matcher is a regular expression that must match the whole subject: for `PreToolUse` and
-`PostToolUse` the tool's name as the model sees it (`bash`, `edit`, `mcp__git__log`) or its
-Claude Code name (`Bash`, `Edit`), so `Edit|Write` and `edit|write` both match an `edit`
-call; for `SessionStart` its source (`startup`, `resume`, `compact`), for `PreCompact` its
-trigger (`manual`, `auto`), for `Notification` its type (`permission_prompt`), for
-`SessionEnd` its reason. An absent or empty matcher, or `*`, matches everything; events
-without a subject (`UserPromptSubmit`, `Stop`, `SubagentStop`) ignore it. A command
-configured twice for one event runs once.
+A matcher is read as Claude Code reads it: made only of letters, digits, `_`, `-` and `|`, it
+is a list of exact names (`Edit|Write`); with any other character it is a regular expression
+searched for anywhere in the name (`mcp__.*__delete`, `^Notebook`). It is tried on the subject:
+for `PreToolUse` and `PostToolUse` the tool's name as the model sees it (`bash`, `edit`,
+`mcp__git__log`) and its Claude Code name (`Bash`, `Edit`), so `Edit|Write` and `edit|write`
+both match an `edit` call; for `SessionStart` its source (`startup`, `resume`, `clear`,
+`compact`), for `PreCompact` its trigger (`manual`, `auto`), for `Notification` its type
+(`permission_prompt`), for `SessionEnd` its reason. An absent or empty matcher, or `*`,
+matches everything; events without a subject (`UserPromptSubmit`, `Stop`, `SubagentStop`)
+ignore it. A command configured twice for one event runs once.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ DEFAULT_TIMEOUT = 60.0
 
 _SUBJECTLESS: frozenset[HookEvent] = frozenset({"UserPromptSubmit", "Stop", "SubagentStop"})
 _TOOL_EVENTS: frozenset[HookEvent] = frozenset({"PreToolUse", "PostToolUse"})
+_PLAIN = re.compile(r"[A-Za-z0-9_| -]+")
+"""A matcher of names only: compared exactly, name by name (as Claude Code does)."""
 
 
 @dataclass(frozen=True)
@@ -74,13 +78,16 @@ def matches(matcher: str | None, event: HookEvent, subject: str | None) -> bool:
         return True
     if subject is None:
         return False
-    pattern = _compiled(matcher)
-    if pattern is None:
-        return False
     names = [subject]
     if event in _TOOL_EVENTS:
         names.extend(claude for claude, ours in CLAUDE_TOOL_NAMES.items() if ours == subject)
-    return any(pattern.fullmatch(name) for name in names)
+    if _PLAIN.fullmatch(matcher):
+        listed = {name.strip() for name in matcher.split("|")}
+        return any(name in listed for name in names)
+    pattern = _compiled(matcher)
+    if pattern is None:
+        return False
+    return any(pattern.search(name) for name in names)
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,9 +1,10 @@
 """Running an event's hooks: those the settings configure for it, all at once.
 
-The settings are read again at every event (a person may trust the workspace mid-session,
-which brings its hooks in), and only the hooks trusted settings grant are there: a
-workspace's own files (`.tether/settings*.json`, `.claude/settings*.json`) configure hooks
-only once it is trusted.
+The session's settings are asked for at every event (a person may trust the workspace
+mid-session, which brings its hooks in), and only the hooks trusted settings grant are
+there: a workspace's own files (`.tether/settings*.json`, `.claude/settings*.json`) configure
+hooks only once it is trusted. As in Claude Code, a settings file edited during a session
+changes its hooks from the next session on.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ Per event: `tool_name`, `tool_input`, `tool_use_id` (`PreToolUse`, `PostToolUse`
 A tool is named as Claude Code names it when it has such a name (`Bash`, `Edit`), so hook
 scripts written for Claude Code work unchanged; `tether_tool_name` is the name the model
 sees (`bash`). A file tool's input also carries Claude Code's `file_path` (absolute).
+`tool_response` is the stored result (`content`, `isError`, `meta`) with Claude Code's own
+fields beside it: `stdout`, `stderr`, `interrupted` for `Bash`, `filePath` and `success`
+for `Write` and `Edit`.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from typing import Any
 from tether.jsontext import parse_json
 from tether.settings.schema import HookEvent
 from tether.tools.claude_names import claude_tool_name
+from tether.tools.result import TOOL_RESULT, ToolResult
 
-__all__ = ["PERMISSION_MODES", "SessionFacts", "hook_input", "tool_fields"]
+__all__ = ["PERMISSION_MODES", "SessionFacts", "hook_input", "tool_fields", "tool_response"]
 
 PERMISSION_MODES = {"ask": "default", "accept-edits": "acceptEdits", "auto": "bypassPermissions"}
 """tether's modes by Claude Code's names for them."""
@@ -62,8 +66,9 @@ def tool_fields(name: str, arguments: str, call_id: str, cwd: Path) -> dict[str,
     except ValueError:
         parsed = None
     tool_input: dict[str, Any] = dict(parsed) if isinstance(parsed, dict) else {}
-    path = tool_input.get("path")
-    if name in _FILE_TOOLS and isinstance(path, str) and path and "file_path" not in tool_input:
+    # The model may have written Claude Code's `file_path` itself, relative or not.
+    path = tool_input.get("path", tool_input.get("file_path"))
+    if name in _FILE_TOOLS and isinstance(path, str) and path:
         tool_input["file_path"] = os.path.normpath(cwd / path)
     return {
         "tool_name": claude_tool_name(name),
@@ -71,3 +76,19 @@ def tool_fields(name: str, arguments: str, call_id: str, cwd: Path) -> dict[str,
         "tool_input": tool_input,
         "tool_use_id": call_id,
     }
+
+
+def tool_response(name: str, result: ToolResult, tool_input: Mapping[str, Any]) -> dict[str, Any]:
+    """`tool_response` of a call that ended as `result`: what tether stored, and the fields a
+    Claude Code hook reads for the same tool."""
+    response: dict[str, Any] = TOOL_RESULT.dump_python(result, mode="json", by_alias=True)
+    meta = result.meta if isinstance(result.meta, dict) else {}
+    if name == "bash":
+        output = meta.get("output")
+        response["stdout"] = output if isinstance(output, str) else result.text()
+        response["stderr"] = ""  # one terminal: stderr is in `stdout`, as the person saw it
+        response["interrupted"] = bool(meta.get("timedOut") or meta.get("cancelled"))
+    elif name in ("write", "edit") and isinstance(tool_input.get("file_path"), str):
+        response["filePath"] = tool_input["file_path"]
+        response["success"] = not result.is_error
+    return response

@@ -25,7 +25,8 @@ tool for `mcp` (an MCP tool the server annotates read-only never asks). "No sand
 command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot start: auto mode
 refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
 (`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
-data directory) holds what later runs with the user's rights, so editing one always asks.
+data directory, and the workspace files the configured hooks run, `tether.settings.hookfiles`)
+holds what later runs with the user's rights, so editing one always asks.
 
 Rules from the settings (`tether.settings`) come first, in every mode: a deny rule refuses
 (the error names the rule and its file), an ask rule asks even in auto mode, and allow rules
@@ -60,6 +61,7 @@ from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
 from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
+from tether.settings.hookfiles import hook_files
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -96,6 +98,7 @@ class PolicyGate:
         """The rules (and where they come from); `None`: the mode alone decides."""
         self._always: set[tuple[str, str]] = set()
         self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
+        self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
 
@@ -208,9 +211,11 @@ class PolicyGate:
                 return f"the {rule.describe()} asks"
             case _ if hooked is not None and hooked[0] == "ask":
                 return hooked[1]
-            case Allow() if not unsandboxed and not _protected_edit(access):
+            case Allow() if not unsandboxed and not self._protected_edit(access):
                 return None
-            case NoRule() if hooked is not None and not unsandboxed and not _protected_edit(access):
+            case NoRule() if (
+                hooked is not None and not unsandboxed and not (self._protected_edit(access))
+            ):
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()
@@ -230,7 +235,7 @@ class PolicyGate:
     def _project_rules(self, access: Access, verdict: Verdict) -> tuple[str, ...]:
         """The rules "always allow for this project" would write; `()` not to offer it."""
         settings = self.settings
-        if settings is None or settings.root != self.workspace.cwd or _protected_edit(access):
+        if settings is None or settings.root != self.workspace.cwd or self._protected_edit(access):
             return ()
         if not settings.trust.trusted and settings.trust.withheld:
             return ()  # the workspace's own rules do not apply: one more would not either
@@ -262,7 +267,7 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
-            case FileAccess(action="edit", path=path) if why := protected_reason(path):
+            case FileAccess(action="edit", path=path) if why := self._protection(path):
                 return why  # in every mode, and allow rules do not cover it
             case McpAccess(read_only=True):
                 return None
@@ -293,7 +298,7 @@ class PolicyGate:
         match access:
             case UnsandboxedAccess():
                 return "run with --sandbox off to run commands without the sandbox"
-            case FileAccess(action="edit", path=path) if protected_reason(path):
+            case FileAccess(action="edit", path=path) if self._protection(path):
                 return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
@@ -302,14 +307,27 @@ class PolicyGate:
             case _:
                 assert_never(access)
 
+    def _protected_edit(self, access: Access) -> bool:
+        """An edit of what later runs with the user's rights: asked whatever the mode or
+        rules."""
+        return (
+            isinstance(access, FileAccess)
+            and access.action == "edit"
+            and (self._protection(access.path) is not None)
+        )
 
-def _protected_edit(access: Access) -> bool:
-    """An edit of what later runs with the user's rights: asked whatever the mode or rules."""
-    return (
-        isinstance(access, FileAccess)
-        and access.action == "edit"
-        and (protected_reason(access.path) is not None)
-    )
+    def _protection(self, path: Path) -> str | None:
+        """Why a write to resolved `path` runs later with the user's rights, if it does."""
+        if why := protected_reason(path):
+            return why
+        settings = self.settings
+        if settings is None or not settings.hooks:
+            return None
+        if self._hook_files[0] is not settings.hooks:
+            self._hook_files = (settings.hooks, frozenset(hook_files(settings)))
+        if path in self._hook_files[1]:
+            return f"{path.name} is protected: a configured hook runs it outside the sandbox"
+        return None
 
 
 def _memory_key(access: Access) -> tuple[str, str]:

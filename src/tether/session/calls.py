@@ -13,7 +13,7 @@ from tether.session.events import Event, ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.present import call_view, result_view
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult

@@ -26,7 +26,7 @@ from tether.session.log import EventLog
 from tether.session.replay import checkpoint_notice
 from tether.session.updates import CheckpointSaved
 from tether.tools.errors import ToolError
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
@@ -106,7 +106,7 @@ class Checkpoints:
             store = self._store
             try:
                 await asyncio.to_thread(store.track, self._tree, paths)
-            except (CheckpointError, OSError) as exc:
+            except Exception as exc:  # a checkpoint must never break the prompt it serves
                 self._fail(exc)
 
     async def after_step(self) -> None:
@@ -180,7 +180,10 @@ class Checkpoints:
             return await asyncio.to_thread(self._snapshot)
         except (CheckpointError, OSError) as exc:
             self._fail(exc)
-            return None
+        except Exception as exc:  # a checkpoint must never break the prompt it serves
+            log.exception("a checkpoint failed")
+            self._fail(exc)
+        return None
 
     def _record(self, step: int, snapshot: Snapshot) -> None:
         first = self._tree is None

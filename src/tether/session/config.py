@@ -13,6 +13,7 @@ from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
 from tether.session.environment import Host
 from tether.settings import Settings
+from tether.skills import SkillCatalog
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
@@ -53,6 +54,9 @@ class SessionConfig:
     agents: AgentCatalog | None = None
     """The agents `task` calls may start; `None`: read them from the workspace and the user's
     folder (a child gets its parent's)."""
+    skills: SkillCatalog | None = None
+    """The skills the `skill` tool loads; `None`: read them from the workspace and the user's
+    folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
 

@@ -35,6 +35,7 @@ from tether.session.log import EventLog
 from tether.session.replay import context_updates
 from tether.session.updates import ClientUpdate
 from tether.tools.registry import ToolRegistry
+from tether.tools.skill import SKILL_TOOL, SkillTool, skills_section
 from tether.tools.workspace import Workspace
 
 __all__ = ["Context"]
@@ -61,10 +62,13 @@ class Context:
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
         before_compact: Callable[[], Awaitable[object]] | None = None,
+        after_summary: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.budget = budget
         self._before_compact = before_compact
         """Runs before each automatic compaction (the `PreCompact` hooks)."""
+        self._after_summary = after_summary
+        """Runs once a summary replaced the conversation (`SessionStart` hooks, `compact`)."""
         self._role = role
         self._mode = mode
         self._host = host
@@ -94,12 +98,19 @@ class Context:
                 self._role,
                 self._environment(),
                 instructions=self._instructions(),
+                skills=self._skills(),
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[
                 ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
             ],
         )
+
+    def _skills(self) -> str | None:
+        tool = self._tools.get(SKILL_TOOL)
+        if isinstance(tool, SkillTool) and tool.unavailable() is None:
+            return skills_section(tool.catalog)
+        return None
 
     def _instructions(self) -> Instructions:
         """The instruction files now; which ones (and what was wrong) is logged when it changes."""
@@ -159,6 +170,8 @@ class Context:
             log.warning("the model gave an empty summary; the context stays as it was")
             return False
         self._record("summary", through, emit, summary)
+        if self._after_summary is not None:
+            await self._after_summary()
         return True
 
     def reported(

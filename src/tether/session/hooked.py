@@ -4,6 +4,8 @@ a notice, and what each decision means for the turn.
 | event              | when                                    | a block                 |
 |--------------------|-----------------------------------------|-------------------------|
 | `SessionStart`     | a session's first prompt in the process | (context only)          |
+|                    | (`startup`, `resume`, `clear`); after a |                         |
+|                    | summary compacted it (`compact`)        |                         |
 | `UserPromptSubmit` | each prompt (not `/compact`)            | drops the prompt        |
 | `PreToolUse`       | before each call runs                   | refuses the call        |
 | `PostToolUse`      | after a call that succeeded             | gives feedback          |
@@ -26,14 +28,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tether.content import ContentBlock, TextContent
-from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields
+from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_response
 from tether.policy import PermissionAnswer, PermissionAsker, PermissionQuestion, PolicyGate
 from tether.session.events import HookRunEvent
 from tether.session.log import EventLog
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent
-from tether.tools.result import TOOL_RESULT, ToolResult
+from tether.tools.result import ToolResult
 
 __all__ = ["MAX_STOP_CONTINUATIONS", "NotifyingAsker", "SessionHooks"]
 
@@ -42,7 +44,7 @@ MAX_STOP_CONTINUATIONS = 5
 
 OnUpdate = Callable[[ClientUpdate], None]
 
-StartSource = Literal["startup", "resume", "compact"]
+StartSource = Literal["startup", "resume", "clear", "compact"]
 
 
 def _ignore(_update: ClientUpdate) -> None:
@@ -64,6 +66,9 @@ class SessionHooks:
         """Set when a hook stopped the turn (`"continue": false`): why."""
         self.started = False
         """Whether `SessionStart` ran for this session in this process."""
+        self.start_source: StartSource | None = None
+        """What the first `SessionStart` is told when it is neither `startup` nor `resume`:
+        `clear` for a session that replaces one the person cleared."""
         self._background: set[asyncio.Future[list[HookRun]]] = set()
 
     @property
@@ -81,13 +86,19 @@ class SessionHooks:
             return True
         if not self.started:
             self.started = True
-            source: StartSource = "resume" if resumed else "startup"
+            source = self.start_source or ("resume" if resumed else "startup")
             await self._run("SessionStart", {"source": source}, subject=source)
         if command:
             return True
         text = "\n".join(b.text for b in prompt if isinstance(b, TextContent))
         runs = await self._run("UserPromptSubmit", {"prompt": text})
         return not any(r.decision in ("block", "stop") for r in runs)
+
+    async def compacted(self) -> None:
+        """`SessionStart` with source `compact`: a summary replaced the conversation, and what
+        the hooks add follows it (as after a start, their context is not lost with the rest)."""
+        if not self.child:
+            await self._run("SessionStart", {"source": "compact"}, subject="compact")
 
     async def before_call(self, call_id: str, name: str, arguments: str) -> ToolResult | None:
         """`PreToolUse`: the error result when a hook refuses the call; otherwise the gate
@@ -121,7 +132,7 @@ class SessionHooks:
         if result.is_error:
             return
         fields = tool_fields(name, arguments, call_id, self._cwd)
-        fields["tool_response"] = TOOL_RESULT.dump_python(result, mode="json", by_alias=True)
+        fields["tool_response"] = tool_response(name, result, fields["tool_input"])
         await self._run("PostToolUse", fields, subject=name, tool_call_id=call_id)
 
     async def stop(self, continued: int) -> bool:

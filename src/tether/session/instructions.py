@@ -44,14 +44,18 @@ def system_prompt(
     environment: str | None = None,
     *,
     instructions: Instructions | None = None,
+    skills: str | None = None,
 ) -> str:
     """The rules, the `environment` block (else just the workspace root), the `role` (a
-    child's agent prompt), then the instruction files: the user's, then the project's from
-    its repository's root down to the workspace, each followed by what it imports (by
-    default, read now as for a workspace that is not trusted)."""
+    child's agent prompt), the `skills` (their names and descriptions), then the instruction
+    files: the user's, then the project's from its repository's root down to the workspace,
+    each followed by what it imports (by default, read now as for a workspace that is not
+    trusted)."""
     parts = [base_prompt(tools), environment or _roots(workspace)]
     if role:
         parts.append(f"# Your role\n\n{role}")
+    if skills:
+        parts.append(skills)
     if instructions is None:
         instructions = load_instructions(workspace.cwd, workspace.roots, user_dir, trusted=False)
         for problem in instructions.problems:

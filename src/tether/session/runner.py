@@ -19,7 +19,7 @@ from tether.tools.access import Access
 from tether.tools.arguments import canonical_text
 from tether.tools.context import ToolContext
 from tether.tools.delegate import Delegate
-from tether.tools.invoke import check_plain_json, invoke
+from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import assert_never
+from typing import Any, assert_never
 
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
@@ -48,7 +49,10 @@ from tether.session.store import SessionStore
 from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
+from tether.skills import SkillCatalog, load_skills
+from tether.tools.base import Tool
 from tether.tools.registry import ToolRegistry
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -71,10 +75,12 @@ class Session:
         catalog = None
         if _delegates(config.tools):
             catalog = config.agents or load_agents(workspace.cwd, user_dir)
-        self.tools = ToolRegistry(
+        tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
-        )
+        ]
+        self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
+        self.tools = ToolRegistry(tools)
         self.gate = config.policy(workspace)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
@@ -114,6 +120,7 @@ class Session:
             host=config.host,
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
+            after_summary=self._hooks.compacted,
         )
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
@@ -200,6 +207,28 @@ class Session:
     def events(self) -> Sequence[Event]:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
+
+    def replaces_cleared(self) -> None:
+        """This session replaces one the person cleared (`/clear`): its first `SessionStart`
+        hooks are told `clear` rather than `startup`."""
+        self._hooks.start_source = "clear"
+
+    def rename(self, title: str) -> TitleChanged:
+        """Give the session a title of a person's choosing (kept in the log; a first prompt
+        no longer names it)."""
+        return TitleChanged(title=self._append(SessionTitle(title=title)).title)
+
+    def record_call(self, call: ToolCallEvent) -> ToolCallEvent:
+        """Log a call a person runs themselves between prompts (`!command`), under an id no
+        earlier call of the log has; its card replays like any other."""
+        [call_id] = unique_ids([call.tool_call_id], self._log.events)
+        return self._append(dataclasses.replace(call, tool_call_id=call_id))
+
+    def record_result(self, result: ToolResultEvent) -> ToolResultEvent:
+        """Log the result of a call `record_call` logged, on disk at once."""
+        event = self._append(result)
+        self._log.sync()
+        return event
 
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
@@ -456,6 +485,20 @@ class Session:
 
 def _ignore(_update: ClientUpdate) -> None:
     return None
+
+
+def _with_skills(
+    tools: list[Tool[Any, Any]], config: SessionConfig, cwd: Path, user_dir: Path
+) -> tuple[SkillCatalog, list[Tool[Any, Any]]]:
+    """The session's skills, and its tools with a `skill` tool that loads them (offered to the
+    model only when there are skills; it still shows the cards of skills loaded before)."""
+    given = next((t for t in tools if isinstance(t, SkillTool)), None)
+    if given is None:
+        return config.skills or SkillCatalog({}), tools
+    if len(given.catalog):
+        return given.catalog, tools  # a child's: its parent's tool
+    catalog = config.skills or load_skills(cwd, user_dir)
+    return catalog, [SkillTool(catalog) if t is given else t for t in tools]
 
 
 def _delegates(tools: ToolRegistry) -> bool:

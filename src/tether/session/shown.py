@@ -13,7 +13,7 @@ from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.content import ImageContent, TextContent
-from tether.wire import WIRE_CONFIG, Opt
+from tether.wire import DEFERRED, WIRE_CONFIG, Opt
 
 __all__ = ["SHOWN_BLOCK", "EmbeddedResource", "ResourceLink", "ShownBlock"]
 
@@ -44,5 +44,5 @@ ShownBlock = Annotated[
 ]
 """One block of a prompt as the client sent it."""
 
-SHOWN_BLOCK: TypeAdapter[ShownBlock] = TypeAdapter(ShownBlock)
+SHOWN_BLOCK: TypeAdapter[ShownBlock] = TypeAdapter(ShownBlock, config=DEFERRED)
 """Validates and serializes one shown block."""

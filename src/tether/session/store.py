@@ -146,10 +146,23 @@ class SessionStore:
         lock = lock_log(path)
         try:
             path.unlink()
+            # A restore's journal goes with its session: nothing would finish it now.
+            path.with_name(f"{session_id}.restore.json").unlink(missing_ok=True)
             # Unlinked while held: a writer that opens it now finds no log and stops there.
             path.with_suffix(".lock").unlink(missing_ok=True)
         finally:
             lock.close()
+
+    def rename(self, session_id: str, title: str) -> None:
+        """Give a session not open here a new title (a `session/title` event appended under its
+        lock); `SessionLocked` when a process has it open, which renames it itself."""
+        from tether.session.events import SessionTitle
+
+        event_log = self.open(session_id)
+        try:
+            event_log.append(SessionTitle(title=title))
+        finally:
+            event_log.close()
 
     def descendants(self, session_id: str) -> list[str]:
         """The sessions agents ran for `session_id`, and theirs, parents before children."""
@@ -241,10 +254,14 @@ def _info(path: Path) -> StoredSession:
 
 
 def _title(data: bytes) -> str | None:
-    """The title the first prompt set; `ValueError` when its line is not a title."""
-    at = data.find(_TITLE)  # set once, by the first prompt
+    """The last title set (by the first prompt, or a rename); `ValueError` when its line is
+    not a title."""
+    at = data.rfind(_TITLE)
     end = data.find(b"\n", at + 1)
-    if at < 0 or end < 0:  # a title line without its newline is a torn tail
+    if at >= 0 and end < 0:  # a title line without its newline is a torn tail
+        at = data.rfind(_TITLE, 0, at)
+        end = data.find(b"\n", at + 1)
+    if at < 0 or end < 0:
         return None
     try:
         event = parse_json(data[at + 1 : end])

@@ -12,6 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
 from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
@@ -61,6 +62,7 @@ def sandbox_policy(settings: Settings) -> SandboxPolicy:
         tmp_size_mib=size.value if size is not None else policy.tmp_size_mib,
         max_processes=processes.value if processes is not None else policy.max_processes,
         memory_mib=memory.value if memory is not None else policy.memory_mib,
+        protected=hook_files(settings),
     )
 
 

@@ -64,7 +64,7 @@ HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
 ModeName = Literal["ask", "accept-edits", "auto", "default", "acceptEdits", "bypassPermissions"]
 """What `defaultMode` may say."""
 
-_STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+_STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_build=True)
 
 Rule = Annotated[str, Field(pattern=RULE_PATTERN)]
 
@@ -159,6 +159,7 @@ class SettingsDocument(BaseModel):
         extra="forbid",
         populate_by_name=True,
         frozen=True,
+        defer_build=True,
         title="tether settings",
         json_schema_extra={"$id": "https://tether.dev/schema/settings.schema.json"},
     )

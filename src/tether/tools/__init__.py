@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tether.tools.card_context import CardContext
     from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
     from tether.tools.errors import PermissionDenied, ToolError
+    from tether.tools.invocation import check_plain_json, invoke, parse_arguments
     from tether.tools.observations import FileObservations, FileVersion, file_version
     from tether.tools.present import call_view, result_view
     from tether.tools.registry import ToolRegistry
@@ -81,10 +82,8 @@ __getattr__ = lazy_names(
         "ToolRegistry": "tether.tools.registry",
         "ToolResult": "tether.tools.result",
         "Workspace": "tether.tools.workspace",
+        "check_plain_json": "tether.tools.invocation",
+        "invoke": "tether.tools.invocation",
+        "parse_arguments": "tether.tools.invocation",
     },
 )
-
-# `invoke` is also the name of its module: bound here, last (its module may use the names
-# above), so importing the module, which sets the package's attribute of that name, cannot
-# stand in for the function.
-from tether.tools.invoke import check_plain_json, invoke, parse_arguments

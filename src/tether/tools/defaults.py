@@ -12,6 +12,7 @@ from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.search import GlobTool, GrepTool
+from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
 from tether.tools.web import SearchSetup, WebFetchTool, WebSearchTool, choose_backend
@@ -26,13 +27,14 @@ def default_tools(
     env: Mapping[str, str] | None = None,
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `web_search`, `todo` and
-    `task`, in the order the model sees them.
+    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `web_search`, `todo`,
+    `task` and `skill`, in the order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
     is the search backend (default: the one this process's environment configures). Without
-    a backend `web_search` is not offered, but still shows the cards of stored searches.
+    a backend `web_search` is not offered, nor `skill` without skills (the session gives it the
+    workspace's), but both still show the cards of stored calls.
     """
     if web_search is None:
         web_search = choose_backend(os.environ)
@@ -48,5 +50,6 @@ def default_tools(
             WebSearchTool(web_search),
             TodoTool(),
             TaskTool(),
+            SkillTool(),
         ]
     )

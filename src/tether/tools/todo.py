@@ -20,6 +20,7 @@ from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolResultView
+from tether.wire import DEFERRED
 
 __all__ = ["TODO_TOOL", "TodoArgs", "TodoItem", "TodoTool", "checklist", "todos_from_meta"]
 
@@ -60,7 +61,7 @@ class TodoArgs(ToolArguments):
     todos: list[TodoItem] = Field(description="The whole list, in order; it replaces the last.")
 
 
-_TODOS: TypeAdapter[list[TodoItem]] = TypeAdapter(list[TodoItem])
+_TODOS: TypeAdapter[list[TodoItem]] = TypeAdapter(list[TodoItem], config=DEFERRED)
 
 
 def checklist(todos: list[TodoItem]) -> str:

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field, Strict, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from tether.wire import WIRE_CONFIG, Opt
+from tether.wire import DEFERRED, WIRE_CONFIG, Opt
 
 __all__ = [
     "ATTACHMENTS",
@@ -67,5 +67,7 @@ class ResourceAttachment:
 Attachment = Annotated[
     ImageAttachment | LinkAttachment | ResourceAttachment, Field(discriminator="type")
 ]
-ATTACHMENTS: TypeAdapter[tuple[Attachment, ...]] = TypeAdapter(tuple[Attachment, ...])
+ATTACHMENTS: TypeAdapter[tuple[Attachment, ...]] = TypeAdapter(
+    tuple[Attachment, ...], config=DEFERRED
+)
 """Validates and serializes a result's attachments (stored as a tool's meta)."""

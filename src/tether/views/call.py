@@ -8,7 +8,7 @@ from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
 from tether.views.parts import FileDiff, Location
-from tether.wire import WIRE_CONFIG, Opt
+from tether.wire import DEFERRED, WIRE_CONFIG, Opt
 
 __all__ = [
     "TOOL_CALL_VIEW",
@@ -59,5 +59,5 @@ class DiffCallView:
 ToolCallView = Annotated[
     GenericCallView | TerminalCallView | DiffCallView, Field(discriminator="card")
 ]
-TOOL_CALL_VIEW: TypeAdapter[ToolCallView] = TypeAdapter(ToolCallView)
+TOOL_CALL_VIEW: TypeAdapter[ToolCallView] = TypeAdapter(ToolCallView, config=DEFERRED)
 """Validates and serializes any call view."""

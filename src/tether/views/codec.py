@@ -8,13 +8,14 @@ from pydantic import TypeAdapter
 
 from tether.views.call import TOOL_CALL_VIEW, ToolCallView
 from tether.views.result import TOOL_RESULT_VIEW, ToolResultView
+from tether.wire import DEFERRED
 
 __all__ = ["TOOL_VIEW", "ToolView", "dump_view", "load_call_view", "load_result_view"]
 
 ToolView = ToolCallView | ToolResultView
 """Any card, of either side (the two unions share tags, so JSON is loaded as one side)."""
 
-TOOL_VIEW: TypeAdapter[ToolView] = TypeAdapter(ToolView)
+TOOL_VIEW: TypeAdapter[ToolView] = TypeAdapter(ToolView, config=DEFERRED)
 """Serializes any card; each value is dumped by its own class, whichever union it is from."""
 
 

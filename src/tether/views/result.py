@@ -12,7 +12,7 @@ from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
 from tether.views.task import TaskResultView
 from tether.views.web import WebFetchResultView, WebResultView
-from tether.wire import WIRE_CONFIG, Opt
+from tether.wire import DEFERRED, WIRE_CONFIG, Opt
 
 __all__ = [
     "TOOL_RESULT_VIEW",
@@ -93,5 +93,5 @@ ToolResultView = Annotated[
     | TaskResultView,
     Field(discriminator="card"),
 ]
-TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView)
+TOOL_RESULT_VIEW: TypeAdapter[ToolResultView] = TypeAdapter(ToolResultView, config=DEFERRED)
 """Validates and serializes any result view."""

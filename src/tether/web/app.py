@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,14 +16,14 @@ from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tether.web.bridge import Bridge
 from tether.web.client import SendToPage
+from tether.web.contrast import readable_css
 from tether.web.door import Door, Doorkeeper, cookie_name
 from tether.web.follow import FollowedBudget
 from tether.web.protocol import (
@@ -61,12 +62,57 @@ class WebConfig:
     """The agents' window and compaction point, for sessions shown read-only from their logs."""
 
 
+LIGHT_BACKGROUNDS = ("#ffffff", "#fbfbfa", "#f3f2ee", "#fff6d6")
+"""What highlighted code is drawn on in the light theme (panel, code, gutter, a search hit)."""
+DARK_BACKGROUNDS = ("#1c1f26", "#191c22", "#171a1f", "#3a3117")
+"""The same in the dark theme (app.css's `--panel`, `--code-bg`, `--gutter-bg`, `--warn-bg`)."""
+
+
 @lru_cache(maxsize=1)
 def highlight_css() -> str:
-    """Pygments token colours for `.hl` code, light by default and dark when the OS is."""
-    light = _token_rules(LIGHT_STYLE)
-    dark = _token_rules(DARK_STYLE)
+    """Pygments token colours for `.hl` code, light by default and dark when the OS is, each
+    made to reach WCAG AA contrast on the page's backgrounds."""
+    light = readable_css(_token_rules(LIGHT_STYLE), LIGHT_BACKGROUNDS, dark=False)
+    dark = readable_css(_token_rules(DARK_STYLE), DARK_BACKGROUNDS, dark=True)
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+
+
+@lru_cache(maxsize=1)
+def index_html() -> str:
+    """The page, with every module and stylesheet it will import announced in its head.
+
+    Otherwise the browser finds them import by import, four levels deep, each level a round
+    trip: on a busy machine that is most of the time before a session's history shows.
+    """
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'href="/static/([^"]+)"', html))
+    files = sorted(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file())
+    links = [
+        f'  <link rel="modulepreload" href="/static/{name}">\n'
+        if name.endswith(".js")
+        else f'  <link rel="preload" as="style" href="/static/{name}">\n'
+        for name in files
+        if name.endswith((".js", ".css")) and name not in linked
+    ]
+    return html.replace("</head>", "".join(links) + "</head>", 1)
+
+
+_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+}
+
+
+@lru_cache(maxsize=1)
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's own files by their path under `/static/`, read once: some forty of them are
+    asked for at once when a tab opens, and answering from memory keeps that quick."""
+    return {
+        path.relative_to(STATIC).as_posix(): (path.read_bytes(), _TYPES[path.suffix])
+        for path in STATIC.rglob("*")
+        if path.is_file() and path.suffix in _TYPES
+    }
 
 
 def _token_rules(style: str) -> str:
@@ -79,7 +125,7 @@ def create_app(config: WebConfig) -> ASGIApp:
     """The whole server: routes behind the doorkeeper and the security headers."""
 
     async def index(request: Request) -> Response:
-        response = FileResponse(STATIC / "index.html", media_type="text/html")
+        response = Response(index_html(), media_type="text/html")
         # The cookie lets the page's module imports and stylesheets in without the query.
         response.set_cookie(
             cookie_name(config.door.port),
@@ -89,6 +135,13 @@ def create_app(config: WebConfig) -> ASGIApp:
             path="/",
         )
         return response
+
+    async def static(request: Request) -> Response:
+        found = static_files().get(request.path_params["path"])
+        if found is None:
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        body, media_type = found
+        return Response(body, media_type=media_type)
 
     async def stylesheet(request: Request) -> Response:
         return Response(highlight_css(), media_type="text/css")
@@ -111,7 +164,7 @@ def create_app(config: WebConfig) -> ASGIApp:
         routes=[
             Route("/", index),
             Route("/highlight.css", stylesheet),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Route("/static/{path:path}", static),
             WebSocketRoute("/ws", socket),
         ],
         middleware=[Middleware(Doorkeeper, door=config.door)],

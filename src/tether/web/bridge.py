@@ -17,6 +17,7 @@ import os
 from collections.abc import AsyncIterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
@@ -36,6 +37,7 @@ from tether.web.protocol import (
     Answer,
     Cancel,
     ClientMessage,
+    DeleteSession,
     ErrorMessage,
     ForkSession,
     ListPermissions,
@@ -49,6 +51,7 @@ from tether.web.protocol import (
     Prompt,
     PromptEnd,
     Ready,
+    RenameSession,
     Sessions,
     SessionSummary,
     SetConfigOption,
@@ -59,6 +62,9 @@ from tether.web.protocol import (
 
 __all__ = ["Bridge"]
 
+RENAME_METHOD = "tether/session/rename"
+"""tether's extension method (`_tether/session/rename`), offered by agents that say so."""
+
 log = logging.getLogger(__name__)
 
 STDIO_LIMIT = 50 * 1024 * 1024
@@ -67,8 +73,9 @@ STDIO_LIMIT = 50 * 1024 * 1024
 LET_GO_WITHIN_S = 3.0
 """A session a reloaded tab reclaims is taken back at once if its writer lets go this soon:
 the tab's old agent holds the lock for a moment while it shuts down."""
-EXIT_WAIT_S = 1.0
-"""How long a failed handshake waits for the agent's exit code before reporting."""
+EXIT_WAIT_S = 30.0
+"""How long an agent that closed its output during the handshake has to exit, so its exit code
+can be reported (one that keeps running is reported as not initialized, then stopped)."""
 
 
 def _tether_version() -> str:
@@ -145,8 +152,13 @@ class Bridge:
             failure = initialized.exception() if initialized.done() else None
             if not initialized.done() or failure is not None:
                 initialized.cancel()
-                # A closed pipe usually means the agent died: its exit code says more.
-                await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
+                if isinstance(failure, ConnectionError):
+                    # Its output closed: the agent is ending, and its exit code says why. The
+                    # end of its output is often read before the exit is, on a busy machine
+                    # long before; its input is closed so it is not left waiting on us.
+                    if process.stdin is not None:
+                        process.stdin.close()
+                    await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
                 message = (
                     f"the agent exited (code {exited.result()})"
                     if exited.done()
@@ -191,6 +203,8 @@ class Bridge:
                 can_load=bool(caps and caps.load_session),
                 can_list=bool(session_caps and session_caps.list is not None),
                 can_fork=bool(session_caps and session_caps.fork is not None),
+                can_delete=bool(session_caps and session_caps.delete is not None),
+                can_rename=_offers_rename(caps.field_meta if caps else None),
             )
         )
 
@@ -268,21 +282,8 @@ class Bridge:
 
     async def _dispatch(self, conn: ClientSideConnection, message: ClientMessage) -> None:
         match message:
-            case ListSessions():
-                listed = await conn.list_sessions()
-                await self._send(
-                    Sessions(
-                        sessions=tuple(
-                            SessionSummary(
-                                session_id=s.session_id,
-                                cwd=s.cwd,
-                                title=s.title,
-                                updated_at=s.updated_at,
-                            )
-                            for s in listed.sessions
-                        )
-                    )
-                )
+            case ListSessions() | RenameSession() | DeleteSession():
+                await self._list(conn, message)
             case NewSession():
                 self._stop_following()
                 created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
@@ -338,6 +339,34 @@ class Bridge:
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
 
+    async def _list(
+        self, conn: ClientSideConnection, message: ListSessions | RenameSession | DeleteSession
+    ) -> None:
+        """The session list, after renaming or deleting one of it."""
+        match message:
+            case RenameSession(session_id=session_id, title=title):
+                params = {"sessionId": session_id, "title": title}
+                await conn.ext_method(RENAME_METHOD, params)
+            case DeleteSession(session_id=session_id):
+                # The SDK's client names `session/delete` but has no method for it.
+                await conn._conn.send_request("session/delete", {"sessionId": session_id})
+            case ListSessions():
+                pass
+        listed = await conn.list_sessions()
+        summaries = tuple(
+            SessionSummary(
+                session_id=s.session_id, cwd=s.cwd, title=s.title, updated_at=s.updated_at
+            )
+            for s in listed.sessions
+        )
+        await self._send(Sessions(sessions=summaries))
+
+
+def _offers_rename(meta: dict[str, Any] | None) -> bool:
+    """Whether the agent says it has `_tether/session/rename` (`_meta.tether.renameSession`)."""
+    tether = meta.get("tether") if isinstance(meta, dict) else None
+    return isinstance(tether, dict) and tether.get("renameSession") is True
+
 
 async def _permissions(conn: ClientSideConnection, session_id: str) -> PermissionsReport:
     """The agent's report on a session's rules; an agent without it says so in the report."""
@@ -384,6 +413,8 @@ def _what(message: ClientMessage) -> str:
         "newSession": "starting a session",
         "loadSession": "opening the session",
         "forkSession": "forking the session",
+        "renameSession": "renaming the session",
+        "deleteSession": "deleting the session",
         "prompt": "the prompt",
         "cancel": "cancelling",
         "setMode": "changing the mode",

@@ -24,6 +24,7 @@ __all__ = [
     "ChildEntry",
     "ChildUpdates",
     "ClientMessage",
+    "DeleteSession",
     "ErrorMessage",
     "ForkSession",
     "ListPermissions",
@@ -44,6 +45,7 @@ __all__ = [
     "PromptEnd",
     "ReadOnly",
     "Ready",
+    "RenameSession",
     "ServerMessage",
     "SessionSummary",
     "Sessions",
@@ -103,6 +105,23 @@ class ForkSession:
     type: Literal["forkSession"] = "forkSession"
     session_id: str
     prompt: Opt[int] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class RenameSession:
+    """Give a stored session a title (tether's `_tether/session/rename`); the list follows."""
+
+    type: Literal["renameSession"] = "renameSession"
+    session_id: str
+    title: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class DeleteSession:
+    """Delete a stored session (`session/delete`); the list follows."""
+
+    type: Literal["deleteSession"] = "deleteSession"
+    session_id: str
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -170,6 +189,8 @@ ClientMessage = Annotated[
     | NewSession
     | LoadSession
     | ForkSession
+    | RenameSession
+    | DeleteSession
     | Prompt
     | Cancel
     | SetMode
@@ -199,6 +220,10 @@ class Ready:
     can_list: bool
     can_fork: bool = False
     """The agent forks sessions (`session/fork`): the page offers to rewind the conversation."""
+    can_delete: bool = False
+    """The agent deletes sessions (`session/delete`): the list offers Delete."""
+    can_rename: bool = False
+    """The agent renames sessions (tether's `_tether/session/rename`): the list offers Rename."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

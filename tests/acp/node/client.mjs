@@ -69,7 +69,12 @@ assert.equal(permissions[0].toolCall.toolCallId, "edit-1");
 const editStart = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "edit-1");
 assert.equal(permissions[0].toolCall.title, editStart.title);
 assert.equal(permissions[0].toolCall.content[0].type, "diff");
-assert.deepEqual(permissions[0].toolCall.locations, editStart.locations);
+// The request names the same files, with the line the change starts at.
+assert.deepEqual(
+  permissions[0].toolCall.locations.map((place) => place.path),
+  editStart.locations.map((place) => place.path),
+);
+assert.ok(permissions[0].toolCall.locations.every((place) => place.line >= 1));
 const editDone = updates.find((u) => u.toolCallId === "edit-1" && u.status === "completed");
 assert.ok(editDone, "no completed edit");
 assert.equal(editDone.content[0].type, "diff");

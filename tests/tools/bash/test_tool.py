@@ -31,7 +31,7 @@ from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.value import card_meta, model_text
 from tether.tools.card_context import CardContext
-from tether.tools.invoke import MAX_META_BYTES
+from tether.tools.invocation import MAX_META_BYTES
 from tether.tools.result import TOOL_RESULT
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView, dump_view
 

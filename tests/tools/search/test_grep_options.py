@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from tests.tools.search.support import grep, write
 from tether.tools.card_context import CardContext
-from tether.tools.invoke import parse_arguments
+from tether.tools.invocation import parse_arguments
 from tether.tools.search import GrepArgs, GrepTool
 from tether.tools.search.grep import MAX_MATCHES
 from tether.tools.search.rg import rg_binary

@@ -29,6 +29,7 @@ from tether.cli.status import StatusLine
 from tether.models.catalog import known_models
 from tether.policy import MODES
 from tether.session import SessionError
+from tether.session.usage import usage_report
 
 __all__ = ["KEYS", "TERMINAL", "pick_mode", "run_now"]
 
@@ -72,6 +73,7 @@ async def clear(conversation: Conversation, _arguments: str) -> None:
     """A new session with the same settings (the old one can be resumed)."""
     old = conversation.session
     await conversation.end_session("clear")
+    conversation.cleared = True
     conversation.say(Rule("new session", style="dim"))
     if old is not None:
         conversation.notice(f"the last one: tether --resume {old.id}")
@@ -144,7 +146,7 @@ async def pick_mode(conversation: Conversation) -> None:
 
 
 async def usage(conversation: Conversation, _arguments: str) -> None:
-    """Tokens in and out, cached, per model, for this session."""
+    """Tokens in and out, cached, per model, for this session; then per agent it started."""
     session = conversation.session
     if session is None:
         conversation.notice("no session yet: nothing was asked")
@@ -153,7 +155,7 @@ async def usage(conversation: Conversation, _arguments: str) -> None:
     rows = usage_by_model(session.events, first)
     for row in rows:
         row.model = model_label(row.model)
-    conversation.say(render_usage(rows))
+    conversation.say(render_usage(rows, usage_report(session.events).agents))
 
 
 async def transcript(conversation: Conversation, _arguments: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from rich.console import RenderableType
@@ -34,11 +35,11 @@ from tether.commands import (
     ModeSwitch,
     PermissionsList,
     PromptText,
+    SkillsList,
     resolve,
 )
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
-from tether.mcp.servers import McpServers
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PermissionQuestion, PolicyMode, is_mode
@@ -46,6 +47,10 @@ from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
+from tether.skills import skills_text
+
+if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
+    from tether.mcp.servers import McpServers
 
 __all__ = ["Conversation", "model_label"]
 
@@ -68,6 +73,8 @@ class Conversation:
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
         self.first_model = work.model.name
+        self.cleared = False
+        """Whether the next session replaces one the person cleared (`/clear`)."""
         self.printer = self._printer()
         self.asker = ScreenAsker(front.screen, self._propose)
         self.files = FileIndex(work.cwd)
@@ -160,6 +167,9 @@ class Conversation:
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
             self.session = self.work.create(config)
+            if self.cleared:
+                self.session.replaces_cleared()
+                self.cleared = False
             self.created_here = True
             self.first_model = self.model.name
         return self.session
@@ -168,6 +178,7 @@ class Conversation:
         """Continue `session` here: its model if it chose one, its history in the scrollback."""
         self.session = session
         self.created_here = False
+        self.cleared = False
         logged = session.configured("model")
         if logged is not None and logged != session.model.name:
             try:
@@ -262,6 +273,9 @@ class Conversation:
                 gate = self.current().gate
                 if gate.settings is not None:
                     self.say(Text(permissions_text(gate.settings, gate.mode)))
+            case SkillsList():
+                session = self.current()
+                self.say(Text(skills_text(session.skills, session.cwd)))
             case PromptText(text=expanded):
                 await self.prompt(expanded, typed=text if expanded != text else None)
             case CheckpointCommand():

@@ -61,6 +61,7 @@ class _Plain:
         # Someone at a terminal answers; from a pipe nobody can, and the policy refuses.
         self.asker = TerminalAsker(err, before=self._propose) if sys.stdin.isatty() else None
         self.session: Session | None = None
+        self._cleared = False
 
     def run(self) -> int:
         """Open what `-c`/`-r` name, then run each line; the status of the last one."""
@@ -100,6 +101,7 @@ class _Plain:
         if name == "clear":
             self.close("clear")
             self.session, self.printer = None, Printer(self.out, self.err, full=work.args.full)
+            self._cleared = True
             self.err.print("new session", style="dim")
             return 0
         commands = load_commands(work.cwd, work.store.root, terminal=True)
@@ -115,6 +117,9 @@ class _Plain:
             return 0
         if self.session is None:
             self.session = work.create(self._config())
+            if self._cleared:
+                self.session.replaces_cleared()
+                self._cleared = False
         if name == "mode" and (mode := text.split(maxsplit=1)[-1]) in MODES:
             self.session.set_mode(mode)  # for the lines that follow, unlike `tether run`
             self.err.print(f"mode: {mode}", markup=False)

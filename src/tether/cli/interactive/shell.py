@@ -9,27 +9,31 @@ knows what was run and what it printed.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from pydantic import JsonValue
 
 from tether.content import TextContent
 from tether.policy import PermissionOutcome
 from tether.session import Session
-from tether.session.updates import ClientUpdate, ToolCallFinished, ToolCallPartial, ToolCallStarted
+from tether.session.calls import finished, prepare
+from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
-from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.invoke import invoke, parse_arguments
-from tether.tools.present import call_view, result_view
+from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.result import ToolResult
-from tether.views import ToolResultView
 
 __all__ = ["BASH", "ShellRun", "run_shell"]
 
 BASH = "bash"
-_numbers = itertools.count(1)
+CALL_ID = "shell"
+"""The id of the first command a person runs in a session (then `shell-2`, `shell-3`...)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,63 +50,61 @@ async def run_shell(
     emit: Callable[[ClientUpdate], None],
     cancelled: asyncio.Event,
 ) -> ShellRun | None:
-    """Run `command` as a `bash` call of the person's; `None` when the session has no bash."""
+    """Run `command` as a `bash` call of the person's, logged as a call and its result so
+    `tether show` and a resumed session show its card; `None` when the session has no bash."""
     tool = session.tools.get(BASH)
     if tool is None:
         return None
-    call_id = f"shell-{next(_numbers)}"
     raw = json.dumps({"command": command, "description": "Run by you with !"})
-    args = parse_arguments(tool, raw)
-    context = CardContext(cwd=str(session.cwd), binding=tool.binding())
-    if isinstance(args, ToolResult):
-        result = args
-        started = call_view(BASH, raw, tool, None, context)
-        emit(ToolCallStarted(tool_call_id=call_id, name=BASH, arguments=raw, view=started))
-        emit(_finished(call_id, result_view(tool, None, result, context), result, None))
-        return ShellRun(command, _for_model(command, result))
-    emit(
-        ToolCallStarted(
-            tool_call_id=call_id,
-            name=BASH,
-            arguments=raw,
-            view=call_view(BASH, raw, tool, args, context),
+    logged = session.record_call(
+        ToolCallEvent(tool_call_id=CALL_ID, name=BASH, arguments=raw, binding=tool.binding())
+    )
+    # Presented from the logged call, as a replay presents it: the cards are the same.
+    call = prepare(session.tools, logged, str(session.cwd))
+    emit(call.started())
+    outcomes: list[PermissionOutcome] = []
+    if call.rejected is not None or call.args is None:
+        result = call.rejected or ToolResult.error("the command could not be run")
+    else:
+        gate = session.gate
+        before = gate.on_outcome
+
+        def settled(access: Access, outcome: PermissionOutcome) -> None:
+            outcomes.append(outcome)
+
+        # Nothing else runs meanwhile: the person's command settles its own question.
+        gate.on_outcome = settled
+        try:
+            ctx = ToolContext(
+                workspace=session.workspace,
+                gate=gate,
+                cancelled=cancelled,
+                report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
+                tool_call_id=call.id,
+            )
+            result = await invoke(tool, call.args, ctx)
+        finally:
+            gate.on_outcome = before
+    event = session.record_result(
+        ToolResultEvent(
+            tool_call_id=call.id,
+            content=result.content,
+            is_error=result.is_error,
+            meta=_plain(result.meta),
+            permission=outcomes[-1] if outcomes else None,
         )
     )
-    outcomes: list[PermissionOutcome] = []
-    gate = session.gate
-    before = gate.on_outcome
-
-    def settled(access: Access, outcome: PermissionOutcome) -> None:
-        outcomes.append(outcome)
-
-    # Nothing else runs meanwhile: the person's command settles its own question.
-    gate.on_outcome = settled
-    try:
-        ctx = ToolContext(
-            workspace=session.workspace,
-            gate=gate,
-            cancelled=cancelled,
-            report=lambda view: emit(ToolCallPartial(tool_call_id=call_id, view=view)),
-            tool_call_id=call_id,
-        )
-        result = await invoke(tool, args, ctx)
-    finally:
-        gate.on_outcome = before
-    view = result_view(tool, args, result, context)
-    emit(_finished(call_id, view, result, outcomes[-1] if outcomes else None))
+    emit(finished(call, event))
     return ShellRun(command, _for_model(command, result))
 
 
-def _finished(
-    call_id: str, view: ToolResultView, result: ToolResult, permission: PermissionOutcome | None
-) -> ToolCallFinished:
-    return ToolCallFinished(
-        tool_call_id=call_id,
-        status="failed" if result.is_error else "completed",
-        view=view,
-        result=result,
-        permission=permission,
-    )
+def _plain(meta: JsonValue) -> JsonValue:
+    try:
+        check_plain_json(meta)
+    except ValueError as exc:
+        log.warning("dropping meta of a command run with !: %s", exc)
+        return None
+    return meta
 
 
 def _for_model(command: str, result: ToolResult) -> TextContent:

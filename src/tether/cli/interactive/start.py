@@ -19,14 +19,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tether.cli.interactive.front import Front
-from tether.cli.interactive.keys import read_shift_enter
-from tether.cli.interactive.scrollback import Scrollback
 from tether.home import data_dir
 
-if TYPE_CHECKING:  # imported with the session, once the screen shows
+if TYPE_CHECKING:
+    # The screen's modules (prompt_toolkit) load when there is a terminal to draw on; the
+    # session's once the screen shows; a pipe loads neither screen nor input box.
     from rich.console import Console
 
+    from tether.cli.interactive.front import Front
+    from tether.cli.interactive.scrollback import Scrollback
     from tether.cli.interactive.workbench import Workbench
 
 __all__ = ["HISTORY_FILE", "run_argv"]
@@ -53,6 +54,9 @@ def run_argv(argv: list[str]) -> int:
 
 
 async def _session(argv: Sequence[str]) -> int:
+    from tether.cli.interactive.front import Front
+    from tether.cli.interactive.keys import read_shift_enter
+    from tether.cli.interactive.scrollback import Scrollback
 
     front = Front(_peek_cwd(argv), _peek(argv, "--mode") or "ask", data_dir() / HISTORY_FILE)
     scrollback = Scrollback()

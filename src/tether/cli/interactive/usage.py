@@ -1,8 +1,9 @@
-"""`/usage`: the tokens this session's requests cost, per model, as the providers reported them."""
+"""`/usage`: the tokens this session's requests cost, per model, as the providers reported them,
+then what the agents its `task` calls started spent, per agent."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import RenderableType
@@ -10,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tether.session.events import Event, SessionConfigEvent, UsageEvent
+from tether.tools.delegate import TokenUsage
 
 __all__ = ["ModelUsage", "render_usage", "usage_by_model"]
 
@@ -48,34 +50,42 @@ def usage_by_model(events: Sequence[Event], first_model: str) -> list[ModelUsage
     return list(table.values())
 
 
-def render_usage(rows: Sequence[ModelUsage]) -> RenderableType:
-    """A table of the rows with a total, or a line saying nothing was reported yet."""
-    if not rows:
+def render_usage(
+    rows: Sequence[ModelUsage], agents: Mapping[str, TokenUsage] | None = None
+) -> RenderableType:
+    """A table of the rows, then a row per agent (its children together, their own children
+    included), with a total; or a line saying nothing was reported yet."""
+    agents = agents or {}
+    if not rows and not agents:
         return Text("no usage reported yet in this session", style="dim")
     table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
     table.add_column("model", overflow="fold")
     for name in ("requests", "input", "cached read", "cached write", "output"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
-        table.add_row(row.model, *_numbers(row))
-    if len(rows) > 1:
-        total = ModelUsage(
-            "total",
-            requests=sum(r.requests for r in rows),
-            input_tokens=sum(r.input_tokens for r in rows),
-            output_tokens=sum(r.output_tokens for r in rows),
-            cached_read_tokens=sum(r.cached_read_tokens for r in rows),
-            cached_write_tokens=sum(r.cached_write_tokens for r in rows),
-        )
-        table.add_row(Text("total", style="bold"), *_numbers(total), style="bold")
+        table.add_row(row.model, f"{row.requests:,}", *_tokens(_spent(row)))
+    for agent, used in agents.items():
+        # The parent's log keeps what each child spent, not how many requests it made (the
+        # child's own log has them).
+        table.add_row(f"agent {agent}", "–", *_tokens(used))
+    if len(rows) + len(agents) > 1:
+        total = sum((_spent(row) for row in rows), TokenUsage())
+        total = sum(agents.values(), total)
+        requests = f"{sum(r.requests for r in rows):,}" if not agents else "–"
+        table.add_row(Text("total", style="bold"), requests, *_tokens(total), style="bold")
     return table
 
 
-def _numbers(row: ModelUsage) -> list[str]:
+def _spent(row: ModelUsage) -> TokenUsage:
+    return TokenUsage(
+        row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cached_write_tokens
+    )
+
+
+def _tokens(used: TokenUsage) -> list[str]:
     return [
-        f"{row.requests:,}",
-        f"{row.input_tokens:,}",
-        f"{row.cached_read_tokens:,}",
-        f"{row.cached_write_tokens:,}",
-        f"{row.output_tokens:,}",
+        f"{used.input_tokens:,}",
+        f"{used.cached_read_tokens:,}",
+        f"{used.cached_write_tokens:,}",
+        f"{used.output_tokens:,}",
     ]

@@ -141,8 +141,13 @@ def mount_arguments(
     tmp_bytes: int,
     hidden: Sequence[Hidden] = (),
     protected: Sequence[Path] = (),
+    pinned: Sequence[Path] = (),
 ) -> list[str]:
-    """The bwrap mount options, in the order that makes each one stand."""
+    """The bwrap mount options, in the order that makes each one stand.
+
+    `pinned`: directories in a root bound onto themselves, writable, so that a protected
+    file deeper than a root's top cannot be moved aside with its directory (a mount point
+    cannot be renamed or removed)."""
     args = ["--ro-bind", "/", "/", "--size", str(tmp_bytes), "--tmpfs", SANDBOX_TMP]
 
     def holds_a_root(h: Hidden) -> bool:
@@ -159,6 +164,9 @@ def mount_arguments(
     bind = "--bind-try" if writable else "--ro-bind-try"
     for root in roots:
         args += [bind, str(root), str(root)]
+    if writable:
+        for path in pinned:
+            args += ["--bind-try", str(path), str(path)]
     for path in protected:
         args += ["--ro-bind-try", str(path), str(path)]
     for h in hidden:

@@ -11,7 +11,8 @@ in them ends with the call), a new terminal session (no keystrokes injected into
 terminal), no capabilities at all (root included: no mount, chroot or raw socket), a user
 namespace where the kernel offers one (and no further ones inside), a seccomp filter without
 Unix sockets (`seccomp.py`), an environment without secrets (`environment.py`), and the
-mounts of `mounts.py` (protected entries read-only, credentials and tether's data hidden).
+mounts of `mounts.py` (protected entries read-only, and the files hooks run with their
+folders pinned in place, credentials and tether's data hidden).
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ class SandboxPolicy:
     """Processes a command may run at once (`sandbox.maxProcesses`); `None`: no limit."""
     memory_mib: int | None = None
     """Address space of each of its processes (`sandbox.memoryMiB`); `None`: no limit."""
+    protected: tuple[Path, ...] = ()
+    """Files in the workspace bound read-only beside the protected entries: those hook
+    commands run outside the sandbox (`tether.settings.hookfiles`)."""
 
     @classmethod
     def from_env(cls, mode: str | None = None, *, allow_network: bool = False) -> SandboxPolicy:
@@ -116,6 +120,7 @@ def bwrap_arguments(
     userns: bool = True,
     hidden: Sequence[Hidden] = (),
     protected: Sequence[Path] = (),
+    pinned: Sequence[Path] = (),
 ) -> list[str]:
     """The bwrap options (before `--` and the command) that confine a command to `policy`.
 
@@ -128,6 +133,7 @@ def bwrap_arguments(
         tmp_bytes=policy.tmp_size_mib * 1024 * 1024,
         hidden=hidden,
         protected=protected if writable else (),
+        pinned=pinned,
     )
     args += ["--dev", "/dev", "--proc", "/proc"]
     if userns:
@@ -176,7 +182,8 @@ def confinement(
         workspace,
         userns=bwrap.userns,
         hidden=hidden_paths(Path.home(), data_dir()),
-        protected=protected_paths(roots) if writable else (),
+        protected=(*protected_paths(roots), *_present(policy.protected)) if writable else (),
+        pinned=_between(roots, _present(policy.protected)) if writable else (),
     )
     limits: list[str] = []
     if policy.max_processes is not None:
@@ -188,7 +195,30 @@ def confinement(
         argv=(bwrap.path, *options),
         env=sandbox_environment(os.environ if environ is None else environ, policy.env),
         seccomp=bwrap.seccomp,
-        absent=absent_protected(roots) if writable else (),
+        absent=(*absent_protected(roots), *_missing(policy.protected)) if writable else (),
         limits=tuple(limits),
         watch_processes=policy.max_processes if root else None,
     )
+
+
+def _present(paths: Sequence[Path]) -> tuple[Path, ...]:
+    # A folder is never bound read-only whole: only the files in it that hooks run.
+    return tuple(p for p in paths if os.path.lexists(p) and not os.path.isdir(p))
+
+
+def _missing(paths: Sequence[Path]) -> tuple[Path, ...]:
+    return tuple(p for p in paths if not os.path.lexists(p))
+
+
+def _between(roots: Sequence[Path], files: Sequence[Path]) -> tuple[Path, ...]:
+    """The directories from a root down to each of `files` (the root left out), outermost
+    first: pinned, they keep the files where the hooks look for them."""
+    found: dict[Path, None] = {}
+    for file in files:
+        root = next((r for r in roots if file.is_relative_to(r)), None)
+        if root is None:
+            continue
+        for parent in reversed(file.parents):
+            if parent != root and parent.is_relative_to(root) and parent.is_dir():
+                found[parent] = None
+    return tuple(found)

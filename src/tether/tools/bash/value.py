@@ -12,7 +12,7 @@ from tether.tools.bash.limits import LimitHit, limit_note
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.bash.process import Stop
 from tether.tools.bash.sandbox import SandboxPolicy
-from tether.tools.invoke import MAX_META_BYTES
+from tether.tools.invocation import MAX_META_BYTES
 
 __all__ = [
     "MAX_CARD_OUTPUT_BYTES",

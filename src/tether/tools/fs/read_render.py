@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 from pydantic import TypeAdapter
 
 from tether.views import ReadFileLine
+from tether.wire import DEFERRED
 
 __all__ = [
     "ReadMeta",
@@ -149,7 +150,7 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
     return ReadMeta(path, offset, lines, total, lang, cap)
 
 
-_LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])
+_LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine], config=DEFERRED)
 """Shapes and types of the lines, checked in one call (a replayed session has many of them)."""
 
 

@@ -18,11 +18,13 @@ const state = {
   ready: null, // the server's `ready` message
   sessionId: null, // the session shown, open here or read-only
   opening: null, // a session being created or loaded
+  creating: false, // a new session was asked for and the server has not said which yet
   running: new Set(), // sessions with a prompt in flight (one may run while another is shown)
   queued: null, // prompt text waiting for a new session to open
   readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
   parked: new Map(), // sessionId -> permission requests asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
+  deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
@@ -33,7 +35,14 @@ const header = new Header(
 );
 const sidebar = new Sidebar(
   { sessions: $("sessions"), search: $("session-search"), menu: $("menu"), backdrop: $("backdrop"), firstFocus: $("new-session") },
-  { onOpen: (session) => openSession(session.sessionId, session.cwd) },
+  {
+    onOpen: (session) => openSession(session.sessionId, session.cwd),
+    onRename: (session, title) => connection.send({ type: "renameSession", sessionId: session.sessionId, title }),
+    onDelete: (session) => {
+      if (session.sessionId === state.sessionId) state.deleting = session.sessionId;
+      connection.send({ type: "deleteSession", sessionId: session.sessionId });
+    },
+  },
 );
 const plan = new PlanPanel($("plan"));
 const permissions = new PermissionsPanel({
@@ -111,8 +120,10 @@ function closed(delay) {
   state.ready = null;
   if (state.sessionId || state.opening) reopen = state.sessionId || state.opening;
   state.opening = null;
+  state.creating = false;
   state.sessionId = null;
   state.running.clear();
+  state.parked.clear(); // the agent that asked is gone with the connection
   loading.hidden = true;
   update();
   setConn("closed", `Disconnected · retrying in ${Math.round(delay / 1000) || 1}s`);
@@ -150,9 +161,12 @@ function handle(message) {
       sidebar.setSessions(message.sessions);
       const shown = sidebar.find(state.sessionId || state.opening);
       if (shown) header.listedTitle(shown.title);
+      if (state.deleting && state.deleting === state.sessionId && !shown) showNothing();
+      state.deleting = null;
       return;
     }
     case "opening":
+      state.creating = false;
       state.opening = message.sessionId;
       state.sessionId = null;
       state.readOnly = null;
@@ -169,15 +183,16 @@ function handle(message) {
       header.showMenus(message.menus);
       composer.setHistory(transcript.userTexts);
       sidebar.setCurrent(message.sessionId);
-      for (const request of state.parked.get(message.sessionId) || []) transcript.permission(request);
+      const waiting = state.parked.get(message.sessionId) || [];
+      for (const request of waiting) transcript.permission(request);
       update();
       if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
       if (state.queued !== null) {
         const text = state.queued;
         state.queued = null;
         sendPrompt(text);
-      } else {
-        composer.focus();
+      } else if (!waiting.length) {
+        composer.focus(); // else the question waiting has it
       }
       return;
     case "menus":
@@ -229,8 +244,9 @@ function handle(message) {
       return;
     case "error":
       transcript.notice(message.message, "error");
-      if (state.opening) {
+      if (state.opening || state.creating) {
         state.opening = null;
+        state.creating = false;
         loading.hidden = true;
         update();
       }
@@ -241,11 +257,11 @@ function handle(message) {
 }
 
 // A permission asked by a prompt running in a session not shown: kept, and shown with it.
-function park(request) {
+function park(request, asked = true) {
   const list = state.parked.get(request.sessionId) || [];
-  list.push(request);
+  if (!list.some((r) => r.requestId === request.requestId)) list.push(request);
   state.parked.set(request.sessionId, list);
-  announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
+  if (asked) announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
 }
 
 function unpark(requestId) {
@@ -310,6 +326,8 @@ function setHash(sessionId) {
 
 /** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
 function showOpening(sessionId, replay) {
+  // A question still open in the session shown waits for it (a replay does not ask it again).
+  for (const request of transcript.openRequests()) park(request, false);
   resetTasks();
   transcript.reset();
   rewind.reset();
@@ -322,6 +340,26 @@ function showOpening(sessionId, replay) {
   const known = sidebar.find(sessionId);
   header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
   sidebar.setCurrent(sessionId);
+}
+
+/** No session shown (the one shown was deleted): the page as it first opens. */
+function showNothing() {
+  resetTasks();
+  transcript.reset();
+  rewind.reset();
+  plan.clear();
+  composer.commands.set([]);
+  header.budget.clear();
+  header.showMenus([]);
+  header.session(null, "No session open");
+  $("transcript").append(emptyState);
+  state.sessionId = null;
+  state.readOnly = null;
+  setOwned(null);
+  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  sidebar.setCurrent(null);
+  update();
+  announce("The session was deleted.");
 }
 
 function openSession(sessionId, cwd) {
@@ -339,15 +377,22 @@ function choose(menu, value) {
 
 $("new-session").addEventListener("click", () => {
   sidebar.setDrawer(false);
-  if (state.ready && !state.opening) connection.send({ type: "newSession" });
+  if (state.ready && !state.opening && !state.creating) newSession();
 });
+
+/** Ask for a new session; until the server names it, nothing asks for another or prompts. */
+function newSession() {
+  state.creating = true;
+  connection.send({ type: "newSession" });
+  update();
+}
 $("refresh").addEventListener("click", () => connection.send({ type: "listSessions" }));
 
 // --- composer -----------------------------------------------------------------------------
 
 function update() {
   const live = Boolean(state.ready);
-  const opening = Boolean(state.opening);
+  const opening = Boolean(state.opening || state.creating);
   $("new-session").disabled = !live || opening;
   $("refresh").disabled = !live || !state.ready?.canList;
   composer.update({ live, opening, running: running(), readOnly: state.readOnly });
@@ -357,7 +402,7 @@ function update() {
 
 /** The composer's text: the page's own commands, an unknown one said so, else a prompt. */
 function submit(text) {
-  if (running() || state.opening || state.readOnly || !state.ready) return false;
+  if (running() || state.opening || state.creating || state.readOnly || !state.ready) return false;
   const named = composer.commands.named(text);
   if (named && named.name === "help" && !composer.commands.agentCommands.some((c) => c.name === "help")) {
     emptyState.remove();
@@ -381,7 +426,7 @@ function submit(text) {
 function sendPrompt(text) {
   if (!state.sessionId) {
     state.queued = text;
-    connection.send({ type: "newSession" });
+    if (!state.creating) newSession();
     return;
   }
   emptyState.remove();

@@ -17,7 +17,11 @@ export class CommandMenu {
     // Registered before the composer's own Enter handler, so a pick wins over sending.
     input.addEventListener("keydown", (event) => this.onKey(event));
     input.addEventListener("input", () => this.refresh());
-    input.addEventListener("blur", () => setTimeout(() => this.hide(), 150));
+    // Closed a moment after the box loses focus (a click on an item lands first), unless
+    // focus came back meanwhile.
+    input.addEventListener("blur", () => setTimeout(() => {
+      if (document.activeElement !== input) this.hide();
+    }, 150));
   }
 
   /** The agent's commands (ACP `availableCommands`); the page's own are added to them. */

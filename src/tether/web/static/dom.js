@@ -68,13 +68,15 @@ function markScrollable(box) {
   const label = scrollers.get(box);
   if (label === undefined) return;
   const scrolls = box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+  // A list keeps its own role (its items need it); anything else becomes a named region.
+  const ownRole = /^(UL|OL|TABLE|DL)$/.test(box.tagName);
   if (scrolls) {
     box.tabIndex = 0;
-    box.setAttribute("role", "region");
+    if (!ownRole) box.setAttribute("role", "region");
     box.setAttribute("aria-label", label);
   } else {
     box.removeAttribute("tabindex");
-    box.removeAttribute("role");
+    if (!ownRole) box.removeAttribute("role");
     box.removeAttribute("aria-label");
   }
 }

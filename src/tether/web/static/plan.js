@@ -54,7 +54,6 @@ export class PlanPanel {
       el("span", { class: "plan-count", text: `${done}/${live.length}` }),
       el("span", { class: "plan-current", text: summary }),
       el("span", { class: "plan-chevron", "aria-hidden": "true", text: "▾" }));
-    this.toggle.setAttribute("aria-label", `Plan: ${done} of ${live.length} done; ${current ? `now: ${summary}` : "all done"}`);
     this.root.hidden = this.entries.length === 0;
   }
 

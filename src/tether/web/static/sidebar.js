@@ -1,7 +1,9 @@
 // The session list: the agent's stored sessions (search by title or id), each named by its
-// title and the shortest id prefix that tells it apart; below 760px it is a drawer behind ☰.
+// title and the shortest id prefix that tells it apart, renamed or deleted in place when the
+// agent can; below 760px it is a drawer behind ☰.
 
 import { clear, el } from "./dom.js";
+import { sessionRow } from "./session_row.js";
 
 /** Shortest prefix, at least `min` characters (8, as `tether sessions`), that no other id starts with (as the CLI shows). */
 export function uniquePrefix(id, ids, min = 8) {
@@ -25,11 +27,16 @@ function formatTime(iso) {
 export class Sidebar {
   /**
    * `ui` holds the list, the search box, the menu button and the backdrop; `onOpen(session)`
-   * opens a listed session.
+   * opens a listed session, `onRename(session, title)` and `onDelete(session)` ask the agent.
    */
-  constructor(ui, { onOpen }) {
+  constructor(ui, { onOpen, onRename, onDelete }) {
     this.ui = ui;
     this.onOpen = onOpen;
+    this.onRename = onRename;
+    this.onDelete = onDelete;
+    this.canRename = false;
+    this.canDelete = false;
+    this.editing = null; // {sessionId, mode: "rename" | "delete"}: the row asking something
     this.sessions = [];
     this.current = null; // the session shown (open or opening)
     this.canList = null; // unknown until the agent is ready
@@ -50,19 +57,22 @@ export class Sidebar {
 
   setSessions(sessions) {
     this.sessions = sessions || [];
-    this.render();
+    // A row being renamed keeps what is typed in it: the list is drawn again once it is done.
+    if (!this.editing) this.render();
   }
 
-  setCapabilities({ canList, canLoad }) {
+  setCapabilities({ canList, canLoad, canRename, canDelete }) {
     this.canList = canList;
     this.canLoad = canLoad;
+    this.canRename = Boolean(canRename);
+    this.canDelete = Boolean(canDelete);
     this.ui.search.hidden = !canList;
     this.render();
   }
 
   setCurrent(sessionId) {
     this.current = sessionId;
-    this.render();
+    if (!this.editing) this.render();
   }
 
   render() {
@@ -85,19 +95,29 @@ export class Sidebar {
       return;
     }
     for (const session of shown) {
-      const current = session.sessionId === this.current;
-      list.append(el("li", {},
-        el("button", {
-          type: "button",
-          class: `session${current ? " current" : ""}`,
-          dataset: { sessionId: session.sessionId },
-          title: `${session.sessionId}\n${session.cwd}`,
-          "aria-current": current ? "true" : null,
-          disabled: !this.canLoad,
-          onclick: () => this.onOpen(session),
-        },
-        el("span", { class: "session-name", text: session.title || "Untitled session" }),
-        el("span", { class: "session-meta", text: [formatTime(session.updatedAt), uniquePrefix(session.sessionId, ids)].filter(Boolean).join(" · ") }))));
+      const editing = this.editing && this.editing.sessionId === session.sessionId ? this.editing.mode : null;
+      const meta = [formatTime(session.updatedAt), uniquePrefix(session.sessionId, ids)].filter(Boolean).join(" · ");
+      list.append(sessionRow(session, meta, {
+        current: session.sessionId === this.current,
+        canLoad: this.canLoad,
+        canRename: this.canRename,
+        canDelete: this.canDelete,
+        mode: editing,
+      }, {
+        open: () => this.onOpen(session),
+        rename: (title) => { this.setEditing(null); this.onRename(session, title); },
+        remove: () => { this.setEditing(null); this.onDelete(session); },
+        setMode: (mode) => this.setEditing(mode && { sessionId: session.sessionId, mode }, session.sessionId),
+      }));
+    }
+  }
+
+  /** Ask something in one row (or in none); focus goes back to the row's own button after. */
+  setEditing(editing, sessionId = null) {
+    this.editing = editing;
+    this.render();
+    if (!editing && sessionId) {
+      this.ui.sessions.querySelector(`.session[data-session-id="${CSS.escape(sessionId)}"]`)?.focus();
     }
   }
 

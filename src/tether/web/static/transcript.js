@@ -213,6 +213,12 @@ export class Transcript {
 
   renderCall(entry) {
     const { state, node } = entry;
+    const planLine = planSummary(state);
+    if (planLine !== null && !entry.planLine) {
+      // The plan strip above shows the list: the call is one line here, opened on demand.
+      entry.planLine = true;
+      node.classList.add("plan-line", "collapsed");
+    }
     const status = shownStatus(state);
     node.dataset.status = status;
     node.dataset.kind = state.kind || "other";
@@ -234,7 +240,7 @@ export class Transcript {
       },
     },
     el("span", { class: "tool-icon", "aria-hidden": "true", text: KIND_ICONS[state.kind] || KIND_ICONS.other }),
-    el("span", { class: "tool-title", text: state.title || state.toolCallId, title: state.title || "" }),
+    el("span", { class: "tool-title", text: planLine || state.title || state.toolCallId, title: planLine || state.title || "" }),
     el("span", { class: `tool-status status-${status}`, text: STATUS_LABELS[status] || status }));
     const head = el("header", { class: "tool-head" }, toggle);
     if (entry.head) entry.head.replaceWith(head);
@@ -262,9 +268,14 @@ export class Transcript {
     });
     const host = this.calls.get(call.toolCallId);
     (host ? host.node : this.root).append(box);
-    this.permissions.set(request.requestId, { node: box, options: request.options, delegated, host });
+    this.permissions.set(request.requestId, { node: box, options: request.options, delegated, host, request });
     box.querySelector("button")?.focus({ preventScroll: true });
     this.announce(`Permission requested: ${call.title || "a tool call"}`);
+  }
+
+  /** The questions shown and not answered yet, as they were asked. */
+  openRequests() {
+    return [...this.permissions.values()].map((entry) => entry.request);
   }
 
   /** Replace a permission's buttons with the decision taken. */
@@ -320,4 +331,19 @@ function addCopyButton(pre) {
     },
   });
   pre.before(el("div", { class: "code-tools" }, button));
+}
+
+/**
+ * The one line a plan update shows (`Plan updated · 1/3 · the task in progress`), or null
+ * for any other call. A call is a plan update when its input is a checklist (`todos` of
+ * `{content, status}`), as tether's `todo` and other agents' todo tools take.
+ */
+export function planSummary(state) {
+  const todos = state.rawInput && Array.isArray(state.rawInput.todos) ? state.rawInput.todos : null;
+  const isTask = (t) => t && typeof t === "object" && typeof t.content === "string" && typeof t.status === "string";
+  if (!todos || !todos.length || !todos.every(isTask)) return null;
+  const live = todos.filter((t) => t.status !== "cancelled");
+  const done = live.filter((t) => t.status === "completed").length;
+  const now = todos.find((t) => t.status === "in_progress");
+  return [`Plan updated · ${done}/${live.length}`, now ? now.content : null].filter(Boolean).join(" · ");
 }

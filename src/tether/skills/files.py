@@ -1,0 +1,170 @@
+"""One skill's `SKILL.md`: front matter that describes it, a body that teaches the task.
+
+    ---
+    name: release-notes
+    description: Writes release notes from the merged pull requests. Use when asked for a changelog.
+    allowed-tools: Bash(git log:*), Read
+    ---
+    # Release notes
+    1. Run `scripts/prs.sh` ...
+
+`description` is required (the model decides from it whether the skill applies); `name`
+defaults to the folder's name; `allowed-tools` (a comma list or a YAML list, in Claude Code's
+notation) is kept and shown, and grants nothing: tether's permission rules decide. Other keys
+(Claude Code's `license`, `metadata`) are ignored. The front matter is read by
+`tether.frontmatter`; anything it cannot read is an error naming the file and the line, and
+the skill is left out, never half-read. The file is read through `tether.bounded`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tether.bounded import UnreadableFile, read_bounded_text
+from tether.frontmatter import FrontMatterError, FrontMatterField, parse_front_matter
+
+__all__ = [
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_SKILL_BYTES",
+    "SKILL_FILE",
+    "Skill",
+    "SkillFileError",
+    "SkillScope",
+    "SkillText",
+    "parse_skill",
+    "read_skill",
+    "read_skill_text",
+]
+
+SKILL_FILE = "SKILL.md"
+MAX_SKILL_BYTES = 256 * 1024
+"""A `SKILL.md` larger than this is refused: instructions, not a data dump, belong in it."""
+MAX_DESCRIPTION_CHARS = 1024
+
+SkillScope = Literal["project", "user"]
+"""`project`: the workspace's (`.tether/skills/`, `.claude/skills/`); `user`: yours."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class SkillFileError(ValueError):
+    """A `SKILL.md` that cannot be used; the message names the file (and line) and says why."""
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A skill as the catalog knows it: what the model is told, and where its file is."""
+
+    name: str
+    description: str
+    path: Path
+    """Its `SKILL.md`."""
+    scope: SkillScope
+    allowed_tools: tuple[str, ...] = ()
+
+    @property
+    def folder(self) -> Path:
+        """The skill's folder: its scripts and references are there."""
+        return self.path.parent
+
+
+@dataclass(frozen=True)
+class SkillText:
+    """A skill's file as loaded: all of it (for its card) and its body (for the model)."""
+
+    skill: Skill
+    text: str
+    body: str
+
+
+def read_skill(path: Path, scope: SkillScope, *, root: Path | None = None) -> Skill:
+    """The skill `path` (a `SKILL.md`) describes; `SkillFileError` when it cannot be one."""
+    return read_skill_text(path, scope, root=root).skill
+
+
+def read_skill_text(path: Path, scope: SkillScope, *, root: Path | None = None) -> SkillText:
+    """The skill and its text, read now. A project's file (`root` its workspace) is read only
+    from inside the workspace, and never through a symbolic link."""
+    project = scope == "project"
+    if project and root is not None:
+        real = Path(os.path.realpath(path.parent))
+        if not real.is_relative_to(Path(os.path.realpath(root))):
+            raise SkillFileError(f"{path}: its folder leads outside the workspace ({real})")
+    try:
+        text = read_bounded_text(path, limit=MAX_SKILL_BYTES, follow_symlinks=not project)
+    except FileNotFoundError:
+        raise SkillFileError(f"{path}: not found") from None
+    except UnreadableFile as exc:
+        raise SkillFileError(str(exc)) from None
+    return parse_skill(path, text, scope)
+
+
+def parse_skill(path: Path, text: str, scope: SkillScope) -> SkillText:
+    """The skill `text` (the content of `path`) defines."""
+    try:
+        front = parse_front_matter(text)
+    except FrontMatterError as exc:
+        raise SkillFileError(exc.where(path)) from None
+    fields = dict(front.fields)
+    named = fields.pop("name", None)
+    name = _text(path, "name", named).strip() if named is not None else path.parent.name
+    if not _NAME.fullmatch(name):
+        where = f"{path}:{named.line}" if named is not None else str(path)
+        raise SkillFileError(
+            f"{where}: {name!r} is not a skill name (letters, digits, '-', '_', '.'; "
+            "at most 64 characters)"
+        )
+    described = fields.pop("description", None)
+    if described is None:
+        raise SkillFileError(f"{path}: no description (the front matter needs `description:`)")
+    description = " ".join(_text(path, "description", described).split())
+    if not description:
+        raise SkillFileError(f"{path}:{described.line}: the description is empty")
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        raise SkillFileError(
+            f"{path}:{described.line}: the description is longer than "
+            f"{MAX_DESCRIPTION_CHARS} characters"
+        )
+    allowed = fields.pop("allowed-tools", None)
+    skill = Skill(
+        name=name,
+        description=description,
+        path=path,
+        scope=scope,
+        allowed_tools=_tools(allowed) if allowed is not None else (),
+    )
+    return SkillText(skill=skill, text=text, body=front.body.strip())
+
+
+def _text(path: Path, key: str, field: FrontMatterField) -> str:
+    if isinstance(field.value, list):
+        raise SkillFileError(f"{path}:{field.line}: `{key}` must be text, not a list")
+    return field.value
+
+
+def _tools(field: FrontMatterField) -> tuple[str, ...]:
+    """`allowed-tools` as written: `Read, Grep, Bash(git log:*)`, space-separated, or a YAML
+    list."""
+    raw = field.value
+    if isinstance(raw, list):
+        return tuple(item.strip() for item in raw if item.strip())
+    text = raw[1:-1] if raw.startswith("[") and raw.endswith("]") else raw
+    parts: list[str] = []
+    depth, current = 0, ""
+    # A comma or space inside `Bash(git log:*)` belongs to the rule, not to the list.
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif (char == "," or char.isspace()) and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    parts.append(current)
+    return tuple(p.strip("'\"") for p in parts if p.strip("'\""))

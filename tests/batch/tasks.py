@@ -1,0 +1,78 @@
+"""Task files, scripts and repositories for the batch tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO
+
+TETHER = REPO / ".venv" / "bin" / "tether"
+
+
+def script(path: Path, *turns: dict[str, Any]) -> str:
+    """A scripted model's file; its `--model` value."""
+    path.write_text(json.dumps({"turns": list(turns)}))
+    return f"script:{path}"
+
+
+def work(path: Path, file: str, old: str, new: str, *, command: str = "echo ran > ran.txt") -> str:
+    """A script that reads `file`, replaces `old` by `new` in it, runs `command`, then says so."""
+    return script(
+        path,
+        {
+            "toolCalls": [
+                {"id": "r", "name": "read", "arguments": {"path": file}},
+                {
+                    "id": "e",
+                    "name": "edit",
+                    "arguments": {"path": file, "old_string": old, "new_string": new},
+                },
+                {"id": "b", "name": "bash", "arguments": {"command": command}},
+            ],
+            "usage": {"inputTokens": 100, "outputTokens": 10},
+        },
+        {"text": f"Replaced {old} by {new}.", "usage": {"inputTokens": 120, "outputTokens": 5}},
+    )
+
+
+def git_repo(path: Path, files: dict[str, str]) -> Path:
+    """A repository with one commit of `files`."""
+    path.mkdir()
+    for name, text in files.items():
+        (path / name).write_text(text)
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(path.parent)}
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
+    ):
+        subprocess.run(command, cwd=path, check=True, env=env)
+    return path
+
+
+def write_tasks(path: Path, lines: list[dict[str, Any] | str]) -> Path:
+    """A task file: objects as JSON lines, strings as they are (bad lines)."""
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    return path
+
+
+def results(out: Path) -> list[dict[str, Any]]:
+    """Every line of `out/results.jsonl`, in order."""
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def log_events(out: Path, session_id: str) -> list[dict[str, Any]]:
+    """The events of a session the batch wrote."""
+    text = (out / "sessions" / f"{session_id}.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def batch_env(home: Path) -> dict[str, str]:
+    """The environment a batch runs in: its own home, no model from the environment."""
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return env
