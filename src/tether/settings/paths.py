@@ -47,26 +47,29 @@ class PathPattern:
         """The ripgrep glob (relative to a search of directory `root`) for what this pattern
         covers there, or `None` when it covers nothing under `root`. Raises `ValueError` when
         no single glob says it (search a narrower directory)."""
+        # A rule's `{` and `}` are letters, which ripgrep's globs would read as alternatives.
+        body = [_for_ripgrep(component) for component in self.body]
         if not self.anchored:
             if root == self.base or root.is_relative_to(self.base):
-                return "/".join(self.body)
+                return "/".join(body)
             if self.base.is_relative_to(root):
-                return "/".join((_escaped(self.base.relative_to(root)), "**", *self.body))
+                return "/".join((_escaped(self.base.relative_to(root)), "**", *body))
             return None
         if self.base == root or self.base.is_relative_to(root):
             below = self.base.relative_to(root)
             names = [_escaped(below)] if below.parts else []
-            return "/" + "/".join((*names, *self.body)) if names or self.body else None
+            return "/" + "/".join((*names, *body)) if names or body else None
         if not root.is_relative_to(self.base):
             return None
         rest = list(root.relative_to(self.base).parts)
-        body = list(self.body)
-        while rest and body:
-            if body[0] == "**":
+        own = list(self.body)
+        while rest and own:
+            if own[0] == "**":
                 return "/".join(body)
-            if not re.fullmatch(_component(body[0]), rest[0]):
+            if not re.fullmatch(_component(own[0]), rest[0]):
                 return None
             rest.pop(0)
+            own.pop(0)
             body.pop(0)
         if not body:
             raise ValueError(f"{self.text} covers all of {root}")
@@ -101,8 +104,9 @@ def compile_pattern(text: str, *, root: Path, home: Path) -> PathPattern:
 
 
 def escape_pattern(name: str) -> str:
-    """`name` with the characters globs give meaning to escaped, so it matches only itself."""
-    return re.sub(r"([*?\[\]\\])", r"\\\1", name)
+    """`name` with the characters globs give meaning to escaped, so it matches only itself
+    (in a rule and in a ripgrep glob, which also reads `{a,b}`)."""
+    return re.sub(r"([*?\[\]\\{}])", r"\\\1", name)
 
 
 def _resolved(path: Path) -> Path:
@@ -138,25 +142,52 @@ def _component(component: str) -> str:
         elif char == "?":
             out.append("[^/]")
         elif char == "[":
-            start = i + 1
-            if component[start : start + 1] in ("!", "^"):
-                start += 1
-            if component[start : start + 1] == "]":
-                start += 1
-            end = component.find("]", start)
-            if end == -1:
+            end = _class_end(component, i)
+            if end is None:
                 out.append(re.escape(char))
             else:
-                inner = component[i + 1 : end]
+                inner = component[i + 1 : end - 1]
                 if inner[:1] in ("!", "^"):
                     inner = "^" + inner[1:]
                 out.append("[" + inner.replace("\\", "\\\\").replace("/", "") + "]")
-                i = end + 1
+                i = end
                 continue
         else:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def _for_ripgrep(component: str) -> str:
+    """One name of a rule's glob as ripgrep's `--glob` reads it: braces escaped."""
+    out = []
+    i = 0
+    while i < len(component):
+        char = component[i]
+        if char == "\\" and i + 1 < len(component):
+            out.append(component[i : i + 2])
+            i += 2
+            continue
+        if char == "[":
+            end = _class_end(component, i)
+            if end is not None:
+                out.append(component[i:end])
+                i = end
+                continue
+        out.append("\\" + char if char in "{}" else char)
+        i += 1
+    return "".join(out)
+
+
+def _class_end(component: str, i: int) -> int | None:
+    """The index after the `]` closing the class that opens at `i`, if it is closed."""
+    start = i + 1
+    if component[start : start + 1] in ("!", "^"):
+        start += 1
+    if component[start : start + 1] == "]":
+        start += 1
+    end = component.find("]", start)
+    return None if end == -1 else end + 1
 
 
 def _escaped(relative: Path) -> str:

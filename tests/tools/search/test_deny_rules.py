@@ -74,3 +74,28 @@ async def test_searching_inside_a_denied_directory_is_denied(
     result = await grep(ws, context(ws, ws_files), pattern="password", path="secrets")
     assert result.is_error
     assert "denied by the deny rule read(secrets)" in result.text()
+
+
+async def test_braces_in_a_denied_name_are_its_own_letters(
+    ws: Path, isolated_environment: Path
+) -> None:
+    # A rule's `{` is a letter; ripgrep's globs read `{a,b}` as either: the exclusion must
+    # escape them, or `keys{old}` and `*.{bak}` would be searched though denied.
+    write(
+        ws,
+        {
+            "keys{old}/id.txt": "password old\n",
+            "keys/id.txt": "password keys\n",
+            "deep/dump.{bak}": "password bak\n",
+            "deep/dump.bak": "password plain\n",
+        },
+    )
+    (ws / ".tether").mkdir()
+    deny = ["read(./keys{old})", "read(*.{bak})"]
+    (ws / ".tether/settings.json").write_text(json.dumps({"permissions": {"deny": deny}}))
+    gate = PolicyGate(Workspace.at(ws), "auto", settings=load_settings(ws, isolated_environment))
+    result = await grep(ws, context(ws, gate), pattern="password", output_mode="files_with_matches")
+    assert not result.is_error, result.text()
+    listed = set(result.text().split("\n"))
+    assert "keys/id.txt" in listed and "deep/dump.bak" in listed
+    assert "keys{old}/id.txt" not in listed and "deep/dump.{bak}" not in listed
