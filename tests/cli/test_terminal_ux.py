@@ -127,8 +127,10 @@ def _chunk(data: dict[str, Any]) -> bytes:
 @pytest.fixture
 def stalling_model() -> Iterator[str]:
     """An OpenAI-compatible server that streams part of an answer, then goes quiet."""
-    # The unfinished paragraph comes in one piece: "writing" then means all of it arrived.
-    pieces = ["## Partial answer\n\n", "The first **point** is that the"]
+    # One delta carries the heading and the unfinished paragraph: once the heading is printed,
+    # all of the paragraph has arrived (two deltas let a loaded machine print the heading and
+    # take the Ctrl-C before the second was read).
+    pieces = ["## Partial answer\n\nThe first **point** is that the"]
     chunks = tuple(
         _chunk(
             {
