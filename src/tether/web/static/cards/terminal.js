@@ -102,6 +102,9 @@ export function update(node, view, ctx) {
 function draw(state, output, running) {
   const { box } = state;
   const top = box.scrollTop;
+  // Where the view is now decides, not the last scroll event: one for a scroll the user just
+  // made may still be queued behind this update.
+  if (!box.hidden) state.follow = box.scrollHeight - top - box.clientHeight < 4;
   state.drawing++; // a slice still queued from an earlier draw stops
   clear(box);
   box.hidden = !output && running;
