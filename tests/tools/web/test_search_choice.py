@@ -64,15 +64,15 @@ def test_the_settings_provider_wins_and_its_missing_key_is_said() -> None:
 
 
 def test_a_base_url_alone_is_a_searxng_instance() -> None:
-    settings = SearchSettings(base_url="http://10.0.0.5:8080", source="s.json")
+    settings = SearchSettings(base_url="http://127.0.0.1:8080", source="s.json")
     env = {"BRAVE_API_KEY": "b"}
     assert chosen(env, settings) == (
         "searxng",
-        "http://10.0.0.5:8080",
+        "http://127.0.0.1:8080",
         "webSearch.baseUrl in s.json",
     )
-    searxng = SearchSettings(provider="searxng", base_url="http://10.0.0.5:8080")
-    assert chosen({}, searxng)[:2] == ("searxng", "http://10.0.0.5:8080")
+    searxng = SearchSettings(provider="searxng", base_url="http://127.0.0.1:8080")
+    assert chosen({}, searxng)[:2] == ("searxng", "http://127.0.0.1:8080")
     assert (
         chosen({"SEARXNG_URL": "http://a:1"}, SearchSettings(provider="searxng"))[1] == "http://a:1"
     )
