@@ -76,3 +76,18 @@ def batch_env(home: Path) -> dict[str, str]:
     env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
     env.pop("TETHER_MODEL", None)
     return env
+
+
+def run_batch(
+    home: Path, args: list[str], *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`tether batch ARGS` to its end (bounded), with nothing to read on its input."""
+    return subprocess.run(
+        [str(TETHER), "batch", *args],
+        env={**batch_env(home), **(env or {})},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        check=False,
+    )

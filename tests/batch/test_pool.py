@@ -19,6 +19,7 @@ from tests.batch.tasks import (
     git_repo,
     log_events,
     results,
+    run_batch,
     script,
     work,
     write_tasks,
@@ -63,15 +64,7 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     ]
     tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
     out = tmp_path / "out"
-    done = subprocess.run(
-        [str(TETHER), "batch", str(tasks), "--out", str(out), "--workers", "2"],
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    done = run_batch(home, [str(tasks), "--out", str(out), "--workers", "2"])
     assert done.returncode == 1, done.stderr  # not every task is done
     by_id = {line["id"]: line for line in results(out)}
     assert len(by_id) == len(results(out)) == 20
@@ -289,18 +282,14 @@ def test_max_concurrency_bounds_model_requests_across_workers(tmp_path: Path) ->
     ]
     tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
     with counting_model() as (url, counts):
-        done = subprocess.run(
+        done = run_batch(
+            tmp_path / "home",
             [
-                *(str(TETHER), "batch", str(tasks), "--out", str(tmp_path / "out")),
+                *(str(tasks), "--out", str(tmp_path / "out")),
                 *("--workers", "2", "--max-concurrency", "1"),
                 *("--model", "openai:counting", "--base-url", url),
             ],
-            env={**batch_env(tmp_path / "home"), "TETHER_API_KEY": "test-key"},
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=300,
-            check=False,
+            env={"TETHER_API_KEY": "test-key"},
         )
     assert done.returncode == 0, done.stderr
     assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 4

@@ -20,6 +20,7 @@ from tests.batch.tasks import (
     batch_env,
     log_events,
     results,
+    run_batch,
     script,
     work,
     write_tasks,
@@ -164,18 +165,14 @@ def test_max_concurrency_holds_across_the_cluster(cluster: str, tmp_path: Path) 
     ]
     tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
     with counting_model() as (url, counts):
-        done = subprocess.run(
+        done = run_batch(
+            tmp_path / "home",
             [
-                *(str(TETHER), "batch", str(tasks), "--out", str(tmp_path / "out")),
+                *(str(tasks), "--out", str(tmp_path / "out")),
                 *("--ray", cluster, "--max-concurrency", "1"),
                 *("--model", "openai:counting", "--base-url", url),
             ],
-            env={**batch_env(tmp_path / "home"), "TETHER_API_KEY": "test-key"},
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-            timeout=300,
-            check=False,
+            env={"TETHER_API_KEY": "test-key"},
         )
     assert done.returncode == 0, done.stderr
     assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 3
