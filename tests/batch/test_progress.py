@@ -3,6 +3,7 @@ whole foreground group gets it) cancels the running task, and the summary table 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.batch.tasks import results, script, work, write_tasks
@@ -44,3 +45,39 @@ def test_the_bar_counts_and_ctrl_c_at_the_terminal_cancels(tmp_path: Path) -> No
         "quick": "done",
         "slow": "cancelled",
     }
+
+
+def test_ctrl_c_while_a_workspace_is_set_up_cancels_the_task(tmp_path: Path) -> None:
+    # The terminal's Ctrl-C reaches the setup command as well, which dies of it: the task was
+    # cancelled, not broken.
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "a.txt").write_text("one\n")
+    never = script(tmp_path / "never.json", {"text": "never asked"})
+    tasks = write_tasks(
+        tmp_path / "tasks.jsonl",
+        [
+            {
+                "id": "setting-up",
+                "prompt": "go",
+                "cwd": "folder",
+                "model": never,
+                "setup": "touch started && sleep 60",
+            }
+        ],
+    )
+    out = tmp_path / "out"
+    started = out / "workspaces" / "setting-up" / "started"
+    terminal = Terminal(tmp_path / "home", ["batch", str(tasks), "--out", str(out)])
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists():
+            assert time.monotonic() < deadline, terminal.text
+            time.sleep(0.05)
+        terminal.type(b"\x03")
+    finally:
+        status = terminal.finish(timeout=60)
+    assert status == 130, terminal.text
+    [line] = results(out)
+    assert line["status"] == "cancelled", line
+    assert line["error"].startswith("cancelled while its workspace was prepared: setup exited")

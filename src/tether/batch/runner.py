@@ -97,10 +97,11 @@ async def run_task(
         return ended("cancelled", "cancelled before it started")
     try:
         workspace = await asyncio.to_thread(prepare_workspace, task, workspaces, leave_out)
-    except SetupTimeout as exc:
-        return ended("timeout", str(exc))
-    except WorkspaceError as exc:
-        return ended("error", str(exc))
+    except (SetupTimeout, WorkspaceError) as exc:
+        # Ctrl-C at a terminal reaches the setup command too: what it ended is a cancel.
+        if stop.is_set():
+            return ended("cancelled", f"cancelled while its workspace was prepared: {exc}")
+        return ended("timeout" if isinstance(exc, SetupTimeout) else "error", str(exc))
     try:
         return await _prompt(
             task,

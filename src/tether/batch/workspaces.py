@@ -208,6 +208,8 @@ def _git(git_dir: Path | None, work_tree: Path | None, *args: str, into: Path | 
                 timeout=GIT_TIMEOUT_S,
                 check=False,
                 env=env,
+                # Not in the terminal's group: Ctrl-C cancels the task, not a snapshot half made.
+                process_group=0,
             )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise WorkspaceError(f"git {args[0]}: {exc}") from exc
