@@ -65,6 +65,7 @@ class Git:
                 env=self._env,
                 check=False,
                 pass_fds=self._held(),
+                process_group=0,  # Ctrl-C at the terminal cancels the turn, not a snapshot
             )
         except OSError as exc:
             raise CheckpointError(f"cannot run {self.binary}: {exc.strerror}") from exc
@@ -87,6 +88,7 @@ class Git:
                 cwd=self.work_tree,
                 env=self._env,
                 pass_fds=self._held(),
+                process_group=0,
             )
         except OSError as exc:
             raise CheckpointError(f"cannot run {self.binary}: {exc.strerror}") from exc
