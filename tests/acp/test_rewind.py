@@ -1,6 +1,7 @@
 """Checkpoints over ACP through the official Python SDK's client: `/rewind` lists, `/undo` asks
 about a file the person changed (the answer decides), `/redo`, and the unstable session
-methods `session/fork`, `session/resume` and `session/close`."""
+methods `session/fork`, `session/resume` and `session/close`; a restore's notice comes back on
+`session/load` in another agent process as it was shown live."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from acp.schema import (
     UserMessageChunk,
 )
 
+from tests.acp.snapshots import checked_on_load
 from tests.acp.wire import tether_command
 from tether.session import SessionStore
 from tether.session.events import RestoreEvent
@@ -149,3 +151,61 @@ def _check_logs(store: SessionStore, sid: str, empty: str, whole: str) -> None:
         ("redo", ()),
         ("undo", ()),
     ]
+
+
+async def test_a_restore_replays_on_load_as_it_was_shown(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("x = 1\n")
+    model = tmp_path / "model.json"
+    turns = [
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
+        {
+            "toolCalls": [
+                {"id": "e", "name": "edit",
+                 "arguments": {"path": "a.py", "old_string": "1", "new_string": "2"}},
+                {"id": "w", "name": "write", "arguments": {"path": "b.txt", "content": "b\n"}},
+            ]
+        },
+        {"text": "done"},
+    ]  # fmt: skip
+    model.write_text(json.dumps({"turns": turns}))
+    command, *args = tether_command()
+    flags = ["acp", "--model", f"script:{model}", "--mode", "auto"]
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    live = Client(["keep_mine"])
+    async with spawn_agent_process(live, command, *args, *flags, env=env) as (conn, _):
+        await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        sid = (await conn.new_session(cwd=str(ws))).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("change a.py")])
+        # The person changes a.py too: /undo keeps it (asked), /redo puts b.txt back.
+        (ws / "a.py").write_text("x = 'mine'\n")
+        await conn.prompt(session_id=sid, prompt=[text_block("/undo")])
+        await conn.prompt(session_id=sid, prompt=[text_block("/redo")])
+    assert [n["kind"] for n in live.notices(sid)] == ["checkpoint", "restore", "restore"]
+    assert "undo: restored 1 file to before prompt 1: b.txt; kept as they are: a.py" in (
+        live.texts(sid)
+    )
+
+    loaded = Client([])
+    async with spawn_agent_process(loaded, command, *args, *flags, env=env) as (conn, _):
+        await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        await conn.load_session(session_id=sid, cwd=str(ws), mcp_servers=[])
+    # The same cards, text and notices, in the same order, as the live run showed.
+    shown = _shown(live, sid)
+    assert [u["toolCallId"] for u in shown if u["sessionUpdate"] == "tool_call"] == ["r", "e", "w"]
+    assert _shown(loaded, sid) == shown
+    assert live.notices(sid) == loaded.notices(sid)
+    replayed = [u.content.text for s, u in loaded.updates if isinstance(u, UserMessageChunk)]
+    assert replayed == ["change a.py"]
+
+
+def _shown(client: Client, session_id: str) -> list[dict[str, Any]]:
+    """The updates a load repeats, as they were on the wire."""
+    return checked_on_load(
+        [
+            u.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for s, u in client.updates
+            if s == session_id
+        ]
+    )
