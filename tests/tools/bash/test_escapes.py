@@ -162,11 +162,26 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     (other / "gitdir" / "hooks").mkdir(parents=True)
     (other / "gitdir" / "config").write_text("[core]\n")
     (other / ".git").write_text("gitdir: gitdir\n")
+    # A submodule's git directory (nested), a linked worktree's, a worktree config.
+    for module in ("modules/lib", "modules/lib/modules/deep"):
+        (ws / ".git" / module / "hooks").mkdir(parents=True)
+        (ws / ".git" / module / "config").write_text("[core]\n")
+        (ws / ".git" / module / "HEAD").write_text("ref: refs/heads/main\n")
+    (ws / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    for name in ("commondir", "gitdir", "config.worktree"):
+        (ws / ".git" / "worktrees" / "wt" / name).write_text("x\n")
+    (ws / ".git" / "config.worktree").write_text("[core]\n")
     writes = [
         *protected,
         ".tether/new.md",
         ".git/hooks/pre-commit",
         ".git/config",
+        ".git/config.worktree",
+        ".git/modules/lib/config",
+        ".git/modules/lib/hooks/post-checkout",
+        ".git/modules/lib/modules/deep/config",
+        ".git/worktrees/wt/commondir",
+        ".git/worktrees/wt/config.worktree",
         f"{other}/.git",
         f"{other}/gitdir/hooks/post-checkout",
         f"{other}/gitdir/config",
@@ -184,3 +199,11 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     moved = await invoke(SANDBOXED, BashArgs(command="mv .tether t2 || mv .git/hooks h2"), ctx)
     assert "Device or resource busy" in moved.text(), moved.text()
     assert (ws / ".tether" / "settings.json").exists()
+    # Nor can a git directory be moved aside, and a new one with the command's config put
+    # in its place (git would run its core.fsmonitor when the person next ran git status).
+    aside = "mv .git g2; mv .git/modules/lib m2; mv .git/modules m3; mv ../other/gitdir g3"
+    moved = await invoke(SANDBOXED, BashArgs(command=aside), ctx)
+    assert "cannot move '.git' to 'g2': Device or resource busy" in moved.text(), moved.text()
+    for kept in (ws / ".git/modules/lib", ws / ".git/modules/lib/modules/deep", other / "gitdir"):
+        assert (kept / "config").read_text() == "[core]\n"  # copied at most, never moved
+    assert (ws / ".git" / "HEAD").exists() and not (ws / "g2").exists()

@@ -4,7 +4,10 @@ Everything is read-only (`/` bound read-only), then: a private `/tmp` of bounded
 workspace roots bound writable (`workspace-write`) or read-only; inside them the protected
 entries (`tether.tools.protected`) bound read-only again, so a command cannot plant a git
 hook or an MCP server that would later run outside the sandbox; and tether's data directory
-and the usual credential stores hidden under empty read-only mounts.
+and the usual credential stores hidden under empty read-only mounts. In a git directory the
+hooks and config are protected, its submodules' (`modules/…`) and linked worktrees'
+(`worktrees/…`) too, and the directories down to them are pinned (bound onto themselves), so
+that `.git` cannot be moved aside and a new one with a config of the command's put there.
 
 Protected and hidden paths are mounted only where they exist when the command starts: a
 mount needs a place to stand, and making one would leave empty files and directories in the
@@ -52,8 +55,14 @@ CREDENTIAL_PATHS = (
 )
 """Under the home directory: where keys and tokens are kept; hidden from the sandbox."""
 
-_GIT_INSIDE = ("hooks", "config")
+_GIT_INSIDE = ("hooks", "config", "config.worktree")
 """What git runs from inside a git directory."""
+
+_WORKTREE_LINKS = ("commondir", "gitdir", "config.worktree")
+"""In a linked worktree's private git directory (`worktrees/NAME`): where its config is."""
+
+_MAX_GIT_DIRS = 256
+"""Submodule and worktree git directories looked at under one repository's `.git`."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +104,46 @@ def protected_paths(roots: Sequence[Path]) -> tuple[Path, ...]:
             if name != ".git" or not entry.is_dir():
                 found.append(entry)  # a `.git` file points git at its directory: kept as is
             for git_dir in _git_dirs(entry, roots):
-                found += [git_dir / n for n in _GIT_INSIDE if os.path.lexists(git_dir / n)]
+                found += _git_inside(git_dir)
     return tuple(dict.fromkeys(found))
+
+
+def _git_inside(git_dir: Path) -> list[Path]:
+    """What git runs from in `git_dir` and in the git directories it holds: its submodules'
+    (`modules/NAME`, at any depth) and its linked worktrees' (`worktrees/NAME`)."""
+    found: list[Path] = []
+    pending = [git_dir]
+    seen = 0
+    while pending and seen < _MAX_GIT_DIRS:
+        current = pending.pop()
+        seen += 1
+        found += [current / n for n in _GIT_INSIDE if os.path.lexists(current / n)]
+        worktrees = _subdirectories(current / "worktrees")
+        for linked in worktrees[:_MAX_GIT_DIRS]:
+            found += [linked / n for n in _WORKTREE_LINKS if os.path.lexists(linked / n)]
+        pending += _module_dirs(current / "modules")
+    return found
+
+
+def _module_dirs(modules: Path) -> list[Path]:
+    """The submodule git directories under `modules` (a name may hold `/`: `a/b`)."""
+    found: list[Path] = []
+    pending = _subdirectories(modules)
+    while pending and len(found) < _MAX_GIT_DIRS:
+        current = pending.pop()
+        if os.path.lexists(current / "HEAD"):
+            found.append(current)
+        else:
+            pending += _subdirectories(current)[:_MAX_GIT_DIRS]
+    return found
+
+
+def _subdirectories(path: Path) -> list[Path]:
+    try:
+        with os.scandir(path) as entries:
+            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
 
 
 def absent_protected(roots: Sequence[Path]) -> tuple[Path, ...]:

@@ -177,13 +177,14 @@ def confinement(
     assert bwrap.path is not None and bwrap.works, "only a working bwrap confines"
     writable = policy.mode == "workspace-write"
     roots = workspace.roots
+    protected = (*protected_paths(roots), *_present(policy.protected)) if writable else ()
     options = bwrap_arguments(
         policy,
         workspace,
         userns=bwrap.userns,
         hidden=hidden_paths(Path.home(), data_dir()),
-        protected=(*protected_paths(roots), *_present(policy.protected)) if writable else (),
-        pinned=_between(roots, _present(policy.protected)) if writable else (),
+        protected=protected if writable else (),
+        pinned=_between(roots, protected) if writable else (),
     )
     limits: list[str] = []
     if policy.max_processes is not None:
