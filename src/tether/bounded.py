@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_LIMIT",
     "UnreadableFile",
     "read_bounded",
+    "read_bounded_fd",
     "read_bounded_json",
     "read_bounded_text",
 ]
@@ -54,6 +55,18 @@ def read_bounded(path: Path, *, limit: int = DEFAULT_LIMIT, follow_symlinks: boo
             raise UnreadableFile(f"{path}: not a regular file ({_kind(mode)})") from None
         raise UnreadableFile(f"{path}: {exc.strerror or exc}") from None
     try:
+        return read_bounded_fd(fd, path, limit=limit)
+    finally:
+        os.close(fd)
+
+
+def read_bounded_fd(fd: int, path: Path, *, limit: int = DEFAULT_LIMIT) -> bytes:
+    """The bytes of `fd`, opened elsewhere (with `O_NONBLOCK`), checked as `read_bounded` does.
+
+    For a caller that opened the file its own way (beneath a checked directory, say);
+    `path` only names it in the `UnreadableFile` raised. The descriptor is left open.
+    """
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableFile(f"{path}: not a regular file ({_kind(info.st_mode)})")
@@ -69,8 +82,6 @@ def read_bounded(path: Path, *, limit: int = DEFAULT_LIMIT, follow_symlinks: boo
         return b"".join(chunks)
     except OSError as exc:
         raise UnreadableFile(f"{path}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
 
 
 def read_bounded_text(

@@ -84,3 +84,30 @@ def test_no_store_for_a_home_directory(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("HOME", str(tmp_path))
     with pytest.raises(CheckpointError, match="checkpoints are off in"):
         open_store(tmp_path / "data", tmp_path)
+
+
+def test_the_workspace_git_config_and_attributes_run_nothing(tmp_path: Path, ws: Path) -> None:
+    ran = tmp_path / "ran"
+    script = tmp_path / "program"
+    script.write_text(f'#!/bin/sh\necho "$0 $*" >> {ran}\ncat\n')
+    script.chmod(0o755)
+    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    # What a model could have written into the workspace's own repository.
+    with (ws / ".git" / "config").open("a") as config:
+        config.write(
+            f"[core]\n\tfsmonitor = {script}\n\thooksPath = {tmp_path}\n"
+            f'[filter "x"]\n\tclean = {script}\n\tsmudge = {script}\n'
+            f'[diff "x"]\n\tcommand = {script}\n\ttextconv = {script}\n'
+        )
+    (ws / ".gitattributes").write_text("* filter=x diff=x\n")
+    (ws / "a.txt").write_text("v1\n")
+    store = open_store(tmp_path / "home", ws)
+    first = store.snapshot(None)
+    (ws / "a.txt").write_text("v2\n")
+    second = store.snapshot(first.tree)
+    assert second.changed == ("a.txt",)
+    assert [c.path for c in store.line_counts(first.tree, second.tree)] == ["a.txt"]
+    wanted, now = store.states(first.tree, ["a.txt"]), store.states(second.tree, ["a.txt"])
+    restore(store, [Change("a.txt", now["a.txt"], wanted["a.txt"])], tmp_path / "j")
+    assert (ws / "a.txt").read_text() == "v1\n"
+    assert not ran.exists(), ran.read_text()

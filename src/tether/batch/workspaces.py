@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.batch.tasks import BatchTask
+from tether.checkpoints.git import SAFE_CONFIG, VERBATIM_ATTRIBUTES, isolated_environment
 
 __all__ = [
     "GIT_TIMEOUT_S",
@@ -103,6 +104,8 @@ def prepare_workspace(task: BatchTask, root: Path, leave_out: Path | None = None
     if task.setup is not None:
         _setup(task.setup, path, task.timeout_s)
     _git(snapshots, None, "init", "--quiet")
+    (snapshots / "info").mkdir(exist_ok=True)
+    (snapshots / "info" / "attributes").write_text(VERBATIM_ATTRIBUTES, encoding="utf-8")
     return Workspace(path=path, snapshots=snapshots, base=_snapshot(snapshots, path))
 
 
@@ -186,17 +189,23 @@ def _snapshot(snapshots: Path, path: Path) -> str:
 
 def _git(git_dir: Path | None, work_tree: Path | None, *args: str, into: Path | None = None) -> str:
     """Run git; its output (written to `into` instead, when given), or a `WorkspaceError`
-    with what it said."""
+    with what it said.
+
+    With `git_dir` (our snapshot repository) git reads the workspace after the model
+    wrote it, so it reads no config but ours and runs nothing a config or the workspace's
+    `.gitattributes` names (filters, fsmonitor, hooks, an external diff); a clone or
+    checkout before the task uses the person's config (credentials, URL rewrites)."""
     command = ["git"]
     if git_dir is not None:
         command.append(f"--git-dir={git_dir}")
+        for setting in SAFE_CONFIG:
+            command += ["-c", setting]
+        env = isolated_environment()
+    else:
+        # A clone that needs a password fails instead of waiting.
+        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1"}
     if work_tree is not None:
         command += [f"--work-tree={work_tree}"] if git_dir is not None else ["-C", str(work_tree)]
-    env = {
-        **os.environ,
-        "GIT_TERMINAL_PROMPT": "0",  # a clone that needs a password fails instead of waiting
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
     try:
         with contextlib.ExitStack() as files:
             out = files.enter_context(into.open("wb")) if into is not None else subprocess.PIPE

@@ -13,6 +13,7 @@ from tether.checkpoints.files import (
     DiskState,
     FileState,
     Unsnapshotted,
+    disk_bytes,
     disk_state,
 )
 from tether.checkpoints.opening import SNAPSHOTS_DIR, open_store
@@ -33,6 +34,7 @@ __all__ = [
     "SnapshotStore",
     "StoreKind",
     "Unsnapshotted",
+    "disk_bytes",
     "disk_state",
     "finish",
     "open_store",

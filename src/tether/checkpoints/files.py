@@ -7,6 +7,7 @@ of a file on disk compare without asking git. Paths are relative to the workspac
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tether.bounded import UnreadableFile, read_bounded_fd
 from tether.tools.errors import ToolError
 from tether.tools.fs.beneath import opened_dir
 
@@ -25,6 +27,7 @@ __all__ = [
     "FileState",
     "Unsnapshotted",
     "blob_id",
+    "disk_bytes",
     "disk_state",
     "mode_of",
     "read_fd",
@@ -89,6 +92,37 @@ def disk_state(root: Path, path: str) -> DiskState:
         return None  # a parent is a file now: nothing is at this path
     except ToolError:
         return Unsnapshotted("behind a symbolic link")
+
+
+def disk_bytes(root: Path, path: str, limit: int) -> bytes:
+    """The bytes of regular file `root/path` now, read as `disk_state` reads, at most `limit`.
+
+    Raises `FileNotFoundError` when nothing is there, and `UnreadableFile` (its message
+    without the path) when the path is not a regular file, is larger than `limit`, or
+    it or a folder on the way has become a symbolic link since it was checked.
+    """
+    target = root / path
+    try:
+        with opened_dir(target.parent, [root]) as parent:
+            flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+            try:
+                fd = os.open(target.name, flags, dir_fd=parent)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise UnreadableFile("a symbolic link") from None
+                if exc.errno in (errno.ENXIO, errno.EOPNOTSUPP):  # a socket
+                    raise UnreadableFile("not a regular file") from None
+                raise
+    except NotADirectoryError:
+        raise FileNotFoundError(errno.ENOENT, "a folder on the way is a file", path) from None
+    except ToolError:
+        raise UnreadableFile("behind a symbolic link") from None
+    try:
+        return read_bounded_fd(fd, Path(path), limit=limit)
+    except UnreadableFile as exc:
+        raise UnreadableFile(str(exc).removeprefix(f"{path}: ")) from None
+    finally:
+        os.close(fd)
 
 
 def _state_at(parent: int, name: str) -> DiskState:

@@ -15,10 +15,21 @@ from pathlib import Path
 
 from tether.checkpoints.errors import CheckpointError
 
-__all__ = ["Git", "find_git"]
+__all__ = ["SAFE_CONFIG", "VERBATIM_ATTRIBUTES", "Git", "find_git", "isolated_environment"]
 
 GIT_ENV = "TETHER_GIT"
 """Names the git binary to use; `off` (or a path that is no program) means no git."""
+
+VERBATIM_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
+"""A snapshot repository's `info/attributes`, which wins over the workspace's
+`.gitattributes`: the bytes on disk are the bytes saved, and no filter runs on them."""
+
+SAFE_CONFIG = (
+    "core.fsmonitor=false",
+    "core.hooksPath=" + os.devnull,
+    "diff.external=",
+)
+"""`-c` settings for a git run on a workspace's files: nothing it names runs."""
 
 
 def find_git() -> str | None:
@@ -31,6 +42,25 @@ def find_git() -> str | None:
     return shutil.which("git")
 
 
+def isolated_environment() -> dict[str, str]:
+    """This process's environment for a git that reads no config but its repository's.
+
+    The person's `GIT_*` variables (`GIT_DIR`, `GIT_EXTERNAL_DIFF`, `GIT_CONFIG_*`...) are
+    dropped and the system and global config files are not read: a filter, fsmonitor or
+    diff program named there would otherwise run on the workspace's files, which a model
+    may have written. No prompt, no optional lock, C messages.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_TERMINAL_PROMPT="0",
+        LC_ALL="C",
+    )
+    return env
+
+
 class Git:
     """git with a fixed GIT_DIR, index file and work tree."""
 
@@ -38,17 +68,12 @@ class Git:
         self.binary = binary
         self.git_dir = git_dir
         self.work_tree = work_tree
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env = isolated_environment()
         env.update(
             GIT_DIR=str(git_dir),
             GIT_WORK_TREE=str(work_tree),
             GIT_INDEX_FILE=str(index),
-            GIT_CONFIG_NOSYSTEM="1",
-            GIT_CONFIG_GLOBAL=os.devnull,
             GIT_LITERAL_PATHSPECS="1",
-            GIT_OPTIONAL_LOCKS="0",
-            GIT_TERMINAL_PROMPT="0",
-            LC_ALL="C",
         )
         self._env = env
         self.held: int | None = None

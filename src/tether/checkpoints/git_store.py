@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import MAX_SNAPSHOT_BYTES, Blob, FileMode, FileState
-from tether.checkpoints.git import Git
+from tether.checkpoints.git import VERBATIM_ATTRIBUTES, Git
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, store_lock
 
 __all__ = ["GitStore"]
@@ -48,8 +48,6 @@ _CONFIG = (
 )
 """The snapshot repository's settings: stat-cached scans, no conversions, nothing pruned."""
 
-# Whatever a workspace's `.gitattributes` says, the bytes on disk are the bytes saved.
-_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 _BATCH_PATHS = 200
 MAX_FILES = 250_000
@@ -113,7 +111,7 @@ class GitStore:
             (git_dir / "config").write_text(_config_text(), encoding="utf-8")
             (git_dir / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
         info = git_dir / "info"
-        (info / "attributes").write_text(_ATTRIBUTES, encoding="utf-8")
+        (info / "attributes").write_text(VERBATIM_ATTRIBUTES, encoding="utf-8")
         (info / "exclude").write_text(_exclude_lines(self.root, self._excluded), encoding="utf-8")
 
     def snapshot(self, previous: str | None) -> Snapshot:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tether.bounded import UnreadableFile
 from tether.checkpoints import (
     Blob,
     Change,
@@ -20,6 +21,7 @@ from tether.checkpoints import (
     LineCount,
     SnapshotStore,
     Unsnapshotted,
+    disk_bytes,
     disk_state,
 )
 from tether.content import TextContent
@@ -298,7 +300,11 @@ def _short_diff(store: SnapshotStore, path: str, now: FileState, wanted: FileSta
     note = "(taking the checkpoint deletes the file)\n" if wanted is None else ""
     try:
         new = store.content(wanted.oid) if wanted is not None else b""
-        old = (store.root / path).read_bytes() if now is not None else b""
+        # The file was checked a moment ago but is the workspace's: it may have become a
+        # FIFO, a huge file or a link (or a folder on its way one) since; never follow that.
+        old = disk_bytes(store.root, path, _DIFF_BYTES) if now is not None else b""
+    except UnreadableFile as exc:
+        return note + f"(not shown: {exc})"
     except (OSError, CheckpointError):
         return "(cannot be read)"
     if len(old) > _DIFF_BYTES or len(new) > _DIFF_BYTES or b"\0" in old[:8192] + new[:8192]:
