@@ -32,7 +32,7 @@ from tether.session import (
     TurnFailed,
 )
 from tether.session.history import derive_history
-from tether.session.session import INTERRUPTED
+from tether.session.loop import INTERRUPTED
 from tether.tools import ToolRegistry
 
 

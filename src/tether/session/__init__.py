@@ -23,8 +23,9 @@ if TYPE_CHECKING:
         UnusableCwd,
     )
     from tether.session.events import TurnStop
+    from tether.session.loop import CANCELLED
     from tether.session.rewind import Conflict, PromptChanges, RestorePlan
-    from tether.session.session import CANCELLED, Session
+    from tether.session.session import Session
     from tether.session.store import SessionStore, StoredSession, data_dir
     from tether.session.updates import (
         AgentText,
@@ -98,7 +99,7 @@ __getattr__ = lazy_names(
         "PromptChanges": "tether.session.rewind",
         "RestorePlan": "tether.session.rewind",
         "TurnStop": "tether.session.events",
-        "CANCELLED": "tether.session.session",
+        "CANCELLED": "tether.session.loop",
         "Session": "tether.session.session",
         "SessionStore": "tether.session.store",
         "StoredSession": "tether.session.store",

@@ -1,54 +1,46 @@
-"""A session: the event log plus the loop that prompts the model and runs its tool calls."""
+"""A session: its event log, tools, policy, hooks and checkpoints; `loop` runs its prompts."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any
 
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
-from tether.models.messages import FinishReason
+from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
-from tether.session.calls import close_stream, unique_ids
+from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
-from tether.session.compaction import compact_command, summary_point
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context import Context
-from tether.session.errors import PromptFailed, SessionBusy
+from tether.session.errors import SessionBusy
 from tether.session.events import (
-    AssistantChunk,
-    AssistantMessageEvent,
     Event,
     ParentLink,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
-    ToolCallRecord,
     ToolResultEvent,
-    TurnEnd,
-    TurnStart,
     TurnStop,
     UserMessageEvent,
 )
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log import E, EventLog
-from tether.session.replay import replay, user_updates
+from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
+from tether.session.replay import replay
 from tether.session.restoring import recover_restore
 from tether.session.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
-from tether.session.title import title_from
 from tether.session.turn import Turn
-from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
+from tether.session.updates import ClientUpdate, TitleChanged
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
 from tether.tools.registry import ToolRegistry
@@ -58,11 +50,6 @@ from tether.tools.task import TaskTool
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
 
 log = logging.getLogger(__name__)
-
-OnUpdate = Callable[[ClientUpdate], None]
-
-CANCELLED = "Cancelled by the user"
-INTERRUPTED = "Interrupted: tether stopped before this call finished"
 
 
 class Session:
@@ -87,7 +74,6 @@ class Session:
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
             self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
-        self._resumed = any(isinstance(e, TurnStart) for e in log_.events)
         self.workspace = workspace
         self.max_steps = config.max_steps
         self._log = log_
@@ -127,6 +113,15 @@ class Session:
         )
         self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
         """Rewind, undo and redo of what the session's tools changed in the workspace."""
+        self._loop = PromptLoop(
+            log_,
+            model=lambda: self.model,
+            max_steps=lambda: self.max_steps,
+            context=self._context,
+            calls=self._calls,
+            checkpoints=self._checkpoints,
+            hooks=self._hooks,
+        )
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -162,7 +157,7 @@ class Session:
         event_log = store.open(session_id)
         try:
             session = cls(event_log, config, store.root)
-            session._close_interrupted_turn()
+            session._loop.close_interrupted()
             session._finish_interrupted_restore()
         except BaseException:
             event_log.close()
@@ -285,10 +280,10 @@ class Session:
         `prompt_input_exit`, `other`; their notices to `on_update`), then close."""
         try:
             if not self._log.closed:
-                self._hooks.emit = _safe(on_update) if on_update is not None else _ignore
+                self._hooks.emit = guarded(on_update) if on_update is not None else ignore
                 await self._hooks.end(reason)
         finally:
-            self._hooks.emit = _ignore
+            self._hooks.emit = ignore
             self.close()
 
     async def prompt(
@@ -304,11 +299,11 @@ class Session:
         """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
-        emit = _safe(on_update)
+        emit = guarded(on_update)
         said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
         try:
-            return await self._turn.run(lambda turn: self._run_turn(said, emit, turn))
+            return await self._turn.run(lambda turn: self._loop.run(said, emit, turn))
         finally:
             self._turn = None
 
@@ -316,156 +311,6 @@ class Session:
     def window(self) -> int:
         """The tokens the model's context holds."""
         return self._context.budget.window
-
-    async def _run_turn(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> TurnStop:
-        self._append(TurnStart())
-        prompt = self._append(said)
-        for update in user_updates(prompt):
-            emit(update)
-        self._hooks.emit = emit
-        self._checkpoints.begin(self._prompt_count())
-        focus = compact_command(said.content)
-        # A prompt a hook may block does not title the session before the hook has run.
-        screened = focus is None and self._hooks.screens_prompts
-        if focus is None and not screened:
-            self._title_from(said, emit)
-        try:
-            turn.check()
-            resumed, self._resumed = self._resumed, True
-            if not await self._hooks.opening(
-                said.content, resumed=resumed, command=focus is not None
-            ):
-                stop: TurnStop = "end_turn"  # a hook blocked the prompt; its notice says why
-            else:
-                if screened:
-                    self._title_from(said, emit)
-                if focus is None:
-                    stop = await self._steps(emit, turn)
-                else:
-                    stop = await self._compact_now(prompt.seq, focus, emit)
-            await self._hooks.settle()
-        except asyncio.CancelledError:
-            await self._settle_checkpoints()
-            self._end(TurnEnd(stop_reason="cancelled"), emit)
-            if not turn.cancel_requested:
-                raise  # the caller itself was cancelled: recorded, and passed on
-            return "cancelled"
-        except ModelError as exc:
-            await self._settle_checkpoints()
-            self._end(TurnEnd(stop_reason="error", error=str(exc)), emit)
-            raise PromptFailed(str(exc)) from exc
-        except BaseException as exc:
-            await self._settle_checkpoints()
-            message = f"internal error: {type(exc).__name__}: {exc}"
-            self._end(TurnEnd(stop_reason="error", error=message), emit)
-            raise
-        await self._settle_checkpoints()
-        self._end(TurnEnd(stop_reason=stop), emit)
-        return stop
-
-    async def _settle_checkpoints(self) -> None:
-        try:
-            await self._checkpoints.settle()
-        except asyncio.CancelledError:
-            # Cancelled again while saving: the save lands later, or the next one sees it.
-            log.warning("a checkpoint was interrupted")
-
-    def _title_from(self, said: UserMessageEvent, emit: OnUpdate) -> None:
-        if self.title is None and (title := title_from(said.content)):
-            emit(TitleChanged(title=self._append(SessionTitle(title=title)).title))
-
-    async def _compact_now(self, command_seq: int, focus: str, emit: OnUpdate) -> TurnStop:
-        # The summary covers the conversation before the command, and the command itself.
-        earlier = [e for e in self._log.events if e.seq < command_seq]
-        if summary_point(earlier, everything=True) is None:
-            raise ModelError("nothing to compact yet: the conversation is empty")
-        if await self._hooks.pre_compact("manual", focus or None):
-            return "end_turn"  # a PreCompact hook blocked it; its notice says why
-        if not await self._context.summarise(
-            command_seq, focus or None, emit, asked=command_seq - 1
-        ):
-            raise ModelError("the model gave an empty summary; nothing was compacted")
-        return "end_turn"
-
-    async def _steps(self, emit: OnUpdate, turn: Turn) -> TurnStop:
-        continued = 0  # times in a row a Stop hook made the model go on
-        for step in range(1, self.max_steps + 1):
-            if self._hooks.stopped is not None:
-                return "end_turn"  # a hook stopped the turn; its notice says why
-            try:
-                reply = await self._ask_model(emit)
-            except ContextOverflow as exc:
-                # The estimate fell short of the provider's count: compact hard, retry once.
-                log.warning("context overflow, compacting: %s", exc)
-                await self._context.compact(emit, forced=True)
-                reply = await self._ask_model(emit, compact=False)
-            if not reply.tool_calls:
-                stop = _stop_reason(reply.stop_reason)
-                if stop == "end_turn" and await self._hooks.stop(continued):
-                    continued += 1
-                    continue
-                return stop
-            await self._checkpoints.before_step(step, reply.tool_calls)
-            await self._calls.run(reply.tool_calls, emit, turn.cancelled)
-            await self._checkpoints.after_step()
-        return "max_turn_requests"
-
-    async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
-        request = await self._context.ready(emit, compact=compact)
-        stream = self.model.stream(request)
-        try:
-            async for event in stream:
-                match event:
-                    case TextDelta(text=text):
-                        if text:
-                            emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
-                    case Completed(message=reply, usage=usage):
-                        ids = unique_ids([c.id for c in reply.tool_calls], self._log.events)
-                        calls = tuple(
-                            ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
-                            for call_id, c in zip(ids, reply.tool_calls, strict=True)
-                        )
-                        logged = self._append(
-                            AssistantMessageEvent(
-                                text=reply.text, tool_calls=calls, stop_reason=reply.stop_reason
-                            )
-                        )
-                        self._context.reported(request, reply, usage, emit)
-                        return logged
-                    case _:
-                        assert_never(event)
-        finally:
-            await close_stream(stream)
-        raise ModelError(f"the model {self.model.name} ended its stream without a message")
-
-    def _end(self, end: TurnEnd, emit: OnUpdate, unfinished: str = CANCELLED) -> None:
-        # Every call gets a result, so the history stays valid for the next request.
-        self._calls.finish_pending(unfinished, emit)
-        notice = self._checkpoints.notice()
-        if notice is not None:
-            emit(notice)
-        self._hooks.drop_background()
-        self._hooks.emit = _ignore
-        self._append(end)
-        self._log.sync()
-        if end.stop_reason == "error":
-            emit(TurnFailed(message=end.error or "the model failed"))
-        else:
-            emit(TurnEnded(stop_reason=end.stop_reason))
-
-    def _close_interrupted_turn(self) -> None:
-        events = self._log.events
-        starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
-        if not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :]):
-            return
-        answered = {e.tool_call_id for e in events[starts[-1] :] if isinstance(e, ToolResultEvent)}
-        for event in events[starts[-1] :]:
-            if isinstance(event, ToolCallEvent) and event.tool_call_id not in answered:
-                self._calls.adopt(event)
-        self._end(TurnEnd(stop_reason="cancelled"), lambda _update: None, unfinished=INTERRUPTED)
-
-    def _prompt_count(self) -> int:
-        return sum(isinstance(e, TurnStart) for e in self._log.events)
 
     def _finish_interrupted_restore(self) -> None:
         try:
@@ -481,10 +326,6 @@ class Session:
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
-
-
-def _ignore(_update: ClientUpdate) -> None:
-    return None
 
 
 def _with_skills(
@@ -503,22 +344,3 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
-
-
-def _stop_reason(reason: FinishReason) -> TurnStop:
-    match reason:
-        case "max_tokens" | "refusal":
-            return reason
-        case "end_turn" | "tool_use":
-            return "end_turn"
-
-
-def _safe(on_update: OnUpdate) -> OnUpdate:
-    # A client that fails to render must not leave the log half-written.
-    def emit(update: ClientUpdate) -> None:
-        try:
-            on_update(update)
-        except Exception:
-            log.exception("an update handler failed on %s", update.kind)
-
-    return emit

@@ -15,24 +15,20 @@ import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp import RequestError, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
-from acp.schema import (
-    ClientCapabilities,
-    FileSystemCapabilities,
-    Implementation,
-)
 from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
+from tether.web.failures import describe, failure
 from tether.web.follow import FollowedBudget, LogFollower, held_elsewhere
+from tether.web.handshake import initialize
+from tether.web.listing import permissions_report, session_list
 from tether.web.protocol import (
     Answer,
     Cancel,
@@ -47,13 +43,9 @@ from tether.web.protocol import (
     NewSession,
     Opened,
     Opening,
-    PermissionsReport,
     Prompt,
     PromptEnd,
-    Ready,
     RenameSession,
-    Sessions,
-    SessionSummary,
     SetConfigOption,
     SetMode,
     UnwatchChild,
@@ -61,9 +53,6 @@ from tether.web.protocol import (
 )
 
 __all__ = ["Bridge"]
-
-RENAME_METHOD = "tether/session/rename"
-"""tether's extension method (`_tether/session/rename`), offered by agents that say so."""
 
 log = logging.getLogger(__name__)
 
@@ -76,13 +65,6 @@ the tab's old agent holds the lock for a moment while it shuts down."""
 EXIT_WAIT_S = 30.0
 """How long an agent that closed its output during the handshake has to exit, so its exit code
 can be reported (one that keeps running is reported as not initialized, then stopped)."""
-
-
-def _tether_version() -> str:
-    try:
-        return version("tether")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"
 
 
 class Bridge:
@@ -184,29 +166,7 @@ class Bridge:
             self._following = None
 
     async def _initialize(self, conn: ClientSideConnection) -> None:
-        init = await conn.initialize(
-            protocol_version=PROTOCOL_VERSION,
-            client_capabilities=ClientCapabilities(
-                fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
-                terminal=False,
-            ),
-            client_info=Implementation(name="tether-web", version=_tether_version()),
-        )
-        caps = init.agent_capabilities
-        session_caps = caps.session_capabilities if caps else None
-        info = init.agent_info
-        await self._send(
-            Ready(
-                agent_name=(info.title or info.name) if info else self._command[0],
-                agent_version=info.version if info else None,
-                cwd=str(self._cwd),
-                can_load=bool(caps and caps.load_session),
-                can_list=bool(session_caps and session_caps.list is not None),
-                can_fork=bool(session_caps and session_caps.fork is not None),
-                can_delete=bool(session_caps and session_caps.delete is not None),
-                can_rename=_offers_rename(caps.field_meta if caps else None),
-            )
-        )
+        await self._send(await initialize(conn, self._command[0], self._cwd))
 
     async def _pump(
         self, incoming: AsyncIterator[ClientMessage], queue: asyncio.Queue[ClientMessage | None]
@@ -270,11 +230,11 @@ class Bridge:
                     PromptEnd(
                         session_id=message.session_id,
                         stop_reason="error",
-                        error=_failure(exc) or _describe(message, exc),
+                        error=failure(exc) or describe(message, exc),
                     )
                 )
                 return
-            await self._send(ErrorMessage(message=_describe(message, exc)))
+            await self._send(ErrorMessage(message=describe(message, exc)))
             if isinstance(message, SetMode | SetConfigOption):
                 # The menu shows back what the agent still holds.
                 menus = self._client.menus.get(message.session_id)
@@ -283,7 +243,7 @@ class Bridge:
     async def _dispatch(self, conn: ClientSideConnection, message: ClientMessage) -> None:
         match message:
             case ListSessions() | RenameSession() | DeleteSession():
-                await self._list(conn, message)
+                await self._send(await session_list(conn, message))
             case NewSession():
                 self._stop_following()
                 created = await conn.new_session(cwd=str(self._cwd), mcp_servers=[])
@@ -335,89 +295,6 @@ class Bridge:
                 menus = self._client.menus.options_changed(session_id, answer.config_options)
                 await self._send(Menus(session_id=session_id, menus=menus))
             case ListPermissions(session_id=session_id):
-                await self._send(await _permissions(conn, session_id))
+                await self._send(await permissions_report(conn, session_id))
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass
-
-    async def _list(
-        self, conn: ClientSideConnection, message: ListSessions | RenameSession | DeleteSession
-    ) -> None:
-        """The session list, after renaming or deleting one of it."""
-        match message:
-            case RenameSession(session_id=session_id, title=title):
-                params = {"sessionId": session_id, "title": title}
-                await conn.ext_method(RENAME_METHOD, params)
-            case DeleteSession(session_id=session_id):
-                # The SDK's client names `session/delete` but has no method for it.
-                await conn._conn.send_request("session/delete", {"sessionId": session_id})
-            case ListSessions():
-                pass
-        listed = await conn.list_sessions()
-        summaries = tuple(
-            SessionSummary(
-                session_id=s.session_id, cwd=s.cwd, title=s.title, updated_at=s.updated_at
-            )
-            for s in listed.sessions
-        )
-        await self._send(Sessions(sessions=summaries))
-
-
-def _offers_rename(meta: dict[str, Any] | None) -> bool:
-    """Whether the agent says it has `_tether/session/rename` (`_meta.tether.renameSession`)."""
-    tether = meta.get("tether") if isinstance(meta, dict) else None
-    return isinstance(tether, dict) and tether.get("renameSession") is True
-
-
-async def _permissions(conn: ClientSideConnection, session_id: str) -> PermissionsReport:
-    """The agent's report on a session's rules; an agent without it says so in the report."""
-    try:
-        report = await conn.ext_method("tether/permissions", {"sessionId": session_id})
-    except RequestError as exc:
-        return PermissionsReport(session_id=session_id, error=str(exc))
-    return PermissionsReport(session_id=session_id, report=report)
-
-
-def _failure(exc: Exception) -> str | None:
-    """The agent's own account of a failed prompt (tether: the model's error), if it gave one."""
-    if isinstance(exc, RequestError) and isinstance(exc.data, dict):
-        detail = exc.data.get("details")
-        if isinstance(detail, str) and detail:
-            return detail
-    return None
-
-
-def _describe(message: ClientMessage, exc: Exception) -> str:
-    what = _what(message)
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"{what} failed: the agent's answer does not follow ACP ({where}: {first['msg']})"
-    if isinstance(exc, RequestError):
-        detail = exc.data.get("details") if isinstance(exc.data, dict) else None
-        text = f"{exc}" + (f" ({detail})" if detail else "")
-        return f"{what} failed: {text}"
-    return f"{what} failed: the agent connection closed"
-
-
-def _what(message: ClientMessage) -> str:
-    """What the page asked for, as a failure names it."""
-    match message:
-        case SetConfigOption(config_id=config_id, value=value):
-            return f"changing the setting {config_id} to {value}"
-        case SetMode(mode_id=mode_id):
-            return f"changing the mode to {mode_id}"
-        case _:
-            pass
-    return {
-        "listSessions": "listing sessions",
-        "newSession": "starting a session",
-        "loadSession": "opening the session",
-        "forkSession": "forking the session",
-        "renameSession": "renaming the session",
-        "deleteSession": "deleting the session",
-        "prompt": "the prompt",
-        "cancel": "cancelling",
-        "setMode": "changing the mode",
-        "setConfigOption": "changing the setting",
-        "answer": "answering",
-    }[message.type]

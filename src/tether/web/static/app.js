@@ -1,6 +1,6 @@
 // tether web: the page. It wires the parts (header, session list, transcript, plan, composer)
 // to one connection to the server, which speaks ACP to the agent.
-// Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
+// Protocol (JSON, tagged by `type`): see src/tether/web/protocol/.
 
 import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
 import { Composer } from "./composer.js";

@@ -1,6 +1,6 @@
 // The page's one WebSocket to the server, which speaks ACP to the agent. The server keeps its
 // token across restarts, so a lost connection is retried with backoff.
-// Protocol (JSON, tagged by `type`): see src/tether/web/protocol.py.
+// Protocol (JSON, tagged by `type`): see src/tether/web/protocol/.
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000, 10000];
 
