@@ -171,6 +171,15 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     for name in ("commondir", "gitdir", "config.worktree"):
         (ws / ".git" / "worktrees" / "wt" / name).write_text("x\n")
     (ws / ".git" / "config.worktree").write_text("[core]\n")
+    # Submodules: one whose `.git` names its directory under `.git/modules`, one with its own.
+    (ws / ".gitmodules").write_text(
+        '[submodule "lib"]\n\tpath = lib\n[submodule "old"]\n  path = "old" \n'
+        '[submodule "out"]\n\tpath = ../other\n'
+    )
+    (ws / "lib").mkdir()
+    (ws / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n")
+    (ws / "old" / ".git" / "hooks").mkdir(parents=True)
+    (ws / "old" / ".git" / "config").write_text("[core]\n")
     writes = [
         *protected,
         ".tether/new.md",
@@ -182,6 +191,9 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
         ".git/modules/lib/modules/deep/config",
         ".git/worktrees/wt/commondir",
         ".git/worktrees/wt/config.worktree",
+        "lib/.git",
+        "old/.git/config",
+        "old/.git/hooks/pre-commit",
         f"{other}/.git",
         f"{other}/gitdir/hooks/post-checkout",
         f"{other}/gitdir/config",
@@ -201,9 +213,14 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     assert (ws / ".tether" / "settings.json").exists()
     # Nor can a git directory be moved aside, and a new one with the command's config put
     # in its place (git would run its core.fsmonitor when the person next ran git status).
-    aside = "mv .git g2; mv .git/modules/lib m2; mv .git/modules m3; mv ../other/gitdir g3"
+    aside = (
+        "mv .git g2; mv .git/modules/lib m2; mv .git/modules m3; mv ../other/gitdir g3;"
+        " mv old/.git o2; mv old o3"
+    )
     moved = await invoke(SANDBOXED, BashArgs(command=aside), ctx)
-    assert "cannot move '.git' to 'g2': Device or resource busy" in moved.text(), moved.text()
+    for name in (".git", "old"):
+        assert f"cannot move '{name}'" in moved.text(), moved.text()
+    assert (ws / "old" / ".git" / "config").read_text() == "[core]\n"
     for kept in (ws / ".git/modules/lib", ws / ".git/modules/lib/modules/deep", other / "gitdir"):
         assert (kept / "config").read_text() == "[core]\n"  # copied at most, never moved
     assert (ws / ".git" / "HEAD").exists() and not (ws / "g2").exists()

@@ -17,6 +17,7 @@ workspace. Protected entries a command creates are named in its result instead.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,10 @@ _WORKTREE_LINKS = ("commondir", "gitdir", "config.worktree")
 _MAX_GIT_DIRS = 256
 """Submodule and worktree git directories looked at under one repository's `.git`."""
 
+_MAX_GITMODULES = 256 * 1024
+_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=(.*)$", re.MULTILINE)
+"""A `path = lib/x` line of `.gitmodules`."""
+
 
 @dataclass(frozen=True)
 class Hidden:
@@ -97,15 +102,32 @@ def protected_paths(roots: Sequence[Path]) -> tuple[Path, ...]:
     """The protected entries of each root that exist now, to be bound read-only."""
     found: list[Path] = []
     for root in roots:
-        for name in PROTECTED_ENTRIES:
-            entry = root / name
+        # A submodule's `.git` too: the person's `git status` runs a status in it, with
+        # the config its `.git` names.
+        submodules = [root / path / ".git" for path in _submodule_paths(root)]
+        for entry in (*(root / name for name in PROTECTED_ENTRIES), *submodules):
             if not os.path.lexists(entry):
                 continue
-            if name != ".git" or not entry.is_dir():
+            if entry.name != ".git" or not entry.is_dir():
                 found.append(entry)  # a `.git` file points git at its directory: kept as is
             for git_dir in _git_dirs(entry, roots):
                 found += _git_inside(git_dir)
     return tuple(dict.fromkeys(found))
+
+
+def _submodule_paths(root: Path) -> list[str]:
+    """The submodule folders `root/.gitmodules` names, those with no symlink on the way."""
+    try:
+        text = read_bounded_text(root / ".gitmodules", limit=_MAX_GITMODULES)
+    except (OSError, UnreadableFile):
+        return []
+    paths = []
+    for match in _SUBMODULE_PATH.finditer(text):
+        path = match.group(1).strip().strip('"')
+        folder = os.path.normpath(root / path)
+        if folder.startswith(f"{root}{os.sep}") and os.path.realpath(folder) == folder:
+            paths.append(os.path.relpath(folder, root))
+    return paths[:_MAX_GIT_DIRS]
 
 
 def _git_inside(git_dir: Path) -> list[Path]:
