@@ -147,6 +147,21 @@ async def test_git_init_and_commit_work_inside_the_workspace(tmp_path: Path) -> 
     assert not (tmp_path / ".git" / "hooks" / "post-commit").exists()
     assert "fsmonitor" not in (tmp_path / ".git" / "config").read_text()
     assert "createdProtected" not in _meta(again)
+    # A repository of the command's own added as a submodule: the person's git status
+    # would run its config's fsmonitor. Its .git is named; after that it is protected.
+    who = "-c user.name=t -c user.email=t@example.com"
+    planted = await _run(
+        tmp_path,
+        f"mkdir lib && cd lib && git init -q && git config core.fsmonitor evil"
+        f" && git {who} commit -q --allow-empty -m x && cd .. && git add lib 2>/dev/null"
+        f" && git {who} commit -qm sub && printf '[submodule \"lib\"]\\n\\tpath = lib\\n'"
+        " > .gitmodules",
+    )
+    assert _meta(planted)["createdProtected"] == [str(tmp_path / "lib" / ".git")], planted.text()
+    assert "Appeared while the command ran: " in planted.text()
+    after = await _run(tmp_path, "echo x > more.txt && git add more.txt; echo y >> lib/.git/config")
+    assert "lib/.git/config: Read-only file system" in after.text(), after.text()
+    assert "createdProtected" not in _meta(after)
 
 
 async def test_the_network_is_off_unless_allowed(tmp_path: Path) -> None:

@@ -171,6 +171,7 @@ def _subdirectories(path: Path) -> list[Path]:
 def absent_protected(roots: Sequence[Path]) -> tuple[Path, ...]:
     """The protected entries a command could create (unprotected until they exist)."""
     absent = [root / name for root in roots for name in PROTECTED_ENTRIES]
+    absent += [root / path / ".git" for root in roots for path in _submodule_paths(root)]
     for root in roots:
         git = root / ".git"
         if git.is_dir() and not git.is_symlink():

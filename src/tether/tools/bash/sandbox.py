@@ -26,6 +26,7 @@ from typing import Literal, TypeGuard, get_args
 from tether.home import data_dir
 from tether.tools.bash.bwrap import Bwrap
 from tether.tools.bash.environment import sandbox_environment
+from tether.tools.bash.gitindex import WatchedIndex, watch_indexes
 from tether.tools.bash.mounts import (
     SANDBOX_TMP,
     Hidden,
@@ -160,6 +161,8 @@ class Confinement:
     seccomp: bytes
     absent: tuple[Path, ...]
     """Protected entries missing when the command starts (it could create them)."""
+    indexes: tuple[WatchedIndex, ...] = ()
+    """The workspace repositories' indexes, whose new gitlinks are submodules it made."""
     limits: tuple[str, ...] = ()
     """`ulimit` options for the command: `-u N` (processes), `-v KiB` (address space)."""
     watch_processes: int | None = None
@@ -197,6 +200,7 @@ def confinement(
         env=sandbox_environment(os.environ if environ is None else environ, policy.env),
         seccomp=bwrap.seccomp,
         absent=(*absent_protected(roots), *_missing(policy.protected)) if writable else (),
+        indexes=watch_indexes(roots, protected) if writable else (),
         limits=tuple(limits),
         watch_processes=policy.max_processes if root else None,
     )

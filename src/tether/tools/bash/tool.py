@@ -19,7 +19,7 @@ from tether.tools.bash.group import signal_name
 from tether.tools.bash.limits import limits_hit
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
-from tether.tools.bash.sandbox import UNSANDBOXED, SandboxPolicy, confinement
+from tether.tools.bash.sandbox import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -166,7 +166,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             reporter.cancel()
         sig = finished.signal
         sandbox = self.sandbox if confine is not None else None
-        created = [str(p) for p in confine.absent if os.path.lexists(p)] if confine else []
+        created = await asyncio.to_thread(_created_protected, confine) if confine else []
         return BashValue(
             command=args.command,
             cwd=str(cwd),
@@ -285,3 +285,12 @@ def _notice_once(problem: str) -> None:
     if problem not in _noticed:
         _noticed.add(problem)
         log.warning("the sandbox cannot start (%s); commands run unsandboxed", problem)
+
+
+def _created_protected(confine: Confinement) -> list[str]:
+    """What became protected while the command ran: entries missing at its start that are
+    there now, and the `.git` of each submodule it added to a workspace index."""
+    created = [p for p in confine.absent if os.path.lexists(p)]
+    for index in confine.indexes:
+        created += index.added()
+    return [str(p) for p in dict.fromkeys(created)]
