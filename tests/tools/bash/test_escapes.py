@@ -173,7 +173,7 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     (ws / ".git" / "config.worktree").write_text("[core]\n")
     # Submodules: one whose `.git` names its directory under `.git/modules`, one with its own.
     (ws / ".gitmodules").write_text(
-        '[submodule "lib"]\n\tpath = lib\n[submodule "old"]\n  path = "old" \n'
+        '[submodule "lib"]\n\tpath = lib\n[submodule "old"]\n  Path = "old" \n'
         '[submodule "out"]\n\tpath = ../other\n'
     )
     (ws / "lib").mkdir()

@@ -66,7 +66,7 @@ _MAX_GIT_DIRS = 256
 """Submodule and worktree git directories looked at under one repository's `.git`."""
 
 _MAX_GITMODULES = 256 * 1024
-_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=(.*)$", re.MULTILINE)
+_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=(.*)$", re.MULTILINE | re.IGNORECASE)
 """A `path = lib/x` line of `.gitmodules`."""
 
 
