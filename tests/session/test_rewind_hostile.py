@@ -1,12 +1,15 @@
 """A conflict's diff reads the file as it is now; the workspace may have made it hostile
-between the check and the read: a FIFO no one writes, a huge file, a link out of it."""
+between the check and the read: a FIFO no one writes, a huge file, a link out of it. The
+restore journal, in tether's data directory, is read as warily."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from tether.checkpoints import open_store
+import pytest
+
+from tether.checkpoints import CheckpointError, open_store, recover
 from tether.checkpoints.files import Blob
 from tether.session.rewind import _short_diff
 
@@ -45,3 +48,20 @@ def test_a_swapped_file_is_named_never_read(tmp_path: Path, ws: Path) -> None:
     os.rmdir(ws / "sub")
     (ws / "sub").symlink_to(outside)
     assert _short_diff(store, "sub/a.py", now, wanted) == "(not shown: behind a symbolic link)"
+
+
+def test_a_journal_that_is_a_fifo_or_a_link_is_refused_not_waited_on(
+    tmp_path: Path, ws: Path
+) -> None:
+    store = open_store(tmp_path / "home", ws)
+    journal = tmp_path / "session.restore.json"
+    os.mkfifo(journal)
+    with pytest.raises(CheckpointError, match=r"not a regular file \(a FIFO\)"):
+        recover(store, journal)
+    journal.unlink()
+    (tmp_path / "elsewhere.json").write_text("{}")
+    journal.symlink_to(tmp_path / "elsewhere.json")
+    with pytest.raises(CheckpointError, match="a symbolic link, which is not followed"):
+        recover(store, journal)
+    journal.unlink()
+    assert recover(store, journal) is None

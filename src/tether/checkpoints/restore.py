@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
+from tether.bounded import UnreadableFile, read_bounded
 from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import Blob, FileState, disk_state
 from tether.checkpoints.store import SnapshotStore
@@ -30,7 +31,10 @@ from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import TEMP_PREFIX
 from tether.tools.fs.beneath import opened_dir
 
-__all__ = ["Change", "Restored", "finish", "recover", "restore"]
+__all__ = ["MAX_JOURNAL_BYTES", "Change", "Restored", "finish", "recover", "restore"]
+
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+"""A restore journal larger than this is not read (it lists paths and ids: far less)."""
 
 _VERSION = 1
 
@@ -77,11 +81,11 @@ def recover(store: SnapshotStore, journal: Path) -> tuple[Restored, JsonValue] |
     the journal stays until `finish`.
     """
     try:
-        raw = journal.read_bytes()
+        raw = read_bounded(journal, limit=MAX_JOURNAL_BYTES, follow_symlinks=False)
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        raise CheckpointError(f"cannot read the restore journal {journal}: {exc}") from exc
+    except UnreadableFile as exc:  # a FIFO or a link put there: never waited on or followed
+        raise CheckpointError(f"cannot read the restore journal: {exc}") from exc
     try:
         data = parse_json(raw)
         if data["version"] != _VERSION or data["root"] != str(store.root):
