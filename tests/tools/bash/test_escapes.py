@@ -224,3 +224,37 @@ async def test_what_runs_outside_later_is_read_only_inside(tmp_path: Path) -> No
     for kept in (ws / ".git/modules/lib", ws / ".git/modules/lib/modules/deep", other / "gitdir"):
         assert (kept / "config").read_text() == "[core]\n"  # copied at most, never moved
     assert (ws / ".git" / "HEAD").exists() and not (ws / "g2").exists()
+
+
+async def test_protected_entries_that_are_links_are_watched_not_mounted(outside: Path) -> None:
+    ws, elsewhere = outside / "ws", outside / "elsewhere"
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    (elsewhere / "lib").mkdir(parents=True)
+    (elsewhere / "lib" / "HEAD").write_text("ref: refs/heads/main\n")
+    (elsewhere / "lib" / "config").write_text("[core]\n")
+    (ws / "claude-files").mkdir()
+    # Links a mount cannot stand on: out of the workspace, and the submodules' directory.
+    (ws / ".claude").symlink_to(elsewhere)
+    (ws / ".tether").symlink_to("claude-files")
+    (ws / ".git" / "modules").symlink_to(elsewhere)
+    ran = await _run(ws, "echo ok > fine.txt && cat .git/modules/lib/HEAD")
+    assert ran.text().startswith("ref: refs/heads/main\n"), ran.text()
+    assert (ws / "fine.txt").read_text() == "ok\n"
+    assert "createdProtected" not in (ran.meta or {})
+    # A link the command replaces is named: what it put there was not protected.
+    # Where a link inside the workspace points is read-only like the entry itself.
+    (ws / "modules" / "lib").mkdir(parents=True)
+    (ws / "modules" / "lib" / "HEAD").write_text("ref: refs/heads/main\n")
+    (ws / "modules" / "lib" / "config").write_text("[core]\n")
+    (ws / ".git" / "modules").unlink()
+    (ws / ".git" / "modules").symlink_to("../modules")
+    replaced = await _run(
+        ws,
+        "rm .claude && mkdir .claude && echo '{}' > .claude/settings.json;"
+        " touch .tether/x; echo y >> .git/modules/lib/config; echo z > modules/lib/other",
+    )
+    text = replaced.text()
+    assert ".tether/x': Read-only file system" in text, text
+    assert ".git/modules/lib/config: Read-only file system" in text, text
+    assert (replaced.meta or {}).get("createdProtected") == [str(ws / ".claude")], text
+    assert (ws / "modules" / "lib" / "other").read_text() == "z\n"  # only what git runs

@@ -31,6 +31,7 @@ __all__ = [
     "Hidden",
     "absent_protected",
     "hidden_paths",
+    "linked",
     "mount_arguments",
     "protected_paths",
 ]
@@ -99,7 +100,8 @@ def hidden_paths(home: Path, data: Path) -> tuple[Hidden, ...]:
 
 
 def protected_paths(roots: Sequence[Path]) -> tuple[Path, ...]:
-    """The protected entries of each root that exist now, to be bound read-only."""
+    """The protected entries of each root that exist now, to be bound read-only (those that
+    are symbolic links cannot be: see `linked`)."""
     found: list[Path] = []
     for root in roots:
         # A submodule's `.git` too: the person's `git status` runs a status in it, with
@@ -108,11 +110,35 @@ def protected_paths(roots: Sequence[Path]) -> tuple[Path, ...]:
         for entry in (*(root / name for name in PROTECTED_ENTRIES), *submodules):
             if not os.path.lexists(entry):
                 continue
-            if entry.name != ".git" or not entry.is_dir():
+            if entry.name != ".git" or not entry.is_dir() or entry.is_symlink():
                 found.append(entry)  # a `.git` file points git at its directory: kept as is
             for git_dir in _git_dirs(entry, roots):
-                found += _git_inside(git_dir)
+                found += _git_inside(git_dir, roots)
     return tuple(dict.fromkeys(found))
+
+
+def linked(
+    paths: Sequence[Path], roots: Sequence[Path]
+) -> tuple[tuple[Path, ...], tuple[tuple[Path, str], ...]]:
+    """`paths` to mount read-only, and the symbolic links among them with where each points.
+
+    A mount onto a symbolic link would land where it points (bwrap refuses one that points
+    outside), and a link in a writable folder can be replaced whatever is mounted where it
+    points: a link is watched, to be named in the result when a command changed it, and
+    where it points is mounted instead when that lies in a root (outside, it is read-only).
+    """
+    plain: list[Path] = []
+    links: list[tuple[Path, str]] = []
+    for path in paths:
+        try:
+            links.append((path, os.readlink(path)))
+        except OSError:
+            plain.append(path)  # not a link (or gone: `-try` mounts skip it)
+            continue
+        real = _real_inside(path, roots)
+        if real != path and os.path.exists(real):
+            plain.append(real)
+    return tuple(dict.fromkeys(plain)), tuple(links)
 
 
 def _submodule_paths(root: Path) -> list[str]:
@@ -130,7 +156,7 @@ def _submodule_paths(root: Path) -> list[str]:
     return paths[:_MAX_GIT_DIRS]
 
 
-def _git_inside(git_dir: Path) -> list[Path]:
+def _git_inside(git_dir: Path, roots: Sequence[Path]) -> list[Path]:
     """What git runs from in `git_dir` and in the git directories it holds: its submodules'
     (`modules/NAME`, at any depth) and its linked worktrees' (`worktrees/NAME`)."""
     found: list[Path] = []
@@ -140,19 +166,30 @@ def _git_inside(git_dir: Path) -> list[Path]:
         current = pending.pop()
         seen += 1
         found += [current / n for n in _GIT_INSIDE if os.path.lexists(current / n)]
-        worktrees = _subdirectories(current / "worktrees")
-        for linked in worktrees[:_MAX_GIT_DIRS]:
-            found += [linked / n for n in _WORKTREE_LINKS if os.path.lexists(linked / n)]
-        pending += _module_dirs(current / "modules")
+        worktrees = _subdirectories(_real_inside(current / "worktrees", roots))
+        for tree in worktrees[:_MAX_GIT_DIRS]:
+            found += [tree / n for n in _WORKTREE_LINKS if os.path.lexists(tree / n)]
+        pending += _module_dirs(_real_inside(current / "modules", roots))
     return found
+
+
+def _real_inside(path: Path, roots: Sequence[Path]) -> Path:
+    """`path` with its symbolic links resolved when that lands in a root (where a mount can
+    stand on it); `path` itself otherwise (outside, it is read-only already)."""
+    if not os.path.islink(path):
+        return path
+    real = Path(os.path.realpath(path))
+    return real if any(real.is_relative_to(r) for r in roots) else path
 
 
 def _module_dirs(modules: Path) -> list[Path]:
     """The submodule git directories under `modules` (a name may hold `/`: `a/b`)."""
     found: list[Path] = []
     pending = _subdirectories(modules)
-    while pending and len(found) < _MAX_GIT_DIRS:
+    looked = 0
+    while pending and looked < _MAX_GIT_DIRS:
         current = pending.pop()
+        looked += 1
         if os.path.lexists(current / "HEAD"):
             found.append(current)
         else:
@@ -161,6 +198,9 @@ def _module_dirs(modules: Path) -> list[Path]:
 
 
 def _subdirectories(path: Path) -> list[Path]:
+    """The folders in folder `path`; none when `path` is a symbolic link (never followed)."""
+    if os.path.islink(path):
+        return []
     try:
         with os.scandir(path) as entries:
             return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]

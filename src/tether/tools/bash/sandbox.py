@@ -32,6 +32,7 @@ from tether.tools.bash.mounts import (
     Hidden,
     absent_protected,
     hidden_paths,
+    linked,
     mount_arguments,
     protected_paths,
 )
@@ -161,6 +162,8 @@ class Confinement:
     seccomp: bytes
     absent: tuple[Path, ...]
     """Protected entries missing when the command starts (it could create them)."""
+    links: tuple[tuple[Path, str], ...] = ()
+    """Protected entries that are symbolic links (unmountable), and where each points."""
     indexes: tuple[WatchedIndex, ...] = ()
     """The workspace repositories' indexes, whose new gitlinks are submodules it made."""
     limits: tuple[str, ...] = ()
@@ -180,7 +183,8 @@ def confinement(
     assert bwrap.path is not None and bwrap.works, "only a working bwrap confines"
     writable = policy.mode == "workspace-write"
     roots = workspace.roots
-    protected = (*protected_paths(roots), *_present(policy.protected)) if writable else ()
+    found = (*protected_paths(roots), *_present(policy.protected)) if writable else ()
+    protected, links = linked(found, roots)
     options = bwrap_arguments(
         policy,
         workspace,
@@ -200,6 +204,7 @@ def confinement(
         env=sandbox_environment(os.environ if environ is None else environ, policy.env),
         seccomp=bwrap.seccomp,
         absent=(*absent_protected(roots), *_missing(policy.protected)) if writable else (),
+        links=links,
         indexes=watch_indexes(roots, protected) if writable else (),
         limits=tuple(limits),
         watch_processes=policy.max_processes if root else None,
@@ -224,6 +229,10 @@ def _between(roots: Sequence[Path], files: Sequence[Path]) -> tuple[Path, ...]:
         if root is None:
             continue
         for parent in reversed(file.parents):
-            if parent != root and parent.is_relative_to(root) and parent.is_dir():
+            if parent == root or not parent.is_relative_to(root):
+                continue
+            if parent.is_symlink():
+                break  # a mount would land where it points: the rest cannot be pinned
+            if parent.is_dir():
                 found[parent] = None
     return tuple(found)

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -289,8 +290,19 @@ def _notice_once(problem: str) -> None:
 
 def _created_protected(confine: Confinement) -> list[str]:
     """What became protected while the command ran: entries missing at its start that are
-    there now, and the `.git` of each submodule it added to a workspace index."""
+    there now, protected symbolic links it changed, and the `.git` of each submodule it
+    added to a workspace index."""
     created = [p for p in confine.absent if os.path.lexists(p)]
+    for path, target in confine.links:
+        if _link_target(path) != target:
+            created.append(path)  # replaced: what is there now was not protected
     for index in confine.indexes:
         created += index.added()
     return [str(p) for p in dict.fromkeys(created)]
+
+
+def _link_target(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
