@@ -18,6 +18,7 @@ from tether.checkpoints import (
     open_store,
     restore,
 )
+from tether.checkpoints.preimage_store import PreimageStore
 
 
 def test_bytes_are_saved_as_they_are_and_what_is_left_out(
@@ -111,3 +112,13 @@ def test_the_workspace_git_config_and_attributes_run_nothing(tmp_path: Path, ws:
     restore(store, [Change("a.txt", now["a.txt"], wanted["a.txt"])], tmp_path / "j")
     assert (ws / "a.txt").read_text() == "v1\n"
     assert not ran.exists(), ran.read_text()
+
+
+def test_a_manifest_nested_too_deeply_is_a_checkpoint_error(tmp_path: Path, ws: Path) -> None:
+    store = PreimageStore.open(tmp_path / "preimages", ws)
+    tree = store.snapshot(None).tree
+    manifest = tmp_path / "preimages" / "objects" / tree[:2] / tree[2:]
+    manifest.chmod(0o644)
+    manifest.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CheckpointError, match=f"checkpoint {tree} is not in the pre-image store"):
+        store.states(tree, ["a.txt"])

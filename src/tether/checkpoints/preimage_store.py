@@ -29,6 +29,7 @@ from tether.checkpoints.files import (
     read_fd,
 )
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, known, store_lock
+from tether.jsontext import parse_json
 from tether.linediff import row_hunks
 from tether.tools.fs.beneath import open_file
 
@@ -180,7 +181,7 @@ class PreimageStore:
 
     def _manifest(self, tree: str) -> _Manifest:
         try:
-            raw = json.loads(self._object(tree).read_bytes())
+            raw = parse_json(self._object(tree).read_bytes())  # too deep: a ValueError too
             return _Manifest(_loaded(raw["states"]), _loaded(raw["origins"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise CheckpointError(f"checkpoint {tree} is not in the pre-image store") from exc
