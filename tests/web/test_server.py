@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import time
@@ -19,6 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from tests.web.conftest import TETHER, WebServer, fake_agent_command, running_web
+from tether.web.server import bind
 
 RECV_TIMEOUT_S = 15
 
@@ -309,3 +312,29 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
         end = _recv(ws, "promptEnd")
         assert end["stopReason"] == "error"
         assert "the prompt failed" in end["error"]
+
+
+def test_connections_it_accepts_send_small_writes_at_once() -> None:
+    # Nagle's algorithm off (TCP_NODELAY) on every accepted connection: with it on, a
+    # response's body waited for the ACK of its headers, 40 ms for each file on a kept-alive
+    # connection. asyncio turns it off only for a socket that names its protocol TCP.
+    async def main() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def on_connection(
+            _reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        ) -> None:
+            sock = writer.get_extra_info("socket")
+            accepted.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        listening = bind("127.0.0.1", 0)
+        server = await asyncio.start_server(on_connection, sock=listening)
+        async with server:
+            port = listening.getsockname()[1]
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            nodelay = await asyncio.wait_for(accepted, RECV_TIMEOUT_S)
+            writer.close()
+            return nodelay
+
+    assert asyncio.run(main()) != 0
