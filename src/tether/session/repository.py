@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.checkpoints.git import SAFE_CONFIG
+
 __all__ = ["MAX_COMMITS", "MAX_STATUS_LINES", "Repository", "read_repository"]
 
 MAX_STATUS_LINES = 20
@@ -25,13 +27,12 @@ _MAX_SUBJECT = 120
 _MAX_OUTPUT = 256 * 1024
 _TIMEOUT = 3.0
 _SAFE = (
-    "core.fsmonitor=false",
+    *SAFE_CONFIG,
     "core.quotePath=false",
     "log.showSignature=false",
     "status.showUntrackedFiles=normal",
-    "diff.external=",
 )
-"""Settings that keep git from running anything the repository names."""
+"""Settings that keep git from running anything the repository names (and plain output)."""
 
 
 @dataclass(frozen=True)

@@ -237,6 +237,7 @@ async def test_protected_entries_that_are_links_are_watched_not_mounted(outside:
     (ws / ".claude").symlink_to(elsewhere)
     (ws / ".tether").symlink_to("claude-files")
     (ws / ".git" / "modules").symlink_to(elsewhere)
+    (ws / ".vscode").symlink_to(".")  # the workspace itself: it stays writable
     ran = await _run(ws, "echo ok > fine.txt && cat .git/modules/lib/HEAD")
     assert ran.text().startswith("ref: refs/heads/main\n"), ran.text()
     assert (ws / "fine.txt").read_text() == "ok\n"

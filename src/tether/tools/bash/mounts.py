@@ -136,8 +136,8 @@ def linked(
             plain.append(path)  # not a link (or gone: `-try` mounts skip it)
             continue
         real = _real_inside(path, roots)
-        if real != path and os.path.exists(real):
-            plain.append(real)
+        if real != path and real not in roots and os.path.exists(real):
+            plain.append(real)  # (a link to a root itself would make the root read-only)
     return tuple(dict.fromkeys(plain)), tuple(links)
 
 
