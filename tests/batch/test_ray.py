@@ -5,6 +5,7 @@ process killed mid-task is retried with its attempts counted."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -32,20 +33,25 @@ ray = pytest.importorskip("ray")
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def cluster() -> Iterator[str]:
     """A local cluster of two CPUs on loopback; its address."""
-    temp = tmp_path_factory.mktemp("ray")
-    context = ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        _temp_dir=str(temp),
-        _node_ip_address="127.0.0.1",
-    )
+    # A short folder of its own: Ray puts Unix sockets a few levels below it, and a socket's
+    # path may not pass 107 bytes (pytest's own folders, numbered past 999, went over).
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
     try:
-        yield str(context.address_info["gcs_address"])
+        context = ray.init(
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            _temp_dir=temp,
+            _node_ip_address="127.0.0.1",
+        )
+        try:
+            yield str(context.address_info["gcs_address"])
+        finally:
+            ray.shutdown()
     finally:
-        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def test_four_tasks_on_ray_one_worker_killed_and_retried(cluster: str, tmp_path: Path) -> None:
