@@ -2,8 +2,8 @@
 
 The table is LAYOUT.md's, with the homes added since and what their code showed:
 
-- `frontmatter.py`, `home.py`, `lazy.py` and `figures.py` stand on the ground floor with
-  `jsontext.py`: plain helpers that know nothing of tether's concepts. `bounded.py` reads
+- `frontmatter.py`, `home.py`, `lazy.py`, `figures.py` and `gitenv.py` stand on the ground
+  floor with `jsontext.py`: plain helpers that know nothing of tether's concepts. `bounded.py` reads
   JSON with `jsontext.py`, so it has a floor of its own just above.
 - `instructions/` (the `AGENTS.md` chains and their `@imports`) reads bounded Markdown and
   nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
@@ -42,6 +42,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "figures",
         "home",
         "lazy",
+        "gitenv",
     ),
     ("bounded",),
     ("views", "content"),

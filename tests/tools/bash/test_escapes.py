@@ -22,6 +22,9 @@ from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.value import DISABLED_NOTE
+from tether.tools.card_context import CardContext
+from tether.views import TerminalResultView
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
 
@@ -259,3 +262,92 @@ async def test_protected_entries_that_are_links_are_watched_not_mounted(outside:
     assert ".git/modules/lib/config: Read-only file system" in text, text
     assert (replaced.meta or {}).get("createdProtected") == [str(ws / ".claude")], text
     assert (ws / "modules" / "lib" / "other").read_text() == "z\n"  # only what git runs
+
+
+_WHO = "-c user.name=t -c user.email=t@example.com"
+
+
+def _git_outside(ws: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The person's git in the workspace, after the command (a `nobody` workspace is safe)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    return subprocess.run(
+        ["git", "-c", "safe.directory=*", *_WHO.split(), *args],
+        cwd=ws,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _card_notes(result: ToolResult, command: str) -> str:
+    view = SANDBOXED.present_result(BashArgs(command=command), result, CardContext())
+    assert isinstance(view, TerminalResultView)
+    return "\n".join(view.notes or ())
+
+
+async def test_hooks_and_config_planted_in_a_new_git_do_not_run_outside(
+    outside: Path, user: str
+) -> None:
+    ws = workspace_for(outside, user)
+    hooked, monitored = outside / "hooked", outside / "monitored"
+    command = (
+        f"git init -q && echo hi > a.txt && git add -A && git {_WHO} commit -qm first"
+        f" && printf '#!/bin/sh\\ntouch {hooked}\\n' > .git/hooks/pre-commit"
+        " && chmod +x .git/hooks/pre-commit"
+        f" && git config core.fsmonitor 'touch {monitored}; false'"
+        " && git config alias.st status && git log --oneline"
+    )
+    result = await _run(ws, command)
+    text = result.text()
+    assert " first\n" in text and text.endswith("Exit code: 0"), text
+    git = ws / ".git"
+    assert f"{DISABLED_NOTE}: {git}/hooks/pre-commit (renamed to pre-commit.disabled);" in text
+    assert f"core.fsmonitor in {git}/config." in text, text
+    assert (result.meta or {})["disabledOnCreate"] == [
+        {"path": f"{git}/hooks/pre-commit", "renamedTo": f"{git}/hooks/pre-commit.disabled"},
+        {"path": f"{git}/config", "key": "core.fsmonitor"},
+    ]
+    notes = _card_notes(result, command)
+    assert f"{DISABLED_NOTE}: {git}/hooks/pre-commit (renamed to pre-commit.disabled)" in notes
+    assert f"core.fsmonitor in {git}/config" in notes
+    assert not (git / "hooks" / "pre-commit").exists()
+    assert (git / "hooks" / "pre-commit.disabled").stat().st_mode & 0o111 == 0
+    assert (git / "hooks" / "pre-commit.sample").stat().st_mode & 0o111  # git's own, kept
+    # The person's git: the repository works, the alias that runs no program is kept, and
+    # neither the hook nor the fsmonitor runs.
+    (ws / "b.txt").write_text("more\n")
+    assert _git_outside(ws, "st", "--short").stdout == "?? b.txt\n"
+    committed = _git_outside(ws, "commit", "-qam", "second", "--allow-empty")
+    assert committed.returncode == 0, committed.stderr
+    log = _git_outside(ws, "log", "--format=%s").stdout
+    assert log == "second\nfirst\n", log
+    assert not hooked.exists() and not monitored.exists()
+
+
+async def test_a_hooks_link_to_a_folder_outside_is_set_aside_not_followed(
+    outside: Path, user: str
+) -> None:
+    ws = workspace_for(outside, user)
+    elsewhere, marker = outside / "elsewhere", outside / "hooked"
+    elsewhere.mkdir()
+    hook = elsewhere / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    result = await _run(
+        ws, f"git init -q && rm -r .git/hooks && ln -s {elsewhere} .git/hooks && ls .git/hooks/"
+    )
+    assert result.text().startswith("pre-commit\n"), result.text()
+    git = ws / ".git"
+    assert (result.meta or {})["disabledOnCreate"] == [
+        {"path": f"{git}/hooks", "renamedTo": f"{git}/hooks.disabled"}
+    ]
+    assert not os.path.lexists(git / "hooks")
+    assert (git / "hooks.disabled").is_symlink()
+    # Nothing outside changed: the hook is where it was, as it was.
+    assert os.listdir(elsewhere) == ["pre-commit"]
+    assert hook.stat().st_mode & 0o777 == 0o755
+    assert hook.read_text() == f"#!/bin/sh\ntouch {marker}\n"
+    committed = _git_outside(ws, "commit", "-q", "--allow-empty", "-m", "x")
+    assert committed.returncode == 0, committed.stderr
+    assert not marker.exists()

@@ -158,6 +158,10 @@ async def test_git_init_and_commit_work_inside_the_workspace(tmp_path: Path) -> 
         " > .gitmodules",
     )
     assert _meta(planted)["createdProtected"] == [str(tmp_path / "lib" / ".git")], planted.text()
+    # What its config would have run outside is gone; the submodule is a repository still.
+    config = tmp_path / "lib" / ".git" / "config"
+    assert _meta(planted)["disabledOnCreate"] == [{"path": str(config), "key": "core.fsmonitor"}]
+    assert "fsmonitor" not in config.read_text() and "[core]" in config.read_text()
     assert "Appeared while the command ran: " in planted.text()
     after = await _run(tmp_path, "echo x > more.txt && git add more.txt; echo y >> lib/.git/config")
     assert "lib/.git/config: Read-only file system" in after.text(), after.text()

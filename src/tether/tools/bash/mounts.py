@@ -30,6 +30,7 @@ __all__ = [
     "SANDBOX_TMP",
     "Hidden",
     "absent_protected",
+    "git_dirs",
     "hidden_paths",
     "linked",
     "mount_arguments",
@@ -112,7 +113,7 @@ def protected_paths(roots: Sequence[Path]) -> tuple[Path, ...]:
                 continue
             if entry.name != ".git" or not entry.is_dir() or entry.is_symlink():
                 found.append(entry)  # a `.git` file points git at its directory: kept as is
-            for git_dir in _git_dirs(entry, roots):
+            for git_dir in git_dirs(entry, roots):
                 found += _git_inside(git_dir, roots)
     return tuple(dict.fromkeys(found))
 
@@ -219,7 +220,7 @@ def absent_protected(roots: Sequence[Path]) -> tuple[Path, ...]:
     return tuple(p for p in absent if not os.path.lexists(p))
 
 
-def _git_dirs(entry: Path, roots: Sequence[Path]) -> list[Path]:
+def git_dirs(entry: Path, roots: Sequence[Path]) -> list[Path]:
     """The git directory a `.git` entry is or points to (`gitdir: PATH`), if it lies in a root.
 
     One outside every root is read-only in the sandbox already.

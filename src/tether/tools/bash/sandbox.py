@@ -166,6 +166,8 @@ class Confinement:
     """Protected entries that are symbolic links (unmountable), and where each points."""
     indexes: tuple[WatchedIndex, ...] = ()
     """The workspace repositories' indexes, whose new gitlinks are submodules it made."""
+    protected: frozenset[Path] = frozenset()
+    """The protected entries there as it starts (read-only, or watched links)."""
     limits: tuple[str, ...] = ()
     """`ulimit` options for the command: `-u N` (processes), `-v KiB` (address space)."""
     watch_processes: int | None = None
@@ -206,6 +208,7 @@ def confinement(
         absent=(*absent_protected(roots), *_missing(policy.protected)) if writable else (),
         links=links,
         indexes=watch_indexes(roots, protected) if writable else (),
+        protected=frozenset(found),
         limits=tuple(limits),
         watch_processes=policy.max_processes if root else None,
     )

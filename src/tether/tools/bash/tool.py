@@ -16,6 +16,7 @@ from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
+from tether.tools.bash.gitdefuse import Defused, defuse
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.limits import limits_hit
 from tether.tools.bash.output import OutputCapture
@@ -167,7 +168,13 @@ class BashTool(Tool[BashArgs, BashValue]):
             reporter.cancel()
         sig = finished.signal
         sandbox = self.sandbox if confine is not None else None
-        created = await asyncio.to_thread(_created_protected, confine) if confine else []
+        created: list[str] = []
+        defused: tuple[Defused, ...] = ()
+        if confine is not None:
+            created = await asyncio.to_thread(_created_protected, confine)
+            defused = await asyncio.to_thread(
+                defuse, [Path(p) for p in created], ctx.workspace.roots, confine.protected
+            )
         return BashValue(
             command=args.command,
             cwd=str(cwd),
@@ -182,6 +189,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             survivors=finished.survivors,
             limits=limits_hit(capture.model().text(), sandbox, finished.stopped),
             created_protected=tuple(created),
+            defused=defused,
             sandbox=sandbox,
             sandbox_problem=problem,
         )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
+from tether.tools.bash.gitdefuse import Defused
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member
 from tether.tools.bash.limits import LimitHit, limit_note
 from tether.tools.bash.output import Clipped, cut_marker
@@ -15,6 +16,7 @@ from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invocation import MAX_META_BYTES
 
 __all__ = [
+    "DISABLED_NOTE",
     "MAX_CARD_OUTPUT_BYTES",
     "MODEL_TEXT_LIMIT",
     "BashValue",
@@ -32,6 +34,11 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 
 NO_OUTPUT = "(no output)"
 _LEFTOVERS_SHOWN = 20
+DISABLED_NOTE = (
+    "Disabled in the git directories the command created, which git would have run outside"
+    " the sandbox with the person's rights"
+)
+"""Opens the line naming the hooks renamed aside and the config keys removed."""
 """How many stopped background processes a result names one by one."""
 _BLOCKED_FILES = (
     "Read-only file system",
@@ -75,6 +82,9 @@ class BashValue:
     created_protected: tuple[str, ...] = ()
     """Protected entries (`.git`, `.tether`...) that did not exist when the command started and
     do now: the sandbox keeps them read-only only once they exist."""
+    defused: tuple[Defused, ...] = ()
+    """What was disabled in the git directories among them: hooks renamed aside, config keys
+    naming a program removed (git would have run them outside the sandbox)."""
     sandbox: SandboxPolicy | None = None
     """The sandbox the command ran in; `None` when it ran unsandboxed."""
     sandbox_problem: str | None = None
@@ -113,6 +123,13 @@ def _names(members: tuple[Member, ...]) -> str:
     return names
 
 
+def _disabled(defused: tuple[Defused, ...]) -> str:
+    """`A (renamed to A.disabled); core.fsmonitor in C`, the first few, then how many more."""
+    text = "; ".join(d.describe() for d in defused[:_LEFTOVERS_SHOWN])
+    more = len(defused) - _LEFTOVERS_SHOWN
+    return f"{text}; and {more} more" if more > 0 else text
+
+
 def _notes(value: BashValue) -> str:
     lines = []
     if value.sandbox_problem is not None:
@@ -143,6 +160,8 @@ def _notes(value: BashValue) -> str:
             " and config, tool settings) runs with the person's rights outside the sandbox"
             " and should be reviewed before use."
         )
+    if value.defused:
+        lines.append(f"{DISABLED_NOTE}: {_disabled(value.defused)}.")
     if value.detached:
         lines.append(
             "Background processes still held the output open when the shell exited;"
@@ -205,6 +224,10 @@ def card_meta(value: BashValue) -> JsonValue:
         meta["limitsHit"] = [hit.meta() for hit in value.limits]
     if value.created_protected:
         meta["createdProtected"] = list(value.created_protected)
+    if value.defused:
+        meta["disabledOnCreate"] = [d.meta() for d in value.defused[:_LEFTOVERS_SHOWN]]
+        if len(value.defused) > _LEFTOVERS_SHOWN:
+            meta["disabledOnCreateMore"] = len(value.defused) - _LEFTOVERS_SHOWN
     if value.survivors:
         meta["survivingProcesses"] = [
             {"pid": m.pid, "command": m.command} for m in value.survivors[:_LEFTOVERS_SHOWN]
@@ -249,4 +272,24 @@ def card_notes(meta: dict[str, JsonValue]) -> tuple[str, ...]:
     if isinstance(created, list) and created:
         paths = ", ".join(p for p in created if isinstance(p, str))
         notes.append(f"Protected paths appeared while it ran (unprotected until then): {paths}")
+    if disabled := _stored_disabled(meta):
+        notes.append(f"{DISABLED_NOTE}: {disabled}")
     return tuple(notes)
+
+
+def _stored_disabled(meta: dict[str, JsonValue]) -> str:
+    """The stored `disabledOnCreate` as the card says it (`""` when there is none)."""
+    stored = meta.get("disabledOnCreate")
+    items: list[str] = []
+    for entry in stored if isinstance(stored, list) else ():
+        if not isinstance(entry, dict) or not isinstance(path := entry.get("path"), str):
+            continue
+        key, renamed = entry.get("key"), entry.get("renamedTo")
+        if isinstance(key, str):
+            items.append(f"{key} in {path}")
+        elif isinstance(renamed, str):
+            items.append(f"{path} (renamed to {renamed.rsplit('/', 1)[-1]})")
+    more = meta.get("disabledOnCreateMore")
+    if items and isinstance(more, int) and not isinstance(more, bool) and more > 0:
+        items.append(f"and {more} more")
+    return "; ".join(items)

@@ -1,0 +1,95 @@
+"""Disarming a git directory a sandboxed command made, on real repositories (no sandbox)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tether.tools.bash.gitdefuse import defuse, runs_program
+
+pytestmark = pytest.mark.skipif(
+    subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,
+    reason="git is needed",
+)
+
+
+def _git(where: Path, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    done = subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", *args],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_keys_that_run_a_program_are_told_from_the_others() -> None:
+    for key, value in [
+        ("core.fsmonitor", "x"),
+        ("core.hooksPath", "h"),
+        ("diff.Weird.Sub.textconv", "cat"),
+        ("filter.lfs.process", "x"),
+        ("includeIf.gitdir:/x/.path", "p"),
+        ("alias.x", "  !rm -rf /"),
+        ("pager.log", "less"),
+        ("submodule.a.update", "!sh"),
+        ("credential.https://h.helper", "store"),
+    ]:
+        assert runs_program(key, value), key
+    for key, value in [
+        ("alias.st", "status"),
+        ("core.bare", "false"),
+        ("diff.algorithm", "histogram"),
+        ("submodule.a.update", "rebase"),
+        ("remote.origin.url", "x"),
+    ]:
+        assert not runs_program(key, value), key
+
+
+def test_a_submodule_git_file_leads_to_its_git_directory_and_links_are_set_aside(
+    tmp_path: Path,
+) -> None:
+    ws, outside = tmp_path.resolve() / "ws", tmp_path / "outside"
+    ws.mkdir()
+    outside.mkdir()
+    _git(ws, "init", "-q")
+    (outside / "config").write_text("[core]\n\tfsmonitor = keep-me\n")
+    modules = ws / ".git" / "modules" / "lib"
+    modules.mkdir(parents=True)
+    _git(modules, "init", "-q", "--bare")
+    _git(modules, "config", "core.pager", "evil")
+    _git(modules, "config", "include.path", str(outside / "config"))
+    (modules / "hooks" / "post-checkout").write_text("#!/bin/sh\n")
+    (ws / "lib").mkdir()
+    (ws / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n")
+    # A config that is a link: git would edit the file outside; it is set aside instead.
+    (ws / "other").mkdir()
+    _git(ws / "other", "init", "-q")
+    (ws / "other" / ".git" / "config").unlink()
+    (ws / "other" / ".git" / "config").symlink_to(outside / "config")
+    # The person's hooks of the top repository were protected: they are left alone.
+    mine = ws / ".git" / "hooks" / "pre-commit"
+    mine.write_text("#!/bin/sh\n")
+    mine.chmod(0o755)
+    done = defuse(
+        [ws / "lib" / ".git", ws / "other" / ".git"],
+        [ws],
+        {ws / ".git" / "hooks", ws / ".git" / "config"},
+    )
+    described = [d.describe() for d in done]
+    assert described == [
+        f"{modules}/hooks/post-checkout (renamed to post-checkout.disabled)",
+        f"core.pager in {modules}/config",
+        f"include.path in {modules}/config",
+        f"{ws}/other/.git/config (renamed to config.disabled)",
+    ]
+    assert (outside / "config").read_text() == "[core]\n\tfsmonitor = keep-me\n"
+    assert (ws / "other" / ".git" / "config.disabled").is_symlink()
+    assert mine.stat().st_mode & 0o777 == 0o755
+    assert _git(modules, "rev-parse", "--is-bare-repository") == "true\n"
