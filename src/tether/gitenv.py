@@ -1,4 +1,5 @@
-"""Which git tether runs, and an environment in which it reads no config but a repository's."""
+"""Which git tether runs, and how it runs git on files it does not trust: an environment in
+which git reads no config but a repository's, and settings under which nothing it names runs."""
 
 from __future__ import annotations
 
@@ -6,10 +7,21 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["GIT_ENV", "find_git", "isolated_environment"]
+__all__ = ["GIT_ENV", "SAFE_CONFIG", "VERBATIM_ATTRIBUTES", "find_git", "isolated_environment"]
 
 GIT_ENV = "TETHER_GIT"
 """Names the git binary to use; `off` (or a path that is no program) means no git."""
+
+VERBATIM_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
+"""A snapshot repository's `info/attributes`, which wins over the workspace's
+`.gitattributes`: the bytes on disk are the bytes saved, and no filter runs on them."""
+
+SAFE_CONFIG = (
+    "core.fsmonitor=false",
+    "core.hooksPath=" + os.devnull,
+    "diff.external=",
+)
+"""`-c` settings for a git run on a workspace's files: nothing it names runs."""
 
 
 def find_git() -> str | None:

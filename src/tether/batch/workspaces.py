@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.batch.tasks import BatchTask
-from tether.checkpoints.git import SAFE_CONFIG, VERBATIM_ATTRIBUTES, isolated_environment
+from tether.gitenv import SAFE_CONFIG, VERBATIM_ATTRIBUTES, isolated_environment
 
 __all__ = [
     "GIT_TIMEOUT_S",

@@ -7,33 +7,14 @@ own config turns off what would run code or rewrite content (filters, hooks, fsm
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 from tether.checkpoints.errors import CheckpointError
-from tether.gitenv import GIT_ENV, find_git, isolated_environment
+from tether.gitenv import isolated_environment
 
-__all__ = [
-    "GIT_ENV",
-    "SAFE_CONFIG",
-    "VERBATIM_ATTRIBUTES",
-    "Git",
-    "find_git",
-    "isolated_environment",
-]
-
-VERBATIM_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
-"""A snapshot repository's `info/attributes`, which wins over the workspace's
-`.gitattributes`: the bytes on disk are the bytes saved, and no filter runs on them."""
-
-SAFE_CONFIG = (
-    "core.fsmonitor=false",
-    "core.hooksPath=" + os.devnull,
-    "diff.external=",
-)
-"""`-c` settings for a git run on a workspace's files: nothing it names runs."""
+__all__ = ["Git"]
 
 
 class Git:

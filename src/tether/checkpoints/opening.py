@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tether.checkpoints.errors import CheckpointError
-from tether.checkpoints.git import find_git
 from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
 from tether.checkpoints.store import SnapshotStore, workspace_key
+from tether.gitenv import find_git
 
 __all__ = ["SNAPSHOTS_DIR", "open_store"]
 

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.checkpoints.git import SAFE_CONFIG
+from tether.gitenv import SAFE_CONFIG
 
 __all__ = ["MAX_COMMITS", "MAX_STATUS_LINES", "Repository", "read_repository"]
 
