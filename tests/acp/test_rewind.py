@@ -59,7 +59,8 @@ class Client:
         ]
 
 
-async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path) -> None:
+def _workspace_and_model(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace with `a.py`, and a script that reads it, edits it and writes `b.txt`."""
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "a.py").write_text("x = 1\n")
@@ -76,6 +77,11 @@ async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path) -> None:
         {"text": "done"},
     ]  # fmt: skip
     model.write_text(json.dumps({"turns": turns}))
+    return ws, model
+
+
+async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path) -> None:
+    ws, model = _workspace_and_model(tmp_path)
     home = tmp_path / "home"
     client = Client(["keep_mine", "take_checkpoint"])
     command, *args = tether_command()
@@ -154,22 +160,7 @@ def _check_logs(store: SessionStore, sid: str, empty: str, whole: str) -> None:
 
 
 async def test_a_restore_replays_on_load_as_it_was_shown(tmp_path: Path) -> None:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "a.py").write_text("x = 1\n")
-    model = tmp_path / "model.json"
-    turns = [
-        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
-        {
-            "toolCalls": [
-                {"id": "e", "name": "edit",
-                 "arguments": {"path": "a.py", "old_string": "1", "new_string": "2"}},
-                {"id": "w", "name": "write", "arguments": {"path": "b.txt", "content": "b\n"}},
-            ]
-        },
-        {"text": "done"},
-    ]  # fmt: skip
-    model.write_text(json.dumps({"turns": turns}))
+    ws, model = _workspace_and_model(tmp_path)
     command, *args = tether_command()
     flags = ["acp", "--model", f"script:{model}", "--mode", "auto"]
     env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
