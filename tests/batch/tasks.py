@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from tests.batch.model_server import Counting, counting_model
 from tests.conftest import REPO
 
 TETHER = REPO / ".venv" / "bin" / "tether"
@@ -91,3 +92,27 @@ def run_batch(
         timeout=300,
         check=False,
     )
+
+
+def gated_batch(
+    tmp_path: Path, count: int, runner: list[str]
+) -> tuple[subprocess.CompletedProcess[str], Counting]:
+    """`count` one-step tasks against the counting model, run by `runner` (`--workers N` or
+    `--ray ADDRESS`) with `--max-concurrency 1`; how the batch ended, and the model's counts."""
+    (tmp_path / "folder").mkdir()
+    lines: list[dict[str, Any] | str] = [
+        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(count)
+    ]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
+    with counting_model() as (url, counts):
+        done = run_batch(
+            tmp_path / "home",
+            [
+                *(str(tasks), "--out", str(tmp_path / "out")),
+                *runner,
+                *("--max-concurrency", "1"),
+                *("--model", "openai:counting", "--base-url", url),
+            ],
+            env={"TETHER_API_KEY": "test-key"},
+        )
+    return done, counts

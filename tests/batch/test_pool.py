@@ -12,10 +12,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.batch.model_server import counting_model
 from tests.batch.tasks import (
     TETHER,
     batch_env,
+    gated_batch,
     git_repo,
     log_events,
     results,
@@ -275,22 +275,7 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
 
 
 def test_max_concurrency_bounds_model_requests_across_workers(tmp_path: Path) -> None:
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    lines: list[dict[str, object] | str] = [
-        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(4)
-    ]
-    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
-    with counting_model() as (url, counts):
-        done = run_batch(
-            tmp_path / "home",
-            [
-                *(str(tasks), "--out", str(tmp_path / "out")),
-                *("--workers", "2", "--max-concurrency", "1"),
-                *("--model", "openai:counting", "--base-url", url),
-            ],
-            env={"TETHER_API_KEY": "test-key"},
-        )
+    done, counts = gated_batch(tmp_path, 4, ["--workers", "2"])
     assert done.returncode == 0, done.stderr
     assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 4
     assert counts.requests == 4

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.batch.model_server import counting_model
 from tests.batch.tasks import (
     TETHER,
     batch_env,
+    gated_batch,
     log_events,
     results,
-    run_batch,
     script,
     work,
     write_tasks,
@@ -165,21 +164,7 @@ def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -
 
 
 def test_max_concurrency_holds_across_the_cluster(cluster: str, tmp_path: Path) -> None:
-    (tmp_path / "folder").mkdir()
-    lines: list[dict[str, object] | str] = [
-        {"id": f"t{n}", "prompt": "say done", "cwd": "folder"} for n in range(3)
-    ]
-    tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
-    with counting_model() as (url, counts):
-        done = run_batch(
-            tmp_path / "home",
-            [
-                *(str(tasks), "--out", str(tmp_path / "out")),
-                *("--ray", cluster, "--max-concurrency", "1"),
-                *("--model", "openai:counting", "--base-url", url),
-            ],
-            env={"TETHER_API_KEY": "test-key"},
-        )
+    done, counts = gated_batch(tmp_path, 3, ["--ray", cluster])
     assert done.returncode == 0, done.stderr
     assert [line["status"] for line in results(tmp_path / "out")] == ["done"] * 3
     assert (counts.requests, counts.peak) == (3, 1)
