@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -171,9 +171,8 @@ class BashTool(Tool[BashArgs, BashValue]):
         created: list[str] = []
         defused: tuple[Defused, ...] = ()
         if confine is not None:
-            created = await asyncio.to_thread(_created_protected, confine)
-            defused = await asyncio.to_thread(
-                defuse, [Path(p) for p in created], ctx.workspace.roots, confine.protected
+            created, defused = await asyncio.to_thread(
+                _created_and_defused, confine, ctx.workspace.roots
             )
         return BashValue(
             command=args.command,
@@ -294,6 +293,17 @@ def _notice_once(problem: str) -> None:
     if problem not in _noticed:
         _noticed.add(problem)
         log.warning("the sandbox cannot start (%s); commands run unsandboxed", problem)
+
+
+def _created_and_defused(
+    confine: Confinement, roots: Sequence[Path]
+) -> tuple[list[str], tuple[Defused, ...]]:
+    """What became protected while the command ran, and what was disarmed in it (one trip to
+    a thread after each sandboxed command; most create nothing)."""
+    created = _created_protected(confine)
+    if not created:
+        return created, ()
+    return created, defuse([Path(p) for p in created], roots, confine.protected)
 
 
 def _created_protected(confine: Confinement) -> list[str]:
