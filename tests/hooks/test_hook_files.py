@@ -4,11 +4,13 @@ and a sandboxed command can neither write them nor move them aside."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from tests.hooks.scripts import group, user_hooks
+from tests.tools.bash.users import NOBODY, workspace_for
 from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
@@ -101,10 +103,17 @@ async def test_editing_a_hook_s_script_always_asks(tmp_path: Path, ws: Path) -> 
 
 
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
-async def test_a_sandboxed_command_cannot_change_a_hook_s_script(tmp_path: Path, ws: Path) -> None:
+async def test_a_sandboxed_command_cannot_change_a_hook_s_script(
+    tmp_path: Path, outside: Path, user: str
+) -> None:
+    # As root and as nobody; the workspace is the user's own, so only the sandbox stops them.
+    ws = workspace_for(outside, user)
     (ws / "scripts").mkdir()
     script = ws / "scripts/check.sh"
     script.write_text("exit 0\n")
+    if user == "nobody":
+        for path in (ws / "scripts", script):
+            os.chown(path, NOBODY, NOBODY)
     settings = user_hooks(tmp_path / "home", ws, {"Stop": [group("bash scripts/check.sh")]})
     policy = sandbox_policy(settings)
     assert policy.mode == "workspace-write" and policy.protected == (script,)

@@ -18,7 +18,7 @@ import pytest
 
 from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
 
-__all__ = ["ROOT", "SYSTEM_PYTHON", "outside", "python_for", "user", "workspace_for"]
+__all__ = ["NOBODY", "ROOT", "SYSTEM_PYTHON", "outside", "python_for", "user", "workspace_for"]
 
 ROOT = os.geteuid() == 0
 SYSTEM_PYTHON = "/usr/bin/python3"
