@@ -14,6 +14,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.messages import (
     AssistantMessage,
     Message,
+    Thinking,
     ToolCall,
     ToolResultMessage,
     UserMessage,
@@ -21,6 +22,7 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    AssistantThinking,
     CheckpointEvent,
     CompactionEvent,
     Event,
@@ -91,12 +93,19 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
                 close()
                 open_message, results = event, {}
                 calls = tuple(ToolCall(c.id, c.name, c.arguments) for c in event.tool_calls)
-                messages.append(AssistantMessage(event.text, calls, event.stop_reason))
+                thinking = tuple(
+                    Thinking(p.text, p.signature, p.redacted, p.source, p.item_id)
+                    for p in event.thinking or ()
+                )
+                messages.append(
+                    AssistantMessage(event.text, calls, event.stop_reason, thinking=thinking)
+                )
             case ToolResultEvent():
                 results[event.tool_call_id] = event
             case (
                 TurnStart()
                 | AssistantChunk()
+                | AssistantThinking()
                 | ToolCallEvent()
                 | TurnEnd()
                 | SessionTitle()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
+from tether.models.messages import ThinkingLevel
 from tether.settings.files import Layer, SettingsError, SettingsProblem, read_layer
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.modes import PolicyMode
@@ -93,6 +94,7 @@ class SettingsFlags:
 
     mode: PolicyMode | None = None
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox_mode: SandboxModeName | None = None
     allow_network: bool | None = None
     allow: tuple[str, ...] = ()
@@ -110,6 +112,7 @@ class Settings:
     default_mode: Sourced[PolicyMode] | None = None
     additional_directories: tuple[Sourced[Path], ...] = ()
     model: Sourced[str] | None = None
+    thinking: Sourced[ThinkingLevel] | None = None
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
     env: Mapping[str, Sourced[str]] = field(default_factory=dict)
     hooks: tuple[HookEntry, ...] = ()
@@ -214,7 +217,12 @@ def _flags_layer(flags: SettingsFlags, root: Path, home: Path) -> Layer:
     if flags.sandbox_mode is not None or flags.allow_network is not None:
         sandbox = SandboxSection(mode=flags.sandbox_mode, allowNetwork=flags.allow_network)
     return Layer(
-        FLAGS, rules=tuple(rules), default_mode=flags.mode, model=flags.model, sandbox=sandbox
+        FLAGS,
+        rules=tuple(rules),
+        default_mode=flags.mode,
+        model=flags.model,
+        thinking=flags.thinking,
+        sandbox=sandbox,
     )
 
 
@@ -226,6 +234,7 @@ class _Merge:
     mode: Sourced[PolicyMode] | None = None
     directories: list[Sourced[Path]] = field(default_factory=list)
     model: Sourced[str] | None = None
+    thinking: Sourced[ThinkingLevel] | None = None
     sandbox_mode: Sourced[SandboxModeName] | None = None
     network: Sourced[bool] | None = None
     sizes: dict[str, Sourced[int]] = field(default_factory=dict)
@@ -272,6 +281,12 @@ class _Merge:
                 self.model = Sourced(layer.model, source)
             else:
                 withhold(f"model {layer.model}")
+        if layer.thinking is not None:
+            # Thinking is paid for: an untrusted workspace may not raise it, as with `model`.
+            if granted:
+                self.thinking = Sourced(layer.thinking, source)
+            else:
+                withhold(f"thinking {layer.thinking}")
         for name, value in layer.env.items():
             if granted:
                 self.env[name] = Sourced(value, source)
@@ -343,6 +358,7 @@ class _Merge:
             default_mode=self.mode,
             additional_directories=tuple(self.directories),
             model=self.model,
+            thinking=self.thinking,
             sandbox=sandbox,
             env=dict(self.env),
             hooks=tuple(self.hooks),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,7 @@ from tether.commands import (
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
@@ -69,6 +71,8 @@ class Conversation:
         self.console = work.console
         self.mode: PolicyMode = work.mode
         self.model: Model = work.model
+        self.thinking: ThinkingLevel | None = None
+        """What `/thinking` chose here (`None`: the settings' level, or the log's)."""
         self.session: Session | None = None
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
@@ -98,7 +102,7 @@ class Conversation:
     def immediate(self, text: str) -> bool:
         """Commands that do not need the turn to end: help, usage, exit, `/mode X`, `/model X`."""
         name, arguments = _split(text)
-        return name in IMMEDIATE or (name in ("mode", "model") and bool(arguments))
+        return name in IMMEDIATE or (name in ("mode", "model", "thinking") and bool(arguments))
 
     def start(self, text: str) -> None:
         """Run `text`: a `!` command, a `/` command or a prompt."""
@@ -166,6 +170,8 @@ class Conversation:
         """The session, made now in the workspace if there is none yet."""
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
+            if self.thinking is not None:
+                config = replace(config, thinking=self.thinking)
             self.session = self.work.create(config)
             if self.cleared:
                 self.session.replaces_cleared()
@@ -187,6 +193,8 @@ class Conversation:
             except ModelError as exc:
                 self.notice(f"keeping {session.model.name}: {exc}", "yellow")
         session.set_mode(self.mode)
+        if self.thinking is not None:
+            session.set_thinking(self.thinking, record=False)
         self.printer = self._printer()
         for update in session.replay():
             self._emit(update)
@@ -219,6 +227,13 @@ class Conversation:
             self.session.set_model(model)
         self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
+
+    def set_thinking(self, level: ThinkingLevel) -> None:
+        """Ask for `level` of thinking from the next prompt on (logged with the session)."""
+        self.thinking = level
+        if self.session is not None:
+            self.session.set_thinking(level)
+        self.notice(f"thinking: {level} (from the next prompt)")
 
     # Output.
 
