@@ -85,6 +85,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     assert re.search(r"2\s+│ -\s+return \"Helo, \" \+ name", shown)
     assert re.search(r"2 │ \+\s+return \"Hello, \" \+ name", shown)
     assert "Always allow edits of src/greet.py for this session" in tui.display
+    tui.wait_for("enter to choose")  # keys answer once the question's guard time is over
     tui.type("1")
     tui.wait_for("Fixed the greeting.")
     assert "✓ allowed once · applied" in tui.everything
@@ -94,6 +95,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     tui.wait_for("Allow Edit")
     # The policy's own choices come first (a project rule may add one): find the last.
     [number] = re.findall(r"(\d)\. Reject and tell the model what to do instead", tui.display)
+    tui.wait_for("enter to choose")
     tui.type(number)
     tui.wait_for("What should the model do instead?")
     tui.line("keep Hello, it is right")
@@ -262,9 +264,10 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tuis.append(tui)
     tui.wait_for("script:s.json")
     tui.line("!echo from-the-shell")
-    tui.wait_for("Allow echo from-the-shell?")  # the current mode is ask
-    tui.type("1")
-    tui.wait_for("from-the-shell")
+    # Typed by the person: it runs at once, though the mode is ask (in the sandbox).
+    output = re.compile(r"^[│ ]*from-the-shell[│ ]*$", re.MULTILINE)
+    tui.wait(lambda: output.search(tui.everything) is not None, "the command's output")
+    assert "Allow echo" not in tui.everything
     tui.line("what did I run?")
     tui.wait_for("Saw it.")
     logged = _the_command_logged(home)
@@ -312,7 +315,7 @@ def _the_command_logged(home: Path) -> list[dict[str, Any]]:
         ("tool/result", "shell"),
     ]
     assert json.loads(ran[0]["arguments"])["command"] == "echo from-the-shell"
-    assert ran[1]["permission"] == "allow_once"
+    assert "permission" not in ran[1]  # nobody was asked: the person typed it
     return logged
 
 
