@@ -14,9 +14,6 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Glob": "glob",
     "LS": "ls",
     "Bash": "bash",
-    "BashOutput": "bash_output",
-    "KillShell": "kill_shell",
-    "KillBash": "kill_shell",
     "WebFetch": "web_fetch",
     "WebSearch": "web_search",
     "TodoWrite": "todo",
@@ -24,11 +21,10 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Agent": "task",
     "Skill": "skill",
     "NotebookRead": "read",
-    "NotebookEdit": "notebook_edit",
-    "ExitPlanMode": "exit_plan_mode",
 }
 """Claude Code's tool names, as tether calls the same tools (the first of several is the one
-tether reports as Claude Code's name)."""
+tether reports as Claude Code's name). Only tools tether has are named: agent files read
+this map to tell which of Claude Code's tools tether answers to."""
 
 
 def claude_tool_name(tool: str) -> str:
