@@ -40,8 +40,9 @@ bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
 
 A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
-as an allow rule (so deny and ask rules still win, and what always asks still asks), `ask`
-as an ask rule.
+as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
+a command line no allow rule could allow — one with a `$(...)`, `eval`, `source` — is asked
+about as the mode says), `ask` as an ask rule.
 """
 
 from __future__ import annotations
@@ -218,7 +219,10 @@ class PolicyGate:
                 return hooked[1]
             case Allow() if not unsandboxed and not self._protected(access):
                 return None
-            case NoRule() if hooked is not None and not unsandboxed and not self._protected(access):
+            case NoRule(concerns=()) if (
+                hooked is not None and not unsandboxed and not self._protected(access)
+            ):
+                # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()

@@ -58,17 +58,19 @@ class Session:
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
         if _delegates(config.tools):
-            catalog = config.agents or load_agents(workspace.cwd, user_dir)
+            catalog = config.agents or load_agents(
+                workspace.cwd, user_dir, trusted=trusted(self.gate)
+            )
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
         ]
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
-        self.gate = config.policy(workspace)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
         if config.gate is None and self.gate.asker is not None:
@@ -87,6 +89,7 @@ class Session:
                 model=lambda: self.model,
                 catalog=catalog,
                 start=self._start_child,
+                skills=self.skills,
             )
             if catalog is not None
             else None
