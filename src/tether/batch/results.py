@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from pydantic import ConfigDict, TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError, computed_field
 
 from tether.session.events import TurnEndReason
 from tether.session.headless import RunUsage
@@ -59,6 +59,12 @@ class TaskResult:
     """Why the task failed or could not run."""
     line: Opt[int] = None
     """The task's line in the task file."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def is_error(self) -> bool:
+        """Whether the task did not finish normally: named as in `run`'s `result` line."""
+        return self.status != "done"
 
 
 TASK_RESULT: TypeAdapter[TaskResult] = TypeAdapter(TaskResult)

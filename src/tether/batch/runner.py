@@ -33,7 +33,7 @@ from tether.settings.effective import (
     search_setup,
     tool_env,
 )
-from tether.settings.loaded import SandboxModeName
+from tether.settings.values import SandboxModeName
 from tether.skills import load_skills
 from tether.tools.defaults import default_tools
 

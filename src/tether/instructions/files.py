@@ -15,6 +15,8 @@ import logging
 import os
 from pathlib import Path
 
+from tether.home import claude_home
+
 __all__ = [
     "AGENTS_FILE",
     "CLAUDE_DIR_FILE",
@@ -97,12 +99,6 @@ def project_chain(cwd: Path) -> list[Path]:
     while chain[-1] != top and chain[-1].parent != chain[-1]:
         chain.append(chain[-1].parent)
     return list(reversed(chain))
-
-
-def claude_home() -> Path:
-    """Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured) if configured else Path.home() / ".claude"
 
 
 def user_files(home: Path | None) -> list[Path]:
