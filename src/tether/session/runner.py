@@ -50,6 +50,7 @@ class CallRunner:
         *,
         delegate: Delegate | None = None,
         hooks: SessionHooks | None = None,
+        user_dir: Path | None = None,
     ) -> None:
         self.tools = tools
         self.delegate = delegate
@@ -61,7 +62,10 @@ class CallRunner:
         self._log = log_
         self._observations = observations_from(log_.events)
         self._reminders = Reminders(
-            workspace, shown=_reminded(log_.events), trusted=lambda: trusted(gate)
+            workspace,
+            shown=_reminded(log_.events),
+            trusted=lambda: trusted(gate),
+            user_dir=user_dir,
         )
         self._pending: dict[str, PreparedCall] = {}
         self._outcomes: dict[str, PermissionOutcome] = {}
