@@ -160,8 +160,13 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     _poll(lambda: not processes_with("317.4271"), "no sleep left")
     tui.line("are you there")
     tui.wait_for("Still here after the interrupt.")
-    ended = [e for e in _log(home) if e["type"] == "turn/end"]
-    assert [e["stopReason"] for e in ended] == ["end_turn", "end_turn", "cancelled", "end_turn"]
+
+    def stops() -> list[str]:
+        return [e["stopReason"] for e in _log(home) if e["type"] == "turn/end"]
+
+    # The reply is on screen a moment before its turn's end is in the log.
+    _poll(lambda: len(stops()) == 4, "the last turn's end logged")
+    assert stops() == ["end_turn", "end_turn", "cancelled", "end_turn"]
 
     tui.type("/")
     tui.wait_for("Keys and commands")
