@@ -95,7 +95,13 @@ class Session:
             else None
         )
         self._calls = CallRunner(
-            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+            self.tools,
+            workspace,
+            self.gate,
+            log_,
+            delegate=self._children,
+            hooks=self._hooks,
+            user_dir=user_dir,
         )
         self._context = Context(
             log_,
