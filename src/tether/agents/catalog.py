@@ -27,7 +27,7 @@ from pathlib import Path
 from tether.agents.builtin import BUILTIN_AGENTS
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.agents.files import AgentFileError, read_agent_file
-from tether.instructions.files import claude_home
+from tether.home import claude_home
 from tether.tools.delegate import AgentSummary
 
 __all__ = ["AGENTS_DIRS", "MAX_AGENT_FILES", "AgentCatalog", "AgentProblem", "load_agents"]

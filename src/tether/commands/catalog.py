@@ -45,7 +45,7 @@ from tether.frontmatter import (
     FrontMatterWarning,
     parse_front_matter,
 )
-from tether.instructions.files import claude_home
+from tether.home import claude_home
 
 __all__ = [
     "BUILTIN",
