@@ -16,6 +16,7 @@ from tether.session.log import EventLog
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
+from tether.tools.answer import Answerer
 from tether.tools.arguments import canonical_text
 from tether.tools.claude_names import tether_tool_name
 from tether.tools.context import ToolContext
@@ -49,11 +50,14 @@ class CallRunner:
         log_: EventLog,
         *,
         delegate: Delegate | None = None,
+        answerer: Answerer | None = None,
         hooks: SessionHooks | None = None,
         user_dir: Path | None = None,
     ) -> None:
         self.tools = tools
         self.delegate = delegate
+        self.answerer = answerer
+        """Asks the model `web_fetch`'s questions; `None` where none may be asked."""
         """Runs the child sessions of `task` calls; `None` where none may start."""
         self.hooks = hooks
         """Runs `PreToolUse` before each call and `PostToolUse` after it."""
@@ -150,6 +154,7 @@ class CallRunner:
             report=report,
             tool_call_id=call.id,
             delegate=self.delegate,
+            answerer=self.answerer,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)

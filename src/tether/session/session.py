@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.models.base import Model
+from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
@@ -100,6 +101,7 @@ class Session:
             self.gate,
             log_,
             delegate=self._children,
+            answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
             hooks=self._hooks,
             user_dir=user_dir,
         )
@@ -353,3 +355,20 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _page_model(config: SessionConfig) -> Callable[[], Model] | None:
+    """The model `webFetch.model` names, if it names one that can be made."""
+    spec = config.web_fetch_model
+    if spec is None or config.models is None:
+        return None
+    try:
+        model = config.models(spec)
+    except ModelError as exc:
+        log.warning(
+            "webFetch.model %s cannot be used (%s): pages are read by the session's model",
+            spec,
+            exc,
+        )
+        return None
+    return lambda: model
