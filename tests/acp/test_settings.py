@@ -126,7 +126,7 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
     ws = (tmp_path / "ws").resolve()
     (ws / ".claude").mkdir(parents=True)
     (ws / ".claude/settings.json").write_text(
-        '{\n  // Claude Code project settings\n'
+        "{\n  // Claude Code project settings\n"
         '  "permissions": {"deny": ["Read(./.env*)"], "allow": ["Bash"],},\n}\n'
     )
     (ws / ".env.production").write_text("API_KEY=the-secret\n")
@@ -146,9 +146,7 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
         assert f"Claude Code settings {ws}/.claude/settings.json: read 1 allow rule, 1 deny" in said
         done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
         denial = done["c1"]["content"][0]["content"]["text"]
-        assert (
-            f"denied by the deny rule read(./.env*) in {ws}/.claude/settings.json" in denial
-        )
+        assert f"denied by the deny rule read(./.env*) in {ws}/.claude/settings.json" in denial
         assert "the-secret" not in json.dumps(notes)
         reply, _ = await agent.request("_tether/permissions", {"sessionId": session})
         report = reply["result"]
