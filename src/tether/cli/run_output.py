@@ -12,8 +12,8 @@ from typing import Literal
 from rich.console import Console
 
 from tether.cli.safe_output import print_json_line
-from tether.session.headless import RUN_INIT, RUN_RESULT, RunInit, RunResult
-from tether.session.updates import CLIENT_UPDATE, ClientUpdate, ToolCallFinished
+from tether.session.headless import RUN_INIT, RUN_RESULT, RunInit, RunResult, stream_line
+from tether.session.updates import ClientUpdate, ToolCallFinished
 
 __all__ = ["OUTPUT_FORMATS", "JsonLines", "OutputFormat"]
 
@@ -40,7 +40,7 @@ class JsonLines:
         if isinstance(update, ToolCallFinished) and update.permission == "refused":
             self.refused = True
         if self.stream:
-            self._write(CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True))
+            self._write(stream_line(update))
 
     def init(self, init: RunInit) -> None:
         """The first line (stream-json only)."""

@@ -19,8 +19,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tether.settings.loaded import HookEntry
 from tether.settings.schema import CommandHook, HookEvent
+from tether.settings.values import HookEntry
 from tether.tools.claude_names import CLAUDE_TOOL_NAMES
 
 __all__ = [

@@ -46,6 +46,9 @@ class SessionConfig:
     models: Callable[[str], Model] | None = None
     """Builds a model of the session's provider from a `--model` spec (an agent's `model`);
     `None`: agents run on the session's own model."""
+    web_fetch_model: str | None = None
+    """The model `web_fetch` answers its `prompt` with (`webFetch.model`, a spec `models`
+    resolves); `None`: the session's own."""
     gate: PolicyGate | None = None
     """The gate to use instead of a new one (a child's, sharing its parent's answers)."""
     role: str | None = None

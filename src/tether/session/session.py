@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +12,10 @@ from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.hooks.guard import HookGuard
-from tether.models.base import Model
+from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
@@ -65,17 +66,19 @@ class Session:
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
         if _delegates(config.tools):
-            catalog = config.agents or load_agents(workspace.cwd, user_dir)
+            catalog = config.agents or load_agents(
+                workspace.cwd, user_dir, trusted=trusted(self.gate)
+            )
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
         ]
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
-        self.gate = config.policy(workspace)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(
             log_,
@@ -101,12 +104,20 @@ class Session:
                 model=lambda: self.model,
                 catalog=catalog,
                 start=self._start_child,
+                skills=self.skills,
             )
             if catalog is not None
             else None
         )
         self._calls = CallRunner(
-            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+            self.tools,
+            workspace,
+            self.gate,
+            log_,
+            delegate=self._children,
+            answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
+            hooks=self._hooks,
+            user_dir=user_dir,
         )
         self._context = Context(
             log_,
@@ -369,3 +380,20 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _page_model(config: SessionConfig) -> Callable[[], Model] | None:
+    """The model `webFetch.model` names, if it names one that can be made."""
+    spec = config.web_fetch_model
+    if spec is None or config.models is None:
+        return None
+    try:
+        model = config.models(spec)
+    except ModelError as exc:
+        log.warning(
+            "webFetch.model %s cannot be used (%s): pages are read by the session's model",
+            spec,
+            exc,
+        )
+        return None
+    return lambda: model
