@@ -42,6 +42,7 @@ def temp_name(name: str) -> str:
     """A fresh temporary file name beside `name` (see `temp_stem`)."""
     return f"{temp_stem(name)}.{secrets.token_hex(4)}.tmp"
 
+
 _CHUNK = 1 << 20
 
 
