@@ -44,7 +44,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "lazy",
         "gitenv",
     ),
-    ("bounded",),
+    ("bounded", "version"),
     ("views", "content"),
     ("linediff", "models"),
     ("instructions",),

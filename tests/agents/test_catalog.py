@@ -37,7 +37,7 @@ def write(path: Path, text: str) -> Path:
 
 def test_built_in_agents_come_first(ws: Path, tmp_path: Path) -> None:
     catalog = load_agents(ws, tmp_path / "home")
-    assert catalog.names() == ["general", "explore"]
+    assert catalog.names() == ["general", "explore", "plan"]
     assert catalog.get("general") == GENERAL
     assert GENERAL.tools is None  # every tool its parent has
     assert EXPLORE.tools == ("read", "grep", "glob", "web_fetch", "bash")
@@ -64,11 +64,11 @@ def test_agents_from_all_three_folders_and_a_malformed_one(
     )
     bad = write(
         ws / ".tether" / "agents" / "broken.md",
-        "---\ndescription: fine\nthis line is not yaml\n---\nBody.\n",
+        "---\nthis line is not yaml\ndescription: fine\n---\nBody.\n",
     )
     with caplog.at_level(logging.WARNING):
         catalog = load_agents(ws, home)
-    assert catalog.names() == ["general", "explore", "code-reviewer", "shared", "writer"]
+    assert catalog.names() == ["general", "explore", "plan", "code-reviewer", "shared", "writer"]
 
     writer = catalog.get("writer")
     assert writer is not None
@@ -84,6 +84,7 @@ def test_agents_from_all_three_folders_and_a_malformed_one(
         prompt="You are a senior code reviewer.",
         tools=("read", "grep", "glob", "bash", "web_fetch"),  # Claude Code's names, as tether's
         model=None,  # inherit
+        color="blue",
         scope="project",
         source=ws / ".claude" / "agents" / "reviewer.md",
     )
@@ -94,26 +95,41 @@ def test_agents_from_all_three_folders_and_a_malformed_one(
     # The malformed file is reported with its path and line, and skipped.
     [problem] = catalog.problems
     assert problem.path == bad
-    assert problem.message == (f"{bad}:3: expected `key: value`, found 'this line is not yaml'")
+    assert problem.message == (f"{bad}:2: expected `key: value`, found 'this line is not yaml'")
     assert catalog.unavailable("broken") == problem.message
     assert problem.message in caplog.text
     # The model is told about every usable agent.
     listed = [s.name for s in catalog.summaries()]
-    assert listed == ["general", "explore", "code-reviewer", "shared", "writer"]
+    assert listed == ["general", "explore", "plan", "code-reviewer", "shared", "writer"]
 
 
-def test_a_project_file_may_replace_a_built_in_agent(ws: Path, tmp_path: Path) -> None:
-    write(
-        ws / ".tether" / "agents" / "explore.md",
-        "---\ndescription: Our own explorer\ntools: read\n---\nExplore our way.\n",
+def test_a_project_file_replaces_a_built_in_agent_only_once_trusted(
+    ws: Path, tmp_path: Path
+) -> None:
+    mine = write(
+        ws / ".claude" / "agents" / "explore.md",
+        "---\ndescription: Our own explorer\ntools: Read, Write\n---\nExplore our way.\n",
     )
-    explore = load_agents(ws, tmp_path / "home").get("explore")
+    # Untrusted: a cloned repository cannot turn the read-only explorer into one that writes.
+    catalog = load_agents(ws, tmp_path / "home")
+    assert catalog.get("explore") == EXPLORE
+    [problem] = catalog.problems
+    assert problem.message == (
+        f"{mine}: explore is a built-in agent; the workspace's file replaces it once the "
+        "workspace is trusted (`tether permissions trust`)"
+    )
+    explore = load_agents(ws, tmp_path / "home", trusted=True).get("explore")
     assert explore is not None
     assert (explore.description, explore.tools, explore.read_only) == (
         "Our own explorer",
-        ("read",),
+        ("read", "write"),
         False,
     )
+    # The user's own file is theirs to trust.
+    mine.unlink()
+    write(tmp_path / "home" / "agents" / "general.md", "---\ndescription: Mine\n---\nMine.\n")
+    general = load_agents(ws, tmp_path / "home").get("general")
+    assert general is not None and general.description == "Mine"
 
 
 def test_hostile_agent_files_are_skipped_not_followed(ws: Path, tmp_path: Path) -> None:
@@ -131,7 +147,7 @@ def test_hostile_agent_files_are_skipped_not_followed(ws: Path, tmp_path: Path) 
     (ws / ".claude" / "agents").symlink_to(tmp_path / "elsewhere" / "agents")
 
     catalog = load_agents(ws, tmp_path / "home")  # returns: the FIFO did not block it
-    assert catalog.names() == ["general", "explore"]
+    assert catalog.names() == ["general", "explore", "plan"]
     messages = sorted(p.message for p in catalog.problems)
     assert any("leads outside the workspace" in m for m in messages)
     assert any("fifo.md: not a regular file (a FIFO)" in m for m in messages)
@@ -156,11 +172,10 @@ def test_the_users_folder_may_hold_links(ws: Path, tmp_path: Path) -> None:
         ("---\ndescription: x\ndescription: y\n---\nB\n", ":3: `description` is given twice"),
         ("---\ndescription: x\n---\n\n", "no system prompt (the file's body is empty)"),
         ("---\nname: bad name!\ndescription: x\n---\nB\n", ":2: 'bad name!' is not an agent name"),
-        ("---\ndescription: 'open\n---\nB\n", ":2: an unclosed ' quote"),
+        ("---\ndescription: &d x\nname: *d\n---\nB\n", ":3: aliases (*name) are not read here"),
         ("---\ndescription: x\ntools: Read, rm -rf\n---\nB\n", ":3: 'rm -rf' is not a tool name"),
         ("---\ndescription:\n  - a\n---\nB\n", ":2: `description` must be text, not a list"),
-        ("---\ndescription: x\ntools:\n  Read\n---\nB\n", ":4: expected a `- item` line"),
-        (f"---\ndescription: {'y' * 1100}\n---\nB\n", "longer than 1024 characters"),
+        ("---\ndescription: x\ntools: {Read: 1}\n---\nB\n", ":3: `tools` must be text, not a"),
     ],
 )
 def test_malformed_front_matter_says_where_and_what(text: str, message: str) -> None:

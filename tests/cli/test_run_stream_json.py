@@ -42,7 +42,7 @@ def cards(lines: list[dict[str, Any]]) -> set[str]:
         view = line.get("view")
         if view is None:
             continue
-        side = "call" if line["kind"] == "tool_call_started" else "result"
+        side = "call" if line["type"] == "tool_call_started" else "result"
         sub = view.get("shape") or (view.get("kind") if view["card"] == "web" else None)
         seen.add(f"{side}:{view['card']}" + (f"/{sub}" if sub else ""))
     return seen
@@ -98,7 +98,8 @@ def test_stream_json_carries_every_card_and_matches_show(
     assert {"read", "edit", "write", "bash", "grep", "glob", "web_fetch", "web_search"} <= set(
         init["tools"]
     )
-    assert all("kind" in u and "type" not in u for u in updates)
+    # Every line has `type`, the one field a reader switches on; an update's is its `kind`.
+    assert all(u["type"] == u["kind"] for u in updates)
     assert cards(updates) == {
         "call:generic",
         "call:terminal",
@@ -128,8 +129,9 @@ def test_stream_json_carries_every_card_and_matches_show(
     # command's progress is live only, and the context's size needs the model's window).
     shown = json.loads(tether(home, "show", init["sessionId"], "--json").stdout)["updates"]
     live = {"tool_call_progress", "usage_changed"}
-    assert [u for u in updates if u["kind"] not in live] == shown
-    assert [u["used"] for u in updates if u["kind"] == "usage_changed"] == [110, 220, 305]
+    kept = [{k: v for k, v in u.items() if k != "type"} for u in updates if u["type"] not in live]
+    assert kept == shown
+    assert [u["used"] for u in updates if u["type"] == "usage_changed"] == [110, 220, 305]
     assert (ws / "b.txt").read_text() == "b\n"
 
 
@@ -143,7 +145,7 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
     )
     assert run.returncode == 1, run.stderr
     lines = lines_of(run.stdout)
-    assert [line.get("kind", line.get("type")) for line in lines] == [
+    assert [line["type"] for line in lines] == [
         "init",
         "user_text",
         "title_changed",
@@ -206,6 +208,6 @@ def test_a_cancelled_run_streams_its_cancelled_turn_and_result(tmp_path: Path, w
     lines = lines_of("".join(seen) + rest)
     finished = [line for line in lines if line.get("kind") == "tool_call_finished"]
     assert [f["status"] for f in finished] == ["failed"]
-    assert lines[-2] == {"kind": "turn_ended", "stopReason": "cancelled"}
+    assert lines[-2] == {"type": "turn_ended", "kind": "turn_ended", "stopReason": "cancelled"}
     assert lines[-1]["type"] == "result"
     assert (lines[-1]["stopReason"], lines[-1]["isError"]) == ("cancelled", True)

@@ -21,8 +21,8 @@ import pytest
 
 from tests.cli.tui import Tui
 from tests.models.sse_server import SSEServer, sse_reply
-from tether import __version__
 from tether.cli import COMMANDS
+from tether.version import version_line
 
 _DRIVER = """
 import json, sys
@@ -296,5 +296,5 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    version = ["tether", __version__]
-    assert done.stdout.split() == [*version, "0", *version, "True"]
+    version = version_line()
+    assert done.stdout.splitlines() == [version, "0", version, "True"]

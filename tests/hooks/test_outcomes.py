@@ -210,7 +210,8 @@ def test_the_environment_and_the_directory_of_a_hook(
         ("Edit|Write", "PreToolUse", "write", True),
         ("Edit|Write", "PreToolUse", "read", False),
         ("Edit", "PreToolUse", "edit", True),
-        ("MultiEdit", "PreToolUse", "edit", True),
+        ("MultiEdit", "PreToolUse", "multi_edit", True),
+        ("MultiEdit", "PreToolUse", "edit", False),
         ("Bash", "PreToolUse", "bash_output", False),
         ("mcp__git__.*", "PostToolUse", "mcp__git__log", True),
         # Names only: exact, name by name; anything else: a regular expression searched for.

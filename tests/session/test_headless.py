@@ -7,7 +7,8 @@ from pathlib import Path
 import jsonschema
 
 from tests.golden import check_golden
-from tether.session.headless import RunUsage, run_stream_schema, run_stream_schema_text
+from tether.batch.results import NO_USAGE, TASK_RESULT, TaskResult
+from tether.session.headless import RUN_RESULT, RunUsage, run_stream_schema, run_stream_schema_text
 from tether.tools.delegate import TokenUsage
 
 
@@ -46,14 +47,29 @@ def test_every_line_is_tagged_and_the_tags_are_required() -> None:
     assert defs["RunUsage"]["required"] == ["inputTokens", "outputTokens"]
     kinds = defs["ClientUpdate"]["discriminator"]["mapping"]
     for name in {ref.rsplit("/", 1)[-1] for ref in kinds.values()}:
-        assert defs[name]["required"][0] == "kind", name
+        assert defs[name]["required"][:2] == ["type", "kind"], name
     validator = jsonschema.Draft202012Validator(schema)
     assert not validator.is_valid({"type": "result", "sessionId": "x"})
-    assert not validator.is_valid({"kind": "agent_text"})
-    assert validator.is_valid({"kind": "agent_text", "text": "hi"})
+    assert not validator.is_valid({"kind": "agent_text", "text": "hi"})
+    assert not validator.is_valid({"type": "agent_text", "kind": "agent_text"})
+    assert not validator.is_valid({"type": "turn_ended", "kind": "agent_text", "text": "hi"})
+    assert validator.is_valid({"type": "agent_text", "kind": "agent_text", "text": "hi"})
 
 
 def test_usage_names_cache_counts_only_when_there_were_some() -> None:
     assert RunUsage.of(TokenUsage(10, 2)) == RunUsage(input_tokens=10, output_tokens=2)
     cached = RunUsage.of(TokenUsage(10, 2, 7))
     assert (cached.cached_read_tokens, cached.cached_write_tokens, cached.total) == (7, None, 12)
+
+
+def test_a_batch_result_line_names_what_it_shares_with_the_run_result_as_it_does() -> None:
+    # A program reading both `run`'s result line and `batch`'s results.jsonl uses one set of
+    # names for what they have in common.
+    run = set(RUN_RESULT.json_schema(by_alias=True, mode="serialization")["properties"])
+    batch = set(TASK_RESULT.json_schema(by_alias=True, mode="serialization")["properties"])
+    shared = {"sessionId", "stopReason", "isError", "result", "usage", "durationMs", "numTurns"}
+    assert shared <= run & batch
+    assert run - batch == {"type"}
+    done = TaskResult(id="a", status="done", usage=NO_USAGE, duration_ms=1, attempts=1)
+    assert TASK_RESULT.dump_python(done, by_alias=True)["isError"] is False
+    assert TASK_RESULT.validate_json(TASK_RESULT.dump_json(done, by_alias=True)) == done

@@ -521,3 +521,34 @@ async def test_post_tool_use_reads_claude_code_s_fields(
     response = ran["tool_response"]
     assert (response["stdout"], response["stderr"], response["interrupted"]) == ("hi", "", False)
     assert response["meta"]["exitCode"] == 0  # tether's own result is there too
+
+
+async def test_a_hook_s_allow_lets_through_only_what_an_allow_rule_could(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    allow = python_hook(
+        tmp_path,
+        "allow",
+        "import json, sys\nsys.stdin.read()\n"
+        "print(json.dumps({'hookSpecificOutput': {'permissionDecision': 'allow'}}))\n",
+    )
+    settings = user_hooks(home, ws, {"PreToolUse": [group(allow)]})
+    lines = {
+        "c1": "echo plain",
+        "c2": "echo $(echo hidden)",  # a substitution: no allow rule can allow it
+        "c3": 'X=true; eval "$X"',  # what eval runs is not known before it runs
+        "c4": "source ./x.sh",
+    }
+    model = script(
+        {"toolCalls": [call(i, "bash", {"command": c}) for i, c in lines.items()]},
+        {"text": "done"},
+    )
+    asker = Asker("reject")
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    results = results_of(model, 1)
+    assert not results["c1"].is_error and texts(results["c1"])[0].startswith("plain")
+    # The others are asked about, as ask mode asks about any command no rule allows.
+    assert sorted(q.subject.tool_call_id for q in asker.questions) == ["c2", "c3", "c4"]
+    for call_id in ("c2", "c3", "c4"):
+        assert results[call_id].is_error and "rejected" in texts(results[call_id])[0]

@@ -78,7 +78,8 @@ def test_bad_and_hostile_skills_are_left_out_with_their_path(
     skill(folder, "good", "Works")
     bad = folder / "bad/SKILL.md"
     bad.parent.mkdir()
-    bad.write_text("---\nname: bad\ndescription: a\n  b: c\n---\nbody\n")
+    # An alias is refused: `*a` may stand for far more text than the file holds.
+    bad.write_text("---\nname: bad\ndescription: &a a\nlicense: *a\n---\nbody\n")
     nodesc = skill(folder, "nodesc", "x")
     nodesc.write_text("---\nname: nodesc\n---\nbody\n")
     plain = folder / "plain/SKILL.md"
@@ -100,7 +101,7 @@ def test_bad_and_hostile_skills_are_left_out_with_their_path(
     assert catalog.names() == ["good"]
     said = sorted(str(p) for p in catalog.problems)
     assert said == [
-        f"{folder}/bad/SKILL.md:3: a value and indented lines after it",
+        f"{folder}/bad/SKILL.md:4: aliases (*name) are not read here",
         f"{folder}/fifo/SKILL.md: not a regular file (a FIFO)",
         f"{folder}/huge/SKILL.md: {size} bytes, more than the {MAX_SKILL_BYTES} allowed",
         f"{folder}/linked/SKILL.md: a symbolic link, which is not followed here",

@@ -1,9 +1,15 @@
 """Which agents a session offers: the built-in ones, then the files of the user and the project.
 
-Files are read from `$TETHER_HOME/agents/` (the user's), then `.claude/agents/` and
-`.tether/agents/` in the workspace (the project's, in Claude Code's format and tether's); a
-later definition of a name replaces an earlier one, built-in ones included. A file that
-cannot be used is reported (a warning naming the file and what is wrong) and skipped.
+Files are read from `$TETHER_HOME/agents/` and Claude Code's `~/.claude/agents/`
+(`$CLAUDE_CONFIG_DIR/agents/`: the user's), then `.claude/agents/` and `.tether/agents/` in the
+workspace (the project's, in Claude Code's format and tether's), sub-folders included (a
+folder only sorts files: the agent's name is its `name`); a later definition of a name
+replaces an earlier one. A file that cannot be used is reported (a warning naming the file and
+what is wrong) and skipped; what a usable file says that tether does not use is a warning too.
+
+A project's file does not replace a built-in agent until the workspace is trusted: a cloned
+repository's `.claude/agents/explore.md` must not turn the read-only `explore` into an agent
+that writes.
 
 A workspace is untrusted: its agent files are read without following symlinks (a link
 cannot turn a file outside the workspace into a system prompt), and an agent can never do
@@ -14,12 +20,14 @@ model is one of the parent's provider, and the parent's policy decides for it).
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.agents.builtin import BUILTIN_AGENTS
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.agents.files import AgentFileError, read_agent_file
+from tether.home import claude_home
 from tether.tools.delegate import AgentSummary
 
 __all__ = ["AGENTS_DIRS", "MAX_AGENT_FILES", "AgentCatalog", "AgentProblem", "load_agents"]
@@ -29,7 +37,9 @@ log = logging.getLogger(__name__)
 AGENTS_DIRS: tuple[Path, ...] = (Path(".claude") / "agents", Path(".tether") / "agents")
 """Where a workspace keeps agent files, the later winning a name both define."""
 MAX_AGENT_FILES = 100
-"""Files read from one folder, in name order; more are reported and left out."""
+"""Files read from one folder and its sub-folders, in path order; more are reported and left
+out."""
+_MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,8 @@ class AgentCatalog:
     agents: dict[str, AgentDefinition] = field(default_factory=dict)
     problems: tuple[AgentProblem, ...] = ()
     """One per file or folder that could not be used."""
+    warnings: tuple[str, ...] = ()
+    """What the files that are used say that tether does not use, or does not use yet."""
 
     def get(self, name: str) -> AgentDefinition | None:
         """The agent called `name`, if any."""
@@ -68,25 +80,49 @@ class AgentCatalog:
         return None
 
 
-def load_agents(workspace: Path, home: Path | None) -> AgentCatalog:
-    """The built-in agents, then the user's and the project's files (bad ones reported)."""
+def load_agents(
+    workspace: Path, home: Path | None, *, trusted: bool = False, claude: Path | None = None
+) -> AgentCatalog:
+    """The built-in agents, then the user's and the project's files (bad ones reported).
+
+    `claude` is Claude Code's user folder (`None`: `$CLAUDE_CONFIG_DIR`, else `~/.claude`);
+    until the workspace is `trusted` a project's file cannot replace a built-in agent.
+    """
     found: dict[str, AgentDefinition] = {agent.name: agent for agent in BUILTIN_AGENTS}
     problems: list[AgentProblem] = []
     folders: list[tuple[Path, AgentScope]] = []
     if home is not None:
         folders.append((home / "agents", "user"))
+    folders.append(((claude or claude_home()) / "agents", "user"))
     folders.extend((workspace / relative, "project") for relative in AGENTS_DIRS)
+    seen: set[Path] = set()
     for folder, scope in folders:
+        real = Path(os.path.realpath(folder))
+        if real in seen:  # $TETHER_HOME may be ~/.claude, or the workspace your home
+            continue
+        seen.add(real)
         for agent in _read_folder(folder, scope, workspace, problems):
             replaced = found.get(agent.name)
             if replaced is not None and replaced.scope == "built-in":
+                if scope == "project" and not trusted:
+                    message = (
+                        f"{agent.source}: {agent.name} is a built-in agent; the workspace's "
+                        "file replaces it once the workspace is trusted (`tether permissions "
+                        "trust`)"
+                    )
+                    problems.append(AgentProblem(folder, message))
+                    continue
                 log.info("%s replaces the built-in agent %s", agent.source, agent.name)
             found[agent.name] = agent
     for problem in problems:
         log.warning("agent skipped: %s", problem.message)
     builtin = [a.name for a in BUILTIN_AGENTS]
     order = [*builtin, *sorted(n for n in found if n not in builtin)]
-    return AgentCatalog({name: found[name] for name in order}, tuple(problems))
+    agents = {name: found[name] for name in order}
+    warnings = tuple(w for agent in agents.values() for w in agent.warnings)
+    for warning in warnings:
+        log.warning("agent: %s", warning)
+    return AgentCatalog(agents, tuple(problems), warnings)
 
 
 def _read_folder(
@@ -100,7 +136,7 @@ def _read_folder(
             message = f"{folder}: leads outside the workspace; its agents are not read"
             problems.append(AgentProblem(folder, message))
             return []
-        paths = sorted(p for p in folder.iterdir() if p.suffix == ".md")
+        paths = _agent_paths(folder, follow=not project)
     except OSError as exc:
         problems.append(AgentProblem(folder, f"{folder}: cannot be listed: {exc.strerror or exc}"))
         return []
@@ -115,3 +151,16 @@ def _read_folder(
         except AgentFileError as exc:
             problems.append(AgentProblem(path, str(exc)))
     return agents
+
+
+def _agent_paths(folder: Path, *, follow: bool) -> list[Path]:
+    """The `.md` files of `folder` and its sub-folders, in path order. A project's linked
+    sub-folders are not entered: a link could make a folder elsewhere the project's."""
+    found: list[Path] = []
+    for top, folders, files in os.walk(folder, followlinks=follow):
+        depth = len(Path(top).relative_to(folder).parts)
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and depth < _MAX_DEPTH)
+        found.extend(Path(top) / name for name in files if name.endswith(".md"))
+        if len(found) > MAX_AGENT_FILES * 4:
+            break  # enough to say there are too many, without walking a huge tree
+    return sorted(found, key=lambda p: p.relative_to(folder).parts)

@@ -4,19 +4,27 @@
     name: reviewer
     description: Reviews a change for bugs and missing tests
     tools: Read, Grep, Glob, Bash
+    disallowedTools: Write, Edit
+    skills: [release-notes]
     model: inherit
+    color: blue
     ---
     You are a careful reviewer. ...
 
-The body is the agent's system prompt. `description` is required; `name` defaults to the
-file's name; `tools` is a comma list (or a YAML list) of tool names, tether's (`read`,
-`web_fetch`) or Claude Code's (`Read`, `WebFetch`); without it the agent has every tool of
-its parent. `model` is `inherit` (the default), a model of the session's provider
-(`openai:deepseek-reasoner`, `script:child.json` relative to the file), or Claude Code's
-`sonnet`, `opus`, `haiku`. Other keys (Claude Code's `color`) are ignored.
+The body is the agent's system prompt. `description` is required, as long as it needs to be
+and on as many lines as it needs (Claude Code's plugin agents carry `<example>` blocks);
+`name` defaults to the file's name. `tools` is a comma list (or a YAML list) of tool names,
+tether's (`read`, `web_fetch`) or Claude Code's (`Read`, `WebFetch`); without it the agent
+has every tool of its parent. `disallowedTools` takes tools away (from `tools`, or from the
+parent's). `skills` names skills whose text is in the agent's system prompt from its start.
+`model` is `inherit` (the default), a model of the session's provider
+(`openai:deepseek-reasoner`, `script:child.json` relative to the file), Claude Code's
+`sonnet`, `opus`, `haiku`, or a `claude-...` model id. `color` marks its cards.
 
-The front matter is read by `tether.frontmatter` (the YAML subset such files use): anything
-else is an error that names the file and the line, and the file is skipped, never half-read.
+A tool name no tether tool answers to, and each key tether does not use (`permissionMode`,
+`maxTurns`, `mcpServers`, `hooks`, ...), is a warning naming the file, the key and why; the
+agent is still read. The front matter is read by `tether.frontmatter`: what it cannot read at
+all is an error naming the file and the line, and the file is skipped, never half-read.
 """
 
 from __future__ import annotations
@@ -26,21 +34,50 @@ from pathlib import Path
 
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.frontmatter import FrontMatterError, FrontMatterField, parse_front_matter
+from tether.frontmatter import (
+    FrontMatterError,
+    FrontMatterField,
+    FrontMatterWarning,
+    parse_front_matter,
+)
 from tether.tools.claude_names import CLAUDE_TOOL_NAMES
 
 __all__ = [
+    "AGENT_KEYS",
     "CLAUDE_TOOL_NAMES",
     "MAX_AGENT_FILE_BYTES",
+    "UNSUPPORTED_AGENT_KEYS",
     "AgentFileError",
     "parse_agent_file",
     "read_agent_file",
+    "tool_names",
 ]
 
 MAX_AGENT_FILE_BYTES = 256 * 1024
-MAX_DESCRIPTION_CHARS = 1024
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _TOOL = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,127}")
+_CALL = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,127})\((.*)\)", re.DOTALL)
+
+UNSUPPORTED_AGENT_KEYS: dict[str, str] = {
+    "permissionmode": "is not supported: an agent runs in its parent's mode, under its rules",
+    "maxturns": "is not supported: an agent's steps are capped as its parent's are",
+    "mcpservers": "is not supported: an agent has the MCP tools of its parent's servers",
+    "hooks": "is not supported: hooks come from the settings files",
+    "memory": "is not supported: tether keeps no memory folder for agents",
+    "background": "is not supported: a task's agent runs while its parent waits",
+    "isolation": "is not supported: an agent works in its parent's workspace",
+    "effort": "is not supported: an agent thinks as its parent's `thinking` setting says",
+    "initialprompt": "is not supported: an agent starts from the task's prompt",
+}
+"""Keys of Claude Code's agent files that tether reads and does not use, and why."""
+
+AGENT_KEYS = frozenset(
+    {"name", "description", "tools", "disallowedtools", "skills", "model", "color"}
+    | UNSUPPORTED_AGENT_KEYS.keys()
+)
+"""Every key an agent file may have (lower-cased)."""
+
+_TETHER_TOOLS = frozenset(CLAUDE_TOOL_NAMES.values())
 
 
 class AgentFileError(ValueError):
@@ -61,12 +98,19 @@ def read_agent_file(path: Path, scope: AgentScope, *, follow_symlinks: bool) -> 
 def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinition:
     """The agent `text` (the file at `path`) defines; `AgentFileError` when it is malformed."""
     try:
-        front = parse_front_matter(text)
+        front = parse_front_matter(text, known=AGENT_KEYS)
+        return _definition(path, front.fields, front.body, scope)
     except FrontMatterError as exc:
         raise AgentFileError(exc.where(path)) from None
-    fields, body = dict(front.fields), front.body
+
+
+def _definition(
+    path: Path, given: dict[str, FrontMatterField], body: str, scope: AgentScope
+) -> AgentDefinition:
+    fields = dict(given)
+    warnings: list[FrontMatterWarning] = []
     name_field = fields.pop("name", None)
-    name = _text(path, "name", name_field) if name_field is not None else path.stem
+    name = name_field.text().strip() if name_field is not None else path.stem
     if not _NAME.fullmatch(name):
         where = f"{path}:{name_field.line}" if name_field else str(path)
         raise AgentFileError(
@@ -75,18 +119,22 @@ def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinitio
     described = fields.pop("description", None)
     if described is None:
         raise AgentFileError(f"{path}: no description (the front matter needs `description:`)")
-    description = " ".join(_text(path, "description", described).split())
+    description = _description(described.text())
     if not description:
         raise AgentFileError(f"{path}:{described.line}: the description is empty")
-    if len(description) > MAX_DESCRIPTION_CHARS:
-        raise AgentFileError(
-            f"{path}:{described.line}: the description is longer than "
-            f"{MAX_DESCRIPTION_CHARS} characters"
-        )
     tools_field = fields.pop("tools", None)
-    tools = _tools(path, tools_field) if tools_field is not None else None
+    tools = tool_names(path, tools_field, warnings) if tools_field is not None else None
+    denied_field = fields.pop("disallowedtools", None)
+    denied = tool_names(path, denied_field, warnings) if denied_field is not None else ()
+    skills_field = fields.pop("skills", None)
+    skills = tuple(dict.fromkeys(skills_field.items())) if skills_field is not None else ()
     model_field = fields.pop("model", None)
     model = _model(path, model_field) if model_field is not None else None
+    color_field = fields.pop("color", None)
+    color = color_field.text().strip() or None if color_field is not None else None
+    for key, field in fields.items():
+        reason = UNSUPPORTED_AGENT_KEYS.get(key, "is not a key of agent files; ignored")
+        warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
     prompt = body.strip()
     if not prompt:
         raise AgentFileError(f"{path}: no system prompt (the file's body is empty)")
@@ -96,42 +144,61 @@ def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinitio
         prompt=prompt,
         tools=tools,
         model=model,
+        disallowed=denied,
+        skills=skills,
+        color=color,
         scope=scope,
         source=path,
+        warnings=tuple(str(w) for w in warnings),
     )
 
 
-def _text(path: Path, key: str, field: FrontMatterField) -> str:
-    if isinstance(field.value, list):
-        raise AgentFileError(f"{path}:{field.line}: `{key}` must be text, not a list")
-    return field.value
+def _description(text: str) -> str:
+    """Lines kept (an `<example>` block reads as one), spaces within them and blank runs not."""
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
-def _tools(path: Path, field: FrontMatterField) -> tuple[str, ...]:
-    raw = field.value
-    if isinstance(raw, str):
-        text = raw[1:-1] if raw.startswith("[") and raw.endswith("]") else raw
-        names = [part.strip().strip("'\"") for part in text.split(",")]
-    else:
-        names = [part.strip() for part in raw]
-    tools: list[str] = []
-    for name in names:
-        if not name:
-            continue
+def tool_names(
+    path: Path, field: FrontMatterField, warnings: list[FrontMatterWarning]
+) -> tuple[str, ...]:
+    """A field's tool names as tether's; names no tether tool answers to are warnings."""
+    found: list[str] = []
+    for written in field.items():
+        name, limit = written, None
+        call = _CALL.fullmatch(written)
+        if call is not None:
+            name, limit = call[1], call[2]
         if not _TOOL.fullmatch(name):
-            raise AgentFileError(f"{path}:{field.line}: {name!r} is not a tool name")
-        tether_name = CLAUDE_TOOL_NAMES.get(name, name)
-        if tether_name not in tools:
-            tools.append(tether_name)
-    return tuple(tools)
+            raise FrontMatterError(f"{written!r} is not a tool name", field.line)
+        ours = CLAUDE_TOOL_NAMES.get(name, name)
+        if ours not in _TETHER_TOOLS and not ours.startswith("mcp__"):
+            reason = f"names {name!r}, which no tether tool answers to; left out"
+            warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
+            continue
+        if limit is not None:
+            reason = (
+                f"gives {written!r}: an agent's tools are not limited by a pattern; "
+                f"read as {ours!r}"
+            )
+            warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
+        if ours not in found:
+            found.append(ours)
+    return tuple(found)
 
 
 def _model(path: Path, field: FrontMatterField) -> str | None:
-    model = _text(path, "model", field).strip()
+    model = field.text().strip()
     if not model or model == "inherit":
         return None
     kind, _, rest = model.partition(":")
     if kind == "script" and rest:
         # A script beside the agent file: agents and their scripts travel together.
         return f"script:{(path.parent / rest).resolve()}"
+    if not rest and model.startswith("claude-"):
+        return f"anthropic:{model}"  # Claude Code's full model ids
     return model

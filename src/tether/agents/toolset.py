@@ -47,8 +47,9 @@ def child_tools(
 ) -> ToolRegistry:
     """The parent's tools the agent may use, in the parent's order.
 
-    `task` is kept only when the agent names it and `may_delegate` (the depth allows another
-    level); a read-only agent's `bash` runs in the read-only sandbox whatever the parent's is.
+    `disallowedTools` are taken away; `task` is kept only when the agent names it and
+    `may_delegate` (the depth allows another level); a read-only agent's `bash` runs in the
+    read-only sandbox whatever the parent's is.
     """
     wanted = set(agent.tools) if agent.tools is not None else None
     tools: list[Tool[Any, Any]] = []
@@ -58,6 +59,8 @@ def child_tools(
                 tools.append(tool)
             continue
         if wanted is not None and tool.name not in wanted:
+            continue
+        if tool.name in agent.disallowed:
             continue
         if agent.read_only and isinstance(tool, BashTool):
             tools.append(ReadOnlyBash(allow_network=tool.sandbox.allow_network))

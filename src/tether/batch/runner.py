@@ -35,7 +35,7 @@ from tether.settings.effective import (
     thinking_level,
     tool_env,
 )
-from tether.settings.loaded import SandboxModeName
+from tether.settings.values import SandboxModeName
 from tether.skills import load_skills
 from tether.tools.defaults import default_tools
 
@@ -207,7 +207,10 @@ def _config(
         sandbox_mode=options.sandbox,
         allow_network=True if options.allow_network else None,
     )
-    settings = load_settings(cwd.resolve(), options.home, flags=flags)
+    # Never trusted: the workspace is a copy the task file's folder or repository made, at a
+    # path that may have been trusted for something else (its settings' hooks would run
+    # unsandboxed, its allow rules and mode apply).
+    settings = load_settings(cwd.resolve(), options.home, flags=flags, trusted=False)
     sandbox = sandbox_policy(settings)
 
     def make(spec: str) -> Model:

@@ -16,8 +16,6 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol, cast
 
-from tether import __version__
-
 __all__ = [
     "COMMANDS",
     "INTERACTIVE",
@@ -91,7 +89,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="tether", description="A coding-agent harness whose every tool call is a card."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
-    parser.add_argument("--version", action="version", version=f"tether {__version__}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, entry in COMMANDS.items():
         sub = commands.add_parser(name, help=entry.help, description=entry.help)
@@ -113,7 +111,7 @@ def interactive_parser() -> argparse.ArgumentParser:
         epilog="commands (tether COMMAND --help):\n" + "\n".join(lines),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"tether {__version__}")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     interactive.configure(parser)
     return parser
 
@@ -147,7 +145,7 @@ def _main(argv: list[str]) -> int:
             interactive_parser().print_help()
             return 0
         if "--version" in options:
-            print(f"tether {__version__}")  # the one answer that needs no parser
+            print(_version_line())  # the one answer that needs no parser
             return 0
     from tether.lazy import defer_imports
 
@@ -176,6 +174,23 @@ def _main(argv: list[str]) -> int:
     except BrokenPipeError:
         return _pipe_closed()
     return status
+
+
+class _Version(argparse.Action):
+    """`--version`: the line is worked out only when asked for (it may run `git`)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        print(_version_line())
+        parser.exit()
+
+
+def _version_line() -> str:
+    from tether.version import version_line
+
+    return version_line()
 
 
 def _options(argv: Sequence[str]) -> Sequence[str]:

@@ -25,6 +25,7 @@ from tether.settings.effective import (
     tool_env,
 )
 from tether.settings.effective import model_spec as spec_from
+from tether.settings.report import claude_file_lines
 from tether.tools.web import NoSearch, SearchChoice, SearchSetup
 
 __all__ = [
@@ -79,6 +80,8 @@ def run_settings(
     """The settings of workspace `cwd`: problems printed, trust asked when someone can answer,
     else said. Raises `SettingsError` for a file that cannot be used."""
     settings = load_settings(cwd.resolve(), home, flags=flags)
+    for line in claude_file_lines(settings):
+        err.print(f"tether: Claude Code settings {line}", markup=False, soft_wrap=True)
     for problem in settings.problems:
         err.print(
             f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from tether.commands.catalog import ARGUMENTS, Command
+from tether.commands.catalog import Command
 from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "PromptText",
     "SkillsList",
     "resolve",
+    "substitute",
 ]
 
 
@@ -37,6 +39,9 @@ class PromptText:
 
     text: str
     command: str | None = None
+    source: Command | None = field(default=None, compare=False)
+    """The custom command whose template this is, for what runs before it is sent (its
+    `` !`cmd` `` lines, `@path` files, `allowed-tools` and `model`)."""
 
 
 @dataclass(frozen=True)
@@ -102,11 +107,31 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return _checkpoint_command(action, arguments)
     if command.template is None:
         return PromptText(text, command=command.name)
-    if ARGUMENTS in command.template:
-        expanded = command.template.replace(ARGUMENTS, arguments)
-    else:
-        expanded = f"{command.template}\n\n{arguments}" if arguments else command.template
-    return PromptText(expanded.strip(), command=command.name)
+    custom = command if command.source is not None else None
+    return PromptText(substitute(command.template, arguments), command=command.name, source=custom)
+
+
+_PLACEHOLDER = re.compile(r"\$ARGUMENTS|\$([1-9])(?![0-9])")
+
+
+def substitute(template: str, arguments: str) -> str:
+    """`template` with `$ARGUMENTS` (all of `arguments`) and `$1`...`$9` (each word of it,
+    quotes grouping words as a shell groups them; a missing one is empty) put in, as Claude
+    Code does; a template with neither gets `arguments` appended after a blank line."""
+    if not _PLACEHOLDER.search(template):
+        return f"{template}\n\n{arguments}".strip() if arguments else template.strip()
+    try:
+        words = shlex.split(arguments)
+    except ValueError:  # an unclosed quote: the words as typed
+        words = arguments.split()
+
+    def put(match: re.Match[str]) -> str:
+        if match[1] is None:
+            return arguments
+        index = int(match[1]) - 1
+        return words[index] if index < len(words) else ""
+
+    return _PLACEHOLDER.sub(put, template).strip()
 
 
 _NUMBER = re.compile(r"[0-9]{1,9}")

@@ -47,9 +47,14 @@ def _image_part(image: ImageContent) -> ChatCompletionContentPartParam:
 
 
 def _user_content(content: Sequence[ContentBlock]) -> str | list[ChatCompletionContentPartParam]:
-    """User content: a plain string when it is text only (widest server support), else parts."""
+    """User content: a plain string when it is text only (widest server support), else parts.
+
+    Blocks are separate things said (a prompt, an attached file, a note, the next prompt):
+    joined, a blank line keeps them apart, as they are apart in Anthropic's content blocks.
+    """
     if all(isinstance(block, TextContent) for block in content):
-        return "".join(block.text for block in content if isinstance(block, TextContent))
+        texts = (block.text for block in content if isinstance(block, TextContent))
+        return "\n\n".join(text for text in texts if text)
     parts: list[ChatCompletionContentPartParam] = []
     for block in content:
         if isinstance(block, TextContent):

@@ -14,6 +14,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
 | edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
+| execute, redirecting into a protected path | ask | ask         | ask  |
 | execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
@@ -26,7 +27,9 @@ command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot star
 refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
 (`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
 data directory, and the workspace files the configured hooks run, `tether.settings.hookfiles`)
-holds what later runs with the user's rights, so editing one always asks.
+holds what later runs with the user's rights, so editing one always asks, and so does a
+command that redirects its output into one (`printf ... > .git/hooks/pre-commit`), in every
+mode and whatever the rules: with `--sandbox off` nothing else would stop it.
 
 Rules from the settings (`tether.settings`) come first, in every mode: a deny rule refuses
 (the error names the rule and its file), an ask rule asks even in auto mode, and allow rules
@@ -37,14 +40,16 @@ bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
 
 A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
-as an allow rule (so deny and ask rules still win, and what always asks still asks), `ask`
-as an ask rule.
+as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
+a command line no allow rule could allow — one with a `$(...)`, `eval`, `source` — is asked
+about as the mode says), `ask` as an ask rule.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -62,6 +67,7 @@ from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
 from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
 from tether.settings.hookfiles import hook_files
+from tether.settings.invocations import analyze_command
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -211,11 +217,12 @@ class PolicyGate:
                 return f"the {rule.describe()} asks"
             case _ if hooked is not None and hooked[0] == "ask":
                 return hooked[1]
-            case Allow() if not unsandboxed and not self._protected_edit(access):
+            case Allow() if not unsandboxed and not self._protected(access):
                 return None
-            case NoRule() if (
-                hooked is not None and not unsandboxed and not (self._protected_edit(access))
+            case NoRule(concerns=()) if (
+                hooked is not None and not unsandboxed and not self._protected(access)
             ):
+                # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
             case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
                 self._bash_denies()
@@ -235,7 +242,7 @@ class PolicyGate:
     def _project_rules(self, access: Access, verdict: Verdict) -> tuple[str, ...]:
         """The rules "always allow for this project" would write; `()` not to offer it."""
         settings = self.settings
-        if settings is None or settings.root != self.workspace.cwd or self._protected_edit(access):
+        if settings is None or settings.root != self.workspace.cwd or self._protected(access):
             return ()
         if not settings.trust.trusted and settings.trust.withheld:
             return ()  # the workspace's own rules do not apply: one more would not either
@@ -264,6 +271,8 @@ class PolicyGate:
 
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
+        if why := self._protected_write(access):
+            return why  # in every mode, and allow rules do not cover it
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
@@ -300,6 +309,8 @@ class PolicyGate:
                 return "run with --sandbox off to run commands without the sandbox"
             case FileAccess(action="edit", path=path) if self._protection(path):
                 return "a person must approve it in every mode"
+            case CommandAccess() if self._protected_write(access):
+                return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
@@ -316,6 +327,22 @@ class PolicyGate:
             and (self._protection(access.path) is not None)
         )
 
+    def _protected(self, access: Access) -> bool:
+        """An edit of, or a command's redirection into, what later runs with the user's
+        rights: asked whatever the mode or rules."""
+        return self._protected_edit(access) or self._protected_write(access) is not None
+
+    def _protected_write(self, access: Access) -> str | None:
+        """Why a command's output redirection writes what later runs with the user's rights
+        (`printf ... > .git/hooks/pre-commit`), if it does."""
+        if not isinstance(access, (CommandAccess, UnsandboxedAccess)):
+            return None
+        workspace = self.workspace
+        for path in _writes(access.command, workspace.cwd, tuple(workspace.roots)):
+            if why := self._protection(path):
+                return f"it writes to {path}; {why}"
+        return None
+
     def _protection(self, path: Path) -> str | None:
         """Why a write to resolved `path` runs later with the user's rights, if it does."""
         if why := protected_reason(path):
@@ -328,6 +355,12 @@ class PolicyGate:
         if path in self._hook_files[1]:
             return f"{path.name} is protected: a configured hook runs it outside the sandbox"
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _writes(command: str, cwd: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The files `command`'s output redirections write (parsed once per command)."""
+    return analyze_command(command, cwd, roots).writes
 
 
 def _memory_key(access: Access) -> tuple[str, str]:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from tether.agents import CHILD_PREAMBLE, AgentCatalog, AgentDefinition, child_tools
+from tether.agents.preload import agent_prompt
 from tether.content import ContentBlock, TextContent
 from tether.models.base import Model, ModelError
 from tether.models.script import ScriptModel
@@ -43,6 +44,7 @@ from tether.session.updates import (
     ToolCallStarted,
 )
 from tether.session.usage import usage_report
+from tether.skills import SkillCatalog
 from tether.tools.delegate import (
     AgentSummary,
     ChildOutcome,
@@ -52,6 +54,7 @@ from tether.tools.delegate import (
 )
 from tether.tools.errors import ToolError
 from tether.tools.registry import ToolRegistry
+from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
 
 __all__ = ["MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
@@ -121,6 +124,7 @@ class Children:
         model: Callable[[], Model],
         catalog: AgentCatalog,
         start: StartChild,
+        skills: SkillCatalog | None = None,
     ) -> None:
         self._parent_id = parent_id
         self._config = config
@@ -129,6 +133,8 @@ class Children:
         self._gate = gate
         self._model = model
         self.catalog = catalog
+        self._skills = skills or SkillCatalog({})
+        """What an agent's `skills:` preloads from."""
         self._start = start
         self._slots = asyncio.Semaphore(MAX_RUNNING)
         self._running: dict[str, ChildSession] = {}
@@ -157,12 +163,13 @@ class Children:
         agent = self._agent(request.agent)
         model, inherited = self._child_model(agent, request.tool_call_id)
         steps = _Steps(agent.name, progress)
+        request_cwd = self._gate.workspace.cwd
         config = dataclasses.replace(
             self._config,
             model=model,
             tools=child_tools(agent, self._tools, may_delegate=self.may_delegate),
             gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
-            role=f"{CHILD_PREAMBLE}\n\n{agent.prompt}",
+            role=f"{CHILD_PREAMBLE}\n\n{agent_prompt(agent, self._skills, request_cwd)}",
             depth=self._config.depth + 1,
             agents=self.catalog,
             context_window=self._config.context_window if inherited else None,
@@ -194,6 +201,7 @@ class Children:
             tool_calls=steps.calls,
             usage=usage_report(child.events).total,
             error=error,
+            refused=steps.refused,
         )
 
     def _agent(self, name: str) -> AgentDefinition:
@@ -304,6 +312,8 @@ class _Steps:
         self.agent = agent
         self.session_id = ""
         self.calls = 0
+        self.refused = 0
+        """Calls refused for want of someone to approve them, its children's included."""
         self.views: dict[str, ToolCallView] = {}
         """The child's running calls' cards, by id (what a permission question shows)."""
         self._progress = progress
@@ -314,8 +324,9 @@ class _Steps:
             case ToolCallStarted(tool_call_id=call_id, view=view):
                 self.calls += 1
                 self.views[call_id] = view
-            case ToolCallFinished(tool_call_id=call_id):
+            case ToolCallFinished(tool_call_id=call_id, permission=permission, result=result):
                 self.views.pop(call_id, None)
+                self.refused += (permission == "refused") + refusals(result.meta)
             case AgentText() if not self.views:
                 self.show("writing")
                 return

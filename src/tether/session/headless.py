@@ -1,10 +1,11 @@
 """What a headless run says to a program: its `init` line, every update, then its `result`.
 
 `tether run --output-format stream-json` writes one JSON object per line: a `RunInit`, then
-every `ClientUpdate` as it happens (dumped by `CLIENT_UPDATE`, exactly as `tether show
---json` lists them, tagged by `kind`), then a `RunResult`. `--output-format json` writes
-the `RunResult` alone. The lines' schema is generated from these types and pinned in
-`schema/run-stream.schema.json`.
+every `ClientUpdate` as it happens (dumped by `CLIENT_UPDATE`, as `tether show --json` lists
+them, with `type` added: `stream_line`), then a `RunResult`. Every line's `type` tells what it
+is (`init`, an update's kind, `result`), so a reader switches on that one field.
+`--output-format json` writes the `RunResult` alone. The lines' schema is generated from these
+types and pinned in `schema/run-stream.schema.json`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pydantic import ConfigDict, TypeAdapter
 from tether.policy import PolicyMode
 from tether.session.children import final_message
 from tether.session.events import AssistantMessageEvent, Event, TurnEnd, TurnEndReason
-from tether.session.updates import CLIENT_UPDATE
+from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.session.usage import usage_report
 from tether.tools.delegate import TokenUsage
 from tether.wire import WIRE_CONFIG, Opt
@@ -34,6 +35,7 @@ __all__ = [
     "prompt_result",
     "run_stream_schema",
     "run_stream_schema_text",
+    "stream_line",
 ]
 
 
@@ -136,6 +138,12 @@ def prompt_result(
     )
 
 
+def stream_line(update: ClientUpdate) -> dict[str, Any]:
+    """An update as a stream-json line: its JSON with `type` first, the same as its `kind`."""
+    document: dict[str, Any] = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
+    return {"type": document["kind"], **document}
+
+
 def run_stream_schema() -> dict[str, Any]:
     """The JSON Schema of one line of `--output-format stream-json`: init, an update, result."""
     defs: dict[str, Any] = {}
@@ -150,12 +158,18 @@ def run_stream_schema() -> dict[str, Any]:
         )
         defs.update(schema.pop("$defs", {}))
         defs[name] = schema
+        if adapter is CLIENT_UPDATE:
+            _typed_like_kind(defs, schema)
         refs.append({"$ref": f"#/$defs/{name}"})
     for definition in defs.values():
         # A tag has a Python default for convenience, but every line carries it: any property
-        # fixed to one value (`type`, `kind`, a card's `card` first, then its `shape` or `kind`).
+        # fixed to one value (`type` first, then `kind`; a card's `card`, then its `shape` or
+        # `kind`).
         properties = definition.get("properties", {})
-        tags = sorted((n for n, p in properties.items() if "const" in p), key=lambda n: n != "card")
+        tags = sorted(
+            (n for n, p in properties.items() if "const" in p),
+            key=lambda n: (n != "type", n != "card"),
+        )
         required = [n for n in definition.get("required", []) if n not in tags]
         if tags or required:
             definition["required"] = [*tags, *required]
@@ -165,6 +179,14 @@ def run_stream_schema() -> dict[str, Any]:
         "oneOf": refs,
         "$defs": dict(sorted(defs.items())),
     }
+
+
+def _typed_like_kind(defs: dict[str, Any], union: dict[str, Any]) -> None:
+    """Give each update of the union a `type` property fixed to its `kind` (see `stream_line`)."""
+    for ref in union["discriminator"]["mapping"].values():
+        properties = defs[ref.removeprefix("#/$defs/")]["properties"]
+        kind = properties["kind"]["const"]
+        properties["type"] = {"const": kind, "title": "Type", "type": "string"}
 
 
 def run_stream_schema_text() -> str:

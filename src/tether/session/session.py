@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.models.base import Model
+from tether.hooks.guard import HookGuard
+from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
@@ -43,8 +45,11 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
@@ -58,21 +63,33 @@ class Session:
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
+        # One guard for the session and its agents: what an agent writes counts as the session's.
+        guard = config.hook_guard or HookGuard()
+        config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
         if _delegates(config.tools):
-            catalog = config.agents or load_agents(workspace.cwd, user_dir)
+            catalog = config.agents or load_agents(
+                workspace.cwd, user_dir, trusted=trusted(self.gate)
+            )
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
         ]
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
-        self.gate = config.policy(workspace)
         child = log_.header.parent is not None
-        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        self._hooks = SessionHooks(
+            log_,
+            self.gate,
+            workspace,
+            child=child,
+            sandbox=self._hook_sandbox,
+            guard=guard,
+        )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
             self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
@@ -89,12 +106,20 @@ class Session:
                 model=lambda: self.model,
                 catalog=catalog,
                 start=self._start_child,
+                skills=self.skills,
             )
             if catalog is not None
             else None
         )
         self._calls = CallRunner(
-            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+            self.tools,
+            workspace,
+            self.gate,
+            log_,
+            delegate=self._children,
+            answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
+            hooks=self._hooks,
+            user_dir=user_dir,
         )
         self._context = Context(
             log_,
@@ -334,6 +359,17 @@ class Session:
     def _append(self, event: E) -> E:
         return self._log.append(event)
 
+    def _hook_sandbox(self) -> SandboxPolicy:
+        """The sandbox hooks run in: the one the session's commands run in now."""
+        bash = self.tools.get("bash")
+        if isinstance(bash, BashTool):
+            return bash.sandbox
+        settings = self.gate.settings
+        try:
+            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
+        except ValueError:
+            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
+
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
@@ -366,3 +402,20 @@ def _logged_level(value: str | None) -> ThinkingLevel:
     except ValueError:
         log.warning("the log's thinking level %r is unknown; thinking is off", value)
         return "off"
+
+
+def _page_model(config: SessionConfig) -> Callable[[], Model] | None:
+    """The model `webFetch.model` names, if it names one that can be made."""
+    spec = config.web_fetch_model
+    if spec is None or config.models is None:
+        return None
+    try:
+        model = config.models(spec)
+    except ModelError as exc:
+        log.warning(
+            "webFetch.model %s cannot be used (%s): pages are read by the session's model",
+            spec,
+            exc,
+        )
+        return None
+    return lambda: model

@@ -304,7 +304,8 @@ def _first_line(text: str | None) -> str:
 class CheckpointSaved:
     """At a prompt's end, what its tools changed in the workspace (a notice, one per prompt).
 
-    `skipped` are files left out of checkpoints for their size (said once each); `partial`
+    `skipped` are files left out of checkpoints for their size or because git could not read
+    them (said once each); `partial`
     says, once per session, that without git only `edit` and `write` are covered.
     """
 
@@ -332,7 +333,7 @@ class CheckpointSaved:
                 f"{_names(self.files)} (/undo reverts {'it' if len(self.files) == 1 else 'them'})"
             )
         if self.skipped:
-            lines.append(f"not in checkpoints (over 10 MB): {_names(self.skipped)}")
+            lines.append(f"not in checkpoints (over 10 MB or unreadable): {_names(self.skipped)}")
         return "\n".join(lines)
 
 

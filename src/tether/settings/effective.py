@@ -31,8 +31,13 @@ __all__ = [
 
 
 def effective_mode(settings: Settings) -> PolicyMode:
-    """The mode: `--mode`, else `permissions.defaultMode`, else ask."""
-    return settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
+    """The mode: `--mode`, else `permissions.defaultMode`, else ask; never auto where Claude
+    Code's `disableBypassPermissionsMode` forbids it (`load_settings` refuses `--mode auto`
+    there)."""
+    chosen = settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
+    if chosen == "auto" and settings.bypass_disabled is not None:
+        return DEFAULT_MODE
+    return chosen
 
 
 def model_spec(settings: Settings, default: str) -> str:

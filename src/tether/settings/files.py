@@ -7,13 +7,13 @@ would be lost. Anything else wrong (an unknown key, a malformed rule, a value of
 type) is a `SettingsProblem` naming the file, the key and what is wrong; it is dropped and
 the rest of the file applies.
 
-Claude Code's `.claude/settings.json` and `.claude/settings.local.json` are read the same
-way for their `hooks`; their other keys are Claude Code's own and are left alone.
+Claude Code's files (`tether.settings.claude`) are never fatal: comments and trailing
+commas are allowed as Claude Code allows them, a file that still cannot be read is skipped
+with a problem saying so, and what tether's files would stop for is a problem there too.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,9 +24,17 @@ from typing import Any, NoReturn, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.jsontext import strip_jsonc
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
-from tether.settings.modes import PolicyMode
+from tether.settings.claude import (
+    CLAUDE_KEYS,
+    McpjsonApprovals,
+    claude_mode,
+    claude_model,
+    unsupported_reason,
+)
+from tether.settings.modes import PolicyMode, is_mode
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import (
     HOOK_EVENTS,
@@ -37,6 +45,7 @@ from tether.settings.schema import (
     WebSearchSection,
 )
 from tether.settings.sources import SettingsSource
+from tether.settings.trust import text_digest
 
 __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
@@ -44,6 +53,7 @@ M = TypeVar("M", bound=BaseModel)
 
 _KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
+_CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
 
 
@@ -78,9 +88,14 @@ class Layer:
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
     web_search: WebSearchSection | None = None
+    bypass_disabled: bool = False
+    """Claude Code's `disableBypassPermissionsMode: "disable"`: auto mode may not be used."""
+    mcpjson: McpjsonApprovals | None = None
     problems: tuple[SettingsProblem, ...] = ()
     digest: str | None = None
     """The SHA-256 of the file's bytes, for trust (`None` for the command line)."""
+    skipped: str | None = None
+    """Why nothing of the file was read (a Claude Code file that does not parse)."""
 
 
 def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | None:
@@ -94,14 +109,27 @@ def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | Non
     except NotADirectoryError:
         return None
     except UnreadableFile as exc:
+        if source.claude:
+            return _skipped(source, f"cannot be read ({exc})", text_digest(f"unreadable: {exc}"))
         raise SettingsError(f"cannot read settings: {exc}") from None
-    document = _decode(text, path)
-    if not isinstance(document, dict):
-        raise SettingsError(f"{path}: settings must be a JSON object, not {_kind(document)}")
-    reader = _Reader(source, root, home)
+    digest = text_digest(text)
+    problems: list[SettingsProblem] = []
+    try:
+        document = _decode(strip_jsonc(text) if source.claude else text, path, problems, source)
+        if not isinstance(document, dict):
+            raise SettingsError(f"{path}: settings must be a JSON object, not {_kind(document)}")
+    except (SettingsError, ValueError) as exc:
+        if not source.claude:
+            raise
+        return _skipped(source, str(exc).removeprefix(f"{path}: "), digest)
+    reader = _Reader(source, root, home, problems)
     layer = reader.read(document)
-    digest = hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
     return replace(layer, digest=digest)
+
+
+def _skipped(source: SettingsSource, why: str, digest: str) -> Layer:
+    problem = SettingsProblem(source, "(file)", f"{why}; the whole file is skipped")
+    return Layer(source, problems=(problem,), digest=digest, skipped=why)
 
 
 @dataclass
@@ -114,8 +142,11 @@ class _Reader:
     def problem(self, key: str, message: str) -> None:
         self.problems.append(SettingsProblem(self.source, key, message))
 
-    def fatal(self, key: str, message: str) -> NoReturn:
-        raise SettingsError(f"{self.source}: {key}: {message}")
+    def fatal(self, key: str, message: str) -> None:
+        """A problem that makes tether's own file unusable; in Claude Code's, a warning."""
+        if not self.source.claude:
+            raise SettingsError(f"{self.source}: {key}: {message}")
+        self.problem(key, f"{message}; ignored")
 
     def read(self, document: dict[str, Any]) -> Layer:
         rules: list[Rule] = []
@@ -127,15 +158,32 @@ class _Reader:
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
         web_search = None
+        bypass_disabled = False
+        mcpjson = None
+        claude = self.source.claude
         for key, value in document.items():
-            if self.source.hooks_only and key != "hooks":
+            if claude and key not in CLAUDE_KEYS:
+                self.problem(key, unsupported_reason(key))
                 continue
             match key:
                 case "$schema":
                     if not isinstance(value, str):
                         self.problem(key, f"expected a string, got {_kind(value)}")
                 case "permissions":
-                    rules, mode, directories = self.permissions(value)
+                    rules, mode, directories, disabled = self.permissions(value)
+                    bypass_disabled = bypass_disabled or disabled
+                case "disableBypassPermissionsMode":
+                    bypass_disabled = self.bypass(value, key) or bypass_disabled
+                case (
+                    "enableAllProjectMcpServers"
+                    | "enabledMcpjsonServers"
+                    | "disabledMcpjsonServers"
+                ):
+                    mcpjson = self.mcpjson(mcpjson or McpjsonApprovals(), key, value)
+                case "model" if claude:
+                    model, why = claude_model(value)
+                    if why is not None:
+                        self.problem(key, f"{why}; ignored")
                 case "model":
                     if isinstance(value, str) and value.strip():
                         model = value.strip()
@@ -167,19 +215,35 @@ class _Reader:
             env=env,
             hooks=hooks,
             web_search=web_search,
+            bypass_disabled=bypass_disabled,
+            mcpjson=mcpjson,
             problems=tuple(self.problems),
         )
 
-    def permissions(self, value: object) -> tuple[list[Rule], PolicyMode | None, tuple[Path, ...]]:
-        if not isinstance(value, dict):
-            self.fatal("permissions", f"expected an object, got {_kind(value)}")
+    def permissions(
+        self, value: object
+    ) -> tuple[list[Rule], PolicyMode | None, tuple[Path, ...], bool]:
         rules: list[Rule] = []
         mode: PolicyMode | None = None
         directories: list[Path] = []
+        disabled = False
+        if not isinstance(value, dict):
+            self.fatal("permissions", f"expected an object, got {_kind(value)}")
+            return rules, mode, (), disabled
+        claude = self.source.claude
+        keys = _CLAUDE_PERMISSION_KEYS if claude else _PERMISSION_KEYS
         for key, item in value.items():
             where = f"permissions.{key}"
             if key in ("allow", "ask", "deny"):
                 rules.extend(self.rules(key, item, where))
+            elif key == "defaultMode" and claude:
+                chosen = claude_mode(item)
+                if is_mode(chosen):
+                    mode = chosen
+                else:
+                    self.problem(where, f"{chosen}; ignored")
+            elif key == "disableBypassPermissionsMode" and claude:
+                disabled = self.bypass(item, where) or disabled
             elif key == "defaultMode":
                 if isinstance(item, str) and item in MODE_ALIASES:
                     mode = MODE_ALIASES[item]
@@ -189,24 +253,48 @@ class _Reader:
                     )
             elif key == "additionalDirectories":
                 directories = self.directories(item, where)
+            elif claude:
+                self.problem(where, unsupported_reason(where))
             else:
-                self.problem(where, f"unknown key; expected one of {', '.join(_PERMISSION_KEYS)}")
-        return rules, mode, tuple(directories)
+                self.problem(where, f"unknown key; expected one of {', '.join(keys)}")
+        return rules, mode, tuple(directories), disabled
+
+    def bypass(self, value: object, where: str) -> bool:
+        """Claude Code's `disableBypassPermissionsMode`: `"disable"` or nothing."""
+        if value == "disable":
+            return True
+        self.problem(where, f'expected "disable", got {value!r}; ignored')
+        return False
+
+    def mcpjson(self, approvals: McpjsonApprovals, key: str, value: object) -> McpjsonApprovals:
+        """One of Claude Code's approvals of `.mcp.json`'s servers."""
+        if key == "enableAllProjectMcpServers":
+            if isinstance(value, bool):
+                return replace(approvals, enable_all=value)
+            self.problem(key, f"expected true or false, got {_kind(value)}; ignored")
+            return approvals
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            self.problem(key, "expected a list of server names; ignored")
+            return approvals
+        if key == "enabledMcpjsonServers":
+            return replace(approvals, enabled=tuple(value))
+        return replace(approvals, disabled=tuple(value))
 
     def rules(self, kind: RuleKind, value: object, where: str) -> list[Rule]:
         if not isinstance(value, list):
             message = f"expected a list of rules, got {_kind(value)}"
             if kind == "allow":
                 self.problem(where, message)
-                return []
-            self.fatal(where, message)
+            else:
+                self.fatal(where, message)
+            return []
         rules = []
         for index, text in enumerate(value):
             if not isinstance(text, str):
                 self.problem(f"{where}[{index}]", f"expected a rule (a string), got {_kind(text)}")
                 continue
             try:
-                rules.append(parse_rule(text, kind, self.source, root=self.root, home=self.home))
+                rules.append(parse_rule(text, kind, self.source, root=self.root, home=Path.home()))
             except RuleError as exc:
                 self.problem(f"{where}[{index}]", f"{text!r}: {exc}")
         return rules
@@ -291,12 +379,17 @@ class _Reader:
         return None
 
 
-def _decode(text: str, path: Path) -> Any:
+def _decode(text: str, path: Path, problems: list[SettingsProblem], source: SettingsSource) -> Any:
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in items:
             if key in result:
-                raise ValueError(f"the key {key!r} appears twice in one object")
+                if not source.claude:
+                    raise ValueError(f"the key {key!r} appears twice in one object")
+                # As Claude Code's JSON reader does: the last one counts.
+                problems.append(
+                    SettingsProblem(source, key, "appears twice in one object; the last is used")
+                )
             result[key] = value
         return result
 

@@ -17,8 +17,9 @@ from typing import Literal, assert_never
 
 from tether.settings.invocations import analyze_command
 from tether.settings.paths import PathPattern
-from tether.settings.rules import AnyUse, CommandSpec, DomainSpec, Rule, RuleKind
+from tether.settings.rules import AnyUse, CommandSpec, DomainSpec, Rule, RuleKind, WildcardSpec
 from tether.settings.shell import Word
+from tether.settings.wildcard import wildcard_matches
 
 __all__ = [
     "Allow",
@@ -203,6 +204,8 @@ def _matches(rule: Rule, words: tuple[Word, ...], *, possibly: bool) -> bool:
     spec = rule.spec
     if isinstance(spec, AnyUse):
         return True
+    if isinstance(spec, WildcardSpec):
+        return wildcard_matches(spec.pattern, words, possibly=possibly)
     if not isinstance(spec, CommandSpec):
         return False
     for index, expected in enumerate(spec.words):

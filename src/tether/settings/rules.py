@@ -6,12 +6,14 @@
 | `read(src/**)`, `edit(**/*.env)`  | paths, gitignore-style (`tether.settings.paths`)        |
 | `bash(npm test)`                  | exactly that command                                    |
 | `bash(npm run test:*)`            | that command and any arguments after it (whole words)   |
+| `bash(git * main)`                | `*` anywhere: any text, spaces too (Claude Code's)      |
 | `web_fetch(domain:example.com)`   | that host; `domain:*.example.com` its subdomains        |
 | `mcp__SERVER`, `mcp__SERVER__TOOL`| every tool of a server, or one tool                     |
 
 Claude Code's tool names are aliases (`Read`, `Edit`, `Write`, `Bash`, `WebFetch`, `Grep`,
-`Glob`, `WebSearch`), so its rules can be pasted in. A rule that does not parse is a
-`RuleError` saying what is wrong; the file's other rules still apply.
+`Glob`, `LS`, `WebSearch`), so its rules can be pasted in; a Claude Code tool tether does not
+gate is a `RuleError` saying why. A rule that does not parse is a `RuleError` saying what is
+wrong; the file's other rules still apply.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "RuleError",
     "RuleKind",
     "Specifier",
+    "WildcardSpec",
     "parse_rule",
 ]
 
@@ -50,8 +53,26 @@ TOOL_ALIASES: dict[str, str] = {
     "WebSearch": "web_search",
     "Grep": "grep",
     "Glob": "glob",
+    "LS": "glob",
+    "ls": "glob",
 }
-"""Claude Code's tool names and the tool each stands for."""
+"""Claude Code's tool names and the tool each stands for (`ls` lists as `glob` searches, so
+`glob` rules judge it)."""
+
+_UNGATED: dict[str, str] = {
+    "Task": "tether's task tool never asks for permission, so its rules would not be applied",
+    "Agent": "tether's task tool never asks for permission, so its rules would not be applied",
+    "Skill": "tether's skill tool never asks for permission, so its rules would not be applied",
+    "TodoWrite": "tether's todo tool never asks for permission",
+    "NotebookEdit": "tether has no notebook tool",
+    "NotebookRead": "tether has no notebook tool",
+    "ExitPlanMode": "tether's exit_plan_mode never asks for permission",
+    "BashOutput": "reading a background command's output never asks in tether",
+    "KillShell": "stopping a background command never asks in tether",
+    "KillBash": "stopping a background command never asks in tether",
+    "SlashCommand": "tether's model does not run slash commands",
+}
+"""Claude Code's tools whose rules tether cannot apply, and why."""
 
 FILE_TOOLS = frozenset({"read", "edit", "write", "grep", "glob"})
 """Tools whose specifier is a path pattern."""
@@ -61,6 +82,8 @@ _MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
 _SHAPE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
 _HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
 _SHELL_SYNTAX = ("&&", "||", ";", "|", "&", ">", "<", "$(", "`", "\n")
+_STAR = "\0"
+"""Stands for an escaped `*` while a command rule is split into words."""
 
 
 class RuleError(ValueError):
@@ -95,7 +118,19 @@ class DomainSpec:
         return host == self.host
 
 
-Specifier = AnyUse | PathPattern | CommandSpec | DomainSpec
+@dataclass(frozen=True)
+class WildcardSpec:
+    """A bash command as Claude Code's `*` patterns say it: `git * main`, `* --version`.
+
+    `*` stands for any text, spaces included; `\\*` is a `*` itself. The pattern is matched
+    against the command's words joined by single spaces (quotes taken out, as the words are
+    compared for the other forms)."""
+
+    pattern: tuple[str | None, ...]
+    """Its characters, `None` for each `*`."""
+
+
+Specifier = AnyUse | PathPattern | CommandSpec | WildcardSpec | DomainSpec
 
 
 @dataclass(frozen=True)
@@ -133,6 +168,8 @@ def parse_rule(
     tool = TOOL_ALIASES.get(name, name)
     if tool.startswith("mcp__"):
         return Rule(kind, text, *_mcp(tool, raw), source)
+    if name in _UNGATED:
+        raise RuleError(f"not supported: {_UNGATED[name]}")
     if tool not in _PLAIN_TOOLS:
         known = ", ".join(sorted(_PLAIN_TOOLS))
         raise RuleError(f"unknown tool {name!r}; expected one of {known}, or mcp__SERVER__TOOL")
@@ -142,7 +179,8 @@ def parse_rule(
     if not spec:
         raise RuleError(f"empty specifier; write {name} alone to cover every use")
     if tool in FILE_TOOLS:
-        return Rule(kind, text, tool, compile_pattern(spec, root=root, home=home), source)
+        pattern = compile_pattern(spec, root=root, home=home, claude=source.claude)
+        return Rule(kind, text, tool, pattern, source)
     if tool == "bash":
         return Rule(kind, text, tool, _command(spec), source)
     if tool == "web_fetch":
@@ -160,10 +198,11 @@ def _mcp(tool: str, raw: str | None) -> tuple[str, Specifier]:
     return (f"mcp__{server}" if name in (None, "*") else tool), AnyUse()
 
 
-def _command(spec: str) -> CommandSpec:
+def _command(spec: str) -> CommandSpec | WildcardSpec:
     prefix = False
-    body = spec
-    if body.endswith(":*") or body.endswith(" *"):
+    # `\*` is a star itself: kept out of the way while the words are split.
+    body = spec.replace("\\*", _STAR)
+    if (body.endswith(":*") or body.endswith(" *")) and "*" not in body[:-2]:
         prefix, body = True, body[:-2]
     try:
         words = tuple(shlex.split(body))
@@ -177,9 +216,10 @@ def _command(spec: str) -> CommandSpec:
                 "a rule names one simple command (no &&, ;, |, redirections or substitutions); "
                 "a compound command is allowed when each of its commands is"
             )
-        if "*" in word:
-            raise RuleError("`*` is only allowed at the end, as `:*` (a prefix of whole words)")
-    return CommandSpec(words, prefix)
+    if any("*" in word for word in words):
+        text = " ".join(words)
+        return WildcardSpec(tuple(None if c == "*" else c.replace(_STAR, "*") for c in text))
+    return CommandSpec(tuple(word.replace(_STAR, "*") for word in words), prefix)
 
 
 def _domain(spec: str) -> DomainSpec:

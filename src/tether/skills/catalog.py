@@ -48,6 +48,8 @@ class SkillCatalog:
 
     skills: Mapping[str, Skill]
     problems: tuple[SkillProblem, ...] = ()
+    warnings: tuple[str, ...] = ()
+    """What the skills' files say that tether does not use: file, key and why."""
 
     def get(self, name: str) -> Skill | None:
         """The skill called `name`, if any."""
@@ -87,7 +89,11 @@ def load_skills(
             found[skill.name] = skill
     for problem in problems:
         log.warning("skill left out: %s", problem.message)
-    return SkillCatalog({name: found[name] for name in sorted(found)}, tuple(problems))
+    skills = {name: found[name] for name in sorted(found)}
+    warnings = tuple(w for skill in skills.values() for w in skill.warnings)
+    for warning in warnings:
+        log.warning("skill: %s", warning)
+    return SkillCatalog(skills, tuple(problems), warnings)
 
 
 def _read_folder(

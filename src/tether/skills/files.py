@@ -10,10 +10,12 @@
 
 `description` is required (the model decides from it whether the skill applies); `name`
 defaults to the folder's name; `allowed-tools` (a comma list or a YAML list, in Claude Code's
-notation) is kept and shown, and grants nothing: tether's permission rules decide. Other keys
-(Claude Code's `license`, `metadata`) are ignored. The front matter is read by
-`tether.frontmatter`; anything it cannot read is an error naming the file and the line, and
-the skill is left out, never half-read. The file is read through `tether.bounded`.
+notation) is kept and shown, and grants nothing: tether's permission rules decide (a warning
+says so). `license`, `metadata` and `compatibility` describe the skill and are kept out of the
+prompt; every other key (Claude Code's `model`, `context`, `hooks`, ...) is a warning naming
+the file, the key and why. The front matter is read by `tether.frontmatter`; anything it
+cannot read is an error naming the file and the line, and the skill is left out, never
+half-read. The file is read through `tether.bounded`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ from pathlib import Path
 from typing import Literal
 
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.frontmatter import FrontMatterError, FrontMatterField, parse_front_matter
+from tether.frontmatter import (
+    FrontMatterError,
+    FrontMatterField,
+    FrontMatterWarning,
+    parse_front_matter,
+)
 
 __all__ = [
     "MAX_DESCRIPTION_CHARS",
@@ -48,6 +55,22 @@ MAX_DESCRIPTION_CHARS = 1024
 SkillScope = Literal["project", "user"]
 """`project`: the workspace's (`.tether/skills/`, `.claude/skills/`); `user`: yours."""
 
+_DESCRIBING = frozenset({"license", "metadata", "compatibility"})
+UNSUPPORTED_SKILL_KEYS: dict[str, str] = {
+    "model": "is not supported: a skill runs on the session's model",
+    "context": "is not supported: a skill is loaded into the conversation, never forked",
+    "agent": "is not supported: a skill is loaded into the conversation, never forked",
+    "hooks": "is not supported: hooks come from the settings files",
+    "disable-model-invocation": "is not supported: the model may always load a skill",
+    "user-invocable": "is not supported: skills are not slash commands in tether",
+    "argument-hint": "is not supported: skills are not slash commands in tether",
+}
+"""Keys of Claude Code's skills that tether does not use, and why."""
+_SKILL_KEYS = frozenset(
+    {"name", "description", "allowed-tools", *_DESCRIBING, *UNSUPPORTED_SKILL_KEYS}
+)
+_GRANTS_NOTHING = "is shown and grants nothing: tether's permission rules decide"
+
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -65,6 +88,8 @@ class Skill:
     """Its `SKILL.md`."""
     scope: SkillScope
     allowed_tools: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    """What its file says that tether does not use: each names the file, the key and why."""
 
     @property
     def folder(self) -> Path:
@@ -106,12 +131,18 @@ def read_skill_text(path: Path, scope: SkillScope, *, root: Path | None = None) 
 def parse_skill(path: Path, text: str, scope: SkillScope) -> SkillText:
     """The skill `text` (the content of `path`) defines."""
     try:
-        front = parse_front_matter(text)
+        front = parse_front_matter(text, known=_SKILL_KEYS)
+        return _skill_text(path, text, front.fields, front.body, scope)
     except FrontMatterError as exc:
         raise SkillFileError(exc.where(path)) from None
-    fields = dict(front.fields)
+
+
+def _skill_text(
+    path: Path, text: str, given: dict[str, FrontMatterField], body: str, scope: SkillScope
+) -> SkillText:
+    fields = dict(given)
     named = fields.pop("name", None)
-    name = _text(path, "name", named).strip() if named is not None else path.parent.name
+    name = named.text().strip() if named is not None else path.parent.name
     if not _NAME.fullmatch(name):
         where = f"{path}:{named.line}" if named is not None else str(path)
         raise SkillFileError(
@@ -121,7 +152,7 @@ def parse_skill(path: Path, text: str, scope: SkillScope) -> SkillText:
     described = fields.pop("description", None)
     if described is None:
         raise SkillFileError(f"{path}: no description (the front matter needs `description:`)")
-    description = " ".join(_text(path, "description", described).split())
+    description = " ".join(described.text().split())
     if not description:
         raise SkillFileError(f"{path}:{described.line}: the description is empty")
     if len(description) > MAX_DESCRIPTION_CHARS:
@@ -129,42 +160,21 @@ def parse_skill(path: Path, text: str, scope: SkillScope) -> SkillText:
             f"{path}:{described.line}: the description is longer than "
             f"{MAX_DESCRIPTION_CHARS} characters"
         )
+    warnings: list[FrontMatterWarning] = []
     allowed = fields.pop("allowed-tools", None)
+    if allowed is not None and allowed.items(spaces=True):
+        warnings.append(FrontMatterWarning(path, allowed.line, allowed.key, _GRANTS_NOTHING))
+    for key, field in fields.items():
+        if key in _DESCRIBING:
+            continue
+        reason = UNSUPPORTED_SKILL_KEYS.get(key, "is not a key of skills; ignored")
+        warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
     skill = Skill(
         name=name,
         description=description,
         path=path,
         scope=scope,
-        allowed_tools=_tools(allowed) if allowed is not None else (),
+        allowed_tools=tuple(allowed.items(spaces=True)) if allowed is not None else (),
+        warnings=tuple(str(w) for w in warnings),
     )
-    return SkillText(skill=skill, text=text, body=front.body.strip())
-
-
-def _text(path: Path, key: str, field: FrontMatterField) -> str:
-    if isinstance(field.value, list):
-        raise SkillFileError(f"{path}:{field.line}: `{key}` must be text, not a list")
-    return field.value
-
-
-def _tools(field: FrontMatterField) -> tuple[str, ...]:
-    """`allowed-tools` as written: `Read, Grep, Bash(git log:*)`, space-separated, or a YAML
-    list."""
-    raw = field.value
-    if isinstance(raw, list):
-        return tuple(item.strip() for item in raw if item.strip())
-    text = raw[1:-1] if raw.startswith("[") and raw.endswith("]") else raw
-    parts: list[str] = []
-    depth, current = 0, ""
-    # A comma or space inside `Bash(git log:*)` belongs to the rule, not to the list.
-    for char in text:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif (char == "," or char.isspace()) and depth == 0:
-            parts.append(current)
-            current = ""
-            continue
-        current += char
-    parts.append(current)
-    return tuple(p.strip("'\"") for p in parts if p.strip("'\""))
+    return SkillText(skill=skill, text=text, body=body.strip())

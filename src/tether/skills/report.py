@@ -26,6 +26,10 @@ def skills_text(catalog: SkillCatalog, workspace: Path) -> str:
             lines.append(f"    {skill.description}")
             if skill.allowed_tools:
                 lines.append(f"    allowed-tools: {', '.join(skill.allowed_tools)}")
+    if catalog.warnings:
+        lines.append("")
+        lines.append("Not supported:")
+        lines.extend(f"  {warning}" for warning in catalog.warnings)
     if catalog.problems:
         lines.append("")
         lines.append("Left out:")

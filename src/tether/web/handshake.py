@@ -3,7 +3,6 @@ and can do (`Ready`)."""
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from acp import PROTOCOL_VERSION
 from acp.client.connection import ClientSideConnection
 from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
 
+from tether import __version__
 from tether.web.protocol import Ready
 
 __all__ = ["initialize"]
@@ -25,7 +25,7 @@ async def initialize(conn: ClientSideConnection, program: str, cwd: Path) -> Rea
             fs=FileSystemCapabilities(read_text_file=False, write_text_file=False),
             terminal=False,
         ),
-        client_info=Implementation(name="tether-web", version=_tether_version()),
+        client_info=Implementation(name="tether-web", version=__version__),
     )
     caps = init.agent_capabilities
     session_caps = caps.session_capabilities if caps else None
@@ -40,13 +40,6 @@ async def initialize(conn: ClientSideConnection, program: str, cwd: Path) -> Rea
         can_delete=bool(session_caps and session_caps.delete is not None),
         can_rename=_offers_rename(caps.field_meta if caps else None),
     )
-
-
-def _tether_version() -> str:
-    try:
-        return version("tether")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"
 
 
 def _offers_rename(meta: dict[str, Any] | None) -> bool:

@@ -303,10 +303,11 @@ async def test_hooks_and_config_planted_in_a_new_git_do_not_run_outside(
     assert " first\n" in text and text.endswith("Exit code: 0"), text
     git = ws / ".git"
     assert f"{DISABLED_NOTE}: {git}/hooks/pre-commit (renamed to pre-commit.disabled);" in text
-    assert f"core.fsmonitor in {git}/config." in text, text
+    assert f"core.fsmonitor in {git}/config; alias.st in {git}/config." in text, text
     assert (result.meta or {})["disabledOnCreate"] == [
         {"path": f"{git}/hooks/pre-commit", "renamedTo": f"{git}/hooks/pre-commit.disabled"},
         {"path": f"{git}/config", "key": "core.fsmonitor"},
+        {"path": f"{git}/config", "key": "alias.st"},
     ]
     notes = _card_notes(result, command)
     assert f"{DISABLED_NOTE}: {git}/hooks/pre-commit (renamed to pre-commit.disabled)" in notes
@@ -314,15 +315,70 @@ async def test_hooks_and_config_planted_in_a_new_git_do_not_run_outside(
     assert not (git / "hooks" / "pre-commit").exists()
     assert (git / "hooks" / "pre-commit.disabled").stat().st_mode & 0o111 == 0
     assert (git / "hooks" / "pre-commit.sample").stat().st_mode & 0o111  # git's own, kept
-    # The person's git: the repository works, the alias that runs no program is kept, and
-    # neither the hook nor the fsmonitor runs.
+    # The person's git: the repository works (an alias is no key known to run nothing: it
+    # goes too), and neither the hook nor the fsmonitor runs.
     (ws / "b.txt").write_text("more\n")
-    assert _git_outside(ws, "st", "--short").stdout == "?? b.txt\n"
+    assert _git_outside(ws, "status", "--short").stdout == "?? b.txt\n"
+    assert _git_outside(ws, "config", "--local", "--list").stdout == (
+        "core.repositoryformatversion=0\ncore.filemode=true\ncore.bare=false\n"
+        "core.logallrefupdates=true\n"
+    )
     committed = _git_outside(ws, "commit", "-qam", "second", "--allow-empty")
     assert committed.returncode == 0, committed.stderr
     log = _git_outside(ws, "log", "--format=%s").stdout
     assert log == "second\nfirst\n", log
     assert not hooked.exists() and not monitored.exists()
+
+
+async def test_keys_that_run_programs_at_commit_fetch_and_status_are_removed(
+    outside: Path, user: str
+) -> None:
+    # Each planted key ran a program at the person's next git command before: an ssh
+    # signing key command (`git commit`), an `ext::` remote and a URL rewritten to one
+    # (`git fetch`), and a repository of the command's own, with an fsmonitor, made a
+    # submodule of a fresh repository (plain `git status`).
+    ws = workspace_for(outside, user)
+    signed, ext, rewritten, monitored = (
+        outside / n for n in ("signed", "ext", "rewritten", "monitored")
+    )
+    command = (
+        f"git init -q sub && git -C sub {_WHO} commit -q --allow-empty -m s"
+        f" && git -C sub config core.fsmonitor 'touch {monitored}; false'"
+        f" && git init -q && git {_WHO} submodule add -q ./sub sub && git {_WHO} commit -qm top"
+        " && git config gpg.format ssh && git config commit.gpgsign true"
+        f" && git config gpg.ssh.defaultKeyCommand 'touch {signed}'"
+        f" && git remote add ext 'ext::sh -c touch% {ext}'"
+        " && git config protocol.ext.allow always"
+        f" && git config 'url.ext::sh -c touch% {rewritten} #.insteadOf' /nowhere/"
+        " && git remote add rewritten /nowhere/r"
+        " && git remote add origin https://example.invalid/r.git && echo planted"
+    )
+    result = await _run(ws, command)
+    assert "\nplanted\n" in result.text(), result.text()
+    git, sub_git = ws / ".git", ws / "sub" / ".git"
+    removed = {(d["path"], d["key"]) for d in (result.meta or {})["disabledOnCreate"]}
+    assert removed >= {
+        (f"{git}/config", "gpg.format"),
+        (f"{git}/config", "commit.gpgsign"),
+        (f"{git}/config", "gpg.ssh.defaultkeycommand"),
+        (f"{git}/config", "remote.ext.url"),
+        (f"{git}/config", "protocol.ext.allow"),
+        (f"{git}/config", f"url.ext::sh -c touch% {rewritten} #.insteadof"),
+        (f"{sub_git}/config", "core.fsmonitor"),
+    }, removed
+    # What runs nothing is kept: the repository, its submodule and a plain remote work.
+    assert _git_outside(ws, "config", "remote.origin.url").stdout == (
+        "https://example.invalid/r.git\n"
+    )
+    assert _git_outside(ws, "config", "submodule.sub.url").stdout == f"{ws}/sub\n"
+    assert _git_outside(ws, "status", "--short").stdout == ""
+    committed = _git_outside(ws, "commit", "-q", "--allow-empty", "-m", "second")
+    assert committed.returncode == 0, committed.stderr
+    assert _git_outside(ws, "log", "--format=%s").stdout == "second\ntop\n"
+    for remote in ("ext", "rewritten"):
+        assert _git_outside(ws, "fetch", "-q", remote).returncode != 0
+    assert _git_outside(ws, "-C", "sub", "status", "--short").returncode == 0
+    assert not [m for m in (signed, ext, rewritten, monitored) if m.exists()]
 
 
 async def test_a_hooks_link_to_a_folder_outside_is_set_aside_not_followed(

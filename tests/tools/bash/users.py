@@ -82,5 +82,9 @@ def workspace_for(outside: Path, user: str) -> Path:
 
 
 def python_for(user: str) -> str:
-    """A python `user` can run."""
-    return SYSTEM_PYTHON if user == "nobody" else sys.executable
+    """A python `user` can run inside the sandbox, for probes that need only its standard library.
+
+    Not the checkout's `.venv/bin/python`: a checkout under `/tmp` is hidden by the sandbox's
+    private `/tmp`. The interpreter the venv links to lives where it was installed.
+    """
+    return SYSTEM_PYTHON if user == "nobody" else os.path.realpath(sys.executable)

@@ -33,6 +33,7 @@ from tether.models.factory import make_model
 from tether.policy import PermissionAsker, PolicyMode, settle_trust
 from tether.session import Session, SessionConfig, SessionStore
 from tether.settings import Settings, SettingsError, load_settings
+from tether.settings.report import claude_file_lines
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
@@ -141,6 +142,8 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
         sandbox = sandbox_policy(settings)
     except (SettingsError, ValueError) as exc:
         raise StartupError(str(exc)) from exc
+    for line in claude_file_lines(settings):
+        console.print(f"tether: Claude Code settings {line}", markup=False)
     for problem in settings.problems:
         console.print(f"tether: warning: {problem} (ignored)", style="yellow", markup=False)
     say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))

@@ -5,8 +5,11 @@ command starts. In one the command made (`git init`, a repository of its own add
 submodule) it could write a hook or a config key naming a program, which the person's next
 `git commit` or `git status` would run outside the sandbox. Afterwards, in each such
 directory, every hook is renamed aside with its executable bit cleared and every config key
-that makes git run a program is removed; git itself keeps working. Nothing on the way is
-followed through a symbolic link: a `hooks` or `config` that is one is renamed aside itself.
+not on a short list of keys known to run nothing is removed (`gitdefuse_keys`); git itself
+keeps working. The repositories a fresh one records as submodules (gitlinks in its index
+over a `.git` of the command's) are disarmed alike: the person's `git status` runs a status
+in each. Nothing on the way is followed through a symbolic link: a `hooks` or `config` that
+is one is renamed aside itself.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from typing import Literal
 from pydantic import JsonValue
 
 from tether.gitenv import find_git, isolated_environment
+from tether.tools.bash.gitdefuse_keys import kept_key
+from tether.tools.bash.gitindex import gitlinks
 from tether.tools.bash.mounts import git_dirs
 from tether.tools.errors import ToolError
 from tether.tools.fs.beneath import opened_dir
 
-__all__ = ["DISABLED_SUFFIX", "GIT_TIMEOUT", "Defused", "defuse", "runs_program"]
+__all__ = ["DISABLED_SUFFIX", "GIT_TIMEOUT", "Defused", "defuse"]
 
 DISABLED_SUFFIX = ".disabled"
 """Appended to a hook (or a linked `hooks`, a `config` git cannot edit) set aside."""
@@ -38,51 +43,8 @@ _MAX_HOOKS = 1000
 _MAX_MODULES = 200
 """Nested git directories (`modules/…`, `worktrees/…`) visited under one new one."""
 _CONFIGS = ("config", "config.worktree")
-
-_PROGRAM_KEYS = frozenset(
-    {
-        "core.fsmonitor",
-        "core.hookspath",
-        "core.sshcommand",
-        "core.gitproxy",
-        "core.editor",
-        "core.pager",
-        "core.askpass",
-        "core.alternaterefscommand",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-        "uploadpack.packobjectshook",
-        "include.path",
-        "interactive.difffilter",
-        "sendemail.smtpserver",
-    }
-)
-"""`section.name` keys whose value is a program git runs (or a file to read more from)."""
-_PROGRAM_SUBKEYS = frozenset(
-    {
-        ("diff", "textconv"),
-        ("diff", "command"),
-        ("filter", "clean"),
-        ("filter", "smudge"),
-        ("filter", "process"),
-        ("merge", "driver"),
-        ("credential", "helper"),
-        ("gpg", "program"),
-        ("includeif", "path"),
-        ("remote", "uploadpack"),
-        ("remote", "receivepack"),
-        ("mergetool", "cmd"),
-        ("difftool", "cmd"),
-        ("trailer", "command"),
-        ("trailer", "cmd"),
-        ("hook", "command"),
-        ("browser", "cmd"),
-        ("man", "cmd"),
-    }
-)
-"""`section.<sub>.name` keys whose value is a program git runs (or a file to include)."""
+_MAX_KEYS = 256
+"""Keys removed from one config one by one; past that the config is set aside whole."""
 
 
 @dataclass(frozen=True)
@@ -110,23 +72,6 @@ class Defused:
         return f"{self.path} (renamed to {Path(self.detail).name})"
 
 
-def runs_program(key: str, value: str) -> bool:
-    """Whether config key `key` (as `git config --list` spells it) makes git run `value`."""
-    section, _, rest = key.partition(".")
-    section = section.lower()
-    sub, _, name = rest.rpartition(".")
-    name = name.lower()
-    if section == "alias":
-        return value.lstrip().startswith("!")
-    if section == "pager":
-        return True  # `pager.<command>` is the program to page that command's output with
-    if section == "submodule" and name == "update":
-        return value.lstrip().startswith("!")
-    if not sub:
-        return f"{section}.{name}" in _PROGRAM_KEYS
-    return (section, name) in _PROGRAM_SUBKEYS
-
-
 def defuse(
     created: Sequence[Path], roots: Sequence[Path], protected: Collection[Path]
 ) -> tuple[Defused, ...]:
@@ -135,11 +80,13 @@ def defuse(
     done: list[Defused] = []
     seen: set[Path] = set()
     fresh = set(created)
+    pending = list(dict.fromkeys(created))
 
     def writable(path: Path) -> bool:
         return path in fresh or path not in protected
 
-    for entry in created:
+    while pending:
+        entry = pending.pop(0)
         if entry.name == ".git":
             for git_dir in git_dirs(entry, roots):
                 for inner in _nested(git_dir, roots):
@@ -147,9 +94,24 @@ def defuse(
                         seen.add(inner)
                         names = [n for n in ("hooks", *_CONFIGS) if writable(inner / n)]
                         done += _defuse_dir(inner, roots, names)
+                # Its submodules: the person's `git status` here runs a status in each.
+                for sub in _submodule_gits(entry.parent, git_dir):
+                    if sub not in fresh and len(fresh) < _MAX_MODULES:
+                        fresh.add(sub)
+                        pending.append(sub)
         elif entry.name in ("hooks", *_CONFIGS) and entry.parent not in seen:
             done += _defuse_dir(entry.parent, roots, [entry.name])
     return tuple(done)
+
+
+def _submodule_gits(tree: Path, git_dir: Path) -> list[Path]:
+    """The `.git` of each gitlink `git_dir`'s index records in work tree `tree`, when there."""
+    found = []
+    for path in gitlinks(git_dir / "index"):
+        entry = Path(os.path.normpath(tree / path / ".git"))
+        if entry.is_relative_to(tree) and os.path.lexists(entry):
+            found.append(entry)  # `git_dirs` keeps it only when it leads into a root
+    return found
 
 
 def _nested(git_dir: Path, roots: Sequence[Path]) -> list[Path]:
@@ -261,7 +223,7 @@ def _not_executable(dir_fd: int, name: str) -> None:
 
 
 def _defuse_config(dir_fd: int, config: Path, done: list[Defused]) -> None:
-    """Remove the keys of `config` that run a program (appended to `done` as each is)."""
+    """Remove the keys of `config` not known to run nothing (appended to `done` as each is)."""
     info = os.stat(config.name, dir_fd=dir_fd, follow_symlinks=False)
     if not stat.S_ISREG(info.st_mode):
         # git would edit (and read) where a link points; a FIFO or folder is no config.
@@ -275,8 +237,11 @@ def _defuse_config(dir_fd: int, config: Path, done: list[Defused]) -> None:
     keys: dict[str, None] = {}
     for item in listed.split("\0"):
         key, _, value = item.partition("\n")
-        if key and runs_program(key, value):
+        if key and not kept_key(key, value):
             keys[key] = None
+    if len(keys) > _MAX_KEYS:
+        done.append(_aside(dir_fd, config, "file"))
+        return
     for key in keys:
         if _git_config(git, dir_fd, config.name, "--unset-all", key) is None:
             done.append(_aside(dir_fd, config, "file"))

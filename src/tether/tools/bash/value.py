@@ -35,8 +35,8 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 NO_OUTPUT = "(no output)"
 _LEFTOVERS_SHOWN = 20
 DISABLED_NOTE = (
-    "Disabled in the git directories the command created, which git would have run outside"
-    " the sandbox with the person's rights"
+    "Disabled in the git directories the command created (hooks, and config keys not known to"
+    " run nothing), which git could have run outside the sandbox with the person's rights"
 )
 """Opens the line naming the hooks renamed aside and the config keys removed."""
 """How many stopped background processes a result names one by one."""

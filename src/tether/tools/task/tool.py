@@ -31,6 +31,8 @@ DEFAULT_AGENT = "general"
 MAX_SUMMARY_CHARS = 50_000
 """The most of a child's final message the parent model gets (the start is kept)."""
 _MAX_DESCRIPTION_CHARS = 120
+CLAUDE_AGENTS = {"general-purpose": "general", "Explore": "explore", "Plan": "plan"}
+"""Claude Code's built-in agents, as tether names the same ones."""
 
 DESCRIPTION = """\
 Hand a task to an agent that works on its own, in a fresh context, and get back its final \
@@ -68,6 +70,12 @@ class TaskArgs(ToolArguments):
         if not value.strip():
             raise ValueError("must not be empty")
         return value
+
+    @field_validator("agent")
+    @classmethod
+    def _tether_agent(cls, value: str | None) -> str | None:
+        # A model trained on Claude Code asks for its agents by their names there.
+        return CLAUDE_AGENTS.get(value, value) if value is not None else None
 
     @field_validator("description")
     @classmethod

@@ -1,0 +1,56 @@
+"""One hook command's process: its streams, its timeout, and what it leaves running."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+from tests.processes import processes_with
+from tether.hooks.process import PIPE_GRACE, run_command
+
+
+async def test_a_child_holding_the_output_open_costs_the_grace_not_the_timeout(
+    tmp_path: Path,
+) -> None:
+    marker = f"hook-child-{tmp_path.name}"
+    # The hook exits at once; the process it started keeps its stdout and stderr open.
+    command = f"(exec -a {marker} sleep 60) & echo started; echo note >&2"
+    started = time.monotonic()
+    try:
+        finished = await run_command(
+            command, stdin=b"{}", cwd=tmp_path, env=dict(os.environ), timeout=30
+        )
+        took = time.monotonic() - started
+        assert finished.exit_code == 0 and finished.error is None and not finished.timed_out
+        assert finished.stdout == b"started\n" and finished.stderr == b"note\n"
+        assert PIPE_GRACE - 0.1 <= took < PIPE_GRACE + 3
+        assert processes_with(marker)  # left running (its output is closed), not waited for
+    finally:
+        for pid in processes_with(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_hook_that_never_reads_a_large_input_is_not_held_up(tmp_path: Path) -> None:
+    started = time.monotonic()
+    finished = await run_command(
+        "echo done", stdin=b"x" * (4 * 1024 * 1024), cwd=tmp_path, env=dict(os.environ), timeout=30
+    )
+    assert finished.exit_code == 0 and finished.stdout == b"done\n"
+    assert time.monotonic() - started < PIPE_GRACE
+
+
+async def test_a_timeout_kills_the_whole_group(tmp_path: Path) -> None:
+    marker = f"hook-timeout-{tmp_path.name}"
+    finished = await run_command(
+        f"(exec -a {marker} sleep 60) & wait",
+        stdin=b"",
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=0.5,
+    )
+    assert finished.timed_out and finished.exit_code is None
+    await asyncio.sleep(0.1)
+    assert processes_with(marker) == []
