@@ -12,6 +12,7 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | web search (`SearchAccess`)               | ask | ask          | yes  |
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
+| an agent or a skill by name (`NamedAccess`) | yes | yes        | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
 | edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
 | execute, redirecting into a protected path | ask | ask         | ask  |
@@ -74,6 +75,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -278,8 +280,8 @@ class PolicyGate:
                 return "commands outside the sandbox always need approval"
             case FileAccess(action="edit", path=path) if why := self._protection(path):
                 return why  # in every mode, and allow rules do not cover it
-            case McpAccess(read_only=True):
-                return None
+            case McpAccess(read_only=True) | NamedAccess():
+                return None  # only a deny or an ask rule stops these
             case _ if self.mode == "auto":
                 return None
             case CommandAccess():
@@ -315,6 +317,8 @@ class PolicyGate:
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
+            case NamedAccess():
+                return "remove the ask rule that covers it"
             case _:
                 assert_never(access)
 
@@ -378,5 +382,7 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("search", "")
         case McpAccess(tool=tool):
             return ("mcp", tool)
+        case NamedAccess(tool=tool, name=name):
+            return (tool, name)
         case _:
             assert_never(access)
