@@ -41,6 +41,7 @@ from tether.session.updates import (
     UserText,
 )
 from tether.tools.access import FileAccess
+from tether.tools.task.meta import refusals
 from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (
     DiffResultView,
@@ -204,6 +205,8 @@ class Printer:
         self._end_text()
 
     def _finished(self, update: ToolCallFinished) -> None:
+        if refusals(update.result.meta):
+            self.refused = True  # an agent's call was refused: the run did not do it all
         call = self._calls.pop(update.tool_call_id, None)
         name = self._names.pop(update.tool_call_id, None)
         shown = update.tool_call_id in self._proposed

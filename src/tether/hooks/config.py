@@ -49,6 +49,8 @@ class ConfiguredHook:
     source: str
     """The settings file that configured it."""
     matcher: str | None = None
+    sandboxed: bool = True
+    """Whether it runs in the session's sandbox (`"sandbox": false` opts out)."""
 
 
 def configured_hooks(
@@ -68,6 +70,7 @@ def configured_hooks(
                     timeout=hook.timeout or DEFAULT_TIMEOUT,
                     source=str(entry.source),
                     matcher=entry.group.matcher,
+                    sandboxed=hook.sandbox is not False,
                 )
     return list(found.values())
 

@@ -54,6 +54,7 @@ from tether.tools.delegate import (
 )
 from tether.tools.errors import ToolError
 from tether.tools.registry import ToolRegistry
+from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
 
 __all__ = ["MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
@@ -200,6 +201,7 @@ class Children:
             tool_calls=steps.calls,
             usage=usage_report(child.events).total,
             error=error,
+            refused=steps.refused,
         )
 
     def _agent(self, name: str) -> AgentDefinition:
@@ -310,6 +312,8 @@ class _Steps:
         self.agent = agent
         self.session_id = ""
         self.calls = 0
+        self.refused = 0
+        """Calls refused for want of someone to approve them, its children's included."""
         self.views: dict[str, ToolCallView] = {}
         """The child's running calls' cards, by id (what a permission question shows)."""
         self._progress = progress
@@ -320,8 +324,9 @@ class _Steps:
             case ToolCallStarted(tool_call_id=call_id, view=view):
                 self.calls += 1
                 self.views[call_id] = view
-            case ToolCallFinished(tool_call_id=call_id):
+            case ToolCallFinished(tool_call_id=call_id, permission=permission, result=result):
                 self.views.pop(call_id, None)
+                self.refused += (permission == "refused") + refusals(result.meta)
             case AgentText() if not self.views:
                 self.show("writing")
                 return

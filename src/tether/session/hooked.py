@@ -17,6 +17,10 @@ a notice, and what each decision means for the turn.
 
 A child session runs only the hooks about its calls, `SubagentStop` and `Notification`
 (through its parent's asker); the others belong to the session a person started.
+
+Hooks run in the session's sandbox; one that runs outside it (`"sandbox": false`) and whose
+files changed after a tool call is asked about here, as the session asks for a tool's
+access (`tether.hooks.guard`).
 """
 
 from __future__ import annotations
@@ -24,18 +28,30 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 from tether.content import ContentBlock, TextContent
 from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_response
-from tether.policy import PermissionAnswer, PermissionAsker, PermissionQuestion, PolicyGate
+from tether.hooks.config import ConfiguredHook
+from tether.hooks.engine import not_run
+from tether.hooks.guard import HookGuard
+from tether.policy import (
+    PermissionAnswer,
+    PermissionAsker,
+    PermissionChoice,
+    PermissionQuestion,
+    PolicyGate,
+)
 from tether.session.events import HookRunEvent
 from tether.session.log import EventLog
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent
+from tether.tools.access import UnsandboxedAccess
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.errors import PermissionDenied
 from tether.tools.result import ToolResult
+from tether.tools.workspace import Workspace
 
 __all__ = ["MAX_STOP_CONTINUATIONS", "NotifyingAsker", "SessionHooks"]
 
@@ -46,6 +62,12 @@ OnUpdate = Callable[[ClientUpdate], None]
 
 StartSource = Literal["startup", "resume", "clear", "compact"]
 
+HOOK_RUN_OPTIONS = (
+    PermissionChoice("allow_once", "Run it as it is now"),
+    PermissionChoice("reject", "Do not run it"),
+)
+"""What a person may answer about an unsandboxed hook whose files changed."""
+
 
 def _ignore(_update: ClientUpdate) -> None:
     return None
@@ -54,12 +76,28 @@ def _ignore(_update: ClientUpdate) -> None:
 class SessionHooks:
     """Runs one session's hooks and logs them; the session asks it at each event."""
 
-    def __init__(self, log_: EventLog, gate: PolicyGate, cwd: Path, *, child: bool) -> None:
+    def __init__(
+        self,
+        log_: EventLog,
+        gate: PolicyGate,
+        workspace: Workspace,
+        *,
+        child: bool,
+        sandbox: Callable[[], SandboxPolicy | None],
+        guard: HookGuard,
+    ) -> None:
         self._log = log_
         self._gate = gate
-        self._cwd = cwd
+        self._cwd = workspace.cwd
         self.child = child
-        self.engine = Hooks(lambda: gate.settings, self._facts)
+        self.engine = Hooks(
+            lambda: gate.settings,
+            self._facts,
+            sandbox=sandbox,
+            workspace=workspace,
+            guard=guard,
+            approve=self._approve,
+        )
         self.emit: OnUpdate = _ignore
         """Where notices go: the running turn's client (nobody between turns)."""
         self.stopped: str | None = None
@@ -103,6 +141,8 @@ class SessionHooks:
     async def before_call(self, call_id: str, name: str, arguments: str) -> ToolResult | None:
         """`PreToolUse`: the error result when a hook refuses the call; otherwise the gate
         hears whether a hook allows it or asks (see `forget`)."""
+        # From now on a change to what an unsandboxed hook runs may be this call's doing.
+        self.engine.guard.arm()
         fields = tool_fields(name, arguments, call_id, self._cwd)
         runs = await self._run("PreToolUse", fields, subject=name, tool_call_id=call_id)
         for run in runs:
@@ -212,6 +252,33 @@ class SessionHooks:
                 self.stopped = run.reason or f"the {run.event} hook stopped the turn"
             logged = self._log.append(_event(run))
             self.emit(hook_update(logged))
+
+    async def _approve(
+        self, hook: ConfiguredHook, changed: list[str], tool_call_id: str | None
+    ) -> str | None:
+        """Ask whether an unsandboxed hook may run on files that changed; why not, if not."""
+        asker = self._gate.asker
+        if isinstance(asker, NotifyingAsker):
+            asker = asker.asker  # a question about a Notification hook must not run it again
+        if asker is None:
+            return not_run(changed, "there is no one to ask in this session")
+        shown = "\n".join(changed)
+        reason = (
+            f"the {hook.event} hook ({hook.source}) runs outside the sandbox, and what it runs "
+            f"changed after a tool call of this session:\n{shown}"
+        )
+        question = PermissionQuestion(
+            subject=UnsandboxedAccess(command=hook.command),
+            options=HOOK_RUN_OPTIONS,
+            reason=reason,
+        )
+        try:
+            answer = await asker.ask(question)
+        except PermissionDenied as exc:
+            return not_run(changed, str(exc))
+        if answer in ("allow_once", "allow_always", "allow_project"):
+            return None
+        return not_run(changed, "the person said not to run it")
 
     def _facts(self) -> SessionFacts:
         return SessionFacts(self._log.header.id, self._log.path, self._cwd, self._gate.mode)
