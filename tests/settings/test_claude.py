@@ -410,3 +410,29 @@ def test_trust_given_for_hooks_alone_is_asked_again(ws: Path, home: Path) -> Non
     settings = load_settings(ws, home)
     assert not settings.trust.trusted
     assert settings.trust.withheld == ("allow bash (.claude/settings.json)",)
+
+
+async def test_a_session_switched_to_auto_still_asks_where_auto_is_disabled(
+    ws: Path, home: Path
+) -> None:
+    from tests.policy.test_gate import Asker
+    from tether.policy import PolicyGate
+    from tether.tools import CommandAccess
+    from tether.tools.workspace import Workspace
+
+    path = write(
+        ws / ".claude/settings.json", {"permissions": {"disableBypassPermissionsMode": "disable"}}
+    )
+    asker = Asker("allow_once")
+    # However the mode was switched (a client's menu, Shift+Tab, /mode): the gate asks.
+    gate = PolicyGate(Workspace.at(ws), "auto", asker, settings=load_settings(ws, home))
+    await gate.authorize(CommandAccess(command="make"))
+    [question] = asker.requests
+    assert question.reason == (
+        "commands need approval unless the mode is auto (auto mode is disabled by "
+        f"disableBypassPermissionsMode in {path})"
+    )
+    # Without it, auto lets the command pass.
+    path.unlink()
+    free = PolicyGate(Workspace.at(ws), "auto", Asker(), settings=load_settings(ws, home))
+    await free.authorize(CommandAccess(command="make"))
