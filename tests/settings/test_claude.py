@@ -312,15 +312,38 @@ def test_a_slash_rule_in_tethers_own_file_stays_absolute(
 def test_claude_code_tools_tether_does_not_gate_are_named(ws: Path, home: Path) -> None:
     write(
         ws / ".claude/settings.json",
-        {"permissions": {"deny": ["Task(Explore)", "LS(secrets)", "NotebookEdit"]}},
+        {"permissions": {"deny": ["TodoWrite", "LS(secrets)", "NotebookEdit"]}},
     )
     settings = load_settings(ws, home)
     assert [(r.tool, r.text) for r in settings.rules] == [("glob", "LS(secrets)")]
     messages = {p.key: p.message for p in settings.problems}
-    assert messages["permissions.deny[0]"].startswith(
-        "'Task(Explore)': not supported: tether's task tool never asks for permission"
+    assert messages["permissions.deny[0]"] == (
+        "'TodoWrite': not supported: tether's todo tool never asks for permission"
     )
     assert "tether has no notebook tool" in messages["permissions.deny[2]"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "use", "expected"),
+    [
+        ({"deny": ["Task(Explore)"]}, "task(explore)", "deny"),  # any letter case
+        ({"deny": ["Agent(Explore)"]}, "task(Explore)", "deny"),
+        ({"deny": ["Task(Explore)"]}, "task(general)", "allow"),
+        ({"ask": ["Task"]}, "task(general)", "ask"),  # in auto mode too
+        ({"deny": ["Skill(deploy)"]}, "skill(deploy)", "deny"),
+        ({"deny": ["Skill(review-pr *)"]}, "skill(review-pr)", "deny"),
+        ({"deny": ["Skill(release-*)"]}, "skill(release-notes)", "deny"),
+        ({"deny": ["Skill(deploy)"]}, "skill(deploy-docs)", "allow"),
+        ({"allow": ["Skill(deploy)"]}, "skill(other)", "allow"),  # no mode asks for a skill
+    ],
+)
+def test_task_and_skill_rules_name_agents_and_skills(
+    ws: Path, home: Path, rules: dict[str, list[str]], use: str, expected: str
+) -> None:
+    write(ws / ".claude/settings.json", {"permissions": rules})
+    trust(ws, home)
+    assert outcome(use, ws, home) == expected
+    assert outcome(use, ws, home, "ask") == expected
 
 
 def test_the_report_lists_claude_codes_rules_and_files(
@@ -342,6 +365,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
         {
             "scope": "claude-user",
             "path": str(user),
+            "line": f"{user}: read 1 allow rule",
             "read": ["1 allow rule"],
             "withheld": False,
             "skipped": None,
@@ -350,6 +374,11 @@ def test_the_report_lists_claude_codes_rules_and_files(
         {
             "scope": "claude",
             "path": str(project),
+            "line": (
+                f"{project}: read 3 allow rules, 4 deny rules, defaultMode (accept-edits), "
+                "env (2), model (anthropic:claude-sonnet-4-5-20250929); what it grants waits "
+                "for trust; 3 keys not supported (see the warnings)"
+            ),
             "read": [
                 "3 allow rules",
                 "4 deny rules",
@@ -381,3 +410,29 @@ def test_trust_given_for_hooks_alone_is_asked_again(ws: Path, home: Path) -> Non
     settings = load_settings(ws, home)
     assert not settings.trust.trusted
     assert settings.trust.withheld == ("allow bash (.claude/settings.json)",)
+
+
+async def test_a_session_switched_to_auto_still_asks_where_auto_is_disabled(
+    ws: Path, home: Path
+) -> None:
+    from tests.policy.test_gate import Asker
+    from tether.policy import PolicyGate
+    from tether.tools import CommandAccess
+    from tether.tools.workspace import Workspace
+
+    path = write(
+        ws / ".claude/settings.json", {"permissions": {"disableBypassPermissionsMode": "disable"}}
+    )
+    asker = Asker("allow_once")
+    # However the mode was switched (a client's menu, Shift+Tab, /mode): the gate asks.
+    gate = PolicyGate(Workspace.at(ws), "auto", asker, settings=load_settings(ws, home))
+    await gate.authorize(CommandAccess(command="make"))
+    [question] = asker.requests
+    assert question.reason == (
+        "commands need approval unless the mode is auto (auto mode is disabled by "
+        f"disableBypassPermissionsMode in {path})"
+    )
+    # Without it, auto lets the command pass.
+    path.unlink()
+    free = PolicyGate(Workspace.at(ws), "auto", Asker(), settings=load_settings(ws, home))
+    await free.authorize(CommandAccess(command="make"))
