@@ -436,3 +436,55 @@ async def test_a_session_switched_to_auto_still_asks_where_auto_is_disabled(
     path.unlink()
     free = PolicyGate(Workspace.at(ws), "auto", Asker(), settings=load_settings(ws, home))
     await free.authorize(CommandAccess(command="make"))
+
+
+def test_tilde_is_the_users_home_in_tethers_own_files_too(
+    ws: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was read as $TETHER_HOME, so `read(~/.ssh/**)` kept nothing of the real ~/.ssh.
+    user_home = tmp_path / "user"
+    monkeypatch.setenv("HOME", str(user_home))
+    key = write(user_home / ".ssh/id_rsa", "key")
+    write(home / "settings.json", {"permissions": {"deny": ["read(~/.ssh/**)"]}})
+    assert outcome(f"read({key})", ws, home) == "deny"
+    assert outcome(f"read({home}/.ssh/id_rsa)", ws, home) != "deny"
+
+
+def test_hooks_of_the_users_claude_file_apply_without_trust(
+    ws: Path, home: Path, claude_dir: Path
+) -> None:
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}
+    path = write(claude_dir / "settings.json", {"hooks": {"PreToolUse": [group]}})
+    write(ws / ".claude/settings.json", {"hooks": {"Stop": [{"hooks": group["hooks"]}]}})
+    settings = load_settings(ws, home)
+    assert [(h.event, h.source.path) for h in settings.hooks] == [("PreToolUse", path)]
+    assert settings.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            '{"a": "x // not a comment", /* b */ "b": [1, 2,],}',
+            {"a": "x // not a comment", "b": [1, 2]},
+        ),
+        ('{"a": "say \\"hi\\" // still text",}', {"a": 'say "hi" // still text'}),
+        ('// first\n{"a": 1}\n// last', {"a": 1}),
+        ('{"a": ",]"}', {"a": ",]"}),
+        ('{"a": [ , ]}', None),  # an empty slot is not a trailing comma
+    ],
+)
+def test_comments_and_trailing_commas_as_claude_code_reads_them(text: str, value: object) -> None:
+    from tether.jsontext import parse_json, strip_jsonc
+
+    if value is None:
+        with pytest.raises(ValueError):
+            parse_json(strip_jsonc(text))
+    else:
+        assert parse_json(strip_jsonc(text)) == value
+
+
+def test_an_unclosed_block_comment_skips_the_file(ws: Path, home: Path) -> None:
+    write(ws / ".claude/settings.json", '{"permissions": {}} /* open')
+    settings = load_settings(ws, home)
+    assert settings.problems[0].message == ("a /* comment is not closed; the whole file is skipped")
