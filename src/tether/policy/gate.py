@@ -175,7 +175,12 @@ class PolicyGate:
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
-        request = PermissionQuestion(subject=access, options=options, reason=reason)
+        request = PermissionQuestion(
+            subject=access,
+            options=options,
+            reason=reason,
+            allowable=self._allowable(access, verdict),
+        )
         try:
             answer = await self.asker.ask(request)
         except PermissionDenied:
@@ -240,6 +245,19 @@ class PolicyGate:
         if reason is not None and isinstance(verdict, NoRule) and verdict.concerns:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
+
+    def _allowable(self, access: Access, verdict: Verdict) -> bool:
+        """Whether an allow rule could settle this access: no rule asks or stops it, and it
+        is not one that always asks (outside the sandbox, a protected path)."""
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+        return (
+            isinstance(verdict, NoRule)
+            and not verdict.concerns
+            and (hooked is None or hooked[0] != "ask")
+            and not isinstance(access, UnsandboxedAccess)
+            and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
+            and not self._protected_edit(access)
+        )
 
     def _bash_denies(self) -> bool:
         settings = self.settings

@@ -63,6 +63,8 @@ class SessionConfig:
     folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
+    agent: str | None = None
+    """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
     hook_guard: HookGuard | None = None
     """What the unsandboxed hooks read, as the person last saw it; `None`: a new session's
     own (a child gets its parent's, so an agent's writes count as the session's)."""

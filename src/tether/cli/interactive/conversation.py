@@ -42,6 +42,7 @@ from tether.commands import (
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
+from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
@@ -311,6 +312,8 @@ class Conversation:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
+        # Each retry of a failing request says so on the spinner line.
+        retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:
             await session.prompt(content, self._emit, shown=shown)
         except PromptFailed:
