@@ -66,6 +66,8 @@ class SessionConfig:
     """The machine and date the environment block states; `None`: this one, today."""
     thinking: ThinkingLevel | None = None
     """How hard the model is asked to think; `None`: as the log last said, else `off`."""
+    agent: str | None = None
+    """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
     hook_guard: HookGuard | None = None
     """What the unsandboxed hooks read, as the person last saw it; `None`: a new session's
     own (a child gets its parent's, so an agent's writes count as the session's)."""

@@ -89,6 +89,7 @@ class Session:
             child=child,
             sandbox=self._hook_sandbox,
             guard=guard,
+            agent=config.agent,
         )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.

@@ -48,10 +48,13 @@ MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
 
 HookEvent = Literal[
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "Notification",
     "UserPromptSubmit",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "PreCompact",
     "SessionStart",
