@@ -171,6 +171,7 @@ class Children:
             gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
             role=f"{CHILD_PREAMBLE}\n\n{agent_prompt(agent, self._skills, request_cwd)}",
             depth=self._config.depth + 1,
+            agent=agent.name,
             agents=self.catalog,
             context_window=self._config.context_window if inherited else None,
             # The parent's checkpoint after its `task` step covers what the child changed.

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.agents import AgentCatalog
+from tether.hooks.guard import HookGuard
 from tether.models.base import Model
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
@@ -62,6 +63,11 @@ class SessionConfig:
     folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
+    agent: str | None = None
+    """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
+    hook_guard: HookGuard | None = None
+    """What the unsandboxed hooks read, as the person last saw it; `None`: a new session's
+    own (a child gets its parent's, so an agent's writes count as the session's)."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""

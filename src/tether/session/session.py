@@ -11,6 +11,7 @@ from typing import Any
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.hooks.guard import HookGuard
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
@@ -42,8 +43,11 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
@@ -57,6 +61,9 @@ class Session:
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
+        # One guard for the session and its agents: what an agent writes counts as the session's.
+        guard = config.hook_guard or HookGuard()
+        config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         self.gate = config.policy(workspace)
@@ -73,7 +80,15 @@ class Session:
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
-        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        self._hooks = SessionHooks(
+            log_,
+            self.gate,
+            workspace,
+            child=child,
+            sandbox=self._hook_sandbox,
+            guard=guard,
+            agent=config.agent,
+        )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
             self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
@@ -333,6 +348,17 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
+
+    def _hook_sandbox(self) -> SandboxPolicy:
+        """The sandbox hooks run in: the one the session's commands run in now."""
+        bash = self.tools.get("bash")
+        if isinstance(bash, BashTool):
+            return bash.sandbox
+        settings = self.gate.settings
+        try:
+            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
+        except ValueError:
+            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
 
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)

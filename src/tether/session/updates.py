@@ -260,6 +260,7 @@ _BLOCKED = {
     "Stop": "kept the model going",
     "SubagentStop": "kept the agent going",
     "PostToolUse": "gave the model feedback",
+    "PostToolUseFailure": "gave the model feedback",
     "PreCompact": "blocked the compaction",
 }
 
