@@ -24,6 +24,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tether.bounded import UnreadableFile, read_bounded_text
 from tether.jsontext import strip_jsonc
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.settings.checks import bad_matcher, first_error, kind_of, location_of
 from tether.settings.claude import (
     CLAUDE_KEYS,
@@ -49,7 +51,7 @@ __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
 M = TypeVar("M", bound=BaseModel)
 
-_KEYS = ("$schema", "permissions", "model", "sandbox", "env", "hooks", "webSearch")
+_KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
@@ -81,6 +83,7 @@ class Layer:
     default_mode: PolicyMode | None = None
     additional_directories: tuple[Path, ...] = ()
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox: SandboxSection | None = None
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -150,6 +153,7 @@ class _Reader:
         mode: PolicyMode | None = None
         directories: tuple[Path, ...] = ()
         model = None
+        thinking: ThinkingLevel | None = None
         sandbox = None
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -185,6 +189,11 @@ class _Reader:
                         model = value.strip()
                     else:
                         self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                case "thinking":
+                    try:
+                        thinking = parse_level(value if isinstance(value, str) else repr(value))
+                    except ValueError as exc:
+                        self.problem(key, str(exc))
                 case "sandbox":
                     sandbox = self.section(SandboxSection, value, key)
                 case "env":
@@ -201,6 +210,7 @@ class _Reader:
             default_mode=mode,
             additional_directories=directories,
             model=model,
+            thinking=thinking,
             sandbox=sandbox,
             env=env,
             hooks=hooks,
