@@ -74,3 +74,34 @@ def test_typing_cannot_answer_a_question_and_a_reject_ends_the_turn(
     assert said[-1]["content"] == [{"type": "text", "text": "note: 1 thing"}]
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    """The rule "always allow for this project" writes to `.tether/settings.local.json` is
+    the person's: the prompt's checkpoint does not count it and /undo leaves it."""
+    home = tmp_path / "home"
+    (ws / ".git/info").mkdir(parents=True)
+    (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
+    made = {"id": "m", "name": "bash", "arguments": {"command": "touch made"}}
+    model = _script(tmp_path / "s.json", {"toolCalls": [made]}, {"text": "Made it."})
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("make it")
+    tui.wait_for(CHOOSE)
+    [project] = re.findall(r"(\d)\. Always allow .* for this project", tui.display)
+    tui.type(project)
+    tui.wait_for("Made it.")
+    local = ws / ".tether" / "settings.local.json"
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
+    tui.wait_in_scrollback("checkpoint: prompt 1 changed 1 file: made (/undo reverts it)")
+    assert "settings.local.json" not in tui.everything
+
+    tui.line("/undo")
+    tui.wait_in_scrollback("restored 1 file")
+    assert not (ws / "made").exists()
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

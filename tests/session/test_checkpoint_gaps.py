@@ -251,3 +251,24 @@ async def test_a_file_no_tool_of_the_step_named_is_not_tethers(
     await session.rewind.restore(plan)
     assert not (ws / "note.txt").exists()
     assert (ws / "draft.txt").read_text() == "saved by the person meanwhile\n"
+
+
+async def test_undo_restores_a_file_whose_name_is_as_long_as_names_go(
+    ws: Path, sessions: Sessions
+) -> None:
+    long = "é" * 100 + "n" * 50  # 250 bytes: a temporary name beside it must be shorter
+    assert len(long.encode()) == 250
+    (ws / long).write_text("mine\n")
+    model = script(
+        {"toolCalls": [call("b", "bash", {"command": f"echo changed > {long} && rm -f other"})]},
+        {"text": "done"},
+    )
+    session = sessions.create(
+        ws, SessionConfig(model=model, tools=default_tools(SandboxPolicy("off")), mode="auto")
+    )
+    assert await session.prompt(text("change it"), Recorder()) == "end_turn"
+    assert (ws / long).read_text() == "changed\n"
+    done = await session.rewind.restore(await session.rewind.plan_undo())
+    assert done.restored == (long,) and done.kept == ()
+    assert (ws / long).read_text() == "mine\n"
+    assert sorted(p.name for p in ws.iterdir()) == [long]  # no temporary file left beside it
