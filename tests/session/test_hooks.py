@@ -421,7 +421,7 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
     (ws / ".claude/settings.json").write_text(
         json.dumps(
             {
-                "permissions": {"allow": ["Bash(npm test)"]},  # Claude Code's own: left alone
+                "permissions": {"allow": ["Bash(npm test)"]},
                 "hooks": {"PreToolUse": [group(guard, matcher="Bash")]},
             }
         )
@@ -429,7 +429,10 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
 
     untrusted = load_settings(ws, home)
     assert untrusted.hooks == () and not untrusted.problems
-    assert untrusted.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+    assert untrusted.trust.withheld == (
+        "allow bash(npm test) (.claude/settings.json)",
+        "hooks (1) (.claude/settings.json)",
+    )
     model = script({"toolCalls": [call("c1", "bash", {"command": "rm -rf junk"})]})
     (ws / "junk").mkdir()
     session = sessions.create(ws, config(model, untrusted))
