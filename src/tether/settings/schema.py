@@ -179,6 +179,9 @@ class SettingsDocument(BaseModel):
     model: Annotated[str, Field(min_length=1)] | None = Field(
         default=None, description="The model spec, as `--model` takes it."
     )
+    thinking: Literal["off", "low", "medium", "high"] | None = Field(
+        default=None, description="How hard the model thinks, as `--thinking` takes it."
+    )
     sandbox: SandboxSection | None = None
     env: dict[str, str] | None = Field(
         default=None, description="Environment variables for the commands tools run."
