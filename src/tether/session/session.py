@@ -13,6 +13,8 @@ from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.hooks.guard import HookGuard
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.answers import ModelAnswerer
@@ -147,7 +149,10 @@ class Session:
             calls=self._calls,
             checkpoints=self._checkpoints,
             hooks=self._hooks,
+            thinking=lambda: self.thinking,
         )
+        self.thinking: ThinkingLevel = config.thinking or _logged_level(self.configured("thinking"))
+        """How hard the model is asked to think (a prompt's words may raise it for that prompt)."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -292,6 +297,12 @@ class Session:
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
+    def set_thinking(self, level: ThinkingLevel, *, record: bool = True) -> None:
+        """Ask for `level` from the next prompt on; `record` logs it so a load keeps it."""
+        self.thinking = level
+        if record:
+            self._append(SessionConfigEvent(config_id="thinking", value=level))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -381,6 +392,17 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _logged_level(value: str | None) -> ThinkingLevel:
+    """The thinking level a log last recorded; `off` when none (or one this code does not know)."""
+    if value is None:
+        return "off"
+    try:
+        return parse_level(value)
+    except ValueError:
+        log.warning("the log's thinking level %r is unknown; thinking is off", value)
+        return "off"
 
 
 def _page_model(config: SessionConfig) -> Callable[[], Model] | None:

@@ -24,6 +24,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tether.bounded import UnreadableFile, read_bounded_text
 from tether.jsontext import strip_jsonc
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.settings.checks import bad_matcher, first_error, kind_of, location_of
 from tether.settings.claude import (
     CLAUDE_KEYS,
@@ -35,6 +37,8 @@ from tether.settings.claude import (
 from tether.settings.modes import PolicyMode, is_mode
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import (
+    CLAUDE_EVENTS_NOT_RUN,
+    CLAUDE_HOOK_KEYS_IGNORED,
     HOOK_EVENTS,
     MODE_ALIASES,
     HookEvent,
@@ -49,7 +53,7 @@ __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
 M = TypeVar("M", bound=BaseModel)
 
-_KEYS = ("$schema", "permissions", "model", "sandbox", "env", "hooks", "webSearch")
+_KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
@@ -81,6 +85,7 @@ class Layer:
     default_mode: PolicyMode | None = None
     additional_directories: tuple[Path, ...] = ()
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox: SandboxSection | None = None
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -150,6 +155,7 @@ class _Reader:
         mode: PolicyMode | None = None
         directories: tuple[Path, ...] = ()
         model = None
+        thinking: ThinkingLevel | None = None
         sandbox = None
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -185,6 +191,11 @@ class _Reader:
                         model = value.strip()
                     else:
                         self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                case "thinking":
+                    try:
+                        thinking = parse_level(value if isinstance(value, str) else repr(value))
+                    except ValueError as exc:
+                        self.problem(key, str(exc))
                 case "sandbox":
                     sandbox = self.section(SandboxSection, value, key)
                 case "env":
@@ -201,6 +212,7 @@ class _Reader:
             default_mode=mode,
             additional_directories=directories,
             model=model,
+            thinking=thinking,
             sandbox=sandbox,
             env=env,
             hooks=hooks,
@@ -328,13 +340,17 @@ class _Reader:
         found: list[tuple[HookEvent, HookGroup]] = []
         for event, groups in value.items():
             where = f"hooks.{event}"
+            if event in CLAUDE_EVENTS_NOT_RUN:
+                self.problem(where, f"Claude Code's {event} event is not run by tether")
+                continue
             if event not in HOOK_EVENTS:
                 self.problem(where, f"unknown hook event; expected one of {', '.join(HOOK_EVENTS)}")
                 continue
             if not isinstance(groups, list):
                 self.problem(where, f"expected a list of matcher groups, got {kind_of(groups)}")
                 continue
-            for index, group in enumerate(groups):
+            for index, given in enumerate(groups):
+                group = self._without_ignored(given, f"{where}[{index}]")
                 try:
                     checked = _HOOK_GROUP.validate_python(group)
                 except ValidationError as exc:
@@ -351,6 +367,21 @@ class _Reader:
                         )
                 found.append((event, checked))
         return tuple(found)
+
+    def _without_ignored(self, group: object, where: str) -> object:
+        """A matcher group without the hook keys of Claude Code's that change nothing about
+        what runs (`statusMessage`, `async`), each one named."""
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            return group
+        hooks: list[object] = []
+        for number, hook in enumerate(group["hooks"]):
+            if not isinstance(hook, dict):
+                hooks.append(hook)
+                continue
+            for key in CLAUDE_HOOK_KEYS_IGNORED.keys() & hook.keys():
+                self.problem(f"{where}.hooks[{number}].{key}", CLAUDE_HOOK_KEYS_IGNORED[key])
+            hooks.append({k: v for k, v in hook.items() if k not in CLAUDE_HOOK_KEYS_IGNORED})
+        return {**group, "hooks": hooks}
 
     def section(self, model: type[M], value: object, key: str) -> M | None:
         """`value` as `model`, each bad key reported and dropped."""

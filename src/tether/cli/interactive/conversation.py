@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,7 @@ from tether.commands import (
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
@@ -71,6 +73,8 @@ class Conversation:
         self.console = work.console
         self.mode: PolicyMode = work.mode
         self.model: Model = work.model
+        self.thinking: ThinkingLevel | None = None
+        """What `/thinking` chose here (`None`: the settings' level, or the log's)."""
         self.session: Session | None = None
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
@@ -104,7 +108,7 @@ class Conversation:
         if not text.startswith("/") or literal(text) is not None:
             return False
         name, arguments = _split(text)
-        return name in IMMEDIATE or (name in ("mode", "model") and bool(arguments))
+        return name in IMMEDIATE or (name in ("mode", "model", "thinking") and bool(arguments))
 
     def start(self, text: str) -> None:
         """Run `text`: a `!` command, a `/` command or a prompt."""
@@ -172,6 +176,8 @@ class Conversation:
         """The session, made now in the workspace if there is none yet."""
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
+            if self.thinking is not None:
+                config = replace(config, thinking=self.thinking)
             self.session = self.work.create(config)
             if self.cleared:
                 self.session.replaces_cleared()
@@ -193,6 +199,8 @@ class Conversation:
             except ModelError as exc:
                 self.notice(f"keeping {session.model.name}: {exc}", "yellow")
         session.set_mode(self.mode)
+        if self.thinking is not None:
+            session.set_thinking(self.thinking, record=False)
         self.printer = self._printer()
         for update in session.replay():
             self._emit(update)
@@ -225,6 +233,13 @@ class Conversation:
             self.session.set_model(model)
         self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
+
+    def set_thinking(self, level: ThinkingLevel) -> None:
+        """Ask for `level` of thinking from the next prompt on (logged with the session)."""
+        self.thinking = level
+        if self.session is not None:
+            self.session.set_thinking(level)
+        self.notice(f"thinking: {level} (from the next prompt)")
 
     # Output.
 
