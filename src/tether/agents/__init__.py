@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         parse_agent_file,
         read_agent_file,
     )
+    from tether.agents.report import agents_text
     from tether.agents.toolset import ReadOnlyBash, child_tools
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "AgentProblem",
     "AgentScope",
     "ReadOnlyBash",
+    "agents_text",
     "child_tools",
     "load_agents",
     "parse_agent_file",
@@ -64,6 +66,7 @@ __getattr__ = lazy_names(
         "parse_agent_file": "tether.agents.files",
         "read_agent_file": "tether.agents.files",
         "ReadOnlyBash": "tether.agents.toolset",
+        "agents_text": "tether.agents.report",
         "child_tools": "tether.agents.toolset",
     },
 )
