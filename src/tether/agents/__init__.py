@@ -1,4 +1,5 @@
-"""Agents a `task` call can start: the built-in `general` and `explore`, and agent files."""
+"""Agents a `task` call can start: the built-in `general`, `explore` and `plan`, and agent
+files."""
 
 from typing import TYPE_CHECKING
 
