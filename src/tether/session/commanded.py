@@ -121,7 +121,7 @@ async def _output(
     cancelled: asyncio.Event,
 ) -> str:
     description = f"Run by /{command.name} before its prompt"
-    ran = await run_shell(session, line, emit, cancelled, description=description)
+    ran = await run_shell(session, line, emit, cancelled, typed=False, description=description)
     if ran is None:
         return f"[`{line}` was not run: this session has no bash tool]"
     if ran.result.is_error:
