@@ -35,7 +35,7 @@ class UsageReport:
 
 def own_usage(events: Iterable[Event]) -> TokenUsage:
     """The tokens of a session's own model responses (summaries included)."""
-    total = TokenUsage()
+    total = TokenUsage(cost_usd=0.0)
     for event in events:
         if isinstance(event, UsageEvent):
             total = total + TokenUsage(
@@ -43,6 +43,7 @@ def own_usage(events: Iterable[Event]) -> TokenUsage:
                 event.output_tokens,
                 event.cached_read_tokens or 0,
                 event.cached_write_tokens or 0,
+                event.cost_usd,
             )
     return total
 
@@ -57,5 +58,7 @@ def usage_report(events: Iterable[Event]) -> UsageReport:
             continue
         meta = task_meta_from_meta(event.meta)
         if meta is not None:
-            agents[meta.agent] = agents.get(meta.agent, TokenUsage()) + meta.usage.usage()
+            agents[meta.agent] = (
+                agents.get(meta.agent, TokenUsage(cost_usd=0.0)) + meta.usage.usage()
+            )
     return UsageReport(own=own_usage(events), agents=agents)
