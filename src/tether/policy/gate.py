@@ -63,6 +63,7 @@ from tether.policy.asker import (
     RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
+from tether.policy.planning import ask_plan, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
 from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
@@ -78,6 +79,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
 from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
@@ -138,8 +140,30 @@ class PolicyGate:
     @mode.setter
     def mode(self, value: PolicyMode) -> None:
         if not is_mode(value):
-            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits or auto")
+            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits, auto or plan")
         self._mode = value
+
+    @property
+    def planning(self) -> bool:
+        """Whether plan mode is on: nothing may change, commands run read-only."""
+        return self._mode == "plan"
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """Ask the person to approve `plan`; on approval the gate leaves plan mode for the
+        mode they chose. Raises `PermissionDenied` when plan mode is off or no one can answer."""
+        if not self.planning:
+            raise PermissionDenied(
+                "Plan mode is not on: there is no plan to approve; go ahead with the work"
+            )
+        if self.asker is None:
+            raise PermissionDenied(
+                f"{PLAN_MODE_ON}, and there is no one here to approve a plan: the session "
+                "stays in plan mode (run with --mode accept-edits or --mode auto to work)"
+            )
+        verdict = await ask_plan(self.asker, plan, tool_call_id)
+        if isinstance(verdict, PlanApproved):
+            self.mode = verdict.mode
+        return verdict
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
@@ -148,6 +172,9 @@ class PolicyGate:
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
+        if self.planning and (refusal := plan_refusal(access)) is not None:
+            self._settled(access, "refused")
+            raise PermissionDenied(refusal)
         if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
             self._settled(access, "refused")
             raise PermissionDenied(
