@@ -105,3 +105,46 @@ def test_a_trusted_wildcard_rule_allows_what_claude_code_would(tmp_path: Path, w
         checked = tether(home, "permissions", "check", f"bash({command})", cwd=ws)
         assert checked.returncode == 0, checked.stderr
         assert f"): {outcome} in ask mode" in checked.stdout, (command, checked.stdout)
+
+
+def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
+    import sys
+
+    from tests.mcp.test_servers import SAMPLE
+
+    home = tmp_path / "home"
+    server = {"command": "${SAMPLE_PYTHON:-" + sys.executable + "}", "args": [str(SAMPLE)]}
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"sample": server}}))
+    (ws / ".claude").mkdir()
+    local = ws / ".claude/settings.local.json"
+    local.write_text(json.dumps({"enabledMcpjsonServers": ["sample"]}))
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "a", "name": "mcp__sample__add", "arguments": {"a": 4, "b": 5}}]},
+        {"text": "done"},
+    )
+    # Untrusted: the approval waits for trust, and a headless run cannot ask.
+    untrusted = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    assert "Unknown tool: mcp__sample__add" in untrusted.stdout
+    assert "enabledMcpjsonServers sample (.claude/settings.local.json)" in untrusted.stderr
+    assert tether(home, "permissions", "trust", cwd=ws).returncode == 0
+    trusted = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    assert trusted.returncode == 0, trusted.stderr
+    assert "Unknown tool" not in trusted.stdout and "9" in trusted.stdout
+    said = " ".join(trusted.stderr.split())
+    assert f"(sample) approved by enabledMcpjsonServers in {local}" in said
+    # The approval is kept like a person's: a changed server asks again.
+    (ws / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"sample": {**server, "args": [str(SAMPLE), "stdio"]}}})
+    )
+    changed = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    assert "Unknown tool: mcp__sample__add" in changed.stdout
+    assert "(changed since they were approved)" in " ".join(changed.stderr.split())
+    # disabledMcpjsonServers keeps it stopped, trusted or not, even when named.
+    (ws / ".claude/settings.json").write_text(json.dumps({"disabledMcpjsonServers": ["sample"]}))
+    named = tether(
+        home, "run", "add", "--model", model, "--cwd", str(ws), "--approve-mcp", "sample"
+    )
+    assert "Unknown tool: mcp__sample__add" in named.stdout
+    said = " ".join(named.stderr.split())
+    assert f"MCP server sample of {ws}/.mcp.json was not started: disabledMcpjsonServers in" in said

@@ -235,6 +235,7 @@ HIDDEN = [
     "printf -v 'a[$(PAYLOAD)]' x; npm test",
     "declare -n r=PS4; r='$(PAYLOAD)'; set -x; npm test",
     ": ${PS4:='$(PAYLOAD)'}; set -x; npm test",
+    "unset PS4; : ${PS4:='$(PAYLOAD)'}; set -x; npm test",
     "x='a[$(PAYLOAD)]'; echo $((x)); npm test",
     "declare 'a[$(PAYLOAD)]=1'; npm test",
     "npm test & wait -n -p 'a[$(PAYLOAD)]'",
@@ -247,8 +248,8 @@ HIDDEN = [
     "let 'a[$(PAYLOAD)]'; npm test",
     "(( a[$(PAYLOAD)] )); npm test",
     "read 'a[$(PAYLOAD)]' < x; npm test",
-    "mapfile 'a[$(PAYLOAD)]' < x; npm test",
-    "x='a[$(PAYLOAD)]'; echo ${s:x}; npm test",
+    "mapfile -C 'PAYLOAD' -c 1 a < x; npm test",
+    "s=abc; x='a[$(PAYLOAD)]'; echo ${s:x}; npm test",
     "x='a[$(PAYLOAD)]'; echo ${!x}; npm test",
     "set -x; npm test",
     "bash -x -c 'npm test'",
@@ -305,3 +306,42 @@ def test_unlisted_wrappers_and_env_chdir(
     rules: list[Rule], workspace: Path, line: str, expected: str
 ) -> None:
     test_hostile_command(rules, workspace, line, expected)
+
+
+def test_every_bash_builtin_and_keyword_is_classified() -> None:
+    import shutil
+    import subprocess
+
+    from tether.settings.grammar import is_builtin
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    listed = subprocess.run(
+        [bash, "-c", "compgen -b; compgen -k"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(listed) > 60
+    assert [name for name in listed if not is_builtin(name) and name != "]]"] == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "line"),
+    [
+        ("Bash(jobs:*)", "jobs -x evil"),
+        ("Bash(mapfile:*)", "mapfile -C evil -c 1 a"),
+        ("Bash(printf:*)", "printf -v 'a[$(evil)]' x"),
+        ("Bash(test:*)", "test -v 'a[$(evil)]'"),
+        ("Bash(set:*)", "set -x"),
+        ("Bash(wait:*)", "wait -n -p 'a[$(evil)]'"),
+        ("Bash(declare:*)", "declare 'a[$(evil)]=1'"),
+        ("Bash(bash:*)", "bash -lc 'evil'"),
+        ("Bash(command:*)", "command eval evil"),
+    ],
+)
+def test_a_rule_naming_an_evaluating_builtin_does_not_allow_it(
+    workspace: Path, rule: str, line: str
+) -> None:
+    source = SettingsSource("user", None)
+    rules = [parse_rule(rule, "allow", source, root=workspace, home=workspace)]
+    result = verdict(rules, workspace, line)
+    assert isinstance(result, NoRule) and result.concerns, result

@@ -7,7 +7,9 @@ only those files; unchanged trees are not written again.
 
 Left out of snapshots: what `.gitignore` ignores, `.git` itself, files over 10 MB (and files
 git cannot read, named like them), anything that is not a regular file or a symbolic link,
-nested repositories, and tether's data directory when it lies inside the workspace.
+nested repositories, tether's data directory when it lies inside the workspace, and the
+files tether itself writes there (`own`: the person's remembered answers), so that no undo
+or rewind takes them away and no "prompt N changed" line counts them.
 """
 
 from __future__ import annotations
@@ -66,27 +68,41 @@ class GitStore:
 
     kind: StoreKind = "git"
 
-    def __init__(self, directory: Path, root: Path, binary: str, excluded: Sequence[Path]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        root: Path,
+        binary: str,
+        excluded: Sequence[Path],
+        own: Sequence[str] = (),
+    ) -> None:
         self.directory = directory
         self.root = root
         self._index = directory / "index"
         self._lock = directory / "lock"
         self.git = Git(binary, directory / "git", root, self._index)
         self._excluded = tuple(excluded)
+        self._own = tuple(own)
         self._new_objects = 0
         self._fresh: list[tuple[str, str]] = []
         """Small steps since the last pack: (the tree before, the tree after)."""
 
     @classmethod
     def open(
-        cls, directory: Path, root: Path, binary: str, excluded: Sequence[Path] = ()
+        cls,
+        directory: Path,
+        root: Path,
+        binary: str,
+        excluded: Sequence[Path] = (),
+        own: Sequence[str] = (),
     ) -> GitStore:
         """The store in `directory` for the workspace `root`, created on first use.
 
-        `excluded` are directories never saved (tether's own data when it is inside `root`).
+        `excluded` are directories never saved (tether's own data when it is inside `root`),
+        `own` the files (relative to `root`) tether writes itself, never saved either.
         """
         directory.mkdir(parents=True, exist_ok=True)
-        store = cls(directory, root, binary, excluded)
+        store = cls(directory, root, binary, excluded, own)
         with store.locked():
             store._init()
         return store
@@ -117,7 +133,8 @@ class GitStore:
             (git_dir / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
         info = git_dir / "info"
         (info / "attributes").write_text(VERBATIM_ATTRIBUTES, encoding="utf-8")
-        (info / "exclude").write_text(_exclude_lines(self.root, self._excluded), encoding="utf-8")
+        excluded = _exclude_lines(self.root, self._excluded) + _own_lines(self._own)
+        (info / "exclude").write_text(excluded, encoding="utf-8")
 
     def snapshot(self, previous: str | None) -> Snapshot:
         """Save the workspace: update the index from what changed by stat, write its tree."""
@@ -129,6 +146,8 @@ class GitStore:
                     "checkpoints are off for it (a .gitignore can leave some out)"
                 )
             update, drop, skipped = self._sort(_split(listed))
+            # A store made before a file was tether's own may hold it: it goes now.
+            drop.extend(self._own)
             if update:
                 skipped += self._update(update)
             if drop:
@@ -366,6 +385,11 @@ def _joined(paths: Sequence[str]) -> bytes:
 
 
 _GLOB = re.compile(r"([*?\[\\!# ])")
+
+
+def _own_lines(own: Sequence[str]) -> str:
+    """`info/exclude` lines for the files tether writes itself (paths relative to the root)."""
+    return "".join("/" + _GLOB.sub(r"\\\1", path) + "\n" for path in own)
 
 
 def _exclude_lines(root: Path, excluded: Sequence[Path]) -> str:

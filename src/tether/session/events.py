@@ -243,9 +243,12 @@ class CheckpointEvent:
     """The workspace was saved as `tree`: before prompt `prompt` (step 0) or after its step `step`.
 
     `changed` are the paths that differ from the previous checkpoint: what the step's tools
-    did, or for step 0 what changed outside tether since. `skipped` names files left out for
-    their size, the first time each is met; `store` is `preimages` when there was no git and
-    only the files `edit` and `write` changed were saved.
+    did, or for step 0 what changed outside tether since. `outside` are those of `changed`
+    that tether's tools did not change: in a save just before step `step`'s tools ran (what
+    changed while the model answered), or after a step whose every tool named the files it
+    writes, the others. `skipped` names files left out for their size or unreadable, the
+    first time each is met; `store` is `preimages` when there was no git and only the files
+    `edit` and `write` changed were saved.
     """
 
     type: Literal["checkpoint"] = "checkpoint"
@@ -255,8 +258,22 @@ class CheckpointEvent:
     step: int
     tree: str
     changed: tuple[str, ...] = ()
+    outside: Opt[tuple[str, ...]] = None
     skipped: Opt[tuple[str, ...]] = None
     store: Opt[Literal["preimages"]] = None
+
+    def own(self) -> tuple[str, ...]:
+        """The paths tether's tools changed in this save (none before the prompt)."""
+        if self.step == 0:
+            return ()
+        if not self.outside:
+            return self.changed
+        outside = set(self.outside)
+        return tuple(p for p in self.changed if p not in outside)
+
+    def others(self) -> tuple[str, ...]:
+        """The paths something other than tether's tools changed in this save."""
+        return self.changed if self.step == 0 else (self.outside or ())
 
 
 RestoreAction = Literal["rewind", "undo", "redo"]

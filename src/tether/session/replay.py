@@ -162,7 +162,7 @@ def checkpoint_notice(
 ) -> CheckpointSaved | None:
     """The notice closing a prompt: the files its steps changed, files left out for their
     size, and (once per session) that without git only edit and write are covered."""
-    files = list(dict.fromkeys(p for e in saved if e.step > 0 for p in e.changed))
+    files = list(dict.fromkeys(p for e in saved for p in e.own()))
     skipped = tuple(dict.fromkeys(p for e in saved for p in e.skipped or ()))
     partial = not partial_said and any(e.store == "preimages" for e in saved)
     if not (files or skipped or partial) or not saved:

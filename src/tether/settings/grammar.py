@@ -64,7 +64,7 @@ INERT = frozenset(
 admits they run no program, evaluate no string and write no file (`cd` stays inside)."""
 
 RULED = frozenset(
-    {"kill", "umask", "jobs", "type", "hash", "ulimit", "times", "dirs", "pushd", "popd"}
+    {"kill", "umask", "type", "hash", "ulimit", "times", "dirs", "pushd", "popd"}
     | {"disown", "fg", "bg", "help", "command", "builtin", "time"}
 )
 """Built-ins (and keywords) an allow rule may allow when it names them: they evaluate no
@@ -73,6 +73,7 @@ string (`command` and `builtin` pass on to the command they run, `time` to its p
 _BASH_WORDS = frozenset(
     {
         *("alias", "bind", "break", "caller", "compgen", "complete", "compopt", "continue"),
+        *("jobs",),
         *("declare", "enable", "eval", "exec", "export", "fc", "getopts", "history", "let"),
         *("local", "logout", "mapfile", "read", "readarray", "readonly", "return", "shift"),
         *("shopt", "source", ".", "suspend", "trap", "typeset", "unalias", "unset"),
@@ -143,6 +144,8 @@ class LineScan:
     joined: str | None
     """The line with its `\\`-newline continuations removed, as bash reads it; `None` when
     it has none."""
+    comments: frozenset[int]
+    """Where bash's comments start, as byte offsets into the UTF-8 line."""
 
 
 def scan_line(text: str) -> LineScan:
@@ -154,7 +157,10 @@ def scan_line(text: str) -> LineScan:
     scanner = _Scanner(text)
     scanner.run()
     joined = "".join(scanner.joined) if scanner.continued else None
-    return LineScan(tuple(scanner.outside), scanner.control, joined)
+    comments = frozenset(
+        len(text[:index].encode("utf-8", errors="surrogatepass")) for index in scanner.comments
+    )
+    return LineScan(tuple(scanner.outside), scanner.control, joined, comments)
 
 
 class _Scanner:
@@ -166,6 +172,7 @@ class _Scanner:
         self.control: str | None = None
         self.joined: list[str] = []
         self.continued = False
+        self.comments: list[int] = []
         self.state = "plain"
         self.at_word_start = True
 
@@ -196,6 +203,7 @@ class _Scanner:
             elif char == "#" and self.state == "plain" and self.at_word_start:
                 end = text.find("\n", index)
                 end = len(text) if end < 0 else end
+                self.comments.append(index)
                 self.joined.append(text[index:end])
                 index = end
             else:

@@ -145,6 +145,8 @@ class _Analysis:
                 "a here-document line ends in \\, which bash and tether read differently",
                 opaque=True,
             )
+        if "<<" not in text and not set(parsed.comments) <= scanned.comments:
+            self.concern("the parser reads a comment where bash reads commands", opaque=True)
         if parsed.substitutions:
             self.concern("it runs a command or process substitution")
         if parsed.evaluates:

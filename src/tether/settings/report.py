@@ -27,6 +27,7 @@ def permissions_report(settings: Settings, mode: str | None = None) -> dict[str,
     `mode` is the session's mode when there is one (it may have been switched since the
     settings chose it)."""
     default = settings.default_mode
+    home = Path.home()
     return {
         "workspace": str(settings.root),
         "trusted": settings.trust.trusted,
@@ -35,7 +36,7 @@ def permissions_report(settings: Settings, mode: str | None = None) -> dict[str,
             "source": _source(default.source) if default else None,
         },
         "files": [_source(source) for source in settings.files],
-        "claudeFiles": [_claude_file(summary) for summary in settings.claude_files],
+        "claudeFiles": [_claude_file(summary, home) for summary in settings.claude_files],
         "rules": [_rule(rule) for kind in _KINDS for rule in settings.rules_of(kind)],
         "withheld": list(settings.trust.withheld),
         "problems": [
@@ -116,9 +117,10 @@ def _claude_line(summary: FileSummary, home: Path) -> str:
     return line
 
 
-def _claude_file(summary: FileSummary) -> dict[str, Any]:
+def _claude_file(summary: FileSummary, home: Path) -> dict[str, Any]:
     return {
         **_source(summary.source),
+        "line": _claude_line(summary, home),
         "read": list(summary.read),
         "withheld": summary.withheld,
         "skipped": summary.skipped,

@@ -54,8 +54,10 @@ TOOL_ALIASES: dict[str, str] = {
     "Grep": "grep",
     "Glob": "glob",
     "LS": "glob",
+    "ls": "glob",
 }
-"""Claude Code's tool names and the tool each stands for."""
+"""Claude Code's tool names and the tool each stands for (`ls` lists as `glob` searches, so
+`glob` rules judge it)."""
 
 _UNGATED: dict[str, str] = {
     "Task": "tether's task tool never asks for permission, so its rules would not be applied",

@@ -192,6 +192,8 @@ class Script:
     """Files read by an input redirection (`< FILE`)."""
     outside: list[str] = field(default_factory=list)
     """Why the line leaves the closed grammar an allow rule can allow; empty if it does not."""
+    comments: list[int] = field(default_factory=list)
+    """Where the parser found comments, as byte offsets."""
     evaluates: bool = False
     """Whether bash may evaluate a string in it as code where the parser sees only a word
     (arithmetic, `[[ -eq ]]`, `${x@P}`, an array subscript): deny rules cannot see all."""
@@ -241,7 +243,9 @@ def _visit(node: Node, script: Script) -> None:
     if not node.is_named:
         return
     _grammar(node, script)
-    if kind == "command":
+    if kind == "comment":
+        script.comments.append(node.start_byte)
+    elif kind == "command":
         script.commands.append(_simple(node))
     elif kind in ("declaration_command", "unset_command"):
         script.commands.append(_declaration(node, script))

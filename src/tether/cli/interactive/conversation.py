@@ -42,7 +42,7 @@ from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
 from tether.models.windows import context_window
-from tether.policy import PermissionQuestion, PolicyMode, is_mode
+from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
@@ -76,7 +76,9 @@ class Conversation:
         self.cleared = False
         """Whether the next session replaces one the person cleared (`/clear`)."""
         self.printer = self._printer()
-        self.asker = ScreenAsker(front.screen, self._propose)
+        self.asker = ScreenAsker(
+            front.screen, self._propose, after=self._answered, interrupt=self.interrupt
+        )
         self.files = FileIndex(work.cwd)
         self.commands: list[Command] = work.commands()
         self.task: asyncio.Task[None] | None = None
@@ -342,6 +344,7 @@ class Conversation:
         if isinstance(update, UsageChanged):
             self._budget(update.used, update.size)
         self.printer(update)
+        self.asker.seen(update)
         session = self.session
         if session is not None and session.gate.mode != self.mode:
             # The session left plan mode (the person approved a plan): the bar follows.
@@ -350,6 +353,13 @@ class Conversation:
     def _propose(self, question: PermissionQuestion) -> None:
         # The printer of the moment (a new session has a new one) shows the card that asks.
         self.printer.propose(question)
+        self.printer.status.show("waiting for you")
+
+    def _answered(self, answer: PermissionAnswer) -> None:
+        if self.busy:
+            self.printer.status.show(self.printer.status_label())
+        else:
+            self.printer.status.stop()
 
     def _printer(self) -> Printer:
         status = LiveStatus(self.console, self.front.screen.refresh)

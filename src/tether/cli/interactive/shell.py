@@ -1,9 +1,10 @@
 """`!command`: the person runs a command through the `bash` tool, and the model hears of it.
 
-It goes through the session's gate in the current mode and its sandbox, exactly as the
-model's commands do, and shows the same terminal card. What the model would have read is
-kept, and sent with the next prompt (`<bash-input>` and `<bash-output>` blocks), so the model
-knows what was run and what it printed.
+The person typed it, so it runs at once: no permission question (as in Claude Code), in
+the session's sandbox as the model's commands are, with the same terminal card. Only a
+sandbox that cannot start stops it (it would run unconfined; `--sandbox off` says to). What
+the model would have read is kept, and sent with the next prompt (`<bash-input>` and
+`<bash-output>` blocks), so the model knows what was run and what it printed.
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import JsonValue
 
 from tether.content import TextContent
-from tether.policy import PermissionOutcome
 from tether.session import Session
 from tether.session.calls import finished, prepare
 from tether.session.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ClientUpdate, ToolCallPartial
-from tether.tools.access import Access
+from tether.tools.access import Access, CommandAccess, Gate
 from tether.tools.context import ToolContext
+from tether.tools.errors import PermissionDenied
 from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.result import ToolResult
 
@@ -62,40 +64,47 @@ async def run_shell(
     # Presented from the logged call, as a replay presents it: the cards are the same.
     call = prepare(session.tools, logged, str(session.cwd))
     emit(call.started())
-    outcomes: list[PermissionOutcome] = []
     if call.rejected is not None or call.args is None:
         result = call.rejected or ToolResult.error("the command could not be run")
     else:
-        gate = session.gate
-        before = gate.on_outcome
-
-        def settled(access: Access, outcome: PermissionOutcome) -> None:
-            outcomes.append(outcome)
-
-        # Nothing else runs meanwhile: the person's command settles its own question.
-        gate.on_outcome = settled
-        try:
-            ctx = ToolContext(
-                workspace=session.workspace,
-                gate=gate,
-                cancelled=cancelled,
-                report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
-                tool_call_id=call.id,
-            )
-            result = await invoke(tool, call.args, ctx)
-        finally:
-            gate.on_outcome = before
+        ctx = ToolContext(
+            workspace=session.workspace,
+            gate=_YourOwn(session.gate),
+            cancelled=cancelled,
+            report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
+            tool_call_id=call.id,
+        )
+        result = await invoke(tool, call.args, ctx)
     event = session.record_result(
         ToolResultEvent(
             tool_call_id=call.id,
             content=result.content,
             is_error=result.is_error,
             meta=_plain(result.meta),
-            permission=outcomes[-1] if outcomes else None,
         )
     )
     emit(finished(call, event))
     return ShellRun(command, _for_model(command, result))
+
+
+class _YourOwn:
+    """The gate of a command the person typed: nothing to ask them, but the sandbox holds."""
+
+    def __init__(self, session_gate: Gate) -> None:
+        self._session_gate = session_gate
+
+    async def authorize(self, access: Access) -> None:
+        """Allow, unless the command would run outside a sandbox the session has."""
+        if isinstance(access, CommandAccess) and access.sandbox_problem:
+            raise PermissionDenied(
+                f"The sandbox cannot start ({access.sandbox_problem}); a command typed with ! "
+                "runs in the session's sandbox. Start tether with --sandbox off to run it "
+                "without one"
+            )
+
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """What the session's rules hide from a search (bash asks nothing of it)."""
+        return self._session_gate.hidden(root, tool)
 
 
 def _plain(meta: JsonValue) -> JsonValue:
