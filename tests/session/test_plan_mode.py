@@ -122,8 +122,10 @@ async def test_without_a_person_or_plan_mode_the_tool_is_refused(
     headless = sessions.new(ws, model, default_tools(), mode="plan")
     recorder = Recorder()
     await headless.prompt(text("plan"), recorder)
-    assert finished(recorder)["p"].result.text().startswith(
-        "Plan mode is on, and there is no one here to approve a plan"
+    assert (
+        finished(recorder)["p"]
+        .result.text()
+        .startswith("Plan mode is on, and there is no one here to approve a plan")
     )
     assert headless.gate.mode == "plan"
     model = script({"toolCalls": [call("p", "exit_plan_mode", {"plan": PLAN})]}, {"text": "ok"})
@@ -156,8 +158,10 @@ async def test_commands_run_read_only_and_writes_are_refused(ws: Path, sessions:
     done = finished(recorder)
     assert "x = 1" in done["ls"].result.text()
     assert "Read-only file system" in done["touch"].result.text()
-    assert done["out"].result.text().startswith(
-        "Plan mode is on: commands run only in the read-only sandbox while planning"
+    assert (
+        done["out"]
+        .result.text()
+        .startswith("Plan mode is on: commands run only in the read-only sandbox while planning")
     )
     assert done["w"].result.text().startswith("Plan mode is on: ")
     assert not (ws / "made").exists() and not (ws / "new.py").exists()

@@ -2,20 +2,24 @@
 
 What passes without asking, by kind of `Access` (`tether.tools.access`):
 
-| access                                    | ask | accept-edits | auto |
-|-------------------------------------------|-----|--------------|------|
-| read inside the workspace (`FileAccess`)  | yes | yes          | yes  |
-| edit inside the workspace (`FileAccess`)  | ask | yes          | yes  |
-| read or edit outside (`FileAccess`)       | ask | ask          | yes  |
-| execute (`CommandAccess`)                 | ask | ask          | yes  |
-| fetch (`FetchAccess`)                     | ask | ask          | yes  |
-| web search (`SearchAccess`)               | ask | ask          | yes  |
-| mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
-| mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
-| unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
-| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
-| execute, redirecting into a protected path | ask | ask         | ask  |
-| execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
+| access                                     | ask | accept-edits | auto | plan |
+|--------------------------------------------|-----|--------------|------|------|
+| read inside the workspace (`FileAccess`)   | yes | yes          | yes  | yes  |
+| edit inside the workspace (`FileAccess`)   | ask | yes          | yes  | no   |
+| read outside (`FileAccess`)                | ask | ask          | yes  | ask  |
+| edit outside (`FileAccess`)                | ask | ask          | yes  | no   |
+| execute (`CommandAccess`)                  | ask | ask          | yes  | ask  |
+| fetch (`FetchAccess`)                      | ask | ask          | yes  | ask  |
+| web search (`SearchAccess`)                | ask | ask          | yes  | ask  |
+| mcp, not read-only (`McpAccess`)           | ask | ask          | yes  | no   |
+| mcp, read-only (`McpAccess`)               | yes | yes          | yes  | yes  |
+| unsandboxed (`UnsandboxedAccess`)          | ask | ask          | ask  | no   |
+| edit of a protected path (`FileAccess`)    | ask | ask          | ask  | no   |
+| execute, redirecting into a protected path | ask | ask          | ask  | ask  |
+| execute, no sandbox (`CommandAccess`)      | ask | ask          | no   | no   |
+
+In plan mode (`tether.policy.planning`) the "no"s say plan mode is on, and `bash` runs its
+commands in the read-only sandbox, so an "execute" there changes nothing.
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
