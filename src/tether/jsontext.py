@@ -40,13 +40,17 @@ def strip_jsonc(text: str) -> str:
     out: list[str] = []
     i, n = 0, len(text)
     comma: int | None = None
-    """Where in `out` the last comma outside a string is, while only blanks follow it."""
+    """Where in `out` the last comma after a value is, while only blanks follow it."""
+    last = ""
+    """The last character outside comments and blanks (a comma after `[`, `{` or `,` is no
+    trailing comma, and stays for the parser to refuse)."""
     while i < n:
         char = text[i]
         if char == '"':
             end = _string_end(text, i)
             out.append(text[i:end])
             comma = None
+            last = '"'
             i = end
         elif text.startswith("//", i):
             end = text.find("\n", i)
@@ -62,13 +66,16 @@ def strip_jsonc(text: str) -> str:
         elif char in "]}" and comma is not None:
             out[comma] = " "
             comma = None
+            last = char
             out.append(char)
             i += 1
         else:
             if char == ",":
-                comma = len(out)
+                comma = len(out) if last not in ("", "[", "{", ",") else None
             elif not char.isspace():
                 comma = None
+            if not char.isspace():
+                last = char
             out.append(char)
             i += 1
     return "".join(out)

@@ -104,7 +104,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         ]
         assert commands["review"]["description"] == "Review one file"
         assert commands["review"]["input"] == {"hint": "PATH"}
-        assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto"}
+        assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto | plan"}
         assert "input" not in commands["standup"]
 
         reply, notes = await agent.request("session/prompt", _prompt(session_id, "/mode auto"))
@@ -113,7 +113,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         assert not _updates(notes, "agent_message_chunk")  # the model was not asked
 
         reply, _ = await agent.request("session/prompt", _prompt(session_id, "/mode yolo"))
-        assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto")
+        assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto | plan")
 
         reply, notes = await agent.request("session/prompt", _prompt(session_id, "/review a.py"))
         text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))

@@ -148,3 +148,36 @@ def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
     assert "Unknown tool: mcp__sample__add" in named.stdout
     said = " ".join(named.stderr.split())
     assert f"MCP server sample of {ws}/.mcp.json was not started: disabledMcpjsonServers in" in said
+
+
+def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    skill = ws / ".claude/skills/deploy/SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: deploy\ndescription: Ship it.\n---\nRun the deploy.\n")
+    (ws / ".claude/settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Skill(deploy)", "Task(Explore)"]}})
+    )
+    task = {"description": "look", "prompt": "look around", "agent": "explore"}
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {"id": "s", "name": "skill", "arguments": {"name": "deploy"}},
+                {"id": "t", "name": "task", "arguments": task},
+            ]
+        },
+        {"text": "done"},
+    )
+    run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    shown = flat(run.stdout)
+    settings = f"{ws}/.claude/settings.json"
+    assert (
+        "Permission to load the skill deploy is denied by the deny rule skill(deploy) in "
+        f"{settings}"
+    ) in shown
+    assert (
+        "Permission to start the agent explore is denied by the deny rule task(Explore) in "
+        f"{settings}"
+    ) in shown
+    assert "Run the deploy." not in run.stdout

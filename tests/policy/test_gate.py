@@ -24,6 +24,7 @@ from tether.tools import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     PermissionDenied,
     SearchAccess,
     UnsandboxedAccess,
@@ -336,6 +337,10 @@ def documented_accesses(row: str, workspace: Workspace) -> list[Access]:
         "web search (`SearchAccess`)": [SearchAccess(query="httpx 1.0", provider="Exa")],
         "mcp, not read-only (`McpAccess`)": [access_of("mcp", workspace)],
         "mcp, read-only (`McpAccess`)": [access_of("mcp-read-only", workspace)],
+        "an agent or a skill by name (`NamedAccess`)": [
+            NamedAccess("task", "explore"),
+            NamedAccess("skill", "deploy"),
+        ],
         "unsandboxed (`UnsandboxedAccess`)": [access_of("unsandboxed", workspace)],
         "edit of a protected path (`FileAccess`)": [edit(workspace.cwd / ".git" / "config")],
         "execute, redirecting into a protected path": [

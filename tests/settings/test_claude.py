@@ -312,15 +312,38 @@ def test_a_slash_rule_in_tethers_own_file_stays_absolute(
 def test_claude_code_tools_tether_does_not_gate_are_named(ws: Path, home: Path) -> None:
     write(
         ws / ".claude/settings.json",
-        {"permissions": {"deny": ["Task(Explore)", "LS(secrets)", "NotebookEdit"]}},
+        {"permissions": {"deny": ["TodoWrite", "LS(secrets)", "NotebookEdit"]}},
     )
     settings = load_settings(ws, home)
     assert [(r.tool, r.text) for r in settings.rules] == [("glob", "LS(secrets)")]
     messages = {p.key: p.message for p in settings.problems}
-    assert messages["permissions.deny[0]"].startswith(
-        "'Task(Explore)': not supported: tether's task tool never asks for permission"
+    assert messages["permissions.deny[0]"] == (
+        "'TodoWrite': not supported: tether's todo tool never asks for permission"
     )
     assert "tether has no notebook tool" in messages["permissions.deny[2]"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "use", "expected"),
+    [
+        ({"deny": ["Task(Explore)"]}, "task(explore)", "deny"),  # any letter case
+        ({"deny": ["Agent(Explore)"]}, "task(Explore)", "deny"),
+        ({"deny": ["Task(Explore)"]}, "task(general)", "allow"),
+        ({"ask": ["Task"]}, "task(general)", "ask"),  # in auto mode too
+        ({"deny": ["Skill(deploy)"]}, "skill(deploy)", "deny"),
+        ({"deny": ["Skill(review-pr *)"]}, "skill(review-pr)", "deny"),
+        ({"deny": ["Skill(release-*)"]}, "skill(release-notes)", "deny"),
+        ({"deny": ["Skill(deploy)"]}, "skill(deploy-docs)", "allow"),
+        ({"allow": ["Skill(deploy)"]}, "skill(other)", "allow"),  # no mode asks for a skill
+    ],
+)
+def test_task_and_skill_rules_name_agents_and_skills(
+    ws: Path, home: Path, rules: dict[str, list[str]], use: str, expected: str
+) -> None:
+    write(ws / ".claude/settings.json", {"permissions": rules})
+    trust(ws, home)
+    assert outcome(use, ws, home) == expected
+    assert outcome(use, ws, home, "ask") == expected
 
 
 def test_the_report_lists_claude_codes_rules_and_files(
@@ -342,6 +365,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
         {
             "scope": "claude-user",
             "path": str(user),
+            "line": f"{user}: read 1 allow rule",
             "read": ["1 allow rule"],
             "withheld": False,
             "skipped": None,
@@ -350,6 +374,11 @@ def test_the_report_lists_claude_codes_rules_and_files(
         {
             "scope": "claude",
             "path": str(project),
+            "line": (
+                f"{project}: read 3 allow rules, 4 deny rules, defaultMode (accept-edits), "
+                "env (2), model (anthropic:claude-sonnet-4-5-20250929); what it grants waits "
+                "for trust; 3 keys not supported (see the warnings)"
+            ),
             "read": [
                 "3 allow rules",
                 "4 deny rules",
@@ -381,3 +410,81 @@ def test_trust_given_for_hooks_alone_is_asked_again(ws: Path, home: Path) -> Non
     settings = load_settings(ws, home)
     assert not settings.trust.trusted
     assert settings.trust.withheld == ("allow bash (.claude/settings.json)",)
+
+
+async def test_a_session_switched_to_auto_still_asks_where_auto_is_disabled(
+    ws: Path, home: Path
+) -> None:
+    from tests.policy.test_gate import Asker
+    from tether.policy import PolicyGate
+    from tether.tools import CommandAccess
+    from tether.tools.workspace import Workspace
+
+    path = write(
+        ws / ".claude/settings.json", {"permissions": {"disableBypassPermissionsMode": "disable"}}
+    )
+    asker = Asker("allow_once")
+    # However the mode was switched (a client's menu, Shift+Tab, /mode): the gate asks.
+    gate = PolicyGate(Workspace.at(ws), "auto", asker, settings=load_settings(ws, home))
+    await gate.authorize(CommandAccess(command="make"))
+    [question] = asker.requests
+    assert question.reason == (
+        "commands need approval unless the mode is auto (auto mode is disabled by "
+        f"disableBypassPermissionsMode in {path})"
+    )
+    # Without it, auto lets the command pass.
+    path.unlink()
+    free = PolicyGate(Workspace.at(ws), "auto", Asker(), settings=load_settings(ws, home))
+    await free.authorize(CommandAccess(command="make"))
+
+
+def test_tilde_is_the_users_home_in_tethers_own_files_too(
+    ws: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was read as $TETHER_HOME, so `read(~/.ssh/**)` kept nothing of the real ~/.ssh.
+    user_home = tmp_path / "user"
+    monkeypatch.setenv("HOME", str(user_home))
+    key = write(user_home / ".ssh/id_rsa", "key")
+    write(home / "settings.json", {"permissions": {"deny": ["read(~/.ssh/**)"]}})
+    assert outcome(f"read({key})", ws, home) == "deny"
+    assert outcome(f"read({home}/.ssh/id_rsa)", ws, home) != "deny"
+
+
+def test_hooks_of_the_users_claude_file_apply_without_trust(
+    ws: Path, home: Path, claude_dir: Path
+) -> None:
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}
+    path = write(claude_dir / "settings.json", {"hooks": {"PreToolUse": [group]}})
+    write(ws / ".claude/settings.json", {"hooks": {"Stop": [{"hooks": group["hooks"]}]}})
+    settings = load_settings(ws, home)
+    assert [(h.event, h.source.path) for h in settings.hooks] == [("PreToolUse", path)]
+    assert settings.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            '{"a": "x // not a comment", /* b */ "b": [1, 2,],}',
+            {"a": "x // not a comment", "b": [1, 2]},
+        ),
+        ('{"a": "say \\"hi\\" // still text",}', {"a": 'say "hi" // still text'}),
+        ('// first\n{"a": 1}\n// last', {"a": 1}),
+        ('{"a": ",]"}', {"a": ",]"}),
+        ('{"a": [ , ]}', None),  # an empty slot is not a trailing comma
+    ],
+)
+def test_comments_and_trailing_commas_as_claude_code_reads_them(text: str, value: object) -> None:
+    from tether.jsontext import parse_json, strip_jsonc
+
+    if value is None:
+        with pytest.raises(ValueError):
+            parse_json(strip_jsonc(text))
+    else:
+        assert parse_json(strip_jsonc(text)) == value
+
+
+def test_an_unclosed_block_comment_skips_the_file(ws: Path, home: Path) -> None:
+    write(ws / ".claude/settings.json", '{"permissions": {}} /* open')
+    settings = load_settings(ws, home)
+    assert settings.problems[0].message == ("a /* comment is not closed; the whole file is skipped")

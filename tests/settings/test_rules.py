@@ -66,7 +66,7 @@ def test_specifiers() -> None:
         ("bash()", "empty specifier"),
         ("bash(npm 'test)", "does not parse"),
         ("bash(:*)", "no command before :*"),
-        ("Task(Explore)", "not supported: tether's task tool never asks"),
+        ("TodoWrite", "not supported: tether's todo tool never asks"),
         ("NotebookEdit(x.ipynb)", "not supported: tether has no notebook tool"),
         ("bash(a | b)", "one simple command"),
         ("bash(a > f)", "one simple command"),

@@ -26,7 +26,7 @@ from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
-from tether.settings.effective import effective_mode
+from tether.settings.effective import effective_mode, thinking_level
 from tether.settings.effective import extra_roots as settings_roots
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -127,6 +127,7 @@ class AgentContext:
             compact_at=self._compact_at,
             models=self.switch_model,
             settings=settings,
+            thinking=thinking_level(settings),
         )
         return config, calls
 

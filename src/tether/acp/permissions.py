@@ -32,6 +32,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -129,7 +130,7 @@ def _kind(access: Subject) -> ToolKind:
             return "execute"
         case FetchAccess() | SearchAccess():
             return "fetch"
-        case McpAccess() | ServerStart() | WorkspaceTrust():
+        case McpAccess() | NamedAccess() | ServerStart() | WorkspaceTrust():
             return "other"
         case PlanApproval():
             return "switch_mode"

@@ -11,7 +11,9 @@ from rich.console import Console
 
 from tether.cli.mcp import CliMcp
 from tether.cli.safe_output import consoles
+from tether.cli.status import StatusLine
 from tether.content import TextContent
+from tether.models.retry import retry_notices
 from tether.session import ClientUpdate, PromptFailed, Session, TurnStop
 
 __all__ = ["UpdateSink", "consoles", "exit_status", "run_prompt"]
@@ -91,6 +93,10 @@ async def _prompt_now(
     loop = asyncio.get_running_loop()
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
     loop.add_signal_handler(signal.SIGINT, session.cancel)
+    status = getattr(printer, "status", None)
+    if isinstance(status, StatusLine):
+        # Each retry of a failing request says so on the spinner line.
+        retry_notices.set(lambda notice: status.show(notice.text))
     try:
         shown = [TextContent(text=typed)] if typed is not None else None
         return await session.prompt([TextContent(text=prompt)], printer, shown=shown)

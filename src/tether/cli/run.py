@@ -37,6 +37,7 @@ from tether.cli.settings_args import (
     say_search,
     search_setup,
     settings_flags,
+    thinking_level,
     tool_env,
 )
 from tether.cli.status import StatusLine
@@ -178,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
         context_window=args.context_window,
         compact_at=args.compact_at,
         settings=settings,
+        thinking=thinking_level(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )

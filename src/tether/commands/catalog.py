@@ -142,6 +142,12 @@ BUILTIN: tuple[Command, ...] = (
     Command("clear", "Start a new session with the same settings", terminal=True),
     Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),
     Command("model", "Switch the model from the next request on", hint="[spec]", terminal=True),
+    Command(
+        "thinking",
+        "How hard the model thinks from the next prompt on",
+        hint="off | low | medium | high",
+        terminal=True,
+    ),
     Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),

@@ -2,9 +2,11 @@
 
 Every event: `session_id`, `transcript_path` (the session's log), `cwd`, `hook_event_name`,
 `permission_mode` (Claude Code's names: `default`, `acceptEdits`, `bypassPermissions`).
-Per event: `tool_name`, `tool_input`, `tool_use_id` (`PreToolUse`, `PostToolUse`, which adds
-`tool_response`), `prompt` (`UserPromptSubmit`), `stop_hook_active` (`Stop`,
-`SubagentStop`), `trigger` and `custom_instructions` (`PreCompact`), `source`
+Per event: `tool_name`, `tool_input`, `tool_use_id` (`PreToolUse`, `PermissionRequest` with
+`permission_suggestions`, `PostToolUse` with `tool_response`, `PostToolUseFailure` with
+`error` and `is_interrupt`), `prompt` (`UserPromptSubmit`), `stop_hook_active` (`Stop`,
+`SubagentStop`), `agent_id` and `agent_type` (`SubagentStart`, `SubagentStop` with
+`agent_transcript_path`), `trigger` and `custom_instructions` (`PreCompact`), `source`
 (`SessionStart`), `reason` (`SessionEnd`), `message` and `notification_type`
 (`Notification`).
 

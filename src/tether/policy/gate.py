@@ -2,21 +2,22 @@
 
 What passes without asking, by kind of `Access` (`tether.tools.access`):
 
-| access                                     | ask | accept-edits | auto | plan |
-|--------------------------------------------|-----|--------------|------|------|
-| read inside the workspace (`FileAccess`)   | yes | yes          | yes  | yes  |
-| edit inside the workspace (`FileAccess`)   | ask | yes          | yes  | no   |
-| read outside (`FileAccess`)                | ask | ask          | yes  | ask  |
-| edit outside (`FileAccess`)                | ask | ask          | yes  | no   |
-| execute (`CommandAccess`)                  | ask | ask          | yes  | ask  |
-| fetch (`FetchAccess`)                      | ask | ask          | yes  | ask  |
-| web search (`SearchAccess`)                | ask | ask          | yes  | ask  |
-| mcp, not read-only (`McpAccess`)           | ask | ask          | yes  | no   |
-| mcp, read-only (`McpAccess`)               | yes | yes          | yes  | yes  |
-| unsandboxed (`UnsandboxedAccess`)          | ask | ask          | ask  | no   |
-| edit of a protected path (`FileAccess`)    | ask | ask          | ask  | no   |
-| execute, redirecting into a protected path | ask | ask          | ask  | ask  |
-| execute, no sandbox (`CommandAccess`)      | ask | ask          | no   | no   |
+| access                                      | ask | accept-edits | auto | plan |
+|---------------------------------------------|-----|--------------|------|------|
+| read inside the workspace (`FileAccess`)    | yes | yes          | yes  | yes  |
+| edit inside the workspace (`FileAccess`)    | ask | yes          | yes  | no   |
+| read outside (`FileAccess`)                 | ask | ask          | yes  | ask  |
+| edit outside (`FileAccess`)                 | ask | ask          | yes  | no   |
+| execute (`CommandAccess`)                   | ask | ask          | yes  | ask  |
+| fetch (`FetchAccess`)                       | ask | ask          | yes  | ask  |
+| web search (`SearchAccess`)                 | ask | ask          | yes  | ask  |
+| mcp, not read-only (`McpAccess`)            | ask | ask          | yes  | no   |
+| mcp, read-only (`McpAccess`)                | yes | yes          | yes  | yes  |
+| an agent or a skill by name (`NamedAccess`) | yes | yes          | yes  | yes  |
+| unsandboxed (`UnsandboxedAccess`)           | ask | ask          | ask  | no   |
+| edit of a protected path (`FileAccess`)     | ask | ask          | ask  | no   |
+| execute, redirecting into a protected path  | ask | ask          | ask  | ask  |
+| execute, no sandbox (`CommandAccess`)       | ask | ask          | no   | no   |
 
 In plan mode (`tether.policy.planning`) the "no"s say plan mode is on, and `bash` runs its
 commands in the read-only sandbox, so an "execute" there changes nothing.
@@ -42,6 +43,9 @@ that would run unsandboxed because the sandbox cannot start, or an edit of a pro
 A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
 bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
+
+Where Claude Code's `disableBypassPermissionsMode` is set, auto mode decides as ask mode does
+(however the session was switched to it), and the question says why.
 
 A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
 as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
@@ -79,6 +83,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -179,7 +184,8 @@ class PolicyGate:
         if self.planning and (refusal := plan_refusal(access)) is not None:
             self._settled(access, "refused")
             raise PermissionDenied(refusal)
-        if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
+        auto = self._deciding_mode() == "auto"
+        if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
             self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
@@ -200,7 +206,12 @@ class PolicyGate:
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
-        request = PermissionQuestion(subject=access, options=options, reason=reason)
+        request = PermissionQuestion(
+            subject=access,
+            options=options,
+            reason=reason,
+            allowable=self._allowable(access, verdict),
+        )
         try:
             answer = await self.asker.ask(request)
         except PermissionDenied:
@@ -255,7 +266,7 @@ class PolicyGate:
             ):
                 # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
-            case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
+            case NoRule(concerns=concerns, opaque=True) if self._deciding_mode() == "auto" and (
                 self._bash_denies()
             ):
                 return f"{concerns[0]}, so the deny rules cannot be checked on it"
@@ -265,6 +276,19 @@ class PolicyGate:
         if reason is not None and isinstance(verdict, NoRule) and verdict.concerns:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
+
+    def _allowable(self, access: Access, verdict: Verdict) -> bool:
+        """Whether an allow rule could settle this access: no rule asks or stops it, and it
+        is not one that always asks (outside the sandbox, a protected path)."""
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+        return (
+            isinstance(verdict, NoRule)
+            and not verdict.concerns
+            and (hooked is None or hooked[0] != "ask")
+            and not isinstance(access, UnsandboxedAccess)
+            and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
+            and not self._protected_edit(access)
+        )
 
     def _bash_denies(self) -> bool:
         settings = self.settings
@@ -300,8 +324,28 @@ class PolicyGate:
     def _inside(self, access: FileAccess) -> bool:
         return access.inside and self.workspace.contains(access.path)
 
+    def _deciding_mode(self) -> PolicyMode:
+        """The mode that decides: ask in place of auto where Claude Code's
+        `disableBypassPermissionsMode` forbids auto (however the session got into it)."""
+        settings = self.settings
+        if self.mode == "auto" and settings is not None and settings.bypass_disabled is not None:
+            return DEFAULT_MODE
+        return self.mode
+
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
+        reason = self._reason_in_mode(access, self._deciding_mode())
+        settings = self.settings
+        if reason is not None and self.mode == "auto" and settings is not None:
+            disabled = settings.bypass_disabled
+            if disabled is not None:
+                return (
+                    f"{reason} (auto mode is disabled by disableBypassPermissionsMode in "
+                    f"{disabled.source})"
+                )
+        return reason
+
+    def _reason_in_mode(self, access: Access, mode: PolicyMode) -> str | None:
         if why := self._protected_write(access):
             return why  # in every mode, and allow rules do not cover it
         match access:
@@ -309,9 +353,9 @@ class PolicyGate:
                 return "commands outside the sandbox always need approval"
             case FileAccess(action="edit", path=path) if why := self._protection(path):
                 return why  # in every mode, and allow rules do not cover it
-            case McpAccess(read_only=True):
-                return None
-            case _ if self.mode == "auto":
+            case McpAccess(read_only=True) | NamedAccess():
+                return None  # only a deny or an ask rule stops these
+            case _ if mode == "auto":
                 return None
             case CommandAccess():
                 return "commands need approval unless the mode is auto"
@@ -327,7 +371,7 @@ class PolicyGate:
             case FileAccess():
                 if not self._inside(access):
                     return "it is outside the workspace"
-                if access.action == "read" or self.mode == "accept-edits":
+                if access.action == "read" or mode == "accept-edits":
                     return None
                 return "edits need approval in ask mode"
             case _:
@@ -346,6 +390,8 @@ class PolicyGate:
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
+            case NamedAccess():
+                return "remove the ask rule that covers it"
             case _:
                 assert_never(access)
 
@@ -409,5 +455,7 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("search", "")
         case McpAccess(tool=tool):
             return ("mcp", tool)
+        case NamedAccess(tool=tool, name=name):
+            return (tool, name)
         case _:
             assert_never(access)

@@ -26,6 +26,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -66,7 +67,14 @@ def plan_refusal(access: Access) -> str | None:
                 f"{PLAN_MODE_ON}: {describe(access)} may change things and is not allowed "
                 f"while planning; {_LEAVE}"
             )
-        case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
+        case (
+            FileAccess()
+            | CommandAccess()
+            | FetchAccess()
+            | SearchAccess()
+            | McpAccess()
+            | NamedAccess()
+        ):
             return None
         case _:
             assert_never(access)

@@ -11,7 +11,10 @@ from typing import Any
 from tether.agents import load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.hooks.guard import HookGuard
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.answers import ModelAnswerer
@@ -42,8 +45,11 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
@@ -57,6 +63,9 @@ class Session:
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
+        # One guard for the session and its agents: what an agent writes counts as the session's.
+        guard = config.hook_guard or HookGuard()
+        config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         self.gate = config.policy(workspace)
@@ -73,7 +82,15 @@ class Session:
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
-        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        self._hooks = SessionHooks(
+            log_,
+            self.gate,
+            workspace,
+            child=child,
+            sandbox=self._hook_sandbox,
+            guard=guard,
+            agent=config.agent,
+        )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
             self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
@@ -132,7 +149,10 @@ class Session:
             calls=self._calls,
             checkpoints=self._checkpoints,
             hooks=self._hooks,
+            thinking=lambda: self.thinking,
         )
+        self.thinking: ThinkingLevel = config.thinking or _logged_level(self.configured("thinking"))
+        """How hard the model is asked to think (a prompt's words may raise it for that prompt)."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -277,6 +297,12 @@ class Session:
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
+    def set_thinking(self, level: ThinkingLevel, *, record: bool = True) -> None:
+        """Ask for `level` from the next prompt on; `record` logs it so a load keeps it."""
+        self.thinking = level
+        if record:
+            self._append(SessionConfigEvent(config_id="thinking", value=level))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -334,6 +360,17 @@ class Session:
     def _append(self, event: E) -> E:
         return self._log.append(event)
 
+    def _hook_sandbox(self) -> SandboxPolicy:
+        """The sandbox hooks run in: the one the session's commands run in now."""
+        bash = self.tools.get("bash")
+        if isinstance(bash, BashTool):
+            return bash.sandbox
+        settings = self.gate.settings
+        try:
+            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
+        except ValueError:
+            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
+
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
@@ -355,6 +392,17 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _logged_level(value: str | None) -> ThinkingLevel:
+    """The thinking level a log last recorded; `off` when none (or one this code does not know)."""
+    if value is None:
+        return "off"
+    try:
+        return parse_level(value)
+    except ValueError:
+        log.warning("the log's thinking level %r is unknown; thinking is off", value)
+        return "off"
 
 
 def _page_model(config: SessionConfig) -> Callable[[], Model] | None:

@@ -8,6 +8,7 @@
 | `bash(npm run test:*)`            | that command and any arguments after it (whole words)   |
 | `bash(git * main)`                | `*` anywhere: any text, spaces too (Claude Code's)      |
 | `web_fetch(domain:example.com)`   | that host; `domain:*.example.com` its subdomains        |
+| `task(explore)`, `skill(deploy)`  | that agent, that skill (`*` any text; any letter case)  |
 | `mcp__SERVER`, `mcp__SERVER__TOOL`| every tool of a server, or one tool                     |
 
 Claude Code's tool names are aliases (`Read`, `Edit`, `Write`, `Bash`, `WebFetch`, `Grep`,
@@ -33,6 +34,7 @@ __all__ = [
     "AnyUse",
     "CommandSpec",
     "DomainSpec",
+    "NameSpec",
     "Rule",
     "RuleError",
     "RuleKind",
@@ -55,14 +57,14 @@ TOOL_ALIASES: dict[str, str] = {
     "Glob": "glob",
     "LS": "glob",
     "ls": "glob",
+    "Task": "task",
+    "Agent": "task",
+    "Skill": "skill",
 }
 """Claude Code's tool names and the tool each stands for (`ls` lists as `glob` searches, so
 `glob` rules judge it)."""
 
 _UNGATED: dict[str, str] = {
-    "Task": "tether's task tool never asks for permission, so its rules would not be applied",
-    "Agent": "tether's task tool never asks for permission, so its rules would not be applied",
-    "Skill": "tether's skill tool never asks for permission, so its rules would not be applied",
     "TodoWrite": "tether's todo tool never asks for permission",
     "NotebookEdit": "tether has no notebook tool",
     "NotebookRead": "tether has no notebook tool",
@@ -77,7 +79,9 @@ _UNGATED: dict[str, str] = {
 FILE_TOOLS = frozenset({"read", "edit", "write", "grep", "glob"})
 """Tools whose specifier is a path pattern."""
 
-_PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS})
+_NAMED_TOOLS = frozenset({"task", "skill"})
+"""Tools whose specifier is the name of an agent or a skill."""
+_PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS, *_NAMED_TOOLS})
 _MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
 _SHAPE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
 _HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
@@ -130,7 +134,20 @@ class WildcardSpec:
     """Its characters, `None` for each `*`."""
 
 
-Specifier = AnyUse | PathPattern | CommandSpec | WildcardSpec | DomainSpec
+@dataclass(frozen=True)
+class NameSpec:
+    """An agent for `task`, a skill for `skill`: its name, `*` standing for any text, in any
+    letter case (Claude Code's `Task(Explore)` names tether's `explore`)."""
+
+    pattern: str
+
+    def covers(self, name: str) -> bool:
+        """Whether `name` is the one named."""
+        parts = (re.escape(part) for part in self.pattern.split("*"))
+        return re.fullmatch(".*".join(parts), name, re.IGNORECASE | re.DOTALL) is not None
+
+
+Specifier = AnyUse | PathPattern | CommandSpec | WildcardSpec | DomainSpec | NameSpec
 
 
 @dataclass(frozen=True)
@@ -185,6 +202,10 @@ def parse_rule(
         return Rule(kind, text, tool, _command(spec), source)
     if tool == "web_fetch":
         return Rule(kind, text, tool, _domain(spec), source)
+    if tool in _NAMED_TOOLS:
+        # Claude Code's `Skill(name *)` or `Skill(name:*)` also covers the skill's arguments,
+        # which tether's skill tool does not take: the name is what counts.
+        return Rule(kind, text, tool, NameSpec(re.sub(r"(:\*| \*)$", "", spec)), source)
     raise RuleError(f"{name} takes no specifier; write {name} alone")
 
 

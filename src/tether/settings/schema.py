@@ -49,10 +49,13 @@ MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto", "plan"]] = {
 
 HookEvent = Literal[
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "Notification",
     "UserPromptSubmit",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "PreCompact",
     "SessionStart",
@@ -133,6 +136,13 @@ class CommandHook(BaseModel):
     type: Literal["command"]
     command: Annotated[str, Field(min_length=1)]
     timeout: Annotated[float, Field(gt=0)] | None = Field(default=None, description="Seconds.")
+    sandbox: bool | None = Field(
+        default=None,
+        description=(
+            "false: run outside the session's sandbox, with your rights (tether's own key); "
+            "what it reads is then checked for changes before each run."
+        ),
+    )
 
 
 class PromptHook(BaseModel):
@@ -171,6 +181,9 @@ class SettingsDocument(BaseModel):
     permissions: PermissionsSection | None = None
     model: Annotated[str, Field(min_length=1)] | None = Field(
         default=None, description="The model spec, as `--model` takes it."
+    )
+    thinking: Literal["off", "low", "medium", "high"] | None = Field(
+        default=None, description="How hard the model thinks, as `--thinking` takes it."
     )
     sandbox: SandboxSection | None = None
     env: dict[str, str] | None = Field(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from tether.cli.interactive.live import LiveStatus
 from tether.cli.interactive.mentions import attachments
 from tether.cli.interactive.paths import FileIndex
 from tether.cli.interactive.shell import ShellRun, run_shell
+from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
@@ -41,6 +43,8 @@ from tether.commands import (
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
+from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
@@ -69,6 +73,8 @@ class Conversation:
         self.console = work.console
         self.mode: PolicyMode = work.mode
         self.model: Model = work.model
+        self.thinking: ThinkingLevel | None = None
+        """What `/thinking` chose here (`None`: the settings' level, or the log's)."""
         self.session: Session | None = None
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
@@ -99,8 +105,10 @@ class Conversation:
 
     def immediate(self, text: str) -> bool:
         """Commands that do not need the turn to end: help, usage, exit, `/mode X`, `/model X`."""
+        if not text.startswith("/") or literal(text) is not None:
+            return False
         name, arguments = _split(text)
-        return name in IMMEDIATE or (name in ("mode", "model") and bool(arguments))
+        return name in IMMEDIATE or (name in ("mode", "model", "thinking") and bool(arguments))
 
     def start(self, text: str) -> None:
         """Run `text`: a `!` command, a `/` command or a prompt."""
@@ -168,6 +176,8 @@ class Conversation:
         """The session, made now in the workspace if there is none yet."""
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
+            if self.thinking is not None:
+                config = replace(config, thinking=self.thinking)
             self.session = self.work.create(config)
             if self.cleared:
                 self.session.replaces_cleared()
@@ -189,6 +199,8 @@ class Conversation:
             except ModelError as exc:
                 self.notice(f"keeping {session.model.name}: {exc}", "yellow")
         session.set_mode(self.mode)
+        if self.thinking is not None:
+            session.set_thinking(self.thinking, record=False)
         self.printer = self._printer()
         for update in session.replay():
             self._emit(update)
@@ -222,6 +234,13 @@ class Conversation:
         self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
 
+    def set_thinking(self, level: ThinkingLevel) -> None:
+        """Ask for `level` of thinking from the next prompt on (logged with the session)."""
+        self.thinking = level
+        if self.session is not None:
+            self.session.set_thinking(level)
+        self.notice(f"thinking: {level} (from the next prompt)")
+
     # Output.
 
     def say(self, renderable: RenderableType) -> None:
@@ -239,7 +258,9 @@ class Conversation:
         stripped = text.strip()
         if stripped.startswith("!") and stripped[1:].strip():
             await self._shell(stripped[1:].strip())
-        elif stripped.startswith("/"):
+        elif (escaped := literal(text)) is not None:
+            await self.prompt(escaped)
+        elif text.startswith("/"):  # a leading space makes it text
             await self._command(stripped)
         else:
             await self.prompt(text)
@@ -256,6 +277,11 @@ class Conversation:
         self.front.screen.completer.commands = _entries(self.commands)
         name, arguments = _split(text)
         command = next((c for c in self.commands if c.name == name), None)
+        if (mistake := unknown_command(text, [c.name for c in self.commands])) is not None:
+            self.notice(mistake, "yellow")
+            self.front.screen.input.text = text  # back in the box, to correct
+            self.front.screen.input.cursor_position = len(text)
+            return
         if command is not None and command.terminal:
             await TERMINAL[name](self, arguments)
             return
@@ -301,6 +327,8 @@ class Conversation:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
+        # Each retry of a failing request says so on the spinner line.
+        retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:
             await session.prompt(content, self._emit, shown=shown)
         except PromptFailed:
@@ -318,7 +346,7 @@ class Conversation:
             return
         self._shell_cancel = asyncio.Event()
         try:
-            ran = await run_shell(session, command, self._emit, self._shell_cancel)
+            ran = await run_shell(session, command, self._emit, self._shell_cancel, typed=True)
         finally:
             self._shell_cancel = None
             self.printer.close()

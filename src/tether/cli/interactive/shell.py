@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from tether.content import TextContent
+from tether.policy import PermissionOutcome
 from tether.session import Session
 from tether.session.calls import finished, prepare
 from tether.session.events import ToolCallEvent, ToolResultEvent
@@ -52,9 +53,14 @@ async def run_shell(
     command: str,
     emit: Callable[[ClientUpdate], None],
     cancelled: asyncio.Event,
+    *,
+    typed: bool,
 ) -> ShellRun | None:
     """Run `command` as a `bash` call of the person's, logged as a call and its result so
-    `tether show` and a resumed session show its card; `None` when the session has no bash."""
+    `tether show` and a resumed session show its card; `None` when the session has no bash.
+
+    `typed`: the person typed the command now, so nothing is asked; a command from anywhere
+    else (a file of the workspace) goes through the session's gate like the model's."""
     tool = session.tools.get(BASH)
     if tool is None:
         return None
@@ -65,23 +71,36 @@ async def run_shell(
     # Presented from the logged call, as a replay presents it: the cards are the same.
     call = prepare(session.tools, logged, str(session.cwd))
     emit(call.started())
+    outcomes: list[PermissionOutcome] = []
     if call.rejected is not None or call.args is None:
         result = call.rejected or ToolResult.error("the command could not be run")
     else:
-        ctx = ToolContext(
-            workspace=session.workspace,
-            gate=_YourOwn(session.gate),
-            cancelled=cancelled,
-            report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
-            tool_call_id=call.id,
-        )
-        result = await invoke(tool, call.args, ctx)
+        gate = session.gate
+        before = gate.on_outcome
+
+        def settled(access: Access, outcome: PermissionOutcome) -> None:
+            outcomes.append(outcome)
+
+        # Nothing else runs meanwhile: the command settles its own question, if asked.
+        gate.on_outcome = settled
+        try:
+            ctx = ToolContext(
+                workspace=session.workspace,
+                gate=_YourOwn(gate) if typed else gate,
+                cancelled=cancelled,
+                report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
+                tool_call_id=call.id,
+            )
+            result = await invoke(tool, call.args, ctx)
+        finally:
+            gate.on_outcome = before
     event = session.record_result(
         ToolResultEvent(
             tool_call_id=call.id,
             content=result.content,
             is_error=result.is_error,
             meta=_plain(result.meta),
+            permission=outcomes[-1] if outcomes else None,
         )
     )
     emit(finished(call, event))

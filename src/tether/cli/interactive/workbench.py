@@ -24,6 +24,7 @@ from tether.cli.settings_args import (
     say_search,
     search_setup,
     settings_flags,
+    thinking_level,
     tool_env,
 )
 from tether.commands import Command, load_commands
@@ -78,6 +79,7 @@ class Workbench:
             context_window=self.args.context_window,
             compact_at=self.args.compact_at,
             settings=settings,
+            thinking=thinking_level(settings),
             # An agent's own model is of the same provider: the same endpoint and key.
             models=self._model,
         )

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -114,6 +115,8 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
         """Run the child to its end, reporting what it does as a live task card."""
         if ctx.delegate is None:
             raise ToolError("task is not available here: agents cannot start more agents")
+        # Only a deny or an ask rule (`task(NAME)`, Claude Code's `Task(NAME)`) stops it.
+        await ctx.gate.authorize(NamedAccess("task", args.agent_name, ctx.tool_call_id))
         request = ChildRequest(
             agent=args.agent_name,
             description=args.description,
