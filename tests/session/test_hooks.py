@@ -126,7 +126,8 @@ async def test_every_event_runs_its_hooks_with_their_input(
     log_path = home / "sessions" / f"{session.id}.jsonl"
     for given in seen:
         assert given["session_id"] == session.id
-        assert given["transcript_path"] == str(log_path)
+        assert given["tether_log_path"] == str(log_path)
+        assert given["transcript_path"] == str(home / "sessions" / "transcripts" / log_path.name)
         assert given["cwd"] == str(ws)
     first_inputs(seen)
     assert len(asker.questions) == 1
@@ -421,7 +422,7 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
     (ws / ".claude/settings.json").write_text(
         json.dumps(
             {
-                "permissions": {"allow": ["Bash(npm test)"]},  # Claude Code's own: left alone
+                "permissions": {"allow": ["Bash(npm test)"]},
                 "hooks": {"PreToolUse": [group(guard, matcher="Bash")]},
             }
         )
@@ -429,7 +430,10 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
 
     untrusted = load_settings(ws, home)
     assert untrusted.hooks == () and not untrusted.problems
-    assert untrusted.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+    assert untrusted.trust.withheld == (
+        "allow bash(npm test) (.claude/settings.json)",
+        "hooks (1) (.claude/settings.json)",
+    )
     model = script({"toolCalls": [call("c1", "bash", {"command": "rm -rf junk"})]})
     (ws / "junk").mkdir()
     session = sessions.create(ws, config(model, untrusted))
@@ -591,7 +595,16 @@ async def test_agents_start_and_stop_with_their_ids_and_transcript(
     assert (start["agent_id"], start["agent_type"]) == (child_id, "general")
     assert stop["hook_event_name"] == "SubagentStop" and stop["agent_type"] == "general"
     assert stop["agent_id"] == child_id and stop["stop_hook_active"] is False
-    assert stop["agent_transcript_path"] == str(home / "sessions" / f"{child_id}.jsonl")
+    transcript = home / "sessions" / "transcripts" / f"{child_id}.jsonl"
+    assert stop["agent_transcript_path"] == str(transcript)
+    # Claude Code's shape: the agent's prompt, then its answer, as a sidechain.
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert [(line["type"], line["isSidechain"]) for line in lines] == [
+        ("user", True),
+        ("assistant", True),
+    ]
+    assert lines[1]["message"]["content"] == [{"type": "text", "text": "Looked."}]
+    assert lines[1]["parentUuid"] == lines[0]["uuid"] and lines[0]["sessionId"] == child_id
     # The matcher is the agent's name: the `explore` group did not run.
     assert len(recorded(inputs)) == 2
     # What SubagentStart added is the agent's context, given to its model with its prompt.

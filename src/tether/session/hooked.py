@@ -40,6 +40,7 @@ from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_respons
 from tether.hooks.config import ConfiguredHook
 from tether.hooks.engine import not_run
 from tether.hooks.guard import HookGuard
+from tether.hooks.transcript import ClaudeTranscript
 from tether.policy import (
     PermissionAnswer,
     PermissionAsker,
@@ -101,6 +102,9 @@ class SessionHooks:
         """The agent a child runs as: its `SubagentStart` and `SubagentStop` hooks' subject."""
         self._calls: dict[str, tuple[str, str]] = {}
         """The calls running now, by id: their tool and arguments (a `PermissionRequest`'s)."""
+        self._transcript = ClaudeTranscript(
+            log_.path, log_.header.id, workspace.cwd, sidechain=child
+        )
         self.engine = Hooks(
             lambda: gate.settings,
             self._facts,
@@ -108,6 +112,7 @@ class SessionHooks:
             workspace=workspace,
             guard=guard,
             approve=self._approve,
+            before=self._transcript.update,
         )
         self.emit: OnUpdate = _ignore
         """Where notices go: the running turn's client (nobody between turns)."""
@@ -229,7 +234,7 @@ class SessionHooks:
         fields: dict[str, Any] = {"stop_hook_active": continued > 0}
         if self.child:
             fields |= self._agent_fields()
-            fields["agent_transcript_path"] = str(self._log.path)
+            fields["agent_transcript_path"] = str(self._transcript.path)
         runs = await self.engine.run(event, fields, subject=self.agent if self.child else None)
         if any(run.decision == "stop" for run in runs):
             self._record(runs)
@@ -336,7 +341,13 @@ class SessionHooks:
         return {"agent_id": self._log.header.id, "agent_type": self.agent}
 
     def _facts(self) -> SessionFacts:
-        return SessionFacts(self._log.header.id, self._log.path, self._cwd, self._gate.mode)
+        return SessionFacts(
+            self._log.header.id,
+            self._transcript.path,
+            self._cwd,
+            self._gate.mode,
+            log_path=self._log.path,
+        )
 
 
 class NotifyingAsker:

@@ -37,6 +37,8 @@ from tether.settings.claude import (
 from tether.settings.modes import PolicyMode, is_mode
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import (
+    CLAUDE_EVENTS_NOT_RUN,
+    CLAUDE_HOOK_KEYS_IGNORED,
     HOOK_EVENTS,
     MODE_ALIASES,
     HookEvent,
@@ -338,13 +340,17 @@ class _Reader:
         found: list[tuple[HookEvent, HookGroup]] = []
         for event, groups in value.items():
             where = f"hooks.{event}"
+            if event in CLAUDE_EVENTS_NOT_RUN:
+                self.problem(where, f"Claude Code's {event} event is not run by tether")
+                continue
             if event not in HOOK_EVENTS:
                 self.problem(where, f"unknown hook event; expected one of {', '.join(HOOK_EVENTS)}")
                 continue
             if not isinstance(groups, list):
                 self.problem(where, f"expected a list of matcher groups, got {kind_of(groups)}")
                 continue
-            for index, group in enumerate(groups):
+            for index, given in enumerate(groups):
+                group = self._without_ignored(given, f"{where}[{index}]")
                 try:
                     checked = _HOOK_GROUP.validate_python(group)
                 except ValidationError as exc:
@@ -361,6 +367,21 @@ class _Reader:
                         )
                 found.append((event, checked))
         return tuple(found)
+
+    def _without_ignored(self, group: object, where: str) -> object:
+        """A matcher group without the hook keys of Claude Code's that change nothing about
+        what runs (`statusMessage`, `async`), each one named."""
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            return group
+        hooks: list[object] = []
+        for number, hook in enumerate(group["hooks"]):
+            if not isinstance(hook, dict):
+                hooks.append(hook)
+                continue
+            for key in CLAUDE_HOOK_KEYS_IGNORED.keys() & hook.keys():
+                self.problem(f"{where}.hooks[{number}].{key}", CLAUDE_HOOK_KEYS_IGNORED[key])
+            hooks.append({k: v for k, v in hook.items() if k not in CLAUDE_HOOK_KEYS_IGNORED})
+        return {**group, "hooks": hooks}
 
     def section(self, model: type[M], value: object, key: str) -> M | None:
         """`value` as `model`, each bad key reported and dropped."""

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CLAUDE_EVENTS_NOT_RUN",
+    "CLAUDE_HOOK_KEYS_IGNORED",
     "DEFAULT_TMP_SIZE_MIB",
     "HOOK_EVENTS",
     "MODE_ALIASES",
@@ -64,6 +66,18 @@ HookEvent = Literal[
 """The hook events of Claude Code's schema."""
 
 HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
+
+CLAUDE_EVENTS_NOT_RUN = frozenset(
+    {"PermissionDenied", "PostToolBatch", "StopFailure", "PostCompact", "Setup"}
+    | {"TeammateIdle", "TaskCompleted", "InstructionsLoaded", "ConfigChange"}
+)
+"""Claude Code's hook events that tether has no moment for: named in a warning, not run."""
+
+CLAUDE_HOOK_KEYS_IGNORED = {
+    "statusMessage": "not shown: tether names the hook in its notice instead",
+    "async": "not followed: the hook runs before the session goes on",
+}
+"""Keys of a Claude Code hook that tether reads past (with a warning): what runs is the same."""
 
 ModeName = Literal[
     "ask", "accept-edits", "auto", "plan", "default", "acceptEdits", "bypassPermissions"
