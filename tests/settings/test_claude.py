@@ -488,3 +488,16 @@ def test_an_unclosed_block_comment_skips_the_file(ws: Path, home: Path) -> None:
     write(ws / ".claude/settings.json", '{"permissions": {}} /* open')
     settings = load_settings(ws, home)
     assert settings.problems[0].message == ("a /* comment is not closed; the whole file is skipped")
+
+
+def test_a_permissions_key_at_the_top_level_says_where_it_belongs(ws: Path, home: Path) -> None:
+    write(ws / ".claude/settings.json", {"deny": ["Read(.env)"], "defaultMode": "plan"})
+    settings = load_settings(ws, home)
+    assert settings.rules == ()
+    assert [(p.key, p.message) for p in settings.problems] == [
+        ("deny", "not supported: Claude Code reads it under `permissions`, not at the top level"),
+        (
+            "defaultMode",
+            "not supported: Claude Code reads it under `permissions`, not at the top level",
+        ),
+    ]
