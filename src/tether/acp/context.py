@@ -6,6 +6,7 @@ Handlers (`lifecycle`, `turns`, `switches`, ...) are plain functions of an `Agen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -43,6 +44,8 @@ class OpenSession:
     mcp: SessionMcp | None = None
     trust_asked: bool = False
     """Whether the workspace's trust was settled for this session (asked at most once)."""
+    preparing: asyncio.Event | None = None
+    """Set to stop a slash command's `` !`cmd` `` lines while they run before its prompt."""
 
     async def close(self) -> None:
         """Stop its MCP servers, run its `SessionEnd` hooks, then sync its log and drop its

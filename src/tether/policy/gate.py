@@ -69,9 +69,10 @@ from tether.policy.asker import (
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
-from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
+from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
 from tether.settings.hookfiles import hook_files
 from tether.settings.invocations import analyze_command
+from tether.settings.matcher import judge
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -112,6 +113,9 @@ class PolicyGate:
         self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
+        self.granted: tuple[Rule, ...] = ()
+        """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
+        every rule of the settings files, so a deny or ask rule there still decides."""
 
     def child(self, asker: PermissionAsker | None) -> PolicyGate:
         """A gate for a child session: this one's mode and rules, another asker.
@@ -213,9 +217,14 @@ class PolicyGate:
             raise PermissionDenied(f"Permission to search {root} is denied: {exc}") from exc
 
     def _judge(self, access: Access) -> Verdict:
-        if self.settings is None:
-            return NoRule()
-        return self.settings.judge(use_of(access, self.workspace))
+        verdict: Verdict = NoRule()
+        if self.settings is not None:
+            verdict = self.settings.judge(use_of(access, self.workspace))
+        if isinstance(verdict, NoRule) and self.granted:
+            granted = judge(self.granted, use_of(access, self.workspace))
+            if isinstance(granted, Allow):
+                return granted
+        return verdict
 
     def _reason(self, access: Access, verdict: Verdict) -> str | None:
         """Why a person is asked, the rules and the mode considered; `None` to pass."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tether.agents import load_agents
+from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.hooks.guard import HookGuard
@@ -45,6 +45,7 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings import Rule
 from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
@@ -68,6 +69,8 @@ class Session:
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.models = config.models
+        """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
@@ -75,6 +78,8 @@ class Session:
             catalog = config.agents or load_agents(
                 workspace.cwd, user_dir, trusted=trusted(self.gate)
             )
+        self.agents: AgentCatalog | None = catalog
+        """The agents its `task` calls may start (`None`: it has no `task` tool)."""
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
@@ -329,20 +334,31 @@ class Session:
         on_update: OnUpdate,
         *,
         shown: Sequence[ShownBlock] | None = None,
+        grants: Sequence[Rule] = (),
+        model: Model | None = None,
     ) -> TurnStop:
         """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
 
         `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        `grants` are allow rules for this prompt alone, and `model` answers it (a slash
+        command's `allowed-tools` and `model`); both end with it.
         """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         emit = guarded(on_update)
         said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
+        granted, current = self.gate.granted, self.model
+        self.gate.granted = (*granted, *grants)
+        if model is not None:
+            self.set_model(model, record=False)
         try:
             return await self._turn.run(lambda turn: self._loop.run(said, emit, turn))
         finally:
             self._turn = None
+            self.gate.granted = granted
+            if model is not None and self.model is model:  # not switched meanwhile
+                self.set_model(current, record=False)
 
     @property
     def window(self) -> int:

@@ -18,19 +18,19 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from tether.agents import agents_text
 from tether.cli.interactive.asker import ScreenAsker
 from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.live import LiveStatus
-from tether.cli.interactive.mentions import attachments
 from tether.cli.interactive.paths import FileIndex
-from tether.cli.interactive.shell import ShellRun, run_shell
 from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.commands import (
+    AgentsList,
     CheckpointCommand,
     Command,
     CommandError,
@@ -48,6 +48,9 @@ from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
 from tether.session import PromptFailed, Session, SessionError
+from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.mentions import attachments
+from tether.session.shell import ShellRun, run_shell
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
@@ -304,33 +307,57 @@ class Conversation:
             case SkillsList():
                 session = self.current()
                 self.say(Text(skills_text(session.skills, session.cwd)))
-            case PromptText(text=expanded):
-                await self.prompt(expanded, typed=text if expanded != text else None)
+            case AgentsList():
+                session = self.current()
+                self.say(Text(agents_text(session.agents, session.cwd)))
+            case PromptText(text=expanded, source=command):
+                typed = text if expanded != text else None
+                await self.prompt(expanded, typed=typed, command=command)
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
                 await checkpoint_command(self, meant)
 
-    async def prompt(self, text: str, typed: str | None = None) -> None:
-        """Send a prompt (with the files it mentions and the person's `!` commands)."""
+    async def prompt(
+        self, text: str, typed: str | None = None, command: CommandFile | None = None
+    ) -> None:
+        """Send a prompt (with the files it mentions and the person's `!` commands); a slash
+        command's file (`command`) first runs its `` !`cmd` `` lines, each with its card."""
         try:
             session = self.current()
         except SessionError as exc:
             self.notice(f"error: {exc}", "red")
             return
         runs, self.shell_runs = self.shell_runs, []
-        mentioned = attachments(text, session.workspace)
-        content: list[ContentBlock] = [*(r.for_model for r in runs), TextContent(text=text)]
+        prepared = CommandPrompt([TextContent(text=text)])
+        if command is not None:
+            self._shell_cancel = asyncio.Event()
+            try:
+                prepared = await prepare_command(
+                    session, text, command, self._emit, self._shell_cancel
+                )
+                if self._shell_cancel.is_set():
+                    self.notice("cancelled", "red")
+                    return
+            finally:
+                self._shell_cancel = None
+                self.printer.close()
+            for warning in prepared.warnings:
+                self.notice(f"warning: {warning}", "yellow")
+        mentioned = attachments(text, session.workspace) if command is None else []
+        content: list[ContentBlock] = [*(r.for_model for r in runs), *prepared.content]
         content.extend(mentioned)
         shown: list[ShownBlock] | None = None
-        if runs or mentioned or typed is not None:
+        if runs or mentioned or typed is not None or command is not None:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
         # Each retry of a failing request says so on the spinner line.
         retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:
-            await session.prompt(content, self._emit, shown=shown)
+            await session.prompt(
+                content, self._emit, shown=shown, grants=prepared.grants, model=prepared.model
+            )
         except PromptFailed:
             pass  # the printer has shown the error; the session waits for the next prompt
         except SessionError as exc:
