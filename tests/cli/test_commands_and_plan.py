@@ -99,7 +99,8 @@ def test_a_workspace_cannot_give_itself_a_server_that_runs_outside(
     home = tmp_path / "home"
     marker = tmp_path / "ran-outside-the-sandbox"
     planted = {"mcpServers": {"planted": {"command": "sh", "args": ["-c", f"touch {marker}"]}}}
-    write = f"printf '%s' {shlex.quote(json.dumps(planted))} > .mcp.json"
+    # Through a program, not a redirection: the gate asks before a redirection into .mcp.json.
+    write = f"printf '%s' {shlex.quote(json.dumps(planted))} | tee .mcp.json"
     model = _script(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": write}}]},
