@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ __all__ = [
     "consoles",
     "print_json",
     "print_json_line",
+    "print_json_stream",
     "safe_text",
     "stderr",
     "stdout",
@@ -78,6 +80,38 @@ def print_json(document: object) -> None:
     if safe_text(text, encoding) != text:
         text = json.dumps(document, indent=2, ensure_ascii=True)
     sys.stdout.write(text + "\n")
+
+
+def print_json_stream(head: dict[str, Any], key: str, items: Iterable[str]) -> None:
+    """An indented JSON object: `head`'s members, then `key` holding `items`, one per line.
+
+    Each item is the compact JSON text of one element, written as it comes, so a long list is
+    never held whole in memory nor encoded by the slow indenting encoder. An item the
+    encoding cannot take is written again with JSON's own `\\uXXXX` escapes, as `print_json`
+    does.
+    """
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    write = sys.stdout.write
+    write("{\n")
+    for name, value in head.items():
+        if name != key:
+            write(f"  {json.dumps(name)}: {_json_text(value, encoding)},\n")
+    write(f"  {json.dumps(key)}: [")
+    separator = "\n    "
+    for item in items:
+        text = item if safe_text(item, encoding) == item else _escaped(item)
+        write(separator + text)
+        separator = ",\n    "
+    write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+
+
+def _escaped(text: str) -> str:
+    return json.dumps(json.loads(text), ensure_ascii=True)
+
+
+def _json_text(value: object, encoding: str) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if safe_text(text, encoding) == text else json.dumps(value, ensure_ascii=True)
 
 
 def consoles() -> tuple[Console, Console]:
