@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["HOME_ENV", "data_dir"]
+__all__ = ["CLAUDE_CONFIG_ENV", "HOME_ENV", "claude_home", "data_dir"]
 
 HOME_ENV = "TETHER_HOME"
 """The environment variable that names the data directory."""
+
+CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
+"""Claude Code's variable for its user directory (`~/.claude` without it)."""
 
 
 def data_dir() -> Path:
@@ -19,3 +22,9 @@ def data_dir() -> Path:
     import platformdirs  # only when no directory is given
 
     return Path(platformdirs.user_data_dir("tether"))
+
+
+def claude_home() -> Path:
+    """Claude Code's user directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+    configured = os.environ.get(CLAUDE_CONFIG_ENV)
+    return Path(configured) if configured else Path.home() / ".claude"

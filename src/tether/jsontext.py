@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
-__all__ = ["TooDeep", "parse_json"]
+__all__ = ["TooDeep", "parse_json", "strip_jsonc"]
 
 
 class TooDeep(ValueError):
@@ -28,3 +28,67 @@ def parse_json(text: str | bytes) -> Any:
 
 def _not_json(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON value")
+
+
+def strip_jsonc(text: str) -> str:
+    """`text` with the comments (`//`, `/* */`) and trailing commas of JSON with comments
+    taken out, so that a strict parser reads it; string contents are left as they are.
+
+    Each comment becomes spaces (a newline stays), so the parser's line and column numbers
+    still point into the original text. An unclosed `/*` raises `ValueError`.
+    """
+    out: list[str] = []
+    i, n = 0, len(text)
+    comma: int | None = None
+    """Where in `out` the last comma after a value is, while only blanks follow it."""
+    last = ""
+    """The last character outside comments and blanks (a comma after `[`, `{` or `,` is no
+    trailing comma, and stays for the parser to refuse)."""
+    while i < n:
+        char = text[i]
+        if char == '"':
+            end = _string_end(text, i)
+            out.append(text[i:end])
+            comma = None
+            last = '"'
+            i = end
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end == -1 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end == -1:
+                raise ValueError("a /* comment is not closed")
+            out.append("".join(c if c == "\n" else " " for c in text[i : end + 2]))
+            i = end + 2
+        elif char in "]}" and comma is not None:
+            out[comma] = " "
+            comma = None
+            last = char
+            out.append(char)
+            i += 1
+        else:
+            if char == ",":
+                comma = len(out) if last not in ("", "[", "{", ",") else None
+            elif not char.isspace():
+                comma = None
+            if not char.isspace():
+                last = char
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index after the string that opens at `start` (the end of the text if unclosed)."""
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == '"':
+            return i + 1
+        else:
+            i += 1
+    return len(text)

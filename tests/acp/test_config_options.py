@@ -50,7 +50,7 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
         params = {"sessionId": session_id, "configId": "colour", "value": "red"}
         assert (
             _error((await agent.request("session/set_config_option", params))[0])["message"]
-            == "Unknown config option 'colour': use one of model, mode, sandbox"
+            == "Unknown config option 'colour': use one of model, thinking, mode, sandbox"
         )
 
         params = {"sessionId": session_id, "configId": "model", "value": f"script:{second}"}

@@ -102,7 +102,7 @@ def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
     greet = str(workspace / "greet.py")
     assert seen["readLocations"] == [{"path": greet, "line": 1}]
     assert seen["editLocations"] == [{"path": greet, "line": 1}]
-    assert seen["configOptions"] == ["model", "mode", "sandbox"]
+    assert seen["configOptions"] == ["model", "thinking", "mode", "sandbox"]
     assert (seen["modeAfter"], seen["modeUpdates"]) == ("auto", ["auto"])
     assert seen["commands"][:3] == ["compact", "init", "mode"]
     assert seen["editContent"][0]["newText"].count("hi") == 1

@@ -95,6 +95,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
             "mode",
             "permissions",
             "skills",
+            "agents",
             "rewind",
             "undo",
             "redo",

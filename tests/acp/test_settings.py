@@ -120,3 +120,41 @@ async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> 
         )
     finally:
         assert await agent.close() == 0
+
+
+async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Path) -> None:
+    ws = (tmp_path / "ws").resolve()
+    (ws / ".claude").mkdir(parents=True)
+    (ws / ".claude/settings.json").write_text(
+        "{\n  // Claude Code project settings\n"
+        '  "permissions": {"deny": ["Read(./.env*)"], "allow": ["Bash"],},\n}\n'
+    )
+    (ws / ".env.production").write_text("API_KEY=the-secret\n")
+    read = {"id": "c1", "name": "read", "arguments": {"path": ".env.production"}}
+    model = _script(tmp_path, {"toolCalls": [read]}, {"text": "done"})
+    agent = await AgentProcess.start(tmp_path / "home", "--model", model, "--mode", "auto")
+    try:
+        await agent.initialize()
+        reply, notes = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+        session = reply["result"]["sessionId"]
+        assert reply["result"]["modes"]["currentModeId"] == "auto"
+        asked: list[Message] = []
+        reply, notes = await agent.request(
+            "session/prompt", _prompt(session, "go"), _answer("reject_once", asked)
+        )
+        said = _text(notes)
+        assert f"Claude Code settings {ws}/.claude/settings.json: read 1 allow rule, 1 deny" in said
+        done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+        denial = done["c1"]["content"][0]["content"]["text"]
+        assert f"denied by the deny rule read(./.env*) in {ws}/.claude/settings.json" in denial
+        assert "the-secret" not in json.dumps(notes)
+        reply, _ = await agent.request("_tether/permissions", {"sessionId": session})
+        report = reply["result"]
+        assert [(r["kind"], r["text"], r["source"]["scope"]) for r in report["rules"]] == [
+            ("deny", "Read(./.env*)", "claude")
+        ]
+        assert report["withheld"] == ["allow bash (.claude/settings.json)"]
+        reply, notes = await agent.request("session/prompt", _prompt(session, "/permissions"))
+        assert "Claude Code's files:" in _text(notes)
+    finally:
+        assert await agent.close() == 0

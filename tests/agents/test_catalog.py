@@ -37,7 +37,7 @@ def write(path: Path, text: str) -> Path:
 
 def test_built_in_agents_come_first(ws: Path, tmp_path: Path) -> None:
     catalog = load_agents(ws, tmp_path / "home")
-    assert catalog.names() == ["general", "explore"]
+    assert catalog.names() == ["general", "explore", "plan"]
     assert catalog.get("general") == GENERAL
     assert GENERAL.tools is None  # every tool its parent has
     assert EXPLORE.tools == ("read", "grep", "glob", "web_fetch", "bash")
@@ -68,7 +68,7 @@ def test_agents_from_all_three_folders_and_a_malformed_one(
     )
     with caplog.at_level(logging.WARNING):
         catalog = load_agents(ws, home)
-    assert catalog.names() == ["general", "explore", "code-reviewer", "shared", "writer"]
+    assert catalog.names() == ["general", "explore", "plan", "code-reviewer", "shared", "writer"]
 
     writer = catalog.get("writer")
     assert writer is not None
@@ -100,7 +100,7 @@ def test_agents_from_all_three_folders_and_a_malformed_one(
     assert problem.message in caplog.text
     # The model is told about every usable agent.
     listed = [s.name for s in catalog.summaries()]
-    assert listed == ["general", "explore", "code-reviewer", "shared", "writer"]
+    assert listed == ["general", "explore", "plan", "code-reviewer", "shared", "writer"]
 
 
 def test_a_project_file_replaces_a_built_in_agent_only_once_trusted(
@@ -147,7 +147,7 @@ def test_hostile_agent_files_are_skipped_not_followed(ws: Path, tmp_path: Path) 
     (ws / ".claude" / "agents").symlink_to(tmp_path / "elsewhere" / "agents")
 
     catalog = load_agents(ws, tmp_path / "home")  # returns: the FIFO did not block it
-    assert catalog.names() == ["general", "explore"]
+    assert catalog.names() == ["general", "explore", "plan"]
     messages = sorted(p.message for p in catalog.problems)
     assert any("leads outside the workspace" in m for m in messages)
     assert any("fifo.md: not a regular file (a FIFO)" in m for m in messages)

@@ -90,7 +90,7 @@ def test_disallowed_tools_skills_and_unsupported_keys(ws: Path, tmp_path: Path) 
         "Validates the configuration without changing it.\nUse after every edit of config/."
     )
     assert agent.tools is None
-    assert agent.disallowed == ("write", "edit")
+    assert agent.disallowed == ("write", "edit", "multi_edit")
     assert agent.skills == ("house-style",)
     assert agent.warnings == (
         f"{path}:6: `disallowedTools` names 'NotebookEdit', which no tether tool answers to; "
@@ -133,7 +133,7 @@ def test_agents_in_sub_folders_are_listed(ws: Path, tmp_path: Path) -> None:
     write(folder / "top.md", "---\ndescription: Top\n---\nTop.\n")
     write(folder / "notes.txt", "not an agent")
     catalog = load_agents(ws, tmp_path / "home")
-    assert catalog.names() == ["general", "explore", "sec", "style", "top"]
+    assert catalog.names() == ["general", "explore", "plan", "sec", "style", "top"]
     sec = catalog.get("sec")
     assert sec is not None and sec.source == folder / "review" / "security.md"
     assert catalog.problems == ()

@@ -18,6 +18,7 @@ from tether.checkpoints import (
     open_store,
     restore,
 )
+from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
 
 
@@ -122,3 +123,33 @@ def test_a_manifest_nested_too_deeply_is_a_checkpoint_error(tmp_path: Path, ws: 
     manifest.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(CheckpointError, match=f"checkpoint {tree} is not in the pre-image store"):
         store.states(tree, ["a.txt"])
+
+
+def test_the_files_tether_writes_itself_are_never_saved(tmp_path: Path, ws: Path) -> None:
+    """`.tether/settings.local.json` (the person's remembered answers) is in no snapshot, also
+    in a store that saved it before it was tether's own: no undo can take it away."""
+    local = ws / ".tether" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text('{"permissions": {"allow": ["bash(ls)"]}}\n')
+    (ws / ".tether" / "settings.json").write_text("{}\n")
+    (ws / "a.txt").write_text("a\n")
+    home = tmp_path / "home"
+    older = open_store(home, ws)
+    assert isinstance(older, GitStore)
+    # The store as it was before: nothing of its own left out.
+    older = GitStore.open(older.directory, ws, older.git.binary, excluded=[home])
+    first = older.snapshot(None)
+    assert older.states(first.tree, [".tether/settings.local.json"])[".tether/settings.local.json"]
+
+    store = open_store(home, ws)
+    local.write_text('{"permissions": {"allow": ["bash(ls)", "bash(pwd)"]}}\n')
+    (ws / "a.txt").write_text("b\n")
+    second = store.snapshot(first.tree)
+    assert second.changed == (".tether/settings.local.json", "a.txt")  # it leaves the store
+    (ws / "a.txt").write_text("c\n")
+    local.write_text("{}\n")
+    third = store.snapshot(second.tree)
+    assert third.changed == ("a.txt",)
+    saved = store.states(third.tree, [".tether/settings.local.json", ".tether/settings.json"])
+    assert saved[".tether/settings.local.json"] is None
+    assert saved[".tether/settings.json"] is not None  # the project's settings are a change

@@ -92,7 +92,9 @@ def test_session_start_and_end_around_a_clear(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     record, inputs = recorder(tmp_path)
-    both = {"SessionStart": [group(record)], "SessionEnd": [group(record)]}
+    # The recorder writes outside the workspace: it runs outside the sandbox.
+    unsandboxed = group(record, sandbox=False)
+    both = {"SessionStart": [unsandboxed], "SessionEnd": [unsandboxed]}
     (home / "settings.json").write_text(json.dumps({"hooks": both}))
     model = _script(tmp_path / "s.json", {"text": "One."}, {"text": "Two."})
     done = _piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))

@@ -85,6 +85,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     assert re.search(r"2\s+│ -\s+return \"Helo, \" \+ name", shown)
     assert re.search(r"2 │ \+\s+return \"Hello, \" \+ name", shown)
     assert "Always allow edits of src/greet.py for this session" in tui.display
+    tui.wait_for("enter to choose")  # keys answer once the question's guard time is over
     tui.type("1")
     tui.wait_for("Fixed the greeting.")
     assert "✓ allowed once · applied" in tui.everything
@@ -94,6 +95,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     tui.wait_for("Allow Edit")
     # The policy's own choices come first (a project rule may add one): find the last.
     [number] = re.findall(r"(\d)\. Reject and tell the model what to do instead", tui.display)
+    tui.wait_for("enter to choose")
     tui.type(number)
     tui.wait_for("What should the model do instead?")
     tui.line("keep Hello, it is right")
@@ -158,8 +160,13 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     _poll(lambda: not processes_with("317.4271"), "no sleep left")
     tui.line("are you there")
     tui.wait_for("Still here after the interrupt.")
-    ended = [e for e in _log(home) if e["type"] == "turn/end"]
-    assert [e["stopReason"] for e in ended] == ["end_turn", "end_turn", "cancelled", "end_turn"]
+
+    def stops() -> list[str]:
+        return [e["stopReason"] for e in _log(home) if e["type"] == "turn/end"]
+
+    # The reply is on screen a moment before its turn's end is in the log.
+    _poll(lambda: len(stops()) == 4, "the last turn's end logged")
+    assert stops() == ["end_turn", "end_turn", "cancelled", "end_turn"]
 
     tui.type("/")
     tui.wait_for("Keys and commands")
@@ -262,9 +269,10 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     tuis.append(tui)
     tui.wait_for("script:s.json")
     tui.line("!echo from-the-shell")
-    tui.wait_for("Allow echo from-the-shell?")  # the current mode is ask
-    tui.type("1")
-    tui.wait_for("from-the-shell")
+    # Typed by the person: it runs at once, though the mode is ask (in the sandbox).
+    output = re.compile(r"^[│ ]*from-the-shell[│ ]*$", re.MULTILINE)
+    tui.wait(lambda: output.search(tui.everything) is not None, "the command's output")
+    assert "Allow echo" not in tui.everything
     tui.line("what did I run?")
     tui.wait_for("Saw it.")
     logged = _the_command_logged(home)
@@ -312,7 +320,7 @@ def _the_command_logged(home: Path) -> list[dict[str, Any]]:
         ("tool/result", "shell"),
     ]
     assert json.loads(ran[0]["arguments"])["command"] == "echo from-the-shell"
-    assert ran[1]["permission"] == "allow_once"
+    assert "permission" not in ran[1]  # nobody was asked: the person typed it
     return logged
 
 

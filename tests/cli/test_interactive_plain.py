@@ -38,13 +38,15 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "echo ran"}}]},
         {"text": "Second answer."},
     )
-    lines = "hello\n/help\n/resume\n!ls\n/mode auto\nrun it\n"
+    lines = "hello\n/help\n/resume\n/review x\n!ls\n/mode auto\nrun it\n"
     done = _piped(home, lines, "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "> hello" in out and "First answer." in out and "**" not in out
     assert "/resume [id]  Open another session of this workspace" in out
     assert "/resume needs a terminal that can draw" in done.stderr
+    # Not sent: the model's turns go to the prompts alone.
+    assert "unknown command /review; did you mean /rewind, /resume?" in done.stderr
     assert "!command needs a terminal that can draw" in done.stderr
     assert "mode: auto" in done.stderr
     assert "ran" in out and "exit 0" in out and "Second answer." in out

@@ -116,12 +116,12 @@ def test_bad_settings_stop_the_run_and_problems_are_warnings(tmp_path: Path, ws:
     assert f"tether: error: {home / 'settings.json'}: not valid JSON" in broken.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
     (home / "settings.json").write_text(
-        '{"permisions": {}, "permissions": {"allow": ["Bash(npm *x)"], "deny": ["bash(rm:*)"]}}'
+        '{"permisions": {}, "permissions": {"allow": ["Bash(npm x|y)"], "deny": ["bash(rm:*)"]}}'
     )
     warned = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
     assert warned.returncode == 0, warned.stderr
     assert f"tether: warning: {home / 'settings.json'}: permisions: unknown key" in warned.stderr
-    assert "permissions.allow[0]: 'Bash(npm *x)': `*` is only allowed at the end" in warned.stderr
+    assert "permissions.allow[0]: 'Bash(npm x|y)': a rule names one simple command" in warned.stderr
     bad_flag = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--deny", "bash(")
     assert bad_flag.returncode == 1
     assert "tether: error: --deny 'bash(': expected Tool or Tool(specifier)" in bad_flag.stderr
@@ -182,3 +182,25 @@ def test_the_permissions_command_lists_checks_and_trusts(tmp_path: Path, ws: Pat
     assert "not trusted" in tether(home, "permissions", "--cwd", str(ws)).stdout
     bad = tether(home, "permissions", "check", "teleport(x)", "--cwd", str(ws))
     assert bad.returncode == 2 and "unknown tool 'teleport'" in bad.stderr
+
+
+def test_permissions_check_asks_for_hidden_strings_and_protected_writes(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "settings.json").write_text(
+        '{"permissions": {"allow": ["bash(npm test)"], "deny": ["Bash(rm:*)"]}}'
+    )
+    plain = tether(home, "permissions", "check", "bash(npm test > out.log)", "--cwd", str(ws))
+    assert plain.stdout.startswith("bash(npm test > out.log): allowed in ask mode\n"), plain.stdout
+    hidden = "bash(printf -v PS4 %s '$(rm -rf ~)'; set -x; npm test)"
+    for mode in ("ask", "auto"):
+        checked = tether(home, "permissions", "check", hidden, "--mode", mode, "--cwd", str(ws))
+        assert checked.returncode == 0, checked.stderr
+        assert checked.stdout.startswith(f"{hidden}: asks in {mode} mode\n"), checked.stdout
+        assert "printf -v" in checked.stdout
+    planted = "bash(printf x > .git/hooks/pre-commit; npm test)"
+    checked = tether(home, "permissions", "check", planted, "--mode", "auto", "--cwd", str(ws))
+    assert checked.stdout.startswith(f"{planted}: asks in auto mode\n"), checked.stdout
+    assert ".git is protected" in checked.stdout

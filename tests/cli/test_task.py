@@ -260,3 +260,30 @@ def test_usage_at_the_terminal_counts_each_agent_apart(tmp_path: Path, ws: Path)
         assert tui.finish() == 0
     finally:
         tui.kill()
+
+
+def test_a_call_refused_in_an_agent_makes_run_exit_2(tmp_path: Path, ws: Path) -> None:
+    # Headless, in the default mode: the agent's command needs someone to approve it and is
+    # refused. The parent's turn ends normally, but the run did not do what was asked.
+    home = tmp_path / "home"
+    bash = {"id": "b", "name": "bash", "arguments": {"command": "touch made.txt"}}
+    task = {"description": "make it", "prompt": "Create made.txt"}
+    script = tmp_path / "s.json"
+    script.write_text(
+        json.dumps(
+            {
+                "turns": [
+                    {"toolCalls": [{"id": "t1", "name": "task", "arguments": task}]},
+                    {"text": "Asked for it."},
+                ],
+                "tasks": {"t1": {"turns": [{"toolCalls": [bash]}, {"text": "Could not."}]}},
+            }
+        )
+    )
+    for output in ("text", "json", "stream-json"):
+        run = tether(
+            home, "run", "make it", "--model", f"script:{script}", "--cwd", str(ws),
+            "--output-format", output,
+        )  # fmt: skip
+        assert run.returncode == 2, (output, run.stdout, run.stderr)
+    assert not (ws / "made.txt").exists()

@@ -54,11 +54,18 @@ def recorded(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def group(command: str, matcher: str | None = None, timeout: float | None = None) -> dict[str, Any]:
+def group(
+    command: str,
+    matcher: str | None = None,
+    timeout: float | None = None,
+    sandbox: bool | None = None,
+) -> dict[str, Any]:
     """One matcher group of one command hook, as the settings write it."""
     hook: dict[str, Any] = {"type": "command", "command": command}
     if timeout is not None:
         hook["timeout"] = timeout
+    if sandbox is not None:
+        hook["sandbox"] = sandbox
     entry: dict[str, Any] = {"hooks": [hook]}
     if matcher is not None:
         entry["matcher"] = matcher

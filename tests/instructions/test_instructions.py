@@ -1,4 +1,4 @@
-"""Instruction files: AGENTS.md else CLAUDE.md along the chain, the user's files, @imports."""
+"""Instruction files: AGENTS.md and CLAUDE.md along the chain, the user's files, @imports."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_the_chain_runs_from_the_repository_root_to_the_cwd(
     (repo / ".git").mkdir(parents=True)
     write(repo / "CLAUDE.md", "root rules")
     write(repo / "pkg/AGENTS.md", "pkg agents rules")
-    write(repo / "pkg/CLAUDE.md", "pkg claude rules (AGENTS.md wins)")
+    write(repo / "pkg/CLAUDE.md", "pkg claude rules (read too)")
     write(repo / "pkg/core/CLAUDE.md", "core rules")
     write(repo / "pkg/core/deeper/AGENTS.md", "below the cwd: a reminder, not the prompt")
     write(tmp_path / "CLAUDE.md", "above the repository: not read")
@@ -51,6 +51,7 @@ def test_the_chain_runs_from_the_repository_root_to_the_cwd(
     assert [(f.path, f.text, f.origin) for f in found.files] == [
         (repo / "CLAUDE.md", "root rules", "project"),
         (repo / "pkg/AGENTS.md", "pkg agents rules", "project"),
+        (repo / "pkg/CLAUDE.md", "pkg claude rules (read too)", "project"),
         (repo / "pkg/core/CLAUDE.md", "core rules", "project"),
     ]
     assert found.problems == ()

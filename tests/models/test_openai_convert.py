@@ -98,7 +98,7 @@ def test_plain_history_and_empty_schema() -> None:
         ToolResultMessage(tool_call_id="c1", name="list", content=(), is_error=True),
     )
     assert to_openai_messages("", history) == [
-        {"role": "user", "content": "ab"},
+        {"role": "user", "content": "a\n\nb"},
         {"role": "assistant", "content": "sure"},
         {
             "role": "assistant",

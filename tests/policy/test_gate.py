@@ -24,6 +24,7 @@ from tether.tools import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     PermissionDenied,
     SearchAccess,
     UnsandboxedAccess,
@@ -338,8 +339,16 @@ def documented_accesses(row: str, workspace: Workspace) -> list[Access]:
         "web search (`SearchAccess`)": [SearchAccess(query="httpx 1.0", provider="Exa")],
         "mcp, not read-only (`McpAccess`)": [access_of("mcp", workspace)],
         "mcp, read-only (`McpAccess`)": [access_of("mcp-read-only", workspace)],
+        "an agent or a skill by name (`NamedAccess`)": [
+            NamedAccess("task", "explore"),
+            NamedAccess("skill", "deploy"),
+        ],
         "unsandboxed (`UnsandboxedAccess`)": [access_of("unsandboxed", workspace)],
         "edit of a protected path (`FileAccess`)": [edit(workspace.cwd / ".git" / "config")],
+        "execute, redirecting into a protected path": [
+            run("printf x > .git/hooks/pre-commit"),
+            run("cd src && echo x >> ../.tether/settings.json"),
+        ],
         "execute, no sandbox (`CommandAccess`)": [
             CommandAccess(command="ls", sandbox_problem="bwrap is missing")
         ],
@@ -497,3 +506,50 @@ async def test_allow_rules_do_not_cover_protected_paths(
     [request] = asker.requests
     assert request.reason is not None and request.reason.startswith(".git is protected")
     assert [o.decision for o in request.options] == ["allow_once", "allow_always", "reject"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "printf '#!/bin/sh\\nid\\n' > .git/hooks/pre-commit; npm test",
+        "npm test > .mcp.json",
+        "npm test 2> .vscode/tasks.json",
+        "npm test &>> .claude/settings.json",
+        "npm test >| .tether/settings.local.json",
+        "cd src && npm test > ../.git/config",
+        "npm test > sub/.GIT/hooks/post-checkout",
+    ],
+)
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_command_writing_a_protected_path_always_asks(
+    ws: Path, isolated_environment: Path, mode: PolicyMode, command: str
+) -> None:
+    from tether.settings import load_settings
+
+    (ws / "src").mkdir(exist_ok=True)
+    (isolated_environment / "settings.json").write_text(
+        '{"permissions": {"allow": ["bash(npm test)", "Bash(cd:*)"]}}'
+    )
+    settings = load_settings(ws, isolated_environment, trusted=True)
+    asker = Asker("allow_once")
+    gate = PolicyGate(Workspace.at(ws), mode, asker, settings=settings)
+    await gate.authorize(run("npm test > out.log 2>&1"))  # the rule lets the plain one pass
+    assert asker.requests == []
+    await gate.authorize(run(command))
+    [request] = asker.requests
+    assert request.reason is not None and request.reason.startswith("it writes to ")
+    assert "is protected" in request.reason
+    assert [o.decision for o in request.options] == ["allow_once", "allow_always", "reject"]
+    with pytest.raises(PermissionDenied, match="a person must approve it in every mode"):
+        await PolicyGate(Workspace.at(ws), mode, settings=settings).authorize(run(command))
+
+
+async def test_a_command_writing_tethers_own_directory_asks(
+    workspace: Workspace, isolated_environment: Path
+) -> None:
+    asker = Asker("allow_once")
+    target = isolated_environment / "settings.json"
+    await PolicyGate(workspace, "auto", asker).authorize(run(f"echo {{}} > {target}"))
+    [request] = asker.requests
+    assert request.reason is not None
+    assert "tether's own settings, approvals and sessions are protected" in request.reason

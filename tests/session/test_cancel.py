@@ -17,6 +17,8 @@ from tests.session.helpers import (
     script,
     text,
 )
+from tether.content import TextContent
+from tether.models.messages import UserMessage
 from tether.session import CANCELLED, ToolCallFinished, ToolCallPartial, TurnEnded
 from tether.session.history import derive_history
 from tether.tools.bash.tool import BashTool
@@ -96,6 +98,15 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
     # The shell was stopped, not just its `sleep`: it ends without going on to the `touch`.
     await eventually(lambda: not processes_with(str(marker)), "the command's processes ended")
     assert not marker.exists()
+    # The next prompt is told, in one line before it, where the last one stopped.
+    session.model = script({"text": "ok"})
+    assert await session.prompt(text("go on"), Recorder()) == "end_turn"
+    said = derive_history(session.events)[-2]
+    assert isinstance(said, UserMessage)
+    assert [block.text for block in said.content if isinstance(block, TextContent)] == [
+        "[Request interrupted by user for tool use]",
+        "go on",
+    ]
 
 
 async def test_a_cancelled_command_keeps_its_terminal_card_and_output(

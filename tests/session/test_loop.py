@@ -275,6 +275,12 @@ async def test_an_interrupted_turn_is_closed_when_the_session_is_loaded(
     assert tail[0]["content"] == [{"type": "text", "text": INTERRUPTED}]
     assert tail[0]["isError"] is True
     assert tail[1]["stopReason"] == "cancelled"
+    # The next prompt (`tether -c` after the crash) is told where the last one stopped.
+    assert await loaded.prompt(text("again"), Recorder()) == "end_turn"
+    said = derive_history(loaded.events)[-2]
+    assert said == UserMessage(
+        (TextContent(text="[Request interrupted by user for tool use]"), TextContent(text="again"))
+    )
 
 
 async def test_a_failing_update_handler_does_not_break_the_turn(

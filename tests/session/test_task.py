@@ -323,7 +323,7 @@ async def test_a_failing_child_is_an_error_result_with_its_card(
     assert card(recorder, "t2").summary == "hi"
     unknown = finished(recorder, "t3")
     assert unknown.result.text() == (
-        "Unknown agent: 'no-such-agent'. Available agents: general, explore"
+        "Unknown agent: 'no-such-agent'. Available agents: general, explore, plan"
     )
     assert session.replay() == recorder.without_progress()
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
-from tests.session.helpers import Recorder, Sessions, call, script, text
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tests.tools.web.server import endless, reply, serve
+from tether.models.script import ScriptModel
 from tether.session import ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
 from tether.session.store import SessionStore
@@ -73,3 +75,69 @@ async def test_cancelling_the_prompt_stops_a_download(ws: Path, sessions: Sessio
         assert await asyncio.to_thread(server.closed.wait, 10)
     finished = [u for u in recorder.updates if isinstance(u, ToolCallFinished)]
     assert [u.status for u in finished] == ["failed"]
+
+
+async def test_a_prompt_is_answered_from_the_page_and_the_card_keeps_the_page(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    page = (
+        b"<title>Release notes</title><h1>Release notes</h1><p>Version 2.3 adds --frobnicate.</p>"
+    )
+    with serve() as server:
+        server.routes["/notes"] = lambda h: reply(h, 200, page)
+        url = server.url("/notes")
+        question = "Which flag does 2.3 add?"
+        answer = {"turns": [{"text": "It adds `--frobnicate`."}]}
+        model = ScriptModel.from_json(
+            json.dumps(
+                {
+                    "turns": [
+                        {
+                            "toolCalls": [
+                                call("claude", "WebFetch", {"url": url, "prompt": question})
+                            ]
+                        },
+                        {
+                            "toolCalls": [
+                                call("ours", "web_fetch", {"url": url, "prompt": question})
+                            ]
+                        },
+                        {"toolCalls": [call("whole", "web_fetch", {"url": url})]},
+                        {"text": "It is --frobnicate."},
+                    ],
+                    # A script answers each question with the script its call id is given.
+                    "tasks": {"claude": answer, "ours": answer},
+                }
+            )
+        )
+        session = sessions.new(ws, model, default_tools(allow_private_fetch=True))
+        recorder = Recorder()
+        assert await session.prompt(text("What does 2.3 add?"), recorder) == "end_turn"
+    live = recorder.without_progress()
+    assert session.replay() == live
+    done = {u.tool_call_id: u for u in live if isinstance(u, ToolCallFinished)}
+    assert done["claude"].result == done["ours"].result
+    assert done["claude"].result.text() == (
+        f"URL: {url} | Status: 200 OK | Content-Type: text/html; charset=utf-8\n"
+        "Title: Release notes\n"
+        "Question: Which flag does 2.3 add?\n"
+        "The answer, read from the page by a model:\n"
+        "<web_content>\nIt adds `--frobnicate`.\n</web_content>"
+    )
+    # The card keeps the page the answer was read from, as a fetch without a prompt shows it.
+    card, whole = done["ours"].view, done["whole"].view
+    assert isinstance(card, WebFetchResultView) and isinstance(whole, WebFetchResultView)
+    assert card.content == whole.content
+    assert card.content is not None and "Version 2.3 adds --frobnicate." in card.content
+    started = {u.tool_call_id: u.view for u in live if isinstance(u, ToolCallStarted)}
+    assert (
+        started["claude"]
+        == started["ours"]
+        == GenericCallView(
+            title=f"Fetch {url}: {question}",
+            kind="fetch",
+            raw_input={"url": url, "prompt": question},
+        )
+    )
+    logged = [e for e in log_lines(session, home) if e["type"] == "tool/call"]
+    assert [e["name"] for e in logged] == ["web_fetch", "web_fetch", "web_fetch"]

@@ -61,18 +61,21 @@ HOSTILE = [
     ("npm test | tee log", "none"),
     ("cat <<EOF\n$(rm -rf /)\nEOF", "deny bash(rm:*)"),
     ("cat <<EOF\n$(id)\nEOF", "always-ask"),
-    ("cat <<'EOF'\n$(rm -rf /)\nEOF", "none"),
+    ("cat <<'EOF'\n$(rm -rf /)\nEOF", "always-ask"),
     ("npm test <<< $(id)", "always-ask"),
     ("command rm -rf /", "deny bash(rm:*)"),
     ("builtin command rm -rf /", "deny bash(rm:*)"),
-    ("env VAR=1 npm test", "allow"),
-    ("VAR=1 npm test", "allow"),
+    ("env CI=1 npm test", "allow"),
+    ("CI=1 NODE_ENV=test npm test", "allow"),
+    ("env VAR=1 npm test", "always-ask"),
+    ("VAR=1 npm test", "always-ask"),
     ("env VAR=1 rm -rf /", "deny bash(rm:*)"),
-    ("env -i PATH=/x npm test", "always-ask"),
+    ("env -i PATH=/x npm test", "always-ask opaque"),
     ("env -S 'rm -rf /'", "always-ask opaque"),
-    ("LD_PRELOAD=/tmp/x.so npm test", "always-ask"),
-    ("PATH=/tmp/evil:$PATH; npm test", "always-ask"),
-    ("export PATH=.; npm test", "always-ask"),
+    ("LD_PRELOAD=/tmp/x.so npm test", "always-ask opaque"),
+    ("PATH=/tmp/evil:$PATH; npm test", "always-ask opaque"),
+    ("export PATH=.; npm test", "always-ask opaque"),
+    ("export X=1; npm test", "always-ask"),
     ("/bin/rm -rf /", "deny bash(rm:*)"),
     ("../../bin/rm -rf /", "deny bash(rm:*)"),
     ('"r"m -rf /', "deny bash(rm:*)"),
@@ -123,8 +126,42 @@ HOSTILE = [
     ("f() { rm -rf /; }; npm test", "deny bash(rm:*)"),
     ('for f in *; do rm "$f"; done', "deny bash(rm:*)"),
     ("if npm test; then curl x; fi", "deny bash(curl:*)"),
-    ("while true; do npm test; done", "allow"),
-    ("[[ -f x ]] && npm test", "allow"),
+    ("while true; do npm test; done", "always-ask"),
+    ("[[ -f x ]] && npm test", "always-ask"),
+    ("[ -f x ] && npm test", "allow"),
+    ("test -f x && npm test", "allow"),
+    ("set -euo pipefail; npm test", "allow"),
+    ("(cd src && npm test) && { npm test; }", "allow"),
+    ("npm test 2>&1 | ls -l", "allow"),
+    ("npm test < src/in.txt", "allow"),
+    ("npm test < /etc/passwd", "always-ask"),
+    ("npm test < /dev/tcp/example.com/80", "always-ask"),
+    ("cd src && npm test > out.log", "allow"),
+    ("cd src && npm test > ../out.log", "always-ask"),
+    ("[ 1 -eq 1 ] && npm test", "always-ask opaque"),
+    ("echo hi > x; npm test", "allow"),
+    ("timeout 5 echo hi; npm test", "none"),
+    ("sleep 1; npm test", "none"),
+    ("npm test $HOME", "always-ask"),
+    ("ls {a,b}", "always-ask"),
+    ("ls ~", "always-ask"),
+    ("git log HEAD~1", "allow"),
+    ("git > log push origin", "ask bash(git push:*)"),
+    ("git 2>&1 push", "ask bash(git push:*)"),
+    ("git <<EOF push\nx\nEOF", "ask bash(git push:*)"),
+    ("npm test > out --coverage", "none"),
+    ("npm < src/in test", "allow"),
+    ("npm test >&- 2>&1 <&-", "allow"),
+    ("npm \\ test", "always-ask opaque"),
+    ("npm test >&'$(rm -rf /)'", "always-ask opaque"),
+    ("npm test >& out.log", "always-ask opaque"),
+    ("npm test |- CI=1 ls", "always-ask opaque"),
+    ("ls a\n\\rm -rf /", "always-ask opaque"),
+    ("ls a\\\\\n\\rm -rf /", "always-ask opaque"),
+    ("ls a \\\n-l", "always-ask"),
+    ("ls | npm test > log extra", "none"),
+    ("ls && npm test > log extra", "none"),
+    ("ls 'a b' \"c d\" e\\ f", "allow"),
     ("echo $(( $(rm -rf /) ))", "deny bash(rm:*)"),
     ("a[$(rm -rf /)]=1", "deny bash(rm:*)"),
     ('npm test "', "always-ask opaque"),
@@ -199,3 +236,127 @@ def test_a_bare_bash_rule_allows_all_but_what_always_asks(workspace: Path) -> No
     assert isinstance(verdict(every, workspace, "make $(id)"), NoRule)
     star = [parse_rule("Bash(*)", "deny", source, root=workspace, home=workspace)]
     assert isinstance(verdict(star, workspace, "true"), Deny)
+
+
+# Lines that make bash run a string no parser sees as a command: `PAYLOAD` runs, and no rule
+# names it. Each once after an allowed `npm test` (it must not be allowed) and once with `rm`
+# as the payload (a deny rule for rm cannot see it, so deny rules cannot be checked on it).
+HIDDEN = [
+    "printf -v PS4 %s '$(PAYLOAD)'; set -x; npm test",
+    "x='$(PAYLOAD)'; echo \"${x@P}\"; npm test",
+    "[[ 'a[$(PAYLOAD)]' -eq 1 ]]; npm test",
+    "test -v 'a[$(PAYLOAD)]'; npm test",
+    "[ -v 'a[$(PAYLOAD)]' ]; npm test",
+    "printf -v 'a[$(PAYLOAD)]' x; npm test",
+    "declare -n r=PS4; r='$(PAYLOAD)'; set -x; npm test",
+    ": ${PS4:='$(PAYLOAD)'}; set -x; npm test",
+    "unset PS4; : ${PS4:='$(PAYLOAD)'}; set -x; npm test",
+    "x='a[$(PAYLOAD)]'; echo $((x)); npm test",
+    "declare 'a[$(PAYLOAD)]=1'; npm test",
+    "npm test & wait -n -p 'a[$(PAYLOAD)]'",
+    "printf PAYLOAD > .bash_profile; HOME=. bash -lc 'npm test'",
+    "npm test <<EOF\n\\\nEOF\nPAYLOAD\nEOF",
+    "\r npm test",
+    "\rPAYLOAD; npm test",
+    "builtin printf -v 'a[$(PAYLOAD)]' x; npm test",
+    "command declare 'a[$(PAYLOAD)]=1'; npm test",
+    "let 'a[$(PAYLOAD)]'; npm test",
+    "(( a[$(PAYLOAD)] )); npm test",
+    "read 'a[$(PAYLOAD)]' < x; npm test",
+    "mapfile -C 'PAYLOAD' -c 1 a < x; npm test",
+    "s=abc; x='a[$(PAYLOAD)]'; echo ${s:x}; npm test",
+    "x='a[$(PAYLOAD)]'; echo ${!x}; npm test",
+    "set -x; npm test",
+    "bash -x -c 'npm test'",
+    "BASH_ENV=x bash -c 'npm test'",
+    "trap 'PAYLOAD' DEBUG; npm test",
+    "exec npm test",
+]
+
+
+@pytest.mark.parametrize("line", HIDDEN)
+@pytest.mark.parametrize("allowing", ["bash(npm test)", "Bash(npm test:*)"])
+def test_a_hidden_string_is_never_allowed(workspace: Path, line: str, allowing: str) -> None:
+    source = SettingsSource("user", None)
+    rules = [parse_rule(allowing, "allow", source, root=workspace, home=workspace)]
+    result = verdict(rules, workspace, line.replace("PAYLOAD", "evil"))
+    assert isinstance(result, NoRule) and result.concerns, result
+
+
+@pytest.mark.parametrize("line", HIDDEN)
+def test_a_hidden_rm_is_not_allowed_and_hides_from_deny(
+    rules: list[Rule], workspace: Path, line: str
+) -> None:
+    source = SettingsSource("user", None)
+    allow_rm = [parse_rule("Bash(rm:*)", "allow", source, root=workspace, home=workspace)]
+    payload = line.replace("PAYLOAD", "rm -rf /").replace("npm test", "rm x")
+    assert not isinstance(verdict(allow_rm, workspace, payload), Allow)
+    result = verdict(rules, workspace, line.replace("PAYLOAD", "rm -rf /"))
+    # Either the deny rule sees the rm, or the line says deny rules cannot see all of it.
+    assert isinstance(result, Deny) or (isinstance(result, NoRule) and result.opaque), result
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("chrt -f 99 rm -rf /", "deny bash(rm:*)"),
+        ("taskset -c 1 rm -rf /", "deny bash(rm:*)"),
+        ("flock /tmp/lock rm -rf /", "deny bash(rm:*)"),
+        ("flock /tmp/lock -c 'rm -rf /'", "deny bash(rm:*)"),
+        ("setpriv --reuid=1000 rm -rf /", "deny bash(rm:*)"),
+        ("unshare -r rm -rf /", "deny bash(rm:*)"),
+        ("script -qc 'npm test; rm -rf /' /dev/null", "deny bash(rm:*)"),
+        ("watch -n1 'curl x'", "deny bash(curl:*)"),
+        ("chrt 1 npm test", "none"),
+        ("taskset -c 1 npm test", "none"),
+        ("env -C src npm test", "allow"),
+        ("env --chdir=src npm test", "allow"),
+        ("env -C / npm test", "always-ask"),
+        ("env --chdir=/etc npm test", "always-ask"),
+        ("env -C src npm test > out.log", "allow"),
+        ("env -C escape npm test", "always-ask"),
+    ],
+)
+def test_unlisted_wrappers_and_env_chdir(
+    rules: list[Rule], workspace: Path, line: str, expected: str
+) -> None:
+    test_hostile_command(rules, workspace, line, expected)
+
+
+def test_every_bash_builtin_and_keyword_is_classified() -> None:
+    import shutil
+    import subprocess
+
+    from tether.settings.grammar import is_builtin
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    listed = subprocess.run(
+        [bash, "-c", "compgen -b; compgen -k"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(listed) > 60
+    assert [name for name in listed if not is_builtin(name) and name != "]]"] == []
+
+
+@pytest.mark.parametrize(
+    ("rule", "line"),
+    [
+        ("Bash(jobs:*)", "jobs -x evil"),
+        ("Bash(mapfile:*)", "mapfile -C evil -c 1 a"),
+        ("Bash(printf:*)", "printf -v 'a[$(evil)]' x"),
+        ("Bash(test:*)", "test -v 'a[$(evil)]'"),
+        ("Bash(set:*)", "set -x"),
+        ("Bash(wait:*)", "wait -n -p 'a[$(evil)]'"),
+        ("Bash(declare:*)", "declare 'a[$(evil)]=1'"),
+        ("Bash(bash:*)", "bash -lc 'evil'"),
+        ("Bash(command:*)", "command eval evil"),
+    ],
+)
+def test_a_rule_naming_an_evaluating_builtin_does_not_allow_it(
+    workspace: Path, rule: str, line: str
+) -> None:
+    source = SettingsSource("user", None)
+    rules = [parse_rule(rule, "allow", source, root=workspace, home=workspace)]
+    result = verdict(rules, workspace, line)
+    assert isinstance(result, NoRule) and result.concerns, result

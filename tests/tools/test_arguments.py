@@ -76,10 +76,10 @@ def test_an_unknown_argument_names_the_valid_ones_at_any_depth() -> None:
     assert error == (
         "Invalid arguments for read:\n- lines: unknown argument (valid: path, offset, limit)"
     )
-    todo = {"todos": [{"content": "x", "status": "pending", "activeForm": "Doing x"}]}
+    todo = {"todos": [{"content": "x", "status": "pending", "owner": "me"}]}
     assert refused(TodoTool(), todo) == (
-        "Invalid arguments for todo:\n- todos.0.activeForm: unknown argument "
-        "(valid: content, status, priority)"
+        "Invalid arguments for todo:\n- todos.0.owner: unknown argument "
+        "(valid: content, status, activeForm, priority, id)"
     )
 
 

@@ -18,6 +18,11 @@ PROJECT = {
     "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
     "colour": "blue",
 }
+CLAUDE = """{
+  // Claude Code's project settings, comments and all
+  "permissions": {"deny": ["Read(./.env*)"],},
+  "statusLine": {"type": "command", "command": "echo"}
+}"""
 MODE = "#settings select[data-menu-id=mode]"
 SCRIPT = {
     "turns": [
@@ -41,6 +46,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ws = (root / "ws").resolve()
     (ws / ".tether").mkdir(parents=True)
     (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
+    (ws / ".claude").mkdir()
+    (ws / ".claude/settings.json").write_text(CLAUDE)
     return ws
 
 
@@ -84,11 +91,22 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         panel.locator(".perms-rule").first.wait_for()
         assert panel.locator(".perms-trust").inner_text() == "trusted"
         assert panel.locator(".perms-mode").inner_text().startswith("Mode: auto (from project")
-        deny = panel.locator(".perms-rule[data-kind=deny]")
+        deny = panel.locator(".perms-rule[data-kind=deny]").last
         assert deny.locator("code").inner_text() == "read(secret.txt)"
         assert deny.locator(".perms-source").get_attribute("title") == str(
             workspace / ".tether/settings.json"
         )
+        claude = panel.locator(".perms-rule[data-kind=deny]").first
+        assert claude.locator("code").inner_text() == "read(./.env*)"
+        assert claude.locator(".perms-source").get_attribute("title") == str(
+            workspace / ".claude/settings.json"
+        )
+        assert claude.locator(".perms-source").inner_text().startswith("claude · ")
+        assert panel.locator(".perms-claude li").inner_text() == (
+            f"{workspace}/.claude/settings.json: read 1 deny rule; 1 key not supported "
+            "(see the warnings)"
+        )
+        assert "statusLine: not supported" in panel.locator(".perms-problems").inner_text()
         assert panel.locator(".perms-rule[data-kind=allow] code").inner_text() == "bash(*)"
         assert "colour: unknown key" in panel.locator(".perms-problems").inner_text()
         shot(page, "dialog#permissions", "settings-panel")

@@ -32,6 +32,7 @@ from tether.mcp import (
     describe_spec,
     gather,
 )
+from tether.mcp.preapproval import ProjectChoices
 from tether.session import Session
 
 if TYPE_CHECKING:
@@ -100,7 +101,16 @@ class SessionMcp:
         if not self._project:
             return
         specs, self._project = self._project, []
+        choices = ProjectChoices.of(session.gate.settings)
+        specs, kept_stopped = choices.without_disabled(specs, session.cwd)
+        for notice in kept_stopped:
+            notify(notice)
+        if not specs:
+            return
         approvals = Approvals(self._home)
+        by_settings = choices.started_unasked(specs, session.cwd, approvals)
+        if by_settings is not None:
+            notify(by_settings)
         state = approvals.state(session.cwd, specs)
         if state != "approved":
             decision = await _ask(client, session.id, specs, changed=state == "changed")

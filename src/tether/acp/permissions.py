@@ -31,6 +31,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -127,7 +128,7 @@ def _kind(access: Subject) -> ToolKind:
             return "execute"
         case FetchAccess() | SearchAccess():
             return "fetch"
-        case McpAccess() | ServerStart() | WorkspaceTrust():
+        case McpAccess() | NamedAccess() | ServerStart() | WorkspaceTrust():
             return "other"
         case DelegatedAccess(access=inner):
             return _kind(inner)

@@ -22,7 +22,7 @@ def plan_update(todos: list[TodoItem]) -> AgentPlanUpdate:
 def _entry(item: TodoItem) -> PlanEntry:
     priority = item.priority or "medium"
     if item.status != "cancelled":
-        return plan_entry(item.content, priority=priority, status=item.status)
+        return plan_entry(item.shown, priority=priority, status=item.status)
     # Done with, not done: any client shows the word, tether's own reads the status.
     entry = plan_entry(item.content + CANCELLED_SUFFIX, priority=priority, status="completed")
     return entry.model_copy(update={"field_meta": {"tether": {"status": "cancelled"}}})

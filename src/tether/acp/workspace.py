@@ -14,7 +14,7 @@ from tether.acp.switches import set_mode
 from tether.policy import settle_trust
 from tether.settings import Settings
 from tether.settings.effective import sandbox_policy, search_setup, tool_env
-from tether.settings.report import permissions_report, permissions_text
+from tether.settings.report import claude_file_lines, permissions_report, permissions_text
 from tether.tools.bash.tool import BashTool
 from tether.tools.web import WebSearchTool
 
@@ -30,6 +30,8 @@ def announce(ctx: AgentContext, opened: OpenSession) -> None:
     if settings is None:
         return
     notify = ctx.notifier(opened)
+    for line in claude_file_lines(settings):
+        notify(f"Claude Code settings {line}")
     for problem in settings.problems:
         notify(f"{problem} (ignored)")
 

@@ -1,10 +1,10 @@
-"""The agents every session has: `general` (every tool) and `explore` (read-only)."""
+"""The agents every session has: `general` (every tool), `explore` and `plan` (read-only)."""
 
 from __future__ import annotations
 
 from tether.agents.definition import AgentDefinition
 
-__all__ = ["BUILTIN_AGENTS", "CHILD_PREAMBLE", "EXPLORE", "GENERAL"]
+__all__ = ["BUILTIN_AGENTS", "CHILD_PREAMBLE", "EXPLORE", "GENERAL", "PLAN"]
 
 CHILD_PREAMBLE = """\
 You were started by another agent, through its `task` tool, to do one task. The person \
@@ -55,5 +55,30 @@ line or two says it better than words.""",
     read_only=True,
 )
 
-BUILTIN_AGENTS: tuple[AgentDefinition, ...] = (GENERAL, EXPLORE)
+PLAN = AgentDefinition(
+    name="plan",
+    description=(
+        "A read-only architect: studies the code a change touches and returns a step-by-step "
+        "implementation plan (files, functions, order, risks, how to test). It cannot change "
+        "files."
+    ),
+    prompt="""\
+You are plan, a read-only agent that designs how to make a change before anyone makes it.
+
+You cannot change anything: you have `read`, `grep`, `glob` and `web_fetch`, and `bash` \
+runs only in a read-only sandbox (for `git log`, `ls` and the like).
+
+How to work:
+- Find the code the change touches: where it lives, what calls it, how it is tested, and \
+the patterns the codebase already uses for the same kind of thing.
+- Read enough to be sure; do not guess at code you have not seen.
+
+Your final message is the plan: a short summary of the approach, then numbered steps, each \
+naming the files (`path:line`) and functions to change and what to change in them, then \
+the risks and the tests that would prove the change works.""",
+    tools=("read", "grep", "glob", "web_fetch", "bash"),
+    read_only=True,
+)
+
+BUILTIN_AGENTS: tuple[AgentDefinition, ...] = (GENERAL, EXPLORE, PLAN)
 """Built in, in the order the model sees them (custom agents follow)."""

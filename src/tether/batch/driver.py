@@ -15,6 +15,7 @@ from tether.batch.pool import PoolEvents
 from tether.batch.progress import BatchProgress
 from tether.batch.results import NO_USAGE, ResultsFile, TaskResult
 from tether.batch.tasks import BadTask, BatchTask, TaskLine
+from tether.render.theme import printable
 
 __all__ = ["BatchRun", "Runner", "run_batch"]
 
@@ -49,13 +50,16 @@ class BatchRun:
 
 
 def run_batch(lines: Sequence[TaskLine], out: Path, runner: Runner, err: Console) -> BatchRun:
-    """Run the lines not finished in `out` yet on `runner`; the lines written."""
+    """Run the lines not finished in `out` yet on `runner`; the lines written.
+
+    Raises `UnreadableFile` when `out`'s results file is not one (see `ResultsFile.read`)."""
     started = time.monotonic()
     results = ResultsFile(out)
     finished = results.finished()
     for number in results.unreadable:
         err.print(
-            f"tether: warning: {results.path} line {number} is not a result line (ignored)",
+            printable(f"tether: warning: {results.path} line {number} is not a result line")
+            + " (ignored)",
             style="yellow",
             markup=False,
         )
@@ -72,7 +76,7 @@ def run_batch(lines: Sequence[TaskLine], out: Path, runner: Runner, err: Console
         for line in todo:
             if isinstance(line, BadTask):
                 err.print(
-                    f"tether: error: task file line {line.line}: {line.message}",
+                    printable(f"tether: error: task file line {line.line}: {line.message}"),
                     markup=False,
                     soft_wrap=True,
                 )

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from tether.batch.results import TaskResult, TaskStatus
 from tether.batch.tasks import BatchTask
+from tether.render.theme import printable
 
 __all__ = ["BatchProgress", "percentile", "summary_table"]
 
@@ -68,8 +69,11 @@ class BatchProgress:
             ended = sum(self.counts.values())
             detail = f": {result.error}" if result.error else ""
             self.console.print(
-                f"[{ended}/{self.total}] {result.id} {result.status} "
-                f"({result.duration_ms / 1000:.1f} s){detail}",
+                # What a task's git or setup said may hold escape sequences: shown, not obeyed.
+                printable(
+                    f"[{ended}/{self.total}] {result.id} {result.status} "
+                    f"({result.duration_ms / 1000:.1f} s){detail}"
+                ),
                 markup=False,
                 highlight=False,
                 soft_wrap=True,

@@ -14,11 +14,13 @@ from typing import ClassVar, Literal
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, computed_field
 
+from tether.bounded import read_bounded
 from tether.session.events import TurnEndReason
 from tether.session.headless import RunUsage
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
+    "MAX_RESULTS_BYTES",
     "NO_USAGE",
     "RESULTS_FILE",
     "TASK_RESULT",
@@ -28,6 +30,8 @@ __all__ = [
 ]
 
 RESULTS_FILE = "results.jsonl"
+MAX_RESULTS_BYTES = 4 * 1024**3
+"""The largest results file read back to resume (a larger one is an error, not a crash)."""
 
 TaskStatus = Literal["done", "failed", "timeout", "cancelled", "error"]
 """How a task ended: its prompt finished, failed (the model, a stop short of the end), ran out
@@ -83,10 +87,13 @@ class ResultsFile:
         """Line numbers that could not be read (a line cut short by a crash, say)."""
 
     def read(self) -> dict[str, TaskResult]:
-        """The last result of each id (an id may be cancelled, then run again)."""
+        """The last result of each id (an id may be cancelled, then run again).
+
+        Raises `UnreadableFile` when the file is not a regular one (a FIFO would never end,
+        a device never stop) or is too large."""
         found: dict[str, TaskResult] = {}
         try:
-            data = self.path.read_bytes()
+            data = read_bounded(self.path, limit=MAX_RESULTS_BYTES)
         except FileNotFoundError:
             return found
         for number, raw in enumerate(data.splitlines(), 1):

@@ -11,20 +11,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.alias_generators import to_camel
 
 from tether.bounded import read_bounded_text
 from tether.jsontext import parse_json
 from tether.policy import PolicyMode
 
-__all__ = ["MAX_TASK_FILE_BYTES", "BadTask", "BatchTask", "TaskLine", "read_tasks"]
+__all__ = ["ID_RULE", "MAX_TASK_FILE_BYTES", "BadTask", "BatchTask", "TaskLine", "read_tasks"]
 
 MAX_TASK_FILE_BYTES = 256 * 1024 * 1024
 """The largest task file read (prompts are text: this is hundreds of thousands of tasks)."""
 
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
-"""A task id names its workspace folder: a plain name, no path, not hidden."""
+"""A task id names its workspace folder: a plain name, no path, not hidden (matched whole:
+a pattern that only has to occur somewhere let `../x`, `a/b` and escape sequences through)."""
+ID_RULE = "1 to 128 letters, digits, '_', '.' or '-', starting with a letter, digit or '_'"
+"""What an id may be, as a bad line says."""
 
 
 class BatchTask(BaseModel):
@@ -34,7 +37,7 @@ class BatchTask(BaseModel):
         alias_generator=to_camel, validate_by_alias=True, extra="forbid", frozen=True
     )
 
-    id: str = Field(pattern=_ID.pattern)
+    id: str
     prompt: str = Field(min_length=1)
     cwd: str | None = None
     """A folder copied into the task's workspace (the original is never touched)."""
@@ -50,6 +53,20 @@ class BatchTask(BaseModel):
     author wrote it)."""
     line: int = 0
     """The task's line in its file (set by `read_tasks`, not read from the line)."""
+
+    @field_validator("id")
+    @classmethod
+    def _plain_id(cls, value: str) -> str:
+        if not _ID.fullmatch(value):
+            raise ValueError(f"an id is {ID_RULE}")
+        return value
+
+    @field_validator("ref")
+    @classmethod
+    def _not_an_option(cls, value: str | None) -> str | None:
+        if value is not None and (not value or value.startswith("-")):
+            raise ValueError("a ref names a commit, branch or tag (it cannot start with '-')")
+        return value
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

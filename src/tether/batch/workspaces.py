@@ -12,13 +12,16 @@ import os
 import shutil
 import stat
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.batch.removal import RemovalError, remove_entry
 from tether.batch.tasks import BatchTask
 from tether.gitenv import SAFE_CONFIG, VERBATIM_ATTRIBUTES, isolated_environment
 
 __all__ = [
+    "BATCH_OUTPUTS",
     "GIT_TIMEOUT_S",
     "MAX_DIFF_BYTES",
     "Change",
@@ -26,8 +29,10 @@ __all__ = [
     "Workspace",
     "WorkspaceError",
     "prepare_workspace",
-    "remove_tree",
 ]
+
+BATCH_OUTPUTS = ("results.jsonl", "sessions", "workspaces")
+"""What a batch writes in its output folder (never copied into a task's workspace)."""
 
 GIT_TIMEOUT_S = 600
 """How long one git command may take (a clone of a large repository included)."""
@@ -82,25 +87,31 @@ class Workspace:
         return Change(note + stat, truncated=True)
 
     def remove(self) -> None:
-        """Delete the workspace and its snapshots."""
-        remove_tree(self.path)
-        remove_tree(self.snapshots)
+        """Delete the workspace and its snapshots (nothing outside their folder)."""
+        remove_entry(self.path.parent, self.path.name)
+        remove_entry(self.snapshots.parent, self.snapshots.name)
 
 
 def prepare_workspace(task: BatchTask, root: Path, leave_out: Path | None = None) -> Workspace:
     """The task's workspace under `root` (any earlier one of the same id removed), set up, with
-    its starting snapshot. A copied folder leaves `leave_out` out (the batch's own output
-    folder, when it is inside the folder copied). Raises `WorkspaceError`."""
+    its starting snapshot. A copied folder leaves out `root` and, when given, the batch's
+    output folder `leave_out` and what the batch writes there. Raises `WorkspaceError`."""
     path = root / task.id
     snapshots = root / f".{task.id}.snapshots"
-    remove_tree(path)
-    remove_tree(snapshots)
+    try:
+        remove_entry(root, path.name)
+        remove_entry(root, snapshots.name)
+    except RemovalError as exc:
+        raise WorkspaceError(str(exc)) from exc
     root.mkdir(parents=True, exist_ok=True)
     if task.repo is not None:
         _clone(task.repo, task.ref, path)
     else:
         assert task.cwd is not None  # a task has one or the other (see `read_tasks`)
-        _copy(Path(task.cwd), path, leave_out or root)
+        skipped = [root]
+        if leave_out is not None:
+            skipped += [leave_out, *(leave_out / name for name in BATCH_OUTPUTS)]
+        _copy(Path(task.cwd), path, skipped)
     if task.setup is not None:
         _setup(task.setup, path, task.timeout_s)
     _git(snapshots, None, "init", "--quiet")
@@ -109,43 +120,30 @@ def prepare_workspace(task: BatchTask, root: Path, leave_out: Path | None = None
     return Workspace(path=path, snapshots=snapshots, base=_snapshot(snapshots, path))
 
 
-def remove_tree(path: Path) -> None:
-    """Delete `path` if it is there, read-only folders included."""
-
-    def writable(_function: object, name: str, _exc: object) -> None:
-        # A folder the task made read-only: open it up and try once more.
-        os.chmod(os.path.dirname(name), stat.S_IRWXU)
-        if os.path.isdir(name) and not os.path.islink(name):
-            os.chmod(name, stat.S_IRWXU)
-            shutil.rmtree(name, ignore_errors=True)
-        else:
-            os.unlink(name)
-
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.exists():
-        shutil.rmtree(path, onerror=writable)
-
-
 def _clone(repo: str, ref: str | None, path: Path) -> None:
     """A clone of `repo` at `ref` (a local one shares the original's objects, read only)."""
     local = Path(repo).is_dir()
     shared = ["--shared"] if local else []
     _git(None, None, "clone", "--quiet", "--no-checkout", *shared, "--", repo, str(path))
-    _git(None, path, "checkout", "--quiet", "--detach", ref or "HEAD")
+    # Resolved first, after `--end-of-options`: a ref is never read as an option of git's.
+    commit = _git(
+        None, path, "rev-parse", "--verify", "--end-of-options", f"{ref or 'HEAD'}^{{commit}}"
+    )
+    _git(None, path, "checkout", "--quiet", "--detach", commit.strip(), "--")
 
 
-def _copy(source: Path, path: Path, leave_out: Path) -> None:
+def _copy(source: Path, path: Path, leave_out: Sequence[Path]) -> None:
     """A copy of `source`: folders, regular files and symlinks as links (FIFOs, sockets and
-    devices are left out: reading one could block or never end), without `leave_out` (a copy
-    inside the folder copied would copy itself)."""
-    outside = os.path.realpath(leave_out)
+    devices are left out: reading one could block or never end), without the entries that
+    are one of `leave_out` (the batch's own folders: a copy inside the folder copied would
+    copy itself, each copy one level deeper)."""
+    outside = {os.path.realpath(p) for p in leave_out}
 
     def special(folder: str, names: list[str]) -> set[str]:
         skipped = set()
         for name in names:
             entry = os.path.join(folder, name)
-            if os.path.realpath(entry) == outside:
+            if os.path.realpath(entry) in outside:
                 skipped.add(name)
                 continue
             try:

@@ -5,9 +5,11 @@ has its own GIT_DIR and its own index file. Its index keeps every file's stat da
 checkpoint lists what changed by stat (`ls-files -m -o`, with the untracked cache) and hashes
 only those files; unchanged trees are not written again.
 
-Left out of snapshots: what `.gitignore` ignores, `.git` itself, files over 10 MB, anything
-that is not a regular file or a symbolic link, nested repositories, and tether's data
-directory when it lies inside the workspace.
+Left out of snapshots: what `.gitignore` ignores, `.git` itself, files over 10 MB (and files
+git cannot read, named like them), anything that is not a regular file or a symbolic link,
+nested repositories, tether's data directory when it lies inside the workspace, and the
+files tether itself writes there (`own`: the person's remembered answers), so that no undo
+or rewind takes them away and no "prompt N changed" line counts them.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ _CONFIG = (
 
 
 _BATCH_PATHS = 200
+_MAX_FAILED = 64
+"""Files one checkpoint leaves out because git could not read them, before it fails."""
+_UNPROCESSED = re.compile(r"Unable to process path (.+)$", re.MULTILINE)
+"""git's `update-index` on the path it could not save (the others before it were saved)."""
 MAX_FILES = 250_000
 """A workspace listing more new or changed files than this at once is not snapshotted."""
 _PACK_AFTER = 256
@@ -62,27 +68,41 @@ class GitStore:
 
     kind: StoreKind = "git"
 
-    def __init__(self, directory: Path, root: Path, binary: str, excluded: Sequence[Path]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        root: Path,
+        binary: str,
+        excluded: Sequence[Path],
+        own: Sequence[str] = (),
+    ) -> None:
         self.directory = directory
         self.root = root
         self._index = directory / "index"
         self._lock = directory / "lock"
         self.git = Git(binary, directory / "git", root, self._index)
         self._excluded = tuple(excluded)
+        self._own = tuple(own)
         self._new_objects = 0
         self._fresh: list[tuple[str, str]] = []
         """Small steps since the last pack: (the tree before, the tree after)."""
 
     @classmethod
     def open(
-        cls, directory: Path, root: Path, binary: str, excluded: Sequence[Path] = ()
+        cls,
+        directory: Path,
+        root: Path,
+        binary: str,
+        excluded: Sequence[Path] = (),
+        own: Sequence[str] = (),
     ) -> GitStore:
         """The store in `directory` for the workspace `root`, created on first use.
 
-        `excluded` are directories never saved (tether's own data when it is inside `root`).
+        `excluded` are directories never saved (tether's own data when it is inside `root`),
+        `own` the files (relative to `root`) tether writes itself, never saved either.
         """
         directory.mkdir(parents=True, exist_ok=True)
-        store = cls(directory, root, binary, excluded)
+        store = cls(directory, root, binary, excluded, own)
         with store.locked():
             store._init()
         return store
@@ -113,7 +133,8 @@ class GitStore:
             (git_dir / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
         info = git_dir / "info"
         (info / "attributes").write_text(VERBATIM_ATTRIBUTES, encoding="utf-8")
-        (info / "exclude").write_text(_exclude_lines(self.root, self._excluded), encoding="utf-8")
+        excluded = _exclude_lines(self.root, self._excluded) + _own_lines(self._own)
+        (info / "exclude").write_text(excluded, encoding="utf-8")
 
     def snapshot(self, previous: str | None) -> Snapshot:
         """Save the workspace: update the index from what changed by stat, write its tree."""
@@ -125,16 +146,10 @@ class GitStore:
                     "checkpoints are off for it (a .gitignore can leave some out)"
                 )
             update, drop, skipped = self._sort(_split(listed))
+            # A store made before a file was tether's own may hold it: it goes now.
+            drop.extend(self._own)
             if update:
-                self.git.run(
-                    "update-index",
-                    "-z",
-                    "--add",
-                    "--remove",
-                    "--replace",
-                    "--stdin",
-                    stdin=_joined(update),
-                )
+                skipped += self._update(update)
             if drop:
                 self.git.run("update-index", "-z", "--force-remove", "--stdin", stdin=_joined(drop))
             tree = self.git.run("write-tree").decode().strip()
@@ -151,16 +166,48 @@ class GitStore:
                     self._pack()
         return Snapshot(tree, changed, tuple(skipped))
 
+    def _update(self, paths: list[str]) -> list[str]:
+        """Save `paths` in the index; those git could not read (left as last saved, so the
+        checkpoint names them instead of failing whole, and no later one fails on them)."""
+        failed: list[str] = []
+        left = paths
+        while left:
+            try:
+                self.git.run(
+                    "update-index",
+                    "-z",
+                    "--add",
+                    "--remove",
+                    "--replace",
+                    "--stdin",
+                    stdin=_joined(left),
+                )
+                break
+            except CheckpointError as exc:
+                bad = _UNPROCESSED.search(str(exc))
+                if bad is None or bad.group(1) not in left or len(failed) >= _MAX_FAILED:
+                    raise
+                failed.append(bad.group(1))
+                left = [p for p in left if p != bad.group(1)]  # those before it: saved again
+        return failed
+
     def _sort(self, paths: Iterator[str]) -> tuple[list[str], list[str], list[str]]:
         """The listed paths: to update (files, links, deleted ones), to drop, and too large."""
         update: list[str] = []
         drop: list[str] = []
         skipped: list[str] = []
         seen: set[str] = set()
+        folders: dict[str, bool] = {}
         for path in paths:
             if path in seen or path.endswith("/"):
                 continue  # listed twice (modified and deleted), or a nested repository
             seen.add(path)
+            if not self._in_folders(path, folders):
+                # A folder on its way is a symbolic link (or a file) now: the path is gone,
+                # and git would refuse it as `beyond a symbolic link`. The link itself is
+                # listed on its own.
+                drop.append(path)
+                continue
             try:
                 info = os.lstat(self.root / path)
             except FileNotFoundError:
@@ -179,6 +226,22 @@ class GitStore:
             else:
                 update.append(path)
         return update, drop, skipped
+
+    def _in_folders(self, path: str, folders: dict[str, bool]) -> bool:
+        """Whether each folder on the way to `path` is a real folder (not a link), with the
+        answers cached in `folders`."""
+        parts = path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder not in folders:
+                try:
+                    mode = os.lstat(self.root / folder).st_mode
+                    folders[folder] = stat.S_ISDIR(mode)
+                except OSError:
+                    folders[folder] = False
+            if not folders[folder]:
+                return False
+        return True
 
     def _pack(self) -> None:
         # Each loose object takes a disk block; packed, a checkpoint's trees delta well. No
@@ -322,6 +385,11 @@ def _joined(paths: Sequence[str]) -> bytes:
 
 
 _GLOB = re.compile(r"([*?\[\\!# ])")
+
+
+def _own_lines(own: Sequence[str]) -> str:
+    """`info/exclude` lines for the files tether writes itself (paths relative to the root)."""
+    return "".join("/" + _GLOB.sub(r"\\\1", path) + "\n" for path in own)
 
 
 def _exclude_lines(root: Path, excluded: Sequence[Path]) -> str:

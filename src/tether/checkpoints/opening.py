@@ -9,8 +9,13 @@ from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
 from tether.checkpoints.store import SnapshotStore, workspace_key
 from tether.gitenv import find_git
+from tether.settings.sources import LOCAL_FILE
 
-__all__ = ["SNAPSHOTS_DIR", "open_store"]
+__all__ = ["OWN_FILES", "SNAPSHOTS_DIR", "open_store"]
+
+OWN_FILES = (LOCAL_FILE,)
+"""What tether itself writes into a workspace (the rules "always allow for this project"
+adds): the person's, not a prompt's change, so no checkpoint holds it and no undo removes it."""
 
 SNAPSHOTS_DIR = "snapshots"
 """Under tether's data directory: one store per workspace."""
@@ -33,5 +38,5 @@ def open_store(home: Path, root: Path) -> SnapshotStore:
     directory = home / SNAPSHOTS_DIR / workspace_key(root)
     git = find_git()
     if git is not None:
-        return GitStore.open(directory, root, git, excluded=[home])
+        return GitStore.open(directory, root, git, excluded=[home], own=OWN_FILES)
     return PreimageStore.open(directory / "preimages", root)

@@ -28,7 +28,7 @@ from tether.checkpoints.files import Blob, FileState, disk_state
 from tether.checkpoints.store import SnapshotStore
 from tether.jsontext import parse_json
 from tether.tools.errors import ToolError
-from tether.tools.fs.atomic import TEMP_PREFIX
+from tether.tools.fs.atomic import temp_name, temp_stem
 from tether.tools.fs.beneath import opened_dir
 
 __all__ = ["MAX_JOURNAL_BYTES", "Change", "Restored", "finish", "recover", "restore"]
@@ -147,7 +147,7 @@ def _put(root: Path, change: Change, now: FileState, read: Callable[[str], bytes
 
 
 def _write(parent: int, name: str, data: bytes, target: Blob, now: FileState) -> None:
-    temp = f"{TEMP_PREFIX}{name}.{secrets.token_hex(4)}.tmp"
+    temp = temp_name(name)
     if target.mode == "120000":
         os.symlink(os.fsdecode(data), temp, dir_fd=parent)
     else:
@@ -197,7 +197,7 @@ def _prune_empty(root: Path, directory: Path) -> None:
 def _clean_temps(root: Path, path: str) -> None:
     """Remove temp files a killed restore left beside `path`."""
     target = root / path
-    prefix = f"{TEMP_PREFIX}{target.name}."
+    prefix = f"{temp_stem(target.name)}."
     with contextlib.suppress(OSError, ToolError), opened_dir(target.parent, [root]) as parent:
         fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=parent)
         try:

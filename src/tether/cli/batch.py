@@ -9,8 +9,10 @@ from pathlib import Path
 from tether.batch.driver import Runner, run_batch
 from tether.batch.pool import Pool
 from tether.batch.progress import summary_table
+from tether.batch.results import RESULTS_FILE
 from tether.batch.runner import BatchOptions
 from tether.batch.tasks import read_tasks
+from tether.batch.workspaces import BATCH_OUTPUTS
 from tether.bounded import UnreadableFile
 from tether.cli.model_args import add_model_arguments
 from tether.cli.safe_output import consoles
@@ -110,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     options = BatchOptions(
         home=data_dir(),
         model=args.model,
+        thinking=args.thinking,
         base_url=args.base_url,
         mode=args.mode,
         sandbox=args.sandbox,
@@ -142,7 +145,11 @@ def run(args: argparse.Namespace) -> int:
             retries=args.retries,
             max_concurrency=args.max_concurrency,
         )
-    done = run_batch(lines, folder, runner, err)
+    try:
+        done = run_batch(lines, folder, runner, err)
+    except UnreadableFile as exc:
+        err.print(f"tether: error: cannot resume from {exc}", markup=False)
+        return 2
     out.print(summary_table(done.results, skipped=done.skipped, elapsed_s=done.elapsed_s))
     if done.cancelled:
         err.print(
@@ -171,4 +178,11 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--max-steps must be at least 1"
     if args.out.exists() and not args.out.is_dir():
         return f"--out {args.out} is not a directory"
+    for name in BATCH_OUTPUTS:
+        path: Path = args.out / name
+        # Followed links: what the batch would read and write is what matters.
+        if name == RESULTS_FILE and path.exists() and not path.is_file():
+            return f"--out {args.out}: {path} is not a regular file"
+        if name != RESULTS_FILE and path.exists() and not path.is_dir():
+            return f"--out {args.out}: {path} is not a directory"
     return None

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
 
 from tether.mcp import PROJECT_FILE, Approvals, McpSpec, describe_spec, gather
+from tether.mcp.preapproval import ProjectChoices
 from tether.policy import (
     PermissionAsker,
     PermissionChoice,
@@ -45,7 +46,8 @@ class CliMcp:
         notices = list(sources.notices)
         specs = list(sources.trusted)
         if sources.project:
-            specs += await self._approved(session.cwd, sources.project, notices)
+            choices = ProjectChoices.of(session.gate.settings)
+            specs += await self._approved(session.cwd, sources.project, notices, choices)
         for notice in notices:
             self.err.print(f"tether: {notice}", style="yellow", markup=False)
         if not specs:
@@ -60,13 +62,24 @@ class CliMcp:
                 session.tools.add(tool)
         return servers
 
-    async def _approved(self, cwd: Path, specs: list[McpSpec], notices: list[str]) -> list[McpSpec]:
-        """The project servers that may start: approved as they are, named, or allowed now."""
+    async def _approved(
+        self, cwd: Path, specs: list[McpSpec], notices: list[str], choices: ProjectChoices
+    ) -> list[McpSpec]:
+        """The project servers that may start: approved as they are, by the settings, named,
+        or allowed now; never one the settings disable."""
         configured = {s.name for s in specs}
         for name in self.named:
             if name not in configured:
                 notices.append(f"--approve-mcp {name}: {cwd / PROJECT_FILE} has no such server")
+        specs, kept_stopped = choices.without_disabled(specs, cwd)
+        notices.extend(kept_stopped)
+        if not specs:
+            return []
         approvals = Approvals(self.home)
+        by_settings = choices.started_unasked(specs, cwd, approvals)
+        if by_settings is not None:
+            notices.append(by_settings)
+            return specs
         state = approvals.state(cwd, specs)
         if state == "approved":
             return specs

@@ -14,6 +14,7 @@ from rich.console import Console
 from tether.cli.safe_output import print_json_line
 from tether.session.headless import RUN_INIT, RUN_RESULT, RunInit, RunResult, stream_line
 from tether.session.updates import ClientUpdate, ToolCallFinished
+from tether.tools.task.meta import refusals
 
 __all__ = ["OUTPUT_FORMATS", "JsonLines", "OutputFormat"]
 
@@ -37,8 +38,10 @@ class JsonLines:
 
     def __call__(self, update: ClientUpdate) -> None:
         """Write one update (stream-json) and note a refusal."""
-        if isinstance(update, ToolCallFinished) and update.permission == "refused":
-            self.refused = True
+        if isinstance(update, ToolCallFinished) and (
+            update.permission == "refused" or refusals(update.result.meta)
+        ):
+            self.refused = True  # its own call, or one of an agent it started
         if self.stream:
             self._write(stream_line(update))
 

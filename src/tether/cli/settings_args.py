@@ -21,9 +21,11 @@ from tether.settings.effective import (
     extra_roots,
     sandbox_policy,
     search_setup,
+    thinking_level,
     tool_env,
 )
 from tether.settings.effective import model_spec as spec_from
+from tether.settings.report import claude_file_lines
 from tether.tools.web import NoSearch, SearchChoice, SearchSetup
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "say_search",
     "search_setup",
     "settings_flags",
+    "thinking_level",
     "tool_env",
 ]
 
@@ -63,6 +66,7 @@ def settings_flags(args: argparse.Namespace) -> SettingsFlags:
     return SettingsFlags(
         mode=getattr(args, "mode", None),
         model=getattr(args, "model", None),
+        thinking=getattr(args, "thinking", None),
         sandbox_mode=getattr(args, "sandbox", None),
         allow_network=True if getattr(args, "allow_network", False) else None,
         allow=tuple(getattr(args, "allow", ()) or ()),
@@ -76,6 +80,8 @@ def run_settings(
     """The settings of workspace `cwd`: problems printed, trust asked when someone can answer,
     else said. Raises `SettingsError` for a file that cannot be used."""
     settings = load_settings(cwd.resolve(), home, flags=flags)
+    for line in claude_file_lines(settings):
+        err.print(f"tether: Claude Code settings {line}", markup=False, soft_wrap=True)
     for problem in settings.problems:
         err.print(
             f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True

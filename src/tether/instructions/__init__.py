@@ -1,6 +1,8 @@
-"""Instructions for the model from files people already keep: `AGENTS.md`, else `CLAUDE.md`,
-in every directory from the repository's root down to the workspace, the user's own files,
-and the files they import with `@path`.
+"""Instructions for the model from files people already keep: `AGENTS.md`, `CLAUDE.md`,
+`.claude/CLAUDE.md`, `.claude/rules/*.md` and `CLAUDE.local.md`, in every directory from the
+repository's root down to the workspace, the user's own files, and the files they import with
+`@path`. A rule file whose front matter names `paths` applies only to the files they match:
+it is in `scoped`, for the session to show when the model reads one of them.
 
     found = load_instructions(workspace, user_dir, trusted=False)
     found.files      # each file with its text and where it comes from, in prompt order
@@ -15,9 +17,12 @@ from pathlib import Path
 
 from tether.instructions.files import (
     AGENTS_FILE,
+    CLAUDE_DIR_FILE,
     CLAUDE_FILE,
+    CLAUDE_LOCAL_FILE,
+    RULES_DIR,
     claude_home,
-    directory_file,
+    directory_files,
     project_chain,
     repository_root,
     user_files,
@@ -33,15 +38,18 @@ from tether.instructions.imports import (
 
 __all__ = [
     "AGENTS_FILE",
+    "CLAUDE_DIR_FILE",
     "CLAUDE_FILE",
+    "CLAUDE_LOCAL_FILE",
     "MAX_DEPTH",
     "MAX_FILE_CHARS",
+    "RULES_DIR",
     "InstructionFile",
     "Instructions",
     "Origin",
     "Reader",
     "claude_home",
-    "directory_file",
+    "directory_files",
     "import_paths",
     "load_instructions",
     "project_chain",
@@ -57,6 +65,9 @@ class Instructions:
 
     files: tuple[InstructionFile, ...]
     problems: tuple[str, ...]
+    scoped: tuple[InstructionFile, ...] = ()
+    """Rule files with `paths`: each applies to the files its globs match (relative to the
+    directory holding its `.claude/`, the workspace for the user's)."""
 
 
 def reader_for(roots: Sequence[Path], *, trusted: bool) -> Reader:
@@ -67,7 +78,7 @@ def reader_for(roots: Sequence[Path], *, trusted: bool) -> Reader:
 
 
 def load_instructions(
-    cwd: Path, roots: Sequence[Path], user_dir: Path, *, trusted: bool
+    cwd: Path, roots: Sequence[Path], user_dir: Path | None, *, trusted: bool
 ) -> Instructions:
     """The user's files, then the chain from the repository's root down to `cwd`, each
     followed by what it imports."""
@@ -76,7 +87,7 @@ def load_instructions(
     for path in user_files(user_dir):
         files.extend(reader.read(path, "user"))
     for directory in project_chain(cwd):
-        found = directory_file(directory)
-        if found is not None:
+        for found in directory_files(directory):
             files.extend(reader.read(found, "project"))
-    return Instructions(tuple(files), tuple(reader.problems))
+    always = tuple(f for f in files if not f.paths)
+    return Instructions(always, tuple(reader.problems), tuple(f for f in files if f.paths))

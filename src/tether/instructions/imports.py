@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 from tether.bounded import UnreadableFile, read_bounded
+from tether.frontmatter import FrontMatterError, parse_front_matter
+from tether.instructions.files import is_rule_file
 
 __all__ = [
     "MAX_DEPTH",
@@ -54,6 +56,9 @@ class InstructionFile:
     text: str
     origin: Origin
     imported_by: Path | None = None
+    paths: tuple[str, ...] = ()
+    """A rule file's `paths` globs: it applies only to the files they match, and is shown
+    when the model reads one (empty: it always applies)."""
 
 
 def import_paths(text: str) -> list[str]:
@@ -100,6 +105,11 @@ class Reader:
         text = self._text(shown)
         if text is None:
             return []
+        paths: tuple[str, ...] = ()
+        if is_rule_file(shown) and origin != "import":
+            text, paths = self._rule(shown, text)
+            if not text:
+                return []
         own_place = resolved == Path(os.path.abspath(shown))
         outside = self.boundary is not None and not _inside(resolved, self.boundary)
         if linked and not own_place and outside:
@@ -107,7 +117,7 @@ class Reader:
             self._report(f"{shown}: it leads outside the workspace ({resolved}); not read")
             return []
         self.seen.add(resolved)
-        files = [InstructionFile(shown, text, origin, parent)]
+        files = [InstructionFile(shown, text, origin, parent, paths)]
         for token in import_paths(text):
             files.extend(self._import(token, shown, (*stack, resolved), within=within))
         return files
@@ -156,6 +166,23 @@ class Reader:
         text = text[:MAX_FILE_CHARS].strip()
         self.used += len(text)
         return text or None
+
+    def _rule(self, path: Path, text: str) -> tuple[str, tuple[str, ...]]:
+        """A rule file's body and its `paths` (Claude Code's front matter of rules)."""
+        try:
+            front = parse_front_matter(text, known=("paths",), required=False)
+            scoped = front.fields.get("paths")
+            paths = tuple(scoped.items()) if scoped is not None else ()
+        except FrontMatterError as exc:
+            self._report(f"instructions skipped: {exc.where(path)}")
+            return "", ()
+        for key, given in front.fields.items():
+            if key != "paths":
+                self._report(
+                    f"{path}:{given.line}: `{given.key}` is not a key of Claude Code's rules "
+                    "(only `paths` is); ignored"
+                )
+        return front.body.strip(), paths
 
     def _report(self, problem: str) -> None:
         if problem not in self.problems:

@@ -56,7 +56,10 @@ def gather(workspace: Path, home: Path | None, client: Sequence[McpSpec] = ()) -
         if path is None:
             continue
         try:
-            take(read_specs(path), into)
+            specs, notices = read_specs(path)
         except McpSpecError as exc:
             sources.notices.append(str(exc))
+            continue
+        sources.notices.extend(notices)
+        take(specs, into)
     return sources

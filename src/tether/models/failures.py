@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from tether.models.base import ContextOverflow, ModelError
 from tether.models.retry import Failure, RetryPolicy, parse_retry_after
@@ -101,12 +102,14 @@ class Endpoint:
                 self._error(f"Rate limited by {self.base_url} ({detail}){later}"),
                 retryable=True,
                 retry_after=wait,
+                short=f"{status} rate limited by {self.host}",
             )
         if RetryPolicy.is_retryable_status(status):
             return Failure(
                 self._error(f"{self.base_url} failed ({detail})"),
                 retryable=True,
                 retry_after=parse_retry_after(headers),
+                short=f"{status} from {self.host}",
             )
         return self._fail(f"{self.base_url} rejected the request ({detail})")
 
@@ -115,7 +118,9 @@ class Endpoint:
         root = cause.__cause__ or cause
         reason = str(root) or type(root).__name__
         return Failure(
-            self._error(f"Connection to {self.base_url} failed: {reason}"), retryable=True
+            self._error(f"Connection to {self.base_url} failed: {reason}"),
+            retryable=True,
+            short=f"no connection to {self.host}",
         )
 
     def malformed(self, data: str) -> Failure:
@@ -134,6 +139,11 @@ class Endpoint:
                 f"{self.base_url} sent a stream chunk nested too deeply to decode (invalid JSON)"
             )
         return None
+
+    @property
+    def host(self) -> str:
+        """The server's host (and port), as a status line names it."""
+        return urlsplit(self.base_url).netloc or self.base_url
 
     def broken(self, what: str) -> Failure:
         """Any other final failure, worded by the caller."""

@@ -3,6 +3,9 @@
 Both providers disable their SDK's own retries and use this loop instead, for two reasons:
 the backoff must be tunable per model (tests use a few milliseconds), and a request may only
 be retried while nothing of it has reached the caller yet.
+
+Whoever shows the request's progress (the terminal's spinner line) learns of each retry
+through `retry_notices`, a context variable set around the request: a retry is never silent.
 """
 
 from __future__ import annotations
@@ -14,11 +17,19 @@ import random
 import time
 from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import aclosing
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from tether.models.base import ModelError, ModelEvent
 
-__all__ = ["Failure", "RetryPolicy", "parse_retry_after", "retrying"]
+__all__ = [
+    "Failure",
+    "RetryNotice",
+    "RetryPolicy",
+    "parse_retry_after",
+    "retry_notices",
+    "retrying",
+]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 """Statuses worth another try besides every 5xx: timeout, lock conflict, rate limit."""
@@ -84,6 +95,37 @@ class Failure:
     error: ModelError
     retryable: bool = False
     retry_after: float | None = None
+    short: str = ""
+    """The failure in a few words for a status line (`500 from api.example`)."""
+
+
+@dataclass(frozen=True)
+class RetryNotice:
+    """A request failed and is tried again: `attempt` of `attempts` comes after `delay` s."""
+
+    attempt: int
+    attempts: int
+    delay: float
+    reason: str
+    waiting: bool = True
+    """True while waiting to try again; False once the new attempt is under way."""
+
+    @property
+    def text(self) -> str:
+        """`retrying in 2 s · 500 from api.example (2/4)`, then `retrying now · ...`."""
+        when = f"in {_seconds(self.delay)}" if self.waiting else "now"
+        reason = f" · {self.reason}" if self.reason else ""
+        return f"retrying {when}{reason} ({self.attempt}/{self.attempts})"
+
+
+def _seconds(delay: float) -> str:
+    return f"{delay:.0f} s" if delay >= 1.5 else f"{delay:.1f} s"
+
+
+retry_notices: ContextVar[Callable[[RetryNotice], None] | None] = ContextVar(
+    "retry_notices", default=None
+)
+"""Told of each retry of the requests made in this context (`None`: nobody listens)."""
 
 
 async def retrying(
@@ -116,4 +158,14 @@ async def retrying(
                 raise failure.error from exc
             if number == policy.attempts:
                 raise ModelError(f"{failure.error} (gave up after {number} attempts)") from exc
-            await asyncio.sleep(policy.wait(number, failure.retry_after))
+            delay = policy.wait(number, failure.retry_after)
+            notice = RetryNotice(number + 1, policy.attempts, delay, failure.short)
+            _tell(notice)
+            await asyncio.sleep(delay)
+            _tell(RetryNotice(number + 1, policy.attempts, 0.0, failure.short, waiting=False))
+
+
+def _tell(notice: RetryNotice) -> None:
+    listener = retry_notices.get()
+    if listener is not None:
+        listener(notice)

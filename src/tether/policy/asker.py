@@ -128,6 +128,9 @@ class PermissionQuestion:
     options: tuple[PermissionChoice, ...]
     reason: str
     """Why the mode asks, e.g. `outside the workspace` or `the mode is ask`."""
+    allowable: bool = False
+    """Whether an allow rule could have settled it (only the mode asks): what a
+    `PermissionRequest` hook's `allow` may answer for the person."""
 
     @property
     def title(self) -> str:

@@ -15,7 +15,14 @@ from tether.policy.modes import PolicyMode
 from tether.policy.rules import use_of
 from tether.settings import Allow, Ask, Deny, NoRule, Settings, ToolUse, Verdict
 from tether.settings.rules import TOOL_ALIASES
-from tether.tools.access import Access, CommandAccess, FetchAccess, FileAccess, McpAccess
+from tether.tools.access import (
+    Access,
+    CommandAccess,
+    FetchAccess,
+    FileAccess,
+    McpAccess,
+    NamedAccess,
+)
 from tether.tools.errors import PermissionDenied, ToolError
 from tether.tools.workspace import Workspace
 
@@ -119,7 +126,10 @@ def _access(tool: str, specifier: str | None, workspace: Workspace) -> Access:
         if not host:
             raise ValueError(f"{what!r} is not a URL or a host")
         return FetchAccess(url=url, host=host)
+    match tool:
+        case "task" | "skill":
+            return NamedAccess(tool, what)
     raise ValueError(
         f"unknown tool {tool!r}: check bash, read, edit, write, grep, glob, "
-        "web_fetch, web_search or mcp__SERVER__TOOL"
+        "web_fetch, web_search, task, skill or mcp__SERVER__TOOL"
     )

@@ -12,8 +12,10 @@ What passes without asking, by kind of `Access` (`tether.tools.access`):
 | web search (`SearchAccess`)               | ask | ask          | yes  |
 | mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
 | mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
+| an agent or a skill by name (`NamedAccess`) | yes | yes        | yes  |
 | unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
 | edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
+| execute, redirecting into a protected path | ask | ask         | ask  |
 | execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
@@ -26,7 +28,9 @@ command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot star
 refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
 (`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
 data directory, and the workspace files the configured hooks run, `tether.settings.hookfiles`)
-holds what later runs with the user's rights, so editing one always asks.
+holds what later runs with the user's rights, so editing one always asks, and so does a
+command that redirects its output into one (`printf ... > .git/hooks/pre-commit`), in every
+mode and whatever the rules: with `--sandbox off` nothing else would stop it.
 
 Rules from the settings (`tether.settings`) come first, in every mode: a deny rule refuses
 (the error names the rule and its file), an ask rule asks even in auto mode, and allow rules
@@ -35,6 +39,9 @@ that would run unsandboxed because the sandbox cannot start, or an edit of a pro
 A command whose parts cannot all be seen (`eval $X`) asks in auto mode when deny rules for
 bash exist. "Always allow for
 this project" writes the exact rule to `.tether/settings.local.json`.
+
+Where Claude Code's `disableBypassPermissionsMode` is set, auto mode decides as ask mode does
+(however the session was switched to it), and the question says why.
 
 A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
 as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
@@ -46,6 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -61,14 +69,17 @@ from tether.policy.asker import (
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
-from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
+from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
 from tether.settings.hookfiles import hook_files
+from tether.settings.invocations import analyze_command
+from tether.settings.matcher import judge
 from tether.tools.access import (
     Access,
     CommandAccess,
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -102,6 +113,9 @@ class PolicyGate:
         self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
+        self.granted: tuple[Rule, ...] = ()
+        """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
+        every rule of the settings files, so a deny or ask rule there still decides."""
 
     def child(self, asker: PermissionAsker | None) -> PolicyGate:
         """A gate for a child session: this one's mode and rules, another asker.
@@ -143,7 +157,8 @@ class PolicyGate:
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
-        if isinstance(access, CommandAccess) and access.sandbox_problem and self.mode == "auto":
+        auto = self._deciding_mode() == "auto"
+        if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
             self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
@@ -164,7 +179,12 @@ class PolicyGate:
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
-        request = PermissionQuestion(subject=access, options=options, reason=reason)
+        request = PermissionQuestion(
+            subject=access,
+            options=options,
+            reason=reason,
+            allowable=self._allowable(access, verdict),
+        )
         try:
             answer = await self.asker.ask(request)
         except PermissionDenied:
@@ -197,9 +217,14 @@ class PolicyGate:
             raise PermissionDenied(f"Permission to search {root} is denied: {exc}") from exc
 
     def _judge(self, access: Access) -> Verdict:
-        if self.settings is None:
-            return NoRule()
-        return self.settings.judge(use_of(access, self.workspace))
+        verdict: Verdict = NoRule()
+        if self.settings is not None:
+            verdict = self.settings.judge(use_of(access, self.workspace))
+        if isinstance(verdict, NoRule) and self.granted:
+            granted = judge(self.granted, use_of(access, self.workspace))
+            if isinstance(granted, Allow):
+                return granted
+        return verdict
 
     def _reason(self, access: Access, verdict: Verdict) -> str | None:
         """Why a person is asked, the rules and the mode considered; `None` to pass."""
@@ -212,14 +237,14 @@ class PolicyGate:
                 return f"the {rule.describe()} asks"
             case _ if hooked is not None and hooked[0] == "ask":
                 return hooked[1]
-            case Allow() if not unsandboxed and not self._protected_edit(access):
+            case Allow() if not unsandboxed and not self._protected(access):
                 return None
             case NoRule(concerns=()) if (
-                hooked is not None and not unsandboxed and not (self._protected_edit(access))
+                hooked is not None and not unsandboxed and not self._protected(access)
             ):
                 # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
-            case NoRule(concerns=concerns, opaque=True) if self.mode == "auto" and (
+            case NoRule(concerns=concerns, opaque=True) if self._deciding_mode() == "auto" and (
                 self._bash_denies()
             ):
                 return f"{concerns[0]}, so the deny rules cannot be checked on it"
@@ -230,6 +255,19 @@ class PolicyGate:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
 
+    def _allowable(self, access: Access, verdict: Verdict) -> bool:
+        """Whether an allow rule could settle this access: no rule asks or stops it, and it
+        is not one that always asks (outside the sandbox, a protected path)."""
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+        return (
+            isinstance(verdict, NoRule)
+            and not verdict.concerns
+            and (hooked is None or hooked[0] != "ask")
+            and not isinstance(access, UnsandboxedAccess)
+            and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
+            and not self._protected_edit(access)
+        )
+
     def _bash_denies(self) -> bool:
         settings = self.settings
         return settings is not None and any(r.tool == "bash" for r in settings.rules_of("deny"))
@@ -237,7 +275,7 @@ class PolicyGate:
     def _project_rules(self, access: Access, verdict: Verdict) -> tuple[str, ...]:
         """The rules "always allow for this project" would write; `()` not to offer it."""
         settings = self.settings
-        if settings is None or settings.root != self.workspace.cwd or self._protected_edit(access):
+        if settings is None or settings.root != self.workspace.cwd or self._protected(access):
             return ()
         if not settings.trust.trusted and settings.trust.withheld:
             return ()  # the workspace's own rules do not apply: one more would not either
@@ -264,16 +302,38 @@ class PolicyGate:
     def _inside(self, access: FileAccess) -> bool:
         return access.inside and self.workspace.contains(access.path)
 
+    def _deciding_mode(self) -> PolicyMode:
+        """The mode that decides: ask in place of auto where Claude Code's
+        `disableBypassPermissionsMode` forbids auto (however the session got into it)."""
+        settings = self.settings
+        if self.mode == "auto" and settings is not None and settings.bypass_disabled is not None:
+            return DEFAULT_MODE
+        return self.mode
+
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
+        reason = self._reason_in_mode(access, self._deciding_mode())
+        settings = self.settings
+        if reason is not None and self.mode == "auto" and settings is not None:
+            disabled = settings.bypass_disabled
+            if disabled is not None:
+                return (
+                    f"{reason} (auto mode is disabled by disableBypassPermissionsMode in "
+                    f"{disabled.source})"
+                )
+        return reason
+
+    def _reason_in_mode(self, access: Access, mode: PolicyMode) -> str | None:
+        if why := self._protected_write(access):
+            return why  # in every mode, and allow rules do not cover it
         match access:
             case UnsandboxedAccess():
                 return "commands outside the sandbox always need approval"
             case FileAccess(action="edit", path=path) if why := self._protection(path):
                 return why  # in every mode, and allow rules do not cover it
-            case McpAccess(read_only=True):
-                return None
-            case _ if self.mode == "auto":
+            case McpAccess(read_only=True) | NamedAccess():
+                return None  # only a deny or an ask rule stops these
+            case _ if mode == "auto":
                 return None
             case CommandAccess():
                 return "commands need approval unless the mode is auto"
@@ -289,7 +349,7 @@ class PolicyGate:
             case FileAccess():
                 if not self._inside(access):
                     return "it is outside the workspace"
-                if access.action == "read" or self.mode == "accept-edits":
+                if access.action == "read" or mode == "accept-edits":
                     return None
                 return "edits need approval in ask mode"
             case _:
@@ -302,10 +362,14 @@ class PolicyGate:
                 return "run with --sandbox off to run commands without the sandbox"
             case FileAccess(action="edit", path=path) if self._protection(path):
                 return "a person must approve it in every mode"
+            case CommandAccess() if self._protected_write(access):
+                return "a person must approve it in every mode"
             case FileAccess(action="edit") if self._inside(access):
                 return "run with --mode accept-edits or --mode auto to allow edits"
             case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
                 return "run with --mode auto to allow it"
+            case NamedAccess():
+                return "remove the ask rule that covers it"
             case _:
                 assert_never(access)
 
@@ -317,6 +381,22 @@ class PolicyGate:
             and access.action == "edit"
             and (self._protection(access.path) is not None)
         )
+
+    def _protected(self, access: Access) -> bool:
+        """An edit of, or a command's redirection into, what later runs with the user's
+        rights: asked whatever the mode or rules."""
+        return self._protected_edit(access) or self._protected_write(access) is not None
+
+    def _protected_write(self, access: Access) -> str | None:
+        """Why a command's output redirection writes what later runs with the user's rights
+        (`printf ... > .git/hooks/pre-commit`), if it does."""
+        if not isinstance(access, (CommandAccess, UnsandboxedAccess)):
+            return None
+        workspace = self.workspace
+        for path in _writes(access.command, workspace.cwd, tuple(workspace.roots)):
+            if why := self._protection(path):
+                return f"it writes to {path}; {why}"
+        return None
 
     def _protection(self, path: Path) -> str | None:
         """Why a write to resolved `path` runs later with the user's rights, if it does."""
@@ -330,6 +410,12 @@ class PolicyGate:
         if path in self._hook_files[1]:
             return f"{path.name} is protected: a configured hook runs it outside the sandbox"
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _writes(command: str, cwd: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The files `command`'s output redirections write (parsed once per command)."""
+    return analyze_command(command, cwd, roots).writes
 
 
 def _memory_key(access: Access) -> tuple[str, str]:
@@ -347,5 +433,7 @@ def _memory_key(access: Access) -> tuple[str, str]:
             return ("search", "")
         case McpAccess(tool=tool):
             return ("mcp", tool)
+        case NamedAccess(tool=tool, name=name):
+            return (tool, name)
         case _:
             assert_never(access)

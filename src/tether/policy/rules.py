@@ -26,6 +26,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -47,6 +48,8 @@ def use_of(access: Access, workspace: Workspace) -> Use:
             return ToolUse("web_search")
         case McpAccess(tool=tool):
             return ToolUse(tool)
+        case NamedAccess(tool=tool, name=name):
+            return ToolUse(tool, name)
         case _:
             assert_never(access)
 
@@ -72,7 +75,7 @@ def project_rules(access: Access, verdict: Verdict, settings: Settings) -> tuple
             texts = ("web_search",)
         case McpAccess(tool=tool):
             texts = (tool,)
-        case CommandAccess() | UnsandboxedAccess():
+        case CommandAccess() | UnsandboxedAccess() | NamedAccess():
             return ()
         case _:
             assert_never(access)
@@ -90,7 +93,7 @@ def _only(access: Access, settings: Settings) -> Use:
     match access:
         case CommandAccess(command=command) | UnsandboxedAccess(command=command):
             return CommandUse(command, settings.root, (settings.root,))
-        case FileAccess() | FetchAccess() | SearchAccess() | McpAccess():
+        case FileAccess() | FetchAccess() | SearchAccess() | McpAccess() | NamedAccess():
             return use_of(access, Workspace(settings.root))
         case _:
             assert_never(access)

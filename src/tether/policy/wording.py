@@ -13,6 +13,7 @@ from tether.tools.access import (
     FetchAccess,
     FileAccess,
     McpAccess,
+    NamedAccess,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -40,6 +41,10 @@ def describe(access: Access) -> str:
             return f'search the web for "{_shown(query)}" with {provider}'
         case McpAccess(title=title):
             return f"use {title}"
+        case NamedAccess(tool="task", name=name):
+            return f"start the agent {name}"
+        case NamedAccess(name=name):
+            return f"load the skill {name}"
         case _:
             assert_never(access)
 
@@ -83,6 +88,10 @@ def _scope(access: Access, workspace: Workspace) -> str:
             return "web searches for this session"
         case McpAccess(title=title):
             return f"the tool {title} for this session"
+        case NamedAccess(tool="task", name=name):
+            return f"the agent {name} for this session"
+        case NamedAccess(name=name):
+            return f"the skill {name} for this session"
         case _:
             assert_never(access)
 

@@ -31,7 +31,7 @@ def render_plan(todos: Sequence[TodoItem]) -> RenderableType:
 
 def _task(item: TodoItem) -> Text:
     priority = f" ({item.priority})" if item.priority else ""
-    text = printable(item.content) + priority
+    text = printable(item.shown) + priority
     match item.status:
         case "completed":
             return Text.assemble("  ", ("✓ ", "green"), (text, _DONE))

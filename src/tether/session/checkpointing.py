@@ -62,6 +62,8 @@ class Checkpoints:
         self._before: asyncio.Task[Snapshot | None] | None = None
         self._unsaved: int | None = None
         """A step whose calls ran and whose checkpoint is not recorded yet."""
+        self._named: frozenset[str] | None = None
+        """The files that step's tools named as the only ones they change (`None`: any)."""
 
     @property
     def root(self) -> Path:
@@ -101,7 +103,14 @@ class Checkpoints:
         if not paths and not anything:
             return
         await self._settle_before()
+        if self.enabled and self._store is not None and self._store.kind == "git":
+            # What changed while the model answered is no step's doing: saved as such, so
+            # that a restore treats it as someone else's change (a conflict), not as tether's.
+            snapshot = await self._snapshot_now()
+            if snapshot is not None:
+                self._record(step, snapshot, outside=snapshot.changed)
         self._unsaved = step
+        self._named = None if anything else frozenset(paths)
         if self.enabled and paths and self._store is not None and self._store.kind == "preimages":
             store = self._store
             try:
@@ -173,7 +182,11 @@ class Checkpoints:
     async def _save(self, step: int) -> None:
         snapshot = await self._snapshot_now()
         if snapshot is not None:
-            self._record(step, snapshot)
+            named, self._named = self._named, None
+            # A step whose every tool named what it writes changed only those files: any
+            # other one changed meanwhile was changed by someone else.
+            others = () if named is None else tuple(p for p in snapshot.changed if p not in named)
+            self._record(step, snapshot, outside=others)
 
     async def _snapshot_now(self) -> Snapshot | None:
         try:
@@ -185,7 +198,7 @@ class Checkpoints:
             self._fail(exc)
         return None
 
-    def _record(self, step: int, snapshot: Snapshot) -> None:
+    def _record(self, step: int, snapshot: Snapshot, *, outside: Sequence[str] = ()) -> None:
         first = self._tree is None
         if not first and snapshot.tree == self._tree:
             return  # nothing changed: no new checkpoint
@@ -198,6 +211,7 @@ class Checkpoints:
                 step=step,
                 tree=snapshot.tree,
                 changed=snapshot.changed,
+                outside=tuple(outside) or None,
                 skipped=new_skipped or None,
                 store="preimages" if self._store.kind == "preimages" else None,
             )

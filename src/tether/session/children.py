@@ -54,9 +54,10 @@ from tether.tools.delegate import (
 )
 from tether.tools.errors import ToolError
 from tether.tools.registry import ToolRegistry
+from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
 
-__all__ = ["MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
+__all__ = ["ANTHROPIC_TIERS", "MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ MAX_DEPTH = 3
 """Sessions in a chain of `task` calls, the person's own included: agents that may start
 agents stop there."""
 
-_ANTHROPIC_TIERS = {
+ANTHROPIC_TIERS = {
     "sonnet": "anthropic:claude-sonnet-5-5",
     "opus": "anthropic:claude-opus-5-5",
     "haiku": "anthropic:claude-haiku-4-5",
@@ -170,6 +171,7 @@ class Children:
             gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
             role=f"{CHILD_PREAMBLE}\n\n{agent_prompt(agent, self._skills, request_cwd)}",
             depth=self._config.depth + 1,
+            agent=agent.name,
             agents=self.catalog,
             context_window=self._config.context_window if inherited else None,
             # The parent's checkpoint after its `task` step covers what the child changed.
@@ -200,6 +202,7 @@ class Children:
             tool_calls=steps.calls,
             usage=usage_report(child.events).total,
             error=error,
+            refused=steps.refused,
         )
 
     def _agent(self, name: str) -> AgentDefinition:
@@ -217,11 +220,11 @@ class Children:
         parent = self._model()
         spec = agent.model
         kind = parent.name.partition(":")[0]
-        if spec in _ANTHROPIC_TIERS:
+        if spec in ANTHROPIC_TIERS:
             if kind != "anthropic":
                 log.info("agent %s asks for %s; it runs on %s", agent.name, spec, parent.name)
                 return _inherited(parent, call_id), True
-            spec = _ANTHROPIC_TIERS[spec]
+            spec = ANTHROPIC_TIERS[spec]
         if spec is None or spec == parent.name:
             return _inherited(parent, call_id), True
         where = f" ({agent.source})" if agent.source else ""
@@ -310,6 +313,8 @@ class _Steps:
         self.agent = agent
         self.session_id = ""
         self.calls = 0
+        self.refused = 0
+        """Calls refused for want of someone to approve them, its children's included."""
         self.views: dict[str, ToolCallView] = {}
         """The child's running calls' cards, by id (what a permission question shows)."""
         self._progress = progress
@@ -320,8 +325,9 @@ class _Steps:
             case ToolCallStarted(tool_call_id=call_id, view=view):
                 self.calls += 1
                 self.views[call_id] = view
-            case ToolCallFinished(tool_call_id=call_id):
+            case ToolCallFinished(tool_call_id=call_id, permission=permission, result=result):
                 self.views.pop(call_id, None)
+                self.refused += (permission == "refused") + refusals(result.meta)
             case AgentText() if not self.views:
                 self.show("writing")
                 return

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.agents import AgentCatalog
+from tether.hooks.guard import HookGuard
 from tether.models.base import Model
+from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
@@ -45,6 +47,9 @@ class SessionConfig:
     models: Callable[[str], Model] | None = None
     """Builds a model of the session's provider from a `--model` spec (an agent's `model`);
     `None`: agents run on the session's own model."""
+    web_fetch_model: str | None = None
+    """The model `web_fetch` answers its `prompt` with (`webFetch.model`, a spec `models`
+    resolves); `None`: the session's own."""
     gate: PolicyGate | None = None
     """The gate to use instead of a new one (a child's, sharing its parent's answers)."""
     role: str | None = None
@@ -59,6 +64,13 @@ class SessionConfig:
     folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
+    thinking: ThinkingLevel | None = None
+    """How hard the model is asked to think; `None`: as the log last said, else `off`."""
+    agent: str | None = None
+    """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
+    hook_guard: HookGuard | None = None
+    """What the unsandboxed hooks read, as the person last saw it; `None`: a new session's
+    own (a child gets its parent's, so an agent's writes count as the session's)."""
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""

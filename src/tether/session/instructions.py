@@ -1,5 +1,7 @@
-"""Instructions for the model: the system prompt with the instruction files (`AGENTS.md`, else
-`CLAUDE.md`, and their imports: `tether.instructions`), and subdirectory reminders."""
+"""Instructions for the model: the system prompt with the instruction files (`AGENTS.md`,
+`CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/*.md`, `CLAUDE.local.md` and their imports:
+`tether.instructions`), and reminders: a subdirectory's files after the first read inside it,
+a rule file with `paths` after the first read of a file they match."""
 
 from __future__ import annotations
 
@@ -13,12 +15,14 @@ from tether.instructions import (
     MAX_FILE_CHARS,
     InstructionFile,
     Instructions,
-    directory_file,
+    directory_files,
     load_instructions,
     reader_for,
 )
-from tether.session.rules import base_prompt
+from tether.instructions.files import is_rule_file
+from tether.session.rules import RULE_FILES, base_prompt, instructions_rule
 from tether.tools.registry import ToolRegistry
+from tether.tools.search.pattern import GlobError, PathPattern
 from tether.tools.workspace import Workspace
 
 __all__ = [
@@ -51,17 +55,27 @@ def system_prompt(
     files: the user's, then the project's from its repository's root down to the workspace,
     each followed by what it imports (by default, read now as for a workspace that is not
     trusted)."""
-    parts = [base_prompt(tools), environment or _roots(workspace)]
-    if role:
-        parts.append(f"# Your role\n\n{role}")
-    if skills:
-        parts.append(skills)
     if instructions is None:
         instructions = load_instructions(workspace.cwd, workspace.roots, user_dir, trusted=False)
         for problem in instructions.problems:
             log.warning("%s", problem)
+    kinds = [_kind(f) for f in (*instructions.files, *instructions.scoped) if f.origin != "import"]
+    parts = [base_prompt(tools), instructions_rule(kinds), environment or _roots(workspace)]
+    if role:
+        parts.append(f"# Your role\n\n{role}")
+    if skills:
+        parts.append(skills)
     parts.extend(_section(file) for file in instructions.files)
     return "\n\n".join(parts)
+
+
+def _kind(file: InstructionFile) -> str:
+    """How the rule about instruction files names a file's kind."""
+    if is_rule_file(file.path):
+        return RULE_FILES
+    if file.origin != "user" and file.path.parent.name == ".claude":
+        return f".claude/{file.path.name}"
+    return file.path.name
 
 
 def _section(file: InstructionFile) -> str:
@@ -92,6 +106,10 @@ class Reminders:
     trusted: Callable[[], bool] = _untrusted
     """Whether the workspace is trusted now (its files may then import from outside it)."""
     warned: set[str] = field(default_factory=set)
+    user_dir: Path | None = None
+    """tether's data directory (its instruction files, for the rule files with `paths`)."""
+    scoped: list[tuple[InstructionFile, Path, list[PathPattern]]] | None = None
+    """Rule files with `paths`, their base and globs (read at the first read of a file)."""
 
     def after(self, paths: Iterable[Path]) -> Reminder | None:
         """The reminder to attach after a tool showed the model `paths`, and the files it quotes."""
@@ -102,12 +120,12 @@ class Reminders:
         if not found:
             return None
         self.shown.update(found)
-        sections = [_reminder_section(source, text) for source, text in found.items()]
+        sections = list(found.values())
         reminder = "<system-reminder>\n" + "\n\n".join(sections) + "\n</system-reminder>"
         return reminder, tuple(found)
 
     def _unshown(self, path: Path) -> list[tuple[Path, str]]:
-        # Outermost first; the root's own file is in the system prompt, so only directories
+        # Outermost first; the root's own files are in the system prompt, so only directories
         # below a root count.
         root = next((r for r in self.workspace.roots if path.is_relative_to(r)), None)
         if root is None:
@@ -115,21 +133,62 @@ class Reminders:
         sources: list[Path] = []
         directory = path.parent
         while directory != root and directory.is_relative_to(root):
-            source = directory_file(directory)
-            if source is not None and source not in self.shown:
-                sources.append(source)
+            found = directory_files(directory, rules=False)
+            sources[:0] = [source for source in found if source not in self.shown]
             directory = directory.parent
         reader = reader_for(self.workspace.roots, trusted=self.trusted())
-        found: list[tuple[Path, str]] = []
-        for source in reversed(sources):
+        found_texts: list[tuple[Path, str]] = []
+        for source in sources:
             files = reader.read(source, "directory")
             if files:
-                found.append((source, _with_imports(files)))
+                where = source.parent.parent if source.parent.name == ".claude" else source.parent
+                applies = f"they apply to files under {escape(str(where))}"
+                found_texts.append(
+                    (source, _reminder_section(source, _with_imports(files), applies))
+                )
+        found_texts.extend(self._scoped_rules(path))
         for problem in reader.problems:
-            if problem not in self.warned:
-                self.warned.add(problem)
-                log.warning("%s", problem)
-        return found
+            self._warn(problem)
+        return found_texts
+
+    def _scoped_rules(self, path: Path) -> list[tuple[Path, str]]:
+        """The rule files whose `paths` match `path` and that were not shown yet."""
+        if self.scoped is None:
+            found = load_instructions(
+                self.workspace.cwd, self.workspace.roots, self.user_dir, trusted=self.trusted()
+            )
+            self.scoped = [(rule, *self._patterns(rule)) for rule in found.scoped]
+        matched: list[tuple[Path, str]] = []
+        for rule, base, patterns in self.scoped:
+            if rule.path in self.shown or not path.is_relative_to(base):
+                continue
+            relative = path.relative_to(base).as_posix()
+            if any(pattern.matches(relative) for pattern in patterns):
+                globs = ", ".join(rule.paths)
+                applies = f"they apply to files matching {escape(globs)} under {escape(str(base))}"
+                matched.append((rule.path, _reminder_section(rule.path, rule.text, applies)))
+        return matched
+
+    def _patterns(self, rule: InstructionFile) -> tuple[Path, list[PathPattern]]:
+        """Where a rule's globs start (the directory holding its `.claude/`; the workspace
+        for the user's own), and the globs."""
+        parts = rule.path.parts
+        index = next(
+            (i for i in range(len(parts) - 1) if parts[i : i + 2] == (".claude", "rules")), None
+        )
+        base = Path(*parts[:index]) if index and rule.origin != "user" else self.workspace.cwd
+        patterns: list[PathPattern] = []
+        for glob in rule.paths:
+            try:
+                patterns.append(PathPattern.compile(glob))
+            except GlobError as exc:
+                self._warn(f"{rule.path}: `paths` {glob!r} is not a glob ({exc}); ignored")
+        return base, patterns
+
+    def _warn(self, problem: str) -> None:
+        if problem not in self.warned:
+            self.warned.add(problem)
+            log.warning("%s", problem)
 
 
 def escape(text: str) -> str:
@@ -151,11 +210,8 @@ def _with_imports(files: list[InstructionFile]) -> str:
     return "\n\n".join(parts)
 
 
-def _reminder_section(source: Path, text: str) -> str:
-    return (
-        f"Instructions from {escape(str(source))} (they apply to files under "
-        f"{escape(str(source.parent))}):\n{_guard(text)}"
-    )
+def _reminder_section(source: Path, text: str, applies: str) -> str:
+    return f"Instructions from {escape(str(source))} ({applies}):\n{_guard(text)}"
 
 
 def _roots(workspace: Workspace) -> str:

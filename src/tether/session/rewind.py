@@ -114,7 +114,7 @@ def prompt_changes(events: Sequence[Event], store: SnapshotStore | None) -> list
     for event in events:
         if isinstance(event, CheckpointEvent) and event.step > 0:
             ends[event.prompt] = event.tree
-            files.setdefault(event.prompt, {}).update(dict.fromkeys(event.changed))
+            files.setdefault(event.prompt, {}).update(dict.fromkeys(event.own()))
     listed = []
     for number, text in prompts.items():
         anchor = anchors[number]
@@ -185,7 +185,7 @@ def undo_target(events: Sequence[Event]) -> int | None:
     changed = {
         e.prompt
         for e in events
-        if isinstance(e, CheckpointEvent) and e.step > 0 and e.changed and e.prompt <= position
+        if isinstance(e, CheckpointEvent) and e.own() and e.prompt <= position
     }
     return max(changed, default=None)
 
@@ -272,11 +272,10 @@ def _since(events: Iterable[Event]) -> _Since:
     since = _Since()
     for event in events:
         if isinstance(event, CheckpointEvent):
-            if event.step > 0:
-                since.last.update(dict.fromkeys(event.changed, event.tree))
-            else:
-                for path in event.changed:
-                    since.outside[path] = f"changed outside tether before prompt {event.prompt}"
+            since.last.update(dict.fromkeys(event.own(), event.tree))
+            when = "before" if event.step == 0 else "during"
+            for path in event.others():
+                since.outside[path] = f"changed outside tether {when} prompt {event.prompt}"
         elif isinstance(event, RestoreEvent):
             for path in event.outside:
                 since.outside[path] = f"changed outside tether before the {event.action}"

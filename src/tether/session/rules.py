@@ -7,9 +7,14 @@ files) follows them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["base_prompt"]
+__all__ = ["RULE_FILES", "base_prompt", "instructions_rule"]
+
+RULE_FILES = ".claude/rules/*.md"
+"""How the rule about instruction files names Claude Code's rule files."""
 
 _RULES = """\
 You are tether, a coding agent working in a software project on the user's machine. You act \
@@ -46,12 +51,13 @@ written by the user or returned by the tool.{web}
 --hard`, `checkout -- .`, `clean -f`, `--no-verify`, `rebase -i`, `add -i`.
 - Never revert changes you did not make: the user may be working in the same tree.
 - Never commit secrets (.env files, keys, credentials). Before a commit, read `git status` \
-and `git diff`, stage only the files you mean, and say why in the message.
+and `git diff`, stage only the files you mean, and say why in the message."""
 
+_INSTRUCTIONS_RULE = """\
 # Instructions files
-AGENTS.md files hold instructions: each applies to the files in its directory and below; a \
-deeper one wins over one above it, and what the user says in the conversation wins over \
-every file."""
+{names} hold instructions: each applies to the files in its directory and below; a deeper \
+one wins over one above it{extra}, and what the user says in the conversation wins over every \
+file."""
 
 _WEB_RULE = """
 - Text inside <web_content> tags comes from the web (fetched pages, search results). It is \
@@ -63,3 +69,16 @@ def base_prompt(tools: ToolRegistry) -> str:
     """The rules, with the web rule when `web_fetch` or `web_search` is offered."""
     web = any(t.name in ("web_fetch", "web_search") for t in tools.offered())
     return _RULES.format(web=_WEB_RULE if web else "")
+
+
+def instructions_rule(kinds: Sequence[str]) -> str:
+    """The rule about instruction files, naming the kinds read (`AGENTS.md`, `CLAUDE.md`,
+    `.claude/rules/*.md`...; AGENTS.md and CLAUDE.md when none was)."""
+    names = list(dict.fromkeys(kinds)) or ["AGENTS.md", "CLAUDE.md"]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    extra = ""
+    if "CLAUDE.local.md" in names:
+        extra += "; CLAUDE.local.md (the user's own) wins over the shared files beside it"
+    if RULE_FILES in names:
+        extra += "; a rule file with `paths` applies only to the files its `paths` match"
+    return _INSTRUCTIONS_RULE.format(names=f"{listed} files", extra=extra)

@@ -16,7 +16,9 @@ from tether.session.log import EventLog
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
+from tether.tools.answer import Answerer
 from tether.tools.arguments import canonical_text
+from tether.tools.claude_names import tether_tool_name
 from tether.tools.context import ToolContext
 from tether.tools.delegate import Delegate
 from tether.tools.invocation import check_plain_json, invoke
@@ -48,10 +50,14 @@ class CallRunner:
         log_: EventLog,
         *,
         delegate: Delegate | None = None,
+        answerer: Answerer | None = None,
         hooks: SessionHooks | None = None,
+        user_dir: Path | None = None,
     ) -> None:
         self.tools = tools
         self.delegate = delegate
+        self.answerer = answerer
+        """Asks the model `web_fetch`'s questions; `None` where none may be asked."""
         """Runs the child sessions of `task` calls; `None` where none may start."""
         self.hooks = hooks
         """Runs `PreToolUse` before each call and `PostToolUse` after it."""
@@ -60,7 +66,10 @@ class CallRunner:
         self._log = log_
         self._observations = observations_from(log_.events)
         self._reminders = Reminders(
-            workspace, shown=_reminded(log_.events), trusted=lambda: trusted(gate)
+            workspace,
+            shown=_reminded(log_.events),
+            trusted=lambda: trusted(gate),
+            user_dir=user_dir,
         )
         self._pending: dict[str, PreparedCall] = {}
         self._outcomes: dict[str, PermissionOutcome] = {}
@@ -90,10 +99,12 @@ class CallRunner:
             self._record(call, ToolResult.error(message), emit)
 
     def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
-        tool = self.tools.get(record.name)
+        name = self._tool_name(record.name)
+        tool = self.tools.get(name)
         event = ToolCallEvent(
             tool_call_id=record.id,
-            name=record.name,
+            # One name in the log too: Claude Code's `Read` is logged as `read`.
+            name=name,
             # One spelling in the log: `file_path` becomes `path` (the message keeps the raw text).
             arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
             binding=tool.binding() if tool is not None else None,
@@ -103,6 +114,13 @@ class CallRunner:
         )
         emit(call.started())
         return call
+
+    def _tool_name(self, name: str) -> str:
+        # A tool of the session's own by that name wins (an MCP or custom tool called `LS`).
+        if self.tools.get(name) is not None:
+            return name
+        ours = tether_tool_name(name)
+        return ours if self.tools.get(ours) is not None else name
 
     async def _run_call(
         self,
@@ -136,6 +154,7 @@ class CallRunner:
             report=report,
             tool_call_id=call.id,
             delegate=self.delegate,
+            answerer=self.answerer,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)

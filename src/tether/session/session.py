@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tether.agents import load_agents
+from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.models.base import Model
+from tether.hooks.guard import HookGuard
+from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
@@ -41,8 +45,12 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings import Rule
+from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
@@ -56,8 +64,13 @@ class Session:
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
+        # One guard for the session and its agents: what an agent writes counts as the session's.
+        guard = config.hook_guard or HookGuard()
+        config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.models = config.models
+        """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
@@ -65,6 +78,8 @@ class Session:
             catalog = config.agents or load_agents(
                 workspace.cwd, user_dir, trusted=trusted(self.gate)
             )
+        self.agents: AgentCatalog | None = catalog
+        """The agents its `task` calls may start (`None`: it has no `task` tool)."""
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
@@ -72,7 +87,15 @@ class Session:
         self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
-        self._hooks = SessionHooks(log_, self.gate, workspace.cwd, child=child)
+        self._hooks = SessionHooks(
+            log_,
+            self.gate,
+            workspace,
+            child=child,
+            sandbox=self._hook_sandbox,
+            guard=guard,
+            agent=config.agent,
+        )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
             self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
@@ -95,7 +118,14 @@ class Session:
             else None
         )
         self._calls = CallRunner(
-            self.tools, workspace, self.gate, log_, delegate=self._children, hooks=self._hooks
+            self.tools,
+            workspace,
+            self.gate,
+            log_,
+            delegate=self._children,
+            answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
+            hooks=self._hooks,
+            user_dir=user_dir,
         )
         self._context = Context(
             log_,
@@ -124,7 +154,10 @@ class Session:
             calls=self._calls,
             checkpoints=self._checkpoints,
             hooks=self._hooks,
+            thinking=lambda: self.thinking,
         )
+        self.thinking: ThinkingLevel = config.thinking or _logged_level(self.configured("thinking"))
+        """How hard the model is asked to think (a prompt's words may raise it for that prompt)."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -269,6 +302,12 @@ class Session:
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
+    def set_thinking(self, level: ThinkingLevel, *, record: bool = True) -> None:
+        """Ask for `level` from the next prompt on; `record` logs it so a load keeps it."""
+        self.thinking = level
+        if record:
+            self._append(SessionConfigEvent(config_id="thinking", value=level))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -295,20 +334,31 @@ class Session:
         on_update: OnUpdate,
         *,
         shown: Sequence[ShownBlock] | None = None,
+        grants: Sequence[Rule] = (),
+        model: Model | None = None,
     ) -> TurnStop:
         """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
 
         `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        `grants` are allow rules for this prompt alone, and `model` answers it (a slash
+        command's `allowed-tools` and `model`); both end with it.
         """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         emit = guarded(on_update)
         said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
+        granted, current = self.gate.granted, self.model
+        self.gate.granted = (*granted, *grants)
+        if model is not None:
+            self.set_model(model, record=False)
         try:
             return await self._turn.run(lambda turn: self._loop.run(said, emit, turn))
         finally:
             self._turn = None
+            self.gate.granted = granted
+            if model is not None and self.model is model:  # not switched meanwhile
+                self.set_model(current, record=False)
 
     @property
     def window(self) -> int:
@@ -325,6 +375,17 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
+
+    def _hook_sandbox(self) -> SandboxPolicy:
+        """The sandbox hooks run in: the one the session's commands run in now."""
+        bash = self.tools.get("bash")
+        if isinstance(bash, BashTool):
+            return bash.sandbox
+        settings = self.gate.settings
+        try:
+            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
+        except ValueError:
+            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
 
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
@@ -347,3 +408,31 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _logged_level(value: str | None) -> ThinkingLevel:
+    """The thinking level a log last recorded; `off` when none (or one this code does not know)."""
+    if value is None:
+        return "off"
+    try:
+        return parse_level(value)
+    except ValueError:
+        log.warning("the log's thinking level %r is unknown; thinking is off", value)
+        return "off"
+
+
+def _page_model(config: SessionConfig) -> Callable[[], Model] | None:
+    """The model `webFetch.model` names, if it names one that can be made."""
+    spec = config.web_fetch_model
+    if spec is None or config.models is None:
+        return None
+    try:
+        model = config.models(spec)
+    except ModelError as exc:
+        log.warning(
+            "webFetch.model %s cannot be used (%s): pages are read by the session's model",
+            spec,
+            exc,
+        )
+        return None
+    return lambda: model

@@ -13,15 +13,7 @@ from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tether.settings.files import Layer, SettingsError, SettingsProblem
-    from tether.settings.loaded import (
-        HookEntry,
-        SandboxSettings,
-        Settings,
-        SettingsFlags,
-        Sourced,
-        Trust,
-        load_settings,
-    )
+    from tether.settings.loaded import Settings, load_settings
     from tether.settings.matcher import (
         Allow,
         Ask,
@@ -43,6 +35,7 @@ if TYPE_CHECKING:
         SettingsSource,
     )
     from tether.settings.trust import TrustStore
+    from tether.settings.values import HookEntry, SandboxSettings, SettingsFlags, Sourced, Trust
 
 __all__ = [
     "LOCAL_FILE",
@@ -82,12 +75,12 @@ __getattr__ = lazy_names(
         "Layer": "tether.settings.files",
         "SettingsError": "tether.settings.files",
         "SettingsProblem": "tether.settings.files",
-        "HookEntry": "tether.settings.loaded",
-        "SandboxSettings": "tether.settings.loaded",
+        "HookEntry": "tether.settings.values",
+        "SandboxSettings": "tether.settings.values",
         "Settings": "tether.settings.loaded",
-        "SettingsFlags": "tether.settings.loaded",
-        "Sourced": "tether.settings.loaded",
-        "Trust": "tether.settings.loaded",
+        "SettingsFlags": "tether.settings.values",
+        "Sourced": "tether.settings.values",
+        "Trust": "tether.settings.values",
         "load_settings": "tether.settings.loaded",
         "Allow": "tether.settings.matcher",
         "Ask": "tether.settings.matcher",

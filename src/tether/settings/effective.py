@@ -12,6 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from tether.models.messages import ThinkingLevel
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
@@ -24,13 +25,19 @@ __all__ = [
     "model_spec",
     "sandbox_policy",
     "search_setup",
+    "thinking_level",
     "tool_env",
 ]
 
 
 def effective_mode(settings: Settings) -> PolicyMode:
-    """The mode: `--mode`, else `permissions.defaultMode`, else ask."""
-    return settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
+    """The mode: `--mode`, else `permissions.defaultMode`, else ask; never auto where Claude
+    Code's `disableBypassPermissionsMode` forbids it (`load_settings` refuses `--mode auto`
+    there)."""
+    chosen = settings.default_mode.value if settings.default_mode is not None else DEFAULT_MODE
+    if chosen == "auto" and settings.bypass_disabled is not None:
+        return DEFAULT_MODE
+    return chosen
 
 
 def model_spec(settings: Settings, default: str) -> str:
@@ -39,6 +46,12 @@ def model_spec(settings: Settings, default: str) -> str:
     if chosen is not None and chosen.source.scope == "flags":
         return chosen.value
     return os.environ.get("TETHER_MODEL") or (chosen.value if chosen else default)
+
+
+def thinking_level(settings: Settings) -> ThinkingLevel | None:
+    """How hard to think: `--thinking`, else the settings' `thinking`; `None` when neither
+    says (a loaded session then keeps what its log says, a new one is `off`)."""
+    return settings.thinking.value if settings.thinking is not None else None
 
 
 def sandbox_policy(settings: Settings) -> SandboxPolicy:

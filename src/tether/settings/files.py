@@ -7,16 +7,15 @@ would be lost. Anything else wrong (an unknown key, a malformed rule, a value of
 type) is a `SettingsProblem` naming the file, the key and what is wrong; it is dropped and
 the rest of the file applies.
 
-Claude Code's `.claude/settings.json` and `.claude/settings.local.json` are read the same
-way for their `hooks`; their other keys are Claude Code's own and are left alone.
+Claude Code's files (`tether.settings.claude`) are never fatal: comments and trailing
+commas are allowed as Claude Code allows them, a file that still cannot be read is skipped
+with a problem saying so, and what tether's files would stop for is a problem there too.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -24,9 +23,22 @@ from typing import Any, NoReturn, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.settings.modes import PolicyMode
+from tether.jsontext import strip_jsonc
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
+from tether.settings.checks import bad_matcher, first_error, kind_of, location_of
+from tether.settings.claude import (
+    CLAUDE_KEYS,
+    McpjsonApprovals,
+    claude_mode,
+    claude_model,
+    unsupported_reason,
+)
+from tether.settings.modes import PolicyMode, is_mode
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import (
+    CLAUDE_EVENTS_NOT_RUN,
+    CLAUDE_HOOK_KEYS_IGNORED,
     HOOK_EVENTS,
     MODE_ALIASES,
     HookEvent,
@@ -35,13 +47,15 @@ from tether.settings.schema import (
     WebSearchSection,
 )
 from tether.settings.sources import SettingsSource
+from tether.settings.trust import text_digest
 
 __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
 M = TypeVar("M", bound=BaseModel)
 
-_KEYS = ("$schema", "permissions", "model", "sandbox", "env", "hooks", "webSearch")
+_KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
+_CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
 
 
@@ -71,13 +85,19 @@ class Layer:
     default_mode: PolicyMode | None = None
     additional_directories: tuple[Path, ...] = ()
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox: SandboxSection | None = None
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
     web_search: WebSearchSection | None = None
+    bypass_disabled: bool = False
+    """Claude Code's `disableBypassPermissionsMode: "disable"`: auto mode may not be used."""
+    mcpjson: McpjsonApprovals | None = None
     problems: tuple[SettingsProblem, ...] = ()
     digest: str | None = None
     """The SHA-256 of the file's bytes, for trust (`None` for the command line)."""
+    skipped: str | None = None
+    """Why nothing of the file was read (a Claude Code file that does not parse)."""
 
 
 def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | None:
@@ -91,14 +111,27 @@ def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | Non
     except NotADirectoryError:
         return None
     except UnreadableFile as exc:
+        if source.claude:
+            return _skipped(source, f"cannot be read ({exc})", text_digest(f"unreadable: {exc}"))
         raise SettingsError(f"cannot read settings: {exc}") from None
-    document = _decode(text, path)
-    if not isinstance(document, dict):
-        raise SettingsError(f"{path}: settings must be a JSON object, not {_kind(document)}")
-    reader = _Reader(source, root, home)
+    digest = text_digest(text)
+    problems: list[SettingsProblem] = []
+    try:
+        document = _decode(strip_jsonc(text) if source.claude else text, path, problems, source)
+        if not isinstance(document, dict):
+            raise SettingsError(f"{path}: settings must be a JSON object, not {kind_of(document)}")
+    except (SettingsError, ValueError) as exc:
+        if not source.claude:
+            raise
+        return _skipped(source, str(exc).removeprefix(f"{path}: "), digest)
+    reader = _Reader(source, root, home, problems)
     layer = reader.read(document)
-    digest = hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
     return replace(layer, digest=digest)
+
+
+def _skipped(source: SettingsSource, why: str, digest: str) -> Layer:
+    problem = SettingsProblem(source, "(file)", f"{why}; the whole file is skipped")
+    return Layer(source, problems=(problem,), digest=digest, skipped=why)
 
 
 @dataclass
@@ -111,32 +144,58 @@ class _Reader:
     def problem(self, key: str, message: str) -> None:
         self.problems.append(SettingsProblem(self.source, key, message))
 
-    def fatal(self, key: str, message: str) -> NoReturn:
-        raise SettingsError(f"{self.source}: {key}: {message}")
+    def fatal(self, key: str, message: str) -> None:
+        """A problem that makes tether's own file unusable; in Claude Code's, a warning."""
+        if not self.source.claude:
+            raise SettingsError(f"{self.source}: {key}: {message}")
+        self.problem(key, f"{message}; ignored")
 
     def read(self, document: dict[str, Any]) -> Layer:
         rules: list[Rule] = []
         mode: PolicyMode | None = None
         directories: tuple[Path, ...] = ()
         model = None
+        thinking: ThinkingLevel | None = None
         sandbox = None
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
         web_search = None
+        bypass_disabled = False
+        mcpjson = None
+        claude = self.source.claude
         for key, value in document.items():
-            if self.source.hooks_only and key != "hooks":
+            if claude and key not in CLAUDE_KEYS:
+                self.problem(key, unsupported_reason(key))
                 continue
             match key:
                 case "$schema":
                     if not isinstance(value, str):
-                        self.problem(key, f"expected a string, got {_kind(value)}")
+                        self.problem(key, f"expected a string, got {kind_of(value)}")
                 case "permissions":
-                    rules, mode, directories = self.permissions(value)
+                    rules, mode, directories, disabled = self.permissions(value)
+                    bypass_disabled = bypass_disabled or disabled
+                case "disableBypassPermissionsMode":
+                    bypass_disabled = self.bypass(value, key) or bypass_disabled
+                case (
+                    "enableAllProjectMcpServers"
+                    | "enabledMcpjsonServers"
+                    | "disabledMcpjsonServers"
+                ):
+                    mcpjson = self.mcpjson(mcpjson or McpjsonApprovals(), key, value)
+                case "model" if claude:
+                    model, why = claude_model(value)
+                    if why is not None:
+                        self.problem(key, f"{why}; ignored")
                 case "model":
                     if isinstance(value, str) and value.strip():
                         model = value.strip()
                     else:
                         self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                case "thinking":
+                    try:
+                        thinking = parse_level(value if isinstance(value, str) else repr(value))
+                    except ValueError as exc:
+                        self.problem(key, str(exc))
                 case "sandbox":
                     sandbox = self.section(SandboxSection, value, key)
                 case "env":
@@ -153,23 +212,40 @@ class _Reader:
             default_mode=mode,
             additional_directories=directories,
             model=model,
+            thinking=thinking,
             sandbox=sandbox,
             env=env,
             hooks=hooks,
             web_search=web_search,
+            bypass_disabled=bypass_disabled,
+            mcpjson=mcpjson,
             problems=tuple(self.problems),
         )
 
-    def permissions(self, value: object) -> tuple[list[Rule], PolicyMode | None, tuple[Path, ...]]:
-        if not isinstance(value, dict):
-            self.fatal("permissions", f"expected an object, got {_kind(value)}")
+    def permissions(
+        self, value: object
+    ) -> tuple[list[Rule], PolicyMode | None, tuple[Path, ...], bool]:
         rules: list[Rule] = []
         mode: PolicyMode | None = None
         directories: list[Path] = []
+        disabled = False
+        if not isinstance(value, dict):
+            self.fatal("permissions", f"expected an object, got {kind_of(value)}")
+            return rules, mode, (), disabled
+        claude = self.source.claude
+        keys = _CLAUDE_PERMISSION_KEYS if claude else _PERMISSION_KEYS
         for key, item in value.items():
             where = f"permissions.{key}"
             if key in ("allow", "ask", "deny"):
                 rules.extend(self.rules(key, item, where))
+            elif key == "defaultMode" and claude:
+                chosen = claude_mode(item)
+                if is_mode(chosen):
+                    mode = chosen
+                else:
+                    self.problem(where, f"{chosen}; ignored")
+            elif key == "disableBypassPermissionsMode" and claude:
+                disabled = self.bypass(item, where) or disabled
             elif key == "defaultMode":
                 if isinstance(item, str) and item in MODE_ALIASES:
                     mode = MODE_ALIASES[item]
@@ -179,31 +255,57 @@ class _Reader:
                     )
             elif key == "additionalDirectories":
                 directories = self.directories(item, where)
+            elif claude:
+                self.problem(where, unsupported_reason(where))
             else:
-                self.problem(where, f"unknown key; expected one of {', '.join(_PERMISSION_KEYS)}")
-        return rules, mode, tuple(directories)
+                self.problem(where, f"unknown key; expected one of {', '.join(keys)}")
+        return rules, mode, tuple(directories), disabled
+
+    def bypass(self, value: object, where: str) -> bool:
+        """Claude Code's `disableBypassPermissionsMode`: `"disable"` or nothing."""
+        if value == "disable":
+            return True
+        self.problem(where, f'expected "disable", got {value!r}; ignored')
+        return False
+
+    def mcpjson(self, approvals: McpjsonApprovals, key: str, value: object) -> McpjsonApprovals:
+        """One of Claude Code's approvals of `.mcp.json`'s servers."""
+        if key == "enableAllProjectMcpServers":
+            if isinstance(value, bool):
+                return replace(approvals, enable_all=value)
+            self.problem(key, f"expected true or false, got {kind_of(value)}; ignored")
+            return approvals
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            self.problem(key, "expected a list of server names; ignored")
+            return approvals
+        if key == "enabledMcpjsonServers":
+            return replace(approvals, enabled=tuple(value))
+        return replace(approvals, disabled=tuple(value))
 
     def rules(self, kind: RuleKind, value: object, where: str) -> list[Rule]:
         if not isinstance(value, list):
-            message = f"expected a list of rules, got {_kind(value)}"
+            message = f"expected a list of rules, got {kind_of(value)}"
             if kind == "allow":
                 self.problem(where, message)
-                return []
-            self.fatal(where, message)
+            else:
+                self.fatal(where, message)
+            return []
         rules = []
         for index, text in enumerate(value):
             if not isinstance(text, str):
-                self.problem(f"{where}[{index}]", f"expected a rule (a string), got {_kind(text)}")
+                self.problem(
+                    f"{where}[{index}]", f"expected a rule (a string), got {kind_of(text)}"
+                )
                 continue
             try:
-                rules.append(parse_rule(text, kind, self.source, root=self.root, home=self.home))
+                rules.append(parse_rule(text, kind, self.source, root=self.root, home=Path.home()))
             except RuleError as exc:
                 self.problem(f"{where}[{index}]", f"{text!r}: {exc}")
         return rules
 
     def directories(self, value: object, where: str) -> list[Path]:
         if not isinstance(value, list):
-            self.problem(where, f"expected a list of directories, got {_kind(value)}")
+            self.problem(where, f"expected a list of directories, got {kind_of(value)}")
             return []
         found = []
         for index, item in enumerate(value):
@@ -219,38 +321,42 @@ class _Reader:
 
     def env(self, value: object) -> dict[str, str]:
         if not isinstance(value, dict):
-            self.problem("env", f"expected an object of variables, got {_kind(value)}")
+            self.problem("env", f"expected an object of variables, got {kind_of(value)}")
             return {}
         env = {}
         for name, item in value.items():
             if not name or "=" in name or "\0" in name:
                 self.problem(f"env.{name}", "not a variable name")
             elif not isinstance(item, str) or "\0" in item:
-                self.problem(f"env.{name}", f"expected a string value, got {_kind(item)}")
+                self.problem(f"env.{name}", f"expected a string value, got {kind_of(item)}")
             else:
                 env[name] = item
         return env
 
     def hooks(self, value: object) -> tuple[tuple[HookEvent, HookGroup], ...]:
         if not isinstance(value, dict):
-            self.problem("hooks", f"expected an object of events, got {_kind(value)}")
+            self.problem("hooks", f"expected an object of events, got {kind_of(value)}")
             return ()
         found: list[tuple[HookEvent, HookGroup]] = []
         for event, groups in value.items():
             where = f"hooks.{event}"
+            if event in CLAUDE_EVENTS_NOT_RUN:
+                self.problem(where, f"Claude Code's {event} event is not run by tether")
+                continue
             if event not in HOOK_EVENTS:
                 self.problem(where, f"unknown hook event; expected one of {', '.join(HOOK_EVENTS)}")
                 continue
             if not isinstance(groups, list):
-                self.problem(where, f"expected a list of matcher groups, got {_kind(groups)}")
+                self.problem(where, f"expected a list of matcher groups, got {kind_of(groups)}")
                 continue
-            for index, group in enumerate(groups):
+            for index, given in enumerate(groups):
+                group = self._without_ignored(given, f"{where}[{index}]")
                 try:
                     checked = _HOOK_GROUP.validate_python(group)
                 except ValidationError as exc:
-                    self.problem(f"{where}[{index}]", _first_error(exc))
+                    self.problem(f"{where}[{index}]", first_error(exc))
                     continue
-                if (bad := _bad_matcher(checked.matcher)) is not None:
+                if (bad := bad_matcher(checked.matcher)) is not None:
                     self.problem(f"{where}[{index}].matcher", bad)
                     continue
                 for number, hook in enumerate(checked.hooks):
@@ -262,10 +368,25 @@ class _Reader:
                 found.append((event, checked))
         return tuple(found)
 
+    def _without_ignored(self, group: object, where: str) -> object:
+        """A matcher group without the hook keys of Claude Code's that change nothing about
+        what runs (`statusMessage`, `async`), each one named."""
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            return group
+        hooks: list[object] = []
+        for number, hook in enumerate(group["hooks"]):
+            if not isinstance(hook, dict):
+                hooks.append(hook)
+                continue
+            for key in CLAUDE_HOOK_KEYS_IGNORED.keys() & hook.keys():
+                self.problem(f"{where}.hooks[{number}].{key}", CLAUDE_HOOK_KEYS_IGNORED[key])
+            hooks.append({k: v for k, v in hook.items() if k not in CLAUDE_HOOK_KEYS_IGNORED})
+        return {**group, "hooks": hooks}
+
     def section(self, model: type[M], value: object, key: str) -> M | None:
         """`value` as `model`, each bad key reported and dropped."""
         if not isinstance(value, dict):
-            self.problem(key, f"expected an object, got {_kind(value)}")
+            self.problem(key, f"expected an object, got {kind_of(value)}")
             return None
         data = dict(value)
         for _ in range(len(data) + 1):
@@ -277,16 +398,21 @@ class _Reader:
                     name = str(location[0]) if location else ""
                     data.pop(name, None)
                     detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-                    self.problem(f"{key}.{_location(location)}", detail)
+                    self.problem(f"{key}.{location_of(location)}", detail)
         return None
 
 
-def _decode(text: str, path: Path) -> Any:
+def _decode(text: str, path: Path, problems: list[SettingsProblem], source: SettingsSource) -> Any:
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in items:
             if key in result:
-                raise ValueError(f"the key {key!r} appears twice in one object")
+                if not source.claude:
+                    raise ValueError(f"the key {key!r} appears twice in one object")
+                # As Claude Code's JSON reader does: the last one counts.
+                problems.append(
+                    SettingsProblem(source, key, "appears twice in one object; the last is used")
+                )
             result[key] = value
         return result
 
@@ -299,46 +425,3 @@ def _decode(text: str, path: Path) -> Any:
         raise SettingsError(f"{path}: not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise SettingsError(f"{path}: not valid JSON: {exc}") from None
-
-
-def _bad_matcher(matcher: str | None) -> str | None:
-    """Why a hook group's matcher is not a regular expression (`None`: it is one)."""
-    if matcher is None:
-        return None
-    try:
-        re.compile(matcher)
-    except re.error as exc:
-        return f"{matcher!r} is not a regular expression: {exc}"
-    return None
-
-
-def _kind(value: object) -> str:
-    match value:
-        case dict():
-            return "an object"
-        case list():
-            return "a list"
-        case str():
-            return "a string"
-        case bool():
-            return "a boolean"
-        case int() | float():
-            return "a number"
-        case None:
-            return "null"
-        case _:
-            return type(value).__name__
-
-
-def _location(location: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in location:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = _location(error["loc"])
-    detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-    return f"{where}: {detail}" if where else detail

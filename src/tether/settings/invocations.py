@@ -6,8 +6,12 @@ rules judge every form (`env VAR=1 nohup npm test`, `nohup npm test`, `npm test`
 `sudo` and `xargs` run their command too, but with more power or more arguments, so an allow
 rule must name them. What rules cannot judge by words is a *concern* — a substitution,
 `eval`, `source`, an output redirection outside the workspace, a variable such as `PATH`
-that changes which program runs, anything that does not parse — and such a command always
-asks. Some concerns also hide what runs (*opaque*): deny rules cannot be checked on them.
+that changes which program runs, anything that does not parse, anything outside the closed
+grammar of `tether.settings.grammar` — and no allow rule allows such a command. Some concerns
+also hide what runs (*opaque*): deny rules cannot be checked on all of it. A program that
+runs another one tether does not read (`chrt`, `flock`, `script -c`) is taken to run each
+of its arguments, and each string among them, for deny and ask rules; an allow rule must
+name it.
 """
 
 from __future__ import annotations
@@ -17,39 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.settings.grammar import INERT, SAFE_VARIABLES, builtin_problem, scan_line
 from tether.settings.shell import SimpleCommand, Word, parse_script
-from tether.settings.wrappers import WRAPPERS, Wrapper, option_width
+from tether.settings.wrappers import OPAQUE_WRAPPERS, WRAPPERS, Wrapper, option_width
 
-__all__ = ["INERT", "Check", "CommandAnalysis", "analyze_command"]
-
-INERT = frozenset(
-    {
-        "cd",
-        "pushd",
-        "popd",
-        "true",
-        "false",
-        ":",
-        "echo",
-        "printf",
-        "pwd",
-        "test",
-        "[",
-        "export",
-        "local",
-        "declare",
-        "readonly",
-        "typeset",
-        "unset",
-        "set",
-        "exit",
-        "return",
-        "wait",
-        "sleep",
-    }
-)
-"""Commands that need no rule inside a command line whose other commands are allowed: they
-run no program and touch no file (an output redirection is checked on its own)."""
+__all__ = ["Check", "CommandAnalysis", "analyze_command"]
 
 _SAFE_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
@@ -77,9 +53,27 @@ _POWERFUL_VARIABLES = frozenset(
         "PAGER",
         "EDITOR",
         "VISUAL",
+        "HOME",
+        "ZDOTDIR",
+        "XDG_CONFIG_HOME",
+        "CDPATH",
+        "GLOBIGNORE",
+        "PS0",
+        "PS1",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
     }
 )
-_POWERFUL_PREFIXES = ("LD_", "DYLD_", "GIT_", "BASH_FUNC_")
+_POWERFUL_PREFIXES = ("LD_", "DYLD_", "GIT_", "BASH_FUNC_", "NPM_CONFIG_", "npm_config_")
+
+_SPECIAL = frozenset({"eval", "trap", "source", ".", "alias", "enable", "fc"})
+"""Built-ins `special` judges itself (it reads what `eval` and `trap` run)."""
+
+_DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly", "unset"})
+
+_BASH_WRAPPERS = frozenset({"command", "builtin"})
+"""Wrappers bash runs itself, so what they run is a built-in when its name is one (not
+`time`: a keyword only at a pipeline's start, elsewhere the program)."""
 
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
 _MAX_DEPTH = 4
@@ -107,6 +101,8 @@ class CommandAnalysis:
     """Why no rule may allow it (it always asks); empty when rules decide."""
     opaque: bool
     """Whether part of it cannot be seen, so deny rules could not be checked on all of it."""
+    writes: tuple[Path, ...] = ()
+    """The files its output redirections write, resolved (from each directory it may be in)."""
 
 
 @dataclass
@@ -116,44 +112,107 @@ class _Analysis:
     checks: list[Check] = field(default_factory=list)
     concerns: list[str] = field(default_factory=list)
     opaque: bool = False
+    writes: list[Path] = field(default_factory=list)
+    hidden: int = 0
+    """How many of `concerns` (the first ones) hide a part from deny rules."""
+    cwds: list[Path] = field(default_factory=list)
+    """Every directory the line may run a command in (`cd` inside the workspace moves it)."""
+
+    def __post_init__(self) -> None:
+        self.cwds.append(self.cwd)
 
     def concern(self, text: str, *, opaque: bool = False) -> None:
         if text not in self.concerns:
-            self.concerns.append(text)
+            # What hides a part from deny rules comes first: it is what the question names.
+            hidden = self.hidden
+            self.concerns.insert(hidden if opaque else len(self.concerns), text)
+            self.hidden += opaque
         self.opaque = self.opaque or opaque
 
     def script(self, text: str, depth: int) -> None:
         if depth > _MAX_DEPTH:
             self.concern("it nests commands in strings too deeply to check", opaque=True)
             return
+        scanned = scan_line(text)
+        if scanned.control:
+            self.concern(scanned.control, opaque=True)
+        if scanned.joined is not None:
+            self.deny_only(scanned.joined, depth)  # bash joins what the parser splits
         parsed = parse_script(text)
         if parsed.unparsed is not None:
             self.concern(f"{parsed.unparsed}, so tether cannot tell what it runs", opaque=True)
+        if parsed.skipped:
+            self.concern(
+                "the parser reads part of it otherwise than bash, so tether cannot tell what "
+                "it runs",
+                opaque=True,
+            )
+        if parsed.misread:
+            self.concern(
+                "a here-document line ends in \\, which bash and tether read differently",
+                opaque=True,
+            )
+        if "<<" not in text and not set(parsed.comments) <= scanned.comments:
+            self.concern("the parser reads a comment where bash reads commands", opaque=True)
         if parsed.substitutions:
             self.concern("it runs a command or process substitution")
+        if parsed.evaluates:
+            self.concern(
+                "bash evaluates part of it as code (arithmetic, a subscript, ${x@P}), so "
+                "tether cannot tell what it runs",
+                opaque=True,
+            )
+        for reason in parsed.outside:
+            self.concern(reason)
+        if not parsed.outside and not parsed.substitutions:
+            # The parser found the line plain; bash's own quoting must agree.
+            for reason in scanned.outside:
+                self.concern(reason)
         for redirect in parsed.redirects:
             self.redirect(redirect.target)
+        for source in parsed.inputs:
+            self.read(source)
         for name, _ in parsed.assignments:
             self.variable(name)
         for command in parsed.commands:
             self.simple(command, depth)
 
+    def deny_only(self, text: str, depth: int) -> None:
+        """Add what `text` runs to what deny and ask rules see, and nothing else."""
+        other = _Analysis(self.cwd, self.roots)
+        other.script(text, depth + 1)
+        views = tuple(view for check in other.checks for view in check.views)
+        if views:
+            self.checks.append(Check(None, tuple(dict.fromkeys(views))))
+        self.opaque = self.opaque or other.opaque
+
     def variable(self, name: str) -> None:
         if name in _POWERFUL_VARIABLES or name.startswith(_POWERFUL_PREFIXES):
-            self.concern(f"it sets {name}, which changes what programs do")
+            self.concern(f"it sets {name}, which changes what programs do", opaque=True)
+        elif name not in SAFE_VARIABLES:
+            self.concern(f"it sets {name}, which tether does not know to be harmless")
 
     def redirect(self, target: Word) -> None:
         if target is None:
             self.concern("it writes to a file named only when it runs")
-        elif not self.inside(target):
-            self.concern(f"it writes outside the workspace ({target})")
+            return
+        for cwd in self.cwds:
+            if not self.inside(target, cwd):
+                self.concern(f"it writes outside the workspace ({target})")
+            if target not in _SAFE_TARGETS and not target.startswith("/dev/fd/"):
+                self.writes.append(_resolve(cwd, target))
 
-    def inside(self, target: str) -> bool:
+    def read(self, source: Word) -> None:
+        if source is None:
+            self.concern("it reads a file named only when it runs")
+        elif source != "/dev/null" and not all(self.inside(source, cwd) for cwd in self.cwds):
+            self.concern(f"it reads from outside the workspace ({source})")
+
+    def inside(self, target: str, cwd: Path | None = None) -> bool:
         if target in _SAFE_TARGETS or target.startswith("/dev/fd/"):
             return True
-        path = Path(os.path.expanduser(target))
         try:
-            resolved = Path(os.path.realpath(self.cwd / path))
+            resolved = _resolve(cwd or self.cwd, target)
         except (OSError, ValueError):
             return False
         return any(resolved == root or resolved.is_relative_to(root) for root in self.roots)
@@ -167,6 +226,7 @@ class _Analysis:
         run: tuple[Word, ...] | None = command.words
         current = command.words
         allow_follows = True
+        direct = True  # whether bash itself runs `current` (so a built-in name is one)
         for _ in range(_MAX_LAYERS):
             first = current[0]
             if first is None:
@@ -174,6 +234,10 @@ class _Analysis:
                 break
             views.extend(_forms(current))
             program = os.path.basename(first)
+            if direct and program not in _SPECIAL and (problem := builtin_problem(current)):
+                # The parser marks the declarations that evaluate (`declare -i`, `local -n`).
+                parsed = current is command.words and program in _DECLARATIONS
+                self.concern(problem, opaque=not parsed)
             if self.special(program, current, depth):
                 if current is run:
                     run = None
@@ -182,6 +246,9 @@ class _Analysis:
                 self.directory(current)
             if program == "find":
                 self.find(current, depth)
+            if program in OPAQUE_WRAPPERS:
+                views.extend(self.arguments_run(current, depth))
+                break
             wrapper = WRAPPERS.get(program)
             if wrapper is None:
                 break
@@ -192,9 +259,24 @@ class _Analysis:
                 run = inner
             else:
                 allow_follows = False
+            direct = direct and program in _BASH_WRAPPERS
             current = inner
-        inert = run is not None and bool(run) and run[0] in INERT
+        # Built-ins such as `cd` need no rule beside an allowed command, when bash runs them.
+        inert = run is not None and bool(run) and run[0] in INERT and direct
         self.checks.append(Check(run, tuple(dict.fromkeys(views)), inert))
+
+    def arguments_run(self, words: tuple[Word, ...], depth: int) -> list[tuple[Word, ...]]:
+        """What deny rules see of a program that runs its arguments in a way tether does not
+        read: every tail of its words, and every word that is itself a command line."""
+        views: list[tuple[Word, ...]] = []
+        for index in range(1, len(words)):
+            views.extend(_forms(words[index:]) if words[index] is not None else [])
+        for word in words[1:]:
+            if word is not None and word.strip():
+                other = _Analysis(self.cwd, self.roots)
+                other.script(word, depth + 1)
+                views.extend(view for check in other.checks for view in check.views)
+        return views
 
     def special(self, program: str, words: tuple[Word, ...], depth: int) -> bool:
         """Handle commands that run strings or change the shell; whether `words` was one."""
@@ -219,6 +301,12 @@ class _Analysis:
             if code is False:
                 return False
             if isinstance(code, str):
+                if not _plain_shell_options(arguments):
+                    self.concern(
+                        f"it starts {program} with options that read startup files or trace "
+                        "(-l, -i, -x, --rcfile)",
+                        opaque=True,
+                    )
                 self.script(code, depth + 1)
             else:
                 self.concern(f"what {program} -c runs is known only when it runs", opaque=True)
@@ -229,8 +317,18 @@ class _Analysis:
         targets = [w for w in words[1:] if w is None or not w.startswith("-")]
         if not targets:
             self.concern("it changes to the home directory, outside the workspace")
-        elif targets[0] is None or not self.inside(targets[0]):
+        else:
+            self.change_to(targets[0])
+
+    def change_to(self, target: Word) -> None:
+        """Note a change of directory to `target` (`cd`, `env -C`)."""
+        if target is None or not all(self.inside(target, cwd) for cwd in self.cwds):
             self.concern("it changes to a directory outside the workspace")
+            return
+        for cwd in list(self.cwds):
+            moved = _resolve(cwd, target)
+            if moved not in self.cwds:
+                self.cwds.append(moved)
 
     def find(self, words: tuple[Word, ...], depth: int) -> None:
         index = 1
@@ -267,6 +365,8 @@ class _Analysis:
             if word in wrapper.stops:
                 return None
             step = option_width(word, wrapper)
+            if program == "env" and step is not None:
+                self.env_directory(words, index, step)
             if step is None:
                 if program == "env" and (
                     word in ("-S", "--split-string") or word.startswith("--split-string=")
@@ -280,12 +380,35 @@ class _Analysis:
         inner = words[index:]
         return inner or None
 
+    def env_directory(self, words: tuple[Word, ...], index: int, step: int) -> None:
+        """`env -C DIR` and `env --chdir=DIR` are a `cd`."""
+        word = words[index]
+        assert word is not None
+        if word.startswith("--chdir"):
+            self.change_to(word.partition("=")[2] if step == 1 else _at(words, index + 1))
+        elif word == "-C" or (word.startswith("-C") and step == 1 and len(word) > 2):
+            self.change_to(word[2:] if len(word) > 2 else _at(words, index + 1))
+
+
+def _at(words: tuple[Word, ...], index: int) -> Word:
+    return words[index] if index < len(words) else None
+
 
 def analyze_command(command: str, cwd: Path, roots: Sequence[Path]) -> CommandAnalysis:
     """Every program `command` runs in `cwd`, and why rules may not decide on it."""
     analysis = _Analysis(cwd, roots)
     analysis.script(command, 0)
-    return CommandAnalysis(tuple(analysis.checks), tuple(analysis.concerns), analysis.opaque)
+    return CommandAnalysis(
+        tuple(analysis.checks),
+        tuple(analysis.concerns),
+        analysis.opaque,
+        tuple(dict.fromkeys(analysis.writes)),
+    )
+
+
+def _resolve(cwd: Path, target: str) -> Path:
+    """`target` as a path from `cwd`, symlinks followed (`~` as bash would take it)."""
+    return Path(os.path.realpath(cwd / os.path.expanduser(target)))
 
 
 def _forms(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
@@ -293,6 +416,30 @@ def _forms(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
     if name is not None and "/" in name and os.path.basename(name):
         return [words, (os.path.basename(name), *words[1:])]
     return [words]
+
+
+def _plain_shell_options(arguments: tuple[Word, ...]) -> bool:
+    """Whether the options before `sh -c`'s string change nothing but errors and exits."""
+    expect_name = False
+    for word in arguments:
+        if word is None:
+            return False
+        if expect_name:
+            if word not in ("errexit", "nounset", "pipefail"):
+                return False
+            expect_name = False
+        elif word in ("-o", "+o"):
+            expect_name = True
+        elif word in ("--norc", "--noprofile"):
+            continue
+        elif word.startswith(("-", "+")) and not word.startswith("--"):
+            if not set(word[1:]) <= set("ceu"):
+                return False
+            if "c" in word:
+                return True
+        else:
+            return False
+    return False
 
 
 def _shell_code(arguments: tuple[Word, ...]) -> str | bool | None:

@@ -17,8 +17,17 @@ from typing import Literal, assert_never
 
 from tether.settings.invocations import analyze_command
 from tether.settings.paths import PathPattern
-from tether.settings.rules import AnyUse, CommandSpec, DomainSpec, Rule, RuleKind
+from tether.settings.rules import (
+    AnyUse,
+    CommandSpec,
+    DomainSpec,
+    NameSpec,
+    Rule,
+    RuleKind,
+    WildcardSpec,
+)
 from tether.settings.shell import Word
+from tether.settings.wildcard import wildcard_matches
 
 __all__ = [
     "Allow",
@@ -62,9 +71,11 @@ class FetchUse:
 
 @dataclass(frozen=True)
 class ToolUse:
-    """Calling a tool rules know only by name (`mcp__git__log`, `web_search`)."""
+    """Calling a tool rules know only by name (`mcp__git__log`, `web_search`), or starting an
+    agent or loading a skill by `name` (`task`, `skill`)."""
 
     tool: str
+    name: str | None = None
 
 
 Use = FileUse | CommandUse | FetchUse | ToolUse
@@ -158,8 +169,11 @@ def _covers(rule: Rule, use: FileUse | FetchUse | ToolUse) -> bool:
                 return False
             spec = rule.spec
             return isinstance(spec, AnyUse) or (isinstance(spec, DomainSpec) and spec.covers(host))
-        case ToolUse(tool=tool):
+        case ToolUse(tool=tool, name=name):
             if rule.tool == tool:
+                spec = rule.spec
+                if isinstance(spec, NameSpec):
+                    return name is not None and spec.covers(name)
                 return True
             server_rule = rule.tool.startswith("mcp__") and rule.tool.count("__") == 1
             return server_rule and tool.startswith(rule.tool + "__")
@@ -203,6 +217,8 @@ def _matches(rule: Rule, words: tuple[Word, ...], *, possibly: bool) -> bool:
     spec = rule.spec
     if isinstance(spec, AnyUse):
         return True
+    if isinstance(spec, WildcardSpec):
+        return wildcard_matches(spec.pattern, words, possibly=possibly)
     if not isinstance(spec, CommandSpec):
         return False
     for index, expected in enumerate(spec.words):

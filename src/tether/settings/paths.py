@@ -3,6 +3,9 @@
 - `*.env`, `secrets` (no `/` inside): a name at any depth below the project root;
 - `src/**`, `docs/*.md`, `./.env` (a `/` inside, or a leading `./`): from the project root;
 - `/etc/hosts`, `//etc/hosts` (Claude Code's form), `~/.ssh/**`: absolute, or from home;
+- in Claude Code's files, Claude Code's four forms: `//etc/hosts` absolute, `~/.ssh/**` from
+  home, `/secrets/**` from the project root (Claude Code: relative to the settings file's
+  project), `secrets/**` or `./secrets/**` from the project root (the session's cwd);
 - `*` and `?` stay within one name, `**` spans directories, `[abc]` is a class, `\\` escapes;
 - a pattern that names a directory covers everything in it (`secrets` covers
   `secrets/key.pem`), as in `.gitignore`.
@@ -76,12 +79,16 @@ class PathPattern:
         return "/" + "/".join(body)
 
 
-def compile_pattern(text: str, *, root: Path, home: Path) -> PathPattern:
-    """The pattern `text` of a rule, relative to project `root` unless it is absolute or `~/`."""
+def compile_pattern(text: str, *, root: Path, home: Path, claude: bool = False) -> PathPattern:
+    """The pattern `text` of a rule, relative to project `root` unless it is absolute or `~/`;
+    `claude`: read as Claude Code reads it, where only `//` is absolute and `/path` starts at
+    the project root."""
     raw = text.strip()
     anchored = True
     if raw == "~" or raw.startswith("~/"):
         base, body = home, raw[2:]
+    elif claude and raw.startswith("/") and not raw.startswith("//"):
+        base, body = root, raw.lstrip("/")
     elif raw.startswith("/"):
         base, body = Path("/"), raw.lstrip("/")
     elif raw.startswith("./"):

@@ -10,21 +10,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tether.settings.loaded import Settings, Sourced
+from tether.settings.loaded import Settings
 from tether.settings.rules import Rule, RuleKind
 from tether.settings.sources import SettingsSource
+from tether.settings.values import FileSummary, Sourced
 
-__all__ = ["permissions_report", "permissions_text"]
+__all__ = ["claude_file_lines", "permissions_report", "permissions_text"]
 
 _KINDS: tuple[RuleKind, ...] = ("deny", "ask", "allow")
 
 
 def permissions_report(settings: Settings, mode: str | None = None) -> dict[str, Any]:
-    """The report as JSON: `{workspace, trusted, mode, files, rules, withheld, problems}`.
+    """The report as JSON: `{workspace, trusted, mode, files, claudeFiles, rules, withheld,
+    problems, additionalDirectories}`.
 
     `mode` is the session's mode when there is one (it may have been switched since the
     settings chose it)."""
     default = settings.default_mode
+    home = Path.home()
     return {
         "workspace": str(settings.root),
         "trusted": settings.trust.trusted,
@@ -33,6 +36,7 @@ def permissions_report(settings: Settings, mode: str | None = None) -> dict[str,
             "source": _source(default.source) if default else None,
         },
         "files": [_source(source) for source in settings.files],
+        "claudeFiles": [_claude_file(summary, home) for summary in settings.claude_files],
         "rules": [_rule(rule) for kind in _KINDS for rule in settings.rules_of(kind)],
         "withheld": list(settings.trust.withheld),
         "problems": [
@@ -65,6 +69,10 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
         lines.extend(
             f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}" for rule in rules
         )
+    if settings.claude_files:
+        lines.append("")
+        lines.append("Claude Code's files:")
+        lines.extend(f"  {line}" for line in claude_file_lines(settings, home))
     if settings.additional_directories:
         lines.append("")
         lines.append("Additional directories:")
@@ -86,6 +94,38 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
             ".tether/settings.local.json (yours) or $TETHER_HOME/settings.json."
         )
     return "\n".join(lines)
+
+
+def claude_file_lines(settings: Settings, home: Path | None = None) -> list[str]:
+    """One line per Claude Code settings file: what tether read from it, what waits for
+    trust, how many keys it does not support (each a problem of its own)."""
+    home = Path.home() if home is None else home
+    return [_claude_line(summary, home) for summary in settings.claude_files]
+
+
+def _claude_line(summary: FileSummary, home: Path) -> str:
+    where = _short(summary.source, home).split("  ", 1)[-1]
+    if summary.skipped is not None:
+        return f"{where}: skipped ({summary.skipped})"
+    read = ", ".join(summary.read) if summary.read else "nothing tether uses"
+    line = f"{where}: read {read}"
+    if summary.withheld:
+        line += "; what it grants waits for trust"
+    if summary.unsupported:
+        plural = "s" if summary.unsupported > 1 else ""
+        line += f"; {summary.unsupported} key{plural} not supported (see the warnings)"
+    return line
+
+
+def _claude_file(summary: FileSummary, home: Path) -> dict[str, Any]:
+    return {
+        **_source(summary.source),
+        "line": _claude_line(summary, home),
+        "read": list(summary.read),
+        "withheld": summary.withheld,
+        "skipped": summary.skipped,
+        "unsupported": summary.unsupported,
+    }
 
 
 def _trust_line(settings: Settings) -> str:

@@ -6,12 +6,15 @@
 | `read(src/**)`, `edit(**/*.env)`  | paths, gitignore-style (`tether.settings.paths`)        |
 | `bash(npm test)`                  | exactly that command                                    |
 | `bash(npm run test:*)`            | that command and any arguments after it (whole words)   |
+| `bash(git * main)`                | `*` anywhere: any text, spaces too (Claude Code's)      |
 | `web_fetch(domain:example.com)`   | that host; `domain:*.example.com` its subdomains        |
+| `task(explore)`, `skill(deploy)`  | that agent, that skill (`*` any text; any letter case)  |
 | `mcp__SERVER`, `mcp__SERVER__TOOL`| every tool of a server, or one tool                     |
 
 Claude Code's tool names are aliases (`Read`, `Edit`, `Write`, `Bash`, `WebFetch`, `Grep`,
-`Glob`, `WebSearch`), so its rules can be pasted in. A rule that does not parse is a
-`RuleError` saying what is wrong; the file's other rules still apply.
+`Glob`, `LS`, `WebSearch`), so its rules can be pasted in; a Claude Code tool tether does not
+gate is a `RuleError` saying why. A rule that does not parse is a `RuleError` saying what is
+wrong; the file's other rules still apply.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ __all__ = [
     "AnyUse",
     "CommandSpec",
     "DomainSpec",
+    "NameSpec",
     "Rule",
     "RuleError",
     "RuleKind",
     "Specifier",
+    "WildcardSpec",
     "parse_rule",
 ]
 
@@ -50,17 +55,39 @@ TOOL_ALIASES: dict[str, str] = {
     "WebSearch": "web_search",
     "Grep": "grep",
     "Glob": "glob",
+    "LS": "glob",
+    "ls": "glob",
+    "Task": "task",
+    "Agent": "task",
+    "Skill": "skill",
 }
-"""Claude Code's tool names and the tool each stands for."""
+"""Claude Code's tool names and the tool each stands for (`ls` lists as `glob` searches, so
+`glob` rules judge it)."""
+
+_UNGATED: dict[str, str] = {
+    "TodoWrite": "tether's todo tool never asks for permission",
+    "NotebookEdit": "tether has no notebook tool",
+    "NotebookRead": "tether has no notebook tool",
+    "ExitPlanMode": "tether's exit_plan_mode never asks for permission",
+    "BashOutput": "reading a background command's output never asks in tether",
+    "KillShell": "stopping a background command never asks in tether",
+    "KillBash": "stopping a background command never asks in tether",
+    "SlashCommand": "tether's model does not run slash commands",
+}
+"""Claude Code's tools whose rules tether cannot apply, and why."""
 
 FILE_TOOLS = frozenset({"read", "edit", "write", "grep", "glob"})
 """Tools whose specifier is a path pattern."""
 
-_PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS})
+_NAMED_TOOLS = frozenset({"task", "skill"})
+"""Tools whose specifier is the name of an agent or a skill."""
+_PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS, *_NAMED_TOOLS})
 _MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
 _SHAPE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
 _HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
 _SHELL_SYNTAX = ("&&", "||", ";", "|", "&", ">", "<", "$(", "`", "\n")
+_STAR = "\0"
+"""Stands for an escaped `*` while a command rule is split into words."""
 
 
 class RuleError(ValueError):
@@ -95,7 +122,32 @@ class DomainSpec:
         return host == self.host
 
 
-Specifier = AnyUse | PathPattern | CommandSpec | DomainSpec
+@dataclass(frozen=True)
+class WildcardSpec:
+    """A bash command as Claude Code's `*` patterns say it: `git * main`, `* --version`.
+
+    `*` stands for any text, spaces included; `\\*` is a `*` itself. The pattern is matched
+    against the command's words joined by single spaces (quotes taken out, as the words are
+    compared for the other forms)."""
+
+    pattern: tuple[str | None, ...]
+    """Its characters, `None` for each `*`."""
+
+
+@dataclass(frozen=True)
+class NameSpec:
+    """An agent for `task`, a skill for `skill`: its name, `*` standing for any text, in any
+    letter case (Claude Code's `Task(Explore)` names tether's `explore`)."""
+
+    pattern: str
+
+    def covers(self, name: str) -> bool:
+        """Whether `name` is the one named."""
+        parts = (re.escape(part) for part in self.pattern.split("*"))
+        return re.fullmatch(".*".join(parts), name, re.IGNORECASE | re.DOTALL) is not None
+
+
+Specifier = AnyUse | PathPattern | CommandSpec | WildcardSpec | DomainSpec | NameSpec
 
 
 @dataclass(frozen=True)
@@ -133,6 +185,8 @@ def parse_rule(
     tool = TOOL_ALIASES.get(name, name)
     if tool.startswith("mcp__"):
         return Rule(kind, text, *_mcp(tool, raw), source)
+    if name in _UNGATED:
+        raise RuleError(f"not supported: {_UNGATED[name]}")
     if tool not in _PLAIN_TOOLS:
         known = ", ".join(sorted(_PLAIN_TOOLS))
         raise RuleError(f"unknown tool {name!r}; expected one of {known}, or mcp__SERVER__TOOL")
@@ -142,11 +196,16 @@ def parse_rule(
     if not spec:
         raise RuleError(f"empty specifier; write {name} alone to cover every use")
     if tool in FILE_TOOLS:
-        return Rule(kind, text, tool, compile_pattern(spec, root=root, home=home), source)
+        pattern = compile_pattern(spec, root=root, home=home, claude=source.claude)
+        return Rule(kind, text, tool, pattern, source)
     if tool == "bash":
         return Rule(kind, text, tool, _command(spec), source)
     if tool == "web_fetch":
         return Rule(kind, text, tool, _domain(spec), source)
+    if tool in _NAMED_TOOLS:
+        # Claude Code's `Skill(name *)` or `Skill(name:*)` also covers the skill's arguments,
+        # which tether's skill tool does not take: the name is what counts.
+        return Rule(kind, text, tool, NameSpec(re.sub(r"(:\*| \*)$", "", spec)), source)
     raise RuleError(f"{name} takes no specifier; write {name} alone")
 
 
@@ -160,10 +219,11 @@ def _mcp(tool: str, raw: str | None) -> tuple[str, Specifier]:
     return (f"mcp__{server}" if name in (None, "*") else tool), AnyUse()
 
 
-def _command(spec: str) -> CommandSpec:
+def _command(spec: str) -> CommandSpec | WildcardSpec:
     prefix = False
-    body = spec
-    if body.endswith(":*") or body.endswith(" *"):
+    # `\*` is a star itself: kept out of the way while the words are split.
+    body = spec.replace("\\*", _STAR)
+    if (body.endswith(":*") or body.endswith(" *")) and "*" not in body[:-2]:
         prefix, body = True, body[:-2]
     try:
         words = tuple(shlex.split(body))
@@ -177,9 +237,10 @@ def _command(spec: str) -> CommandSpec:
                 "a rule names one simple command (no &&, ;, |, redirections or substitutions); "
                 "a compound command is allowed when each of its commands is"
             )
-        if "*" in word:
-            raise RuleError("`*` is only allowed at the end, as `:*` (a prefix of whole words)")
-    return CommandSpec(words, prefix)
+    if any("*" in word for word in words):
+        text = " ".join(words)
+        return WildcardSpec(tuple(None if c == "*" else c.replace(_STAR, "*") for c in text))
+    return CommandSpec(tuple(word.replace(_STAR, "*") for word in words), prefix)
 
 
 def _domain(spec: str) -> DomainSpec:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CLAUDE_EVENTS_NOT_RUN",
+    "CLAUDE_HOOK_KEYS_IGNORED",
     "DEFAULT_TMP_SIZE_MIB",
     "HOOK_EVENTS",
     "MODE_ALIASES",
@@ -48,10 +50,13 @@ MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
 
 HookEvent = Literal[
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "Notification",
     "UserPromptSubmit",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "PreCompact",
     "SessionStart",
@@ -60,6 +65,18 @@ HookEvent = Literal[
 """The hook events of Claude Code's schema."""
 
 HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
+
+CLAUDE_EVENTS_NOT_RUN = frozenset(
+    {"PermissionDenied", "PostToolBatch", "StopFailure", "PostCompact", "Setup"}
+    | {"TeammateIdle", "TaskCompleted", "InstructionsLoaded", "ConfigChange"}
+)
+"""Claude Code's hook events that tether has no moment for: named in a warning, not run."""
+
+CLAUDE_HOOK_KEYS_IGNORED = {
+    "statusMessage": "not shown: tether names the hook in its notice instead",
+    "async": "not followed: the hook runs before the session goes on",
+}
+"""Keys of a Claude Code hook that tether reads past (with a warning): what runs is the same."""
 
 ModeName = Literal["ask", "accept-edits", "auto", "default", "acceptEdits", "bypassPermissions"]
 """What `defaultMode` may say."""
@@ -130,6 +147,13 @@ class CommandHook(BaseModel):
     type: Literal["command"]
     command: Annotated[str, Field(min_length=1)]
     timeout: Annotated[float, Field(gt=0)] | None = Field(default=None, description="Seconds.")
+    sandbox: bool | None = Field(
+        default=None,
+        description=(
+            "false: run outside the session's sandbox, with your rights (tether's own key); "
+            "what it reads is then checked for changes before each run."
+        ),
+    )
 
 
 class PromptHook(BaseModel):
@@ -168,6 +192,9 @@ class SettingsDocument(BaseModel):
     permissions: PermissionsSection | None = None
     model: Annotated[str, Field(min_length=1)] | None = Field(
         default=None, description="The model spec, as `--model` takes it."
+    )
+    thinking: Literal["off", "low", "medium", "high"] | None = Field(
+        default=None, description="How hard the model thinks, as `--thinking` takes it."
     )
     sandbox: SandboxSection | None = None
     env: dict[str, str] | None = Field(

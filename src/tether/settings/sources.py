@@ -9,6 +9,7 @@ from typing import Literal
 __all__ = [
     "CLAUDE_FILE",
     "CLAUDE_LOCAL_FILE",
+    "CLAUDE_USER_FILE",
     "FLAGS",
     "LOCAL_FILE",
     "PROJECT_DIR",
@@ -19,11 +20,11 @@ __all__ = [
     "setting_sources",
 ]
 
-Scope = Literal["user", "project", "local", "claude", "claude-local", "flags"]
+Scope = Literal["claude-user", "user", "claude", "project", "claude-local", "local", "flags"]
 """`user`: `$TETHER_HOME/settings.json`; `project`: `.tether/settings.json` (committed);
-`local`: `.tether/settings.local.json` (personal); `claude` and `claude-local`: Claude Code's
-`.claude/settings.json` and `.claude/settings.local.json`, read for their `hooks` only;
-`flags`: the command line."""
+`local`: `.tether/settings.local.json` (personal); `claude-user`, `claude` and
+`claude-local`: Claude Code's `~/.claude/settings.json`, `.claude/settings.json` and
+`.claude/settings.local.json`, read with Claude Code's meaning; `flags`: the command line."""
 
 PROJECT_DIR = ".tether"
 USER_FILE = "settings.json"
@@ -31,6 +32,8 @@ PROJECT_FILE = f"{PROJECT_DIR}/settings.json"
 LOCAL_FILE = f"{PROJECT_DIR}/settings.local.json"
 CLAUDE_FILE = ".claude/settings.json"
 CLAUDE_LOCAL_FILE = ".claude/settings.local.json"
+CLAUDE_USER_FILE = "settings.json"
+"""In Claude Code's user directory (`$CLAUDE_CONFIG_DIR`, else `~/.claude`)."""
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,9 @@ class SettingsSource:
         return self.scope in ("project", "local", "claude", "claude-local")
 
     @property
-    def hooks_only(self) -> bool:
-        """Whether only its `hooks` are read (Claude Code's files: their other keys are
-        Claude Code's own)."""
-        return self.scope in ("claude", "claude-local")
+    def claude(self) -> bool:
+        """Whether it is one of Claude Code's files (read with Claude Code's meaning)."""
+        return self.scope in ("claude-user", "claude", "claude-local")
 
     def __str__(self) -> str:
         return "the command line" if self.path is None else str(self.path)
@@ -58,12 +60,24 @@ class SettingsSource:
 FLAGS = SettingsSource("flags")
 
 
-def setting_sources(root: Path, home: Path) -> tuple[SettingsSource, ...]:
-    """The files of a workspace rooted at `root`, in merge order (later wins)."""
+def setting_sources(
+    root: Path, home: Path, claude_dir: Path | None = None
+) -> tuple[SettingsSource, ...]:
+    """The files of a workspace rooted at `root`, in merge order (later wins).
+
+    Claude Code's order, user < project < local, with Claude Code's file of each level just
+    before tether's own, so that tether's file of a level wins over Claude Code's of it.
+    `claude_dir` is Claude Code's user directory (`None`: not read)."""
+    user = (
+        ()
+        if claude_dir is None
+        else (SettingsSource("claude-user", claude_dir / CLAUDE_USER_FILE),)
+    )
     return (
+        *user,
         SettingsSource("user", home / USER_FILE),
-        SettingsSource("project", root / PROJECT_FILE),
-        SettingsSource("local", root / LOCAL_FILE),
         SettingsSource("claude", root / CLAUDE_FILE),
+        SettingsSource("project", root / PROJECT_FILE),
         SettingsSource("claude-local", root / CLAUDE_LOCAL_FILE),
+        SettingsSource("local", root / LOCAL_FILE),
     )

@@ -1,10 +1,10 @@
 """Workspace trust: a cloned repository grants itself nothing until the user says so.
 
-A workspace's own settings (`.tether/settings.json`, `.tether/settings.local.json`) may deny
-and ask from the start; what they grant (allow rules, the mode, `env`, extra directories,
-the model, a wider sandbox, hooks, and the hooks of Claude Code's `.claude/settings.json`
-and `.claude/settings.local.json`) and instructions importing files from outside the
-workspace wait until the user trusts the workspace. Trust is kept in
+A workspace's own settings (`.tether/settings.json`, `.tether/settings.local.json`, Claude
+Code's `.claude/settings.json` and `.claude/settings.local.json`) may deny and ask from the
+start; what they grant (allow rules, the mode, `env`, extra directories, the model, a wider
+sandbox, hooks, approvals of `.mcp.json`'s servers) and instructions importing files from
+outside the workspace wait until the user trusts the workspace. Trust is kept in
 `$TETHER_HOME/trusted.json`, by workspace, with a fingerprint of those files: when either
 changes, the workspace is asked about again.
 """
@@ -45,6 +45,10 @@ _WHEN_PRESENT = frozenset({CLAUDE_FILE, CLAUDE_LOCAL_FILE})
 """Files that count only once they exist, so trust given before they were read still holds
 while there are none."""
 
+_READ_IN_FULL = " (all keys)"
+"""Marks Claude Code's files in the fingerprint since tether reads all of their keys (it read
+only their hooks before), so trust given for their hooks alone is asked for again."""
+
 _VERSION = 1
 
 
@@ -67,7 +71,7 @@ def file_digest(path: Path) -> str | None:
 def fingerprint(digests: Mapping[str, str | None]) -> str:
     """One digest for the trusted files' digests (by name; `None`: absent)."""
     lines = [
-        f"{name}:{digests.get(name) or '-'}"
+        f"{name}{_READ_IN_FULL if name in _WHEN_PRESENT else ''}:{digests.get(name) or '-'}"
         for name in TRUSTED_FILES
         if name not in _WHEN_PRESENT or digests.get(name)
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["WRAPPERS", "Wrapper", "option_width"]
+__all__ = ["OPAQUE_WRAPPERS", "WRAPPERS", "Wrapper", "option_width"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,22 @@ WRAPPERS: dict[str, Wrapper] = {
     ),
 }  # fmt: skip
 """By program name: what each wrapper takes before the command it runs."""
+
+
+OPAQUE_WRAPPERS = frozenset(
+    {
+        *("chrt", "taskset", "flock", "setpriv", "unshare", "script", "nsenter", "runuser"),
+        *("su", "sg", "watch", "strace", "ltrace", "valgrind", "firejail", "bwrap", "chroot"),
+        *("systemd-run", "fakeroot", "proot", "busybox", "parallel", "numactl", "prlimit"),
+        *("cgexec", "faketime", "eatmydata", "catchsegv", "torsocks", "proxychains"),
+        *("proxychains4", "dbus-run-session", "xvfb-run", "pkexec", "capsh", "setarch"),
+        *("linux32", "linux64", "gosu", "su-exec", "chpst", "dumb-init", "tini", "unbuffer"),
+        *("rlwrap", "cpulimit", "trickle", "nsjail", "minijail0", "entr", "lxc-attach"),
+    }
+)
+"""Programs that run a command given in their arguments in ways tether does not read (which
+option takes a value, `-c STRING`): deny and ask rules see every tail of their words and
+every word as a command line; an allow rule must name the program itself."""
 
 
 def option_width(word: str, wrapper: Wrapper) -> int | None:

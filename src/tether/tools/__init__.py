@@ -13,6 +13,7 @@ if TYPE_CHECKING:
         FileAccess,
         Gate,
         McpAccess,
+        NamedAccess,
         SearchAccess,
         UnsandboxedAccess,
     )
@@ -39,6 +40,7 @@ __all__ = [
     "FileVersion",
     "Gate",
     "McpAccess",
+    "NamedAccess",
     "PermissionDenied",
     "SearchAccess",
     "Tool",
@@ -66,6 +68,7 @@ __getattr__ = lazy_names(
         "FileAccess": "tether.tools.access",
         "Gate": "tether.tools.access",
         "McpAccess": "tether.tools.access",
+        "NamedAccess": "tether.tools.access",
         "SearchAccess": "tether.tools.access",
         "UnsandboxedAccess": "tether.tools.access",
         "Tool": "tether.tools.base",

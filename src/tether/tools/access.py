@@ -1,6 +1,6 @@
 """What a tool asks before it touches something, and who answers.
 
-An `Access` is one of six kinds, each with only what the policy decides on; every kind
+An `Access` is one of seven kinds, each with only what the policy decides on; every kind
 also has a `title` (the tool call's, for whoever is asked) and the `tool_call_id` asking,
 so a client can show the request beside its card.
 """
@@ -21,6 +21,7 @@ __all__ = [
     "FileAccess",
     "Gate",
     "McpAccess",
+    "NamedAccess",
     "SearchAccess",
     "UnsandboxedAccess",
 ]
@@ -109,7 +110,32 @@ class McpAccess:
     tool_call_id: str = ""
 
 
-Access = FileAccess | CommandAccess | UnsandboxedAccess | FetchAccess | SearchAccess | McpAccess
+@dataclass(frozen=True)
+class NamedAccess:
+    """Starting an agent (`task`) or loading a skill (`skill`) by name: no mode asks for it,
+    only deny and ask rules (`task(explore)`, Claude Code's `Skill(deploy)`) stop it."""
+
+    tool: Literal["task", "skill"]
+    name: str
+    tool_call_id: str = ""
+
+    @property
+    def title(self) -> str:
+        """`Start the agent NAME` or `Load the skill NAME`."""
+        return (
+            f"Start the agent {self.name}" if self.tool == "task" else f"Load the skill {self.name}"
+        )
+
+
+Access = (
+    FileAccess
+    | CommandAccess
+    | UnsandboxedAccess
+    | FetchAccess
+    | SearchAccess
+    | McpAccess
+    | NamedAccess
+)
 """One operation to authorize."""
 
 

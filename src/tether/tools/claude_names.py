@@ -1,18 +1,18 @@
-"""Claude Code's names for tether's tools, for files written for Claude Code: agents' `tools`,
-hooks' matchers and inputs, skills' `allowed-tools`."""
+"""Claude Code's names for tether's tools: the calls of models trained on Claude Code, and
+files written for it (agents' `tools`, hooks' matchers and inputs, skills' `allowed-tools`)."""
 
 from __future__ import annotations
 
-__all__ = ["CLAUDE_TOOL_NAMES", "claude_tool_name"]
+__all__ = ["CLAUDE_TOOL_NAMES", "claude_tool_name", "tether_tool_name"]
 
 CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Read": "read",
     "Write": "write",
     "Edit": "edit",
-    "MultiEdit": "edit",
+    "MultiEdit": "multi_edit",
     "Grep": "grep",
     "Glob": "glob",
-    "LS": "glob",
+    "LS": "ls",
     "Bash": "bash",
     "WebFetch": "web_fetch",
     "WebSearch": "web_search",
@@ -20,10 +20,18 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Task": "task",
     "Agent": "task",
     "Skill": "skill",
+    "NotebookRead": "read",
 }
-"""Claude Code's tool names, as tether calls the same tools."""
+"""Claude Code's tool names, as tether calls the same tools (the first of several is the one
+tether reports as Claude Code's name). Only tools tether has are named: agent files read
+this map to tell which of Claude Code's tools tether answers to."""
 
 
 def claude_tool_name(tool: str) -> str:
     """Claude Code's name for a tool (`bash` → `Bash`), or the tool's own when it has none."""
     return next((claude for claude, ours in CLAUDE_TOOL_NAMES.items() if ours == tool), tool)
+
+
+def tether_tool_name(name: str) -> str:
+    """tether's name for a tool Claude Code calls `name` (`Read` → `read`), else `name`."""
+    return CLAUDE_TOOL_NAMES.get(name, name)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.tools.access import AllowAll, Gate
+from tether.tools.answer import Answerer
 from tether.tools.delegate import Delegate
 from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
@@ -39,3 +40,5 @@ class ToolContext:
     follows a successful result with the instructions (`AGENTS.md`) of their directories."""
     delegate: Delegate | None = None
     """Runs child sessions (the `task` tool's); `None` where no agent may be started."""
+    answerer: Answerer | None = None
+    """Answers `web_fetch`'s questions from a page; `None` where no model may be asked."""

@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.fs.edit import EditTool
+from tether.tools.fs.multi_edit import MultiEditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
-from tether.tools.search import GlobTool, GrepTool
+from tether.tools.search import GlobTool, GrepTool, LsTool
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 from tether.tools.todo import TodoTool
@@ -27,8 +28,8 @@ def default_tools(
     env: Mapping[str, str] | None = None,
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `grep`, `glob`, `bash`, `web_fetch`, `web_search`, `todo`,
-    `task` and `skill`, in the order the model sees them.
+    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `web_fetch`,
+    `web_search`, `todo`, `task` and `skill`, in the order the model sees them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
@@ -43,8 +44,10 @@ def default_tools(
             ReadTool(),
             WriteTool(),
             EditTool(),
+            MultiEditTool(),
             GrepTool(),
             GlobTool(),
+            LsTool(),
             BashTool(sandbox=sandbox, env=env),
             WebFetchTool(allow_private=allow_private_fetch),
             WebSearchTool(web_search),

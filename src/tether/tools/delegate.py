@@ -90,6 +90,9 @@ class ChildOutcome:
     usage: TokenUsage
     error: str | None = None
     """What failed, when `stop_reason` is `error`."""
+    refused: int = 0
+    """Calls refused for want of someone to approve them (the child's and its children's):
+    the run did not do all that was asked, whatever the parent made of it."""
 
 
 class Delegate(Protocol):

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.skills import SkillCatalog, SkillFileError, SkillText, read_skill_text
+from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -87,6 +88,8 @@ class SkillTool(Tool[SkillArgs, SkillValue]):
         if skill is None:
             known = ", ".join(self.catalog.names()) or "(none)"
             raise ToolError(f"Unknown skill: {args.name!r}. Available skills: {known}")
+        # Only a deny or an ask rule (`skill(NAME)`, Claude Code's `Skill(NAME)`) stops it.
+        await ctx.gate.authorize(NamedAccess("skill", skill.name, ctx.tool_call_id))
         root = ctx.workspace.cwd if skill.scope == "project" else None
         try:
             loaded = read_skill_text(skill.path, skill.scope, root=root)

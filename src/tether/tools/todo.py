@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, Field, JsonValue, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.arguments import ToolArguments
@@ -47,12 +55,36 @@ _MARKS: dict[TodoStatus, str] = {
 }
 
 
+# Claude Code's current item shape (`activeForm`) and its older one (`id`, `priority`) are
+# both understood, so a model trained on either gets its list accepted as it wrote it.
 class TodoItem(ToolArguments):
     """One task of the plan."""
 
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
     content: str = Field(min_length=1, description="What the task is, in a short sentence.")
     status: TodoStatus
+    active_form: str | None = Field(
+        default=None,
+        alias="activeForm",
+        min_length=1,
+        description='The task as it is being done ("Running the tests"), shown while in progress.',
+    )
     priority: TodoPriority | None = None
+    id: str | None = Field(default=None, description="An id of the task, if you keep one.")
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: object) -> object:
+        # Older lists numbered their tasks: `1` and `"1"` are the same id.
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @property
+    def shown(self) -> str:
+        """The line people see: `activeForm` while the task is in progress, else `content`."""
+        if self.status == "in_progress" and self.active_form:
+            return self.active_form
+        return self.content
 
 
 class TodoArgs(ToolArguments):
@@ -65,13 +97,14 @@ _TODOS: TypeAdapter[list[TodoItem]] = TypeAdapter(list[TodoItem], config=DEFERRE
 
 
 def checklist(todos: list[TodoItem]) -> str:
-    """The plan as text lines: `[x] done`, `[~] doing (high)`, `[ ] to do`, `[-] dropped`."""
+    """The plan as text lines: `[x] done`, `[~] doing (high)`, `[ ] to do`, `[-] dropped`
+    (a task in progress by its `activeForm` when it has one)."""
     if not todos:
         return "(no tasks)"
     lines = []
     for item in todos:
         priority = f" ({item.priority})" if item.priority else ""
-        lines.append(f"{_MARKS[item.status]} {item.content}{priority}")
+        lines.append(f"{_MARKS[item.status]} {item.shown}{priority}")
     return "\n".join(lines)
 
 
@@ -113,8 +146,8 @@ class TodoTool(Tool[TodoArgs, list[TodoItem]]):
         return [TextContent(text=f"{head}\n{checklist(value)}")]
 
     def presentation_meta(self, args: TodoArgs, value: list[TodoItem]) -> JsonValue:
-        """`{todos: [{content, status, priority?}]}`."""
-        return {"todos": [item.model_dump(exclude_none=True) for item in value]}
+        """`{todos: [{content, status, activeForm?, priority?, id?}]}`."""
+        return {"todos": [item.model_dump(exclude_none=True, by_alias=True) for item in value]}
 
     def present_call(self, args: TodoArgs, context: CardContext) -> GenericCallView:
         """A generic card: the plan itself is shown when the call finishes."""

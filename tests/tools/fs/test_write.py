@@ -247,3 +247,13 @@ async def test_a_name_too_long_is_an_error_result(tmp_path: Path) -> None:
     assert result.is_error
     assert result.text() == f"Cannot access {tmp_path / name}: File name too long"
     assert os.listdir(tmp_path) == []
+
+
+async def test_a_name_as_long_as_names_go_is_written_with_a_shorter_temporary_file(
+    tmp_path: Path,
+) -> None:
+    name = "é" * 125  # 250 bytes: its temporary file beside it must be named shorter
+    result = await run(TOOL, context(tmp_path), path=name, content="x")
+    assert not result.is_error, result.text()
+    assert os.listdir(tmp_path) == [name]
+    assert (tmp_path / name).read_text() == "x"

@@ -223,3 +223,26 @@ async def test_cards_and_titles_for_each_mode(tree: Path) -> None:
         title=titles[2], paths=found.text().splitlines(), truncated=False, total=2
     )
     assert sorted(found.text().splitlines()) == ["docs/notes.md", "src/app.py"]
+
+
+async def test_offset_and_head_limit_page_through_the_matches(tmp_path: Path) -> None:
+    write(tmp_path, {"a.txt": "".join(f"hit {n}\n" for n in range(1, 8))})
+    page = await grep(tmp_path, pattern="hit", head_limit=3, offset=2)
+    assert page.text() == (
+        "a.txt\n  3: hit 3\n  4: hit 4\n  5: hit 5\n\n"
+        "(Showing matches 3-5 of 7. Use offset=5 for the next ones.)"
+    )
+    last = await grep(tmp_path, pattern="hit", head_limit=3, offset=5)
+    assert last.text() == "a.txt\n  6: hit 6\n  7: hit 7\n\n(Showing matches 6-7 of 7.)"
+    past = await grep(tmp_path, pattern="hit", offset=9)
+    assert past.text() == "(No matches past offset=9: there are 7.)"
+
+
+async def test_type_and_multiline(tmp_path: Path) -> None:
+    write(tmp_path, {"a.py": "start\nmiddle\nend\n", "a.js": "start\nend\n"})
+    py = await grep(tmp_path, pattern="start", type="py", output_mode="files_with_matches")
+    assert py.text() == "a.py"
+    spanning = await grep(tmp_path, pattern="start.end", multiline=True)
+    assert spanning.text().startswith("a.js\n  1: start\n")
+    unknown = await grep(tmp_path, pattern="x", type="nosuchtype")
+    assert unknown.is_error and "nosuchtype" in unknown.text()

@@ -327,3 +327,29 @@ async def test_nothing_reaches_the_network_before_the_arguments_are_checked(
     )
     assert result.text() == "a.org is both allowed and blocked: choose one"
     assert api.seen == []
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_urls_are_written_plainly_and_titles_lose_invisible_characters(
+    provider: str, api: SearchApi, ctx: ToolContext
+) -> None:
+    hits = [
+        # Reads as docs.python.org; goes to evil.test, with a name that reads backwards.
+        Hit(
+            "Docs\u202e\u200b fdp.exe\u2066 \ufeffhere",
+            "https://docs.python.org:pw@evil.test/\u202eexe.fdp?q=\u200b#top",
+            "a\u200bsnippet \u202ereversed",
+        ),
+        Hit("International", "https://Bücher.example/Köln", ""),
+    ]
+    api.answer(ok_reply(provider, hits, "httpx 1.0 changes"))
+    result, card = await search(provider, api, ctx)
+    assert card is not None, result.text()
+    first, second = card.results
+    assert first.title == "Docs fdp.exe here"
+    assert first.url == "https://evil.test/%E2%80%AEexe.fdp?q=%E2%80%8B#top"
+    assert first.snippet in (None, "asnippet reversed")
+    assert second.url == "https://xn--bcher-kva.example/K%C3%B6ln"
+    text = result.text()
+    for invisible in ("\u202e", "\u200b", "\u2066", "\ufeff", "docs.python.org:pw@"):
+        assert invisible not in text

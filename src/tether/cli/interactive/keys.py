@@ -11,7 +11,7 @@
 | Ctrl+C                       | clear the box, else interrupt; twice on an empty box: exit |
 | Ctrl+D                       | exit (on an empty box)                                    |
 | Shift+Tab                    | cycle the mode: ask → accept-edits → auto                 |
-| 1-9, arrows, Enter           | answer a picker                                           |
+| 1-9, arrows, Enter           | answer a picker (a question's first 0.8 s: type the draft) |
 
 Terminals send Shift+Enter in several ways (the kitty protocol, xterm's modifyOtherKeys, or
 Esc+Enter as VS Code's terminal is often set up to): each is read as Ctrl+J.
@@ -220,9 +220,21 @@ def _menu_keys(kb: KeyBindings, controls: Controls) -> None:
 
 
 def _picker_keys(kb: KeyBindings, controls: Controls) -> None:
-    """Arrows or digits to choose, Enter to confirm, Esc to dismiss (or go back from text)."""
+    """Arrows or digits to choose, Enter to confirm, Esc to dismiss (or go back from text);
+    keys in a question's guard time go to the draft instead."""
+
     picking, asking = _picking(controls), _asking(controls)
-    choosing = picking & ~asking
+    early = Condition(lambda: (p := controls.screen.picker) is not None and p.guarded())
+    choosing = picking & ~asking & ~early
+
+    @kb.add(Keys.Any, filter=picking & early)
+    @kb.add("enter", filter=picking & early)
+    @kb.add("up", filter=picking & early)
+    @kb.add("down", filter=picking & early)
+    def _early(event: KeyPressEvent) -> None:
+        """A key in the guard time was meant for the draft: it goes there, not to the picker."""
+        if event.data.isprintable():
+            controls.screen.input.insert_text(event.data)
 
     @kb.add("up", filter=choosing)
     @kb.add("k", filter=choosing)
@@ -241,13 +253,14 @@ def _picker_keys(kb: KeyBindings, controls: Controls) -> None:
             _picker(controls.screen).choose(int(event.data) - 1)
             controls.screen.picker_typing()
 
-    @kb.add("enter", filter=picking)
+    @kb.add("enter", filter=picking & ~early)
     def _choose(event: KeyPressEvent) -> None:
         _picker(controls.screen).choose()
         controls.screen.picker_typing()
 
-    @kb.add("escape", filter=choosing, eager=True)
-    @kb.add("c-c", filter=choosing)
+    # Esc and Ctrl+C interrupt at once, guard or not: they are never answers.
+    @kb.add("escape", filter=picking & ~asking, eager=True)
+    @kb.add("c-c", filter=picking & ~asking)
     def _escape(event: KeyPressEvent) -> None:
         controls.picker_escape()
 

@@ -2,21 +2,29 @@
 
 Permission questions, `/resume`, `/model` and `/mode` are pickers. A choice may ask for a
 line of text before it counts ("reject and tell the model what to do instead").
+
+A question that opens by itself (a permission question, while the person may be typing the
+next prompt) has a guard: keys that arrive in its first moments are not answers, they go on
+into the draft they were meant for, and the keys line says the question waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-__all__ = ["PICKER_ROWS", "Choice", "Picked", "Picker"]
+__all__ = ["PICKER_ROWS", "QUESTION_GUARD", "Choice", "Picked", "Picker"]
 
 PICKER_ROWS = 10
 """Choices shown at once; a longer list scrolls with the selection."""
+QUESTION_GUARD = 0.8
+"""Seconds after a question appears during which keys are not taken as answers: long
+enough that typing under way (and what the terminal had buffered) cannot answer it."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class Picker:
         note: str = "",
         selected: int = 0,
         dismiss: str = "esc to cancel",
+        guard: float = 0.0,
     ) -> None:
         self.title = title
         self.note = note
@@ -60,6 +69,17 @@ class Picker:
         self.asking: int | None = None
         """The index of the choice whose text is being typed."""
         self.result: asyncio.Future[Picked | None] = asyncio.get_running_loop().create_future()
+        self.guard = guard
+        """Seconds after it is shown during which keys are not answers."""
+        self.shown_at = time.monotonic()
+
+    def shown(self) -> None:
+        """The picker is on screen now: its guard starts."""
+        self.shown_at = time.monotonic()
+
+    def guarded(self) -> bool:
+        """Whether a key now is too early to be an answer."""
+        return time.monotonic() - self.shown_at < self.guard
 
     def move(self, delta: int) -> None:
         """Select the choice `delta` lines down (up when negative), wrapping around."""
@@ -112,6 +132,9 @@ class Picker:
             out.append(("", "\n"))
         if self.asking is not None:
             out.append(("class:picker.ask", f"   {self.choices[self.asking].asks}"))
+        elif self.guarded():
+            waiting = "   waiting for you · keys answer in a moment (typing goes to your draft)"
+            out.append(("class:picker.keys", _fit(waiting, width)))
         else:
             keys = "↑↓ to move · enter to choose"
             if len(self.choices) > 1:

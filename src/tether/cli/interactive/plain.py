@@ -17,6 +17,7 @@ from rich.console import Console
 
 from tether.cli.asker import TerminalAsker
 from tether.cli.interactive.arguments import BadArguments
+from tether.cli.interactive.slash import unknown_command
 from tether.cli.interactive.workbench import StartupError, Workbench, load
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
@@ -110,6 +111,10 @@ class _Plain:
                 hint = f" {command.hint}" if command.hint else ""
                 self.out.print(f"/{command.name}{hint}  {command.description}", markup=False)
             return 0
+        mistake = unknown_command(line, [c.name for c in commands])
+        if mistake is not None:
+            self.err.print(mistake, style="yellow", markup=False)
+            return 1
         terminal = {c.name for c in commands if c.terminal}
         if name in terminal or text.startswith("!"):
             what = f"/{name}" if name in terminal else "!command"

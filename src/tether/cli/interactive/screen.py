@@ -7,6 +7,7 @@ status bar. Everything above it is the terminal's own scrollback (see `Scrollbac
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -207,6 +208,10 @@ class Screen:
         self.picker_text.content = BufferControl(buffer=picker.text)
         self.app.layout.focus(self.picker_window)
         picker.result.add_done_callback(lambda _done: self._closed(picker))
+        picker.shown()
+        if picker.guard:
+            # The keys line changes when the guard ends.
+            asyncio.get_running_loop().call_later(picker.guard, self.refresh)
         self.refresh()
 
     def picker_typing(self) -> None:

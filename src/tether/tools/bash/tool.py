@@ -37,6 +37,7 @@ __all__ = [
     "RUNNING_TAIL_CHARS",
     "BashArgs",
     "BashTool",
+    "created_and_defused",
 ]
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         defused: tuple[Defused, ...] = ()
         if confine is not None:
             created, defused = await asyncio.to_thread(
-                _created_and_defused, confine, ctx.workspace.roots
+                created_and_defused, confine, ctx.workspace.roots
             )
         return BashValue(
             command=args.command,
@@ -295,7 +296,7 @@ def _notice_once(problem: str) -> None:
         log.warning("the sandbox cannot start (%s); commands run unsandboxed", problem)
 
 
-def _created_and_defused(
+def created_and_defused(
     confine: Confinement, roots: Sequence[Path]
 ) -> tuple[list[str], tuple[Defused, ...]]:
     """What became protected while the command ran, and what was disarmed in it (one trip to

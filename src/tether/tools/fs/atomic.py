@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
 import stat
@@ -13,10 +14,34 @@ from tether.tools.errors import ToolError
 from tether.tools.fs.beneath import opened_dir, swapped_message
 from tether.tools.observations import FileVersion, data_version
 
-__all__ = ["TEMP_PREFIX", "atomic_write"]
+__all__ = ["TEMP_PREFIX", "atomic_write", "temp_name", "temp_stem"]
 
 TEMP_PREFIX = ".tether-"
 """Temporary files start with this (a dotfile beside the target), so leftovers are recognisable."""
+_NAME_MAX = 255
+"""The longest file name, in bytes, of Linux's file systems."""
+_SUFFIX_BYTES = len(".12345678.tmp")
+
+
+def temp_stem(name: str) -> str:
+    """What the temporary files beside `name` start with (then `.RANDOM.tmp`): the prefix and
+    the name, cut and given a digest of the whole when that would make too long a name (a
+    250-byte name is a valid file, and its temporary file must be one too)."""
+    stem = f"{TEMP_PREFIX}{name}"
+    raw = os.fsencode(stem)
+    if len(raw) + _SUFFIX_BYTES <= _NAME_MAX:
+        return stem
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    keep = _NAME_MAX - _SUFFIX_BYTES - len(digest) - 1
+    # Cut on a byte count; a character the cut split (or any byte not UTF-8) is left out.
+    cut = raw[:keep].decode("utf-8", errors="ignore")
+    return f"{cut}~{digest}"
+
+
+def temp_name(name: str) -> str:
+    """A fresh temporary file name beside `name` (see `temp_stem`)."""
+    return f"{temp_stem(name)}.{secrets.token_hex(4)}.tmp"
+
 
 _CHUNK = 1 << 20
 
@@ -59,7 +84,7 @@ def atomic_write(
             if not replace_link:
                 raise ToolError(swapped_message(path, path.name))
             existing = None
-        temp = f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}.tmp"
+        temp = temp_name(path.name)
         # O_EXCL: never write through a file or link someone else put at this name.
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         fd = os.open(temp, flags, 0o666 if mode is None else mode, dir_fd=directory)

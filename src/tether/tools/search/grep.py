@@ -20,6 +20,7 @@ from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
 from tether.tools.search.scope import Scope, search_scope
 from tether.tools.search.value import GrepValue, OutputMode, Stop
+from tether.tools.search.window import MAX_OFFSET, skip_entries
 from tether.views import (
     GenericCallView,
     SearchFile,
@@ -50,7 +51,9 @@ hidden files and binary files.
 Returns matching lines grouped by file (`path`, then `  N: line`; context lines `  N- line`), \
 files in path order, at most {MAX_MATCHES} matches, each line cut at 2000 bytes, and a footer \
 with the total. `output_mode` `files_with_matches` lists only the files (newest first), \
-`count` the matches per file. Use it instead of running `grep` or `rg` through bash; use \
+`count` the matches per file; `content` is the default. `type` limits the search to one \
+ripgrep file type, `multiline` lets a pattern span lines, `head_limit` and `offset` page \
+through a long result. Use it instead of running `grep` or `rg` through bash; use \
 `glob` to find files by name."""
 
 
@@ -80,6 +83,27 @@ class GrepArgs(ToolArguments):
         ge=0,
         le=MAX_CONTEXT,
         description="Lines to show before and after each match (rg -C).",
+    )
+    type: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_+-]+$",
+        description="Search only files of this ripgrep type (rg --type): py, js, ts, rust, go...",
+    )
+    multiline: bool = Field(
+        default=False,
+        description="Let the pattern span lines, `.` matching newlines too (rg -U "
+        "--multiline-dotall).",
+    )
+    head_limit: int | None = Field(
+        default=None,
+        ge=1,
+        description=f"List at most this many entries (lines, or files; at most {MAX_MATCHES}).",
+    )
+    offset: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_OFFSET,
+        description="Leave out this many entries first, to page through a long result.",
     )
 
     @property
@@ -128,6 +152,12 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             flags.append("--ignore-case")
         if args.include is not None:
             flags += ["--glob", args.include]
+        if args.type is not None:
+            flags += ["--type", args.type]
+        if args.multiline:
+            flags += ["--multiline", "--multiline-dotall"]
+        # The skipped entries are collected too, then left out: ripgrep has no offset.
+        limit = args.offset + min(args.head_limit or MAX_MATCHES, MAX_MATCHES)
         flags += scope.exclusions()
 
         async def search(
@@ -148,16 +178,16 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
         total_files: int | None
         match args.output_mode:
             case "content":
-                lines = MatchCollector(MAX_MATCHES, scope.display, after=args.after)
+                lines = MatchCollector(limit, scope.display, after=args.after)
                 context = ["--before-context", str(args.before), "--after-context", str(args.after)]
                 stopped = await search(["--json", *context], lines, b"\n")
                 files, total, total_files = lines.files(), lines.total, lines.total_files
             case "count":
-                counts = CountCollector(MAX_MATCHES, scope.display)
+                counts = CountCollector(limit, scope.display)
                 stopped = await search(["--count", "--null"], counts, b"\n")
                 files, total, total_files = counts.files(), counts.total, counts.total_files
             case "files_with_matches":
-                paths = PathCollector(scope.here, MAX_MATCHES, scope.display)
+                paths = PathCollector(scope.here, limit, scope.display)
                 stopped = await search(["--files-with-matches", "--null"], paths, b"\0")
                 files = tuple(SearchFile(path=p, matches=()) for p in paths.paths())
                 total, total_files = paths.total, None
@@ -165,11 +195,12 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
                 assert_never(args.output_mode)
         return GrepValue(
             pattern=args.pattern,
-            files=files,
+            files=skip_entries(files, args.output_mode, args.offset, args.before),
             total=total,
             stopped=stopped,
             total_files=total_files,
             mode=args.output_mode,
+            offset=args.offset,
         )
 
     def render(self, args: GrepArgs, value: GrepValue) -> list[ContentBlock]:
@@ -217,13 +248,16 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
 
 def grep_title(args: GrepArgs) -> str:
     """`Grep PATTERN`, with ` in PATH`, ` (INCLUDE)` and ripgrep's flags for the options the
-    call gave (`-i`, `-B N`, `-A N`, `-C N`, `-l` for files, `-c` for counts)."""
+    call gave (`-i`, `--type T`, `-U`, `-B N`, `-A N`, `-C N`, `-l` for files, `-c` for
+    counts), then `offset=N` and `head_limit=N` when given."""
     title = f"Grep {args.pattern}"
     if args.path is not None:
         title += f" in {args.path}"
     if args.include is not None:
         title += f" ({args.include})"
     flags = ["-i"] if args.ignore_case else []
+    flags += [f"--type {args.type}"] if args.type else []
+    flags += ["-U"] if args.multiline else []
     if args.before and args.before == args.after:
         flags.append(f"-C {args.before}")
     else:
@@ -236,4 +270,6 @@ def grep_title(args: GrepArgs) -> str:
             flags.append("-c")
         case "content":
             pass
+    flags += [f"offset={args.offset}"] if args.offset else []
+    flags += [f"head_limit={args.head_limit}"] if args.head_limit else []
     return " ".join([title, *flags])

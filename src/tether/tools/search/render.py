@@ -28,7 +28,7 @@ _NARROW = "Narrow the search with a more specific pattern, `path` or `include`"
 
 def grep_text(value: GrepValue) -> str:
     """The search's result in its output mode, then how many exist and how to narrow."""
-    if not value.files and value.stopped is None:
+    if not value.files and value.stopped is None and not (value.offset and value.total):
         return f"No matches for {value.pattern}"
     match value.mode:
         case "content":
@@ -65,6 +65,8 @@ def _content_footer(value: GrepValue) -> str:
             f"({_stopped(value.stopped)}: showing {shown} matches; at least {total} exist. "
             f"{_NARROW}.)"
         )
+    if value.offset:
+        return _page(value.offset, shown, total, "matches")
     if value.truncated:
         return f"(Showing {shown} of {total} matches. {_NARROW} to see the rest.)"
     return f"({_count(total, 'match', 'matches')} in {_count(files, 'file', 'files')})"
@@ -75,6 +77,8 @@ def _count_footer(value: GrepValue) -> str:
     in_all = f"{_count(value.total, 'match', 'matches')} in {_count(files, 'file', 'files')}"
     if value.stopped is not None:
         return f"({_stopped(value.stopped)}: at least {in_all}. {_NARROW}.)"
+    if value.offset:
+        return f"{_page(value.offset, len(value.files), files, 'files')[:-1]}; {in_all}.)"
     if len(value.files) < files:
         return f"(Showing {len(value.files)} of {files} files; {in_all}. {_NARROW}.)"
     return f"({in_all})"
@@ -95,6 +99,8 @@ def _paths_text(paths: list[str], value: GlobValue | GrepValue, how: str) -> str
             f"({_stopped(value.stopped)}: showing {len(paths)} of at least "
             f"{value.total} files. {how}.)",
         ]
+    elif isinstance(value, GrepValue) and value.offset:
+        lines += ["", _page(value.offset, len(paths), value.total, "files")]
     elif value.truncated:
         lines += [
             "",
@@ -102,6 +108,16 @@ def _paths_text(paths: list[str], value: GlobValue | GrepValue, how: str) -> str
             f"{how} to see the rest.)",
         ]
     return "\n".join(lines)
+
+
+def _page(offset: int, listed: int, total: int, what: str) -> str:
+    """The footer of a page that `offset` started: which entries it lists, and the next."""
+    first, last = offset + 1, offset + listed
+    if not listed:
+        return f"(No {what} past offset={offset}: there are {total}.)"
+    if last < total:
+        return f"(Showing {what} {first}-{last} of {total}. Use offset={last} for the next ones.)"
+    return f"(Showing {what} {first}-{last} of {total}.)"
 
 
 def _stopped(stop: Stop) -> str:

@@ -32,6 +32,8 @@ class GrepValue:
     total_files: int | None = None
     """Files with a match, listed or not (`None` when unknown)."""
     mode: OutputMode = "content"
+    offset: int = 0
+    """Entries left out before those listed (the call's `offset`)."""
 
     @property
     def shown(self) -> int:

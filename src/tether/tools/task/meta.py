@@ -10,7 +10,7 @@ from pydantic.dataclasses import dataclass
 from tether.tools.delegate import ChildOutcome, ChildStop, TokenUsage
 from tether.wire import WIRE_CONFIG, Opt
 
-__all__ = ["TaskMeta", "TaskUsage", "task_meta", "task_meta_from_meta"]
+__all__ = ["TaskMeta", "TaskUsage", "refusals", "task_meta", "task_meta_from_meta"]
 
 Count = Annotated[int, Strict(), Field(ge=0)]
 
@@ -37,7 +37,7 @@ class TaskUsage:
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class TaskMeta:
     """A task result's `meta`: `{agent, sessionId, summary, toolCalls, stopReason, usage,
-    error?}`."""
+    error?, refused?}`."""
 
     agent: Annotated[str, Strict()]
     session_id: Annotated[str, Strict()]
@@ -46,6 +46,8 @@ class TaskMeta:
     stop_reason: ChildStop
     usage: TaskUsage
     error: Opt[Annotated[str, Strict()]] = None
+    refused: Opt[Count] = None
+    """Calls refused in the child (and its children) for want of someone to approve them."""
 
 
 _META: TypeAdapter[TaskMeta] = TypeAdapter(TaskMeta)
@@ -67,9 +69,16 @@ def task_meta(outcome: ChildOutcome, summary: str) -> JsonValue:
             cached_write_tokens=used.cached_write_tokens or None,
         ),
         error=outcome.error,
+        refused=outcome.refused or None,
     )
     dumped: dict[str, Any] = _META.dump_python(meta, mode="json", by_alias=True)
     return dumped
+
+
+def refusals(meta: JsonValue) -> int:
+    """How many calls a `task` result says its child had refused (0 for any other result)."""
+    narrowed = task_meta_from_meta(meta)
+    return (narrowed.refused or 0) if narrowed is not None else 0
 
 
 def task_meta_from_meta(meta: JsonValue) -> TaskMeta | None:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -31,6 +32,8 @@ DEFAULT_AGENT = "general"
 MAX_SUMMARY_CHARS = 50_000
 """The most of a child's final message the parent model gets (the start is kept)."""
 _MAX_DESCRIPTION_CHARS = 120
+CLAUDE_AGENTS = {"general-purpose": "general", "Explore": "explore", "Plan": "plan"}
+"""Claude Code's built-in agents, as tether names the same ones."""
 
 DESCRIPTION = """\
 Hand a task to an agent that works on its own, in a fresh context, and get back its final \
@@ -69,6 +72,12 @@ class TaskArgs(ToolArguments):
             raise ValueError("must not be empty")
         return value
 
+    @field_validator("agent")
+    @classmethod
+    def _tether_agent(cls, value: str | None) -> str | None:
+        # A model trained on Claude Code asks for its agents by their names there.
+        return CLAUDE_AGENTS.get(value, value) if value is not None else None
+
     @field_validator("description")
     @classmethod
     def _short(cls, value: str) -> str:
@@ -106,6 +115,8 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
         """Run the child to its end, reporting what it does as a live task card."""
         if ctx.delegate is None:
             raise ToolError("task is not available here: agents cannot start more agents")
+        # Only a deny or an ask rule (`task(NAME)`, Claude Code's `Task(NAME)`) stops it.
+        await ctx.gate.authorize(NamedAccess("task", args.agent_name, ctx.tool_call_id))
         request = ChildRequest(
             agent=args.agent_name,
             description=args.description,

@@ -21,6 +21,10 @@ class WebFetchValue:
     size: int
     title: str | None = None
     redirect: str | None = None
+    prompt: str | None = None
+    """The question the call asked of the page; `text` is then the answer."""
+    page: str | None = None
+    """The page as markdown, when `text` is an answer: kept for the card."""
 
     def meta(self) -> JsonValue:
         """`{url, statusCode, truncated, contentType, bytes, title?, redirect?}`."""
@@ -35,4 +39,8 @@ class WebFetchValue:
             meta["title"] = self.title
         if self.redirect is not None:
             meta["redirect"] = self.redirect
+        if self.prompt is not None:
+            meta["prompt"] = self.prompt
+        if self.page is not None:
+            meta["page"] = self.page
         return meta

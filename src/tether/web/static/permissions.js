@@ -73,6 +73,11 @@ export class PermissionsPanel {
       }
       this.body.append(section);
     }
+    if (report.claudeFiles && report.claudeFiles.length) {
+      this.body.append(el("section", { class: "perms-claude" },
+        el("h3", { text: "Claude Code's files" }),
+        el("ul", {}, report.claudeFiles.map((file) => el("li", { text: file.line, title: file.path })))));
+    }
     if (report.withheld.length) {
       this.body.append(el("section", { class: "perms-withheld" },
         el("h3", { text: "Waiting for trust" }),

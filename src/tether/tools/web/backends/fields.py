@@ -2,8 +2,12 @@
 
 Everything here comes from a search API, so from the web: snippets may carry HTML
 (`<strong>` around the words matched), entities, control characters and any length; a URL
-may be of any scheme. What leaves this module is plain text of bounded length and http(s)
-URLs only.
+may be of any scheme, carry `user:pass@` before its host (`https://docs.example@evil.test/`
+reads as docs.example) or invisible characters (U+202E turns the rest of a line around).
+What leaves this module is plain text of bounded length without bidirectional controls or
+zero-width characters, and http(s) URLs only, written plainly: no user information, the
+host in ASCII (`xn--` for an international name), everything but printable ASCII
+percent-encoded.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import html
 import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from urllib.parse import quote, urlsplit, urlunsplit
 
 __all__ = [
     "MAX_SNIPPET_CHARS",
@@ -31,6 +36,13 @@ _TAG = re.compile(r"<[^<>]{0,2000}>")
 _SPACE = re.compile(r"[\s\x00-\x1f\x7f-\x9f]+")
 _URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f<>\"\\^`{|}]+", re.IGNORECASE)
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_INVISIBLE = re.compile("[\u061c\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+"""Bidirectional controls, zero-width characters and the soft hyphen: they change how the
+text around them reads without showing themselves."""
+_HOST = re.compile(r"[a-z0-9._-]+|[0-9a-f:.]*:[0-9a-f:.]*")
+"""A host name or an IPv4 address, or an IPv6 one (which `urlsplit` gives without brackets)."""
+_PRINTABLE = "".join(chr(c) for c in range(0x21, 0x7F))
+"""What a URL keeps as it is (anything else is percent-encoded; `%` stays: already encoded)."""
 
 
 def plain_text(value: object, limit: int) -> str | None:
@@ -41,23 +53,45 @@ def plain_text(value: object, limit: int) -> str | None:
         return None
     # Entities are decoded after the tags go, so an escaped `&lt;b&gt;` stays as text.
     text = html.unescape(_TAG.sub("", value[: limit * 4]))
-    text = _SPACE.sub(" ", text).strip()
+    text = _SPACE.sub(" ", _INVISIBLE.sub("", text)).strip()
     if not text:
         return None
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def checked_url(value: object) -> str | None:
-    """`value` if it is an absolute http(s) URL without spaces or control characters, of a
-    sane length; else `None` (a `javascript:` link is never shown)."""
+    """`value` written plainly if it is an absolute http(s) URL of a sane length without
+    spaces or control characters; else `None` (a `javascript:` link is never shown).
+
+    Plainly: without user information (`user:pass@`), the host lowercase ASCII, and every
+    character but printable ASCII (U+202E, a zero-width space) percent-encoded."""
     if not isinstance(value, str) or len(value) > MAX_URL_CHARS:
         return None
     url = value.strip()
     if _URL.fullmatch(url) is None:
         return None
-    rest = url.split("://", 1)[1]
-    host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rsplit("@", 1)[-1]
-    return url if host and not host.startswith(":") else None
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return None  # a port that is no number, a bracketed host that is no address
+    if host and not host.isascii():
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return None
+    host = host.lower()
+    if not host or _HOST.fullmatch(host) is None:
+        return None
+    where = f"[{host}]" if ":" in host else host
+    if port is not None:
+        where += f":{port}"
+    path, query, fragment = (
+        quote(part, safe=_PRINTABLE) for part in (parts.path, parts.query, parts.fragment)
+    )
+    plain = urlunsplit((parts.scheme.lower(), where, path, query, fragment))
+    return plain if len(plain) <= MAX_URL_CHARS else None
 
 
 def published_date(value: object) -> str | None:

@@ -1,9 +1,14 @@
-"""`!command`: the person runs a command through the `bash` tool, and the model hears of it.
+"""Commands the person runs through the `bash` tool between prompts: the terminal's `!command`
+and the `` !`cmd` `` lines of a slash command's file, run before its prompt is sent.
 
-It goes through the session's gate in the current mode and its sandbox, exactly as the
-model's commands do, and shows the same terminal card. What the model would have read is
-kept, and sent with the next prompt (`<bash-input>` and `<bash-output>` blocks), so the model
-knows what was run and what it printed.
+A command the person typed runs at once: no permission question (as in Claude Code), in the
+session's sandbox as the model's commands are, with the same terminal card. Only a sandbox
+that cannot start stops it (it would run unconfined; `--sandbox off` says to). A command from
+a file of the workspace goes through the session's gate like the model's (its mode, its rules,
+its sandbox). Each is logged as a call and its result, so `tether show` and a resumed session
+show the card. What the model would have read is kept: a `!command` is sent with the next
+prompt (`<bash-input>` and `<bash-output>` blocks), a command file's output takes its line's
+place in the prompt.
 """
 
 from __future__ import annotations
@@ -13,17 +18,19 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import JsonValue
 
 from tether.content import TextContent
 from tether.policy import PermissionOutcome
-from tether.session import Session
 from tether.session.calls import finished, prepare
 from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
-from tether.tools.access import Access
+from tether.tools.access import Access, CommandAccess, Gate
 from tether.tools.context import ToolContext
+from tether.tools.errors import PermissionDenied
 from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.result import ToolResult
 
@@ -42,6 +49,8 @@ class ShellRun:
 
     command: str
     for_model: TextContent
+    result: ToolResult
+    """The `bash` call's result: its output, or why it did not run."""
 
 
 async def run_shell(
@@ -49,13 +58,19 @@ async def run_shell(
     command: str,
     emit: Callable[[ClientUpdate], None],
     cancelled: asyncio.Event,
+    *,
+    typed: bool,
+    description: str = "Run by you with !",
 ) -> ShellRun | None:
     """Run `command` as a `bash` call of the person's, logged as a call and its result so
-    `tether show` and a resumed session show its card; `None` when the session has no bash."""
+    `tether show` and a resumed session show its card; `None` when the session has no bash.
+
+    `typed`: the person typed the command now, so nothing is asked; a command from anywhere
+    else (a file of the workspace) goes through the session's gate like the model's."""
     tool = session.tools.get(BASH)
     if tool is None:
         return None
-    raw = json.dumps({"command": command, "description": "Run by you with !"})
+    raw = json.dumps({"command": command, "description": description})
     logged = session.record_call(
         ToolCallEvent(tool_call_id=CALL_ID, name=BASH, arguments=raw, binding=tool.binding())
     )
@@ -72,12 +87,12 @@ async def run_shell(
         def settled(access: Access, outcome: PermissionOutcome) -> None:
             outcomes.append(outcome)
 
-        # Nothing else runs meanwhile: the person's command settles its own question.
+        # Nothing else runs meanwhile: the command settles its own question, if asked.
         gate.on_outcome = settled
         try:
             ctx = ToolContext(
                 workspace=session.workspace,
-                gate=gate,
+                gate=_YourOwn(gate) if typed else gate,
                 cancelled=cancelled,
                 report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
                 tool_call_id=call.id,
@@ -95,7 +110,27 @@ async def run_shell(
         )
     )
     emit(finished(call, event))
-    return ShellRun(command, _for_model(command, result))
+    return ShellRun(command, _for_model(command, result), result)
+
+
+class _YourOwn:
+    """The gate of a command the person typed: nothing to ask them, but the sandbox holds."""
+
+    def __init__(self, session_gate: Gate) -> None:
+        self._session_gate = session_gate
+
+    async def authorize(self, access: Access) -> None:
+        """Allow, unless the command would run outside a sandbox the session has."""
+        if isinstance(access, CommandAccess) and access.sandbox_problem:
+            raise PermissionDenied(
+                f"The sandbox cannot start ({access.sandbox_problem}); a command typed with ! "
+                "runs in the session's sandbox. Start tether with --sandbox off to run it "
+                "without one"
+            )
+
+    def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
+        """What the session's rules hide from a search (bash asks nothing of it)."""
+        return self._session_gate.hidden(root, tool)
 
 
 def _plain(meta: JsonValue) -> JsonValue:

@@ -1,0 +1,107 @@
+"""Permission questions in the interactive `tether`, in a real pty read through pyte.
+
+A question opens by itself while the person may be typing the next prompt: keys that arrive
+in its first moments go on into the draft, never answer it; a plain reject ends the turn and
+gives the input box back, and the model is told where its turn stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_cli import _script
+from tests.cli.tui import Tui
+
+CHOOSE = "enter to choose"
+"""The keys line of a question once keys answer it."""
+
+
+@pytest.fixture
+def tuis() -> Iterator[list[Tui]]:
+    """Every terminal a test opens is gone after it, whatever happened."""
+    opened: list[Tui] = []
+    yield opened
+    for tui in opened:
+        tui.kill()
+
+
+def _log(home: Path) -> list[dict[str, Any]]:
+    [path] = (home / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_typing_cannot_answer_a_question_and_a_reject_ends_the_turn(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    hazard = {"id": "h", "name": "bash", "arguments": {"command": "touch HAZARD.txt"}}
+    # Had the turn gone on after the reject, it would have taken "Noted." at once.
+    model = _script(
+        tmp_path / "s.json", {"text": "Making it.", "toolCalls": [hazard]}, {"text": "Noted."}
+    )
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=100)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("make a hazard")
+    tui.type("note: ")
+    tui.wait_for("Allow touch HAZARD.txt?")
+    # The question appeared mid-word: the rest of the draft, its `1` too, is typing.
+    tui.type("1 thing")
+    assert "waiting for you" in tui.display
+    tui.wait_for(CHOOSE)
+    assert not (ws / "HAZARD.txt").exists()
+    [reject] = re.findall(r"(\d)\. Reject\s*$", tui.display, re.MULTILINE)
+    tui.type(reject)
+    # The turn ends at the reject: the draft is back in the box, the model not asked again.
+    tui.wait_for("› note: 1 thing")
+    tui.wait_gone("esc to interrupt")
+    assert "Noted." not in tui.everything
+    assert not (ws / "HAZARD.txt").exists()
+    logged = _log(home)
+    [result] = [e for e in logged if e["type"] == "tool/result"]
+    assert result["permission"] == "reject"
+    assert logged[-1]["type"] == "turn/end" and logged[-1]["stopReason"] == "cancelled"
+
+    tui.press("enter")
+    tui.wait_for("Noted.")
+    said = [e for e in _log(home) if e["type"] == "user/message"]
+    assert said[-1]["content"] == [{"type": "text", "text": "note: 1 thing"}]
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    """The rule "always allow for this project" writes to `.tether/settings.local.json` is
+    the person's: the prompt's checkpoint does not count it and /undo leaves it."""
+    home = tmp_path / "home"
+    (ws / ".git/info").mkdir(parents=True)
+    (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
+    made = {"id": "m", "name": "bash", "arguments": {"command": "touch made"}}
+    model = _script(tmp_path / "s.json", {"toolCalls": [made]}, {"text": "Made it."})
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("make it")
+    tui.wait_for(CHOOSE)
+    [project] = re.findall(r"(\d)\. Always allow .* for this project", tui.display)
+    tui.type(project)
+    tui.wait_for("Made it.")
+    local = ws / ".tether" / "settings.local.json"
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
+    tui.wait_in_scrollback("checkpoint: prompt 1 changed 1 file: made (/undo reverts it)")
+    assert "settings.local.json" not in tui.everything
+
+    tui.line("/undo")
+    tui.wait_in_scrollback("restored 1 file")
+    assert not (ws / "made").exists()
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

@@ -1,0 +1,103 @@
+"""What a typed line means in the interactive `tether`, in a real pty read through pyte:
+a mistyped `/command` is said and kept, never sent; `//` and a leading space send a slash."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_cli import _script
+from tests.cli.tui import Tui
+from tests.models.sse_server import SSEServer, json_reply, sse_reply
+
+
+@pytest.fixture
+def tuis() -> Iterator[list[Tui]]:
+    """Every terminal a test opens is gone after it, whatever happened."""
+    opened: list[Tui] = []
+    yield opened
+    for tui in opened:
+        tui.kill()
+
+
+def _said(home: Path) -> list[Any]:
+    """The prompts the log holds, as their content."""
+    logs = list((home / "sessions").glob("*.jsonl")) if (home / "sessions").exists() else []
+    events = [json.loads(line) for path in logs for line in path.read_text().splitlines()]
+    return [e["content"] for e in events if e["type"] == "user/message"]
+
+
+def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "First answer."}, {"text": "Second answer."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("/review the last change")
+    tui.wait_in_scrollback("unknown command /review; did you mean /rewind, /resume?")
+    # Nothing went to the model; the line is back in the box to be corrected.
+    tui.wait_for("› /review the last change")
+    assert _said(home) == []
+    tui.press("ctrl-c")  # clear the box
+    tui.line("//review is a word here")
+    tui.wait_for("First answer.")
+    tui.line(" /usr/bin is gone")
+    tui.wait_for("Second answer.")
+    assert _said(home) == [
+        [{"type": "text", "text": "/review is a word here"}],
+        [{"type": "text", "text": " /usr/bin is gone"}],
+    ]
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+@pytest.fixture
+def failing_twice() -> Iterator[str]:
+    """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 2 s), then an
+    answer; its base URL."""
+    loop = asyncio.new_event_loop()
+    server = SSEServer()
+    started = threading.Event()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        async with server:
+            down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "2"})
+            server.queue(down, down, sse_reply("openai_text.sse"))
+            started.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    try:
+        yield server.url
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
+
+
+def test_each_retry_says_so_on_the_spinner_line(
+    tmp_path: Path, ws: Path, tuis: list[Tui], failing_twice: str
+) -> None:
+    home = tmp_path / "home"
+    args = ["--model", "openai:m", "--base-url", f"{failing_twice}/v1", "--api-key", "k"]
+    tui = Tui(home, args, cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("m ·")
+    tui.line("hello")
+    host = failing_twice.removeprefix("http://")
+    tui.wait_for(f"retrying in 2 s · 500 from {host} (2/4)")
+    tui.wait_for(f"retrying in 2 s · 500 from {host} (3/4)")
+    tui.wait_for("Done: both files are fine.")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
