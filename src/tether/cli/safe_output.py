@@ -83,35 +83,40 @@ def print_json(document: object) -> None:
 
 
 def print_json_stream(head: dict[str, Any], key: str, items: Iterable[str]) -> None:
-    """An indented JSON object: `head`'s members, then `key` holding `items`, one per line.
+    """`head` as `print_json` prints it, but with `key` holding `items`, written as they come.
 
-    Each item is the compact JSON text of one element, written as it comes, so a long list is
-    never held whole in memory nor encoded by the slow indenting encoder. An item the
-    encoding cannot take is written again with JSON's own `\\uXXXX` escapes, as `print_json`
-    does.
+    Each item is one element's JSON, indented by two spaces as `print_json` indents (pydantic
+    writes it so, quickly), so a long list is never held whole in memory nor encoded by the
+    slow pure-Python indenting encoder, and the text is the same byte for byte. An item the
+    encoding cannot take is written again with JSON's own `\\uXXXX` escapes.
     """
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     write = sys.stdout.write
-    write("{\n")
-    for name, value in head.items():
+    members = list(head)
+    write("{")
+    for number, name in enumerate(members):
+        write(("\n  " if number == 0 else ",\n  ") + json.dumps(name) + ": ")
         if name != key:
-            write(f"  {json.dumps(name)}: {_json_text(value, encoding)},\n")
-    write(f"  {json.dumps(key)}: [")
-    separator = "\n    "
-    for item in items:
-        text = item if safe_text(item, encoding) == item else _escaped(item)
-        write(separator + text)
-        separator = ",\n    "
-    write("\n  ]\n}\n" if separator != "\n    " else "]\n}\n")
+            write(_json_text(head[name], encoding).replace("\n", "\n  "))
+            continue
+        separator = "[\n    "
+        for item in items:
+            text = item if safe_text(item, encoding) == item else _escaped(item)
+            write(separator + text.replace("\n", "\n    "))
+            separator = ",\n    "
+        write("[]" if separator == "[\n    " else "\n  ]")
+    write("\n}\n" if members else "}\n")
 
 
 def _escaped(text: str) -> str:
-    return json.dumps(json.loads(text), ensure_ascii=True)
+    return json.dumps(json.loads(text), indent=2, ensure_ascii=True)
 
 
 def _json_text(value: object, encoding: str) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if safe_text(text, encoding) == text else json.dumps(value, ensure_ascii=True)
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if safe_text(text, encoding) == text:
+        return text
+    return json.dumps(value, indent=2, ensure_ascii=True)
 
 
 def consoles() -> tuple[Console, Console]:

@@ -71,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _update_json(update: ClientUpdate) -> str:
-    """One update's compact JSON, encoded by pydantic's fast serializer where it can be."""
+    """One update's JSON, indented, encoded by pydantic's fast serializer where it can be."""
     try:
-        return CLIENT_UPDATE.dump_json(update, by_alias=True).decode()
+        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).decode()
     except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
-        return json.dumps(CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True))
+        document = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
+        return json.dumps(document, indent=2, ensure_ascii=False)
