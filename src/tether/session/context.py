@@ -107,6 +107,7 @@ class Context:
                 self._environment(),
                 instructions=self._instructions(),
                 skills=self._skills(),
+                planning=self._mode is not None and self._mode() == "plan",
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[

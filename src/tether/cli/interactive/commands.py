@@ -44,7 +44,7 @@ KEYS = (
     ("Esc", "interrupt the running turn, close a menu"),
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
-    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto"),
+    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
     ("!command", "run a shell command; the model sees it with your next prompt"),
     ("@path", "send a workspace file with the prompt"),
 )
@@ -166,6 +166,7 @@ async def pick_mode(conversation: Conversation) -> None:
         Choice("ask", "ask before every edit and command"),
         Choice("accept-edits", "edits in the workspace pass, commands ask"),
         Choice("auto", "nothing asks (commands outside the sandbox still do)"),
+        Choice("plan", "nothing changes: read, search, plan, then approve the plan"),
     ]
     current = MODES.index(conversation.mode)
     picked = await _pick(conversation, Picker("Which mode?", choices, selected=current))

@@ -400,6 +400,10 @@ class Conversation:
             self._budget(update.used, update.size)
         self.printer(update)
         self.asker.seen(update)
+        session = self.session
+        if session is not None and session.gate.mode != self.mode:
+            # The session left plan mode (the person approved a plan): the bar follows.
+            self.set_mode(session.gate.mode)
 
     def _propose(self, question: PermissionQuestion) -> None:
         # The printer of the moment (a new session has a new one) shows the card that asks.
