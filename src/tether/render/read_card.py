@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -16,7 +18,7 @@ from tether.render.theme import (
     note,
     printable,
 )
-from tether.views import ReadResultView
+from tether.views import ReadFileLine, ReadResultView
 
 __all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
 
@@ -32,21 +34,23 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
     """Header with the path and the window, the code view, then how to continue.
 
     Unless `full`, a window of more than `COLLAPSE_OVER` lines keeps its first and last
-    lines with `… N lines …` between (highlighted as one, so the colours stay right).
+    lines with `… N lines …` between. Only the lines shown are highlighted: the last ones are
+    lexed from where they start, as any window that starts mid-file is, so a card costs what it
+    shows, not the size of the file it was read from.
     """
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         numbers = [line.number for line in view.lines]
-        code = code_view(numbers, _texts(view), view.lang)
+        width = len(str(numbers[-1]))
         if not full and len(numbers) > COLLAPSE_OVER:
             hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
-            rows = list(code.renderables)
-            parts.append(Group(*rows[:KEEP_HEAD]))
+            head, tail = view.lines[:KEEP_HEAD], view.lines[-KEEP_TAIL:]
+            parts.append(code_view(numbers[:KEEP_HEAD], _texts(head), view.lang, width))
             parts.append(note(f"… {hidden} lines …"))
-            parts.append(Group(*rows[-KEEP_TAIL:]))
+            parts.append(code_view(numbers[-KEEP_TAIL:], _texts(tail), view.lang, width))
         else:
-            parts.append(code)
+            parts.append(code_view(numbers, _texts(view.lines), view.lang, width))
         last = view.lines[-1].number
         if last < view.total_lines:
             more = view.total_lines - last
@@ -61,13 +65,16 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
     return card(Group(*parts), title=title)
 
 
-def code_view(numbers: list[int], texts: list[str], lang: str | None) -> Group:
+def code_view(
+    numbers: list[int], texts: list[str], lang: str | None, width: int | None = None
+) -> Group:
     """Numbered, highlighted lines: a dim right-aligned gutter, a rule, then the code.
 
-    Each row is one uncropped gutter followed by the code, cropped with an ellipsis at the
-    card's edge, so a long line never pushes the numbers out of their column.
+    Each row is one uncropped gutter (`width` digits, else the widest number's) followed by
+    the code, cropped with an ellipsis at the card's edge, so a long line never pushes the
+    numbers out of their column.
     """
-    width = len(str(max(numbers, default=0)))
+    width = width or len(str(max(numbers, default=0)))
     rows: list[RenderableType] = []
     for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
         row = Text(no_wrap=True, overflow="ellipsis")
@@ -80,8 +87,8 @@ def _size(cap: int) -> str:
     return f"{cap // 1024} KB" if cap % 1024 == 0 else f"{cap} bytes"
 
 
-def _texts(view: ReadResultView) -> list[str]:
-    return [line.text.expandtabs(TAB_SIZE) for line in view.lines]
+def _texts(lines: Sequence[ReadFileLine]) -> list[str]:
+    return [line.text.expandtabs(TAB_SIZE) for line in lines]
 
 
 def _window_label(view: ReadResultView) -> str:
