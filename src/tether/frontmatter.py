@@ -25,6 +25,7 @@ half-read. Keys are looked up without regard to case; each field keeps the key a
 from __future__ import annotations
 
 import datetime
+import logging
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -37,9 +38,20 @@ __all__ = [
     "FrontMatterError",
     "FrontMatterField",
     "FrontMatterWarning",
+    "log_once",
     "parse_front_matter",
     "split_items",
 ]
+
+_LOGGED: set[str] = set()
+
+
+def log_once(log: logging.Logger, message: str) -> None:
+    """A warning about a file, said once per process (catalogs are read again and again)."""
+    if message not in _LOGGED:
+        _LOGGED.add(message)
+        log.warning("%s", message)
+
 
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?")
 
@@ -80,6 +92,14 @@ class FrontMatterField:
     """The key as written (`disallowedTools`)."""
     value: Any
     line: int
+    raw: str = ""
+    """The value as written (`[pr-number]`, which YAML reads as a list)."""
+
+    def written(self) -> str:
+        """The value as text: a scalar as `text()` gives it, anything else as written."""
+        if isinstance(self.value, list | dict):
+            return self.raw.strip()
+        return self.text()
 
     def text(self) -> str:
         """The value as text (a number or flag as written); `FrontMatterError` for a list or
@@ -220,7 +240,8 @@ def _yaml_fields(block: str, *, first_line: int) -> dict[str, FrontMatterField]:
                 if key.lower() in fields:
                     raise FrontMatterError(f"`{key}` is given twice", line)
                 value = _plain(loader.construct_object(value_node, deep=True))
-                fields[key.lower()] = FrontMatterField(key, value, line)
+                raw = block[value_node.start_mark.index : value_node.end_mark.index]
+                fields[key.lower()] = FrontMatterField(key, value, line, raw)
             return fields
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
@@ -261,7 +282,8 @@ def _lenient_fields(block: list[str], known: set[str]) -> dict[str, FrontMatterF
     for key, number, rest, more in entries:
         if key.lower() in fields:
             raise FrontMatterError(f"`{key}` is given twice", number)
-        fields[key.lower()] = FrontMatterField(key, _lenient_value(key, rest, more), number)
+        raw = "\n".join([rest, *more]).strip()
+        fields[key.lower()] = FrontMatterField(key, _lenient_value(key, rest, more), number, raw)
     return fields
 
 

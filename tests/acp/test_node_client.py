@@ -85,7 +85,7 @@ def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
 
     assert seen["protocolVersion"] == 1
     assert seen["agent"] == "tether"
-    assert seen["modes"] == ["ask", "accept-edits", "auto"]
+    assert seen["modes"] == ["ask", "accept-edits", "auto", "plan"]
     assert seen["stopReason"] == "end_turn"
     assert seen["listed"] == [seen["sessionId"]]
     view = seen["readView"]
@@ -102,7 +102,7 @@ def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
     greet = str(workspace / "greet.py")
     assert seen["readLocations"] == [{"path": greet, "line": 1}]
     assert seen["editLocations"] == [{"path": greet, "line": 1}]
-    assert seen["configOptions"] == ["model", "mode", "sandbox"]
+    assert seen["configOptions"] == ["model", "thinking", "mode", "sandbox"]
     assert (seen["modeAfter"], seen["modeUpdates"]) == ("auto", ["auto"])
     assert seen["commands"][:3] == ["compact", "init", "mode"]
     assert seen["editContent"][0]["newText"].count("hi") == 1

@@ -37,10 +37,13 @@ async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
         f"Warning: skill left out: {broken}: no description (the front matter needs "
         "`description:`)\n"
     )
+    # What tether does not use of a skill's file is said in the list, naming file and key.
+    granted = f"{home}/skills/pdf/SKILL.md:4: `allowed-tools` is shown and grants nothing"
     assert said[1] == (
         "```text\nSkills (2): the model loads one with the `skill` tool.\n\n"
         f"  pdf  ({home}/skills/pdf/SKILL.md)\n    Fills in PDF forms\n    allowed-tools: Read\n\n"
         "  release-notes  (.claude/skills/release-notes/SKILL.md)\n    Writes release notes\n\n"
+        f"Not supported:\n  {granted}: tether's permission rules decide\n\n"
         f"Left out:\n  {broken}: no description (the front matter needs `description:`)\n```\n"
     )
     assert not (home / "sessions").exists() or all(

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,18 @@ import pytest
 from tests.batch.tasks import TETHER, batch_env, git_repo, results, run_batch, work, write_tasks
 from tether.batch.removal import RemovalError, remove_entry
 from tether.settings.trust import TrustStore, workspace_fingerprint
+
+ROOT = os.geteuid() == 0
+NOBODY = 65534
+
+
+@pytest.fixture
+def shared() -> Iterator[Path]:
+    """A folder `nobody` may enter (the test's own temporary folder may be closed to it)."""
+    path = Path(tempfile.mkdtemp(prefix="tether-batch-", dir="/var/tmp"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _victim(tmp_path: Path) -> Path:
@@ -172,3 +188,41 @@ def test_a_batch_workspace_is_never_trusted(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert results(out)[0]["status"] == "done"
     assert not marker.exists()
+
+
+_REMOVE = """
+import sys
+from pathlib import Path
+from tether.batch.removal import remove_entry
+remove_entry(Path(sys.argv[1]), sys.argv[2])
+"""
+
+
+def test_a_tree_left_closed_is_removed_by_its_owner_too(shared: Path) -> None:
+    # Root opens every folder; an ordinary user (here `nobody`, when the tests run as root)
+    # must open up what the task closed, through the descriptors it holds.
+    workspaces = shared / "workspaces"
+    tree = workspaces / "t"
+    (tree / "closed" / "inner").mkdir(parents=True)
+    (tree / "closed" / "inner" / "f").write_text("x")
+    (tree / "readonly").mkdir()
+    (tree / "readonly" / "f").write_text("x")
+    prefix: list[str] = []
+    if ROOT:
+        if shutil.which("setpriv") is None:
+            pytest.skip("setpriv is needed to remove as nobody")
+        for path in (workspaces, *workspaces.rglob("*")):
+            os.chown(path, NOBODY, NOBODY)
+        prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    (tree / "closed" / "inner").chmod(0)
+    (tree / "closed").chmod(0)
+    (tree / "readonly").chmod(0o500)
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", _REMOVE, str(workspaces), "t"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert os.listdir(workspaces) == []

@@ -181,3 +181,22 @@ def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> N
         f"{settings}"
     ) in shown
     assert "Run the deploy." not in run.stdout
+
+
+def test_the_interactive_terminal_says_each_claude_file_and_keeps_its_deny(
+    tmp_path: Path, ws: Path
+) -> None:
+    from tests.cli.test_interactive_plain import _piped
+
+    home = tmp_path / "home"
+    claude_project(ws)
+    model = reads(tmp_path / "s.json", ".env.production")
+    done = _piped(home, "/mode auto\nread it\n", "--model", model, "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    both = done.stdout + done.stderr
+    assert f"tether: Claude Code settings {ws}/.claude/settings.json: read 1 allow rule" in both
+    assert "statusLine: not supported" in both
+    assert (
+        f"Permission to read {ws / '.env.production'} is denied by the deny rule read(./.env*)"
+    ) in flat(done.stdout)
+    assert "the-secret" not in done.stdout

@@ -40,6 +40,7 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
         "mode",
         "permissions",
         "skills",
+        "agents",
         "rewind",
         "undo",
         "redo",
@@ -47,10 +48,10 @@ def test_builtins_then_custom_commands_project_over_user(tmp_path: Path) -> None
         "review",
         "standup",
     ]
-    review = commands[9]
+    review = commands[10]
     assert (review.description, review.hint) == ("Review a file", "PATH")
     assert review.source == ws / COMMANDS_DIR / "review.md"
-    standup = commands[10]
+    standup = commands[11]
     assert (standup.description, standup.hint) == ("Write a standup note", None)
 
     assert resolve("/review src/a.py", commands) == PromptText(
@@ -128,6 +129,7 @@ def test_bad_files_are_skipped_with_a_warning(
         "mode",
         "permissions",
         "skills",
+        "agents",
         "rewind",
         "undo",
         "redo",

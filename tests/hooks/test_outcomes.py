@@ -33,7 +33,10 @@ def one(home: Path, ws: Path, event: HookEvent, command: str, **extra: Any) -> S
 BLOCKED: dict[HookEvent, tuple[str | None, bool]] = {
     # What exit 2 decides for each event, and whether the model is given stderr.
     "PreToolUse": ("deny", False),
+    "PermissionRequest": ("deny", False),
     "PostToolUse": ("block", True),
+    "PostToolUseFailure": ("block", True),
+    "SubagentStart": (None, False),
     "UserPromptSubmit": ("block", False),
     "Stop": ("block", True),
     "SubagentStop": ("block", True),
@@ -93,7 +96,36 @@ ANSWERS: list[tuple[HookEvent, dict[str, Any], dict[str, Any]]] = [
         {"continue": False, "stopReason": "enough", "decision": "approve"},
         {"decision": "stop", "reason": "enough"},
     ),
+    (
+        "PermissionRequest",
+        {"hookSpecificOutput": {"decision": {"behavior": "allow"}}},
+        {"decision": "allow"},
+    ),
+    (
+        "PermissionRequest",
+        {"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "not on main"}}},
+        {"decision": "deny", "reason": "not on main"},
+    ),
+    (
+        "PermissionRequest",
+        {"hookSpecificOutput": {"decision": {"behavior": "deny", "interrupt": True}}},
+        {"decision": "stop"},
+    ),
+    (
+        "PermissionRequest",
+        {"hookSpecificOutput": {"decision": {"behavior": "allow", "updatedInput": {"x": 1}}}},
+        {
+            "decision": "allow",
+            "note": "updatedInput is not followed: the call runs as the model asked",
+        },
+    ),
     ("PostToolUse", {"decision": "block", "reason": "fix the lint"}, {"decision": "block"}),
+    (
+        "PostToolUseFailure",
+        {"hookSpecificOutput": {"additionalContext": "retry with --verbose"}},
+        {"decision": None},
+    ),
+    ("SubagentStart", {"hookSpecificOutput": {"additionalContext": "use pnpm"}}, {}),
     (
         "PostToolUse",
         {"hookSpecificOutput": {"additionalContext": "formatted"}},

@@ -126,7 +126,8 @@ async def test_every_event_runs_its_hooks_with_their_input(
     log_path = home / "sessions" / f"{session.id}.jsonl"
     for given in seen:
         assert given["session_id"] == session.id
-        assert given["transcript_path"] == str(log_path)
+        assert given["tether_log_path"] == str(log_path)
+        assert given["transcript_path"] == str(home / "sessions" / "transcripts" / log_path.name)
         assert given["cwd"] == str(ws)
     first_inputs(seen)
     assert len(asker.questions) == 1
@@ -421,7 +422,7 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
     (ws / ".claude/settings.json").write_text(
         json.dumps(
             {
-                "permissions": {"allow": ["Bash(npm test)"]},  # Claude Code's own: left alone
+                "permissions": {"allow": ["Bash(npm test)"]},
                 "hooks": {"PreToolUse": [group(guard, matcher="Bash")]},
             }
         )
@@ -429,7 +430,10 @@ async def test_project_hooks_wait_for_trust_and_come_from_claude_settings_too(
 
     untrusted = load_settings(ws, home)
     assert untrusted.hooks == () and not untrusted.problems
-    assert untrusted.trust.withheld == ("hooks (1) (.claude/settings.json)",)
+    assert untrusted.trust.withheld == (
+        "allow bash(npm test) (.claude/settings.json)",
+        "hooks (1) (.claude/settings.json)",
+    )
     model = script({"toolCalls": [call("c1", "bash", {"command": "rm -rf junk"})]})
     (ws / "junk").mkdir()
     session = sessions.create(ws, config(model, untrusted))
@@ -552,3 +556,135 @@ async def test_a_hook_s_allow_lets_through_only_what_an_allow_rule_could(
     assert sorted(q.subject.tool_call_id for q in asker.questions) == ["c2", "c3", "c4"]
     for call_id in ("c2", "c3", "c4"):
         assert results[call_id].is_error and "rejected" in texts(results[call_id])[0]
+
+
+async def test_agents_start_and_stop_with_their_ids_and_transcript(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    advise = bash_hook(
+        tmp_path,
+        "advise",
+        "cat >/dev/null\n"
+        'echo \'{"hookSpecificOutput": {"hookEventName": "SubagentStart", '
+        '"additionalContext": "Use pnpm, not npm."}}\'\n',
+    )
+    hooks = {
+        "SubagentStart": [group(record, matcher="general"), group(advise)],
+        "SubagentStop": [group(record, matcher="general"), group(record, matcher="explore")],
+    }
+    settings = user_hooks(home, ws, hooks)
+    model = ScriptModel.from_json(
+        json.dumps(
+            {
+                "turns": [
+                    {"toolCalls": [call("t1", "task", {"description": "d", "prompt": "look"})]},
+                    {"text": "Parent done."},
+                ],
+                "tasks": {"t1": {"turns": [{"text": "Looked."}]}},
+            }
+        )
+    )
+    session = sessions.create(
+        ws, config(model, settings, tools=default_tools(SandboxPolicy("off")))
+    )
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    child_id = next(s.id for s in SessionStore(home).list_sessions() if s.parent is not None)
+    start, stop = recorded(inputs)
+    assert start["hook_event_name"] == "SubagentStart"
+    assert (start["agent_id"], start["agent_type"]) == (child_id, "general")
+    assert stop["hook_event_name"] == "SubagentStop" and stop["agent_type"] == "general"
+    assert stop["agent_id"] == child_id and stop["stop_hook_active"] is False
+    transcript = home / "sessions" / "transcripts" / f"{child_id}.jsonl"
+    assert stop["agent_transcript_path"] == str(transcript)
+    # Claude Code's shape: the agent's prompt, then its answer, as a sidechain.
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert [(line["type"], line["isSidechain"]) for line in lines] == [
+        ("user", True),
+        ("assistant", True),
+    ]
+    assert lines[1]["message"]["content"] == [{"type": "text", "text": "Looked."}]
+    assert lines[1]["parentUuid"] == lines[0]["uuid"] and lines[0]["sessionId"] == child_id
+    # The matcher is the agent's name: the `explore` group did not run.
+    assert len(recorded(inputs)) == 2
+    # What SubagentStart added is the agent's context, given to its model with its prompt.
+    child_lines = [
+        json.loads(line)
+        for line in (home / "sessions" / f"{child_id}.jsonl").read_text().splitlines()
+    ]
+    [added] = [r for r in child_lines if r["type"] == "hook/run" and r.get("context")]
+    assert added["event"] == "SubagentStart" and "Use pnpm, not npm." in added["context"]
+
+
+async def test_post_tool_use_failure_tells_the_model_after_a_failed_call(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    hint = bash_hook(
+        tmp_path, "hint", "cat >/dev/null; echo 'Create the file first.' >&2; exit 2\n"
+    )
+    settings = user_hooks(
+        home,
+        ws,
+        {
+            "PostToolUseFailure": [group(record, matcher="Read"), group(hint)],
+            "PostToolUse": [group(record)],
+        },
+    )
+    model = script(
+        {"toolCalls": [call("c1", "read", {"path": "missing.txt"})]},
+        {"text": "done"},
+    )
+    tools = default_tools(SandboxPolicy("off"))
+    session = sessions.create(ws, config(model, settings, tools=tools))
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    [failed] = recorded(inputs)
+    assert failed["hook_event_name"] == "PostToolUseFailure" and failed["tool_name"] == "Read"
+    assert failed["tool_use_id"] == "c1" and failed["is_interrupt"] is False
+    assert "missing.txt" in failed["error"]
+    result = results_of(model, 1)["c1"]
+    assert result.is_error
+    told = "\n".join(t for m in model.requests[1].messages for t in texts(m))
+    assert "PostToolUseFailure hook feedback" in told and "Create the file first." in told
+
+
+async def test_a_permission_request_hook_answers_only_what_a_rule_could(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    decide = python_hook(
+        tmp_path,
+        "decide",
+        "import json, sys\n"
+        "data = json.load(sys.stdin)\n"
+        "target = json.dumps(data['tool_input'])\n"
+        "if 'secret' in target:\n"
+        "    answer = {'behavior': 'deny', 'message': 'Leave the secrets alone.'}\n"
+        "else:\n"
+        "    answer = {'behavior': 'allow'}\n"
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest',\n"
+        "    'decision': answer}}))\n",
+    )
+    settings = user_hooks(home, ws, {"PermissionRequest": [group(decide)]})
+    model = script(
+        {
+            "toolCalls": [
+                call("c1", "bash", {"command": "echo allowed"}),
+                call("c2", "bash", {"command": "echo secret"}),
+                # An edit of .git/config always asks: a hook cannot answer for the person.
+                call("c3", "write", {"path": ".git/config", "content": "[core]\n"}),
+            ]
+        },
+        {"text": "done"},
+    )
+    asker = Asker("reject")
+    tools = default_tools(SandboxPolicy("off"))
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker, tools=tools))
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    results = results_of(model, 1)
+    assert not results["c1"].is_error and texts(results["c1"])[0].startswith("allowed")
+    assert results["c2"].is_error and "Leave the secrets alone." in texts(results["c2"])[0]
+    assert results["c3"].is_error and "rejected" in texts(results["c3"])[0]
+    assert [q.subject.tool_call_id for q in asker.questions] == ["c3"]
+    runs = [line for line in log_lines(session, home) if line["type"] == "hook/run"]
+    [unfollowed] = [r for r in runs if r.get("toolCallId") == "c3"]
+    assert unfollowed["note"].startswith("not followed: only a person may allow this")

@@ -14,7 +14,7 @@ import pytest
 from tether.policy.check import check_use
 from tether.settings import SettingsError, SettingsFlags, TrustStore, load_settings
 from tether.settings.effective import effective_mode, model_spec, tool_env
-from tether.settings.report import claude_file_lines, permissions_report
+from tether.settings.report import claude_file_lines, permissions_report, permissions_text
 
 # `.claude/settings.json` as Claude Code's settings page shows it, with the comments and
 # trailing commas its reader takes.
@@ -248,6 +248,16 @@ def test_disable_bypass_permissions_mode_holds_even_untrusted(
     settings = load_settings(ws, home)
     assert settings.bypass_disabled is not None and settings.bypass_disabled.source.path == path
     assert effective_mode(settings) == "ask"
+    report = permissions_report(settings)
+    assert report["mode"] == {
+        "value": "ask",
+        "source": {"scope": "claude-user", "path": str(claude_dir / "settings.json")},
+        "autoDisabledBy": {"scope": "claude", "path": str(path)},
+    }
+    assert (
+        f"Mode: ask\nAuto mode is disabled by disableBypassPermissionsMode in {path}: a "
+        "session switched to auto asks as in ask mode"
+    ) in permissions_text(settings)
     with pytest.raises(SettingsError, match="auto mode is disabled by disableBypassPermission"):
         load_settings(ws, home, flags=SettingsFlags(mode="auto"))
 
@@ -488,3 +498,16 @@ def test_an_unclosed_block_comment_skips_the_file(ws: Path, home: Path) -> None:
     write(ws / ".claude/settings.json", '{"permissions": {}} /* open')
     settings = load_settings(ws, home)
     assert settings.problems[0].message == ("a /* comment is not closed; the whole file is skipped")
+
+
+def test_a_permissions_key_at_the_top_level_says_where_it_belongs(ws: Path, home: Path) -> None:
+    write(ws / ".claude/settings.json", {"deny": ["Read(.env)"], "defaultMode": "plan"})
+    settings = load_settings(ws, home)
+    assert settings.rules == ()
+    assert [(p.key, p.message) for p in settings.problems] == [
+        ("deny", "not supported: Claude Code reads it under `permissions`, not at the top level"),
+        (
+            "defaultMode",
+            "not supported: Claude Code reads it under `permissions`, not at the top level",
+        ),
+    ]

@@ -62,7 +62,7 @@ class Bench:
             timeout=10,
             check=False,
         )
-        records = self.log.read_bytes().decode(errors="replace").split("\x1e")
+        records = self.log.read_bytes().decode(errors="replace").split("\x1e\x1f")
         started = [record.split("\x1f")[:-1] for record in records if record]
         missing = re.findall(r": (.*): command not found", done.stderr.decode(errors="replace"))
         return started, missing
@@ -77,10 +77,11 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
     log = root / "log"
     for name in PROGRAMS:
         script = bin_ / name
-        # Absolute paths and builtins only: the line's PATH holds nothing else.
+        # Built-ins only (the line's PATH holds nothing else), and one write per record, so
+        # the programs of a pipeline do not interleave theirs.
         script.write_text(
-            f"#!/bin/sh\nprintf '%s\\037' {name} \"$@\" >> {shlex.quote(str(log))}\n"
-            f"printf '\\036' >> {shlex.quote(str(log))}\n"
+            f"#!/bin/sh\nend=$(printf '\\036')\n"
+            f'printf \'%s\\037\' {name} "$@" "$end" >> {shlex.quote(str(log))}\n'
         )
         script.chmod(0o755)
     for shell in ("bash", "sh"):

@@ -69,6 +69,7 @@ def test_commands_are_listed_as_you_type_and_the_plan_is_shown(
             "mode",
             "permissions",
             "skills",
+            "agents",
             "rewind",
             "undo",
             "redo",

@@ -23,6 +23,7 @@ from acp.schema import (
 
 from tether.acp.prompt import PromptBlock
 from tether.commands import (
+    AgentsList,
     CheckpointCommand,
     Command,
     CommandError,
@@ -42,6 +43,9 @@ class CommandPrompt:
 
     blocks: list[PromptBlock]
     expanded: bool
+    command: Command | None = None
+    """The custom command whose file the first block comes from (its `` !`cmd` `` lines,
+    `@path` files, `allowed-tools` and `model` are the session's to apply)."""
 
 
 def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
@@ -63,7 +67,7 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
 
 def command_prompt(
     blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand:
+) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList | AgentsList | CheckpointCommand:
     """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, the
     permissions or skills listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`,
     `/fork`)."""
@@ -75,10 +79,10 @@ def command_prompt(
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
     match meant:
-        case ModeSwitch() | PermissionsList() | SkillsList() | CheckpointCommand():
+        case ModeSwitch() | PermissionsList() | SkillsList() | AgentsList() | CheckpointCommand():
             return meant
-        case PromptText(text=text) if text != first.text:
+        case PromptText(text=text, source=command) if text != first.text:
             expanded = TextContentBlock(type="text", text=text)
-            return CommandPrompt([expanded, *blocks[1:]], expanded=True)
+            return CommandPrompt([expanded, *blocks[1:]], expanded=True, command=command)
         case PromptText():
             return CommandPrompt(list(blocks), expanded=False)

@@ -1,9 +1,9 @@
-"""Session config options as ACP presents them: model, mode and sandbox selects.
+"""Session config options as ACP presents them: model, thinking, mode and sandbox selects.
 
 `session/new` and `session/load` answer `configOptions`; `session/set_config_option` sets
-one and answers the full set again. Values are `--model` specs for `model`, mode ids for
-`mode` and `--sandbox` modes for `sandbox` (a session without bash has none); anything else
-is an invalid-params error naming the choices.
+one and answers the full set again. Values are `--model` specs for `model`, `off`, `low`,
+`medium`, `high` for `thinking`, mode ids for `mode` and `--sandbox` modes for `sandbox`
+(a session without bash has none); anything else is an invalid-params error naming the choices.
 """
 
 from __future__ import annotations
@@ -14,12 +14,21 @@ from acp.schema import SessionConfigOptionSelect, SessionConfigSelectOption
 
 from tether.acp.errors import invalid_params
 from tether.acp.modes import AVAILABLE_MODES
+from tether.models.messages import ThinkingLevel
 from tether.policy import PolicyMode
 from tether.tools.bash.sandbox import SandboxPolicy
 
-__all__ = ["MODEL_OPTION", "MODE_OPTION", "SANDBOX_OPTION", "checked_value", "config_options"]
+__all__ = [
+    "MODEL_OPTION",
+    "MODE_OPTION",
+    "SANDBOX_OPTION",
+    "THINKING_OPTION",
+    "checked_value",
+    "config_options",
+]
 
 MODEL_OPTION = "model"
+THINKING_OPTION = "thinking"
 MODE_OPTION = "mode"
 SANDBOX_OPTION = "sandbox"
 
@@ -30,10 +39,23 @@ _SANDBOX_CHOICES = (
 )
 
 
+_THINKING_CHOICES: tuple[tuple[ThinkingLevel, str, str], ...] = (
+    ("off", "Off", "Ask for no thinking ('think' in a prompt still asks for some)."),
+    ("low", "Low", "A short think before answering (as 'think' asks)."),
+    ("medium", "Medium", "Think harder (as 'think hard' asks)."),
+    ("high", "High", "Think longest (as 'ultrathink' asks)."),
+)
+
+
 def config_options(
-    model: str, models: Sequence[str], mode: PolicyMode, sandbox: SandboxPolicy | None = None
+    model: str,
+    models: Sequence[str],
+    mode: PolicyMode,
+    sandbox: SandboxPolicy | None = None,
+    thinking: ThinkingLevel = "off",
 ) -> list[SessionConfigOptionSelect]:
-    """The options of one session: its model among `models`, its mode, its bash sandbox."""
+    """The options of one session: its model among `models`, how hard it thinks, its mode,
+    its bash sandbox."""
     options = [
         SessionConfigOptionSelect(
             id=MODEL_OPTION,
@@ -43,6 +65,18 @@ def config_options(
             type="select",
             current_value=model,
             options=[SessionConfigSelectOption(value=spec, name=_label(spec)) for spec in models],
+        ),
+        SessionConfigOptionSelect(
+            id=THINKING_OPTION,
+            name="Thinking",
+            description="How hard the model thinks before it answers.",
+            category="thought_level",
+            type="select",
+            current_value=thinking,
+            options=[
+                SessionConfigSelectOption(value=value, name=name, description=description)
+                for value, name, description in _THINKING_CHOICES
+            ],
         ),
         SessionConfigOptionSelect(
             id=MODE_OPTION,

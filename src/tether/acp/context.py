@@ -6,6 +6,7 @@ Handlers (`lifecycle`, `turns`, `switches`, ...) are plain functions of an `Agen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,7 +27,7 @@ from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.session.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
-from tether.settings.effective import effective_mode
+from tether.settings.effective import effective_mode, thinking_level
 from tether.settings.effective import extra_roots as settings_roots
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -43,6 +44,8 @@ class OpenSession:
     mcp: SessionMcp | None = None
     trust_asked: bool = False
     """Whether the workspace's trust was settled for this session (asked at most once)."""
+    preparing: asyncio.Event | None = None
+    """Set to stop a slash command's `` !`cmd` `` lines while they run before its prompt."""
 
     async def close(self) -> None:
         """Stop its MCP servers, run its `SessionEnd` hooks, then sync its log and drop its
@@ -127,6 +130,7 @@ class AgentContext:
             compact_at=self._compact_at,
             models=self.switch_model,
             settings=settings,
+            thinking=thinking_level(settings),
         )
         return config, calls
 

@@ -3,6 +3,9 @@
 Shapes (camelCase on the wire):
 
 - `AgentText` → `agent_message_chunk` with a text block.
+- `AgentThought` → `agent_thought_chunk` with a text block (the model's reasoning).
+- `ThoughtFinished` → an empty `agent_thought_chunk` whose `_meta.tether.thought` is
+  `{durationMs}`: where a thought ended and how long it took (live and on load alike).
 - `UserText` / `UserImage` / `UserResource` → `user_message_chunk` (sent on load only: a
   live client already has its own prompt).
 - `ToolCallStarted` → `tool_call`: `status: "pending"`, the card's title and kind
@@ -49,12 +52,14 @@ from acp import (
     start_tool_call,
     text_block,
     update_agent_message_text,
+    update_agent_thought_text,
     update_tool_call,
     update_user_message,
 )
 from acp.helpers import SessionUpdate
 from acp.schema import (
     AgentMessageChunk,
+    AgentThoughtChunk,
     ConfigOptionUpdate,
     ImageContentBlock,
     SessionInfoUpdate,
@@ -87,7 +92,7 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session.updates import HookRan
+from tether.session.updates import AgentThought, HookRan, ThoughtFinished
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -114,6 +119,14 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
     match update:
         case AgentText(text=text):
             return update_agent_message_text(text)
+        case AgentThought(text=text):
+            return update_agent_thought_text(text)
+        case ThoughtFinished(duration_ms=ms):
+            return AgentThoughtChunk(
+                session_update="agent_thought_chunk",
+                content=text_block(""),
+                field_meta={"tether": {"thought": {"durationMs": ms}}},
+            )
         case UserText(text=text):
             return update_user_message(text_block(text))
         case UserImage(data=data, mime_type=mime_type):

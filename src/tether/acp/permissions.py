@@ -22,6 +22,7 @@ from tether.policy import (
     DelegatedAccess,
     PermissionDecision,
     PermissionQuestion,
+    PlanApproval,
     ServerStart,
     Subject,
     WorkspaceTrust,
@@ -76,7 +77,8 @@ class AcpAsker:
             option_for(
                 option.decision,
                 option.name
-                if option.decision == "allow_project" or isinstance(subject, WorkspaceTrust)
+                if option.decision == "allow_project"
+                or isinstance(subject, WorkspaceTrust | PlanApproval)
                 else None,
             )
             for option in request.options
@@ -130,6 +132,8 @@ def _kind(access: Subject) -> ToolKind:
             return "fetch"
         case McpAccess() | NamedAccess() | ServerStart() | WorkspaceTrust():
             return "other"
+        case PlanApproval():
+            return "switch_mode"
         case DelegatedAccess(access=inner):
             return _kind(inner)
         case _:

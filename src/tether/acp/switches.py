@@ -25,6 +25,7 @@ from tether.acp.config import (
     MODE_OPTION,
     MODEL_OPTION,
     SANDBOX_OPTION,
+    THINKING_OPTION,
     checked_value,
     config_options,
 )
@@ -33,6 +34,8 @@ from tether.acp.errors import INTERNAL_ERROR
 from tether.acp.modes import parse_mode
 from tether.models.base import Model, ModelError
 from tether.models.catalog import known_models
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.policy import PolicyMode
 from tether.session import Session
 from tether.tools.bash.sandbox import SandboxPolicy
@@ -46,6 +49,7 @@ __all__ = [
     "set_model",
     "set_sandbox",
     "set_session_mode",
+    "set_thinking",
 ]
 
 log = logging.getLogger(__name__)
@@ -74,6 +78,8 @@ async def set_config_option(
         set_model(ctx, opened, _build_model(ctx, chosen))
     elif config_id == SANDBOX_OPTION:
         set_sandbox(ctx, opened, chosen)
+    elif config_id == THINKING_OPTION:
+        set_thinking(ctx, opened, parse_level(chosen))
     await ctx.flush()
     return SetSessionConfigOptionResponse(config_options=session_options(session))
 
@@ -90,6 +96,12 @@ def set_mode(ctx: AgentContext, opened: OpenSession, mode: PolicyMode) -> None:
 def set_model(ctx: AgentContext, opened: OpenSession, model: Model) -> None:
     """Answer `opened`'s next request with `model` (logged) and tell the config options."""
     opened.session.set_model(model)
+    _tell_options(ctx, opened)
+
+
+def set_thinking(ctx: AgentContext, opened: OpenSession, level: ThinkingLevel) -> None:
+    """Ask `opened`'s model to think at `level` from the next prompt on (logged)."""
+    opened.session.set_thinking(level)
     _tell_options(ctx, opened)
 
 
@@ -121,6 +133,7 @@ def session_options(session: Session) -> list[Any]:
             known_models(session.model),
             session.gate.mode,
             bash.sandbox if bash is not None else None,
+            session.thinking,
         )
     )
 

@@ -3,26 +3,31 @@ checkpoint command), and `session/cancel` stops it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 
 from acp import RequestError
 from acp.schema import PromptResponse
 
 from tether.acp import rewinding
 from tether.acp.commands import command_prompt
-from tether.acp.context import AgentContext
+from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
-from tether.acp.skills import list_skills
+from tether.acp.skills import list_agents, list_skills
 from tether.acp.switches import set_mode
 from tether.acp.workspace import list_permissions, settle
 from tether.commands import (
+    AgentsList,
     CheckpointCommand,
+    Command,
     ModeSwitch,
     PermissionsList,
     SkillsList,
     load_commands,
 )
+from tether.content import ContentBlock, TextContent
 from tether.session import (
     ClientUpdate,
     PromptFailed,
@@ -31,6 +36,8 @@ from tether.session import (
     UserResource,
     UserText,
 )
+from tether.session.commanded import CommandPrompt, prepare_command
+from tether.settings import Rule
 
 __all__ = ["cancel", "prompt"]
 
@@ -42,13 +49,15 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     opened = ctx.opened(session_id)
     session = opened.session
     meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
-    if isinstance(meant, ModeSwitch | PermissionsList | SkillsList):
+    if isinstance(meant, ModeSwitch | PermissionsList | SkillsList | AgentsList):
         if session.running:
             raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
         if isinstance(meant, ModeSwitch):
             set_mode(ctx, opened, meant.mode)
         elif isinstance(meant, SkillsList):
             list_skills(ctx, opened)
+        elif isinstance(meant, AgentsList):
+            list_agents(ctx, opened)
         else:
             list_permissions(ctx, opened)
         await ctx.flush()
@@ -62,13 +71,27 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     content = prompt_content(meant.blocks)
     shown = shown_blocks(blocks, always=meant.expanded)
 
+    told = [session.gate.mode]
+
     def on_update(update: ClientUpdate) -> None:
         # The client shows its own prompt; user chunks are for `session/load` only.
         if not isinstance(update, UserText | UserImage | UserResource):
             ctx.post(opened, update)
+        if session.gate.mode != told[0]:
+            # The session left plan mode (the person approved a plan): the menus follow.
+            told[0] = session.gate.mode
+            set_mode(ctx, opened, session.gate.mode)
 
+    grants: tuple[Rule, ...] = ()
+    model = None
+    if meant.command is not None and not session.running:
+        prepared = await _prepare(ctx, opened, content[0], meant.command, on_update)
+        if prepared is None:
+            return PromptResponse(stop_reason="cancelled")
+        content = [*prepared.content, *content[1:]]
+        grants, model = prepared.grants, prepared.model
     try:
-        stop = await session.prompt(content, on_update, shown=shown)
+        stop = await session.prompt(content, on_update, shown=shown, grants=grants, model=model)
     except SessionBusy as exc:
         raise RequestError(
             INVALID_REQUEST,
@@ -86,10 +109,37 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     return PromptResponse(stop_reason=stop)
 
 
+async def _prepare(
+    ctx: AgentContext,
+    opened: OpenSession,
+    first: ContentBlock,
+    command: Command,
+    on_update: Callable[[ClientUpdate], None],
+) -> CommandPrompt | None:
+    """Run a command file's `` !`cmd` `` lines (each a tool call the client sees), and say
+    what to prompt with; `None` when `session/cancel` stopped them."""
+    assert isinstance(first, TextContent)  # the expanded command is the first block's text
+    opened.preparing = asyncio.Event()
+    try:
+        prepared = await prepare_command(
+            opened.session, first.text, command, on_update, opened.preparing
+        )
+        stopped = opened.preparing.is_set()
+    finally:
+        opened.preparing = None
+    notify = ctx.notifier(opened)
+    for warning in prepared.warnings:
+        notify(f"warning: {warning}")
+    await ctx.flush()
+    return None if stopped else prepared
+
+
 async def cancel(ctx: AgentContext, session_id: str) -> None:
     """Stop the running prompt of a session (it answers `cancelled`)."""
     opened = ctx.open.get(session_id)
     if opened is None:
         log.warning("session/cancel for a session that is not open: %s", session_id)
         return
+    if opened.preparing is not None:
+        opened.preparing.set()
     opened.session.cancel()

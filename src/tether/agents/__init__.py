@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         parse_agent_file,
         read_agent_file,
     )
+    from tether.agents.report import agents_text
     from tether.agents.toolset import ReadOnlyBash, child_tools
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "AgentProblem",
     "AgentScope",
     "ReadOnlyBash",
+    "agents_text",
     "child_tools",
     "load_agents",
     "parse_agent_file",
@@ -65,6 +67,7 @@ __getattr__ = lazy_names(
         "parse_agent_file": "tether.agents.files",
         "read_agent_file": "tether.agents.files",
         "ReadOnlyBash": "tether.agents.toolset",
+        "agents_text": "tether.agents.report",
         "child_tools": "tether.agents.toolset",
     },
 )

@@ -27,6 +27,7 @@ from pathlib import Path
 from tether.agents.builtin import BUILTIN_AGENTS
 from tether.agents.definition import AgentDefinition, AgentScope
 from tether.agents.files import AgentFileError, read_agent_file
+from tether.frontmatter import log_once
 from tether.home import claude_home
 from tether.tools.delegate import AgentSummary
 
@@ -121,7 +122,7 @@ def load_agents(
     agents = {name: found[name] for name in order}
     warnings = tuple(w for agent in agents.values() for w in agent.warnings)
     for warning in warnings:
-        log.warning("agent: %s", warning)
+        log_once(log, f"agent: {warning}")
     return AgentCatalog(agents, tuple(problems), warnings)
 
 

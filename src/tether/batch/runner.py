@@ -19,6 +19,7 @@ from tether.batch.workspaces import SetupTimeout, Workspace, WorkspaceError, pre
 from tether.content import TextContent
 from tether.models.base import Model, ModelError
 from tether.models.factory import make_model
+from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import PolicyMode
 from tether.session import PromptFailed, Session, SessionConfig, SessionStore
@@ -31,6 +32,7 @@ from tether.settings.effective import (
     model_spec,
     sandbox_policy,
     search_setup,
+    thinking_level,
     tool_env,
 )
 from tether.settings.values import SandboxModeName
@@ -53,6 +55,7 @@ class BatchOptions:
     home: Path
     """The person's tether folder: their settings, agents and skills."""
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     base_url: str | None = None
     mode: PolicyMode | None = None
     sandbox: SandboxModeName | None = None
@@ -200,6 +203,7 @@ def _config(
     flags = SettingsFlags(
         mode=task.mode or options.mode or DEFAULT_BATCH_MODE,
         model=task.model or options.model,
+        thinking=options.thinking,
         sandbox_mode=options.sandbox,
         allow_network=True if options.allow_network else None,
     )
@@ -225,6 +229,7 @@ def _config(
         # The batch's own diff is the record of the change; snapshots would only cost time.
         checkpoints=False,
         settings=settings,
+        thinking=thinking_level(settings),
         models=gated(make, gate),
         # The person's agents and skills, although the logs are kept in the batch's folder.
         agents=load_agents(cwd, options.home),

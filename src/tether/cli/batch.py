@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     options = BatchOptions(
         home=data_dir(),
         model=args.model,
+        thinking=args.thinking,
         base_url=args.base_url,
         mode=args.mode,
         sandbox=args.sandbox,

@@ -6,6 +6,8 @@ import argparse
 import os
 
 from tether.models.base import Model
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.session.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
@@ -35,10 +37,19 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True
         "--model",
         default=None,
         metavar="SPEC",
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL, "
+        help="script:FILE, openai[:MODEL], openai-responses[:MODEL], anthropic[:MODEL], "
+        "azure:DEPLOYMENT, bedrock[:MODEL] or vertex[:MODEL] (default: $TETHER_MODEL, "
         "else the settings' model, else openai)",
     )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL")
+    parser.add_argument(
+        "--thinking",
+        type=_level,
+        default=None,
+        metavar="LEVEL",
+        help="how hard the model thinks: off, low, medium or high (default: the settings' "
+        "thinking, else off; 'think hard' or 'ultrathink' in a prompt raise it for that prompt)",
+    )
     if api_key:
         parser.add_argument("--api-key", metavar="KEY", help="the API key (default: from env)")
 
@@ -61,6 +72,13 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FRACTION",
         help=f"compact once a request would pass this part of the window ({DEFAULT_COMPACT_AT})",
     )
+
+
+def _level(text: str) -> ThinkingLevel:
+    try:
+        return parse_level(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _window(text: str) -> int:

@@ -8,6 +8,7 @@ through `StatusLine`, which leaves nothing behind.
 from __future__ import annotations
 
 import contextlib
+from textwrap import indent
 from typing import assert_never
 
 from rich.console import Console, RenderableType
@@ -24,11 +25,13 @@ from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
+    AgentThought,
     CheckpointSaved,
     ClientUpdate,
     ContextCompacted,
     FilesRestored,
     HookRan,
+    ThoughtFinished,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -88,6 +91,8 @@ class Printer:
         """The plan printed last: a `todo` call that does not change it prints nothing."""
         self._text = AgentTextBuffer()
         self._printed_text = False
+        self._thought: list[str] = []
+        """The running thought, shown under the live line until it ends."""
 
     def __call__(self, update: ClientUpdate) -> None:
         """Print one update; a failure to show it is reported, and later updates still show."""
@@ -113,8 +118,8 @@ class Printer:
             case UserResource(block=block):
                 self._end_text()
                 self.console.print(Text(f"> {_mention(block)}", style="bold"))
-            case AgentText():
-                self._agent_text(update.text)
+            case AgentText() | AgentThought() | ThoughtFinished():
+                self._streamed(update)
             case ToolCallStarted():
                 self._end_text()
                 self._calls[update.tool_call_id] = update.view
@@ -153,6 +158,34 @@ class Printer:
                 self._notice(hook_line(update.text, failed=update.failed, decided=decided))
             case _:
                 assert_never(update)
+
+    def _streamed(self, update: AgentText | AgentThought | ThoughtFinished) -> None:
+        """What the model streams: its text, and apart from it, dimmed, its thinking."""
+        match update:
+            case AgentText():
+                self._agent_text(update.text)
+            case AgentThought():
+                self._thinking(update.text)
+            case ThoughtFinished():
+                self._thought_finished(update)
+            case _:
+                assert_never(update)
+
+    def _thinking(self, chunk: str) -> None:
+        """The thought so far shows under the live line, never in the scrollback."""
+        self._end_text()
+        self._thought.append(chunk)
+        self.status.show("thinking", tail_text("".join(self._thought), plain=True))
+
+    def _thought_finished(self, update: ThoughtFinished) -> None:
+        """A dimmed `Thought for 4.2 s`; the thought itself in full (`--verbose`, `/transcript`)."""
+        thought, self._thought = "".join(self._thought).strip(), []
+        self.status.stop()
+        self._end_text()
+        self.console.print(Text(f"✻ {update.text}", style="dim italic"))
+        if self.full and thought:
+            self.console.print(Text(indent(thought, "  "), style="dim italic"))
+        self.status.show(self.status_label())
 
     def _notice(self, notice: Text) -> None:
         """A line between the turn's output, with the live status line set aside for it."""

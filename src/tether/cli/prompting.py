@@ -15,6 +15,7 @@ from tether.cli.status import StatusLine
 from tether.content import TextContent
 from tether.models.retry import retry_notices
 from tether.session import ClientUpdate, PromptFailed, Session, TurnStop
+from tether.session.commanded import CommandFile, prepare_command
 
 __all__ = ["UpdateSink", "consoles", "exit_status", "run_prompt"]
 
@@ -46,6 +47,7 @@ def run_prompt(
     mcp: CliMcp | None = None,
     *,
     ready: Callable[[], None] | None = None,
+    command: CommandFile | None = None,
 ) -> int:
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
@@ -54,9 +56,13 @@ def run_prompt(
     `typed` is the prompt as the person wrote it when a slash command expanded it into
     `prompt` (the log shows it as typed). `mcp` starts the MCP servers for the prompt (and
     stops them after it); `ready` is called once they run, before the prompt starts.
+    `command` is the slash command's file `prompt` comes from: its `` !`cmd` `` lines run
+    first, and its `allowed-tools` and `model` hold for the prompt.
     """
     try:
-        stop = asyncio.run(_prompt(session, prompt, printer, typed, mcp, ready=ready))
+        stop = asyncio.run(
+            _prompt(session, prompt, printer, typed, mcp, ready=ready, command=command)
+        )
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
     finally:
@@ -76,30 +82,52 @@ async def _prompt(
     mcp: CliMcp | None,
     *,
     ready: Callable[[], None] | None,
+    command: CommandFile | None,
 ) -> TurnStop:
     servers = await mcp.start(session) if mcp is not None else None
     if ready is not None:
         ready()
     try:
-        return await _prompt_now(session, prompt, printer, typed)
+        return await _prompt_now(session, prompt, printer, typed, command)
     finally:
         if servers is not None:
             await servers.close()
 
 
 async def _prompt_now(
-    session: Session, prompt: str, printer: UpdateSink, typed: str | None
+    session: Session,
+    prompt: str,
+    printer: UpdateSink,
+    typed: str | None,
+    command: CommandFile | None,
 ) -> TurnStop:
     loop = asyncio.get_running_loop()
+    cancelled = asyncio.Event()
+
+    def interrupt() -> None:
+        cancelled.set()
+        session.cancel()
+
     # Ctrl-C cancels the prompt like a client's cancel: results and `turn/end` still land.
-    loop.add_signal_handler(signal.SIGINT, session.cancel)
+    loop.add_signal_handler(signal.SIGINT, interrupt)
     status = getattr(printer, "status", None)
     if isinstance(status, StatusLine):
         # Each retry of a failing request says so on the spinner line.
         retry_notices.set(lambda notice: status.show(notice.text))
     try:
         shown = [TextContent(text=typed)] if typed is not None else None
-        return await session.prompt([TextContent(text=prompt)], printer, shown=shown)
+        if command is None:
+            return await session.prompt([TextContent(text=prompt)], printer, shown=shown)
+        prepared = await prepare_command(session, prompt, command, printer, cancelled)
+        if cancelled.is_set():
+            return "cancelled"
+        return await session.prompt(
+            prepared.content,
+            printer,
+            shown=shown or [TextContent(text=prompt)],
+            grants=prepared.grants,
+            model=prepared.model,
+        )
     finally:
         loop.remove_signal_handler(signal.SIGINT)
 

@@ -12,6 +12,7 @@ from typing import assert_never
 
 from rich.console import Console
 
+from tether.agents import agents_text
 from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.mcp import CliMcp
@@ -37,10 +38,12 @@ from tether.cli.settings_args import (
     say_search,
     search_setup,
     settings_flags,
+    thinking_level,
     tool_env,
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
+    AgentsList,
     CheckpointCommand,
     CommandError,
     ModeSwitch,
@@ -178,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
         context_window=args.context_window,
         compact_at=args.compact_at,
         settings=settings,
+        thinking=thinking_level(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )
@@ -294,9 +298,19 @@ def run_command_or_prompt(
                 soft_wrap=True,
             )
             return 0
-        case PromptText(text=text):
+        case AgentsList():
+            printer.console.print(
+                agents_text(session.agents, session.cwd),
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+            return 0
+        case PromptText(text=text, source=command):
             typed = prompt if text != prompt else None
-            return run_prompt(session, text, printer, typed=typed, mcp=mcp, ready=ready)
+            return run_prompt(
+                session, text, printer, typed=typed, mcp=mcp, ready=ready, command=command
+            )
         case CheckpointCommand():
             # A program reading JSON lines is no one to ask.
             at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)

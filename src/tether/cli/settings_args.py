@@ -21,6 +21,7 @@ from tether.settings.effective import (
     extra_roots,
     sandbox_policy,
     search_setup,
+    thinking_level,
     tool_env,
 )
 from tether.settings.effective import model_spec as spec_from
@@ -37,6 +38,7 @@ __all__ = [
     "say_search",
     "search_setup",
     "settings_flags",
+    "thinking_level",
     "tool_env",
 ]
 
@@ -64,6 +66,7 @@ def settings_flags(args: argparse.Namespace) -> SettingsFlags:
     return SettingsFlags(
         mode=getattr(args, "mode", None),
         model=getattr(args, "model", None),
+        thinking=getattr(args, "thinking", None),
         sandbox_mode=getattr(args, "sandbox", None),
         allow_network=True if getattr(args, "allow_network", False) else None,
         allow=tuple(getattr(args, "allow", ()) or ()),

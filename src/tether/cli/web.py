@@ -78,6 +78,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                     model=args.model,
                     base_url=args.base_url,
                     mode=args.mode,
+                    thinking=args.thinking,
                     context_window=args.context_window,
                     compact_at=args.compact_at,
                     allow_private_fetch=args.allow_private_fetch,

@@ -8,6 +8,7 @@ match resolve("/review src/a.py", commands): ...  # a prompt to send, or a mode 
 from tether.commands.catalog import COMMANDS_DIR, Command, load_commands
 from tether.commands.resolve import (
     CHECKPOINT_ACTIONS,
+    AgentsList,
     CheckpointAction,
     CheckpointCommand,
     CommandError,
@@ -22,6 +23,7 @@ from tether.commands.resolve import (
 __all__ = [
     "CHECKPOINT_ACTIONS",
     "COMMANDS_DIR",
+    "AgentsList",
     "CheckpointAction",
     "CheckpointCommand",
     "Command",

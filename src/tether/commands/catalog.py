@@ -43,6 +43,7 @@ from tether.frontmatter import (
     FrontMatterError,
     FrontMatterField,
     FrontMatterWarning,
+    log_once,
     parse_front_matter,
 )
 from tether.home import claude_home
@@ -132,16 +133,23 @@ BUILTIN: tuple[Command, ...] = (
         hint="what to stress (optional)",
         template=INIT_PROMPT,
     ),
-    Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+    Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto | plan"),
     Command(
         "permissions",
         "List the permission rules, the file each comes from, and whether the workspace is trusted",
     ),
     Command("skills", "List the skills the model can load, and the ones left out and why"),
+    Command("agents", "List the agents the model can start, and what of their files is unused"),
     Command("help", "Keys and commands", terminal=True),
     Command("clear", "Start a new session with the same settings", terminal=True),
     Command("resume", "Open another session of this workspace", hint="[id]", terminal=True),
     Command("model", "Switch the model from the next request on", hint="[spec]", terminal=True),
+    Command(
+        "thinking",
+        "How hard the model thinks from the next prompt on",
+        hint="off | low | medium | high",
+        terminal=True,
+    ),
     Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
@@ -198,7 +206,7 @@ def load_commands(
     custom = [found[n] for n in sorted(found) if n not in builtin]
     for command in custom:
         for warning in command.warnings:
-            log.warning("command: %s", warning)
+            log_once(log, f"command: {warning}")
     offered = [c for c in BUILTIN if terminal or not c.terminal]
     return [*offered, *custom]
 
@@ -263,11 +271,11 @@ def _command(
         return None
     first_line = body.splitlines()[0].lstrip("# ").strip()
     described = fields.pop("description", None)
-    description = (described.text().strip() if described else "") or first_line[:100] or f"/{name}"
+    description = (described.written() if described else "") or first_line[:100] or f"/{name}"
     if len(parts) > 1:
         description = f"{description} ({scope}:{'/'.join(parts[:-1])})"
     hinted = fields.pop("argument-hint", None)
-    hint = (hinted.text().strip() if hinted else "") or (
+    hint = (hinted.written() if hinted else "") or (
         "arguments" if ARGUMENTS in body or _POSITIONAL.search(body) else None
     )
     allowed = fields.pop("allowed-tools", None)

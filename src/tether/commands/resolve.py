@@ -13,6 +13,7 @@ from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = [
     "CHECKPOINT_ACTIONS",
+    "AgentsList",
     "CheckpointAction",
     "CheckpointCommand",
     "CommandError",
@@ -57,6 +58,12 @@ class PermissionsList:
 
 
 @dataclass(frozen=True)
+class AgentsList:
+    """`/agents`: show the agents the model can start, and what was left out; nothing goes
+    to the model."""
+
+
+@dataclass(frozen=True)
 class SkillsList:
     """`/skills`: show the skills the model can load, and those left out; nothing goes to the
     model."""
@@ -79,7 +86,7 @@ class CheckpointCommand:
     prompt: int | None = None
 
 
-Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList | CheckpointCommand
+Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList | AgentsList | CheckpointCommand
 
 
 def resolve(text: str, commands: Sequence[Command]) -> Invocation:
@@ -98,6 +105,8 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return PermissionsList()
     if command.name == "skills":
         return SkillsList()
+    if command.name == "agents":
+        return AgentsList()
     if command.name == "mode":
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")

@@ -3,13 +3,14 @@
 A matcher is read as Claude Code reads it: made only of letters, digits, `_`, `-` and `|`, it
 is a list of exact names (`Edit|Write`); with any other character it is a regular expression
 searched for anywhere in the name (`mcp__.*__delete`, `^Notebook`). It is tried on the subject:
-for `PreToolUse` and `PostToolUse` the tool's name as the model sees it (`bash`, `edit`,
-`mcp__git__log`) and its Claude Code name (`Bash`, `Edit`), so `Edit|Write` and `edit|write`
-both match an `edit` call; for `SessionStart` its source (`startup`, `resume`, `clear`,
-`compact`), for `PreCompact` its trigger (`manual`, `auto`), for `Notification` its type
-(`permission_prompt`), for `SessionEnd` its reason. An absent or empty matcher, or `*`,
-matches everything; events without a subject (`UserPromptSubmit`, `Stop`, `SubagentStop`)
-ignore it. A command configured twice for one event runs once.
+for `PreToolUse`, `PermissionRequest`, `PostToolUse` and `PostToolUseFailure` the tool's name
+as the model sees it (`bash`, `edit`, `mcp__git__log`) and its Claude Code name (`Bash`,
+`Edit`), so `Edit|Write` and `edit|write` both match an `edit` call; for `SubagentStart` and
+`SubagentStop` the agent's name (`explore`, `reviewer`); for `SessionStart` its source
+(`startup`, `resume`, `clear`, `compact`), for `PreCompact` its trigger (`manual`, `auto`),
+for `Notification` its type (`permission_prompt`), for `SessionEnd` its reason. An absent or
+empty matcher, or `*`, matches everything; events without a subject (`UserPromptSubmit`,
+`Stop`) ignore it. A command configured twice for one event runs once.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ __all__ = [
 DEFAULT_TIMEOUT = 60.0
 """Seconds a hook may run when its `timeout` does not say; then its process group is killed."""
 
-_SUBJECTLESS: frozenset[HookEvent] = frozenset({"UserPromptSubmit", "Stop", "SubagentStop"})
-_TOOL_EVENTS: frozenset[HookEvent] = frozenset({"PreToolUse", "PostToolUse"})
+_SUBJECTLESS: frozenset[HookEvent] = frozenset({"UserPromptSubmit", "Stop"})
+_TOOL_EVENTS: frozenset[HookEvent] = frozenset(
+    {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"}
+)
 _PLAIN = re.compile(r"[A-Za-z0-9_| -]+")
 """A matcher of names only: compared exactly, name by name (as Claude Code does)."""
 

@@ -63,9 +63,12 @@ class Hooks:
         workspace: Workspace | None = None,
         guard: HookGuard | None = None,
         approve: Approve | None = None,
+        before: Callable[[], object] | None = None,
     ) -> None:
         self._settings = settings
         self._facts = facts
+        self._before = before
+        """Runs (in a thread) before an event's hooks: bringing the transcript up to date."""
         self._sandbox = sandbox
         self._workspace = workspace
         self.guard = guard or HookGuard()
@@ -105,14 +108,16 @@ class Hooks:
         hooks = self.configured(event, subject)
         if not hooks:
             return []
+        if self._before is not None:
+            await asyncio.to_thread(self._before)
         facts = self._facts()
-        stdin = json.dumps(hook_input(facts, event, fields)).encode()
+        data = hook_input(facts, event, fields)
         env = self._environment(facts)
         for hook in hooks:
             self.guard.watch(hook.command, facts.cwd, env)
         return list(
             await asyncio.gather(
-                *(self._one(hook, facts, stdin, env, tool_call_id) for hook in hooks)
+                *(self._one(hook, facts, data, env, tool_call_id) for hook in hooks)
             )
         )
 
@@ -120,11 +125,14 @@ class Hooks:
         self,
         hook: ConfiguredHook,
         facts: SessionFacts,
-        stdin: bytes,
+        data: dict[str, Any],
         env: dict[str, str],
         tool_call_id: str | None,
     ) -> HookRun:
         confine = await self._confinement(hook, facts, env)
+        if confine is not None:
+            confine, data = _transcripts_inside(confine, data)
+        stdin = json.dumps(data).encode()
         if confine is not None:
             finished = await run_command(
                 hook.command,
@@ -195,6 +203,28 @@ class Hooks:
         env["TETHER_PROJECT_DIR"] = str(facts.cwd)
         env["TETHER_SESSION_ID"] = facts.session_id
         return env
+
+
+_TRANSCRIPTS = ("transcript_path", "agent_transcript_path", "tether_log_path")
+_INSIDE = "/tmp/tether-transcripts"
+"""Where a sandboxed hook finds the transcripts: tether's data directory is hidden from it."""
+
+
+def _transcripts_inside(
+    confine: Confinement, data: dict[str, Any]
+) -> tuple[Confinement, dict[str, Any]]:
+    """The transcripts bound read-only into the sandbox's private /tmp, and the input naming
+    them there."""
+    binds: list[str] = []
+    data = dict(data)
+    for key in _TRANSCRIPTS:
+        path = data.get(key)
+        if not isinstance(path, str) or not os.path.isfile(path):
+            continue
+        inside = f"{_INSIDE}/{key.removesuffix('_path')}-{os.path.basename(path)}"
+        binds += ["--ro-bind", path, inside]
+        data[key] = inside
+    return dataclasses.replace(confine, argv=(*confine.argv, *binds)), data
 
 
 def not_run(changed: list[str], why: str) -> str:

@@ -41,15 +41,35 @@ CONTEXT_CHARS = 10_000
 """Characters of one hook's output the model is given (as Claude Code caps it)."""
 
 _CONTEXT_EVENTS: frozenset[HookEvent] = frozenset(
-    {"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse"}
+    (
+        "UserPromptSubmit",
+        "SessionStart",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "SubagentStart",
+    )
 )
 _PLAIN_CONTEXT: frozenset[HookEvent] = frozenset({"UserPromptSubmit", "SessionStart"})
+
+
+class _PermissionAnswer(BaseModel):
+    """`hookSpecificOutput.decision` of a `PermissionRequest` hook: the question's answer."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    behavior: Literal["allow", "deny"]
+    message: str | None = None
+    interrupt: bool = False
+    updated_input: dict[str, Any] | None = Field(default=None, alias="updatedInput")
 
 
 class _Specific(BaseModel):
     """`hookSpecificOutput`: what only some events read."""
 
     model_config = ConfigDict(extra="ignore")
+
+    decision: _PermissionAnswer | None = None
 
     permission_decision: Literal["allow", "deny", "ask"] | None = Field(
         default=None, alias="permissionDecision"
@@ -104,14 +124,16 @@ def _blocking(run: HookRun, message: str) -> HookRun:
     match event:
         case "PreToolUse":
             return _with(run, decision="deny", reason=message)
-        case "PostToolUse":
+        case "PermissionRequest":
+            return _with(run, decision="deny", reason=message)
+        case "PostToolUse" | "PostToolUseFailure":
             return _with(run, decision="block", reason=message, context=_feedback(run, message))
         case "UserPromptSubmit" | "PreCompact":
             return _with(run, decision="block", reason=message)
         case "Stop" | "SubagentStop":
             instruction = message or f"The {event} hook asked you to continue."
             return _with(run, decision="block", reason=message, context=_feedback(run, instruction))
-        case "SessionStart" | "SessionEnd" | "Notification":
+        case "SessionStart" | "SessionEnd" | "Notification" | "SubagentStart":
             return _with(run, reason=message or None)
 
 
@@ -154,6 +176,8 @@ def _answered(run: HookRun, output: HookOutput) -> HookRun:
         elif output.decision is not None:
             decided = "allow" if output.decision == "approve" else "deny"
         return _with(run, decision=decided, reason=reason) if decided else run
+    if run.event == "PermissionRequest" and specific.decision is not None:
+        return _permission_answer(run, specific.decision)
     if output.decision == "block":
         blocked = _blocking(run, (output.reason or "").strip())
         # Feedback after a call comes on top of any context the hook added.
@@ -161,6 +185,17 @@ def _answered(run: HookRun, output: HookOutput) -> HookRun:
             blocked = _with(blocked, context=f"{run.context}\n\n{blocked.context}")
         return blocked
     return run
+
+
+def _permission_answer(run: HookRun, answer: _PermissionAnswer) -> HookRun:
+    """A `PermissionRequest` hook's answer: `allow`, `deny` (with the model's message), or
+    `deny` with `interrupt` (the turn stops)."""
+    unfollowed = "updatedInput is not followed: the call runs as the model asked"
+    note = unfollowed if answer.updated_input is not None else None
+    if answer.behavior == "allow":
+        return _with(run, decision="allow", note=note)
+    decided: HookDecision = "stop" if answer.interrupt else "deny"
+    return _with(run, decision=decided, reason=answer.message, note=note)
 
 
 def _added(run: HookRun, text: str) -> str:

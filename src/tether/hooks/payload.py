@@ -1,10 +1,13 @@
 """What a hook reads on stdin: one JSON object, in Claude Code's field names.
 
-Every event: `session_id`, `transcript_path` (the session's log), `cwd`, `hook_event_name`,
+Every event: `session_id`, `transcript_path` (a Claude Code-shaped copy of the session's log,
+`tether.hooks.transcript`; `tether_log_path` is the log itself), `cwd`, `hook_event_name`,
 `permission_mode` (Claude Code's names: `default`, `acceptEdits`, `bypassPermissions`).
-Per event: `tool_name`, `tool_input`, `tool_use_id` (`PreToolUse`, `PostToolUse`, which adds
-`tool_response`), `prompt` (`UserPromptSubmit`), `stop_hook_active` (`Stop`,
-`SubagentStop`), `trigger` and `custom_instructions` (`PreCompact`), `source`
+Per event: `tool_name`, `tool_input`, `tool_use_id` (`PreToolUse`, `PermissionRequest` with
+`permission_suggestions`, `PostToolUse` with `tool_response`, `PostToolUseFailure` with
+`error` and `is_interrupt`), `prompt` (`UserPromptSubmit`), `stop_hook_active` (`Stop`,
+`SubagentStop`), `agent_id` and `agent_type` (`SubagentStart`, `SubagentStop` with
+`agent_transcript_path`), `trigger` and `custom_instructions` (`PreCompact`), `source`
 (`SessionStart`), `reason` (`SessionEnd`), `message` and `notification_type`
 (`Notification`).
 
@@ -31,7 +34,12 @@ from tether.tools.result import TOOL_RESULT, ToolResult
 
 __all__ = ["PERMISSION_MODES", "SessionFacts", "hook_input", "tool_fields", "tool_response"]
 
-PERMISSION_MODES = {"ask": "default", "accept-edits": "acceptEdits", "auto": "bypassPermissions"}
+PERMISSION_MODES = {
+    "ask": "default",
+    "accept-edits": "acceptEdits",
+    "auto": "bypassPermissions",
+    "plan": "plan",
+}
 """tether's modes by Claude Code's names for them."""
 
 _FILE_TOOLS = frozenset({"read", "write", "edit"})
@@ -45,11 +53,13 @@ class SessionFacts:
     transcript_path: Path
     cwd: Path
     mode: str
+    log_path: Path | None = None
+    """tether's own log of the session (`transcript_path` is the Claude Code-shaped copy)."""
 
 
 def hook_input(facts: SessionFacts, event: HookEvent, fields: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON object a hook of `event` reads, with the event's own `fields`."""
-    return {
+    data = {
         "session_id": facts.session_id,
         "transcript_path": str(facts.transcript_path),
         "cwd": str(facts.cwd),
@@ -57,6 +67,9 @@ def hook_input(facts: SessionFacts, event: HookEvent, fields: Mapping[str, Any])
         "permission_mode": PERMISSION_MODES.get(facts.mode, facts.mode),
         **fields,
     }
+    if facts.log_path is not None:
+        data["tether_log_path"] = str(facts.log_path)
+    return data
 
 
 def tool_fields(name: str, arguments: str, call_id: str, cwd: Path) -> dict[str, Any]:

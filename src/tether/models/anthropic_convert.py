@@ -20,18 +20,21 @@ if TYPE_CHECKING:
         MessageDeltaUsage,
         MessageParam,
         RawMessageStreamEvent,
+        RedactedThinkingBlockParam,
         TextBlockParam,
+        ThinkingBlockParam,
         ToolParam,
         ToolResultBlockParam,
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.jsontext import parse_json
-from tether.models.assembly import Assembly, PartialCall
+from tether.models.assembly import Assembly, Delta, PartialCall
 from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,
+    Thinking,
     ToolResultMessage,
     ToolSpec,
 )
@@ -74,9 +77,22 @@ def _input(arguments: str) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
+def _thought(part: Thinking) -> ThinkingBlockParam | RedactedThinkingBlockParam | None:
+    """A reasoning block as the API wants it back: verbatim, with its signature; else none."""
+    if part.redacted is not None:
+        return {"type": "redacted_thinking", "data": part.redacted}
+    if part.signature:
+        return {"type": "thinking", "thinking": part.text, "signature": part.signature}
+    return None  # unsigned reasoning (cut short, or another wire's) is refused by the API
+
+
 def _assistant(message: AssistantMessage) -> list[ContentBlockParam]:
-    """An assistant turn: its text, then its tool calls."""
+    """An assistant turn: its reasoning blocks, its text, then its tool calls."""
     content: list[ContentBlockParam] = []
+    for part in message.thinking:
+        block = _thought(part)
+        if block is not None:
+            content.append(block)
     if message.text:
         content.append({"type": "text", "text": message.text})
     content.extend(
@@ -159,13 +175,18 @@ class EventAssembler(Assembly):
         }
     )
 
-    def feed(self, event: RawMessageStreamEvent) -> str:
-        """Take one event; returns the text it added (possibly empty)."""
+    def feed(self, event: RawMessageStreamEvent) -> list[Delta]:
+        """Take one event; returns the text and reasoning it added (possibly none)."""
         if event.type == "content_block_start":
             block = event.content_block
             if block.type == "text":
                 return self.add(block.text)
-            if block.type == "tool_use":
+            if block.type == "thinking":
+                self.thought(event.index).signature = block.signature or None
+                return self.think(block.thinking, event.index)
+            if block.type == "redacted_thinking":
+                self.thought(event.index).redacted = block.data
+            elif block.type == "tool_use":
                 # The input may come whole here; `input_json_delta` pieces replace it.
                 whole = json.dumps(block.input) if block.input else "{}"
                 self.calls[event.index] = PartialCall(block.id, block.name, whole=whole)
@@ -173,7 +194,12 @@ class EventAssembler(Assembly):
             delta = event.delta
             if delta.type == "text_delta":
                 return self.add(delta.text)
-            if delta.type == "input_json_delta" and event.index in self.calls:
+            if delta.type == "thinking_delta":
+                return self.think(delta.thinking, event.index)
+            if delta.type == "signature_delta":
+                # Sent whole, once, at the block's end; kept verbatim.
+                self.thought(event.index).signature = delta.signature
+            elif delta.type == "input_json_delta" and event.index in self.calls:
                 self.calls[event.index].pieces.append(delta.partial_json)
         elif event.type == "message_start":
             start = event.message.usage
@@ -190,7 +216,7 @@ class EventAssembler(Assembly):
             self._update_usage(event.usage)
         elif event.type == "message_stop":
             self.complete = True
-        return ""
+        return []
 
     def _update_usage(self, delta: MessageDeltaUsage) -> None:
         """Counts in `message_delta` are cumulative: each one given replaces the start's."""

@@ -14,6 +14,7 @@ from tether.models.base import ModelRequest
 from tether.models.failures import server_message
 from tether.models.retry import Failure, RetryPolicy
 from tether.models.streaming import StreamingModel
+from tether.models.thinking import ANTHROPIC_BUDGETS, same_model_thinking
 from tether.providers import Provider
 
 if TYPE_CHECKING:
@@ -59,12 +60,18 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
         # Cache breakpoints on the tools, the system prompt and the conversation's tail: each
         # step then reads what the one before it wrote (see `anthropic_cache`).
         tools = cached_tools(to_anthropic_tools(request.tools))
+        budget = ANTHROPIC_BUDGETS[request.thinking]
+        # Thinking blocks go back, signed, while thinking is on (a tool-use turn must carry
+        # them); with it off they are left out, which the API always allows.
+        history = same_model_thinking(request.messages, self.name, keep=budget > 0)
         return await self._sdk().messages.create(
             model=self.model,
-            max_tokens=self.max_tokens,
+            # The budget is part of the output: the answer keeps its own room beside it.
+            max_tokens=self.max_tokens + budget,
             system=cached_system(request.system) if request.system else anthropic.omit,
-            messages=cached_messages(to_anthropic_messages(request.messages)),
+            messages=cached_messages(to_anthropic_messages(history)),
             tools=tools if tools else anthropic.omit,
+            thinking=({"type": "enabled", "budget_tokens": budget} if budget else anthropic.omit),
             stream=True,
         )
 

@@ -11,10 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from tether.models.base import Usage
-from tether.models.messages import AssistantMessage, FinishReason, ToolCall
+from tether.models.base import TextDelta, ThinkingDelta, Usage
+from tether.models.messages import AssistantMessage, FinishReason, Thinking, ToolCall
 
-__all__ = ["Assembly", "PartialCall"]
+__all__ = ["Assembly", "Delta", "PartialCall", "PartialThought"]
+
+Delta = TextDelta | ThinkingDelta
+"""What one stream event adds that people see as it comes."""
 
 
 @dataclass
@@ -34,6 +37,25 @@ class PartialCall:
 
 
 @dataclass
+class PartialThought:
+    """A block of reasoning being assembled: text in pieces, the provider's data whole."""
+
+    pieces: list[str] = field(default_factory=list)
+    signature: str | None = None
+    redacted: str | None = None
+    item_id: str | None = None
+
+    def thinking(self) -> Thinking:
+        """The finished block (its `source` is stamped by the model that streamed it)."""
+        return Thinking(
+            "".join(self.pieces),
+            signature=self.signature,
+            redacted=self.redacted,
+            item_id=self.item_id,
+        )
+
+
+@dataclass
 class Assembly:
     """Text, tool calls by slot, the stop word and usage of one streamed message."""
 
@@ -47,15 +69,32 @@ class Assembly:
     """Whether the stream reached its proper end (a stream cut short is an error)."""
     usage: Usage | None = None
     """The tokens the request spent, when the server said."""
+    thoughts: dict[int, PartialThought] = field(default_factory=dict)
+    """Reasoning blocks by slot, in the order they came."""
 
-    def add(self, text: str) -> str:
-        """Record streamed text; returns it."""
-        if text:
-            self.text.append(text)
-        return text
+    def add(self, text: str) -> list[Delta]:
+        """Record streamed text; returns it as the delta to show."""
+        if not text:
+            return []
+        self.text.append(text)
+        return [TextDelta(text)]
+
+    def thought(self, slot: int) -> PartialThought:
+        """The reasoning block at `slot`, opened on first use."""
+        return self.thoughts.setdefault(slot, PartialThought())
+
+    def think(self, text: str, slot: int = 0) -> list[Delta]:
+        """Record a piece of reasoning in block `slot`; returns it as the delta to show."""
+        if not text:
+            return []
+        self.thought(slot).pieces.append(text)
+        return [ThinkingDelta(text)]
 
     def message(self) -> AssistantMessage:
         """The assembled message."""
         calls = tuple(partial.call(slot) for slot, partial in sorted(self.calls.items()))
         reason = self.stop_reasons.get(self.stop or "", "end_turn")
-        return AssistantMessage(text="".join(self.text), tool_calls=calls, stop_reason=reason)
+        thinking = tuple(part.thinking() for _, part in sorted(self.thoughts.items()))
+        return AssistantMessage(
+            text="".join(self.text), tool_calls=calls, stop_reason=reason, thinking=thinking
+        )

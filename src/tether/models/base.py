@@ -6,9 +6,17 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from tether.models.messages import AssistantMessage, Message, ToolSpec
+from tether.models.messages import AssistantMessage, Message, ThinkingLevel, ToolSpec
 
-__all__ = ["Completed", "Model", "ModelError", "ModelEvent", "ModelRequest", "TextDelta"]
+__all__ = [
+    "Completed",
+    "Model",
+    "ModelError",
+    "ModelEvent",
+    "ModelRequest",
+    "TextDelta",
+    "ThinkingDelta",
+]
 
 
 @dataclass(frozen=True)
@@ -18,11 +26,20 @@ class ModelRequest:
     system: str
     messages: Sequence[Message]
     tools: Sequence[ToolSpec]
+    thinking: ThinkingLevel = "off"
+    """How hard to think: a budget or an effort where the provider takes one."""
 
 
 @dataclass(frozen=True)
 class TextDelta:
     """A piece of assistant text, streamed as it arrives."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    """A piece of the model's reasoning, streamed as it arrives (shown, dimmed, apart)."""
 
     text: str
 
@@ -35,6 +52,8 @@ class Usage:
     output_tokens: int
     cached_read_tokens: int | None = None
     cached_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    """The part of `output_tokens` spent thinking, when the provider says."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +65,7 @@ class Completed:
     """What the request cost, when the provider reported it."""
 
 
-ModelEvent = TextDelta | Completed
+ModelEvent = TextDelta | ThinkingDelta | Completed
 
 
 class ModelError(Exception):

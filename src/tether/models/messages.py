@@ -8,9 +8,12 @@ from typing import Literal
 from tether.content import ContentBlock
 
 __all__ = [
+    "THINKING_LEVELS",
     "AssistantMessage",
     "FinishReason",
     "Message",
+    "Thinking",
+    "ThinkingLevel",
     "ToolCall",
     "ToolResultMessage",
     "ToolSpec",
@@ -18,6 +21,31 @@ __all__ = [
 ]
 
 FinishReason = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
+
+ThinkingLevel = Literal["off", "low", "medium", "high"]
+"""How hard the model is asked to think before it answers (`off`: nothing is asked)."""
+
+THINKING_LEVELS: tuple[ThinkingLevel, ...] = ("off", "low", "medium", "high")
+"""The levels, weakest first."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A block of the model's reasoning, and what its provider needs to take it back.
+
+    `signature` and `redacted` are the provider's opaque data, kept verbatim: Anthropic's
+    signature or the data of a redacted block, a Responses reasoning item's encrypted content.
+    `source` is the model (`anthropic:claude-...`) that thought it: a signature only means
+    something to the model that made it, so another model is never sent the block.
+    """
+
+    text: str
+    signature: str | None = None
+    redacted: str | None = None
+    """The encrypted data of a block the provider would not show (its text is then empty)."""
+    source: str = ""
+    item_id: str | None = None
+    """The provider's own id for the block, when it has one (a Responses reasoning item)."""
 
 
 @dataclass(frozen=True)
@@ -39,12 +67,14 @@ class UserMessage:
 
 @dataclass(frozen=True)
 class AssistantMessage:
-    """One complete model reply: its text and the tool calls it asked for, in order."""
+    """One complete model reply: its reasoning, its text and the tool calls it asked for."""
 
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
     stop_reason: FinishReason = "end_turn"
     role: Literal["assistant"] = "assistant"
+    thinking: tuple[Thinking, ...] = ()
+    """What the model thought before it answered, in order."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from tether.models.base import ModelRequest
 from tether.models.openai_convert import ChunkAssembler, to_openai_messages, to_openai_tools
 from tether.models.retry import Failure
 from tether.models.streaming import StreamingModel
+from tether.models.thinking import same_model_thinking
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, AsyncStream
@@ -36,11 +37,15 @@ class OpenAICompatModel(StreamingModel["AsyncOpenAI", "ChatCompletionChunk"]):
         import openai
 
         tools = to_openai_tools(request.tools)
+        history = same_model_thinking(request.messages, self.name)
+        effort = request.thinking
         return await self._sdk().chat.completions.create(
             model=self.model,
-            messages=to_openai_messages(request.system, request.messages),
+            messages=to_openai_messages(request.system, history),
             # Some servers reject an empty tool list, so a toolless request sends none.
             tools=tools if tools else openai.omit,
+            # `off` asks for nothing: a model that always reasons (deepseek-reasoner) still does.
+            reasoning_effort=effort if effort != "off" else openai.omit,
             stream=True,
             # The last chunk then carries the token counts.
             stream_options={"include_usage": True},

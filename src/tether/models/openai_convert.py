@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
-from tether.models.assembly import Assembly, PartialCall
+from tether.models.assembly import Assembly, Delta, PartialCall
 from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
@@ -35,7 +35,7 @@ from tether.models.messages import (
     UserMessage,
 )
 
-__all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools"]
+__all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools", "tool_text"]
 
 
 def _image_part(image: ImageContent) -> ChatCompletionContentPartParam:
@@ -79,10 +79,16 @@ def _assistant(message: AssistantMessage) -> ChatCompletionAssistantMessageParam
     param["content"] = message.text if message.text or not calls else None
     if calls:
         param["tool_calls"] = calls
+        reasoning = "".join(part.text for part in message.thinking)
+        if reasoning:
+            # DeepSeek's thinking mode wants the reasoning of a tool-calling reply back in
+            # every later request (400 without it) and ignores it on other replies, where
+            # its older reasoner refused it: so it goes back here only.
+            cast(dict[str, object], param)["reasoning_content"] = reasoning
     return param
 
 
-def _tool_text(result: ToolResultMessage) -> str:
+def tool_text(result: ToolResultMessage) -> str:
     """A tool result's text, a note in place of each image, and a failure marked as one."""
     pieces: list[str] = []
     for block in result.content:
@@ -116,7 +122,7 @@ def to_openai_messages(
             tool: ChatCompletionToolMessageParam = {
                 "role": "tool",
                 "tool_call_id": message.tool_call_id,
-                "content": _tool_text(message),
+                "content": tool_text(message),
             }
             out.append(tool)
             images = [block for block in message.content if isinstance(block, ImageContent)]
@@ -150,6 +156,16 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[ChatCompletionFunctionToo
     ]
 
 
+def _reasoning(delta: object) -> str:
+    """A delta's reasoning: DeepSeek's and vLLM's `reasoning_content`, or `reasoning`
+    (OpenRouter, Ollama, newer vLLM); neither is in the SDK's types, so both are extras."""
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(delta, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
 @dataclass
 class ChunkAssembler(Assembly):
     """Builds one `AssistantMessage` from streamed chunks of the first choice."""
@@ -167,31 +183,34 @@ class ChunkAssembler(Assembly):
     """The server's call index -> the slot its latest call went to (they differ when a
     server reuses an index for a new call)."""
 
-    def feed(self, chunk: ChatCompletionChunk) -> str:
-        """Take one chunk; returns the text it added (possibly empty)."""
-        added = ""
+    def feed(self, chunk: ChatCompletionChunk) -> list[Delta]:
+        """Take one chunk; returns the text and reasoning it added (possibly none)."""
+        added: list[Delta] = []
         if chunk.usage is not None:
             # Only the last chunk, which has no choices, carries usage (`include_usage`).
             details = chunk.usage.prompt_tokens_details
+            done = chunk.usage.completion_tokens_details
             self.usage = Usage(
                 input_tokens=chunk.usage.prompt_tokens,
                 output_tokens=chunk.usage.completion_tokens,
                 cached_read_tokens=details.cached_tokens if details is not None else None,
+                reasoning_tokens=done.reasoning_tokens if done is not None else None,
             )
         for choice in chunk.choices or ():
             if choice.index != 0:
                 continue
             delta = choice.delta
             if delta is not None:
+                added += self.think(_reasoning(delta))
                 if delta.content:
-                    added += delta.content
+                    added += self.add(delta.content)
                 for call in delta.tool_calls or ():
                     self._feed_call(call.index, call.id, call.function)
             if choice.finish_reason:
                 # A stream that says why it stopped is whole.
                 self.stop = choice.finish_reason
                 self.complete = True
-        return self.add(added)
+        return added
 
     def _feed_call(self, index: int | None, call_id: str | None, function: object) -> None:
         """Add one tool-call delta: the id and name come first, arguments in pieces."""

@@ -10,7 +10,9 @@
 empty final message. A turn may also give `stopReason` (`max_tokens`, `refusal`) or `error`
 (the request fails with that message), to script how a real model ends or fails, and
 `usage` (`{"inputTokens": N, "outputTokens": N}`, optionally `cachedReadTokens` and
-`cachedWriteTokens`): what the response reports it cost; without it nothing is reported.
+`cachedWriteTokens`, `reasoningTokens`): what the response reports it cost; without it
+nothing is reported. `thinking` is what the model thinks before it answers (streamed as
+reasoning, kept on the message with the signature `script`).
 
 A `task` call's child session runs a script of its own, named by the call's id under
 `tasks` (a script in turn, whose own `tasks` script its children):
@@ -36,8 +38,16 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pydantic.alias_generators import to_camel
 
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta, Usage
-from tether.models.messages import AssistantMessage, ToolCall
+from tether.models.base import (
+    Completed,
+    ModelError,
+    ModelEvent,
+    ModelRequest,
+    TextDelta,
+    ThinkingDelta,
+    Usage,
+)
+from tether.models.messages import AssistantMessage, Thinking, ToolCall
 
 __all__ = ["CHUNKS", "ScriptModel", "ScriptTurn", "split_text"]
 
@@ -75,6 +85,7 @@ class ScriptUsage(BaseModel):
     output_tokens: int = Field(ge=0)
     cached_read_tokens: int | None = Field(default=None, ge=0)
     cached_write_tokens: int | None = Field(default=None, ge=0)
+    reasoning_tokens: int | None = Field(default=None, ge=0)
 
 
 class ScriptTurn(BaseModel):
@@ -83,6 +94,7 @@ class ScriptTurn(BaseModel):
     model_config = _STRICT
 
     text: str = ""
+    thinking: str = ""
     tool_calls: tuple[ScriptToolCall, ...] = ()
     stop_reason: Literal["end_turn", "max_tokens", "refusal"] | None = None
     error: str | None = None
@@ -144,13 +156,22 @@ class ScriptModel:
         turn = self.turns[index] if index < len(self.turns) else ScriptTurn()
         if turn.error is not None:
             raise ModelError(turn.error)
+        for piece in split_text(turn.thinking):
+            yield ThinkingDelta(piece)
+            await asyncio.sleep(0)
         for piece in split_text(turn.text):
             yield TextDelta(piece)
             # A real stream waits for its next chunk: others get the event loop meanwhile.
             await asyncio.sleep(0)
         calls = tuple(ToolCall(c.id, c.name, c.raw_arguments()) for c in turn.tool_calls)
         reason = turn.stop_reason or ("tool_use" if calls else "end_turn")
-        message = AssistantMessage(text=turn.text, tool_calls=calls, stop_reason=reason)
+        thought = (Thinking(turn.thinking, signature="script", source=self.name),)
+        message = AssistantMessage(
+            text=turn.text,
+            tool_calls=calls,
+            stop_reason=reason,
+            thinking=thought if turn.thinking else (),
+        )
         yield Completed(message, _usage(turn.usage))
 
 
@@ -173,6 +194,7 @@ def _usage(usage: ScriptUsage | None) -> Usage | None:
         usage.output_tokens,
         usage.cached_read_tokens,
         usage.cached_write_tokens,
+        usage.reasoning_tokens,
     )
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
+from dataclasses import replace
 from typing import ClassVar, Generic, Protocol, TypeVar
 
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta, Usage
+from tether.models.assembly import Delta
+from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, Usage
 from tether.models.failures import Endpoint, server_message
 from tether.models.messages import AssistantMessage
 from tether.models.retry import Failure, RetryPolicy, retrying
@@ -70,8 +72,8 @@ class Assembler(Protocol[EventT_contra]):
         """The tokens spent, when the server said."""
         ...
 
-    def feed(self, event: EventT_contra) -> str:
-        """Take one event; returns the text it added (possibly empty)."""
+    def feed(self, event: EventT_contra) -> list[Delta]:
+        """Take one event; returns the text and reasoning it added (possibly none)."""
         ...
 
     def message(self) -> AssistantMessage:
@@ -137,14 +139,16 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         assembler = self._assembler()
         try:
             async for event in stream:
-                text = assembler.feed(event)
-                if text:
-                    yield TextDelta(text)
+                for delta in assembler.feed(event):
+                    yield delta
         finally:
             await stream.close()
         if not assembler.complete:
             raise ModelError(f"{self.label}: the stream from {self.base_url} {self.unfinished}")
-        yield Completed(assembler.message(), usage=assembler.usage)
+        message = assembler.message()
+        # A signature means something only to the model that made it: say which one that is.
+        thinking = tuple(replace(part, source=self.name) for part in message.thinking)
+        yield Completed(replace(message, thinking=thinking), usage=assembler.usage)
 
     def _classify(self, exc: Exception) -> Failure:
         """What a failed attempt means: every exception becomes a clear `ModelError`."""

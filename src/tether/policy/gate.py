@@ -2,21 +2,25 @@
 
 What passes without asking, by kind of `Access` (`tether.tools.access`):
 
-| access                                    | ask | accept-edits | auto |
-|-------------------------------------------|-----|--------------|------|
-| read inside the workspace (`FileAccess`)  | yes | yes          | yes  |
-| edit inside the workspace (`FileAccess`)  | ask | yes          | yes  |
-| read or edit outside (`FileAccess`)       | ask | ask          | yes  |
-| execute (`CommandAccess`)                 | ask | ask          | yes  |
-| fetch (`FetchAccess`)                     | ask | ask          | yes  |
-| web search (`SearchAccess`)               | ask | ask          | yes  |
-| mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
-| mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
-| an agent or a skill by name (`NamedAccess`) | yes | yes        | yes  |
-| unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
-| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
-| execute, redirecting into a protected path | ask | ask         | ask  |
-| execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
+| access                                      | ask | accept-edits | auto | plan |
+|---------------------------------------------|-----|--------------|------|------|
+| read inside the workspace (`FileAccess`)    | yes | yes          | yes  | yes  |
+| edit inside the workspace (`FileAccess`)    | ask | yes          | yes  | no   |
+| read outside (`FileAccess`)                 | ask | ask          | yes  | ask  |
+| edit outside (`FileAccess`)                 | ask | ask          | yes  | no   |
+| execute (`CommandAccess`)                   | ask | ask          | yes  | ask  |
+| fetch (`FetchAccess`)                       | ask | ask          | yes  | ask  |
+| web search (`SearchAccess`)                 | ask | ask          | yes  | ask  |
+| mcp, not read-only (`McpAccess`)            | ask | ask          | yes  | no   |
+| mcp, read-only (`McpAccess`)                | yes | yes          | yes  | yes  |
+| an agent or a skill by name (`NamedAccess`) | yes | yes          | yes  | yes  |
+| unsandboxed (`UnsandboxedAccess`)           | ask | ask          | ask  | no   |
+| edit of a protected path (`FileAccess`)     | ask | ask          | ask  | no   |
+| execute, redirecting into a protected path  | ask | ask          | ask  | ask  |
+| execute, no sandbox (`CommandAccess`)       | ask | ask          | no   | no   |
+
+In plan mode (`tether.policy.planning`) the "no"s say plan mode is on, and `bash` runs its
+commands in the read-only sandbox, so an "execute" there changes nothing.
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
@@ -67,11 +71,13 @@ from tether.policy.asker import (
     RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
+from tether.policy.planning import ask_plan, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
-from tether.settings import Allow, Ask, Deny, NoRule, Settings, Verdict
+from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
 from tether.settings.hookfiles import hook_files
 from tether.settings.invocations import analyze_command
+from tether.settings.matcher import judge
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -83,6 +89,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
 from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
@@ -112,6 +119,9 @@ class PolicyGate:
         self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
         """Told how each access that needed a person was settled (the session logs it)."""
+        self.granted: tuple[Rule, ...] = ()
+        """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
+        every rule of the settings files, so a deny or ask rule there still decides."""
 
     def child(self, asker: PermissionAsker | None) -> PolicyGate:
         """A gate for a child session: this one's mode and rules, another asker.
@@ -143,8 +153,30 @@ class PolicyGate:
     @mode.setter
     def mode(self, value: PolicyMode) -> None:
         if not is_mode(value):
-            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits or auto")
+            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits, auto or plan")
         self._mode = value
+
+    @property
+    def planning(self) -> bool:
+        """Whether plan mode is on: nothing may change, commands run read-only."""
+        return self._mode == "plan"
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """Ask the person to approve `plan`; on approval the gate leaves plan mode for the
+        mode they chose. Raises `PermissionDenied` when plan mode is off or no one can answer."""
+        if not self.planning:
+            raise PermissionDenied(
+                "Plan mode is not on: there is no plan to approve; go ahead with the work"
+            )
+        if self.asker is None:
+            raise PermissionDenied(
+                f"{PLAN_MODE_ON}, and there is no one here to approve a plan: the session "
+                "stays in plan mode (run with --mode accept-edits or --mode auto to work)"
+            )
+        verdict = await ask_plan(self.asker, plan, tool_call_id)
+        if isinstance(verdict, PlanApproved):
+            self.mode = verdict.mode
+        return verdict
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
@@ -153,6 +185,9 @@ class PolicyGate:
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
+        if self.planning and (refusal := plan_refusal(access)) is not None:
+            self._settled(access, "refused")
+            raise PermissionDenied(refusal)
         auto = self._deciding_mode() == "auto"
         if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
             self._settled(access, "refused")
@@ -175,7 +210,12 @@ class PolicyGate:
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
-        request = PermissionQuestion(subject=access, options=options, reason=reason)
+        request = PermissionQuestion(
+            subject=access,
+            options=options,
+            reason=reason,
+            allowable=self._allowable(access, verdict),
+        )
         try:
             answer = await self.asker.ask(request)
         except PermissionDenied:
@@ -208,9 +248,14 @@ class PolicyGate:
             raise PermissionDenied(f"Permission to search {root} is denied: {exc}") from exc
 
     def _judge(self, access: Access) -> Verdict:
-        if self.settings is None:
-            return NoRule()
-        return self.settings.judge(use_of(access, self.workspace))
+        verdict: Verdict = NoRule()
+        if self.settings is not None:
+            verdict = self.settings.judge(use_of(access, self.workspace))
+        if isinstance(verdict, NoRule) and self.granted:
+            granted = judge(self.granted, use_of(access, self.workspace))
+            if isinstance(granted, Allow):
+                return granted
+        return verdict
 
     def _reason(self, access: Access, verdict: Verdict) -> str | None:
         """Why a person is asked, the rules and the mode considered; `None` to pass."""
@@ -240,6 +285,19 @@ class PolicyGate:
         if reason is not None and isinstance(verdict, NoRule) and verdict.concerns:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
+
+    def _allowable(self, access: Access, verdict: Verdict) -> bool:
+        """Whether an allow rule could settle this access: no rule asks or stops it, and it
+        is not one that always asks (outside the sandbox, a protected path)."""
+        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+        return (
+            isinstance(verdict, NoRule)
+            and not verdict.concerns
+            and (hooked is None or hooked[0] != "ask")
+            and not isinstance(access, UnsandboxedAccess)
+            and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
+            and not self._protected_edit(access)
+        )
 
     def _bash_denies(self) -> bool:
         settings = self.settings

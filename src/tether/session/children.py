@@ -57,7 +57,7 @@ from tether.tools.registry import ToolRegistry
 from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
 
-__all__ = ["MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
+__all__ = ["ANTHROPIC_TIERS", "MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ MAX_DEPTH = 3
 """Sessions in a chain of `task` calls, the person's own included: agents that may start
 agents stop there."""
 
-_ANTHROPIC_TIERS = {
+ANTHROPIC_TIERS = {
     "sonnet": "anthropic:claude-sonnet-5-5",
     "opus": "anthropic:claude-opus-5-5",
     "haiku": "anthropic:claude-haiku-4-5",
@@ -171,6 +171,7 @@ class Children:
             gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
             role=f"{CHILD_PREAMBLE}\n\n{agent_prompt(agent, self._skills, request_cwd)}",
             depth=self._config.depth + 1,
+            agent=agent.name,
             agents=self.catalog,
             context_window=self._config.context_window if inherited else None,
             # The parent's checkpoint after its `task` step covers what the child changed.
@@ -219,11 +220,11 @@ class Children:
         parent = self._model()
         spec = agent.model
         kind = parent.name.partition(":")[0]
-        if spec in _ANTHROPIC_TIERS:
+        if spec in ANTHROPIC_TIERS:
             if kind != "anthropic":
                 log.info("agent %s asks for %s; it runs on %s", agent.name, spec, parent.name)
                 return _inherited(parent, call_id), True
-            spec = _ANTHROPIC_TIERS[spec]
+            spec = ANTHROPIC_TIERS[spec]
         if spec is None or spec == parent.name:
             return _inherited(parent, call_id), True
         where = f" ({agent.source})" if agent.source else ""

@@ -9,6 +9,7 @@ from pathlib import Path
 from tether.agents import AgentCatalog
 from tether.hooks.guard import HookGuard
 from tether.models.base import Model
+from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
 from tether.session.budget import DEFAULT_COMPACT_AT, Budget
@@ -63,6 +64,10 @@ class SessionConfig:
     folders (a child's `skill` tool is its parent's)."""
     host: Host | None = None
     """The machine and date the environment block states; `None`: this one, today."""
+    thinking: ThinkingLevel | None = None
+    """How hard the model is asked to think; `None`: as the log last said, else `off`."""
+    agent: str | None = None
+    """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
     hook_guard: HookGuard | None = None
     """What the unsandboxed hooks read, as the person last saw it; `None`: a new session's
     own (a child gets its parent's, so an agent's writes count as the session's)."""

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import assert_never
 
 from tether.instructions import Instructions, load_instructions
-from tether.models.base import Completed, Model, ModelError, ModelRequest, TextDelta, Usage
+from tether.models.base import (
+    Completed,
+    Model,
+    ModelError,
+    ModelRequest,
+    TextDelta,
+    ThinkingDelta,
+    Usage,
+)
 from tether.models.messages import AssistantMessage, ToolSpec
 from tether.policy import PolicyMode
 from tether.session.budget import Budget
@@ -99,6 +107,7 @@ class Context:
                 self._environment(),
                 instructions=self._instructions(),
                 skills=self._skills(),
+                planning=self._mode is not None and self._mode() == "plan",
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[
@@ -233,7 +242,7 @@ class Context:
         try:
             async for event in stream:
                 match event:
-                    case TextDelta():
+                    case TextDelta() | ThinkingDelta():
                         pass
                     case Completed(message=message, usage=usage):
                         return message, usage
@@ -259,4 +268,5 @@ def _usage_event(usage: Usage) -> UsageEvent:
         output_tokens=usage.output_tokens,
         cached_read_tokens=usage.cached_read_tokens,
         cached_write_tokens=usage.cached_write_tokens,
+        reasoning_tokens=usage.reasoning_tokens,
     )

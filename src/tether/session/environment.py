@@ -101,6 +101,11 @@ def _mode(mode: PolicyMode) -> str:
             return "edits inside the workspace apply at once; commands wait for approval"
         case "auto":
             return "nothing waits for approval except leaving the sandbox"
+        case "plan":
+            return (
+                "planning: nothing may change; commands run in the read-only sandbox until "
+                "the user approves a plan through exit_plan_mode"
+            )
         case _:
             assert_never(mode)
 

@@ -24,6 +24,7 @@ __all__ = [
     "RESTORE_ACTIONS",
     "AssistantChunk",
     "AssistantMessageEvent",
+    "AssistantThinking",
     "CheckpointEvent",
     "CompactionEvent",
     "CompactionMethod",
@@ -36,6 +37,7 @@ __all__ = [
     "SessionConfigEvent",
     "SessionHeader",
     "SessionTitle",
+    "ThinkingPart",
     "ToolCallEvent",
     "ToolCallRecord",
     "ToolResultEvent",
@@ -113,6 +115,30 @@ class AssistantChunk:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class AssistantThinking:
+    """A piece of the model's reasoning as it streamed (shown dimmed, live and on replay)."""
+
+    type: Literal["assistant/thinking"] = "assistant/thinking"
+    seq: int = 0
+    time: str = ""
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class ThinkingPart:
+    """A `thinking` content part of an assistant message: the reasoning and the provider's
+    opaque data, verbatim (`signature`, or `redacted` for a block it would not show),
+    with the model (`source`) that made them and the provider's id for it (`itemId`)."""
+
+    type: Literal["thinking"] = "thinking"
+    text: str
+    signature: Opt[str] = None
+    redacted: Opt[str] = None
+    source: str = ""
+    item_id: Opt[str] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class ToolCallRecord:
     """A tool call inside an assistant message; `arguments` is the raw text the model sent."""
 
@@ -123,7 +149,7 @@ class ToolCallRecord:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class AssistantMessageEvent:
-    """One complete model reply: its text and its tool calls, in the model's order."""
+    """One complete model reply: its reasoning, its text and its tool calls, in order."""
 
     type: Literal["assistant/message"] = "assistant/message"
     seq: int = 0
@@ -131,6 +157,7 @@ class AssistantMessageEvent:
     text: str
     tool_calls: tuple[ToolCallRecord, ...] = ()
     stop_reason: FinishReason = "end_turn"
+    thinking: Opt[tuple[ThinkingPart, ...]] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -203,6 +230,8 @@ class UsageEvent:
     output_tokens: int
     cached_read_tokens: Opt[int] = None
     cached_write_tokens: Opt[int] = None
+    reasoning_tokens: Opt[int] = None
+    """The part of `outputTokens` spent thinking, when the provider said."""
 
 
 CompactionMethod = Literal["prune", "summary"]
@@ -336,6 +365,7 @@ Event = Annotated[
     TurnStart
     | UserMessageEvent
     | AssistantChunk
+    | AssistantThinking
     | AssistantMessageEvent
     | ToolCallEvent
     | ToolResultEvent

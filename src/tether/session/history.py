@@ -20,6 +20,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.messages import (
     AssistantMessage,
     Message,
+    Thinking,
     ToolCall,
     ToolResultMessage,
     UserMessage,
@@ -27,6 +28,7 @@ from tether.models.messages import (
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    AssistantThinking,
     CheckpointEvent,
     CompactionEvent,
     Event,
@@ -99,7 +101,13 @@ class _Building:
                 self.close()
                 self.open_message, self.results = event, {}
                 calls = tuple(ToolCall(c.id, c.name, c.arguments) for c in event.tool_calls)
-                self.messages.append(AssistantMessage(event.text, calls, event.stop_reason))
+                thinking = tuple(
+                    Thinking(p.text, p.signature, p.redacted, p.source, p.item_id)
+                    for p in event.thinking or ()
+                )
+                self.messages.append(
+                    AssistantMessage(event.text, calls, event.stop_reason, thinking=thinking)
+                )
             case ToolResultEvent():
                 self.results[event.tool_call_id] = event
             case TurnStart():
@@ -111,6 +119,7 @@ class _Building:
                 self.ended(event)
             case (
                 HookRunEvent()
+                | AssistantThinking()
                 | ToolCallEvent()
                 | SessionTitle()
                 | SessionConfigEvent()

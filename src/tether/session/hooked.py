@@ -8,15 +8,20 @@ a notice, and what each decision means for the turn.
 |                    | summary compacted it (`compact`)        |                         |
 | `UserPromptSubmit` | each prompt (not `/compact`)            | drops the prompt        |
 | `PreToolUse`       | before each call runs                   | refuses the call        |
+| `PermissionRequest`| a call's question is about to be shown  | refuses (or allows what |
+|                    |                                         | a rule could allow)     |
 | `PostToolUse`      | after a call that succeeded             | gives feedback          |
+| `PostToolUseFailure`| after a call that failed               | gives feedback          |
 | `Notification`     | a person is asked for permission        | (nothing)               |
 | `Stop`             | the model ends its turn                 | goes on (5 in a row)    |
-| `SubagentStop`     | an agent (a `task` call's child) ends   | goes on (5 in a row)    |
+| `SubagentStart`    | an agent (a `task` call's child) starts | (context only)          |
+| `SubagentStop`     | an agent ends                           | goes on (5 in a row)    |
 | `PreCompact`       | before compacting                       | cancels a `/compact`    |
 | `SessionEnd`       | the session closes                      | (nothing)               |
 
-A child session runs only the hooks about its calls, `SubagentStop` and `Notification`
-(through its parent's asker); the others belong to the session a person started.
+A child session runs only the hooks about its calls, `SubagentStart`, `SubagentStop` and
+`Notification` (through its parent's asker); the others belong to the session a person
+started.
 
 Hooks run in the session's sandbox; one that runs outside it (`"sandbox": false`) and whose
 files changed after a tool call is asked about here, as the session asks for a tool's
@@ -35,12 +40,14 @@ from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_respons
 from tether.hooks.config import ConfiguredHook
 from tether.hooks.engine import not_run
 from tether.hooks.guard import HookGuard
+from tether.hooks.transcript import ClaudeTranscript
 from tether.policy import (
     PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
     PermissionQuestion,
     PolicyGate,
+    RejectWithMessage,
 )
 from tether.session.events import HookRunEvent
 from tether.session.log import EventLog
@@ -85,11 +92,19 @@ class SessionHooks:
         child: bool,
         sandbox: Callable[[], SandboxPolicy | None],
         guard: HookGuard,
+        agent: str | None = None,
     ) -> None:
         self._log = log_
         self._gate = gate
         self._cwd = workspace.cwd
         self.child = child
+        self.agent = agent or "general"
+        """The agent a child runs as: its `SubagentStart` and `SubagentStop` hooks' subject."""
+        self._calls: dict[str, tuple[str, str]] = {}
+        """The calls running now, by id: their tool and arguments (a `PermissionRequest`'s)."""
+        self._transcript = ClaudeTranscript(
+            log_.path, log_.header.id, workspace.cwd, sidechain=child
+        )
         self.engine = Hooks(
             lambda: gate.settings,
             self._facts,
@@ -97,6 +112,7 @@ class SessionHooks:
             workspace=workspace,
             guard=guard,
             approve=self._approve,
+            before=self._transcript.update,
         )
         self.emit: OnUpdate = _ignore
         """Where notices go: the running turn's client (nobody between turns)."""
@@ -121,6 +137,10 @@ class SessionHooks:
         `UserPromptSubmit` (not for a `command` such as `/compact`). `False`: a hook blocked it."""
         self.stopped = None
         if self.child:
+            if not self.started:
+                self.started = True
+                # What it adds reaches the agent with its prompt; it cannot stop the agent.
+                await self._run("SubagentStart", self._agent_fields(), subject=self.agent)
             return True
         if not self.started:
             self.started = True
@@ -143,6 +163,7 @@ class SessionHooks:
         hears whether a hook allows it or asks (see `forget`)."""
         # From now on a change to what an unsandboxed hook runs may be this call's doing.
         self.engine.guard.arm()
+        self._calls[call_id] = (name, arguments)
         fields = tool_fields(name, arguments, call_id, self._cwd)
         runs = await self._run("PreToolUse", fields, subject=name, tool_call_id=call_id)
         for run in runs:
@@ -166,19 +187,55 @@ class SessionHooks:
     def forget(self, call_id: str) -> None:
         """The call ran: what its hooks told the gate no longer holds."""
         self._gate.hook_decision(call_id, None)
+        self._calls.pop(call_id, None)
 
     async def after_call(self, call_id: str, name: str, arguments: str, result: ToolResult) -> None:
-        """`PostToolUse`, after a call that succeeded (what a hook says follows its result)."""
-        if result.is_error:
-            return
+        """`PostToolUse` after a call that succeeded, `PostToolUseFailure` after one that
+        failed (what a hook says follows its result)."""
         fields = tool_fields(name, arguments, call_id, self._cwd)
+        if result.is_error:
+            meta = result.meta if isinstance(result.meta, dict) else {}
+            fields["error"] = result.text()
+            fields["is_interrupt"] = bool(meta.get("cancelled"))
+            await self._run("PostToolUseFailure", fields, subject=name, tool_call_id=call_id)
+            return
         fields["tool_response"] = tool_response(name, result, fields["tool_input"])
         await self._run("PostToolUse", fields, subject=name, tool_call_id=call_id)
+
+    async def permission_request(self, request: PermissionQuestion) -> PermissionAnswer | None:
+        """`PermissionRequest`, as a call's question is about to be shown: the answer a hook
+        gave (`None`: ask the person). A hook's `allow` answers only a question an allow rule
+        could have settled; `deny` any."""
+        call_id = getattr(request.subject, "tool_call_id", "")
+        known = self._calls.get(call_id) if isinstance(call_id, str) else None
+        if known is None:
+            return None  # not a call of this session's (a server start, an agent's call)
+        name, arguments = known
+        fields = tool_fields(name, arguments, call_id, self._cwd)
+        fields["permission_suggestions"] = []
+        runs = await self.engine.run(
+            "PermissionRequest", fields, subject=name, tool_call_id=call_id
+        )
+        answer: PermissionAnswer | None = None
+        for index, run in enumerate(runs):
+            if run.decision in ("deny", "stop") and answer is None:
+                answer = RejectWithMessage(run.reason) if run.reason else "reject"
+            elif run.decision == "allow" and not request.allowable:
+                note = "not followed: only a person may allow this (no allow rule could)"
+                runs[index] = dataclasses.replace(run, note=note)
+        if answer is None and any(r.decision == "allow" for r in runs) and request.allowable:
+            answer = "allow_once"
+        self._record(runs)
+        return answer
 
     async def stop(self, continued: int) -> bool:
         """`Stop` (`SubagentStop` in a child) as the model ends: whether it must go on."""
         event: HookEvent = "SubagentStop" if self.child else "Stop"
-        runs = await self.engine.run(event, {"stop_hook_active": continued > 0})
+        fields: dict[str, Any] = {"stop_hook_active": continued > 0}
+        if self.child:
+            fields |= self._agent_fields()
+            fields["agent_transcript_path"] = str(self._transcript.path)
+        runs = await self.engine.run(event, fields, subject=self.agent if self.child else None)
         if any(run.decision == "stop" for run in runs):
             self._record(runs)
             return False
@@ -280,8 +337,17 @@ class SessionHooks:
             return None
         return not_run(changed, "the person said not to run it")
 
+    def _agent_fields(self) -> dict[str, Any]:
+        return {"agent_id": self._log.header.id, "agent_type": self.agent}
+
     def _facts(self) -> SessionFacts:
-        return SessionFacts(self._log.header.id, self._log.path, self._cwd, self._gate.mode)
+        return SessionFacts(
+            self._log.header.id,
+            self._transcript.path,
+            self._cwd,
+            self._gate.mode,
+            log_path=self._log.path,
+        )
 
 
 class NotifyingAsker:
@@ -292,7 +358,11 @@ class NotifyingAsker:
         self._hooks = hooks
 
     async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
-        """Ask, with the hooks told that a question is waiting."""
+        """Ask, unless a `PermissionRequest` hook answers; the `Notification` hooks are told
+        that a question is waiting."""
+        answered = await self._hooks.permission_request(request)
+        if answered is not None:
+            return answered
         self._hooks.notify(f"tether needs your permission: {request.title}")
         return await self.asker.ask(request)
 

@@ -6,10 +6,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import assert_never
 
-from tether.models.base import Completed, ContextOverflow, Model, ModelError, TextDelta
-from tether.models.messages import FinishReason
+from tether.content import TextContent
+from tether.models.base import (
+    Completed,
+    ContextOverflow,
+    Model,
+    ModelError,
+    TextDelta,
+    ThinkingDelta,
+)
+from tether.models.messages import FinishReason, ThinkingLevel
+from tether.models.thinking import raised
 from tether.session.calls import close_stream, unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.compaction import compact_command, summary_point
@@ -18,7 +28,9 @@ from tether.session.errors import PromptFailed
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    AssistantThinking,
     SessionTitle,
+    ThinkingPart,
     ToolCallEvent,
     ToolCallRecord,
     ToolResultEvent,
@@ -31,6 +43,7 @@ from tether.session.hooked import SessionHooks
 from tether.session.log import E, EventLog
 from tether.session.replay import user_updates
 from tether.session.runner import CallRunner
+from tether.session.thoughts import ThoughtClock
 from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
@@ -58,8 +71,12 @@ class PromptLoop:
         calls: CallRunner,
         checkpoints: Checkpoints,
         hooks: SessionHooks,
+        thinking: Callable[[], ThinkingLevel] | None = None,
     ) -> None:
         self._log = log_
+        self._thinking = thinking
+        self._level: ThinkingLevel = "off"
+        """How hard the running prompt asks the model to think."""
         self._model = model
         self._max_steps = max_steps
         self._context = context
@@ -73,6 +90,8 @@ class PromptLoop:
         `PromptFailed`."""
         self._append(TurnStart())
         prompt = self._append(said)
+        words = " ".join(b.text for b in said.content if isinstance(b, TextContent))
+        self._level = raised(self._thinking() if self._thinking else "off", words)
         for update in user_updates(prompt):
             emit(update)
         self._hooks.emit = emit
@@ -178,16 +197,23 @@ class PromptLoop:
         return "max_turn_requests"
 
     async def _ask_model(self, emit: OnUpdate, *, compact: bool = True) -> AssistantMessageEvent:
-        request = await self._context.ready(emit, compact=compact)
+        request = replace(await self._context.ready(emit, compact=compact), thinking=self._level)
         model = self._model()
         stream = model.stream(request)
+        thought = ThoughtClock()
         try:
             async for event in stream:
                 match event:
+                    case ThinkingDelta(text=text):
+                        if text:
+                            before = self._log.events[-1] if self._log.events else None
+                            emit(thought.chunk(self._append(AssistantThinking(text=text)), before))
                     case TextDelta(text=text):
                         if text:
+                            _close(thought, emit)
                             emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
                     case Completed(message=reply, usage=usage):
+                        _close(thought, emit)
                         ids = unique_ids([c.id for c in reply.tool_calls], self._log.events)
                         calls = tuple(
                             ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
@@ -195,7 +221,20 @@ class PromptLoop:
                         )
                         logged = self._append(
                             AssistantMessageEvent(
-                                text=reply.text, tool_calls=calls, stop_reason=reply.stop_reason
+                                text=reply.text,
+                                tool_calls=calls,
+                                stop_reason=reply.stop_reason,
+                                thinking=tuple(
+                                    ThinkingPart(
+                                        text=t.text,
+                                        signature=t.signature,
+                                        redacted=t.redacted,
+                                        source=t.source,
+                                        item_id=t.item_id,
+                                    )
+                                    for t in reply.thinking
+                                )
+                                or None,
                             )
                         )
                         self._context.reported(request, reply, usage, emit)
@@ -203,6 +242,7 @@ class PromptLoop:
                     case _:
                         assert_never(event)
         finally:
+            _close(thought, emit)  # cancelled or failed mid-thought: the replay closes it too
             await close_stream(stream)
         raise ModelError(f"the model {model.name} ended its stream without a message")
 
@@ -226,6 +266,13 @@ class PromptLoop:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
+
+
+def _close(thought: ThoughtClock, emit: OnUpdate) -> None:
+    """Say how long the model thought, when a thought was running."""
+    finished = thought.close()
+    if finished is not None:
+        emit(finished)
 
 
 def ignore(_update: ClientUpdate) -> None:

@@ -11,6 +11,7 @@ from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,
+    AssistantThinking,
     CheckpointEvent,
     CompactionEvent,
     Event,
@@ -26,6 +27,7 @@ from tether.session.events import (
     UserMessageEvent,
 )
 from tether.session.shown import EmbeddedResource, ResourceLink
+from tether.session.thoughts import ThoughtClock
 from tether.session.updates import (
     AgentText,
     CheckpointSaved,
@@ -116,7 +118,9 @@ def _replay(
     previous: Event | None = None
     saved: list[CheckpointEvent] = []
     partial_said = False
+    thought = ThoughtClock()
     for event in events:
+        updates.extend(thought.step(event, previous))
         match event:
             case UserMessageEvent():
                 updates.extend(user_updates(event))
@@ -149,11 +153,12 @@ def _replay(
                 updates.append(restore_update(event))
             case TurnStart():
                 saved.clear()
-            case AssistantMessageEvent() | SessionConfigEvent():
+            case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
         previous = event
+    updates.extend(thought.step(None, previous))  # a log that stops mid-thought
     return updates
 
 

@@ -8,11 +8,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tether.agents import load_agents
+from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.hooks.guard import HookGuard
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.session.answers import ModelAnswerer
@@ -43,6 +45,7 @@ from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
+from tether.settings import Rule
 from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
@@ -66,6 +69,8 @@ class Session:
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        self.models = config.models
+        """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
@@ -73,6 +78,8 @@ class Session:
             catalog = config.agents or load_agents(
                 workspace.cwd, user_dir, trusted=trusted(self.gate)
             )
+        self.agents: AgentCatalog | None = catalog
+        """The agents its `task` calls may start (`None`: it has no `task` tool)."""
         tools = [
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
@@ -87,6 +94,7 @@ class Session:
             child=child,
             sandbox=self._hook_sandbox,
             guard=guard,
+            agent=config.agent,
         )
         if config.gate is None and self.gate.asker is not None:
             # A child asks through its parent's asker, which runs the hooks already.
@@ -146,7 +154,10 @@ class Session:
             calls=self._calls,
             checkpoints=self._checkpoints,
             hooks=self._hooks,
+            thinking=lambda: self.thinking,
         )
+        self.thinking: ThinkingLevel = config.thinking or _logged_level(self.configured("thinking"))
+        """How hard the model is asked to think (a prompt's words may raise it for that prompt)."""
         self._turn: Turn | None = None
         self._window = config.context_window
 
@@ -291,6 +302,12 @@ class Session:
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
+    def set_thinking(self, level: ThinkingLevel, *, record: bool = True) -> None:
+        """Ask for `level` from the next prompt on; `record` logs it so a load keeps it."""
+        self.thinking = level
+        if record:
+            self._append(SessionConfigEvent(config_id="thinking", value=level))
+
     def cancel(self) -> None:
         """Stop the model stream and the running tools now; the prompt returns `cancelled`."""
         if self._turn is not None:
@@ -317,20 +334,31 @@ class Session:
         on_update: OnUpdate,
         *,
         shown: Sequence[ShownBlock] | None = None,
+        grants: Sequence[Rule] = (),
+        model: Model | None = None,
     ) -> TurnStop:
         """Run one prompt to its end; a model failure is recorded, then raised as `PromptFailed`.
 
         `shown` is the prompt as the client sent it, when that differs from what the model sees.
+        `grants` are allow rules for this prompt alone, and `model` answers it (a slash
+        command's `allowed-tools` and `model`); both end with it.
         """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
         emit = guarded(on_update)
         said = UserMessageEvent(content=tuple(content), shown=tuple(shown) if shown else None)
         self._turn = Turn()
+        granted, current = self.gate.granted, self.model
+        self.gate.granted = (*granted, *grants)
+        if model is not None:
+            self.set_model(model, record=False)
         try:
             return await self._turn.run(lambda turn: self._loop.run(said, emit, turn))
         finally:
             self._turn = None
+            self.gate.granted = granted
+            if model is not None and self.model is model:  # not switched meanwhile
+                self.set_model(current, record=False)
 
     @property
     def window(self) -> int:
@@ -380,6 +408,17 @@ def _with_skills(
 
 def _delegates(tools: ToolRegistry) -> bool:
     return any(isinstance(tool, TaskTool) for tool in tools)
+
+
+def _logged_level(value: str | None) -> ThinkingLevel:
+    """The thinking level a log last recorded; `off` when none (or one this code does not know)."""
+    if value is None:
+        return "off"
+    try:
+        return parse_level(value)
+    except ValueError:
+        log.warning("the log's thinking level %r is unknown; thinking is off", value)
+        return "off"
 
 
 def _page_model(config: SessionConfig) -> Callable[[], Model] | None:

@@ -26,12 +26,14 @@ from tether.wire import WIRE_CONFIG, Opt
 __all__ = [
     "CLIENT_UPDATE",
     "AgentText",
+    "AgentThought",
     "CheckpointSaved",
     "ClientUpdate",
     "ContextCompacted",
     "FilesRestored",
     "HookRan",
     "RawArguments",
+    "ThoughtFinished",
     "TitleChanged",
     "ToolCallFinished",
     "ToolCallPartial",
@@ -90,6 +92,32 @@ class AgentText:
 
     kind: Literal["agent_text"] = "agent_text"
     text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AgentThought:
+    """A chunk of the model's reasoning, in the order it streamed."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["agent_thought"] = "agent_thought"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ThoughtFinished:
+    """The model stopped thinking and went on: how long it thought (from the log's times)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["thought_finished"] = "thought_finished"
+    duration_ms: int
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """`Thought for 4.2 s`."""
+        return f"Thought for {duration(self.duration_ms)}"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -260,6 +288,7 @@ _BLOCKED = {
     "Stop": "kept the model going",
     "SubagentStop": "kept the agent going",
     "PostToolUse": "gave the model feedback",
+    "PostToolUseFailure": "gave the model feedback",
     "PreCompact": "blocked the compaction",
 }
 
@@ -355,6 +384,8 @@ ClientUpdate = Annotated[
     | UserImage
     | UserResource
     | AgentText
+    | AgentThought
+    | ThoughtFinished
     | ToolCallStarted
     | ToolCallPartial
     | ToolCallFinished

@@ -81,6 +81,10 @@ _REASONS: dict[str, str] = {
     "companyAnnouncements": "tether reads no managed settings",
     "otelHeadersHelper": "tether exports no telemetry",
     "permissions.disableAutoMode": "tether has no classifier mode to disable",
+    **dict.fromkeys(
+        ("allow", "ask", "deny", "defaultMode", "additionalDirectories"),
+        "Claude Code reads it under `permissions`, not at the top level",
+    ),
 }
 """Why a Claude Code key is not read, for the keys people often set."""
 

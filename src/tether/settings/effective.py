@@ -12,6 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from tether.models.messages import ThinkingLevel
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
@@ -24,6 +25,7 @@ __all__ = [
     "model_spec",
     "sandbox_policy",
     "search_setup",
+    "thinking_level",
     "tool_env",
 ]
 
@@ -44,6 +46,12 @@ def model_spec(settings: Settings, default: str) -> str:
     if chosen is not None and chosen.source.scope == "flags":
         return chosen.value
     return os.environ.get("TETHER_MODEL") or (chosen.value if chosen else default)
+
+
+def thinking_level(settings: Settings) -> ThinkingLevel | None:
+    """How hard to think: `--thinking`, else the settings' `thinking`; `None` when neither
+    says (a loaded session then keeps what its log says, a new one is `off`)."""
+    return settings.thinking.value if settings.thinking is not None else None
 
 
 def sandbox_policy(settings: Settings) -> SandboxPolicy:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -25,6 +24,9 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tether.bounded import UnreadableFile, read_bounded_text
 from tether.jsontext import strip_jsonc
+from tether.models.messages import ThinkingLevel
+from tether.models.thinking import parse_level
+from tether.settings.checks import bad_matcher, first_error, kind_of, location_of
 from tether.settings.claude import (
     CLAUDE_KEYS,
     McpjsonApprovals,
@@ -35,6 +37,8 @@ from tether.settings.claude import (
 from tether.settings.modes import PolicyMode, is_mode
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
 from tether.settings.schema import (
+    CLAUDE_EVENTS_NOT_RUN,
+    CLAUDE_HOOK_KEYS_IGNORED,
     HOOK_EVENTS,
     MODE_ALIASES,
     HookEvent,
@@ -49,7 +53,7 @@ __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
 M = TypeVar("M", bound=BaseModel)
 
-_KEYS = ("$schema", "permissions", "model", "sandbox", "env", "hooks", "webSearch")
+_KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
@@ -81,6 +85,7 @@ class Layer:
     default_mode: PolicyMode | None = None
     additional_directories: tuple[Path, ...] = ()
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox: SandboxSection | None = None
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -114,7 +119,7 @@ def read_layer(source: SettingsSource, *, root: Path, home: Path) -> Layer | Non
     try:
         document = _decode(strip_jsonc(text) if source.claude else text, path, problems, source)
         if not isinstance(document, dict):
-            raise SettingsError(f"{path}: settings must be a JSON object, not {_kind(document)}")
+            raise SettingsError(f"{path}: settings must be a JSON object, not {kind_of(document)}")
     except (SettingsError, ValueError) as exc:
         if not source.claude:
             raise
@@ -150,6 +155,7 @@ class _Reader:
         mode: PolicyMode | None = None
         directories: tuple[Path, ...] = ()
         model = None
+        thinking: ThinkingLevel | None = None
         sandbox = None
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -164,7 +170,7 @@ class _Reader:
             match key:
                 case "$schema":
                     if not isinstance(value, str):
-                        self.problem(key, f"expected a string, got {_kind(value)}")
+                        self.problem(key, f"expected a string, got {kind_of(value)}")
                 case "permissions":
                     rules, mode, directories, disabled = self.permissions(value)
                     bypass_disabled = bypass_disabled or disabled
@@ -185,6 +191,11 @@ class _Reader:
                         model = value.strip()
                     else:
                         self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                case "thinking":
+                    try:
+                        thinking = parse_level(value if isinstance(value, str) else repr(value))
+                    except ValueError as exc:
+                        self.problem(key, str(exc))
                 case "sandbox":
                     sandbox = self.section(SandboxSection, value, key)
                 case "env":
@@ -201,6 +212,7 @@ class _Reader:
             default_mode=mode,
             additional_directories=directories,
             model=model,
+            thinking=thinking,
             sandbox=sandbox,
             env=env,
             hooks=hooks,
@@ -218,7 +230,7 @@ class _Reader:
         directories: list[Path] = []
         disabled = False
         if not isinstance(value, dict):
-            self.fatal("permissions", f"expected an object, got {_kind(value)}")
+            self.fatal("permissions", f"expected an object, got {kind_of(value)}")
             return rules, mode, (), disabled
         claude = self.source.claude
         keys = _CLAUDE_PERMISSION_KEYS if claude else _PERMISSION_KEYS
@@ -239,7 +251,7 @@ class _Reader:
                     mode = MODE_ALIASES[item]
                 else:
                     self.problem(
-                        where, f"{item!r} is not a mode; expected ask, accept-edits or auto"
+                        where, f"{item!r} is not a mode; expected ask, accept-edits, auto or plan"
                     )
             elif key == "additionalDirectories":
                 directories = self.directories(item, where)
@@ -261,7 +273,7 @@ class _Reader:
         if key == "enableAllProjectMcpServers":
             if isinstance(value, bool):
                 return replace(approvals, enable_all=value)
-            self.problem(key, f"expected true or false, got {_kind(value)}; ignored")
+            self.problem(key, f"expected true or false, got {kind_of(value)}; ignored")
             return approvals
         if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
             self.problem(key, "expected a list of server names; ignored")
@@ -272,7 +284,7 @@ class _Reader:
 
     def rules(self, kind: RuleKind, value: object, where: str) -> list[Rule]:
         if not isinstance(value, list):
-            message = f"expected a list of rules, got {_kind(value)}"
+            message = f"expected a list of rules, got {kind_of(value)}"
             if kind == "allow":
                 self.problem(where, message)
             else:
@@ -281,7 +293,9 @@ class _Reader:
         rules = []
         for index, text in enumerate(value):
             if not isinstance(text, str):
-                self.problem(f"{where}[{index}]", f"expected a rule (a string), got {_kind(text)}")
+                self.problem(
+                    f"{where}[{index}]", f"expected a rule (a string), got {kind_of(text)}"
+                )
                 continue
             try:
                 rules.append(parse_rule(text, kind, self.source, root=self.root, home=Path.home()))
@@ -291,7 +305,7 @@ class _Reader:
 
     def directories(self, value: object, where: str) -> list[Path]:
         if not isinstance(value, list):
-            self.problem(where, f"expected a list of directories, got {_kind(value)}")
+            self.problem(where, f"expected a list of directories, got {kind_of(value)}")
             return []
         found = []
         for index, item in enumerate(value):
@@ -307,38 +321,42 @@ class _Reader:
 
     def env(self, value: object) -> dict[str, str]:
         if not isinstance(value, dict):
-            self.problem("env", f"expected an object of variables, got {_kind(value)}")
+            self.problem("env", f"expected an object of variables, got {kind_of(value)}")
             return {}
         env = {}
         for name, item in value.items():
             if not name or "=" in name or "\0" in name:
                 self.problem(f"env.{name}", "not a variable name")
             elif not isinstance(item, str) or "\0" in item:
-                self.problem(f"env.{name}", f"expected a string value, got {_kind(item)}")
+                self.problem(f"env.{name}", f"expected a string value, got {kind_of(item)}")
             else:
                 env[name] = item
         return env
 
     def hooks(self, value: object) -> tuple[tuple[HookEvent, HookGroup], ...]:
         if not isinstance(value, dict):
-            self.problem("hooks", f"expected an object of events, got {_kind(value)}")
+            self.problem("hooks", f"expected an object of events, got {kind_of(value)}")
             return ()
         found: list[tuple[HookEvent, HookGroup]] = []
         for event, groups in value.items():
             where = f"hooks.{event}"
+            if event in CLAUDE_EVENTS_NOT_RUN:
+                self.problem(where, f"Claude Code's {event} event is not run by tether")
+                continue
             if event not in HOOK_EVENTS:
                 self.problem(where, f"unknown hook event; expected one of {', '.join(HOOK_EVENTS)}")
                 continue
             if not isinstance(groups, list):
-                self.problem(where, f"expected a list of matcher groups, got {_kind(groups)}")
+                self.problem(where, f"expected a list of matcher groups, got {kind_of(groups)}")
                 continue
-            for index, group in enumerate(groups):
+            for index, given in enumerate(groups):
+                group = self._without_ignored(given, f"{where}[{index}]")
                 try:
                     checked = _HOOK_GROUP.validate_python(group)
                 except ValidationError as exc:
-                    self.problem(f"{where}[{index}]", _first_error(exc))
+                    self.problem(f"{where}[{index}]", first_error(exc))
                     continue
-                if (bad := _bad_matcher(checked.matcher)) is not None:
+                if (bad := bad_matcher(checked.matcher)) is not None:
                     self.problem(f"{where}[{index}].matcher", bad)
                     continue
                 for number, hook in enumerate(checked.hooks):
@@ -350,10 +368,25 @@ class _Reader:
                 found.append((event, checked))
         return tuple(found)
 
+    def _without_ignored(self, group: object, where: str) -> object:
+        """A matcher group without the hook keys of Claude Code's that change nothing about
+        what runs (`statusMessage`, `async`), each one named."""
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            return group
+        hooks: list[object] = []
+        for number, hook in enumerate(group["hooks"]):
+            if not isinstance(hook, dict):
+                hooks.append(hook)
+                continue
+            for key in CLAUDE_HOOK_KEYS_IGNORED.keys() & hook.keys():
+                self.problem(f"{where}.hooks[{number}].{key}", CLAUDE_HOOK_KEYS_IGNORED[key])
+            hooks.append({k: v for k, v in hook.items() if k not in CLAUDE_HOOK_KEYS_IGNORED})
+        return {**group, "hooks": hooks}
+
     def section(self, model: type[M], value: object, key: str) -> M | None:
         """`value` as `model`, each bad key reported and dropped."""
         if not isinstance(value, dict):
-            self.problem(key, f"expected an object, got {_kind(value)}")
+            self.problem(key, f"expected an object, got {kind_of(value)}")
             return None
         data = dict(value)
         for _ in range(len(data) + 1):
@@ -365,7 +398,7 @@ class _Reader:
                     name = str(location[0]) if location else ""
                     data.pop(name, None)
                     detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-                    self.problem(f"{key}.{_location(location)}", detail)
+                    self.problem(f"{key}.{location_of(location)}", detail)
         return None
 
 
@@ -392,46 +425,3 @@ def _decode(text: str, path: Path, problems: list[SettingsProblem], source: Sett
         raise SettingsError(f"{path}: not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise SettingsError(f"{path}: not valid JSON: {exc}") from None
-
-
-def _bad_matcher(matcher: str | None) -> str | None:
-    """Why a hook group's matcher is not a regular expression (`None`: it is one)."""
-    if matcher is None:
-        return None
-    try:
-        re.compile(matcher)
-    except re.error as exc:
-        return f"{matcher!r} is not a regular expression: {exc}"
-    return None
-
-
-def _kind(value: object) -> str:
-    match value:
-        case dict():
-            return "an object"
-        case list():
-            return "a list"
-        case str():
-            return "a string"
-        case bool():
-            return "a boolean"
-        case int() | float():
-            return "a number"
-        case None:
-            return "null"
-        case _:
-            return type(value).__name__
-
-
-def _location(location: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in location:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = _location(error["loc"])
-    detail = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-    return f"{where}: {detail}" if where else detail

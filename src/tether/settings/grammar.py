@@ -193,6 +193,9 @@ class _Scanner:
                 self.joined.append(char)
                 index += 1
             elif char == "\\" and index + 1 < len(text):
+                if self.state == "plain" and self.at_word_start and text[index + 1] in " \t":
+                    # The parser drops a blank escaped at a word's start; bash keeps it.
+                    self.note("it starts a word with an escaped blank, which tether misreads")
                 if text[index + 1] == "\n":
                     self.note("it continues a line with \\, which bash and tether read differently")
                     self.continued = True

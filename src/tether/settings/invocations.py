@@ -71,8 +71,9 @@ _SPECIAL = frozenset({"eval", "trap", "source", ".", "alias", "enable", "fc"})
 
 _DECLARATIONS = frozenset({"declare", "typeset", "local", "export", "readonly", "unset"})
 
-_BASH_WRAPPERS = frozenset({"command", "builtin", "time"})
-"""Wrappers bash runs itself, so what they run is a built-in when its name is one."""
+_BASH_WRAPPERS = frozenset({"command", "builtin"})
+"""Wrappers bash runs itself, so what they run is a built-in when its name is one (not
+`time`: a keyword only at a pipeline's start, elsewhere the program)."""
 
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
 _MAX_DEPTH = 4
@@ -140,6 +141,12 @@ class _Analysis:
         parsed = parse_script(text)
         if parsed.unparsed is not None:
             self.concern(f"{parsed.unparsed}, so tether cannot tell what it runs", opaque=True)
+        if parsed.skipped:
+            self.concern(
+                "the parser reads part of it otherwise than bash, so tether cannot tell what "
+                "it runs",
+                opaque=True,
+            )
         if parsed.misread:
             self.concern(
                 "a here-document line ends in \\, which bash and tether read differently",

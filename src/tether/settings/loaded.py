@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tether.home import claude_home
+from tether.models.messages import ThinkingLevel
 from tether.settings.files import Layer, SettingsError, SettingsProblem, read_layer
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.merge import Merge
@@ -61,6 +62,7 @@ class Settings:
     default_mode: Sourced[PolicyMode] | None = None
     additional_directories: tuple[Sourced[Path], ...] = ()
     model: Sourced[str] | None = None
+    thinking: Sourced[ThinkingLevel] | None = None
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
     env: Mapping[str, Sourced[str]] = field(default_factory=dict)
     hooks: tuple[HookEntry, ...] = ()
@@ -188,7 +190,12 @@ def _flags_layer(flags: SettingsFlags, root: Path, home: Path) -> Layer:
     if flags.sandbox_mode is not None or flags.allow_network is not None:
         sandbox = SandboxSection(mode=flags.sandbox_mode, allowNetwork=flags.allow_network)
     return Layer(
-        FLAGS, rules=tuple(rules), default_mode=flags.mode, model=flags.model, sandbox=sandbox
+        FLAGS,
+        rules=tuple(rules),
+        default_mode=flags.mode,
+        model=flags.model,
+        thinking=flags.thinking,
+        sandbox=sandbox,
     )
 
 
@@ -210,6 +217,7 @@ def _settings(merged: Merge, trust: Trust) -> Settings:
         default_mode=merged.mode,
         additional_directories=tuple(merged.directories),
         model=merged.model,
+        thinking=merged.thinking,
         sandbox=sandbox,
         env=dict(merged.env),
         hooks=tuple(merged.hooks),

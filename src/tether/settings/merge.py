@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.models.messages import ThinkingLevel
 from tether.settings.files import Layer, SettingsProblem
 from tether.settings.modes import PolicyMode
 from tether.settings.rules import Rule
@@ -32,6 +33,7 @@ class Merge:
     mode: Sourced[PolicyMode] | None = None
     directories: list[Sourced[Path]] = field(default_factory=list)
     model: Sourced[str] | None = None
+    thinking: Sourced[ThinkingLevel] | None = None
     sandbox_mode: Sourced[SandboxModeName] | None = None
     network: Sourced[bool] | None = None
     sizes: dict[str, Sourced[int]] = field(default_factory=dict)
@@ -81,11 +83,7 @@ class Merge:
                 self.directories.append(Sourced(directory, source))
             else:
                 withhold(f"additionalDirectories {directory}")
-        if layer.model is not None:
-            if granted:
-                self.model = Sourced(layer.model, source)
-            else:
-                withhold(f"model {layer.model}")
+        self._model(layer, granted, withhold)
         for name, value in layer.env.items():
             if granted:
                 self.env[name] = Sourced(value, source)
@@ -123,6 +121,19 @@ class Merge:
                 self.enabled.append(Sourced(name, source))
             else:
                 self.withheld.append(f"enabledMcpjsonServers {name} ({where})")
+
+    def _model(self, layer: Layer, granted: bool, withhold: Callable[[str], None]) -> None:
+        # Both are paid for: an untrusted workspace may not choose the model or raise thinking.
+        if layer.model is not None:
+            if granted:
+                self.model = Sourced(layer.model, layer.source)
+            else:
+                withhold(f"model {layer.model}")
+        if layer.thinking is not None:
+            if granted:
+                self.thinking = Sourced(layer.thinking, layer.source)
+            else:
+                withhold(f"thinking {layer.thinking}")
 
     def _sandbox(self, layer: Layer, granted: bool, withhold: Callable[[str], None]) -> None:
         section = layer.sandbox
@@ -181,6 +192,8 @@ def _summary(layer: Layer, granted: bool) -> FileSummary:
         read.append(f"hooks ({len(layer.hooks)})")
     if layer.model is not None:
         read.append(f"model ({layer.model})")
+    if layer.thinking is not None:
+        read.append(f"thinking ({layer.thinking})")
     if layer.bypass_disabled:
         read.append("disableBypassPermissionsMode")
     if layer.mcpjson is not None:
@@ -193,6 +206,7 @@ def _summary(layer: Layer, granted: bool) -> FileSummary:
             layer.env,
             layer.hooks,
             layer.model,
+            layer.thinking,
             layer.mcpjson and (layer.mcpjson.enable_all or layer.mcpjson.enabled),
         )
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tether.settings.effective import effective_mode
 from tether.settings.loaded import Settings
 from tether.settings.rules import Rule, RuleKind
 from tether.settings.sources import SettingsSource
@@ -21,19 +22,21 @@ _KINDS: tuple[RuleKind, ...] = ("deny", "ask", "allow")
 
 
 def permissions_report(settings: Settings, mode: str | None = None) -> dict[str, Any]:
-    """The report as JSON: `{workspace, trusted, mode, files, claudeFiles, rules, withheld,
-    problems, additionalDirectories}`.
+    """The report as JSON: `{workspace, trusted, mode: {value, source, autoDisabledBy}, files,
+    claudeFiles, rules, withheld, problems, additionalDirectories}`.
 
     `mode` is the session's mode when there is one (it may have been switched since the
     settings chose it)."""
     default = settings.default_mode
+    disabled = settings.bypass_disabled
     home = Path.home()
     return {
         "workspace": str(settings.root),
         "trusted": settings.trust.trusted,
         "mode": {
-            "value": mode or (default.value if default else "ask"),
+            "value": mode or effective_mode(settings),
             "source": _source(default.source) if default else None,
+            "autoDisabledBy": _source(disabled.source) if disabled else None,
         },
         "files": [_source(source) for source in settings.files],
         "claudeFiles": [_claude_file(summary, home) for summary in settings.claude_files],
@@ -51,13 +54,19 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
     home = Path.home()
     lines = [f"Workspace {settings.root}: {_trust_line(settings)}"]
     default = settings.default_mode
-    chosen = mode or (default.value if default else "ask")
+    chosen = mode or effective_mode(settings)
     origin = (
         f" (from {_short(default.source, home)})"
-        if default is not None and (mode is None or mode == default.value)
+        if default is not None and chosen == default.value
         else ""
     )
     lines.append(f"Mode: {chosen}{origin}")
+    if settings.bypass_disabled is not None:
+        where = _short(settings.bypass_disabled.source, home).split("  ", 1)[-1]
+        lines.append(
+            f"Auto mode is disabled by disableBypassPermissionsMode in {where}: a session "
+            "switched to auto asks as in ask mode"
+        )
     for kind in _KINDS:
         rules = settings.rules_of(kind)
         lines.append("")

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "CLAUDE_EVENTS_NOT_RUN",
+    "CLAUDE_HOOK_KEYS_IGNORED",
     "DEFAULT_TMP_SIZE_MIB",
     "HOOK_EVENTS",
     "MODE_ALIASES",
@@ -36,10 +38,11 @@ DEFAULT_TMP_SIZE_MIB = 1024
 RULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]*(__\*)?(\(.*\))?$"
 """What a rule looks like: `Tool` or `Tool(specifier)` (the grammar checks the rest)."""
 
-MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
+MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto", "plan"]] = {
     "ask": "ask",
     "accept-edits": "accept-edits",
     "auto": "auto",
+    "plan": "plan",
     "default": "ask",
     "acceptEdits": "accept-edits",
     "bypassPermissions": "auto",
@@ -48,10 +51,13 @@ MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
 
 HookEvent = Literal[
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "Notification",
     "UserPromptSubmit",
     "Stop",
+    "SubagentStart",
     "SubagentStop",
     "PreCompact",
     "SessionStart",
@@ -61,7 +67,21 @@ HookEvent = Literal[
 
 HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
 
-ModeName = Literal["ask", "accept-edits", "auto", "default", "acceptEdits", "bypassPermissions"]
+CLAUDE_EVENTS_NOT_RUN = frozenset(
+    {"PermissionDenied", "PostToolBatch", "StopFailure", "PostCompact", "Setup"}
+    | {"TeammateIdle", "TaskCompleted", "InstructionsLoaded", "ConfigChange"}
+)
+"""Claude Code's hook events that tether has no moment for: named in a warning, not run."""
+
+CLAUDE_HOOK_KEYS_IGNORED = {
+    "statusMessage": "not shown: tether names the hook in its notice instead",
+    "async": "not followed: the hook runs before the session goes on",
+}
+"""Keys of a Claude Code hook that tether reads past (with a warning): what runs is the same."""
+
+ModeName = Literal[
+    "ask", "accept-edits", "auto", "plan", "default", "acceptEdits", "bypassPermissions"
+]
 """What `defaultMode` may say."""
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_build=True)
@@ -175,6 +195,9 @@ class SettingsDocument(BaseModel):
     permissions: PermissionsSection | None = None
     model: Annotated[str, Field(min_length=1)] | None = Field(
         default=None, description="The model spec, as `--model` takes it."
+    )
+    thinking: Literal["off", "low", "medium", "high"] | None = Field(
+        default=None, description="How hard the model thinks, as `--thinking` takes it."
     )
     sandbox: SandboxSection | None = None
     env: dict[str, str] | None = Field(

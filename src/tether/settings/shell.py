@@ -197,6 +197,10 @@ class Script:
     evaluates: bool = False
     """Whether bash may evaluate a string in it as code where the parser sees only a word
     (arithmetic, `[[ -eq ]]`, `${x@P}`, an array subscript): deny rules cannot see all."""
+    skipped: bool = False
+    """Whether the parser passed over characters that are not blanks (`|-`, `\\ `, `\\r`)
+    or read on past a newline that ends a command for bash (`ls\\n\\\\rm`): bash reads
+    otherwise, so deny rules cannot be checked on all of it."""
     misread: bool = False
     """Whether bash may read part of it otherwise than the parser (a here-document line
     ending in `\\`): deny rules cannot be checked on all of it."""
@@ -218,12 +222,33 @@ def parse_script(command: str) -> Script:
         script.unparsed = f"it is longer than {MAX_COMMAND_BYTES} bytes"
         return script
     tree = _parser().parse(data)
+    covered = bytearray(len(data))
     for count, node in enumerate(_walk(tree.root_node)):
         if count > _MAX_NODES:
             script.unparsed = "it is too complex to check"
             break
         _visit(node, script)
+        if node.child_count == 0 or node.type == "heredoc_body":  # a body's text is its own
+            covered[node.start_byte : node.end_byte] = b"\x01" * (node.end_byte - node.start_byte)
+    if script.unparsed is None and _skipped(data, covered):
+        script.skipped = True
     return script
+
+
+def _skipped(data: bytes, covered: bytearray) -> bool:
+    """Whether the parser passed over a character bash reads: anything but a blank, a
+    newline or a `\\`-newline continuation outside every token."""
+    index = 0
+    while index < len(data):
+        if not covered[index]:
+            byte = data[index]
+            if byte == 0x5C and data[index + 1 : index + 2] == b"\n":
+                index += 2
+                continue
+            if byte not in b" \t\n":
+                return True
+        index += 1
+    return False
 
 
 def _walk(root: Node) -> Iterator[Node]:
@@ -277,6 +302,8 @@ def _grammar(node: Node, script: Script) -> None:
             script.misread = True
     elif kind == "word":
         reason = _word_problem(_text(node))
+        if _bare_newline(_text(node)):
+            script.skipped = True  # bash ends the command there; the parser reads on
     elif kind == "file_descriptor" and not _text(node).isdigit():
         reason = "it redirects a named descriptor ({name}>...)"
     if reason is not None and reason not in script.outside:
@@ -323,6 +350,16 @@ def _evaluates(node: Node) -> bool:
     return False
 
 
+def _bare_newline(text: str) -> bool:
+    """Whether bare word `text` holds a newline no odd run of backslashes escapes."""
+    for index, char in enumerate(text):
+        if char == "\n":
+            run = len(text[:index]) - len(text[:index].rstrip("\\"))
+            if run % 2 == 0:
+                return True
+    return False
+
+
 def _word_problem(text: str) -> str | None:
     """Why bare word `text` expands in a way the grammar excludes (braces, `~`)."""
     if text != "{}" and _unquoted(text, "{}"):
@@ -357,7 +394,34 @@ def _simple(node: Node) -> SimpleCommand:
                 words.append(literal(child.named_children[0]) if child.named_children else None)
             case _:
                 words.append(literal(child))
+    words.extend(_trailing_words(node))
     return SimpleCommand(tuple(words), tuple(assignments))
+
+
+def _trailing_words(command: Node) -> list[Word]:
+    """Arguments the parser files under a redirection that follows the command: in
+    `git > log push`, tree-sitter-bash reads `push` as a second target, bash as an argument.
+    In `a | b > log x` and `a && b > log x` the parser wraps the redirection around the
+    pipeline or list; bash gives it, and `x`, to the last command."""
+    node = command
+    parent = node.parent
+    while parent is not None and parent.type in ("pipeline", "list"):
+        last = parent.named_children[-1] if parent.named_children else None
+        if last is None or last.id != node.id:
+            return []
+        node, parent = parent, parent.parent
+    body = parent.child_by_field_name("body") if parent is not None else None
+    if parent is None or parent.type != "redirected_statement" or body is None:
+        return []
+    if body.id != node.id:
+        return []
+    words: list[Word] = []
+    for redirect in parent.children_by_field_name("redirect"):
+        if redirect.type == "file_redirect":
+            words.extend(literal(d) for d in redirect.children_by_field_name("destination")[1:])
+        elif redirect.type == "heredoc_redirect":
+            words.extend(literal(a) for a in redirect.children_by_field_name("argument"))
+    return words
 
 
 def _declaration(node: Node, script: Script) -> SimpleCommand:
@@ -389,6 +453,8 @@ def _redirect(node: Node, script: Script) -> None:
     if operator in _INPUT_OPERATORS:
         _input(node, operator, script)
         return
+    if operator in (">&-", "<&-"):
+        return  # closes a descriptor
     if operator not in _OUTPUT_OPERATORS:
         script.outside.append(f"it uses the redirection {operator}")
         return
@@ -399,16 +465,20 @@ def _redirect(node: Node, script: Script) -> None:
     if destination is None:
         return
     target = literal(destination)
-    if operator == ">&" and (target is None or target == "-" or target.isdigit()):
-        if target is None:
-            script.redirects.append(Redirect(None))
-        return  # a duplicated descriptor, not a file
+    if operator == ">&":
+        if target is not None and (target == "-" or target.isdigit()):
+            return  # a duplicated descriptor, not a file
+        # `>&WORD` names a file, but bash expands WORD twice: `>&'$(cmd)'` runs cmd.
+        script.evaluates = True
+        script.outside.append("it redirects with >& to a word, which bash expands twice")
     script.redirects.append(Redirect(target))
 
 
 def _input(node: Node, operator: str, script: Script) -> None:
-    sources = [c for c in node.named_children if c.type != "file_descriptor"]
-    source = literal(sources[-1]) if sources else None
+    sources = node.children_by_field_name("destination")
+    if not sources:
+        return  # `<&-` closes standard input
+    source = literal(sources[0])
     if operator == "<&":
         if source is None or not (source == "-" or source.isdigit()):
             script.outside.append("it duplicates a descriptor named only when it runs")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+from tether.models.messages import ThinkingLevel
 from tether.settings.modes import PolicyMode
 from tether.settings.schema import HookEvent, HookGroup
 from tether.settings.sources import SettingsSource
@@ -104,6 +105,7 @@ class SettingsFlags:
 
     mode: PolicyMode | None = None
     model: str | None = None
+    thinking: ThinkingLevel | None = None
     sandbox_mode: SandboxModeName | None = None
     allow_network: bool | None = None
     allow: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.frontmatter import log_once
 from tether.instructions.files import claude_home
 from tether.skills.files import SKILL_FILE, Skill, SkillFileError, SkillScope, read_skill
 
@@ -92,7 +93,7 @@ def load_skills(
     skills = {name: found[name] for name in sorted(found)}
     warnings = tuple(w for skill in skills.values() for w in skill.warnings)
     for warning in warnings:
-        log.warning("skill: %s", warning)
+        log_once(log, f"skill: {warning}")
     return SkillCatalog(skills, tuple(problems), warnings)
 
 

@@ -21,6 +21,7 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Agent": "task",
     "Skill": "skill",
     "NotebookRead": "read",
+    "ExitPlanMode": "exit_plan_mode",
 }
 """Claude Code's tool names, as tether calls the same tools (the first of several is the one
 tether reports as Claude Code's name). Only tools tether has are named: agent files read

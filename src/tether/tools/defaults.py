@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
+from tether.tools.exit_plan import ExitPlanTool
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.multi_edit import MultiEditTool
 from tether.tools.fs.read import ReadTool
@@ -29,7 +30,8 @@ def default_tools(
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
     """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `web_fetch`,
-    `web_search`, `todo`, `task` and `skill`, in the order the model sees them.
+    `web_search`, `todo`, `task`, `skill` and `exit_plan_mode`, in the order the model sees
+    them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
@@ -54,5 +56,6 @@ def default_tools(
             TodoTool(),
             TaskTool(),
             SkillTool(),
+            ExitPlanTool(),
         ]
     )

@@ -31,6 +31,7 @@ def default_agent_command(
     model: str | None = None,
     base_url: str | None = None,
     mode: str | None = None,
+    thinking: str | None = None,
     context_window: int | None = None,
     compact_at: float | None = None,
     allow_private_fetch: bool = False,
@@ -41,6 +42,7 @@ def default_agent_command(
         ("--model", model),
         ("--base-url", base_url),
         ("--mode", mode),
+        ("--thinking", thinking),
         ("--context-window", context_window),
         ("--compact-at", compact_at),
     ):

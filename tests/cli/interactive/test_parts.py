@@ -13,7 +13,6 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import to_plain_text
 
 from tether.cli.interactive.completion import CommandEntry, PromptCompleter
-from tether.cli.interactive.mentions import MAX_ATTACHED, attachments
 from tether.cli.interactive.paste import COLLAPSE_LINES, Pastes
 from tether.cli.interactive.paths import FileIndex, rank
 from tether.cli.interactive.picker import Choice, Picked, Picker
@@ -21,6 +20,7 @@ from tether.cli.interactive.sessions import age
 from tether.cli.interactive.statusbar import StatusFacts, budget_level, short_cwd, status_fragments
 from tether.cli.interactive.usage import usage_by_model
 from tether.session.events import SessionConfigEvent, UsageEvent
+from tether.session.mentions import MAX_ATTACHED, attachments
 from tether.tools.workspace import Workspace
 
 

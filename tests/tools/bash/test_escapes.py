@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tools.bash.users import python_for, workspace_for
+from tests.tools.bash.users import NOBODY, python_for, workspace_for
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
 from tether.tools.bash.bwrap import find_bwrap
@@ -407,3 +407,38 @@ async def test_a_hooks_link_to_a_folder_outside_is_set_aside_not_followed(
     committed = _git_outside(ws, "commit", "-q", "--allow-empty", "-m", "x")
     assert committed.returncode == 0, committed.stderr
     assert not marker.exists()
+
+
+async def test_a_clone_the_command_made_keeps_what_git_needs(outside: Path, user: str) -> None:
+    source = outside / "source"
+    source.mkdir()
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "one"]):
+        git = ["git", *_WHO.split(), *args]
+        done = subprocess.run(git, cwd=source, capture_output=True, check=False)
+        assert done.returncode == 0, done.stderr
+
+    def owned(uid: int) -> None:  # git serves a repository only to its owner
+        for path in (source, *source.rglob("*")):
+            os.chown(path, uid, uid, follow_symlinks=False)
+
+    if user == "nobody":
+        owned(NOBODY)
+    ws = workspace_for(outside, user)
+    result = await _run(ws, f"git clone -q {source} . && git log --format=%s")
+    assert result.text().startswith("one\n"), result.text()
+    kept = _git_outside(ws, "config", "--local", "--list").stdout.splitlines()
+    assert kept == [
+        "core.repositoryformatversion=0",
+        "core.filemode=true",
+        "core.bare=false",
+        "core.logallrefupdates=true",
+        f"remote.origin.url={source}",
+        "remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*",
+        "branch.main.remote=origin",
+        "branch.main.merge=refs/heads/main",
+    ]
+    assert "disabledOnCreate" not in (result.meta or {})
+    owned(os.getuid())
+    fetched = _git_outside(ws, "fetch", "-q")
+    assert fetched.returncode == 0, fetched.stderr
+    assert _git_outside(ws, "status", "--short", "--branch").stdout.startswith("## main...origin")

@@ -128,3 +128,22 @@ def test_a_submodule_git_file_leads_to_its_git_directory_and_links_are_set_aside
     assert (ws / "other" / ".git" / "config.disabled").is_symlink()
     assert mine.stat().st_mode & 0o777 == 0o755
     assert _git(modules, "rev-parse", "--is-bare-repository") == "true\n"
+
+
+def test_a_work_tree_outside_every_root_is_removed_one_inside_kept(tmp_path: Path) -> None:
+    ws, home = tmp_path.resolve() / "ws", tmp_path.resolve() / "home"
+    ws.mkdir()
+    home.mkdir()
+    (ws / "to-home").symlink_to(home)
+    trees = {"near": "../../near", "far": str(home), "linked": "../../to-home"}
+    for name, tree in trees.items():
+        git_dir = ws / name / ".git"
+        git_dir.parent.mkdir()
+        _git(git_dir.parent, "init", "-q")
+        _git(git_dir.parent, "config", "core.worktree", tree)
+    done = defuse([ws / name / ".git" for name in trees], [ws], set())
+    assert [(d.path, d.detail) for d in done] == [
+        (f"{ws}/far/.git/config", "core.worktree"),
+        (f"{ws}/linked/.git/config", "core.worktree"),
+    ]
+    assert _git(ws / "near", "config", "core.worktree") == "../../near\n"

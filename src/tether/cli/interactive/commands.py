@@ -1,5 +1,5 @@
-"""The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/mode`, `/usage`,
-`/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
+"""The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
+`/usage`, `/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
 from tether.models.catalog import known_models
+from tether.models.messages import THINKING_LEVELS
+from tether.models.thinking import parse_level
 from tether.policy import MODES
 from tether.session import SessionError
 from tether.session.usage import usage_report
@@ -42,7 +44,7 @@ KEYS = (
     ("Esc", "interrupt the running turn, close a menu"),
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
-    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto"),
+    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
     ("!command", "run a shell command; the model sees it with your next prompt"),
     ("@path", "send a workspace file with the prompt"),
 )
@@ -131,12 +133,40 @@ async def model(conversation: Conversation, arguments: str) -> None:
         conversation.switch_model(specs[picked])
 
 
+_THINKING_SAID = {
+    "off": "ask for none ('think' in a prompt still asks for some)",
+    "low": "a short think (as 'think' asks)",
+    "medium": "think harder (as 'think hard' asks)",
+    "high": "think longest (as 'ultrathink' asks)",
+}
+
+
+async def thinking(conversation: Conversation, arguments: str) -> None:
+    """Set how hard the model thinks from the next prompt on, by name or picked."""
+    if arguments:
+        try:
+            conversation.set_thinking(parse_level(arguments))
+        except ValueError as exc:
+            conversation.notice(f"error: {exc}", "red")
+        return
+    session = conversation.session
+    now = session.thinking if session is not None else conversation.thinking or "off"
+    choices = [Choice(level, _THINKING_SAID[level]) for level in THINKING_LEVELS]
+    picker = Picker(
+        "How hard should the model think?", choices, selected=THINKING_LEVELS.index(now)
+    )
+    picked = await _pick(conversation, picker)
+    if picked is not None:
+        conversation.set_thinking(THINKING_LEVELS[picked])
+
+
 async def pick_mode(conversation: Conversation) -> None:
     """`/mode` without a name: pick one."""
     choices = [
         Choice("ask", "ask before every edit and command"),
         Choice("accept-edits", "edits in the workspace pass, commands ask"),
         Choice("auto", "nothing asks (commands outside the sandbox still do)"),
+        Choice("plan", "nothing changes: read, search, plan, then approve the plan"),
     ]
     current = MODES.index(conversation.mode)
     picked = await _pick(conversation, Picker("Which mode?", choices, selected=current))
@@ -220,6 +250,7 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "clear": clear,
     "resume": resume,
     "model": model,
+    "thinking": thinking,
     "usage": usage,
     "transcript": transcript,
     "exit": leave,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,19 +18,19 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from tether.agents import agents_text
 from tether.cli.interactive.asker import ScreenAsker
 from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.live import Clipped, LiveStatus
-from tether.cli.interactive.mentions import attachments
 from tether.cli.interactive.paths import FileIndex
-from tether.cli.interactive.shell import ShellRun, run_shell
 from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.commands import (
+    AgentsList,
     CheckpointCommand,
     Command,
     CommandError,
@@ -42,6 +43,7 @@ from tether.commands import (
 from tether.content import ContentBlock, TextContent
 from tether.figures import short_tokens
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import (
@@ -52,6 +54,9 @@ from tether.policy import (
     is_mode,
 )
 from tether.session import PromptFailed, Session, SessionError
+from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.mentions import attachments
+from tether.session.shell import ShellRun, run_shell
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, UsageChanged
 from tether.settings.report import permissions_text
@@ -77,6 +82,8 @@ class Conversation:
         self.console = work.console
         self.mode: PolicyMode = work.mode
         self.model: Model = work.model
+        self.thinking: ThinkingLevel | None = None
+        """What `/thinking` chose here (`None`: the settings' level, or the log's)."""
         self.session: Session | None = None
         self.created_here = False
         """Whether the session began in this process (its first model is then known)."""
@@ -113,7 +120,7 @@ class Conversation:
         if not text.startswith("/") or literal(text) is not None:
             return False
         name, arguments = _split(text)
-        return name in IMMEDIATE or (name in ("mode", "model") and bool(arguments))
+        return name in IMMEDIATE or (name in ("mode", "model", "thinking") and bool(arguments))
 
     def start(self, text: str) -> None:
         """Run `text`: a `!` command, a `/` command or a prompt."""
@@ -181,6 +188,8 @@ class Conversation:
         """The session, made now in the workspace if there is none yet."""
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
+            if self.thinking is not None:
+                config = replace(config, thinking=self.thinking)
             self.session = self.work.create(config)
             if self.cleared:
                 self.session.replaces_cleared()
@@ -202,6 +211,8 @@ class Conversation:
             except ModelError as exc:
                 self.notice(f"keeping {session.model.name}: {exc}", "yellow")
         session.set_mode(self.mode)
+        if self.thinking is not None:
+            session.set_thinking(self.thinking, record=False)
         self.printer = self._printer()
         for update in session.replay():
             self._emit(update)
@@ -234,6 +245,13 @@ class Conversation:
             self.session.set_model(model)
         self.notice(f"model: {model_label(model.name)} (from the next request)")
         self.show_facts()
+
+    def set_thinking(self, level: ThinkingLevel) -> None:
+        """Ask for `level` of thinking from the next prompt on (logged with the session)."""
+        self.thinking = level
+        if self.session is not None:
+            self.session.set_thinking(level)
+        self.notice(f"thinking: {level} (from the next prompt)")
 
     # Output.
 
@@ -298,33 +316,57 @@ class Conversation:
             case SkillsList():
                 session = self.current()
                 self.say(Text(skills_text(session.skills, session.cwd)))
-            case PromptText(text=expanded):
-                await self.prompt(expanded, typed=text if expanded != text else None)
+            case AgentsList():
+                session = self.current()
+                self.say(Text(agents_text(session.agents, session.cwd)))
+            case PromptText(text=expanded, source=command):
+                typed = text if expanded != text else None
+                await self.prompt(expanded, typed=typed, command=command)
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
                 await checkpoint_command(self, meant)
 
-    async def prompt(self, text: str, typed: str | None = None) -> None:
-        """Send a prompt (with the files it mentions and the person's `!` commands)."""
+    async def prompt(
+        self, text: str, typed: str | None = None, command: CommandFile | None = None
+    ) -> None:
+        """Send a prompt (with the files it mentions and the person's `!` commands); a slash
+        command's file (`command`) first runs its `` !`cmd` `` lines, each with its card."""
         try:
             session = self.current()
         except SessionError as exc:
             self.notice(f"error: {exc}", "red")
             return
         runs, self.shell_runs = self.shell_runs, []
-        mentioned = attachments(text, session.workspace)
-        content: list[ContentBlock] = [*(r.for_model for r in runs), TextContent(text=text)]
+        prepared = CommandPrompt([TextContent(text=text)])
+        if command is not None:
+            self._shell_cancel = asyncio.Event()
+            try:
+                prepared = await prepare_command(
+                    session, text, command, self._emit, self._shell_cancel
+                )
+                if self._shell_cancel.is_set():
+                    self.notice("cancelled", "red")
+                    return
+            finally:
+                self._shell_cancel = None
+                self.printer.close()
+            for warning in prepared.warnings:
+                self.notice(f"warning: {warning}", "yellow")
+        mentioned = attachments(text, session.workspace) if command is None else []
+        content: list[ContentBlock] = [*(r.for_model for r in runs), *prepared.content]
         content.extend(mentioned)
         shown: list[ShownBlock] | None = None
-        if runs or mentioned or typed is not None:
+        if runs or mentioned or typed is not None or command is not None:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
         # Each retry of a failing request says so on the spinner line.
         retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:
-            await session.prompt(content, self._emit, shown=shown)
+            await session.prompt(
+                content, self._emit, shown=shown, grants=prepared.grants, model=prepared.model
+            )
         except PromptFailed:
             pass  # the printer has shown the error; the session waits for the next prompt
         except SessionError as exc:
@@ -367,6 +409,10 @@ class Conversation:
             self._budget(update.used, update.size)
         self.printer(update)
         self.asker.seen(update)
+        session = self.session
+        if session is not None and session.gate.mode != self.mode:
+            # The session left plan mode (the person approved a plan): the bar follows.
+            self.set_mode(session.gate.mode)
 
     def _propose(self, question: PermissionQuestion) -> str:
         # The card of what would happen shows live above the question, only while it is

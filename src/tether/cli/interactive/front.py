@@ -23,7 +23,7 @@ __all__ = ["EXIT_WINDOW", "Back", "Front"]
 EXIT_WINDOW = 2.0
 """Seconds within which a second Ctrl+C on an empty box exits."""
 
-MODES = ("ask", "accept-edits", "auto")
+MODES = ("ask", "accept-edits", "auto", "plan")
 """The modes Shift+Tab cycles through, in order."""
 
 
@@ -146,7 +146,7 @@ class Front:
         self.screen.close()
 
     def cycle_mode(self) -> None:
-        """ask → accept-edits → auto → ask."""
+        """ask → accept-edits → auto → plan → ask."""
         mode = MODES[(MODES.index(self.facts.mode) + 1) % len(MODES)]
         self.facts.mode = mode
         if self.back is not None:

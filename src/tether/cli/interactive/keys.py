@@ -10,7 +10,7 @@
 | Esc                          | interrupt the running turn; close a menu or picker       |
 | Ctrl+C                       | clear the box, else interrupt; twice on an empty box: exit |
 | Ctrl+D                       | exit (on an empty box)                                    |
-| Shift+Tab                    | cycle the mode: ask → accept-edits → auto                 |
+| Shift+Tab                    | cycle the mode: ask → accept-edits → auto → plan          |
 | 1-9, arrows, Enter           | answer a picker (a question's first 0.8 s: type the draft) |
 
 Terminals send Shift+Enter in several ways (the kitty protocol, xterm's modifyOtherKeys, or

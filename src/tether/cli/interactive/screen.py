@@ -54,6 +54,7 @@ STYLE = Style.from_dict(
         "mode.ask": "bold",
         "mode.accept-edits": "ansimagenta bold",
         "mode.auto": "ansired bold reverse",
+        "mode.plan": "ansicyan bold",
         "budget.amber": "ansiyellow bold",
         "budget.red": "ansired bold",
         "menu": "",

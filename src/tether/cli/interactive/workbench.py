@@ -24,6 +24,7 @@ from tether.cli.settings_args import (
     say_search,
     search_setup,
     settings_flags,
+    thinking_level,
     tool_env,
 )
 from tether.commands import Command, load_commands
@@ -78,6 +79,7 @@ class Workbench:
             context_window=self.args.context_window,
             compact_at=self.args.compact_at,
             settings=settings,
+            thinking=thinking_level(settings),
             # An agent's own model is of the same provider: the same endpoint and key.
             models=self._model,
         )
@@ -141,9 +143,11 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
     except (SettingsError, ValueError) as exc:
         raise StartupError(str(exc)) from exc
     for line in claude_file_lines(settings):
-        console.print(f"tether: Claude Code settings {line}", markup=False)
+        console.print(f"tether: Claude Code settings {line}", markup=False, soft_wrap=True)
     for problem in settings.problems:
-        console.print(f"tether: warning: {problem} (ignored)", style="yellow", markup=False)
+        console.print(
+            f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True
+        )
     say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))
     try:
         model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)

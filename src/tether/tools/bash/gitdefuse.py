@@ -147,7 +147,7 @@ def _defuse_dir(git_dir: Path, roots: Sequence[Path], names: Sequence[str]) -> l
                     if name == "hooks":
                         _defuse_hooks(fd, git_dir / name, done)
                     else:
-                        _defuse_config(fd, git_dir / name, done)
+                        _defuse_config(fd, git_dir / name, roots, done)
     except (OSError, ToolError):
         pass  # gone, or a link now: a `.git` reached through a link is not git's to run
     return done
@@ -222,8 +222,9 @@ def _not_executable(dir_fd: int, name: str) -> None:
         os.close(fd)
 
 
-def _defuse_config(dir_fd: int, config: Path, done: list[Defused]) -> None:
-    """Remove the keys of `config` not known to run nothing (appended to `done` as each is)."""
+def _defuse_config(dir_fd: int, config: Path, roots: Sequence[Path], done: list[Defused]) -> None:
+    """Remove the keys of `config` not known to run nothing, and a work tree outside every
+    root (appended to `done` as each is)."""
     info = os.stat(config.name, dir_fd=dir_fd, follow_symlinks=False)
     if not stat.S_ISREG(info.st_mode):
         # git would edit (and read) where a link points; a FIFO or folder is no config.
@@ -237,7 +238,7 @@ def _defuse_config(dir_fd: int, config: Path, done: list[Defused]) -> None:
     keys: dict[str, None] = {}
     for item in listed.split("\0"):
         key, _, value = item.partition("\n")
-        if key and not kept_key(key, value):
+        if key and not (kept_key(key, value) and _tree_inside(key, value, config.parent, roots)):
             keys[key] = None
     if len(keys) > _MAX_KEYS:
         done.append(_aside(dir_fd, config, "file"))
@@ -247,6 +248,15 @@ def _defuse_config(dir_fd: int, config: Path, done: list[Defused]) -> None:
             done.append(_aside(dir_fd, config, "file"))
             return
         done.append(Defused("key", str(config), key))
+
+
+def _tree_inside(key: str, value: str, git_dir: Path, roots: Sequence[Path]) -> bool:
+    """Whether `key` is no work tree, or one inside a root: a `core.worktree` elsewhere
+    (a home folder) would have the person's `git checkout` write there."""
+    if key.lower() != "core.worktree":
+        return True
+    tree = Path(os.path.realpath(git_dir / value))  # as git finds it, links followed
+    return any(tree == r or tree.is_relative_to(r) for r in roots)
 
 
 def _git_config(git: str, dir_fd: int, name: str, *args: str) -> str | None:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -132,11 +133,15 @@ class BashTool(Tool[BashArgs, BashValue]):
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
-        bwrap = None if args.unsandboxed or not self.sandbox.sandboxed else find_bwrap()
+        policy = self.sandbox
+        if ctx.gate.planning:
+            # Plan mode changes nothing: commands inspect, in the read-only sandbox only.
+            policy = replace(policy, mode="read-only")
+        bwrap = None if args.unsandboxed or not policy.sandboxed else find_bwrap()
         problem = bwrap.problem if bwrap is not None else None
         access: Access = (
             UnsandboxedAccess(command=args.command, tool_call_id=ctx.tool_call_id)
-            if args.unsandboxed and self.sandbox.sandboxed
+            if args.unsandboxed and policy.sandboxed
             else CommandAccess(
                 command=args.command, sandbox_problem=problem, tool_call_id=ctx.tool_call_id
             )
@@ -146,7 +151,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = confinement(bwrap, self.sandbox, ctx.workspace, self._environ())
+            confine = confinement(bwrap, policy, ctx.workspace, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
@@ -168,7 +173,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         finally:
             reporter.cancel()
         sig = finished.signal
-        sandbox = self.sandbox if confine is not None else None
+        sandbox = policy if confine is not None else None
         created: list[str] = []
         defused: tuple[Defused, ...] = ()
         if confine is not None:

@@ -89,8 +89,11 @@ export class Transcript {
         }
         return this.chunk("agent", update.content);
       }
-      case "agent_thought_chunk":
+      case "agent_thought_chunk": {
+        const thought = update._meta && update._meta.tether ? update._meta.tether.thought : undefined;
+        if (thought) return this.thoughtEnd(thought.durationMs);
         return this.chunk("thought", update.content);
+      }
       case "tool_call":
       case "tool_call_update":
         this.lastMessage = null;
@@ -165,6 +168,15 @@ export class Transcript {
       else target.append(document.createTextNode(content.text));
     } else {
       target.append(contentBlock(content));
+    }
+  }
+
+  /** A thought ended (tether says so live and on replay): its block says how long it took. */
+  thoughtEnd(ms) {
+    if (this.lastMessage && this.lastMessage.role === "thought") {
+      const seconds = ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+      this.lastMessage.node.querySelector("summary").textContent = `Thought for ${seconds}`;
+      this.lastMessage = null;
     }
   }
 

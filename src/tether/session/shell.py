@@ -1,10 +1,14 @@
-"""`!command`: the person runs a command through the `bash` tool, and the model hears of it.
+"""Commands the person runs through the `bash` tool between prompts: the terminal's `!command`
+and the `` !`cmd` `` lines of a slash command's file, run before its prompt is sent.
 
-The person typed it, so it runs at once: no permission question (as in Claude Code), in
-the session's sandbox as the model's commands are, with the same terminal card. Only a
-sandbox that cannot start stops it (it would run unconfined; `--sandbox off` says to). What
-the model would have read is kept, and sent with the next prompt (`<bash-input>` and
-`<bash-output>` blocks), so the model knows what was run and what it printed.
+A command the person typed runs at once: no permission question (as in Claude Code), in the
+session's sandbox as the model's commands are, with the same terminal card. Only a sandbox
+that cannot start stops it (it would run unconfined; `--sandbox off` says to). A command from
+a file of the workspace goes through the session's gate like the model's (its mode, its rules,
+its sandbox). Each is logged as a call and its result, so `tether show` and a resumed session
+show the card. What the model would have read is kept: a `!command` is sent with the next
+prompt (`<bash-input>` and `<bash-output>` blocks), a command file's output takes its line's
+place in the prompt.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ from pydantic import JsonValue
 
 from tether.content import TextContent
 from tether.policy import PermissionOutcome
-from tether.session import Session
 from tether.session.calls import finished, prepare
 from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access, CommandAccess, Gate
 from tether.tools.context import ToolContext
 from tether.tools.errors import PermissionDenied
 from tether.tools.invocation import check_plain_json, invoke
+from tether.tools.planning import PlanVerdict
 from tether.tools.result import ToolResult
 
 __all__ = ["BASH", "ShellRun", "run_shell"]
@@ -45,6 +50,8 @@ class ShellRun:
 
     command: str
     for_model: TextContent
+    result: ToolResult
+    """The `bash` call's result: its output, or why it did not run."""
 
 
 async def run_shell(
@@ -54,6 +61,7 @@ async def run_shell(
     cancelled: asyncio.Event,
     *,
     typed: bool,
+    description: str = "Run by you with !",
 ) -> ShellRun | None:
     """Run `command` as a `bash` call of the person's, logged as a call and its result so
     `tether show` and a resumed session show its card; `None` when the session has no bash.
@@ -63,7 +71,7 @@ async def run_shell(
     tool = session.tools.get(BASH)
     if tool is None:
         return None
-    raw = json.dumps({"command": command, "description": "Run by you with !"})
+    raw = json.dumps({"command": command, "description": description})
     logged = session.record_call(
         ToolCallEvent(tool_call_id=CALL_ID, name=BASH, arguments=raw, binding=tool.binding())
     )
@@ -103,7 +111,7 @@ async def run_shell(
         )
     )
     emit(finished(call, event))
-    return ShellRun(command, _for_model(command, result))
+    return ShellRun(command, _for_model(command, result), result)
 
 
 class _YourOwn:
@@ -124,6 +132,15 @@ class _YourOwn:
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What the session's rules hide from a search (bash asks nothing of it)."""
         return self._session_gate.hidden(root, tool)
+
+    @property
+    def planning(self) -> bool:
+        """Never: plan mode holds the model back, not the person's own commands."""
+        return False
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """A typed command has no plan to approve."""
+        raise PermissionDenied("A command typed with ! has no plan to approve")
 
 
 def _plain(meta: JsonValue) -> JsonValue:

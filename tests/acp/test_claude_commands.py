@@ -1,0 +1,48 @@
+"""Claude Code's command files over ACP: advertised with their namespace, and a prompt's
+`` !`cmd` `` line run through the `bash` tool as a tool call the client sees, before the
+prompt (the client's own answer decides, as for the model's commands)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.wire import AgentProcess
+
+
+async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path: Path) -> None:
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    folder = workspace / ".claude" / "commands" / "git"
+    folder.mkdir(parents=True)
+    (folder / "branch.md").write_text(
+        "---\ndescription: Say the branch\n---\nThe branch: !`echo topic-$1`. Explain it.\n"
+    )
+    model = _script(tmp_path, {"text": "explained"})
+    agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        advert = await agent.read()
+        commands = {c["name"]: c for c in advert["params"]["update"]["availableCommands"]}
+        assert commands["git:branch"]["description"] == "Say the branch (project:git)"
+        await agent.request("session/set_mode", {"sessionId": session_id, "modeId": "auto"})
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/git:branch 42"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    [started] = _updates(notes, "tool_call")
+    assert started["title"] == "echo topic-42"
+    finished = _updates(notes, "tool_call_update")[-1]
+    assert finished["status"] == "completed"
+    kinds = [n["params"]["update"]["sessionUpdate"] for n in notes]
+    # The command's card comes before the model's answer.
+    assert kinds.index("tool_call") < kinds.index("agent_message_chunk")
+    events = [
+        json.loads(line)
+        for line in (home / "sessions" / f"{session_id}.jsonl").read_text().splitlines()
+    ]
+    [said] = [e for e in events if e["type"] == "user/message"]
+    assert said["content"] == [{"type": "text", "text": "The branch: topic-42. Explain it."}]
+    assert said["shown"] == [{"type": "text", "text": "/git:branch 42"}]
