@@ -216,18 +216,13 @@ def test_default_mode_values_map_to_tether_modes(
         assert len(messages) == 1 and messages[0].startswith(problem)
 
 
-def test_plan_mode_is_named_until_tether_has_it(ws: Path, home: Path) -> None:
-    from tether.settings.modes import MODES
-
+def test_plan_mode_is_tethers_plan_mode(ws: Path, home: Path) -> None:
     write(ws / ".claude/settings.json", {"permissions": {"defaultMode": "plan"}})
+    assert "defaultMode plan (.claude/settings.json)" in load_settings(ws, home).trust.withheld
     trust(ws, home)
     settings = load_settings(ws, home)
-    if "plan" in MODES:
-        assert effective_mode(settings) == "plan"
-    else:
-        assert [p.message for p in settings.problems] == [
-            "'plan' is not supported: tether has no plan mode yet; ignored"
-        ]
+    assert settings.problems == ()
+    assert effective_mode(settings) == "plan"
 
 
 def test_model_aliases_are_named_not_guessed(ws: Path, home: Path) -> None:

@@ -15,7 +15,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
-from tether.cli.status import StatusLine, tail_text
+from tether.cli.status import TAIL_LINES, StatusLine, tail_text
 from tether.policy import DelegatedAccess, PermissionOutcome, PermissionQuestion, said_instead
 from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
@@ -201,7 +201,9 @@ class Printer:
             self.status.stop()
             self._print_blocks(blocks)
         if self._text.pending:
-            self.status.show("writing", tail_text(self._text.pending_text, plain=True))
+            if self.status.enabled:  # the tail is worked out only where it is shown
+                tail = self._text.pending_tail(TAIL_LINES)
+                self.status.show("writing", tail_text(tail, plain=True))
         else:
             self.status.show("thinking")
 

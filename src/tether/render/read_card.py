@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -16,7 +18,7 @@ from tether.render.theme import (
     note,
     printable,
 )
-from tether.views import ReadResultView
+from tether.views import ReadFileLine, ReadResultView
 
 __all__ = ["code_view", "render_read_result"]
 
@@ -26,7 +28,8 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
 
     Unless `full`, the card is as short as Claude Code's: one line saying how many lines were
     read and from where (`Read 37 lines · src/app.py  lines 1-37 of 37`): the model read
-    them, the person rarely needs them; `--verbose` and `/transcript` show them.
+    them, the person rarely needs them; `--verbose` and `/transcript` show them. Nothing is
+    highlighted then, so a card costs nothing, whatever the size of the window.
     """
     if not full:
         return _summary(view)
@@ -34,7 +37,7 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
     parts: list[RenderableType] = []
     if view.lines:
         numbers = [line.number for line in view.lines]
-        parts.append(code_view(numbers, _texts(view), view.lang))
+        parts.append(code_view(numbers, _texts(view.lines), view.lang, len(str(numbers[-1]))))
         last = view.lines[-1].number
         if last < view.total_lines:
             parts.append(note(_continuation(view, last)))
@@ -58,7 +61,6 @@ def _summary(view: ReadResultView) -> Text:
         printable(view.path),
         "  ",
         (_window_label(view), SUBTLE),
-        no_wrap=False,
     )
     if view.lines and (last := view.lines[-1].number) < view.total_lines:
         line.append(f"\n  {_continuation(view, last)}", SUBTLE)
@@ -71,13 +73,16 @@ def _continuation(view: ReadResultView, last: int) -> str:
     return f"{cut}… {more} more lines; continue at offset={last + 1}"
 
 
-def code_view(numbers: list[int], texts: list[str], lang: str | None) -> Group:
+def code_view(
+    numbers: list[int], texts: list[str], lang: str | None, width: int | None = None
+) -> Group:
     """Numbered, highlighted lines: a dim right-aligned gutter, a rule, then the code.
 
-    Each row is one uncropped gutter followed by the code, cropped with an ellipsis at the
-    card's edge, so a long line never pushes the numbers out of their column.
+    Each row is one uncropped gutter (`width` digits, else the widest number's) followed by
+    the code, cropped with an ellipsis at the card's edge, so a long line never pushes the
+    numbers out of their column.
     """
-    width = len(str(max(numbers, default=0)))
+    width = width or len(str(max(numbers, default=0)))
     rows: list[RenderableType] = []
     for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
         row = Text(no_wrap=True, overflow="ellipsis")
@@ -90,8 +95,8 @@ def _size(cap: int) -> str:
     return f"{cap // 1024} KB" if cap % 1024 == 0 else f"{cap} bytes"
 
 
-def _texts(view: ReadResultView) -> list[str]:
-    return [line.text.expandtabs(TAB_SIZE) for line in view.lines]
+def _texts(lines: Sequence[ReadFileLine]) -> list[str]:
+    return [line.text.expandtabs(TAB_SIZE) for line in lines]
 
 
 def _window_label(view: ReadResultView) -> str:
