@@ -12,6 +12,7 @@ from typing import Any
 
 from tether.settings.effective import effective_mode
 from tether.settings.loaded import Settings
+from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleKind
 from tether.settings.sources import SettingsSource
 from tether.settings.values import FileSummary, Sourced
@@ -75,8 +76,10 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
             continue
         lines.append(f"{kind}:")
         width = max(len(rule.canonical) for rule in rules)
+        root = settings.root
         lines.extend(
-            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}" for rule in rules
+            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}{_note(rule, root)}"
+            for rule in rules
         )
     if settings.claude_files:
         lines.append("")
@@ -146,13 +149,27 @@ def _trust_line(settings: Settings) -> str:
 
 
 def _rule(rule: Rule) -> dict[str, Any]:
-    return {
+    shown: dict[str, Any] = {
         "kind": rule.kind,
         "rule": rule.canonical,
         "text": rule.text,
         "tool": rule.tool,
         "source": _source(rule.source),
     }
+    if isinstance(rule.spec, PathPattern):
+        # Where the pattern starts, resolved: Claude Code's `/path` is not what it looks like.
+        shown["paths"] = {"from": str(rule.spec.base), "anyDepth": not rule.spec.anchored}
+    return shown
+
+
+def _note(rule: Rule, root: Path) -> str:
+    """What a rule's text does not say itself."""
+    spec = rule.spec
+    if rule.source.claude and isinstance(spec, PathPattern):
+        written = spec.text.strip()
+        if written.startswith("/") and not written.startswith("//"):
+            return f"  (/ is the project root, {root})"
+    return ""
 
 
 def _sourced(value: Sourced[Path]) -> dict[str, Any]:
