@@ -20,42 +20,27 @@ from tether.render.theme import (
 )
 from tether.views import ReadFileLine, ReadResultView
 
-__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
-
-COLLAPSE_OVER = 30
-"""A read card longer than this many lines is shown collapsed unless asked in full."""
-KEEP_HEAD = 12
-"""Lines a collapsed card keeps from the start of its window."""
-KEEP_TAIL = 6
-"""Lines a collapsed card keeps from the end of its window."""
+__all__ = ["code_view", "render_read_result"]
 
 
 def render_read_result(view: ReadResultView, *, full: bool = True) -> RenderableType:
     """Header with the path and the window, the code view, then how to continue.
 
-    Unless `full`, a window of more than `COLLAPSE_OVER` lines keeps its first and last
-    lines with `… N lines …` between. Only the lines shown are highlighted: the last ones are
-    lexed from where they start, as any window that starts mid-file is, so a card costs what it
-    shows, not the size of the file it was read from.
+    Unless `full`, the card is as short as Claude Code's: one line saying how many lines were
+    read and from where (`Read 37 lines · src/app.py  lines 1-37 of 37`): the model read
+    them, the person rarely needs them; `--verbose` and `/transcript` show them. Nothing is
+    highlighted then, so a card costs nothing, whatever the size of the window.
     """
+    if not full:
+        return _summary(view)
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         numbers = [line.number for line in view.lines]
-        width = len(str(numbers[-1]))
-        if not full and len(numbers) > COLLAPSE_OVER:
-            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
-            head, tail = view.lines[:KEEP_HEAD], view.lines[-KEEP_TAIL:]
-            parts.append(code_view(numbers[:KEEP_HEAD], _texts(head), view.lang, width))
-            parts.append(note(f"… {hidden} lines …"))
-            parts.append(code_view(numbers[-KEEP_TAIL:], _texts(tail), view.lang, width))
-        else:
-            parts.append(code_view(numbers, _texts(view.lines), view.lang, width))
+        parts.append(code_view(numbers, _texts(view.lines), view.lang, len(str(numbers[-1]))))
         last = view.lines[-1].number
         if last < view.total_lines:
-            more = view.total_lines - last
-            cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
-            parts.append(note(f"{cut}… {more} more lines; continue at offset={last + 1}"))
+            parts.append(note(_continuation(view, last)))
     elif view.total_lines == 0:
         parts.append(note("empty file"))
     else:
@@ -63,6 +48,29 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
             note(f"empty window: no lines shown from offset={view.offset} of {view.total_lines}")
         )
     return card(Group(*parts), title=title)
+
+
+def _summary(view: ReadResultView) -> Text:
+    """The one line of a read, and how it continues when the file goes on."""
+    count = len(view.lines)
+    read = f"Read {count} line{'' if count == 1 else 's'}" if view.total_lines else "Read"
+    line = Text.assemble(
+        ("● ", "green"),
+        (read, HEADING),
+        " · ",
+        printable(view.path),
+        "  ",
+        (_window_label(view), SUBTLE),
+    )
+    if view.lines and (last := view.lines[-1].number) < view.total_lines:
+        line.append(f"\n  {_continuation(view, last)}", SUBTLE)
+    return line
+
+
+def _continuation(view: ReadResultView, last: int) -> str:
+    more = view.total_lines - last
+    cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
+    return f"{cut}… {more} more lines; continue at offset={last + 1}"
 
 
 def code_view(
