@@ -12,6 +12,7 @@ from typing import Any
 
 from tether.settings.effective import effective_mode
 from tether.settings.loaded import Settings
+from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleKind
 from tether.settings.sources import SettingsSource
 from tether.settings.values import FileSummary, Sourced
@@ -75,8 +76,10 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
             continue
         lines.append(f"{kind}:")
         width = max(len(rule.canonical) for rule in rules)
+        root = settings.root
         lines.extend(
-            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}" for rule in rules
+            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}{_note(rule, root)}"
+            for rule in rules
         )
     if settings.claude_files:
         lines.append("")
@@ -121,8 +124,7 @@ def _claude_line(summary: FileSummary, home: Path) -> str:
     if summary.withheld:
         line += "; what it grants waits for trust"
     if summary.unsupported:
-        plural = "s" if summary.unsupported > 1 else ""
-        line += f"; {summary.unsupported} key{plural} not supported (see the warnings)"
+        line += f"; not supported: {', '.join(summary.unsupported)} (see the warnings)"
     return line
 
 
@@ -133,7 +135,7 @@ def _claude_file(summary: FileSummary, home: Path) -> dict[str, Any]:
         "read": list(summary.read),
         "withheld": summary.withheld,
         "skipped": summary.skipped,
-        "unsupported": summary.unsupported,
+        "unsupported": list(summary.unsupported),
     }
 
 
@@ -146,13 +148,27 @@ def _trust_line(settings: Settings) -> str:
 
 
 def _rule(rule: Rule) -> dict[str, Any]:
-    return {
+    shown: dict[str, Any] = {
         "kind": rule.kind,
         "rule": rule.canonical,
         "text": rule.text,
         "tool": rule.tool,
         "source": _source(rule.source),
     }
+    if isinstance(rule.spec, PathPattern):
+        # Where the pattern starts, resolved: Claude Code's `/path` is not what it looks like.
+        shown["paths"] = {"from": str(rule.spec.base), "anyDepth": not rule.spec.anchored}
+    return shown
+
+
+def _note(rule: Rule, root: Path) -> str:
+    """What a rule's text does not say itself."""
+    spec = rule.spec
+    if rule.source.claude and isinstance(spec, PathPattern):
+        written = spec.text.strip()
+        if written.startswith("/") and not written.startswith("//"):
+            return f"  (/ is the project root, {root})"
+    return ""
 
 
 def _sourced(value: Sourced[Path]) -> dict[str, Any]:

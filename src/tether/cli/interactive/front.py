@@ -59,6 +59,10 @@ class Back(Protocol):
         """Esc on a picker."""
         ...
 
+    def view_whole(self) -> None:
+        """Page the whole of what the open question is about."""
+        ...
+
     async def close(self) -> None:
         """Stop what runs and let go of the session."""
         ...
@@ -167,6 +171,11 @@ class Front:
             self.back.picker_escape()
         elif self.screen.picker is not None:
             self.screen.picker.dismiss_now()
+
+    def view_whole(self) -> None:
+        """`v` on a question: the conversation pages what it is about."""
+        if self.back is not None:
+            self.back.view_whole()
 
     def _unqueue(self) -> None:
         if not self.queue:

@@ -74,6 +74,10 @@ class Controls(Protocol):
         """Esc or Ctrl+C on a picker: dismiss it (a permission question: interrupt the turn)."""
         ...
 
+    def view_whole(self) -> None:
+        """Show the whole of what a question is about (a long diff, a long command)."""
+        ...
+
 
 def read_shift_enter() -> None:
     """Read every way terminals send Shift+Enter or Alt+Enter as Ctrl+J (a new line)."""
@@ -235,6 +239,10 @@ def _picker_keys(kb: KeyBindings, controls: Controls) -> None:
         """A key in the guard time was meant for the draft: it goes there, not to the picker."""
         if event.data.isprintable():
             controls.screen.input.insert_text(event.data)
+
+    @kb.add("v", filter=choosing & Condition(lambda: bool(_picker(controls.screen).more)))
+    def _view(event: KeyPressEvent) -> None:
+        controls.view_whole()
 
     @kb.add("up", filter=choosing)
     @kb.add("k", filter=choosing)
