@@ -46,7 +46,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
 
     bad = tether(home, "run", "/mode sideways", "--model", model, "--cwd", str(ws))
     assert bad.returncode == 1
-    assert "Usage: /mode ask | accept-edits | auto" in bad.stderr
+    assert "Usage: /mode ask | accept-edits | auto | plan" in bad.stderr
     switched = tether(home, "run", "/mode auto", "--model", model, "--cwd", str(ws))
     assert switched.returncode == 0
     assert "mode: auto" in switched.stderr
