@@ -78,3 +78,26 @@ def test_models_lists_the_catalog_with_the_settings_entries(tmp_path: Path, ws: 
     assert rows["gpt-5.5"]["price"] is None
     table = tether(home, "models", "--cwd", str(ws))
     assert "my-local (settings)" in table.stdout and "unknown" in table.stdout
+
+
+def test_usage_shows_each_models_cost_and_unknown_for_an_unpriced_one() -> None:
+    from rich.console import Console
+
+    from tether.cli.interactive.usage import render_usage, usage_by_model
+    from tether.session.events import SessionConfigEvent, UsageEvent
+
+    events = [
+        UsageEvent(input_tokens=1_000, output_tokens=100, cost_usd=0.003),
+        UsageEvent(input_tokens=2_000, output_tokens=100, cost_usd=0.005),
+        SessionConfigEvent(config_id="model", value="openai:mystery"),
+        UsageEvent(input_tokens=500, output_tokens=50),
+    ]
+    rows = usage_by_model(events, "anthropic:claude-sonnet-4-5")
+    console = Console(width=120, record=True)
+    console.print(render_usage(rows))
+    text = console.export_text()
+    sonnet, mystery, total = (
+        line for line in text.splitlines() if line.startswith(("anthropic", "openai", "total"))
+    )
+    assert sonnet.endswith("$0.0080") and mystery.endswith("unknown")
+    assert total.endswith("unknown")  # never a partial sum shown as the whole

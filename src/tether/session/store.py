@@ -265,9 +265,12 @@ def _info(path: Path) -> StoredSession:
 
 
 def _cost(data: bytes) -> float | None:
-    """What the log's model responses cost; `None` when one has no known price."""
+    """What the log's model responses cost; `None` when one has no known price, or none
+    reported its usage."""
     total = 0.0
     at = data.find(_USAGE)
+    if at < 0:
+        return None
     while at >= 0:
         end = data.find(b"\n", at + 1)
         if end < 0:
