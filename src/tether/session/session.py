@@ -11,7 +11,7 @@ from typing import Any
 from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.hooks.guard import HookGuard
+from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
@@ -66,7 +66,7 @@ class Session:
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
         # One guard for the session and its agents: what an agent writes counts as the session's.
-        guard = config.hook_guard or HookGuard()
+        guard = config.hook_guard or HookGuard(guard_path(log_.path))
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
