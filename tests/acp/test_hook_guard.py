@@ -85,5 +85,7 @@ async def test_a_planted_hook_script_is_asked_about_over_acp(
     reason = tool_call.field_meta["tether"]["reason"]
     assert "the PostToolUse hook" in reason and "runs outside the sandbox" in reason
     assert f"{workspace / 'h/check.sh'}: appeared" in reason
+    # An editor that shows no `_meta` still shows what changed: it is the request's content.
+    assert tool_call.content[0].content.text == reason
     assert [o.option_id for o in options] == ["allow_once", "reject_once"]
     assert marker.exists() == (option == "allow_once")

@@ -374,7 +374,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
             "read": ["1 allow rule"],
             "withheld": False,
             "skipped": None,
-            "unsupported": 0,
+            "unsupported": [],
         },
         {
             "scope": "claude",
@@ -382,7 +382,8 @@ def test_the_report_lists_claude_codes_rules_and_files(
             "line": (
                 f"{project}: read 3 allow rules, 4 deny rules, defaultMode (accept-edits), "
                 "env (2), model (anthropic:claude-sonnet-4-5-20250929); what it grants waits "
-                "for trust; 3 keys not supported (see the warnings)"
+                "for trust; not supported: includeCoAuthoredBy, statusLine, cleanupPeriodDays "
+                "(see the warnings)"
             ),
             "read": [
                 "3 allow rules",
@@ -393,7 +394,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
             ],
             "withheld": True,
             "skipped": None,
-            "unsupported": 3,
+            "unsupported": ["includeCoAuthoredBy", "statusLine", "cleanupPeriodDays"],
         },
     ]
 

@@ -97,6 +97,9 @@ class AcpAsker:
             tool_call.kind = _kind(subject)
         if isinstance(subject, FileAccess) and subject.preview is not None:
             tool_call = with_preview(tool_call, subject.preview, self._calls.cwd)
+        if isinstance(subject, UnsandboxedAccess) and not subject.tool_call_id:
+            # No call asks (a hook whose files changed): the question says it all itself.
+            tool_call.content = [tool_content(text_block(request.reason))]
         if isinstance(subject, WorkspaceTrust):
             tool_call.title = f"Trust the workspace {subject.root}"
             listing = "\n".join(f"- {item}" for item in subject.withheld)

@@ -133,8 +133,7 @@ def _claude_line(summary: FileSummary, home: Path) -> str:
     if summary.withheld:
         line += "; what it grants waits for trust"
     if summary.unsupported:
-        plural = "s" if summary.unsupported > 1 else ""
-        line += f"; {summary.unsupported} key{plural} not supported (see the warnings)"
+        line += f"; not supported: {', '.join(summary.unsupported)} (see the warnings)"
     return line
 
 
@@ -145,7 +144,7 @@ def _claude_file(summary: FileSummary, home: Path) -> dict[str, Any]:
         "read": list(summary.read),
         "withheld": summary.withheld,
         "skipped": summary.skipped,
-        "unsupported": summary.unsupported,
+        "unsupported": list(summary.unsupported),
     }
 
 
