@@ -32,8 +32,9 @@ from tether.models.thinking import parse_level
 from tether.policy import MODES
 from tether.session import SessionError
 from tether.session.usage import usage_report
+from tether.settings.report import permissions_text
 
-__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now"]
+__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now", "show_permissions"]
 
 KEYS = (
     ("Enter", "send the prompt (queued while a turn runs)"),
@@ -230,6 +231,33 @@ async def transcript(conversation: Conversation, _arguments: str) -> None:
         printer(update)
     printer.close()
     await _page(conversation, buffer.getvalue())
+
+
+async def show_permissions(conversation: Conversation) -> None:
+    """The live rules of this session with their files, its own answers, and a picker to
+    take one of those answers back."""
+    session = conversation.current()
+    gate = session.gate
+    answers = gate.session_answers()
+    if gate.settings is not None:
+        conversation.say(Text(permissions_text(gate.settings, gate.mode, answers)))
+    else:
+        conversation.notice(f"Mode: {gate.mode} (no settings are read in this session)")
+    if not answers:
+        return
+    keep = Choice("Keep them all")
+    picker = Picker(
+        "Take back an answer of this session? (it asks again)",
+        [*(Choice(answer) for answer in answers), keep],
+        selected=len(answers),
+    )
+    conversation.front.screen.open_picker(picker)
+    picked = await picker.result
+    if picked is None or picked.index >= len(answers):
+        return
+    taken = gate.forget_answer(picked.index)
+    if taken is not None:
+        conversation.notice(f"taken back: {taken} (asks again)")
 
 
 async def page(conversation: Conversation, card: RenderableType) -> None:

@@ -59,7 +59,6 @@ from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
 from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
-from tether.settings.report import permissions_text
 from tether.skills import skills_text
 
 if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
@@ -310,9 +309,9 @@ class Conversation:
                 self.set_mode(mode)
                 self.notice(f"mode: {mode}")
             case PermissionsList():
-                gate = self.current().gate
-                if gate.settings is not None:
-                    self.say(Text(permissions_text(gate.settings, gate.mode)))
+                from tether.cli.interactive.commands import show_permissions
+
+                await show_permissions(self)
             case SkillsList():
                 session = self.current()
                 self.say(Text(skills_text(session.skills, session.cwd)))
