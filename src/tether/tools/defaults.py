@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from tether.tools.bash.background import BashOutputTool, KillShellTool
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.exit_plan import ExitPlanTool
@@ -29,7 +30,8 @@ def default_tools(
     env: Mapping[str, str] | None = None,
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `web_fetch`,
+    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `bash_output`,
+    `kill_shell`, `web_fetch`,
     `web_search`, `todo`, `task`, `skill` and `exit_plan_mode`, in the order the model sees
     them.
 
@@ -51,6 +53,8 @@ def default_tools(
             GlobTool(),
             LsTool(),
             BashTool(sandbox=sandbox, env=env),
+            BashOutputTool(),
+            KillShellTool(),
             WebFetchTool(allow_private=allow_private_fetch),
             WebSearchTool(web_search),
             TodoTool(),
