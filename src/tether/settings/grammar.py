@@ -156,6 +156,8 @@ def scan_line(text: str) -> LineScan:
     """
     scanner = _Scanner(text)
     scanner.run()
+    if any(_control(char) for char in text):  # escaped or quoted ones too
+        scanner.control = "it holds a control character, which bash and tether may read differently"
     joined = "".join(scanner.joined) if scanner.continued else None
     comments = frozenset(
         len(text[:index].encode("utf-8", errors="surrogatepass")) for index in scanner.comments

@@ -360,6 +360,9 @@ class _Analysis:
                 self.variable(word.split("=", 1)[0])
                 index += 1
                 continue
+            if word == "-" and program == "env":
+                index += 1  # `env -` is `env -i`
+                continue
             if not word.startswith("-") or word == "-":
                 break
             if word in wrapper.stops:

@@ -230,6 +230,8 @@ def parse_script(command: str) -> Script:
         _visit(node, script)
         if node.child_count == 0 or node.type == "heredoc_body":  # a body's text is its own
             covered[node.start_byte : node.end_byte] = b"\x01" * (node.end_byte - node.start_byte)
+            if not node.is_named and node.text != node.type.encode():
+                script.skipped = True  # a token stretched over more: `"\\ "` read as `"`
     if script.unparsed is None and _skipped(data, covered):
         script.skipped = True
     return script
@@ -268,6 +270,8 @@ def _visit(node: Node, script: Script) -> None:
     if not node.is_named:
         return
     _grammar(node, script)
+    if kind == "compound_statement" and _text(node)[:2] not in ("{ ", "{\t", "{\n", "(("):
+        script.skipped = True  # bash reads `{}` and `{ls;}` as words, not as a group
     if kind == "comment":
         script.comments.append(node.start_byte)
     elif kind == "command":
@@ -341,7 +345,10 @@ def _evaluates(node: Node) -> bool:
         offset = re.search(r":[^-=?+]", inner) is not None
         return inner.startswith("!") or "@" in inner or "=" in inner or offset
     if kind == "test_command":
-        return text.startswith("((") or _ARITHMETIC_TEST.search(text) is not None
+        if text.startswith("((") or _ARITHMETIC_TEST.search(text) is not None:
+            return True
+        # As bash reads them: `[ -\\v 'a[$(cmd)]' ]` is `-v`.
+        return any(_ARITHMETIC_TEST.fullmatch(word or "") for word in _test_words(node))
     if kind in _EXPRESSIONS:
         parent = node.parent
         while parent is not None and parent.type != "test_command":
@@ -358,6 +365,15 @@ def _bare_newline(text: str) -> bool:
             if run % 2 == 0:
                 return True
     return False
+
+
+def _test_words(test: Node) -> Iterator[Word]:
+    """The words of a `[ ]` or `[[ ]]` test as bash reads them (`None` when they expand)."""
+    for node in _walk(test):
+        if node.type in ("word", "string", "raw_string", "concatenation", "number"):
+            yield literal(node)
+        elif node.type == "test_operator":
+            yield _unescape_bare(_text(node))
 
 
 def _word_problem(text: str) -> str | None:
