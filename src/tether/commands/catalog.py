@@ -152,6 +152,7 @@ BUILTIN: tuple[Command, ...] = (
     ),
     Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
+    Command("bashes", "The background commands: how each stands; stop one", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
     Command(
         "rewind",

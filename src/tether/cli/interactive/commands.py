@@ -189,6 +189,35 @@ async def usage(conversation: Conversation, _arguments: str) -> None:
     conversation.say(render_usage(rows, usage_report(session.events).agents))
 
 
+async def bashes(conversation: Conversation, _arguments: str) -> None:
+    """The session's background commands, each with how it stands; pick a running one to
+    stop it."""
+    session = conversation.session
+    jobs = session.jobs.all() if session is not None else []
+    if session is None or not jobs:
+        conversation.notice("no background commands (bash with run_in_background starts one)")
+        return
+    listing = Table(box=None, show_header=False, pad_edge=False)
+    listing.add_column(style="bold", no_wrap=True)
+    listing.add_column(no_wrap=True)
+    listing.add_column()
+    for job in jobs:
+        listing.add_row(job.id, job.status(), Text(job.command))
+    conversation.say(Group(Text("Background commands", style="bold"), listing))
+    running = session.jobs.running()
+    if not running:
+        return
+    choices = [Choice(f"Stop {job.id}", detail=job.command) for job in running]
+    choices.append(Choice("Keep them running"))
+    picked = await _pick(conversation, Picker("Stop a background command?", choices))
+    if picked is None or picked >= len(running):
+        return
+    job = await session.jobs.kill(running[picked].id)
+    conversation.notice(f"{job.id}: {job.status()}")
+    conversation.front.facts.jobs = len(session.jobs.running())
+    conversation.front.screen.refresh()
+
+
 async def transcript(conversation: Conversation, _arguments: str) -> None:
     """The whole session in full (long cards expanded), through a pager."""
     session = conversation.session
@@ -281,6 +310,7 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "thinking": thinking,
     "usage": usage,
     "transcript": transcript,
+    "bashes": bashes,
     "exit": leave,
 }
 """The handler of each `terminal` command of the catalog."""
