@@ -155,6 +155,7 @@ BUILTIN: tuple[Command, ...] = (
     ),
     Command("cost", "What this session cost, per model (as /usage)", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
+    Command("bashes", "The background commands: how each stands; stop one", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
     Command(
         "rewind",
