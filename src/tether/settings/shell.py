@@ -247,8 +247,7 @@ def _trailing_words(command: Node) -> list[Word]:
     node = command
     parent = node.parent
     while parent is not None and parent.type in ("pipeline", "list"):
-        last = parent.named_children[-1] if parent.named_children else None
-        if last is None or last.id != node.id:
+        if node.next_named_sibling is not None:
             return []
         node, parent = parent, parent.parent
     body = parent.child_by_field_name("body") if parent is not None else None

@@ -1,5 +1,6 @@
 """The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
-`/usage`, `/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
+`/usage` (`/cost`), `/transcript`, `/exit`. Each is listed in the shared catalog as a
+`terminal` command."""
 
 from __future__ import annotations
 
@@ -313,6 +314,7 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "model": model,
     "thinking": thinking,
     "usage": usage,
+    "cost": usage,
     "transcript": transcript,
     "bashes": bashes,
     "exit": leave,
