@@ -77,8 +77,6 @@ class GeminiModel(StreamingModel[_Connection, "GenerateContentResponse"]):
         return connect
 
     async def _open(self, request: ModelRequest) -> _Stream:
-        from google.genai import types
-
         history = same_model_thinking(request.messages, self.name)
         config: dict[str, Any] = {
             "automatic_function_calling": {"disable": True},
