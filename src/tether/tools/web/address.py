@@ -13,7 +13,7 @@ import socket
 
 from tether.tools.errors import ToolError
 
-__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range"]
+__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range", "refuse_known_private"]
 
 ALLOW_PRIVATE_FLAG = "--allow-private-fetch"
 
@@ -48,6 +48,30 @@ def forbidden_range(address: IPAddress) -> str | None:
     if address.is_multicast or address.is_reserved:
         return "a reserved"
     return None
+
+
+def refuse_known_private(host: str, *, allow_private: bool) -> None:
+    """Refuse (`ToolError`) a host that is a private address without looking it up: an
+    address written out, or `localhost`. Checked before anyone is asked, so no one approves
+    a fetch that would be refused anyway; names that resolve to one are refused at connect."""
+    if allow_private:
+        return
+    bare = host.strip("[]").rstrip(".").lower()
+    if bare == "localhost" or bare.endswith(".localhost"):
+        raise ToolError(
+            f"Refusing to fetch from {host}: it is a loopback address; "
+            f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
+        )
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:
+        return
+    what = forbidden_range(address)
+    if what is not None:
+        raise ToolError(
+            f"Refusing to fetch from {host}: it is {what} address; "
+            f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
+        )
 
 
 async def checked_addresses(host: str, port: int, *, allow_private: bool) -> list[str]:
