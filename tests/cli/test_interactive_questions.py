@@ -206,7 +206,7 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
 ) -> None:
     home = tmp_path / "home"
     fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
-    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://localhost:9/"}}
+    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
     model = _script(tmp_path / "s.json", {"toolCalls": [fetch, local]}, {"text": "Refused."})
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
@@ -216,6 +216,6 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     shown = " ".join(tui.everything.split())
     assert "Allow" not in shown  # refused before anyone was asked
     assert "Refusing to fetch from 127.0.0.1: it is a loopback address" in shown
-    assert "Refusing to fetch from localhost: it is a loopback address" in shown
+    assert "Refusing to fetch from ::1: it is a loopback address" in shown
     tui.press("ctrl-d")
     assert tui.finish() == 0

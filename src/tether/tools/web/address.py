@@ -51,19 +51,13 @@ def forbidden_range(address: IPAddress) -> str | None:
 
 
 def refuse_known_private(host: str, *, allow_private: bool) -> None:
-    """Refuse (`ToolError`) a host that is a private address without looking it up: an
-    address written out, or `localhost`. Checked before anyone is asked, so no one approves
-    a fetch that would be refused anyway; names that resolve to one are refused at connect."""
+    """Refuse (`ToolError`) a host that is a private address written out, without a lookup.
+    Checked before anyone is asked, so no one approves a fetch that would be refused anyway;
+    a name that resolves to one is refused when it connects."""
     if allow_private:
         return
-    bare = host.strip("[]").rstrip(".").lower()
-    if bare == "localhost" or bare.endswith(".localhost"):
-        raise ToolError(
-            f"Refusing to fetch from {host}: it is a loopback address; "
-            f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
-        )
     try:
-        address = ipaddress.ip_address(bare)
+        address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return
     what = forbidden_range(address)
