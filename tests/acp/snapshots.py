@@ -230,6 +230,21 @@ def checked_on_load(updates: list[Message]) -> list[Message]:
     ]
 
 
+def replayable(updates: list[Message]) -> list[Message]:
+    """Every update a load must send again as it went live, the person's own prompts apart.
+
+    Left out: a call's progress (live only), the slash commands (advertised after either
+    answer, not part of the conversation) and the person's prompts (a live client has them;
+    compared with what was sent).
+    """
+    return [
+        u
+        for u in updates
+        if u["sessionUpdate"] not in ("user_message_chunk", "available_commands_update")
+        and not (u["sessionUpdate"] == "tool_call_update" and u.get("status") == "in_progress")
+    ]
+
+
 def dump_lines(items: list[Any]) -> str:
     """One JSON document a line."""
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acp.snapshots import checked_on_load, dump_lines, run_fixture
+from tests.acp.snapshots import checked_on_load, dump_lines, replayable, run_fixture
 from tests.conftest import REPO
 from tests.golden import check_golden
 
@@ -31,6 +31,8 @@ async def test_fixture(name: str, tmp_path: Path) -> None:
 
     # session/load in another process shows the same cards and text as the live run...
     assert checked_on_load(run.loaded_updates) == checked_on_load(run.live_updates)
+    # ...indeed every update the live run sent, in the same order (but live progress)...
+    assert replayable(run.loaded_updates) == replayable(run.live_updates)
     # ...and the person's own prompts, which a live client already had.
     replayed = [
         u["content"]["text"]
@@ -38,6 +40,11 @@ async def test_fixture(name: str, tmp_path: Path) -> None:
         if u["sessionUpdate"] == "user_message_chunk" and u["content"]["type"] == "text"
     ]
     assert replayed == run.prompts
+
+    # A notice starts a paragraph of its own, so no client glues it to the model's last words.
+    for update in run.live_updates:
+        if update["sessionUpdate"] == "agent_message_chunk" and "_meta" in update:
+            assert update["content"]["text"].startswith("\n\n"), update
 
 
 def test_every_fixture_is_complete() -> None:
