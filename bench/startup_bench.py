@@ -4,7 +4,7 @@ Rows (each spawn is a fresh process; tether and its floor alternate, run after r
 
 - `tether --version` against `python -c pass`: goal <= 100 ms and <= 3x;
 - `tether sessions` on 1,000 stored sessions against importing rich and reading the 1,000
-  headers: goal <= 1.5x;
+  headers: goal <= 1.5x; `tether sessions -n 0`, listing all 1,000: goal <= 3x;
 - `tether run`, spawn to its first model request, against
   `import openai, rich.console, rich.markdown, pydantic`: goal <= floor + 100 ms;
 - `tether acp`, spawn to its `initialize` answer, against `import acp.schema`: <= 1.15x.
@@ -276,6 +276,14 @@ def rows(root: Path, model: LoopbackModel) -> list[Row]:
             _python(_HEADERS_FLOOR, str(folder)),
             "<= 1.5x",
             lambda t, f: t <= 1.5 * f,
+        ),
+        Row(
+            f"tether sessions -n 0 ({STORED_SESSIONS} listed)",
+            "rich + read the headers",
+            _tether(listed_home, "sessions", "-n", "0"),
+            _python(_HEADERS_FLOOR, str(folder)),
+            "<= 3x",
+            lambda t, f: t <= 3 * f,
         ),
         Row(
             "tether run -> 1st request",

@@ -46,3 +46,33 @@ async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path:
     [said] = [e for e in events if e["type"] == "user/message"]
     assert said["content"] == [{"type": "text", "text": "The branch: topic-42. Explain it."}]
     assert said["shown"] == [{"type": "text", "text": "/git:branch 42"}]
+
+
+async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
+    tmp_path: Path,
+) -> None:
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    agent_file = workspace / ".claude" / "agents" / "review" / "checker.md"
+    agent_file.parent.mkdir(parents=True)
+    agent_file.write_text(
+        "---\nname: checker\ndescription: Checks things\ntools: Read, NotebookEdit\n"
+        "permissionMode: plan\ncolor: cyan\n---\nCheck.\n"
+    )
+    model = _script(tmp_path, {"text": "never asked"})
+    agent = await AgentProcess.start(home, "--model", model)
+    await agent.initialize()
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/agents"))
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+    assert "  checker  (.claude/agents/review/checker.md, cyan)\n    Checks things\n" in text
+    assert "    tools: read\n" in text
+    assert (
+        f"  {agent_file}:4: `tools` names 'NotebookEdit', which no tether tool answers to; "
+        "left out\n"
+    ) in text
+    assert f"  {agent_file}:5: `permissionMode` is not supported" in text

@@ -41,7 +41,12 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
         assert model["currentValue"] == f"script:{first}"
         assert [o["value"] for o in model["options"]] == [f"script:{first}", f"script:{second}"]
         assert options["mode"]["currentValue"] == "ask"
-        assert [o["value"] for o in options["mode"]["options"]] == ["ask", "accept-edits", "auto"]
+        assert [o["value"] for o in options["mode"]["options"]] == [
+            "ask",
+            "accept-edits",
+            "auto",
+            "plan",
+        ]
 
         params = {"sessionId": session_id, "configId": "model", "value": "openai:nope"}
         reply, _ = await agent.request("session/set_config_option", params)

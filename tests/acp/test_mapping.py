@@ -238,7 +238,7 @@ def test_modes_match_the_policy_modes() -> None:
     assert tuple(mode.id for mode in AVAILABLE_MODES) == MODES
     state = serialize_params(mode_state("accept-edits"))
     assert state["currentModeId"] == "accept-edits"
-    assert [m["name"] for m in state["availableModes"]] == ["Ask", "Accept edits", "Auto"]
+    assert [m["name"] for m in state["availableModes"]] == ["Ask", "Accept edits", "Auto", "Plan"]
     assert all(m["description"] for m in state["availableModes"])
 
 

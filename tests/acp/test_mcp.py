@@ -123,3 +123,53 @@ async def test_project_servers_start_once_approved_until_they_change(tmp_path: P
     assert "proj: " in first["toolCall"]["content"][0]["content"]["text"]
     said = again["toolCall"]["content"][0]["content"]["text"]
     assert said.startswith("The project configures (changed since they were approved):")
+
+
+async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
+    tmp_path: Path,
+) -> None:
+    from tether.settings import TrustStore, load_settings
+
+    workspace = (tmp_path / "ws").resolve()
+    (workspace / ".claude").mkdir(parents=True)
+    server = {"command": "${PYTHON_FOR_MCP:-" + sys.executable + "}", "args": [str(SAMPLE)]}
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"proj": server}}))
+    local = workspace / ".claude/settings.local.json"
+    local.write_text(json.dumps({"enableAllProjectMcpServers": True}))
+    home = tmp_path / "home"
+    TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
+    model = _script(
+        tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
+    )
+    asked: list[Message] = []
+
+    def refuse(request: Message) -> Message:
+        asked.append(request["params"])
+        return {"outcome": {"outcome": "selected", "optionId": "reject_once"}}
+
+    for disabled in (False, True):
+        if disabled:  # from a file the workspace does not even need trusted for
+            (workspace / ".claude/settings.json").write_text(
+                json.dumps({"disabledMcpjsonServers": ["proj"]})
+            )
+            TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
+        agent = await AgentProcess.start(home, "--model", model)
+        try:
+            await agent.initialize()
+            reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+            session_id = reply["result"]["sessionId"]
+            reply, notes = await agent.request("session/prompt", _prompt(session_id, "add"), refuse)
+        finally:
+            assert await agent.close() == 0
+        text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+        [done] = _updates(notes, "tool_call_update")
+        if not disabled:
+            assert asked == []  # the settings approved them: nobody was asked
+            assert done["status"] == "completed" and done["content"][0]["content"]["text"] == "2"
+            assert f"approved by enableAllProjectMcpServers in {local}" in text
+        else:
+            assert done["status"] == "failed"
+            assert (
+                f"MCP server proj of {workspace}/.mcp.json was not started: "
+                "disabledMcpjsonServers in"
+            ) in text

@@ -85,7 +85,7 @@ def test_typescript_sdk_client(node: str, tmp_path: Path) -> None:
 
     assert seen["protocolVersion"] == 1
     assert seen["agent"] == "tether"
-    assert seen["modes"] == ["ask", "accept-edits", "auto"]
+    assert seen["modes"] == ["ask", "accept-edits", "auto", "plan"]
     assert seen["stopReason"] == "end_turn"
     assert seen["listed"] == [seen["sessionId"]]
     view = seen["readView"]

@@ -105,7 +105,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         ]
         assert commands["review"]["description"] == "Review one file"
         assert commands["review"]["input"] == {"hint": "PATH"}
-        assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto"}
+        assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto | plan"}
         assert "input" not in commands["standup"]
 
         reply, notes = await agent.request("session/prompt", _prompt(session_id, "/mode auto"))
@@ -114,7 +114,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         assert not _updates(notes, "agent_message_chunk")  # the model was not asked
 
         reply, _ = await agent.request("session/prompt", _prompt(session_id, "/mode yolo"))
-        assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto")
+        assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto | plan")
 
         reply, notes = await agent.request("session/prompt", _prompt(session_id, "/review a.py"))
         text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
@@ -141,3 +141,61 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
     assert [u["content"]["text"] for u in _updates(loaded, "user_message_chunk")] == [
         "/review a.py"
     ]
+
+
+async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path: Path) -> None:
+    plan = "1. Change a.py.\n2. Run the tests."
+    edit = {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
+    model = _script(
+        tmp_path,
+        {
+            "toolCalls": [
+                {"id": "r", "name": "read", "arguments": {"path": "a.py"}},
+                {"id": "e1", "name": "edit", "arguments": edit},
+            ]
+        },
+        {"toolCalls": [{"id": "p", "name": "ExitPlanMode", "arguments": {"plan": plan}}]},
+        {"toolCalls": [{"id": "e2", "name": "edit", "arguments": edit}]},
+        {"text": "done"},
+    )
+    home, workspace = tmp_path / "home", tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "a.py").write_text("x = 1\n")
+    agent = await AgentProcess.start(home, "--model", model)
+    await agent.initialize()
+    asked: list[dict[str, object]] = []
+
+    def approve(request: dict[str, object]) -> dict[str, object]:
+        asked.append(request)
+        return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+
+    try:
+        reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
+        session_id = reply["result"]["sessionId"]
+        assert "plan" in [m["id"] for m in reply["result"]["modes"]["availableModes"]]
+        reply, _ = await agent.request(
+            "session/set_mode", {"sessionId": session_id, "modeId": "plan"}
+        )
+        assert "error" not in reply
+        reply, notes = await agent.request(
+            "session/prompt", _prompt(session_id, "make x 2"), approve
+        )
+        assert reply["result"] == {"stopReason": "end_turn"}
+    finally:
+        assert await agent.close() == 0
+    [request] = asked
+    params = request["params"]
+    assert isinstance(params, dict)
+    assert params["toolCall"]["toolCallId"] == "p"
+    assert params["toolCall"]["content"][0]["content"]["text"] == plan
+    assert [(o["optionId"], o["name"]) for o in params["options"]] == [
+        ("allow_once", "Yes, and accept edits"),
+        ("allow_always", "Yes, and run in auto mode"),
+        ("reject_once", "No, keep planning"),
+    ]
+    # The client's mode menu follows the session out of plan mode.
+    assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["accept-edits"]
+    finals = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update") if "status" in u}
+    assert finals["e1"]["status"] == "failed"
+    assert finals["e2"]["status"] == "completed"
+    assert (workspace / "a.py").read_text() == "x = 2\n"

@@ -143,7 +143,7 @@ async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_pat
         )
         error = _error(reply)
         assert error["code"] == -32602
-        assert error["message"] == "Unknown mode 'yolo': use one of ask, accept-edits, auto"
+        assert error["message"] == "Unknown mode 'yolo': use one of ask, accept-edits, auto, plan"
         reply, _ = await agent.request(
             "session/set_mode", {"sessionId": session_id, "modeId": "auto"}
         )

@@ -116,3 +116,19 @@ def _log_all(home: Path) -> list[dict[str, Any]]:
     for path in sorted((home / "sessions").glob("*.jsonl"), key=lambda p: p.stat().st_mtime):
         events.extend(json.loads(line) for line in path.read_text().splitlines())
     return events
+
+
+def test_a_model_of_another_provider_is_said_and_the_sessions_answers(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    _command(ws, "---\nmodel: haiku\ndescription: Quick\n---\nBe quick.\n", name="quick")
+    model = _script(tmp_path / "s.json", {"text": "quick answer"})
+    run = tether(home, "run", "/quick", "--model", model, "--cwd", str(ws))
+    assert run.returncode == 0, run.stderr
+    path = ws / ".claude" / "commands" / "quick.md"
+    assert (
+        f"{path}: `model: haiku` names an Anthropic model; this session runs on {model}, "
+        "and so does the command"
+    ) in " ".join(run.stderr.split())
+    assert "quick answer" in run.stdout

@@ -87,6 +87,12 @@ def test_permissions_lists_claude_rules_with_their_files(tmp_path: Path, ws: Pat
     text = tether(home, "permissions", cwd=ws)
     assert text.returncode == 0, text.stderr
     assert re.search(r"read\(/secrets/\*\*\)\s+claude\s+" + re.escape(str(ws)), text.stdout)
+    assert f"settings.json  (/ is the project root, {ws})" in text.stdout
+    paths = {r["text"]: r["paths"] for r in report["rules"]}
+    assert paths == {
+        "Read(./.env*)": {"from": str(ws), "anyDepth": False},
+        "Read(/secrets/**)": {"from": str(ws / "secrets"), "anyDepth": False},
+    }
     assert "Claude Code's files:" in text.stdout
     checked = tether(home, "permissions", "check", "read(secrets/key.pem)", cwd=ws)
     assert "denied" in checked.stdout

@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import REPO
+from tether.cli.sessions import MIN_PREFIX, unique_prefix, unique_prefixes
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 
@@ -294,3 +297,19 @@ def test_a_failed_call_shows_its_error_marked_failed_not_its_change(
 
 def _line_with(text: str, word: str) -> str:
     return next(line for line in text.splitlines() if word in line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("0123ab", min_size=1, max_size=14), max_size=30))
+def test_unique_prefixes_are_the_shortest_no_other_id_starts_with(ids: list[str]) -> None:
+    found = unique_prefixes(ids)
+    for session_id in set(ids):
+        expected = next(
+            (
+                session_id[:n]
+                for n in range(MIN_PREFIX, len(session_id))
+                if not any(o != session_id and o.startswith(session_id[:n]) for o in ids)
+            ),
+            session_id,
+        )
+        assert found[session_id] == expected == unique_prefix(session_id, ids)

@@ -46,7 +46,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
 
     bad = tether(home, "run", "/mode sideways", "--model", model, "--cwd", str(ws))
     assert bad.returncode == 1
-    assert "Usage: /mode ask | accept-edits | auto" in bad.stderr
+    assert "Usage: /mode ask | accept-edits | auto | plan" in bad.stderr
     switched = tether(home, "run", "/mode auto", "--model", model, "--cwd", str(ws))
     assert switched.returncode == 0
     assert "mode: auto" in switched.stderr
@@ -99,7 +99,8 @@ def test_a_workspace_cannot_give_itself_a_server_that_runs_outside(
     home = tmp_path / "home"
     marker = tmp_path / "ran-outside-the-sandbox"
     planted = {"mcpServers": {"planted": {"command": "sh", "args": ["-c", f"touch {marker}"]}}}
-    write = f"printf '%s' {shlex.quote(json.dumps(planted))} > .mcp.json"
+    # Through a program, not a redirection: the gate asks before a redirection into .mcp.json.
+    write = f"printf '%s' {shlex.quote(json.dumps(planted))} | tee .mcp.json"
     model = _script(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": write}}]},

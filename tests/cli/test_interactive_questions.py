@@ -105,3 +105,44 @@ def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
     assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_one_card_per_call_and_a_long_change_is_seen_whole(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    """An approved command leaves one card (its result), never a stale `awaiting approval`
+    one; a change taller than the screen is cut with a count and `v` pages it whole."""
+    home = tmp_path / "home"
+    body = "".join(f"line_{n} = {n}\n" for n in range(60))
+    made = {"id": "m", "name": "bash", "arguments": {"command": "echo made-by-$((6 * 7))"}}
+    write = {"id": "w", "name": "write", "arguments": {"path": "big.py", "content": body}}
+    model = _script(
+        tmp_path / "s.json", {"toolCalls": [made]}, {"toolCalls": [write]}, {"text": "Both done."}
+    )
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=60, rows=30)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("go")
+    tui.wait_for(CHOOSE)
+    tui.type("1")
+    tui.wait_for("Allow Write")
+    tui.wait_for(CHOOSE)
+    shown = tui.display
+    assert "more lines · v shows it whole" in shown and "v: see it whole" in shown
+    # At 60 columns the question wraps: its path and its reason are there whole.
+    assert f"AllowWrite{ws / 'big.py'}?" in "".join(shown.split())
+    assert "edits need approval in ask mode" in " ".join(shown.split())
+    assert "line_59" not in tui.everything
+    tui.type("v")  # PAGER=cat: the whole change is written out
+    tui.wait_in_scrollback("line_59 = 59")
+    tui.wait_for(CHOOSE)
+    tui.type("1")
+    tui.wait_for("Both done.")
+    scrollback = tui.everything
+    # The command's one card, with its output, and no card left awaiting approval.
+    assert scrollback.count("$ echo made-by-$((6 * 7))") == 1
+    assert "made-by-42" in scrollback
+    assert "awaiting approval" not in scrollback
+    assert scrollback.count("✓ allowed once") == 2
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

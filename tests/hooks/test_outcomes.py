@@ -249,7 +249,7 @@ def test_the_environment_and_the_directory_of_a_hook(
         # Names only: exact, name by name; anything else: a regular expression searched for.
         ("mcp__git", "PostToolUse", "mcp__git__log", False),
         ("mcp__.*__delete", "PreToolUse", "mcp__fs__delete_file", True),
-        ("^Bash", "PreToolUse", "bash_output", False),
+        ("^Bash", "PreToolUse", "bash_output", True),  # its Claude Code name is BashOutput
         ("^Bash$", "PreToolUse", "bash", True),
         ("Notebook.*", "PreToolUse", "edit", False),
         ("Edit | Write", "PreToolUse", "write", True),

@@ -74,28 +74,30 @@ def read(path: Path, workspace: Path, tool: str = "read") -> Access:
 
 
 # case -> (trusted outcome per mode, untrusted outcome per mode), modes in MODES order
-# (ask, accept-edits, auto): "pass" without asking, "ask", or "deny" (a rule refuses).
-MATRIX: dict[str, tuple[tuple[str, str, str], tuple[str, str, str]]] = {
-    "read .env": (("deny",) * 3, ("deny",) * 3),
-    "grep .env": (("deny",) * 3, ("deny",) * 3),
-    "edit src/app.py": (("pass",) * 3, ("ask", "pass", "pass")),
-    "write src/new.py": (("pass",) * 3, ("ask", "pass", "pass")),
-    "edit src/protected.py": (("ask",) * 3, ("ask",) * 3),
-    "edit outside": (("ask", "ask", "pass"), ("ask", "ask", "pass")),
-    "read outside": (("pass",) * 3, ("ask", "ask", "pass")),
-    "bash npm test": (("pass",) * 3, ("ask", "ask", "pass")),
-    "bash npm test && rm -rf /": (("deny",) * 3, ("deny",) * 3),
-    "bash cd src && npm test": (("pass",) * 3, ("ask", "ask", "pass")),
-    "bash npm test $(id)": (("ask", "ask", "pass"), ("ask", "ask", "pass")),
-    "bash eval $X": (("ask",) * 3, ("ask",) * 3),
-    "bash git push origin": (("ask",) * 3, ("ask",) * 3),
-    "unsandboxed npm test": (("ask",) * 3, ("ask",) * 3),
-    "unsandboxed rm -rf /": (("deny",) * 3, ("deny",) * 3),
-    "no sandbox npm test": (("ask", "ask", "refused"), ("ask", "ask", "refused")),
-    "fetch docs.python.org": (("pass",) * 3, ("ask", "ask", "pass")),
-    "fetch evil.example": (("deny",) * 3, ("deny",) * 3),
-    "mcp notes": (("pass",) * 3, ("ask", "ask", "pass")),
-    "mcp other": (("ask", "ask", "pass"), ("ask", "ask", "pass")),
+# (ask, accept-edits, auto, plan): "pass" without asking, "ask", "deny" (a rule refuses),
+# "refused" (no sandbox in auto), or "plan" (plan mode refuses what would change things).
+Row = tuple[str, str, str, str]
+MATRIX: dict[str, tuple[Row, Row]] = {
+    "read .env": (("deny",) * 4, ("deny",) * 4),
+    "grep .env": (("deny",) * 4, ("deny",) * 4),
+    "edit src/app.py": (("pass",) * 3 + ("plan",), ("ask", "pass", "pass", "plan")),
+    "write src/new.py": (("pass",) * 3 + ("plan",), ("ask", "pass", "pass", "plan")),
+    "edit src/protected.py": (("ask",) * 3 + ("plan",), ("ask",) * 3 + ("plan",)),
+    "edit outside": (("ask", "ask", "pass", "plan"), ("ask", "ask", "pass", "plan")),
+    "read outside": (("pass",) * 4, ("ask", "ask", "pass", "ask")),
+    "bash npm test": (("pass",) * 4, ("ask", "ask", "pass", "ask")),
+    "bash npm test && rm -rf /": (("deny",) * 4, ("deny",) * 4),
+    "bash cd src && npm test": (("pass",) * 4, ("ask", "ask", "pass", "ask")),
+    "bash npm test $(id)": (("ask", "ask", "pass", "ask"), ("ask", "ask", "pass", "ask")),
+    "bash eval $X": (("ask",) * 4, ("ask",) * 4),
+    "bash git push origin": (("ask",) * 4, ("ask",) * 4),
+    "unsandboxed npm test": (("ask",) * 3 + ("plan",), ("ask",) * 3 + ("plan",)),
+    "unsandboxed rm -rf /": (("deny",) * 4, ("deny",) * 4),
+    "no sandbox npm test": (("ask", "ask", "refused", "plan"), ("ask", "ask", "refused", "plan")),
+    "fetch docs.python.org": (("pass",) * 4, ("ask", "ask", "pass", "ask")),
+    "fetch evil.example": (("deny",) * 4, ("deny",) * 4),
+    "mcp notes": (("pass",) * 3 + ("plan",), ("ask", "ask", "pass", "plan")),
+    "mcp other": (("ask", "ask", "pass", "plan"), ("ask", "ask", "pass", "plan")),
 }
 
 
@@ -157,6 +159,9 @@ async def test_policy_matrix(
         assert asker is None or asker.requests == []
     elif expected == "refused":
         assert "sandbox cannot start" in message
+    elif expected == "plan":
+        assert message.startswith("Plan mode is on: ")
+        assert asker is None or asker.requests == []
     else:
         assert "there is no one to ask" in message
 

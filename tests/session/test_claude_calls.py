@@ -36,6 +36,7 @@ class Shape:
 
 
 READ_A = (("read", {"path": "a.py"}),)
+JOB = (("bash", {"command": "echo started; exec sleep 30", "run_in_background": True}),)
 CHILD = {"turns": [{"toolCalls": [call("g", "grep", {"pattern": "def two"})]}, {"text": "a.py:5"}]}
 
 SHAPES: dict[str, Shape] = {
@@ -112,6 +113,15 @@ SHAPES: dict[str, Shape] = {
                        ("task", {"description": "Plan it", "prompt": "How to add three?",
                                  "agent": "plan"}),
                        tasks={"c": CHILD}),
+    "BashOutput": Shape(("BashOutput", {"bash_id": "shell-1", "filter": "."}),
+                        ("bash_output", {"id": "shell-1", "filter": "."}),
+                        before=JOB),
+    "KillShell": Shape(("KillShell", {"shell_id": "shell-1"}),
+                       ("kill_shell", {"id": "shell-1"}),
+                       before=JOB),
+    "KillBash": Shape(("KillBash", {"shell_id": "shell-1"}),
+                      ("kill_shell", {"id": "shell-1"}),
+                      before=JOB),
     "NotebookRead": Shape(("NotebookRead", {"file_path": "{ws}/notes.md"}),
                           ("read", {"path": "{ws}/notes.md"})),
 }  # fmt: skip

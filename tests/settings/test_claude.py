@@ -14,7 +14,7 @@ import pytest
 from tether.policy.check import check_use
 from tether.settings import SettingsError, SettingsFlags, TrustStore, load_settings
 from tether.settings.effective import effective_mode, model_spec, tool_env
-from tether.settings.report import claude_file_lines, permissions_report
+from tether.settings.report import claude_file_lines, permissions_report, permissions_text
 
 # `.claude/settings.json` as Claude Code's settings page shows it, with the comments and
 # trailing commas its reader takes.
@@ -216,18 +216,13 @@ def test_default_mode_values_map_to_tether_modes(
         assert len(messages) == 1 and messages[0].startswith(problem)
 
 
-def test_plan_mode_is_named_until_tether_has_it(ws: Path, home: Path) -> None:
-    from tether.settings.modes import MODES
-
+def test_plan_mode_is_tethers_plan_mode(ws: Path, home: Path) -> None:
     write(ws / ".claude/settings.json", {"permissions": {"defaultMode": "plan"}})
+    assert "defaultMode plan (.claude/settings.json)" in load_settings(ws, home).trust.withheld
     trust(ws, home)
     settings = load_settings(ws, home)
-    if "plan" in MODES:
-        assert effective_mode(settings) == "plan"
-    else:
-        assert [p.message for p in settings.problems] == [
-            "'plan' is not supported: tether has no plan mode yet; ignored"
-        ]
+    assert settings.problems == ()
+    assert effective_mode(settings) == "plan"
 
 
 def test_model_aliases_are_named_not_guessed(ws: Path, home: Path) -> None:
@@ -248,6 +243,16 @@ def test_disable_bypass_permissions_mode_holds_even_untrusted(
     settings = load_settings(ws, home)
     assert settings.bypass_disabled is not None and settings.bypass_disabled.source.path == path
     assert effective_mode(settings) == "ask"
+    report = permissions_report(settings)
+    assert report["mode"] == {
+        "value": "ask",
+        "source": {"scope": "claude-user", "path": str(claude_dir / "settings.json")},
+        "autoDisabledBy": {"scope": "claude", "path": str(path)},
+    }
+    assert (
+        f"Mode: ask\nAuto mode is disabled by disableBypassPermissionsMode in {path}: a "
+        "session switched to auto asks as in ask mode"
+    ) in permissions_text(settings)
     with pytest.raises(SettingsError, match="auto mode is disabled by disableBypassPermission"):
         load_settings(ws, home, flags=SettingsFlags(mode="auto"))
 
@@ -369,7 +374,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
             "read": ["1 allow rule"],
             "withheld": False,
             "skipped": None,
-            "unsupported": 0,
+            "unsupported": [],
         },
         {
             "scope": "claude",
@@ -377,7 +382,8 @@ def test_the_report_lists_claude_codes_rules_and_files(
             "line": (
                 f"{project}: read 3 allow rules, 4 deny rules, defaultMode (accept-edits), "
                 "env (2), model (anthropic:claude-sonnet-4-5-20250929); what it grants waits "
-                "for trust; 3 keys not supported (see the warnings)"
+                "for trust; not supported: includeCoAuthoredBy, statusLine, cleanupPeriodDays "
+                "(see the warnings)"
             ),
             "read": [
                 "3 allow rules",
@@ -388,7 +394,7 @@ def test_the_report_lists_claude_codes_rules_and_files(
             ],
             "withheld": True,
             "skipped": None,
-            "unsupported": 3,
+            "unsupported": ["includeCoAuthoredBy", "statusLine", "cleanupPeriodDays"],
         },
     ]
 

@@ -130,7 +130,7 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
             "permissions": {
                 "deny": ["read(.env)", "Bash(rm -rf:*", "Teleport(x)", 7, "bash(a && b)"],
                 "allow": ["bash()", "bash(npm test)"],
-                "defaultMode": "plan",
+                "defaultMode": "yolo",
                 "additionalDirectories": ["missing-dir"],
                 "extra": True,
             },
@@ -170,7 +170,7 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
     assert "expected a rule (a string), got a number" in messages["permissions.deny[3]"]
     assert "one simple command" in messages["permissions.deny[4]"]
     assert "empty specifier" in messages["permissions.allow[0]"]
-    assert "'plan' is not a mode" in messages["permissions.defaultMode"]
+    assert "'yolo' is not a mode" in messages["permissions.defaultMode"]
     assert "not a directory" in messages["permissions.additionalDirectories[0]"]
     assert str(settings.problems[0]) == f"{path}: colour: unknown key; " + (
         "expected one of $schema, permissions, model, thinking, sandbox, env, hooks, webSearch"

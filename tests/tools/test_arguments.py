@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from tether.tools import Tool, ToolResult
 from tether.tools.arguments import Alias, ArgumentsError, Fixed, canonical, canonical_text
-from tether.tools.bash.tool import NO_BACKGROUND, BashTool
+from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
@@ -50,15 +50,14 @@ def test_edit_takes_opencode_camel_case_names() -> None:
     assert args == {"path": "a.py", "old_string": "x", "new_string": "y", "replace_all": True}
 
 
-def test_bash_timeout_is_timeout_ms_and_background_is_refused_with_the_reason() -> None:
+def test_bash_timeout_is_timeout_ms_and_background_is_a_boolean() -> None:
     assert parsed(BashTool(), {"command": "make", "timeout": 300_000})["timeout_ms"] == 300_000
     error = refused(BashTool(), {"command": "make", "timeout": 900_000})
     assert "- timeout_ms: Input should be less than or equal to 600000" in error
     assert parsed(BashTool(), {"command": "make", "run_in_background": False})["command"]
-    error = refused(BashTool(), {"command": "npm run dev", "run_in_background": True})
-    assert error == f"Invalid arguments for bash:\n- run_in_background: {NO_BACKGROUND}"
-    assert "no background commands" in NO_BACKGROUND
-    # `0` is not `false`: a fixed argument takes that very value.
+    background = {"command": "npm run dev", "run_in_background": True}
+    assert parsed(BashTool(), background)["run_in_background"] is True
+    # `0` is not `false`: the flag is a boolean, strictly.
     assert "run_in_background" in refused(BashTool(), {"command": "x", "run_in_background": 0})
 
 

@@ -140,8 +140,13 @@ async def test_without_a_delegate_the_model_is_told_why(ws: Path) -> None:
 
 
 def test_arguments_and_cards() -> None:
-    tool = TaskTool((AgentSummary("general", "Does   anything\nat all"),))
-    assert "Agents (`agent`):\n- general: Does anything at all\n" in tool.describe()
+    described = 'Does   anything. Examples:\n\n<example>\nuser: "do it"\n</example>'
+    tool = TaskTool((AgentSummary("general", described),))
+    # An agent's description keeps its lines (Claude Code's `<example>` blocks), indented.
+    assert (
+        "Agents (`agent`):\n- general: Does anything. Examples:\n  <example>\n"
+        '  user: "do it"\n  </example>\n'
+    ) in tool.describe()
     assert TaskTool().describe() == TaskTool.description
     assert tool.present_call(ARGS, CardContext()) == GenericCallView(
         title="explore: find it", kind="other", content="Find the thing."

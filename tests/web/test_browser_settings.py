@@ -103,7 +103,7 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         )
         assert claude.locator(".perms-source").inner_text().startswith("claude · ")
         assert panel.locator(".perms-claude li").inner_text() == (
-            f"{workspace}/.claude/settings.json: read 1 deny rule; 1 key not supported "
+            f"{workspace}/.claude/settings.json: read 1 deny rule; not supported: statusLine "
             "(see the warnings)"
         )
         assert "statusLine: not supported" in panel.locator(".perms-problems").inner_text()

@@ -25,8 +25,16 @@ AVAILABLE_MODES: tuple[SessionMode, ...] = (
         name="Auto",
         description="Edit files and run commands without asking.",
     ),
+    SessionMode(
+        id="plan",
+        name="Plan",
+        description=(
+            "Research and plan without changing anything (commands run read-only); the work "
+            "starts once you approve the plan."
+        ),
+    ),
 )
-"""Every mode, the most careful first (the same order as `tether.policy.MODES`)."""
+"""Every mode, in the same order as `tether.policy.MODES`."""
 
 
 def mode_state(current: PolicyMode) -> SessionModeState:

@@ -22,6 +22,7 @@ from tether.policy import (
     DelegatedAccess,
     PermissionDecision,
     PermissionQuestion,
+    PlanApproval,
     ServerStart,
     Subject,
     WorkspaceTrust,
@@ -76,7 +77,8 @@ class AcpAsker:
             option_for(
                 option.decision,
                 option.name
-                if option.decision == "allow_project" or isinstance(subject, WorkspaceTrust)
+                if option.decision == "allow_project"
+                or isinstance(subject, WorkspaceTrust | PlanApproval)
                 else None,
             )
             for option in request.options
@@ -95,6 +97,9 @@ class AcpAsker:
             tool_call.kind = _kind(subject)
         if isinstance(subject, FileAccess) and subject.preview is not None:
             tool_call = with_preview(tool_call, subject.preview, self._calls.cwd)
+        if isinstance(subject, UnsandboxedAccess) and not subject.tool_call_id:
+            # No call asks (a hook whose files changed): the question says it all itself.
+            tool_call.content = [tool_content(text_block(request.reason))]
         if isinstance(subject, WorkspaceTrust):
             tool_call.title = f"Trust the workspace {subject.root}"
             listing = "\n".join(f"- {item}" for item in subject.withheld)
@@ -130,6 +135,8 @@ def _kind(access: Subject) -> ToolKind:
             return "fetch"
         case McpAccess() | NamedAccess() | ServerStart() | WorkspaceTrust():
             return "other"
+        case PlanApproval():
+            return "switch_mode"
         case DelegatedAccess(access=inner):
             return _kind(inner)
         case _:

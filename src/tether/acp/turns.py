@@ -71,10 +71,16 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     content = prompt_content(meant.blocks)
     shown = shown_blocks(blocks, always=meant.expanded)
 
+    told = [session.gate.mode]
+
     def on_update(update: ClientUpdate) -> None:
         # The client shows its own prompt; user chunks are for `session/load` only.
         if not isinstance(update, UserText | UserImage | UserResource):
             ctx.post(opened, update)
+        if session.gate.mode != told[0]:
+            # The session left plan mode (the person approved a plan): the menus follow.
+            told[0] = session.gate.mode
+            set_mode(ctx, opened, session.gate.mode)
 
     grants: tuple[Rule, ...] = ()
     model = None

@@ -13,6 +13,7 @@ from tether.tools.bash.tool import BashArgs, BashTool
 from tether.tools.bash.value import BashValue
 from tether.tools.context import ToolContext
 from tether.tools.errors import PermissionDenied, ToolError
+from tether.tools.exit_plan import EXIT_PLAN_TOOL
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["ReadOnlyBash", "child_tools"]
@@ -54,6 +55,8 @@ def child_tools(
     wanted = set(agent.tools) if agent.tools is not None else None
     tools: list[Tool[Any, Any]] = []
     for tool in parent:
+        if tool.name == EXIT_PLAN_TOOL:
+            continue  # the person approves the session's plan, not an agent's
         if tool.name == TASK:
             if may_delegate and agent.delegates:
                 tools.append(tool)

@@ -37,7 +37,8 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True
         "--model",
         default=None,
         metavar="SPEC",
-        help="script:FILE, openai[:MODEL] or anthropic[:MODEL] (default: $TETHER_MODEL, "
+        help="script:FILE, openai[:MODEL], openai-responses[:MODEL], anthropic[:MODEL], "
+        "azure:DEPLOYMENT, bedrock[:MODEL] or vertex[:MODEL] (default: $TETHER_MODEL, "
         "else the settings' model, else openai)",
     )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL")

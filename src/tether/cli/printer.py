@@ -11,12 +11,12 @@ import contextlib
 from textwrap import indent
 from typing import assert_never
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
-from tether.cli.status import StatusLine, tail_text
-from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
+from tether.cli.status import TAIL_LINES, StatusLine, tail_text
+from tether.policy import DelegatedAccess, PermissionOutcome, PermissionQuestion, said_instead
 from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
@@ -201,7 +201,9 @@ class Printer:
             self.status.stop()
             self._print_blocks(blocks)
         if self._text.pending:
-            self.status.show("writing", tail_text(self._text.pending_text, plain=True))
+            if self.status.enabled:  # the tail is worked out only where it is shown
+                tail = self._text.pending_tail(TAIL_LINES)
+                self.status.show("writing", tail_text(tail, plain=True))
         else:
             self.status.show("thinking")
 
@@ -217,20 +219,40 @@ class Printer:
         """Before a person is asked: the card of what would happen, so they see it first."""
         self.status.stop()
         self._end_text()
+        card = self.proposal(request)
+        if card is None:
+            return
+        self.console.print(card)
+        subject = request.subject
+        if not isinstance(subject, DelegatedAccess):
+            self._proposed.add(subject.tool_call_id)
+
+    def proposal(self, request: PermissionQuestion) -> RenderableType | None:
+        """The card of what would happen if the person allows it (nothing printed): an
+        agent's call is its own card, not the task card it runs under; an edit worked out
+        before asking shows the change with its line numbers."""
+        self._end_text()
         subject = request.subject
         if isinstance(subject, DelegatedAccess):
-            # An agent's call: its own card, not the task card it runs under.
-            if subject.view is not None:
-                self.console.print(render_call_view(subject.view, "awaiting approval"))
-            return
+            view = subject.view
+            return None if view is None else render_call_view(view, "awaiting approval")
         call = self._calls.get(subject.tool_call_id)
         if call is None:
-            return
-        # An edit worked out before asking shows the change in place, with its line numbers.
+            return None
         if isinstance(subject, FileAccess) and subject.preview is not None:
             call = subject.preview
-        self.console.print(render_call_view(call, "awaiting approval"))
-        self._proposed.add(subject.tool_call_id)
+        return render_call_view(call, "awaiting approval")
+
+    def decided(self, request: PermissionQuestion, outcome: PermissionOutcome) -> None:
+        """An agent's call was answered: its card and the answer stay in the scrollback (the
+        agent's own result shows in its task card)."""
+        subject = request.subject
+        if isinstance(subject, DelegatedAccess) and subject.view is not None:
+            self.status.stop()
+            self._end_text()
+            card = render_call_view(subject.view)
+            self.console.print(card if outcome != "reject" else not_applied(card))
+            self.console.print(outcome_line(outcome))
 
     def close(self) -> None:
         """Print what is left of the model's text and take the live line away."""
@@ -249,16 +271,16 @@ class Printer:
         match outcome:
             case "allow_once" | "allow_always" | "allow_project":
                 applied = isinstance(update.view, DiffResultView) and not failed
-                if not shown and applied:
-                    # Replayed: the change applied is the change that was proposed, in place.
-                    self.console.print(render_result_view(update.view))
-                elif not shown and call is not None:
-                    self.console.print(render_call_view(call, "awaiting approval"))
-                # A diff result repeats the proposed change: the outcome line says it landed.
-                self.console.print(outcome_line(outcome, applied=applied))
-                if applied:
+                if shown:
+                    # The proposed card is on screen above: the outcome, then what came of it.
+                    self.console.print(outcome_line(outcome, applied=applied))
+                    if applied:
+                        return  # a diff result repeats the proposed change
+                else:
+                    # One card for the call (the question showed it only while it was open).
+                    self._final_card(update, call, failed=failed)
+                    self.console.print(outcome_line(outcome, applied=applied))
                     return
-                shown = True
             case "reject" | "refused":
                 if not shown and call is not None:
                     self.console.print(not_applied(render_call_view(call, "rejected")))
@@ -273,14 +295,26 @@ class Printer:
             case None:
                 if name == TODO_TOOL and not failed and self._plan_changed(update):
                     return
-                # Read, diff and terminal results say what was called; a generic one may not,
-                # unless it failed: its card is then titled by the call.
-                if call is not None and isinstance(update.view, GenericResultView) and not failed:
-                    self.console.print(render_call_view(call))
             case _:
                 assert_never(outcome)
+        self._final_card(update, call, failed=failed, proposed=shown)
+
+    def _final_card(
+        self,
+        update: ToolCallFinished,
+        call: ToolCallView | None,
+        *,
+        failed: bool,
+        proposed: bool = False,
+    ) -> None:
+        """The result card. Read, diff and terminal results say what was called; a generic
+        one may not, unless it failed (its card is then titled by the call): its call card
+        goes above it, unless the question showed it already."""
+        generic = isinstance(update.view, GenericResultView)
+        if call is not None and generic and not failed and not proposed:
+            self.console.print(render_call_view(call))
         self.console.print(
-            render_result_view(update.view, call, full=self.full, failed=failed, proposed=shown)
+            render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
         )
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:

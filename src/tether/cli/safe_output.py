@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ __all__ = [
     "consoles",
     "print_json",
     "print_json_line",
+    "print_json_stream",
     "safe_text",
     "stderr",
     "stdout",
@@ -78,6 +80,43 @@ def print_json(document: object) -> None:
     if safe_text(text, encoding) != text:
         text = json.dumps(document, indent=2, ensure_ascii=True)
     sys.stdout.write(text + "\n")
+
+
+def print_json_stream(head: dict[str, Any], key: str, items: Iterable[str]) -> None:
+    """`head` as `print_json` prints it, but with `key` holding `items`, written as they come.
+
+    Each item is one element's JSON, indented by two spaces as `print_json` indents (pydantic
+    writes it so, quickly), so a long list is never held whole in memory nor encoded by the
+    slow pure-Python indenting encoder, and the text is the same byte for byte. An item the
+    encoding cannot take is written again with JSON's own `\\uXXXX` escapes.
+    """
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    write = sys.stdout.write
+    members = list(head)
+    write("{")
+    for number, name in enumerate(members):
+        write(("\n  " if number == 0 else ",\n  ") + json.dumps(name) + ": ")
+        if name != key:
+            write(_json_text(head[name], encoding).replace("\n", "\n  "))
+            continue
+        separator = "[\n    "
+        for item in items:
+            text = item if safe_text(item, encoding) == item else _escaped(item)
+            write(separator + text.replace("\n", "\n    "))
+            separator = ",\n    "
+        write("[]" if separator == "[\n    " else "\n  ]")
+    write("\n}\n" if members else "}\n")
+
+
+def _escaped(text: str) -> str:
+    return json.dumps(json.loads(text), indent=2, ensure_ascii=True)
+
+
+def _json_text(value: object, encoding: str) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if safe_text(text, encoding) == text:
+        return text
+    return json.dumps(value, indent=2, ensure_ascii=True)
 
 
 def consoles() -> tuple[Console, Console]:

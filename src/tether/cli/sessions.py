@@ -14,7 +14,15 @@ from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
 from tether.session.store import StoredSession
 
-__all__ = ["MIN_PREFIX", "WIDE", "configure", "run", "session_tree", "unique_prefix"]
+__all__ = [
+    "MIN_PREFIX",
+    "WIDE",
+    "configure",
+    "run",
+    "session_tree",
+    "unique_prefix",
+    "unique_prefixes",
+]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -58,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     # Ids share their leading time digits; below 120 columns each shows the shortest prefix
     # that tells it apart (what `show` and `--continue` accept), so the title keeps its room.
-    ids = [info.id for info in infos]
     short = out.width < WIDE
+    prefixes = unique_prefixes([info.id for info in infos]) if short else {}
     listed = [
         (
-            _indent(depths[info.id]) + (unique_prefix(info.id, ids) if short else info.id),
+            _indent(depths[info.id]) + prefixes.get(info.id, info.id),
             _when(info.updated_at),
             info,
         )
@@ -142,11 +150,36 @@ MIN_PREFIX = 8
 
 def unique_prefix(session_id: str, ids: list[str]) -> str:
     """The shortest prefix (at least `MIN_PREFIX`) of `session_id` no other id starts with."""
-    for length in range(MIN_PREFIX, len(session_id)):
-        prefix = session_id[:length]
-        if not any(other != session_id and other.startswith(prefix) for other in ids):
-            return prefix
-    return session_id
+    return unique_prefixes(ids)[session_id]
+
+
+def unique_prefixes(ids: list[str]) -> dict[str, str]:
+    """Each id's `unique_prefix`, found in one sort: only an id's neighbours in sorted order
+    can share its longest common prefix, so the list costs n log n, not n squared."""
+    ordered = sorted(set(ids))
+    prefixes: dict[str, str] = {}
+    for index, session_id in enumerate(ordered):
+        shared = max(
+            (
+                _common(session_id, ordered[j])
+                for j in (index - 1, index + 1)
+                if 0 <= j < len(ordered)
+            ),
+            default=0,
+        )
+        length = max(MIN_PREFIX, shared + 1)
+        prefixes[session_id] = session_id if length >= len(session_id) else session_id[:length]
+    return prefixes
+
+
+def _common(a: str, b: str) -> int:
+    """The length of the prefix `a` and `b` share."""
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return length
 
 
 def _when(time: str) -> str:

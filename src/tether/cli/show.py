@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
+
+from pydantic_core import PydanticSerializationError
 
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
-from tether.cli.printer import Printer
-from tether.cli.safe_output import consoles, print_json
+from tether.cli.safe_output import consoles, print_json_stream
 from tether.session import SessionStore
 from tether.session.replay import replay
+from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.session.wire import SESSION_DOCUMENT, SessionDocument
 from tether.tools.defaults import default_tools
 
@@ -41,10 +44,11 @@ def run(args: argparse.Namespace) -> int:
             id=header.id,
             cwd=header.cwd,
             created_at=header.created_at,
-            updates=updates,
+            updates=[],
             parent=header.parent,
         )
-        print_json(SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True))
+        head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
+        print_json_stream(head, "updates", (_update_json(update) for update in updates))
         return 0
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
@@ -57,8 +61,19 @@ def run(args: argparse.Namespace) -> int:
             style="dim",
             markup=False,
         )
+    from tether.cli.printer import Printer  # rich's Markdown and the cards: the text form only
+
     printer = Printer(out, err, full=args.full)
     for update in updates:
         printer(update)
     printer.close()
     return 1 if printer.failed else 0
+
+
+def _update_json(update: ClientUpdate) -> str:
+    """One update's JSON, indented, encoded by pydantic's fast serializer where it can be."""
+    try:
+        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).decode()
+    except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
+        document = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
+        return json.dumps(document, indent=2, ensure_ascii=False)

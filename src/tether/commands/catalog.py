@@ -133,7 +133,7 @@ BUILTIN: tuple[Command, ...] = (
         hint="what to stress (optional)",
         template=INIT_PROMPT,
     ),
-    Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto"),
+    Command("mode", "Switch the permission mode", hint="ask | accept-edits | auto | plan"),
     Command(
         "permissions",
         "List the permission rules, the file each comes from, and whether the workspace is trusted",

@@ -6,8 +6,10 @@
     runs[0].decision  # "deny", "allow", "ask", "block", "stop" or None
 
 Configured under `hooks` in the settings files (and Claude Code's `.claude/settings.json`);
-what each exit code and JSON answer means is in `tether.hooks.outcome`. The session decides
-what a decision does and logs every run as a `hook/run` event.
+what each exit code and JSON answer means is in `tether.hooks.outcome`. A hook runs in the
+session's sandbox, or with `"sandbox": false` behind the guard of `tether.hooks.guard`
+(`tether.hooks.engine`). The session decides what a decision does and logs every run as a
+`hook/run` event.
 """
 
 from tether.hooks.config import DEFAULT_TIMEOUT, ConfiguredHook, matches

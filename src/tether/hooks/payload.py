@@ -34,7 +34,12 @@ from tether.tools.result import TOOL_RESULT, ToolResult
 
 __all__ = ["PERMISSION_MODES", "SessionFacts", "hook_input", "tool_fields", "tool_response"]
 
-PERMISSION_MODES = {"ask": "default", "accept-edits": "acceptEdits", "auto": "bypassPermissions"}
+PERMISSION_MODES = {
+    "ask": "default",
+    "accept-edits": "acceptEdits",
+    "auto": "bypassPermissions",
+    "plan": "plan",
+}
 """tether's modes by Claude Code's names for them."""
 
 _FILE_TOOLS = frozenset({"read", "write", "edit"})

@@ -1,4 +1,8 @@
-"""Models by name: `script:FILE`, `openai[:MODEL]`, `anthropic[:MODEL]`."""
+"""Models by name: `script:FILE`, `openai[:MODEL]`, `openai-responses[:MODEL]`,
+`anthropic[:MODEL]`, `azure:DEPLOYMENT`, `bedrock[:MODEL]`, `vertex[:MODEL]`.
+
+Every maker imports its module (and so its SDK's types) only when that kind is asked for.
+"""
 
 from __future__ import annotations
 
@@ -38,10 +42,43 @@ def _anthropic(rest: str, base_url: str | None, api_key: str | None) -> Model:
     return AnthropicModel(ANTHROPIC.resolve(base_url, api_key), model=rest or None)
 
 
+def _responses(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`openai-responses[:MODEL]` is OpenAI's Responses API (OpenAI's endpoint by default)."""
+    from tether.models.responses_model import ResponsesModel
+    from tether.providers import OPENAI_RESPONSES
+
+    return ResponsesModel(OPENAI_RESPONSES.resolve(base_url, api_key), model=rest or None)
+
+
+def _azure(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`azure:DEPLOYMENT` is an Azure OpenAI deployment's chat completions."""
+    from tether.models.cloud import AzureModel, azure_provider
+
+    return AzureModel(azure_provider(base_url, api_key), model=rest or None)
+
+
+def _bedrock(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`bedrock[:MODEL]` is Claude on Amazon Bedrock."""
+    from tether.models.cloud import BedrockModel, bedrock_provider
+
+    return BedrockModel(bedrock_provider(base_url, api_key), model=rest or None)
+
+
+def _vertex(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`vertex[:MODEL]` is Claude on Google Cloud's Vertex AI."""
+    from tether.models.cloud import VertexModel, vertex_provider
+
+    return VertexModel(vertex_provider(base_url, api_key), model=rest or None)
+
+
 MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {
     "script": ("script:FILE", _script),
     "openai": ("openai[:MODEL]", _openai),
+    "openai-responses": ("openai-responses[:MODEL]", _responses),
     "anthropic": ("anthropic[:MODEL]", _anthropic),
+    "azure": ("azure:DEPLOYMENT", _azure),
+    "bedrock": ("bedrock[:MODEL]", _bedrock),
+    "vertex": ("vertex[:MODEL]", _vertex),
 }
 """Model kind -> (its usage, its maker); a new provider is one entry here."""
 

@@ -35,7 +35,7 @@ from tether.models.messages import (
     UserMessage,
 )
 
-__all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools"]
+__all__ = ["ChunkAssembler", "to_openai_messages", "to_openai_tools", "tool_text"]
 
 
 def _image_part(image: ImageContent) -> ChatCompletionContentPartParam:
@@ -88,7 +88,7 @@ def _assistant(message: AssistantMessage) -> ChatCompletionAssistantMessageParam
     return param
 
 
-def _tool_text(result: ToolResultMessage) -> str:
+def tool_text(result: ToolResultMessage) -> str:
     """A tool result's text, a note in place of each image, and a failure marked as one."""
     pieces: list[str] = []
     for block in result.content:
@@ -122,7 +122,7 @@ def to_openai_messages(
             tool: ChatCompletionToolMessageParam = {
                 "role": "tool",
                 "tool_call_id": message.tool_call_id,
-                "content": _tool_text(message),
+                "content": tool_text(message),
             }
             out.append(tool)
             images = [block for block in message.content if isinstance(block, ImageContent)]

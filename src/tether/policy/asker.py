@@ -19,6 +19,7 @@ __all__ = [
     "PermissionDecision",
     "PermissionOutcome",
     "PermissionQuestion",
+    "PlanApproval",
     "RejectWithMessage",
     "ServerStart",
     "Subject",
@@ -115,9 +116,23 @@ class DelegatedAccess:
         return f"{self.agent} › {self.access.title}"
 
 
-Subject = Access | ServerStart | DelegatedAccess | WorkspaceTrust
+@dataclass(frozen=True)
+class PlanApproval:
+    """Approving the model's plan, which leaves plan mode (`exit_plan_mode`): the person
+    picks the mode to work in, or keeps planning and says what to change."""
+
+    plan: str
+    tool_call_id: str
+
+    @property
+    def title(self) -> str:
+        """What is asked about."""
+        return "this plan, leaving plan mode to carry it out"
+
+
+Subject = Access | ServerStart | DelegatedAccess | WorkspaceTrust | PlanApproval
 """What a person is asked about: a tool's access (through the gate), a child's, a server
-start, or trusting a workspace."""
+start, trusting a workspace, or a plan."""
 
 
 @dataclass(frozen=True)

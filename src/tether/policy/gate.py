@@ -2,21 +2,25 @@
 
 What passes without asking, by kind of `Access` (`tether.tools.access`):
 
-| access                                    | ask | accept-edits | auto |
-|-------------------------------------------|-----|--------------|------|
-| read inside the workspace (`FileAccess`)  | yes | yes          | yes  |
-| edit inside the workspace (`FileAccess`)  | ask | yes          | yes  |
-| read or edit outside (`FileAccess`)       | ask | ask          | yes  |
-| execute (`CommandAccess`)                 | ask | ask          | yes  |
-| fetch (`FetchAccess`)                     | ask | ask          | yes  |
-| web search (`SearchAccess`)               | ask | ask          | yes  |
-| mcp, not read-only (`McpAccess`)          | ask | ask          | yes  |
-| mcp, read-only (`McpAccess`)              | yes | yes          | yes  |
-| an agent or a skill by name (`NamedAccess`) | yes | yes        | yes  |
-| unsandboxed (`UnsandboxedAccess`)         | ask | ask          | ask  |
-| edit of a protected path (`FileAccess`)   | ask | ask          | ask  |
-| execute, redirecting into a protected path | ask | ask         | ask  |
-| execute, no sandbox (`CommandAccess`)     | ask | ask          | no   |
+| access                                      | ask | accept-edits | auto | plan |
+|---------------------------------------------|-----|--------------|------|------|
+| read inside the workspace (`FileAccess`)    | yes | yes          | yes  | yes  |
+| edit inside the workspace (`FileAccess`)    | ask | yes          | yes  | no   |
+| read outside (`FileAccess`)                 | ask | ask          | yes  | ask  |
+| edit outside (`FileAccess`)                 | ask | ask          | yes  | no   |
+| execute (`CommandAccess`)                   | ask | ask          | yes  | ask  |
+| fetch (`FetchAccess`)                       | ask | ask          | yes  | ask  |
+| web search (`SearchAccess`)                 | ask | ask          | yes  | ask  |
+| mcp, not read-only (`McpAccess`)            | ask | ask          | yes  | no   |
+| mcp, read-only (`McpAccess`)                | yes | yes          | yes  | yes  |
+| an agent or a skill by name (`NamedAccess`) | yes | yes          | yes  | yes  |
+| unsandboxed (`UnsandboxedAccess`)           | ask | ask          | ask  | no   |
+| edit of a protected path (`FileAccess`)     | ask | ask          | ask  | no   |
+| execute, redirecting into a protected path  | ask | ask          | ask  | ask  |
+| execute, no sandbox (`CommandAccess`)       | ask | ask          | no   | no   |
+
+In plan mode (`tether.policy.planning`) the "no"s say plan mode is on, and `bash` runs its
+commands in the read-only sandbox, so an "execute" there changes nothing.
 
 "Inside" means the resolved path (symlinks followed) lies in a workspace root, and the tool
 said so too: either one saying "outside" is enough to ask. An `allow_always` answer lasts for
@@ -67,6 +71,7 @@ from tether.policy.asker import (
     RejectWithMessage,
 )
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
+from tether.policy.planning import ask_plan, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
 from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
@@ -84,6 +89,7 @@ from tether.tools.access import (
     UnsandboxedAccess,
 )
 from tether.tools.errors import PermissionDenied
+from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
 from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
@@ -147,8 +153,30 @@ class PolicyGate:
     @mode.setter
     def mode(self, value: PolicyMode) -> None:
         if not is_mode(value):
-            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits or auto")
+            raise ValueError(f"unknown mode {value!r}; expected ask, accept-edits, auto or plan")
         self._mode = value
+
+    @property
+    def planning(self) -> bool:
+        """Whether plan mode is on: nothing may change, commands run read-only."""
+        return self._mode == "plan"
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """Ask the person to approve `plan`; on approval the gate leaves plan mode for the
+        mode they chose. Raises `PermissionDenied` when plan mode is off or no one can answer."""
+        if not self.planning:
+            raise PermissionDenied(
+                "Plan mode is not on: there is no plan to approve; go ahead with the work"
+            )
+        if self.asker is None:
+            raise PermissionDenied(
+                f"{PLAN_MODE_ON}, and there is no one here to approve a plan: the session "
+                "stays in plan mode (run with --mode accept-edits or --mode auto to work)"
+            )
+        verdict = await ask_plan(self.asker, plan, tool_call_id)
+        if isinstance(verdict, PlanApproved):
+            self.mode = verdict.mode
+        return verdict
 
     async def authorize(self, access: Access) -> None:
         """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
@@ -157,6 +185,9 @@ class PolicyGate:
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
+        if self.planning and (refusal := plan_refusal(access)) is not None:
+            self._settled(access, "refused")
+            raise PermissionDenied(refusal)
         auto = self._deciding_mode() == "auto"
         if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
             self._settled(access, "refused")

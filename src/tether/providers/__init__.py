@@ -6,13 +6,19 @@ what key they carry (flags first, then the environment), so a model takes both r
 
 from tether.providers.anthropic import ANTHROPIC
 from tether.providers.discovery import Discovery, Provider
-from tether.providers.openai import OPENAI
+from tether.providers.openai import OPENAI, OPENAI_RESPONSES
 
-__all__ = ["ANTHROPIC", "OPENAI", "PROVIDER_VARIABLES", "Discovery", "Provider"]
+__all__ = ["ANTHROPIC", "OPENAI", "OPENAI_RESPONSES", "PROVIDER_VARIABLES", "Discovery", "Provider"]
 
 PROVIDER_VARIABLES = (
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_OPENAI_ENDPOINT",
+    "OPENAI_BASE_URL",
     "DEEPSEEK_API_KEY",
     "OPENAI_API_KEY",
     "OPENROUTER_API_KEY",

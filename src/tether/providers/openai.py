@@ -11,7 +11,7 @@ import ipaddress
 
 from tether.providers.discovery import Discovery
 
-__all__ = ["DEFAULT_BASE_URL", "LOCAL_KEY", "OPENAI"]
+__all__ = ["DEFAULT_BASE_URL", "LOCAL_KEY", "OPENAI", "OPENAI_RESPONSES"]
 
 DEFAULT_BASE_URL = "https://api.deepseek.com"
 LOCAL_KEY = "local-no-key"
@@ -45,3 +45,14 @@ def _key_names(host: str) -> tuple[str, ...]:
 
 OPENAI = Discovery("TETHER_BASE_URL", DEFAULT_BASE_URL, _key_names, _placeholder)
 """`openai[:MODEL]`: `--base-url`, else `TETHER_BASE_URL`, else DeepSeek."""
+
+
+def _responses_key_names(host: str) -> tuple[str, ...]:
+    """OpenAI's own key first: the Responses API is OpenAI's."""
+    return ("OPENAI_API_KEY", "TETHER_API_KEY")
+
+
+OPENAI_RESPONSES = Discovery(
+    "OPENAI_BASE_URL", "https://api.openai.com/v1", _responses_key_names, _placeholder
+)
+"""`openai-responses[:MODEL]`: `--base-url`, else `OPENAI_BASE_URL`, else OpenAI's own."""

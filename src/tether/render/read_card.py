@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -16,42 +18,29 @@ from tether.render.theme import (
     note,
     printable,
 )
-from tether.views import ReadResultView
+from tether.views import ReadFileLine, ReadResultView
 
-__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
-
-COLLAPSE_OVER = 30
-"""A read card longer than this many lines is shown collapsed unless asked in full."""
-KEEP_HEAD = 12
-"""Lines a collapsed card keeps from the start of its window."""
-KEEP_TAIL = 6
-"""Lines a collapsed card keeps from the end of its window."""
+__all__ = ["code_view", "render_read_result"]
 
 
 def render_read_result(view: ReadResultView, *, full: bool = True) -> RenderableType:
     """Header with the path and the window, the code view, then how to continue.
 
-    Unless `full`, a window of more than `COLLAPSE_OVER` lines keeps its first and last
-    lines with `… N lines …` between (highlighted as one, so the colours stay right).
+    Unless `full`, the card is as short as Claude Code's: one line saying how many lines were
+    read and from where (`Read 37 lines · src/app.py  lines 1-37 of 37`): the model read
+    them, the person rarely needs them; `--verbose` and `/transcript` show them. Nothing is
+    highlighted then, so a card costs nothing, whatever the size of the window.
     """
+    if not full:
+        return _summary(view)
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         numbers = [line.number for line in view.lines]
-        code = code_view(numbers, _texts(view), view.lang)
-        if not full and len(numbers) > COLLAPSE_OVER:
-            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
-            rows = list(code.renderables)
-            parts.append(Group(*rows[:KEEP_HEAD]))
-            parts.append(note(f"… {hidden} lines …"))
-            parts.append(Group(*rows[-KEEP_TAIL:]))
-        else:
-            parts.append(code)
+        parts.append(code_view(numbers, _texts(view.lines), view.lang, len(str(numbers[-1]))))
         last = view.lines[-1].number
         if last < view.total_lines:
-            more = view.total_lines - last
-            cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
-            parts.append(note(f"{cut}… {more} more lines; continue at offset={last + 1}"))
+            parts.append(note(_continuation(view, last)))
     elif view.total_lines == 0:
         parts.append(note("empty file"))
     else:
@@ -61,13 +50,39 @@ def render_read_result(view: ReadResultView, *, full: bool = True) -> Renderable
     return card(Group(*parts), title=title)
 
 
-def code_view(numbers: list[int], texts: list[str], lang: str | None) -> Group:
+def _summary(view: ReadResultView) -> Text:
+    """The one line of a read, and how it continues when the file goes on."""
+    count = len(view.lines)
+    read = f"Read {count} line{'' if count == 1 else 's'}" if view.total_lines else "Read"
+    line = Text.assemble(
+        ("● ", "green"),
+        (read, HEADING),
+        " · ",
+        printable(view.path),
+        "  ",
+        (_window_label(view), SUBTLE),
+    )
+    if view.lines and (last := view.lines[-1].number) < view.total_lines:
+        line.append(f"\n  {_continuation(view, last)}", SUBTLE)
+    return line
+
+
+def _continuation(view: ReadResultView, last: int) -> str:
+    more = view.total_lines - last
+    cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
+    return f"{cut}… {more} more lines; continue at offset={last + 1}"
+
+
+def code_view(
+    numbers: list[int], texts: list[str], lang: str | None, width: int | None = None
+) -> Group:
     """Numbered, highlighted lines: a dim right-aligned gutter, a rule, then the code.
 
-    Each row is one uncropped gutter followed by the code, cropped with an ellipsis at the
-    card's edge, so a long line never pushes the numbers out of their column.
+    Each row is one uncropped gutter (`width` digits, else the widest number's) followed by
+    the code, cropped with an ellipsis at the card's edge, so a long line never pushes the
+    numbers out of their column.
     """
-    width = len(str(max(numbers, default=0)))
+    width = width or len(str(max(numbers, default=0)))
     rows: list[RenderableType] = []
     for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
         row = Text(no_wrap=True, overflow="ellipsis")
@@ -80,8 +95,8 @@ def _size(cap: int) -> str:
     return f"{cap // 1024} KB" if cap % 1024 == 0 else f"{cap} bytes"
 
 
-def _texts(view: ReadResultView) -> list[str]:
-    return [line.text.expandtabs(TAB_SIZE) for line in view.lines]
+def _texts(lines: Sequence[ReadFileLine]) -> list[str]:
+    return [line.text.expandtabs(TAB_SIZE) for line in lines]
 
 
 def _window_label(view: ReadResultView) -> str:

@@ -13,6 +13,7 @@ from tether.policy import (
     PermissionAnswer,
     PermissionAsker,
     PermissionQuestion,
+    PlanApproval,
     ServerStart,
     WorkspaceTrust,
 )
@@ -61,7 +62,7 @@ class _ChildAsker:
                     tool_call_id=self._call_id,
                     view=subject.view,
                 )
-            case ServerStart() | WorkspaceTrust():
+            case ServerStart() | WorkspaceTrust() | PlanApproval():
                 return await self._parent.ask(request)
             case _:
                 named = DelegatedAccess(

@@ -67,6 +67,7 @@ class Context:
         budget: Budget,
         role: str | None = None,
         mode: Callable[[], PolicyMode] | None = None,
+        background: Callable[[], Sequence[str]] | None = None,
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
         before_compact: Callable[[], Awaitable[object]] | None = None,
@@ -79,6 +80,7 @@ class Context:
         """Runs once a summary replaced the conversation (`SessionStart` hooks, `compact`)."""
         self._role = role
         self._mode = mode
+        self._background = background
         self._host = host
         self._snapshot: Snapshot | None = None
         self._log = log_
@@ -107,6 +109,7 @@ class Context:
                 self._environment(),
                 instructions=self._instructions(),
                 skills=self._skills(),
+                planning=self._mode is not None and self._mode() == "plan",
             ),
             messages=model_view(self._log.events if events is None else events, self._stub),
             tools=[
@@ -208,6 +211,7 @@ class Context:
             tools=self._tools,
             model=self._model.name,
             mode=self._mode(),
+            background=self._background() if self._background is not None else (),
         )
 
     def _record(

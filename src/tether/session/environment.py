@@ -10,6 +10,7 @@ the block changes only when one of them does.
 from __future__ import annotations
 
 import platform
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -71,8 +72,10 @@ def environment_block(
     tools: ToolRegistry,
     model: str,
     mode: PolicyMode,
+    background: Sequence[str] = (),
 ) -> str:
-    """The `# Environment` section of the system prompt."""
+    """The `# Environment` section of the system prompt; `background` names the session's
+    background commands still running (one line, only when there are some)."""
     host = snapshot.host
     lines = ["# Environment", "", f"Workspace root: {workspace.cwd}"]
     lines += [f"Also in the workspace: {root}" for root in workspace.extra_roots]
@@ -84,6 +87,11 @@ def environment_block(
     ]
     if (bash := _bash(tools)) is not None:
         lines.append(f"Sandbox: {_sandbox(bash.sandbox, host.sandbox_works)}")
+    if background:
+        lines.append(
+            f"Background commands still running: {', '.join(background)} (read them with "
+            "bash_output, stop them with kill_shell)"
+        )
     lines += ["", *_git(snapshot.repository, workspace.cwd)]
     return "\n".join(lines)
 
@@ -101,6 +109,11 @@ def _mode(mode: PolicyMode) -> str:
             return "edits inside the workspace apply at once; commands wait for approval"
         case "auto":
             return "nothing waits for approval except leaving the sandbox"
+        case "plan":
+            return (
+                "planning: nothing may change; commands run in the read-only sandbox until "
+                "the user approves a plan through exit_plan_mode"
+            )
         case _:
             assert_never(mode)
 

@@ -20,7 +20,7 @@ from tether.instructions import (
     reader_for,
 )
 from tether.instructions.files import is_rule_file
-from tether.session.rules import RULE_FILES, base_prompt, instructions_rule
+from tether.session.rules import PLAN_MODE_PROMPT, RULE_FILES, base_prompt, instructions_rule
 from tether.tools.registry import ToolRegistry
 from tether.tools.search.pattern import GlobError, PathPattern
 from tether.tools.workspace import Workspace
@@ -49,8 +49,10 @@ def system_prompt(
     *,
     instructions: Instructions | None = None,
     skills: str | None = None,
+    planning: bool = False,
 ) -> str:
-    """The rules, the `environment` block (else just the workspace root), the `role` (a
+    """The rules, the `environment` block (else just the workspace root), what plan mode
+    means when `planning`, the `role` (a
     child's agent prompt), the `skills` (their names and descriptions), then the instruction
     files: the user's, then the project's from its repository's root down to the workspace,
     each followed by what it imports (by default, read now as for a workspace that is not
@@ -61,6 +63,8 @@ def system_prompt(
             log.warning("%s", problem)
     kinds = [_kind(f) for f in (*instructions.files, *instructions.scoped) if f.origin != "import"]
     parts = [base_prompt(tools), instructions_rule(kinds), environment or _roots(workspace)]
+    if planning:
+        parts.append(PLAN_MODE_PROMPT)
     if role:
         parts.append(f"# Your role\n\n{role}")
     if skills:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from tether.tools.registry import ToolRegistry
 
-__all__ = ["RULE_FILES", "base_prompt", "instructions_rule"]
+__all__ = ["PLAN_MODE_PROMPT", "RULE_FILES", "base_prompt", "instructions_rule"]
 
 RULE_FILES = ".claude/rules/*.md"
 """How the rule about instruction files names Claude Code's rule files."""
@@ -52,6 +52,19 @@ written by the user or returned by the tool.{web}
 - Never revert changes you did not make: the user may be working in the same tree.
 - Never commit secrets (.env files, keys, credentials). Before a commit, read `git status` \
 and `git diff`, stage only the files you mean, and say why in the message."""
+
+PLAN_MODE_PROMPT = """\
+# Plan mode
+Plan mode is on: the user wants a plan before anything changes. Until they approve one:
+- Do not change anything. `edit`, `write` and other changes are refused; `bash` runs only in \
+a read-only sandbox, for inspection (`git log`, `ls`, running a read-only check).
+- Research what the change touches: read, search, fetch documentation, ask the user when \
+something is unclear.
+- Then call `exit_plan_mode` with the plan, in Markdown: the approach, the files and \
+functions to change in order, and how you will check the work. The user approves it (and \
+the work starts in the mode they pick) or answers with what to change: then plan again and \
+call `exit_plan_mode` with the new plan. Do not ask for approval in any other way."""
+"""What the system prompt says while plan mode is on (and nothing about it otherwise)."""
 
 _INSTRUCTIONS_RULE = """\
 # Instructions files

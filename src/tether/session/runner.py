@@ -18,6 +18,7 @@ from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access
 from tether.tools.answer import Answerer
 from tether.tools.arguments import canonical_text
+from tether.tools.bash.jobs import Jobs
 from tether.tools.claude_names import tether_tool_name
 from tether.tools.context import ToolContext
 from tether.tools.delegate import Delegate
@@ -51,12 +52,15 @@ class CallRunner:
         *,
         delegate: Delegate | None = None,
         answerer: Answerer | None = None,
+        jobs: Jobs | None = None,
         hooks: SessionHooks | None = None,
         user_dir: Path | None = None,
     ) -> None:
         self.tools = tools
         self.delegate = delegate
         self.answerer = answerer
+        self.jobs = jobs
+        """The session's background commands; `None` where none may run."""
         """Asks the model `web_fetch`'s questions; `None` where none may be asked."""
         """Runs the child sessions of `task` calls; `None` where none may start."""
         self.hooks = hooks
@@ -155,6 +159,7 @@ class CallRunner:
             tool_call_id=call.id,
             delegate=self.delegate,
             answerer=self.answerer,
+            jobs=self.jobs,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)

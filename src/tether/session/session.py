@@ -11,7 +11,7 @@ from typing import Any
 from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.hooks.guard import HookGuard
+from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
@@ -49,6 +49,7 @@ from tether.settings import Rule
 from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
+from tether.tools.bash.jobs import Jobs
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
@@ -65,7 +66,7 @@ class Session:
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
         # One guard for the session and its agents: what an agent writes counts as the session's.
-        guard = config.hook_guard or HookGuard()
+        guard = config.hook_guard or HookGuard(guard_path(log_.path))
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
@@ -117,6 +118,8 @@ class Session:
             if catalog is not None
             else None
         )
+        self.jobs = Jobs()
+        """The session's background commands: they end when the session does."""
         self._calls = CallRunner(
             self.tools,
             workspace,
@@ -124,6 +127,7 @@ class Session:
             log_,
             delegate=self._children,
             answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
+            jobs=self.jobs,
             hooks=self._hooks,
             user_dir=user_dir,
         )
@@ -136,6 +140,7 @@ class Session:
             budget=config.budget(),
             role=config.role,
             mode=lambda: self.gate.mode,
+            background=lambda: [f"{job.id} (`{job.command}`)" for job in self.jobs.running()],
             host=config.host,
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
@@ -314,7 +319,9 @@ class Session:
             self._turn.cancel()
 
     def close(self) -> None:
-        """Sync the log and release the session's lock (see `aclose` for `SessionEnd`)."""
+        """Kill the background commands, sync the log and release the session's lock (see
+        `aclose` for `SessionEnd`, and for stopping the commands gently)."""
+        self.jobs.close_now()
         self._log.close()
 
     async def aclose(self, reason: str = "other", on_update: OnUpdate | None = None) -> None:
@@ -326,6 +333,7 @@ class Session:
                 await self._hooks.end(reason)
         finally:
             self._hooks.emit = ignore
+            await self.jobs.aclose()
             self.close()
 
     async def prompt(

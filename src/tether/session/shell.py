@@ -32,6 +32,7 @@ from tether.tools.access import Access, CommandAccess, Gate
 from tether.tools.context import ToolContext
 from tether.tools.errors import PermissionDenied
 from tether.tools.invocation import check_plain_json, invoke
+from tether.tools.planning import PlanVerdict
 from tether.tools.result import ToolResult
 
 __all__ = ["BASH", "ShellRun", "run_shell"]
@@ -131,6 +132,15 @@ class _YourOwn:
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What the session's rules hide from a search (bash asks nothing of it)."""
         return self._session_gate.hidden(root, tool)
+
+    @property
+    def planning(self) -> bool:
+        """Never: plan mode holds the model back, not the person's own commands."""
+        return False
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """A typed command has no plan to approve."""
+        raise PermissionDenied("A command typed with ! has no plan to approve")
 
 
 def _plain(meta: JsonValue) -> JsonValue:

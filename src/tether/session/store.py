@@ -150,6 +150,8 @@ class SessionStore:
             path.with_name(f"{session_id}.restore.json").unlink(missing_ok=True)
             # So does the copy hooks read (`tether.hooks.transcript`).
             (path.parent / "transcripts" / path.name).unlink(missing_ok=True)
+            # And the fingerprints of what its unsandboxed hooks run (`tether.hooks.guard`).
+            (path.parent / "guards" / f"{session_id}.json").unlink(missing_ok=True)
             # Unlinked while held: a writer that opens it now finds no log and stops there.
             path.with_suffix(".lock").unlink(missing_ok=True)
         finally:

@@ -251,7 +251,7 @@ class _Reader:
                     mode = MODE_ALIASES[item]
                 else:
                     self.problem(
-                        where, f"{item!r} is not a mode; expected ask, accept-edits or auto"
+                        where, f"{item!r} is not a mode; expected ask, accept-edits, auto or plan"
                     )
             elif key == "additionalDirectories":
                 directories = self.directories(item, where)

@@ -1,9 +1,12 @@
 """The workspace files the configured hook commands run: guarded like `.git/hooks`.
 
-A hook runs outside the sandbox with the user's rights, so a script it names
-(`./scripts/check.sh`, `python tools/lint.py`, `"$CLAUDE_PROJECT_DIR"/ci/guard.sh`) is code
-that runs later unconfined: were the model free to edit it, or a sandboxed command free to
-write it, it would escape through the next hook. Such files are found by reading each
+A hook with `"sandbox": false` (and every hook of a session without a sandbox) runs with the
+user's rights, so a script it names (`./scripts/check.sh`, `python tools/lint.py`,
+`"$CLAUDE_PROJECT_DIR"/ci/guard.sh`) is code that may run later unconfined: were the model
+free to edit it, or a sandboxed command free to write it, it could escape through the next
+hook. This is the first guard, for every hook (a session's sandbox can be switched off
+between calls); the complete one is `tether.hooks.guard`, which asks before such a hook runs
+what changed. Such files are found by reading each
 command as the shell splits it (`$CLAUDE_PROJECT_DIR` and `$TETHER_PROJECT_DIR` being the
 workspace): of each simple command, its program when that is a path, or the script an
 interpreter runs (`bash`, `python3`, `node`, `uv run`, ...), when it lies inside the

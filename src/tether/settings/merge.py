@@ -198,7 +198,7 @@ def _summary(layer: Layer, granted: bool) -> FileSummary:
         read.append("disableBypassPermissionsMode")
     if layer.mcpjson is not None:
         read.append(".mcp.json approvals")
-    unsupported = sum(1 for p in layer.problems if p.message.startswith("not supported:"))
+    unsupported = tuple(p.key for p in layer.problems if p.message.startswith("not supported:"))
     grants = any(rule.kind == "allow" for rule in layer.rules) or any(
         (
             layer.default_mode,

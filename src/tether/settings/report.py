@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tether.settings.effective import effective_mode
 from tether.settings.loaded import Settings
+from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleKind
 from tether.settings.sources import SettingsSource
 from tether.settings.values import FileSummary, Sourced
@@ -21,19 +23,21 @@ _KINDS: tuple[RuleKind, ...] = ("deny", "ask", "allow")
 
 
 def permissions_report(settings: Settings, mode: str | None = None) -> dict[str, Any]:
-    """The report as JSON: `{workspace, trusted, mode, files, claudeFiles, rules, withheld,
-    problems, additionalDirectories}`.
+    """The report as JSON: `{workspace, trusted, mode: {value, source, autoDisabledBy}, files,
+    claudeFiles, rules, withheld, problems, additionalDirectories}`.
 
     `mode` is the session's mode when there is one (it may have been switched since the
     settings chose it)."""
     default = settings.default_mode
+    disabled = settings.bypass_disabled
     home = Path.home()
     return {
         "workspace": str(settings.root),
         "trusted": settings.trust.trusted,
         "mode": {
-            "value": mode or (default.value if default else "ask"),
+            "value": mode or effective_mode(settings),
             "source": _source(default.source) if default else None,
+            "autoDisabledBy": _source(disabled.source) if disabled else None,
         },
         "files": [_source(source) for source in settings.files],
         "claudeFiles": [_claude_file(summary, home) for summary in settings.claude_files],
@@ -51,13 +55,19 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
     home = Path.home()
     lines = [f"Workspace {settings.root}: {_trust_line(settings)}"]
     default = settings.default_mode
-    chosen = mode or (default.value if default else "ask")
+    chosen = mode or effective_mode(settings)
     origin = (
         f" (from {_short(default.source, home)})"
-        if default is not None and (mode is None or mode == default.value)
+        if default is not None and chosen == default.value
         else ""
     )
     lines.append(f"Mode: {chosen}{origin}")
+    if settings.bypass_disabled is not None:
+        where = _short(settings.bypass_disabled.source, home).split("  ", 1)[-1]
+        lines.append(
+            f"Auto mode is disabled by disableBypassPermissionsMode in {where}: a session "
+            "switched to auto asks as in ask mode"
+        )
     for kind in _KINDS:
         rules = settings.rules_of(kind)
         lines.append("")
@@ -66,8 +76,10 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
             continue
         lines.append(f"{kind}:")
         width = max(len(rule.canonical) for rule in rules)
+        root = settings.root
         lines.extend(
-            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}" for rule in rules
+            f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}{_note(rule, root)}"
+            for rule in rules
         )
     if settings.claude_files:
         lines.append("")
@@ -112,8 +124,7 @@ def _claude_line(summary: FileSummary, home: Path) -> str:
     if summary.withheld:
         line += "; what it grants waits for trust"
     if summary.unsupported:
-        plural = "s" if summary.unsupported > 1 else ""
-        line += f"; {summary.unsupported} key{plural} not supported (see the warnings)"
+        line += f"; not supported: {', '.join(summary.unsupported)} (see the warnings)"
     return line
 
 
@@ -124,7 +135,7 @@ def _claude_file(summary: FileSummary, home: Path) -> dict[str, Any]:
         "read": list(summary.read),
         "withheld": summary.withheld,
         "skipped": summary.skipped,
-        "unsupported": summary.unsupported,
+        "unsupported": list(summary.unsupported),
     }
 
 
@@ -137,13 +148,27 @@ def _trust_line(settings: Settings) -> str:
 
 
 def _rule(rule: Rule) -> dict[str, Any]:
-    return {
+    shown: dict[str, Any] = {
         "kind": rule.kind,
         "rule": rule.canonical,
         "text": rule.text,
         "tool": rule.tool,
         "source": _source(rule.source),
     }
+    if isinstance(rule.spec, PathPattern):
+        # Where the pattern starts, resolved: Claude Code's `/path` is not what it looks like.
+        shown["paths"] = {"from": str(rule.spec.base), "anyDepth": not rule.spec.anchored}
+    return shown
+
+
+def _note(rule: Rule, root: Path) -> str:
+    """What a rule's text does not say itself."""
+    spec = rule.spec
+    if rule.source.claude and isinstance(spec, PathPattern):
+        written = spec.text.strip()
+        if written.startswith("/") and not written.startswith("//"):
+            return f"  (/ is the project root, {root})"
+    return ""
 
 
 def _sourced(value: Sourced[Path]) -> dict[str, Any]:

@@ -38,10 +38,11 @@ DEFAULT_TMP_SIZE_MIB = 1024
 RULE_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]*(__\*)?(\(.*\))?$"
 """What a rule looks like: `Tool` or `Tool(specifier)` (the grammar checks the rest)."""
 
-MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto"]] = {
+MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto", "plan"]] = {
     "ask": "ask",
     "accept-edits": "accept-edits",
     "auto": "auto",
+    "plan": "plan",
     "default": "ask",
     "acceptEdits": "accept-edits",
     "bypassPermissions": "auto",
@@ -78,7 +79,9 @@ CLAUDE_HOOK_KEYS_IGNORED = {
 }
 """Keys of a Claude Code hook that tether reads past (with a warning): what runs is the same."""
 
-ModeName = Literal["ask", "accept-edits", "auto", "default", "acceptEdits", "bypassPermissions"]
+ModeName = Literal[
+    "ask", "accept-edits", "auto", "plan", "default", "acceptEdits", "bypassPermissions"
+]
 """What `defaultMode` may say."""
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_build=True)

@@ -79,8 +79,8 @@ class FileSummary:
     withheld: bool = False
     """Whether what it grants waits for the workspace to be trusted."""
     skipped: str | None = None
-    unsupported: int = 0
-    """How many of its keys tether does not read (each a problem)."""
+    unsupported: tuple[str, ...] = ()
+    """The keys tether does not read (each a problem of its own, with the reason)."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from tether.tools.errors import PermissionDenied
+from tether.tools.planning import PlanVerdict
 from tether.views import DiffCallView
 
 __all__ = [
@@ -152,6 +154,16 @@ class Gate(Protocol):
         `PermissionDenied` when they cannot be left out (search a narrower path)."""
         ...
 
+    @property
+    def planning(self) -> bool:
+        """Whether plan mode is on: nothing may change, commands run read-only."""
+        ...
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """Ask the person to approve `plan` and leave plan mode; raises `PermissionDenied`
+        when plan mode is off or no one can answer."""
+        ...
+
 
 class AllowAll:
     """A gate that allows everything (tests of one tool that are not about policy)."""
@@ -163,3 +175,12 @@ class AllowAll:
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """Nothing is hidden."""
         return ()
+
+    @property
+    def planning(self) -> bool:
+        """Never in plan mode."""
+        return False
+
+    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+        """There is no plan mode to leave."""
+        raise PermissionDenied("Plan mode is not on: there is no plan to approve")

@@ -14,6 +14,9 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Glob": "glob",
     "LS": "ls",
     "Bash": "bash",
+    "BashOutput": "bash_output",
+    "KillShell": "kill_shell",
+    "KillBash": "kill_shell",
     "WebFetch": "web_fetch",
     "WebSearch": "web_search",
     "TodoWrite": "todo",
@@ -21,6 +24,7 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Agent": "task",
     "Skill": "skill",
     "NotebookRead": "read",
+    "ExitPlanMode": "exit_plan_mode",
 }
 """Claude Code's tool names, as tether calls the same tools (the first of several is the one
 tether reports as Claude Code's name). Only tools tether has are named: agent files read

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tether.tools.access import AllowAll, Gate
 from tether.tools.answer import Answerer
@@ -13,6 +14,10 @@ from tether.tools.delegate import Delegate
 from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
 from tether.views import ToolResultView
+
+if TYPE_CHECKING:
+    # The jobs run commands as `bash` does, whose package needs this module first.
+    from tether.tools.bash.jobs import Jobs
 
 __all__ = ["DEFAULT_READ_BYTE_CAP", "ToolContext"]
 
@@ -42,3 +47,5 @@ class ToolContext:
     """Runs child sessions (the `task` tool's); `None` where no agent may be started."""
     answerer: Answerer | None = None
     """Answers `web_fetch`'s questions from a page; `None` where no model may be asked."""
+    jobs: Jobs | None = None
+    """The session's background commands; `None` where none may run."""

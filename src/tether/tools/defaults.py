@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from tether.tools.bash.background import BashOutputTool, KillShellTool
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
+from tether.tools.exit_plan import ExitPlanTool
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.multi_edit import MultiEditTool
 from tether.tools.fs.read import ReadTool
@@ -28,8 +30,10 @@ def default_tools(
     env: Mapping[str, str] | None = None,
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `web_fetch`,
-    `web_search`, `todo`, `task` and `skill`, in the order the model sees them.
+    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `bash_output`,
+    `kill_shell`, `web_fetch`,
+    `web_search`, `todo`, `task`, `skill` and `exit_plan_mode`, in the order the model sees
+    them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
     and link-local addresses; `env` adds variables to the commands `bash` runs; `web_search`
@@ -49,10 +53,13 @@ def default_tools(
             GlobTool(),
             LsTool(),
             BashTool(sandbox=sandbox, env=env),
+            BashOutputTool(),
+            KillShellTool(),
             WebFetchTool(allow_private=allow_private_fetch),
             WebSearchTool(web_search),
             TodoTool(),
             TaskTool(),
             SkillTool(),
+            ExitPlanTool(),
         ]
     )

@@ -381,6 +381,8 @@ async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -
     asked: list[Access] = []
 
     class Refuse:
+        planning = False
+
         async def authorize(self, access: Access) -> None:
             asked.append(access)
             raise PermissionDenied("the person refused to run this command")
@@ -419,7 +421,13 @@ def test_arguments_are_validated() -> None:
         assert problem in result.text()
     schema = TOOL.parameters_schema()
     assert schema["required"] == ["command"]
-    assert set(schema["properties"]) == {"command", "description", "timeout_ms", "unsandboxed"}
+    assert set(schema["properties"]) == {
+        "command",
+        "description",
+        "timeout_ms",
+        "run_in_background",
+        "unsandboxed",
+    }
     assert TOOL.name == "bash"
     assert TOOL.serial_key(BashArgs(command="ls")) is None
 

@@ -33,15 +33,16 @@ INSTEAD_CHOICE = "Reject and tell the model what to do instead"
 
 
 class ScreenAsker:
-    """Asks on the screen; `before` prints the card of what would happen, `after` is told the
-    answer, and `interrupt` ends the turn after a plain reject."""
+    """Asks on the screen; `before` shows the card of what would happen (and returns a key
+    hint when more of it can be seen), `after` is told the answer, and `interrupt` ends the
+    turn after a plain reject."""
 
     def __init__(
         self,
         screen: Screen,
-        before: Callable[[PermissionQuestion], None],
+        before: Callable[[PermissionQuestion], str],
         *,
-        after: Callable[[PermissionAnswer], None] = lambda _answer: None,
+        after: Callable[[PermissionQuestion, PermissionAnswer], None] = lambda _q, _a: None,
         interrupt: Callable[[], object] = lambda: None,
     ) -> None:
         self.screen = screen
@@ -73,7 +74,7 @@ class ScreenAsker:
     async def ask(self, question: PermissionQuestion) -> PermissionAnswer:
         """The person's answer; cancelling the call that asks takes the question away."""
         async with self._lock:
-            self.before(question)
+            more = self.before(question)
             options = question.options
             choices = [Choice(option.name) for option in options]
             # Words for the model only make sense where a model's call asked.
@@ -89,6 +90,8 @@ class ScreenAsker:
                 note=question.reason,
                 dismiss="esc to interrupt" if by_call else "esc to decline",
                 guard=QUESTION_GUARD,
+                more=more,
+                wrap=True,
             )
             self.open = picker
             self.screen.open_picker(picker)
@@ -106,7 +109,7 @@ class ScreenAsker:
                 answer = RejectWithMessage(picked.text or "")
             if answer == "reject":
                 self._rejected(question)
-            self.after(answer)
+            self.after(question, answer)
             return answer
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from prompt_toolkit.application import run_in_terminal
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -33,7 +33,7 @@ from tether.policy import MODES
 from tether.session import SessionError
 from tether.session.usage import usage_report
 
-__all__ = ["KEYS", "TERMINAL", "pick_mode", "run_now"]
+__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now"]
 
 KEYS = (
     ("Enter", "send the prompt (queued while a turn runs)"),
@@ -44,7 +44,7 @@ KEYS = (
     ("Esc", "interrupt the running turn, close a menu"),
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
-    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto"),
+    ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
     ("!command", "run a shell command; the model sees it with your next prompt"),
     ("@path", "send a workspace file with the prompt"),
 )
@@ -166,6 +166,7 @@ async def pick_mode(conversation: Conversation) -> None:
         Choice("ask", "ask before every edit and command"),
         Choice("accept-edits", "edits in the workspace pass, commands ask"),
         Choice("auto", "nothing asks (commands outside the sandbox still do)"),
+        Choice("plan", "nothing changes: read, search, plan, then approve the plan"),
     ]
     current = MODES.index(conversation.mode)
     picked = await _pick(conversation, Picker("Which mode?", choices, selected=current))
@@ -199,6 +200,13 @@ async def transcript(conversation: Conversation, _arguments: str) -> None:
     for update in session.replay():
         printer(update)
     printer.close()
+    await _page(conversation, buffer.getvalue())
+
+
+async def page(conversation: Conversation, card: RenderableType) -> None:
+    """`card` whole, through the pager (a question's long diff or command)."""
+    buffer = io.StringIO()
+    console_like(conversation.console, buffer, conversation.front.screen.width).print(card)
     await _page(conversation, buffer.getvalue())
 
 

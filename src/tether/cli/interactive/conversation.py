@@ -22,7 +22,7 @@ from tether.agents import agents_text
 from tether.cli.interactive.asker import ScreenAsker
 from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
-from tether.cli.interactive.live import LiveStatus
+from tether.cli.interactive.live import Clipped, LiveStatus
 from tether.cli.interactive.paths import FileIndex
 from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
@@ -46,7 +46,13 @@ from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
-from tether.policy import PermissionAnswer, PermissionQuestion, PolicyMode, is_mode
+from tether.policy import (
+    PermissionAnswer,
+    PermissionQuestion,
+    PolicyMode,
+    RejectWithMessage,
+    is_mode,
+)
 from tether.session import PromptFailed, Session, SessionError
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
 from tether.session.mentions import attachments
@@ -85,6 +91,9 @@ class Conversation:
         self.cleared = False
         """Whether the next session replaces one the person cleared (`/clear`)."""
         self.printer = self._printer()
+        self.proposal: Clipped | None = None
+        """The card of the question open now, if any."""
+        self._paging: asyncio.Task[None] | None = None
         self.asker = ScreenAsker(
             front.screen, self._propose, after=self._answered, interrupt=self.interrupt
         )
@@ -400,17 +409,40 @@ class Conversation:
             self._budget(update.used, update.size)
         self.printer(update)
         self.asker.seen(update)
+        session = self.session
+        if session is not None and session.gate.mode != self.mode:
+            # The session left plan mode (the person approved a plan): the bar follows.
+            self.set_mode(session.gate.mode)
 
-    def _propose(self, question: PermissionQuestion) -> None:
-        # The printer of the moment (a new session has a new one) shows the card that asks.
-        self.printer.propose(question)
-        self.printer.status.show("waiting for you")
+    def _propose(self, question: PermissionQuestion) -> str:
+        # The card of what would happen shows live above the question, only while it is
+        # open: the call's one card goes to the scrollback when it is final.
+        card = self.printer.proposal(question)
+        if card is None:
+            self.proposal = None
+            self.printer.status.show("waiting for you")
+            return ""
+        rows = self.front.screen.app.output.get_size().rows - len(question.options) - 12
+        self.proposal = Clipped(card, rows, "v shows it whole")
+        self.printer.status.show("waiting for you", self.proposal)
+        cut = self.proposal.cut(self.console, self.front.screen.width)
+        return "v: see it whole" if cut else ""
 
-    def _answered(self, answer: PermissionAnswer) -> None:
+    def _answered(self, question: PermissionQuestion, answer: PermissionAnswer) -> None:
+        self.proposal = None
+        decision = "reject" if isinstance(answer, RejectWithMessage) else answer
+        self.printer.decided(question, decision)
         if self.busy:
             self.printer.status.show(self.printer.status_label())
         else:
             self.printer.status.stop()
+
+    def view_whole(self) -> None:
+        """Page the whole card of the open question."""
+        from tether.cli.interactive.commands import page
+
+        if self.proposal is not None and (self._paging is None or self._paging.done()):
+            self._paging = asyncio.get_running_loop().create_task(page(self, self.proposal.card))
 
     def _printer(self) -> Printer:
         status = LiveStatus(self.console, self.front.screen.refresh)

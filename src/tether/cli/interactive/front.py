@@ -23,7 +23,7 @@ __all__ = ["EXIT_WINDOW", "Back", "Front"]
 EXIT_WINDOW = 2.0
 """Seconds within which a second Ctrl+C on an empty box exits."""
 
-MODES = ("ask", "accept-edits", "auto")
+MODES = ("ask", "accept-edits", "auto", "plan")
 """The modes Shift+Tab cycles through, in order."""
 
 
@@ -57,6 +57,10 @@ class Back(Protocol):
 
     def picker_escape(self) -> None:
         """Esc on a picker."""
+        ...
+
+    def view_whole(self) -> None:
+        """Page the whole of what the open question is about."""
         ...
 
     async def close(self) -> None:
@@ -142,7 +146,7 @@ class Front:
         self.screen.close()
 
     def cycle_mode(self) -> None:
-        """ask → accept-edits → auto → ask."""
+        """ask → accept-edits → auto → plan → ask."""
         mode = MODES[(MODES.index(self.facts.mode) + 1) % len(MODES)]
         self.facts.mode = mode
         if self.back is not None:
@@ -167,6 +171,11 @@ class Front:
             self.back.picker_escape()
         elif self.screen.picker is not None:
             self.screen.picker.dismiss_now()
+
+    def view_whole(self) -> None:
+        """`v` on a question: the conversation pages what it is about."""
+        if self.back is not None:
+            self.back.view_whole()
 
     def _unqueue(self) -> None:
         if not self.queue:

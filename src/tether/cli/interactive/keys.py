@@ -10,7 +10,7 @@
 | Esc                          | interrupt the running turn; close a menu or picker       |
 | Ctrl+C                       | clear the box, else interrupt; twice on an empty box: exit |
 | Ctrl+D                       | exit (on an empty box)                                    |
-| Shift+Tab                    | cycle the mode: ask → accept-edits → auto                 |
+| Shift+Tab                    | cycle the mode: ask → accept-edits → auto → plan          |
 | 1-9, arrows, Enter           | answer a picker (a question's first 0.8 s: type the draft) |
 
 Terminals send Shift+Enter in several ways (the kitty protocol, xterm's modifyOtherKeys, or
@@ -72,6 +72,10 @@ class Controls(Protocol):
 
     def picker_escape(self) -> None:
         """Esc or Ctrl+C on a picker: dismiss it (a permission question: interrupt the turn)."""
+        ...
+
+    def view_whole(self) -> None:
+        """Show the whole of what a question is about (a long diff, a long command)."""
         ...
 
 
@@ -235,6 +239,10 @@ def _picker_keys(kb: KeyBindings, controls: Controls) -> None:
         """A key in the guard time was meant for the draft: it goes there, not to the picker."""
         if event.data.isprintable():
             controls.screen.input.insert_text(event.data)
+
+    @kb.add("v", filter=choosing & Condition(lambda: bool(_picker(controls.screen).more)))
+    def _view(event: KeyPressEvent) -> None:
+        controls.view_whole()
 
     @kb.add("up", filter=choosing)
     @kb.add("k", filter=choosing)

@@ -12,11 +12,13 @@ from collections.abc import Callable
 from typing import IO, Literal, cast
 
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples, to_formatted_text
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
+from rich.text import Text
 
 from tether.cli.status import StatusLine
 
-__all__ = ["LiveStatus", "console_like", "render_ansi"]
+__all__ = ["Clipped", "LiveStatus", "console_like", "render_ansi"]
 
 _ColorSystem = Literal["standard", "256", "truecolor", "windows"] | None
 
@@ -87,3 +89,35 @@ def console_like(like: Console, file: IO[str], width: int) -> Console:
         no_color=like.no_color,
         highlight=False,
     )
+
+
+class Clipped:
+    """A card shown live at most `rows` lines tall (the screen must keep room for the question
+    under it), then a line saying how many more there are and how to see them: rendered once
+    per width, not at every tick of the spinner."""
+
+    def __init__(self, card: RenderableType, rows: int, more: str) -> None:
+        self.card = card
+        self.rows = max(rows, 3)
+        self.more = more
+        self._lines: tuple[int, list[list[Segment]]] | None = None
+
+    def lines(self, console: Console, width: int) -> list[list[Segment]]:
+        """The card's lines at `width` columns."""
+        if self._lines is None or self._lines[0] != width:
+            options = console.options.update_width(width)
+            self._lines = (width, console.render_lines(self.card, options, pad=False))
+        return self._lines[1]
+
+    def cut(self, console: Console, width: int) -> bool:
+        """Whether the card is taller than it may be at `width` columns."""
+        return len(self.lines(console, width)) > self.rows
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = self.lines(console, options.max_width)
+        shown = lines if len(lines) <= self.rows else lines[: self.rows - 1]
+        for line in shown:
+            yield from line
+            yield Segment.line()
+        if len(shown) < len(lines):
+            yield Text(f"… {len(lines) - len(shown)} more lines · {self.more}", style="dim")

@@ -57,6 +57,8 @@ class Picker:
         selected: int = 0,
         dismiss: str = "esc to cancel",
         guard: float = 0.0,
+        more: str = "",
+        wrap: bool = False,
     ) -> None:
         self.title = title
         self.note = note
@@ -71,6 +73,10 @@ class Picker:
         self.result: asyncio.Future[Picked | None] = asyncio.get_running_loop().create_future()
         self.guard = guard
         """Seconds after it is shown during which keys are not answers."""
+        self.more = more
+        self.wrap = wrap
+        """Choices wrap rather than end in `…` (a question: what it allows is read whole)."""
+        """A key that shows more of what is asked about (`v: see it whole`), if any."""
         self.shown_at = time.monotonic()
 
     def shown(self) -> None:
@@ -126,7 +132,7 @@ class Picker:
             number = f"{index + 1}." if index < 9 else "  "
             line = f" {'❯' if chosen else ' '} {number} {choice.label}"
             style = "class:picker.selected" if chosen else "class:picker.choice"
-            out.append((style, _fit(line, width)))
+            out.append((style, line if self.wrap else _fit(line, width)))
             if choice.detail and len(line) + 4 < width:
                 out.append(("class:picker.detail", _fit(f"  {choice.detail}", width - len(line))))
             out.append(("", "\n"))
@@ -139,7 +145,8 @@ class Picker:
             keys = "↑↓ to move · enter to choose"
             if len(self.choices) > 1:
                 keys = f"↑↓ or 1-{min(len(self.choices), 9)} · enter to choose"
-            out.append(("class:picker.keys", _fit(f"   {keys} · {self.dismiss}", width)))
+            more = f" · {self.more}" if self.more else ""
+            out.append(("class:picker.keys", _fit(f"   {keys}{more} · {self.dismiss}", width)))
         return out
 
 

@@ -54,6 +54,7 @@ STYLE = Style.from_dict(
         "mode.ask": "bold",
         "mode.accept-edits": "ansimagenta bold",
         "mode.auto": "ansired bold reverse",
+        "mode.plan": "ansicyan bold",
         "budget.amber": "ansiyellow bold",
         "budget.red": "ansired bold",
         "menu": "",
@@ -104,7 +105,8 @@ class Screen:
         self.picker_window = Window(
             FormattedTextControl(self._picker_fragments, focusable=True, show_cursor=False),
             dont_extend_height=True,
-            wrap_lines=False,
+            # A question's title and reason wrap: nothing asked about is cut at the edge.
+            wrap_lines=True,
         )
         self.picker_text = Window(
             BufferControl(buffer=_NO_BUFFER),

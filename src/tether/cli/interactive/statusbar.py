@@ -25,6 +25,7 @@ _MODE_STYLE = {
     "ask": "class:mode.ask",
     "accept-edits": "class:mode.accept-edits",
     "auto": "class:mode.auto",
+    "plan": "class:mode.plan",
 }
 _LEVEL_STYLE = {"ok": "class:status", "amber": "class:budget.amber", "red": "class:budget.red"}
 _SEPARATOR = " · "

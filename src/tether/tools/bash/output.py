@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = [
@@ -163,6 +164,7 @@ class OutputCapture:
         self,
         card_limits: tuple[int, int] = (CARD_HEAD_CHARS, CARD_TAIL_CHARS),
         model_limits: tuple[int, int] = (MODEL_HEAD_CHARS, MODEL_TAIL_CHARS),
+        listener: Callable[[str], None] | None = None,
     ) -> None:
         # An incremental decoder keeps a multi-byte character split across reads whole.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -171,6 +173,12 @@ class OutputCapture:
         self._model = HeadTail(*model_limits)
         self.version = 0
         """Bumped on every change, so a reporter can tell whether there is anything new."""
+        self._listener = listener
+        """Hears the stripped text as it comes (a background job's reads since the last)."""
+
+    def listen(self, listener: Callable[[str], None] | None) -> None:
+        """Have `listener` hear the stripped text from now on (instead of the one before)."""
+        self._listener = listener
 
     def feed(self, data: bytes) -> None:
         """Add bytes read from the command."""
@@ -182,13 +190,18 @@ class OutputCapture:
         tail = self._stripper.flush()
         if tail:
             self._model.feed(tail)
+            if self._listener is not None:
+                self._listener(tail)
             self.version += 1
 
     def _add(self, text: str) -> None:
         if not text:
             return
         self._card.feed(text)
-        self._model.feed(self._stripper.feed(text))
+        stripped = self._stripper.feed(text)
+        self._model.feed(stripped)
+        if self._listener is not None and stripped:
+            self._listener(stripped)
         self.version += 1
 
     def card(self) -> Clipped:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -77,6 +77,7 @@ async def run_command(
     capture: OutputCapture,
     confine: Confinement | None = None,
     env: Mapping[str, str] | None = None,
+    on_start: Callable[[ProcessGroup], None] | None = None,
 ) -> Finished:
     """Run `bash -c command` in `cwd` until it ends, times out or is cancelled.
 
@@ -87,7 +88,8 @@ async def run_command(
     background jobs still running when the shell exits. If the task running this is
     cancelled, the group is stopped the same way; then, when `cancelled` is set (a person's
     cancel), the command ends as cancelled, else `CancelledError` propagates. Raises `OSError`
-    when the shell cannot be started.
+    when the shell cannot be started. `on_start` gets the command's group as soon as it runs
+    (a background job keeps it, to kill it at once when the process exits).
     """
     loop = asyncio.get_running_loop()
     read_fd, write_fd = os.pipe()
@@ -105,6 +107,8 @@ async def run_command(
         os.close(write_fd)
         if report_w >= 0:
             os.close(report_w)
+    if on_start is not None:
+        on_start(group)
     pipe = _Pipe(capture)
     transport, _ = await loop.connect_read_pipe(lambda: pipe, os.fdopen(read_fd, "rb", 0))
     exited = asyncio.ensure_future(proc.wait())

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,7 +14,7 @@ from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
-from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
+from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.gitdefuse import Defused, defuse
@@ -45,11 +46,13 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
 NO_BACKGROUND = (
-    "bash has no background commands: a call runs until its command ends or times out, "
-    f"and jobs it leaves running are stopped then. Run it in the foreground with timeout_ms "
-    f"(at most {MAX_TIMEOUT_MS}), and redirect its output to a file to read later if it is long."
+    "background commands are not available here: a call runs until its command ends or times "
+    f"out. Run it in the foreground with timeout_ms (at most {MAX_TIMEOUT_MS}), and redirect "
+    "its output to a file to read later if it is long."
 )
-"""Why `run_in_background: true` is refused (`false` is what every call does)."""
+"""Why `run_in_background: true` is refused where a call has no session's jobs to join."""
+FIRST_OUTPUT_SECONDS = 1.0
+"""How long a background command's call waits for its first output before it returns."""
 REPORT_INTERVAL = 0.25
 """Seconds between live output updates: at most four a second."""
 RUNNING_TAIL_CHARS = 4096
@@ -66,8 +69,10 @@ as `--yes` or `-y` instead of expecting prompts.
 - The timeout is {DEFAULT_TIMEOUT_MS} ms by default and at most {MAX_TIMEOUT_MS} ms \
 (`timeout_ms`). On timeout the whole process group gets SIGTERM, then SIGKILL 2 s later.
 - Background jobs (`cmd &`) do not outlive the call: whatever is still running when the \
-command ends is stopped the same way. Run servers and watchers in the foreground with a \
-timeout instead.
+command ends is stopped the same way. For a server, a watcher or a long build, pass \
+`run_in_background: true`: the call returns at once with an id (`shell-1`) and the first \
+output; read more with `bash_output`, stop it with `kill_shell`. At most 8 run at once, and \
+all stop when the session ends.
 - Output longer than 30,000 characters is cut in the middle: the start and the end are kept. \
 Redirect large output to a file and read the part you need.
 - A non-zero exit code is reported, not treated as a failure of the tool.
@@ -93,6 +98,14 @@ class BashArgs(ToolArguments):
         le=MAX_TIMEOUT_MS,
         description=(
             f"Timeout in milliseconds (default {DEFAULT_TIMEOUT_MS}, at most {MAX_TIMEOUT_MS})."
+        ),
+    )
+    run_in_background: bool = Field(
+        default=False,
+        strict=True,
+        description=(
+            "Start it and return at once with an id (shell-N) and its first output; read more "
+            "with bash_output, stop it with kill_shell."
         ),
     )
     unsandboxed: bool = Field(
@@ -127,16 +140,19 @@ class BashTool(Tool[BashArgs, BashValue]):
     args_model: ClassVar[type[BaseModel]] = BashArgs
     aliases: ClassVar[tuple[ArgumentAlias, ...]] = (
         Alias("timeout", "timeout_ms"),  # Claude Code's and opencode's name, in ms too
-        Fixed("run_in_background", False, NO_BACKGROUND),
     )
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
-        bwrap = None if args.unsandboxed or not self.sandbox.sandboxed else find_bwrap()
+        policy = self.sandbox
+        if ctx.gate.planning:
+            # Plan mode changes nothing: commands inspect, in the read-only sandbox only.
+            policy = replace(policy, mode="read-only")
+        bwrap = None if args.unsandboxed or not policy.sandboxed else find_bwrap()
         problem = bwrap.problem if bwrap is not None else None
         access: Access = (
             UnsandboxedAccess(command=args.command, tool_call_id=ctx.tool_call_id)
-            if args.unsandboxed and self.sandbox.sandboxed
+            if args.unsandboxed and policy.sandboxed
             else CommandAccess(
                 command=args.command, sandbox_problem=problem, tool_call_id=ctx.tool_call_id
             )
@@ -146,10 +162,12 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = confinement(bwrap, self.sandbox, ctx.workspace, self._environ())
+            confine = confinement(bwrap, policy, ctx.workspace, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")
+        if args.run_in_background:
+            return await self._background(args, ctx, confine, policy if confine else None, problem)
         timeout_ms = args.timeout_ms or DEFAULT_TIMEOUT_MS
         capture = OutputCapture()
         reporter = asyncio.ensure_future(_report(capture, args.command, ctx.report))
@@ -168,7 +186,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         finally:
             reporter.cancel()
         sig = finished.signal
-        sandbox = self.sandbox if confine is not None else None
+        sandbox = policy if confine is not None else None
         created: list[str] = []
         defused: tuple[Defused, ...] = ()
         if confine is not None:
@@ -192,6 +210,45 @@ class BashTool(Tool[BashArgs, BashValue]):
             defused=defused,
             sandbox=sandbox,
             sandbox_problem=problem,
+        )
+
+    async def _background(
+        self,
+        args: BashArgs,
+        ctx: ToolContext,
+        confine: Confinement | None,
+        sandbox: SandboxPolicy | None,
+        problem: str | None,
+    ) -> BashValue:
+        """Start the command as the session's next job; return with its first output."""
+        if ctx.jobs is None:
+            raise ToolError(NO_BACKGROUND)
+        job = await ctx.jobs.start(
+            args.command,
+            ctx.workspace.cwd,
+            confine=confine,
+            env=self._environ() if self.env else None,
+        )
+        deadline = asyncio.get_running_loop().time() + FIRST_OUTPUT_SECONDS
+        while job.running and not job.capture.version:
+            if asyncio.get_running_loop().time() >= deadline:
+                break
+            await asyncio.sleep(0.05)
+        first = ctx.jobs.read(job.id)
+        ended = job.finished()
+        return BashValue(
+            command=args.command,
+            cwd=str(ctx.workspace.cwd),
+            card=job.capture.card(),
+            model=first.output,
+            exit_code=ended.exit_code if ended is not None else None,
+            signal=signal_name(ended.signal) if ended and ended.signal is not None else None,
+            stopped=ended.stopped if ended is not None else None,
+            timeout_ms=0,
+            detached=False,
+            sandbox=sandbox,
+            sandbox_problem=problem,
+            background=job.id,
         )
 
     def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
@@ -262,9 +319,14 @@ class BashTool(Tool[BashArgs, BashValue]):
             return None
         if sig is not None and not isinstance(sig, str):
             return None
-        if (exit_code is None) == (sig is None):
+        background = meta.get("background")
+        if (exit_code is None) == (sig is None) and not isinstance(background, str):
+            return None
+        if exit_code is not None and sig is not None:
             return None
         notes = card_notes(meta)
+        if isinstance(background, str) and exit_code is None and sig is None:
+            notes = (*notes, f"running in the background as {background}")
         return TerminalResultView(
             title=args.command,
             output=output,

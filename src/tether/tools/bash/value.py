@@ -89,6 +89,8 @@ class BashValue:
     """The sandbox the command ran in; `None` when it ran unsandboxed."""
     sandbox_problem: str | None = None
     """Why it ran unsandboxed although the session is sandboxed (the sandbox cannot start)."""
+    background: str | None = None
+    """The job id (`shell-N`) of a command started in the background: it may still run."""
 
 
 def _blocked_hint(value: BashValue) -> str | None:
@@ -167,10 +169,17 @@ def _notes(value: BashValue) -> str:
             "Background processes still held the output open when the shell exited;"
             " their later output is not captured."
         )
-    if value.signal is not None:
+    if value.background is not None and value.signal is None and value.exit_code is None:
+        lines.append(
+            f"Running in the background as {value.background}. Read what it prints next with "
+            f'bash_output {{"id": "{value.background}"}}; stop it with kill_shell.'
+        )
+    elif value.signal is not None:
         lines.append(f"Terminated by signal {value.signal}")
     else:
         lines.append(f"Exit code: {value.exit_code}")
+    if value.background is not None and (value.signal or value.exit_code is not None):
+        lines.append(f"(It was started in the background as {value.background} and has ended.)")
     if hint := _blocked_hint(value):
         lines.append(hint)
     return "\n".join(lines)
@@ -210,8 +219,10 @@ def card_meta(value: BashValue) -> JsonValue:
     }
     if value.signal is not None:
         meta["signal"] = value.signal
-    else:
+    elif value.background is None or value.exit_code is not None:
         meta["exitCode"] = value.exit_code
+    if value.background is not None:
+        meta["background"] = value.background
     if value.stopped == "timeout":
         meta["timedOut"] = True
     elif value.stopped == "cancelled":

@@ -108,7 +108,7 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
         """The description, then the agents a task may name, with what each is for."""
         if not self.agents:
             return DESCRIPTION
-        listing = "\n".join(f"- {a.name}: {_one_line(a.description)}" for a in self.agents)
+        listing = "\n".join(f"- {a.name}: {_listed(a.description)}" for a in self.agents)
         return f"{DESCRIPTION}\nAgents (`agent`):\n{listing}\n"
 
     async def execute(self, args: TaskArgs, ctx: ToolContext) -> ChildOutcome:
@@ -210,5 +210,8 @@ def _capped(text: str) -> str:
     return f"{text[:MAX_SUMMARY_CHARS]}\n\n[… {cut} more characters of the report were cut]"
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+def _listed(text: str) -> str:
+    """A description in the list: its lines kept (an agent's `<example>` blocks read as
+    written), indented under its item, blank lines dropped."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    return "\n  ".join(line for line in lines if line)

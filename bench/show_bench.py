@@ -1,0 +1,130 @@
+"""Benchmark `tether show` and `show --json` as processes, against `json.loads` of the same log.
+
+Builds, in a temporary directory removed afterwards, the realistic log of `replay_bench.py`
+(streamed text, reads with windows, edits, bash runs) and a log whose one reply streamed in
+100,000 chunks. Then, alternating run after run, times each command to its exit (stdout to
+/dev/null) against a process that parses every line with `json.loads`, and reads each one's
+peak memory. Goals: `show` <= 3x the floor, `show --json` <= 2x, peak memory of `show --json`
+above an empty session's <= 2x the log's size, and the 100,000-chunk reply within the same
+ratios (no cost that grows with the square of a reply's chunks).
+
+Usage: python bench/show_bench.py [--events N] [--chunks N] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from replay_bench import build_log
+from tether.content import TextContent
+from tether.session import SessionStore
+from tether.session.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
+
+FLOOR = "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n"
+TETHER = [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())"]
+
+
+def chunked_log(home: Path, workspace: Path, chunks: int) -> Path:
+    """A session whose one reply streamed in `chunks` chunks."""
+    log = SessionStore(home).create(workspace)
+    log.append(TurnStart())
+    log.append(UserMessageEvent(content=(TextContent(text="Write it all out."),)))
+    words = ("alpha ", "beta ", "gamma\n", "delta ", "`code` ", "**bold** ")
+    text = []
+    for number in range(chunks):
+        word = words[number % len(words)]
+        text.append(word)
+        log.append(AssistantChunk(text=word))
+    log.append(AssistantMessageEvent(text="".join(text)))
+    log.append(TurnEnd(stop_reason="end_turn"))
+    log.close()
+    return log.path
+
+
+def timed(command: list[str], env: dict[str, str]) -> float:
+    """Wall seconds from spawn to exit."""
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, env=env, check=False)
+    elapsed = time.perf_counter() - start
+    assert done.returncode == 0, command
+    return elapsed
+
+
+def peak_kib(command: list[str], env: dict[str, str]) -> int:
+    """The peak RSS of `command`, measured from a process of its own."""
+    probe = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *command], capture_output=True, text=True, env=env, check=True
+    )
+    return int(out.stdout)
+
+
+def compare(name: str, path: Path, env: dict[str, str], runs: int, empty: str) -> None:
+    """Time `show`, `show --json` and the floor on `path`, alternately; print the ratios."""
+    session = path.stem
+    show = [*TETHER, "show", session]
+    show_json = [*show, "--json"]
+    floor = [sys.executable, "-c", FLOOR, str(path)]
+    times: dict[str, list[float]] = {"show": [], "show --json": [], "floor": []}
+    for _ in range(runs):
+        times["floor"].append(timed(floor, env))
+        times["show"].append(timed(show, env))
+        times["show --json"].append(timed(show_json, env))
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    size_mb = path.stat().st_size / 1e6
+    base = peak_kib([*TETHER, "show", empty, "--json"], env)
+    peak = peak_kib(show_json, env)
+    grown_mb = (peak - base) / 1024
+    print(f"{name}: {size_mb:.1f} MB log")
+    print(f"  json.loads floor:  {medians['floor'] * 1000:7.0f} ms")
+    for key, goal in (("show", 3), ("show --json", 2)):
+        ratio = medians[key] / medians["floor"]
+        print(f"  {key:<12}       {medians[key] * 1000:7.0f} ms  {ratio:5.2f}x (goal <= {goal}x)")
+    print(
+        f"  show --json peak memory above an empty session's: {grown_mb:.0f} MB"
+        f" = {grown_mb / size_mb:.2f}x the log (goal <= 2x)"
+    )
+
+
+def main() -> None:
+    """Build both logs, compare each, print medians and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "ws").mkdir()
+        home = root / "home"
+        env = {**os.environ, "TETHER_HOME": str(home), "NO_COLOR": "1"}
+        build_log(home, root / "ws", options.events)
+        [realistic] = (home / "sessions").glob("*.jsonl")
+        chunked = chunked_log(home, root / "ws", options.chunks)
+        empty = SessionStore(home).create(root / "ws")
+        empty.close()
+        nothing = empty.path.stem
+        compare("realistic session", realistic, env, options.runs, nothing)
+        compare(f"one reply of {options.chunks} chunks", chunked, env, options.runs, nothing)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,218 @@
+"""The same wire formats through a cloud account: Azure OpenAI, Claude on Bedrock and Vertex.
+
+Each is its SDK's own client for that cloud (`openai`'s `AsyncAzureOpenAI`, `anthropic`'s
+`AsyncAnthropicBedrock` and `AsyncAnthropicVertex`) under the model it speaks like, so
+requests, streaming, thinking, prompt caching, errors and retries are that model's. What
+differs is only where requests go and how they are signed, read from the usual environment:
+
+- Azure: `AZURE_OPENAI_ENDPOINT` (or `--base-url`), `AZURE_OPENAI_API_KEY` (or `--api-key`),
+  `OPENAI_API_VERSION`; the model is the deployment's name.
+- Bedrock: `AWS_REGION` / `AWS_DEFAULT_REGION`; a Bedrock API key in
+  `AWS_BEARER_TOKEN_BEDROCK` (or `--api-key`), else the AWS credentials chain through boto3.
+  Its stream is AWS's binary event stream, which only botocore decodes: both come with
+  `pip install 'anthropic[bedrock]'` (not installed with tether).
+- Vertex: `CLOUD_ML_REGION`, `ANTHROPIC_VERTEX_PROJECT_ID`; an access token from `--api-key`,
+  else Google's application default credentials through google-auth
+  (`pip install 'anthropic[vertex]'`, then `gcloud auth application-default login`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from tether.models.anthropic_model import AnthropicModel
+from tether.models.base import ModelError
+from tether.models.openai_compat import OpenAICompatModel
+from tether.providers import Provider
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+    from openai import AsyncOpenAI
+
+__all__ = [
+    "AZURE_API_VERSION",
+    "AzureModel",
+    "BedrockModel",
+    "VertexModel",
+    "azure_provider",
+    "bedrock_provider",
+    "vertex_provider",
+]
+
+AZURE_API_VERSION = "2025-04-01-preview"
+"""The API version asked of Azure when `OPENAI_API_VERSION` names none."""
+
+
+def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if environ is None else environ
+
+
+def _flag_or(variable: str, given: str | None, env: Mapping[str, str]) -> tuple[str | None, str]:
+    """A key from its flag, else from `variable`; and where it came from."""
+    if given:
+        return given, "--api-key"
+    return env.get(variable) or None, variable
+
+
+def azure_provider(
+    base_url: str | None, api_key: str | None, environ: Mapping[str, str] | None = None
+) -> Provider:
+    """Azure's endpoint and key; no endpoint at all is an error naming the fix."""
+    env = _env(environ)
+    url = (base_url or env.get("AZURE_OPENAI_ENDPOINT") or "").rstrip("/")
+    if not url:
+        raise ModelError(
+            "azure: no endpoint: set AZURE_OPENAI_ENDPOINT "
+            "(https://RESOURCE.openai.azure.com) or pass --base-url"
+        )
+    key, source = _flag_or("AZURE_OPENAI_API_KEY", api_key, env)
+    return Provider(url, key, ("AZURE_OPENAI_API_KEY",), source if key else None)
+
+
+def bedrock_provider(
+    base_url: str | None, api_key: str | None, environ: Mapping[str, str] | None = None
+) -> Provider:
+    """Bedrock's regional endpoint and the Bedrock API key, if one is set."""
+    env = _env(environ)
+    region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION")
+    url = base_url or env.get("ANTHROPIC_BEDROCK_BASE_URL")
+    if not url:
+        if not region:
+            raise ModelError("bedrock: no AWS region: set AWS_REGION (e.g. us-east-1)")
+        url = f"https://bedrock-runtime.{region}.amazonaws.com"
+    key, source = _flag_or("AWS_BEARER_TOKEN_BEDROCK", api_key, env)
+    return Provider(url.rstrip("/"), key, ("AWS_BEARER_TOKEN_BEDROCK",), source if key else None)
+
+
+def vertex_provider(
+    base_url: str | None, api_key: str | None, environ: Mapping[str, str] | None = None
+) -> Provider:
+    """Vertex's regional endpoint and an access token, if one was given."""
+    env = _env(environ)
+    region = env.get("CLOUD_ML_REGION")
+    if not region:
+        raise ModelError("vertex: no region: set CLOUD_ML_REGION (e.g. us-east5 or global)")
+    if not env.get("ANTHROPIC_VERTEX_PROJECT_ID"):
+        raise ModelError("vertex: no project: set ANTHROPIC_VERTEX_PROJECT_ID")
+    url = base_url or env.get("ANTHROPIC_VERTEX_BASE_URL")
+    if not url:
+        url = (
+            "https://aiplatform.googleapis.com/v1"
+            if region == "global"
+            else f"https://{region}-aiplatform.googleapis.com/v1"
+        )
+    return Provider(url.rstrip("/"), api_key or None, (), "--api-key" if api_key else None)
+
+
+def _needs(module: str, label: str, fix: str) -> None:
+    """Raise the error naming `fix` when `module` cannot be imported."""
+    if importlib.util.find_spec(module) is None:
+        raise ModelError(f"{label}: {fix}")
+
+
+class AzureModel(OpenAICompatModel):
+    """Chat completions of an Azure OpenAI deployment (the model is the deployment's name)."""
+
+    kind = "azure"
+    label = "Azure OpenAI"
+    default_model = ""
+
+    def __init__(self, provider: Provider, *, model: str | None = None, **kwargs: Any) -> None:
+        if not model:
+            raise ModelError("azure: name the deployment: --model azure:DEPLOYMENT")
+        super().__init__(provider, model=model, **kwargs)
+
+    def _client_class(self) -> Callable[..., AsyncOpenAI]:  # type: ignore[override]
+        from openai import AsyncAzureOpenAI
+
+        version = os.environ.get("OPENAI_API_VERSION") or AZURE_API_VERSION
+
+        def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncOpenAI:
+            return AsyncAzureOpenAI(
+                azure_endpoint=base_url,
+                api_key=api_key,
+                api_version=version,
+                max_retries=max_retries,
+            )
+
+        return connect
+
+
+class BedrockModel(AnthropicModel):
+    """Claude on Amazon Bedrock (model ids as Bedrock names them)."""
+
+    kind = "bedrock"
+    label = "Amazon Bedrock"
+    default_model = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+    def require_key(self) -> None:
+        """Bedrock streams AWS's binary event stream, which only botocore reads; without a
+        Bedrock API key, requests are signed with boto3's AWS credentials."""
+        _needs(
+            "botocore",
+            self.label,
+            "botocore is not installed to read Bedrock's event stream: "
+            "pip install 'anthropic[bedrock]'",
+        )
+        if self.provider.api_key is None:
+            _needs(
+                "boto3",
+                self.label,
+                "no AWS_BEARER_TOKEN_BEDROCK is set and boto3 is not installed to sign with "
+                "your AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, or "
+                "pip install 'anthropic[bedrock]'",
+            )
+
+    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+        from anthropic import AsyncAnthropicBedrock
+
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+
+        def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
+            return AsyncAnthropicBedrock(  # type: ignore[return-value]
+                aws_region=region or "us-east-1",
+                api_key=api_key,
+                base_url=base_url,
+                max_retries=max_retries,
+            )
+
+        return connect
+
+
+class VertexModel(AnthropicModel):
+    """Claude on Google Cloud's Vertex AI (model ids as Vertex names them)."""
+
+    kind = "vertex"
+    label = "Vertex AI"
+    default_model = "claude-sonnet-4-5@20250929"
+
+    def require_key(self) -> None:
+        """Without an access token, requests carry application default credentials."""
+        if self.provider.api_key is None:
+            _needs(
+                "google.auth",
+                self.label,
+                "google-auth is not installed to use your Google credentials: "
+                "pip install 'anthropic[vertex]' and run "
+                "`gcloud auth application-default login`, or pass an access token with --api-key",
+            )
+
+    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+        from anthropic import AsyncAnthropicVertex
+
+        region = os.environ.get("CLOUD_ML_REGION", "global")
+        project = os.environ.get("ANTHROPIC_VERTEX_PROJECT_ID", "")
+
+        def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
+            return AsyncAnthropicVertex(  # type: ignore[return-value]
+                region=region,
+                project_id=project,
+                access_token=api_key,
+                base_url=base_url,
+                max_retries=max_retries,
+            )
+
+        return connect

@@ -1,0 +1,187 @@
+"""Background commands in a session: a dev server the model starts in the sandbox, read with
+`bash_output`, reached from the host as documented, stopped with `kill_shell`, and gone when
+the session ends; a cancelled turn leaves jobs running; the model is reminded of them."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.processes import processes_with
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
+from tests.tools.bash.users import outside, python_for, user, workspace_for
+from tether.session import ClientUpdate, ToolCallFinished
+from tether.tools.bash.bwrap import find_bwrap
+from tether.tools.bash.jobs import MAX_JOBS, Jobs
+from tether.tools.bash.sandbox import SandboxPolicy
+from tether.tools.defaults import default_tools
+from tether.views import TerminalResultView
+
+__all__ = ["outside", "user"]
+
+pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def fetch(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+        return str(response.read().decode())
+
+
+async def served(port: int, seconds: float = 10) -> str:
+    for _ in range(int(seconds / 0.1)):
+        try:
+            return await asyncio.to_thread(fetch, port)
+        except (urllib.error.URLError, ConnectionError):
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"nothing answered on port {port}")
+
+
+def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
+    return {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
+
+
+async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_session(
+    outside: Path, user: str, sessions: Sessions
+) -> None:
+    ws = workspace_for(outside, user)
+    (ws / "index.html").write_text("hello from the workspace\n")
+    port = free_port()
+    server = f"{python_for(user)} -u -m http.server {port} --bind 127.0.0.1"
+    model = script(
+        {"toolCalls": [call("s", "Bash", {"command": server, "run_in_background": True})]},
+        {"text": "Started."},
+        {"toolCalls": [call("o", "BashOutput", {"bash_id": "shell-1"})]},
+        {"toolCalls": [call("k", "KillShell", {"shell_id": "shell-1"})]},
+        {"text": "Stopped."},
+    )
+    # --allow-network shares the host's network, loopback included: the person reaches it.
+    tools = default_tools(SandboxPolicy(allow_network=True))
+    session = sessions.new(ws, model, tools)
+    everything = Recorder()
+    recorder = Recorder()
+
+    def both(update: ClientUpdate) -> None:
+        everything(update)
+        recorder(update)
+
+    assert await session.prompt(text("serve it"), both) == "end_turn"
+    started = finished(recorder)["s"]
+    assert started.status == "completed"
+    assert "Running in the background as shell-1." in started.result.text()
+    assert isinstance(started.view, TerminalResultView)
+    assert started.view.exit_code is None and started.view.signal is None
+    assert started.view.notes is not None
+    assert "running in the background as shell-1" in started.view.notes
+    assert await served(port) != ""
+    assert "hello from the workspace" in await served(port)
+    assert [job.id for job in session.jobs.running()] == ["shell-1"]
+
+    recorder = Recorder()
+    assert await session.prompt(text("how is it going?"), both) == "end_turn"
+    output = finished(recorder)["o"].result.text()
+    assert '"GET / HTTP/1.1" 200' in output
+    assert output.endswith(f"shell-1 ({server}): running")
+    stopped = finished(recorder)["k"].result.text()
+    assert stopped == f"Stopped shell-1 ({server}): killed by SIGTERM"
+    assert session.jobs.running() == []
+    with pytest.raises(urllib.error.URLError):
+        await asyncio.to_thread(fetch, port)
+    # The model was reminded of the running server while it ran, in one line.
+    reminders = [
+        r.system for r in model.requests if "Background commands still running" in r.system
+    ]
+    assert reminders and f"shell-1 (`{server}`)" in reminders[0]
+    assert "Background commands still running" not in model.requests[-1].system
+    names = [e["name"] for e in log_lines(session, sessions.store.root) if e["type"] == "tool/call"]
+    assert names == ["bash", "bash_output", "kill_shell"]
+    assert session.replay() == [*[u for u in session.replay() if u.kind != "tool_call_progress"]]
+
+
+async def test_network_off_the_server_listens_in_the_sandboxs_own_loopback(
+    ws: Path, sessions: Sessions
+) -> None:
+    port = free_port()
+    probe = (
+        f"python3 -m http.server {port} --bind 127.0.0.1 & sleep 0.5; "
+        f"python3 -c \"import urllib.request as u; print(u.urlopen('http://127.0.0.1:{port}/')"
+        '.status)"; wait'
+    )
+    model = script(
+        {"toolCalls": [call("s", "bash", {"command": probe, "run_in_background": True})]},
+        {"text": "ok"},
+    )
+    session = sessions.new(ws, model, default_tools(SandboxPolicy()))
+    await session.prompt(text("serve"), Recorder())
+    # Inside, the server answers on the sandbox's loopback...
+    for _ in range(100):
+        if (
+            "200"
+            in session.jobs.read("shell-1").shown + session.jobs.all()[0].capture.card().text()
+        ):
+            break
+        await asyncio.sleep(0.1)
+    assert "200" in session.jobs.all()[0].capture.card().text()
+    # ...which is not the host's: nothing listens there.
+    with pytest.raises(urllib.error.URLError):
+        await asyncio.to_thread(fetch, port)
+    session.close()
+    assert processes_with(f"http.server {port}") == []
+
+
+async def test_a_cancelled_turn_leaves_jobs_running_the_session_end_stops_them(
+    tmp_path: Path, ws: Path, sessions: Sessions
+) -> None:
+    marker = f"tether-job-{tmp_path.name}"
+    model = script(
+        {
+            "toolCalls": [
+                call(
+                    "j",
+                    "bash",
+                    {"command": f"exec -a {marker} sleep 60", "run_in_background": True},
+                )
+            ]
+        },
+        {"toolCalls": [call("f", "bash", {"command": "sleep 30"})]},
+    )
+    session = sessions.new(ws, model, default_tools())
+    recorder = Recorder()
+    turn = asyncio.create_task(session.prompt(text("go"), recorder))
+    for _ in range(200):
+        if any(u.kind == "tool_call_started" and u.tool_call_id == "f" for u in recorder.updates):
+            break
+        await asyncio.sleep(0.05)
+    session.cancel()
+    assert await asyncio.wait_for(turn, 15) == "cancelled"
+    assert [job.id for job in session.jobs.running()] == ["shell-1"]
+    assert processes_with(marker) != []
+    await session.aclose()
+    assert processes_with(marker) == []
+
+
+async def test_at_most_eight_jobs_and_close_now_leaves_none(tmp_path: Path, ws: Path) -> None:
+    marker = f"tether-many-{tmp_path.name}"
+    jobs = Jobs()
+    for n in range(MAX_JOBS):
+        await jobs.start(f"exec -a {marker}-{n} sleep 60", ws, confine=None, env=None)
+    with pytest.raises(Exception, match="8 background commands are running already"):
+        await jobs.start("sleep 1", ws, confine=None, env=None)
+    assert len(processes_with(marker)) == MAX_JOBS
+    jobs.close_now()
+    for _ in range(50):
+        if not processes_with(marker):
+            break
+        await asyncio.sleep(0.1)
+    assert processes_with(marker) == []
+    await jobs.aclose()

@@ -1,0 +1,167 @@
+"""Plan mode in a session: nothing changes until the person approves the plan, which the
+model hands over with `exit_plan_mode`; the plan is in the log and replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
+from tether.policy import (
+    PermissionAnswer,
+    PermissionQuestion,
+    PlanApproval,
+    RejectWithMessage,
+)
+from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.replay import replay
+from tether.session.store import SessionStore
+from tether.tools.bash.bwrap import find_bwrap
+from tether.tools.defaults import default_tools
+from tether.views import GenericCallView, GenericResultView
+
+PLAN = "## Plan\n\n1. Change `return 1` to `return 2` in `a.py`.\n2. Run the tests."
+
+
+class Person:
+    """Answers each question with the next answer, and keeps the questions."""
+
+    def __init__(self, *answers: PermissionAnswer) -> None:
+        self.answers = list(answers)
+        self.questions: list[PermissionQuestion] = []
+
+    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
+        self.questions.append(request)
+        return self.answers.pop(0)
+
+
+def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
+    return {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
+
+
+async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    (ws / "a.py").write_text("def f():\n    return 1\n")
+    edit = {"path": "a.py", "old_string": "return 1", "new_string": "return 2"}
+    model = script(
+        {"toolCalls": [call("r", "read", {"path": "a.py"}), call("e1", "edit", edit)]},
+        {"toolCalls": [call("p", "ExitPlanMode", {"plan": PLAN})]},
+        {"toolCalls": [call("e2", "edit", edit)]},
+        {"text": "Done."},
+    )
+    person = Person("allow_once")
+    session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
+    recorder = Recorder()
+    assert await session.prompt(text("Make f return 2"), recorder) == "end_turn"
+
+    done = finished(recorder)
+    assert done["e1"].result.is_error
+    assert done["e1"].result.text().startswith("Plan mode is on: ")
+    assert "exit_plan_mode" in done["e1"].result.text()
+    # The person saw the plan, and chose among the modes to work in, or more planning.
+    [question] = person.questions
+    assert question.subject == PlanApproval(plan=PLAN, tool_call_id="p")
+    assert [o.name for o in question.options] == [
+        "Yes, and accept edits",
+        "Yes, and run in auto mode",
+        "No, keep planning",
+    ]
+    assert session.gate.mode == "accept-edits"
+    assert done["p"].result.text().startswith("The user approved your plan.")
+    assert not done["e2"].result.is_error
+    assert (ws / "a.py").read_text() == "def f():\n    return 2\n"
+
+    started = {u.tool_call_id: u.view for u in recorder.updates if isinstance(u, ToolCallStarted)}
+    assert started["p"] == GenericCallView(title="Plan", kind="other", content=PLAN)
+    assert done["p"].view == GenericResultView(title="Plan approved · accept edits", content=PLAN)
+    # The log keeps tether's name and the plan; the cards replay as they were shown.
+    calls = [e for e in log_lines(session, home) if e["type"] == "tool/call"]
+    assert [e["name"] for e in calls] == ["read", "edit", "exit_plan_mode", "edit"]
+    live = recorder.without_progress()
+    assert session.replay() == live
+    stored = SessionStore(home).read(session.id)
+    assert replay(stored.events, default_tools(), stored.header.cwd) == live
+    # The system prompt spoke of plan mode while it was on, and not after.
+    systems = [request.system for request in model.requests]
+    assert "# Plan mode" in systems[0] and "Permission mode: plan (planning" in systems[0]
+    assert "# Plan mode" not in systems[-1]
+    assert "Permission mode: accept-edits" in systems[-1]
+
+
+async def test_keep_planning_sends_the_persons_words_back(ws: Path, sessions: Sessions) -> None:
+    model = script(
+        {"toolCalls": [call("p1", "exit_plan_mode", {"plan": PLAN})]},
+        {"toolCalls": [call("p2", "exit_plan_mode", {"plan": PLAN + "\n3. Update the docs."})]},
+        {"text": "Working."},
+    )
+    person = Person(RejectWithMessage("Also update the docs."), "allow_always")
+    session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
+    recorder = Recorder()
+    assert await session.prompt(text("plan it"), recorder) == "end_turn"
+    done = finished(recorder)
+    assert not done["p1"].result.is_error
+    assert done["p1"].result.text() == (
+        "The user did not approve the plan: plan mode stays on. Keep planning, then call "
+        "exit_plan_mode with the revised plan. They say:\nAlso update the docs."
+    )
+    assert done["p1"].view == GenericResultView(
+        title="Plan sent back · keep planning",
+        content=f"{PLAN}\n\n---\n\n**Feedback:** Also update the docs.",
+    )
+    assert done["p2"].view is not None and done["p2"].view.title == "Plan approved · auto"
+    assert session.gate.mode == "auto"
+    assert session.replay() == recorder.without_progress()
+
+
+async def test_without_a_person_or_plan_mode_the_tool_is_refused(
+    ws: Path, sessions: Sessions
+) -> None:
+    model = script({"toolCalls": [call("p", "exit_plan_mode", {"plan": PLAN})]}, {"text": "ok"})
+    headless = sessions.new(ws, model, default_tools(), mode="plan")
+    recorder = Recorder()
+    await headless.prompt(text("plan"), recorder)
+    assert (
+        finished(recorder)["p"]
+        .result.text()
+        .startswith("Plan mode is on, and there is no one here to approve a plan")
+    )
+    assert headless.gate.mode == "plan"
+    model = script({"toolCalls": [call("p", "exit_plan_mode", {"plan": PLAN})]}, {"text": "ok"})
+    working = sessions.new(ws, model, default_tools(), mode="auto", asker=Person())
+    recorder = Recorder()
+    await working.prompt(text("plan"), recorder)
+    assert finished(recorder)["p"].result.text().startswith("Plan mode is not on")
+
+
+@pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
+async def test_commands_run_read_only_and_writes_are_refused(ws: Path, sessions: Sessions) -> None:
+    (ws / "a.py").write_text("x = 1\n")
+    model = script(
+        {
+            "toolCalls": [
+                call("ls", "bash", {"command": "cat a.py"}),
+                call("touch", "bash", {"command": "touch made"}),
+                call("out", "bash", {"command": "touch made", "unsandboxed": True}),
+                call("w", "write", {"path": "new.py", "content": "y = 2\n"}),
+            ]
+        },
+        {"text": "ok"},
+    )
+    # Commands still ask in plan mode, as in ask mode: the person allows them.
+    session = sessions.new(
+        ws, model, default_tools(), mode="plan", asker=Person("allow_once", "allow_once")
+    )
+    recorder = Recorder()
+    await session.prompt(text("look"), recorder)
+    done = finished(recorder)
+    assert "x = 1" in done["ls"].result.text()
+    assert "Read-only file system" in done["touch"].result.text()
+    assert (
+        done["out"]
+        .result.text()
+        .startswith("Plan mode is on: commands run only in the read-only sandbox while planning")
+    )
+    assert done["w"].result.text().startswith("Plan mode is on: ")
+    assert not (ws / "made").exists() and not (ws / "new.py").exists()
