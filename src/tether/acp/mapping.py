@@ -32,6 +32,8 @@ Shapes (camelCase on the wire):
   for every notice: a paragraph of its own, after a blank line) and
   `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
   `{kind: "restore", action, prompt, restored, kept}`.
+- `CommandAnswered` → `agent_message_chunk` with tether's answer to a command; a fork's with
+  `_meta.tether.notice` = `{kind: "fork", sessionId, prompt}`.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 - `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
@@ -93,7 +95,7 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session.updates import AgentThought, HookRan, ThoughtFinished
+from tether.session.updates import AgentThought, CommandAnswered, HookRan, ThoughtFinished
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -195,6 +197,12 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             )
         case HookRan():
             return _notice(update.text, _hook_notice(update))
+        case CommandAnswered():
+            text, fork = update.text, update.fork
+            if fork is None:
+                return update_agent_message_text(text)
+            forked = {"kind": "fork", "sessionId": fork, "prompt": update.prompt}
+            return _notice(text.rstrip("\n"), forked)
         case _:
             assert_never(update)
 
