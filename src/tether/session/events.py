@@ -233,6 +233,8 @@ class UsageEvent:
     cached_write_tokens: Opt[int] = None
     reasoning_tokens: Opt[int] = None
     """The part of `outputTokens` spent thinking, when the provider said."""
+    cost_usd: Opt[float] = None
+    """What the response cost in US dollars at the catalog's price; absent when it is unknown."""
 
 
 CompactionMethod = Literal["prune", "summary"]
