@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.test_cli import _script, _sessions, tether
 from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 
@@ -164,5 +164,28 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
     tui.wait_for("Rewind to before which prompt?")
     tui.press("esc")
     tui.wait_gone("Rewind to before which prompt?")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
+    made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    assert made.returncode == 0, made.stderr
+    [first] = [s["id"] for s in _sessions(home)]
+    fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
+    assert fork.returncode == 0, fork.stderr
+    ids = [s["id"] for s in _sessions(home)]
+    assert len(ids) == 2
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:run.json")
+    tui.line("/resume")
+    tui.wait_for("Resume which session?")
+    for session_id in ids:
+        assert f"the first question · {session_id[:8]} · " in tui.display
+    tui.press("esc")
+    tui.wait_gone("Resume which session?")
     tui.press("ctrl-d")
     assert tui.finish() == 0

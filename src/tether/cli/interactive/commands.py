@@ -115,7 +115,8 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            # The id tells apart forks, which keep their session's title.
+            f"{s.title or '(untitled)'} · {s.id[:8]} · {age(s.updated_at)} · "
             f"{s.turns} turn{'' if s.turns == 1 else 's'}",
             # The first prompt, unless the title already is it.
             detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
