@@ -154,7 +154,12 @@ async def test_network_off_the_server_listens_in_the_sandboxs_own_loopback(
     # ...which is not the host's: nothing listens there.
     with pytest.raises(urllib.error.URLError):
         await asyncio.to_thread(fetch, port)
-    session.close()
+    await session.aclose()
+    # SIGKILL at the latest; the kernel may take a moment more to reap on a loaded machine.
+    for _ in range(50):
+        if not processes_with(f"http.server {port}"):
+            break
+        await asyncio.sleep(0.1)
     assert processes_with(f"http.server {port}") == []
 
 
