@@ -368,3 +368,14 @@ def test_a_rule_naming_an_evaluating_builtin_does_not_allow_it(
     rules = [parse_rule(rule, "allow", source, root=workspace, home=workspace)]
     result = verdict(rules, workspace, line)
     assert isinstance(result, NoRule) and result.concerns, result
+
+
+def test_cd_under_cdpath_is_not_judged_from_the_workspace(
+    rules: list[Rule], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CDPATH is inherited by the command (tether passes its environment on): `cd src` may go
+    # to another `src`, so a redirection after it is not known to stay inside.
+    monkeypatch.setenv("CDPATH", "/tmp")
+    result = verdict(rules, workspace, "cd src && npm test > out.log")
+    assert isinstance(result, NoRule) and "CDPATH" in result.concerns[0]
+    assert isinstance(verdict(rules, workspace, "cd ./src && npm test > out.log"), Allow)

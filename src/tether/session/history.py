@@ -30,6 +30,7 @@ from tether.session.events import (
     AssistantMessageEvent,
     AssistantThinking,
     CheckpointEvent,
+    CommandEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
@@ -124,6 +125,7 @@ class _Building:
                 | SessionTitle()
                 | SessionConfigEvent()
                 | CheckpointEvent()
+                | CommandEvent()
             ):
                 pass
             case UsageEvent() | CompactionEvent():

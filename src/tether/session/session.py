@@ -145,7 +145,9 @@ class Session:
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
             after_summary=self._hooks.compacted,
+            catalog=config.catalog,
         )
+        self._catalog = config.catalog
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
         )
@@ -303,7 +305,7 @@ class Session:
     def set_model(self, model: Model, *, record: bool = True) -> None:
         """Use `model` from the next request on; `record` logs it so a load picks it again."""
         self.model = model
-        self._context.use(model, self._window or context_window(model.name))
+        self._context.use(model, self._window or context_window(model.name, self._catalog))
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 

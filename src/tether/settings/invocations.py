@@ -294,6 +294,10 @@ class _Analysis:
         if target is None or not all(self.inside(target, cwd) for cwd in self.cwds):
             self.concern("it changes to a directory outside the workspace")
             return
+        if os.environ.get("CDPATH") and not target.startswith(("/", "./", "../")):
+            # Inherited by the command: `cd src` may go to a `src` elsewhere.
+            self.concern("it uses cd while CDPATH is set, so where it goes is known when it runs")
+            return
         for cwd in list(self.cwds):
             moved = _resolve(cwd, target)
             if moved not in self.cwds:

@@ -1,5 +1,6 @@
 """The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
-`/usage`, `/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
+`/usage` (`/cost`), `/transcript`, `/exit`. Each is listed in the shared catalog as a
+`terminal` command."""
 
 from __future__ import annotations
 
@@ -43,6 +44,10 @@ KEYS = (
     ("Ctrl+R", "search the history"),
     ("Tab", "complete a /command or an @path"),
     ("Esc", "interrupt the running turn, close a menu"),
+    ("Esc Esc", "on an empty box with nothing running: /rewind"),
+    ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Ctrl+Z", "suspend (SIGTSTP); fg brings it back"),
+    ("Alt+B, Alt+F, Alt+D", "a word back, forward; delete the next word"),
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
     ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
@@ -110,7 +115,8 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            # The id tells apart forks, which keep their session's title.
+            f"{s.title or '(untitled)'} · {s.id[:8]} · {age(s.updated_at)} · "
             f"{s.turns} turn{'' if s.turns == 1 else 's'}",
             # The first prompt, unless the title already is it.
             detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
@@ -309,6 +315,7 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "model": model,
     "thinking": thinking,
     "usage": usage,
+    "cost": usage,
     "transcript": transcript,
     "bashes": bashes,
     "exit": leave,

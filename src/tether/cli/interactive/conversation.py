@@ -68,7 +68,7 @@ __all__ = ["Conversation", "model_label"]
 
 log = logging.getLogger(__name__)
 
-IMMEDIATE = ("help", "usage", "exit")
+IMMEDIATE = ("help", "usage", "cost", "exit")
 """Commands that run at once even while a turn runs (`/mode X` and `/model X` too)."""
 
 
