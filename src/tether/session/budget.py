@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import assert_never
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.models.base import ModelRequest, Usage
-from tether.models.messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from tether.models.messages import (
+    AssistantMessage,
+    Message,
+    ToolResultMessage,
+    ToolSpec,
+    UserMessage,
+)
 
 __all__ = [
     "CHARS_PER_TOKEN",
@@ -42,10 +48,12 @@ def tokens(chars: int) -> int:
 
 def request_chars(request: ModelRequest) -> int:
     """The characters of everything a request sends: system prompt, tools and messages."""
-    tools = sum(
-        len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in request.tools
-    )
+    tools = sum(_tool_chars(t) for t in request.tools)
     return len(request.system) + tools + sum(message_chars(m) for m in request.messages)
+
+
+def _tool_chars(tool: ToolSpec) -> int:
+    return len(tool.name) + len(tool.description) + len(json.dumps(tool.parameters))
 
 
 def message_chars(message: Message) -> int:
@@ -94,9 +102,27 @@ class Budget:
         so the session does not compact again a step later."""
         return int(self.threshold * TARGET_SHARE)
 
+    _counted: dict[int, tuple[object, int]] = field(default_factory=dict, repr=False)
+    """Characters of the messages and tools counted for the last request, by object: a
+    request repeats the one before and adds a little, so each is counted once."""
+
+    def chars(self, request: ModelRequest) -> int:
+        """`request_chars(request)`, counting only the messages and tools not seen last time."""
+        counted, self._counted = self._counted, {}
+        total = len(request.system)
+        for item in (*request.tools, *request.messages):
+            seen = counted.get(id(item))
+            if seen is not None and seen[0] is item:
+                size = seen[1]
+            else:
+                size = _tool_chars(item) if isinstance(item, ToolSpec) else message_chars(item)
+            self._counted[id(item)] = (item, size)
+            total += size
+        return total
+
     def estimate(self, request: ModelRequest) -> int:
         """The tokens `request` will take."""
-        chars = request_chars(request)
+        chars = self.chars(request)
         if self._reported is None:
             return tokens(chars)
         reported, reported_chars = self._reported
@@ -109,5 +135,5 @@ class Budget:
     def report(self, request: ModelRequest, reply: AssistantMessage, usage: Usage) -> int:
         """Count from what the provider said `request` and `reply` took; the tokens in use."""
         used = usage.input_tokens + usage.output_tokens
-        self._reported = (used, request_chars(request) + message_chars(reply))
+        self._reported = (used, self.chars(request) + message_chars(reply))
         return used
