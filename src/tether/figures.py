@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["duration", "short_tokens"]
+__all__ = ["dollars", "duration", "short_tokens"]
 
 
 def short_tokens(count: int) -> str:
@@ -14,6 +14,14 @@ def short_tokens(count: int) -> str:
     if count < 1_000_000:
         return f"{count // 1000}k"
     return f"{count / 1_000_000:.1f}".removesuffix(".0") + "M"
+
+
+def dollars(cost: float | None) -> str:
+    """A cost the way people read it: `$0.0042`, `$1.37`; `unknown` when a price is not known
+    (never `$0`, which would say it was free)."""
+    if cost is None:
+        return "unknown"
+    return f"${cost:.2f}" if cost >= 1 else f"${cost:.4f}"
 
 
 def duration(ms: int) -> str:

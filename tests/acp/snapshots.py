@@ -22,7 +22,8 @@ Paths, the session id, times and the version are normalized to `{{cwd}}`, `{{ext
 `{{tmp}}` (the directory both are in), `{{sessionId}}`, `{{time}}`, `{{mtime}}` (a file's
 modification time in an `observed` record), `{{duration}}` (how long a hook ran) and
 `{{version}}`; the sessions agents ran for
-it (`task` calls) to `{{child1}}`, `{{child2}}`... in the order they started.
+it (`task` calls) to `{{child1}}`, `{{child2}}`... in the order they started, and the
+sessions `/fork` made of it to `{{fork1}}`, `{{fork2}}`...
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class Places:
     home: Path
     session_id: str = ""
     children: list[str] = field(default_factory=list)
+    forks: list[str] = field(default_factory=list)
 
     def substitute(self, value: Any) -> Any:
         """Client input with its placeholders filled in."""
@@ -84,6 +86,8 @@ class Places:
             text = text.replace(self.session_id, "{{sessionId}}")
         for number, child in enumerate(self.children, start=1):
             text = text.replace(child, f"{{{{child{number}}}}}")
+        for number, fork in enumerate(self.forks, start=1):
+            text = text.replace(fork, f"{{{{fork{number}}}}}")
         text = _DURATION.sub('"durationMs":"{{duration}}"', text)
         text = _SPOKEN_DURATION.sub(", {{duration}})", text)
         return _MTIME.sub('"mtimeNs":"{{mtime}}"', _TIME.sub("{{time}}", text))
@@ -172,6 +176,7 @@ async def _run(fixture: Path, tmp: Path, env: dict[str, str]) -> Run:
         assert not pending, f"permission answers left over: {pending}"
         assert places.session_id, "the fixture never created a session"
         places.children = _children(places.home / "sessions", places.session_id)
+        places.forks = _forks(places.home / "sessions", places.session_id)
         run.stdout = [_normalized(m, places) for m in agent.received]
         log_path = places.home / "sessions" / f"{places.session_id}.jsonl"
         run.session_log = [places.normalize(line) for line in log_path.read_text().splitlines()]
@@ -230,6 +235,21 @@ def checked_on_load(updates: list[Message]) -> list[Message]:
     ]
 
 
+def replayable(updates: list[Message]) -> list[Message]:
+    """Every update a load must send again as it went live, the person's own prompts apart.
+
+    Left out: a call's progress (live only), the slash commands (advertised after either
+    answer, not part of the conversation) and the person's prompts (a live client has them;
+    compared with what was sent).
+    """
+    return [
+        u
+        for u in updates
+        if u["sessionUpdate"] not in ("user_message_chunk", "available_commands_update")
+        and not (u["sessionUpdate"] == "tool_call_update" and u.get("status") == "in_progress")
+    ]
+
+
 def dump_lines(items: list[Any]) -> str:
     """One JSON document a line."""
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
@@ -250,6 +270,15 @@ def _children(sessions: Path, parent: str) -> list[str]:
             return [session_id for _, session_id in sorted(found)]
         found.extend(more)
         parents.update(session_id for _, session_id in more)
+
+
+def _forks(sessions: Path, parent: str) -> list[str]:
+    """The sessions forked from `parent` (`/fork`), in the order they were made."""
+    headers = [json.loads(p.read_text().split("\n", 1)[0]) for p in sessions.glob("*.jsonl")]
+    made = [
+        (h["createdAt"], h["id"]) for h in headers if h.get("forkedFrom", {}).get("id") == parent
+    ]
+    return [session_id for _, session_id in sorted(made)]
 
 
 def _is_update(message: Message) -> bool:

@@ -55,7 +55,7 @@ async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
     agent_file = workspace / ".claude" / "agents" / "review" / "checker.md"
     agent_file.parent.mkdir(parents=True)
     agent_file.write_text(
-        "---\nname: checker\ndescription: Checks things\ntools: Read, NotebookEdit\n"
+        "---\nname: checker\ndescription: Checks things\ntools: Read, SlashCommand\n"
         "permissionMode: plan\ncolor: cyan\n---\nCheck.\n"
     )
     model = _script(tmp_path, {"text": "never asked"})
@@ -72,7 +72,7 @@ async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
     assert "  checker  (.claude/agents/review/checker.md, cyan)\n    Checks things\n" in text
     assert "    tools: read\n" in text
     assert (
-        f"  {agent_file}:4: `tools` names 'NotebookEdit', which no tether tool answers to; "
+        f"  {agent_file}:4: `tools` names 'SlashCommand', which no tether tool answers to; "
         "left out\n"
     ) in text
     assert f"  {agent_file}:5: `permissionMode` is not supported" in text

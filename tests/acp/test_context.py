@@ -55,7 +55,7 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
         [notice] = _updates(notes, "agent_message_chunk")
         meta = notice["_meta"]["tether"]["notice"]
         assert meta["kind"] == "compaction" and meta["method"] == "summary"
-        assert notice["content"]["text"].startswith("context compacted by summary: ")
+        assert notice["content"]["text"].startswith("\n\ncontext compacted by summary: ")
         [after] = _updates(notes, "usage_update")
         assert after["used"] == meta["afterTokens"] < meta["beforeTokens"]
 

@@ -21,7 +21,7 @@ from acp.schema import (
 from tests.acp.snapshots import checked_on_load
 from tests.acp.wire import tether_command
 from tether.session import SessionStore
-from tether.session.events import RestoreEvent
+from tether.session.events import CommandEvent, RestoreEvent
 
 
 class Client:
@@ -149,8 +149,12 @@ def _check_logs(store: SessionStore, sid: str, empty: str, whole: str) -> None:
     first, every = store.read(empty).header.forked_from, store.read(whole).header.forked_from
     assert first is not None and (first.id, first.seq) == (sid, 0)
     assert every is not None and every.id == sid and every.seq > 0
-    # The whole fork holds the original's events as they were, up to where it was made.
-    assert store.read(whole).events == original.events[: every.seq]
+    # The whole fork holds the original's events as they were, up to where it was made, then
+    # the `/rewind` it was asked (with its listing, as a load shows it).
+    forked = store.read(whole).events
+    assert forked[:-1] == original.events[: every.seq]
+    assert isinstance(forked[-1], CommandEvent) and forked[-1].text == "/rewind"
+    assert forked[-1].said is not None and "1  change a.py" in forked[-1].said
     restores = [e for e in original.events if isinstance(e, RestoreEvent)]
     assert [(r.action, r.kept) for r in restores] == [
         ("undo", ("a.py",)),
@@ -187,8 +191,9 @@ async def test_a_restore_replays_on_load_as_it_was_shown(tmp_path: Path) -> None
     assert [u["toolCallId"] for u in shown if u["sessionUpdate"] == "tool_call"] == ["r", "e", "w"]
     assert _shown(loaded, sid) == shown
     assert live.notices(sid) == loaded.notices(sid)
+    # The commands come back as the person's messages, each before its notice.
     replayed = [u.content.text for s, u in loaded.updates if isinstance(u, UserMessageChunk)]
-    assert replayed == ["change a.py"]
+    assert replayed == ["change a.py", "/undo", "/redo"]
 
 
 def _shown(client: Client, session_id: str) -> list[dict[str, Any]]:

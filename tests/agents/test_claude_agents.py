@@ -90,11 +90,9 @@ def test_disallowed_tools_skills_and_unsupported_keys(ws: Path, tmp_path: Path) 
         "Validates the configuration without changing it.\nUse after every edit of config/."
     )
     assert agent.tools is None
-    assert agent.disallowed == ("write", "edit", "multi_edit")
+    assert agent.disallowed == ("write", "edit", "multi_edit", "notebook_edit")
     assert agent.skills == ("house-style",)
     assert agent.warnings == (
-        f"{path}:6: `disallowedTools` names 'NotebookEdit', which no tether tool answers to; "
-        "left out",
         f"{path}:9: `permissionMode` is not supported: an agent runs in its parent's mode, "
         "under its rules",
         f"{path}:10: `maxTurns` is not supported: an agent's steps are capped as its parent's are",

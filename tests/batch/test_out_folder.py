@@ -173,7 +173,8 @@ def test_a_batch_workspace_is_never_trusted(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     (folder / ".tether").mkdir(parents=True)
     (folder / "notes.md").write_text("status: draft\n")
-    hook = {"type": "command", "command": f"touch {marker}"}
+    # Outside the sandbox, so that the marker shows whether it ran at all.
+    hook = {"type": "command", "command": f"touch {marker}", "sandbox": False}
     (folder / ".tether" / "settings.json").write_text(
         json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}})
     )

@@ -199,7 +199,9 @@ def test_resume_a_session_of_tether_run_then_clear(
     made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
     assert made.returncode == 0, made.stderr
     record, inputs = recorder(tmp_path)
-    both = {"SessionStart": [group(record)], "SessionEnd": [group(record)]}
+    # The recorder writes outside the workspace: it runs outside the sandbox.
+    unsandboxed = group(record, sandbox=False)
+    both = {"SessionStart": [unsandboxed], "SessionEnd": [unsandboxed]}
     (home / "settings.json").write_text(json.dumps({"hooks": both}))
     model = _script(
         tmp_path / "s.json",

@@ -146,3 +146,76 @@ def test_one_card_per_call_and_a_long_change_is_seen_whole(
     assert scrollback.count("✓ allowed once") == 2
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    """/permissions after answers: the rule written for the project with its file (not "No
+    settings files"), the session's own answer, and a picker that takes it back."""
+    home = tmp_path / "home"
+    (ws / ".git/info").mkdir(parents=True)
+    (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
+
+    def bash(call_id: str, command: str) -> dict[str, Any]:
+        return {"toolCalls": [{"id": call_id, "name": "bash", "arguments": {"command": command}}]}
+
+    model = _script(
+        tmp_path / "s.json",
+        bash("a", "touch a"),
+        bash("b", "touch b"),
+        {"text": "Both made."},
+        bash("a2", "touch a"),
+        {"text": "Asked again."},
+    )
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("make them")
+    tui.wait_for(CHOOSE)
+    [session] = re.findall(r"(\d)\. Always allow .* for this session", tui.display)
+    tui.type(session)
+    tui.wait_for("Allow touch b?")
+    tui.wait_for(CHOOSE)
+    [project] = re.findall(r"(\d)\. Always allow .* for this project", tui.display)
+    tui.type(project)
+    tui.wait_for("Both made.")
+
+    tui.line("/permissions")
+    tui.wait_for("Take back an answer of this session?")
+    report = tui.everything
+    # The rule and its file (the path may wrap at the edge).
+    assert re.search(r"bash\(touch b\)\s+local\s+", report)
+    assert f"{ws}/.tether/settings.local.json" in "".join(report.split())
+    assert "No settings files" not in report
+    assert "allowed for this session (your answers):" in report
+    assert re.search(r"1\. .*touch a", report)
+    tui.press("up", "enter")  # the answer above "Keep them all"
+    tui.wait_in_scrollback("taken back:")
+    tui.line("again")
+    tui.wait_for("Allow touch a?")  # asked again
+    tui.wait_for(CHOOSE)
+    tui.type("1")
+    tui.wait_for("Asked again.")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_a_fetch_that_would_be_refused_is_not_asked_about(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
+    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
+    model = _script(tmp_path / "s.json", {"toolCalls": [fetch, local]}, {"text": "Refused."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("fetch it")
+    tui.wait_for("Refused.")
+    shown = " ".join(tui.everything.split())
+    assert "Allow" not in shown  # refused before anyone was asked
+    assert "Refusing to fetch from 127.0.0.1: it is a loopback address" in shown
+    assert "Refusing to fetch from ::1: it is a loopback address" in shown
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

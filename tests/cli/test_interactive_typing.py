@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
-from tests.cli.tui import Tui
+from tests.cli.test_cli import _script, _sessions, tether
+from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 
 
@@ -99,5 +99,93 @@ def test_each_retry_says_so_on_the_spinner_line(
     tui.wait_for(f"retrying in 2 s · 500 from {host} (2/4)")
     tui.wait_for(f"retrying in 2 s · 500 from {host} (3/4)")
     tui.wait_for("Done: both files are fine.")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def _state(tui: Tui) -> str:
+    """The process state letter of tether itself, under its shell (`T` when stopped)."""
+    shell = tui.child.pid
+    [pid] = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+JOB_SHELL = (
+    "bash",
+    "-c",
+    # A shell with job control, as a person's: tether runs as its job; when it stops the
+    # shell says so and, given a line, brings it back with `fg`.
+    'set -m; "$@"; echo "[stopped: type fg]"; read -r _; fg %1',
+    "-",
+    str(TETHER),
+)
+
+
+def test_word_keys_the_editor_suspend_and_esc_esc(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf 'from the editor' > \"$1\"\n")
+    editor.chmod(0o755)
+    model = _script(tmp_path / "s.json", {"text": "First answer."})
+    env = {"EDITOR": str(editor), "VISUAL": str(editor)}
+    tui = Tui(home, ["--model", model], cwd=ws, columns=100, env=env, program=JOB_SHELL)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    # Alt+B goes a word back: what is typed next lands before `beta`.
+    tui.type("alpha beta")
+    tui.type("\x1bb")
+    tui.type("X")
+    tui.wait_for("› alpha Xbeta")
+    tui.press("ctrl-c")
+    tui.wait_gone("alpha")
+    # Ctrl+G: the prompt is written in $EDITOR and comes back into the box, unsent.
+    tui.type("\x07")
+    tui.wait_for("› from the editor")
+    tui.press("ctrl-c")
+    tui.wait_gone("from the editor")
+    # Ctrl+Z stops tether as a job of its shell (the key is not typed into the box); `fg`
+    # brings the screen back.
+    tui.type("\x1a")
+    tui.wait_in_scrollback("[stopped: type fg]")
+    assert _state(tui) == "T"
+    tui.line("fg")
+    tui.wait_for("script:s.json")
+    tui.type("still here")
+    tui.wait_for("› still here")
+    tui.press("ctrl-c")
+    tui.line("hello")
+    tui.wait_for("First answer.")
+    # Esc twice on an empty box with nothing running: the rewind picker.
+    tui.press("esc")
+    tui.press("esc")
+    tui.wait_for("Rewind to before which prompt?")
+    tui.press("esc")
+    tui.wait_gone("Rewind to before which prompt?")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
+    made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    assert made.returncode == 0, made.stderr
+    [first] = [s["id"] for s in _sessions(home)]
+    fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
+    assert fork.returncode == 0, fork.stderr
+    ids = [s["id"] for s in _sessions(home)]
+    assert len(ids) == 2
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:run.json")
+    tui.line("/resume")
+    tui.wait_for("Resume which session?")
+    for session_id in ids:
+        assert f"the first question · {session_id[:8]} · " in tui.display
+    tui.press("esc")
+    tui.wait_gone("Resume which session?")
     tui.press("ctrl-d")
     assert tui.finish() == 0

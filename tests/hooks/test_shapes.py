@@ -248,3 +248,44 @@ async def test_a_script_the_write_tool_changed_is_not_run_unasked(
     assert ran["error"].startswith("not run: it runs outside the sandbox"), ran
     assert f"{ws / 'd/x.sh'}: appeared" in ran["error"]
     assert not marker.exists()
+
+
+async def test_a_session_continued_later_still_asks_about_what_its_calls_planted(
+    tmp_path: Path, outside: Path
+) -> None:
+    ws = outside / "ws"
+    (ws / "d").mkdir(parents=True)
+    marker = outside / "marker"
+    folder = payloads(outside / "payloads", marker)
+    home = tmp_path / "home"
+    home.mkdir()
+    hook = group("cd d && ./x.sh", sandbox=False)
+    (home / "settings.json").write_text(
+        json.dumps({"hooks": {"PostToolUse": [{"matcher": "Bash", **hook}]}})
+    )
+    settings = load_settings(ws, home)
+    plant = f"cp {folder}/p.sh d/x.sh && chmod +x d/x.sh"
+
+    def config(command: str) -> SessionConfig:
+        model = script({"toolCalls": [call("c1", "bash", {"command": command})]}, {"text": "ok"})
+        tools = ToolRegistry([BashTool(sandbox=sandbox_policy(settings))])
+        return SessionConfig(model=model, settings=settings, tools=tools, mode="auto")
+
+    with Sessions(tmp_path / "data") as sessions:
+        first = sessions.create(ws, config(plant))
+        assert await first.prompt(text("go"), Recorder()) == "end_turn"
+        session_id = first.id
+        first.close()
+        # Continued as a new process would: its guard is read back from beside the log.
+        later = sessions.load(session_id, config("true"))
+        assert await later.prompt(text("again"), Recorder()) == "end_turn"
+        lines = log_lines(later, tmp_path / "data")
+    runs = [line for line in lines if line["type"] == "hook/run"]
+    assert len(runs) == 2
+    assert all(run["error"].startswith("not run: it runs outside the sandbox") for run in runs)
+    assert f"{ws / 'd/x.sh'}: appeared" in runs[1]["error"]
+    assert not marker.exists()
+    guards = tmp_path / "data" / "sessions" / "guards" / f"{session_id}.json"
+    assert json.loads(guards.read_text())["armed"] is True
+    sessions.store.delete(session_id)
+    assert not guards.exists()

@@ -127,3 +127,22 @@ async def test_a_server_started_from_variables(
         assert "mcp__sample__add" in {tool.name for tool in servers.tools()}
     finally:
         await servers.close()
+
+
+def test_the_settings_env_is_seen_once_the_workspace_is_trusted(
+    ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tether.settings import TrustStore, load_settings
+    from tether.settings.effective import tool_env
+
+    monkeypatch.delenv("TOOLS_DIR", raising=False)
+    home = tmp_path / "home"
+    (ws / ".claude").mkdir()
+    (ws / ".claude/settings.json").write_text(json.dumps({"env": {"TOOLS_DIR": "/opt/t"}}))
+    write(ws / ".mcp.json", {"mcpServers": {"local": {"command": "${TOOLS_DIR}/server"}}})
+    untrusted = gather(ws, home, env=tool_env(load_settings(ws, home)))
+    assert untrusted.project == []
+    assert "${TOOLS_DIR}" in untrusted.notices[0]
+    TrustStore(home).trust(ws, load_settings(ws, home).trust.fingerprint)
+    trusted = gather(ws, home, env=tool_env(load_settings(ws, home)))
+    assert trusted.project == [StdioServer(name="local", command="/opt/t/server")]

@@ -21,6 +21,23 @@ FILES = {
     "notes.md": "# Notes\ndef is not code here\n",
     "build/out.txt": "built\n",
     ".gitignore": "build/\n",
+    "nb.ipynb": json.dumps(
+        {
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "execution_count": None,
+                    "id": "c1",
+                    "metadata": {},
+                    "outputs": [],
+                    "source": "x = 1",
+                }
+            ],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    ),
 }
 """The workspace every shape runs in."""
 
@@ -122,6 +139,11 @@ SHAPES: dict[str, Shape] = {
     "KillBash": Shape(("KillBash", {"shell_id": "shell-1"}),
                       ("kill_shell", {"id": "shell-1"}),
                       before=JOB),
+    "NotebookEdit": Shape(("NotebookEdit", {"notebook_path": "{ws}/nb.ipynb", "cell_id": "c1",
+                                            "new_source": "x = 2", "edit_mode": "replace"}),
+                          ("notebook_edit", {"path": "{ws}/nb.ipynb", "cell_id": "c1",
+                                             "new_source": "x = 2", "edit_mode": "replace"}),
+                          before=(("read", {"path": "nb.ipynb"}),)),
     "NotebookRead": Shape(("NotebookRead", {"file_path": "{ws}/notes.md"}),
                           ("read", {"path": "{ws}/notes.md"})),
 }  # fmt: skip

@@ -688,3 +688,45 @@ async def test_a_permission_request_hook_answers_only_what_a_rule_could(
     runs = [line for line in log_lines(session, home) if line["type"] == "hook/run"]
     [unfollowed] = [r for r in runs if r.get("toolCallId") == "c3"]
     assert unfollowed["note"].startswith("not followed: only a person may allow this")
+
+
+async def test_a_permission_request_hook_does_not_answer_an_agent_s_question(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    record, inputs = recorder(tmp_path)
+    allow = python_hook(
+        tmp_path,
+        "allow",
+        "import json, sys\nsys.stdin.read()\n"
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest',\n"
+        "    'decision': {'behavior': 'allow'}}}))\n",
+    )
+    settings = user_hooks(
+        home, ws, {"PermissionRequest": [group(allow), group(record, sandbox=False)]}
+    )
+    model = ScriptModel.from_json(
+        json.dumps(
+            {
+                "turns": [
+                    {"toolCalls": [call("t1", "task", {"description": "d", "prompt": "run"})]},
+                    {"text": "Parent done."},
+                ],
+                "tasks": {
+                    "t1": {
+                        "turns": [
+                            {"toolCalls": [call("c1", "bash", {"command": "echo child"})]},
+                            {"text": "Child done."},
+                        ]
+                    }
+                },
+            }
+        )
+    )
+    asker = Asker("reject")
+    tools = default_tools(SandboxPolicy("off"))
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker, tools=tools))
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    # The agent's command was asked about (the person said no); no hook answered for them.
+    [question] = asker.questions
+    assert question.title.endswith("echo child")
+    assert recorded(inputs) == []

@@ -11,8 +11,10 @@ from pydantic import BaseModel
 from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
+from tether.session.events import CommandEvent, UserMessageEvent
+from tether.session.history import derive_history
 from tether.session.replay import replay
-from tether.session.updates import CLIENT_UPDATE
+from tether.session.updates import CLIENT_UPDATE, CommandAnswered, UserText
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
@@ -164,3 +166,21 @@ async def test_failing_presenters_and_bad_meta_never_break_live_or_replay(
     assert finished.view == GenericResultView(content="hi")
     assert finished.result.meta is None  # NaN is not plain JSON: dropped, not stored
     assert "present_result of flaky failed" in caplog.text
+
+
+def test_a_command_comes_back_as_the_persons_message_and_never_reaches_the_model() -> None:
+    events = [
+        UserMessageEvent(seq=1, content=(TextContent(text="hello"),)),
+        CommandEvent(seq=2, text="/rewind", said="prompts of session s\n"),
+        CommandEvent(seq=3, text="/fork 1", said="Forked\n", fork="f", prompt=1),
+        CommandEvent(seq=4, said="Cannot undo: the restore failed\n"),
+    ]
+    assert replay(events, default_tools(), None) == [
+        UserText(text="hello"),
+        UserText(text="/rewind"),
+        CommandAnswered(text="prompts of session s\n"),
+        UserText(text="/fork 1"),
+        CommandAnswered(text="Forked\n", fork="f", prompt=1),
+        CommandAnswered(text="Cannot undo: the restore failed\n"),
+    ]
+    assert "/rewind" not in repr(derive_history(events))

@@ -317,7 +317,7 @@ def test_a_slash_rule_in_tethers_own_file_stays_absolute(
 def test_claude_code_tools_tether_does_not_gate_are_named(ws: Path, home: Path) -> None:
     write(
         ws / ".claude/settings.json",
-        {"permissions": {"deny": ["TodoWrite", "LS(secrets)", "NotebookEdit"]}},
+        {"permissions": {"deny": ["TodoWrite", "LS(secrets)", "SlashCommand"]}},
     )
     settings = load_settings(ws, home)
     assert [(r.tool, r.text) for r in settings.rules] == [("glob", "LS(secrets)")]
@@ -325,7 +325,7 @@ def test_claude_code_tools_tether_does_not_gate_are_named(ws: Path, home: Path) 
     assert messages["permissions.deny[0]"] == (
         "'TodoWrite': not supported: tether's todo tool never asks for permission"
     )
-    assert "tether has no notebook tool" in messages["permissions.deny[2]"]
+    assert "tether's model does not run slash commands" in messages["permissions.deny[2]"]
 
 
 @pytest.mark.parametrize(

@@ -156,6 +156,10 @@ HOSTILE = [
     ("npm test >&'$(rm -rf /)'", "always-ask opaque"),
     ("npm test >& out.log", "always-ask opaque"),
     ("npm test |- CI=1 ls", "always-ask opaque"),
+    ("npm test && {} #x", "always-ask opaque"),
+    ("{npm test;}", "always-ask opaque"),
+    ('npm test && "\\ "ls', "always-ask opaque"),
+    ('ls "\\\x0b"', "always-ask opaque"),
     ("ls a\n\\rm -rf /", "always-ask opaque"),
     ("ls a\\\\\n\\rm -rf /", "always-ask opaque"),
     ("ls a \\\n-l", "always-ask"),
@@ -247,6 +251,8 @@ HIDDEN = [
     "[[ 'a[$(PAYLOAD)]' -eq 1 ]]; npm test",
     "test -v 'a[$(PAYLOAD)]'; npm test",
     "[ -v 'a[$(PAYLOAD)]' ]; npm test",
+    "[ -\\v 'a[$(PAYLOAD)]' ]; npm test",
+    "[ '-v' 'a[$(PAYLOAD)]' ]; npm test",
     "printf -v 'a[$(PAYLOAD)]' x; npm test",
     "declare -n r=PS4; r='$(PAYLOAD)'; set -x; npm test",
     ": ${PS4:='$(PAYLOAD)'}; set -x; npm test",
@@ -309,6 +315,8 @@ def test_a_hidden_rm_is_not_allowed_and_hides_from_deny(
         ("watch -n1 'curl x'", "deny bash(curl:*)"),
         ("chrt 1 npm test", "none"),
         ("taskset -c 1 npm test", "none"),
+        ("env - rm -rf /", "deny bash(rm:*)"),
+        ("env - npm test", "allow"),
         ("env -C src npm test", "allow"),
         ("env --chdir=src npm test", "allow"),
         ("env -C / npm test", "always-ask"),
@@ -360,3 +368,14 @@ def test_a_rule_naming_an_evaluating_builtin_does_not_allow_it(
     rules = [parse_rule(rule, "allow", source, root=workspace, home=workspace)]
     result = verdict(rules, workspace, line)
     assert isinstance(result, NoRule) and result.concerns, result
+
+
+def test_cd_under_cdpath_is_not_judged_from_the_workspace(
+    rules: list[Rule], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CDPATH is inherited by the command (tether passes its environment on): `cd src` may go
+    # to another `src`, so a redirection after it is not known to stay inside.
+    monkeypatch.setenv("CDPATH", "/tmp")
+    result = verdict(rules, workspace, "cd src && npm test > out.log")
+    assert isinstance(result, NoRule) and "CDPATH" in result.concerns[0]
+    assert isinstance(verdict(rules, workspace, "cd ./src && npm test > out.log"), Allow)

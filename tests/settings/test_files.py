@@ -173,7 +173,8 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
     assert "'yolo' is not a mode" in messages["permissions.defaultMode"]
     assert "not a directory" in messages["permissions.additionalDirectories[0]"]
     assert str(settings.problems[0]) == f"{path}: colour: unknown key; " + (
-        "expected one of $schema, permissions, model, thinking, sandbox, env, hooks, webSearch"
+        "expected one of $schema, permissions, model, thinking, models, sandbox, env, hooks, "
+        "webSearch"
     )
     # What was right still applies.
     assert [r.text for r in settings.rules] == ["read(.env)", "bash(npm test)"]

@@ -168,6 +168,14 @@ REDIRECT = mostly(
     ),
 )
 CONTROL = st.sampled_from(["\r", "\x0b", "\x0c", "\x1b", "\u2028", "\xa0", "\\\n", "\x85"])
+# Single characters and pieces bash and a parser may read differently, dropped anywhere.
+NOISE = st.sampled_from(
+    [
+        *("$", "(", ")", "'", '"', "\\", ";", "&", "|", "<", ">", "#", "{", "}", "{}", "~"),
+        *("*", "\n", "=", "[", "]", "`", "!", "-", "2", "@", ",", "|-", "\\ ", ">&", "<&"),
+        *("<<", "((", "[[", "if ", "time ", "! ", "CI=1 ", "$'", "\\\n", "\n\\", " #"),
+    ]
+)
 OPERATOR = st.sampled_from(["; ", " && ", " || ", " | ", " & ", "\n", " |& ", ";\n"])
 
 
@@ -197,6 +205,9 @@ def statements(draw: st.DrawFn, depth: int = 0) -> str:
         text = text[:spot] + draw(CONTROL) + text[spot:]
     if draw(st.integers(0, 9)) == 0:
         text = f"( {text} )" if draw(st.booleans()) else f"{{ {text}; }}"
+    for _ in range(draw(st.integers(1, 2)) if draw(st.integers(0, 5)) == 0 else 0):
+        spot = draw(st.integers(0, len(text)))
+        text = text[:spot] + draw(NOISE) + text[spot:]
     return text
 
 

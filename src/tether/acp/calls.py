@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp import text_block, tool_content
-from acp.schema import ToolCallStart, ToolCallUpdate
+from acp.schema import ToolCallProgress, ToolCallStart, ToolCallUpdate
 
 from tether.acp.content import console_text
 from tether.acp.mapping import AcpUpdate, acp_update
@@ -76,6 +76,23 @@ class SessionCalls:
             locations=start.locations,
             raw_input=start.raw_input,
             field_meta=meta,
+        )
+
+    def announced(self, call_id: str) -> ToolCallProgress | None:
+        """The call as its `tool_call` announced it (title, kind, content, locations), to give
+        it back after a request that showed it as something else (a child's step)."""
+        known = self._started.get(call_id)
+        if known is None:
+            return None
+        start = known[1]
+        return ToolCallProgress(
+            session_update="tool_call_update",
+            tool_call_id=call_id,
+            status="in_progress",
+            title=start.title,
+            kind=start.kind,
+            content=start.content or [],
+            locations=start.locations or [],
         )
 
     def _title(self, call_id: str) -> str | None:

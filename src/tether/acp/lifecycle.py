@@ -82,11 +82,12 @@ async def load_session(
     session = opened.session
     if asked_cwd != session.cwd:
         log.info("session %s lives in %s, not %s; using its own cwd", session.id, session.cwd, cwd)
-    for update in session.replay():
-        ctx.post(opened, update)
     if fresh:
+        # Said first, as a new session says them: the replay then matches the live run.
         announce(ctx, opened)
         announce_skills(ctx, opened)
+    for update in session.replay():
+        ctx.post(opened, update)
     await ctx.flush()
     ctx.advertise(opened)
     return LoadSessionResponse(

@@ -28,9 +28,12 @@ Shapes (camelCase on the wire):
   replaying client sees where each prompt ended and why, as it did live.
 - `UsageChanged` → `usage_update` with `used` and `size` (after each model response), and
   `_meta.tether.compactAt`, the share of the window past which the session compacts.
-- `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text and
+- `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text (as
+  for every notice: a paragraph of its own, after a blank line) and
   `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
   `{kind: "restore", action, prompt, restored, kept}`.
+- `CommandAnswered` → `agent_message_chunk` with tether's answer to a command; a fork's with
+  `_meta.tether.notice` = `{kind: "fork", sessionId, prompt}`.
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 - `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
@@ -92,7 +95,7 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session.updates import AgentThought, HookRan, ThoughtFinished
+from tether.session.updates import AgentThought, CommandAnswered, HookRan, ThoughtFinished
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -105,7 +108,10 @@ from tether.views import (
     dump_view,
 )
 
-__all__ = ["AcpUpdate", "acp_update", "call_locations", "tether_meta", "tool_kind"]
+__all__ = ["NOTICE_BREAK", "AcpUpdate", "acp_update", "call_locations", "tether_meta", "tool_kind"]
+
+NOTICE_BREAK = "\n\n"
+"""What every notice's text starts with, so it begins a paragraph after any text before it."""
 
 AcpUpdate = SessionUpdate | UsageUpdate | ConfigOptionUpdate
 """A `session/update` tether sends."""
@@ -190,20 +196,24 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
                 },
             )
         case HookRan():
-            return AgentMessageChunk(
-                session_update="agent_message_chunk",
-                content=text_block(update.text + "\n"),
-                field_meta={"tether": {"notice": _hook_notice(update)}},
-            )
+            return _notice(update.text, _hook_notice(update))
+        case CommandAnswered():
+            text, fork = update.text, update.fork
+            if fork is None:
+                return update_agent_message_text(text)
+            forked = {"kind": "fork", "sessionId": fork, "prompt": update.prompt}
+            return _notice(text.rstrip("\n"), forked)
         case _:
             assert_never(update)
 
 
 def _notice(text: str, notice: dict[str, Any]) -> AgentMessageChunk:
     """A notice for people as agent text, with what it says in `_meta.tether.notice`."""
+    # A paragraph of its own: the model's last words rarely end in a newline, and a client
+    # that joins agent chunks would run the notice into them (`...triples.checkpoint: ...`).
     return AgentMessageChunk(
         session_update="agent_message_chunk",
-        content=text_block(text + "\n"),
+        content=text_block(NOTICE_BREAK + text + "\n"),
         field_meta={"tether": {"notice": notice}},
     )
 

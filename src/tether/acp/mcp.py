@@ -34,6 +34,7 @@ from tether.mcp import (
 )
 from tether.mcp.preapproval import ProjectChoices
 from tether.session import Session
+from tether.settings.effective import tool_env
 
 if TYPE_CHECKING:
     from tether.mcp.servers import McpServers
@@ -89,7 +90,9 @@ class SessionMcp:
     ) -> SessionMcp:
         """Start the client's and the user's servers and offer their tools to the session."""
         specs, notices = client_specs(client)
-        sources = gather(session.cwd, home, specs)
+        settings = session.gate.settings
+        env = tool_env(settings) if settings is not None else None
+        sources = gather(session.cwd, home, specs, env)
         for notice in [*notices, *sources.notices]:
             notify(notice)
         mcp = cls(home, sources.project)

@@ -111,6 +111,12 @@ class AcpAsker:
             options=options,
             tether={"reason": request.reason},
         )
+        if isinstance(subject, DelegatedAccess):
+            # The request showed the parent's call as the child's step; the call is the task
+            # again, or an editor keeps the child's icon and title on it.
+            back = self._calls.announced(subject.tool_call_id)
+            if back is not None:
+                self._outbox.post(self._session_id, back)
         outcome = response.outcome
         match outcome:
             case DeniedOutcome():

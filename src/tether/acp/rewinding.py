@@ -14,9 +14,8 @@ import secrets
 from collections.abc import Sequence
 from typing import assert_never
 
-from acp import RequestError, text_block, tool_content, update_agent_message_text
+from acp import RequestError, text_block, tool_content
 from acp.schema import (
-    AgentMessageChunk,
     AllowedOutcome,
     PermissionOption,
     PromptResponse,
@@ -29,6 +28,7 @@ from tether.acp.errors import INVALID_REQUEST
 from tether.commands import CheckpointCommand
 from tether.session import Conflict, RestorePlan, RewindError, Session
 from tether.session.rewind import prompt_listing
+from tether.session.updates import ClientUpdate
 
 __all__ = ["TAKE", "checkpoint_command"]
 
@@ -42,44 +42,53 @@ _OPTIONS = [
 
 
 async def checkpoint_command(
-    ctx: AgentContext, opened: OpenSession, command: CheckpointCommand
+    ctx: AgentContext, opened: OpenSession, command: CheckpointCommand, typed: str
 ) -> PromptResponse:
-    """Do one checkpoint command on an open session; it answers `end_turn`."""
+    """Do one checkpoint command on an open session; it answers `end_turn`.
+
+    The command as the person `typed` it and tether's answer go into the log, so a
+    `session/load` shows both where they were.
+    """
     session = opened.session
     if session.running:
         raise RequestError(INVALID_REQUEST, f"Session {session.id} is already running a prompt")
+    logged = False  # whether the log has the command already (a restore logs it first)
     try:
         match command.action:
             case "rewind" if command.prompt is None:
                 listing = prompt_listing(session.id, await session.rewind.prompts())
-                ctx.post_acp(opened, update_agent_message_text(listing + "\n"))
+                _post(ctx, opened, session.rewind.answer(typed, listing + "\n"))
             case "rewind" | "undo" | "redo":
                 plan = await _plan(session, command)
                 take = await _ask(ctx, opened, plan.conflicts)
-                ctx.post(opened, await session.rewind.restore(plan, take))
+                logged = True
+                ctx.post(opened, await session.rewind.restore(plan, take, command=typed))
             case "fork":
-                ctx.post_acp(opened, fork_notice(ctx, session, command.prompt))
+                _post(ctx, opened, fork_answer(ctx, session, typed, command.prompt))
             case _:
                 assert_never(command.action)
     except RewindError as exc:
-        ctx.post_acp(opened, update_agent_message_text(f"Cannot {command.action}: {exc}\n"))
+        said = f"Cannot {command.action}: {exc}\n"
+        _post(ctx, opened, session.rewind.answer(None if logged else typed, said))
     await ctx.flush()
     return PromptResponse(stop_reason="end_turn")
 
 
-def fork_notice(ctx: AgentContext, session: Session, prompt: int | None) -> AgentMessageChunk:
-    """Fork `session` (before `prompt`, or as it is) and say where the fork is."""
+def fork_answer(
+    ctx: AgentContext, session: Session, typed: str, prompt: int | None
+) -> list[ClientUpdate]:
+    """Fork `session` (before `prompt`, or as it is), log it, and say where the fork is."""
     forked = ctx.store.fork(session.id, prompt)
     forked.close()
     fork_id = forked.header.id
     where = f"before prompt {prompt}" if prompt else "as it is now"
     text = f"Forked this session {where} as {fork_id}; open it from the session list.\n"
-    notice = {"kind": "fork", "sessionId": fork_id, "prompt": prompt}
-    return AgentMessageChunk(
-        session_update="agent_message_chunk",
-        content=text_block(text),
-        field_meta={"tether": {"notice": notice}},
-    )
+    return session.rewind.answer(typed, text, fork=fork_id, prompt=prompt)
+
+
+def _post(ctx: AgentContext, opened: OpenSession, updates: Sequence[ClientUpdate]) -> None:
+    for update in updates:
+        ctx.post(opened, update)
 
 
 async def _plan(session: Session, command: CheckpointCommand) -> RestorePlan:

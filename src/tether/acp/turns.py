@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 
 from acp import RequestError
-from acp.schema import PromptResponse
+from acp.schema import PromptResponse, TextContentBlock
 
 from tether.acp import rewinding
 from tether.acp.commands import command_prompt
@@ -63,7 +63,9 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
         await ctx.flush()
         return PromptResponse(stop_reason="end_turn")
     if isinstance(meant, CheckpointCommand):
-        return await rewinding.checkpoint_command(ctx, opened, meant)
+        first = blocks[0]
+        assert isinstance(first, TextContentBlock)  # a command is always typed text
+        return await rewinding.checkpoint_command(ctx, opened, meant, first.text)
     if not session.running:
         await settle(ctx, opened)
     if opened.mcp is not None and not session.running:

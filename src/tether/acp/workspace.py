@@ -81,7 +81,8 @@ def list_permissions(ctx: AgentContext, opened: OpenSession) -> None:
     if gate.settings is None:
         text = "No settings: the mode alone decides."
     else:
-        text = "```text\n" + permissions_text(gate.settings, gate.mode) + "\n```\n"
+        report = permissions_text(gate.settings, gate.mode, gate.session_answers())
+        text = "```text\n" + report + "\n```\n"
     ctx.post_acp(opened, update_agent_message_text(text))
 
 

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from tether.batch.results import TaskResult, TaskStatus
 from tether.batch.tasks import BatchTask
+from tether.figures import dollars
 from tether.render.theme import printable
 
 __all__ = ["BatchProgress", "percentile", "summary_table"]
@@ -119,6 +120,9 @@ def summary_table(results: Sequence[TaskResult], *, skipped: int, elapsed_s: flo
     input_tokens = sum(result.usage.input_tokens for result in results)
     output_tokens = sum(result.usage.output_tokens for result in results)
     table.add_row("tokens in / out", f"{input_tokens} / {output_tokens}")
+    costs = [result.usage.cost_usd for result in results]
+    known = None if any(cost is None for cost in costs) else sum(c or 0.0 for c in costs)
+    table.add_row("cost", dollars(known))
     table.add_row("task time p50", f"{percentile(seconds, 0.5):.2f} s")
     table.add_row("task time p95", f"{percentile(seconds, 0.95):.2f} s")
     table.add_row("wall time", f"{elapsed_s:.1f} s")

@@ -29,6 +29,7 @@ from tether.settings import SettingsError, SettingsFlags, load_settings
 from tether.settings.effective import (
     effective_mode,
     extra_roots,
+    model_catalog,
     model_spec,
     sandbox_policy,
     search_setup,
@@ -230,6 +231,7 @@ def _config(
         checkpoints=False,
         settings=settings,
         thinking=thinking_level(settings),
+        catalog=model_catalog(settings),
         models=gated(make, gate),
         # The person's agents and skills, although the logs are kept in the batch's folder.
         agents=load_agents(cwd, options.home),

@@ -51,6 +51,10 @@ COMMANDS: dict[str, Entry] = {
         "tether.cli.web",
         "serve the web client on loopback: sessions, prompts, permissions and cards",
     ),
+    "models": Entry(
+        "tether.cli.models",
+        "list the known models: context window, output, prices, whether they think",
+    ),
     "permissions": Entry(
         "tether.cli.permissions",
         "list the permission rules of a workspace, check what one use would do, or trust it",

@@ -26,6 +26,7 @@ from tether.policy import (
     ServerStart,
 )
 from tether.session import Session
+from tether.settings.effective import tool_env
 
 __all__ = ["CliMcp"]
 
@@ -42,7 +43,9 @@ class CliMcp:
 
     async def start(self, session: Session) -> McpServers | None:
         """Start the servers the files name and offer their tools to the session."""
-        sources = gather(session.cwd, self.home)
+        settings = session.gate.settings
+        env = tool_env(settings) if settings is not None else None
+        sources = gather(session.cwd, self.home, env=env)
         notices = list(sources.notices)
         specs = list(sources.trusted)
         if sources.project:

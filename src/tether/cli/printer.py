@@ -28,6 +28,7 @@ from tether.session.updates import (
     AgentThought,
     CheckpointSaved,
     ClientUpdate,
+    CommandAnswered,
     ContextCompacted,
     FilesRestored,
     HookRan,
@@ -149,8 +150,8 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted() | FilesRestored():
-                self._notice(Text(update.text, style="yellow"))
+            case ContextCompacted() | FilesRestored() | CommandAnswered():
+                self._notice(Text(update.text.rstrip("\n"), style="yellow"))
             case CheckpointSaved():
                 self._notice(Text(update.text, style="dim"))
             case HookRan():

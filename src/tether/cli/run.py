@@ -32,6 +32,7 @@ from tether.cli.settings_args import (
     add_settings_arguments,
     effective_mode,
     extra_roots,
+    model_catalog,
     model_spec,
     run_settings,
     sandbox_policy,
@@ -182,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
         compact_at=args.compact_at,
         settings=settings,
         thinking=thinking_level(settings),
+        catalog=model_catalog(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
     )

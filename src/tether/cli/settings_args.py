@@ -19,6 +19,7 @@ from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.effective import (
     effective_mode,
     extra_roots,
+    model_catalog,
     sandbox_policy,
     search_setup,
     thinking_level,
@@ -32,6 +33,7 @@ __all__ = [
     "add_settings_arguments",
     "effective_mode",
     "extra_roots",
+    "model_catalog",
     "model_spec",
     "run_settings",
     "sandbox_policy",

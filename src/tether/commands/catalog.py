@@ -150,8 +150,12 @@ BUILTIN: tuple[Command, ...] = (
         hint="off | low | medium | high",
         terminal=True,
     ),
-    Command("usage", "Tokens in and out, cached, per model, for this session", terminal=True),
+    Command(
+        "usage", "Tokens in and out, cached, and cost, per model, for this session", terminal=True
+    ),
+    Command("cost", "What this session cost, per model (as /usage)", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
+    Command("bashes", "The background commands: how each stands; stop one", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
     Command(
         "rewind",

@@ -54,7 +54,7 @@ _BUILTINS = frozenset(
     | {"export", "set", "unset", "read", "local", "return", "shift", "eval", "exec", "wait"}
     | {"command", "builtin", "trap", "type", "hash", "ulimit", "umask", "declare", "let"}
     | {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac"}
-    | {"in", "function", "select", "time", ":", "]]"}
+    | {"in", "function", "select", "time", ":", "]]", "source", "."}
 )
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,11 +23,19 @@ class McpSources:
     notices: list[str] = field(default_factory=list)
 
 
-def gather(workspace: Path, home: Path | None, client: Sequence[McpSpec] = ()) -> McpSources:
+def gather(
+    workspace: Path,
+    home: Path | None,
+    client: Sequence[McpSpec] = (),
+    env: Mapping[str, str] | None = None,
+) -> McpSources:
     """Every configured server; a name used twice keeps the first (client, user, project).
 
-    `client` are the servers a client named (an ACP client's `mcpServers`, converted).
+    `client` are the servers a client named (an ACP client's `mcpServers`, converted); `env`
+    the settings' variables, which the files' `${VAR}`s see on top of tether's environment,
+    as Claude Code's settings `env` is part of its own.
     """
+    environ = {**os.environ, **(env or {})}
     sources = McpSources()
     seen: set[str] = set()
 
@@ -56,7 +65,7 @@ def gather(workspace: Path, home: Path | None, client: Sequence[McpSpec] = ()) -
         if path is None:
             continue
         try:
-            specs, notices = read_specs(path)
+            specs, notices = read_specs(path, environ)
         except McpSpecError as exc:
             sources.notices.append(str(exc))
             continue

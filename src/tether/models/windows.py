@@ -1,14 +1,19 @@
-"""How many tokens each model's context window holds, for the defaults tether knows."""
+"""How many tokens each model's context window holds: the catalog's, else its family's."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tether.models.catalog import ModelInfo, model_id, model_info
 
 __all__ = ["DEFAULT_WINDOW", "context_window"]
 
 DEFAULT_WINDOW = 128_000
-"""The window assumed for a model not in the table."""
+"""The window assumed for a model neither the catalog nor a family knows."""
 
-_WINDOWS: tuple[tuple[str, int], ...] = (
-    # Longest prefix first within a family, so `gpt-5.1-mini` is not taken for another.
+_FAMILIES: tuple[tuple[str, int], ...] = (
+    # A window is the same across a family's versions (a price is not: see `catalog`), so a
+    # model the catalog does not name yet gets its family's.
     ("deepseek-chat", 128_000),
     ("deepseek-reasoner", 128_000),
     ("claude-sonnet", 200_000),
@@ -20,13 +25,16 @@ _WINDOWS: tuple[tuple[str, int], ...] = (
 )
 
 
-def context_window(model_name: str) -> int:
+def context_window(model_name: str, overrides: Mapping[str, ModelInfo] | None = None) -> int:
     """The window of a model by its name (`openai:deepseek-chat`, `anthropic:claude-opus-4-5`)."""
     kind, _, model = model_name.partition(":")
     if kind == "script" or not model:
         return DEFAULT_WINDOW
-    model = model.rsplit("/", 1)[-1].lower()  # OpenRouter names carry a vendor: `openai/gpt-5`
-    for prefix, window in _WINDOWS:
-        if model.startswith(prefix):
+    info = model_info(model_name, overrides)
+    if info is not None and info.context_window is not None:
+        return info.context_window
+    bare = model_id(model_name)
+    for prefix, window in _FAMILIES:
+        if bare.startswith(prefix):
             return window
     return DEFAULT_WINDOW

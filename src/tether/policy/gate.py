@@ -115,6 +115,8 @@ class PolicyGate:
         self.settings = settings
         """The rules (and where they come from); `None`: the mode alone decides."""
         self._always: set[tuple[str, str]] = set()
+        self._answers: dict[tuple[str, str], str] = {}
+        """The "always allow for this session" answers, oldest first: what each covers."""
         self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
         self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
         self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
@@ -229,6 +231,8 @@ class PolicyGate:
             await self._remember(rules)
         if decision in ("allow_always", "allow_project"):
             self._always.add(key)
+            if decision == "allow_always":
+                self._answers[key] = what
             return
         if decision == "allow_once":
             return
@@ -237,6 +241,19 @@ class PolicyGate:
                 f"Permission to {what} was rejected. {INSTEAD}{answer.message.strip()}"
             )
         raise PermissionDenied(f"Permission to {what} was rejected")
+
+    def session_answers(self) -> list[str]:
+        """What this session's "always allow" answers cover, in words, oldest first (a
+        project answer is a rule of its file instead)."""
+        return list(self._answers.values())
+
+    def forget_answer(self, index: int) -> str | None:
+        """Take back the session answer at `index` (it asks again); what it covered."""
+        keys = list(self._answers)
+        if not 0 <= index < len(keys):
+            return None
+        self._always.discard(keys[index])
+        return self._answers.pop(keys[index])
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What a search of `root` leaves out: the paths deny rules forbid reading there."""
@@ -322,9 +339,15 @@ class PolicyGate:
         except RememberFailed as exc:
             log.warning("%s; allowed for this session only", exc)
             return
-        for rule in rules:
-            settings = settings.with_rule(rule)
-        self.settings = settings
+        try:
+            # Read again: the file (maybe new) and the trust it keeps are part of the report.
+            trusted = True if settings.trust.trusted else None
+            self.settings = await asyncio.to_thread(settings.reloaded, trusted=trusted)
+        except (OSError, ValueError) as exc:
+            log.warning("the settings did not load again (%s); the new rules still apply", exc)
+            for rule in rules:
+                settings = settings.with_rule(rule)
+            self.settings = settings
 
     def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
         if self.on_outcome is not None:

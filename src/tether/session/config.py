@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tether.agents import AgentCatalog
 from tether.hooks.guard import HookGuard
 from tether.models.base import Model
+from tether.models.catalog import ModelInfo
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
@@ -66,6 +67,8 @@ class SessionConfig:
     """The machine and date the environment block states; `None`: this one, today."""
     thinking: ThinkingLevel | None = None
     """How hard the model is asked to think; `None`: as the log last said, else `off`."""
+    catalog: Mapping[str, ModelInfo] | None = None
+    """The settings' entries of the model catalog (`models`): windows and prices."""
     agent: str | None = None
     """The agent a child session runs as (its hooks' `agent_type`); `None` for a person's."""
     hook_guard: HookGuard | None = None
@@ -74,7 +77,8 @@ class SessionConfig:
 
     def budget(self) -> Budget:
         """The context budget of the configured model."""
-        return Budget(self.context_window or context_window(self.model.name), self.compact_at)
+        window = self.context_window or context_window(self.model.name, self.catalog)
+        return Budget(window, self.compact_at)
 
     def workspace(self, cwd: Path | str) -> Workspace:
         """The workspace rooted at `cwd`, with the extra roots."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import assert_never
 
@@ -18,6 +18,7 @@ from tether.models.base import (
     ThinkingDelta,
     Usage,
 )
+from tether.models.catalog import ModelInfo, cost_of, model_info
 from tether.models.messages import AssistantMessage, ToolSpec
 from tether.policy import PolicyMode
 from tether.session.budget import Budget
@@ -73,8 +74,11 @@ class Context:
         trusted: Callable[[], bool] | None = None,
         before_compact: Callable[[], Awaitable[object]] | None = None,
         after_summary: Callable[[], Awaitable[object]] | None = None,
+        catalog: Mapping[str, ModelInfo] | None = None,
     ) -> None:
         self.budget = budget
+        self._catalog = catalog
+        """The settings' own entries of the model catalog (prices, windows)."""
         self._before_compact = before_compact
         """Runs before each automatic compaction (the `PreCompact` hooks)."""
         self._after_summary = after_summary
@@ -192,7 +196,7 @@ class Context:
         )
         reply, usage = await self._answer(ask)
         if usage is not None:
-            self._log.append(_usage_event(usage))
+            self._log.append(self._usage_event(usage))
         summary = reply.text.strip()
         if not summary:
             log.warning("the model gave an empty summary; the context stays as it was")
@@ -209,7 +213,7 @@ class Context:
         if usage is None:
             return
         previous = self._log.events[-1] if self._log.events else None
-        event = self._log.append(_usage_event(usage))
+        event = self._log.append(self._usage_event(usage))
         self.budget.report(request, reply, usage)
         for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
             emit(update)
@@ -272,6 +276,10 @@ class Context:
             await close_stream(stream)
         raise ModelError(f"the model {self._model.name} ended its stream without a message")
 
+    def _usage_event(self, usage: Usage) -> UsageEvent:
+        """The usage of a response of the current model, with its cost where its price is known."""
+        return _usage_event(usage, cost_of(usage, model_info(self._model.name, self._catalog)))
+
     def _stub(self, call: ToolCallEvent, result: ToolResultEvent) -> str:
         # Every request rebuilds the view; a result's stub is made once.
         stub = self._stubs.get(result.seq)
@@ -282,8 +290,9 @@ class Context:
         return stub
 
 
-def _usage_event(usage: Usage) -> UsageEvent:
+def _usage_event(usage: Usage, cost: float | None) -> UsageEvent:
     return UsageEvent(
+        cost_usd=cost,
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cached_read_tokens=usage.cached_read_tokens,

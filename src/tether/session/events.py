@@ -26,6 +26,7 @@ __all__ = [
     "AssistantMessageEvent",
     "AssistantThinking",
     "CheckpointEvent",
+    "CommandEvent",
     "CompactionEvent",
     "CompactionMethod",
     "Event",
@@ -232,6 +233,8 @@ class UsageEvent:
     cached_write_tokens: Opt[int] = None
     reasoning_tokens: Opt[int] = None
     """The part of `outputTokens` spent thinking, when the provider said."""
+    cost_usd: Opt[float] = None
+    """What the response cost in US dollars at the catalog's price; absent when it is unknown."""
 
 
 CompactionMethod = Literal["prune", "summary"]
@@ -333,6 +336,24 @@ class RestoreEvent:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class CommandEvent:
+    """A command tether answered itself (`/rewind 3`, `/undo`, `/fork`), never seen by the model.
+
+    `text` is the command as the person typed it (a restore's own event follows); `said` is
+    tether's answer when it was words (a listing, a refusal; alone, without `text`, when a
+    restore failed after it was logged); `fork` the session a fork made, before `prompt`.
+    """
+
+    type: Literal["user/command"] = "user/command"
+    seq: int = 0
+    time: str = ""
+    text: Opt[str] = None
+    said: Opt[str] = None
+    fork: Opt[str] = None
+    prompt: Opt[int] = None
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class HookRunEvent:
     """One hook command ran for `event`: how it ended, what it decided, and what came of it.
 
@@ -376,6 +397,7 @@ Event = Annotated[
     | CompactionEvent
     | CheckpointEvent
     | RestoreEvent
+    | CommandEvent
     | HookRunEvent,
     Field(discriminator="type"),
 ]

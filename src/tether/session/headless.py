@@ -75,6 +75,8 @@ class RunUsage:
     output_tokens: int
     cached_read_tokens: Opt[int] = None
     cached_write_tokens: Opt[int] = None
+    cost_usd: Opt[float] = None
+    """What it cost in US dollars at the catalog's prices; absent when a price is unknown."""
 
     @classmethod
     def of(cls, usage: TokenUsage) -> RunUsage:
@@ -84,6 +86,7 @@ class RunUsage:
             output_tokens=usage.output_tokens,
             cached_read_tokens=usage.cached_read_tokens or None,
             cached_write_tokens=usage.cached_write_tokens or None,
+            cost_usd=usage.cost_usd,
         )
 
     @property

@@ -30,6 +30,7 @@ from tether.session.events import (
     AssistantMessageEvent,
     AssistantThinking,
     CheckpointEvent,
+    CommandEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
@@ -150,6 +151,7 @@ class _Building:
                 | SessionTitle()
                 | SessionConfigEvent()
                 | CheckpointEvent()
+                | CommandEvent()
             ):
                 pass
             case UsageEvent() | CompactionEvent():

@@ -42,12 +42,15 @@ from tether.hooks.engine import not_run
 from tether.hooks.guard import HookGuard
 from tether.hooks.transcript import ClaudeTranscript
 from tether.policy import (
+    DelegatedAccess,
     PermissionAnswer,
     PermissionAsker,
     PermissionChoice,
     PermissionQuestion,
     PolicyGate,
     RejectWithMessage,
+    ServerStart,
+    WorkspaceTrust,
 )
 from tether.session.events import HookRunEvent
 from tether.session.log import EventLog
@@ -206,10 +209,13 @@ class SessionHooks:
         """`PermissionRequest`, as a call's question is about to be shown: the answer a hook
         gave (`None`: ask the person). A hook's `allow` answers only a question an allow rule
         could have settled; `deny` any."""
-        call_id = getattr(request.subject, "tool_call_id", "")
-        known = self._calls.get(call_id) if isinstance(call_id, str) else None
+        subject = request.subject
+        if isinstance(subject, DelegatedAccess | ServerStart | WorkspaceTrust):
+            return None  # not a call of this session's (an agent's names its `task` call)
+        known = self._calls.get(subject.tool_call_id)
         if known is None:
-            return None  # not a call of this session's (a server start, an agent's call)
+            return None
+        call_id = subject.tool_call_id
         name, arguments = known
         fields = tool_fields(name, arguments, call_id, self._cwd)
         fields["permission_suggestions"] = []

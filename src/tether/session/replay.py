@@ -13,6 +13,7 @@ from tether.session.events import (
     AssistantMessageEvent,
     AssistantThinking,
     CheckpointEvent,
+    CommandEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
@@ -32,6 +33,7 @@ from tether.session.updates import (
     AgentText,
     CheckpointSaved,
     ClientUpdate,
+    CommandAnswered,
     ContextCompacted,
     FilesRestored,
     HookRan,
@@ -47,6 +49,7 @@ from tether.tools.registry import ToolRegistry
 
 __all__ = [
     "checkpoint_notice",
+    "command_updates",
     "context_updates",
     "hook_update",
     "replay",
@@ -151,6 +154,8 @@ def _replay(
                 saved.append(event)
             case RestoreEvent():
                 updates.append(restore_update(event))
+            case CommandEvent():
+                updates.extend(command_updates(event))
             case TurnStart():
                 saved.clear()
             case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
@@ -175,6 +180,16 @@ def checkpoint_notice(
     return CheckpointSaved(
         prompt=saved[-1].prompt, files=tuple(files), skipped=skipped, partial=partial
     )
+
+
+def command_updates(event: CommandEvent) -> list[ClientUpdate]:
+    """The person's command as they typed it, then tether's answer when it was words."""
+    updates: list[ClientUpdate] = []
+    if event.text is not None:
+        updates.append(UserText(text=event.text))
+    if event.said is not None:
+        updates.append(CommandAnswered(text=event.said, fork=event.fork, prompt=event.prompt))
+    return updates
 
 
 def restore_update(event: RestoreEvent) -> FilesRestored:

@@ -9,9 +9,9 @@ from pathlib import Path
 from tether.checkpoints import CheckpointError, SnapshotStore
 from tether.session.checkpointing import Checkpoints
 from tether.session.errors import SessionBusy
-from tether.session.events import Event
+from tether.session.events import CommandEvent, Event
 from tether.session.log import EventLog
-from tether.session.replay import restore_update
+from tether.session.replay import command_updates, restore_update
 from tether.session.restoring import apply_plan
 from tether.session.rewind import (
     PromptChanges,
@@ -22,7 +22,7 @@ from tether.session.rewind import (
     plan_undo,
     prompt_changes,
 )
-from tether.session.updates import FilesRestored
+from tether.session.updates import ClientUpdate, FilesRestored
 
 __all__ = ["Rewinder"]
 
@@ -67,11 +67,29 @@ class Rewinder:
         """What redoing the last undo would do; `RewindError` when files changed since."""
         return await self._plan(plan_redo)
 
-    async def restore(self, plan: RestorePlan, take: Collection[str] = ()) -> FilesRestored:
-        """Carry out a plan (its conflicts in `take` too, the others kept) and record it."""
+    async def restore(
+        self, plan: RestorePlan, take: Collection[str] = (), command: str | None = None
+    ) -> FilesRestored:
+        """Carry out a plan (its conflicts in `take` too, the others kept) and record it,
+        after the `command` the person typed for it, so a replay shows what they asked."""
         self._idle()
+        if command is not None:
+            self._log.append(CommandEvent(text=command))
         event = await apply_plan(self._log, self._checkpoints, plan, take)
         return restore_update(event)
+
+    def answer(
+        self,
+        command: str | None,
+        said: str,
+        fork: str | None = None,
+        prompt: int | None = None,
+    ) -> list[ClientUpdate]:
+        """Record tether's answer in words to `command` (or to the one `restore` logged, when
+        `None`); the updates that show it, live as on replay."""
+        self._idle()
+        event = self._log.append(CommandEvent(text=command, said=said, fork=fork, prompt=prompt))
+        return [u for u in command_updates(event) if u.kind != "user_text"]
 
     async def _plan(self, make: Callable[[list[Event], SnapshotStore], RestorePlan]) -> RestorePlan:
         self._idle()

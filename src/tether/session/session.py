@@ -11,7 +11,7 @@ from typing import Any
 from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
-from tether.hooks.guard import HookGuard
+from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
@@ -66,7 +66,7 @@ class Session:
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
         # One guard for the session and its agents: what an agent writes counts as the session's.
-        guard = config.hook_guard or HookGuard()
+        guard = config.hook_guard or HookGuard(guard_path(log_.path))
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
@@ -145,7 +145,9 @@ class Session:
             trusted=lambda: trusted(self.gate),
             before_compact=lambda: self._hooks.pre_compact("auto", None),
             after_summary=self._hooks.compacted,
+            catalog=config.catalog,
         )
+        self._catalog = config.catalog
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
         )
@@ -303,7 +305,7 @@ class Session:
     def set_model(self, model: Model, *, record: bool = True) -> None:
         """Use `model` from the next request on; `record` logs it so a load picks it again."""
         self.model = model
-        self._context.use(model, self._window or context_window(model.name))
+        self._context.use(model, self._window or context_window(model.name, self._catalog))
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
 _TITLE = b'\n{"type":"session/title"'
+_USAGE = b'\n{"type":"model/usage"'
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,9 @@ class StoredSession:
     updated_at: str
     turns: int
     parent: ParentLink | None = None
+    cost_usd: float | None = 0.0
+    """What its own model responses cost in US dollars (`None`, left out of the JSON: a price
+    is unknown)."""
     """The session that started this one through a `task` call (absent for a top-level one)."""
 
     def wire(self) -> dict[str, Any]:
@@ -59,6 +63,8 @@ class StoredSession:
             "updatedAt": self.updated_at,
             "turns": self.turns,
         }
+        if self.cost_usd is not None:
+            data["costUsd"] = self.cost_usd
         if self.parent is not None:
             data["parent"] = {"id": self.parent.id, "callId": self.parent.call_id}
         return data
@@ -150,6 +156,8 @@ class SessionStore:
             path.with_name(f"{session_id}.restore.json").unlink(missing_ok=True)
             # So does the copy hooks read (`tether.hooks.transcript`).
             (path.parent / "transcripts" / path.name).unlink(missing_ok=True)
+            # And the fingerprints of what its unsandboxed hooks run (`tether.hooks.guard`).
+            (path.parent / "guards" / f"{session_id}.json").unlink(missing_ok=True)
             # Unlinked while held: a writer that opens it now finds no log and stops there.
             path.with_suffix(".lock").unlink(missing_ok=True)
         finally:
@@ -252,7 +260,31 @@ def _info(path: Path) -> StoredSession:
         updated_at=_updated(rest) or created,
         turns=data.count(_TURN),
         parent=_parent(header.get("parent")),
+        cost_usd=_cost(data),
     )
+
+
+def _cost(data: bytes) -> float | None:
+    """What the log's model responses cost; `None` when one has no known price, or none
+    reported its usage."""
+    total = 0.0
+    at = data.find(_USAGE)
+    if at < 0:
+        return None
+    while at >= 0:
+        end = data.find(b"\n", at + 1)
+        if end < 0:
+            break  # a torn last line
+        try:
+            event = parse_json(data[at + 1 : end])
+        except ValueError:
+            return None
+        cost = event.get("costUsd") if isinstance(event, dict) else None
+        if not isinstance(cost, (int, float)) or isinstance(cost, bool):
+            return None
+        total += cost
+        at = data.find(_USAGE, end)
+    return round(total, 6)
 
 
 def _title(data: bytes) -> str | None:

@@ -29,6 +29,7 @@ __all__ = [
     "AgentThought",
     "CheckpointSaved",
     "ClientUpdate",
+    "CommandAnswered",
     "ContextCompacted",
     "FilesRestored",
     "HookRan",
@@ -367,6 +368,19 @@ class FilesRestored:
         return text
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CommandAnswered:
+    """tether's own answer to a command (`/rewind`'s listing, a refusal, a fork), live and on
+    replay; `fork` is the session a fork made (before prompt `prompt`)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["command_answered"] = "command_answered"
+    text: str
+    fork: str | None = None
+    prompt: int | None = None
+
+
 _NAMED = 5
 
 
@@ -396,7 +410,8 @@ ClientUpdate = Annotated[
     | ContextCompacted
     | HookRan
     | CheckpointSaved
-    | FilesRestored,
+    | FilesRestored
+    | CommandAnswered,
     Field(discriminator="kind"),
 ]
 

@@ -34,16 +34,18 @@ class UsageReport:
 
 
 def own_usage(events: Iterable[Event]) -> TokenUsage:
-    """The tokens of a session's own model responses (summaries included)."""
-    total = TokenUsage()
-    for event in events:
-        if isinstance(event, UsageEvent):
-            total = total + TokenUsage(
-                event.input_tokens,
-                event.output_tokens,
-                event.cached_read_tokens or 0,
-                event.cached_write_tokens or 0,
-            )
+    """The tokens of a session's own model responses (summaries included); their cost when
+    each was priced (none reported at all is no known cost either: a model may not report)."""
+    reports = [event for event in events if isinstance(event, UsageEvent)]
+    total = TokenUsage(cost_usd=0.0 if reports else None)
+    for event in reports:
+        total = total + TokenUsage(
+            event.input_tokens,
+            event.output_tokens,
+            event.cached_read_tokens or 0,
+            event.cached_write_tokens or 0,
+            event.cost_usd,
+        )
     return total
 
 
@@ -57,5 +59,7 @@ def usage_report(events: Iterable[Event]) -> UsageReport:
             continue
         meta = task_meta_from_meta(event.meta)
         if meta is not None:
-            agents[meta.agent] = agents.get(meta.agent, TokenUsage()) + meta.usage.usage()
+            used = meta.usage.usage()
+            before = agents.get(meta.agent)
+            agents[meta.agent] = used if before is None else before + used
     return UsageReport(own=own_usage(events), agents=agents)

@@ -12,6 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from tether.models.catalog import CATALOG, ModelInfo, Price
 from tether.models.messages import ThinkingLevel
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
@@ -22,6 +23,7 @@ from tether.tools.web.backends import SearchSettings, SearchSetup, choose_backen
 __all__ = [
     "effective_mode",
     "extra_roots",
+    "model_catalog",
     "model_spec",
     "sandbox_policy",
     "search_setup",
@@ -52,6 +54,25 @@ def thinking_level(settings: Settings) -> ThinkingLevel | None:
     """How hard to think: `--thinking`, else the settings' `thinking`; `None` when neither
     says (a loaded session then keeps what its log says, a new one is `off`)."""
     return settings.thinking.value if settings.thinking is not None else None
+
+
+def model_catalog(settings: Settings) -> dict[str, ModelInfo]:
+    """The settings' `models` entries as catalog entries, each over the catalog's own."""
+    out: dict[str, ModelInfo] = {}
+    for name, entry in settings.models.items():
+        known = CATALOG.get(name) or ModelInfo(name)
+        price = known.price
+        if entry.price is not None:
+            given = entry.price
+            price = Price(given.input, given.output, given.cache_read, given.cache_write)
+        out[name] = ModelInfo(
+            name,
+            context_window=entry.context_window or known.context_window,
+            max_output=entry.max_output or known.max_output,
+            price=price,
+            thinks=known.thinks if entry.thinks is None else entry.thinks,
+        )
+    return out
 
 
 def sandbox_policy(settings: Settings) -> SandboxPolicy:

@@ -43,6 +43,7 @@ from tether.settings.schema import (
     MODE_ALIASES,
     HookEvent,
     HookGroup,
+    ModelEntry,
     SandboxSection,
     WebSearchSection,
 )
@@ -53,7 +54,17 @@ __all__ = ["Layer", "SettingsError", "SettingsProblem", "read_layer"]
 
 M = TypeVar("M", bound=BaseModel)
 
-_KEYS = ("$schema", "permissions", "model", "thinking", "sandbox", "env", "hooks", "webSearch")
+_KEYS = (
+    "$schema",
+    "permissions",
+    "model",
+    "thinking",
+    "models",
+    "sandbox",
+    "env",
+    "hooks",
+    "webSearch",
+)
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
@@ -86,6 +97,7 @@ class Layer:
     additional_directories: tuple[Path, ...] = ()
     model: str | None = None
     thinking: ThinkingLevel | None = None
+    models: dict[str, ModelEntry] = field(default_factory=dict)
     sandbox: SandboxSection | None = None
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -156,6 +168,7 @@ class _Reader:
         directories: tuple[Path, ...] = ()
         model = None
         thinking: ThinkingLevel | None = None
+        models: dict[str, ModelEntry] = {}
         sandbox = None
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
@@ -192,10 +205,9 @@ class _Reader:
                     else:
                         self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
                 case "thinking":
-                    try:
-                        thinking = parse_level(value if isinstance(value, str) else repr(value))
-                    except ValueError as exc:
-                        self.problem(key, str(exc))
+                    thinking = self.level(value)
+                case "models":
+                    models = self.models(value)
                 case "sandbox":
                     sandbox = self.section(SandboxSection, value, key)
                 case "env":
@@ -213,6 +225,7 @@ class _Reader:
             additional_directories=directories,
             model=model,
             thinking=thinking,
+            models=models,
             sandbox=sandbox,
             env=env,
             hooks=hooks,
@@ -382,6 +395,26 @@ class _Reader:
                 self.problem(f"{where}.hooks[{number}].{key}", CLAUDE_HOOK_KEYS_IGNORED[key])
             hooks.append({k: v for k, v in hook.items() if k not in CLAUDE_HOOK_KEYS_IGNORED})
         return {**group, "hooks": hooks}
+
+    def level(self, value: object) -> ThinkingLevel | None:
+        """`thinking`: a level, else a problem and none."""
+        try:
+            return parse_level(value if isinstance(value, str) else repr(value))
+        except ValueError as exc:
+            self.problem("thinking", str(exc))
+            return None
+
+    def models(self, value: object) -> dict[str, ModelEntry]:
+        """`models`: each entry checked on its own, a bad one reported and left out."""
+        if not isinstance(value, dict):
+            self.problem("models", f"expected an object, got {kind_of(value)}")
+            return {}
+        entries = {}
+        for name, entry in value.items():
+            checked = self.section(ModelEntry, entry, f"models.{name}")
+            if checked is not None and name:
+                entries[name.lower()] = checked
+        return entries
 
     def section(self, model: type[M], value: object, key: str) -> M | None:
         """`value` as `model`, each bad key reported and dropped."""

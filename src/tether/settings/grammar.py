@@ -26,7 +26,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from tether.settings.shell import Word
+from tether.settings.bashwords import Word
 
 __all__ = [
     "INERT",
@@ -36,6 +36,7 @@ __all__ = [
     "builtin_problem",
     "is_builtin",
     "scan_line",
+    "variable_problem",
 ]
 
 SAFE_VARIABLES = frozenset(
@@ -56,6 +57,54 @@ SAFE_VARIABLES = frozenset(
 )
 """Variables a line an allow rule allows may set: read by programs as plain flags, never as
 a path, a program or code (unlike `PATH`, `HOME`, `LD_*`, `BASH_ENV`, `PS4`...)."""
+
+_POWERFUL_VARIABLES = frozenset(
+    {
+        "PATH",
+        "BASH_ENV",
+        "ENV",
+        "IFS",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "PROMPT_COMMAND",
+        "NODE_OPTIONS",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "GCONV_PATH",
+        "LESSOPEN",
+        "PAGER",
+        "EDITOR",
+        "VISUAL",
+        "HOME",
+        "ZDOTDIR",
+        "XDG_CONFIG_HOME",
+        "CDPATH",
+        "GLOBIGNORE",
+        "PS0",
+        "PS1",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+    }
+)
+_POWERFUL_PREFIXES = ("LD_", "DYLD_", "GIT_", "BASH_FUNC_", "NPM_CONFIG_", "npm_config_")
+
+
+def variable_problem(name: str) -> tuple[str, bool] | None:
+    """Why a line that sets variable `name` may not be allowed, and whether what it does
+    hides from deny rules (`PATH`, `BASH_ENV`: yes); `None` for `SAFE_VARIABLES`."""
+    if name in _POWERFUL_VARIABLES or name.startswith(_POWERFUL_PREFIXES):
+        return f"it sets {name}, which changes what programs do", True
+    if name not in SAFE_VARIABLES:
+        return f"it sets {name}, which tether does not know to be harmless", False
+    return None
+
 
 INERT = frozenset(
     {"cd", "echo", "printf", "true", "false", ":", "pwd", "test", "[", "set", "wait", "exit"}
@@ -156,6 +205,8 @@ def scan_line(text: str) -> LineScan:
     """
     scanner = _Scanner(text)
     scanner.run()
+    if any(_control(char) for char in text):  # escaped or quoted ones too
+        scanner.control = "it holds a control character, which bash and tether may read differently"
     joined = "".join(scanner.joined) if scanner.continued else None
     comments = frozenset(
         len(text[:index].encode("utf-8", errors="surrogatepass")) for index in scanner.comments

@@ -21,50 +21,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tether.settings.grammar import INERT, SAFE_VARIABLES, builtin_problem, scan_line
+from tether.settings.grammar import INERT, builtin_problem, scan_line, variable_problem
 from tether.settings.shell import SimpleCommand, Word, parse_script
-from tether.settings.wrappers import OPAQUE_WRAPPERS, WRAPPERS, Wrapper, option_width
+from tether.settings.wrappers import (
+    OPAQUE_WRAPPERS,
+    SHELLS,
+    WRAPPERS,
+    Wrapper,
+    option_width,
+    plain_shell_options,
+    shell_code,
+)
 
 __all__ = ["Check", "CommandAnalysis", "analyze_command"]
 
 _SAFE_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-
-_POWERFUL_VARIABLES = frozenset(
-    {
-        "PATH",
-        "BASH_ENV",
-        "ENV",
-        "IFS",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "NODE_OPTIONS",
-        "PYTHONPATH",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "GCONV_PATH",
-        "LESSOPEN",
-        "PAGER",
-        "EDITOR",
-        "VISUAL",
-        "HOME",
-        "ZDOTDIR",
-        "XDG_CONFIG_HOME",
-        "CDPATH",
-        "GLOBIGNORE",
-        "PS0",
-        "PS1",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-    }
-)
-_POWERFUL_PREFIXES = ("LD_", "DYLD_", "GIT_", "BASH_FUNC_", "NPM_CONFIG_", "npm_config_")
 
 _SPECIAL = frozenset({"eval", "trap", "source", ".", "alias", "enable", "fc"})
 """Built-ins `special` judges itself (it reads what `eval` and `trap` run)."""
@@ -75,7 +46,6 @@ _BASH_WRAPPERS = frozenset({"command", "builtin"})
 """Wrappers bash runs itself, so what they run is a built-in when its name is one (not
 `time`: a keyword only at a pipeline's start, elsewhere the program)."""
 
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
 _MAX_DEPTH = 4
 _MAX_LAYERS = 8
 
@@ -187,10 +157,9 @@ class _Analysis:
         self.opaque = self.opaque or other.opaque
 
     def variable(self, name: str) -> None:
-        if name in _POWERFUL_VARIABLES or name.startswith(_POWERFUL_PREFIXES):
-            self.concern(f"it sets {name}, which changes what programs do", opaque=True)
-        elif name not in SAFE_VARIABLES:
-            self.concern(f"it sets {name}, which tether does not know to be harmless")
+        problem = variable_problem(name)
+        if problem is not None:
+            self.concern(problem[0], opaque=problem[1])
 
     def redirect(self, target: Word) -> None:
         if target is None:
@@ -296,12 +265,12 @@ class _Analysis:
         if program in ("alias", "enable", "fc") or (program == "hash" and "-p" in arguments):
             self.concern(f"`{program}` changes what later commands run", opaque=True)
             return True
-        if program in _SHELLS:
-            code = _shell_code(arguments)
+        if program in SHELLS:
+            code = shell_code(arguments)
             if code is False:
                 return False
             if isinstance(code, str):
-                if not _plain_shell_options(arguments):
+                if not plain_shell_options(arguments):
                     self.concern(
                         f"it starts {program} with options that read startup files or trace "
                         "(-l, -i, -x, --rcfile)",
@@ -324,6 +293,10 @@ class _Analysis:
         """Note a change of directory to `target` (`cd`, `env -C`)."""
         if target is None or not all(self.inside(target, cwd) for cwd in self.cwds):
             self.concern("it changes to a directory outside the workspace")
+            return
+        if os.environ.get("CDPATH") and not target.startswith(("/", "./", "../")):
+            # Inherited by the command: `cd src` may go to a `src` elsewhere.
+            self.concern("it uses cd while CDPATH is set, so where it goes is known when it runs")
             return
         for cwd in list(self.cwds):
             moved = _resolve(cwd, target)
@@ -359,6 +332,9 @@ class _Analysis:
             if wrapper.assignments and "=" in word and not word.startswith("-"):
                 self.variable(word.split("=", 1)[0])
                 index += 1
+                continue
+            if word == "-" and program == "env":
+                index += 1  # `env -` is `env -i`
                 continue
             if not word.startswith("-") or word == "-":
                 break
@@ -416,48 +392,3 @@ def _forms(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
     if name is not None and "/" in name and os.path.basename(name):
         return [words, (os.path.basename(name), *words[1:])]
     return [words]
-
-
-def _plain_shell_options(arguments: tuple[Word, ...]) -> bool:
-    """Whether the options before `sh -c`'s string change nothing but errors and exits."""
-    expect_name = False
-    for word in arguments:
-        if word is None:
-            return False
-        if expect_name:
-            if word not in ("errexit", "nounset", "pipefail"):
-                return False
-            expect_name = False
-        elif word in ("-o", "+o"):
-            expect_name = True
-        elif word in ("--norc", "--noprofile"):
-            continue
-        elif word.startswith(("-", "+")) and not word.startswith("--"):
-            if not set(word[1:]) <= set("ceu"):
-                return False
-            if "c" in word:
-                return True
-        else:
-            return False
-    return False
-
-
-def _shell_code(arguments: tuple[Word, ...]) -> str | bool | None:
-    """The string `sh -c` runs; `None` when only the run knows it; `False` without `-c`."""
-    skip = False
-    for index, word in enumerate(arguments):
-        if skip:
-            skip = False
-            continue
-        if word is None:
-            return None
-        if word in ("-o", "+o", "-O", "+O"):
-            skip = True
-            continue
-        if word == "--" or not word.startswith(("-", "+")):
-            return False
-        if not word.startswith("--") and "c" in word[1:]:
-            following = arguments[index + 1 :]
-            code = next((w for w in following if w is None or not w.startswith("-")), False)
-            return code if code is not False else False
-    return False

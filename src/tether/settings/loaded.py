@@ -24,7 +24,7 @@ from tether.settings.merge import Merge
 from tether.settings.modes import PolicyMode
 from tether.settings.paths import PathPattern
 from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
-from tether.settings.schema import SandboxSection
+from tether.settings.schema import ModelEntry, SandboxSection
 from tether.settings.sources import FLAGS, SettingsSource, setting_sources
 from tether.settings.trust import TRUSTED_FILES, TrustStore, fingerprint
 from tether.settings.values import (
@@ -63,6 +63,8 @@ class Settings:
     additional_directories: tuple[Sourced[Path], ...] = ()
     model: Sourced[str] | None = None
     thinking: Sourced[ThinkingLevel] | None = None
+    models: Mapping[str, ModelEntry] = field(default_factory=dict)
+    """The `models` entries, by model id (a later file's entry replaces an earlier one's)."""
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
     env: Mapping[str, Sourced[str]] = field(default_factory=dict)
     hooks: tuple[HookEntry, ...] = ()
@@ -218,6 +220,7 @@ def _settings(merged: Merge, trust: Trust) -> Settings:
         additional_directories=tuple(merged.directories),
         model=merged.model,
         thinking=merged.thinking,
+        models=dict(merged.models),
         sandbox=sandbox,
         env=dict(merged.env),
         hooks=tuple(merged.hooks),

@@ -11,6 +11,7 @@ from tether.models.messages import ThinkingLevel
 from tether.settings.files import Layer, SettingsProblem
 from tether.settings.modes import PolicyMode
 from tether.settings.rules import Rule
+from tether.settings.schema import ModelEntry
 from tether.settings.sources import SettingsSource
 from tether.settings.values import (
     FileSummary,
@@ -34,6 +35,7 @@ class Merge:
     directories: list[Sourced[Path]] = field(default_factory=list)
     model: Sourced[str] | None = None
     thinking: Sourced[ThinkingLevel] | None = None
+    models: dict[str, ModelEntry] = field(default_factory=dict)
     sandbox_mode: Sourced[SandboxModeName] | None = None
     network: Sourced[bool] | None = None
     sizes: dict[str, Sourced[int]] = field(default_factory=dict)
@@ -134,6 +136,12 @@ class Merge:
                 self.thinking = Sourced(layer.thinking, layer.source)
             else:
                 withhold(f"thinking {layer.thinking}")
+        for name, entry in layer.models.items():
+            # A later file's entry replaces an earlier one's whole: no field mixes two files.
+            if granted:
+                self.models[name] = entry
+            else:
+                withhold(f"models.{name}")
 
     def _sandbox(self, layer: Layer, granted: bool, withhold: Callable[[str], None]) -> None:
         section = layer.sandbox

@@ -7,6 +7,7 @@ settings panel, so all three say the same.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +51,12 @@ def permissions_report(settings: Settings, mode: str | None = None) -> dict[str,
     }
 
 
-def permissions_text(settings: Settings, mode: str | None = None) -> str:
-    """The report as text: rules by kind (deny first, as they apply), each with its file."""
+def permissions_text(
+    settings: Settings, mode: str | None = None, answers: Sequence[str] = ()
+) -> str:
+    """The report as text: rules by kind (deny first, as they apply), each with its file,
+    then what a running session's "always allow for this session" answers cover
+    (`answers`)."""
     home = Path.home()
     lines = [f"Workspace {settings.root}: {_trust_line(settings)}"]
     default = settings.default_mode
@@ -81,6 +86,10 @@ def permissions_text(settings: Settings, mode: str | None = None) -> str:
             f"  {rule.canonical.ljust(width)}  {_short(rule.source, home)}{_note(rule, root)}"
             for rule in rules
         )
+    if answers:
+        lines.append("")
+        lines.append("allowed for this session (your answers):")
+        lines.extend(f"  {n}. {answer}" for n, answer in enumerate(answers, 1))
     if settings.claude_files:
         lines.append("")
         lines.append("Claude Code's files:")

@@ -49,6 +49,8 @@ TOOL_ALIASES: dict[str, str] = {
     "Read": "read",
     "Edit": "edit",
     "MultiEdit": "edit",
+    "NotebookEdit": "edit",
+    "NotebookRead": "read",
     "Write": "write",
     "Bash": "bash",
     "WebFetch": "web_fetch",
@@ -66,8 +68,6 @@ TOOL_ALIASES: dict[str, str] = {
 
 _UNGATED: dict[str, str] = {
     "TodoWrite": "tether's todo tool never asks for permission",
-    "NotebookEdit": "tether has no notebook tool",
-    "NotebookRead": "tether has no notebook tool",
     "ExitPlanMode": "tether's exit_plan_mode never asks for permission",
     "BashOutput": "reading a background command's output never asks in tether",
     "KillShell": "stopping a background command never asks in tether",

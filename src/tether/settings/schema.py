@@ -89,6 +89,33 @@ _STRICT = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, defer_b
 Rule = Annotated[str, Field(pattern=RULE_PATTERN)]
 
 
+Dollars = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+class PriceSection(BaseModel):
+    """US dollars per million tokens."""
+
+    model_config = _STRICT
+
+    input: Dollars
+    output: Dollars
+    cache_read: Dollars | None = Field(default=None, alias="cacheRead")
+    cache_write: Dollars | None = Field(default=None, alias="cacheWrite")
+
+
+class ModelEntry(BaseModel):
+    """One model's numbers, over the catalog's (or a model it does not know)."""
+
+    model_config = _STRICT
+
+    context_window: Annotated[int, Field(ge=1000)] | None = Field(
+        default=None, alias="contextWindow"
+    )
+    max_output: Annotated[int, Field(ge=1)] | None = Field(default=None, alias="maxOutput")
+    price: PriceSection | None = None
+    thinks: bool | None = None
+
+
 class PermissionsSection(BaseModel):
     """`permissions`: rules that allow, ask or deny, the starting mode, extra directories."""
 
@@ -198,6 +225,9 @@ class SettingsDocument(BaseModel):
     )
     thinking: Literal["off", "low", "medium", "high"] | None = Field(
         default=None, description="How hard the model thinks, as `--thinking` takes it."
+    )
+    models: dict[Annotated[str, Field(min_length=1)], ModelEntry] | None = Field(
+        default=None, description="Model catalog entries by model id: windows, prices, thinking."
     )
     sandbox: SandboxSection | None = None
     env: dict[str, str] | None = Field(

@@ -12,18 +12,25 @@ tree-sitter is imported at the first parse, not before.
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from tether.settings.bashwords import Word, literal, node_text, walk
+from tether.settings.treecheck import examine
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-__all__ = ["MAX_COMMAND_BYTES", "Redirect", "Script", "SimpleCommand", "Word", "parse_script"]
+__all__ = [
+    "MAX_COMMAND_BYTES",
+    "Redirect",
+    "Script",
+    "SimpleCommand",
+    "Word",
+    "literal",
+    "parse_script",
+]
 
-Word = str | None
-"""A word as bash will see it, or `None` when only running the command tells."""
 
 MAX_COMMAND_BYTES = 64 * 1024
 """Longer command lines are not parsed (they always ask)."""
@@ -32,75 +39,6 @@ _MAX_NODES = 50_000
 
 _OUTPUT_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 _INPUT_OPERATORS = frozenset({"<", "<&"})
-
-_GRAMMAR = frozenset(
-    {
-        "program",
-        "list",
-        "pipeline",
-        "subshell",
-        "compound_statement",
-        "redirected_statement",
-        "command",
-        "command_name",
-        "word",
-        "string",
-        "string_content",
-        "raw_string",
-        "number",
-        "concatenation",
-        "file_redirect",
-        "file_descriptor",
-        "comment",
-        "variable_assignment",
-        "variable_name",
-    }
-)
-"""Nodes of the closed grammar an allow rule can allow; any other node makes the line ask."""
-
-_EXPRESSIONS = frozenset(
-    {
-        "binary_expression",
-        "unary_expression",
-        "postfix_expression",
-        "ternary_expression",
-        "parenthesized_expression",
-    }
-)
-_TEST_PARTS = frozenset({"test_command", "test_operator", *_EXPRESSIONS})
-_ARITHMETIC_TEST = re.compile(r"(?<![\w-])-(eq|ne|lt|le|gt|ge|v|R)(?![\w-])")
-
-_NAMES = {
-    "while_statement": "a loop",
-    "for_statement": "a loop",
-    "c_style_for_statement": "a loop",
-    "if_statement": "a condition (if)",
-    "case_statement": "case",
-    "binary_expression": "arithmetic or a test",
-    "unary_expression": "arithmetic or a test",
-    "postfix_expression": "arithmetic",
-    "ternary_expression": "arithmetic",
-    "parenthesized_expression": "arithmetic or a test",
-    "heredoc_redirect": "a here-document",
-    "herestring_redirect": "a here-string",
-    "simple_expansion": "a variable expansion",
-    "expansion": "a variable expansion",
-    "command_substitution": "a command substitution",
-    "process_substitution": "a process substitution",
-    "arithmetic_expansion": "arithmetic",
-    "test_command": "[[ ]] or (( ))",
-    "declaration_command": "declare, export, local, readonly or typeset",
-    "unset_command": "unset",
-    "function_definition": "a function definition",
-    "negated_command": "!",
-    "ansi_c_string": "$'...' quoting",
-    "translated_string": '$"..." quoting',
-    "subscript": "an array element",
-    "heredoc_start": "a here-document",
-    "heredoc_body": "a here-document",
-    "heredoc_content": "a here-document",
-    "heredoc_end": "a here-document",
-}
 
 _STRUCTURE = frozenset(
     {
@@ -223,13 +161,15 @@ def parse_script(command: str) -> Script:
         return script
     tree = _parser().parse(data)
     covered = bytearray(len(data))
-    for count, node in enumerate(_walk(tree.root_node)):
+    for count, node in enumerate(walk(tree.root_node)):
         if count > _MAX_NODES:
             script.unparsed = "it is too complex to check"
             break
         _visit(node, script)
         if node.child_count == 0 or node.type == "heredoc_body":  # a body's text is its own
             covered[node.start_byte : node.end_byte] = b"\x01" * (node.end_byte - node.start_byte)
+            if not node.is_named and node.text != node.type.encode():
+                script.skipped = True  # a token stretched over more: `"\\ "` read as `"`
     if script.unparsed is None and _skipped(data, covered):
         script.skipped = True
     return script
@@ -251,15 +191,6 @@ def _skipped(data: bytes, covered: bytearray) -> bool:
     return False
 
 
-def _walk(root: Node) -> Iterator[Node]:
-    """Every node below `root`, depth first, without recursion (deep input stays safe)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.children))
-
-
 def _visit(node: Node, script: Script) -> None:
     kind = node.type
     if node.is_missing or kind == "ERROR":
@@ -267,7 +198,12 @@ def _visit(node: Node, script: Script) -> None:
         return
     if not node.is_named:
         return
-    _grammar(node, script)
+    found = examine(node)
+    if found.outside is not None and found.outside not in script.outside:
+        script.outside.append(found.outside)
+    script.evaluates = script.evaluates or found.evaluates
+    script.skipped = script.skipped or found.skipped
+    script.misread = script.misread or found.misread
     if kind == "comment":
         script.comments.append(node.start_byte)
     elif kind == "command":
@@ -284,101 +220,6 @@ def _visit(node: Node, script: Script) -> None:
             script.assignments.append(_assignment(node))
     elif kind not in _STRUCTURE:
         script.unparsed = script.unparsed or f"it uses {kind.replace('_', ' ')}"
-
-
-def _grammar(node: Node, script: Script) -> None:
-    """Note why `node` leaves the closed grammar, if it does."""
-    kind = node.type
-    reason: str | None = None
-    if _evaluates(node):
-        script.evaluates = True
-    if kind in _TEST_PARTS and _in_single_bracket_test(node):
-        return  # `[ -f x ]`: the built-in `[`, which evaluates no string without -v
-    if kind in ("command_substitution", "process_substitution"):
-        return  # counted in `substitutions`
-    if kind not in _GRAMMAR:
-        reason = f"it uses {_NAMES.get(kind, kind.replace('_', ' '))}"
-        if kind == "heredoc_body" and any(line.endswith("\\") for line in _text(node).split("\n")):
-            script.misread = True
-    elif kind == "word":
-        reason = _word_problem(_text(node))
-        if _bare_newline(_text(node)):
-            script.skipped = True  # bash ends the command there; the parser reads on
-    elif kind == "file_descriptor" and not _text(node).isdigit():
-        reason = "it redirects a named descriptor ({name}>...)"
-    if reason is not None and reason not in script.outside:
-        script.outside.append(reason)
-
-
-def _in_single_bracket_test(node: Node) -> bool:
-    """Whether `node` is (in) a `[ ... ]` test that evaluates nothing (no -v, -R, -eq...)."""
-    test: Node | None = node
-    while test is not None and test.type != "test_command":
-        test = test.parent
-    if test is None:
-        return False
-    text = _text(test)
-    return text.startswith("[") and not text.startswith("[[") and not _evaluates(test)
-
-
-def _evaluates(node: Node) -> bool:
-    """Whether bash evaluates what `node` holds as arithmetic or a variable reference, where
-    a string such as `a[$(cmd)]` runs `cmd` though no parser sees a substitution."""
-    kind = node.type
-    text = _text(node)
-    if kind in ("arithmetic_expansion", "c_style_for_statement", "unset_command"):
-        return True
-    if kind == "declaration_command":
-        # `declare -i`, `local -n`, subscripts evaluate; `export X=1` does not.
-        keyword = node.children[0].type if node.children else ""
-        options = re.search(r"(?:^|\s)[-+]\w*[aAin]", text) is not None
-        return keyword not in ("export", "readonly") or options or "[" in text or "(" in text
-    if kind == "subscript":
-        index = node.child_by_field_name("index")
-        return index is None or not (index.type == "number" or _text(index) in ("@", "*"))
-    if kind == "expansion":
-        inner = text[2:-1]
-        offset = re.search(r":[^-=?+]", inner) is not None
-        return inner.startswith("!") or "@" in inner or "=" in inner or offset
-    if kind == "test_command":
-        return text.startswith("((") or _ARITHMETIC_TEST.search(text) is not None
-    if kind in _EXPRESSIONS:
-        parent = node.parent
-        while parent is not None and parent.type != "test_command":
-            parent = parent.parent
-        return parent is None  # inside `[[ ]]` the test command decides; `(( ))` evaluates
-    return False
-
-
-def _bare_newline(text: str) -> bool:
-    """Whether bare word `text` holds a newline no odd run of backslashes escapes."""
-    for index, char in enumerate(text):
-        if char == "\n":
-            run = len(text[:index]) - len(text[:index].rstrip("\\"))
-            if run % 2 == 0:
-                return True
-    return False
-
-
-def _word_problem(text: str) -> str | None:
-    """Why bare word `text` expands in a way the grammar excludes (braces, `~`)."""
-    if text != "{}" and _unquoted(text, "{}"):
-        return "it uses brace expansion"
-    if text.startswith("~") or "=~" in text or ":~" in text:
-        return "it uses ~, which expands to a home directory"
-    return None
-
-
-def _unquoted(text: str, chars: str) -> bool:
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in chars:
-            return True
-    return False
 
 
 def _simple(node: Node) -> SimpleCommand:
@@ -406,8 +247,7 @@ def _trailing_words(command: Node) -> list[Word]:
     node = command
     parent = node.parent
     while parent is not None and parent.type in ("pipeline", "list"):
-        last = parent.named_children[-1] if parent.named_children else None
-        if last is None or last.id != node.id:
+        if node.next_named_sibling is not None:
             return []
         node, parent = parent, parent.parent
     body = parent.child_by_field_name("body") if parent is not None else None
@@ -441,10 +281,10 @@ def _declaration(node: Node, script: Script) -> SimpleCommand:
 def _assignment(node: Node) -> tuple[str, Word]:
     name_node = node.child_by_field_name("name")
     value = node.child_by_field_name("value")
-    name = _text(name_node) if name_node is not None else ""
+    name = node_text(name_node) if name_node is not None else ""
     if name_node is not None and name_node.type == "subscript":
         base = name_node.child_by_field_name("name")
-        name = _text(base) if base is not None else name
+        name = node_text(base) if base is not None else name
     return name, ("" if value is None else literal(value))
 
 
@@ -484,74 +324,3 @@ def _input(node: Node, operator: str, script: Script) -> None:
             script.outside.append("it duplicates a descriptor named only when it runs")
         return
     script.inputs.append(source)
-
-
-def literal(node: Node) -> Word:
-    """The text bash makes of word `node`, or `None` when it depends on the run."""
-    match node.type:
-        case "word":
-            text = _text(node)
-            if _is_pattern(text):
-                return None
-            return _unescape_bare(text)
-        case "number":
-            return _text(node)
-        case "raw_string":
-            return _text(node)[1:-1]
-        case "string":
-            parts = node.named_children
-            if any(part.type != "string_content" for part in parts):
-                return None
-            return "".join(_unescape_double(_text(part)) for part in parts)
-        case "concatenation":
-            pieces = [literal(part) for part in node.named_children]
-            if any(piece is None for piece in pieces):
-                return None
-            return "".join(piece for piece in pieces if piece is not None)
-        case _:
-            return None
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="surrogateescape")
-
-
-def _is_pattern(text: str) -> bool:
-    """Whether bare `text` expands (globs, braces): an unescaped `*`, `?`, `[` or `{`."""
-    escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "*?[{}":
-            return True
-    return False
-
-
-def _unescape_bare(text: str) -> str:
-    out = []
-    chars = iter(text)
-    for char in chars:
-        if char == "\\":
-            following = next(chars, "")
-            if following != "\n":
-                out.append(following)
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def _unescape_double(text: str) -> str:
-    out = []
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text) and text[i + 1] in '$`"\\\n':
-            if text[i + 1] != "\n":
-                out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(char)
-        i += 1
-    return "".join(out)

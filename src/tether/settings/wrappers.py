@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["OPAQUE_WRAPPERS", "WRAPPERS", "Wrapper", "option_width"]
+from tether.settings.bashwords import Word
+
+__all__ = [
+    "OPAQUE_WRAPPERS",
+    "SHELLS",
+    "WRAPPERS",
+    "Wrapper",
+    "option_width",
+    "plain_shell_options",
+    "shell_code",
+]
 
 
 @dataclass(frozen=True)
@@ -123,3 +133,52 @@ def option_width(word: str, wrapper: Wrapper) -> int | None:
     if wrapper.any_flags or all(f"-{letter}" in wrapper.flags for letter in letters):
         return 1
     return None
+
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
+"""Shells: `sh -c STRING` runs STRING."""
+
+
+def plain_shell_options(arguments: tuple[Word, ...]) -> bool:
+    """Whether the options before `sh -c`'s string change nothing but errors and exits."""
+    expect_name = False
+    for word in arguments:
+        if word is None:
+            return False
+        if expect_name:
+            if word not in ("errexit", "nounset", "pipefail"):
+                return False
+            expect_name = False
+        elif word in ("-o", "+o"):
+            expect_name = True
+        elif word in ("--norc", "--noprofile"):
+            continue
+        elif word.startswith(("-", "+")) and not word.startswith("--"):
+            if not set(word[1:]) <= set("ceu"):
+                return False
+            if "c" in word:
+                return True
+        else:
+            return False
+    return False
+
+
+def shell_code(arguments: tuple[Word, ...]) -> str | bool | None:
+    """The string `sh -c` runs; `None` when only the run knows it; `False` without `-c`."""
+    skip = False
+    for index, word in enumerate(arguments):
+        if skip:
+            skip = False
+            continue
+        if word is None:
+            return None
+        if word in ("-o", "+o", "-O", "+O"):
+            skip = True
+            continue
+        if word == "--" or not word.startswith(("-", "+")):
+            return False
+        if not word.startswith("--") and "c" in word[1:]:
+            following = arguments[index + 1 :]
+            code = next((w for w in following if w is None or not w.startswith("-")), False)
+            return code if code is not False else False
+    return False

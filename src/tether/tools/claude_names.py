@@ -24,6 +24,7 @@ CLAUDE_TOOL_NAMES: dict[str, str] = {
     "Agent": "task",
     "Skill": "skill",
     "NotebookRead": "read",
+    "NotebookEdit": "notebook_edit",
     "ExitPlanMode": "exit_plan_mode",
 }
 """Claude Code's tool names, as tether calls the same tools (the first of several is the one

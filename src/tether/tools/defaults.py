@@ -11,6 +11,7 @@ from tether.tools.bash.tool import BashTool
 from tether.tools.exit_plan import ExitPlanTool
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.multi_edit import MultiEditTool
+from tether.tools.fs.notebook_edit import NotebookEditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
 from tether.tools.registry import ToolRegistry
@@ -30,9 +31,9 @@ def default_tools(
     env: Mapping[str, str] | None = None,
     web_search: SearchSetup | None = None,
 ) -> ToolRegistry:
-    """`read`, `write`, `edit`, `multi_edit`, `grep`, `glob`, `ls`, `bash`, `bash_output`,
-    `kill_shell`, `web_fetch`,
-    `web_search`, `todo`, `task`, `skill` and `exit_plan_mode`, in the order the model sees
+    """`read`, `write`, `edit`, `multi_edit`, `notebook_edit`, `grep`, `glob`, `ls`, `bash`,
+    `bash_output`, `kill_shell`, `web_fetch`, `web_search`, `todo`, `task`, `skill` and
+    `exit_plan_mode`, in the order the model sees
     them.
 
     `sandbox` confines `bash`; `allow_private_fetch` lets `web_fetch` reach loopback, private
@@ -49,6 +50,7 @@ def default_tools(
             WriteTool(),
             EditTool(),
             MultiEditTool(),
+            NotebookEditTool(),
             GrepTool(),
             GlobTool(),
             LsTool(),

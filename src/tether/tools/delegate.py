@@ -52,6 +52,9 @@ class TokenUsage:
     output_tokens: int = 0
     cached_read_tokens: int = 0
     cached_write_tokens: int = 0
+    cost_usd: float | None = None
+    """What it cost in US dollars; `None` when unknown (a response's price is not known). A
+    sum starts from `TokenUsage(cost_usd=0.0)`: nothing spent costs nothing."""
 
     @property
     def total(self) -> int:
@@ -64,6 +67,10 @@ class TokenUsage:
             self.output_tokens + other.output_tokens,
             self.cached_read_tokens + other.cached_read_tokens,
             self.cached_write_tokens + other.cached_write_tokens,
+            # Unknown anywhere is unknown in the sum: never a partial price shown as the whole.
+            None
+            if self.cost_usd is None or other.cost_usd is None
+            else round(self.cost_usd + other.cost_usd, 6),
         )
 
 

@@ -1,5 +1,6 @@
 """The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
-`/usage`, `/transcript`, `/exit`. Each is listed in the shared catalog as a `terminal` command."""
+`/usage` (`/cost`), `/transcript`, `/exit`. Each is listed in the shared catalog as a
+`terminal` command."""
 
 from __future__ import annotations
 
@@ -32,8 +33,9 @@ from tether.models.thinking import parse_level
 from tether.policy import MODES
 from tether.session import SessionError
 from tether.session.usage import usage_report
+from tether.settings.report import permissions_text
 
-__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now"]
+__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now", "show_permissions"]
 
 KEYS = (
     ("Enter", "send the prompt (queued while a turn runs)"),
@@ -42,6 +44,10 @@ KEYS = (
     ("Ctrl+R", "search the history"),
     ("Tab", "complete a /command or an @path"),
     ("Esc", "interrupt the running turn, close a menu"),
+    ("Esc Esc", "on an empty box with nothing running: /rewind"),
+    ("Ctrl+G", "edit the prompt in $VISUAL / $EDITOR"),
+    ("Ctrl+Z", "suspend (SIGTSTP); fg brings it back"),
+    ("Alt+B, Alt+F, Alt+D", "a word back, forward; delete the next word"),
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
     ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
@@ -109,7 +115,8 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            # The id tells apart forks, which keep their session's title.
+            f"{s.title or '(untitled)'} · {s.id[:8]} · {age(s.updated_at)} · "
             f"{s.turns} turn{'' if s.turns == 1 else 's'}",
             # The first prompt, unless the title already is it.
             detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
@@ -188,6 +195,35 @@ async def usage(conversation: Conversation, _arguments: str) -> None:
     conversation.say(render_usage(rows, usage_report(session.events).agents))
 
 
+async def bashes(conversation: Conversation, _arguments: str) -> None:
+    """The session's background commands, each with how it stands; pick a running one to
+    stop it."""
+    session = conversation.session
+    jobs = session.jobs.all() if session is not None else []
+    if session is None or not jobs:
+        conversation.notice("no background commands (bash with run_in_background starts one)")
+        return
+    listing = Table(box=None, show_header=False, pad_edge=False)
+    listing.add_column(style="bold", no_wrap=True)
+    listing.add_column(no_wrap=True)
+    listing.add_column()
+    for job in jobs:
+        listing.add_row(job.id, job.status(), Text(job.command))
+    conversation.say(Group(Text("Background commands", style="bold"), listing))
+    running = session.jobs.running()
+    if not running:
+        return
+    choices = [Choice(f"Stop {job.id}", detail=job.command) for job in running]
+    choices.append(Choice("Keep them running"))
+    picked = await _pick(conversation, Picker("Stop a background command?", choices))
+    if picked is None or picked >= len(running):
+        return
+    job = await session.jobs.kill(running[picked].id)
+    conversation.notice(f"{job.id}: {job.status()}")
+    conversation.front.facts.jobs = len(session.jobs.running())
+    conversation.front.screen.refresh()
+
+
 async def transcript(conversation: Conversation, _arguments: str) -> None:
     """The whole session in full (long cards expanded), through a pager."""
     session = conversation.session
@@ -201,6 +237,33 @@ async def transcript(conversation: Conversation, _arguments: str) -> None:
         printer(update)
     printer.close()
     await _page(conversation, buffer.getvalue())
+
+
+async def show_permissions(conversation: Conversation) -> None:
+    """The live rules of this session with their files, its own answers, and a picker to
+    take one of those answers back."""
+    session = conversation.current()
+    gate = session.gate
+    answers = gate.session_answers()
+    if gate.settings is not None:
+        conversation.say(Text(permissions_text(gate.settings, gate.mode, answers)))
+    else:
+        conversation.notice(f"Mode: {gate.mode} (no settings are read in this session)")
+    if not answers:
+        return
+    keep = Choice("Keep them all")
+    picker = Picker(
+        "Take back an answer of this session? (it asks again)",
+        [*(Choice(answer) for answer in answers), keep],
+        selected=len(answers),
+    )
+    conversation.front.screen.open_picker(picker)
+    picked = await picker.result
+    if picked is None or picked.index >= len(answers):
+        return
+    taken = gate.forget_answer(picked.index)
+    if taken is not None:
+        conversation.notice(f"taken back: {taken} (asks again)")
 
 
 async def page(conversation: Conversation, card: RenderableType) -> None:
@@ -252,7 +315,9 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "model": model,
     "thinking": thinking,
     "usage": usage,
+    "cost": usage,
     "transcript": transcript,
+    "bashes": bashes,
     "exit": leave,
 }
 """The handler of each `terminal` command of the catalog."""

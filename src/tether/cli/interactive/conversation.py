@@ -58,8 +58,7 @@ from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
 from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
 from tether.session.shown import ShownBlock
-from tether.session.updates import ClientUpdate, UsageChanged
-from tether.settings.report import permissions_text
+from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
 from tether.skills import skills_text
 
 if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
@@ -69,7 +68,7 @@ __all__ = ["Conversation", "model_label"]
 
 log = logging.getLogger(__name__)
 
-IMMEDIATE = ("help", "usage", "exit")
+IMMEDIATE = ("help", "usage", "cost", "exit")
 """Commands that run at once even while a turn runs (`/mode X` and `/model X` too)."""
 
 
@@ -310,9 +309,9 @@ class Conversation:
                 self.set_mode(mode)
                 self.notice(f"mode: {mode}")
             case PermissionsList():
-                gate = self.current().gate
-                if gate.settings is not None:
-                    self.say(Text(permissions_text(gate.settings, gate.mode)))
+                from tether.cli.interactive.commands import show_permissions
+
+                await show_permissions(self)
             case SkillsList():
                 session = self.current()
                 self.say(Text(skills_text(session.skills, session.cwd)))
@@ -413,6 +412,11 @@ class Conversation:
         if session is not None and session.gate.mode != self.mode:
             # The session left plan mode (the person approved a plan): the bar follows.
             self.set_mode(session.gate.mode)
+        if session is not None and isinstance(update, ToolCallFinished):
+            running = len(session.jobs.running())
+            if running != self.front.facts.jobs:
+                self.front.facts.jobs = running
+                self.front.screen.refresh()
 
     def _propose(self, question: PermissionQuestion) -> str:
         # The card of what would happen shows live above the question, only while it is

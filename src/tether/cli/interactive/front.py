@@ -22,6 +22,8 @@ __all__ = ["EXIT_WINDOW", "Back", "Front"]
 
 EXIT_WINDOW = 2.0
 """Seconds within which a second Ctrl+C on an empty box exits."""
+REWIND_WINDOW = 0.8
+"""Seconds within which a second Esc on an empty, idle box opens the rewind picker."""
 
 MODES = ("ask", "accept-edits", "auto", "plan")
 """The modes Shift+Tab cycles through, in order."""
@@ -74,6 +76,8 @@ class Front:
     def __init__(self, cwd: Path, mode: str, history: Path | None) -> None:
         self.facts = StatusFacts(cwd=cwd, mode=mode, note="starting…")
         self.queue: list[str] = []
+        self._rewind_armed_until = 0.0
+        """Until when a second Esc opens the rewind picker."""
         self.pastes = Pastes()
         self.back: Back | None = None
         self.leaving = False
@@ -119,9 +123,18 @@ class Front:
         self.screen.refresh()
 
     def escape(self) -> None:
-        """Interrupt what runs; the queued prompts come back into the box to edit."""
+        """Interrupt what runs; the queued prompts come back into the box to edit. Pressed
+        twice on an empty box with nothing running: the rewind picker (Claude Code's key)."""
         if self.back is not None and self.back.interrupt():
             self._unqueue()
+            self._rewind_armed_until = 0.0
+            return
+        now = time.monotonic()
+        if self.back is not None and not self.screen.input.text and now < self._rewind_armed_until:
+            self._rewind_armed_until = 0.0
+            self.back.start("/rewind")
+            return
+        self._rewind_armed_until = now + REWIND_WINDOW
 
     def control_c(self) -> None:
         """Interrupt what runs, else exit when pressed twice within `EXIT_WINDOW` seconds

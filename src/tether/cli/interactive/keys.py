@@ -8,6 +8,10 @@
 | Ctrl+R                       | search the history                                        |
 | Tab                          | complete (`/` commands, `@` paths)                        |
 | Esc                          | interrupt the running turn; close a menu or picker       |
+| Esc Esc                      | on an empty box with nothing running: `/rewind`          |
+| Ctrl+G                       | edit the prompt in `$VISUAL` / `$EDITOR`                  |
+| Ctrl+Z                       | suspend (SIGTSTP); `fg` comes back                        |
+| Alt+B, Alt+F, Alt+D          | a word back, forward, delete the next word               |
 | Ctrl+C                       | clear the box, else interrupt; twice on an empty box: exit |
 | Ctrl+D                       | exit (on an empty box)                                    |
 | Shift+Tab                    | cycle the mode: ask → accept-edits → auto → plan          |
@@ -146,7 +150,9 @@ def _box_keys(kb: KeyBindings, controls: Controls) -> None:
     def _down(event: KeyPressEvent) -> None:
         controls.screen.input.auto_down(count=event.arg)
 
-    @kb.add("escape", filter=typing, eager=True)
+    # Not eager: Alt+letter arrives as Esc then the letter, and Emacs's word keys (Alt+B,
+    # Alt+F, Alt+D, Alt+Backspace) must see both; a lone Esc fires after `timeoutlen`.
+    @kb.add("escape", filter=typing)
     def _escape(event: KeyPressEvent) -> None:
         buffer = controls.screen.input
         if buffer.complete_state is not None:
@@ -161,6 +167,16 @@ def _box_keys(kb: KeyBindings, controls: Controls) -> None:
             buffer.reset()
             return
         controls.control_c()
+
+    @kb.add("c-z", filter=typing)
+    def _suspend(event: KeyPressEvent) -> None:
+        """Stop as a shell's job (SIGTSTP); `fg` brings the screen back as it was."""
+        event.app.suspend_to_background()
+
+    @kb.add("c-g", filter=typing)
+    def _editor(event: KeyPressEvent) -> None:
+        """Edit the prompt in `$VISUAL` / `$EDITOR`; it comes back into the box, unsent."""
+        controls.screen.input.open_in_editor(validate_and_handle=False)
 
     @kb.add("c-d", filter=typing)
     def _control_d(event: KeyPressEvent) -> None:

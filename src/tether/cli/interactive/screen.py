@@ -188,7 +188,9 @@ class Screen:
         )
         # Esc must interrupt at once, not after waiting to see whether a key follows it.
         self.app.ttimeoutlen = 0.05
-        self.app.timeoutlen = 0.4
+        # Esc is also the start of Alt+letter: this long is waited for the letter (a terminal
+        # sends both in one write, so they come together).
+        self.app.timeoutlen = 0.05
 
     @property
     def width(self) -> int:

@@ -46,6 +46,8 @@ class StatusFacts:
     """`compacts at 80%`."""
     note: str | None = None
     """A passing word (`starting…`, `press Ctrl+C again to exit`), shown first."""
+    jobs: int = 0
+    """Background commands running (`/bashes` lists them)."""
 
 
 def status_fragments(facts: StatusFacts, width: int) -> StyleAndTextTuples:
@@ -61,6 +63,8 @@ def status_fragments(facts: StatusFacts, width: int) -> StyleAndTextTuples:
     parts.append((8, _MODE_STYLE.get(facts.mode, "class:status"), mode))
     if facts.sandbox:
         parts.append((2, "class:status", facts.sandbox))
+    if facts.jobs:
+        parts.append((7, "class:status.note", f"{facts.jobs} background · /bashes"))
     if facts.budget:
         parts.append((6, _LEVEL_STYLE[facts.level], facts.budget))
     if facts.threshold:

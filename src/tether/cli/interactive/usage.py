@@ -1,5 +1,6 @@
-"""`/usage`: the tokens this session's requests cost, per model, as the providers reported them,
-then what the agents its `task` calls started spent, per agent."""
+"""`/usage` (and `/cost`): the tokens this session's requests cost, per model, as the providers
+reported them, and their price where the catalog knows it; then what the agents its `task`
+calls started spent, per agent."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from tether.figures import dollars
 from tether.session.events import Event, SessionConfigEvent, UsageEvent
 from tether.tools.delegate import TokenUsage
 
@@ -26,6 +28,9 @@ class ModelUsage:
     output_tokens: int = 0
     cached_read_tokens: int = 0
     cached_write_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float | None = 0.0
+    """`None` once a response's price is unknown."""
 
 
 def usage_by_model(events: Sequence[Event], first_model: str) -> list[ModelUsage]:
@@ -47,6 +52,9 @@ def usage_by_model(events: Sequence[Event], first_model: str) -> list[ModelUsage
                 row.output_tokens += event.output_tokens
                 row.cached_read_tokens += event.cached_read_tokens or 0
                 row.cached_write_tokens += event.cached_write_tokens or 0
+                row.reasoning_tokens += event.reasoning_tokens or 0
+                cost = event.cost_usd
+                row.cost_usd = None if row.cost_usd is None or cost is None else row.cost_usd + cost
     return list(table.values())
 
 
@@ -60,7 +68,7 @@ def render_usage(
         return Text("no usage reported yet in this session", style="dim")
     table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
     table.add_column("model", overflow="fold")
-    for name in ("requests", "input", "cached read", "cached write", "output"):
+    for name in ("requests", "input", "cached read", "cached write", "output", "cost"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
         table.add_row(row.model, f"{row.requests:,}", *_tokens(_spent(row)))
@@ -69,7 +77,7 @@ def render_usage(
         # child's own log has them).
         table.add_row(f"agent {agent}", "–", *_tokens(used))
     if len(rows) + len(agents) > 1:
-        total = sum((_spent(row) for row in rows), TokenUsage())
+        total = sum((_spent(row) for row in rows), TokenUsage(cost_usd=0.0))
         total = sum(agents.values(), total)
         requests = f"{sum(r.requests for r in rows):,}" if not agents else "–"
         table.add_row(Text("total", style="bold"), requests, *_tokens(total), style="bold")
@@ -78,7 +86,11 @@ def render_usage(
 
 def _spent(row: ModelUsage) -> TokenUsage:
     return TokenUsage(
-        row.input_tokens, row.output_tokens, row.cached_read_tokens, row.cached_write_tokens
+        row.input_tokens,
+        row.output_tokens,
+        row.cached_read_tokens,
+        row.cached_write_tokens,
+        None if row.cost_usd is None else round(row.cost_usd, 6),
     )
 
 
@@ -88,4 +100,5 @@ def _tokens(used: TokenUsage) -> list[str]:
         f"{used.cached_read_tokens:,}",
         f"{used.cached_write_tokens:,}",
         f"{used.output_tokens:,}",
+        dollars(used.cost_usd),
     ]

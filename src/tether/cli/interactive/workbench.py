@@ -19,6 +19,7 @@ from tether.cli.model_args import require_key
 from tether.cli.settings_args import (
     effective_mode,
     extra_roots,
+    model_catalog,
     model_spec,
     sandbox_policy,
     say_search,
@@ -80,6 +81,7 @@ class Workbench:
             compact_at=self.args.compact_at,
             settings=settings,
             thinking=thinking_level(settings),
+            catalog=model_catalog(settings),
             # An agent's own model is of the same provider: the same endpoint and key.
             models=self._model,
         )

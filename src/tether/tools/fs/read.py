@@ -13,7 +13,7 @@ from tether.tools.arguments import PATH_ALIASES, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.fs.read_file import ReadImage, ReadText, ReadValue, load
+from tether.tools.fs.read_file import ReadImage, ReadNotebook, ReadText, ReadValue, load
 from tether.tools.fs.read_render import (
     envelope_content,
     footer,
@@ -34,7 +34,9 @@ footer that gives the file's total line count or the offset to continue from. By
 to 2000 lines are returned from the start of the file; use `offset` (1-based line number) and \
 `limit` to read another window of a long file. Lines longer than 2000 characters are cut, and \
 a window stops early once it reaches 50 KB of text. Images (png, jpeg, gif, webp up to 5 MB) \
-come back as an image. Binary files and directories are refused.
+come back as an image. Jupyter notebooks (.ipynb) come back as their cells, each with its id, \
+then its outputs (images as images); change them with `notebook_edit`. Binary files and \
+directories are refused.
 
 Read a file before editing or overwriting it. Prefer reading several likely files at once \
 over guessing at their contents."""
@@ -86,6 +88,9 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         """The read envelope, or one image block."""
         if isinstance(value, ReadImage):
             return [ImageContent(data=value.data, mime_type=value.mime_type)]
+        if isinstance(value, ReadNotebook):
+            images = [ImageContent(data=i.data, mime_type=i.mime_type) for i in value.images]
+            return [TextContent(text=value.text), *images]
         window = value.window
         tail = footer(
             value.offset, len(window.lines), window.total_lines, window.capped, value.byte_cap

@@ -20,6 +20,12 @@ from pathlib import Path
 from tether.tools.errors import ToolError
 from tether.tools.fs.beneath import open_file
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary, sniff_encoding
+from tether.tools.fs.notebook import (
+    MAX_NOTEBOOK_BYTES,
+    NotebookImage,
+    notebook_text,
+    parse_notebook,
+)
 from tether.tools.fs.read_count import count_segments
 from tether.tools.fs.read_errors import (
     binary_message,
@@ -29,13 +35,14 @@ from tether.tools.fs.read_errors import (
     out_of_range_message,
 )
 from tether.tools.fs.read_window import Chunk, Window, scan_window, scan_window_from
-from tether.tools.observations import HASHED_UP_TO, FileVersion
+from tether.tools.observations import HASHED_UP_TO, FileVersion, data_version
 
 __all__ = [
     "CHUNK_BYTES",
     "IMAGE_TYPES",
     "MAX_IMAGE_BYTES",
     "ReadImage",
+    "ReadNotebook",
     "ReadText",
     "ReadValue",
     "load",
@@ -80,7 +87,17 @@ class ReadImage:
     version: FileVersion
 
 
-ReadValue = ReadText | ReadImage
+@dataclass(frozen=True)
+class ReadNotebook:
+    """A notebook's cells as text, the images of their outputs, and the file's version."""
+
+    path: Path
+    text: str
+    images: tuple[NotebookImage, ...]
+    version: FileVersion
+
+
+ReadValue = ReadText | ReadImage | ReadNotebook
 
 
 def load(
@@ -96,6 +113,8 @@ def load(
         try:
             if mime_type is not None:
                 return _load_image(path, handle, mime_type)
+            if path.suffix.lower() == ".ipynb":
+                return _load_notebook(path, handle)
             return _load_text(path, handle, offset, limit, byte_cap)
         except OSError as exc:
             # A file that opens but cannot be read (`/proc/self/mem`, a failing disk).
@@ -131,6 +150,18 @@ def _load_image(path: Path, handle: FileIO, mime_type: str) -> ReadImage:
     sha = hashlib.sha256(data).hexdigest()
     version = FileVersion(str(path), info.st_size, info.st_mtime_ns, sha)
     return ReadImage(path, base64.b64encode(data).decode("ascii"), mime_type, version)
+
+
+def _load_notebook(path: Path, handle: FileIO) -> ReadNotebook:
+    info = os.fstat(handle.fileno())
+    if info.st_size > MAX_NOTEBOOK_BYTES:
+        raise ToolError(
+            f"Cannot read notebook {path}: {info.st_size} bytes, more than {MAX_NOTEBOOK_BYTES}"
+        )
+    data = handle.read(MAX_NOTEBOOK_BYTES) or b""
+    version = data_version(path, info, data)
+    text, images = notebook_text(parse_notebook(data, path), path)
+    return ReadNotebook(path, text, tuple(images), version)
 
 
 def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) -> ReadText:

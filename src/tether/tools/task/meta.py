@@ -23,6 +23,8 @@ class TaskUsage:
     output_tokens: Count
     cached_read_tokens: Opt[Count] = None
     cached_write_tokens: Opt[Count] = None
+    cost_usd: Opt[Annotated[float, Field(ge=0, allow_inf_nan=False)]] = None
+    """What the child cost in US dollars; absent when unknown."""
 
     def usage(self) -> TokenUsage:
         """The same counts as the delegate reports them."""
@@ -31,6 +33,7 @@ class TaskUsage:
             self.output_tokens,
             self.cached_read_tokens or 0,
             self.cached_write_tokens or 0,
+            self.cost_usd,
         )
 
 
@@ -67,6 +70,7 @@ def task_meta(outcome: ChildOutcome, summary: str) -> JsonValue:
             output_tokens=used.output_tokens,
             cached_read_tokens=used.cached_read_tokens or None,
             cached_write_tokens=used.cached_write_tokens or None,
+            cost_usd=used.cost_usd,
         ),
         error=outcome.error,
         refused=outcome.refused or None,

@@ -1,0 +1,70 @@
+"""Background commands at the terminal, in a real pseudo-terminal: the status bar counts them,
+`/bashes` lists them and stops the one picked, and none outlives the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import _script
+from tests.cli.tui import Tui
+from tests.processes import processes_with
+from tether.tools.bash.bwrap import find_bwrap
+
+pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
+
+
+@pytest.fixture
+def tuis() -> Iterator[list[Tui]]:
+    """Every terminal a test opens is gone after it, whatever happened."""
+    opened: list[Tui] = []
+    yield opened
+    for tui in opened:
+        tui.kill()
+
+
+def test_bashes_lists_the_jobs_and_stops_the_one_picked(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    marker = f"tether-bashes-{tmp_path.name}"
+    first = f"exec -a {marker}-one sleep 300"
+    second = f"exec -a {marker}-two sleep 300"
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {
+                    "id": "a",
+                    "name": "bash",
+                    "arguments": {"command": first, "run_in_background": True},
+                },
+                {
+                    "id": "b",
+                    "name": "Bash",
+                    "arguments": {"command": second, "run_in_background": True},
+                },
+            ]
+        },
+        {"text": "Both are running."},
+    )
+    tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
+    tuis.append(tui)
+    tui.wait_for("shift+tab")
+    tui.line("start two jobs")
+    tui.wait_for("Both are running.")
+    tui.wait(lambda: "2 background" in tui.status_bar, "the status bar counts the jobs")
+    tui.line("/bashes")
+    tui.wait_for("Stop a background command?")
+    assert "shell-1" in tui.everything and "shell-2" in tui.everything
+    tui.wait_for("enter to choose")
+    tui.type("1")
+    tui.wait_for("shell-1: killed by SIGTERM")
+    tui.wait(lambda: "1 background" in tui.status_bar, "the bar follows the stop")
+    assert processes_with(f"{marker}-one") == []
+    assert processes_with(f"{marker}-two") != []
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    # Leaving the terminal ends the session, and its last job with it.
+    assert processes_with(f"{marker}-two") == []

@@ -1,0 +1,104 @@
+"""Notebooks on real files: `read` shows cells with their outputs (images as images), and
+`notebook_edit` replaces, inserts and deletes cells, after a read, as Jupyter writes them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tether.content import ImageContent, TextContent
+from tether.tools import invoke
+from tether.tools.fs.notebook_edit import NotebookEditTool
+from tether.tools.fs.read import ReadArgs, ReadTool
+
+from .edit_support import context, observe, run
+
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5E"
+    "rkJggg=="
+)
+
+
+def notebook(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "cells": [
+            {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# Sales\n"]},
+            {
+                "cell_type": "code",
+                "execution_count": 1,
+                "id": "load",
+                "metadata": {},
+                "outputs": [
+                    {"name": "stdout", "output_type": "stream", "text": ["rows: 3\n"]},
+                    {
+                        "data": {"image/png": PNG, "text/plain": ["<Figure>"]},
+                        "metadata": {},
+                        "output_type": "display_data",
+                    },
+                ],
+                "source": ["print('rows:', 3)\n", "plot()"],
+            },
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return data
+
+
+async def test_read_shows_cells_outputs_and_images(tmp_path: Path) -> None:
+    target = tmp_path / "sales.ipynb"
+    notebook(target)
+    result = await invoke(ReadTool(), ReadArgs(path=str(target)), context(tmp_path))
+    assert not result.is_error
+    text, image = result.content
+    assert isinstance(text, TextContent) and isinstance(image, ImageContent)
+    assert text.text == "\n".join(
+        [
+            f'<notebook path="{target}" language=python>',
+            '<cell id="intro" type="markdown">\n# Sales\n\n</cell>',
+            '<cell id="load" type="code">\nprint(\'rows:\', 3)\nplot()\n</cell>',
+            "<output>\nrows: 3\n[image 1: image/png]\n</output>",
+            "</notebook>",
+        ]
+    )
+    assert (image.data, image.mime_type) == (PNG, "image/png")
+
+
+async def test_edit_replace_insert_delete_after_a_read(tmp_path: Path) -> None:
+    target = tmp_path / "sales.ipynb"
+    notebook(target)
+    ctx = context(tmp_path)
+    tool = NotebookEditTool()
+    unread = await run(tool, ctx, path="sales.ipynb", cell_id="load", new_source="x = 1")
+    assert unread.is_error and "requires reading" in unread.text()
+    await observe(ctx, target)
+    replaced = await run(tool, ctx, path="sales.ipynb", cell_id="load", new_source="total()")
+    assert replaced.text() == f"replaced cell load in {target}"
+    after = json.loads(target.read_text())
+    assert after["cells"][1]["source"] == "total()"
+    assert after["cells"][1]["outputs"] == [] and after["cells"][1]["execution_count"] is None
+    assert after["cells"][0] == notebook(tmp_path / "fresh.ipynb")["cells"][0]
+    inserted = await run(
+        tool,
+        ctx,
+        path="sales.ipynb",
+        cell_id="intro",
+        new_source="Notes",
+        cell_type="markdown",
+        edit_mode="insert",
+    )
+    assert not inserted.is_error, inserted.text()
+    cells = json.loads(target.read_text())["cells"]
+    assert [c["id"] for c in cells] == ["intro", "cell-2", "load"]
+    assert cells[1] == {"cell_type": "markdown", "id": "cell-2", "metadata": {}, "source": "Notes"}
+    deleted = await run(tool, ctx, path="sales.ipynb", cell_id="intro", edit_mode="delete")
+    assert not deleted.is_error
+    assert [c["id"] for c in json.loads(target.read_text())["cells"]] == ["cell-2", "load"]
+    missing = await run(tool, ctx, path="sales.ipynb", cell_id="nope", new_source="x")
+    assert missing.text() == "No cell 'nope' in the notebook (its cells: cell-2, load)"
+    # Written as Jupyter writes: sorted keys, one-space indent, a final newline.
+    text = target.read_text()
+    assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
