@@ -1,4 +1,5 @@
-"""The model's view kept as the log grows is the view made from the whole log, at every length.
+"""The model's view kept as the log grows is the view made from the whole log, at every length,
+and the budget's count of it is the count of the whole request.
 
 `ModelView` reads each event once; `model_view` reads them all. Over logs made of prompts,
 replies with calls, results in any order, hooks (one blocking its prompt), restores,
@@ -13,6 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tether.content import TextContent
+from tether.models.base import ModelRequest
+from tether.models.messages import ToolSpec
+from tether.session.budget import Budget, request_chars
 from tether.session.compaction import ModelView, model_view
 from tether.session.events import (
     AssistantChunk,
@@ -123,3 +127,25 @@ def test_another_list_of_events_is_read_from_the_start() -> None:
     assert view.messages(first) == model_view(first, _stub)
     assert view.messages(second) == model_view(second, _stub)
     assert view.messages(first[:3]) == model_view(first[:3], _stub)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_TURNS, _TURNS)
+def test_the_budget_counts_what_a_whole_count_would(
+    turns: list[tuple[int, str, str | None, str | None]],
+    other: list[tuple[int, str, str | None, str | None]],
+) -> None:
+    # Each request of a growing log reuses the count of what it shares with the one before;
+    # a request of another conversation in between is counted whole.
+    tools = [ToolSpec("read", "Read a file.", {"type": "object"})]
+    budget = Budget(window=100_000)
+    view = ModelView(_stub)
+    growing: list[Event] = []
+    stranger = model_view(_log(other), _stub)
+    for number, event in enumerate(_log(turns)):
+        growing.append(event)
+        request = ModelRequest("system", view.messages(growing), tools)
+        assert budget.chars(request) == request_chars(request)
+        if number % 5 == 4:
+            aside = ModelRequest("other", stranger, tools)
+            assert budget.chars(aside) == request_chars(aside)
