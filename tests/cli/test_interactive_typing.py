@@ -51,6 +51,9 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
     tui.wait_for("First answer.")
     tui.line(" /usr/bin is gone")
     tui.wait_for("Second answer.")
+    # A blank line between one turn and the next.
+    lines = tui.everything.splitlines()
+    assert lines[lines.index(">  /usr/bin is gone") - 1] == ""
     assert _said(home) == [
         [{"type": "text", "text": "/review is a word here"}],
         [{"type": "text", "text": " /usr/bin is gone"}],

@@ -44,6 +44,7 @@ from tether.session.instructions import system_prompt
 from tether.session.log import EventLog
 from tether.session.replay import context_updates
 from tether.session.updates import ClientUpdate
+from tether.session.usage import sum_costs
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SKILL_TOOL, SkillTool, skills_section
 from tether.tools.workspace import Workspace
@@ -215,7 +216,10 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(self._usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
+        budget = self.budget
+        for update in context_updates(
+            event, previous, budget.window, budget.compact_at, self._spent()
+        ):
             emit(update)
 
     async def _settle(self) -> None:
@@ -257,7 +261,8 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
+        budget = self.budget
+        for update in context_updates(event, None, budget.window, budget.compact_at, self._spent()):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:
@@ -275,6 +280,10 @@ class Context:
         finally:
             await close_stream(stream)
         raise ModelError(f"the model {self._model.name} ended its stream without a message")
+
+    def _spent(self) -> float | None:
+        """What the session's responses cost so far, as the replay counts it."""
+        return sum_costs([e.cost_usd for e in self._log.events if isinstance(e, UsageEvent)])
 
     def _usage_event(self, usage: Usage) -> UsageEvent:
         """The usage of a response of the current model, with its cost where its price is known."""

@@ -360,6 +360,8 @@ class Conversation:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
+        if session.events:
+            self.say(Text(""))  # a blank line between one turn and the next
         # Each retry of a failing request says so on the spinner line.
         retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:
