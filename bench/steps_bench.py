@@ -14,6 +14,7 @@ Usage: python bench/steps_bench.py [--steps N]
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -45,7 +46,7 @@ def step_times(log: Path) -> list[float]:
         event = json.loads(line)
         if event["type"] == "assistant/message":
             stamps.append(datetime.fromisoformat(event["time"].replace("Z", "+00:00")))
-    return [(b - a).total_seconds() for a, b in zip(stamps, stamps[1:], strict=False)]
+    return [(b - a).total_seconds() for a, b in itertools.pairwise(stamps)]
 
 
 def main() -> None:
