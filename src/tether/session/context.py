@@ -24,6 +24,7 @@ from tether.policy import PolicyMode
 from tether.session.budget import Budget
 from tether.session.calls import close_stream, prepare
 from tether.session.compaction import (
+    ModelView,
     model_view,
     prune_point,
     stub_text,
@@ -96,6 +97,10 @@ class Context:
         self._stubs: dict[int, str] = {}
         self._trusted = trusted
         self._told: tuple[tuple[Path, ...], frozenset[str]] = ((), frozenset())
+        self._view = ModelView(self._stub)
+        """The model's view of the log, kept as the log grows."""
+        self._specs_key: tuple[tuple[int, str], ...] | None = None
+        self._specs: list[ToolSpec] = []
 
     def use(self, model: Model, window: int) -> None:
         """Send the next requests to `model`, whose context holds `window` tokens."""
@@ -116,11 +121,23 @@ class Context:
                 skills=self._skills(),
                 planning=self._mode is not None and self._mode() == "plan",
             ),
-            messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[
-                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
-            ],
+            messages=(
+                self._view.messages(self._log.events)
+                if events is None
+                else model_view(events, self._stub)
+            ),
+            tools=self._tool_specs(),
         )
+
+    def _tool_specs(self) -> list[ToolSpec]:
+        """The offered tools as the model reads them; their schemas are made again only when
+        the tools offered, or what they say of themselves, changed."""
+        offered = [(t, t.describe()) for t in self._tools.offered()]
+        key = tuple((id(tool), described) for tool, described in offered)
+        if key != self._specs_key:
+            self._specs_key = key
+            self._specs = [ToolSpec(t.name, said, t.parameters_schema()) for t, said in offered]
+        return list(self._specs)
 
     def _skills(self) -> str | None:
         tool = self._tools.get(SKILL_TOOL)
