@@ -192,3 +192,28 @@ def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui
     tui.wait_gone("Resume which session?")
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_ctrl_r_shows_the_match_as_the_search_is_typed(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "history").write_text(
+        "\n# 2026-12-05 00:00:00.000000\n+first alpha prompt\n"
+        "\n# 2026-12-05 00:00:01.000000\n+second beta prompt\n"
+    )
+    model = _script(tmp_path / "s.json", {"text": "Again."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=100)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.type("\x12")  # Ctrl+R, once
+    tui.wait_for("I-search backward:")
+    tui.type("alp")
+    tui.wait_for("› first alpha prompt")
+    tui.press("enter")  # takes the match into the box
+    tui.wait_gone("I-search")
+    tui.press("enter")
+    tui.wait_for("Again.")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
