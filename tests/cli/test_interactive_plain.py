@@ -83,6 +83,10 @@ def test_help_lists_the_interactive_options_and_every_subcommand(tmp_path: Path)
     assert "--continue" in shown.stdout and "--resume" in shown.stdout
     for command in ("run", "sessions", "show", "demo", "acp", "web"):
         assert f"\n  {command} " in shown.stdout
+    # Every description starts in the same column, the longest name's included.
+    listed = shown.stdout.split("commands (tether COMMAND --help):\n", 1)[1].splitlines()
+    starts = {len(line) - len(line[2:].split(" ", 1)[1].lstrip()) for line in listed if line}
+    assert len(starts) == 1, listed
     assert tether(tmp_path / "home", "run", "--help").stdout.startswith("usage: tether run")
 
 

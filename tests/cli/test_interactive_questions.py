@@ -199,3 +199,23 @@ def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
     tui.wait_for("Asked again.")
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_a_fetch_that_would_be_refused_is_not_asked_about(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
+    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
+    model = _script(tmp_path / "s.json", {"toolCalls": [fetch, local]}, {"text": "Refused."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("fetch it")
+    tui.wait_for("Refused.")
+    shown = " ".join(tui.everything.split())
+    assert "Allow" not in shown  # refused before anyone was asked
+    assert "Refusing to fetch from 127.0.0.1: it is a loopback address" in shown
+    assert "Refusing to fetch from ::1: it is a loopback address" in shown
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

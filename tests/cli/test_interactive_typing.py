@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.test_cli import _script, _sessions, tether
 from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 
@@ -51,6 +51,9 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
     tui.wait_for("First answer.")
     tui.line(" /usr/bin is gone")
     tui.wait_for("Second answer.")
+    # A blank line between one turn and the next.
+    lines = tui.everything.splitlines()
+    assert lines[lines.index(">  /usr/bin is gone") - 1] == ""
     assert _said(home) == [
         [{"type": "text", "text": "/review is a word here"}],
         [{"type": "text", "text": " /usr/bin is gone"}],
@@ -164,5 +167,53 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
     tui.wait_for("Rewind to before which prompt?")
     tui.press("esc")
     tui.wait_gone("Rewind to before which prompt?")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
+    made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    assert made.returncode == 0, made.stderr
+    [first] = [s["id"] for s in _sessions(home)]
+    fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
+    assert fork.returncode == 0, fork.stderr
+    ids = [s["id"] for s in _sessions(home)]
+    assert len(ids) == 2
+    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("script:run.json")
+    tui.line("/resume")
+    tui.wait_for("Resume which session?")
+    for session_id in ids:
+        assert f"the first question · {session_id[:8]} · " in tui.display
+    tui.press("esc")
+    tui.wait_gone("Resume which session?")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+def test_ctrl_r_shows_the_match_as_the_search_is_typed(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "history").write_text(
+        "\n# 2026-12-05 00:00:00.000000\n+first alpha prompt\n"
+        "\n# 2026-12-05 00:00:01.000000\n+second beta prompt\n"
+    )
+    model = _script(tmp_path / "s.json", {"text": "Again."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=100)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.type("\x12")  # Ctrl+R, once
+    tui.wait_for("I-search backward:")
+    tui.type("alp")
+    tui.wait_for("› first alpha prompt")
+    tui.press("enter")  # takes the match into the box
+    tui.wait_gone("I-search")
+    tui.press("enter")
+    tui.wait_for("Again.")
     tui.press("ctrl-d")
     assert tui.finish() == 0

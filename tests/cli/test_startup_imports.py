@@ -37,7 +37,7 @@ with open(sys.argv[1], "w") as out:
 """
 
 ACP_SDK = ("acp",)
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "anthropic", "google.genai")
 HTTP2 = ("h2.connection", "h2.events", "hpack", "hyperframe")
 TERMINAL_INPUT = ("prompt_toolkit",)
 WEB = ("starlette", "uvicorn", "websockets", "tether.web")

@@ -19,7 +19,7 @@ from tether.session.replay import replay
 from tether.session.store import SessionStore
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.defaults import default_tools
-from tether.views import GenericCallView, GenericResultView
+from tether.views import GenericCallView, GenericResultView, TerminalCallView
 
 PLAN = "## Plan\n\n1. Change `return 1` to `return 2` in `a.py`.\n2. Run the tests."
 
@@ -157,6 +157,10 @@ async def test_commands_run_read_only_and_writes_are_refused(ws: Path, sessions:
     await session.prompt(text("look"), recorder)
     done = finished(recorder)
     assert "x = 1" in done["ls"].result.text()
+    # The card says how the command ran: in the read-only sandbox.
+    started = {u.tool_call_id: u.view for u in recorder.updates if isinstance(u, ToolCallStarted)}
+    assert isinstance(started["ls"], TerminalCallView)
+    assert started["ls"].sandbox == "sandbox: read-only, no network"
     assert "Read-only file system" in done["touch"].result.text()
     assert (
         done["out"]

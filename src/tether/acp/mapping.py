@@ -26,8 +26,10 @@ Shapes (camelCase on the wire):
 - `TurnEnded` / `TurnFailed` → a `session_info_update` whose `_meta.tether.turnEnd` is
   `{stopReason, error?}`, live (just before the `session/prompt` answer) and on load, so a
   replaying client sees where each prompt ended and why, as it did live.
-- `UsageChanged` → `usage_update` with `used` and `size` (after each model response), and
-  `_meta.tether.compactAt`, the share of the window past which the session compacts.
+- `UsageChanged` → `usage_update` with `used` and `size` (after each model response),
+  `cost` (`{amount, currency: "USD"}`, what the session's responses cost so far, left out
+  while a price is unknown), and `_meta.tether.compactAt`, the share of the window past
+  which the session compacts.
 - `CheckpointSaved` / `FilesRestored` → `agent_message_chunk` with the notice as text (as
   for every notice: a paragraph of its own, after a blank line) and
   `_meta.tether.notice` = `{kind: "checkpoint", prompt, files, skipped, partial}` /
@@ -66,6 +68,7 @@ from acp.schema import (
     AgentMessageChunk,
     AgentThoughtChunk,
     ConfigOptionUpdate,
+    Cost,
     ImageContentBlock,
     SessionInfoUpdate,
     ToolCallLocation,
@@ -167,8 +170,10 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             return _turn_end({"stopReason": reason})
         case TurnFailed(message=message):
             return _turn_end({"stopReason": "error", "error": message})
-        case UsageChanged(used=used, size=size, compact_at=compact_at):
+        case UsageChanged(used=used, size=size, compact_at=compact_at, cost_usd=cost):
             usage = UsageUpdate(session_update="usage_update", used=used, size=size)
+            if cost is not None:
+                usage.cost = Cost(amount=cost, currency="USD")
             if compact_at is not None:
                 # Where the agent compacts, so a client can warn before it does.
                 usage.field_meta = {"tether": {"compactAt": compact_at}}

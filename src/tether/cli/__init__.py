@@ -107,7 +107,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def interactive_parser() -> argparse.ArgumentParser:
     """The parser of `tether` without a subcommand; its help lists the subcommands too."""
     interactive = importlib.import_module(INTERACTIVE)
-    lines = [f"  {name:<10} {entry.help}" for name, entry in COMMANDS.items()]
+    # One column for the names, as wide as the longest: every description starts aligned.
+    width = max(len(name) for name in COMMANDS)
+    lines = [f"  {name:<{width}}  {entry.help}" for name, entry in COMMANDS.items()]
     parser = argparse.ArgumentParser(
         prog="tether",
         usage="tether [options] [PROMPT]\n       tether COMMAND [options] ...",

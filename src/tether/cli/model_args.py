@@ -38,7 +38,8 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True
         default=None,
         metavar="SPEC",
         help="script:FILE, openai[:MODEL], openai-responses[:MODEL], anthropic[:MODEL], "
-        "azure:DEPLOYMENT, bedrock[:MODEL] or vertex[:MODEL] (default: $TETHER_MODEL, "
+        "azure:DEPLOYMENT, bedrock[:MODEL], vertex[:MODEL] or gemini[:MODEL] "
+        "(default: $TETHER_MODEL, "
         "else the settings' model, else openai)",
     )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL")

@@ -4,7 +4,8 @@
 (input, output, cache reads, cache writes) and whether it thinks. Prices are the providers'
 published list prices in US dollars when this table was written; they change, so settings
 may override any entry (`models` in settings.json) and add others. A model not in the table
-has an unknown price: its cost is said to be unknown, never 0.
+has an unknown price: its cost is said to be unknown, never 0. Gemini 2.5 Pro's is its price
+for prompts up to 200k tokens (longer ones cost more).
 
 A name matches an entry when it is the entry's id, or the id followed by a dated or
 versioned suffix (`claude-sonnet-4-5-20250929`, `claude-sonnet-4-5@20250929`, Bedrock's
@@ -32,6 +33,7 @@ __all__ = [
     "known_models",
     "model_id",
     "model_info",
+    "offered_models",
 ]
 
 
@@ -87,6 +89,8 @@ CATALOG: Mapping[str, ModelInfo] = {
         _m("gpt-4o", 128_000, 16_384, (2.50, 10.0, 1.25, None), thinks=False),
         _m("o3", 200_000, 100_000, (2.0, 8.0, 0.50, None), thinks=True),
         _m("o4-mini", 200_000, 100_000, (1.10, 4.40, 0.275, None), thinks=True),
+        _m("gemini-2.5-pro", 1_048_576, 65_536, (1.25, 10.0, 0.31, None), thinks=True),
+        _m("gemini-2.5-flash", 1_048_576, 65_536, (0.30, 2.50, 0.075, None), thinks=True),
         _m("claude-sonnet-5-5", 200_000, 64_000, None, thinks=True),
         _m("claude-opus-5-5", 200_000, 64_000, None, thinks=True),
         _m("gpt-5.5", 400_000, 128_000, None, thinks=True),
@@ -99,7 +103,16 @@ _SUFFIX_STARTS = ("-2", "@", "-v", ":")
 """What may follow an id in a longer name: a date, Vertex's `@date`, Bedrock's `-v1:0`."""
 
 
-_KINDS = ("script", "openai", "openai-responses", "anthropic", "azure", "bedrock", "vertex")
+_KINDS = (
+    "script",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "azure",
+    "bedrock",
+    "vertex",
+    "gemini",
+)
 
 
 def model_id(name: str) -> str:
@@ -158,6 +171,18 @@ KNOWN_MODELS: dict[str, tuple[str, ...]] = {
 """Well-known models by the endpoint's host; other endpoints offer only the current model."""
 
 _SCRIPTS_SHOWN = 50
+
+
+async def offered_models(model: Model) -> tuple[str, ...]:
+    """`known_models`, then what the endpoint itself lists (`GET /models`), as specs of the
+    same kind (a switch never changes provider)."""
+    known = known_models(model)
+    listed = getattr(model, "listed", None)
+    if listed is None:
+        return known
+    kind = model.name.partition(":")[0]
+    found = tuple(f"{kind}:{model_id_}" for model_id_ in await listed())
+    return (*known, *(spec for spec in found if spec not in known))
 
 
 def known_models(model: Model) -> tuple[str, ...]:

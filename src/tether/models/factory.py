@@ -1,5 +1,5 @@
 """Models by name: `script:FILE`, `openai[:MODEL]`, `openai-responses[:MODEL]`,
-`anthropic[:MODEL]`, `azure:DEPLOYMENT`, `bedrock[:MODEL]`, `vertex[:MODEL]`.
+`anthropic[:MODEL]`, `azure:DEPLOYMENT`, `bedrock[:MODEL]`, `vertex[:MODEL]`, `gemini[:MODEL]`.
 
 Every maker imports its module (and so its SDK's types) only when that kind is asked for.
 """
@@ -71,6 +71,14 @@ def _vertex(rest: str, base_url: str | None, api_key: str | None) -> Model:
     return VertexModel(vertex_provider(base_url, api_key), model=rest or None)
 
 
+def _gemini(rest: str, base_url: str | None, api_key: str | None) -> Model:
+    """`gemini[:MODEL]` is Google's Gemini API through `google-genai`."""
+    from tether.models.gemini_model import GeminiModel
+    from tether.providers import GEMINI
+
+    return GeminiModel(GEMINI.resolve(base_url, api_key), model=rest or None)
+
+
 MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {
     "script": ("script:FILE", _script),
     "openai": ("openai[:MODEL]", _openai),
@@ -79,6 +87,7 @@ MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {
     "azure": ("azure:DEPLOYMENT", _azure),
     "bedrock": ("bedrock[:MODEL]", _bedrock),
     "vertex": ("vertex[:MODEL]", _vertex),
+    "gemini": ("gemini[:MODEL]", _gemini),
 }
 """Model kind -> (its usage, its maker); a new provider is one entry here."""
 

@@ -6,9 +6,18 @@ what key they carry (flags first, then the environment), so a model takes both r
 
 from tether.providers.anthropic import ANTHROPIC
 from tether.providers.discovery import Discovery, Provider
+from tether.providers.gemini import GEMINI
 from tether.providers.openai import OPENAI, OPENAI_RESPONSES
 
-__all__ = ["ANTHROPIC", "OPENAI", "OPENAI_RESPONSES", "PROVIDER_VARIABLES", "Discovery", "Provider"]
+__all__ = [
+    "ANTHROPIC",
+    "GEMINI",
+    "OPENAI",
+    "OPENAI_RESPONSES",
+    "PROVIDER_VARIABLES",
+    "Discovery",
+    "Provider",
+]
 
 PROVIDER_VARIABLES = (
     "ANTHROPIC_API_KEY",
@@ -20,6 +29,9 @@ PROVIDER_VARIABLES = (
     "AZURE_OPENAI_ENDPOINT",
     "OPENAI_BASE_URL",
     "DEEPSEEK_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_GEMINI_BASE_URL",
     "OPENAI_API_KEY",
     "OPENROUTER_API_KEY",
     "TETHER_API_KEY",

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from tether.session.events import Event, ToolCallEvent, ToolResultEvent
+from tether.session.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -89,19 +89,17 @@ def _failed(call: PreparedCall, result: ToolResult) -> bool:
         return result.is_error
 
 
-def unique_ids(ids: list[str], events: Iterable[Event]) -> list[str]:
-    """The call ids of a new message, each one not used before in the log."""
+def unique_ids(ids: list[str], used: Collection[str]) -> list[str]:
+    """The call ids of a new message, each one not in `used` (the log's: `EventLog.call_ids`)."""
     # Some servers repeat call ids (`call_0` in every message, or twice in one); results
     # and client cards are matched by id, so a repeat gets a fresh one, kept in the log.
-    if not ids:
-        return ids
-    used = {e.tool_call_id for e in events if isinstance(e, ToolCallEvent)}
+    taken: set[str] = set()
     unique = []
     for call_id in ids:
         fresh, n = call_id, 2
-        while not fresh or fresh in used:
+        while not fresh or fresh in used or fresh in taken:
             fresh, n = f"{call_id}-{n}", n + 1
-        used.add(fresh)
+        taken.add(fresh)
         unique.append(fresh)
     return unique
 

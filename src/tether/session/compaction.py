@@ -23,7 +23,7 @@ from tether.session.events import (
     ToolResultEvent,
     UserMessageEvent,
 )
-from tether.session.history import derive_history
+from tether.session.history import History, derive_history
 from tether.tools.present import call_view, result_view
 from tether.views import ReadResultView
 
@@ -33,6 +33,7 @@ __all__ = [
     "MIN_PRUNED_CHARS",
     "SUMMARY_INTRO",
     "SUMMARY_PROMPT",
+    "ModelView",
     "Stub",
     "compact_command",
     "model_view",
@@ -70,6 +71,52 @@ Stub = Callable[[ToolCallEvent, ToolResultEvent], str]
 
 def model_view(events: Sequence[Event], stub: Stub) -> list[Message]:
     """The conversation as the model sees it now: the history with every compaction applied."""
+    kept, summary = _compacted(events, stub)
+    return _with_summary(derive_history(kept), summary)
+
+
+class ModelView:
+    """`model_view` of a session's growing log, kept as it grows.
+
+    A request costs the events added since the one before, not the whole session: the
+    history is extended event by event. A compaction, a hook that blocked its prompt, or a
+    list of events that is not the one seen before makes it again from the start.
+    """
+
+    def __init__(self, stub: Stub) -> None:
+        self._stub = stub
+        self._seen: Sequence[Event] | None = None
+        self._count = 0
+        self._last: Event | None = None
+        self._history = History()
+        self._summary: CompactionEvent | None = None
+
+    def messages(self, events: Sequence[Event]) -> list[Message]:
+        """`model_view(events, stub)`, from what was read of `events` before."""
+        if not self._continues(events):
+            self._make(events)
+        else:
+            for event in events[self._count :]:
+                if isinstance(event, CompactionEvent) or not self._history.feed(event):
+                    self._make(events)
+                    break
+        self._seen, self._count = events, len(events)
+        self._last = events[-1] if events else None
+        return _with_summary(self._history.messages(), self._summary)
+
+    def _continues(self, events: Sequence[Event]) -> bool:
+        """Whether `events` is the list read before, grown at its end only."""
+        if events is not self._seen or len(events) < self._count:
+            return False
+        return self._count == 0 or events[self._count - 1] is self._last
+
+    def _make(self, events: Sequence[Event]) -> None:
+        kept, self._summary = _compacted(events, self._stub)
+        self._history = History(kept)
+
+
+def _compacted(events: Sequence[Event], stub: Stub) -> tuple[list[Event], CompactionEvent | None]:
+    """The events the model's history is made of, pruned results stubbed; and the summary."""
     summary: CompactionEvent | None = None
     pruned_through = 0
     for event in events:
@@ -93,11 +140,14 @@ def model_view(events: Sequence[Event], stub: Stub) -> list[Message]:
                 kept.append(dataclasses.replace(event, content=stubbed))
                 continue
         kept.append(event)
-    messages = derive_history(kept)
-    if summary is not None:
-        text = f"{SUMMARY_INTRO}\n\n<summary>\n{summary.summary or ''}\n</summary>"
-        messages = _prepend(UserMessage((TextContent(text=text),)), messages)
-    return messages
+    return kept, summary
+
+
+def _with_summary(messages: list[Message], summary: CompactionEvent | None) -> list[Message]:
+    if summary is None:
+        return messages
+    text = f"{SUMMARY_INTRO}\n\n<summary>\n{summary.summary or ''}\n</summary>"
+    return _prepend(UserMessage((TextContent(text=text),)), messages)
 
 
 def summary_request_messages(view: Sequence[Message], focus: str | None) -> list[Message]:

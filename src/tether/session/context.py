@@ -24,6 +24,7 @@ from tether.policy import PolicyMode
 from tether.session.budget import Budget
 from tether.session.calls import close_stream, prepare
 from tether.session.compaction import (
+    ModelView,
     model_view,
     prune_point,
     stub_text,
@@ -43,6 +44,7 @@ from tether.session.instructions import system_prompt
 from tether.session.log import EventLog
 from tether.session.replay import context_updates
 from tether.session.updates import ClientUpdate
+from tether.session.usage import sum_costs
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SKILL_TOOL, SkillTool, skills_section
 from tether.tools.workspace import Workspace
@@ -95,6 +97,10 @@ class Context:
         self._stubs: dict[int, str] = {}
         self._trusted = trusted
         self._told: tuple[tuple[Path, ...], frozenset[str]] = ((), frozenset())
+        self._view = ModelView(self._stub)
+        """The model's view of the log, kept as the log grows."""
+        self._specs_key: tuple[tuple[int, str], ...] | None = None
+        self._specs: list[ToolSpec] = []
 
     def use(self, model: Model, window: int) -> None:
         """Send the next requests to `model`, whose context holds `window` tokens."""
@@ -115,11 +121,23 @@ class Context:
                 skills=self._skills(),
                 planning=self._mode is not None and self._mode() == "plan",
             ),
-            messages=model_view(self._log.events if events is None else events, self._stub),
-            tools=[
-                ToolSpec(t.name, t.describe(), t.parameters_schema()) for t in self._tools.offered()
-            ],
+            messages=(
+                self._view.messages(self._log.events)
+                if events is None
+                else model_view(events, self._stub)
+            ),
+            tools=self._tool_specs(),
         )
+
+    def _tool_specs(self) -> list[ToolSpec]:
+        """The offered tools as the model reads them; their schemas are made again only when
+        the tools offered, or what they say of themselves, changed."""
+        offered = [(t, t.describe()) for t in self._tools.offered()]
+        key = tuple((id(tool), described) for tool, described in offered)
+        if key != self._specs_key:
+            self._specs_key = key
+            self._specs = [ToolSpec(t.name, said, t.parameters_schema()) for t, said in offered]
+        return list(self._specs)
 
     def _skills(self) -> str | None:
         tool = self._tools.get(SKILL_TOOL)
@@ -198,7 +216,10 @@ class Context:
         previous = self._log.events[-1] if self._log.events else None
         event = self._log.append(self._usage_event(usage))
         self.budget.report(request, reply, usage)
-        for update in context_updates(event, previous, self.budget.window, self.budget.compact_at):
+        budget = self.budget
+        for update in context_updates(
+            event, previous, budget.window, budget.compact_at, self._spent()
+        ):
             emit(update)
 
     async def _settle(self) -> None:
@@ -240,7 +261,8 @@ class Context:
                 through_seq=through,
             )
         )
-        for update in context_updates(event, None, self.budget.window, self.budget.compact_at):
+        budget = self.budget
+        for update in context_updates(event, None, budget.window, budget.compact_at, self._spent()):
             emit(update)
 
     async def _answer(self, request: ModelRequest) -> tuple[AssistantMessage, Usage | None]:
@@ -258,6 +280,10 @@ class Context:
         finally:
             await close_stream(stream)
         raise ModelError(f"the model {self._model.name} ended its stream without a message")
+
+    def _spent(self) -> float | None:
+        """What the session's responses cost so far, as the replay counts it."""
+        return sum_costs([e.cost_usd for e in self._log.events if isinstance(e, UsageEvent)])
 
     def _usage_event(self, usage: Usage) -> UsageEvent:
         """The usage of a response of the current model, with its cost where its price is known."""

@@ -46,7 +46,7 @@ from tether.session.events import (
     UserMessageEvent,
 )
 
-__all__ = ["NO_RESULT", "derive_history", "interruption_note", "restore_reminder"]
+__all__ = ["NO_RESULT", "History", "derive_history", "interruption_note", "restore_reminder"]
 
 NO_RESULT = "No result was recorded for this call."
 """What the model sees for a call whose result never reached the log."""
@@ -60,6 +60,32 @@ def derive_history(events: Iterable[Event]) -> list[Message]:
         building.take(event)
     building.close()
     return building.messages
+
+
+class History:
+    """`derive_history` of a log that grows: each event is read once, as it is added.
+
+    `messages()` is what `derive_history` gives for the events fed so far. An event that
+    changes what came before (a `UserPromptSubmit` hook that blocks its prompt) is refused by
+    `feed`, and the history must be made again from all the events.
+    """
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        logged = list(events)
+        self._building = _Building(dropped=_dropped_prompts(logged))
+        for event in logged:
+            self._building.take(event)
+
+    def feed(self, event: Event) -> bool:
+        """Add one event; False (and nothing added) when it rewrites what came before."""
+        if _drops_a_prompt(event):
+            return False
+        self._building.take(event)
+        return True
+
+    def messages(self) -> list[Message]:
+        """The history so far, the open message's results included (a new list)."""
+        return [*self._building.messages, *self._building.pending()]
 
 
 @dataclass
@@ -134,6 +160,15 @@ class _Building:
                 pass  # compaction is applied over this history (see `compaction.model_view`)
             case _:
                 assert_never(event)
+
+    def pending(self) -> list[Message]:
+        """What `close` would add now, without closing."""
+        if self.open_message is None:
+            return []
+        return [
+            _result(call.id, call.name, self.results, self.added)
+            for call in self.open_message.tool_calls
+        ]
 
     def close(self) -> None:
         """Add the open message's results, in the model's call order (they finish in any)."""
@@ -229,6 +264,15 @@ def _result(
     return ToolResultMessage(call_id, name, content, event.is_error)
 
 
+def _drops_a_prompt(event: Event) -> bool:
+    """Whether `event` is a `UserPromptSubmit` hook that blocked (or stopped) its prompt."""
+    return (
+        isinstance(event, HookRunEvent)
+        and event.event == "UserPromptSubmit"
+        and event.decision in ("block", "stop")
+    )
+
+
 def _dropped_prompts(events: Sequence[Event]) -> set[int]:
     """The seqs of prompts a `UserPromptSubmit` hook blocked (or stopped)."""
     dropped: set[int] = set()
@@ -236,11 +280,6 @@ def _dropped_prompts(events: Sequence[Event]) -> set[int]:
     for event in events:
         if isinstance(event, UserMessageEvent):
             prompt = event.seq
-        elif (
-            isinstance(event, HookRunEvent)
-            and event.event == "UserPromptSubmit"
-            and event.decision in ("block", "stop")
-            and prompt is not None
-        ):
+        elif _drops_a_prompt(event) and prompt is not None:
             dropped.add(prompt)
     return dropped

@@ -149,6 +149,10 @@ class EventLog:
         self.path = path
         self.header = contents.header
         self.events: list[Event] = contents.events
+        self.call_ids: set[str] = {
+            e.tool_call_id for e in self.events if isinstance(e, ToolCallEvent)
+        }
+        """Every call id the log has used (a new call needs one of its own)."""
         self.synced_seq = len(self.events)
         """The last seq known to be on disk (fsync'ed)."""
         self._lock = lock
@@ -198,6 +202,8 @@ class EventLog:
             stamped, line = _without_surrogates(stamped)
         self._write(line + b"\n")
         self.events.append(stamped)
+        if isinstance(stamped, ToolCallEvent):
+            self.call_ids.add(stamped.tool_call_id)
         return stamped
 
     def _write(self, data: bytes) -> None:

@@ -214,7 +214,7 @@ class PromptLoop:
                             emit(AgentText(text=self._append(AssistantChunk(text=text)).text))
                     case Completed(message=reply, usage=usage):
                         _close(thought, emit)
-                        ids = unique_ids([c.id for c in reply.tool_calls], self._log.events)
+                        ids = unique_ids([c.id for c in reply.tool_calls], self._log.call_ids)
                         calls = tuple(
                             ToolCallRecord(id=call_id, name=c.name, arguments=c.arguments)
                             for call_id, c in zip(ids, reply.tool_calls, strict=True)

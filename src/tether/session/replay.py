@@ -47,6 +47,7 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
+from tether.session.usage import sum_costs
 from tether.tools.registry import ToolRegistry
 
 __all__ = [
@@ -82,8 +83,10 @@ def context_updates(
     previous: Event | None,
     window: int | None,
     compact_at: float | None = None,
+    spent: float | None = None,
 ) -> list[ClientUpdate]:
-    """The budget and notice updates of a usage or compaction event, live and on replay.
+    """The budget and notice updates of a usage or compaction event, live and on replay;
+    `spent` is what the session's responses cost up to it (`None`: unknown).
 
     A usage report counts for the budget only when it answers a turn of the conversation
     (it follows the `assistant/message`); a summarisation request's report does not.
@@ -93,7 +96,9 @@ def context_updates(
         case UsageEvent():
             if window is not None and isinstance(previous, AssistantMessageEvent):
                 used = event.input_tokens + event.output_tokens
-                updates.append(UsageChanged(used=used, size=window, compact_at=compact_at))
+                updates.append(
+                    UsageChanged(used=used, size=window, compact_at=compact_at, cost_usd=spent)
+                )
         case CompactionEvent():
             updates.append(
                 ContextCompacted(
@@ -103,8 +108,9 @@ def context_updates(
                 )
             )
             if window is not None:
+                after = event.after_tokens
                 updates.append(
-                    UsageChanged(used=event.after_tokens, size=window, compact_at=compact_at)
+                    UsageChanged(used=after, size=window, compact_at=compact_at, cost_usd=spent)
                 )
         case _:
             assert_never(event)
@@ -125,6 +131,7 @@ def _replay(
     partial_said = False
     thought = ThoughtClock()
     trust: list[ClientUpdate] = []
+    costs: list[float | None] = []
     for event in events:
         updates.extend(thought.step(event, previous))
         match event:
@@ -143,13 +150,13 @@ def _replay(
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():
                 notice = checkpoint_notice(saved, partial_said)
-                if notice is not None:
-                    updates.append(notice)
-                    partial_said = partial_said or notice.partial
+                partial_said = partial_said or (notice is not None and notice.partial)
+                updates.extend([notice, _ended(event)] if notice else [_ended(event)])
                 saved.clear()
-                updates.append(_ended(event))
             case UsageEvent() | CompactionEvent():
-                updates.extend(context_updates(event, previous, window, compact_at))
+                costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
+                spent = sum_costs(costs)
+                updates.extend(context_updates(event, previous, window, compact_at, spent))
             case HookRunEvent():
                 updates.append(hook_update(event))
             case CheckpointEvent():

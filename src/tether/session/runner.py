@@ -111,7 +111,7 @@ class CallRunner:
             name=name,
             # One spelling in the log: `file_path` becomes `path` (the message keeps the raw text).
             arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
-            binding=tool.binding() if tool is not None else None,
+            binding=tool.binding(planning=self.gate.planning) if tool is not None else None,
         )
         call = self._pending[record.id] = prepare(
             self.tools, self._log.append(event), str(self.workspace.cwd)

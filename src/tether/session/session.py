@@ -271,7 +271,7 @@ class Session:
     def record_call(self, call: ToolCallEvent) -> ToolCallEvent:
         """Log a call a person runs themselves between prompts (`!command`), under an id no
         earlier call of the log has; its card replays like any other."""
-        [call_id] = unique_ids([call.tool_call_id], self._log.events)
+        [call_id] = unique_ids([call.tool_call_id], self._log.call_ids)
         return self._append(dataclasses.replace(call, tool_call_id=call_id))
 
     def record_result(self, result: ToolResultEvent) -> ToolResultEvent:

@@ -208,6 +208,8 @@ class UsageChanged:
     size: int
     compact_at: Opt[float] = None
     """The share of the window past which the session compacts (absent: not said)."""
+    cost_usd: Opt[float] = None
+    """What the session's own responses cost so far, in US dollars (absent: unknown)."""
 
     @property
     def text(self) -> str:

@@ -6,14 +6,14 @@ total (its own children's included), so a session's report comes from its log al
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tether.session.events import Event, ToolCallEvent, ToolResultEvent, UsageEvent
 from tether.tools.delegate import TokenUsage
 from tether.tools.task import TASK_TOOL, task_meta_from_meta
 
-__all__ = ["UsageReport", "own_usage", "usage_report"]
+__all__ = ["UsageReport", "own_usage", "sum_costs", "usage_report"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,16 @@ class UsageReport:
         for used in self.agents.values():
             total = total + used
         return total
+
+
+def sum_costs(costs: Sequence[float | None]) -> float | None:
+    """What responses cost together: `None` when one is unknown, or when none reported."""
+    if not costs or any(cost is None for cost in costs):
+        return None
+    total = 0.0
+    for cost in costs:
+        total = round(total + (cost or 0.0), 6)  # as `TokenUsage` adds, so both agree
+    return total
 
 
 def own_usage(events: Iterable[Event]) -> TokenUsage:

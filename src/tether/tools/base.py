@@ -66,8 +66,9 @@ class Tool(ABC, Generic[A, V]):
         """
         return result.is_error
 
-    def binding(self) -> str | None:
-        """What besides the arguments decides a new call's card (bash: how it is confined).
+    def binding(self, planning: bool = False) -> str | None:
+        """What besides the arguments decides a new call's card (bash: how it is confined;
+        `planning` when plan mode is on).
 
         Stored with the call and handed back in its `CardContext`, so that replay presents it
         as it was, whatever the settings of the process replaying it; `None` when nothing does.

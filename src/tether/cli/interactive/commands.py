@@ -27,7 +27,7 @@ from tether.cli.interactive.sessions import age, resumable
 from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
-from tether.models.catalog import known_models
+from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
 from tether.models.thinking import parse_level
 from tether.policy import MODES
@@ -115,7 +115,8 @@ async def _pick_session(conversation: Conversation) -> str | None:
         return None
     choices = [
         Choice(
-            f"{s.title or '(untitled)'} · {age(s.updated_at)} · "
+            # The id tells apart forks, which keep their session's title.
+            f"{s.title or '(untitled)'} · {s.id[:8]} · {age(s.updated_at)} · "
             f"{s.turns} turn{'' if s.turns == 1 else 's'}",
             # The first prompt, unless the title already is it.
             detail=s.first_prompt if s.first_prompt and s.first_prompt != s.title else "",
@@ -131,7 +132,7 @@ async def model(conversation: Conversation, arguments: str) -> None:
     if arguments:
         conversation.switch_model(arguments)
         return
-    specs = known_models(conversation.model)
+    specs = await offered_models(conversation.model)
     current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
     picked = await _pick(conversation, Picker("Which model?", choices, selected=current))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -187,9 +186,10 @@ class Conversation:
         """The session, made now in the workspace if there is none yet."""
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
-            if self.thinking is not None:
-                config = replace(config, thinking=self.thinking)
             self.session = self.work.create(config)
+            if self.thinking is not None:
+                # Chosen before the session existed: logged now, so a resume keeps it.
+                self.session.set_thinking(self.thinking)
             if self.cleared:
                 self.session.replaces_cleared()
                 self.cleared = False
@@ -360,6 +360,8 @@ class Conversation:
             shown = [TextContent(text=f"!{r.command}") for r in runs]
             shown.append(TextContent(text=typed if typed is not None else text))
         await self._start_servers(session)
+        if session.events:
+            self.say(Text(""))  # a blank line between one turn and the next
         # Each retry of a failing request says so on the spinner line.
         retry_notices.set(lambda notice: self.printer.status.show(notice.text))
         try:

@@ -150,7 +150,8 @@ def _prompt_choice(prompt: PromptChanges) -> Choice:
         detail = ", ".join(counted(f) for f in prompt.files[:4])
         if len(prompt.files) > 4:
             detail += f" and {len(prompt.files) - 4} more"
-    return Choice(f"{prompt.number}. {prompt.text}", detail=detail)
+    # The picker numbers its rows (the keys); the prompt's own number goes with the detail.
+    return Choice(prompt.text, detail=f"prompt {prompt.number} · {detail}")
 
 
 async def _pick(conversation: Conversation, picker: Picker) -> int | None:

@@ -118,6 +118,8 @@ class Screen:
                 buffer=self.input,
                 search_buffer_control=self.search.control,
                 input_processors=[_Placeholder(PLACEHOLDER)],
+                # Ctrl+R shows the match as the search is typed, not at the next Ctrl+R.
+                preview_search=True,
             ),
             height=Dimension(min=1, max=INPUT_ROWS),
             dont_extend_height=True,

@@ -285,11 +285,13 @@ class BashTool(Tool[BashArgs, BashValue]):
     def _environ(self) -> dict[str, str]:
         return {**os.environ, **self.env}
 
-    def binding(self) -> str:
-        """How a command runs now: the sandbox's label, or `unsandboxed` where it cannot start."""
-        if self.sandbox.sandboxed and not find_bwrap().works:
+    def binding(self, planning: bool = False) -> str:
+        """How a command runs now: the sandbox's label (read-only while planning), or
+        `unsandboxed` where it cannot start."""
+        policy = replace(self.sandbox, mode="read-only") if planning else self.sandbox
+        if policy.sandboxed and not find_bwrap().works:
             return UNSANDBOXED
-        return self.sandbox.label()
+        return policy.label()
 
     def present_call(self, args: BashArgs, context: CardContext) -> TerminalCallView:
         """A terminal card titled by the command, with where and how it runs.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from tether.tools.search.paths import _Later
+from tether.tools.search.paths import Later
 from tether.tools.search.rg import RgRun
 
 __all__ = ["TreeCollector", "tree_text"]
@@ -22,7 +22,7 @@ class TreeCollector:
         self.limit = limit
         self._display = display
         # The heap's smallest entry is the last path in order: the one to drop for a smaller.
-        self._heap: list[_Later] = []
+        self._heap: list[Later] = []
         self.total = 0
 
     def feed(self, path: bytes) -> None:
@@ -30,7 +30,7 @@ class TreeCollector:
         if not path:
             return
         self.total += 1
-        entry = _Later(path)
+        entry = Later(path)
         if len(self._heap) < self.limit:
             heapq.heappush(self._heap, entry)
         elif path < self._heap[0].path:

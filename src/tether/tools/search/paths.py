@@ -15,11 +15,11 @@ from pathlib import Path
 from tether.tools.search.pattern import PathPattern
 from tether.tools.search.rg import RgRun
 
-__all__ = ["PathCollector"]
+__all__ = ["Later", "PathCollector"]
 
 
 @total_ordering
-class _Later:
+class Later:
     """A path ordered backwards, so the heap's smallest entry is the one to drop first."""
 
     __slots__ = ("path",)
@@ -28,9 +28,9 @@ class _Later:
         self.path = path
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Later) and self.path == other.path
+        return isinstance(other, Later) and self.path == other.path
 
-    def __lt__(self, other: _Later) -> bool:
+    def __lt__(self, other: Later) -> bool:
         return self.path > other.path
 
     def __hash__(self) -> int:
@@ -52,7 +52,7 @@ class PathCollector:
         self.limit = limit
         self._display = display
         self._pattern = pattern
-        self._heap: list[tuple[int, _Later]] = []
+        self._heap: list[tuple[int, Later]] = []
         self.total = 0
 
     def feed(self, path: bytes) -> None:
@@ -64,7 +64,7 @@ class PathCollector:
         except OSError:
             return  # gone since ripgrep listed it
         self.total += 1
-        entry = (mtime, _Later(path))
+        entry = (mtime, Later(path))
         if len(self._heap) < self.limit:
             heapq.heappush(self._heap, entry)
         elif entry > self._heap[0]:

@@ -13,7 +13,7 @@ import socket
 
 from tether.tools.errors import ToolError
 
-__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range"]
+__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range", "refuse_known_private"]
 
 ALLOW_PRIVATE_FLAG = "--allow-private-fetch"
 
@@ -48,6 +48,24 @@ def forbidden_range(address: IPAddress) -> str | None:
     if address.is_multicast or address.is_reserved:
         return "a reserved"
     return None
+
+
+def refuse_known_private(host: str, *, allow_private: bool) -> None:
+    """Refuse (`ToolError`) a host that is a private address written out, without a lookup.
+    Checked before anyone is asked, so no one approves a fetch that would be refused anyway;
+    a name that resolves to one is refused when it connects."""
+    if allow_private:
+        return
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return
+    what = forbidden_range(address)
+    if what is not None:
+        raise ToolError(
+            f"Refusing to fetch from {host}: it is {what} address; "
+            f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
+        )
 
 
 async def checked_addresses(host: str, port: int, *, allow_private: bool) -> list[str]:

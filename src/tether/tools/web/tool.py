@@ -95,9 +95,11 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
         # httpx and the HTML converter load on the first fetch, not when a session starts.
         import httpx
 
+        from tether.tools.web.address import refuse_known_private
         from tether.tools.web.fetch import parse_url
 
         url = parse_url(args.url)
+        refuse_known_private(url.host, allow_private=self.allow_private)
         await ctx.gate.authorize(
             FetchAccess(url=args.url, host=url.host, tool_call_id=ctx.tool_call_id)
         )

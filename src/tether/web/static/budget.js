@@ -41,7 +41,11 @@ export class BudgetGauge {
     const when = compactAt !== null
       ? `The conversation is compacted at ${Math.round(compactAt * 100)}% (${shortTokens(Math.round(size * compactAt))} tokens).`
       : "";
-    this.root.title = `Context: ${used.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} tokens (${percent}%). ${when}`.trim();
+    // What the session cost so far, when the agent knows it; tether says so when it does not.
+    const cost = update.cost && typeof update.cost.amount === "number"
+      ? `Cost so far: ${money(update.cost.amount, update.cost.currency)}.`
+      : update._meta && update._meta.tether ? "Cost: unknown (no price for this model)." : "";
+    this.root.title = `Context: ${used.toLocaleString("en-US")} of ${size.toLocaleString("en-US")} tokens (${percent}%). ${when} ${cost}`.replace(/ +/g, " ").trim();
     this.root.hidden = false;
   }
 
@@ -49,4 +53,10 @@ export class BudgetGauge {
     this.root.hidden = true;
     this.root.removeAttribute("data-level");
   }
+}
+
+/** `$0.0042`, `$1.37` (as the terminal writes dollars); another currency by its code. */
+function money(amount, currency) {
+  const digits = amount >= 1 ? 2 : 4;
+  return currency === "USD" || !currency ? `$${amount.toFixed(digits)}` : `${amount.toFixed(digits)} ${currency}`;
 }

@@ -1,0 +1,58 @@
+"""Thinking at the interactive terminal: the thought streams under the live line and stays as
+one dimmed line; `/thinking LEVEL` is logged with the session; `/cost` is `/usage`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.test_cli import _script
+from tests.cli.tui import Tui
+
+THOUGHT = "The person greets me; a greeting back will do."
+
+
+@pytest.fixture
+def tuis() -> Iterator[list[Tui]]:
+    """The terminals a test opened, each closed at its end."""
+    opened: list[Tui] = []
+    yield opened
+    for tui in opened:
+        tui.kill()
+
+
+def _log(home: Path) -> list[dict[str, Any]]:
+    [path] = (home / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_thought_and_the_thinking_command(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
+    home = tmp_path / "home"
+    model = _script(
+        tmp_path / "s.json",
+        {
+            "thinking": THOUGHT,
+            "text": "Hello to you.",
+            "usage": {"inputTokens": 10, "outputTokens": 5},
+        },
+    )
+    tui = Tui(home, ["--model", model, "--mode", "auto"], cwd=ws, columns=100, rows=30)
+    tuis.append(tui)
+    tui.wait_for("script:s.json")
+    tui.line("/thinking high")
+    tui.wait_for("thinking: high (from the next prompt)")
+    tui.line("hello")
+    tui.wait_for("Hello to you.")
+    text = tui.everything
+    assert "✻ Thought for" in text and THOUGHT not in text
+    assert text.index("✻ Thought for") < text.index("Hello to you.")
+    configs = [(e["configId"], e["value"]) for e in _log(home) if e["type"] == "session/config"]
+    assert configs == [("thinking", "high")]
+    tui.line("/cost")
+    tui.wait_for("unknown")  # a script has no price: its cost is unknown, never $0
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
