@@ -27,7 +27,7 @@ from tether.cli.interactive.sessions import age, resumable
 from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
-from tether.models.catalog import known_models
+from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
 from tether.models.thinking import parse_level
 from tether.policy import MODES
@@ -132,7 +132,7 @@ async def model(conversation: Conversation, arguments: str) -> None:
     if arguments:
         conversation.switch_model(arguments)
         return
-    specs = known_models(conversation.model)
+    specs = await offered_models(conversation.model)
     current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
     picked = await _pick(conversation, Picker("Which model?", choices, selected=current))
