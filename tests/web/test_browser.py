@@ -297,7 +297,12 @@ def test_auto_mode_runs_without_asking(
         # tether's own settings, from its config options: mode, model, sandbox.
         menus = page.locator("#settings select").evaluate_all("s => s.map(m => m.dataset.menuId)")
         assert menus == ["mode", "model", "sandbox"]
-        assert page.locator(f"{MODE} option").all_inner_texts() == ["Ask", "Accept edits", "Auto"]
+        assert page.locator(f"{MODE} option").all_inner_texts() == [
+            "Ask",
+            "Accept edits",
+            "Auto",
+            "Plan",
+        ]
         page.select_option(MODE, "auto")
         send_prompt(page, "again")
         page.wait_for_selector(".msg-agent:has-text('All done')")

@@ -33,6 +33,7 @@ __all__ = [
     "known_models",
     "model_id",
     "model_info",
+    "offered_models",
 ]
 
 
@@ -170,6 +171,18 @@ KNOWN_MODELS: dict[str, tuple[str, ...]] = {
 """Well-known models by the endpoint's host; other endpoints offer only the current model."""
 
 _SCRIPTS_SHOWN = 50
+
+
+async def offered_models(model: Model) -> tuple[str, ...]:
+    """`known_models`, then what the endpoint itself lists (`GET /models`), as specs of the
+    same kind (a switch never changes provider)."""
+    known = known_models(model)
+    listed = getattr(model, "listed", None)
+    if listed is None:
+        return known
+    kind = model.name.partition(":")[0]
+    found = tuple(f"{kind}:{model_id_}" for model_id_ in await listed())
+    return (*known, *(spec for spec in found if spec not in known))
 
 
 def known_models(model: Model) -> tuple[str, ...]:

@@ -140,6 +140,10 @@ class AzureModel(OpenAICompatModel):
 
         return connect
 
+    async def _list(self) -> tuple[str, ...]:
+        """None: Azure lists models, and requests name deployments."""
+        return ()
+
 
 class BedrockModel(AnthropicModel):
     """Claude on Amazon Bedrock (model ids as Bedrock names them)."""

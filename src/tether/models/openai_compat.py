@@ -68,12 +68,3 @@ class OpenAICompatModel(StreamingModel["AsyncOpenAI", "ChatCompletionChunk"]):
                 f"the stream from {self.base_url} reported an error: {exc.message}"
             )
         return None
-
-    async def served_models(self) -> list[str]:
-        """The ids the endpoint's `GET /models` lists (an OpenAI-compatible server says what
-        it serves; `ModelError` when it cannot be asked)."""
-        try:
-            listed = await self._sdk().models.list()
-            return sorted({model.id async for model in listed})
-        except Exception as exc:  # any failure is worded as the model's own would be
-            raise self._classify(exc).error from exc

@@ -9,11 +9,12 @@ stream that ends too early, chunks that are not JSON, lost connections, and clos
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from dataclasses import replace
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tether.models.assembly import Delta
 from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, Usage
@@ -23,6 +24,8 @@ from tether.models.retry import Failure, RetryPolicy, retrying
 from tether.providers import Provider
 
 __all__ = ["Assembler", "EventStream", "StreamingModel"]
+
+log = logging.getLogger(__name__)
 
 EventT = TypeVar("EventT")
 EventT_co = TypeVar("EventT_co", covariant=True)
@@ -103,6 +106,7 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         self._retry = retry or RetryPolicy()
         self._endpoint = Endpoint(self.label, self.base_url, self.model, provider.key_hint)
         self._client: ClientT | None = None
+        self._listed: tuple[str, ...] | None = None
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one assistant message; retries transient failures before the first event."""
@@ -110,6 +114,22 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         async with aclosing(attempts) as events:
             async for event in events:
                 yield event
+
+    async def listed(self) -> tuple[str, ...]:
+        """The model ids the endpoint lists (`GET /models`), asked once; none when it cannot
+        say (no list, no key, unreachable), which only leaves the catalog's."""
+        if self._listed is None:
+            try:
+                self._listed = await self._list()
+            except Exception as exc:  # a menu must open whatever the endpoint does
+                log.info("%s: no model list from %s: %s", self.label, self.base_url, exc)
+                self._listed = ()
+        return self._listed
+
+    async def _list(self) -> tuple[str, ...]:
+        """The endpoint's model ids, through the SDK (both SDKs page them the same way)."""
+        client: Any = self._sdk()
+        return tuple([model.id async for model in client.models.list()])
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""

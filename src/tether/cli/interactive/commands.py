@@ -27,10 +27,8 @@ from tether.cli.interactive.sessions import age, resumable
 from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
-from tether.models.base import ModelError
-from tether.models.catalog import known_models
+from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
-from tether.models.openai_compat import OpenAICompatModel
 from tether.models.thinking import parse_level
 from tether.policy import MODES
 from tether.session import SessionError
@@ -129,27 +127,12 @@ async def _pick_session(conversation: Conversation) -> str | None:
     return found[picked].id if picked is not None else None
 
 
-_LIST_TIMEOUT = 10.0
-"""Seconds an endpoint has to list its models for `/model`."""
-
-
 async def model(conversation: Conversation, arguments: str) -> None:
     """Switch the model by spec, or pick one of the provider's known models."""
     if arguments:
         conversation.switch_model(arguments)
         return
-    specs = known_models(conversation.model)
-    current_model = conversation.model
-    if isinstance(current_model, OpenAICompatModel):
-        # An OpenAI-compatible endpoint says itself what it serves.
-        try:
-            async with asyncio.timeout(_LIST_TIMEOUT):
-                served = await current_model.served_models()
-        except (ModelError, TimeoutError) as exc:
-            conversation.notice(f"{current_model.base_url} did not list its models: {exc}")
-        else:
-            listed = [f"{current_model.kind}:{name}" for name in served]
-            specs = (*specs, *(spec for spec in listed if spec not in specs))
+    specs = await offered_models(conversation.model)
     current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
     picked = await _pick(conversation, Picker("Which model?", choices, selected=current))
