@@ -158,7 +158,7 @@ def test_the_protocol_relays_a_prompt_with_enriched_cards(fake_web: WebServer) -
         # An agent with only modes gets one menu of them, switched through `session/set_mode`.
         [mode] = opened["menus"]
         assert (mode["source"], mode["current"]) == ("modes", "ask")
-        assert [c["value"] for c in mode["choices"]] == ["ask", "accept-edits", "auto", "plan"]
+        assert [c["value"] for c in mode["choices"]] == ["ask", "accept-edits", "auto"]
 
         _send(ws, type="prompt", sessionId=session_id, text="go")
         updates: list[dict[str, Any]] = []

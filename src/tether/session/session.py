@@ -115,6 +115,7 @@ class Session:
                 catalog=catalog,
                 start=self._start_child,
                 skills=self.skills,
+                thinking=lambda: self.thinking,
             )
             if catalog is not None
             else None
@@ -190,6 +191,9 @@ class Session:
             session = cls(event_log, config, store.root)
             if title is not None:
                 session._append(SessionTitle(title=title))
+            if config.thinking not in (None, "off"):
+                # The log says how hard the model was asked to think from the start.
+                session._append(SessionConfigEvent(config_id="thinking", value=session.thinking))
         except BaseException:
             event_log.close()
             raise
