@@ -88,7 +88,7 @@ def test_usage_shows_each_models_cost_and_unknown_for_an_unpriced_one() -> None:
 
     events = [
         UsageEvent(input_tokens=1_000, output_tokens=100, cost_usd=0.003),
-        UsageEvent(input_tokens=2_000, output_tokens=100, cost_usd=0.005),
+        UsageEvent(input_tokens=2_000, output_tokens=1_100, reasoning_tokens=900, cost_usd=0.005),
         SessionConfigEvent(config_id="model", value="openai:mystery"),
         UsageEvent(input_tokens=500, output_tokens=50),
     ]
@@ -99,5 +99,5 @@ def test_usage_shows_each_models_cost_and_unknown_for_an_unpriced_one() -> None:
     sonnet, mystery, total = (
         line for line in text.splitlines() if line.startswith(("anthropic", "openai", "total"))
     )
-    assert sonnet.endswith("$0.0080") and mystery.endswith("unknown")
+    assert sonnet.endswith("1,200 (900 thinking)  $0.0080") and mystery.endswith("unknown")
     assert total.endswith("unknown")  # never a partial sum shown as the whole

@@ -4,6 +4,7 @@ sent back to the model that thought it, and asked for by the setting and the pro
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -144,3 +145,31 @@ async def test_a_thought_cut_by_cancel_is_closed_live_as_on_replay(
     live = recorder.without_progress()
     assert [u.kind for u in live].count("thought_finished") == 1
     assert session.replay() == live
+
+
+async def test_an_agent_thinks_as_hard_as_its_parent_and_its_log_says_so(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    from tether.models.script import ScriptModel
+    from tether.tools.defaults import default_tools
+
+    turns = [
+        {"toolCalls": [call("t1", "task", {"description": "look", "prompt": "Look around."})]},
+        {"text": "Done."},
+    ]
+    tasks = {"t1": {"turns": [{"text": "Nothing to see."}]}}
+    model = ScriptModel.from_json(json.dumps({"turns": turns, "tasks": tasks}))
+    session = sessions.new(ws, model, default_tools(), thinking="low")
+    session.set_thinking("medium")  # as `/thinking medium` does
+    await session.prompt(text("go"), Recorder())
+
+    def configs(session_id: str) -> list[tuple[str, str]]:
+        lines = (home / "sessions" / f"{session_id}.jsonl").read_text().splitlines()
+        events = [json.loads(line) for line in lines]
+        return [(e["configId"], e["value"]) for e in events if e["type"] == "session/config"]
+
+    # `--thinking low` is in the parent's log from its start, then the switch; its agent
+    # thinks at the level the parent had when it started it.
+    assert configs(session.id) == [("thinking", "low"), ("thinking", "medium")]
+    [child] = [s for s in SessionStore(home).list_sessions() if s.parent is not None]
+    assert configs(child.id) == [("thinking", "medium")]

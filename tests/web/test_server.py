@@ -158,7 +158,6 @@ def test_the_protocol_relays_a_prompt_with_enriched_cards(fake_web: WebServer) -
         # An agent with only modes gets one menu of them, switched through `session/set_mode`.
         [mode] = opened["menus"]
         assert (mode["source"], mode["current"]) == ("modes", "ask")
-        # The fake agent offers three modes of its own; the menu shows exactly those.
         assert [c["value"] for c in mode["choices"]] == ["ask", "accept-edits", "auto"]
 
         _send(ws, type="prompt", sessionId=session_id, text="go")

@@ -23,6 +23,7 @@ from tether.agents import CHILD_PREAMBLE, AgentCatalog, AgentDefinition, child_t
 from tether.agents.preload import agent_prompt
 from tether.content import ContentBlock, TextContent
 from tether.models.base import Model, ModelError
+from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import (
     PolicyGate,
@@ -125,8 +126,11 @@ class Children:
         catalog: AgentCatalog,
         start: StartChild,
         skills: SkillCatalog | None = None,
+        thinking: Callable[[], ThinkingLevel] | None = None,
     ) -> None:
         self._parent_id = parent_id
+        self._thinking = thinking
+        """The parent's thinking level now: what its children are asked to think at."""
         self._config = config
         self._tools = tools
         """The parent's own registry, MCP tools included: what a child's tools come from."""
@@ -176,6 +180,7 @@ class Children:
             context_window=self._config.context_window if inherited else None,
             # The parent's checkpoint after its `task` step covers what the child changed.
             checkpoints=False,
+            thinking=self._thinking() if self._thinking is not None else None,
         )
         link = ParentLink(id=self._parent_id, call_id=request.tool_call_id)
         child = self._start(config, link, f"{agent.name}: {request.description}")

@@ -71,7 +71,11 @@ def render_usage(
     for name in ("requests", "input", "cached read", "cached write", "output", "cost"):
         table.add_column(name, justify="right", no_wrap=True)
     for row in rows:
-        table.add_row(row.model, f"{row.requests:,}", *_tokens(_spent(row)))
+        cells = _tokens(_spent(row))
+        if row.reasoning_tokens:
+            # Thinking is part of the output; said apart where the provider counted it.
+            cells[3] += f" ({row.reasoning_tokens:,} thinking)"
+        table.add_row(row.model, f"{row.requests:,}", *cells)
     for agent, used in agents.items():
         # The parent's log keeps what each child spent, not how many requests it made (the
         # child's own log has them).
