@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.web.browser import chromium, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.refusing_agent import REFUSING_AGENT
 
 SCRIPT = {
     "turns": [
@@ -83,3 +85,20 @@ def test_trust_and_a_rewind_read_the_same_after_a_reload(browser: Browser, web: 
         page.wait_for_selector(".notice:has-text('rewind: restored 1 file to before prompt 1')")
         wait_idle(page)
         assert _transcript(page) == live
+
+
+def test_a_prompt_that_fails_stays_in_the_box_and_says_why_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
+    with running_web(agent, tmp_path) as server, open_page(browser, server.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        send_prompt(page, "explain the build")
+        notice = page.locator(".notice-error")
+        notice.wait_for()
+        assert notice.locator(".notice-text").inner_text() == (
+            'The prompt failed: Authentication required ({"authMethods": ["api-key"], '
+            '"hint": "set GEMINI_API_KEY"})'
+        )
+        assert page.input_value("#prompt") == "explain the build"

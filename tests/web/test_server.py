@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from tests.web.conftest import TETHER, WebServer, fake_agent_command, running_web
+from tests.web.refusing_agent import REFUSING_AGENT
 from tether.web.server import bind
 
 RECV_TIMEOUT_S = 15
@@ -316,28 +317,8 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
         assert "failed" not in end["error"]
 
 
-_REFUSING_AGENT = """
-import json, sys
-error = {"code": -32000, "message": "Authentication required",
-         "data": {"authMethods": ["api-key"], "hint": "set GEMINI_API_KEY"}}
-answers = {"initialize": {"protocolVersion": 1, "agentCapabilities": {}},
-           "session/new": {"sessionId": "s1"}}
-for line in sys.stdin:
-    request = json.loads(line)
-    if "id" not in request:
-        continue
-    if request["method"] == "session/prompt":
-        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "error": error}), flush=True)
-    else:
-        result = answers.get(request["method"], {})
-        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}), flush=True)
-"""
-
-
 def test_an_agents_error_reaches_the_page_with_its_message_and_data_once(tmp_path: Path) -> None:
-    script = tmp_path / "refusing_agent.py"
-    script.write_text(_REFUSING_AGENT)
-    agent = shlex.join([sys.executable, str(script)])
+    agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
     with (
         running_web(agent, tmp_path) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
