@@ -281,6 +281,32 @@ def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None
                     ws.recv(timeout=RECV_TIMEOUT_S)
 
 
+_DEAF_AGENT = """
+import json, os, sys, time
+os.close(0)
+# A request the client answers: the answer goes to a pipe nobody reads, which breaks it.
+request = {"method": "fs/read_text_file", "params": {"sessionId": "s", "path": "/x"}}
+print(json.dumps({"jsonrpc": "2.0", "id": 99, **request}), flush=True)
+time.sleep(1)
+sys.exit(7)
+"""
+
+
+def test_an_agent_that_exits_after_its_pipe_broke_is_reported_once(tmp_path: Path) -> None:
+    # The broken pipe surfaces again as the connection closes: it is not a failed start.
+    script = tmp_path / "deaf_agent.py"
+    script.write_text(_DEAF_AGENT)
+    agent = shlex.join([sys.executable, str(script)])
+    with (
+        running_web(agent, tmp_path) as server,
+        connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
+    ):
+        first = json.loads(ws.recv(timeout=RECV_TIMEOUT_S))
+        assert first == {"type": "error", "message": "the agent exited (code 7)"}
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=RECV_TIMEOUT_S)
+
+
 _ODD_AGENT = """
 import json, sys
 answers = {

@@ -97,6 +97,7 @@ class Bridge:
         self._connected = asyncio.get_running_loop().create_future()
         queue: asyncio.Queue[ClientMessage | None] = asyncio.Queue()
         pump = asyncio.create_task(self._pump(incoming, queue))
+        started = served = False
         try:
             spawned = spawn_agent_process(
                 self._client,
@@ -109,9 +110,18 @@ class Bridge:
                 transport_kwargs={"stderr": None, "limit": STDIO_LIMIT},
             )
             async with spawned as (conn, process):
+                started = True
                 await self._serve(conn, process, queue)
+                served = True
         except OSError as exc:
-            await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
+            if not started:
+                await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
+            elif not served:
+                await self._send(ErrorMessage(message=f"the agent connection failed: {exc}"))
+            else:
+                # Closing the pipes of an agent that has ended (a write it never read broke
+                # them); the page was told why it ended.
+                log.debug("the agent's connection closed with an error: %s", exc)
         finally:
             pump.cancel()
             self._client.withdraw()
