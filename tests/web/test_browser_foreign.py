@@ -48,6 +48,8 @@ def test_a_foreign_agent_without_views_falls_back_to_standard_content(
         # No tether cards at all: every block renders ACP's own content.
         assert page.locator("section.tool .card-fallback").count() == 5
         assert page.locator("[data-card=read], [data-card=terminal]").count() == 0
+        # It has no `_tether/permissions` report, so the page does not offer one.
+        assert page.locator("#permissions-button").is_hidden()
 
         read = page.locator("[data-tool-call-id=read-1]")
         assert "Showing lines 3-7 of 10" in read.inner_text()
