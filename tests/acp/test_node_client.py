@@ -289,9 +289,14 @@ def _every_switch_updates_the_options(seen: dict[str, Any], first: str, other: s
     # 4. Every switch of mode or model, whatever caused it, updates the config options.
     sandbox = "off"
     assert seen["modesAfterSetMode"] == ["ask"]
-    assert seen["configAfterSetMode"] == [{"model": first, "mode": "ask", "sandbox": sandbox}]
+    off = "off"  # thinking
+    assert seen["configAfterSetMode"] == [
+        {"model": first, "thinking": off, "mode": "ask", "sandbox": sandbox}
+    ]
     assert seen["modesAfterSlashMode"] == ["auto"]
-    assert seen["configAfterSlashMode"] == [{"model": first, "mode": "auto", "sandbox": sandbox}]
-    after = {"model": other, "mode": "auto", "sandbox": sandbox}
+    assert seen["configAfterSlashMode"] == [
+        {"model": first, "thinking": off, "mode": "auto", "sandbox": sandbox}
+    ]
+    after = {"model": other, "thinking": off, "mode": "auto", "sandbox": sandbox}
     assert seen["configAfterModel"] == [after]
     assert seen["switchedModel"] == other
