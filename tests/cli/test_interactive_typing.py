@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,5 +216,55 @@ def test_ctrl_r_shows_the_match_as_the_search_is_typed(
     tui.wait_gone("I-search")
     tui.press("enter")
     tui.wait_for("Again.")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+
+
+@pytest.fixture
+def serving_models() -> Iterator[str]:
+    """An OpenAI-compatible server on loopback that lists two models; its base URL."""
+    loop = asyncio.new_event_loop()
+    server = SSEServer()
+    started = threading.Event()
+    stop = asyncio.Event()
+    listed = {
+        "object": "list",
+        "data": [
+            {"id": name, "object": "model", "created": 0, "owned_by": "local"}
+            for name in ("m", "qwen-coder-local")
+        ],
+    }
+
+    async def serve() -> None:
+        async with server:
+            server.queue(json_reply(200, listed))
+            started.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    try:
+        yield server.url
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
+
+
+def test_model_lists_what_an_openai_compatible_endpoint_serves(
+    tmp_path: Path, ws: Path, tuis: list[Tui], serving_models: str
+) -> None:
+    home = tmp_path / "home"
+    args = ["--model", "openai:m", "--base-url", f"{serving_models}/v1", "--api-key", "k"]
+    tui = Tui(home, args, cwd=ws, columns=120)
+    tuis.append(tui)
+    tui.wait_for("m ·")
+    tui.line("/model")
+    tui.wait_for("Which model?")
+    tui.wait_for("qwen-coder-local")
+    [number] = re.findall(r"(\d)\. qwen-coder-local", tui.display)
+    tui.type(number)
+    tui.wait_in_scrollback("model: qwen-coder-local (from the next request)")
     tui.press("ctrl-d")
     assert tui.finish() == 0
