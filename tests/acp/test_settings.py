@@ -54,8 +54,8 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         assert trust["toolCall"]["toolCallId"] == "workspace-trust"
         assert trust["toolCall"]["title"] == f"Trust the workspace {ws}"
         assert [(o["optionId"], o["name"]) for o in trust["options"]] == [
-            ("allow_always", "Trust this workspace"),
             ("allow_once", "Trust it for this session"),
+            ("allow_always", "Trust this workspace"),
             ("reject_once", "Do not trust it"),
         ]
         listed = trust["toolCall"]["content"][0]["content"]["text"]
@@ -81,6 +81,60 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         await _listed_when_trusted(agent, ws)
     finally:
         assert await agent.close() == 0
+
+
+async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
+    tmp_path: Path,
+) -> None:
+    ws = (tmp_path / "ws").resolve()
+    (ws / ".tether").mkdir(parents=True)
+    (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
+    bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
+    # Each process plays the script from its start: the load's prompt runs `touch ran` again.
+    model = _script(tmp_path, {"toolCalls": [bash]}, {"text": "one"})
+    home = tmp_path / "home"
+    flags = ("--model", model, "--sandbox", "off")
+    agent = await AgentProcess.start(home, *flags)
+    asked: list[Message] = []
+    try:
+        await agent.initialize()
+        reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
+        sid = reply["result"]["sessionId"]
+        _, live = await agent.request(
+            "session/prompt", _prompt(sid, "go"), _answer("allow_once", asked)
+        )
+    finally:
+        assert await agent.close() == 0
+    assert [a["toolCall"]["toolCallId"] for a in asked] == ["workspace-trust"]
+    assert (ws / "ran").exists()  # bash(*) applied: trusted for the session
+    [notice] = _trust_notices(live)
+    assert notice["_meta"]["tether"]["notice"] == {
+        "kind": "trust", "root": str(ws), "decision": "allow_once",
+    }  # fmt: skip
+    assert f"{ws} is trusted for this session" in notice["content"]["text"]
+    (ws / "ran").unlink()
+    # Loaded in another process (a page reloaded): the answer is shown where it was given,
+    # and holds: the next prompt is not asked again, and the project's rule applies.
+    agent = await AgentProcess.start(home, *flags)
+    asked.clear()
+    try:
+        await agent.initialize()
+        params = {"sessionId": sid, "cwd": str(ws), "mcpServers": []}
+        _, loaded = await agent.request("session/load", params)
+        assert _trust_notices(loaded) == [notice]
+        await agent.request("session/prompt", _prompt(sid, "again"), _answer("reject_once", asked))
+    finally:
+        assert await agent.close() == 0
+    assert asked == []
+    assert (ws / "ran").exists()
+
+
+def _trust_notices(notes: list[Message]) -> list[Message]:
+    return [
+        u
+        for u in _updates(notes, "agent_message_chunk")
+        if u.get("_meta", {}).get("tether", {}).get("notice", {}).get("kind") == "trust"
+    ]
 
 
 async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:

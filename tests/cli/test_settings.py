@@ -70,7 +70,7 @@ def test_trust_is_asked_at_the_terminal_once(tmp_path: Path, ws: Path) -> None:
     shown = flat(term.text)
     assert f"Allow the settings of {ws} to take effect (allow bash(*)" in shown
     assert "- defaultMode auto (.tether/settings.json)" in shown
-    assert "[a] trust this workspace, [y] trust it for this session, [n] do not trust it" in shown
+    assert "[y] trust it for this session, [a] trust this workspace, [n] do not trust it" in shown
     term.type(b"a\n")
     assert term.finish() == 0, term.text
     assert (ws / "trusted-run").exists()  # bash(*) and auto mode now apply, without asking

@@ -75,7 +75,7 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         request.wait_for()
         assert not (workspace / "ran").exists()
         names = [b.inner_text() for b in request.locator("button").all()]
-        assert names == ["Trust this workspace", "Trust it for this session", "Do not trust it"]
+        assert names == ["Trust it for this session", "Trust this workspace", "Do not trust it"]
         shot(page, "section.tool[data-tool-call-id=workspace-trust]", "settings-trust")
         request.locator("button[data-option-id=allow_always]").click()
         wait_idle(page)

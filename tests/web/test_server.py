@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from tests.web.conftest import TETHER, WebServer, fake_agent_command, running_web
+from tests.web.refusing_agent import REFUSING_AGENT
 from tether.web.server import bind
 
 RECV_TIMEOUT_S = 15
@@ -311,7 +312,26 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
         # Said once, in the prompt's end (the page shows it with a Retry button).
         end = _recv(ws, "promptEnd")
         assert end["stopReason"] == "error"
-        assert "the prompt failed" in end["error"]
+        # The page says "The prompt failed:" itself; the error is the why, said once.
+        assert end["error"].startswith("the agent's answer does not follow ACP (")
+        assert "failed" not in end["error"]
+
+
+def test_an_agents_error_reaches_the_page_with_its_message_and_data_once(tmp_path: Path) -> None:
+    agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
+    with (
+        running_web(agent, tmp_path) as server,
+        connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
+    ):
+        _recv(ws, "ready")
+        _send(ws, type="newSession")
+        assert _recv(ws, "opened")["sessionId"] == "s1"
+        _send(ws, type="prompt", sessionId="s1", text="hi")
+        end = _recv(ws, "promptEnd")
+        assert end["stopReason"] == "error"
+        assert end["error"] == (
+            'Authentication required ({"authMethods": ["api-key"], "hint": "set GEMINI_API_KEY"})'
+        )
 
 
 def test_connections_it_accepts_send_small_writes_at_once() -> None:

@@ -36,6 +36,8 @@ Shapes (camelCase on the wire):
   `{kind: "restore", action, prompt, restored, kept}`.
 - `CommandAnswered` → `agent_message_chunk` with tether's answer to a command; a fork's with
   `_meta.tether.notice` = `{kind: "fork", sessionId, prompt}`.
+- `TrustSettled` → `agent_message_chunk` with the answer as text and `_meta.tether.notice` =
+  `{kind: "trust", root, decision}` (`allow_always`, `allow_once`, `reject`).
 - `ContextCompacted` → `agent_message_chunk` with the notice as text and
   `_meta.tether.notice` = `{kind: "compaction", method, beforeTokens, afterTokens}`.
 - `HookRan` → `agent_message_chunk` with the notice as text and `_meta.tether.notice` =
@@ -98,7 +100,13 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session.updates import AgentThought, CommandAnswered, HookRan, ThoughtFinished
+from tether.session.updates import (
+    AgentThought,
+    CommandAnswered,
+    HookRan,
+    ThoughtFinished,
+    TrustSettled,
+)
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -208,6 +216,9 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
                 return update_agent_message_text(text)
             forked = {"kind": "fork", "sessionId": fork, "prompt": update.prompt}
             return _notice(text.rstrip("\n"), forked)
+        case TrustSettled():
+            trust = {"kind": "trust", "root": update.root, "decision": update.decision}
+            return _notice(update.text, trust)
         case _:
             assert_never(update)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import assert_never
 
-from acp import text_block, tool_content
+from acp import RequestError, text_block, tool_content
 from acp.interfaces import Client
 from acp.schema import (
     AllowedOutcome,
@@ -36,8 +37,11 @@ from tether.tools.access import (
     SearchAccess,
     UnsandboxedAccess,
 )
+from tether.tools.errors import PermissionDenied
 
 __all__ = ["OPTIONS", "AcpAsker", "option_for"]
+
+log = logging.getLogger(__name__)
 
 OPTIONS: dict[PermissionDecision, tuple[str, PermissionOptionKind, str]] = {
     "allow_once": ("allow_once", "allow_once", "Allow"),
@@ -105,12 +109,20 @@ class AcpAsker:
             listing = "\n".join(f"- {item}" for item in subject.withheld)
             text = f"Its settings would then apply:\n{listing}\nDeny and ask rules apply anyway."
             tool_call.content = [tool_content(text_block(text))]
-        response = await self._client.request_permission(
-            session_id=self._session_id,
-            tool_call=tool_call,
-            options=options,
-            tether={"reason": request.reason},
-        )
+        try:
+            response = await self._client.request_permission(
+                session_id=self._session_id,
+                tool_call=tool_call,
+                options=options,
+                tether={"reason": request.reason},
+            )
+        except RequestError as exc:
+            # A client that does not take permission requests (or failed one) said so: that is
+            # a refusal with its reason, not a fault of tether's to log with a traceback.
+            log.info("the client refused a permission request: %s", exc)
+            raise PermissionDenied(
+                f"the client could not be asked ({exc} [{exc.code}]), so it was refused"
+            ) from exc
         if isinstance(subject, DelegatedAccess):
             # The request showed the parent's call as the child's step; the call is the task
             # again, or an editor keeps the child's icon and title on it.

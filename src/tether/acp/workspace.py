@@ -11,7 +11,8 @@ from acp import RequestError, update_agent_message_text
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import invalid_params
 from tether.acp.switches import set_mode
-from tether.policy import settle_trust
+from tether.policy import TrustDecision, apply_trust, ask_trust
+from tether.session.events import TrustEvent
 from tether.settings import Settings
 from tether.settings.effective import sandbox_policy, search_setup, tool_env
 from tether.settings.report import claude_file_lines, permissions_report, permissions_text
@@ -42,13 +43,28 @@ async def settle(ctx: AgentContext, opened: OpenSession) -> None:
     if opened.trust_asked:
         return
     opened.trust_asked = True
-    gate = opened.session.gate
+    session = opened.session
+    gate = session.gate
     settings = gate.settings
     if settings is None or not settings.trust.needed:
         return
-    settled = await settle_trust(settings, gate.asker)
+    said = session.trust_answer
+    if said is not None and said.fingerprint == settings.trust.fingerprint:
+        # Answered for this session before it was loaded again (its files as they were then):
+        # the answer holds; it is not asked again.
+        decision: TrustDecision | None = said.decision
+    else:
+        decision = await ask_trust(settings, gate.asker)
+        if decision is not None:
+            event = TrustEvent(
+                root=str(settings.root), decision=decision, fingerprint=settings.trust.fingerprint
+            )
+            ctx.post(opened, session.record_trust(event))
+    settled = settings if decision is None else apply_trust(settings, decision)
     notify = ctx.notifier(opened)
     if not settled.trust.trusted:
+        if decision is not None:
+            return  # the person's answer is the notice (posted above, or replayed)
         notify(
             f"{settled.root} is not trusted, so only its deny and ask rules apply; ignored: "
             + "; ".join(settled.trust.withheld)

@@ -38,6 +38,7 @@ from tether.session.updates import (
     ToolCallFinished,
     ToolCallPartial,
     ToolCallStarted,
+    TrustSettled,
     TurnEnded,
     TurnFailed,
     UsageChanged,
@@ -155,7 +156,7 @@ class Printer:
                     self.status.budget(update.text)
                 else:
                     self.errors.print(Text(update.text, style="dim"))
-            case ContextCompacted() | FilesRestored() | CommandAnswered():
+            case ContextCompacted() | FilesRestored() | CommandAnswered() | TrustSettled():
                 self._notice(Text(update.text.rstrip("\n"), style="yellow"))
             case CheckpointSaved():
                 self._notice(Text(update.text, style="dim"))

@@ -24,7 +24,14 @@ if TYPE_CHECKING:
     )
     from tether.policy.gate import PolicyGate
     from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
-    from tether.policy.trust import TRUST_OPTIONS, settle_trust, untrusted_notice
+    from tether.policy.trust import (
+        TRUST_OPTIONS,
+        TrustDecision,
+        apply_trust,
+        ask_trust,
+        settle_trust,
+        untrusted_notice,
+    )
 
 __all__ = [
     "DEFAULT_MODE",
@@ -45,7 +52,10 @@ __all__ = [
     "RejectWithMessage",
     "ServerStart",
     "Subject",
+    "TrustDecision",
     "WorkspaceTrust",
+    "apply_trust",
+    "ask_trust",
     "is_mode",
     "said_instead",
     "settle_trust",
@@ -77,6 +87,9 @@ __getattr__ = lazy_names(
         "is_mode": "tether.policy.modes",
         "TRUST_OPTIONS": "tether.policy.trust",
         "settle_trust": "tether.policy.trust",
+        "TrustDecision": "tether.policy.trust",
+        "apply_trust": "tether.policy.trust",
+        "ask_trust": "tether.policy.trust",
         "untrusted_notice": "tether.policy.trust",
     },
 )

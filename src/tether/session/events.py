@@ -42,6 +42,7 @@ __all__ = [
     "ToolCallEvent",
     "ToolCallRecord",
     "ToolResultEvent",
+    "TrustEvent",
     "TurnEnd",
     "TurnEndReason",
     "TurnStart",
@@ -336,6 +337,20 @@ class RestoreEvent:
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class TrustEvent:
+    """The person said whether to trust the workspace `root` (its settings files as they were:
+    `fingerprint`): for good, for this session (`allow_once`, kept when it is loaded again),
+    or not."""
+
+    type: Literal["workspace/trust"] = "workspace/trust"
+    seq: int = 0
+    time: str = ""
+    root: str
+    decision: Literal["allow_always", "allow_once", "reject"]
+    fingerprint: str
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class CommandEvent:
     """A command tether answered itself (`/rewind 3`, `/undo`, `/fork`), never seen by the model.
 
@@ -398,6 +413,7 @@ Event = Annotated[
     | CheckpointEvent
     | RestoreEvent
     | CommandEvent
+    | TrustEvent
     | HookRunEvent,
     Field(discriminator="type"),
 ]

@@ -39,6 +39,7 @@ from tether.session.events import (
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
+    TrustEvent,
     TurnEnd,
     TurnStart,
     UsageEvent,
@@ -152,6 +153,7 @@ class _Building:
                 | SessionConfigEvent()
                 | CheckpointEvent()
                 | CommandEvent()
+                | TrustEvent()
             ):
                 pass
             case UsageEvent() | CompactionEvent():

@@ -22,6 +22,7 @@ from tether.session.events import (
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
+    TrustEvent,
     TurnEnd,
     TurnStart,
     UsageEvent,
@@ -38,6 +39,7 @@ from tether.session.updates import (
     FilesRestored,
     HookRan,
     TitleChanged,
+    TrustSettled,
     TurnEnded,
     TurnFailed,
     UsageChanged,
@@ -128,12 +130,15 @@ def _replay(
     saved: list[CheckpointEvent] = []
     partial_said = False
     thought = ThoughtClock()
+    trust: list[ClientUpdate] = []
     costs: list[float | None] = []
     for event in events:
         updates.extend(thought.step(event, previous))
         match event:
             case UserMessageEvent():
-                updates.extend(user_updates(event))
+                # The trust asked at this prompt was answered once the person had sent it.
+                updates.extend([*user_updates(event), *trust])
+                trust.clear()
             case AssistantChunk():
                 updates.append(AgentText(text=event.text))
             case ToolCallEvent():
@@ -145,14 +150,9 @@ def _replay(
                 updates.append(TitleChanged(title=event.title))
             case TurnEnd():
                 notice = checkpoint_notice(saved, partial_said)
-                if notice is not None:
-                    updates.append(notice)
-                    partial_said = partial_said or notice.partial
+                partial_said = partial_said or (notice is not None and notice.partial)
+                updates.extend([notice, _ended(event)] if notice else [_ended(event)])
                 saved.clear()
-                if event.stop_reason == "error":
-                    updates.append(TurnFailed(message=event.error or "the model failed"))
-                else:
-                    updates.append(TurnEnded(stop_reason=event.stop_reason))
             case UsageEvent() | CompactionEvent():
                 costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
                 spent = sum_costs(costs)
@@ -165,6 +165,9 @@ def _replay(
                 updates.append(restore_update(event))
             case CommandEvent():
                 updates.extend(command_updates(event))
+            case TrustEvent():
+                # Logged before the prompt it was asked at; shown after it, as it was live.
+                trust.append(TrustSettled(root=event.root, decision=event.decision))
             case TurnStart():
                 saved.clear()
             case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
@@ -173,7 +176,14 @@ def _replay(
                 assert_never(event)
         previous = event
     updates.extend(thought.step(None, previous))  # a log that stops mid-thought
+    updates.extend(trust)
     return updates
+
+
+def _ended(event: TurnEnd) -> TurnEnded | TurnFailed:
+    if event.stop_reason == "error":
+        return TurnFailed(message=event.error or "the model failed")
+    return TurnEnded(stop_reason=event.stop_reason)
 
 
 def checkpoint_notice(

@@ -31,6 +31,7 @@ from tether.session.events import (
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
+    TrustEvent,
     TurnStop,
     UserMessageEvent,
 )
@@ -44,7 +45,7 @@ from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.store import SessionStore
 from tether.session.turn import Turn
-from tether.session.updates import ClientUpdate, TitleChanged
+from tether.session.updates import ClientUpdate, TitleChanged, TrustSettled
 from tether.settings import Rule
 from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
@@ -259,6 +260,17 @@ class Session:
         """Give the session a title of a person's choosing (kept in the log; a first prompt
         no longer names it)."""
         return TitleChanged(title=self._append(SessionTitle(title=title)).title)
+
+    def record_trust(self, event: TrustEvent) -> TrustSettled:
+        """Log the person's answer about trusting the workspace; the notice that shows it."""
+        stored = self._append(event)
+        return TrustSettled(root=stored.root, decision=stored.decision)
+
+    @property
+    def trust_answer(self) -> TrustEvent | None:
+        """The last answer this session's log holds about trusting its workspace."""
+        answers = [e for e in self._log.events if isinstance(e, TrustEvent)]
+        return answers[-1] if answers else None
 
     def record_call(self, call: ToolCallEvent) -> ToolCallEvent:
         """Log a call a person runs themselves between prompts (`!command`), under an id no

@@ -9,7 +9,7 @@ is said by the fields themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, assert_never
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
@@ -39,6 +39,7 @@ __all__ = [
     "ToolCallFinished",
     "ToolCallPartial",
     "ToolCallStarted",
+    "TrustSettled",
     "TurnEnded",
     "TurnFailed",
     "UsageChanged",
@@ -383,6 +384,31 @@ class CommandAnswered:
     prompt: int | None = None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TrustSettled:
+    """The person's answer to whether to trust the workspace `root`, live and on replay."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["trust_settled"] = "trust_settled"
+    root: str
+    decision: Literal["allow_always", "allow_once", "reject"]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def text(self) -> str:
+        """`/w is trusted for this session: its settings apply` and the like."""
+        match self.decision:
+            case "allow_always":
+                return f"{self.root} is trusted: its settings apply, now and in later sessions"
+            case "allow_once":
+                return f"{self.root} is trusted for this session: its settings apply"
+            case "reject":
+                return f"{self.root} is not trusted, so only its deny and ask rules apply"
+            case _:
+                assert_never(self.decision)
+
+
 _NAMED = 5
 
 
@@ -413,7 +439,8 @@ ClientUpdate = Annotated[
     | HookRan
     | CheckpointSaved
     | FilesRestored
-    | CommandAnswered,
+    | CommandAnswered
+    | TrustSettled,
     Field(discriminator="kind"),
 ]
 

@@ -25,7 +25,7 @@ from tether.acp.errors import is_session_locked
 from tether.session import SessionStore
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
-from tether.web.failures import describe, failure
+from tether.web.failures import describe, failure, reason
 from tether.web.follow import FollowedBudget, LogFollower, held_elsewhere
 from tether.web.handshake import initialize
 from tether.web.listing import permissions_report, session_list
@@ -230,7 +230,8 @@ class Bridge:
                     PromptEnd(
                         session_id=message.session_id,
                         stop_reason="error",
-                        error=failure(exc) or describe(message, exc),
+                        # The page says "The prompt failed:"; this is the why, once.
+                        error=failure(exc) or reason(exc),
                     )
                 )
                 return

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from acp import RequestError
 from pydantic import ValidationError
 
 from tether.web.protocol import ClientMessage, SetConfigOption, SetMode
 
-__all__ = ["describe", "failure"]
+__all__ = ["describe", "failure", "reason"]
 
 
 def failure(exc: Exception) -> str | None:
@@ -22,16 +24,23 @@ def failure(exc: Exception) -> str | None:
 def describe(message: ClientMessage, exc: Exception) -> str:
     """What failed and why, in one sentence: the agent's error, an answer that is not ACP, or
     a closed connection."""
-    what = _what(message)
+    return f"{_what(message)} failed: {reason(exc)}"
+
+
+def reason(exc: Exception) -> str:
+    """Why a request failed, without what failed (the page says that): the agent's error
+    message with its data, an answer that is not ACP, or a closed connection."""
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        return f"{what} failed: the agent's answer does not follow ACP ({where}: {first['msg']})"
+        return f"the agent's answer does not follow ACP ({where}: {first['msg']})"
     if isinstance(exc, RequestError):
-        detail = exc.data.get("details") if isinstance(exc.data, dict) else None
-        text = f"{exc}" + (f" ({detail})" if detail else "")
-        return f"{what} failed: {text}"
-    return f"{what} failed: the agent connection closed"
+        data = exc.data
+        detail = data.get("details") if isinstance(data, dict) else None
+        if detail is None and data is not None:
+            detail = json.dumps(data, ensure_ascii=False)  # the agent's own words, whole
+        return f"{exc}" + (f" ({detail})" if detail else "")
+    return "the agent connection closed"
 
 
 def _what(message: ClientMessage) -> str:

@@ -237,6 +237,8 @@ function handle(message) {
       if (message.sessionId === state.sessionId) {
         // A tether agent already said how the turn ended (turnEnd); others are told here.
         if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
+        // A prompt that failed is not lost: it is back in the box, to fix or send again.
+        if (message.stopReason === "error") composer.restore(transcript.lastUserText);
         transcript.ended = false;
       }
       update();

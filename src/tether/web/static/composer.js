@@ -130,4 +130,12 @@ export class Composer {
   focus() {
     if (!this.ui.prompt.disabled) this.ui.prompt.focus({ preventScroll: true });
   }
+
+  /** Put a prompt that failed back in the box, unless something new was typed meanwhile. */
+  restore(text) {
+    if (!text || this.ui.prompt.value.trim()) return;
+    this.ui.prompt.value = text;
+    this.browsing = -1;
+    this.autosize();
+  }
 }

@@ -33,13 +33,15 @@ export function decisionOf(option) {
 function keyHints(options) {
   const keys = {};
   for (const option of options) {
-    if (option.optionId === "allow_project") keys.p = option;
-    else if (option.kind === "allow_once") keys.y = option;
-    else if (option.kind === "allow_always") keys.a = option;
-    else if (option.kind.startsWith("reject") && !keys.n) keys.n = option;
+    let key = null;
+    if (option.optionId === "allow_project") key = "p";
+    else if (option.kind === "allow_once") key = "y";
+    else if (option.kind === "allow_always") key = "a";
+    else if (option.kind.startsWith("reject")) key = "n";
+    if (key && !keys[key]) keys[key] = option;
   }
-  // In the order the terminal asks them.
-  return Object.fromEntries(["y", "a", "p", "n"].filter((k) => keys[k]).map((k) => [k, keys[k]]));
+  // In the order of the buttons they press (insertion order), so the hint reads as the row.
+  return keys;
 }
 
 /**

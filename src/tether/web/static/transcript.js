@@ -5,6 +5,9 @@ import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.j
 import { clear, el, safeHtml } from "./dom.js";
 import { decisionBox, decisionOf, isRejection, questionBox } from "./permission_prompt.js";
 
+// The id tether gives its question about trusting a workspace (no tool call asks it).
+const TRUST_CALL = "workspace-trust";
+
 const KIND_ICONS = {
   read: "▤", edit: "✎", delete: "✕", move: "⇄", search: "⌕", execute: "❯",
   think: "✦", fetch: "⇣", switch_mode: "⇆", other: "•",
@@ -297,6 +300,12 @@ export class Transcript {
     this.permissions.delete(requestId);
     const option = entry.options.find((o) => o.optionId === optionId);
     const decision = option ? decisionOf(option) : "cancelled";
+    if (entry.request.toolCall && entry.request.toolCall.toolCallId === TRUST_CALL && entry.host) {
+      // tether's answer follows as a notice (the one a reload shows): the question goes.
+      entry.host.node.remove();
+      this.calls.delete(TRUST_CALL);
+      return;
+    }
     // An agent's answer belongs to its own call, which its transcript shows with it.
     const decided = entry.delegated ? null : decisionBox(decision);
     if (decided) entry.node.replaceWith(decided);

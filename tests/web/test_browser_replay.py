@@ -1,0 +1,104 @@
+"""Replay equals live in the page: the transcript a session showed live is the one a reload
+shows (`session/load` in the page), with the workspace's trust answered and a rewind."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.refusing_agent import REFUSING_AGENT
+
+SCRIPT = {
+    "turns": [
+        {"toolCalls": [{"id": "w1", "name": "write",
+                        "arguments": {"path": "notes.md", "content": "- a\n"}}]},
+        {"text": "Wrote the notes."},
+    ]
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[WebServer]:
+    """`tether web` on a workspace whose settings choose auto mode once it is trusted."""
+    ws = (tmp_path / "ws").resolve()
+    (ws / ".tether").mkdir(parents=True)
+    (ws / ".tether/settings.json").write_text(json.dumps({"permissions": {"defaultMode": "auto"}}))
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(SCRIPT))
+    agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off"])
+    with running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
+        yield server
+
+
+def _transcript(page: Page) -> list[list[str]]:
+    """Each node of the transcript: its classes and its text."""
+    nodes: list[list[str]] = page.eval_on_selector_all(
+        "#transcript > *", "nodes => nodes.map(n => [n.className, n.innerText.trim()])"
+    )
+    return nodes
+
+
+def test_trust_and_a_rewind_read_the_same_after_a_reload(browser: Browser, web: WebServer) -> None:
+    with open_page(browser, web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        send_prompt(page, "write the notes")
+        request = page.locator(".permission", has_text="Trust this workspace")
+        request.wait_for()
+        names = [b.inner_text() for b in request.locator("button").all()]
+        assert names == ["Trust it for this session", "Trust this workspace", "Do not trust it"]
+        # Enter takes the least lasting choice; the hints read as the buttons do.
+        focused = page.evaluate("() => document.activeElement.textContent")
+        assert focused == "Trust it for this session"
+        assert request.locator(".perm-keys").inner_text() == "y / a / n"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".msg-agent:has-text('Wrote the notes.')")
+        wait_idle(page)
+        # Answered: the question gives way to the answer (no PENDING card, no "Allowed once").
+        assert page.locator("section.tool[data-tool-call-id=workspace-trust]").count() == 0
+        assert page.locator(".notice", has_text="is trusted for this session").count() == 1
+
+        page.click(".rewind-row[data-prompt='1'] .rewind-here")
+        page.click(".rewind-code")
+        page.wait_for_selector(".notice:has-text('rewind: restored 1 file to before prompt 1')")
+        wait_idle(page)
+        live = _transcript(page)
+        assert ["msg msg-user", "/rewind 1"] in live
+
+        page.reload()
+        page.wait_for_selector("#conn[data-state=ready]", state="attached")
+        page.wait_for_selector(".notice:has-text('rewind: restored 1 file to before prompt 1')")
+        wait_idle(page)
+        assert _transcript(page) == live
+
+
+def test_a_prompt_that_fails_stays_in_the_box_and_says_why_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
+    with running_web(agent, tmp_path) as server, open_page(browser, server.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        send_prompt(page, "explain the build")
+        notice = page.locator(".notice-error")
+        notice.wait_for()
+        assert notice.locator(".notice-text").inner_text() == (
+            'The prompt failed: Authentication required ({"authMethods": ["api-key"], '
+            '"hint": "set GEMINI_API_KEY"})'
+        )
+        assert page.input_value("#prompt") == "explain the build"
