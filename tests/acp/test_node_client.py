@@ -287,11 +287,12 @@ def _glob_sends_locations(finals: dict[str, Any], workspace: Path) -> None:
 
 def _every_switch_updates_the_options(seen: dict[str, Any], first: str, other: str) -> None:
     # 4. Every switch of mode or model, whatever caused it, updates the config options.
-    sandbox = "off"
+    # The thinking option is offered with the others; nothing here changes it from off.
+    same = {"thinking": "off", "sandbox": "off"}
     assert seen["modesAfterSetMode"] == ["ask"]
-    assert seen["configAfterSetMode"] == [{"model": first, "mode": "ask", "sandbox": sandbox}]
+    assert seen["configAfterSetMode"] == [{"model": first, "mode": "ask", **same}]
     assert seen["modesAfterSlashMode"] == ["auto"]
-    assert seen["configAfterSlashMode"] == [{"model": first, "mode": "auto", "sandbox": sandbox}]
-    after = {"model": other, "mode": "auto", "sandbox": sandbox}
+    assert seen["configAfterSlashMode"] == [{"model": first, "mode": "auto", **same}]
+    after = {"model": other, "mode": "auto", **same}
     assert seen["configAfterModel"] == [after]
     assert seen["switchedModel"] == other

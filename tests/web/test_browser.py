@@ -294,9 +294,9 @@ def test_auto_mode_runs_without_asking(
     with open_page(browser, web.url) as page:
         page.click("#new-session")
         page.wait_for_selector(MODE)
-        # tether's own settings, from its config options: mode, model, sandbox.
+        # tether's own settings, from its config options: mode, model, thinking, sandbox.
         menus = page.locator("#settings select").evaluate_all("s => s.map(m => m.dataset.menuId)")
-        assert menus == ["mode", "model", "sandbox"]
+        assert menus == ["mode", "model", "thinking", "sandbox"]
         assert page.locator(f"{MODE} option").all_inner_texts() == [
             "Ask",
             "Accept edits",
