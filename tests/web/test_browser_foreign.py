@@ -92,6 +92,10 @@ def test_cancel_stops_a_running_prompt(browser: Browser, fake_web: WebServer) ->
         send_prompt(page, "wait")
         cancel = page.locator("#cancel")
         cancel.wait_for(state="visible")
+        # "Working…" says for how long, so a long wait does not look like a hang.
+        page.wait_for_function(
+            "() => /^Working… [2-9] s$/.test(document.getElementById('working').textContent)"
+        )
         cancel.click()
         page.wait_for_selector(".notice:has-text('Cancelled.')")
         assert page.locator("#cancel").is_hidden()
