@@ -252,10 +252,10 @@ def test_usage_at_the_terminal_counts_each_agent_apart(tmp_path: Path, ws: Path)
             for line in tui.everything.splitlines()
             if line.startswith(("script:s.json ", "agent ", "total "))
         }
-        # model, requests, input, cached read, cached write, output
-        assert rows["script:s.json"] == ["script:s.json", "2", "1,300", "0", "0", "30"]
-        assert rows["agent"] == ["agent", "explore", "–", "4,200", "2,000", "0", "70"]
-        assert rows["total"] == ["total", "–", "5,500", "2,000", "0", "100"]
+        # model, requests, input, cached read, cached write, output, cost (a script's: unknown)
+        assert rows["script:s.json"] == ["script:s.json", "2", "1,300", "0", "0", "30", "unknown"]
+        assert rows["agent"] == ["agent", "explore", "–", "4,200", "2,000", "0", "70", "unknown"]
+        assert rows["total"] == ["total", "–", "5,500", "2,000", "0", "100", "unknown"]
         tui.press("ctrl-d")
         assert tui.finish() == 0
     finally:

@@ -48,6 +48,8 @@ def test_a_foreign_agent_without_views_falls_back_to_standard_content(
         # No tether cards at all: every block renders ACP's own content.
         assert page.locator("section.tool .card-fallback").count() == 5
         assert page.locator("[data-card=read], [data-card=terminal]").count() == 0
+        # It has no `_tether/permissions` report, so the page does not offer one.
+        assert page.locator("#permissions-button").is_hidden()
 
         read = page.locator("[data-tool-call-id=read-1]")
         assert "Showing lines 3-7 of 10" in read.inner_text()
@@ -90,6 +92,10 @@ def test_cancel_stops_a_running_prompt(browser: Browser, fake_web: WebServer) ->
         send_prompt(page, "wait")
         cancel = page.locator("#cancel")
         cancel.wait_for(state="visible")
+        # "Working…" says for how long, so a long wait does not look like a hang.
+        page.wait_for_function(
+            "() => /^Working… [2-9] s$/.test(document.getElementById('working').textContent)"
+        )
         cancel.click()
         page.wait_for_selector(".notice:has-text('Cancelled.')")
         assert page.locator("#cancel").is_hidden()

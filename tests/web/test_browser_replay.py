@@ -102,3 +102,15 @@ def test_a_prompt_that_fails_stays_in_the_box_and_says_why_once(
             '"hint": "set GEMINI_API_KEY"})'
         )
         assert page.input_value("#prompt") == "explain the build"
+
+
+def test_a_new_session_has_one_name_in_the_list_and_the_header(
+    browser: Browser, web: WebServer
+) -> None:
+    with open_page(browser, web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        page.click("#refresh")
+        row = page.locator("#sessions .session-name").first
+        row.wait_for()
+        assert row.inner_text() == page.locator("#session-title").inner_text() == "New session"

@@ -86,6 +86,7 @@ def test_trust_is_asked_in_the_page_and_the_panel_lists_the_rules(
         trusted = json.loads((workspace.parent / "home/trusted.json").read_text())
         assert str(workspace) in trusted["workspaces"]
 
+        assert page.locator("#permissions-button").is_visible()  # tether says it has it
         page.click("#permissions-button")
         panel = page.locator("dialog#permissions")
         panel.locator(".perms-rule").first.wait_for()

@@ -29,8 +29,9 @@ def initialize_response() -> InitializeResponse:
     return InitializeResponse(
         protocol_version=PROTOCOL_VERSION,
         agent_capabilities=AgentCapabilities(
-            # tether's own extensions a client may look for (`_tether/session/rename`).
-            field_meta={"tether": {"renameSession": True}},
+            # tether's own extensions a client may look for (`_tether/session/rename`,
+            # `_tether/permissions`).
+            field_meta={"tether": {"renameSession": True, "permissions": True}},
             load_session=True,
             mcp_capabilities=McpCapabilities(http=True, sse=True),
             prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),

@@ -20,6 +20,7 @@ from tether.policy import DelegatedAccess, PermissionOutcome, PermissionQuestion
 from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
+from tether.render.read_card import render_read_result
 from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
 from tether.session.shown import EmbeddedResource, ResourceLink
@@ -51,6 +52,7 @@ from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (
     DiffResultView,
     GenericResultView,
+    ReadResultView,
     TaskResultView,
     TerminalResultView,
     ToolCallView,
@@ -77,10 +79,13 @@ class Printer:
         *,
         full: bool = False,
         status: StatusLine | None = None,
+        brief_reads: bool = False,
     ) -> None:
         self.console = console
         self.errors = errors or console
         self.full = full
+        self.brief_reads = brief_reads
+        """Read cards as one line (the interactive terminal), unless `full`."""
         self.status = status or StatusLine(self.errors, enabled=False)
         self.refused = False
         """Whether a call was refused because no one could approve it (a headless run)."""
@@ -315,6 +320,9 @@ class Printer:
         generic = isinstance(update.view, GenericResultView)
         if call is not None and generic and not failed and not proposed:
             self.console.print(render_call_view(call))
+        if self.brief_reads and not self.full and isinstance(update.view, ReadResultView):
+            self.console.print(render_read_result(update.view, brief=True))
+            return
         self.console.print(
             render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
         )

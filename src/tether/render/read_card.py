@@ -20,24 +20,42 @@ from tether.render.theme import (
 )
 from tether.views import ReadFileLine, ReadResultView
 
-__all__ = ["code_view", "render_read_result"]
+__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
+
+COLLAPSE_OVER = 30
+"""A read card longer than this many lines is shown collapsed unless asked in full."""
+KEEP_HEAD = 12
+"""Lines a collapsed card keeps from the start of its window."""
+KEEP_TAIL = 6
+"""Lines a collapsed card keeps from the end of its window."""
 
 
-def render_read_result(view: ReadResultView, *, full: bool = True) -> RenderableType:
+def render_read_result(
+    view: ReadResultView, *, full: bool = True, brief: bool = False
+) -> RenderableType:
     """Header with the path and the window, the code view, then how to continue.
 
-    Unless `full`, the card is as short as Claude Code's: one line saying how many lines were
-    read and from where (`Read 37 lines · src/app.py  lines 1-37 of 37`): the model read
-    them, the person rarely needs them; `--verbose` and `/transcript` show them. Nothing is
-    highlighted then, so a card costs nothing, whatever the size of the window.
+    `brief` (the interactive terminal, unless `--verbose`): as short as Claude Code's, one
+    line saying how many lines were read and from where (`Read 37 lines · src/app.py  lines
+    1-37 of 37`); `/transcript` shows them. Else, unless `full`, a window of more than
+    `COLLAPSE_OVER` lines keeps its first and last lines with `… N lines …` between. Only the
+    lines shown are highlighted, so a card costs what it shows.
     """
-    if not full:
+    if brief:
         return _summary(view)
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         numbers = [line.number for line in view.lines]
-        parts.append(code_view(numbers, _texts(view.lines), view.lang, len(str(numbers[-1]))))
+        width = len(str(numbers[-1]))
+        if not full and len(numbers) > COLLAPSE_OVER:
+            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
+            head, tail = view.lines[:KEEP_HEAD], view.lines[-KEEP_TAIL:]
+            parts.append(code_view(numbers[:KEEP_HEAD], _texts(head), view.lang, width))
+            parts.append(note(f"… {hidden} lines …"))
+            parts.append(code_view(numbers[-KEEP_TAIL:], _texts(tail), view.lang, width))
+        else:
+            parts.append(code_view(numbers, _texts(view.lines), view.lang, width))
         last = view.lines[-1].number
         if last < view.total_lines:
             parts.append(note(_continuation(view, last)))

@@ -38,11 +38,13 @@ async def initialize(conn: ClientSideConnection, program: str, cwd: Path) -> Rea
         can_list=bool(session_caps and session_caps.list is not None),
         can_fork=bool(session_caps and session_caps.fork is not None),
         can_delete=bool(session_caps and session_caps.delete is not None),
-        can_rename=_offers_rename(caps.field_meta if caps else None),
+        can_rename=_offers(caps.field_meta if caps else None, "renameSession"),
+        can_report_permissions=_offers(caps.field_meta if caps else None, "permissions"),
     )
 
 
-def _offers_rename(meta: dict[str, Any] | None) -> bool:
-    """Whether the agent says it has `_tether/session/rename` (`_meta.tether.renameSession`)."""
+def _offers(meta: dict[str, Any] | None, extension: str) -> bool:
+    """Whether the agent says it has one of tether's extensions (`_meta.tether.EXTENSION`:
+    `renameSession` for `_tether/session/rename`, `permissions` for `_tether/permissions`)."""
     tether = meta.get("tether") if isinstance(meta, dict) else None
-    return isinstance(tether, dict) and tether.get("renameSession") is True
+    return isinstance(tether, dict) and tether.get(extension) is True

@@ -453,7 +453,8 @@ class Conversation:
     def _printer(self) -> Printer:
         status = LiveStatus(self.console, self.front.screen.refresh)
         status.view.hint = "esc to interrupt"
-        return Printer(self.console, self.console, full=self.work.args.full, status=status)
+        full = self.work.args.full
+        return Printer(self.console, self.console, full=full, status=status, brief_reads=True)
 
     def _budget(self, used: int, size: int) -> None:
         facts = self.front.facts

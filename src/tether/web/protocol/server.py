@@ -50,6 +50,9 @@ class Ready:
     """The agent deletes sessions (`session/delete`): the list offers Delete."""
     can_rename: bool = False
     """The agent renames sessions (tether's `_tether/session/rename`): the list offers Rename."""
+    can_report_permissions: bool = False
+    """The agent reports its rules (tether's `_tether/permissions`): the header offers
+    Permissions."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

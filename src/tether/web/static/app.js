@@ -399,6 +399,8 @@ function update() {
   $("refresh").disabled = !live || !state.ready?.canList;
   composer.update({ live, opening, running: running(), readOnly: state.readOnly });
   header.setMenusDisabled(!state.sessionId || running() || Boolean(state.readOnly) || !live);
+  // Only an agent that says it has the report gets the button ("Method not found" otherwise).
+  permissions.button.hidden = !state.ready?.canReportPermissions;
   permissions.enable(live && Boolean(state.sessionId) && !state.readOnly);
 }
 

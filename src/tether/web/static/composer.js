@@ -106,12 +106,34 @@ export class Composer {
   /** Show whether a prompt runs, and what may be used: `{live, opening, running, readOnly}`. */
   update({ live, opening, running, readOnly }) {
     const { ui } = this;
+    if (running && ui.working.hidden) this.startClock();
+    if (!running) this.stopClock();
     ui.working.hidden = !running;
     ui.cancel.hidden = !running;
     ui.send.hidden = running;
     ui.prompt.disabled = !live || opening || Boolean(readOnly);
     ui.send.disabled = !live || running || opening || Boolean(readOnly);
     this.setReadOnly(readOnly, live);
+  }
+
+  /** How long the running prompt has run, beside "Working…" (a long wait is not a hang). */
+  startClock() {
+    this.stopClock();
+    const started = Date.now();
+    const time = this.ui.working.querySelector(".working-time");
+    if (!time) return;
+    const tick = () => {
+      const seconds = Math.floor((Date.now() - started) / 1000);
+      const shown = seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+      time.textContent = seconds >= 1 ? ` ${shown}` : "";
+    };
+    tick();
+    this.clock = setInterval(tick, 1000);
+  }
+
+  stopClock() {
+    if (this.clock) clearInterval(this.clock);
+    this.clock = null;
   }
 
   /** The bar of a session live elsewhere: `{free}`, or null when the session is ours. */

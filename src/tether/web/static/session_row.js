@@ -10,7 +10,7 @@ import { el } from "./dom.js";
  * remove, setMode(mode)}.
  */
 export function sessionRow(session, meta, state, on) {
-  const name = session.title || "Untitled session";
+  const name = session.title || "New session"; // as the header names it
   if (state.mode === "rename") return renameRow(session, on);
   if (state.mode === "delete") return deleteRow(name, on);
   const open = el("button", {
