@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.batch.tasks import TETHER, batch_env, git_repo, results, run_batch, work, write_tasks
+from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
 from tether.batch.removal import RemovalError, remove_entry
 from tether.settings.trust import TrustStore, workspace_fingerprint
 
@@ -210,11 +211,10 @@ def test_a_tree_left_closed_is_removed_by_its_owner_too(shared: Path) -> None:
     (tree / "readonly" / "f").write_text("x")
     prefix: list[str] = []
     if ROOT:
-        if shutil.which("setpriv") is None:
-            pytest.skip("setpriv is needed to remove as nobody")
+        skip_unless_nobody_runs_the_checkout()
         for path in (workspaces, *workspaces.rglob("*")):
             os.chown(path, NOBODY, NOBODY)
-        prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        prefix = AS_NOBODY
     (tree / "closed" / "inner").chmod(0)
     (tree / "closed").chmod(0)
     (tree / "readonly").chmod(0o500)

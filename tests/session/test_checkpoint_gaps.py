@@ -17,6 +17,7 @@ from typing import ClassVar
 import pytest
 from pydantic import BaseModel
 
+from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.models.base import ModelEvent, ModelRequest
@@ -111,13 +112,12 @@ def test_a_file_git_cannot_read_is_named_and_the_rest_recorded(shared: Path) -> 
     (ws / "b.txt").write_text("mine\n")
     prefix: list[str] = []
     if ROOT:  # root reads every file: the store runs as `nobody` instead
-        if shutil.which("setpriv") is None:
-            pytest.skip("setpriv is needed to run the store as nobody")
+        skip_unless_nobody_runs_the_checkout()
         for path in (ws, *ws.iterdir()):
             os.chown(path, NOBODY, NOBODY)
         home.mkdir()
         os.chown(home, NOBODY, NOBODY)
-        prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        prefix = AS_NOBODY
     done = subprocess.run(
         [*prefix, sys.executable, "-c", _UNREADABLE, str(home), str(ws)],
         capture_output=True,
