@@ -213,7 +213,13 @@ def test_web_loads_no_provider_parser_or_terminal_input(
     finally:
         process.send_signal(signal.SIGINT)  # the server stops; main returns
         try:
-            process.wait(120)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                # Under a loaded suite the first Ctrl+C has been seen not to stop the server
+                # (cause not found yet); a person presses it again, which forces the exit.
+                process.send_signal(signal.SIGINT)
+                process.wait(90)
         finally:
             if process.poll() is None:
                 process.kill()
