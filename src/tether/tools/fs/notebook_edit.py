@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, assert_never
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -109,6 +109,8 @@ def _did(args: NotebookEditArgs) -> str:
             return f"inserted a {args.cell_type or 'new'} cell {where}"
         case "delete":
             return f"deleted cell {args.cell_id}"
+        case _:
+            assert_never(args.edit_mode)
 
 
 def _plan(
