@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.errors import ToolError
 from tether.jsontext import parse_json
-from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["KEYS_FILE", "AgentKeys", "BadKeys", "SavedSignIn", "valid_env_name"]
