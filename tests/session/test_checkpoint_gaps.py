@@ -23,7 +23,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import ModelEvent, ModelRequest
 from tether.models.script import ScriptModel
 from tether.session import FilesRestored, SessionConfig
-from tether.session.events import CheckpointEvent
+from tether.session.log.events import CheckpointEvent
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.card_context import CardContext

@@ -11,7 +11,7 @@ from tests.session.helpers import Recorder, Sessions, call, log_lines, script, t
 from tether.content import ContentBlock, TextContent
 from tether.models.messages import ToolResultMessage
 from tether.session import SessionConfig
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext

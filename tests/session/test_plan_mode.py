@@ -15,8 +15,8 @@ from tether.policy import (
     RejectWithMessage,
 )
 from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.log.store import SessionStore
 from tether.session.replay import replay
-from tether.session.store import SessionStore
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView

@@ -26,7 +26,7 @@ from tether.models.openai_compat import OpenAICompatModel
 from tether.models.streaming import StreamingModel
 from tether.providers import ANTHROPIC, OPENAI
 from tether.session import SessionConfig
-from tether.session.environment import Host
+from tether.session.context.environment_block import Host
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 

@@ -19,7 +19,7 @@ from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.mcp import StdioServer
 from tether.mcp.servers import McpServers
 from tether.session import FilesRestored, RewindError, SessionConfig
-from tether.session.events import CheckpointEvent, RestoreEvent
+from tether.session.log.events import CheckpointEvent, RestoreEvent
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 

@@ -21,7 +21,7 @@ from tests.session.helpers import call, script, text
 from tether.checkpoints import open_store
 from tether.models.script import ScriptModel
 from tether.session import Session, SessionConfig, SessionLocked, SessionStore
-from tether.session.events import RestoreEvent
+from tether.session.log.events import RestoreEvent
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.session import SessionStore, ToolCallStarted
-from tether.session.log import read_log
+from tether.session.log.eventlog import read_log
 from tether.session.replay import replay
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy

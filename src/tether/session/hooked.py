@@ -52,8 +52,8 @@ from tether.policy import (
     ServerStart,
     WorkspaceTrust,
 )
-from tether.session.events import HookRunEvent
-from tether.session.log import EventLog
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import HookRunEvent
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent

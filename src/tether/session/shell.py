@@ -25,7 +25,7 @@ from pydantic import JsonValue
 from tether.content import TextContent
 from tether.policy import PermissionOutcome
 from tether.session.calls import finished, prepare
-from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access, CommandAccess, Gate

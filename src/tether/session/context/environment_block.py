@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import assert_never
 
 from tether.policy import PolicyMode
-from tether.session.repository import Repository, read_repository
+from tether.session.context.repository import Repository, read_repository
 from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
