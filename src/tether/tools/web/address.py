@@ -11,7 +11,7 @@ import asyncio
 import ipaddress
 import socket
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range", "refuse_known_private"]
 
