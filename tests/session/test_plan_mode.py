@@ -14,10 +14,10 @@ from tether.policy import (
     PlanApproval,
     RejectWithMessage,
 )
+from tether.sandbox.bwrap import find_bwrap
 from tether.session import ToolCallFinished, ToolCallStarted
 from tether.session.replay import replay
 from tether.session.store import SessionStore
-from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView
 

@@ -25,9 +25,9 @@ from tether.models.anthropic_model import AnthropicModel
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.streaming import StreamingModel
 from tether.providers import ANTHROPIC, OPENAI
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
 from tether.session.environment import Host
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -56,12 +56,12 @@ from tether.commands import (
 )
 from tether.models.factory import make_model
 from tether.policy import MODES
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tether.tools.bash.sandbox import SANDBOX_ENV, SANDBOX_MODES, SandboxPolicy
+from tether.sandbox.policy import SANDBOX_ENV, SANDBOX_MODES, SandboxPolicy
 
 __all__ = ["add_sandbox_arguments", "sandbox_flags", "sandbox_policy"]
 

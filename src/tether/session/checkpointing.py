@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tether.checkpoints import CheckpointError, Snapshot, SnapshotStore, open_store
+from tether.errors import ToolError
 from tether.session.events import (
     CheckpointEvent,
     Event,
@@ -25,7 +26,6 @@ from tether.session.events import (
 from tether.session.log import EventLog
 from tether.session.replay import checkpoint_notice
 from tether.session.updates import CheckpointSaved
-from tether.tools.errors import ToolError
 from tether.tools.invocation import parse_arguments
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult

@@ -17,6 +17,7 @@ from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
 from tether.session.checkpointing import Checkpoints
@@ -51,7 +52,6 @@ from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
 from tether.tools.bash.jobs import Jobs
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool

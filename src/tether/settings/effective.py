@@ -14,10 +14,10 @@ from pathlib import Path
 
 from tether.models.catalog import CATALOG, ModelInfo, Price
 from tether.models.messages import ThinkingLevel
+from tether.sandbox.policy import SANDBOX_ENV, SandboxPolicy
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
-from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
 from tether.tools.web.backends import SearchSettings, SearchSetup, choose_backend
 
 __all__ = [

@@ -32,10 +32,10 @@ from tether.commands import Command, load_commands
 from tether.models.base import Model
 from tether.models.factory import make_model
 from tether.policy import PermissionAsker, PolicyMode, settle_trust
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
 from tether.settings import Settings, SettingsError, load_settings
 from tether.settings.report import claude_file_lines
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 __all__ = ["StartupError", "Workbench", "load"]

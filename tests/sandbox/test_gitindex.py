@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tether.tools.bash.gitindex import gitlinks
+from tether.sandbox.gitindex import gitlinks
 
 WHO = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
 

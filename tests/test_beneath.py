@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tether.tools.errors import ToolError
+from tether.beneath import open_file, opened_dir
+from tether.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
-from tether.tools.fs.beneath import open_file, opened_dir
 from tether.tools.fs.change_checks import current_version, read_unchanged
 from tether.tools.observations import file_version
 

@@ -9,14 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from tests.polling import eventually
 from tests.processes import processes_with
+
 from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
+from tether.sandbox.bwrap import BWRAP_ENV, find_bwrap
+from tether.sandbox.policy import SandboxPolicy, bwrap_arguments
 from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy, bwrap_arguments
 from tether.views import ToolResultView
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
@@ -66,7 +66,7 @@ def _nothing_left(marker: str, within: float = 3.0) -> None:
 
 def test_the_bwrap_arguments_are_the_ones_the_modes_promise(tmp_path: Path) -> None:
     ws = Workspace.at(tmp_path, tmp_path / "extra")
-    args = bwrap_arguments(SandboxPolicy(), ws)
+    args = bwrap_arguments(SandboxPolicy(), ws.roots)
     assert args == [
         "--ro-bind", "/", "/",
         "--size", str(1024 * 1024 * 1024), "--tmpfs", "/tmp",
@@ -83,7 +83,7 @@ def test_the_bwrap_arguments_are_the_ones_the_modes_promise(tmp_path: Path) -> N
     ]  # fmt: skip
     read_only = bwrap_arguments(
         SandboxPolicy("read-only", allow_network=True),
-        ws,
+        ws.roots,
         userns=False,
         protected=[ws.cwd / ".git"],
     )

@@ -1,5 +1,5 @@
 """Where a parsed bash line leaves the closed grammar an allow rule can allow, node by node
-(`tether.settings.grammar` says what the grammar is), and where bash would evaluate a string
+(`tether.shell.grammar` says what the grammar is), and where bash would evaluate a string
 or read the text otherwise than tree-sitter-bash does."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tether.settings.bashwords import Word, literal, node_text, unescape_bare, walk
+from tether.shell.words import Word, literal, node_text, unescape_bare, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node

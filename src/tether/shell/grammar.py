@@ -10,7 +10,7 @@ stays inside this grammar; anything else asks (deny and ask rules still match an
   allows any word anyway;
 - `;`, `&&`, `||`, `|`, `&`, newlines, `( ... )` and `{ ...; }`;
 - redirections between descriptors (`2>&1`) and to or from files inside the workspace (and
-  `/dev/null`); none into a protected path without asking (`tether.tools.protected`);
+  `/dev/null`); none into a protected path without asking (`tether.sandbox.protected`);
 - variables set for a command or the line only from `SAFE_VARIABLES`, to literals;
 - bash built-ins only from `INERT` (need no rule beside allowed commands) or `RULED` (a rule
   must name them), each only in forms that evaluate no string.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from tether.settings.bashwords import Word
+from tether.shell.words import Word
 
 __all__ = [
     "INERT",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tether.settings.bashwords import Word
+from tether.shell.words import Word
 
 __all__ = [
     "OPAQUE_WRAPPERS",

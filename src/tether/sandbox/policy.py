@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Literal, TypeGuard, get_args
 
 from tether.home import data_dir
-from tether.tools.bash.bwrap import Bwrap
-from tether.tools.bash.environment import sandbox_environment
-from tether.tools.bash.gitindex import WatchedIndex, watch_indexes
-from tether.tools.bash.mounts import (
+from tether.sandbox.bwrap import Bwrap
+from tether.sandbox.environment import sandbox_environment
+from tether.sandbox.gitindex import WatchedIndex, watch_indexes
+from tether.sandbox.mounts import (
     SANDBOX_TMP,
     Hidden,
     absent_protected,
@@ -36,7 +36,6 @@ from tether.tools.bash.mounts import (
     mount_arguments,
     protected_paths,
 )
-from tether.tools.workspace import Workspace
 
 __all__ = [
     "DEFAULT_MAX_PROCESSES",
@@ -117,7 +116,7 @@ class SandboxPolicy:
 
 def bwrap_arguments(
     policy: SandboxPolicy,
-    workspace: Workspace,
+    roots: Sequence[Path],
     *,
     userns: bool = True,
     hidden: Sequence[Hidden] = (),
@@ -126,11 +125,13 @@ def bwrap_arguments(
 ) -> list[str]:
     """The bwrap options (before `--` and the command) that confine a command to `policy`.
 
-    `userns`: the kernel lets bwrap make a user namespace (found by `bwrap.find_bwrap`).
+    `roots`: the workspace's roots, its cwd first (`Workspace.roots`), where the command
+    starts. `userns`: the kernel lets bwrap make a user namespace (found by
+    `bwrap.find_bwrap`).
     """
     writable = policy.mode == "workspace-write"
     args = mount_arguments(
-        workspace.roots,
+        roots,
         writable=writable,
         tmp_bytes=policy.tmp_size_mib * 1024 * 1024,
         hidden=hidden,
@@ -148,7 +149,7 @@ def bwrap_arguments(
     # Root outside is root inside without a user namespace: every capability is dropped, so
     # mount, chroot, raw sockets and writes through a remount all fail.
     args += ["--cap-drop", "ALL"]
-    args += ["--setenv", "TMPDIR", SANDBOX_TMP, "--chdir", str(workspace.cwd)]
+    args += ["--setenv", "TMPDIR", SANDBOX_TMP, "--chdir", str(roots[0])]
     return args
 
 
@@ -178,18 +179,18 @@ class Confinement:
 def confinement(
     bwrap: Bwrap,
     policy: SandboxPolicy,
-    workspace: Workspace,
+    roots: Sequence[Path],
     environ: Mapping[str, str] | None = None,
 ) -> Confinement:
-    """The confinement of a command starting now (what exists decides what is mounted)."""
+    """The confinement of a command starting now in the workspace `roots` (its cwd first);
+    what exists decides what is mounted."""
     assert bwrap.path is not None and bwrap.works, "only a working bwrap confines"
     writable = policy.mode == "workspace-write"
-    roots = workspace.roots
     found = (*protected_paths(roots), *_present(policy.protected)) if writable else ()
     protected, links = linked(found, roots)
     options = bwrap_arguments(
         policy,
-        workspace,
+        roots,
         userns=bwrap.userns,
         hidden=hidden_paths(Path.home(), data_dir()),
         protected=protected if writable else (),

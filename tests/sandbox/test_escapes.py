@@ -16,12 +16,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.sandbox.users import NOBODY, python_for, workspace_for
 
-from tests.tools.bash.users import NOBODY, python_for, workspace_for
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.value import DISABLED_NOTE
 from tether.tools.card_context import CardContext
 from tether.views import TerminalResultView

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.tools.bash.gitdefuse import defuse
-from tether.tools.bash.gitdefuse_keys import kept_key
+from tether.sandbox.gitdefuse import defuse
+from tether.sandbox.gitdefuse_keys import kept_key
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["open_dir", "open_file", "opened_dir", "swapped_message"]
 

@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from tether.tools.bash.seccomp import (
+from tether.sandbox.seccomp import (
     JEQ,
     LD_ABS,
     RET,

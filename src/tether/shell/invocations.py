@@ -7,7 +7,7 @@ rules judge every form (`env VAR=1 nohup npm test`, `nohup npm test`, `npm test`
 rule must name them. What rules cannot judge by words is a *concern* — a substitution,
 `eval`, `source`, an output redirection outside the workspace, a variable such as `PATH`
 that changes which program runs, anything that does not parse, anything outside the closed
-grammar of `tether.settings.grammar` — and no allow rule allows such a command. Some concerns
+grammar of `tether.shell.grammar` — and no allow rule allows such a command. Some concerns
 also hide what runs (*opaque*): deny rules cannot be checked on all of it. A program that
 runs another one tether does not read (`chrt`, `flock`, `script -c`) is taken to run each
 of its arguments, and each string among them, for deny and ask rules; an allow rule must
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tether.settings.grammar import INERT, builtin_problem, scan_line, variable_problem
-from tether.settings.shell import SimpleCommand, Word, parse_script
-from tether.settings.wrappers import (
+from tether.shell.grammar import INERT, builtin_problem, scan_line, variable_problem
+from tether.shell.parser import SimpleCommand, Word, parse_script
+from tether.shell.wrappers import (
     OPAQUE_WRAPPERS,
     SHELLS,
     WRAPPERS,

@@ -11,13 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tests.sandbox.users import python_for, workspace_for
 
-from tests.tools.bash.users import python_for, workspace_for
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.limits import LimitHit, limit_note, limits_hit
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools import ToolContext, ToolResult, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.limits import LimitHit, limit_note, limits_hit
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.card_context import CardContext
 from tether.views import TerminalResultView
 

@@ -15,7 +15,7 @@ from typing import Literal, get_args
 
 from pydantic import JsonValue
 
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.sandbox.policy import SandboxPolicy
 
 __all__ = ["LIMITS", "Limit", "LimitHit", "limit_note", "limits_hit"]
 

@@ -3,7 +3,7 @@
 A command line becomes every simple command it would run — in lists, pipelines, subshells,
 loops, functions and substitutions alike — each as its words, plus what rules cannot judge
 by words: substitutions, redirections, assignments, anything that does not parse, and every
-construct outside the closed grammar an allow rule can allow (`tether.settings.grammar`). A
+construct outside the closed grammar an allow rule can allow (`tether.shell.grammar`). A
 word known only when the command runs (`$X`, `*.py`, `{a,b}`) is `None`.
 
 tree-sitter is imported at the first parse, not before.
@@ -15,8 +15,8 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tether.settings.bashwords import Word, literal, node_text, walk
-from tether.settings.treecheck import examine
+from tether.shell.treecheck import examine
+from tether.shell.words import Word, literal, node_text, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser

@@ -25,12 +25,12 @@ from typing import Literal
 
 from pydantic import JsonValue
 
+from tether.beneath import opened_dir
+from tether.errors import ToolError
 from tether.gitenv import find_git, isolated_environment
-from tether.tools.bash.gitdefuse_keys import kept_key
-from tether.tools.bash.gitindex import gitlinks
-from tether.tools.bash.mounts import git_dirs
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import opened_dir
+from tether.sandbox.gitdefuse_keys import kept_key
+from tether.sandbox.gitindex import gitlinks
+from tether.sandbox.mounts import git_dirs
 
 __all__ = ["DISABLED_SUFFIX", "GIT_TIMEOUT", "Defused", "defuse"]
 

@@ -2,7 +2,7 @@
 
 Everything is read-only (`/` bound read-only), then: a private `/tmp` of bounded size; the
 workspace roots bound writable (`workspace-write`) or read-only; inside them the protected
-entries (`tether.tools.protected`) bound read-only again, so a command cannot plant a git
+entries (`tether.sandbox.protected`) bound read-only again, so a command cannot plant a git
 hook or an MCP server that would later run outside the sandbox; and tether's data directory
 and the usual credential stores hidden under empty read-only mounts. In a git directory the
 hooks and config are protected, its submodules' (`modules/…`) and linked worktrees'
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.tools.protected import PROTECTED_ENTRIES
+from tether.sandbox.protected import PROTECTED_ENTRIES
 
 __all__ = [
     "CREDENTIAL_PATHS",

@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
-from tether.tools.bash.seccomp import unix_socket_filter
+from tether.sandbox.seccomp import unix_socket_filter
 
 __all__ = ["BWRAP_ENV", "Bwrap", "find_bwrap", "seccomp_fd"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tether.tools.bash.bwrap import BWRAP_ENV, find_bwrap
+from tether.sandbox.bwrap import BWRAP_ENV, find_bwrap
 
 __all__ = ["NOBODY", "ROOT", "SYSTEM_PYTHON", "outside", "python_for", "user", "workspace_for"]
 
