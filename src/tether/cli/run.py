@@ -229,7 +229,7 @@ def _run_for_programs(
                 model=session.model.name,
                 mode=session.gate.mode,
                 sandbox=RunSandbox(mode=sandbox.mode, allow_network=sandbox.allow_network),
-                tools=[tool.name for tool in session.tools.offered()],
+                tools=[tool.name for tool in session.tools.offered(session.gate.mode)],
             )
         )
 

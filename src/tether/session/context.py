@@ -132,7 +132,8 @@ class Context:
     def _tool_specs(self) -> list[ToolSpec]:
         """The offered tools as the model reads them; their schemas are made again only when
         the tools offered, or what they say of themselves, changed."""
-        offered = [(t, t.describe()) for t in self._tools.offered()]
+        mode = self._mode() if self._mode is not None else None
+        offered = [(t, t.describe()) for t in self._tools.offered(mode)]
         key = tuple((id(tool), described) for tool, described in offered)
         if key != self._specs_key:
             self._specs_key = key

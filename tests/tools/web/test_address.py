@@ -8,8 +8,8 @@ import pytest
 
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
+from tether.errors import ToolError
 from tether.tools import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.web import WebFetchTool
 from tether.tools.web.address import checked_addresses, forbidden_range
 
