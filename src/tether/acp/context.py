@@ -25,7 +25,7 @@ from tether.commands import load_commands
 from tether.models.base import Model, ModelError
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
 from tether.settings.effective import (
     effective_mode,
