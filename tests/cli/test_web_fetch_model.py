@@ -36,7 +36,15 @@ def test_the_settings_model_answers_the_question_asked_of_a_page(tmp_path: Path,
                 }
             )
         )
-        args = ["--model", f"script:{main}", "--cwd", str(ws), "--allow-private-fetch", "--mode", "auto"]
+        args = [
+            "--model",
+            f"script:{main}",
+            "--cwd",
+            str(ws),
+            "--allow-private-fetch",
+            "--mode",
+            "auto",
+        ]
         run = tether(home, "run", "What does 2.3 add?", *args, "--output-format", "stream-json")
         assert run.returncode == 0, run.stderr
         # Without the setting, the session's model answers.
