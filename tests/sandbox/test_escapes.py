@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.sandbox.users import NOBODY, python_for, workspace_for
 
+from tests.sandbox.users import NOBODY, python_for, workspace_for
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
 from tether.tools import ToolContext, ToolResult, Workspace, invoke

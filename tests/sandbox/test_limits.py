@@ -11,8 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tests.sandbox.users import python_for, workspace_for
 
+from tests.sandbox.users import python_for, workspace_for
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.limits import LimitHit, limit_note, limits_hit
 from tether.sandbox.policy import SandboxPolicy

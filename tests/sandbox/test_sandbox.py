@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from tests.polling import eventually
 from tests.processes import processes_with
-
 from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
 from tether.sandbox.bwrap import BWRAP_ENV, find_bwrap
 from tether.sandbox.policy import SandboxPolicy, bwrap_arguments

@@ -8,7 +8,7 @@ import os
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
     "DEFAULT_MODEL",

@@ -24,6 +24,7 @@ from tether.settings.effective import (
     search_setup,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.settings.effective import model_spec as spec_from
 from tether.settings.report import claude_file_lines
@@ -42,6 +43,7 @@ __all__ = [
     "settings_flags",
     "thinking_level",
     "tool_env",
+    "web_fetch_model",
 ]
 
 

@@ -27,6 +27,7 @@ from tether.cli.settings_args import (
     settings_flags,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.commands import Command, load_commands
 from tether.models.base import Model
@@ -81,6 +82,7 @@ class Workbench:
             compact_at=self.args.compact_at,
             settings=settings,
             thinking=thinking_level(settings),
+            web_fetch_model=web_fetch_model(settings),
             catalog=model_catalog(settings),
             # An agent's own model is of the same provider: the same endpoint and key.
             models=self._model,
