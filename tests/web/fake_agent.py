@@ -12,16 +12,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, run_agent, text_block, tool_content, tool_diff_content
+from acp import (
+    PROTOCOL_VERSION,
+    RequestError,
+    run_agent,
+    text_block,
+    tool_content,
+    tool_diff_content,
+)
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
     AgentMessageChunk,
     AllowedOutcome,
+    AuthenticateResponse,
+    AuthEnvVar,
+    EnvVarAuthMethod,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -36,6 +47,7 @@ from acp.schema import (
     SessionModeState,
     SessionNotification,
     SetSessionModeResponse,
+    TerminalAuthMethod,
     ToolCallLocation,
     ToolCallProgress,
     ToolCallStart,
@@ -63,6 +75,21 @@ READ_LINES = [
 ]
 
 
+API_KEY = "FAKE_AGENT_API_KEY"
+"""The variable the agent signs in with when run with `--auth`."""
+KEY_METHOD = EnvVarAuthMethod(
+    id="fake-key",
+    name="Fake API key",
+    type="env_var",
+    description="A key for the fake service",
+    vars=[AuthEnvVar(name=API_KEY, label="API key")],
+    link="https://example.com/keys",
+)
+TERMINAL_METHOD = TerminalAuthMethod(
+    id="fake-terminal", name="Log in with a browser", type="terminal", args=["--login"]
+)
+
+
 def _meta(view: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"tether": {"view": view}} if view is not None else None
 
@@ -70,9 +97,12 @@ def _meta(view: dict[str, Any] | None) -> dict[str, Any] | None:
 class FakeAgent:
     """Plays the scenario; `views` says whether tether cards ride along in `_meta`."""
 
-    def __init__(self, store: Path, views: bool) -> None:
+    def __init__(self, store: Path, views: bool, auth: bool = False) -> None:
         self.store = store
         self.views = views
+        self.auth = auth
+        """Prompts are refused until `authenticate` succeeded with the key in the environment."""
+        self.authenticated = False
         self.conn: Client | None = None
         self.modes: dict[str, str] = {}
         self.cancelled: set[str] = set()
@@ -108,7 +138,23 @@ class FakeAgent:
                 session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
             ),
             agent_info=Implementation(name="fake-agent", version="1.0"),
+            auth_methods=[KEY_METHOD, TERMINAL_METHOD] if self.auth else None,
         )
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> AuthenticateResponse:
+        key = os.environ.get(API_KEY)
+        # Each call is kept, with the process and whether the key was there, for the tests.
+        with (self.store / "authenticate.jsonl").open("a") as log:
+            entry = {"method": method_id, "pid": os.getpid(), "key": key}
+            log.write(json.dumps(entry) + "\n")
+        if method_id != KEY_METHOD.id:
+            raise RequestError.invalid_params({"details": f"no method {method_id}"})
+        if not key:
+            raise RequestError.auth_required({"details": f"{API_KEY} is not set"})
+        if key == "wrong":
+            raise RequestError(-32000, "Authentication failed", {"details": "the key is revoked"})
+        self.authenticated = True
+        return AuthenticateResponse()
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = uuid.uuid4().hex
@@ -149,6 +195,8 @@ class FakeAgent:
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         assert self.conn is not None
+        if self.auth and not self.authenticated:
+            raise RequestError.auth_required({"details": "sign in with an API key first"})
         text = "".join(getattr(block, "text", "") for block in prompt)
         record = self._load(session_id)
         record["title"] = record["title"] or text[:40]
@@ -397,9 +445,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--no-views", action="store_true")
+    parser.add_argument("--auth", action="store_true", help="ask for a sign-in (an API key)")
     args = parser.parse_args()
     args.store.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_agent(FakeAgent(args.store, views=not args.no_views)))
+    agent = FakeAgent(args.store, views=not args.no_views, auth=args.auth)
+    asyncio.run(run_agent(agent))
 
 
 if __name__ == "__main__":

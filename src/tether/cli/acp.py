@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from typing import TYPE_CHECKING
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments, default_model
-from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
+from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments, model_spec, settings_flags
 from tether.models.factory import make_model
 from tether.policy import MODES
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore
 
 if TYPE_CHECKING:
@@ -46,16 +48,19 @@ def run(args: argparse.Namespace) -> int:
 
     # A bad --model fails now, with a clear message, not at the first session.
     make_model(args.model or default_model(), base_url=args.base_url, api_key=args.api_key)
-    sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
+    try:
+        SandboxPolicy.from_env(args.sandbox)  # and so does a bad $TETHER_SANDBOX
+    except ValueError as exc:
+        print(f"tether: error: {exc}", file=sys.stderr)
+        return 1  # as `tether run` says it
 
     def tools(settings: Settings) -> ToolRegistry:
         # The tools load with the first session, after `initialize` was answered.
-        from tether.settings.effective import sandbox_policy as session_sandbox
-        from tether.settings.effective import search_setup, tool_env
+        from tether.settings.effective import sandbox_policy, search_setup, tool_env
         from tether.tools.defaults import default_tools
 
         return default_tools(
-            session_sandbox(settings),
+            sandbox_policy(settings),
             allow_private_fetch=args.allow_private_fetch,
             env=tool_env(settings),
             web_search=search_setup(settings),

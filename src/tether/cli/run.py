@@ -41,6 +41,7 @@ from tether.cli.settings_args import (
     settings_flags,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
@@ -56,12 +57,12 @@ from tether.commands import (
 )
 from tether.models.factory import make_model
 from tether.policy import MODES
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]
@@ -183,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
         compact_at=args.compact_at,
         settings=settings,
         thinking=thinking_level(settings),
+        web_fetch_model=web_fetch_model(settings),
         catalog=model_catalog(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
@@ -229,7 +231,7 @@ def _run_for_programs(
                 model=session.model.name,
                 mode=session.gate.mode,
                 sandbox=RunSandbox(mode=sandbox.mode, allow_network=sandbox.allow_network),
-                tools=[tool.name for tool in session.tools.offered()],
+                tools=[tool.name for tool in session.tools.offered(session.gate.mode)],
             )
         )
 

@@ -17,7 +17,7 @@ from typing import TextIO
 
 import uvicorn
 
-from tether.session.store import data_dir
+from tether.session.log.store import data_dir
 from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.door import Door

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from tether.errors import ToolError
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.search.rg import RgRun, run_rg
 from tether.tools.search.scope import Scope
 

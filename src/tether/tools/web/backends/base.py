@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
