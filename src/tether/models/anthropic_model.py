@@ -10,11 +10,12 @@ from tether.models.anthropic_convert import (
     to_anthropic_messages,
     to_anthropic_tools,
 )
+from tether.models.anthropic_thinking import anthropic_thinking
 from tether.models.base import ModelRequest
 from tether.models.failures import server_message
 from tether.models.retry import Failure, RetryPolicy
 from tether.models.streaming import StreamingModel
-from tether.models.thinking import ANTHROPIC_BUDGETS, same_model_thinking
+from tether.models.thinking import same_model_thinking
 from tether.providers import Provider
 
 if TYPE_CHECKING:
@@ -60,18 +61,19 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
         # Cache breakpoints on the tools, the system prompt and the conversation's tail: each
         # step then reads what the one before it wrote (see `anthropic_cache`).
         tools = cached_tools(to_anthropic_tools(request.tools))
-        budget = ANTHROPIC_BUDGETS[request.thinking]
+        ask = anthropic_thinking(self.model, request.thinking, tools=bool(tools))
         # Thinking blocks go back, signed, while thinking is on (a tool-use turn must carry
         # them); with it off they are left out, which the API always allows.
-        history = same_model_thinking(request.messages, self.name, keep=budget > 0)
+        history = same_model_thinking(request.messages, self.name, keep=ask.thinking is not None)
         return await self._sdk().messages.create(
             model=self.model,
-            # The budget is part of the output: the answer keeps its own room beside it.
-            max_tokens=self.max_tokens + budget,
+            max_tokens=self.max_tokens + ask.room,
             system=cached_system(request.system) if request.system else anthropic.omit,
             messages=cached_messages(to_anthropic_messages(history)),
             tools=tools if tools else anthropic.omit,
-            thinking=({"type": "enabled", "budget_tokens": budget} if budget else anthropic.omit),
+            thinking=ask.thinking if ask.thinking is not None else anthropic.omit,
+            output_config=ask.output_config if ask.output_config is not None else anthropic.omit,
+            extra_headers={"anthropic-beta": ",".join(ask.betas)} if ask.betas else None,
             stream=True,
         )
 

@@ -15,10 +15,10 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from tether.checkpoints import CheckpointError, Restored, finish, recover, restore
-from tether.session.checkpointing import Checkpoints
-from tether.session.events import RESTORE_ACTIONS, RestoreEvent
-from tether.session.log import EventLog
-from tether.session.rewind import RestorePlan, RewindError
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import RESTORE_ACTIONS, RestoreEvent
+from tether.session.rewind.checkpointing import Checkpoints
+from tether.session.rewind.plan import RestorePlan, RewindError
 
 __all__ = ["apply_plan", "journal_path", "recover_restore"]
 

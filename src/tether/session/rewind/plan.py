@@ -27,7 +27,7 @@ from tether.checkpoints import (
 from tether.content import TextContent
 from tether.linediff import row_hunks
 from tether.session.errors import RewindError
-from tether.session.events import (
+from tether.session.log.events import (
     CheckpointEvent,
     Event,
     RestoreAction,

@@ -7,13 +7,12 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from tether.checkpoints import CheckpointError, SnapshotStore
-from tether.session.checkpointing import Checkpoints
 from tether.session.errors import SessionBusy
-from tether.session.events import CommandEvent, Event
-from tether.session.log import EventLog
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import CommandEvent, Event
 from tether.session.replay import command_updates, restore_update
-from tether.session.restoring import apply_plan
-from tether.session.rewind import (
+from tether.session.rewind.checkpointing import Checkpoints
+from tether.session.rewind.plan import (
     PromptChanges,
     RestorePlan,
     RewindError,
@@ -22,6 +21,7 @@ from tether.session.rewind import (
     plan_undo,
     prompt_changes,
 )
+from tether.session.rewind.restoring import apply_plan
 from tether.session.updates import ClientUpdate, FilesRestored
 
 __all__ = ["Rewinder"]
