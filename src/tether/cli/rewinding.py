@@ -32,6 +32,7 @@ def checkpoint_command(
     session: Session,
     command: CheckpointCommand,
     *,
+    typed: str,
     store: SessionStore,
     printer: UpdateSink,
     err: Console,
@@ -39,32 +40,42 @@ def checkpoint_command(
 ) -> int:
     """Run one checkpoint command on `session`; the exit status (1: it could not be done).
 
-    `ask` reads the person's answers; `None` keeps every conflicting file as it is.
+    `ask` reads the person's answers; `None` keeps every conflicting file as it is. The
+    command as `typed` and tether's answer go into the log, as ACP's do, so `tether show`
+    and a client's `session/load` show what was asked where it was.
     """
+    logged = False  # whether the log has the command already (a restore logs it first)
     try:
         match command.action:
             case "rewind" if command.prompt is None:
                 prompts = asyncio.run(session.rewind.prompts())
-                printer.console.print(prompt_listing(session.id, prompts), markup=False)
+                listing = prompt_listing(session.id, prompts)
+                session.rewind.answer(typed, listing + "\n")
+                printer.console.print(listing, markup=False)
                 return 0
             case "rewind" | "undo" | "redo":
                 plan = asyncio.run(_plan(session, command))
                 take = ask_conflicts(plan.conflicts, err, ask)
-                printer(asyncio.run(session.rewind.restore(plan, take)))
+                logged = True
+                printer(asyncio.run(session.rewind.restore(plan, take, command=typed)))
                 return 0
             case "fork":
                 forked = store.fork(session.id, command.prompt)
                 forked.close()
+                fork_id = forked.header.id
                 where = f"before prompt {command.prompt}" if command.prompt else "as it is now"
+                said = f"Forked this session {where} as {fork_id}.\n"
+                session.rewind.answer(typed, said, fork=fork_id, prompt=command.prompt)
                 err.print(
-                    f"forked session {session.id} {where} as {forked.header.id}: "
-                    f"tether run --continue {forked.header.id} PROMPT",
+                    f"forked session {session.id} {where} as {fork_id}: "
+                    f"tether run --continue {fork_id} PROMPT",
                     markup=False,
                 )
                 return 0
             case _:
                 assert_never(command.action)
     except RewindError as exc:
+        session.rewind.answer(None if logged else typed, f"Cannot {command.action}: {exc}\n")
         err.print(f"tether: {exc}", markup=False)
         return 1
     finally:

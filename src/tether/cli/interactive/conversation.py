@@ -325,7 +325,7 @@ class Conversation:
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
-                await checkpoint_command(self, meant)
+                await checkpoint_command(self, meant, text)
 
     async def prompt(
         self, text: str, typed: str | None = None, command: CommandFile | None = None

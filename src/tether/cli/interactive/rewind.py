@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tether.cli.interactive.picker import Choice, Picker
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, PromptChanges, RestorePlan, SessionError
+from tether.session import Conflict, PromptChanges, RestorePlan, RewindError, SessionError
 from tether.session.rewind.plan import counted
 
 if TYPE_CHECKING:
@@ -34,35 +34,51 @@ WHAT: tuple[tuple[What, str, str], ...] = (
 """What a rewind may restore, as the picker offers it."""
 
 
-async def checkpoint_command(conversation: Conversation, command: CheckpointCommand) -> None:
-    """Run one checkpoint command against the conversation's session."""
+async def checkpoint_command(
+    conversation: Conversation, command: CheckpointCommand, typed: str
+) -> None:
+    """Run one checkpoint command against the conversation's session.
+
+    What it did goes into the log as the command that does it (`/rewind 2` for a prompt
+    picked from `/rewind`'s list), with tether's answer, as ACP and `tether run` log theirs:
+    `tether show` and a client's `session/load` show it where it was.
+    """
     session = conversation.session
     if session is None:
         conversation.notice(f"/{command.action}: no session yet, nothing to go back to")
         return
+    logged = False  # whether the log has the command already (a restore logs it first)
     try:
         match command.action:
             case "rewind":
-                await _rewind(conversation, command.prompt)
+                logged = await _rewind(conversation, command.prompt)
             case "undo":
-                await _restore(conversation, await session.rewind.plan_undo())
+                logged = True
+                await _restore(conversation, await session.rewind.plan_undo(), typed)
             case "redo":
-                await _restore(conversation, await session.rewind.plan_redo())
+                logged = True
+                await _restore(conversation, await session.rewind.plan_redo(), typed)
             case "fork":
-                await _fork(conversation, command.prompt)
+                await _fork(conversation, command.prompt, command=typed)
             case _:
                 assert_never(command.action)
+    except RewindError as exc:
+        if conversation.session is session:
+            session.rewind.answer(None if logged else typed, f"Cannot {command.action}: {exc}\n")
+        conversation.notice(f"/{command.action}: {exc}", "red")
     except SessionError as exc:
         conversation.notice(f"/{command.action}: {exc}", "red")
 
 
-async def _rewind(conversation: Conversation, number: int | None) -> None:
+async def _rewind(conversation: Conversation, number: int | None) -> bool:
+    """Rewind as picked; whether a command went into the log (one that failed after it then
+    has its answer logged alone)."""
     session = conversation.session
     assert session is not None
     prompts = await session.rewind.prompts()
     if not prompts:
         conversation.notice("/rewind: no prompts yet")
-        return
+        return False
     if number is None:
         newest_first = list(reversed(prompts))
         picked = await _pick(
@@ -70,12 +86,12 @@ async def _rewind(conversation: Conversation, number: int | None) -> None:
             Picker("Rewind to before which prompt?", [_prompt_choice(p) for p in newest_first]),
         )
         if picked is None:
-            return
+            return False
         number = newest_first[picked].number
     chosen = next((p for p in prompts if p.number == number), None)
     if chosen is None:
         conversation.notice(f"/rewind: there is no prompt {number}", "red")
-        return
+        return False
     what = await _pick(
         conversation,
         Picker(
@@ -84,34 +100,45 @@ async def _rewind(conversation: Conversation, number: int | None) -> None:
         ),
     )
     if what is None:
-        return
+        return False
     match WHAT[what][0]:
         case "code":
-            await _restore(conversation, await session.rewind.plan_rewind(number))
+            await _restore(
+                conversation, await session.rewind.plan_rewind(number), f"/rewind {number}"
+            )
         case "conversation":
-            await _fork(conversation, number, chosen.text)
+            await _fork(conversation, number, chosen.text, command=f"/fork {number}")
         case "both":
-            await _restore(conversation, await session.rewind.plan_rewind(number))
-            await _fork(conversation, number, chosen.text)
+            await _restore(
+                conversation, await session.rewind.plan_rewind(number), f"/rewind {number}"
+            )
+            await _fork(conversation, number, chosen.text, command=f"/fork {number}")
+    return True
 
 
-async def _restore(conversation: Conversation, plan: RestorePlan) -> None:
+async def _restore(conversation: Conversation, plan: RestorePlan, command: str) -> None:
     session = conversation.session
     assert session is not None
     take = await _ask(conversation, plan.conflicts)
-    notice = await session.rewind.restore(plan, take)
+    notice = await session.rewind.restore(plan, take, command=command)
     conversation.printer(notice)
     conversation.printer.close()
 
 
-async def _fork(conversation: Conversation, number: int | None, text: str = "") -> None:
-    """Continue here in a fork of the session (before prompt `number`), its text in the input."""
+async def _fork(
+    conversation: Conversation, number: int | None, text: str = "", *, command: str
+) -> None:
+    """Continue here in a fork of the session (before prompt `number`), its text in the input;
+    the original's log keeps `command` and where the fork went."""
     session = conversation.session
     assert session is not None
     work = conversation.work
     forked = work.store.fork(session.id, number)
     forked.close()
     original = session.id
+    where = f"before prompt {number}" if number else "as it is now"
+    said = f"Forked this session {where} as {forked.header.id}: tether --resume {forked.header.id}"
+    session.rewind.answer(command, said + "\n", fork=forked.header.id, prompt=number)
     await conversation.end_session()
     config = work.config(conversation.asker, conversation.mode, conversation.model)
     conversation.adopt(work.open(forked.header.id, config))
