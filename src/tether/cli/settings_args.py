@@ -13,7 +13,7 @@ from typing import assert_never
 
 from rich.console import Console
 
-from tether.cli.model_args import DEFAULT_MODEL
+from tether.cli.model_args import login_default
 from tether.policy import PermissionAsker, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.effective import (
@@ -100,8 +100,9 @@ def run_settings(
 
 
 def model_spec(settings: Settings) -> str:
-    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else openai."""
-    return spec_from(settings, DEFAULT_MODEL)
+    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else the
+    provider chosen at `/login`, else openai."""
+    return spec_from(settings, login_default())
 
 
 def say_search(setup: SearchSetup, err: Console, *, verbose: bool) -> None:
