@@ -38,6 +38,7 @@ __all__ = [
     "FrontMatterError",
     "FrontMatterField",
     "FrontMatterWarning",
+    "catalog_notes",
     "log_once",
     "parse_front_matter",
     "pop_description",
@@ -212,6 +213,16 @@ def unused_keys(
         FrontMatterWarning(path, field.line, field.key, reasons.get(key, otherwise))
         for key, field in fields.items()
     ]
+
+
+def catalog_notes(warnings: Collection[str], left_out: Collection[str]) -> list[str]:
+    """The end of a catalog's report (`/agents`, `/skills`): what its files say that is not
+    supported, and the files left out, each with why."""
+    lines: list[str] = []
+    for heading, items in (("Not supported:", warnings), ("Left out:", left_out)):
+        if items:
+            lines += ["", heading, *(f"  {item}" for item in items)]
+    return lines
 
 
 def split_items(text: str, *, spaces: bool = False) -> list[str]:
