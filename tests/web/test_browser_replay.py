@@ -119,7 +119,8 @@ def test_a_new_session_has_one_name_in_the_list_and_the_header(
 TASK_SCRIPT = {
     "turns": [
         {"toolCalls": [{"id": "t1", "name": "task",
-                        "arguments": {"description": "check the notes", "prompt": "Read notes.md."}}]},
+                        "arguments": {"description": "check the notes",
+                                      "prompt": "Read notes.md."}}]},
         {"text": "The agent is done."},
         {"text": "Second answer."},
     ],
