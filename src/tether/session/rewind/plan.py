@@ -27,15 +27,8 @@ from tether.checkpoints import (
 from tether.content import TextContent
 from tether.linediff import row_hunks
 from tether.session.errors import RewindError
-from tether.session.log.events import (
-    CheckpointEvent,
-    Event,
-    RestoreAction,
-    RestoreEvent,
-    TurnEnd,
-    TurnStart,
-    UserMessageEvent,
-)
+from tether.session.log.events import Event, TurnEnd, TurnStart, UserMessageEvent
+from tether.session.log.workspace_events import CheckpointEvent, RestoreAction, RestoreEvent
 
 __all__ = [
     "Conflict",

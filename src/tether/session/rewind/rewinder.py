@@ -9,7 +9,9 @@ from pathlib import Path
 from tether.checkpoints import CheckpointError, SnapshotStore
 from tether.session.errors import SessionBusy
 from tether.session.log.eventlog import EventLog
-from tether.session.log.events import CommandEvent, Event
+from tether.session.log.events import Event
+from tether.session.log.workspace_events import CommandEvent
+from tether.session.notices import FilesRestored
 from tether.session.replay import command_updates, restore_update
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.plan import (
@@ -22,7 +24,7 @@ from tether.session.rewind.plan import (
     prompt_changes,
 )
 from tether.session.rewind.restoring import apply_plan
-from tether.session.updates import ClientUpdate, FilesRestored
+from tether.session.updates import ClientUpdate
 
 __all__ = ["Rewinder"]
 
