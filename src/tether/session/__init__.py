@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
     from tether.session.notices import CheckpointSaved, FilesRestored
-    from tether.session.rewind.plan import Conflict, PromptChanges, RestorePlan
+    from tether.session.rewind.conflicts import Conflict
+    from tether.session.rewind.plan import PromptChanges, RestorePlan
     from tether.session.session import Session
     from tether.session.updates import (
         AgentText,
@@ -94,7 +95,7 @@ __getattr__ = lazy_names(
         "SessionNotFound": "tether.session.errors",
         "UnusableCwd": "tether.session.errors",
         "RewindError": "tether.session.errors",
-        "Conflict": "tether.session.rewind.plan",
+        "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",
         "RestorePlan": "tether.session.rewind.plan",
         "TurnStop": "tether.session.log.events",

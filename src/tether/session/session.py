@@ -150,7 +150,9 @@ class Session:
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
         )
-        self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
+        self.rewind = Rewinder(
+            log_, self._checkpoints, busy=lambda: self.running, store=SessionStore(user_dir)
+        )
         """Rewind, undo and redo of what the session's tools changed in the workspace."""
         self._loop = PromptLoop(
             log_,
