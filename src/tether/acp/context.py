@@ -27,7 +27,12 @@ from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
-from tether.settings.effective import effective_mode, model_catalog, thinking_level
+from tether.settings.effective import (
+    effective_mode,
+    model_catalog,
+    thinking_level,
+    web_fetch_model,
+)
 from tether.settings.effective import extra_roots as settings_roots
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -131,6 +136,7 @@ class AgentContext:
             models=self.switch_model,
             settings=settings,
             thinking=thinking_level(settings),
+            web_fetch_model=web_fetch_model(settings),
             catalog=model_catalog(settings),
         )
         return config, calls
