@@ -320,7 +320,7 @@ def run_command_or_prompt(
             at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
             ask = terminal_ask(err) if at_terminal else None
             return checkpoint_command(
-                session, meant, typed=prompt, store=store, printer=printer, err=err, ask=ask
+                session, meant, typed=prompt, printer=printer, err=err, ask=ask
             )
         case _:
             assert_never(meant)
