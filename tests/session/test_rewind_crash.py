@@ -19,9 +19,10 @@ import pytest
 from tests.polling import eventually
 from tests.session.helpers import call, script, text
 from tether.checkpoints import open_store
+from tether.errors import SessionLocked
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.session.events import RestoreEvent
 from tether.tools.defaults import default_tools
 

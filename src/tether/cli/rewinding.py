@@ -13,13 +13,8 @@ from rich.text import Text
 
 from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
-from tether.session import (
-    Conflict,
-    RestorePlan,
-    RewindError,
-    Session,
-    SessionStore,
-)
+from tether.errors import RewindError
+from tether.session import Conflict, RestorePlan, Session, SessionStore
 from tether.session.rewind import prompt_listing
 
 __all__ = ["ask_conflicts", "checkpoint_command", "terminal_ask"]

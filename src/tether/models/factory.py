@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError
+from tether.models.base import Model
 
 __all__ = ["MODEL_KINDS", "make_model"]
 

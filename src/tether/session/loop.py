@@ -10,21 +10,14 @@ from dataclasses import replace
 from typing import assert_never
 
 from tether.content import TextContent
-from tether.models.base import (
-    Completed,
-    ContextOverflow,
-    Model,
-    ModelError,
-    TextDelta,
-    ThinkingDelta,
-)
+from tether.errors import ContextOverflow, ModelError, PromptFailed
+from tether.models.base import Completed, Model, TextDelta, ThinkingDelta
 from tether.models.messages import FinishReason, ThinkingLevel
 from tether.models.thinking import raised
 from tether.session.calls import close_stream, unique_ids
 from tether.session.checkpointing import Checkpoints
 from tether.session.compaction import compact_command, summary_point
 from tether.session.context import Context
-from tether.session.errors import PromptFailed
 from tether.session.events import (
     AssistantChunk,
     AssistantMessageEvent,

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from tether.checkpoints import CheckpointError, Restored, finish, recover, restore
+from tether.checkpoints import Restored, finish, recover, restore
+from tether.errors import CheckpointError, RewindError
 from tether.session.checkpointing import Checkpoints
 from tether.session.events import RESTORE_ACTIONS, RestoreEvent
 from tether.session.log import EventLog
-from tether.session.rewind import RestorePlan, RewindError
+from tether.session.rewind import RestorePlan
 
 __all__ = ["apply_plan", "journal_path", "recover_restore"]
 

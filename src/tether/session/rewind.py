@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tether.bounded import UnreadableFile
 from tether.checkpoints import (
     Blob,
     Change,
-    CheckpointError,
     DiskState,
     FileState,
     LineCount,
@@ -25,8 +23,8 @@ from tether.checkpoints import (
     disk_state,
 )
 from tether.content import TextContent
+from tether.errors import CheckpointError, RewindError, UnreadableFile
 from tether.linediff import row_hunks
-from tether.session.errors import RewindError
 from tether.session.events import (
     CheckpointEvent,
     Event,
@@ -41,7 +39,6 @@ __all__ = [
     "Conflict",
     "PromptChanges",
     "RestorePlan",
-    "RewindError",
     "counted",
     "fork_cut",
     "plan_redo",

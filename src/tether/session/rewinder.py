@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from tether.checkpoints import CheckpointError, SnapshotStore
+from tether.checkpoints import SnapshotStore
+from tether.errors import CheckpointError, RewindError, SessionBusy
 from tether.session.checkpointing import Checkpoints
-from tether.session.errors import SessionBusy
 from tether.session.events import CommandEvent, Event
 from tether.session.log import EventLog
 from tether.session.replay import command_updates, restore_update
@@ -16,7 +16,6 @@ from tether.session.restoring import apply_plan
 from tether.session.rewind import (
     PromptChanges,
     RestorePlan,
-    RewindError,
     plan_redo,
     plan_rewind,
     plan_undo,

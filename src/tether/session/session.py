@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from tether.agents import AgentCatalog, load_agents
-from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.errors import CheckpointError, ModelError, SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.models.windows import context_window
@@ -24,7 +24,6 @@ from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context import Context
-from tether.session.errors import SessionBusy
 from tether.session.events import (
     Event,
     ParentLink,

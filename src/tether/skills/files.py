@@ -26,20 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.frontmatter import (
-    FrontMatterError,
-    FrontMatterField,
-    FrontMatterWarning,
-    parse_front_matter,
-)
+from tether.bounded import read_bounded_text
+from tether.errors import FrontMatterError, SkillFileError, UnreadableFile
+from tether.frontmatter import FrontMatterField, FrontMatterWarning, parse_front_matter
 
 __all__ = [
     "MAX_DESCRIPTION_CHARS",
     "MAX_SKILL_BYTES",
     "SKILL_FILE",
     "Skill",
-    "SkillFileError",
     "SkillScope",
     "SkillText",
     "parse_skill",
@@ -72,10 +67,6 @@ _SKILL_KEYS = frozenset(
 _GRANTS_NOTHING = "is shown and grants nothing: tether's permission rules decide"
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
-
-class SkillFileError(ValueError):
-    """A `SKILL.md` that cannot be used; the message names the file (and line) and says why."""
 
 
 @dataclass(frozen=True)

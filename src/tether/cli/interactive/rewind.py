@@ -16,7 +16,8 @@ from rich.text import Text
 
 from tether.cli.interactive.picker import Choice, Picker
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, PromptChanges, RestorePlan, SessionError
+from tether.errors import SessionError
+from tether.session import Conflict, PromptChanges, RestorePlan
 from tether.session.rewind import counted
 
 if TYPE_CHECKING:

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from tether.errors import ToolError
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -15,7 +14,6 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RESULTS",
     "Backend",
-    "SearchFailed",
     "SearchPage",
     "SearchRequest",
     "site_query",
@@ -23,10 +21,6 @@ __all__ = [
 
 MAX_RESULTS = 20
 """The most results one search lists (every backend can give this many per request)."""
-
-
-class SearchFailed(ToolError):
-    """A search that did not work; the message names the backend and what to fix."""
 
 
 @dataclass(frozen=True)

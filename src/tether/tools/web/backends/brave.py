@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tether.tools.web.backends.base import (
-    MAX_RESULTS,
-    SearchFailed,
-    SearchPage,
-    SearchRequest,
-    site_query,
-)
+from tether.errors import SearchFailed
+from tether.tools.web.backends.base import MAX_RESULTS, SearchPage, SearchRequest, site_query
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     MAX_TITLE_CHARS,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tether.tools.web.backends.base import SearchFailed, SearchPage, SearchRequest
+from tether.errors import SearchFailed
+from tether.tools.web.backends.base import SearchPage, SearchRequest
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     MAX_TITLE_CHARS,
