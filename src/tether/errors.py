@@ -6,7 +6,8 @@ TetherError                 the root: whatever tether refuses or cannot do, said
 │   ├── PermissionDenied    the policy or the person refused the operation
 │   └── SearchFailed        a web search that did not work (names the backend, what to fix)
 ├── ModelError              the model could not answer (no key, a broken stream, retries spent)
-│   └── ContextOverflow     the server said the prompt is longer than the model's context
+│   ├── ContextOverflow     the server said the prompt is longer than the model's context
+│   └── CredentialsError    the saved credentials file is there but cannot be used
 ├── SessionError            anything the session layer refuses, with a message for people
 │   ├── SessionNotFound     no log with that id in the store
 │   ├── SessionLocked       another writer holds the session's lock file
@@ -32,7 +33,8 @@ TetherError                 the root: whatever tether refuses or cannot do, said
 │   ├── AgentFileError      an agent file that cannot be used
 │   ├── CommandError        a known slash command used wrongly (`/mode` without a mode)
 │   ├── ArgumentsError      a tool call's arguments that name one twice, or a bad fixed value
-│   └── GlobError           a glob pattern ripgrep would refuse
+│   ├── GlobError           a glob pattern ripgrep would refuse
+│   └── BadKeys             the web page's keys file cannot be read or written as it is
 └── FileOperationFailed     (also an OSError) the filesystem refused what tether had to do
     ├── LockTimeout         another process held a settings lock past the wait
     ├── RememberFailed      rules to remember could not be written (nothing was changed)
@@ -56,10 +58,12 @@ __all__ = [
     "AgentFileError",
     "ArgumentsError",
     "BadArguments",
+    "BadKeys",
     "CheckpointError",
     "CommandError",
     "ContextOverflow",
     "CorruptLog",
+    "CredentialsError",
     "FileOperationFailed",
     "FrontMatterError",
     "GlobError",
@@ -126,6 +130,10 @@ class ModelError(TetherError):
 
 class ContextOverflow(ModelError):
     """The server refused the request because the prompt is longer than the model's context."""
+
+
+class CredentialsError(ModelError):
+    """The credentials file is there but cannot be used; the message names it and why."""
 
 
 # Sessions
@@ -254,6 +262,10 @@ class ArgumentsError(InvalidInput):
 
 class GlobError(InvalidInput):
     """A pattern ripgrep would refuse to parse."""
+
+
+class BadKeys(InvalidInput):
+    """The keys file cannot be read or written as it is; the message names it and why."""
 
 
 # The filesystem

@@ -15,7 +15,7 @@ from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, ScriptTurn
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.budget import (
+from tether.session.context.budget import (
     DEFAULT_COMPACT_AT,
     TARGET_SHARE,
     message_chars,

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from tether.cli.sessions import layout
-from tether.session.store import ParentLink, StoredSession
+from tether.session.log.store import ParentLink, StoredSession
 
 
 def _session(n: int, title: str | None, cwd: str, parent: str | None = None) -> StoredSession:

@@ -12,7 +12,7 @@ from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.models.messages import ToolResultMessage
 from tether.session import SessionConfig
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext

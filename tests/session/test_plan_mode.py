@@ -16,8 +16,8 @@ from tether.policy import (
 )
 from tether.sandbox.bwrap import find_bwrap
 from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.log.store import SessionStore
 from tether.session.replay import replay
-from tether.session.store import SessionStore
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView
 

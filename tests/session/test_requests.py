@@ -27,7 +27,7 @@ from tether.models.streaming import StreamingModel
 from tether.providers import ANTHROPIC, OPENAI
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.environment import Host
+from tether.session.context.environment_block import Host
 from tether.tools.defaults import default_tools
 
 GOLDEN = Path(__file__).parent / "golden"

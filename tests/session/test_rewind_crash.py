@@ -23,7 +23,7 @@ from tether.errors import SessionLocked
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
-from tether.session.events import RestoreEvent
+from tether.session.log.events import RestoreEvent
 from tether.tools.defaults import default_tools
 
 MIB = 1 << 20
@@ -34,7 +34,8 @@ _UNDO = """
 import asyncio, sys
 from pathlib import Path
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.errors import SessionLocked
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 store = SessionStore(Path(sys.argv[1]))

@@ -11,7 +11,7 @@ from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore, ToolCallStarted
-from tether.session.log import read_log
+from tether.session.log.eventlog import read_log
 from tether.session.replay import replay
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools

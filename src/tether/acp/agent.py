@@ -103,7 +103,7 @@ class TetherAgent:
 
         def make() -> AgentContext:
             from tether.acp.context import AgentContext
-            from tether.session.budget import DEFAULT_COMPACT_AT
+            from tether.session.context.budget import DEFAULT_COMPACT_AT
 
             return AgentContext(
                 store=store,

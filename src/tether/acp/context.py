@@ -26,9 +26,14 @@ from tether.errors import ModelError, SettingsError
 from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsFlags, load_settings
-from tether.settings.effective import effective_mode, model_catalog, thinking_level
+from tether.settings.effective import (
+    effective_mode,
+    model_catalog,
+    thinking_level,
+    web_fetch_model,
+)
 from tether.settings.effective import extra_roots as settings_roots
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
@@ -132,6 +137,7 @@ class AgentContext:
             models=self.switch_model,
             settings=settings,
             thinking=thinking_level(settings),
+            web_fetch_model=web_fetch_model(settings),
             catalog=model_catalog(settings),
         )
         return config, calls

@@ -28,7 +28,7 @@ from tether.acp.errors import INVALID_REQUEST
 from tether.commands import CheckpointCommand
 from tether.errors import RewindError
 from tether.session import Conflict, RestorePlan, Session
-from tether.session.rewind import prompt_listing
+from tether.session.rewind.plan import prompt_listing
 from tether.session.updates import ClientUpdate
 
 __all__ = ["TAKE", "checkpoint_command"]

@@ -36,6 +36,7 @@ from tether.settings.effective import (
     search_setup,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.settings.values import SandboxModeName
 from tether.skills import load_skills
@@ -232,6 +233,7 @@ def _config(
         checkpoints=False,
         settings=settings,
         thinking=thinking_level(settings),
+        web_fetch_model=web_fetch_model(settings),
         catalog=model_catalog(settings),
         models=gated(make, gate),
         # The person's agents and skills, although the logs are kept in the batch's folder.

@@ -11,7 +11,7 @@ from tether.cli.safe_output import consoles, print_json
 from tether.errors import SettingsError
 from tether.figures import short_tokens
 from tether.models.catalog import CATALOG, ModelInfo
-from tether.session.store import data_dir
+from tether.session.log.store import data_dir
 from tether.settings import load_settings
 from tether.settings.effective import model_catalog
 

@@ -15,7 +15,7 @@ from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
 from tether.errors import RewindError
 from tether.session import Conflict, RestorePlan, Session, SessionStore
-from tether.session.rewind import prompt_listing
+from tether.session.rewind.plan import prompt_listing
 
 __all__ = ["ask_conflicts", "checkpoint_command", "terminal_ask"]
 

@@ -41,6 +41,7 @@ from tether.cli.settings_args import (
     settings_flags,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
@@ -182,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
         compact_at=args.compact_at,
         settings=settings,
         thinking=thinking_level(settings),
+        web_fetch_model=web_fetch_model(settings),
         catalog=model_catalog(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),

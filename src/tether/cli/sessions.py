@@ -12,7 +12,7 @@ from rich.text import Text
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
-from tether.session.store import StoredSession
+from tether.session.log.store import StoredSession
 
 __all__ = [
     "MIN_PREFIX",

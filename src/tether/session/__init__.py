@@ -12,11 +12,11 @@ from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
-    from tether.session.events import TurnStop
+    from tether.session.log.events import TurnStop
+    from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
-    from tether.session.rewind import Conflict, PromptChanges, RestorePlan
+    from tether.session.rewind.plan import Conflict, PromptChanges, RestorePlan
     from tether.session.session import Session
-    from tether.session.store import SessionStore, StoredSession, data_dir
     from tether.session.updates import (
         AgentText,
         CheckpointSaved,
@@ -69,15 +69,15 @@ __getattr__ = lazy_names(
     {
         "DEFAULT_MAX_STEPS": "tether.session.config",
         "SessionConfig": "tether.session.config",
-        "Conflict": "tether.session.rewind",
-        "PromptChanges": "tether.session.rewind",
-        "RestorePlan": "tether.session.rewind",
-        "TurnStop": "tether.session.events",
+        "Conflict": "tether.session.rewind.plan",
+        "PromptChanges": "tether.session.rewind.plan",
+        "RestorePlan": "tether.session.rewind.plan",
+        "TurnStop": "tether.session.log.events",
         "CANCELLED": "tether.session.loop",
         "Session": "tether.session.session",
-        "SessionStore": "tether.session.store",
-        "StoredSession": "tether.session.store",
-        "data_dir": "tether.session.store",
+        "SessionStore": "tether.session.log.store",
+        "StoredSession": "tether.session.log.store",
+        "data_dir": "tether.session.log.store",
         "AgentText": "tether.session.updates",
         "ClientUpdate": "tether.session.updates",
         "ContextCompacted": "tether.session.updates",

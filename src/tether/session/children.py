@@ -32,7 +32,7 @@ from tether.policy import (
 )
 from tether.session.child_asker import child_asker
 from tether.session.config import SessionConfig
-from tether.session.events import (
+from tether.session.log.events import (
     AssistantMessageEvent,
     Event,
     ParentLink,

@@ -54,8 +54,8 @@ from tether.policy import (
     WorkspaceTrust,
 )
 from tether.sandbox.policy import SandboxPolicy
-from tether.session.events import HookRunEvent
-from tether.session.log import EventLog
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import HookRunEvent
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent

@@ -26,7 +26,7 @@ from tether.content import TextContent
 from tether.errors import PermissionDenied
 from tether.policy import PermissionOutcome
 from tether.session.calls import finished, prepare
-from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access, CommandAccess, Gate

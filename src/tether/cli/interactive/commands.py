@@ -1,6 +1,6 @@
 """The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
-`/usage` (`/cost`), `/transcript`, `/exit`. Each is listed in the shared catalog as a
-`terminal` command."""
+`/usage` (`/cost`), `/transcript`, `/login`, `/logout` (in `login`), `/exit`. Each is listed
+in the shared catalog as a `terminal` command."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from rich.text import Text
 
 from tether.cli.interactive.conversation import Conversation, model_label
 from tether.cli.interactive.live import console_like
+from tether.cli.interactive.login import login, logout
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.interactive.scrollback import Scrollback
 from tether.cli.interactive.sessions import age, resumable
@@ -318,6 +319,8 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "cost": usage,
     "transcript": transcript,
     "bashes": bashes,
+    "login": login,
+    "logout": logout,
     "exit": leave,
 }
 """The handler of each `terminal` command of the catalog."""

@@ -27,6 +27,7 @@ from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.mcp import CliMcp
+from tether.cli.model_args import missing_key
 from tether.cli.printer import Printer
 from tether.commands import (
     AgentsList,
@@ -331,6 +332,11 @@ class Conversation:
     ) -> None:
         """Send a prompt (with the files it mentions and the person's `!` commands); a slash
         command's file (`command`) first runs its `` !`cmd` `` lines, each with its card."""
+        if (missing := missing_key(self.model)) is not None:
+            # Nothing is sent or logged without a key: the prompt goes back into the box.
+            self.notice(f"{missing}, or /login", "red")
+            self.front.keep(typed if typed is not None else text)
+            return
         try:
             session = self.current()
         except SessionError as exc:

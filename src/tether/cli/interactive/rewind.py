@@ -18,7 +18,7 @@ from tether.cli.interactive.picker import Choice, Picker
 from tether.commands import CheckpointCommand
 from tether.errors import SessionError
 from tether.session import Conflict, PromptChanges, RestorePlan
-from tether.session.rewind import counted
+from tether.session.rewind.plan import counted
 
 if TYPE_CHECKING:
     from tether.cli.interactive.conversation import Conversation

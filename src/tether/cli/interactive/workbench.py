@@ -27,6 +27,7 @@ from tether.cli.settings_args import (
     settings_flags,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.commands import Command, load_commands
 from tether.errors import SettingsError, StartupError
@@ -78,6 +79,7 @@ class Workbench:
             compact_at=self.args.compact_at,
             settings=settings,
             thinking=thinking_level(settings),
+            web_fetch_model=web_fetch_model(settings),
             catalog=model_catalog(settings),
             # An agent's own model is of the same provider: the same endpoint and key.
             models=self._model,
@@ -123,11 +125,12 @@ class Workbench:
         return make_model(spec, base_url=self.args.base_url, api_key=self.args.api_key)
 
 
-def load(argv: Sequence[str], console: Console) -> Workbench:
+def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Workbench:
     """Parse `argv` and build the workbench (`BadArguments`, `StartupError` when it cannot).
 
     The workspace's settings are read here; whether to trust it is asked once the session's
-    screen can ask (`Workbench.settle_trust`).
+    screen can ask (`Workbench.settle_trust`). A model with no key is an error unless
+    `keyless` (the screen then asks for one).
     """
     from tether.errors import ModelError
 
@@ -150,7 +153,8 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
     say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))
     try:
         model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
-        require_key(model)
+        if not keyless:
+            require_key(model)
     except ModelError as exc:
         raise StartupError(str(exc)) from exc
     return Workbench(

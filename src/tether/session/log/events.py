@@ -11,7 +11,7 @@ from tether.content import ContentBlock
 from tether.hooks.record import HookDecision
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
-from tether.session.parent import ParentLink
+from tether.session.log.parent import ParentLink
 from tether.session.shown import ShownBlock
 from tether.settings.schema import HookEvent
 from tether.tools.observations import FileVersion

@@ -8,12 +8,11 @@ from pathlib import Path
 
 from tether.checkpoints import SnapshotStore
 from tether.errors import CheckpointError, RewindError, SessionBusy
-from tether.session.checkpointing import Checkpoints
-from tether.session.events import CommandEvent, Event
-from tether.session.log import EventLog
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import CommandEvent, Event
 from tether.session.replay import command_updates, restore_update
-from tether.session.restoring import apply_plan
-from tether.session.rewind import (
+from tether.session.rewind.checkpointing import Checkpoints
+from tether.session.rewind.plan import (
     PromptChanges,
     RestorePlan,
     plan_redo,
@@ -21,6 +20,7 @@ from tether.session.rewind import (
     plan_undo,
     prompt_changes,
 )
+from tether.session.rewind.restoring import apply_plan
 from tether.session.updates import ClientUpdate, FilesRestored
 
 __all__ = ["Rewinder"]

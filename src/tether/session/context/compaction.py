@@ -14,7 +14,8 @@ from pathlib import Path
 from tether.content import ContentBlock, TextContent
 from tether.models.messages import Message, UserMessage
 from tether.session.calls import PreparedCall, stored_result
-from tether.session.events import (
+from tether.session.context.history import History, derive_history
+from tether.session.log.events import (
     AssistantMessageEvent,
     CompactionEvent,
     CompactionMethod,
@@ -23,7 +24,6 @@ from tether.session.events import (
     ToolResultEvent,
     UserMessageEvent,
 )
-from tether.session.history import History, derive_history
 from tether.tools.present import call_view, result_view
 from tether.views import ReadResultView
 

@@ -25,7 +25,7 @@ from tether.checkpoints import (
 from tether.content import TextContent
 from tether.errors import CheckpointError, RewindError, UnreadableFile
 from tether.linediff import row_hunks
-from tether.session.events import (
+from tether.session.log.events import (
     CheckpointEvent,
     Event,
     RestoreAction,

@@ -14,9 +14,9 @@ from tether.models.base import Completed, Model, ModelRequest, TextDelta, Thinki
 from tether.models.catalog import ModelInfo, cost_of, model_info
 from tether.models.messages import AssistantMessage, ToolSpec
 from tether.policy import PolicyMode
-from tether.session.budget import Budget
 from tether.session.calls import close_stream, prepare
-from tether.session.compaction import (
+from tether.session.context.budget import Budget
+from tether.session.context.compaction import (
     ModelView,
     model_view,
     prune_point,
@@ -24,8 +24,15 @@ from tether.session.compaction import (
     summary_point,
     summary_request_messages,
 )
-from tether.session.environment import Host, Snapshot, environment_block, take_snapshot
-from tether.session.events import (
+from tether.session.context.environment_block import (
+    Host,
+    Snapshot,
+    environment_block,
+    take_snapshot,
+)
+from tether.session.context.system_prompt import system_prompt
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import (
     CompactionEvent,
     CompactionMethod,
     Event,
@@ -33,8 +40,6 @@ from tether.session.events import (
     ToolResultEvent,
     UsageEvent,
 )
-from tether.session.instructions import system_prompt
-from tether.session.log import EventLog
 from tether.session.replay import context_updates
 from tether.session.updates import ClientUpdate
 from tether.session.usage import sum_costs

@@ -20,7 +20,7 @@ from pydantic_core import PydanticSerializationError
 
 from tether.errors import CorruptLog, SessionLocked, UnusableCwd
 from tether.session._gc import gc_paused
-from tether.session.events import (
+from tether.session.log.events import (
     EVENT,
     HEADER,
     LOG_VERSION,
@@ -29,7 +29,7 @@ from tether.session.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from tether.session.log_bytes import MAX_HEADER_BYTES, read_log_bytes
+from tether.session.log.raw import MAX_HEADER_BYTES, read_log_bytes
 
 __all__ = [
     "MAX_HEADER_BYTES",

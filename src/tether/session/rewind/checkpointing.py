@@ -16,14 +16,14 @@ from pathlib import Path
 
 from tether.checkpoints import Snapshot, SnapshotStore, open_store
 from tether.errors import CheckpointError, ToolError
-from tether.session.events import (
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import (
     CheckpointEvent,
     Event,
     RestoreEvent,
     ToolCallRecord,
     TurnStart,
 )
-from tether.session.log import EventLog
 from tether.session.replay import checkpoint_notice
 from tether.session.updates import CheckpointSaved
 from tether.tools.invocation import parse_arguments

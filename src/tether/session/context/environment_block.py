@@ -19,7 +19,7 @@ from typing import assert_never
 from tether.policy import PolicyMode
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
-from tether.session.repository import Repository, read_repository
+from tether.session.context.repository import Repository, read_repository
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace

@@ -16,10 +16,10 @@ from pydantic import JsonValue
 
 from tether.checkpoints import Restored, finish, recover, restore
 from tether.errors import CheckpointError, RewindError
-from tether.session.checkpointing import Checkpoints
-from tether.session.events import RESTORE_ACTIONS, RestoreEvent
-from tether.session.log import EventLog
-from tether.session.rewind import RestorePlan
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import RESTORE_ACTIONS, RestoreEvent
+from tether.session.rewind.checkpointing import Checkpoints
+from tether.session.rewind.plan import RestorePlan
 
 __all__ = ["apply_plan", "journal_path", "recover_restore"]
 

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, TypeAdapter
 
-from tether.session.events import ParentLink
+from tether.session.log.events import ParentLink
 from tether.session.updates import ClientUpdate
 from tether.wire import WIRE_CONFIG, Opt
 

@@ -1,7 +1,7 @@
 """Where sessions live: `<data dir>/sessions/<id>.jsonl`, and how to list them.
 
 Listing reads a few bytes of each log with no validation library: `tether sessions` loads
-only this module. The log machinery (`tether.session.log`, the event types) loads with the
+only this module. The log machinery (`tether.session.log.eventlog`, the event types) loads with the
 first method that opens a log.
 """
 
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from tether.errors import SessionNotFound
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.log_bytes import read_log_bytes
-from tether.session.parent import ParentLink
+from tether.session.log.parent import ParentLink
+from tether.session.log.raw import read_log_bytes
 
 if TYPE_CHECKING:
-    from tether.session.events import SessionHeader
-    from tether.session.log import EventLog, LogContents
+    from tether.session.log.eventlog import EventLog, LogContents
+    from tether.session.log.events import SessionHeader
 
 __all__ = ["SessionStore", "StoredSession", "data_dir"]
 
@@ -100,8 +100,8 @@ class SessionStore:
 
         `parent` links a child session to the session and call that started it.
         """
-        from tether.session.events import SessionHeader
-        from tether.session.log import EventLog, now
+        from tether.session.log.eventlog import EventLog, now
+        from tether.session.log.events import SessionHeader
 
         session_id = self.new_id() if session_id is None else session_id
         header = SessionHeader(id=session_id, cwd=str(cwd), created_at=now(), parent=parent)
@@ -112,9 +112,9 @@ class SessionStore:
     ) -> EventLog:
         """A new, locked log (under `session_id` or a new id) that starts with `source_id`'s
         events before prompt `prompt` (`None`: every finished prompt); its header says so."""
-        from tether.session.events import ForkPoint, SessionHeader
-        from tether.session.log import EventLog, now
-        from tether.session.rewind import fork_cut
+        from tether.session.log.eventlog import EventLog, now
+        from tether.session.log.events import ForkPoint, SessionHeader
+        from tether.session.rewind.plan import fork_cut
 
         contents = self.read(source_id)
         cut = fork_cut(contents.events, prompt)
@@ -128,25 +128,25 @@ class SessionStore:
 
     def open(self, session_id: str) -> EventLog:
         """The locked log of an existing session, to continue it."""
-        from tether.session.log import EventLog
+        from tether.session.log.eventlog import EventLog
 
         return EventLog.open(self._existing(session_id))
 
     def header(self, session_id: str) -> SessionHeader:
         """Only a session's header (its cwd), read without the lock and without its events."""
-        from tether.session.log import read_header
+        from tether.session.log.eventlog import read_header
 
         return read_header(self._existing(session_id))
 
     def read(self, session_id: str) -> LogContents:
         """A session's log, read only (no lock: a running session can be shown)."""
-        from tether.session.log import read_log
+        from tether.session.log.eventlog import read_log
 
         return read_log(self._existing(session_id))
 
     def delete(self, session_id: str) -> None:
         """Remove a session's log; `SessionLocked` when a process has it open."""
-        from tether.session.log import lock_log
+        from tether.session.log.eventlog import lock_log
 
         path = self._existing(session_id)
         lock = lock_log(path)
@@ -166,7 +166,7 @@ class SessionStore:
     def rename(self, session_id: str, title: str) -> None:
         """Give a session not open here a new title (a `session/title` event appended under its
         lock); `SessionLocked` when a process has it open, which renames it itself."""
-        from tether.session.events import SessionTitle
+        from tether.session.log.events import SessionTitle
 
         event_log = self.open(session_id)
         try:

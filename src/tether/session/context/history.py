@@ -25,7 +25,7 @@ from tether.models.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from tether.session.events import (
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     AssistantThinking,

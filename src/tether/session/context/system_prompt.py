@@ -21,7 +21,12 @@ from tether.instructions import (
     reader_for,
 )
 from tether.instructions.files import is_rule_file
-from tether.session.rules import PLAN_MODE_PROMPT, RULE_FILES, base_prompt, instructions_rule
+from tether.session.context.system_rules import (
+    PLAN_MODE_PROMPT,
+    RULE_FILES,
+    base_prompt,
+    instructions_rule,
+)
 from tether.tools.registry import ToolRegistry
 from tether.tools.search.pattern import PathPattern
 from tether.tools.workspace import Workspace
