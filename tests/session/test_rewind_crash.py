@@ -23,7 +23,7 @@ from tether.errors import SessionLocked
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
-from tether.session.log.events import RestoreEvent
+from tether.session.log.workspace_events import RestoreEvent
 from tether.tools.defaults import default_tools
 
 MIB = 1 << 20

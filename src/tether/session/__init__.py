@@ -15,14 +15,14 @@ if TYPE_CHECKING:
     from tether.session.log.events import TurnStop
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
-    from tether.session.rewind.plan import Conflict, PromptChanges, RestorePlan
+    from tether.session.notices import CheckpointSaved, FilesRestored
+    from tether.session.rewind.conflicts import Conflict
+    from tether.session.rewind.plan import PromptChanges, RestorePlan
     from tether.session.session import Session
     from tether.session.updates import (
         AgentText,
-        CheckpointSaved,
         ClientUpdate,
         ContextCompacted,
-        FilesRestored,
         TitleChanged,
         ToolCallFinished,
         ToolCallPartial,
@@ -69,7 +69,7 @@ __getattr__ = lazy_names(
     {
         "DEFAULT_MAX_STEPS": "tether.session.config",
         "SessionConfig": "tether.session.config",
-        "Conflict": "tether.session.rewind.plan",
+        "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",
         "RestorePlan": "tether.session.rewind.plan",
         "TurnStop": "tether.session.log.events",
@@ -81,8 +81,8 @@ __getattr__ = lazy_names(
         "AgentText": "tether.session.updates",
         "ClientUpdate": "tether.session.updates",
         "ContextCompacted": "tether.session.updates",
-        "CheckpointSaved": "tether.session.updates",
-        "FilesRestored": "tether.session.updates",
+        "CheckpointSaved": "tether.session.notices",
+        "FilesRestored": "tether.session.notices",
         "TitleChanged": "tether.session.updates",
         "ToolCallFinished": "tether.session.updates",
         "ToolCallPartial": "tether.session.updates",

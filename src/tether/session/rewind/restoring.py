@@ -17,7 +17,7 @@ from pydantic import JsonValue
 from tether.checkpoints import Restored, finish, recover, restore
 from tether.errors import CheckpointError, RewindError
 from tether.session.log.eventlog import EventLog
-from tether.session.log.events import RESTORE_ACTIONS, RestoreEvent
+from tether.session.log.workspace_events import RESTORE_ACTIONS, RestoreEvent
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.plan import RestorePlan
 
