@@ -318,7 +318,9 @@ def run_command_or_prompt(
             # A program reading JSON lines is no one to ask.
             at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
             ask = terminal_ask(err) if at_terminal else None
-            return checkpoint_command(session, meant, printer=printer, err=err, ask=ask)
+            return checkpoint_command(
+                session, meant, typed=prompt, printer=printer, err=err, ask=ask
+            )
         case _:
             assert_never(meant)
 

@@ -280,7 +280,10 @@ async def _page(conversation: Conversation, text: str) -> None:
     if pager is None or not isinstance(scrollback, Scrollback):
         scrollback.write(text)
         return
-    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    # F: a text that fits on the screen is printed as it is. No X: less then takes the
+    # alternate screen and gives it back on `q`, so its last page is not left in the
+    # scrollback (less sends no init for a text it prints whole).
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FR")}
 
     def run() -> None:
         try:

@@ -274,8 +274,11 @@ class Conversation:
     # Output.
 
     def say(self, renderable: RenderableType) -> None:
-        """Print into the scrollback."""
-        self.printer.close()
+        """Print into the scrollback. While a turn runs (`/usage` typed as the model writes)
+        the text streaming in stays live under the spinner: printed now, it would cut the
+        reply in two around what is said."""
+        if self.session is None or not self.session.running:
+            self.printer.close()
         self.console.print(renderable)
 
     def notice(self, message: str, style: str = "dim") -> None:
@@ -343,7 +346,7 @@ class Conversation:
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
-                await checkpoint_command(self, meant)
+                await checkpoint_command(self, meant, text)
 
     async def prompt(
         self, text: str, typed: str | None = None, command: CommandFile | None = None

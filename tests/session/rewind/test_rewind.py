@@ -24,7 +24,7 @@ from tether.session import FilesRestored, SessionConfig
 from tether.session.log.workspace_events import CheckpointEvent, RestoreEvent
 from tether.tools.defaults import default_tools
 
-SAMPLE = Path(__file__).parents[1] / "mcp" / "sample_server.py"
+SAMPLE = Path(__file__).parents[2] / "mcp" / "sample_server.py"
 
 BASH = (
     "echo appended >> old.txt && rm gone.txt && printf 'made\\n' > made.txt"
