@@ -4,6 +4,7 @@ a real session that changed real files."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,3 +114,18 @@ async def test_a_refusal_is_answered_with_the_command_logged_once(
         (None, f"Cannot undo: {failed.value}\n"),
     ]
     assert (ws / "a.py").exists()  # nothing was restored
+
+
+async def test_a_restore_that_cannot_be_finished_is_named_and_the_session_opens(
+    ws: Path, sessions: Sessions, home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = await _changed(ws, sessions)
+    session.close()
+    (home / "sessions" / f"{session.id}.restore.json").write_text("not a journal")
+    config = SessionConfig(model=script({"text": "ok"}), tools=default_tools())
+    with caplog.at_level(logging.WARNING, logger="tether.session.rewind.rewinder"):
+        loaded = sessions.load(session.id, config)
+    assert f"session {session.id}: an interrupted restore could not be finished" in caplog.text
+    assert "is not readable" in caplog.text
+    assert loaded.events == session.events  # nothing recorded, nothing lost
+    assert (ws / "a.py").read_text() == "x = 1\n"
