@@ -9,9 +9,9 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
   nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
 - `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
   skills it finds, and a floor never imports its own neighbours.
-- `errors.py` (the one exception tree) stands on the ground floor, so that every floor can
-  raise and catch its errors; `beneath.py` (opening exactly the path that was checked) stands
-  with `bounded.py`, for the tools, the sandbox and the checkpoints alike.
+- `errors.py` (the one exception tree) stands below everything, so that every floor can
+  raise and catch its errors (it imports nothing); `beneath.py` (opening exactly the path
+  that was checked) stands with `bounded.py`, for the tools, the sandbox and the checkpoints.
 - `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
   and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
   imports nothing of tether, and the settings' rules, the policy and the tools may ask it.
@@ -38,6 +38,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
+    ("errors",),
     (
         "tether",  # the package itself: `__version__`
         "wire",
@@ -49,7 +50,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "home",
         "lazy",
         "gitenv",
-        "errors",
     ),
     ("bounded", "beneath", "version"),
     ("views", "content"),

@@ -12,16 +12,6 @@ from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
-    from tether.session.errors import (
-        CorruptLog,
-        PromptFailed,
-        RewindError,
-        SessionBusy,
-        SessionError,
-        SessionLocked,
-        SessionNotFound,
-        UnusableCwd,
-    )
     from tether.session.log.events import TurnStop
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
@@ -53,18 +43,11 @@ __all__ = [
     "ClientUpdate",
     "Conflict",
     "ContextCompacted",
-    "CorruptLog",
     "FilesRestored",
     "PromptChanges",
-    "PromptFailed",
     "RestorePlan",
-    "RewindError",
     "Session",
-    "SessionBusy",
     "SessionConfig",
-    "SessionError",
-    "SessionLocked",
-    "SessionNotFound",
     "SessionStore",
     "StoredSession",
     "TitleChanged",
@@ -74,7 +57,6 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "TurnStop",
-    "UnusableCwd",
     "UsageChanged",
     "UserImage",
     "UserResource",
@@ -87,14 +69,6 @@ __getattr__ = lazy_names(
     {
         "DEFAULT_MAX_STEPS": "tether.session.config",
         "SessionConfig": "tether.session.config",
-        "CorruptLog": "tether.session.errors",
-        "PromptFailed": "tether.session.errors",
-        "SessionBusy": "tether.session.errors",
-        "SessionError": "tether.session.errors",
-        "SessionLocked": "tether.session.errors",
-        "SessionNotFound": "tether.session.errors",
-        "UnusableCwd": "tether.session.errors",
-        "RewindError": "tether.session.errors",
         "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",
         "RestorePlan": "tether.session.rewind.plan",

@@ -22,8 +22,8 @@ from typing import Protocol
 from tether.agents import CHILD_PREAMBLE, AgentCatalog, AgentDefinition, child_tools
 from tether.agents.preload import agent_prompt
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError, PromptFailed, ToolError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import (
@@ -32,7 +32,6 @@ from tether.policy import (
 )
 from tether.session.child_asker import child_asker
 from tether.session.config import SessionConfig
-from tether.session.errors import PromptFailed
 from tether.session.log.events import (
     AssistantMessageEvent,
     Event,

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tether.agents import AgentCatalog, load_agents
-from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.errors import CheckpointError, SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
@@ -22,7 +22,6 @@ from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context.window import Context
-from tether.session.errors import SessionBusy
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (

@@ -34,7 +34,6 @@ from tether.commands import (
     AgentsList,
     CheckpointCommand,
     Command,
-    CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
@@ -42,8 +41,9 @@ from tether.commands import (
     resolve,
 )
 from tether.content import ContentBlock, TextContent
+from tether.errors import CommandError, ModelError, PromptFailed, SessionError
 from tether.figures import short_tokens
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
@@ -54,7 +54,7 @@ from tether.policy import (
     RejectWithMessage,
     is_mode,
 )
-from tether.session import PromptFailed, Session, SessionError
+from tether.session import Session
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
 from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
@@ -346,7 +346,7 @@ class Conversation:
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
-                await checkpoint_command(self, meant)
+                await checkpoint_command(self, meant, text)
 
     async def prompt(
         self, text: str, typed: str | None = None, command: CommandFile | None = None

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tether.errors import SessionNotFound
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.errors import SessionNotFound
 from tether.session.log.parent import ParentLink
 from tether.session.log.raw import read_log_bytes
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tether.bounded import UnreadableFile
 from tether.checkpoints import (
     Blob,
     Change,
-    CheckpointError,
     DiskState,
     FileState,
     LineCount,
@@ -25,8 +23,8 @@ from tether.checkpoints import (
     disk_state,
 )
 from tether.content import TextContent
+from tether.errors import CheckpointError, RewindError, UnreadableFile
 from tether.linediff import row_hunks
-from tether.session.errors import RewindError
 from tether.session.log.events import Event, TurnEnd, TurnStart, UserMessageEvent
 from tether.session.log.workspace_events import CheckpointEvent, RestoreAction, RestoreEvent
 from tether.session.rewind.conflicts import Conflict
@@ -34,7 +32,6 @@ from tether.session.rewind.conflicts import Conflict
 __all__ = [
     "PromptChanges",
     "RestorePlan",
-    "RewindError",
     "counted",
     "fork_cut",
     "plan_redo",
