@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_f
 from tether.figures import duration, short_tokens
 from tether.policy.asker import PermissionOutcome
 from tether.session.log.events import CompactionMethod, TurnStop
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
     CommandAnswered,
@@ -23,7 +24,6 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView

@@ -12,13 +12,13 @@ from tether.hooks.record import HookDecision
 from tether.models.messages import FinishReason
 from tether.policy.asker import PermissionOutcome
 from tether.session.log.parent import ParentLink
+from tether.session.log.shown import ShownBlock
 from tether.session.log.workspace_events import (
     CheckpointEvent,
     CommandEvent,
     RestoreEvent,
     TrustEvent,
 )
-from tether.session.shown import ShownBlock
 from tether.settings.schema import HookEvent
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
