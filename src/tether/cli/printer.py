@@ -23,6 +23,7 @@ from tether.render.plan_card import render_plan
 from tether.render.read_card import render_read_result
 from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
     CommandAnswered,
@@ -30,7 +31,6 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     AgentThought,

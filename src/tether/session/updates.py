@@ -15,6 +15,7 @@ from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_f
 
 from tether.figures import duration, short_tokens
 from tether.session.log.events import CompactionMethod, TurnStop
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
     CommandAnswered,
@@ -22,7 +23,6 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.access import PermissionOutcome
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
