@@ -23,11 +23,12 @@ from tether.acp.mcp import ClientServer, SessionMcp
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.commands import load_commands
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError, SettingsError
+from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
 from tether.session.context.budget import DEFAULT_COMPACT_AT
-from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
+from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.effective import (
     effective_mode,
     model_catalog,

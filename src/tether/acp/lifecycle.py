@@ -22,7 +22,8 @@ from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.skills import announce_skills
 from tether.acp.switches import honour_logged_model, list_models, session_options
 from tether.acp.workspace import announce
-from tether.session import CorruptLog, Session, SessionLocked, SessionNotFound
+from tether.errors import CorruptLog, SessionLocked, SessionNotFound
+from tether.session import Session
 
 __all__ = [
     "LIST_PAGE",

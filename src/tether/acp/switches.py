@@ -32,7 +32,8 @@ from tether.acp.config import (
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR
 from tether.acp.modes import parse_mode
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError
+from tether.models.base import Model
 from tether.models.catalog import offered_models, offered_now
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level

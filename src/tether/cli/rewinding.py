@@ -13,7 +13,8 @@ from rich.text import Text
 
 from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, RewindError, Session
+from tether.errors import RewindError
+from tether.session import Conflict, Session
 from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
 from tether.session.rewind.rewinder import Forked, Listing, Restored
 

@@ -24,8 +24,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
-from tether.models.base import ModelError
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import Failure
 from tether.providers import Provider

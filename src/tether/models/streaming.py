@@ -15,8 +15,9 @@ from contextlib import aclosing
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from tether.errors import ModelError
 from tether.models.assembly import Delta
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, Usage
+from tether.models.base import Completed, ModelEvent, ModelRequest, Usage
 from tether.models.failures import Endpoint, server_message
 from tether.models.listing import cached_list, endpoint_list
 from tether.models.messages import AssistantMessage

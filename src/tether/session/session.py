@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tether.agents import AgentCatalog, load_agents
-from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.errors import SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
@@ -22,7 +22,6 @@ from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context.window import Context
-from tether.session.errors import SessionBusy
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (
@@ -35,16 +34,15 @@ from tether.session.log.events import (
     TurnStop,
     UserMessageEvent,
 )
+from tether.session.log.shown import ShownBlock
 from tether.session.log.store import SessionStore
 from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
 from tether.session.notices import TrustSettled
 from tether.session.replay import replay
 from tether.session.rewind.checkpointing import Checkpoints
-from tether.session.rewind.restoring import recover_restore
 from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
-from tether.session.shown import ShownBlock
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule
@@ -205,7 +203,7 @@ class Session:
         try:
             session = cls(event_log, config, store.root)
             session._loop.close_interrupted()
-            session._finish_interrupted_restore()
+            session.rewind.recover()
         except BaseException:
             event_log.close()
             raise
@@ -389,14 +387,6 @@ class Session:
     def window(self) -> int:
         """The tokens the model's context holds."""
         return self._context.budget.window
-
-    def _finish_interrupted_restore(self) -> None:
-        try:
-            recover_restore(self._log, self._checkpoints)
-        except CheckpointError as exc:
-            log.warning(
-                "session %s: an interrupted restore could not be finished: %s", self.id, exc
-            )
 
     def _append(self, event: E) -> E:
         return self._log.append(event)

@@ -28,11 +28,11 @@ from tether.cli.interactive.sessions import age, resumable
 from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
+from tether.errors import SessionError
 from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
 from tether.models.thinking import parse_level
 from tether.policy import MODES
-from tether.session import SessionError
 from tether.session.usage import usage_report
 from tether.settings.report import permissions_text
 

@@ -34,7 +34,6 @@ from tether.commands import (
     AgentsList,
     CheckpointCommand,
     Command,
-    CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
@@ -42,8 +41,9 @@ from tether.commands import (
     resolve,
 )
 from tether.content import ContentBlock, TextContent
+from tether.errors import CommandError, ModelError, PromptFailed, SessionError
 from tether.figures import short_tokens
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
@@ -54,11 +54,11 @@ from tether.policy import (
     RejectWithMessage,
     is_mode,
 )
-from tether.session import PromptFailed, Session, SessionError
+from tether.session import Session
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.log.shown import ShownBlock
 from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
-from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
 from tether.skills import skills_text
 

@@ -16,7 +16,8 @@ from rich.text import Text
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.rewinding import conflict_diff
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, PromptChanges, RewindError, Session, SessionError
+from tether.errors import RewindError, SessionError
+from tether.session import Conflict, PromptChanges, Session
 from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
 from tether.session.rewind.plan import counted
 from tether.session.rewind.rewinder import Forked, Listing, Restored
