@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from tests.support import KINDS, make, within
-from tether.agents import AgentCatalog, AgentFileError, load_agents, read_agent_file
+from tether.agents import AgentCatalog, load_agents, read_agent_file
 from tether.beneath import opener_below
-from tether.bounded import UnreadableFile, read_bounded
+from tether.bounded import read_bounded
 from tether.commands import load_commands
 from tether.commands.catalog import parse_command_file
+from tether.errors import AgentFileError, UnreadableFile
 from tether.instructions import load_instructions
 from tether.session.context.system_prompt import system_prompt
 from tether.settings import Settings, load_settings

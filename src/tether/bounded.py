@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tether.errors import ToolError
+from tether.errors import ToolError, UnreadableFile
 from tether.jsontext import parse_json
 
 __all__ = [
     "DEFAULT_LIMIT",
     "Opener",
-    "UnreadableFile",
     "read_bounded",
     "read_bounded_fd",
     "read_bounded_json",
@@ -34,10 +33,6 @@ DEFAULT_LIMIT = 1024 * 1024
 
 Opener = Callable[[Path, int], int]
 """Opens a path with `os.open`'s flags and returns the descriptor (as `os.open` does)."""
-
-
-class UnreadableFile(ValueError):
-    """The file exists but is not something to read: not a regular file, too large, not text."""
 
 
 def read_bounded(

@@ -27,20 +27,25 @@ from __future__ import annotations
 import datetime
 import logging
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
+from tether.errors import FrontMatterError
+
 __all__ = [
     "FrontMatter",
-    "FrontMatterError",
     "FrontMatterField",
     "FrontMatterWarning",
+    "catalog_notes",
     "log_once",
     "parse_front_matter",
+    "pop_description",
+    "pop_name",
     "split_items",
+    "unused_keys",
 ]
 
 _LOGGED: set[str] = set()
@@ -54,20 +59,6 @@ def log_once(log: logging.Logger, message: str) -> None:
 
 
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?")
-
-
-class FrontMatterError(ValueError):
-    """Front matter that cannot be read; `line` is the faulty line of the file (1-based)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-
-    def where(self, path: object) -> str:
-        """The message after `PATH:LINE: ` (or `PATH: `)."""
-        place = f"{path}:{self.line}" if self.line is not None else str(path)
-        return f"{place}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -175,6 +166,50 @@ def parse_front_matter(
     except _NotYaml:
         fields = _lenient_fields(block, {k.lower() for k in known})
         return FrontMatter(fields, body, lenient=True)
+
+
+def pop_name(
+    fields: dict[str, FrontMatterField], default: str, pattern: re.Pattern[str], rule: str
+) -> str:
+    """The `name` field taken out of `fields` (else `default`), which must match `pattern`;
+    `rule` is what the error says a name is not (`a skill name (letters, ...)`)."""
+    field = fields.pop("name", None)
+    name = field.text().strip() if field is not None else default
+    if not pattern.fullmatch(name):
+        raise FrontMatterError(f"{name!r} is not {rule}", field.line if field else None)
+    return name
+
+
+def pop_description(fields: dict[str, FrontMatterField]) -> FrontMatterField:
+    """The `description` field taken out of `fields`: required, since the model chooses by it."""
+    field = fields.pop("description", None)
+    if field is None:
+        raise FrontMatterError("no description (the front matter needs `description:`)")
+    return field
+
+
+def unused_keys(
+    path: object,
+    fields: Mapping[str, FrontMatterField],
+    reasons: Mapping[str, str],
+    otherwise: str,
+) -> list[FrontMatterWarning]:
+    """A warning for each field left in `fields`: why the format's keys in `reasons` are not
+    used, `otherwise` for keys the format does not have."""
+    return [
+        FrontMatterWarning(path, field.line, field.key, reasons.get(key, otherwise))
+        for key, field in fields.items()
+    ]
+
+
+def catalog_notes(warnings: Collection[str], left_out: Collection[str]) -> list[str]:
+    """The end of a catalog's report (`/agents`, `/skills`): what its files say that is not
+    supported, and the files left out, each with why."""
+    lines: list[str] = []
+    for heading, items in (("Not supported:", warnings), ("Left out:", left_out)):
+        if items:
+            lines += ["", heading, *(f"  {item}" for item in items)]
+    return lines
 
 
 def split_items(text: str, *, spaces: bool = False) -> list[str]:

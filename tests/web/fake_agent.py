@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import json
 import os
 import uuid
@@ -88,6 +89,14 @@ KEY_METHOD = EnvVarAuthMethod(
 TERMINAL_METHOD = TerminalAuthMethod(
     id="fake-terminal", name="Log in with a browser", type="terminal", args=["--login"]
 )
+
+
+def _opencode_edit(old: str, new: str) -> dict[str, str]:
+    """The raw input of opencode's edit permission: `filepath` and a unified `diff`."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), "calc.py", "calc.py"
+    )
+    return {"filepath": "/work/demo/calc.py", "diff": "".join(lines)}
 
 
 def _meta(view: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -212,6 +221,9 @@ class FakeAgent:
                     return PromptResponse(stop_reason="cancelled")
                 await asyncio.sleep(0.05)
             return PromptResponse(stop_reason="end_turn")
+        if text.strip().endswith("todos"):
+            await self._todos(session_id)
+            return PromptResponse(stop_reason="end_turn")
         await self._say(session_id, "Reading the file first.")
         await self._read(session_id)
         await self._bash(session_id)
@@ -229,6 +241,34 @@ class FakeAgent:
                 session_id,
                 AgentMessageChunk(session_update="agent_message_chunk", content=text_block(piece)),
             )
+
+    async def _todos(self, session_id: str) -> None:
+        # As opencode reports its todowrite: the list in rawInput, and no `plan` update.
+        todos = [
+            {"content": "Read the code", "status": "completed", "priority": "high", "id": "1"},
+            {"content": "Fix the bug", "status": "in_progress", "priority": "high", "id": "2"},
+            {"content": "Run the tests", "status": "pending", "priority": "medium", "id": "3"},
+        ]
+        await self._emit(
+            session_id,
+            ToolCallStart(
+                session_update="tool_call",
+                tool_call_id="todo-1",
+                title="todowrite",
+                kind="other",
+                status="pending",
+                raw_input={"todos": todos},
+            ),
+        )
+        await self._emit(
+            session_id,
+            ToolCallProgress(
+                session_update="tool_call_update",
+                tool_call_id="todo-1",
+                status="completed",
+                content=[tool_content(text_block(json.dumps(todos, indent=2)))],
+            ),
+        )
 
     async def _read(self, session_id: str) -> None:
         call_view = {
@@ -342,6 +382,8 @@ class FakeAgent:
                     title="Edit calc.py",
                     kind="edit",
                     field_meta=_meta(call_view if self.views else None),
+                    # Without views it asks as opencode does: the path and a unified diff.
+                    raw_input=None if self.views else _opencode_edit(old, new),
                 ),
                 options=[
                     PermissionOption(option_id="allow-once", name="Allow once", kind="allow_once"),

@@ -41,14 +41,9 @@ from pathlib import Path
 from typing import Literal
 
 from tether.beneath import opener_below
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.frontmatter import (
-    FrontMatterError,
-    FrontMatterField,
-    FrontMatterWarning,
-    log_once,
-    parse_front_matter,
-)
+from tether.bounded import read_bounded_text
+from tether.errors import FrontMatterError, UnreadableFile
+from tether.frontmatter import FrontMatterField, FrontMatterWarning, log_once, parse_front_matter
 from tether.home import claude_home
 
 __all__ = [

@@ -15,9 +15,9 @@ import mcp_types
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
+from tether.errors import McpServerError, ToolError
 from tether.mcp.answer import McpAnswer, mcp_answer
-from tether.mcp.connection import McpConnection, McpServerError
+from tether.mcp.connection import McpConnection
 from tether.tools.access import McpAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext

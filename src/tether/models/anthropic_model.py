@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from tether.models.anthropic_cache import cached_messages, cached_system, cached_tools
 from tether.models.anthropic_convert import (
@@ -26,8 +26,6 @@ __all__ = ["DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "AnthropicModel"]
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_MAX_TOKENS = 8192
-TRANSIENT_STREAM_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error"})
-"""Error events inside a stream that are worth a retry when nothing was streamed yet."""
 
 
 class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
@@ -37,6 +35,10 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
     label = "Anthropic API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before message_stop"
+    transient_stream_errors: ClassVar[frozenset[str]] = frozenset(
+        {"overloaded_error", "api_error", "rate_limit_error"}
+    )
+    """Error events inside a stream that are worth a retry when nothing was streamed yet."""
 
     def __init__(
         self,
@@ -90,7 +92,7 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
                 failure = self._endpoint.broken(
                     f"the stream from {self.base_url} failed: {message}"
                 )
-                return Failure(failure.error, retryable=exc.type in TRANSIENT_STREAM_ERRORS)
+                return Failure(failure.error, retryable=exc.type in self.transient_stream_errors)
             return self._http(
                 exc.status_code, exc.body, exc.message, exc.response.headers, exc.type
             )

@@ -330,7 +330,8 @@ class PolicyGate:
         return project_rules(access, verdict, settings)
 
     async def _remember(self, texts: Sequence[str]) -> None:
-        from tether.settings.remember import RememberFailed, remember_rules
+        from tether.errors import RememberFailed
+        from tether.settings.remember import remember_rules
 
         settings = self.settings
         assert settings is not None

@@ -15,8 +15,8 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
-from tether.skills import SkillCatalog, SkillFileError, SkillText, read_skill_text
+from tether.errors import SkillFileError, ToolError
+from tether.skills import SkillCatalog, SkillText, read_skill_text
 from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool

@@ -3,7 +3,8 @@
 The page renders a `_meta.tether.view` only after it passed the card unions here; a view
 that does not validate (an unknown card, a malformed field) is dropped, so the page falls
 back to the update's standard ACP content. Read cards gain `tokens` (Pygments, one token
-list per line), web and task cards gain `html` (their markdown rendered safely), and every
+list per line), web and task cards, and generic cards whose content is Markdown (a plan), gain
+`html` (their markdown rendered safely), and every
 file diff, in a card or in standard content, gains `hunks`. An agent's permission request
 carries its call's card in `_meta.tether.delegated.view`, checked and enriched the same way.
 """
@@ -20,6 +21,8 @@ from tether.linediff import RowHunk, placed_diffs, row_hunks
 from tether.views import (
     DiffCallView,
     DiffResultView,
+    GenericCallView,
+    GenericResultView,
     ReadResultView,
     TaskResultView,
     WebFetchResultView,
@@ -29,7 +32,7 @@ from tether.views import (
 )
 from tether.web.markdown import markdown_html
 
-__all__ = ["enrich_tool_call", "enrich_update"]
+__all__ = ["enrich_tool_call", "enrich_update", "with_hunks"]
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +52,7 @@ def enrich_tool_call(tool_call: dict[str, Any], *, call: bool) -> dict[str, Any]
     """
     out = dict(tool_call)
     if isinstance(content := out.get("content"), list):
-        out["content"] = [_with_hunks(item) for item in content]
+        out["content"] = [with_hunks(item) for item in content]
     meta = out.get("_meta")
     if isinstance(meta, dict) and isinstance(tether := meta.get("tether"), dict):
         view = tether.get("view")
@@ -89,6 +92,11 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
             dumped["html"] = markdown_html(content)
         case TaskResultView(summary=summary) if summary:
             dumped["html"] = markdown_html(summary)
+        case (
+            GenericCallView(content=str(content), markdown=True)
+            | GenericResultView(content=str(content), markdown=True)
+        ):
+            dumped["html"] = markdown_html(content)
         case _:
             pass
     return dumped
@@ -105,7 +113,8 @@ def _hunk_json(hunk: RowHunk) -> dict[str, Any]:
     }
 
 
-def _with_hunks(item: Any) -> Any:
+def with_hunks(item: Any) -> Any:
+    """A content item with its numbered `hunks` when it is a file diff; any other as it is."""
     # ACP's `{type: "diff"}` content: by ACP's convention whole files, numbered from 1.
     if not isinstance(item, dict) or not isinstance(new := item.get("newText"), str):
         return item

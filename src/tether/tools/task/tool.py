@@ -134,6 +134,7 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
                     tool_calls=step.tool_calls,
                     stop_reason="running",
                     activity=step.activity,
+                    thought=step.thought,
                 )
             )
 

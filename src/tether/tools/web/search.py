@@ -14,7 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
+from tether.errors import SearchFailed, ToolError
 from tether.tools.access import SearchAccess
 from tether.tools.arguments import Alias, ToolArguments
 from tether.tools.base import Tool
@@ -26,7 +26,6 @@ from tether.tools.web.backends import (
     Backend,
     NoSearch,
     SearchChoice,
-    SearchFailed,
     SearchPage,
     SearchRequest,
     SearchSetup,

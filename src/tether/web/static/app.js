@@ -7,7 +7,7 @@ import { Composer } from "./composer.js";
 import { Connection } from "./connection.js";
 import { Header } from "./header.js";
 import { PermissionsPanel } from "./permissions.js";
-import { PlanPanel } from "./plan.js";
+import { PlanPanel, todoEntries } from "./plan.js";
 import { Rewind } from "./rewind.js";
 import { SignInPanel } from "./signin.js";
 import { Sidebar } from "./sidebar.js";
@@ -318,6 +318,14 @@ function onUpdate(update) {
       if (update.title) header.agentTitle(update.title);
       transcript.apply(update);
       return;
+    case "tool_call":
+    case "tool_call_update": {
+      // A todo tool's checklist is the plan, whether or not the agent also sends `plan`.
+      const todos = todoEntries(update.rawInput);
+      if (todos) plan.show(todos);
+      transcript.apply(update);
+      return;
+    }
     default:
       transcript.apply(update);
   }
