@@ -32,6 +32,7 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
     """Streams messages through the official `anthropic` SDK."""
 
     kind = "anthropic"
+    sdk = "anthropic"
     label = "Anthropic API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before message_stop"
