@@ -210,3 +210,34 @@ def test_the_walk_sees_hidden_imports() -> None:
         ("tether.web.app", False),
         ("tether.views", True),
     ]
+
+
+SESSION_LOG_NEEDS = {"tether.session._gc"}
+"""What `session/log/` may import of the rest of the session: the collector pause."""
+
+
+def test_the_session_log_is_the_sessions_ground_floor() -> None:
+    """`session/log/` (events, the log file, the store) is what the rest of the session reads
+    and writes; it imports nothing of the loop, the context, rewind or replay above it."""
+    wrong = [
+        f"{_where(i)}: {i.importer} imports {i.target}"
+        for i in IMPORTS
+        if i.importer.startswith("tether.session.log.")
+        and i.target.startswith("tether.session.")
+        and not i.target.startswith("tether.session.log.")
+        and i.target not in SESSION_LOG_NEEDS
+    ]
+    assert not wrong, "session/log/ reaching up:\n" + "\n".join(wrong)
+
+
+def test_context_and_rewind_stand_apart() -> None:
+    """What the model is sent (`session/context/`) and putting files back (`session/rewind/`)
+    share the log, never each other."""
+    apart = ("tether.session.context.", "tether.session.rewind.")
+    wrong = [
+        f"{_where(i)}: {i.importer} imports {i.target}"
+        for i in IMPORTS
+        for here, there in (apart, apart[::-1])
+        if i.importer.startswith(here) and i.target.startswith(there)
+    ]
+    assert not wrong, "context/ and rewind/ importing each other:\n" + "\n".join(wrong)

@@ -17,7 +17,7 @@ import pytest
 from tests.cli.test_cli import _script
 from tests.cli.tmux import Tmux, needs_tmux
 from tests.cli.tui import Tui
-from tests.models.sse_server import Reply, SSEServer
+from tests.models.sse_server import Reply, SSEServer, sse_reply
 
 
 @pytest.fixture
@@ -155,3 +155,54 @@ def test_the_transcript_pager_leaves_nothing_behind(
     # The conversation once, and no page of the pager left in the scrollback.
     assert pane.everything.count("item 40 of the answer") == 1
     assert pane.everything.count("item 20 of the answer") == 1
+
+
+@pytest.fixture
+def thinking_long() -> Iterator[str]:
+    """An OpenAI-compatible server on loopback that answers nothing until the client hangs
+    up (the spinner says `thinking` all along); its base URL."""
+    loop = asyncio.new_event_loop()
+    server = SSEServer()
+    started = threading.Event()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        async with server:
+            server.answer = lambda _request: sse_reply("openai_text.sse", hold_after=0)
+            started.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    try:
+        yield server.url
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
+
+
+@needs_tmux
+@pytest.mark.parametrize("columns", [120, 200])
+def test_a_narrower_terminal_leaves_no_spinner_line_behind(
+    tmp_path: Path, ws: Path, panes: list[Tmux], thinking_long: str, columns: int
+) -> None:
+    home = tmp_path / "home"
+    args = ["--model", "openai:m", "--base-url", f"{thinking_long}/v1", "--api-key", "k"]
+    # A screen full of what came before: the live screen is at its bottom, as after a day.
+    before = "seq 1 40"
+    pane = Tmux(home, args, cwd=ws, columns=columns, rows=20, env={}, before=before)
+    panes.append(pane)
+    pane.wait_for("m ·")
+    pane.line("first")
+    pane.wait_for("thinking")
+    # tmux rewraps each line wider than the pane: the rules, the status bar.
+    pane.resize(60, 20)
+    pane.wait(lambda: "─" * 61 not in pane.display, "the redraw at 60 columns")
+    pane.wait_for("thinking")
+    pane.press("Escape")
+    pane.wait_for("cancelled")
+    pane.wait_gone("thinking")
+    assert "thinking" not in pane.everything
+    assert pane.everything.count("> first") == 1

@@ -42,7 +42,9 @@ class Tmux:
         columns: int = 120,
         rows: int = 30,
         env: dict[str, str] | None = None,
+        before: str | None = None,
     ) -> None:
+        """`before`: a shell line run in the pane first (output above, as after a day)."""
         assert TMUX is not None
         # A short path of its own: a socket's path is limited to about 100 bytes.
         self._dir = Path(tempfile.mkdtemp(prefix="tmux-"))
@@ -57,6 +59,9 @@ class Tmux:
             if not env or name not in env:
                 environment.pop(name, None)
         command = " ".join(_quoted(part) for part in [str(TETHER), *args])
+        if before is not None:
+            script = before + '; exec "$@"'
+            command = f"bash -c {_quoted(script)} - {command}"
         self._run(
             ["new-session", "-d", "-x", str(columns), "-y", str(rows), "-c", str(cwd), command],
             env=environment,

@@ -1,5 +1,8 @@
 """Sessions: the append-only event log, the loop over it, and the updates clients render.
 
+`log/` is the log (its events, the file, the store), `context/` what the model is sent,
+`rewind/` rewind, undo, redo and fork; the loop, the call runner and replay stand here.
+
 store = SessionStore.default()
 session = Session.create(store, cwd, SessionConfig(model=model, tools=default_tools()))
 stop = await session.prompt([TextContent(text="...")], on_update=print)

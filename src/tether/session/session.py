@@ -34,6 +34,7 @@ from tether.session.log.events import (
     TurnStop,
     UserMessageEvent,
 )
+from tether.session.log.shown import ShownBlock
 from tether.session.log.store import SessionStore
 from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
@@ -43,7 +44,6 @@ from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.restoring import recover_restore
 from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
-from tether.session.shown import ShownBlock
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule

@@ -56,9 +56,9 @@ from tether.policy import (
 )
 from tether.session import Session
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.log.shown import ShownBlock
 from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
-from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
 from tether.skills import skills_text
 
