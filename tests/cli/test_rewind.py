@@ -56,14 +56,31 @@ def test_rewind_lists_undo_and_redo_restore_and_fork_branches(tmp_path: Path, ws
     shown = tether(home, "show", sid)
     assert "checkpoint: prompt 1 changed 2 files" in shown.stdout
     assert "undo: restored 2 files" in shown.stdout and "redo: restored 2 files" in shown.stdout
+    # Each command is shown as the person typed it, before tether's answer, as on ACP.
+    lines = shown.stdout.splitlines()
+    for command, answer in (
+        ("> /rewind", "prompts of session"),
+        ("> /undo", "undo: restored 2 files"),
+        ("> /redo", "redo: restored 2 files"),
+    ):
+        assert lines[lines.index(command) + 1].startswith(answer), shown.stdout
+
+    forking = tether(home, "run", "/fork 1", "--continue", sid)
+    assert forking.returncode == 0, forking.stderr
+    fork_id = re.search(r" as (\S+): tether run --continue", forking.stderr)
+    assert fork_id is not None, forking.stderr
+    lines = tether(home, "show", sid).stdout.splitlines()
+    said = lines[lines.index("> /fork 1") + 1]
+    assert said == f"Forked this session before prompt 1 as {fork_id[1]}."
 
 
 def test_a_conflict_is_asked_at_the_terminal(tmp_path: Path, ws: Path) -> None:
     sid = _changes(tmp_path, ws)
     (ws / "a.py").write_text("x = 'mine'\n")
     terminal = Terminal(tmp_path / "home", ["run", "/undo", "--continue", sid])
-    screen = terminal.wait_for("keep mine: ")
-    assert "conflict: a.py (changed after tether last changed it)" in screen
+    screen = terminal.wait_for("Keep mine: ")
+    assert "a.py: changed after tether last changed it" in screen
+    assert "Restore a.py? [y] Take the checkpoint's version / [n] Keep mine: " in screen
     assert "-x = 'mine'" in screen and "+x = 1" in screen
     terminal.type(b"y\n")
     assert terminal.finish() == 0

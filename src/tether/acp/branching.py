@@ -24,7 +24,8 @@ from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, directory
 from tether.acp.switches import honour_logged_model, session_options
-from tether.session import CorruptLog, RewindError, Session, SessionNotFound
+from tether.errors import CorruptLog, RewindError, SessionNotFound
+from tether.session import Session
 
 __all__ = ["close_session", "fork_session", "resume_session"]
 

@@ -26,13 +26,13 @@ from tether.commands import (
     AgentsList,
     CheckpointCommand,
     Command,
-    CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
     SkillsList,
     resolve,
 )
+from tether.errors import CommandError
 
 __all__ = ["CommandPrompt", "available_commands", "command_prompt"]
 

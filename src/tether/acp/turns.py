@@ -28,14 +28,8 @@ from tether.commands import (
     load_commands,
 )
 from tether.content import ContentBlock, TextContent
-from tether.session import (
-    ClientUpdate,
-    PromptFailed,
-    SessionBusy,
-    UserImage,
-    UserResource,
-    UserText,
-)
+from tether.errors import PromptFailed, SessionBusy
+from tether.session import ClientUpdate, UserImage, UserResource, UserText
 from tether.session.commanded import CommandPrompt, prepare_command
 from tether.settings import Rule
 

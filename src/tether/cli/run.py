@@ -47,7 +47,6 @@ from tether.cli.status import StatusLine
 from tether.commands import (
     AgentsList,
     CheckpointCommand,
-    CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
@@ -55,12 +54,12 @@ from tether.commands import (
     load_commands,
     resolve,
 )
+from tether.errors import CommandError, SettingsError
 from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
-from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
 from tether.tools.defaults import default_tools
@@ -320,7 +319,7 @@ def run_command_or_prompt(
             at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
             ask = terminal_ask(err) if at_terminal else None
             return checkpoint_command(
-                session, meant, store=store, printer=printer, err=err, ask=ask
+                session, meant, typed=prompt, printer=printer, err=err, ask=ask
             )
         case _:
             assert_never(meant)

@@ -23,6 +23,7 @@ from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.live import Clipped, LiveStatus
 from tether.cli.interactive.paths import FileIndex
+from tether.cli.interactive.picker import Picker
 from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
@@ -33,7 +34,6 @@ from tether.commands import (
     AgentsList,
     CheckpointCommand,
     Command,
-    CommandError,
     ModeSwitch,
     PermissionsList,
     PromptText,
@@ -41,8 +41,9 @@ from tether.commands import (
     resolve,
 )
 from tether.content import ContentBlock, TextContent
+from tether.errors import CommandError, ModelError, PromptFailed, SessionError
 from tether.figures import short_tokens
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.retry import retry_notices
 from tether.models.windows import context_window
@@ -53,11 +54,11 @@ from tether.policy import (
     RejectWithMessage,
     is_mode,
 )
-from tether.session import PromptFailed, Session, SessionError
+from tether.session import Session
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.log.shown import ShownBlock
 from tether.session.mentions import attachments
 from tether.session.shell import ShellRun, run_shell
-from tether.session.shown import ShownBlock
 from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
 from tether.skills import skills_text
 
@@ -233,6 +234,23 @@ class Conversation:
         self.printer = self._printer()
         self.show_facts()
 
+    async def continue_in(self, session_id: str, text: str = "") -> None:
+        """Leave the session for `session_id` (a fork of it), with `text` back in the input."""
+        await self.end_session()
+        config = self.work.config(self.asker, self.mode, self.model)
+        self.adopt(self.work.open(session_id, config))
+        if text:
+            self.front.screen.input.text = text
+
+    async def pick(self, picker: Picker) -> int | None:
+        """The row the person picks in `picker` (`None`: dismissed)."""
+        self.front.screen.open_picker(picker)
+        try:
+            picked = await picker.result
+        finally:
+            picker.dismiss_now()
+        return picked.index if picked is not None else None
+
     def switch_model(self, spec: str) -> None:
         """Use the model `spec` names from the next request on (logged with the session)."""
         try:
@@ -256,8 +274,11 @@ class Conversation:
     # Output.
 
     def say(self, renderable: RenderableType) -> None:
-        """Print into the scrollback."""
-        self.printer.close()
+        """Print into the scrollback. While a turn runs (`/usage` typed as the model writes)
+        the text streaming in stays live under the spinner: printed now, it would cut the
+        reply in two around what is said."""
+        if self.session is None or not self.session.running:
+            self.printer.close()
         self.console.print(renderable)
 
     def notice(self, message: str, style: str = "dim") -> None:
@@ -325,7 +346,7 @@ class Conversation:
             case CheckpointCommand():
                 from tether.cli.interactive.rewind import checkpoint_command
 
-                await checkpoint_command(self, meant)
+                await checkpoint_command(self, meant, text)
 
     async def prompt(
         self, text: str, typed: str | None = None, command: CommandFile | None = None
