@@ -49,7 +49,7 @@ recursive schema) stay private there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from pydantic import JsonValue
@@ -115,6 +115,19 @@ class ToolError(TetherError):
 
 class PermissionDenied(ToolError):
     """The operation was refused by the session mode or by the person asked."""
+
+    def __init__(
+        self,
+        message: str,
+        meta: JsonValue = None,
+        *,
+        outcome: Literal["reject", "refused"] | None = None,
+    ) -> None:
+        super().__init__(message, meta)
+        self.outcome = outcome
+        """How the refusal was settled, stored with the call's result: `reject` (the person
+        said no), `refused` (no one could be asked, or the mode refuses it); `None` for a
+        deny rule's refusal or a question that could not be asked."""
 
 
 class SearchFailed(ToolError):

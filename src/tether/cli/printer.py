@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
-from tether.policy import DelegatedAccess, PermissionOutcome, PermissionQuestion, said_instead
+from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
 from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
@@ -48,7 +48,7 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
-from tether.tools.access import FileAccess
+from tether.tools.access import FileAccess, PermissionOutcome
 from tether.tools.task.meta import refusals
 from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (

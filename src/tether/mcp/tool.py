@@ -66,7 +66,7 @@ class McpTool(Tool[McpArgs, McpAnswer]):
 
     async def execute(self, args: McpArgs, ctx: ToolContext) -> McpAnswer:
         """Ask the policy (unless read-only), call the server, map its answer."""
-        await ctx.gate.authorize(
+        await ctx.authorize(
             McpAccess(
                 tool=self.name,
                 title=self.card_title,

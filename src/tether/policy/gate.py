@@ -47,7 +47,8 @@ this project" writes the exact rule to `.tether/settings.local.json`.
 Where Claude Code's `disableBypassPermissionsMode` is set, auto mode decides as ask mode does
 (however the session was switched to it), and the question says why.
 
-A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
+A `PreToolUse` hook's decision about a call (`tether.tools.access.HookVerdict`, passed with
+the access by the call's context) counts as a rule for that call alone: `allow`
 as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
 a command line no allow rule could allow — one with a `$(...)`, `eval`, `source` — is asked
 about as the mode says), `ask` as an ask rule.
@@ -57,37 +58,27 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, assert_never
 
 from tether.errors import PermissionDenied
-from tether.policy.asker import (
-    INSTEAD,
-    PermissionAsker,
-    PermissionOutcome,
-    PermissionQuestion,
-    RejectWithMessage,
-)
+from tether.policy.answers import SessionAnswers
+from tether.policy.asker import INSTEAD, PermissionAsker, PermissionQuestion, RejectWithMessage
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
-from tether.policy.planning import ask_plan, plan_refusal
+from tether.policy.planning import ask_plan
+from tether.policy.protection import Protection
+from tether.policy.reasons import hint, mode_reason, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
-from tether.sandbox.protected import protected_reason
 from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
-from tether.settings.hookfiles import hook_files
 from tether.settings.matcher import judge
-from tether.shell.invocations import analyze_command
 from tether.tools.access import (
     Access,
     CommandAccess,
-    FetchAccess,
     FileAccess,
-    McpAccess,
-    NamedAccess,
-    SearchAccess,
+    HookVerdict,
+    PermissionOutcome,
     UnsandboxedAccess,
 )
 from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
@@ -114,13 +105,8 @@ class PolicyGate:
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self.settings = settings
         """The rules (and where they come from); `None`: the mode alone decides."""
-        self._always: set[tuple[str, str]] = set()
-        self._answers: dict[tuple[str, str], str] = {}
-        """The "always allow for this session" answers, oldest first: what each covers."""
-        self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
-        self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
-        self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
-        """Told how each access that needed a person was settled (the session logs it)."""
+        self._answers = SessionAnswers()
+        self._protection = Protection()
         self.granted: tuple[Rule, ...] = ()
         """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
         every rule of the settings files, so a deny or ask rule there still decides."""
@@ -131,21 +117,9 @@ class PolicyGate:
         "Always allow" answers are shared both ways: what the person allowed for the session
         holds for its agents, and what they allowed for an agent holds for the session.
         """
-        gate = copy.copy(self)  # shallow: the memory of answers is the same set
+        gate = copy.copy(self)  # shallow: the memory of answers is the same
         gate.asker = asker
-        gate.on_outcome = None
-        gate._hooked = {}  # a child's call ids are its own
         return gate
-
-    def hook_decision(
-        self, tool_call_id: str, decision: Literal["allow", "ask"] | None, reason: str = ""
-    ) -> None:
-        """What a `PreToolUse` hook decided about a call (`None` forgets it once it ran);
-        `reason` is why it asks."""
-        if decision is None:
-            self._hooked.pop(tool_call_id, None)
-        else:
-            self._hooked[tool_call_id] = (decision, reason)
 
     @property
     def mode(self) -> PolicyMode:
@@ -180,35 +154,37 @@ class PolicyGate:
             self.mode = verdict.mode
         return verdict
 
-    async def authorize(self, access: Access) -> None:
-        """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
+    async def authorize(
+        self, access: Access, hook: HookVerdict | None = None
+    ) -> PermissionOutcome | None:
+        """How a person settled the access (`None`: it passed without asking); raise
+        `PermissionDenied` saying why not (its `outcome` says how it was settled).
+        `hook`: what the call's `PreToolUse` hooks said of it."""
         verdict = self._judge(access)
         if isinstance(verdict, Deny):
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
         if self.planning and (refusal := plan_refusal(access)) is not None:
-            self._settled(access, "refused")
-            raise PermissionDenied(refusal)
+            raise PermissionDenied(refusal, outcome="refused")
         auto = self._deciding_mode() == "auto"
         if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
-            self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
-                "run commands unsandboxed; pass --sandbox off explicitly to run them without it"
+                "run commands unsandboxed; pass --sandbox off explicitly to run them without it",
+                outcome="refused",
             )
-        reason = self._reason(access, verdict)
+        reason = self._reason(access, verdict, hook)
         if reason is None:
-            return
-        key = _memory_key(access)
-        if key in self._always:
-            return
+            return None
+        if self._answers.cover(access):
+            return None
         what = describe(access)
         if self.asker is None:
-            self._settled(access, "refused")
             raise PermissionDenied(
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
-                f"in this session; {self._hint(access)}"
+                f"in this session; {self._hint(access)}",
+                outcome="refused",
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
@@ -216,7 +192,7 @@ class PolicyGate:
             subject=access,
             options=options,
             reason=reason,
-            allowable=self._allowable(access, verdict),
+            allowable=self._allowable(access, verdict, hook),
         )
         try:
             answer = await self.asker.ask(request)
@@ -225,35 +201,29 @@ class PolicyGate:
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
-        decision = "reject" if isinstance(answer, RejectWithMessage) else answer
-        self._settled(access, decision)
-        if decision == "allow_project" and rules:
-            await self._remember(rules)
-        if decision in ("allow_always", "allow_project"):
-            self._always.add(key)
-            if decision == "allow_always":
-                self._answers[key] = what
-            return
-        if decision == "allow_once":
-            return
-        if isinstance(answer, RejectWithMessage) and answer.message.strip():
-            raise PermissionDenied(
-                f"Permission to {what} was rejected. {INSTEAD}{answer.message.strip()}"
-            )
-        raise PermissionDenied(f"Permission to {what} was rejected")
+        match answer:
+            case "allow_once" | "allow_always" | "allow_project" as allowed:
+                if allowed == "allow_project" and rules:
+                    await self._remember(rules)
+                if allowed != "allow_once":
+                    self._answers.add(access, what, listed=allowed == "allow_always")
+                return allowed
+            case RejectWithMessage(message=message) if message.strip():
+                raise PermissionDenied(
+                    f"Permission to {what} was rejected. {INSTEAD}{message.strip()}",
+                    outcome="reject",
+                )
+            case _:  # a rejection, or an answer no asker may give
+                raise PermissionDenied(f"Permission to {what} was rejected", outcome="reject")
 
     def session_answers(self) -> list[str]:
         """What this session's "always allow" answers cover, in words, oldest first (a
         project answer is a rule of its file instead)."""
-        return list(self._answers.values())
+        return self._answers.listed()
 
     def forget_answer(self, index: int) -> str | None:
         """Take back the session answer at `index` (it asks again); what it covered."""
-        keys = list(self._answers)
-        if not 0 <= index < len(keys):
-            return None
-        self._always.discard(keys[index])
-        return self._answers.pop(keys[index])
+        return self._answers.forget(index)
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What a search of `root` leaves out: the paths deny rules forbid reading there."""
@@ -274,21 +244,21 @@ class PolicyGate:
                 return granted
         return verdict
 
-    def _reason(self, access: Access, verdict: Verdict) -> str | None:
-        """Why a person is asked, the rules and the mode considered; `None` to pass."""
+    def _reason(self, access: Access, verdict: Verdict, hook: HookVerdict | None) -> str | None:
+        """Why a person is asked, the rules, the call's hooks and the mode considered;
+        `None` to pass."""
         unsandboxed = isinstance(access, UnsandboxedAccess) or (
             isinstance(access, CommandAccess) and access.sandbox_problem is not None
         )
-        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
         match verdict:
             case Ask(rule=rule):
                 return f"the {rule.describe()} asks"
-            case _ if hooked is not None and hooked[0] == "ask":
-                return hooked[1]
+            case _ if hook is not None and hook.decision == "ask":
+                return hook.reason
             case Allow() if not unsandboxed and not self._protected(access):
                 return None
             case NoRule(concerns=()) if (
-                hooked is not None and not unsandboxed and not self._protected(access)
+                hook is not None and not unsandboxed and not self._protected(access)
             ):
                 # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
@@ -303,17 +273,16 @@ class PolicyGate:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
 
-    def _allowable(self, access: Access, verdict: Verdict) -> bool:
-        """Whether an allow rule could settle this access: no rule asks or stops it, and it
-        is not one that always asks (outside the sandbox, a protected path)."""
-        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+    def _allowable(self, access: Access, verdict: Verdict, hook: HookVerdict | None) -> bool:
+        """Whether an allow rule could settle this access: no rule or hook asks or stops it,
+        and it is not one that always asks (outside the sandbox, a protected path)."""
         return (
             isinstance(verdict, NoRule)
             and not verdict.concerns
-            and (hooked is None or hooked[0] != "ask")
+            and (hook is None or hook.decision != "ask")
             and not isinstance(access, UnsandboxedAccess)
             and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
-            and not self._protected_edit(access)
+            and not (isinstance(access, FileAccess) and self._protected(access))
         )
 
     def _bash_denies(self) -> bool:
@@ -350,12 +319,13 @@ class PolicyGate:
                 settings = settings.with_rule(rule)
             self.settings = settings
 
-    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
-        if self.on_outcome is not None:
-            self.on_outcome(access, outcome)
-
-    def _inside(self, access: FileAccess) -> bool:
-        return access.inside and self.workspace.contains(access.path)
+    def _inside(self, access: Access) -> bool:
+        """A file access inside the workspace (the tool said so, and the resolved path is)."""
+        return (
+            isinstance(access, FileAccess)
+            and access.inside
+            and self.workspace.contains(access.path)
+        )
 
     def _deciding_mode(self) -> PolicyMode:
         """The mode that decides: ask in place of auto where Claude Code's
@@ -367,7 +337,12 @@ class PolicyGate:
 
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
-        reason = self._reason_in_mode(access, self._deciding_mode())
+        reason = mode_reason(
+            access,
+            self._deciding_mode(),
+            inside=self._inside(access),
+            protected=self._protected_why(access),
+        )
         settings = self.settings
         if reason is not None and self.mode == "auto" and settings is not None:
             disabled = settings.bypass_disabled
@@ -378,117 +353,14 @@ class PolicyGate:
                 )
         return reason
 
-    def _reason_in_mode(self, access: Access, mode: PolicyMode) -> str | None:
-        if why := self._protected_write(access):
-            return why  # in every mode, and allow rules do not cover it
-        match access:
-            case UnsandboxedAccess():
-                return "commands outside the sandbox always need approval"
-            case FileAccess(action="edit", path=path) if why := self._protection(path):
-                return why  # in every mode, and allow rules do not cover it
-            case McpAccess(read_only=True) | NamedAccess():
-                return None  # only a deny or an ask rule stops these
-            case _ if mode == "auto":
-                return None
-            case CommandAccess():
-                return "commands need approval unless the mode is auto"
-            case FetchAccess():
-                return "fetching from the web needs approval unless the mode is auto"
-            case SearchAccess(provider=provider):
-                return (
-                    f"a web search sends the query to {provider}, which needs approval unless "
-                    "the mode is auto"
-                )
-            case McpAccess():
-                return "MCP tools that are not read-only need approval unless the mode is auto"
-            case FileAccess():
-                if not self._inside(access):
-                    return "it is outside the workspace"
-                if access.action == "read" or mode == "accept-edits":
-                    return None
-                return "edits need approval in ask mode"
-            case _:
-                assert_never(access)
-
     def _hint(self, access: Access) -> str:
         """How to run so that this access would not need asking."""
-        match access:
-            case UnsandboxedAccess():
-                return "run with --sandbox off to run commands without the sandbox"
-            case FileAccess(action="edit", path=path) if self._protection(path):
-                return "a person must approve it in every mode"
-            case CommandAccess() if self._protected_write(access):
-                return "a person must approve it in every mode"
-            case FileAccess(action="edit") if self._inside(access):
-                return "run with --mode accept-edits or --mode auto to allow edits"
-            case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
-                return "run with --mode auto to allow it"
-            case NamedAccess():
-                return "remove the ask rule that covers it"
-            case _:
-                assert_never(access)
+        return hint(access, inside=self._inside(access), protected=self._protected(access))
 
-    def _protected_edit(self, access: Access) -> bool:
-        """An edit of what later runs with the user's rights: asked whatever the mode or
-        rules."""
-        return (
-            isinstance(access, FileAccess)
-            and access.action == "edit"
-            and (self._protection(access.path) is not None)
-        )
+    def _protected_why(self, access: Access) -> str | None:
+        """Why `access` writes what later runs with the user's rights (an edit of such a
+        path, a command's redirection into one): asked whatever the mode or rules."""
+        return self._protection.of(access, self.workspace, self.settings)
 
     def _protected(self, access: Access) -> bool:
-        """An edit of, or a command's redirection into, what later runs with the user's
-        rights: asked whatever the mode or rules."""
-        return self._protected_edit(access) or self._protected_write(access) is not None
-
-    def _protected_write(self, access: Access) -> str | None:
-        """Why a command's output redirection writes what later runs with the user's rights
-        (`printf ... > .git/hooks/pre-commit`), if it does."""
-        if not isinstance(access, (CommandAccess, UnsandboxedAccess)):
-            return None
-        workspace = self.workspace
-        for path in _writes(access.command, workspace.cwd, tuple(workspace.roots)):
-            if why := self._protection(path):
-                return f"it writes to {path}; {why}"
-        return None
-
-    def _protection(self, path: Path) -> str | None:
-        """Why a write to resolved `path` runs later with the user's rights, if it does."""
-        if why := protected_reason(path):
-            return why
-        settings = self.settings
-        if settings is None or not settings.hooks:
-            return None
-        if self._hook_files[0] is not settings.hooks:
-            self._hook_files = (settings.hooks, frozenset(hook_files(settings)))
-        if path in self._hook_files[1]:
-            return f"{path.name} is protected: a configured hook runs it outside the sandbox"
-        return None
-
-
-@functools.lru_cache(maxsize=64)
-def _writes(command: str, cwd: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
-    """The files `command`'s output redirections write (parsed once per command)."""
-    return analyze_command(command, cwd, roots).writes
-
-
-def _memory_key(access: Access) -> tuple[str, str]:
-    """What an `allow_always` answer covers: the action and what it acts on."""
-    match access:
-        case FileAccess(action=action, path=path):
-            return (action, str(path))
-        case CommandAccess(command=command):
-            return ("execute", command)
-        case UnsandboxedAccess(command=command):
-            return ("unsandboxed", command)
-        case FetchAccess(host=host):
-            return ("fetch", host.lower())
-        case SearchAccess():
-            return ("search", "")
-        case McpAccess(tool=tool):
-            return ("mcp", tool)
-        case NamedAccess(tool=tool, name=name):
-            return (tool, name)
-        case _:
-            assert_never(access)
+        return self._protected_why(access) is not None

@@ -89,7 +89,7 @@ class SkillTool(Tool[SkillArgs, SkillValue]):
             known = ", ".join(self.catalog.names()) or "(none)"
             raise ToolError(f"Unknown skill: {args.name!r}. Available skills: {known}")
         # Only a deny or an ask rule (`skill(NAME)`, Claude Code's `Skill(NAME)`) stops it.
-        await ctx.gate.authorize(NamedAccess("skill", skill.name, ctx.tool_call_id))
+        await ctx.authorize(NamedAccess("skill", skill.name, ctx.tool_call_id))
         root = ctx.workspace.cwd if skill.scope == "project" else None
         try:
             loaded = read_skill_text(skill.path, skill.scope, root=root)

@@ -112,7 +112,7 @@ class WebSearchTool(Tool[WebSearchArgs, WebSearchValue]):
         both = sorted(set(allowed) & set(blocked))
         if both:
             raise ToolError(f"{', '.join(both)} is both allowed and blocked: choose one")
-        await ctx.gate.authorize(
+        await ctx.authorize(
             SearchAccess(query=query, provider=backend.label, tool_call_id=ctx.tool_call_id)
         )
         request = SearchRequest(query, args.max_results, allowed, blocked)
