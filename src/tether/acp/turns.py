@@ -16,7 +16,7 @@ from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.acp.skills import list_agents, list_skills
-from tether.acp.switches import set_mode
+from tether.acp.switches import list_models, set_mode
 from tether.acp.workspace import list_permissions, settle
 from tether.commands import (
     AgentsList,
@@ -102,6 +102,8 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
             {"sessionId": session_id, "details": str(exc)},
         ) from exc
     await ctx.flush()
+    # The SDK is loaded now: the model menu may gain the endpoint's own models.
+    ctx.beside(list_models(ctx, opened))
     return PromptResponse(stop_reason=stop)
 
 
