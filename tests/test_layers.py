@@ -15,6 +15,9 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
   reads settings, `agents/` names tools.
 - `render/` (the terminal's cards) sits with `session/` and so imports nothing of it: it draws
   views and plain values, so `cli/` can hand it what a session reported.
+- `surface/` is what every way of running a session shares (the composition root that
+  builds a session's configuration from settings): above `session/`, below `batch/`,
+  `acp/` and `cli/`, which all use it.
 - `batch/` runs sessions for `cli/`.
 
 Every `import` counts, at module level, inside functions and under `TYPE_CHECKING`: an
@@ -54,6 +57,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("policy", "mcp"),
     ("agents", "checkpoints", "hooks"),
     ("session", "commands", "render"),
+    ("surface",),
     ("batch",),
     ("acp",),
     ("web",),

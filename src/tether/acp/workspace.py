@@ -14,10 +14,8 @@ from tether.acp.switches import set_mode
 from tether.policy import TrustDecision, apply_trust, ask_trust
 from tether.session.events import TrustEvent
 from tether.settings import Settings
-from tether.settings.effective import sandbox_policy, search_setup, tool_env
 from tether.settings.report import claude_file_lines, permissions_report, permissions_text
-from tether.tools.bash.tool import BashTool
-from tether.tools.web import WebSearchTool
+from tether.surface import settle_tools
 
 __all__ = ["PERMISSIONS_METHOD", "announce", "list_permissions", "permissions_method", "settle"]
 
@@ -78,14 +76,8 @@ async def settle(ctx: AgentContext, opened: OpenSession) -> None:
 def _apply(ctx: AgentContext, opened: OpenSession, settings: Settings) -> None:
     session = opened.session
     session.gate.settings = settings
-    bash = session.tools.get("bash")
-    if isinstance(bash, BashTool):
-        bash.env = tool_env(settings)
-        bash.sandbox = sandbox_policy(settings)
-    search = session.tools.get("web_search")
-    if isinstance(search, WebSearchTool):
-        # Settled before the first request: the model sees the tools as they end up here.
-        search.setup = search_setup(settings)
+    # Settled before the first request: the model sees the tools as they end up here.
+    settle_tools(session.tools, settings)
     chosen = settings.default_mode
     if chosen is not None and chosen.value != session.gate.mode:
         set_mode(ctx, opened, chosen.value)

@@ -17,6 +17,7 @@ from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.mcp import CliMcp
 from tether.cli.model_args import (
+    DEFAULT_MODEL,
     add_context_arguments,
     add_model_arguments,
     add_verbose_argument,
@@ -30,17 +31,11 @@ from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
-    effective_mode,
-    extra_roots,
-    model_catalog,
-    model_spec,
     run_settings,
     sandbox_policy,
     say_search,
     search_setup,
     settings_flags,
-    thinking_level,
-    tool_env,
 )
 from tether.cli.status import StatusLine
 from tether.commands import (
@@ -54,15 +49,14 @@ from tether.commands import (
     load_commands,
     resolve,
 )
-from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.settings.report import permissions_text
 from tether.skills import skills_text
+from tether.surface import Launch, first_model, session_config
 from tether.tools.bash.sandbox import SandboxPolicy
-from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run", "run_command_or_prompt"]
 
@@ -153,7 +147,16 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
-    model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
+    launch = Launch(
+        default_model=DEFAULT_MODEL,
+        base_url=args.base_url,
+        api_key=args.api_key,
+        allow_private_fetch=args.allow_private_fetch,
+        max_steps=args.max_steps,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
+    model = first_model(settings, launch)
     checkpoint = _checkpoint_command(prompt, cwd, store)
     if checkpoint is None:
         # Before a session exists: a missing key must not leave an empty session behind.
@@ -165,28 +168,8 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
         return 2
-    search = search_setup(settings)
-    say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
-    config = SessionConfig(
-        model=model,
-        tools=default_tools(
-            sandbox,
-            allow_private_fetch=args.allow_private_fetch,
-            env=tool_env(settings),
-            web_search=search,
-        ),
-        mode=effective_mode(settings),
-        asker=asker,
-        extra_roots=extra_roots(settings),
-        max_steps=args.max_steps,
-        context_window=args.context_window,
-        compact_at=args.compact_at,
-        settings=settings,
-        thinking=thinking_level(settings),
-        catalog=model_catalog(settings),
-        # An agent's own model is of the same provider: the same endpoint and key.
-        models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
-    )
+    say_search(search_setup(settings), err, verbose=args.full or getattr(args, "verbose", False))
+    config = session_config(settings, launch, asker=asker, model=model)
     session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
