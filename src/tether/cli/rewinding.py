@@ -3,7 +3,6 @@ asked one by one (or kept, with no one to ask), the restore's notice."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from typing import assert_never
@@ -28,7 +27,7 @@ Ask = Callable[[str], str | None]
 """Print a question, read the answer (`None`: no more input)."""
 
 
-def checkpoint_command(
+async def checkpoint_command(
     session: Session,
     command: CheckpointCommand,
     *,
@@ -44,13 +43,13 @@ def checkpoint_command(
     try:
         match command.action:
             case "rewind" if command.prompt is None:
-                prompts = asyncio.run(session.rewind.prompts())
+                prompts = await session.rewind.prompts()
                 printer.console.print(prompt_listing(session.id, prompts), markup=False)
                 return 0
             case "rewind" | "undo" | "redo":
-                plan = asyncio.run(_plan(session, command))
+                plan = await _plan(session, command)
                 take = ask_conflicts(plan.conflicts, err, ask)
-                printer(asyncio.run(session.rewind.restore(plan, take)))
+                printer(await session.rewind.restore(plan, take))
                 return 0
             case "fork":
                 forked = store.fork(session.id, command.prompt)

@@ -6,13 +6,8 @@ import argparse
 import asyncio
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import assert_never
 
-from rich.console import Console
-
-from tether.agents import agents_text
 from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.mcp import CliMcp
@@ -24,9 +19,8 @@ from tether.cli.model_args import (
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import UpdateSink, run_prompt
-from tether.cli.rewinding import checkpoint_command, terminal_ask
 from tether.cli.run_output import OUTPUT_FORMATS, JsonLines
+from tether.cli.run_surface import run_command_or_prompt
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
@@ -38,27 +32,15 @@ from tether.cli.settings_args import (
     settings_flags,
 )
 from tether.cli.status import StatusLine
-from tether.commands import (
-    AgentsList,
-    CheckpointCommand,
-    CommandError,
-    ModeSwitch,
-    PermissionsList,
-    PromptText,
-    SkillsList,
-    load_commands,
-    resolve,
-)
+from tether.commands import CheckpointCommand, CommandError, load_commands, resolve
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
-from tether.settings.report import permissions_text
-from tether.skills import skills_text
 from tether.surface import Launch, first_model, session_config
 from tether.tools.bash.sandbox import SandboxPolicy
 
-__all__ = ["configure", "run", "run_command_or_prompt"]
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -148,9 +130,9 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
     launch = Launch(
-        default_model=DEFAULT_MODEL,
         base_url=args.base_url,
         api_key=args.api_key,
+        default_model=DEFAULT_MODEL,
         allow_private_fetch=args.allow_private_fetch,
         max_steps=args.max_steps,
         context_window=args.context_window,
@@ -235,76 +217,6 @@ def _run_for_programs(
 
 def _ignore(_update: object) -> None:
     return None
-
-
-def run_command_or_prompt(
-    session: Session,
-    store: SessionStore,
-    prompt: str,
-    printer: UpdateSink,
-    err: Console,
-    *,
-    mcp: CliMcp,
-    ready: Callable[[], None] | None = None,
-) -> int:
-    """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
-    its status.
-
-    `ready` is called once before anything else is shown (when the prompt runs: once its
-    MCP servers run).
-    """
-    try:
-        meant = resolve(prompt, load_commands(session.cwd, store.root))
-    except CommandError as exc:
-        err.print(f"tether: error: {exc}", markup=False)
-        return 1
-    if ready is not None and not isinstance(meant, PromptText):
-        ready()
-    match meant:
-        case ModeSwitch(mode=mode):
-            session.set_mode(mode)
-            err.print(
-                f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
-                markup=False,
-            )
-            return 0
-        case PermissionsList():
-            settings = session.gate.settings
-            if settings is not None:
-                printer.console.print(
-                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
-                )
-            return 0
-        case SkillsList():
-            printer.console.print(
-                skills_text(session.skills, session.cwd),
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            return 0
-        case AgentsList():
-            printer.console.print(
-                agents_text(session.agents, session.cwd),
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            return 0
-        case PromptText(text=text, source=command):
-            typed = prompt if text != prompt else None
-            return run_prompt(
-                session, text, printer, typed=typed, mcp=mcp, ready=ready, command=command
-            )
-        case CheckpointCommand():
-            # A program reading JSON lines is no one to ask.
-            at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
-            ask = terminal_ask(err) if at_terminal else None
-            return checkpoint_command(
-                session, meant, store=store, printer=printer, err=err, ask=ask
-            )
-        case _:
-            assert_never(meant)
 
 
 def _open(

@@ -17,6 +17,7 @@ from tether.commands.resolve import (
     PermissionsList,
     PromptText,
     SkillsList,
+    TerminalCommand,
     resolve,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "PermissionsList",
     "PromptText",
     "SkillsList",
+    "TerminalCommand",
     "load_commands",
     "resolve",
 ]

@@ -65,8 +65,7 @@ async def _rewind(conversation: Conversation, number: int | None) -> None:
         return
     if number is None:
         newest_first = list(reversed(prompts))
-        picked = await _pick(
-            conversation,
+        picked = await conversation.front.screen.pick(
             Picker("Rewind to before which prompt?", [_prompt_choice(p) for p in newest_first]),
         )
         if picked is None:
@@ -76,8 +75,7 @@ async def _rewind(conversation: Conversation, number: int | None) -> None:
     if chosen is None:
         conversation.notice(f"/rewind: there is no prompt {number}", "red")
         return
-    what = await _pick(
-        conversation,
+    what = await conversation.front.screen.pick(
         Picker(
             f"Rewind to before prompt {number}: {chosen.text}",
             [Choice(label, detail=detail) for _, label, detail in WHAT],
@@ -135,7 +133,7 @@ async def _ask(conversation: Conversation, conflicts: Sequence[Conflict]) -> set
             conversation.notice("  kept as it is")
             continue
         choices = [Choice("Keep mine"), Choice("Take the checkpoint's version")]
-        picked = await _pick(conversation, Picker(f"Restore {conflict.path}?", choices))
+        picked = await conversation.front.screen.pick(Picker(f"Restore {conflict.path}?", choices))
         if picked == 1:
             take.add(conflict.path)
     return take
@@ -152,12 +150,3 @@ def _prompt_choice(prompt: PromptChanges) -> Choice:
             detail += f" and {len(prompt.files) - 4} more"
     # The picker numbers its rows (the keys); the prompt's own number goes with the detail.
     return Choice(prompt.text, detail=f"prompt {prompt.number} · {detail}")
-
-
-async def _pick(conversation: Conversation, picker: Picker) -> int | None:
-    conversation.front.screen.open_picker(picker)
-    try:
-        picked = await picker.result
-    finally:
-        picker.dismiss_now()
-    return picked.index if picked is not None else None
