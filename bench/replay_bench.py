@@ -24,7 +24,8 @@ from typing import Any
 
 from tether.content import TextContent
 from tether.session import SessionStore
-from tether.session.events import (
+from tether.session.log.eventlog import read_log
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     ToolCallEvent,
@@ -34,7 +35,6 @@ from tether.session.events import (
     TurnStart,
     UserMessageEvent,
 )
-from tether.session.log import read_log
 from tether.session.replay import replay
 from tether.tools import AllowAll, ToolContext, ToolResult, Workspace, invoke, parse_arguments
 from tether.tools.defaults import default_tools

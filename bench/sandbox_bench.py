@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools import ToolContext, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy
 
 GOAL_MS = 15.0
 

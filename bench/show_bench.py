@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from replay_bench import build_log
 from tether.content import TextContent
 from tether.session import SessionStore
-from tether.session.events import (
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     TurnEnd,

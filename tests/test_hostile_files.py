@@ -22,7 +22,7 @@ from tests.cli.test_cli import _script, tether
 from tether.commands import load_commands
 from tether.models.base import ModelError
 from tether.models.script import ScriptModel
-from tether.session.instructions import Reminders, system_prompt
+from tether.session.context.system_prompt import Reminders, system_prompt
 from tether.settings import SettingsError, load_settings
 from tether.tools.defaults import default_tools
 from tether.tools.workspace import Workspace

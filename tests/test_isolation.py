@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from tests.conftest import SECRET_VARIABLES
-from tether.session.store import data_dir
+from tether.session.log.store import data_dir
 
 
 def test_every_test_has_its_own_home(isolated_environment: Path) -> None:

@@ -9,6 +9,12 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
   nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
 - `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
   skills it finds, and a floor never imports its own neighbours.
+- `errors.py` (the one exception tree) stands on the ground floor, so that every floor can
+  raise and catch its errors; `beneath.py` (opening exactly the path that was checked) stands
+  with `bounded.py`, for the tools, the sandbox and the checkpoints alike.
+- `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
+  and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
+  imports nothing of tether, and the settings' rules, the policy and the tools may ask it.
 - `settings/` sits between `tools/` and `policy/`: it reports errors as tools do and writes
   through the one atomic writer, and the policy (and `mcp/`, which takes its file lock) asks it.
 - `agents/`, `checkpoints/` and `hooks/` sit below `session/`, which uses them; `hooks/`
@@ -46,12 +52,14 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "home",
         "lazy",
         "gitenv",
+        "errors",
     ),
-    ("bounded", "version"),
+    ("bounded", "beneath", "version"),
     ("views", "content"),
     ("linediff", "models"),
     ("instructions",),
     ("skills",),
+    ("sandbox", "shell"),
     ("tools",),
     ("settings",),
     ("policy", "mcp"),

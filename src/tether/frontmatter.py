@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime
 import logging
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +38,13 @@ __all__ = [
     "FrontMatterError",
     "FrontMatterField",
     "FrontMatterWarning",
+    "catalog_notes",
     "log_once",
     "parse_front_matter",
+    "pop_description",
+    "pop_name",
     "split_items",
+    "unused_keys",
 ]
 
 _LOGGED: set[str] = set()
@@ -175,6 +179,50 @@ def parse_front_matter(
     except _NotYaml:
         fields = _lenient_fields(block, {k.lower() for k in known})
         return FrontMatter(fields, body, lenient=True)
+
+
+def pop_name(
+    fields: dict[str, FrontMatterField], default: str, pattern: re.Pattern[str], rule: str
+) -> str:
+    """The `name` field taken out of `fields` (else `default`), which must match `pattern`;
+    `rule` is what the error says a name is not (`a skill name (letters, ...)`)."""
+    field = fields.pop("name", None)
+    name = field.text().strip() if field is not None else default
+    if not pattern.fullmatch(name):
+        raise FrontMatterError(f"{name!r} is not {rule}", field.line if field else None)
+    return name
+
+
+def pop_description(fields: dict[str, FrontMatterField]) -> FrontMatterField:
+    """The `description` field taken out of `fields`: required, since the model chooses by it."""
+    field = fields.pop("description", None)
+    if field is None:
+        raise FrontMatterError("no description (the front matter needs `description:`)")
+    return field
+
+
+def unused_keys(
+    path: object,
+    fields: Mapping[str, FrontMatterField],
+    reasons: Mapping[str, str],
+    otherwise: str,
+) -> list[FrontMatterWarning]:
+    """A warning for each field left in `fields`: why the format's keys in `reasons` are not
+    used, `otherwise` for keys the format does not have."""
+    return [
+        FrontMatterWarning(path, field.line, field.key, reasons.get(key, otherwise))
+        for key, field in fields.items()
+    ]
+
+
+def catalog_notes(warnings: Collection[str], left_out: Collection[str]) -> list[str]:
+    """The end of a catalog's report (`/agents`, `/skills`): what its files say that is not
+    supported, and the files left out, each with why."""
+    lines: list[str] = []
+    for heading, items in (("Not supported:", warnings), ("Left out:", left_out)):
+        if items:
+            lines += ["", heading, *(f"  {item}" for item in items)]
+    return lines
 
 
 def split_items(text: str, *, spaces: bool = False) -> list[str]:

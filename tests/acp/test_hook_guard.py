@@ -13,7 +13,7 @@ from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from tests.acp.wire import tether_command
-from tether.tools.bash.bwrap import find_bwrap
+from tether.sandbox.bwrap import find_bwrap
 
 HOOK = "cd h && ./check.sh"
 

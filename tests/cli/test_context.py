@@ -13,15 +13,15 @@ from tests.session.helpers import Sessions
 from tether.content import TextContent
 from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, ScriptTurn
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.budget import (
+from tether.session.context.budget import (
     DEFAULT_COMPACT_AT,
     TARGET_SHARE,
     message_chars,
     request_chars,
     tokens,
 )
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 
 WINDOW = 12000

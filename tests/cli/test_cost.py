@@ -84,7 +84,7 @@ def test_usage_shows_each_models_cost_and_unknown_for_an_unpriced_one() -> None:
     from rich.console import Console
 
     from tether.cli.interactive.usage import render_usage, usage_by_model
-    from tether.session.events import SessionConfigEvent, UsageEvent
+    from tether.session.log.events import SessionConfigEvent, UsageEvent
 
     events = [
         UsageEvent(input_tokens=1_000, output_tokens=100, cost_usd=0.003),

@@ -11,7 +11,7 @@ import pytest
 from tests.cli.test_cli import _script
 from tests.cli.tui import Tui
 from tests.processes import processes_with
-from tether.tools.bash.bwrap import find_bwrap
+from tether.sandbox.bwrap import find_bwrap
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
 

@@ -207,7 +207,11 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     home = tmp_path / "home"
     fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
     local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
-    model = _script(tmp_path / "s.json", {"toolCalls": [fetch, local]}, {"text": "Refused."})
+    # Names that always mean this machine are refused before asking too, with no lookup.
+    named = {"id": "n", "name": "web_fetch", "arguments": {"url": "http://localhost:9/"}}
+    under = {"id": "u", "name": "web_fetch", "arguments": {"url": "http://app.localhost/"}}
+    calls = {"toolCalls": [fetch, local, named, under]}
+    model = _script(tmp_path / "s.json", calls, {"text": "Refused."})
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
     tui.wait_for("script:s.json")
@@ -217,5 +221,7 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     assert "Allow" not in shown  # refused before anyone was asked
     assert "Refusing to fetch from 127.0.0.1: it is a loopback address" in shown
     assert "Refusing to fetch from ::1: it is a loopback address" in shown
+    assert "Refusing to fetch from localhost: it is a loopback name" in shown
+    assert "Refusing to fetch from app.localhost: it is a loopback name" in shown
     tui.press("ctrl-d")
     assert tui.finish() == 0

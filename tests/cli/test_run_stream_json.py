@@ -98,6 +98,7 @@ def test_stream_json_carries_every_card_and_matches_show(
     assert {"read", "edit", "write", "bash", "grep", "glob", "web_fetch", "web_search"} <= set(
         init["tools"]
     )
+    assert "exit_plan_mode" not in init["tools"]  # offered in plan mode alone
     # Every line has `type`, the one field a reader switches on; an update's is its `kind`.
     assert all(u["type"] == u["kind"] for u in updates)
     assert cards(updates) == {

@@ -214,12 +214,9 @@ def test_web_loads_no_provider_parser_or_terminal_input(
         process.send_signal(signal.SIGINT)  # the server stops; main returns
         try:
             try:
-                process.wait(30)
+                process.wait(60)
             except subprocess.TimeoutExpired:
-                # Under a loaded suite the first Ctrl+C has been seen not to stop the server
-                # (cause not found yet); a person presses it again, which forces the exit.
-                process.send_signal(signal.SIGINT)
-                process.wait(90)
+                pytest.fail("tether web did not stop on one Ctrl+C")
         finally:
             if process.poll() is None:
                 process.kill()

@@ -10,9 +10,9 @@ from tests.cli.terminal import Terminal
 from tests.cli.test_cli import tether
 from tests.cli.tui import Tui
 from tether.cli.sessions import session_tree
-from tether.session.events import ParentLink
-from tether.session.store import StoredSession
-from tether.session.wire import SESSION_DOCUMENT, SessionDocument
+from tether.session.log.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.log.events import ParentLink
+from tether.session.log.store import StoredSession
 
 
 def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) -> None:

@@ -1,5 +1,5 @@
-"""Fixtures of the hooks tests: who runs the sandbox (`tests/tools/bash/users.py`)."""
+"""Fixtures of the hooks tests: who runs the sandbox (`tests/sandbox/users.py`)."""
 
-from tests.tools.bash.users import outside, user
+from tests.sandbox.users import outside, user
 
 __all__ = ["outside", "user"]

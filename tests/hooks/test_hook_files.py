@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from tests.hooks.scripts import group, user_hooks
-from tests.tools.bash.users import NOBODY, workspace_for
+from tests.sandbox.users import NOBODY, workspace_for
+from tether.errors import PermissionDenied
 from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
+from tether.sandbox.bwrap import find_bwrap
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
 from tether.settings.hookfiles import hook_files
 from tether.tools import FileAccess, ToolContext, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.errors import PermissionDenied
 
 COMMANDS = [
     "bash ./scripts/check.sh",

@@ -11,12 +11,12 @@ import pytest
 
 from tests.hooks.scripts import group, user_hooks
 from tests.processes import processes_with
-from tests.tools.bash.users import workspace_for
+from tests.sandbox.users import workspace_for
 from tether.hooks import HookRun, Hooks, SessionFacts
 from tether.hooks.process import PIPE_GRACE
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.settings import Settings
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from tests.hooks.scripts import group
+from tests.sandbox.users import SYSTEM_PYTHON
 from tests.session.helpers import Recorder, Sessions, call, script, text
-from tests.tools.bash.users import SYSTEM_PYTHON
+from tether.sandbox.bwrap import find_bwrap
 from tether.session import SessionConfig
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
 from tether.tools.bash import BashTool
-from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.registry import ToolRegistry
 
 # What a Claude Code Stop hook does with the transcript: the last assistant text, and the

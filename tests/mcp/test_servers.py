@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from tether.content import ImageContent, TextContent
+from tether.errors import ToolError
 from tether.mcp import HttpServer, SseServer, StdioServer
 from tether.mcp.servers import McpServers
 from tether.mcp.tool import McpArgs, McpTool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.invocation import invoke
 from tether.tools.workspace import Workspace
 from tether.views import GenericResultView, ImageAttachment, LinkAttachment, ResourceAttachment

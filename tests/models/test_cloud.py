@@ -1,9 +1,7 @@
-"""Azure OpenAI and Claude on Vertex through their SDK clients and a loopback server; Bedrock's
-missing pieces named; a cloud without its region or endpoint is an error saying which."""
+"""Azure OpenAI and Claude on Vertex through their SDK clients and a loopback server (Bedrock's
+own wire is in `test_bedrock`); a cloud without its region or endpoint is an error saying which."""
 
 from __future__ import annotations
-
-import importlib.util
 
 import pytest
 
@@ -14,10 +12,8 @@ from tether.models import Completed, ModelError, ModelRequest, TextDelta, UserMe
 from tether.models.cloud import (
     AZURE_API_VERSION,
     AzureModel,
-    BedrockModel,
     VertexModel,
     azure_provider,
-    bedrock_provider,
     vertex_provider,
 )
 from tether.models.factory import make_model
@@ -65,20 +61,6 @@ async def test_vertex_streams_claude_with_an_access_token(
     assert "anthropic_version" in body and "model" not in body  # the model is in the path
     # Prompt caching as on Anthropic's own API.
     assert body["messages"][0]["content"][-1]["cache_control"] == {"type": "ephemeral"}
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("botocore") is not None, reason="botocore is installed here"
-)
-async def test_bedrock_without_botocore_names_the_fix(server: SSEServer) -> None:
-    model = BedrockModel(bedrock_provider(server.url, "bedrock-key", {}), retry=FAST)
-    with pytest.raises(ModelError) as caught:
-        await collect(model, HI)
-    assert str(caught.value) == (
-        "Amazon Bedrock: botocore is not installed to read Bedrock's event stream: "
-        "pip install 'anthropic[bedrock]'"
-    )
-    assert server.requests == []  # refused before anything was sent
 
 
 def test_a_cloud_without_its_place_says_what_to_set(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -119,3 +119,19 @@ async def test_a_rate_limit_is_retried_and_a_bad_key_is_named(
         await collect(model, ModelRequest("", (ASK,), ()))
     assert str(caught.value).startswith("Gemini API: Authentication failed at ")
     assert "API key not valid" in str(caught.value) and "check --api-key" in str(caught.value)
+
+
+async def test_a_malformed_chunk_is_named_and_what_streamed_before_it_is_kept(
+    server: SSEServer, model: GeminiModel
+) -> None:
+    server.queue(sse_reply("gemini_malformed.sse"))
+    seen: list[object] = []
+    with pytest.raises(ModelError) as caught:
+        async for event in model.stream(ModelRequest("", (ASK,), ())):
+            seen.append(event)
+    # The words before the broken chunk reached the caller, which keeps them (see history).
+    assert seen == [TextDelta("Reading ")]
+    message = str(caught.value)
+    assert message.startswith(f"Gemini API: {server.url} sent a malformed stream chunk ")
+    assert "(invalid JSON)" in message and '"text":"oops"' in message
+    assert len(server.requests) == 1  # a broken stream is not asked again

@@ -88,8 +88,10 @@ async def test_anthropic_thinking_streams_apart_and_keeps_its_signature(
     )
     assert done.message.tool_calls == (ToolCall("toolu_01Think", "read", '{"path": "a.py"}'),)
     sent = server.requests[0].json()
-    # `ultrathink`'s budget, with the usual room for the answer beside it.
-    assert sent["thinking"] == {"type": "enabled", "budget_tokens": 31_999}
+    # The default model is of the adaptive generation: `ultrathink` is its highest effort,
+    # with the usual room for the answer beside the thought.
+    assert sent["thinking"] == {"type": "adaptive", "display": "summarized"}
+    assert sent["output_config"] == {"effort": "high"}
     assert sent["max_tokens"] == DEFAULT_MAX_TOKENS + 31_999
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tether.errors import PermissionDenied
 from tether.policy import (
     MODES,
     PermissionAnswer,
@@ -25,7 +26,6 @@ from tether.tools import (
     FileAccess,
     McpAccess,
     NamedAccess,
-    PermissionDenied,
     SearchAccess,
     UnsandboxedAccess,
     Workspace,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tether.errors import PermissionDenied
 from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
 from tether.settings import load_settings
 from tether.tools import (
@@ -16,7 +17,6 @@ from tether.tools import (
     FetchAccess,
     FileAccess,
     McpAccess,
-    PermissionDenied,
     UnsandboxedAccess,
     Workspace,
 )

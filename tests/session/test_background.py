@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from tests.processes import processes_with
+from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
-from tests.tools.bash.users import outside, python_for, user, workspace_for
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import ClientUpdate, ToolCallFinished
-from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.bash.jobs import MAX_JOBS, Jobs
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 from tether.views import TerminalResultView
 

@@ -20,7 +20,7 @@ from tests.session.helpers import (
 from tether.content import TextContent
 from tether.models.messages import UserMessage
 from tether.session import CANCELLED, ToolCallFinished, ToolCallPartial, TurnEnded
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
 from tether.tools.bash.tool import BashTool
 from tether.views import TerminalResultView
 

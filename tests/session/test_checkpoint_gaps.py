@@ -22,10 +22,10 @@ from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.models.base import ModelEvent, ModelRequest
 from tether.models.script import ScriptModel
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import FilesRestored, SessionConfig
-from tether.session.events import CheckpointEvent
+from tether.session.log.events import CheckpointEvent
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView

@@ -19,8 +19,8 @@ from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import RetryPolicy
 from tether.providers import OPENAI
 from tether.session import ContextCompacted, SessionConfig, UsageChanged
-from tether.session.budget import tokens
-from tether.session.compaction import SUMMARY_INTRO, SUMMARY_PROMPT, compact_command
+from tether.session.context.budget import tokens
+from tether.session.context.compaction import SUMMARY_INTRO, SUMMARY_PROMPT, compact_command
 from tether.tools.defaults import default_tools
 
 OVERFLOW = {
@@ -190,7 +190,7 @@ def _sse(
 async def test_a_context_overflow_is_compacted_and_retried_once(
     home: Path, ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="tether.session.context")
+    caplog.set_level(logging.DEBUG, logger="tether.session.context.window")
     _file(ws, "big.py", lines=120)
     served: list[str] = []
 

@@ -7,10 +7,15 @@ from datetime import date
 from pathlib import Path
 
 from tests.session.helpers import Recorder, Sessions, call, git, script, text
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.environment import Host, Snapshot, environment_block, take_snapshot
-from tether.session.repository import MAX_STATUS_LINES, read_repository
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.session.context.environment_block import (
+    Host,
+    Snapshot,
+    environment_block,
+    take_snapshot,
+)
+from tether.session.context.repository import MAX_STATUS_LINES, read_repository
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace

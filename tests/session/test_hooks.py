@@ -16,13 +16,13 @@ from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.script import ScriptModel
 from tether.policy import PermissionDecision, PermissionQuestion
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.replay import replay
 from tether.session.updates import HookRan
 from tether.settings import Settings, load_settings
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry

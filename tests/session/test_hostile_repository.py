@@ -10,10 +10,10 @@ import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.models.script import ScriptModel
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
 from tether.settings import TrustStore, load_settings
 from tether.settings.effective import effective_mode, tool_env
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 from tether.tools.fs.read import ReadTool
 

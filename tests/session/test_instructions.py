@@ -9,14 +9,14 @@ from pydantic import BaseModel
 
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.models.messages import ToolResultMessage
 from tether.session import SessionConfig
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.defaults import default_tools
-from tether.tools.errors import ToolError
 from tether.tools.fs.read import ReadTool
 from tether.views import GenericCallView, ToolCallView
 

@@ -13,8 +13,8 @@ import pytest
 from tests.session.helpers import EchoTool, Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.session import CorruptLog, SessionLocked, SessionStore
-from tether.session.events import AssistantChunk, TurnStart, UserMessageEvent
-from tether.session.log import EventLog, read_log
+from tether.session.log.eventlog import EventLog, read_log
+from tether.session.log.events import AssistantChunk, TurnStart, UserMessageEvent
 
 
 async def test_log_has_a_header_then_numbered_events(
@@ -226,7 +226,7 @@ _FULL_DISK = """
 import resource, signal, sys
 from pathlib import Path
 from tether.session import SessionStore
-from tether.session.events import AssistantChunk
+from tether.session.log.events import AssistantChunk
 
 log = SessionStore(Path(sys.argv[1])).create(Path(sys.argv[2]))
 # A file-size limit stands in for a full disk: the write that crosses it fails part way.

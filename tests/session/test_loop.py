@@ -31,7 +31,7 @@ from tether.session import (
     TurnEnded,
     TurnFailed,
 )
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
 from tether.session.loop import INTERRUPTED
 from tether.tools import ToolRegistry
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from tether.content import TextContent
 from tether.models.base import ModelRequest
 from tether.models.messages import ToolSpec
-from tether.session.budget import Budget, request_chars
-from tether.session.compaction import ModelView, model_view
-from tether.session.events import (
+from tether.session.context.budget import Budget, request_chars
+from tether.session.context.compaction import ModelView, model_view
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     CompactionEvent,

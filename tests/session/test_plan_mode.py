@@ -14,10 +14,10 @@ from tether.policy import (
     PlanApproval,
     RejectWithMessage,
 )
+from tether.sandbox.bwrap import find_bwrap
 from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.log.store import SessionStore
 from tether.session.replay import replay
-from tether.session.store import SessionStore
-from tether.tools.bash.bwrap import find_bwrap
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView
 
@@ -88,6 +88,10 @@ async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
     assert "# Plan mode" in systems[0] and "Permission mode: plan (planning" in systems[0]
     assert "# Plan mode" not in systems[-1]
     assert "Permission mode: accept-edits" in systems[-1]
+    # `exit_plan_mode` is offered while planning, and no longer once the plan is approved.
+    offered = [[tool.name for tool in request.tools] for request in model.requests]
+    assert "exit_plan_mode" in offered[0] and "exit_plan_mode" in offered[1]
+    assert "exit_plan_mode" not in offered[-1]
 
 
 async def test_keep_planning_sends_the_persons_words_back(ws: Path, sessions: Sessions) -> None:
@@ -132,6 +136,8 @@ async def test_without_a_person_or_plan_mode_the_tool_is_refused(
     working = sessions.new(ws, model, default_tools(), mode="auto", asker=Person())
     recorder = Recorder()
     await working.prompt(text("plan"), recorder)
+    # Outside plan mode the model is not offered the tool; a call to it anyway is refused.
+    assert all("exit_plan_mode" not in [t.name for t in r.tools] for r in model.requests)
     assert finished(recorder)["p"].result.text().startswith("Plan mode is not on")
 
 

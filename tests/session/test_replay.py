@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
-from tether.session.events import CommandEvent, UserMessageEvent
-from tether.session.history import derive_history
+from tether.session.context.history import derive_history
+from tether.session.log.events import CommandEvent, UserMessageEvent
 from tether.session.replay import replay
 from tether.session.updates import CLIENT_UPDATE, CommandAnswered, UserText
 from tether.tools import Tool, ToolContext, ToolResult

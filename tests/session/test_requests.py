@@ -25,9 +25,9 @@ from tether.models.anthropic_model import AnthropicModel
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.streaming import StreamingModel
 from tether.providers import ANTHROPIC, OPENAI
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.environment import Host
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.session.context.environment_block import Host
 from tether.tools.defaults import default_tools
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -124,15 +124,15 @@ async def test_the_first_request_is_pinned_and_the_second_starts_with_its_bytes(
     # included, is the start of the second's.
     assert second["system"] == first["system"] and second["tools"] == first["tools"]
     assert second["messages"][: len(first["messages"])] == first["messages"]
-    assert sorted(breakpoints(first)) == [".messages[0].content[0]", ".system[0]", ".tools[14]"]
+    assert sorted(breakpoints(first)) == [".messages[0].content[0]", ".system[0]", ".tools[13]"]
     assert sorted(breakpoints(second)) == [
         ".messages[0].content[0]",
         ".messages[2].content[1]",
         ".system[0]",
-        ".tools[14]",
+        ".tools[13]",
     ]
     assert len(breakpoints(second)) <= MAX_BREAKPOINTS
-    assert len(second["tools"]) == 15
+    assert len(second["tools"]) == 14
     # The second reply reported what the cache read and wrote; the log keeps it, and
     # inputTokens counts the whole prompt.
     assert logged["usage"][-1] == {

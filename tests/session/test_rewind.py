@@ -18,9 +18,9 @@ import pytest
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.mcp import StdioServer
 from tether.mcp.servers import McpServers
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import FilesRestored, RewindError, SessionConfig
-from tether.session.events import CheckpointEvent, RestoreEvent
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.session.log.events import CheckpointEvent, RestoreEvent
 from tether.tools.defaults import default_tools
 
 SAMPLE = Path(__file__).parents[1] / "mcp" / "sample_server.py"

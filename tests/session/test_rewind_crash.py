@@ -20,9 +20,9 @@ from tests.polling import eventually
 from tests.session.helpers import call, script, text
 from tether.checkpoints import open_store
 from tether.models.script import ScriptModel
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionLocked, SessionStore
-from tether.session.events import RestoreEvent
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.session.log.events import RestoreEvent
 from tether.tools.defaults import default_tools
 
 MIB = 1 << 20

@@ -11,7 +11,7 @@ import pytest
 
 from tether.checkpoints import CheckpointError, open_store, recover
 from tether.checkpoints.files import Blob
-from tether.session.rewind import _short_diff
+from tether.session.rewind.plan import _short_diff
 
 
 def test_a_swapped_file_is_named_never_read(tmp_path: Path, ws: Path) -> None:

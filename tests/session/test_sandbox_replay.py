@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore, ToolCallStarted
-from tether.session.log import read_log
+from tether.session.log.eventlog import read_log
 from tether.session.replay import replay
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.views import TerminalCallView

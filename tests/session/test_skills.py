@@ -13,8 +13,8 @@ from tests.session.helpers import Recorder, Sessions, call, script, text
 from tests.skills.test_catalog import skill
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, ToolCallFinished
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.defaults import default_tools
 from tether.views import ReadResultView
 

@@ -10,8 +10,8 @@ from tests.session.helpers import Recorder, Sessions, call, log_lines, script, t
 from tests.tools.web.server import endless, reply, serve
 from tether.models.script import ScriptModel
 from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.log.store import SessionStore
 from tether.session.replay import replay
-from tether.session.store import SessionStore
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, WebFetchResultView
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tests.tools.web.search_api import Hit, Reply, env_for, ok_reply, serve_api
 from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session.log.store import SessionStore
 from tether.session.replay import replay
-from tether.session.store import SessionStore
 from tether.tools.defaults import default_tools
 from tether.tools.web import choose_backend
 from tether.views import GenericCallView, GenericResultView, WebSearchHit, WebSearchResultView

@@ -335,7 +335,7 @@ def test_every_bash_builtin_and_keyword_is_classified() -> None:
     import shutil
     import subprocess
 
-    from tether.settings.grammar import is_builtin
+    from tether.shell.grammar import is_builtin
 
     bash = shutil.which("bash")
     if bash is None:

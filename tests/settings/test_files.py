@@ -64,12 +64,14 @@ def test_the_schema_accepts_a_full_file_and_rejects_unknown_keys() -> None:
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]
         },
         "webSearch": {"provider": "searxng", "baseUrl": "http://127.0.0.1:8888"},
+        "webFetch": {"model": "openai:gpt-4o-mini"},
     }
     validator = jsonschema.Draft202012Validator(settings_schema())
     assert list(validator.iter_errors(full)) == []
     assert list(validator.iter_errors({"colour": "blue"}))
     assert list(validator.iter_errors({"sandbox": {"mode": "none"}}))
     assert list(validator.iter_errors({"webSearch": {"provider": "bing"}}))
+    assert list(validator.iter_errors({"webFetch": {"model": ""}}))
 
 
 def test_files_merge_in_order_with_their_sources(ws: Path, home: Path) -> None:
@@ -138,6 +140,7 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
             "env": {"OK": "1", "BAD": 3},
             "hooks": {"PreToolUse": [{"hooks": "nope"}], "Whenever": []},
             "webSearch": {"provider": "bing"},
+            "webFetch": {"model": "", "prompt": "x"},
             "model": "",
         },
     )
@@ -161,6 +164,8 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
         "hooks.PreToolUse[0]",
         "hooks.Whenever",
         "webSearch.provider",
+        "webFetch.model",
+        "webFetch.prompt",
         "model",
     ]
     messages = dict(problems)
@@ -174,7 +179,7 @@ def test_a_bad_key_or_rule_is_reported_and_the_rest_applies(ws: Path, home: Path
     assert "not a directory" in messages["permissions.additionalDirectories[0]"]
     assert str(settings.problems[0]) == f"{path}: colour: unknown key; " + (
         "expected one of $schema, permissions, model, thinking, models, sandbox, env, hooks, "
-        "webSearch"
+        "webSearch, webFetch"
     )
     # What was right still applies.
     assert [r.text for r in settings.rules] == ["read(.env)", "bash(npm test)"]

@@ -58,6 +58,7 @@ def _settings_file(home: Path, extra_dir: Path) -> None:
                 "sandbox": {"mode": "read-only", "allowNetwork": True, "env": ["KEEP_ME"]},
                 "models": {"chosen-model": {"contextWindow": 12345}},
                 "webSearch": {"provider": "searxng", "baseUrl": "http://127.0.0.1:9/"},
+                "webFetch": {"model": "openai:page-reader"},
             }
         ),
         encoding="utf-8",
@@ -85,6 +86,7 @@ def test_every_setting_reaches_the_configuration(
 
     assert config.model.name == "openai:chosen-model"
     assert config.thinking == "high"
+    assert config.web_fetch_model == "openai:page-reader"
     assert config.mode == "plan"
     assert list(config.extra_roots) == [given, extra]
     assert config.catalog is not None and config.catalog["chosen-model"].context_window == 12345

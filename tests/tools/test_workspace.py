@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tether.tools import ToolError, Workspace
+from tether.errors import ToolError
+from tether.tools import Workspace
 from tether.tools.fs.edit import EditTool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool

@@ -50,11 +50,13 @@ class WebServer:
         return f"ws://{urlsplit(self.url).netloc}/ws?token={self.token}"
 
 
-def fake_agent_command(store: Path, *, views: bool = True) -> str:
-    """The `--agent` value that runs the test agent."""
+def fake_agent_command(store: Path, *, views: bool = True, auth: bool = False) -> str:
+    """The `--agent` value that runs the test agent (with `auth`, it asks for an API key)."""
     words = [sys.executable, str(FAKE_AGENT), "--store", str(store)]
     if not views:
         words.append("--no-views")
+    if auth:
+        words.append("--auth")
     return " ".join(words)
 
 

@@ -11,17 +11,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, run_agent, text_block, tool_content, tool_diff_content
+from acp import (
+    PROTOCOL_VERSION,
+    RequestError,
+    run_agent,
+    text_block,
+    tool_content,
+    tool_diff_content,
+)
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
     AgentMessageChunk,
     AllowedOutcome,
+    AuthenticateResponse,
+    AuthEnvVar,
+    EnvVarAuthMethod,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -36,6 +48,7 @@ from acp.schema import (
     SessionModeState,
     SessionNotification,
     SetSessionModeResponse,
+    TerminalAuthMethod,
     ToolCallLocation,
     ToolCallProgress,
     ToolCallStart,
@@ -63,6 +76,29 @@ READ_LINES = [
 ]
 
 
+API_KEY = "FAKE_AGENT_API_KEY"
+"""The variable the agent signs in with when run with `--auth`."""
+KEY_METHOD = EnvVarAuthMethod(
+    id="fake-key",
+    name="Fake API key",
+    type="env_var",
+    description="A key for the fake service",
+    vars=[AuthEnvVar(name=API_KEY, label="API key")],
+    link="https://example.com/keys",
+)
+TERMINAL_METHOD = TerminalAuthMethod(
+    id="fake-terminal", name="Log in with a browser", type="terminal", args=["--login"]
+)
+
+
+def _opencode_edit(old: str, new: str) -> dict[str, str]:
+    """The raw input of opencode's edit permission: `filepath` and a unified `diff`."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), "calc.py", "calc.py"
+    )
+    return {"filepath": "/work/demo/calc.py", "diff": "".join(lines)}
+
+
 def _meta(view: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"tether": {"view": view}} if view is not None else None
 
@@ -70,9 +106,12 @@ def _meta(view: dict[str, Any] | None) -> dict[str, Any] | None:
 class FakeAgent:
     """Plays the scenario; `views` says whether tether cards ride along in `_meta`."""
 
-    def __init__(self, store: Path, views: bool) -> None:
+    def __init__(self, store: Path, views: bool, auth: bool = False) -> None:
         self.store = store
         self.views = views
+        self.auth = auth
+        """Prompts are refused until `authenticate` succeeded with the key in the environment."""
+        self.authenticated = False
         self.conn: Client | None = None
         self.modes: dict[str, str] = {}
         self.cancelled: set[str] = set()
@@ -108,7 +147,23 @@ class FakeAgent:
                 session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
             ),
             agent_info=Implementation(name="fake-agent", version="1.0"),
+            auth_methods=[KEY_METHOD, TERMINAL_METHOD] if self.auth else None,
         )
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> AuthenticateResponse:
+        key = os.environ.get(API_KEY)
+        # Each call is kept, with the process and whether the key was there, for the tests.
+        with (self.store / "authenticate.jsonl").open("a") as log:
+            entry = {"method": method_id, "pid": os.getpid(), "key": key}
+            log.write(json.dumps(entry) + "\n")
+        if method_id != KEY_METHOD.id:
+            raise RequestError.invalid_params({"details": f"no method {method_id}"})
+        if not key:
+            raise RequestError.auth_required({"details": f"{API_KEY} is not set"})
+        if key == "wrong":
+            raise RequestError(-32000, "Authentication failed", {"details": "the key is revoked"})
+        self.authenticated = True
+        return AuthenticateResponse()
 
     async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
         session_id = uuid.uuid4().hex
@@ -149,6 +204,8 @@ class FakeAgent:
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         assert self.conn is not None
+        if self.auth and not self.authenticated:
+            raise RequestError.auth_required({"details": "sign in with an API key first"})
         text = "".join(getattr(block, "text", "") for block in prompt)
         record = self._load(session_id)
         record["title"] = record["title"] or text[:40]
@@ -163,6 +220,9 @@ class FakeAgent:
                     self.cancelled.discard(session_id)
                     return PromptResponse(stop_reason="cancelled")
                 await asyncio.sleep(0.05)
+            return PromptResponse(stop_reason="end_turn")
+        if text.strip().endswith("todos"):
+            await self._todos(session_id)
             return PromptResponse(stop_reason="end_turn")
         await self._say(session_id, "Reading the file first.")
         await self._read(session_id)
@@ -181,6 +241,34 @@ class FakeAgent:
                 session_id,
                 AgentMessageChunk(session_update="agent_message_chunk", content=text_block(piece)),
             )
+
+    async def _todos(self, session_id: str) -> None:
+        # As opencode reports its todowrite: the list in rawInput, and no `plan` update.
+        todos = [
+            {"content": "Read the code", "status": "completed", "priority": "high", "id": "1"},
+            {"content": "Fix the bug", "status": "in_progress", "priority": "high", "id": "2"},
+            {"content": "Run the tests", "status": "pending", "priority": "medium", "id": "3"},
+        ]
+        await self._emit(
+            session_id,
+            ToolCallStart(
+                session_update="tool_call",
+                tool_call_id="todo-1",
+                title="todowrite",
+                kind="other",
+                status="pending",
+                raw_input={"todos": todos},
+            ),
+        )
+        await self._emit(
+            session_id,
+            ToolCallProgress(
+                session_update="tool_call_update",
+                tool_call_id="todo-1",
+                status="completed",
+                content=[tool_content(text_block(json.dumps(todos, indent=2)))],
+            ),
+        )
 
     async def _read(self, session_id: str) -> None:
         call_view = {
@@ -294,6 +382,8 @@ class FakeAgent:
                     title="Edit calc.py",
                     kind="edit",
                     field_meta=_meta(call_view if self.views else None),
+                    # Without views it asks as opencode does: the path and a unified diff.
+                    raw_input=None if self.views else _opencode_edit(old, new),
                 ),
                 options=[
                     PermissionOption(option_id="allow-once", name="Allow once", kind="allow_once"),
@@ -397,9 +487,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--no-views", action="store_true")
+    parser.add_argument("--auth", action="store_true", help="ask for a sign-in (an API key)")
     args = parser.parse_args()
     args.store.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_agent(FakeAgent(args.store, views=not args.no_views)))
+    agent = FakeAgent(args.store, views=not args.no_views, auth=args.auth)
+    asyncio.run(run_agent(agent))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ cards at all, only ACP's standard content, and the page must still show everythi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -31,18 +31,31 @@ def foreign_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]
         yield server
 
 
-def _run_scenario(page: Page) -> None:
+def _run_scenario(page: Page, *, before_answer: Callable[[Page], None] | None = None) -> None:
     send_prompt(page, "go <script>alert(1)</script>")
     allow = page.locator(".permission button[data-kind=allow_once]")
+    allow.wait_for()
+    if before_answer is not None:
+        before_answer(page)
     allow.click()
     page.wait_for_selector(".msg-agent:has-text('All done.')")
+
+
+def _proposed_change_is_drawn(page: Page) -> None:
+    """Asked as opencode asks (a path and a unified diff in the raw input), the question
+    shows the change, numbered as the file is, before anyone answers."""
+    edit = page.locator("[data-tool-call-id=edit-1]")
+    assert edit.locator(".row-del .text").all_inner_texts() == ["b = 2"]
+    assert edit.locator(".row-add .text").all_inner_texts() == ["b = 20", "d = 4"]
+    assert edit.locator(".row-add .ln-new").all_inner_texts() == ["2", "4"]
+    assert edit.locator(".file-diff").get_attribute("data-path") == "/work/demo/calc.py"
 
 
 def test_a_foreign_agent_without_views_falls_back_to_standard_content(
     browser: Browser, foreign_web: WebServer
 ) -> None:
     with open_page(browser, foreign_web.url) as page:
-        _run_scenario(page)
+        _run_scenario(page, before_answer=_proposed_change_is_drawn)
         tools = page.locator("section.tool")
         assert tools.count() == 5
         # No tether cards at all: every block renders ACP's own content.
@@ -64,6 +77,29 @@ def test_a_foreign_agent_without_views_falls_back_to_standard_content(
         assert edit.locator(".row-add .ln-new").all_inner_texts() == ["2", "4"]
         shot(page, "[data-tool-call-id=plain-1]", "fallback-plain")
         shot(page, "[data-tool-call-id=edit-1]", "fallback-diff")
+
+
+def test_a_todo_tools_list_fills_the_plan_panel_live_and_on_reload(
+    browser: Browser, foreign_web: WebServer
+) -> None:
+    with open_page(browser, foreign_web.url) as page:
+        send_prompt(page, "plan the work: todos")
+        page.wait_for_selector("[data-tool-call-id=todo-1][data-status=completed]")
+        page.wait_for_selector("#send:not([disabled])")
+        _plan_reads_one_of_three(page)
+        page.reload()
+        page.wait_for_selector("[data-tool-call-id=todo-1][data-status=completed]")
+        _plan_reads_one_of_three(page)
+
+
+def _plan_reads_one_of_three(page: Page) -> None:
+    """The panel shows opencode's list (sent only as the call's input, no `plan` update)."""
+    assert page.locator("#plan").is_visible()
+    assert page.inner_text("#plan .plan-count") == "1/3"
+    assert page.inner_text("#plan .plan-current") == "Fix the bug"
+    page.click("#plan .plan-strip")
+    assert page.locator("#plan .plan-text").all_inner_texts()[1] == "Fix the bug"
+    assert page.locator("#plan .plan-priority").count() == 2
 
 
 def test_agent_text_is_never_markup(browser: Browser, foreign_web: WebServer) -> None:

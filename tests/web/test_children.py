@@ -12,7 +12,7 @@ import pytest
 from tests.polling import eventually
 from tests.session.helpers import Sessions, call, script, text
 from tether.session import Session, SessionConfig
-from tether.session.events import ParentLink
+from tether.session.log.events import ParentLink
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.views import TaskResultView, dump_view

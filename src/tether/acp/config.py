@@ -16,7 +16,7 @@ from tether.acp.errors import invalid_params
 from tether.acp.modes import AVAILABLE_MODES
 from tether.models.messages import ThinkingLevel
 from tether.policy import PolicyMode
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.sandbox.policy import SandboxPolicy
 
 __all__ = [
     "MODEL_OPTION",

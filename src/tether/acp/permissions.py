@@ -19,6 +19,7 @@ from tether.acp.calls import SessionCalls
 from tether.acp.outbox import Outbox
 from tether.acp.preview import with_preview
 from tether.acp.task import delegated_call
+from tether.errors import PermissionDenied
 from tether.policy import (
     DelegatedAccess,
     PermissionDecision,
@@ -37,7 +38,6 @@ from tether.tools.access import (
     SearchAccess,
     UnsandboxedAccess,
 )
-from tether.tools.errors import PermissionDenied
 
 __all__ = ["OPTIONS", "AcpAsker", "option_for"]
 

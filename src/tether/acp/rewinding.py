@@ -27,7 +27,7 @@ from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INVALID_REQUEST
 from tether.commands import CheckpointCommand
 from tether.session import Conflict, RestorePlan, RewindError, Session
-from tether.session.rewind import prompt_listing
+from tether.session.rewind.plan import prompt_listing
 from tether.session.updates import ClientUpdate
 
 __all__ = ["TAKE", "checkpoint_command"]

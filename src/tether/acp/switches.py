@@ -37,8 +37,8 @@ from tether.models.catalog import known_models
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.policy import PolicyMode
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 
 __all__ = [

@@ -12,7 +12,7 @@ from typing import Any
 from tether.acp.context import AgentContext
 from tether.acp.errors import invalid_params, stored_session_error
 from tether.session import SessionLocked, SessionNotFound
-from tether.session.title import given_title
+from tether.session.log.title import given_title
 
 __all__ = ["RENAME_METHOD", "rename_method"]
 

@@ -39,6 +39,9 @@ from tether.frontmatter import (
     FrontMatterField,
     FrontMatterWarning,
     parse_front_matter,
+    pop_description,
+    pop_name,
+    unused_keys,
 )
 from tether.tools.claude_names import CLAUDE_TOOL_NAMES
 
@@ -109,19 +112,11 @@ def _definition(
 ) -> AgentDefinition:
     fields = dict(given)
     warnings: list[FrontMatterWarning] = []
-    name_field = fields.pop("name", None)
-    name = name_field.text().strip() if name_field is not None else path.stem
-    if not _NAME.fullmatch(name):
-        where = f"{path}:{name_field.line}" if name_field else str(path)
-        raise AgentFileError(
-            f"{where}: {name!r} is not an agent name (letters, digits, '-', '_', '.')"
-        )
-    described = fields.pop("description", None)
-    if described is None:
-        raise AgentFileError(f"{path}: no description (the front matter needs `description:`)")
+    name = pop_name(fields, path.stem, _NAME, "an agent name (letters, digits, '-', '_', '.')")
+    described = pop_description(fields)
     description = _description(described.text())
     if not description:
-        raise AgentFileError(f"{path}:{described.line}: the description is empty")
+        raise FrontMatterError("the description is empty", described.line)
     tools_field = fields.pop("tools", None)
     tools = tool_names(path, tools_field, warnings) if tools_field is not None else None
     denied_field = fields.pop("disallowedtools", None)
@@ -132,12 +127,12 @@ def _definition(
     model = _model(path, model_field) if model_field is not None else None
     color_field = fields.pop("color", None)
     color = color_field.text().strip() or None if color_field is not None else None
-    for key, field in fields.items():
-        reason = UNSUPPORTED_AGENT_KEYS.get(key, "is not a key of agent files; ignored")
-        warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
+    warnings += unused_keys(
+        path, fields, UNSUPPORTED_AGENT_KEYS, "is not a key of agent files; ignored"
+    )
     prompt = body.strip()
     if not prompt:
-        raise AgentFileError(f"{path}: no system prompt (the file's body is empty)")
+        raise FrontMatterError("no system prompt (the file's body is empty)")
     return AgentDefinition(
         name=name,
         description=description,

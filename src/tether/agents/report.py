@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tether.agents.catalog import AGENTS_DIRS, AgentCatalog
+from tether.frontmatter import catalog_notes
+from tether.home import shown_path
 
 __all__ = ["agents_text"]
 
@@ -16,7 +18,7 @@ def agents_text(catalog: AgentCatalog | None, workspace: Path) -> str:
         return "No agents: this session has no `task` tool."
     lines = [f"Agents ({len(catalog.agents)}): the model starts one with the `task` tool."]
     for agent in catalog.agents.values():
-        where = _short(agent.source, workspace) if agent.source else "built in"
+        where = shown_path(agent.source, workspace) if agent.source else "built in"
         color = f", {agent.color}" if agent.color else ""
         lines.append("")
         lines.append(f"  {agent.name}  ({where}{color})")
@@ -30,24 +32,8 @@ def agents_text(catalog: AgentCatalog | None, workspace: Path) -> str:
             lines.append(f"    model: {agent.model}")
         if agent.skills:
             lines.append(f"    skills: {', '.join(agent.skills)}")
-    if catalog.warnings:
-        lines.append("")
-        lines.append("Not supported:")
-        lines.extend(f"  {warning}" for warning in catalog.warnings)
-    if catalog.problems:
-        lines.append("")
-        lines.append("Left out:")
-        lines.extend(f"  {problem.message}" for problem in catalog.problems)
+    lines += catalog_notes(catalog.warnings, [problem.message for problem in catalog.problems])
     places = ", ".join(f"{d}/" for d in AGENTS_DIRS)
     lines.append("")
     lines.append(f"Agent files: {places}, $TETHER_HOME/agents/, ~/.claude/agents/.")
     return "\n".join(lines)
-
-
-def _short(path: Path, workspace: Path) -> str:
-    if path.is_relative_to(workspace):
-        return str(path.relative_to(workspace))
-    home = Path.home()
-    if path.is_relative_to(home):
-        return f"~/{path.relative_to(home)}"
-    return str(path)

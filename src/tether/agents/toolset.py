@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tether.agents.definition import AgentDefinition
+from tether.errors import PermissionDenied, ToolError
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools.access import UnsandboxedAccess
 from tether.tools.base import Tool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashArgs, BashTool
 from tether.tools.bash.value import BashValue
 from tether.tools.context import ToolContext
-from tether.tools.errors import PermissionDenied, ToolError
 from tether.tools.exit_plan import EXIT_PLAN_TOOL
 from tether.tools.registry import ToolRegistry
 

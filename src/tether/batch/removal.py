@@ -2,7 +2,7 @@
 
 A task's workspace is `OUT/workspaces/ID`; what it holds was written by the model (links,
 read-only folders, a tree deeper than a path may be long). The folder of workspaces is
-resolved and opened with no link followed on the way (`tools/fs/beneath.py`), and the entry
+resolved and opened with no link followed on the way (`beneath.py`), and the entry
 is removed through that open folder, each folder below through its own descriptor: no name
 is ever looked up again from the top, so no link swapped in meanwhile leads outside.
 """
@@ -14,8 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import open_dir
+from tether.beneath import open_dir
+from tether.errors import ToolError
 
 __all__ = ["RemovalError", "remove_entry"]
 

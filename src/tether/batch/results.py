@@ -15,8 +15,8 @@ from typing import ClassVar, Literal
 from pydantic import ConfigDict, TypeAdapter, ValidationError, computed_field
 
 from tether.bounded import read_bounded
-from tether.session.events import TurnEndReason
 from tether.session.headless import RunUsage
+from tether.session.log.events import TurnEndReason
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [

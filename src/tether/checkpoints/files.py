@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tether.beneath import opened_dir
 from tether.bounded import UnreadableFile, read_bounded_fd
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import opened_dir
+from tether.errors import ToolError
 
 __all__ = [
     "MAX_SNAPSHOT_BYTES",

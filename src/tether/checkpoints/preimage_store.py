@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.beneath import open_file
 from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import (
     Blob,
@@ -31,7 +32,6 @@ from tether.checkpoints.files import (
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, known, store_lock
 from tether.jsontext import parse_json
 from tether.linediff import row_hunks
-from tether.tools.fs.beneath import open_file
 
 __all__ = ["PreimageStore"]
 

@@ -22,14 +22,14 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
+from tether.beneath import opened_dir
 from tether.bounded import UnreadableFile, read_bounded
 from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import Blob, FileState, disk_state
 from tether.checkpoints.store import SnapshotStore
+from tether.errors import ToolError
 from tether.jsontext import parse_json
-from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import temp_name, temp_stem
-from tether.tools.fs.beneath import opened_dir
 
 __all__ = ["MAX_JOURNAL_BYTES", "Change", "Restored", "finish", "recover", "restore"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
@@ -13,9 +14,10 @@ from tether.cli.model_args import (
     add_model_arguments,
     default_model,
 )
-from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_policy
+from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments, settings_flags
 from tether.policy import MODES
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore
 from tether.surface.launch import Launch
 
@@ -49,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
     )
     # A bad --model fails now, with a clear message, not at the first session.
     launch.model(args.model or default_model())
-    sandbox_policy(args)  # and so does a bad $TETHER_SANDBOX
+    try:
+        SandboxPolicy.from_env(args.sandbox)  # and so does a bad $TETHER_SANDBOX
+    except ValueError as exc:
+        print(f"tether: error: {exc}", file=sys.stderr)
+        return 1  # as `tether run` says it
     agent = TetherAgent(
         store=SessionStore.default(),
         launch=launch,

@@ -8,7 +8,7 @@ import os
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -17,6 +17,8 @@ __all__ = [
     "add_model_arguments",
     "add_verbose_argument",
     "default_model",
+    "login_default",
+    "missing_key",
     "require_key",
 ]
 
@@ -27,8 +29,15 @@ MIN_WINDOW = 1000
 
 
 def default_model() -> str:
-    """`$TETHER_MODEL` when set, else `openai`."""
-    return os.environ.get("TETHER_MODEL") or DEFAULT_MODEL
+    """`$TETHER_MODEL` when set, else the provider chosen at `/login`, else `openai`."""
+    return os.environ.get("TETHER_MODEL") or login_default()
+
+
+def login_default() -> str:
+    """The model when nothing names one: the provider chosen at `/login`, else `openai`."""
+    from tether.models.credentials import login_model
+
+    return login_model() or DEFAULT_MODEL
 
 
 def add_model_arguments(parser: argparse.ArgumentParser, *, api_key: bool = True) -> None:
@@ -120,3 +129,14 @@ def require_key(model: Model) -> None:
 
     if isinstance(model, StreamingModel):
         model.require_key()
+
+
+def missing_key(model: Model) -> str | None:
+    """What `require_key` would say of `model`, or `None` when it has a key (or needs none)."""
+    from tether.models.base import ModelError
+
+    try:
+        require_key(model)
+    except ModelError as exc:
+        return str(exc)
+    return None

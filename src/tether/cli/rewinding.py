@@ -19,7 +19,7 @@ from tether.session import (
     Session,
     SessionStore,
 )
-from tether.session.rewind import prompt_listing
+from tether.session.rewind.plan import prompt_listing
 
 __all__ = ["ask_conflicts", "checkpoint_command", "terminal_ask"]
 

@@ -34,11 +34,11 @@ from tether.cli.settings_args import (
 from tether.cli.status import StatusLine
 from tether.commands import CheckpointCommand, CommandError, load_commands, resolve
 from tether.policy import MODES
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings import SettingsError
 from tether.surface import Launch, first_model, session_config
-from tether.tools.bash.sandbox import SandboxPolicy
 
 __all__ = ["configure", "run"]
 
@@ -194,7 +194,7 @@ def _run_for_programs(
                 model=session.model.name,
                 mode=session.gate.mode,
                 sandbox=RunSandbox(mode=sandbox.mode, allow_network=sandbox.allow_network),
-                tools=[tool.name for tool in session.tools.offered()],
+                tools=[tool.name for tool in session.tools.offered(session.gate.mode)],
             )
         )
 

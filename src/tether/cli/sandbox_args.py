@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from tether.tools.bash.sandbox import SANDBOX_ENV, SANDBOX_MODES, SandboxPolicy
+from tether.sandbox.policy import SANDBOX_ENV, SANDBOX_MODES
 
-__all__ = ["add_sandbox_arguments", "sandbox_flags", "sandbox_policy"]
+__all__ = ["add_sandbox_arguments", "sandbox_flags"]
 
 
 def add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,14 +22,10 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def sandbox_policy(args: argparse.Namespace) -> SandboxPolicy:
-    """The policy the flags (else the environment) choose; `ValueError` for a bad env value."""
-    return SandboxPolicy.from_env(args.sandbox, allow_network=args.allow_network)
-
-
-def sandbox_flags(policy: SandboxPolicy) -> list[str]:
-    """The flags that choose `policy` again, for an agent this process starts."""
-    flags = ["--sandbox", policy.mode]
-    if policy.allow_network:
+def sandbox_flags(args: argparse.Namespace) -> list[str]:
+    """The sandbox flags given, again, for an agent this process starts: only what was given,
+    so that the agent's own settings decide the rest (`settings.effective.sandbox_policy`)."""
+    flags = ["--sandbox", args.sandbox] if args.sandbox else []
+    if args.allow_network:
         flags.append("--allow-network")
     return flags

@@ -6,18 +6,19 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from rich.table import Table
+from rich.cells import cell_len
 from rich.text import Text
 
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.safe_output import consoles, print_json
 from tether.session import SessionStore
-from tether.session.store import StoredSession
+from tether.session.log.store import StoredSession
 
 __all__ = [
     "MIN_PREFIX",
     "WIDE",
     "configure",
+    "layout",
     "run",
     "session_tree",
     "unique_prefix",
@@ -76,23 +77,74 @@ def run(args: argparse.Namespace) -> int:
         )
         for info in infos
     ]
-    id_width = max(len(r[0]) for r in listed)
-    when_width = max(len("updated"), *(len(r[1]) for r in listed))
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    # The id and time are for copying: they never shrink; the title and cwd give way.
-    table.add_column("id", no_wrap=True, min_width=id_width)
-    table.add_column("updated", no_wrap=True, min_width=when_width)
-    table.add_column("turns", no_wrap=True, justify="right", min_width=5)
-    table.add_column("title · cwd", no_wrap=True, overflow="ellipsis", ratio=1)
-    # The cwd's end names the project: a long one loses its start, not its end.
-    room = out.width - id_width - when_width - 5 - 3 * 2
-    for shown, when, info in listed:
-        title = Text(info.title or "(untitled)")
-        if depths[info.id] == 0:
-            title.append("\n").append(_left_cut(_home(info.cwd), room), style="dim")
-        table.add_row(shown, when, str(info.turns), title)
-    out.print(table)
+    out.print(layout(listed, depths, out.width), no_wrap=True, soft_wrap=False)
     return 0
+
+
+_GAP = "  "
+"""Between two columns, as a borderless table pads them."""
+
+
+def layout(
+    listed: list[tuple[str, str, StoredSession]], depths: dict[str, int], width: int
+) -> Text:
+    """The rows laid out as a borderless table, built as one text.
+
+    Laid out here rather than by a rich `Table`: measuring every cell of a thousand rows
+    was most of the command's time. The id and time are for copying: they never shrink;
+    the title and cwd give way (a title ends in "…", a cwd loses its start, since its end
+    names the project).
+    """
+    id_width = max(len("id"), *(cell_len(shown) for shown, _, _ in listed))
+    when_width = max(len("updated"), *(len(when) for _, when, _ in listed))
+    turns_width = max(len("turns"), *(len(str(info.turns)) for _, _, info in listed))
+    room = max(1, width - id_width - when_width - turns_width - 3 * len(_GAP))
+    cells: list[tuple[Text, Text | None]] = []
+    for _, _, info in listed:
+        title = Text(info.title or "(untitled)")
+        cwd = Text(_left_cut(_home(info.cwd), room)) if depths[info.id] == 0 else None
+        cells.append((title, cwd))
+    title_width = min(
+        room,
+        max(
+            cell_len("title · cwd"),
+            *(max(t.cell_len, c.cell_len if c else 0) for t, c in cells),
+        ),
+    )
+    lead = " " * (id_width + when_width + turns_width + 3 * len(_GAP))
+    lines = [
+        Text(
+            _pad("id", id_width)
+            + _GAP
+            + _pad("updated", when_width)
+            + _GAP
+            + "turns".rjust(turns_width)
+            + _GAP
+            + _pad("title · cwd", title_width),
+            style="bold",
+        )
+    ]
+    for (shown, when, info), (title, cwd) in zip(listed, cells, strict=True):
+        title.truncate(title_width, overflow="ellipsis", pad=True)
+        row = Text(
+            _pad(shown, id_width)
+            + _GAP
+            + _pad(when, when_width)
+            + _GAP
+            + str(info.turns).rjust(turns_width)
+            + _GAP
+        )
+        lines.append(row.append_text(title))
+        if cwd is not None:
+            cwd.stylize("dim")
+            cwd.truncate(title_width, overflow="ellipsis", pad=True)
+            lines.append(Text(lead).append_text(cwd))
+    return Text("\n").join(lines)
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` filled with spaces to `width` terminal cells."""
+    return text + " " * (width - cell_len(text))
 
 
 def session_tree(infos: list[StoredSession]) -> list[tuple[StoredSession, int]]:

@@ -13,7 +13,7 @@ from typing import assert_never
 
 from rich.console import Console
 
-from tether.cli.model_args import DEFAULT_MODEL
+from tether.cli.model_args import login_default
 from tether.policy import PermissionAsker, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.effective import (
@@ -24,6 +24,7 @@ from tether.settings.effective import (
     search_setup,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.settings.effective import model_spec as spec_from
 from tether.settings.report import claude_file_lines
@@ -42,6 +43,7 @@ __all__ = [
     "settings_flags",
     "thinking_level",
     "tool_env",
+    "web_fetch_model",
 ]
 
 
@@ -98,8 +100,9 @@ def run_settings(
 
 
 def model_spec(settings: Settings) -> str:
-    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else openai."""
-    return spec_from(settings, DEFAULT_MODEL)
+    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else the
+    provider chosen at `/login`, else openai."""
+    return spec_from(settings, login_default())
 
 
 def say_search(setup: SearchSetup, err: Console, *, verbose: bool) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_context_arguments, add_model_arguments
-from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags, sandbox_policy
+from tether.cli.sandbox_args import add_sandbox_arguments, sandbox_flags
 from tether.cli.settings_args import add_settings_arguments
 from tether.policy import MODES
 from tether.web.app import DEFAULT_MAX_AGENTS
@@ -84,8 +84,7 @@ def options_from_args(args: argparse.Namespace) -> WebOptions:
                     allow_private_fetch=args.allow_private_fetch,
                 ),
                 # Only what was given: the agent's settings decide the rest.
-                *(sandbox_flags(sandbox_policy(args)) if args.sandbox else ()),
-                *(["--allow-network"] if args.allow_network and not args.sandbox else ()),
+                *sandbox_flags(args),
                 *(arg for rule in args.allow for arg in ("--allow", rule)),
                 *(arg for rule in args.deny for arg in ("--deny", rule)),
             ]

@@ -25,8 +25,9 @@ A key tether does not use is a warning naming the file, the key and why (the com
 offered); a file that cannot be read at all is skipped with a warning naming it.
 
 Some built-in commands act on the terminal itself (`/help`, `/clear`, `/resume`, `/model`,
-`/usage`, `/transcript`, `/exit`): they are `terminal` commands, listed only where a terminal
-asks for them (`load_commands(..., terminal=True)`); ACP and the web client never see them.
+`/usage`, `/transcript`, `/login`, `/logout`, `/exit`): they are `terminal` commands, listed
+only where a terminal asks for them (`load_commands(..., terminal=True)`); ACP and the web
+client never see them.
 """
 
 from __future__ import annotations
@@ -156,6 +157,8 @@ BUILTIN: tuple[Command, ...] = (
     Command("cost", "What this session cost, per model (as /usage)", terminal=True),
     Command("transcript", "The whole session in full, in a pager", terminal=True),
     Command("bashes", "The background commands: how each stands; stop one", terminal=True),
+    Command("login", "Give a provider's API key (saved for you alone) and use it", terminal=True),
+    Command("logout", "Forget the API key saved for the current model's endpoint", terminal=True),
     Command("exit", "Leave (the session can be resumed)", terminal=True),
     Command(
         "rewind",

@@ -31,10 +31,10 @@ from tether.hooks.outcome import interpret
 from tether.hooks.payload import SessionFacts, hook_input
 from tether.hooks.process import Finished, run_command
 from tether.hooks.record import HookRun
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.policy import Confinement, SandboxPolicy, confinement
 from tether.settings import Settings
 from tether.settings.schema import CommandHook, HookEvent
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.sandbox import Confinement, SandboxPolicy, confinement
 from tether.tools.bash.tool import created_and_defused
 from tether.tools.workspace import Workspace
 
@@ -178,7 +178,7 @@ class Hooks:
             _notice_once(bwrap.problem or "bwrap was not found")
             return None
         workspace = self._workspace or Workspace.at(facts.cwd)
-        return await asyncio.to_thread(confinement, bwrap, policy, workspace, env)
+        return await asyncio.to_thread(confinement, bwrap, policy, workspace.roots, env)
 
     async def _after_sandbox(self, run: HookRun, confine: Confinement) -> HookRun:
         """What the sandboxed run created that is protected, disarmed as a command's is."""

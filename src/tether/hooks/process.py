@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.tools.bash.bwrap import seccomp_fd
-from tether.tools.bash.sandbox import Confinement
+from tether.sandbox.bwrap import seccomp_fd
+from tether.sandbox.policy import Confinement
 
 __all__ = ["KEEP_BYTES", "PIPE_GRACE", "Finished", "run_command"]
 

@@ -15,13 +15,13 @@ import mcp_types
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.mcp.answer import McpAnswer, mcp_answer
 from tether.mcp.connection import McpConnection, McpServerError
 from tether.tools.access import McpAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.views import ATTACHMENTS, GenericCallView, GenericResultView, ToolKind
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from tether.models.anthropic_cache import cached_messages, cached_system, cached_tools
 from tether.models.anthropic_convert import (
@@ -10,11 +10,12 @@ from tether.models.anthropic_convert import (
     to_anthropic_messages,
     to_anthropic_tools,
 )
+from tether.models.anthropic_thinking import anthropic_thinking
 from tether.models.base import ModelRequest
 from tether.models.failures import server_message
 from tether.models.retry import Failure, RetryPolicy
 from tether.models.streaming import StreamingModel
-from tether.models.thinking import ANTHROPIC_BUDGETS, same_model_thinking
+from tether.models.thinking import same_model_thinking
 from tether.providers import Provider
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ __all__ = ["DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "AnthropicModel"]
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_MAX_TOKENS = 8192
-TRANSIENT_STREAM_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error"})
-"""Error events inside a stream that are worth a retry when nothing was streamed yet."""
 
 
 class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
@@ -36,6 +35,10 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
     label = "Anthropic API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before message_stop"
+    transient_stream_errors: ClassVar[frozenset[str]] = frozenset(
+        {"overloaded_error", "api_error", "rate_limit_error"}
+    )
+    """Error events inside a stream that are worth a retry when nothing was streamed yet."""
 
     def __init__(
         self,
@@ -60,18 +63,19 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
         # Cache breakpoints on the tools, the system prompt and the conversation's tail: each
         # step then reads what the one before it wrote (see `anthropic_cache`).
         tools = cached_tools(to_anthropic_tools(request.tools))
-        budget = ANTHROPIC_BUDGETS[request.thinking]
+        ask = anthropic_thinking(self.model, request.thinking, tools=bool(tools))
         # Thinking blocks go back, signed, while thinking is on (a tool-use turn must carry
         # them); with it off they are left out, which the API always allows.
-        history = same_model_thinking(request.messages, self.name, keep=budget > 0)
+        history = same_model_thinking(request.messages, self.name, keep=ask.thinking is not None)
         return await self._sdk().messages.create(
             model=self.model,
-            # The budget is part of the output: the answer keeps its own room beside it.
-            max_tokens=self.max_tokens + budget,
+            max_tokens=self.max_tokens + ask.room,
             system=cached_system(request.system) if request.system else anthropic.omit,
             messages=cached_messages(to_anthropic_messages(history)),
             tools=tools if tools else anthropic.omit,
-            thinking=({"type": "enabled", "budget_tokens": budget} if budget else anthropic.omit),
+            thinking=ask.thinking if ask.thinking is not None else anthropic.omit,
+            output_config=ask.output_config if ask.output_config is not None else anthropic.omit,
+            extra_headers={"anthropic-beta": ",".join(ask.betas)} if ask.betas else None,
             stream=True,
         )
 
@@ -88,7 +92,7 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
                 failure = self._endpoint.broken(
                     f"the stream from {self.base_url} failed: {message}"
                 )
-                return Failure(failure.error, retryable=exc.type in TRANSIENT_STREAM_ERRORS)
+                return Failure(failure.error, retryable=exc.type in self.transient_stream_errors)
             return self._http(
                 exc.status_code, exc.body, exc.message, exc.response.headers, exc.type
             )

@@ -8,9 +8,10 @@ differs is only where requests go and how they are signed, read from the usual e
 - Azure: `AZURE_OPENAI_ENDPOINT` (or `--base-url`), `AZURE_OPENAI_API_KEY` (or `--api-key`),
   `OPENAI_API_VERSION`; the model is the deployment's name.
 - Bedrock: `AWS_REGION` / `AWS_DEFAULT_REGION`; a Bedrock API key in
-  `AWS_BEARER_TOKEN_BEDROCK` (or `--api-key`), else the AWS credentials chain through boto3.
-  Its stream is AWS's binary event stream, which only botocore decodes: both come with
-  `pip install 'anthropic[bedrock]'` (not installed with tether).
+  `AWS_BEARER_TOKEN_BEDROCK` (or `--api-key`), else the AWS credentials chain through boto3
+  (environment, `AWS_PROFILE`, SSO, instance roles), which signs each request (SigV4). Its
+  stream is AWS's binary event stream, which botocore decodes (`anthropic[bedrock]`, installed
+  with tether).
 - Vertex: `CLOUD_ML_REGION`, `ANTHROPIC_VERTEX_PROJECT_ID`; an access token from `--api-key`,
   else Google's application default credentials through google-auth
   (`pip install 'anthropic[vertex]'`, then `gcloud auth application-default login`).
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from tether.models.anthropic_model import AnthropicModel
 from tether.models.base import ModelError
 from tether.models.openai_compat import OpenAICompatModel
+from tether.models.retry import Failure
 from tether.providers import Provider
 
 if TYPE_CHECKING:
@@ -152,23 +154,26 @@ class BedrockModel(AnthropicModel):
     label = "Amazon Bedrock"
     default_model = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
+    transient_stream_errors = AnthropicModel.transient_stream_errors | {
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+    }
+    """Bedrock's own kinds of error inside a stream that AWS says to retry."""
+
     def require_key(self) -> None:
-        """Bedrock streams AWS's binary event stream, which only botocore reads; without a
-        Bedrock API key, requests are signed with boto3's AWS credentials."""
-        _needs(
-            "botocore",
-            self.label,
-            "botocore is not installed to read Bedrock's event stream: "
-            "pip install 'anthropic[bedrock]'",
-        )
-        if self.provider.api_key is None:
-            _needs(
-                "boto3",
-                self.label,
-                "no AWS_BEARER_TOKEN_BEDROCK is set and boto3 is not installed to sign with "
-                "your AWS credentials: set AWS_BEARER_TOKEN_BEDROCK, or "
-                "pip install 'anthropic[bedrock]'",
+        """A Bedrock API key, or AWS credentials to sign with (checked once the SDK loads)."""
+
+    def _failure(self, exc: Exception) -> Failure | None:
+        from botocore.eventstream import ParserError  # type: ignore[import-untyped]
+
+        if isinstance(exc, ParserError):
+            # A frame whose length or checksum is wrong: the bytes were damaged on the way.
+            return self._endpoint.broken(
+                f"{self.base_url} sent a corrupt event stream ({type(exc).__name__}: {exc})"
             )
+        return super()._failure(exc)
 
     def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
         from anthropic import AsyncAnthropicBedrock
@@ -176,6 +181,8 @@ class BedrockModel(AnthropicModel):
         region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
 
         def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
+            if api_key is None:
+                _require_aws_credentials(region)
             return AsyncAnthropicBedrock(  # type: ignore[return-value]
                 aws_region=region or "us-east-1",
                 api_key=api_key,
@@ -184,6 +191,19 @@ class BedrockModel(AnthropicModel):
             )
 
         return connect
+
+
+def _require_aws_credentials(region: str | None) -> None:
+    """Raise the error naming every way to give credentials when boto3's chain finds none."""
+    import boto3  # type: ignore[import-untyped]
+
+    # The chain as the SDK will walk it when it signs: environment, profile files, SSO, roles.
+    if boto3.Session(region_name=region).get_credentials() is None:
+        raise ModelError(
+            "Amazon Bedrock: no AWS credentials found: set AWS_BEARER_TOKEN_BEDROCK (a Bedrock "
+            "API key), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE "
+            "(`aws configure`, `aws sso login`)"
+        )
 
 
 class VertexModel(AnthropicModel):

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tether.models.base import Model, ModelError
+from tether.models.credentials import stored_key
 
 __all__ = ["MODEL_KINDS", "make_model"]
 
@@ -31,7 +32,9 @@ def _openai(rest: str, base_url: str | None, api_key: str | None) -> Model:
     from tether.models.openai_compat import OpenAICompatModel
     from tether.providers import OPENAI
 
-    return OpenAICompatModel(OPENAI.resolve(base_url, api_key), model=rest or None)
+    return OpenAICompatModel(
+        OPENAI.resolve(base_url, api_key, stored=stored_key), model=rest or None
+    )
 
 
 def _anthropic(rest: str, base_url: str | None, api_key: str | None) -> Model:
@@ -39,7 +42,9 @@ def _anthropic(rest: str, base_url: str | None, api_key: str | None) -> Model:
     from tether.models.anthropic_model import AnthropicModel
     from tether.providers import ANTHROPIC
 
-    return AnthropicModel(ANTHROPIC.resolve(base_url, api_key), model=rest or None)
+    return AnthropicModel(
+        ANTHROPIC.resolve(base_url, api_key, stored=stored_key), model=rest or None
+    )
 
 
 def _responses(rest: str, base_url: str | None, api_key: str | None) -> Model:
@@ -47,7 +52,9 @@ def _responses(rest: str, base_url: str | None, api_key: str | None) -> Model:
     from tether.models.responses_model import ResponsesModel
     from tether.providers import OPENAI_RESPONSES
 
-    return ResponsesModel(OPENAI_RESPONSES.resolve(base_url, api_key), model=rest or None)
+    return ResponsesModel(
+        OPENAI_RESPONSES.resolve(base_url, api_key, stored=stored_key), model=rest or None
+    )
 
 
 def _azure(rest: str, base_url: str | None, api_key: str | None) -> Model:
@@ -76,7 +83,7 @@ def _gemini(rest: str, base_url: str | None, api_key: str | None) -> Model:
     from tether.models.gemini_model import GeminiModel
     from tether.providers import GEMINI
 
-    return GeminiModel(GEMINI.resolve(base_url, api_key), model=rest or None)
+    return GeminiModel(GEMINI.resolve(base_url, api_key, stored=stored_key), model=rest or None)
 
 
 MODEL_KINDS: dict[str, tuple[str, ModelMaker]] = {

@@ -100,8 +100,15 @@ class GeminiModel(StreamingModel[_Connection, "GenerateContentResponse"]):
         return GeminiAssembler()
 
     def _failure(self, exc: Exception) -> Failure | None:
+        import json
+
         from google.genai import errors
 
+        if isinstance(exc, errors.UnknownApiResponseError) and isinstance(
+            exc.__cause__, json.JSONDecodeError
+        ):
+            # The SDK wraps a chunk it cannot parse; the chunk itself is in the cause.
+            return self._endpoint.malformed(exc.__cause__.doc)
         if isinstance(exc, errors.APIError):
             response = getattr(exc, "response", None)
             headers = getattr(response, "headers", None) or {}

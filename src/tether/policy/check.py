@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
+from tether.errors import PermissionDenied, ToolError
 from tether.policy.asker import PermissionAnswer, PermissionQuestion
 from tether.policy.gate import PolicyGate
 from tether.policy.modes import PolicyMode
@@ -23,7 +24,6 @@ from tether.tools.access import (
     McpAccess,
     NamedAccess,
 )
-from tether.tools.errors import PermissionDenied, ToolError
 from tether.tools.workspace import Workspace
 
 __all__ = ["CheckResult", "check_use"]

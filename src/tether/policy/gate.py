@@ -30,7 +30,7 @@ path (`read` and `edit` apart), the exact same command for `execute` (and, apart
 tool for `mcp` (an MCP tool the server annotates read-only never asks). "No sandbox" is a
 command (`sandbox_problem` set) of a sandboxed session whose sandbox cannot start: auto mode
 refuses it rather than run it unconfined without being told to (`--sandbox off`). A protected path
-(`tether.tools.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
+(`tether.sandbox.protected`: `.git`, `.mcp.json`, `.tether/`, `.claude/`, `.vscode/`, tether's
 data directory, and the workspace files the configured hooks run, `tether.settings.hookfiles`)
 holds what later runs with the user's rights, so editing one always asks, and so does a
 command that redirects its output into one (`printf ... > .git/hooks/pre-commit`), in every
@@ -63,6 +63,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, assert_never
 
+from tether.errors import PermissionDenied
 from tether.policy.asker import (
     INSTEAD,
     PermissionAsker,
@@ -74,10 +75,11 @@ from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.planning import ask_plan, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
+from tether.sandbox.protected import protected_reason
 from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
 from tether.settings.hookfiles import hook_files
-from tether.settings.invocations import analyze_command
 from tether.settings.matcher import judge
+from tether.shell.invocations import analyze_command
 from tether.tools.access import (
     Access,
     CommandAccess,
@@ -88,9 +90,7 @@ from tether.tools.access import (
     SearchAccess,
     UnsandboxedAccess,
 )
-from tether.tools.errors import PermissionDenied
 from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
-from tether.tools.protected import protected_reason
 from tether.tools.workspace import Workspace
 
 __all__ = ["PolicyGate"]

@@ -61,8 +61,11 @@ class Discovery:
         base_url: str | None = None,
         api_key: str | None = None,
         environ: Mapping[str, str] | None = None,
+        stored: Callable[[str], tuple[str, str] | None] | None = None,
     ) -> Provider:
-        """The endpoint and key for these flags (`None`: not given) and this environment."""
+        """The endpoint and key for these flags (`None`: not given) and this environment;
+        `stored` gives the key saved for an endpoint and where it is from, consulted after
+        the environment (a key in a variable wins)."""
         env = os.environ if environ is None else environ
         url = (base_url or env.get(self.url_variable) or self.default_url).rstrip("/")
         host = urlsplit(url).hostname or ""
@@ -74,4 +77,7 @@ class Discovery:
         found = next((name for name in names if env.get(name)), None)
         if found is not None:
             return Provider(url, env[found], names, found)
+        saved = stored(url) if stored is not None else None
+        if saved is not None:
+            return Provider(url, saved[0], names, saved[1])
         return Provider(url, self.placeholder(host), names)

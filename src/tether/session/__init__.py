@@ -22,11 +22,11 @@ if TYPE_CHECKING:
         SessionNotFound,
         UnusableCwd,
     )
-    from tether.session.events import TurnStop
+    from tether.session.log.events import TurnStop
+    from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
-    from tether.session.rewind import Conflict, PromptChanges, RestorePlan
+    from tether.session.rewind.plan import Conflict, PromptChanges, RestorePlan
     from tether.session.session import Session
-    from tether.session.store import SessionStore, StoredSession, data_dir
     from tether.session.updates import (
         AgentText,
         CheckpointSaved,
@@ -95,15 +95,15 @@ __getattr__ = lazy_names(
         "SessionNotFound": "tether.session.errors",
         "UnusableCwd": "tether.session.errors",
         "RewindError": "tether.session.errors",
-        "Conflict": "tether.session.rewind",
-        "PromptChanges": "tether.session.rewind",
-        "RestorePlan": "tether.session.rewind",
-        "TurnStop": "tether.session.events",
+        "Conflict": "tether.session.rewind.plan",
+        "PromptChanges": "tether.session.rewind.plan",
+        "RestorePlan": "tether.session.rewind.plan",
+        "TurnStop": "tether.session.log.events",
         "CANCELLED": "tether.session.loop",
         "Session": "tether.session.session",
-        "SessionStore": "tether.session.store",
-        "StoredSession": "tether.session.store",
-        "data_dir": "tether.session.store",
+        "SessionStore": "tether.session.log.store",
+        "StoredSession": "tether.session.log.store",
+        "data_dir": "tether.session.log.store",
         "AgentText": "tether.session.updates",
         "ClientUpdate": "tether.session.updates",
         "ContextCompacted": "tether.session.updates",

@@ -8,11 +8,11 @@ import asyncio
 from collections.abc import Callable
 
 from tether.content import TextContent
+from tether.errors import ToolError
 from tether.models.base import Completed, Model, ModelError, ModelRequest
 from tether.models.messages import UserMessage
 from tether.models.script import ScriptModel
 from tether.session.calls import close_stream
-from tether.tools.errors import ToolError
 
 __all__ = ["ModelAnswerer"]
 

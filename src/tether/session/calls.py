@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext

@@ -22,6 +22,7 @@ from typing import Protocol
 from tether.agents import CHILD_PREAMBLE, AgentCatalog, AgentDefinition, child_tools
 from tether.agents.preload import agent_prompt
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.models.base import Model, ModelError
 from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
@@ -32,7 +33,7 @@ from tether.policy import (
 from tether.session.child_asker import child_asker
 from tether.session.config import SessionConfig
 from tether.session.errors import PromptFailed
-from tether.session.events import (
+from tether.session.log.events import (
     AssistantMessageEvent,
     Event,
     ParentLink,
@@ -53,7 +54,6 @@ from tether.tools.delegate import (
     ChildRequest,
     ChildStop,
 )
-from tether.tools.errors import ToolError
 from tether.tools.registry import ToolRegistry
 from tether.tools.task.meta import refusals
 from tether.views import ToolCallView

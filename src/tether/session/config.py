@@ -13,8 +13,8 @@ from tether.models.catalog import ModelInfo
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
-from tether.session.budget import DEFAULT_COMPACT_AT, Budget
-from tether.session.environment import Host
+from tether.session.context.budget import DEFAULT_COMPACT_AT, Budget
+from tether.session.context.environment_block import Host
 from tether.settings import Settings
 from tether.skills import SkillCatalog
 from tether.tools.registry import ToolRegistry

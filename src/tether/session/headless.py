@@ -19,7 +19,7 @@ from pydantic import ConfigDict, TypeAdapter
 
 from tether.policy import PolicyMode
 from tether.session.children import final_message
-from tether.session.events import AssistantMessageEvent, Event, TurnEnd, TurnEndReason
+from tether.session.log.events import AssistantMessageEvent, Event, TurnEnd, TurnEndReason
 from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.session.usage import usage_report
 from tether.tools.delegate import TokenUsage

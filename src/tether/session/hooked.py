@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import PermissionDenied
 from tether.hooks import HookRun, Hooks, SessionFacts, tool_fields, tool_response
 from tether.hooks.config import ConfiguredHook
 from tether.hooks.engine import not_run
@@ -52,14 +53,13 @@ from tether.policy import (
     ServerStart,
     WorkspaceTrust,
 )
-from tether.session.events import HookRunEvent
-from tether.session.log import EventLog
+from tether.sandbox.policy import SandboxPolicy
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import HookRunEvent
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent
 from tether.tools.access import UnsandboxedAccess
-from tether.tools.bash.sandbox import SandboxPolicy
-from tether.tools.errors import PermissionDenied
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
 

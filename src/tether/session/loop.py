@@ -21,11 +21,12 @@ from tether.models.base import (
 from tether.models.messages import FinishReason, ThinkingLevel
 from tether.models.thinking import raised
 from tether.session.calls import close_stream, unique_ids
-from tether.session.checkpointing import Checkpoints
-from tether.session.compaction import compact_command, summary_point
-from tether.session.context import Context
+from tether.session.context.compaction import compact_command, summary_point
+from tether.session.context.window import Context
 from tether.session.errors import PromptFailed
-from tether.session.events import (
+from tether.session.hooked import SessionHooks
+from tether.session.log.eventlog import E, EventLog
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     AssistantThinking,
@@ -39,12 +40,11 @@ from tether.session.events import (
     TurnStop,
     UserMessageEvent,
 )
-from tether.session.hooked import SessionHooks
-from tether.session.log import E, EventLog
+from tether.session.log.title import title_from
 from tether.session.replay import user_updates
+from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.runner import CallRunner
 from tether.session.thoughts import ThoughtClock
-from tether.session.title import title_from
 from tether.session.turn import Turn
 from tether.session.updates import AgentText, ClientUpdate, TitleChanged, TurnEnded, TurnFailed
 

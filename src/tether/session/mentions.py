@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
 from tether.content import TextContent, context_block
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.workspace import Workspace
 
 __all__ = ["MAX_ATTACHED", "attachments"]

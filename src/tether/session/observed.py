@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tether.session.events import Event, ToolResultEvent
+from tether.session.log.events import Event, ToolResultEvent
 from tether.tools.observations import FileObservations
 
 __all__ = ["observations_from"]

@@ -8,7 +8,7 @@ from typing import assert_never
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare
-from tether.session.events import (
+from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     AssistantThinking,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from tether.policy import PermissionOutcome, PolicyGate
 from tether.session.calls import PreparedCall, finished, prepare
-from tether.session.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
+from tether.session.context.system_prompt import Reminder, Reminders
 from tether.session.hooked import SessionHooks
-from tether.session.instructions import Reminder, Reminders
-from tether.session.log import EventLog
+from tether.session.log.eventlog import EventLog
+from tether.session.log.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access

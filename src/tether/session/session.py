@@ -17,14 +17,16 @@ from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
+from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
 from tether.session.calls import unique_ids
-from tether.session.checkpointing import Checkpoints
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
-from tether.session.context import Context
+from tether.session.context.window import Context
 from tether.session.errors import SessionBusy
-from tether.session.events import (
+from tether.session.hooked import NotifyingAsker, SessionHooks
+from tether.session.log.eventlog import E, EventLog
+from tether.session.log.events import (
     Event,
     ParentLink,
     SessionConfigEvent,
@@ -35,15 +37,14 @@ from tether.session.events import (
     TurnStop,
     UserMessageEvent,
 )
-from tether.session.hooked import NotifyingAsker, SessionHooks
-from tether.session.log import E, EventLog
+from tether.session.log.store import SessionStore
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
 from tether.session.replay import replay
-from tether.session.restoring import recover_restore
-from tether.session.rewinder import Rewinder
+from tether.session.rewind.checkpointing import Checkpoints
+from tether.session.rewind.restoring import recover_restore
+from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
-from tether.session.store import SessionStore
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged, TrustSettled
 from tether.settings import Rule
@@ -51,7 +52,6 @@ from tether.settings.effective import sandbox_policy
 from tether.skills import SkillCatalog, load_skills
 from tether.tools.base import Tool
 from tether.tools.bash.jobs import Jobs
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.skill import SkillTool

@@ -23,14 +23,14 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from tether.content import TextContent
+from tether.errors import PermissionDenied
 from tether.policy import PermissionOutcome
 from tether.session.calls import finished, prepare
-from tether.session.events import ToolCallEvent, ToolResultEvent
+from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
 from tether.tools.access import Access, CommandAccess, Gate
 from tether.tools.context import ToolContext
-from tether.tools.errors import PermissionDenied
 from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.planning import PlanVerdict
 from tether.tools.result import ToolResult

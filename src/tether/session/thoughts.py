@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from tether.session.events import AssistantThinking, Event
+from tether.session.log.events import AssistantThinking, Event
 from tether.session.updates import AgentThought, ThoughtFinished
 
 __all__ = ["ThoughtClock"]

@@ -16,7 +16,7 @@ from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_f
 from tether.figures import duration, short_tokens
 from tether.hooks.record import HookDecision
 from tether.policy.asker import PermissionOutcome
-from tether.session.events import CompactionMethod, RestoreAction, TurnStop
+from tether.session.log.events import CompactionMethod, RestoreAction, TurnStop
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult

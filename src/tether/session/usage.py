@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tether.session.events import Event, ToolCallEvent, ToolResultEvent, UsageEvent
+from tether.session.log.events import Event, ToolCallEvent, ToolResultEvent, UsageEvent
 from tether.tools.delegate import TokenUsage
 from tether.tools.task import TASK_TOOL, task_meta_from_meta
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from tether.models.catalog import CATALOG, ModelInfo, Price
 from tether.models.messages import ThinkingLevel
+from tether.sandbox.policy import SANDBOX_ENV, SandboxPolicy
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
-from tether.tools.bash.sandbox import SANDBOX_ENV, SandboxPolicy
 from tether.tools.web.backends import SearchSettings, SearchSetup, choose_backend
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "search_setup",
     "thinking_level",
     "tool_env",
+    "web_fetch_model",
 ]
 
 
@@ -112,6 +113,11 @@ def search_setup(settings: Settings) -> SearchSetup:
         source=str(source) if source is not None else "the settings",
     )
     return choose_backend({**os.environ, **tool_env(settings)}, chosen)
+
+
+def web_fetch_model(settings: Settings) -> str | None:
+    """The model spec `webFetch.model` names for answering a fetch's `prompt`, if any."""
+    return settings.web_fetch_model.value if settings.web_fetch_model is not None else None
 
 
 def tool_env(settings: Settings) -> dict[str, str]:

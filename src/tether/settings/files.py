@@ -45,6 +45,7 @@ from tether.settings.schema import (
     HookGroup,
     ModelEntry,
     SandboxSection,
+    WebFetchSection,
     WebSearchSection,
 )
 from tether.settings.sources import SettingsSource
@@ -64,6 +65,7 @@ _KEYS = (
     "env",
     "hooks",
     "webSearch",
+    "webFetch",
 )
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
@@ -102,6 +104,7 @@ class Layer:
     env: dict[str, str] = field(default_factory=dict)
     hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
     web_search: WebSearchSection | None = None
+    web_fetch_model: str | None = None
     bypass_disabled: bool = False
     """Claude Code's `disableBypassPermissionsMode: "disable"`: auto mode may not be used."""
     mcpjson: McpjsonApprovals | None = None
@@ -173,6 +176,7 @@ class _Reader:
         env: dict[str, str] = {}
         hooks: tuple[tuple[HookEvent, HookGroup], ...] = ()
         web_search = None
+        web_fetch = None
         bypass_disabled = False
         mcpjson = None
         claude = self.source.claude
@@ -195,15 +199,8 @@ class _Reader:
                     | "disabledMcpjsonServers"
                 ):
                     mcpjson = self.mcpjson(mcpjson or McpjsonApprovals(), key, value)
-                case "model" if claude:
-                    model, why = claude_model(value)
-                    if why is not None:
-                        self.problem(key, f"{why}; ignored")
                 case "model":
-                    if isinstance(value, str) and value.strip():
-                        model = value.strip()
-                    else:
-                        self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+                    model = self.model(value, key)
                 case "thinking":
                     thinking = self.level(value)
                 case "models":
@@ -216,6 +213,8 @@ class _Reader:
                     hooks = self.hooks(value)
                 case "webSearch":
                     web_search = self.section(WebSearchSection, value, key)
+                case "webFetch":
+                    web_fetch = self.section(WebFetchSection, value, key)
                 case _:
                     self.problem(key, f"unknown key; expected one of {', '.join(_KEYS)}")
         return Layer(
@@ -230,6 +229,7 @@ class _Reader:
             env=env,
             hooks=hooks,
             web_search=web_search,
+            web_fetch_model=web_fetch.model.strip() if web_fetch and web_fetch.model else None,
             bypass_disabled=bypass_disabled,
             mcpjson=mcpjson,
             problems=tuple(self.problems),
@@ -403,6 +403,18 @@ class _Reader:
         except ValueError as exc:
             self.problem("thinking", str(exc))
             return None
+
+    def model(self, value: object, key: str) -> str | None:
+        """`model`: a spec as `--model` takes it (in Claude Code's files, its model names)."""
+        if self.source.claude:
+            model, why = claude_model(value)
+            if why is not None:
+                self.problem(key, f"{why}; ignored")
+            return model
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        self.problem(key, f"expected a model spec such as 'openai', got {value!r}")
+        return None
 
     def models(self, value: object) -> dict[str, ModelEntry]:
         """`models`: each entry checked on its own, a bad one reported and left out."""

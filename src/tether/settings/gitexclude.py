@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["exclude_from_git", "git_dir"]

@@ -23,9 +23,9 @@ import re
 import shlex
 from pathlib import Path
 
+from tether.sandbox.protected import protected_reason
 from tether.settings.loaded import Settings
 from tether.settings.schema import CommandHook
-from tether.tools.protected import protected_reason
 
 __all__ = ["MAX_HOOK_FILES", "hook_files"]
 

@@ -70,6 +70,8 @@ class Settings:
     hooks: tuple[HookEntry, ...] = ()
     web_search_provider: Sourced[SearchProvider] | None = None
     web_search_base_url: Sourced[str] | None = None
+    web_fetch_model: Sourced[str] | None = None
+    """`webFetch.model`: the model that answers a fetch's `prompt` (`None`: the session's)."""
     bypass_disabled: Sourced[bool] | None = None
     """Where Claude Code's `disableBypassPermissionsMode` said auto mode may not be used."""
     mcpjson: McpjsonChoices = field(default_factory=McpjsonChoices)
@@ -226,6 +228,7 @@ def _settings(merged: Merge, trust: Trust) -> Settings:
         hooks=tuple(merged.hooks),
         web_search_provider=merged.provider,
         web_search_base_url=merged.base_url,
+        web_fetch_model=merged.web_fetch_model,
         bypass_disabled=merged.bypass_disabled,
         mcpjson=McpjsonChoices(merged.enable_all, tuple(merged.enabled), tuple(merged.disabled)),
         problems=tuple(merged.problems),

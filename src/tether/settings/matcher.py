@@ -3,7 +3,7 @@
 A use of a file (`read`, `grep` and `glob` read; `edit` and `write` edit) is matched on its
 resolved path: `read` rules cover the three reading tools, `edit` rules cover `edit` and
 `write`, `grep`, `glob` and `write` rules only their own tool. A command is judged part by
-part (`tether.settings.invocations`): a deny or ask rule that matches any part decides for
+part (`tether.shell.invocations`): a deny or ask rule that matches any part decides for
 the whole, and allow rules allow it only when every part is allowed and nothing about it
 always asks. When no rule decides, the session's mode does.
 """
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, assert_never
 
-from tether.settings.invocations import analyze_command
 from tether.settings.paths import PathPattern
 from tether.settings.rules import (
     AnyUse,
@@ -26,8 +25,9 @@ from tether.settings.rules import (
     RuleKind,
     WildcardSpec,
 )
-from tether.settings.shell import Word
 from tether.settings.wildcard import wildcard_matches
+from tether.shell.invocations import analyze_command
+from tether.shell.parser import Word
 
 __all__ = [
     "Allow",

@@ -44,6 +44,7 @@ class Merge:
     hooks: list[HookEntry] = field(default_factory=list)
     provider: Sourced[SearchProvider] | None = None
     base_url: Sourced[str] | None = None
+    web_fetch_model: Sourced[str] | None = None
     problems: list[SettingsProblem] = field(default_factory=list)
     files: list[SettingsSource] = field(default_factory=list)
     withheld: list[str] = field(default_factory=list)
@@ -136,6 +137,11 @@ class Merge:
                 self.thinking = Sourced(layer.thinking, layer.source)
             else:
                 withhold(f"thinking {layer.thinking}")
+        if layer.web_fetch_model is not None:
+            if granted:
+                self.web_fetch_model = Sourced(layer.web_fetch_model, layer.source)
+            else:
+                withhold(f"webFetch.model {layer.web_fetch_model}")
         for name, entry in layer.models.items():
             # A later file's entry replaces an earlier one's whole: no field mixes two files.
             if granted:

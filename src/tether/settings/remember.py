@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tether.bounded import UnreadableFile, read_bounded_text
+from tether.errors import ToolError
 from tether.settings.files import SettingsError
 from tether.settings.gitexclude import exclude_from_git
 from tether.settings.jsonedit import add_allow_rules
@@ -21,7 +22,6 @@ from tether.settings.locking import locked
 from tether.settings.rules import Rule, parse_rule
 from tether.settings.sources import LOCAL_FILE, PROJECT_DIR, SettingsSource
 from tether.settings.trust import TrustStore, workspace_fingerprint
-from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["RememberFailed", "remember_rules"]

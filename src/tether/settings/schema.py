@@ -27,6 +27,7 @@ __all__ = [
     "PromptHook",
     "SandboxSection",
     "SettingsDocument",
+    "WebFetchSection",
     "WebSearchSection",
     "settings_schema",
     "settings_schema_text",
@@ -169,6 +170,20 @@ class WebSearchSection(BaseModel):
     )
 
 
+class WebFetchSection(BaseModel):
+    """`webFetch`: how `web_fetch` answers the question a call asks of a page."""
+
+    model_config = _STRICT
+
+    model: Annotated[str, Field(min_length=1)] | None = Field(
+        default=None,
+        description=(
+            "The model spec (as `--model` takes it) that answers a fetch's `prompt` from the "
+            "page; default: the session's model."
+        ),
+    )
+
+
 class CommandHook(BaseModel):
     """A hook that runs a shell command."""
 
@@ -237,6 +252,7 @@ class SettingsDocument(BaseModel):
         default=None, description="Claude Code's hook configuration."
     )
     web_search: WebSearchSection | None = Field(default=None, alias="webSearch")
+    web_fetch: WebFetchSection | None = Field(default=None, alias="webFetch")
 
 
 def settings_schema() -> dict[str, Any]:

@@ -32,6 +32,9 @@ from tether.frontmatter import (
     FrontMatterField,
     FrontMatterWarning,
     parse_front_matter,
+    pop_description,
+    pop_name,
+    unused_keys,
 )
 
 __all__ = [
@@ -141,34 +144,27 @@ def _skill_text(
     path: Path, text: str, given: dict[str, FrontMatterField], body: str, scope: SkillScope
 ) -> SkillText:
     fields = dict(given)
-    named = fields.pop("name", None)
-    name = named.text().strip() if named is not None else path.parent.name
-    if not _NAME.fullmatch(name):
-        where = f"{path}:{named.line}" if named is not None else str(path)
-        raise SkillFileError(
-            f"{where}: {name!r} is not a skill name (letters, digits, '-', '_', '.'; "
-            "at most 64 characters)"
-        )
-    described = fields.pop("description", None)
-    if described is None:
-        raise SkillFileError(f"{path}: no description (the front matter needs `description:`)")
+    name = pop_name(
+        fields,
+        path.parent.name,
+        _NAME,
+        "a skill name (letters, digits, '-', '_', '.'; at most 64 characters)",
+    )
+    described = pop_description(fields)
     description = " ".join(described.text().split())
     if not description:
-        raise SkillFileError(f"{path}:{described.line}: the description is empty")
+        raise FrontMatterError("the description is empty", described.line)
     if len(description) > MAX_DESCRIPTION_CHARS:
-        raise SkillFileError(
-            f"{path}:{described.line}: the description is longer than "
-            f"{MAX_DESCRIPTION_CHARS} characters"
+        raise FrontMatterError(
+            f"the description is longer than {MAX_DESCRIPTION_CHARS} characters", described.line
         )
     warnings: list[FrontMatterWarning] = []
     allowed = fields.pop("allowed-tools", None)
     if allowed is not None and allowed.items(spaces=True):
         warnings.append(FrontMatterWarning(path, allowed.line, allowed.key, _GRANTS_NOTHING))
-    for key, field in fields.items():
-        if key in _DESCRIBING:
-            continue
-        reason = UNSUPPORTED_SKILL_KEYS.get(key, "is not a key of skills; ignored")
-        warnings.append(FrontMatterWarning(path, field.line, field.key, reason))
+    for key in _DESCRIBING:
+        fields.pop(key, None)
+    warnings += unused_keys(path, fields, UNSUPPORTED_SKILL_KEYS, "is not a key of skills; ignored")
     skill = Skill(
         name=name,
         description=description,

@@ -25,6 +25,7 @@ from tether.settings.effective import (
     search_setup,
     thinking_level,
     tool_env,
+    web_fetch_model,
 )
 from tether.skills import SkillCatalog
 from tether.surface.launch import Launch
@@ -68,6 +69,7 @@ def session_config(
         checkpoints=launch.checkpoints,
         settings=settings,
         thinking=thinking_level(settings),
+        web_fetch_model=web_fetch_model(settings),
         catalog=model_catalog(settings),
         # An agent's own model is of the same provider: the same endpoint and key.
         models=models if models is not None else launch.model,

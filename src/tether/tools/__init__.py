@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from tether.tools.base import Tool
     from tether.tools.card_context import CardContext
     from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
-    from tether.tools.errors import PermissionDenied, ToolError
     from tether.tools.invocation import check_plain_json, invoke, parse_arguments
     from tether.tools.observations import FileObservations, FileVersion, file_version
     from tether.tools.present import call_view, result_view
@@ -41,11 +40,9 @@ __all__ = [
     "Gate",
     "McpAccess",
     "NamedAccess",
-    "PermissionDenied",
     "SearchAccess",
     "Tool",
     "ToolContext",
-    "ToolError",
     "ToolRegistry",
     "ToolResult",
     "UnsandboxedAccess",
@@ -75,8 +72,6 @@ __getattr__ = lazy_names(
         "CardContext": "tether.tools.card_context",
         "DEFAULT_READ_BYTE_CAP": "tether.tools.context",
         "ToolContext": "tether.tools.context",
-        "PermissionDenied": "tether.tools.errors",
-        "ToolError": "tether.tools.errors",
         "FileObservations": "tether.tools.observations",
         "FileVersion": "tether.tools.observations",
         "file_version": "tether.tools.observations",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from tether.tools.errors import PermissionDenied
+from tether.errors import PermissionDenied
 from tether.tools.planning import PlanVerdict
 from tether.views import DiffCallView
 

@@ -36,6 +36,9 @@ class Tool(ABC, Generic[A, V]):
     args_model: ClassVar[type[BaseModel]]
     aliases: ClassVar[tuple[ArgumentAlias, ...]] = ()
     """Other agents' names for arguments, resolved before validation (see `tools.arguments`)."""
+    only_in_mode: ClassVar[str | None] = None
+    """The one permission mode in which the model is offered the tool (`exit_plan_mode`: `plan`);
+    `None`: every mode. In another mode its stored calls still show their cards."""
 
     @abstractmethod
     async def execute(self, args: A, ctx: ToolContext) -> V:

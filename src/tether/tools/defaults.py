@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools.bash.background import BashOutputTool, KillShellTool
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.tool import BashTool
 from tether.tools.exit_plan import ExitPlanTool
 from tether.tools.fs.edit import EditTool

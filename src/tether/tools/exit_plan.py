@@ -22,14 +22,13 @@ __all__ = ["EXIT_PLAN_TOOL", "ExitPlanArgs", "ExitPlanTool", "PlanOutcome", "pla
 EXIT_PLAN_TOOL = "exit_plan_mode"
 
 DESCRIPTION = """\
-Only in plan mode: present your plan to the user and ask them to approve it, which ends \
-plan mode.
+Present your plan to the user and ask them to approve it, which ends plan mode.
 
 Call it when you have researched enough to say exactly what you will change: the approach, \
 the files and functions in order, and how you will check the work, in Markdown. The user \
 approves it (the work then starts, in the mode they pick) or answers with what to change: \
-then revise the plan and call this again. Do not use it outside plan mode, nor to ask \
-questions (ask them in your message)."""
+then revise the plan and call this again. Do not use it to ask questions (ask them in \
+your message)."""
 
 Decision = Literal["accept-edits", "auto", "keep-planning"]
 
@@ -77,6 +76,7 @@ class ExitPlanTool(Tool[ExitPlanArgs, PlanOutcome]):
     name: ClassVar[str] = EXIT_PLAN_TOOL
     description: ClassVar[str] = DESCRIPTION
     args_model: ClassVar[type[BaseModel]] = ExitPlanArgs
+    only_in_mode: ClassVar[str | None] = "plan"
 
     def writes(self, args: ExitPlanArgs) -> tuple[str, ...]:
         """Changes no file."""

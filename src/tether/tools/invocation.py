@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
+from tether.errors import ToolError
 from tether.jsontext import TooDeep, parse_json
 from tether.tools.arguments import ArgumentsError, canonical
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 
 __all__ = ["MAX_META_BYTES", "check_plain_json", "invoke", "parse_arguments"]

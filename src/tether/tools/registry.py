@@ -37,9 +37,15 @@ class ToolRegistry:
         """Every tool's name."""
         return list(self._tools)
 
-    def offered(self) -> list[AnyTool]:
-        """The tools the model is offered: all but those that say they are unavailable."""
-        return [tool for tool in self._tools.values() if tool.unavailable() is None]
+    def offered(self, mode: str | None = None) -> list[AnyTool]:
+        """The tools the model is offered in permission mode `mode`: all but those that say
+        they are unavailable, and those offered only in another mode (`None`: in no
+        particular mode, so a tool of one mode alone is left out)."""
+        return [
+            tool
+            for tool in self._tools.values()
+            if tool.unavailable() is None and tool.only_in_mode in (None, mode)
+        ]
 
     def withheld(self) -> list[tuple[str, str]]:
         """`(name, why)` of every tool the model is not offered."""

@@ -15,13 +15,13 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.skills import SkillCatalog, SkillFileError, SkillText, read_skill_text
 from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import DEFAULT_READ_BYTE_CAP, ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.fs.read_render import (
     envelope_content,
     footer,

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["Workspace"]
 

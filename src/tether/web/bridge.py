@@ -16,18 +16,20 @@ import logging
 import os
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from acp import RequestError, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
 from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
-from tether.session import SessionStore
+from tether.session import SessionStore, data_dir
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.failures import describe, failure, reason
 from tether.web.follow import FollowedBudget, LogFollower, held_elsewhere
 from tether.web.handshake import initialize
+from tether.web.keys import AgentKeys, SavedSignIn
 from tether.web.listing import permissions_report, session_list
 from tether.web.protocol import (
     Answer,
@@ -48,9 +50,11 @@ from tether.web.protocol import (
     RenameSession,
     SetConfigOption,
     SetMode,
+    SignIn,
     UnwatchChild,
     WatchChild,
 )
+from tether.web.signin import AUTH_REQUIRED, SignIns
 
 __all__ = ["Bridge"]
 
@@ -76,6 +80,7 @@ class Bridge:
         cwd: Path,
         send: SendToPage,
         budget: FollowedBudget | None = None,
+        keys: AgentKeys | None = None,
     ) -> None:
         if not command:
             raise ValueError("the agent command is empty")
@@ -90,20 +95,46 @@ class Bridge:
         self._connected: asyncio.Future[ClientSideConnection] | None = None
         """Resolved once the agent is initialized."""
         self._children = ChildWatches(SessionStore.default, send)
+        self._sign_ins = SignIns(self._command, keys or AgentKeys(data_dir()), send)
+        self._restart: asyncio.Future[None] | None = None
+        """Resolved when a sign-in needs the agent started again with its keys."""
 
     async def run(self, incoming: AsyncIterator[ClientMessage]) -> None:
-        """Start the agent, then handle the page's messages until the page or the agent goes."""
-        program, *args = self._command
-        self._connected = asyncio.get_running_loop().create_future()
+        """Start the agent, then handle the page's messages until the page or the agent goes
+        (an agent restarted to take a sign-in's keys serves on)."""
         queue: asyncio.Queue[ClientMessage | None] = asyncio.Queue()
         pump = asyncio.create_task(self._pump(incoming, queue))
+        try:
+            while await self._run_agent(queue):
+                # What the old agent ran is gone with it; the page opens its session again.
+                self._client.withdraw()
+                await self._cancel_tasks()
+        finally:
+            pump.cancel()
+            self._client.withdraw()
+            self._stop_following()
+            await self._children.close()
+            await self._cancel_tasks()
+
+    async def _cancel_tasks(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _run_agent(self, queue: asyncio.Queue[ClientMessage | None]) -> bool:
+        """Run the agent until it or the page ends (False), or it must restart (True)."""
+        program, *args = self._command
+        loop = asyncio.get_running_loop()
+        self._connected = loop.create_future()
+        self._restart = loop.create_future()
+        saved = await self._sign_ins.saved()
         started = served = False
         try:
             spawned = spawn_agent_process(
                 self._client,
                 program,
                 *args,
-                env=dict(os.environ),
+                env={**os.environ, **(saved.env if saved is not None else {})},
                 cwd=self._cwd,
                 # stderr goes to the server's own stderr: an unread pipe would fill and stall
                 # the agent; the limit admits large cards on one JSON-RPC line.
@@ -111,8 +142,9 @@ class Bridge:
             )
             async with spawned as (conn, process):
                 started = True
-                await self._serve(conn, process, queue)
+                restart = await self._serve(conn, process, queue, saved)
                 served = True
+                return restart
         except OSError as exc:
             if not started:
                 await self._send(ErrorMessage(message=f"cannot start the agent {program!r}: {exc}"))
@@ -122,24 +154,18 @@ class Bridge:
                 # Closing the pipes of an agent that has ended (a write it never read broke
                 # them); the page was told why it ended.
                 log.debug("the agent's connection closed with an error: %s", exc)
-        finally:
-            pump.cancel()
-            self._client.withdraw()
-            self._stop_following()
-            await self._children.close()
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        return False
 
     async def _serve(
         self,
         conn: ClientSideConnection,
         process: asyncio.subprocess.Process,
         queue: asyncio.Queue[ClientMessage | None],
-    ) -> None:
+        saved: SavedSignIn | None,
+    ) -> bool:
         exited = asyncio.ensure_future(process.wait())
         try:
-            initialized = asyncio.ensure_future(self._initialize(conn))
+            initialized = asyncio.ensure_future(self._initialize(conn, saved))
             await asyncio.wait({initialized, exited}, return_when=asyncio.FIRST_COMPLETED)
             failure = initialized.exception() if initialized.done() else None
             if not initialized.done() or failure is not None:
@@ -157,16 +183,23 @@ class Bridge:
                     else f"the agent did not initialize: {failure}"
                 )
                 await self._send(ErrorMessage(message=message))
-                return
+                return False
             if self._connected is not None:
                 self._connected.set_result(conn)
+            await self._sign_ins.started(conn, saved)
             reader = asyncio.ensure_future(self._dispatch_all(conn, queue))
-            await asyncio.wait({reader, exited}, return_when=asyncio.FIRST_COMPLETED)
+            assert self._restart is not None  # made with the connection, in _run_agent
+            ended: set[asyncio.Future[Any]] = {reader, exited, self._restart}
+            await asyncio.wait(ended, return_when=asyncio.FIRST_COMPLETED)
+            if self._restart.done():
+                reader.cancel()
+                return True
             if exited.done():
                 reader.cancel()
                 await self._send(ErrorMessage(message=f"the agent exited (code {exited.result()})"))
             else:
                 reader.result()
+            return False
         finally:
             exited.cancel()
 
@@ -175,8 +208,10 @@ class Bridge:
             self._following.cancel()
             self._following = None
 
-    async def _initialize(self, conn: ClientSideConnection) -> None:
-        await self._send(await initialize(conn, self._command[0], self._cwd))
+    async def _initialize(self, conn: ClientSideConnection, saved: SavedSignIn | None) -> None:
+        ready = await initialize(conn, self._command, self._cwd, saved)
+        self._sign_ins.ready = ready
+        await self._send(ready)
 
     async def _pump(
         self, incoming: AsyncIterator[ClientMessage], queue: asyncio.Queue[ClientMessage | None]
@@ -242,6 +277,7 @@ class Bridge:
                         stop_reason="error",
                         # The page says "The prompt failed:"; this is the why, once.
                         error=failure(exc) or reason(exc),
+                        sign_in=isinstance(exc, RequestError) and exc.code == AUTH_REQUIRED,
                     )
                 )
                 return
@@ -307,5 +343,8 @@ class Bridge:
                 await self._send(Menus(session_id=session_id, menus=menus))
             case ListPermissions(session_id=session_id):
                 await self._send(await permissions_report(conn, session_id))
+            case SignIn():
+                if await self._sign_ins.request(conn, message) and self._restart is not None:
+                    self._restart.set_result(None)
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass

@@ -43,6 +43,7 @@ from acp.schema import (
 from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.markdown import markdown_html
 from tether.web.menus import SessionMenus
+from tether.web.proposed import with_proposed_diff
 from tether.web.protocol import (
     AgentUpdate,
     Menus,
@@ -119,7 +120,7 @@ class PageClient:
                 PermissionAsked(
                     request_id=request_id,
                     session_id=session_id,
-                    tool_call=enrich_tool_call(_dump(tool_call), call=True),
+                    tool_call=with_proposed_diff(enrich_tool_call(_dump(tool_call), call=True)),
                     options=tuple(
                         PermissionButton(
                             option_id=o.option_id, name=o.name, kind=o.kind, detail=_label(o)

@@ -29,7 +29,7 @@ from tether.views import (
 )
 from tether.web.markdown import markdown_html
 
-__all__ = ["enrich_tool_call", "enrich_update"]
+__all__ = ["enrich_tool_call", "enrich_update", "with_hunks"]
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def enrich_tool_call(tool_call: dict[str, Any], *, call: bool) -> dict[str, Any]
     """
     out = dict(tool_call)
     if isinstance(content := out.get("content"), list):
-        out["content"] = [_with_hunks(item) for item in content]
+        out["content"] = [with_hunks(item) for item in content]
     meta = out.get("_meta")
     if isinstance(meta, dict) and isinstance(tether := meta.get("tether"), dict):
         view = tether.get("view")
@@ -105,7 +105,8 @@ def _hunk_json(hunk: RowHunk) -> dict[str, Any]:
     }
 
 
-def _with_hunks(item: Any) -> Any:
+def with_hunks(item: Any) -> Any:
+    """A content item with its numbered `hunks` when it is a file diff; any other as it is."""
     # ACP's `{type: "diff"}` content: by ACP's convention whole files, numbered from 1.
     if not isinstance(item, dict) or not isinstance(new := item.get("newText"), str):
         return item

@@ -64,4 +64,5 @@ def _what(message: ClientMessage) -> str:
         "setMode": "changing the mode",
         "setConfigOption": "changing the setting",
         "answer": "answering",
+        "signIn": "signing in",
     }[message.type]

@@ -17,10 +17,10 @@ from pathlib import Path
 from tether.acp.calls import SessionCalls
 from tether.models.windows import DEFAULT_WINDOW, context_window
 from tether.session import AgentText, SessionStore
-from tether.session.budget import DEFAULT_COMPACT_AT
+from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.session.errors import SessionError, SessionLocked
-from tether.session.events import Event, SessionConfigEvent
-from tether.session.log import lock_log
+from tether.session.log.eventlog import lock_log
+from tether.session.log.events import Event, SessionConfigEvent
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.web.client import PageClient, SendToPage

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import shlex
+import signal
 import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 import uvicorn
 
-from tether.session.store import data_dir
+from tether.session.log.store import data_dir
 from tether.tools.web import ALLOW_PRIVATE_FLAG
 from tether.web.app import DEFAULT_MAX_AGENTS, WebConfig, create_app
 from tether.web.door import Door
@@ -95,7 +99,8 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
-    """Serve until interrupted; the URL (with its token) is the first line on `out`."""
+    """Serve until interrupted (call it on the main thread); the URL (with its token) is the
+    first line on `out`."""
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
     token = web_token(data_dir(), rotate=options.new_token)
@@ -117,16 +122,48 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
             timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
         )
     )
-    print(url, file=out, flush=True)
-    print(
-        f"tether web: serving {config.cwd} with `{shlex.join(config.agent)}` (Ctrl+C to stop)",
-        file=sys.stderr,
-        flush=True,
-    )
-    if options.open_browser:
-        # A browser launcher can block for a while; the server should not wait for it.
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    with _stopped_by_signals(server):
+        print(url, file=out, flush=True)
+        print(
+            f"tether web: serving {config.cwd} with `{shlex.join(config.agent)}` (Ctrl+C to stop)",
+            file=sys.stderr,
+            flush=True,
+        )
+        if options.open_browser:
+            # A browser launcher can block for a while; the server should not wait for it.
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        try:
+            server.run(sockets=[sock])
+        finally:
+            sock.close()
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _stopped_by_signals(server: uvicorn.Server) -> Iterator[None]:
+    """Ctrl+C (or SIGTERM) stops the server from the moment its URL is printed.
+
+    uvicorn installs its handlers only once its loop runs. Until then a Ctrl+C was Python's
+    own (or, for a process started with SIGINT ignored, as a shell's background job is,
+    nothing at all): one pressed right after the URL showed was lost and the server ran on.
+    A signal caught here marks the server to stop, and it stops as soon as it has started.
+    Once it has, each signal caught is raised again under the handler the process had, as
+    uvicorn does: a SIGTERM still ends the process by that signal.
+    """
+    caught: list[int] = []
+
+    def stop(sig: int, frame: FrameType | None) -> None:
+        if sig not in caught:
+            caught.append(sig)
+        server.handle_exit(sig, frame)
+
+    previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
     try:
-        server.run(sockets=[sock])
+        yield
     finally:
-        sock.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    for signum in caught:
+        signal.raise_signal(signum)

@@ -19,7 +19,7 @@ from tether.cli.interactive.picker import Choice, Picked, Picker
 from tether.cli.interactive.sessions import age
 from tether.cli.interactive.statusbar import StatusFacts, budget_level, short_cwd, status_fragments
 from tether.cli.interactive.usage import usage_by_model
-from tether.session.events import SessionConfigEvent, UsageEvent
+from tether.session.log.events import SessionConfigEvent, UsageEvent
 from tether.session.mentions import MAX_ATTACHED, attachments
 from tether.tools.workspace import Workspace
 

@@ -14,10 +14,11 @@ import pytest
 from pydantic import JsonValue
 
 from tests.processes import group_members, processes_in
+from tether.errors import PermissionDenied
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools import (
     Access,
     CommandAccess,
-    PermissionDenied,
     ToolContext,
     ToolResult,
     Workspace,
@@ -28,7 +29,6 @@ from tether.tools import (
 from tether.tools.bash import BashArgs, BashTool, BashValue
 from tether.tools.bash.group import Member
 from tether.tools.bash.output import OutputCapture
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.bash.value import card_meta, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.invocation import MAX_META_BYTES
@@ -326,7 +326,7 @@ async def test_huge_output_stays_bounded_in_memory(tmp_path: Path) -> None:
 import asyncio, json, sys
 from tether.tools import ToolContext, Workspace, invoke
 from tether.tools.bash import BashArgs, BashTool
-from tether.tools.bash.sandbox import SandboxPolicy
+from tether.sandbox.policy import SandboxPolicy
 command = "echo START; head -c 50000000 /dev/zero | tr '\\\\0' a; echo; echo END"
 result = asyncio.run(
     invoke(BashTool(), BashArgs(command=command), ToolContext(workspace=Workspace.at(sys.argv[1])))

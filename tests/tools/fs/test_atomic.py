@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.fs.atomic import TEMP_PREFIX, _fsync_directory, atomic_write
 
 MIB = 1 << 20

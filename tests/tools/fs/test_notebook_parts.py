@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.fs.multi_edit import MultiEditTool
 from tether.tools.fs.notebook import (
     MAX_NOTEBOOK_BYTES,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tether.content import ImageContent, TextContent
+from tether.errors import PermissionDenied
 from tether.tools import (
     Access,
     FileAccess,
-    PermissionDenied,
     ToolContext,
     ToolResult,
     Workspace,

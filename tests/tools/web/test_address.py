@@ -8,9 +8,10 @@ import pytest
 
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
+from tether.errors import ToolError
 from tether.tools import ToolContext
 from tether.tools.web import WebFetchTool
-from tether.tools.web.address import forbidden_range
+from tether.tools.web.address import checked_addresses, forbidden_range
 
 REFUSED = "pass --allow-private-fetch to allow private addresses"
 
@@ -47,15 +48,27 @@ def test_public_addresses_pass(address: str) -> None:
     assert forbidden_range(ipaddress.ip_address(address)) is None
 
 
-async def test_a_hostname_resolving_to_loopback_is_refused_without_the_flag(
-    server: PageServer, ctx: ToolContext
+@pytest.mark.parametrize("host", ["localhost", "LocalHost.", "app.localhost", "ip6-localhost"])
+async def test_a_loopback_name_is_refused_without_a_lookup(
+    server: PageServer, ctx: ToolContext, host: str
 ) -> None:
     server.routes["/"] = lambda h: reply(h, 200, b"secret", "text/plain")
-    result, card = await fetch(ctx, server.url("/", host="localhost"), WebFetchTool())
+    result, card = await fetch(ctx, f"http://{host}:{server.port}/", WebFetchTool())
     assert result.is_error and card is None
-    assert result.text().startswith("Refusing to fetch from localhost: it resolves to ")
-    assert result.text().endswith(f", a loopback address; {REFUSED}")
+    expected = f"Refusing to fetch from {host.lower()}: it is a loopback name; {REFUSED}"
+    assert result.text() == expected
     assert server.paths == []  # nothing was sent
+
+
+async def test_a_hostname_resolving_to_loopback_is_refused_when_it_connects(
+    server: PageServer,
+) -> None:
+    # Any other name is looked up only once the fetch is approved; what it resolves to is
+    # checked then.
+    with pytest.raises(ToolError) as refused:
+        await checked_addresses("localhost", server.port, allow_private=False)
+    assert str(refused.value).startswith("Refusing to fetch from localhost: it resolves to ")
+    assert str(refused.value).endswith(f", a loopback address; {REFUSED}")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "[::1]", "127.1.2.3"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.web import NoSearch, SearchChoice, SearchSettings, choose_backend
 from tether.tools.web.backends.fields import checked_url, plain_text, published_date
 from tether.tools.web.domains import domain_filters, passes

@@ -1,8 +1,9 @@
 """The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`,
-`/usage` (`/cost`), `/transcript`, `/bashes`, `/exit`. Each is a `terminal` entry of the
-shared catalog (`tether.commands.catalog.BUILTIN`), registered here in `TERMINAL` against its
-name; `tether.surface.dispatch` hands them over as `TerminalCommand`s. The commands every
-surface has (`/mode`, `/permissions`, ...) are the dispatcher's."""
+`/usage` (`/cost`), `/transcript`, `/bashes`, `/login`, `/logout` (in `login`), `/exit`. Each
+is a `terminal` entry of the shared catalog (`tether.commands.catalog.BUILTIN`), registered
+here in `TERMINAL` against its name; `tether.surface.dispatch` hands them over as
+`TerminalCommand`s. The commands every surface has (`/mode`, `/permissions`, ...) are the
+dispatcher's."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from rich.text import Text
 
 from tether.cli.interactive.conversation import Conversation, model_label
 from tether.cli.interactive.live import console_like
+from tether.cli.interactive.login import login, logout
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.interactive.scrollback import Scrollback
 from tether.cli.interactive.sessions import age, resumable
@@ -276,6 +278,8 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "cost": usage,
     "transcript": transcript,
     "bashes": bashes,
+    "login": login,
+    "logout": logout,
     "exit": leave,
 }
 """The handler of each `terminal` command of the catalog."""

@@ -190,6 +190,13 @@ class Front:
         if self.back is not None:
             self.back.view_whole()
 
+    def keep(self, text: str) -> None:
+        """`text` could not be sent: back into the box, above what is typed there now."""
+        buffer = self.screen.input
+        buffer.text = f"{text}\n{buffer.text}" if buffer.text else text
+        buffer.cursor_position = len(buffer.text)
+        self.screen.refresh()
+
     def _unqueue(self) -> None:
         if not self.queue:
             return

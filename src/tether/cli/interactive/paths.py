@@ -12,7 +12,7 @@ import logging
 import time
 from pathlib import Path
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.search.rg import run_rg
 
 __all__ = ["MAX_FILES", "FileIndex", "rank"]

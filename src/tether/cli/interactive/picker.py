@@ -35,6 +35,8 @@ class Choice:
     detail: str = ""
     asks: str | None = None
     """When set, choosing it asks for a line of text with this prompt."""
+    secret: bool = False
+    """The text it asks for is hidden as it is typed (an API key)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,10 @@ class Picker:
             return
         text = self.text.text.strip() if self.asking is not None else None
         self.result.set_result(Picked(index, text))
+
+    def hiding(self) -> bool:
+        """Whether the text being typed now is hidden."""
+        return self.asking is not None and self.choices[self.asking].secret
 
     def back(self) -> bool:
         """Leave the text line for the choices again; whether there was one to leave."""

@@ -17,7 +17,7 @@ from rich.text import Text
 from tether.cli.interactive.picker import Choice, Picker
 from tether.commands import CheckpointCommand
 from tether.session import Conflict, PromptChanges, RestorePlan, SessionError
-from tether.session.rewind import counted
+from tether.session.rewind.plan import counted
 
 if TYPE_CHECKING:
     from tether.cli.interactive.conversation import Conversation

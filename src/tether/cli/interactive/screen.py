@@ -26,7 +26,13 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension
-from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+from prompt_toolkit.layout.processors import (
+    ConditionalProcessor,
+    PasswordProcessor,
+    Processor,
+    Transformation,
+    TransformationInput,
+)
 from prompt_toolkit.output import create_output
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
@@ -211,7 +217,9 @@ class Screen:
     def open_picker(self, picker: Picker) -> None:
         """Show `picker` in place of the input box until it is answered."""
         self.picker = picker
-        self.picker_text.content = BufferControl(buffer=picker.text)
+        # A hidden answer (a key) shows as dots, and only on this line: never in the history.
+        hidden = ConditionalProcessor(PasswordProcessor("•"), Condition(picker.hiding))
+        self.picker_text.content = BufferControl(buffer=picker.text, input_processors=[hidden])
         self.app.layout.focus(self.picker_window)
         picker.result.add_done_callback(lambda _done: self._closed(picker))
         picker.shown()

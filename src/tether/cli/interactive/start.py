@@ -35,6 +35,7 @@ __all__ = ["HISTORY_FILE", "run_argv"]
 _LOADED = (
     "tether.cli.interactive.conversation",
     "tether.cli.interactive.lines",
+    "tether.cli.interactive.login",
     "tether.cli.interactive.opening",
 )
 """The session's side of the terminal, imported while the screen already shows."""
@@ -78,10 +79,15 @@ async def _session(argv: Sequence[str]) -> int:
     from tether.cli.interactive.conversation import Conversation
     from tether.cli.interactive.lines import Lines
     from tether.cli.interactive.opening import open_first
+    from tether.cli.model_args import missing_key
 
     _log_to(work.console, verbose=work.args.verbose)
     conversation = Conversation(front, work)
     conversation.files.refresh()
+    if missing_key(work.model) is not None:
+        from tether.cli.interactive.login import onboard
+
+        await onboard(conversation)
     if await work.settle_trust(conversation.asker):
         conversation.set_mode(work.mode)
         conversation.show_facts()
@@ -134,7 +140,7 @@ def _load(argv: Sequence[str], scrollback: Scrollback) -> Workbench | tuple[int,
     for module in _LOADED:
         importlib.import_module(module)
     try:
-        return load(argv, Console(file=scrollback.stream, highlight=False))
+        return load(argv, Console(file=scrollback.stream, highlight=False), keyless=True)
     except BadArguments as exc:
         return 2, f"{exc.usage}tether: error: {exc.message}"
     except StartupError as exc:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from tether.cli.interactive.conversation import Conversation
 from tether.cli.mcp import CliMcp
+from tether.cli.model_args import missing_key
 from tether.content import ContentBlock, TextContent
 from tether.models.retry import retry_notices
 from tether.session import PromptFailed, Session, SessionError
@@ -33,6 +34,11 @@ async def send_prompt(
 ) -> None:
     """Send a prompt (with the files it mentions and the person's `!` commands); a slash
     command's file (`command`) first runs its `` !`cmd` `` lines, each with its card."""
+    if (missing := missing_key(conversation.model)) is not None:
+        # Nothing is sent or logged without a key: the prompt goes back into the box.
+        conversation.notice(f"{missing}, or /login", "red")
+        conversation.front.keep(typed if typed is not None else text)
+        return
     try:
         session = conversation.current()
     except SessionError as exc:

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tether.figures import dollars
-from tether.session.events import Event, SessionConfigEvent, UsageEvent
+from tether.session.log.events import Event, SessionConfigEvent, UsageEvent
 from tether.tools.delegate import TokenUsage
 
 __all__ = ["ModelUsage", "render_usage", "usage_by_model"]

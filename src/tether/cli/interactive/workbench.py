@@ -26,11 +26,11 @@ from tether.cli.settings_args import (
 from tether.commands import Command, load_commands
 from tether.models.base import Model
 from tether.policy import PermissionAsker, PolicyMode, settle_trust
+from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
 from tether.settings import Settings, SettingsError, load_settings
 from tether.settings.report import claude_file_lines
 from tether.surface import Launch, first_model, session_config
-from tether.tools.bash.sandbox import SandboxPolicy
 
 __all__ = ["StartupError", "Workbench", "load"]
 
@@ -99,11 +99,12 @@ class Workbench:
         return here[0].id if here else None
 
 
-def load(argv: Sequence[str], console: Console) -> Workbench:
+def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Workbench:
     """Parse `argv` and build the workbench (`BadArguments`, `StartupError` when it cannot).
 
     The workspace's settings are read here; whether to trust it is asked once the session's
-    screen can ask (`Workbench.settle_trust`).
+    screen can ask (`Workbench.settle_trust`). A model with no key is an error unless
+    `keyless` (the screen then asks for one).
     """
     from tether.models.base import ModelError
 
@@ -135,7 +136,8 @@ def load(argv: Sequence[str], console: Console) -> Workbench:
     )
     try:
         model = first_model(settings, launch)
-        require_key(model)
+        if not keyless:
+            require_key(model)
     except ModelError as exc:
         raise StartupError(str(exc)) from exc
     return Workbench(

@@ -7,13 +7,13 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.bash.jobs import Job, JobRead, Jobs
 from tether.tools.bash.value import MODEL_TEXT_LIMIT, collapse_redraws
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, TerminalResultView, ToolCallView, ToolResultView
 

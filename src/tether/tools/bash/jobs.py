@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.errors import ToolError
+from tether.sandbox.policy import Confinement
 from tether.tools.bash.group import ProcessGroup, signal_name
 from tether.tools.bash.output import (
     MODEL_HEAD_CHARS,
@@ -27,8 +29,6 @@ from tether.tools.bash.output import (
     OutputCapture,
 )
 from tether.tools.bash.process import Finished, run_command
-from tether.tools.bash.sandbox import Confinement
-from tether.tools.errors import ToolError
 
 __all__ = ["JOB_LIMIT_SECONDS", "MAX_JOBS", "Job", "JobRead", "Jobs"]
 

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tether.tools.bash.bwrap import seccomp_fd
+from tether.sandbox.bwrap import seccomp_fd
+from tether.sandbox.policy import Confinement
 from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
 from tether.tools.bash.group import KILL_WAIT_SECONDS, Member, ProcessGroup
 from tether.tools.bash.output import OutputCapture
-from tether.tools.bash.sandbox import Confinement
 
 __all__ = ["DRAIN_SECONDS", "Finished", "Stop", "run_command"]
 

@@ -13,20 +13,20 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
+from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.gitdefuse import Defused, defuse
+from tether.sandbox.limits import limits_hit
+from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
-from tether.tools.bash.bwrap import find_bwrap
-from tether.tools.bash.gitdefuse import Defused, defuse
 from tether.tools.bash.group import signal_name
-from tether.tools.bash.limits import limits_hit
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
-from tether.tools.bash.sandbox import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView, TerminalResultView, ToolResultView
 
@@ -162,7 +162,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             _notice_once(problem)
         confine = None
         if bwrap is not None and bwrap.works and bwrap.path is not None:
-            confine = confinement(bwrap, policy, ctx.workspace, self._environ())
+            confine = confinement(bwrap, policy, ctx.workspace.roots, self._environ())
         cwd = ctx.workspace.cwd
         if not cwd.is_dir():
             raise ToolError(f"Cannot run the command: the working directory {cwd} does not exist")

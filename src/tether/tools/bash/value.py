@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
-from tether.tools.bash.gitdefuse import Defused
+from tether.sandbox.gitdefuse import Defused
+from tether.sandbox.limits import LimitHit, limit_note
+from tether.sandbox.policy import SandboxPolicy
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member
-from tether.tools.bash.limits import LimitHit, limit_note
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.bash.process import Stop
-from tether.tools.bash.sandbox import SandboxPolicy
 from tether.tools.invocation import MAX_META_BYTES
 
 __all__ = [

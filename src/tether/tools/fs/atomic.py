@@ -10,8 +10,8 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import opened_dir, swapped_message
+from tether.beneath import opened_dir, swapped_message
+from tether.errors import ToolError
 from tether.tools.observations import FileVersion, data_version
 
 __all__ = ["TEMP_PREFIX", "atomic_write", "temp_name", "temp_stem"]

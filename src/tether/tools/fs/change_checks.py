@@ -15,8 +15,8 @@ from io import FileIO
 from pathlib import Path
 from typing import Literal
 
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import open_file, opened_dir, swapped_message
+from tether.beneath import open_file, opened_dir, swapped_message
+from tether.errors import ToolError
 from tether.tools.observations import FileObservations, FileVersion, data_version, fd_version
 
 __all__ = [

@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+from tether.errors import ToolError
 from tether.tools.access import FileAccess
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.change_checks import Verb, ensure_unchanged
 from tether.tools.fs.change_diff import AppliedChange, change_view

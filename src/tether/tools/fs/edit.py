@@ -8,11 +8,11 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.arguments import PATH_ALIASES, Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.edit_plan import EditStep, plan_edits

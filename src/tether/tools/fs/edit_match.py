@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["Replacement", "replace_in_text"]
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.errors import ToolError
 from tether.linediff import hunks
-from tether.tools.errors import ToolError
 from tether.tools.fs.change_checks import read_to_change
 from tether.tools.fs.change_diff import AppliedChange
 from tether.tools.fs.edit_match import replace_in_text

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from tether.errors import ToolError
 from tether.jsontext import parse_json
-from tether.tools.errors import ToolError
 
 __all__ = [
     "MAX_NOTEBOOK_BYTES",

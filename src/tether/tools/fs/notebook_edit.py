@@ -9,11 +9,11 @@ from typing import ClassVar, assert_never
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.fs.change_checks import read_to_change
 from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view

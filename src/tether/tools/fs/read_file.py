@@ -17,8 +17,8 @@ from io import FileIO
 from itertools import accumulate
 from pathlib import Path
 
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import open_file
+from tether.beneath import open_file
+from tether.errors import ToolError
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary, sniff_encoding
 from tether.tools.fs.notebook import (
     MAX_NOTEBOOK_BYTES,

@@ -1,16 +1,24 @@
-"""A search's ripgrep run, the same for `grep` and `glob`: lines to a collector, errors raised."""
+"""A search's ripgrep run, the same for `grep`, `glob` and `ls`: lines to a collector, errors
+raised; and the one way files are listed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
+from tether.errors import ToolError
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.search.rg import RgRun, run_rg
 from tether.tools.search.scope import Scope
 
-__all__ = ["Collector", "collect"]
+__all__ = ["LISTING_MAX_BYTES", "VCS_DIRS", "Collector", "collect", "list_files"]
+
+LISTING_MAX_BYTES = 256 << 20
+"""Listing read before the search is stopped (millions of paths)."""
+VCS_DIRS = (".git", ".hg", ".svn", ".jj")
+"""Version-control stores: never listed, even though hidden (and, when asked, ignored) files
+are."""
+_MAX_PATH_BYTES = 1 << 16
 
 
 class Collector(Protocol):
@@ -56,3 +64,33 @@ async def collect(
     if not collector.ended(run):
         raise ToolError(f"ripgrep failed: {run.stderr or f'exit code {run.returncode}'}")
     return run
+
+
+async def list_files(
+    ctx: ToolContext,
+    scope: Scope,
+    collector: Collector,
+    *,
+    include_ignored: bool = False,
+    excluded: Sequence[str] = (),
+) -> RgRun:
+    """The files under the scope's root to `collector` (`rg --files`): hidden ones too,
+    version-control stores never; ignored ones when `include_ignored`; `excluded` globs not."""
+    rg_args = [
+        "--files",
+        "--null",
+        "--no-config",
+        "--hidden",
+        "--no-ignore" if include_ignored else "--no-require-git",
+        *(arg for glob in (*VCS_DIRS, *excluded) for arg in ("--glob", f"!{glob}")),
+        *scope.exclusions(),
+    ]
+    return await collect(
+        ctx,
+        scope,
+        rg_args,
+        collector,
+        max_bytes=LISTING_MAX_BYTES,
+        max_line_bytes=_MAX_PATH_BYTES,
+        separator=b"\0",
+    )

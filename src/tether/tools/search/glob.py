@@ -7,14 +7,14 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import collect
-from tether.tools.search.meta import glob_meta, paths_meta_from_meta
+from tether.tools.search.collector import VCS_DIRS, list_files
+from tether.tools.search.meta import glob_meta, paths_card
 from tether.tools.search.paths import PathCollector
 from tether.tools.search.pattern import GlobError, PathPattern
 from tether.tools.search.render import glob_text
@@ -22,16 +22,10 @@ from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
 
-__all__ = ["GLOB_MAX_BYTES", "MAX_PATHS", "VCS_DIRS", "GlobArgs", "GlobTool"]
+__all__ = ["MAX_PATHS", "GlobArgs", "GlobTool"]
 
 MAX_PATHS = 100
 """Paths listed; `total` counts the rest."""
-GLOB_MAX_BYTES = 256 << 20
-"""Listing read before the search is stopped (millions of paths)."""
-VCS_DIRS = (".git", ".hg", ".svn", ".jj")
-"""Version-control stores: never listed, even though hidden (and, when asked, ignored) files
-are."""
-_MAX_PATH_BYTES = 1 << 16
 
 _DESCRIPTION = f"""\
 Find files by name with a glob pattern: `*.py` (any depth), `src/**/*.ts`, `*.{{json,toml}}`, \
@@ -80,24 +74,7 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
             collector = PathCollector(scope.here, MAX_PATHS, scope.display, pattern)
             # The pattern is matched here, not passed as `--glob`: ripgrep lets a `--glob`
             # match override the ignore files. Excluding globs do not, and keep the stores out.
-            rg_args = [
-                "--files",
-                "--null",
-                "--no-config",
-                "--hidden",
-                "--no-ignore" if args.include_ignored else "--no-require-git",
-                *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
-                *scope.exclusions(),
-            ]
-            run = await collect(
-                ctx,
-                scope,
-                rg_args,
-                collector,
-                max_bytes=GLOB_MAX_BYTES,
-                max_line_bytes=_MAX_PATH_BYTES,
-                separator=b"\0",
-            )
+            run = await list_files(ctx, scope, collector, include_ignored=args.include_ignored)
         return GlobValue(
             pattern=args.pattern,
             paths=collector.paths(),
@@ -125,12 +102,7 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
         self, args: GlobArgs, result: ToolResult, context: CardContext
     ) -> SearchPathsResultView | None:
         """The search card from the stored meta; `None` (the generic card) if it is unusable."""
-        meta = paths_meta_from_meta(result.meta)
-        if result.is_error or meta is None:
-            return None
-        return SearchPathsResultView(
-            title=glob_title(args), paths=meta.paths, truncated=meta.truncated, total=meta.total
-        )
+        return None if result.is_error else paths_card(glob_title(args), result.meta)
 
 
 def glob_title(args: GlobArgs) -> str:

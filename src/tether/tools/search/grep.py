@@ -15,7 +15,7 @@ from tether.tools.result import ToolResult
 from tether.tools.search.collector import Collector, collect
 from tether.tools.search.counts import CountCollector
 from tether.tools.search.matches import MatchCollector
-from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_meta_from_meta
+from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_card
 from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
 from tether.tools.search.scope import Scope, search_scope
@@ -228,12 +228,7 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
             return None
         title = grep_title(args)
         if args.output_mode == "files_with_matches":
-            paths = paths_meta_from_meta(result.meta)
-            if paths is None:
-                return None
-            return SearchPathsResultView(
-                title=title, paths=paths.paths, truncated=paths.truncated, total=paths.total
-            )
+            return paths_card(title, result.meta)
         meta = matches_meta_from_meta(result.meta)
         if meta is None:
             return None

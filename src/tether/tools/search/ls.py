@@ -13,10 +13,9 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import collect
-from tether.tools.search.glob import GLOB_MAX_BYTES, VCS_DIRS
+from tether.tools.search.collector import VCS_DIRS, list_files
 from tether.tools.search.listing import TreeCollector, tree_text
-from tether.tools.search.meta import glob_meta, paths_meta_from_meta
+from tether.tools.search.meta import glob_meta, paths_card
 from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
@@ -25,7 +24,6 @@ __all__ = ["MAX_LISTED", "LsArgs", "LsTool", "LsValue"]
 
 MAX_LISTED = 500
 """Files listed; the total counts the rest."""
-_MAX_PATH_BYTES = 1 << 16
 
 _DESCRIPTION = f"""\
 List the files under a directory (default: the workspace) as a tree, in path order, at most \
@@ -71,25 +69,7 @@ class LsTool(Tool[LsArgs, LsValue]):
         """Authorize reading the directory, list it with ripgrep, keep the first paths."""
         async with search_scope(ctx, args.path, files=False, never_inside=VCS_DIRS) as scope:
             collector = TreeCollector(MAX_LISTED, scope.display)
-            rg_args = [
-                "--files",
-                "--null",
-                "--no-config",
-                "--hidden",
-                "--no-require-git",
-                *(arg for name in VCS_DIRS for arg in ("--glob", f"!{name}")),
-                *(arg for glob in args.ignore for arg in ("--glob", f"!{glob}")),
-                *scope.exclusions(),
-            ]
-            run = await collect(
-                ctx,
-                scope,
-                rg_args,
-                collector,
-                max_bytes=GLOB_MAX_BYTES,
-                max_line_bytes=_MAX_PATH_BYTES,
-                separator=b"\0",
-            )
+            run = await list_files(ctx, scope, collector, excluded=args.ignore)
             root = str(scope.root)
         listing = GlobValue(
             pattern="*", paths=collector.paths(), total=collector.total, stopped=run.stopped
@@ -116,12 +96,7 @@ class LsTool(Tool[LsArgs, LsValue]):
         self, args: LsArgs, result: ToolResult, context: CardContext
     ) -> SearchPathsResultView | None:
         """The search card's paths from the stored meta; `None` if it is unusable."""
-        meta = paths_meta_from_meta(result.meta)
-        if result.is_error or meta is None:
-            return None
-        return SearchPathsResultView(
-            title=_title(args), paths=meta.paths, truncated=meta.truncated, total=meta.total
-        )
+        return None if result.is_error else paths_card(_title(args), result.meta)
 
 
 def _title(args: LsArgs) -> str:

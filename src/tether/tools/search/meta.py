@@ -21,7 +21,7 @@ from typing import TypeGuard
 from pydantic import JsonValue
 
 from tether.tools.search.value import GlobValue, GrepValue
-from tether.views import SearchFile, SearchMatch
+from tether.views import SearchFile, SearchMatch, SearchPathsResultView
 
 __all__ = [
     "MatchesMeta",
@@ -29,6 +29,7 @@ __all__ = [
     "glob_meta",
     "grep_meta",
     "matches_meta_from_meta",
+    "paths_card",
     "paths_meta_from_meta",
 ]
 
@@ -127,6 +128,17 @@ def paths_meta_from_meta(meta: object) -> PathsMeta | None:
     if not _total_fits(total, len(raw_paths), truncated):
         return None
     return PathsMeta(tuple(raw_paths), truncated, total)
+
+
+def paths_card(title: str, meta: object) -> SearchPathsResultView | None:
+    """The search card of a listing (glob, ls, grep's `files_with_matches`) from its stored
+    meta; `None` (the generic card) when the meta is unusable."""
+    paths = paths_meta_from_meta(meta)
+    if paths is None:
+        return None
+    return SearchPathsResultView(
+        title=title, paths=paths.paths, truncated=paths.truncated, total=paths.total
+    )
 
 
 def _file(raw: object) -> SearchFile | None:

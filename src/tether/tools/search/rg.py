@@ -17,8 +17,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
+from tether.errors import ToolError
 from tether.tools.bash.group import ProcessGroup
-from tether.tools.errors import ToolError
 
 __all__ = ["SEARCH_TIMEOUT_SECONDS", "RgRun", "rg_binary", "run_rg"]
 

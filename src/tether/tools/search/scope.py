@@ -2,7 +2,7 @@
 
 The policy checks a resolved path; ripgrep started on that *name* would walk it again, and a
 directory swapped for a symlink meanwhile would send it elsewhere. So the checked directory
-is opened through `tools/fs/beneath.py` (no symlink followed on the way), ripgrep starts in
+is opened through `beneath.py` (no symlink followed on the way), ripgrep starts in
 it through the descriptor (`/proc/self/fd/N` as its working directory, searching `.`), and a
 single file is handed over the same way, as the descriptor of the file that was checked.
 """
@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.beneath import open_dir, open_file
+from tether.errors import ToolError
 from tether.tools.access import FileAccess
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
-from tether.tools.fs.beneath import open_dir, open_file
 from tether.tools.search.preview import display_path
 
 __all__ = ["Scope", "search_scope"]

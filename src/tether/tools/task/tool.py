@@ -14,13 +14,13 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.delegate import AgentSummary, ChildOutcome, ChildProgress, ChildRequest
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.tools.task.meta import task_meta, task_meta_from_meta
 from tether.views import GenericCallView, TaskResultView, ToolCallView

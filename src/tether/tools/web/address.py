@@ -11,7 +11,7 @@ import asyncio
 import ipaddress
 import socket
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range", "refuse_known_private"]
 
@@ -50,14 +50,26 @@ def forbidden_range(address: IPAddress) -> str | None:
     return None
 
 
+_LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
+"""Names that mean this machine wherever they are looked up (RFC 6761 reserves `localhost`
+and every name under it; the others are what `/etc/hosts` files give the loopback)."""
+
+
 def refuse_known_private(host: str, *, allow_private: bool) -> None:
-    """Refuse (`ToolError`) a host that is a private address written out, without a lookup.
-    Checked before anyone is asked, so no one approves a fetch that would be refused anyway;
-    a name that resolves to one is refused when it connects."""
+    """Refuse (`ToolError`) a host that is a private address written out, or a name that always
+    means this machine, without a lookup. Checked before anyone is asked, so no one approves
+    a fetch that would be refused anyway; another name that resolves to a private address is
+    refused when it connects (a lookup before the approval could itself carry data out)."""
     if allow_private:
         return
+    name = host.strip("[]").rstrip(".").lower()
+    if name in _LOOPBACK_NAMES or name.endswith(".localhost"):
+        raise ToolError(
+            f"Refusing to fetch from {host}: it is a loopback name; "
+            f"pass {ALLOW_PRIVATE_FLAG} to allow private addresses"
+        )
     try:
-        address = ipaddress.ip_address(host.strip("[]"))
+        address = ipaddress.ip_address(name)
     except ValueError:
         return
     what = forbidden_range(address)

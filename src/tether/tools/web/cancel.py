@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["unless_cancelled"]
 

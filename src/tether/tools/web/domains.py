@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 
 __all__ = ["domain_filters", "host_of", "passes"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.fs.encoding import SNIFF_BYTES
 from tether.tools.web.address import checked_addresses
 from tether.tools.web.convert import Kind, content_kind, sniff_kind

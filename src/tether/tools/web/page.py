@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
 from tether.tools.web.convert import convert
 from tether.tools.web.decode import decode_body
 from tether.tools.web.envelope import MAX_TEXT_CHARS, header_line, render_envelope

@@ -9,12 +9,12 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
+from tether.errors import ToolError
 from tether.tools.access import FetchAccess
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.errors import ToolError
 from tether.tools.result import ToolResult
 from tether.tools.web.cancel import unless_cancelled
 from tether.tools.web.envelope import (

@@ -21,6 +21,7 @@ from tether.web.protocol.browser import (
     RenameSession,
     SetConfigOption,
     SetMode,
+    SignIn,
     UnwatchChild,
     WatchChild,
 )
@@ -46,6 +47,9 @@ from tether.web.protocol.server import (
     ServerMessage,
     Sessions,
     SessionSummary,
+    SignInMethod,
+    SignInResult,
+    SignInVar,
 )
 
 __all__ = [
@@ -84,6 +88,10 @@ __all__ = [
     "Sessions",
     "SetConfigOption",
     "SetMode",
+    "SignIn",
+    "SignInMethod",
+    "SignInResult",
+    "SignInVar",
     "UnwatchChild",
     "WatchChild",
 ]

@@ -24,6 +24,7 @@ __all__ = [
     "RenameSession",
     "SetConfigOption",
     "SetMode",
+    "SignIn",
     "UnwatchChild",
     "WatchChild",
 ]
@@ -154,6 +155,16 @@ class UnwatchChild:
     session_id: str
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SignIn:
+    """Sign the agent in with one of its methods (`authenticate`); an `env_var` method's
+    `values` are kept and the agent restarted with them first."""
+
+    type: Literal["signIn"] = "signIn"
+    method_id: str
+    values: dict[str, str] = Field(default_factory=dict)
+
+
 ClientMessage = Annotated[
     ListSessions
     | NewSession
@@ -168,7 +179,8 @@ ClientMessage = Annotated[
     | Answer
     | ListPermissions
     | WatchChild
-    | UnwatchChild,
+    | UnwatchChild
+    | SignIn,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

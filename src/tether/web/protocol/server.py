@@ -31,7 +31,42 @@ __all__ = [
     "ServerMessage",
     "SessionSummary",
     "Sessions",
+    "SignInMethod",
+    "SignInResult",
+    "SignInVar",
 ]
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SignInVar:
+    """One environment variable a sign-in method asks for. `saved`: the page kept a value
+    for it (the value itself never comes back to the browser)."""
+
+    name: str
+    label: Opt[str] = None
+    secret: bool = True
+    optional: bool = False
+    saved: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SignInMethod:
+    """One of the agent's ACP `authMethods`, as the page offers it.
+
+    `kind`: `agent` — the agent signs in by itself when asked (`authenticate`); `env_var` —
+    the page asks for `vars`, keeps them and restarts the agent with them, then asks it to
+    sign in; `terminal` — it needs a terminal the page does not have: `command` says what to
+    run in one.
+    """
+
+    id: str
+    name: str
+    kind: Literal["agent", "env_var", "terminal"]
+    description: Opt[str] = None
+    link: Opt[str] = None
+    """Where to get the credentials (http or https only)."""
+    vars: tuple[SignInVar, ...] = ()
+    command: Opt[str] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -53,6 +88,10 @@ class Ready:
     can_report_permissions: bool = False
     """The agent reports its rules (tether's `_tether/permissions`): the header offers
     Permissions."""
+    sign_in: tuple[SignInMethod, ...] = ()
+    """How the agent signs in (its `authMethods`), in its order; none: it needs no sign-in."""
+    signed_in: Opt[str] = None
+    """The method this agent was signed in with from the page (its variables are kept)."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -176,6 +215,18 @@ class PromptEnd:
     stop_reason: str
     error: Opt[str] = None
     """Why the prompt failed (`stopReason: error`), said once."""
+    sign_in: bool = False
+    """The agent refused it until it is signed in (ACP's `auth_required`): the page offers
+    the sign-in."""
+
+
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SignInResult:
+    """How a sign-in the page asked for ended: signed in, or `error` saying why not."""
+
+    type: Literal["signIn"] = "signIn"
+    method_id: str
+    error: Opt[str] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -256,6 +307,7 @@ ServerMessage = Annotated[
     | ReadOnly
     | PermissionsReport
     | ChildUpdates
+    | SignInResult
     | ErrorMessage,
     Field(discriminator="type"),
 ]

@@ -7,8 +7,9 @@ import { Composer } from "./composer.js";
 import { Connection } from "./connection.js";
 import { Header } from "./header.js";
 import { PermissionsPanel } from "./permissions.js";
-import { PlanPanel } from "./plan.js";
+import { PlanPanel, todoEntries } from "./plan.js";
 import { Rewind } from "./rewind.js";
+import { SignInPanel } from "./signin.js";
 import { Sidebar } from "./sidebar.js";
 import { Transcript } from "./transcript.js";
 
@@ -50,6 +51,12 @@ const permissions = new PermissionsPanel({
   sessionId: () => state.sessionId,
 });
 $("more").before(permissions.button);
+const signIn = new SignInPanel({
+  send: (message) => connection.send(message),
+  busy: () => state.running.size > 0,
+  announce: (text) => announce(text),
+});
+$("agent").after(signIn.button);
 const composer = new Composer(
   {
     form: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
@@ -144,8 +151,12 @@ function current(message) {
 
 function handle(message) {
   switch (message.type) {
-    case "ready":
+    case "ready": {
+      // A second `ready` on one connection: the agent restarted (to take a sign-in's keys),
+      // and the session shown is opened again in it.
+      const restarted = Boolean(state.ready);
       state.ready = message;
+      signIn.setAgent(message);
       connection.settled();
       setConn("ready", "Connected");
       $("conn").title = `connected to ${message.agentName}`;
@@ -155,7 +166,16 @@ function handle(message) {
       sidebar.setCapabilities(message);
       update();
       if (message.canList) connection.send({ type: "listSessions" });
-      if (message.canLoad && !state.opening && !state.sessionId && hashSession()) openSession(hashSession());
+      if (restarted && state.sessionId && !state.readOnly) {
+        const reopened = state.sessionId;
+        state.sessionId = null;
+        state.running.clear();
+        openSession(reopened);
+      } else if (message.canLoad && !state.opening && !state.sessionId && hashSession()) openSession(hashSession());
+      return;
+    }
+    case "signIn":
+      signIn.result(message);
       return;
     case "sessions": {
       sidebar.setSessions(message.sessions);
@@ -239,6 +259,7 @@ function handle(message) {
         if (message.stopReason !== "end_turn" && !transcript.ended) transcript.stopNotice(message.stopReason, message.error);
         // A prompt that failed is not lost: it is back in the box, to fix or send again.
         if (message.stopReason === "error") composer.restore(transcript.lastUserText);
+        if (message.signIn) signIn.open(`${state.ready ? state.ready.agentName : "The agent"} asks you to sign in first; your prompt is kept in the box.`);
         transcript.ended = false;
       }
       update();
@@ -293,6 +314,14 @@ function onUpdate(update) {
       if (update.title) header.agentTitle(update.title);
       transcript.apply(update);
       return;
+    case "tool_call":
+    case "tool_call_update": {
+      // A todo tool's checklist is the plan, whether or not the agent also sends `plan`.
+      const todos = todoEntries(update.rawInput);
+      if (todos) plan.show(todos);
+      transcript.apply(update);
+      return;
+    }
     default:
       transcript.apply(update);
   }
@@ -397,6 +426,7 @@ function update() {
   const opening = Boolean(state.opening || state.creating);
   $("new-session").disabled = !live || opening;
   $("refresh").disabled = !live || !state.ready?.canList;
+  signIn.button.disabled = !live;
   composer.update({ live, opening, running: running(), readOnly: state.readOnly });
   header.setMenusDisabled(!state.sessionId || running() || Boolean(state.readOnly) || !live);
   // Only an agent that says it has the report gets the button ("Method not found" otherwise).

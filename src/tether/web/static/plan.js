@@ -7,6 +7,19 @@ const MARKS = { completed: "✓", in_progress: "◐", pending: "○", cancelled:
 // ACP has no `cancelled`: tether sends it as `completed`, says so in `_meta`, and marks the text.
 const CANCELLED_SUFFIX = " (cancelled)";
 
+/**
+ * A tool call's checklist as plan entries, or null when its input is none: `todos` of
+ * `{content, status}`, as tether's `todo` and other agents' todo tools take (opencode's
+ * `todowrite`, Claude Code's `TodoWrite`), so an agent that sends no `plan` update still
+ * fills the panel.
+ */
+export function todoEntries(rawInput) {
+  const todos = rawInput && Array.isArray(rawInput.todos) ? rawInput.todos : null;
+  const isTask = (t) => t && typeof t === "object" && typeof t.content === "string" && typeof t.status === "string";
+  if (!todos || !todos.length || !todos.every(isTask)) return null;
+  return todos.map((t) => ({ content: t.content, status: t.status, priority: typeof t.priority === "string" ? t.priority : undefined }));
+}
+
 export class PlanPanel {
   constructor(root) {
     this.root = root;

@@ -4,6 +4,7 @@
 import { contentBlock, delegatedQuestion, renderToolBody } from "./cards/index.js";
 import { clear, el, safeHtml } from "./dom.js";
 import { decisionBox, decisionOf, isRejection, questionBox } from "./permission_prompt.js";
+import { todoEntries } from "./plan.js";
 
 // The id tether gives its question about trusting a workspace (no tool call asks it).
 const TRUST_CALL = "workspace-trust";
@@ -276,6 +277,10 @@ export class Transcript {
     if (call.toolCallId && (!this.calls.has(call.toolCallId) || (!delegated && hasView(call)))) {
       // The request may show more than the call did (an edit's change worked out, in context).
       this.toolCall({ ...call, status: call.status || "pending" }, true);
+    } else if (call.toolCallId && !delegated && Array.isArray(call.content) && call.content.length) {
+      // Another agent's request: its content (a diff, drawn from its input if need be) shows
+      // the change before the answer; the call keeps its own title and input.
+      this.toolCall({ toolCallId: call.toolCallId, content: call.content }, true);
     }
     const box = questionBox(request, {
       onAnswer: (optionId) => this.onAnswer(request.requestId, optionId),
@@ -360,9 +365,8 @@ function addCopyButton(pre) {
  * `{content, status}`), as tether's `todo` and other agents' todo tools take.
  */
 export function planSummary(state) {
-  const todos = state.rawInput && Array.isArray(state.rawInput.todos) ? state.rawInput.todos : null;
-  const isTask = (t) => t && typeof t === "object" && typeof t.content === "string" && typeof t.status === "string";
-  if (!todos || !todos.length || !todos.every(isTask)) return null;
+  const todos = todoEntries(state.rawInput);
+  if (!todos) return null;
   const live = todos.filter((t) => t.status !== "cancelled");
   const done = live.filter((t) => t.status === "completed").length;
   const now = todos.find((t) => t.status === "in_progress");

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from tether.tools.errors import ToolError
+from tether.errors import ToolError
+from tether.tools.web.backends.fields import (
+    MAX_SNIPPET_CHARS,
+    MAX_TITLE_CHARS,
+    checked_url,
+    plain_text,
+    published_date,
+)
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -18,6 +25,7 @@ __all__ = [
     "SearchFailed",
     "SearchPage",
     "SearchRequest",
+    "search_hits",
     "site_query",
 ]
 
@@ -46,6 +54,46 @@ class SearchPage:
 
     hits: Sequence[WebSearchHit]
     note: str | None = None
+
+
+Item = dict[str, Any]
+"""One result as a backend's JSON has it."""
+
+
+def search_hits(
+    results: object,
+    missing: str,
+    *,
+    snippet: str | Callable[[Item], str | None],
+    published: Sequence[str],
+) -> list[WebSearchHit]:
+    """The hits of a backend's list of results, made safe to show.
+
+    `missing` is the error when `results` is no list. An item without a usable URL is left
+    out; a title falls back to the URL. `snippet` names the item's field holding the preview
+    (or works it out); the first of the `published` fields that holds a date dates the hit.
+    """
+    if not isinstance(results, list):
+        raise SearchFailed(missing)
+    hits = []
+    for item in results:
+        if not isinstance(item, dict) or (url := checked_url(item.get("url"))) is None:
+            continue
+        preview = (
+            plain_text(item.get(snippet), MAX_SNIPPET_CHARS)
+            if isinstance(snippet, str)
+            else snippet(item)
+        )
+        dates = (published_date(item.get(name)) for name in published)
+        hits.append(
+            WebSearchHit(
+                title=plain_text(item.get("title"), MAX_TITLE_CHARS) or url,
+                url=url,
+                snippet=preview,
+                published=next((date for date in dates if date), None),
+            )
+        )
+    return hits
 
 
 def site_query(request: SearchRequest) -> str:

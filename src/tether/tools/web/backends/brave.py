@@ -14,14 +14,8 @@ from tether.tools.web.backends.base import (
     SearchFailed,
     SearchPage,
     SearchRequest,
+    search_hits,
     site_query,
-)
-from tether.tools.web.backends.fields import (
-    MAX_SNIPPET_CHARS,
-    MAX_TITLE_CHARS,
-    checked_url,
-    plain_text,
-    published_date,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
 from tether.views import SearchProvider, WebSearchHit
@@ -77,19 +71,9 @@ def _hits(data: Any, label: str) -> list[WebSearchHit]:
     web = data.get("web")
     if web is None:
         return []  # Brave leaves `web` out when it found nothing
-    results = web.get("results") if isinstance(web, dict) else None
-    if not isinstance(results, list):
-        raise SearchFailed(f"{label} answered without a list of web results (`web.results`)")
-    hits = []
-    for item in results:
-        if not isinstance(item, dict) or (url := checked_url(item.get("url"))) is None:
-            continue
-        hits.append(
-            WebSearchHit(
-                title=plain_text(item.get("title"), MAX_TITLE_CHARS) or url,
-                url=url,
-                snippet=plain_text(item.get("description"), MAX_SNIPPET_CHARS),
-                published=published_date(item.get("page_age")) or published_date(item.get("age")),
-            )
-        )
-    return hits
+    return search_hits(
+        web.get("results") if isinstance(web, dict) else None,
+        f"{label} answered without a list of web results (`web.results`)",
+        snippet="description",
+        published=("page_age", "age"),
+    )

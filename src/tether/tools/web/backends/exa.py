@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tether.tools.web.backends.base import SearchFailed, SearchPage, SearchRequest
+from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
-    MAX_TITLE_CHARS,
-    checked_url,
     plain_text,
-    published_date,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
 from tether.views import SearchProvider, WebSearchHit
@@ -69,22 +66,12 @@ class ExaSearch:
 
 
 def _hits(data: Any, label: str) -> list[WebSearchHit]:
-    results = data.get("results") if isinstance(data, dict) else None
-    if not isinstance(results, list):
-        raise SearchFailed(f"{label} answered without a list of results (`results`)")
-    hits = []
-    for item in results:
-        if not isinstance(item, dict) or (url := checked_url(item.get("url"))) is None:
-            continue
-        hits.append(
-            WebSearchHit(
-                title=plain_text(item.get("title"), MAX_TITLE_CHARS) or url,
-                url=url,
-                snippet=_snippet(item),
-                published=published_date(item.get("publishedDate")),
-            )
-        )
-    return hits
+    return search_hits(
+        data.get("results") if isinstance(data, dict) else None,
+        f"{label} answered without a list of results (`results`)",
+        snippet=_snippet,
+        published=("publishedDate",),
+    )
 
 
 def _snippet(item: dict[str, Any]) -> str | None:

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tether.tools.web.backends.base import SearchFailed, SearchPage, SearchRequest
-from tether.tools.web.backends.fields import (
-    MAX_SNIPPET_CHARS,
-    MAX_TITLE_CHARS,
-    checked_url,
-    plain_text,
-    published_date,
-)
+from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits
 from tether.tools.web.backends.http import Endpoint, request_json
 from tether.views import SearchProvider, WebSearchHit
 
@@ -79,19 +72,9 @@ def _limit(status: int, detail: str) -> str | None:
 
 
 def _hits(data: Any, label: str) -> list[WebSearchHit]:
-    results = data.get("results") if isinstance(data, dict) else None
-    if not isinstance(results, list):
-        raise SearchFailed(f"{label} answered without a list of results (`results`)")
-    hits = []
-    for item in results:
-        if not isinstance(item, dict) or (url := checked_url(item.get("url"))) is None:
-            continue
-        hits.append(
-            WebSearchHit(
-                title=plain_text(item.get("title"), MAX_TITLE_CHARS) or url,
-                url=url,
-                snippet=plain_text(item.get("content"), MAX_SNIPPET_CHARS),
-                published=published_date(item.get("published_date")),
-            )
-        )
-    return hits
+    return search_hits(
+        data.get("results") if isinstance(data, dict) else None,
+        f"{label} answered without a list of results (`results`)",
+        snippet="content",
+        published=("published_date",),
+    )

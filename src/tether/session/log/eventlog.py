@@ -1,0 +1,269 @@
+"""The append-only event log on disk: one writer (a lock file), flush per event, fsync per turn."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import json
+import logging
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TypeVar
+
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
+
+from tether.session._gc import gc_paused
+from tether.session.errors import CorruptLog, SessionLocked, UnusableCwd
+from tether.session.log.events import (
+    EVENT,
+    HEADER,
+    LOG_VERSION,
+    Event,
+    SessionHeader,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from tether.session.log.raw import MAX_HEADER_BYTES, read_log_bytes
+
+__all__ = [
+    "MAX_HEADER_BYTES",
+    "EventLog",
+    "LogContents",
+    "lock_log",
+    "now",
+    "read_header",
+    "read_log",
+    "read_log_bytes",
+]
+
+log = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=Event)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def now() -> str:
+    """The current time as stored in the log: ISO 8601, UTC, milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class LogContents:
+    """A log as read: its header, its events, and how many leading bytes are sound."""
+
+    header: SessionHeader
+    events: list[Event]
+    sound_bytes: int
+    """Bytes up to the end of the last good line; a torn tail after them is dropped."""
+    missing_newline: bool
+    """The last good line has no newline yet (it was cut right before it)."""
+
+
+def read_log(path: Path) -> LogContents:
+    """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
+    data = read_log_bytes(path)
+    with gc_paused():
+        return _parse(path, data)
+
+
+def read_header(path: Path) -> SessionHeader:
+    """Only the header line of a log (a session's id and cwd), checked as `read_log` does."""
+    line = read_log_bytes(path, first_line=True)
+    return _header(path, line.rstrip(b"\n"))
+
+
+def _parse(path: Path, data: bytes) -> LogContents:
+    lines = data.split(b"\n")
+    # `split` leaves "" after a final newline; anything else there is a line without one.
+    tail = lines.pop()
+    header = _header(path, lines[0] if lines else tail)
+    events: list[Event] = []
+    calls: set[str] = set()
+    sound = len(lines[0]) + 1 if lines else 0
+    for number, line in enumerate(lines[1:], start=2):
+        events.append(_event(path, number, line, len(events) + 1, calls))
+        sound += len(line) + 1
+    missing_newline = False
+    if tail and lines:
+        try:
+            events.append(_event(path, len(lines) + 1, tail, len(events) + 1, calls))
+        except CorruptLog as exc:
+            log.warning("dropping a torn last line: %s", exc)
+        else:
+            sound += len(tail)
+            missing_newline = True
+    elif tail:
+        sound, missing_newline = len(tail), True
+    return LogContents(header, events, sound, missing_newline)
+
+
+def _header(path: Path, line: bytes) -> SessionHeader:
+    try:
+        header = HEADER.validate_json(line)
+    except ValidationError as exc:
+        raise CorruptLog(f"{path}:1: not a session header: {_first_error(exc)}") from exc
+    if header.version != LOG_VERSION:
+        raise CorruptLog(
+            f"{path}:1: session log version {header.version} is not supported "
+            f"(this tether reads version {LOG_VERSION})"
+        )
+    if "\0" in header.cwd or not os.path.isabs(header.cwd):
+        raise UnusableCwd(f"{path}:1: the cwd {header.cwd!r} is not an absolute path")
+    return header
+
+
+def _event(path: Path, number: int, line: bytes, seq: int, calls: set[str]) -> Event:
+    """One event line, checked: its seq, and that a result answers a call made before it."""
+    try:
+        event = EVENT.validate_json(line)
+    except ValidationError as exc:
+        raise CorruptLog(f"{path}:{number}: corrupt event: {_first_error(exc)}") from exc
+    if event.seq != seq:
+        raise CorruptLog(f"{path}:{number}: event seq {event.seq}, expected {seq}")
+    if isinstance(event, ToolCallEvent):
+        calls.add(event.tool_call_id)
+    elif isinstance(event, ToolResultEvent) and event.tool_call_id not in calls:
+        raise CorruptLog(
+            f"{path}:{number}: tool/result for a call never made: {event.tool_call_id}"
+        )
+    return event
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in error["loc"])
+    return f"{where}: {error['msg']}" if where else error["msg"]
+
+
+class EventLog:
+    """The writer of one session's log. Holds the session's lock until `close`."""
+
+    def __init__(self, path: Path, contents: LogContents, lock: IO[bytes]) -> None:
+        self.path = path
+        self.header = contents.header
+        self.events: list[Event] = contents.events
+        self.call_ids: set[str] = {
+            e.tool_call_id for e in self.events if isinstance(e, ToolCallEvent)
+        }
+        """Every call id the log has used (a new call needs one of its own)."""
+        self.synced_seq = len(self.events)
+        """The last seq known to be on disk (fsync'ed)."""
+        self._lock = lock
+        # Unbuffered: every append is its own write, so a failed one can be cut off again.
+        self._file = path.open("r+b", buffering=0)
+        # Cut a torn tail off before the first append lands after it.
+        self._file.truncate(contents.sound_bytes)
+        self._end = contents.sound_bytes
+        self._file.seek(self._end)
+        if contents.missing_newline:
+            self._write(b"\n")
+
+    @classmethod
+    def create(cls, path: Path, header: SessionHeader, events: Sequence[Event] = ()) -> EventLog:
+        """Start a new log with its header (and `events` as they are: a fork's copied ones,
+        numbered from 1); the file must not exist."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = lock_log(path)
+        try:
+            data = HEADER.dump_json(header, by_alias=True) + b"\n"
+            data += b"".join(EVENT.dump_json(e, by_alias=True) + b"\n" for e in events)
+            with path.open("xb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except BaseException:
+            lock.close()
+            raise
+        return cls(path, LogContents(header, list(events), len(data), False), lock)
+
+    @classmethod
+    def open(cls, path: Path) -> EventLog:
+        """Open an existing log to continue it."""
+        lock = lock_log(path)
+        try:
+            return cls(path, read_log(path), lock)
+        except BaseException:
+            lock.close()
+            raise
+
+    def append(self, event: E) -> E:
+        """Stamp the event with the next seq and the time, write it and flush; return it."""
+        stamped = dataclasses.replace(event, seq=len(self.events) + 1, time=now())
+        try:
+            line = EVENT.dump_json(stamped, by_alias=True)
+        except PydanticSerializationError:
+            stamped, line = _without_surrogates(stamped)
+        self._write(line + b"\n")
+        self.events.append(stamped)
+        if isinstance(stamped, ToolCallEvent):
+            self.call_ids.add(stamped.tool_call_id)
+        return stamped
+
+    def _write(self, data: bytes) -> None:
+        """Write all of `data` at the end, or nothing: a failed write (a full disk) is undone."""
+        view = memoryview(data)
+        try:
+            while view:
+                written = self._file.write(view)
+                if not written:
+                    raise OSError(f"{self.path}: the log accepted no bytes")
+                view = view[written:]
+        except OSError:
+            # Leave no partial line for the next append to land after.
+            with contextlib.suppress(OSError):
+                self._file.truncate(self._end)
+                self._file.seek(self._end)
+            raise
+        self._end += len(data)
+
+    def sync(self) -> None:
+        """Make every appended event durable (called at the end of each turn)."""
+        os.fsync(self._file.fileno())
+        self.synced_seq = len(self.events)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the log is closed (its lock released; nothing more may be appended)."""
+        return self._file.closed
+
+    def close(self) -> None:
+        """Sync, close the file and release the lock."""
+        if self._file.closed:
+            return
+        self.sync()
+        self._file.close()
+        self._lock.close()
+
+
+def _without_surrogates(event: E) -> tuple[E, bytes]:
+    # JSON from a client or a model may escape half a surrogate pair, which UTF-8 cannot
+    # hold; it is stored as U+FFFD, and the event kept in memory is the one on disk.
+    text = json.dumps(EVENT.dump_python(event, by_alias=True, mode="json"), ensure_ascii=False)
+    stored = EVENT.validate_json(_SURROGATE.sub("\ufffd", text))
+    assert isinstance(stored, type(event))
+    return stored, EVENT.dump_json(stored, by_alias=True)
+
+
+def lock_log(path: Path) -> IO[bytes]:
+    """Take the writer's lock of the log at `path`; `SessionLocked` when another holds it."""
+    # The lock file stays after close: deleting it would race with a writer that has just
+    # opened it, leaving two writers holding locks on two different files (only deleting
+    # the session removes it, after the log, which a late writer then no longer finds).
+    lock_path = path.with_suffix(".lock")
+    handle = lock_path.open("ab")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise SessionLocked(
+            f"session {path.stem} is already open in another tether process "
+            f"(lock held on {lock_path})"
+        ) from None
+    return handle

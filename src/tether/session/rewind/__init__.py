@@ -1,0 +1,1 @@
+"""Rewind, undo, redo and fork: plans read from the log's checkpoints, restores recorded in it."""

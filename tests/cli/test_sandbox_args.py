@@ -1,0 +1,55 @@
+"""The sandbox flags: `tether web` hands its agent only those given; its settings do the rest."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.acp.wire import tether_command
+from tether.cli.web import configure, options_from_args
+
+
+@pytest.mark.parametrize(
+    ("given", "forwarded"),
+    [
+        ([], []),
+        (["--allow-network"], ["--allow-network"]),
+        (["--sandbox", "read-only"], ["--sandbox", "read-only"]),
+        (["--sandbox", "off", "--allow-network"], ["--sandbox", "off", "--allow-network"]),
+    ],
+)
+def test_the_web_agent_gets_the_sandbox_flags_given(
+    tmp_path: Path, given: list[str], forwarded: list[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    agent = list(options_from_args(parser.parse_args(["--cwd", str(tmp_path), *given])).agent)
+    sandbox = [
+        arg
+        for i, arg in enumerate(agent)
+        if arg in ("--sandbox", "--allow-network") or (i and agent[i - 1] == "--sandbox")
+    ]
+    assert sandbox == forwarded
+
+
+def test_a_bad_sandbox_variable_stops_tether_acp_with_one_line(tmp_path: Path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text('{"turns": []}')
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home"), "TETHER_SANDBOX": "bogus"}
+    done = subprocess.run(
+        [*tether_command(), "acp", "--model", f"script:{script}"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "tether: error: unknown sandbox mode 'bogus'; expected workspace-write, read-only, off\n"
+    )

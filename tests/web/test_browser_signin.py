@@ -1,0 +1,126 @@
+"""Signing an agent in from the page with its ACP `authMethods`: an API key asked for, kept
+at mode 0600 in `$TETHER_HOME`, the agent restarted with it and asked to `authenticate`; the
+key never comes back to the browser."""
+
+from __future__ import annotations
+
+import json
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket
+
+from tests.web.browser import assert_accessible, chromium, open_page, send_prompt, wait_idle
+from tests.web.conftest import fake_agent_command, running_web
+from tests.web.fake_agent import API_KEY
+
+KEY = "sk-test-4f1d9c0e"
+KEY_INPUT = f"#sign-in-fake-key-{API_KEY}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One browser for the module."""
+    with chromium() as launched:
+        yield launched
+
+
+def _frames(page: Page) -> list[str]:
+    """Every WebSocket frame the page receives from now on."""
+    frames: list[str] = []
+
+    def watch(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    page.on("websocket", watch)
+    return frames
+
+
+def _authentications(store: Path) -> list[dict[str, object]]:
+    path = store / "authenticate.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _allow_the_edit(page: Page) -> None:
+    """The test agent's prompt asks before its edit."""
+    page.click(".permission button[data-kind=allow_once]")
+
+
+def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
+    browser: Browser, tmp_path: Path
+) -> None:
+    ws, store = tmp_path / "ws", tmp_path / "store"
+    ws.mkdir()
+    agent = fake_agent_command(store, auth=True)
+    with running_web(agent, ws) as server:
+        with open_page(browser, server.url) as page:
+            first = _sign_in_after_a_refused_prompt(page, agent, store, tmp_path / "tether-home")
+        # A new page starts a new agent: it gets the kept key and is signed in at once.
+        with open_page(browser, server.url) as page:
+            frames = _frames(page)
+            page.wait_for_selector("#sign-in-button:text-is('Signed in')")
+            page.click("#new-session")
+            page.wait_for_selector("#send:not([disabled])")
+            send_prompt(page, "again")
+            _allow_the_edit(page)
+            page.wait_for_selector(".msg-agent:has-text('All done.')")
+            wait_idle(page)
+            second = _authentications(store)[1]
+            assert second["key"] == KEY and second["pid"] != first["pid"]
+
+            # A key the service refuses is said in the dialog; a blank field keeps the saved one.
+            page.click("#sign-in-button")
+            assert page.get_attribute(KEY_INPUT, "placeholder") == "saved — leave blank to keep it"
+            page.fill(KEY_INPUT, "wrong")
+            page.click("dialog#sign-in button[type=submit]")
+            page.wait_for_selector("#sign-in-status:has-text('the key is revoked')")
+            assert "Signing in with Fake API key failed" in page.inner_text("#sign-in-status")
+            page.click("dialog#sign-in .perms-head button")
+            assert not any(KEY in frame for frame in frames)
+
+
+def _sign_in_after_a_refused_prompt(
+    page: Page, agent: str, store: Path, home: Path
+) -> dict[str, object]:
+    """A prompt the agent refuses opens the sign-in; the key given signs it in. Returns the
+    agent's record of the `authenticate` it was asked."""
+    frames = _frames(page)
+    assert page.inner_text("#sign-in-button") == "Sign in"
+    page.click("#new-session")
+    page.wait_for_selector("#send:not([disabled])")
+    send_prompt(page, "hello there")
+    # Refused until signed in: the prompt stays in the box and the sign-in opens.
+    dialog = page.locator("dialog#sign-in")
+    dialog.wait_for(state="visible")
+    assert "asks you to sign in first" in page.inner_text("#sign-in-status")
+    assert page.input_value("#prompt") == "hello there"
+    assert page.get_attribute(KEY_INPUT, "type") == "password"
+    assert page.get_attribute("dialog#sign-in a", "href") == "https://example.com/keys"
+    terminal = page.locator("[data-kind=terminal]").inner_text()
+    assert "--login" in terminal and "then reload this page" in terminal
+    assert_accessible(page)
+
+    page.fill(KEY_INPUT, KEY)
+    page.click("dialog#sign-in button[type=submit]")
+    dialog.wait_for(state="hidden")
+    page.wait_for_selector("#sign-in-button:text-is('Signed in')")
+    assert page.inner_text("#announcer").startswith("Signed in to fake-agent")
+    keys = home / "agent-keys.json"
+    assert stat.S_IMODE(keys.stat().st_mode) == 0o600
+    saved = json.loads(keys.read_text())["agents"][agent]
+    assert saved == {"method": "fake-key", "env": {API_KEY: KEY}}
+    [first] = _authentications(store)
+    assert first["method"] == "fake-key" and first["key"] == KEY
+
+    # The session was opened again in the restarted agent; the kept prompt now runs.
+    page.wait_for_selector("#send:not([disabled])")
+    page.press("#prompt", "Enter")
+    _allow_the_edit(page)
+    page.wait_for_selector(".msg-agent:has-text('All done.')")
+    wait_idle(page)
+    assert not any(KEY in frame for frame in frames)
+    return first
