@@ -9,10 +9,10 @@ import sys
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import (
-    DEFAULT_MODEL,
     add_context_arguments,
     add_model_arguments,
     default_model,
+    login_default,
 )
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments, settings_flags
@@ -42,7 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
     launch = Launch(
-        default_model=DEFAULT_MODEL,
+        default_model=login_default,
         base_url=args.base_url,
         api_key=args.api_key,
         allow_private_fetch=args.allow_private_fetch,

@@ -12,10 +12,10 @@ from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.mcp import CliMcp
 from tether.cli.model_args import (
-    DEFAULT_MODEL,
     add_context_arguments,
     add_model_arguments,
     add_verbose_argument,
+    login_default,
     require_key,
 )
 from tether.cli.printer import Printer
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     launch = Launch(
         base_url=args.base_url,
         api_key=args.api_key,
-        default_model=DEFAULT_MODEL,
+        default_model=login_default,
         allow_private_fetch=args.allow_private_fetch,
         max_steps=args.max_steps,
         context_window=args.context_window,

@@ -81,7 +81,8 @@ def session_config(
 def first_model(settings: Settings, launch: Launch) -> Model:
     """The model a session starts on: `--model`, `$TETHER_MODEL`, the settings', else the
     command's default (`ModelError` when no provider takes the spec)."""
-    return launch.model(model_spec(settings, launch.default_model))
+    default = launch.default_model
+    return launch.model(model_spec(settings, default if isinstance(default, str) else default()))
 
 
 def session_tools(settings: Settings, launch: Launch) -> ToolRegistry:

@@ -6,6 +6,7 @@ when none of the sessions' machinery has loaded yet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tether.models.base import Model
@@ -19,8 +20,10 @@ __all__ = ["Launch"]
 class Launch:
     """A command's part of each session's configuration: what no setting carries."""
 
-    default_model: str
-    """The model when neither `--model`, `$TETHER_MODEL` nor the settings name one."""
+    default_model: str | Callable[[], str]
+    """The model when neither `--model`, `$TETHER_MODEL` nor the settings name one (a
+    function is asked as each session starts: the provider chosen at `/login` may change
+    while an agent serves)."""
     base_url: str | None = None
     """The provider's endpoint (`--base-url`); `None`: the provider's own."""
     api_key: str | None = None

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 
 from tether.cli.interactive.arguments import parse
-from tether.cli.model_args import DEFAULT_MODEL, require_key
+from tether.cli.model_args import login_default, require_key
 from tether.cli.settings_args import (
     effective_mode,
     sandbox_policy,
@@ -126,7 +126,7 @@ def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Wor
         )
     say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))
     launch = Launch(
-        default_model=DEFAULT_MODEL,
+        default_model=login_default,
         base_url=args.base_url,
         api_key=args.api_key,
         allow_private_fetch=args.allow_private_fetch,
