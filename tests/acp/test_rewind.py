@@ -21,7 +21,7 @@ from acp.schema import (
 from tests.acp.snapshots import checked_on_load
 from tests.acp.wire import tether_command
 from tether.session import SessionStore
-from tether.session.log.events import CommandEvent, RestoreEvent
+from tether.session.log.workspace_events import CommandEvent, RestoreEvent
 
 
 class Client:

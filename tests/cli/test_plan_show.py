@@ -29,9 +29,11 @@ async def test_show_prints_the_plan_and_the_decisions(tmp_path: Path, ws: Path) 
     shown = tether(home, "show", session_id)
     assert shown.returncode == 0, shown.stderr
     out = shown.stdout
-    # Each plan as it was handed over, then what the person decided of it, in order.
+    # Each plan as it was handed over, then what the person decided of it, in order; the
+    # plan's Markdown rendered, not its source.
     sent_back = out.index("Plan sent back · keep planning")
     approved = out.index("Plan approved · accept edits")
-    assert out.index("1. Rename `helo` to `hello` in greet.py.") < sent_back < approved
-    assert sent_back < out.index("**Feedback:** Update the docs too.") < approved
-    assert sent_back < out.index("3. Update the docs.") < approved
+    assert out.index(" 1 Rename helo to hello in greet.py.") < sent_back < approved
+    assert sent_back < out.index("Feedback: Update the docs too.") < approved
+    assert sent_back < out.index(" 3 Update the docs.") < approved
+    assert "## Plan" not in out and "**Feedback:**" not in out and "`helo`" not in out

@@ -62,8 +62,9 @@ def test_a_conflict_is_asked_at_the_terminal(tmp_path: Path, ws: Path) -> None:
     sid = _changes(tmp_path, ws)
     (ws / "a.py").write_text("x = 'mine'\n")
     terminal = Terminal(tmp_path / "home", ["run", "/undo", "--continue", sid])
-    screen = terminal.wait_for("keep mine: ")
-    assert "conflict: a.py (changed after tether last changed it)" in screen
+    screen = terminal.wait_for("Keep mine: ")
+    assert "a.py: changed after tether last changed it" in screen
+    assert "Restore a.py? [y] Take the checkpoint's version / [n] Keep mine: " in screen
     assert "-x = 'mine'" in screen and "+x = 1" in screen
     terminal.type(b"y\n")
     assert terminal.finish() == 0

@@ -110,3 +110,22 @@ def test_a_failed_result_is_titled_by_its_call_marked_failed_and_red() -> None:
     # A card of its own for a failure a tool still drew (a diff, say) gets the mark too.
     other = plain(render_result_view(DiffResultView(title="Edit", diffs=()), failed=True))
     assert "failed the call failed" in other.splitlines()[-1]
+
+
+def test_markdown_content_is_rendered_on_both_sides_and_plain_text_is_not() -> None:
+    plan = "## Plan\n\n1. Rename `helo`.\n2. Run **all** tests.\x1b[2J"
+    call = plain(render_call_view(GenericCallView(title="Plan", content=plan, markdown=True)))
+    result = plain(render_result_view(GenericResultView(content=plan, markdown=True)))
+    for text in (call, result):
+        lines = body_lines(text)
+        assert lines[0] == "Plan"
+        assert " 1 Rename helo." in lines
+        assert " 2 Run all tests.␛[2J" in lines  # an escape is shown, never sent raw
+    bold = next(
+        s
+        for s in segments(render_call_view(GenericCallView(title="P", content=plan, markdown=True)))
+        if s.text == "all"
+    )
+    assert bold.style is not None and bold.style.bold
+    # Text that is not Markdown is printed as it is.
+    assert body_lines(plain(render_result_view(GenericResultView(content=plan))))[0] == "## Plan"

@@ -24,7 +24,7 @@ from tether.models.base import ModelEvent, ModelRequest
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import FilesRestored, SessionConfig
-from tether.session.log.events import CheckpointEvent
+from tether.session.log.workspace_events import CheckpointEvent
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools

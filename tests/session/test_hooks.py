@@ -20,8 +20,8 @@ from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
 from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
+from tether.session.notices import HookRan
 from tether.session.replay import replay
-from tether.session.updates import HookRan
 from tether.settings import Settings, load_settings
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools

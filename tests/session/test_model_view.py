@@ -24,7 +24,6 @@ from tether.session.log.events import (
     CompactionEvent,
     Event,
     HookRunEvent,
-    RestoreEvent,
     ToolCallEvent,
     ToolCallRecord,
     ToolResultEvent,
@@ -32,6 +31,7 @@ from tether.session.log.events import (
     TurnStart,
     UserMessageEvent,
 )
+from tether.session.log.workspace_events import RestoreEvent
 
 
 def _stub(call: ToolCallEvent, result: ToolResultEvent) -> str:

@@ -74,8 +74,11 @@ async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
     assert (ws / "a.py").read_text() == "def f():\n    return 2\n"
 
     started = {u.tool_call_id: u.view for u in recorder.updates if isinstance(u, ToolCallStarted)}
-    assert started["p"] == GenericCallView(title="Plan", kind="other", content=PLAN)
-    assert done["p"].view == GenericResultView(title="Plan approved · accept edits", content=PLAN)
+    # The plan is Markdown, and its cards say so: every surface renders it.
+    assert started["p"] == GenericCallView(title="Plan", kind="other", content=PLAN, markdown=True)
+    assert done["p"].view == GenericResultView(
+        title="Plan approved · accept edits", content=PLAN, markdown=True
+    )
     # The log keeps tether's name and the plan; the cards replay as they were shown.
     calls = [e for e in log_lines(session, home) if e["type"] == "tool/call"]
     assert [e["name"] for e in calls] == ["read", "edit", "exit_plan_mode", "edit"]
@@ -113,6 +116,7 @@ async def test_keep_planning_sends_the_persons_words_back(ws: Path, sessions: Se
     assert done["p1"].view == GenericResultView(
         title="Plan sent back · keep planning",
         content=f"{PLAN}\n\n---\n\n**Feedback:** Also update the docs.",
+        markdown=True,
     )
     assert done["p2"].view is not None and done["p2"].view.title == "Plan approved · auto"
     assert session.gate.mode == "auto"

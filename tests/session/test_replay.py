@@ -12,9 +12,11 @@ from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, te
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.context.history import derive_history
-from tether.session.log.events import CommandEvent, UserMessageEvent
+from tether.session.log.events import UserMessageEvent
+from tether.session.log.workspace_events import CommandEvent
+from tether.session.notices import CommandAnswered
 from tether.session.replay import replay
-from tether.session.updates import CLIENT_UPDATE, CommandAnswered, UserText
+from tether.session.updates import CLIENT_UPDATE, UserText
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools

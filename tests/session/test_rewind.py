@@ -20,7 +20,7 @@ from tether.mcp import StdioServer
 from tether.mcp.servers import McpServers
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import FilesRestored, RewindError, SessionConfig
-from tether.session.log.events import CheckpointEvent, RestoreEvent
+from tether.session.log.workspace_events import CheckpointEvent, RestoreEvent
 from tether.tools.defaults import default_tools
 
 SAMPLE = Path(__file__).parents[1] / "mcp" / "sample_server.py"

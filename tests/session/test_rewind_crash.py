@@ -22,7 +22,7 @@ from tether.checkpoints import open_store
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionLocked, SessionStore
-from tether.session.log.events import RestoreEvent
+from tether.session.log.workspace_events import RestoreEvent
 from tether.tools.defaults import default_tools
 
 MIB = 1 << 20

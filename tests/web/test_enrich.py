@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tether.views import ReadFileLine, ReadResultView, dump_view
+from tether.views import (
+    GenericCallView,
+    GenericResultView,
+    ReadFileLine,
+    ReadResultView,
+    dump_view,
+)
 from tether.web.enrich import enrich_tool_call, enrich_update
 
 
@@ -87,3 +93,15 @@ def test_fragments_without_a_start_are_unplaced_and_new_files_start_at_one() -> 
     diffs = enrich_update(_update(view, kind="tool_call"))["_meta"]["tether"]["view"]["diffs"]
     assert [d["placed"] for d in diffs] == [False, True]
     assert diffs[1]["hunks"][0]["lines"] == [{"op": "+", "old": None, "new": 1, "text": "n"}]
+
+
+def test_a_plans_markdown_is_rendered_on_both_sides_and_plain_text_is_not() -> None:
+    plan = "## Plan\n\n1. Rename `helo`.\n\n<script>alert(1)</script>"
+    call = dump_view(GenericCallView(title="Plan", kind="other", content=plan, markdown=True))
+    started = enrich_update(_update(call, kind="tool_call"))["_meta"]["tether"]["view"]
+    assert started["html"].startswith("<h2>Plan</h2>\n<ol>\n<li>Rename <code>helo</code>.</li>")
+    assert "<script>" not in started["html"]  # raw HTML shown as text, never passed through
+    result = dump_view(GenericResultView(title="Plan approved · auto", content=plan, markdown=True))
+    assert enrich_update(_update(result))["_meta"]["tether"]["view"]["html"] == started["html"]
+    plain = dump_view(GenericResultView(title="Ran", content="## not a heading"))
+    assert "html" not in enrich_update(_update(plain))["_meta"]["tether"]["view"]

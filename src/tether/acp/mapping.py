@@ -100,13 +100,8 @@ from tether.session import (
     UserResource,
     UserText,
 )
-from tether.session.updates import (
-    AgentThought,
-    CommandAnswered,
-    HookRan,
-    ThoughtFinished,
-    TrustSettled,
-)
+from tether.session.notices import CommandAnswered, HookRan, TrustSettled
+from tether.session.updates import AgentThought, ThoughtFinished
 from tether.views import (
     DiffCallView,
     GenericCallView,

@@ -26,8 +26,9 @@ from acp.schema import (
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INVALID_REQUEST
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, RestorePlan, RewindError, Session
-from tether.session.rewind.plan import prompt_listing
+from tether.session import Conflict, RewindError, Session
+from tether.session.rewind import conflicts
+from tether.session.rewind.rewinder import Forked, Listing, Restored
 from tether.session.updates import ClientUpdate
 
 __all__ = ["TAKE", "checkpoint_command"]
@@ -36,8 +37,8 @@ TAKE = "take_checkpoint"
 """The option id that restores a conflicting file; any other answer keeps it."""
 
 _OPTIONS = [
-    PermissionOption(option_id=TAKE, name="Take the checkpoint's version", kind="allow_once"),
-    PermissionOption(option_id="keep_mine", name="Keep mine", kind="reject_once"),
+    PermissionOption(option_id=TAKE, name=conflicts.TAKE, kind="allow_once"),
+    PermissionOption(option_id="keep_mine", name=conflicts.KEEP, kind="reject_once"),
 ]
 
 
@@ -52,38 +53,29 @@ async def checkpoint_command(
     session = opened.session
     if session.running:
         raise RequestError(INVALID_REQUEST, f"Session {session.id} is already running a prompt")
-    logged = False  # whether the log has the command already (a restore logs it first)
     try:
-        match command.action:
-            case "rewind" if command.prompt is None:
-                listing = prompt_listing(session.id, await session.rewind.prompts())
-                _post(ctx, opened, session.rewind.answer(typed, listing + "\n"))
-            case "rewind" | "undo" | "redo":
-                plan = await _plan(session, command)
-                take = await _ask(ctx, opened, plan.conflicts)
-                logged = True
-                ctx.post(opened, await session.rewind.restore(plan, take, command=typed))
-            case "fork":
-                _post(ctx, opened, fork_answer(ctx, session, typed, command.prompt))
+        done = await session.rewind.run(command, AcpConflicts(ctx, opened), typed=typed)
+        match done:
+            case Listing(text=text):
+                _post(ctx, opened, session.rewind.answer(typed, text + "\n"))
+            case Restored(notice=notice):
+                ctx.post(opened, notice)
+            case Forked():
+                _post(ctx, opened, fork_answer(session, typed, done))
             case _:
-                assert_never(command.action)
+                assert_never(done)
     except RewindError as exc:
         said = f"Cannot {command.action}: {exc}\n"
-        _post(ctx, opened, session.rewind.answer(None if logged else typed, said))
+        _post(ctx, opened, session.rewind.answer(typed, said))
     await ctx.flush()
     return PromptResponse(stop_reason="end_turn")
 
 
-def fork_answer(
-    ctx: AgentContext, session: Session, typed: str, prompt: int | None
-) -> list[ClientUpdate]:
-    """Fork `session` (before `prompt`, or as it is), log it, and say where the fork is."""
-    forked = ctx.store.fork(session.id, prompt)
-    forked.close()
-    fork_id = forked.header.id
-    where = f"before prompt {prompt}" if prompt else "as it is now"
-    text = f"Forked this session {where} as {fork_id}; open it from the session list.\n"
-    return session.rewind.answer(typed, text, fork=fork_id, prompt=prompt)
+def fork_answer(session: Session, typed: str, forked: Forked) -> list[ClientUpdate]:
+    """Log the fork `session` made and say where it is."""
+    where = f"before prompt {forked.prompt}" if forked.prompt else "as it is now"
+    text = f"Forked this session {where} as {forked.session_id}; open it from the session list.\n"
+    return session.rewind.answer(typed, text, fork=forked.session_id, prompt=forked.prompt)
 
 
 def _post(ctx: AgentContext, opened: OpenSession, updates: Sequence[ClientUpdate]) -> None:
@@ -91,43 +83,34 @@ def _post(ctx: AgentContext, opened: OpenSession, updates: Sequence[ClientUpdate
         ctx.post(opened, update)
 
 
-async def _plan(session: Session, command: CheckpointCommand) -> RestorePlan:
-    match command.action:
-        case "undo":
-            return await session.rewind.plan_undo()
-        case "redo":
-            return await session.rewind.plan_redo()
-        case "rewind" | "fork":
-            assert command.prompt is not None
-            return await session.rewind.plan_rewind(command.prompt)
-        case _:
-            assert_never(command.action)
+class AcpConflicts:
+    """Each conflict asked with `session/request_permission`: its reason and a short diff."""
 
+    def __init__(self, ctx: AgentContext, opened: OpenSession) -> None:
+        self._ctx = ctx
+        self._opened = opened
 
-async def _ask(ctx: AgentContext, opened: OpenSession, conflicts: Sequence[Conflict]) -> set[str]:
-    """The conflicting paths the person takes from the checkpoint, one request each."""
-    take: set[str] = set()
-    await ctx.flush()
-    root = opened.session.rewind.root
-    for conflict in conflicts:
-        if conflict.take is None:
-            continue  # nothing can be put there (a directory stands there now): it stays
-        text = f"{conflict.path}: {conflict.reason}."
+    async def ask(self, conflict: Conflict) -> bool:
+        """Whether the person picked `TAKE` (a cancelled request keeps the file)."""
+        await self._ctx.flush()  # what came before reaches the client before the question
+        session = self._opened.session
+        text = f"{conflict.heading}."
         if conflict.diff:
             text += f"\n\nTaking the checkpoint's version:\n\n```diff\n{conflict.diff}\n```"
         tool_call = ToolCallUpdate(
             tool_call_id=f"restore-{secrets.token_hex(4)}",
-            title=f"Restore {conflict.path}?",
+            title=conflict.question,
             kind="edit",
             status="pending",
             content=[tool_content(text_block(text))],
-            locations=[ToolCallLocation(path=str(root / conflict.path))],
+            locations=[ToolCallLocation(path=str(session.rewind.root / conflict.path))],
             field_meta={"tether": {"reason": conflict.reason}},
         )
-        response = await ctx.client.request_permission(
-            session_id=opened.session.id, tool_call=tool_call, options=_OPTIONS
+        response = await self._ctx.client.request_permission(
+            session_id=session.id, tool_call=tool_call, options=_OPTIONS
         )
         outcome = response.outcome
-        if isinstance(outcome, AllowedOutcome) and outcome.option_id == TAKE:
-            take.add(conflict.path)
-    return take
+        return isinstance(outcome, AllowedOutcome) and outcome.option_id == TAKE
+
+    def keep(self, conflict: Conflict) -> None:
+        """Nothing to ask: the restore's notice names the file among those kept."""

@@ -13,7 +13,7 @@ from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import invalid_params
 from tether.acp.switches import set_mode
 from tether.policy import TrustDecision, apply_trust, ask_trust
-from tether.session.log.events import TrustEvent
+from tether.session.log.workspace_events import TrustEvent
 from tether.settings import Settings
 from tether.settings.report import claude_file_lines, permissions_report
 from tether.surface import settle_tools

@@ -23,22 +23,24 @@ from tether.render.plan_card import render_plan
 from tether.render.read_card import render_read_result
 from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.notices import (
+    CheckpointSaved,
+    CommandAnswered,
+    FilesRestored,
+    HookRan,
+    TrustSettled,
+)
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     AgentThought,
-    CheckpointSaved,
     ClientUpdate,
-    CommandAnswered,
     ContextCompacted,
-    FilesRestored,
-    HookRan,
     ThoughtFinished,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
     ToolCallStarted,
-    TrustSettled,
     TurnEnded,
     TurnFailed,
     UsageChanged,

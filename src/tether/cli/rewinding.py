@@ -1,10 +1,10 @@
-"""`/rewind`, `/undo`, `/redo` and `/fork` at the terminal: a listing, a plan, its conflicts
-asked one by one (or kept, with no one to ask), the restore's notice."""
+"""`/rewind`, `/undo`, `/redo` and `/fork` at the terminal: the session's `Rewinder` does
+them; here is only the asking (on stderr, a line of stdin each) and the printing."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import assert_never
 
 from rich.console import Console
@@ -12,16 +12,11 @@ from rich.text import Text
 
 from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
-from tether.session import (
-    Conflict,
-    RestorePlan,
-    RewindError,
-    Session,
-    SessionStore,
-)
-from tether.session.rewind.plan import prompt_listing
+from tether.session import Conflict, RewindError, Session
+from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
+from tether.session.rewind.rewinder import Forked, Listing, Restored
 
-__all__ = ["ask_conflicts", "checkpoint_command", "terminal_ask"]
+__all__ = ["TerminalConflicts", "checkpoint_command", "conflict_diff", "terminal_ask"]
 
 Ask = Callable[[str], str | None]
 """Print a question, read the answer (`None`: no more input)."""
@@ -31,7 +26,6 @@ async def checkpoint_command(
     session: Session,
     command: CheckpointCommand,
     *,
-    store: SessionStore,
     printer: UpdateSink,
     err: Console,
     ask: Ask | None,
@@ -41,28 +35,22 @@ async def checkpoint_command(
     `ask` reads the person's answers; `None` keeps every conflicting file as it is.
     """
     try:
-        match command.action:
-            case "rewind" if command.prompt is None:
-                prompts = await session.rewind.prompts()
-                printer.console.print(prompt_listing(session.id, prompts), markup=False)
-                return 0
-            case "rewind" | "undo" | "redo":
-                plan = await _plan(session, command)
-                take = ask_conflicts(plan.conflicts, err, ask)
-                printer(await session.rewind.restore(plan, take))
-                return 0
-            case "fork":
-                forked = store.fork(session.id, command.prompt)
-                forked.close()
-                where = f"before prompt {command.prompt}" if command.prompt else "as it is now"
+        done = await session.rewind.run(command, TerminalConflicts(err, ask))
+        match done:
+            case Listing(text=text):
+                printer.console.print(text, markup=False)
+            case Restored(notice=notice):
+                printer(notice)
+            case Forked(session_id=forked, source_id=source, prompt=prompt):
+                where = f"before prompt {prompt}" if prompt else "as it is now"
                 err.print(
-                    f"forked session {session.id} {where} as {forked.header.id}: "
-                    f"tether run --continue {forked.header.id} PROMPT",
+                    f"forked session {source} {where} as {forked}: "
+                    f"tether run --continue {forked} PROMPT",
                     markup=False,
                 )
-                return 0
             case _:
-                assert_never(command.action)
+                assert_never(done)
+        return 0
     except RewindError as exc:
         err.print(f"tether: {exc}", markup=False)
         return 1
@@ -70,39 +58,44 @@ async def checkpoint_command(
         printer.close()
 
 
-async def _plan(session: Session, command: CheckpointCommand) -> RestorePlan:
-    match command.action:
-        case "undo":
-            return await session.rewind.plan_undo()
-        case "redo":
-            return await session.rewind.plan_redo()
-        case "rewind" | "fork":
-            assert command.prompt is not None
-            return await session.rewind.plan_rewind(command.prompt)
-        case _:
-            assert_never(command.action)
+class TerminalConflicts:
+    """Conflicts shown on stderr with their diff, each asked with a line of input."""
 
+    def __init__(self, err: Console, ask: Ask | None) -> None:
+        self._err = err
+        self._ask = ask
 
-def ask_conflicts(conflicts: Sequence[Conflict], err: Console, ask: Ask | None) -> set[str]:
-    """The conflicting paths the person chooses to take from the checkpoint (never by default)."""
-    take: set[str] = set()
-    for conflict in conflicts:
-        err.print(Text(f"conflict: {conflict.path} ({conflict.reason})", style="yellow"))
-        if conflict.diff:
-            for line in conflict.diff.splitlines():
-                style = "red" if line.startswith("-") else "green" if line.startswith("+") else ""
-                err.print(Text(f"  {line}", style=style))
-        if conflict.take is None or ask is None:
-            err.print(Text("  kept as it is", style="dim"))
-            continue
+    async def ask(self, conflict: Conflict) -> bool:
+        """Whether the person takes the checkpoint's version (no one to ask: no)."""
+        self._show(conflict)
+        if self._ask is None:
+            self._err.print(Text(f"  {KEPT}", style="dim"))
+            return False
         while True:
-            answer = ask("  take the checkpoint's version? [y]es / [n]o, keep mine: ")
+            answer = self._ask(f"  {conflict.question} [y] {TAKE} / [n] {KEEP}: ")
             if answer is None or answer.strip().lower() in ("n", "no", ""):
-                break
+                return False
             if answer.strip().lower() in ("y", "yes"):
-                take.add(conflict.path)
-                break
-    return take
+                return True
+
+    def keep(self, conflict: Conflict) -> None:
+        """Show a conflict that stays as it is."""
+        self._show(conflict)
+        self._err.print(Text(f"  {KEPT}", style="dim"))
+
+    def _show(self, conflict: Conflict) -> None:
+        self._err.print(Text(conflict.heading, style="yellow"))
+        if conflict.diff:
+            self._err.print(conflict_diff(conflict), end="")
+
+
+def conflict_diff(conflict: Conflict) -> Text:
+    """A conflict's diff, indented, its removed lines red and its added lines green."""
+    diff = Text()
+    for line in conflict.diff.splitlines():
+        style = "red" if line.startswith("-") else "green" if line.startswith("+") else ""
+        diff.append(f"  {line}\n", style=style)
+    return diff
 
 
 def terminal_ask(err: Console) -> Ask:

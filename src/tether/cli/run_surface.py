@@ -142,7 +142,7 @@ class RunSurface:
         at_terminal = sys.stdin.isatty() and isinstance(self.printer, Printer)
         ask = terminal_ask(self.err) if at_terminal else None
         return await checkpoint_command(
-            self._session, command, store=self.store, printer=self.printer, err=self.err, ask=ask
+            self._session, command, printer=self.printer, err=self.err, ask=ask
         )
 
     async def terminal(self, command: TerminalCommand) -> int:

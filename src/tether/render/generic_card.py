@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from tether.render.markdown import markdown
 from tether.render.theme import GUTTER, HEADING, SUBTLE, byte_size, card, note, printable
 from tether.views import (
     Attachment,
@@ -38,7 +39,7 @@ def render_generic_call(view: GenericCallView) -> RenderableType:
     title.append(printable(view.title), HEADING)
     parts: list[RenderableType] = []
     if view.content:
-        parts.append(Text(printable(view.content)))
+        parts.append(_text(view.content, view.markdown))
     elif view.raw_input is not None:
         parts.append(_raw_input(view.raw_input))
     if view.locations:
@@ -54,11 +55,18 @@ def render_generic_result(
     shown = view.title or call_title
     title = Text(printable(shown), style=HEADING) if shown else None
     parts: list[RenderableType] = []
-    if view.content:
-        parts.append(Text(printable(view.content), style=FAILED_TEXT if failed else ""))
+    if view.content and failed:
+        parts.append(Text(printable(view.content), style=FAILED_TEXT))
+    elif view.content:
+        parts.append(_text(view.content, view.markdown))
     parts.extend(_attachment(a) for a in view.attachments or ())
     body = Group(*parts) if parts else note("no content")
     return card(body, title=title, failed=failed)
+
+
+def _text(content: str, markdown_: bool | None) -> RenderableType:
+    """The card's text: rendered when it is Markdown (control characters gone either way)."""
+    return markdown(printable(content)) if markdown_ else Text(printable(content))
 
 
 def _attachment(attachment: Attachment) -> Text:

@@ -25,14 +25,14 @@ if TYPE_CHECKING:
     from tether.session.log.events import TurnStop
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
-    from tether.session.rewind.plan import Conflict, PromptChanges, RestorePlan
+    from tether.session.notices import CheckpointSaved, FilesRestored
+    from tether.session.rewind.conflicts import Conflict
+    from tether.session.rewind.plan import PromptChanges, RestorePlan
     from tether.session.session import Session
     from tether.session.updates import (
         AgentText,
-        CheckpointSaved,
         ClientUpdate,
         ContextCompacted,
-        FilesRestored,
         TitleChanged,
         ToolCallFinished,
         ToolCallPartial,
@@ -95,7 +95,7 @@ __getattr__ = lazy_names(
         "SessionNotFound": "tether.session.errors",
         "UnusableCwd": "tether.session.errors",
         "RewindError": "tether.session.errors",
-        "Conflict": "tether.session.rewind.plan",
+        "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",
         "RestorePlan": "tether.session.rewind.plan",
         "TurnStop": "tether.session.log.events",
@@ -107,8 +107,8 @@ __getattr__ = lazy_names(
         "AgentText": "tether.session.updates",
         "ClientUpdate": "tether.session.updates",
         "ContextCompacted": "tether.session.updates",
-        "CheckpointSaved": "tether.session.updates",
-        "FilesRestored": "tether.session.updates",
+        "CheckpointSaved": "tether.session.notices",
+        "FilesRestored": "tether.session.notices",
         "TitleChanged": "tether.session.updates",
         "ToolCallFinished": "tether.session.updates",
         "ToolCallPartial": "tether.session.updates",

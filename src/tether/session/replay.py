@@ -12,34 +12,38 @@ from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     AssistantThinking,
-    CheckpointEvent,
-    CommandEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
-    RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
-    TrustEvent,
     TurnEnd,
     TurnStart,
     UsageEvent,
     UserMessageEvent,
 )
+from tether.session.log.workspace_events import (
+    CheckpointEvent,
+    CommandEvent,
+    RestoreEvent,
+    TrustEvent,
+)
+from tether.session.notices import (
+    CheckpointSaved,
+    CommandAnswered,
+    FilesRestored,
+    HookRan,
+    TrustSettled,
+)
 from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.thoughts import ThoughtClock
 from tether.session.updates import (
     AgentText,
-    CheckpointSaved,
     ClientUpdate,
-    CommandAnswered,
     ContextCompacted,
-    FilesRestored,
-    HookRan,
     TitleChanged,
-    TrustSettled,
     TurnEnded,
     TurnFailed,
     UsageChanged,

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from tether.agents import AgentCatalog, load_agents
 from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
 from tether.hooks.guard import HookGuard, guard_path
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
-from tether.models.thinking import parse_level
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
+from tether.session.assembly import delegates, logged_level, page_model, with_skills
 from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
@@ -33,12 +32,13 @@ from tether.session.log.events import (
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
-    TrustEvent,
     TurnStop,
     UserMessageEvent,
 )
 from tether.session.log.store import SessionStore
+from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
+from tether.session.notices import TrustSettled
 from tether.session.replay import replay
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.restoring import recover_restore
@@ -46,15 +46,12 @@ from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.shown import ShownBlock
 from tether.session.turn import Turn
-from tether.session.updates import ClientUpdate, TitleChanged, TrustSettled
+from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule
 from tether.settings.effective import sandbox_policy
-from tether.skills import SkillCatalog, load_skills
-from tether.tools.base import Tool
 from tether.tools.bash.jobs import Jobs
 from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
-from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
@@ -76,7 +73,7 @@ class Session:
         self.gate = config.policy(workspace)
         # A registry of its own: a session's MCP servers add their tools here, not to the config.
         catalog = None
-        if _delegates(config.tools):
+        if delegates(config.tools):
             catalog = config.agents or load_agents(
                 workspace.cwd, user_dir, trusted=trusted(self.gate)
             )
@@ -86,7 +83,7 @@ class Session:
             TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
             for t in config.tools
         ]
-        self.skills, tools = _with_skills(tools, config, workspace.cwd, user_dir)
+        self.skills, tools = with_skills(tools, config, workspace.cwd, user_dir)
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(
@@ -128,7 +125,7 @@ class Session:
             self.gate,
             log_,
             delegate=self._children,
-            answerer=ModelAnswerer(_page_model(config) or (lambda: self.model)),
+            answerer=ModelAnswerer(page_model(config) or (lambda: self.model)),
             jobs=self.jobs,
             hooks=self._hooks,
             user_dir=user_dir,
@@ -153,7 +150,9 @@ class Session:
         self._checkpoints = Checkpoints(
             log_, workspace, self.tools, user_dir, enabled=config.checkpoints
         )
-        self.rewind = Rewinder(log_, self._checkpoints, busy=lambda: self.running)
+        self.rewind = Rewinder(
+            log_, self._checkpoints, busy=lambda: self.running, store=SessionStore(user_dir)
+        )
         """Rewind, undo and redo of what the session's tools changed in the workspace."""
         self._loop = PromptLoop(
             log_,
@@ -165,7 +164,7 @@ class Session:
             hooks=self._hooks,
             thinking=lambda: self.thinking,
         )
-        self.thinking: ThinkingLevel = config.thinking or _logged_level(self.configured("thinking"))
+        self.thinking: ThinkingLevel = config.thinking or logged_level(self.configured("thinking"))
         """How hard the model is asked to think (a prompt's words may raise it for that prompt)."""
         self._turn: Turn | None = None
         self._window = config.context_window
@@ -416,49 +415,3 @@ class Session:
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
         return Session.create(store, self.workspace.cwd, config, parent=link, title=title)
-
-
-def _with_skills(
-    tools: list[Tool[Any, Any]], config: SessionConfig, cwd: Path, user_dir: Path
-) -> tuple[SkillCatalog, list[Tool[Any, Any]]]:
-    """The session's skills, and its tools with a `skill` tool that loads them (offered to the
-    model only when there are skills; it still shows the cards of skills loaded before)."""
-    given = next((t for t in tools if isinstance(t, SkillTool)), None)
-    if given is None:
-        return config.skills or SkillCatalog({}), tools
-    if len(given.catalog):
-        return given.catalog, tools  # a child's: its parent's tool
-    catalog = config.skills or load_skills(cwd, user_dir)
-    return catalog, [SkillTool(catalog) if t is given else t for t in tools]
-
-
-def _delegates(tools: ToolRegistry) -> bool:
-    return any(isinstance(tool, TaskTool) for tool in tools)
-
-
-def _logged_level(value: str | None) -> ThinkingLevel:
-    """The thinking level a log last recorded; `off` when none (or one this code does not know)."""
-    if value is None:
-        return "off"
-    try:
-        return parse_level(value)
-    except ValueError:
-        log.warning("the log's thinking level %r is unknown; thinking is off", value)
-        return "off"
-
-
-def _page_model(config: SessionConfig) -> Callable[[], Model] | None:
-    """The model `webFetch.model` names, if it names one that can be made."""
-    spec = config.web_fetch_model
-    if spec is None or config.models is None:
-        return None
-    try:
-        model = config.models(spec)
-    except ModelError as exc:
-        log.warning(
-            "webFetch.model %s cannot be used (%s): pages are read by the session's model",
-            spec,
-            exc,
-        )
-        return None
-    return lambda: model

@@ -111,7 +111,7 @@ class ExitPlanTool(Tool[ExitPlanArgs, PlanOutcome]):
 
     def present_call(self, args: ExitPlanArgs, context: CardContext) -> ToolCallView:
         """The plan, as Markdown, waiting for the person."""
-        return GenericCallView(title="Plan", kind="other", content=args.plan)
+        return GenericCallView(title="Plan", kind="other", content=args.plan, markdown=True)
 
     def present_result(
         self, args: ExitPlanArgs, result: ToolResult, context: CardContext
@@ -133,4 +133,4 @@ class ExitPlanTool(Tool[ExitPlanArgs, PlanOutcome]):
             case _:
                 return None
         said = f"\n\n---\n\n**Feedback:** {feedback}" if feedback else ""
-        return GenericResultView(title=title, content=f"{args.plan}{said}")
+        return GenericResultView(title=title, content=f"{args.plan}{said}", markdown=True)

@@ -31,6 +31,9 @@ class GenericCallView:
     kind: Opt[ToolKind] = None
     raw_input: Opt[Any] = None
     content: Opt[str] = None
+    markdown: Opt[bool] = None
+    """`content` is Markdown to render (a plan); a client that does not render it shows the
+    text as it is, which reads the same."""
     locations: Opt[tuple[Location, ...]] = None
 
 

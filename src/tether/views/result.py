@@ -32,6 +32,8 @@ class GenericResultView:
     card: Literal["generic"] = "generic"
     title: Opt[str] = None
     content: Opt[str] = None
+    markdown: Opt[bool] = None
+    """`content` is Markdown to render (a plan), as on the call's card."""
     attachments: Opt[tuple[Attachment, ...]] = None
     """Images and resources, in the order the tool gave them (an MCP tool's)."""
 

@@ -3,7 +3,8 @@
 The page renders a `_meta.tether.view` only after it passed the card unions here; a view
 that does not validate (an unknown card, a malformed field) is dropped, so the page falls
 back to the update's standard ACP content. Read cards gain `tokens` (Pygments, one token
-list per line), web and task cards gain `html` (their markdown rendered safely), and every
+list per line), web and task cards, and generic cards whose content is Markdown (a plan), gain
+`html` (their markdown rendered safely), and every
 file diff, in a card or in standard content, gains `hunks`. An agent's permission request
 carries its call's card in `_meta.tether.delegated.view`, checked and enriched the same way.
 """
@@ -20,6 +21,8 @@ from tether.linediff import RowHunk, placed_diffs, row_hunks
 from tether.views import (
     DiffCallView,
     DiffResultView,
+    GenericCallView,
+    GenericResultView,
     ReadResultView,
     TaskResultView,
     WebFetchResultView,
@@ -89,6 +92,11 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
             dumped["html"] = markdown_html(content)
         case TaskResultView(summary=summary) if summary:
             dumped["html"] = markdown_html(summary)
+        case (
+            GenericCallView(content=str(content), markdown=True)
+            | GenericResultView(content=str(content), markdown=True)
+        ):
+            dumped["html"] = markdown_html(content)
         case _:
             pass
     return dumped

@@ -125,7 +125,7 @@ async def _pick_session(conversation: Conversation) -> str | None:
         )
         for s in found
     ]
-    picked = await conversation.front.screen.pick(Picker("Resume which session?", choices))
+    picked = await conversation.pick(Picker("Resume which session?", choices))
     return found[picked].id if picked is not None else None
 
 
@@ -137,7 +137,7 @@ async def model(conversation: Conversation, arguments: str) -> None:
     specs = await offered_models(conversation.model)
     current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
-    picked = await conversation.front.screen.pick(Picker("Which model?", choices, selected=current))
+    picked = await conversation.pick(Picker("Which model?", choices, selected=current))
     if picked is not None and specs[picked] != conversation.model.name:
         conversation.switch_model(specs[picked])
 
@@ -164,7 +164,7 @@ async def thinking(conversation: Conversation, arguments: str) -> None:
     picker = Picker(
         "How hard should the model think?", choices, selected=THINKING_LEVELS.index(now)
     )
-    picked = await conversation.front.screen.pick(picker)
+    picked = await conversation.pick(picker)
     if picked is not None:
         conversation.set_thinking(THINKING_LEVELS[picked])
 
@@ -202,7 +202,7 @@ async def bashes(conversation: Conversation, _arguments: str) -> None:
         return
     choices = [Choice(f"Stop {job.id}", detail=job.command) for job in running]
     choices.append(Choice("Keep them running"))
-    picked = await conversation.front.screen.pick(Picker("Stop a background command?", choices))
+    picked = await conversation.pick(Picker("Stop a background command?", choices))
     if picked is None or picked >= len(running):
         return
     job = await session.jobs.kill(running[picked].id)

@@ -22,6 +22,7 @@ from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.live import Clipped, LiveStatus
 from tether.cli.interactive.paths import FileIndex
+from tether.cli.interactive.picker import Picker
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.printer import Printer
@@ -196,6 +197,23 @@ class Conversation:
         self.shell_runs.clear()
         self.printer = self._printer()
         self.show_facts()
+
+    async def continue_in(self, session_id: str, text: str = "") -> None:
+        """Leave the session for `session_id` (a fork of it), with `text` back in the input."""
+        await self.end_session()
+        config = self.work.config(self.asker, self.mode, self.model)
+        self.adopt(self.work.open(session_id, config))
+        if text:
+            self.front.screen.input.text = text
+
+    async def pick(self, picker: Picker) -> int | None:
+        """The row the person picks in `picker` (`None`: dismissed)."""
+        self.front.screen.open_picker(picker)
+        try:
+            picked = await picker.result
+        finally:
+            picker.dismiss_now()
+        return picked.index if picked is not None else None
 
     def switch_model(self, spec: str) -> None:
         """Use the model `spec` names from the next request on (logged with the session)."""

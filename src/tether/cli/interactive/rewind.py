@@ -9,20 +9,22 @@ with its diff and asked about: keep mine (the default) or take the checkpoint's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, assert_never
 
 from rich.text import Text
 
 from tether.cli.interactive.picker import Choice, Picker
+from tether.cli.rewinding import conflict_diff
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, PromptChanges, RestorePlan, SessionError
+from tether.session import Conflict, PromptChanges, Session, SessionError
+from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
 from tether.session.rewind.plan import counted
+from tether.session.rewind.rewinder import Forked, Listing, Restored
 
 if TYPE_CHECKING:
     from tether.cli.interactive.conversation import Conversation
 
-__all__ = ["WHAT", "checkpoint_command"]
+__all__ = ["WHAT", "ScreenConflicts", "checkpoint_command"]
 
 What = Literal["both", "conversation", "code"]
 
@@ -41,32 +43,27 @@ async def checkpoint_command(conversation: Conversation, command: CheckpointComm
         conversation.notice(f"/{command.action}: no session yet, nothing to go back to")
         return
     try:
-        match command.action:
-            case "rewind":
-                await _rewind(conversation, command.prompt)
-            case "undo":
-                await _restore(conversation, await session.rewind.plan_undo())
-            case "redo":
-                await _restore(conversation, await session.rewind.plan_redo())
-            case "fork":
-                await _fork(conversation, command.prompt)
-            case _:
-                assert_never(command.action)
+        if command.action == "rewind":
+            await _rewind(conversation, session, command.prompt)
+        else:
+            await _done(
+                conversation, await session.rewind.run(command, ScreenConflicts(conversation))
+            )
     except SessionError as exc:
         conversation.notice(f"/{command.action}: {exc}", "red")
 
 
-async def _rewind(conversation: Conversation, number: int | None) -> None:
-    session = conversation.session
-    assert session is not None
-    prompts = await session.rewind.prompts()
+async def _rewind(conversation: Conversation, session: Session, number: int | None) -> None:
+    listing = await session.rewind.run(CheckpointCommand("rewind"), ScreenConflicts(conversation))
+    assert isinstance(listing, Listing)
+    prompts = listing.prompts
     if not prompts:
         conversation.notice("/rewind: no prompts yet")
         return
     if number is None:
         newest_first = list(reversed(prompts))
-        picked = await conversation.front.screen.pick(
-            Picker("Rewind to before which prompt?", [_prompt_choice(p) for p in newest_first]),
+        picked = await conversation.pick(
+            Picker("Rewind to before which prompt?", [_prompt_choice(p) for p in newest_first])
         )
         if picked is None:
             return
@@ -75,68 +72,69 @@ async def _rewind(conversation: Conversation, number: int | None) -> None:
     if chosen is None:
         conversation.notice(f"/rewind: there is no prompt {number}", "red")
         return
-    what = await conversation.front.screen.pick(
+    what = await conversation.pick(
         Picker(
             f"Rewind to before prompt {number}: {chosen.text}",
             [Choice(label, detail=detail) for _, label, detail in WHAT],
-        ),
+        )
     )
     if what is None:
         return
-    match WHAT[what][0]:
-        case "code":
-            await _restore(conversation, await session.rewind.plan_rewind(number))
-        case "conversation":
-            await _fork(conversation, number, chosen.text)
-        case "both":
-            await _restore(conversation, await session.rewind.plan_rewind(number))
-            await _fork(conversation, number, chosen.text)
+    asker = ScreenConflicts(conversation)
+    what_ = WHAT[what][0]
+    if what_ in ("code", "both"):
+        await _done(
+            conversation, await session.rewind.run(CheckpointCommand("rewind", number), asker)
+        )
+    if what_ in ("conversation", "both"):
+        await _done(
+            conversation,
+            await session.rewind.run(CheckpointCommand("fork", number), asker),
+            chosen.text,
+        )
 
 
-async def _restore(conversation: Conversation, plan: RestorePlan) -> None:
-    session = conversation.session
-    assert session is not None
-    take = await _ask(conversation, plan.conflicts)
-    notice = await session.rewind.restore(plan, take)
-    conversation.printer(notice)
-    conversation.printer.close()
+async def _done(
+    conversation: Conversation, done: Restored | Listing | Forked, text: str = ""
+) -> None:
+    """Show what a command did; after a fork, continue in it (with `text` in the input)."""
+    match done:
+        case Restored(notice=notice):
+            conversation.printer(notice)
+            conversation.printer.close()
+        case Forked(session_id=forked, source_id=original, prompt=number):
+            await conversation.continue_in(forked, text)
+            where = f"before prompt {number}" if number else "as it was"
+            conversation.notice(
+                f"forked {original} {where}; it stays as it is: tether --resume {original}"
+            )
+        case Listing():
+            pass  # `/rewind` alone opens the picker instead
+        case _:
+            assert_never(done)
 
 
-async def _fork(conversation: Conversation, number: int | None, text: str = "") -> None:
-    """Continue here in a fork of the session (before prompt `number`), its text in the input."""
-    session = conversation.session
-    assert session is not None
-    work = conversation.work
-    forked = work.store.fork(session.id, number)
-    forked.close()
-    original = session.id
-    await conversation.end_session()
-    config = work.config(conversation.asker, conversation.mode, conversation.model)
-    conversation.adopt(work.open(forked.header.id, config))
-    where = f"before prompt {number}" if number else "as it was"
-    conversation.notice(f"forked {original} {where}; it stays as it is: tether --resume {original}")
-    if text:
-        conversation.front.screen.input.text = text
+class ScreenConflicts:
+    """Each conflict shown with its diff, then asked in a picker (keep mine first)."""
 
+    def __init__(self, conversation: Conversation) -> None:
+        self._conversation = conversation
 
-async def _ask(conversation: Conversation, conflicts: Sequence[Conflict]) -> set[str]:
-    take: set[str] = set()
-    for conflict in conflicts:
-        conversation.say(Text(f"{conflict.path}: {conflict.reason}", style="yellow"))
+    async def ask(self, conflict: Conflict) -> bool:
+        """Whether the person picks the checkpoint's version."""
+        self._show(conflict)
+        picker = Picker(conflict.question, [Choice(KEEP), Choice(TAKE)])
+        return await self._conversation.pick(picker) == 1
+
+    def keep(self, conflict: Conflict) -> None:
+        """Show a conflict that stays as it is."""
+        self._show(conflict)
+        self._conversation.notice(f"  {KEPT}")
+
+    def _show(self, conflict: Conflict) -> None:
+        self._conversation.say(Text(conflict.heading, style="yellow"))
         if conflict.diff:
-            diff = Text()
-            for line in conflict.diff.splitlines():
-                style = "red" if line.startswith("-") else "green" if line.startswith("+") else ""
-                diff.append(f"  {line}\n", style=style)
-            conversation.say(diff)
-        if conflict.take is None:
-            conversation.notice("  kept as it is")
-            continue
-        choices = [Choice("Keep mine"), Choice("Take the checkpoint's version")]
-        picked = await conversation.front.screen.pick(Picker(f"Restore {conflict.path}?", choices))
-        if picked == 1:
-            take.add(conflict.path)
-    return take
+            self._conversation.say(conflict_diff(conflict))
 
 
 def _prompt_choice(prompt: PromptChanges) -> Choice:

@@ -228,15 +228,6 @@ class Screen:
             asyncio.get_running_loop().call_later(picker.guard, self.refresh)
         self.refresh()
 
-    async def pick(self, picker: Picker) -> int | None:
-        """Open `picker` and wait: the index chosen, `None` when it was dismissed."""
-        self.open_picker(picker)
-        try:
-            picked = await picker.result
-        finally:
-            picker.dismiss_now()
-        return picked.index if picked is not None else None
-
     def picker_typing(self) -> None:
         """The picker's choice asks for text: the cursor goes to its line."""
         if self.picker is not None and self.picker.asking is not None:

@@ -48,7 +48,7 @@ class ScreenSurface:
     async def pick(self, title: str, options: Sequence[Option], selected: int = 0) -> int | None:
         """A picker in place of the input box."""
         choices = [Choice(option.label, option.detail) for option in options]
-        return await self.conversation.front.screen.pick(Picker(title, choices, selected=selected))
+        return await self.conversation.pick(Picker(title, choices, selected=selected))
 
     def set_mode(self, mode: PolicyMode) -> None:
         """For the running session and the next one; the status bar follows."""

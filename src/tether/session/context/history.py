@@ -29,21 +29,23 @@ from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
     AssistantThinking,
-    CheckpointEvent,
-    CommandEvent,
     CompactionEvent,
     Event,
     HookRunEvent,
-    RestoreEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
     ToolResultEvent,
-    TrustEvent,
     TurnEnd,
     TurnStart,
     UsageEvent,
     UserMessageEvent,
+)
+from tether.session.log.workspace_events import (
+    CheckpointEvent,
+    CommandEvent,
+    RestoreEvent,
+    TrustEvent,
 )
 
 __all__ = ["NO_RESULT", "History", "derive_history", "interruption_note", "restore_reminder"]

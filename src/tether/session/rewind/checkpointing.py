@@ -17,15 +17,10 @@ from pathlib import Path
 from tether.checkpoints import CheckpointError, Snapshot, SnapshotStore, open_store
 from tether.errors import ToolError
 from tether.session.log.eventlog import EventLog
-from tether.session.log.events import (
-    CheckpointEvent,
-    Event,
-    RestoreEvent,
-    ToolCallRecord,
-    TurnStart,
-)
+from tether.session.log.events import Event, ToolCallRecord, TurnStart
+from tether.session.log.workspace_events import CheckpointEvent, RestoreEvent
+from tether.session.notices import CheckpointSaved
 from tether.session.replay import checkpoint_notice
-from tether.session.updates import CheckpointSaved
 from tether.tools.invocation import parse_arguments
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult

@@ -27,18 +27,11 @@ from tether.checkpoints import (
 from tether.content import TextContent
 from tether.linediff import row_hunks
 from tether.session.errors import RewindError
-from tether.session.log.events import (
-    CheckpointEvent,
-    Event,
-    RestoreAction,
-    RestoreEvent,
-    TurnEnd,
-    TurnStart,
-    UserMessageEvent,
-)
+from tether.session.log.events import Event, TurnEnd, TurnStart, UserMessageEvent
+from tether.session.log.workspace_events import CheckpointEvent, RestoreAction, RestoreEvent
+from tether.session.rewind.conflicts import Conflict
 
 __all__ = [
-    "Conflict",
     "PromptChanges",
     "RestorePlan",
     "RewindError",
@@ -54,18 +47,6 @@ __all__ = [
 
 _DIFF_ROWS = 12
 _DIFF_BYTES = 256 * 1024
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A path someone else changed too: restoring it would lose their change."""
-
-    path: str
-    reason: str
-    diff: str
-    """A short diff from the file now to the checkpoint's version (or why there is none)."""
-    take: Change | None
-    """The change that takes the checkpoint's version; `None` when it cannot be taken."""
 
 
 @dataclass(frozen=True)

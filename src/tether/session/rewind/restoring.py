@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from tether.checkpoints import CheckpointError, Restored, finish, recover, restore
 from tether.session.log.eventlog import EventLog
-from tether.session.log.events import RESTORE_ACTIONS, RestoreEvent
+from tether.session.log.workspace_events import RESTORE_ACTIONS, RestoreEvent
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.plan import RestorePlan, RewindError
 

@@ -1,13 +1,14 @@
 // The generic card: a title and text, for calls and results no other card fits; a result's
-// attachments (an MCP tool's images and resources) below its text.
+// attachments (an MCP tool's images and resources) below its text. Text that is Markdown (a
+// plan) comes rendered by the server (`html`, made safe there) and is shown rendered.
 
-import { el } from "../dom.js";
+import { el, safeHtml } from "../dom.js";
 import { byteSize, hasRawInput, inlineImage, rawInputDetails, textBox } from "./content.js";
 
 export const call = {
   render(view, { call: acp }) {
     const card = el("div", { class: "card card-generic", dataset: { card: "generic" } });
-    if (view.content) card.append(textBox(view.content));
+    if (view.content) card.append(body(view));
     const locations = view.locations || [];
     if (locations.length) {
       card.append(el("div", { class: "locations" },
@@ -29,7 +30,8 @@ export const result = {
     const card = el("div", { class: "card card-generic", dataset: { card: "generic" } });
     if (view.title && view.title !== acp.title) card.append(el("div", { class: "generic-title", text: view.title }));
     const attachments = Array.isArray(view.attachments) ? view.attachments : [];
-    if (view.content) card.append(textBox(view.content, { error: acp.status === "failed" }));
+    if (view.content && acp.status === "failed") card.append(textBox(view.content, { error: true }));
+    else if (view.content) card.append(body(view));
     else if (!attachments.length) card.append(el("div", { class: "card-note", text: "(no output)" }));
     // An image attachment's data is the n-th image block of the call's ACP content.
     const images = (Array.isArray(acp.content) ? acp.content : [])
@@ -42,6 +44,14 @@ export const result = {
     return card;
   },
 };
+
+/** The card's text: rendered Markdown when the server rendered it, else the text as it is. */
+function body(view) {
+  if (view.markdown && typeof view.html === "string") {
+    return el("div", { class: "md generic-markdown" }, safeHtml(view.html));
+  }
+  return textBox(view.content);
+}
 
 /** One attachment of a result: an image, a link to a resource, an embedded resource. */
 function attachmentItem(attachment, image) {
