@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.bounded import UnreadableFile, read_bounded, read_bounded_json, read_bounded_text
+from tether.bounded import read_bounded, read_bounded_json, read_bounded_text
+from tether.errors import UnreadableFile
 
 
 def test_reads_a_regular_file(tmp_path: Path) -> None:

@@ -20,10 +20,10 @@ import pytest
 from tests.acp.wire import AgentProcess
 from tests.cli.test_cli import _script, tether
 from tether.commands import load_commands
-from tether.models.base import ModelError
+from tether.errors import ModelError, SettingsError
 from tether.models.script import ScriptModel
 from tether.session.context.system_prompt import Reminders, system_prompt
-from tether.settings import SettingsError, load_settings
+from tether.settings import load_settings
 from tether.tools.defaults import default_tools
 from tether.tools.workspace import Workspace
 from tether.web.token import web_token

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tether.jsontext import TooDeep, parse_json
+from tether.errors import TooDeep
+from tether.jsontext import parse_json
 from tether.session.updates import ToolCallStarted
 from tether.tools.present import raw_input
 from tether.views import GenericCallView

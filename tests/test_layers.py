@@ -9,9 +9,9 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
   nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
 - `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
   skills it finds, and a floor never imports its own neighbours.
-- `errors.py` (the one exception tree) stands on the ground floor, so that every floor can
-  raise and catch its errors; `beneath.py` (opening exactly the path that was checked) stands
-  with `bounded.py`, for the tools, the sandbox and the checkpoints alike.
+- `errors.py` (the one exception tree) stands below everything, so that every floor can
+  raise and catch its errors (it imports nothing); `beneath.py` (opening exactly the path
+  that was checked) stands with `bounded.py`, for the tools, the sandbox and the checkpoints.
 - `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
   and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
   imports nothing of tether, and the settings' rules, the policy and the tools may ask it.
@@ -41,6 +41,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
+    ("errors",),
     (
         "tether",  # the package itself: `__version__`
         "wire",
@@ -52,7 +53,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "home",
         "lazy",
         "gitenv",
-        "errors",
     ),
     ("bounded", "beneath", "version"),
     ("views", "content"),
@@ -229,3 +229,34 @@ def test_the_walk_sees_hidden_imports() -> None:
         ("tether.web.app", False),
         ("tether.views", True),
     ]
+
+
+SESSION_LOG_NEEDS = {"tether.session._gc"}
+"""What `session/log/` may import of the rest of the session: the collector pause."""
+
+
+def test_the_session_log_is_the_sessions_ground_floor() -> None:
+    """`session/log/` (events, the log file, the store) is what the rest of the session reads
+    and writes; it imports nothing of the loop, the context, rewind or replay above it."""
+    wrong = [
+        f"{_where(i)}: {i.importer} imports {i.target}"
+        for i in IMPORTS
+        if i.importer.startswith("tether.session.log.")
+        and i.target.startswith("tether.session.")
+        and not i.target.startswith("tether.session.log.")
+        and i.target not in SESSION_LOG_NEEDS
+    ]
+    assert not wrong, "session/log/ reaching up:\n" + "\n".join(wrong)
+
+
+def test_context_and_rewind_stand_apart() -> None:
+    """What the model is sent (`session/context/`) and putting files back (`session/rewind/`)
+    share the log, never each other."""
+    apart = ("tether.session.context.", "tether.session.rewind.")
+    wrong = [
+        f"{_where(i)}: {i.importer} imports {i.target}"
+        for i in IMPORTS
+        for here, there in (apart, apart[::-1])
+        if i.importer.startswith(here) and i.target.startswith(there)
+    ]
+    assert not wrong, "context/ and rewind/ importing each other:\n" + "\n".join(wrong)

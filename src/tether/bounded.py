@@ -14,11 +14,11 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from tether.errors import UnreadableFile
 from tether.jsontext import parse_json
 
 __all__ = [
     "DEFAULT_LIMIT",
-    "UnreadableFile",
     "read_bounded",
     "read_bounded_fd",
     "read_bounded_json",
@@ -27,10 +27,6 @@ __all__ = [
 
 DEFAULT_LIMIT = 1024 * 1024
 """Bytes a configuration or instruction file may hold (1 MiB)."""
-
-
-class UnreadableFile(ValueError):
-    """The file exists but is not something to read: not a regular file, too large, not text."""
 
 
 def read_bounded(path: Path, *, limit: int = DEFAULT_LIMIT, follow_symlinks: bool = True) -> bytes:

@@ -33,9 +33,10 @@ from typing import Any
 
 import yaml
 
+from tether.errors import FrontMatterError
+
 __all__ = [
     "FrontMatter",
-    "FrontMatterError",
     "FrontMatterField",
     "FrontMatterWarning",
     "catalog_notes",
@@ -58,20 +59,6 @@ def log_once(log: logging.Logger, message: str) -> None:
 
 
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?")
-
-
-class FrontMatterError(ValueError):
-    """Front matter that cannot be read; `line` is the faulty line of the file (1-based)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-
-    def where(self, path: object) -> str:
-        """The message after `PATH:LINE: ` (or `PATH: `)."""
-        place = f"{path}:{self.line}" if self.line is not None else str(path)
-        return f"{place}: {self.message}"
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+from tether.errors import TooDeep
+
 __all__ = ["TooDeep", "parse_json", "strip_jsonc"]
-
-
-class TooDeep(ValueError):
-    """The text nests arrays or objects more deeply than the decoder can follow."""
 
 
 def parse_json(text: str | bytes) -> Any:

@@ -18,6 +18,7 @@ from tether.views import (
     GenericResultView,
     ReadFileLine,
     ReadResultView,
+    TaskResultView,
     TerminalCallView,
     TerminalResultView,
 )
@@ -127,3 +128,22 @@ def test_absolute_leaves_an_unknown_user_home_as_written() -> None:
     # The model may name `~nobody/x`; the card must still map (live and on session/load).
     assert absolute("~no-such-user-here/x.py", CWD) == "/work/project/~no-such-user-here/x.py"
     assert absolute("~/x.py", CWD) == str(Path.home() / "x.py")
+
+
+def test_a_thinking_task_says_its_step_then_the_end_of_its_thought() -> None:
+    running = TaskResultView(
+        agent="explore",
+        description="find retry",
+        session_id="s1",
+        summary="",
+        tool_calls=2,
+        stop_reason="running",
+        activity="thinking",
+        thought="…so it is in retry.py",
+    )
+    assert _dump(card_content(running, CWD)) == [
+        {
+            "type": "content",
+            "content": {"type": "text", "text": "thinking · 2 calls so far\n…so it is in retry.py"},
+        }
+    ]

@@ -8,14 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.agents import (
-    EXPLORE,
-    GENERAL,
-    AgentDefinition,
-    AgentFileError,
-    load_agents,
-    parse_agent_file,
-)
+from tether.agents import EXPLORE, GENERAL, AgentDefinition, load_agents, parse_agent_file
+from tether.errors import AgentFileError
 
 CLAUDE_REVIEWER = """\
 ---

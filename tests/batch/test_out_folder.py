@@ -17,7 +17,8 @@ import pytest
 
 from tests.batch.tasks import TETHER, batch_env, git_repo, results, run_batch, work, write_tasks
 from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
-from tether.batch.removal import RemovalError, remove_entry
+from tether.batch.removal import remove_entry
+from tether.errors import RemovalError
 from tether.settings.trust import TrustStore, workspace_fingerprint
 
 ROOT = os.geteuid() == 0

@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tether.checkpoints import (
-    MAX_SNAPSHOT_BYTES,
-    Blob,
-    Change,
-    CheckpointError,
-    disk_state,
-    open_store,
-    restore,
-)
+from tether.checkpoints import MAX_SNAPSHOT_BYTES, Blob, Change, disk_state, open_store, restore
 from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
+from tether.errors import CheckpointError
 
 
 def test_bytes_are_saved_as_they_are_and_what_is_left_out(

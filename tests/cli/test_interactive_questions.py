@@ -225,3 +225,36 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     assert "Refusing to fetch from app.localhost: it is a loopback name" in shown
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def test_the_trust_question_starts_on_the_least_lasting_choice(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    (ws / ".tether").mkdir()
+    (ws / ".tether/settings.json").write_text(json.dumps({"permissions": {"allow": ["bash(*)"]}}))
+    model = _script(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "touch ran"}}]},
+        {"text": "Ran it."},
+    )
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=100)
+    tuis.append(tui)
+    # Asked as the terminal opens, before the first prompt.
+    tui.wait_for("Do not trust it")
+    tui.wait_for(CHOOSE)
+    rows = [r.strip() for r in tui.display.splitlines() if "trust" in r.lower() and ". " in r]
+    # Selected first, so Enter trusts for this session only, never for good.
+    assert rows[-3:] == [
+        "❯ 1. Trust it for this session",
+        "2. Trust this workspace",
+        "3. Do not trust it",
+    ], tui.display
+    tui.press("enter")
+    tui.wait_for("script:s.json")
+    tui.line("run it")
+    tui.wait_for("Ran it.")
+    assert (ws / "ran").exists()  # the workspace's allow rule applied, without asking
+    assert not (home / "trusted.json").exists()  # for this session: not kept
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

@@ -71,6 +71,14 @@ def test_rewind_code_and_conversation_with_a_conflict(
     logs = [json.loads(p.read_text().splitlines()[0]) for p in (home / "sessions").glob("*.jsonl")]
     forks = [h for h in logs if "forkedFrom" in h]
     assert len(logs) == 2 and len(forks) == 1 and forks[0]["forkedFrom"]["seq"] == 0
+    # The original's log says what was done, as the command that does it, for any replay.
+    original = home / "sessions" / f"{forks[0]['forkedFrom']['id']}.jsonl"
+    events = [json.loads(line) for line in original.read_text().splitlines()[1:]]
+    commands = [e for e in events if e["type"] == "user/command"]
+    assert [c["text"] for c in commands] == ["/rewind 1", "/fork 1"]
+    assert commands[1]["fork"] == forks[0]["id"] and commands[1]["prompt"] == 1
+    restore = events[events.index(commands[0]) + 1]
+    assert restore["type"].startswith("checkpoint/"), restore
     tui.press("ctrl-c")
     tui.press("ctrl-d")
     assert tui.finish() == 0

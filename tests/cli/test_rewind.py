@@ -56,6 +56,22 @@ def test_rewind_lists_undo_and_redo_restore_and_fork_branches(tmp_path: Path, ws
     shown = tether(home, "show", sid)
     assert "checkpoint: prompt 1 changed 2 files" in shown.stdout
     assert "undo: restored 2 files" in shown.stdout and "redo: restored 2 files" in shown.stdout
+    # Each command is shown as the person typed it, before tether's answer, as on ACP.
+    lines = shown.stdout.splitlines()
+    for command, answer in (
+        ("> /rewind", "prompts of session"),
+        ("> /undo", "undo: restored 2 files"),
+        ("> /redo", "redo: restored 2 files"),
+    ):
+        assert lines[lines.index(command) + 1].startswith(answer), shown.stdout
+
+    forking = tether(home, "run", "/fork 1", "--continue", sid)
+    assert forking.returncode == 0, forking.stderr
+    fork_id = re.search(r" as (\S+): tether run --continue", forking.stderr)
+    assert fork_id is not None, forking.stderr
+    lines = tether(home, "show", sid).stdout.splitlines()
+    said = lines[lines.index("> /fork 1") + 1]
+    assert said == f"Forked this session before prompt 1 as {fork_id[1]}."
 
 
 def test_a_conflict_is_asked_at_the_terminal(tmp_path: Path, ws: Path) -> None:

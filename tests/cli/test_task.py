@@ -10,7 +10,7 @@ from tests.cli.terminal import Terminal
 from tests.cli.test_cli import tether
 from tests.cli.tui import Tui
 from tether.cli.sessions import session_tree
-from tether.session.log.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.document import SESSION_DOCUMENT, SessionDocument
 from tether.session.log.events import ParentLink
 from tether.session.log.store import StoredSession
 

@@ -76,7 +76,9 @@ class Tui:
             "PAGER": "cat",
             **(env or {}),
         }
-        for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR"):
+        # pyte does not rewrap lines when it narrows: no variable may say that it does.
+        rewrapping = ("TMUX", "TERM_PROGRAM", "VTE_VERSION", "KONSOLE_VERSION", "WT_SESSION")
+        for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR", *rewrapping):
             if not env or name not in env:
                 environment.pop(name, None)
         self._lock = threading.Condition()

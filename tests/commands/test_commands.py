@@ -7,15 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tether.commands import (
-    CheckpointCommand,
-    CommandError,
-    ModeSwitch,
-    PromptText,
-    load_commands,
-    resolve,
-)
+from tether.commands import CheckpointCommand, ModeSwitch, PromptText, load_commands, resolve
 from tether.commands.catalog import COMMANDS_DIR
+from tether.errors import CommandError
 
 
 def _write(folder: Path, name: str, text: str) -> None:

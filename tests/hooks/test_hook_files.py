@@ -12,12 +12,13 @@ import pytest
 from tests.hooks.scripts import group, user_hooks
 from tests.sandbox.users import NOBODY, workspace_for
 from tether.errors import PermissionDenied
-from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
+from tether.policy import PermissionQuestion, PolicyGate
 from tether.sandbox.bwrap import find_bwrap
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
 from tether.settings.hookfiles import hook_files
 from tether.tools import FileAccess, ToolContext, Workspace, invoke
+from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashArgs, BashTool
 
 COMMANDS = [

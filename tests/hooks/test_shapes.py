@@ -22,11 +22,12 @@ import pytest
 from tests.hooks.scripts import group
 from tests.sandbox.users import NOBODY, SYSTEM_PYTHON, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
-from tether.policy import PermissionDecision, PermissionQuestion
+from tether.policy import PermissionQuestion
 from tether.sandbox.bwrap import find_bwrap
 from tether.session import SessionConfig
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
+from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.mcp import HttpServer, McpSpecError, StdioServer, describe_spec, gather, read_specs
+from tether.errors import McpSpecError
+from tether.mcp import HttpServer, StdioServer, describe_spec, gather, read_specs
 from tether.mcp.approval import fingerprint
 from tether.mcp.servers import McpServers
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +35,9 @@ class Reply:
     """After the chunks, keep the response open until the client closes the connection."""
     cut: bool = False
     """After the chunks, drop the connection without ending the body."""
+    pause_after: int | None = None
+    """After this many chunks, wait until `resume` is set (a stream that stops a while)."""
+    resume: threading.Event | None = None
 
 
 def sse_reply(
@@ -204,7 +208,9 @@ class SSEServer:
         else:
             head.append(f"content-length: {sum(len(chunk) for chunk in reply.chunks)}")
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
-        for chunk in reply.chunks:
+        for index, chunk in enumerate(reply.chunks):
+            if index == reply.pause_after and reply.resume is not None:
+                await asyncio.to_thread(reply.resume.wait, 60)
             if reply.streamed:
                 writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
             else:

@@ -23,9 +23,9 @@ from tests.models.bedrock_wire import (
 from tests.models.sse_server import Reply, SSEServer
 from tests.models.support import FAST, READ, collect
 from tether.content import TextContent
+from tether.errors import ModelError
 from tether.models import (
     Completed,
-    ModelError,
     ModelRequest,
     TextDelta,
     Thinking,

@@ -8,7 +8,8 @@ import pytest
 from tests.models.sse_server import SSEServer, sse_reply
 from tests.models.support import FAST, collect
 from tether.content import TextContent
-from tether.models import Completed, ModelError, ModelRequest, TextDelta, UserMessage
+from tether.errors import ModelError
+from tether.models import Completed, ModelRequest, TextDelta, UserMessage
 from tether.models.cloud import (
     AZURE_API_VERSION,
     AzureModel,

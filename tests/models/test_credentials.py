@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tether.cli.model_args import default_model, missing_key
+from tether.errors import CredentialsError
 from tether.models.credentials import (
     STORED_SOURCE,
     Credentials,
-    CredentialsError,
     credentials_path,
     read_credentials,
 )

@@ -13,9 +13,9 @@ from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 from tests.models.support import FAST, READ, collect
 from tether.content import TextContent
+from tether.errors import ModelError
 from tether.models import (
     Completed,
-    ModelError,
     ModelRequest,
     TextDelta,
     Thinking,

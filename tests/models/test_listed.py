@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from tests.models.sse_server import SSEServer, json_reply
+import logging
+
+import pytest
+
+from tests.models.sse_server import Reply, SSEServer, json_reply
 from tests.models.support import FAST
+from tether.models import listing
 from tether.models.anthropic_model import AnthropicModel
 from tether.models.catalog import offered_models
+from tether.models.listing import LIST_LIMIT
 from tether.models.openai_compat import OpenAICompatModel
 from tether.providers import ANTHROPIC, OPENAI
 
@@ -38,3 +44,37 @@ async def test_an_endpoint_without_a_list_leaves_the_known_ones(server: SSEServe
         assert await offered_models(model) == ("anthropic:claude-sonnet-5-5",)
     finally:
         await model.aclose()
+
+
+async def test_a_long_list_is_cut_and_a_slow_one_is_not_waited_for(
+    server: SSEServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    many = [
+        {"id": f"model-{n:03}", "object": "model", "created": 0, "owned_by": "me"}
+        for n in range(LIST_LIMIT + 50)
+    ]
+    server.queue(json_reply(200, {"object": "list", "data": many}))
+    provider = OPENAI.resolve(server.url + "/v1", "sk-long", environ={})
+    model = OpenAICompatModel(provider, model="model-000", retry=FAST)
+    try:
+        offered = await offered_models(model)
+    finally:
+        await model.aclose()
+    assert len(offered) == LIST_LIMIT and offered[-1] == f"openai:model-{LIST_LIMIT - 1:03}"
+
+    monkeypatch.setattr(listing, "LIST_TIMEOUT", 0.2)
+    server.queue(Reply(headers={"content-type": "application/json"}, hold=True))
+    slow = OpenAICompatModel(
+        OPENAI.resolve(server.url + "/v1", "sk-slow", environ={}), model="mine", retry=FAST
+    )
+    try:
+        with caplog.at_level(logging.WARNING, logger="tether.models.listing"):
+            assert await offered_models(slow) == ("openai:mine",)
+            assert await offered_models(slow) == ("openai:mine",)  # not waited for twice
+    finally:
+        await slow.aclose()
+    assert caplog.messages == [
+        f"OpenAI-compatible API: {server.url}/v1 did not list its models within 0.2 s; "
+        "offering the known models only"
+    ]
+    assert len(server.requests) == 2

@@ -12,10 +12,10 @@ import pytest
 from tests.models.sse_server import Reply, SSEServer, sse_reply
 from tests.models.support import FAST, PIXEL, READ, collect
 from tether.content import ImageContent, TextContent
+from tether.errors import ModelError
 from tether.models import (
     AssistantMessage,
     Completed,
-    ModelError,
     ModelRequest,
     TextDelta,
     ToolCall,

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, TextDelta
+from tether.errors import ModelError
+from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.factory import make_model
 from tether.models.messages import AssistantMessage, ToolCall
 from tether.models.script import ScriptModel, split_text

@@ -16,11 +16,10 @@ from tests.models.sse_server import SSEServer, json_reply
 from tests.models.support import collect
 from tests.models.wires import WIRES, Wire
 from tether.content import TextContent
+from tether.errors import ContextOverflow, ModelError
 from tether.models import (
     AssistantMessage,
     Completed,
-    ContextOverflow,
-    ModelError,
     ModelEvent,
     ModelRequest,
     TextDelta,

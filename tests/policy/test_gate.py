@@ -10,7 +10,6 @@ from tether.errors import PermissionDenied
 from tether.policy import (
     MODES,
     PermissionAnswer,
-    PermissionDecision,
     PermissionQuestion,
     PolicyGate,
     PolicyMode,
@@ -30,6 +29,7 @@ from tether.tools import (
     UnsandboxedAccess,
     Workspace,
 )
+from tether.tools.access import PermissionDecision
 
 
 class Asker:
@@ -394,9 +394,7 @@ async def test_a_command_outside_the_sandbox_asks_apart_from_the_same_command(
 
 
 async def test_auto_refuses_a_command_whose_sandbox_cannot_start(workspace: Workspace) -> None:
-    outcomes: list[tuple[Access, str]] = []
     gate = PolicyGate(workspace, "auto", Asker())
-    gate.on_outcome = lambda access, outcome: outcomes.append((access, outcome))
     command = CommandAccess(command="ls", sandbox_problem="no user namespaces", tool_call_id="c2")
     with pytest.raises(PermissionDenied) as refused:
         await gate.authorize(command)
@@ -404,7 +402,7 @@ async def test_auto_refuses_a_command_whose_sandbox_cannot_start(workspace: Work
         "The sandbox cannot start (no user namespaces), and auto mode does not run commands "
         "unsandboxed; pass --sandbox off explicitly to run them without it"
     )
-    assert outcomes == [(command, "refused")]
+    assert refused.value.outcome == "refused"
 
 
 async def test_always_allowing_a_fetch_covers_its_host_in_any_case(workspace: Workspace) -> None:
@@ -468,14 +466,11 @@ async def test_tethers_own_directory_is_protected(
 
 
 async def test_a_rejection_can_carry_what_to_do_instead(workspace: Workspace) -> None:
-    outcomes: list[str] = []
-
     class Redirecting:
         async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
             return RejectWithMessage("  use pytest -x instead ")
 
     gate = PolicyGate(workspace, "ask", Redirecting())
-    gate.on_outcome = lambda _access, outcome: outcomes.append(outcome)
     with pytest.raises(PermissionDenied) as refused:
         await gate.authorize(run("make test"))
     assert refused.value.message == (
@@ -484,7 +479,7 @@ async def test_a_rejection_can_carry_what_to_do_instead(workspace: Workspace) ->
     )
     assert said_instead(refused.value.message) == "use pytest -x instead"
     assert said_instead("Permission to run `ls` was rejected") is None
-    assert outcomes == ["reject"]  # logged as any rejection
+    assert refused.value.outcome == "reject"  # logged as any rejection
 
 
 async def test_allow_rules_do_not_cover_protected_paths(

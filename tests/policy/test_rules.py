@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tether.errors import PermissionDenied
-from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
+from tether.policy import MODES, PermissionQuestion, PolicyGate, PolicyMode
 from tether.settings import load_settings
 from tether.tools import (
     Access,
@@ -20,6 +20,7 @@ from tether.tools import (
     UnsandboxedAccess,
     Workspace,
 )
+from tether.tools.access import PermissionDecision
 
 PROJECT = {
     "permissions": {

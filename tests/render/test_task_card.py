@@ -71,3 +71,21 @@ def test_every_ending_has_a_word_and_a_running_task_a_live_line() -> None:
     running = view(stop_reason="running", summary="", activity="Read a.py\x1b[2J", tool_calls=1)
     assert task_tail(running).plain == "explore › Read a.py␛[2J · 1 call"  # escapes made visible
     assert "Read a.py" in plain(render_result_view(running))
+
+
+def test_a_thinking_agent_shows_the_end_of_its_thought_dimmed() -> None:
+    thinking = view(
+        stop_reason="running",
+        summary="",
+        activity="thinking",
+        thought="…so the retry loop\x1b[2J is in client.py",
+        tool_calls=1,
+    )
+    tail = task_tail(thinking)
+    assert tail.plain == "explore › thinking · 1 call\n…so the retry loop␛[2J is in client.py"
+    thought = [s for s in segments(tail) if "retry loop" in s.text]
+    assert thought[0].style is not None and thought[0].style.italic and thought[0].style.dim
+    card = plain(render_result_view(thinking))
+    assert "thinking" in card and "…so the retry loop␛[2J is in client.py" in card
+    # Done, the card shows the report and no thought.
+    assert "retry loop" not in plain(render_result_view(view(thought=None)))

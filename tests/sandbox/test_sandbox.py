@@ -12,10 +12,11 @@ import pytest
 
 from tests.polling import eventually
 from tests.processes import processes_with
-from tether.policy import MODES, PermissionDecision, PermissionQuestion, PolicyGate, PolicyMode
+from tether.policy import MODES, PermissionQuestion, PolicyGate, PolicyMode
 from tether.sandbox.bwrap import BWRAP_ENV, find_bwrap
 from tether.sandbox.policy import SandboxPolicy, bwrap_arguments
 from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
+from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashArgs, BashTool
 from tether.views import ToolResultView
 

@@ -15,7 +15,7 @@ from tests.session.helpers import Recorder, Sessions, call, log_lines, script, t
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.script import ScriptModel
-from tether.policy import PermissionDecision, PermissionQuestion
+from tether.policy import PermissionQuestion
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
 from tether.session.context.budget import DEFAULT_COMPACT_AT
@@ -23,6 +23,7 @@ from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.notices import HookRan
 from tether.session.replay import replay
 from tether.settings import Settings, load_settings
+from tether.tools.access import PermissionDecision
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry

@@ -23,7 +23,8 @@ from tests.polling import eventually
 from tests.session.helpers import Recorder, Sessions, text
 from tests.session.test_requests import HOST, model_for
 from tether.content import context_block
-from tether.session import AgentText, PromptFailed, Session, SessionConfig
+from tether.errors import PromptFailed
+from tether.session import AgentText, Session, SessionConfig
 from tether.tools import ToolRegistry
 
 GOLDEN = Path(__file__).parent / "golden" / "interrupted"

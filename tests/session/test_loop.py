@@ -19,11 +19,10 @@ from tests.session.helpers import (
     text,
 )
 from tether.content import TextContent
+from tether.errors import PromptFailed, SessionBusy
 from tether.models.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from tether.session import (
-    PromptFailed,
     Session,
-    SessionBusy,
     SessionConfig,
     ToolCallFinished,
     ToolCallPartial,

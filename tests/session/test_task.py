@@ -17,11 +17,12 @@ from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.models.factory import make_model
 from tether.models.script import ScriptModel
-from tether.policy import DelegatedAccess, PermissionDecision, PermissionQuestion
+from tether.policy import DelegatedAccess, PermissionQuestion
 from tether.session import SessionConfig, SessionStore, ToolCallFinished, ToolCallPartial
 from tether.session.replay import replay
 from tether.session.usage import usage_report
 from tether.tools import Tool, ToolContext
+from tether.tools.access import PermissionDecision
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
 from tether.tools.delegate import TokenUsage

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tether.content import ImageContent, TextContent
-from tether.session.shown import EmbeddedResource, ResourceLink
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     CLIENT_UPDATE,
     AgentText,

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tether.errors import SettingsError
 from tether.policy.check import check_use
-from tether.settings import SettingsError, SettingsFlags, TrustStore, load_settings
+from tether.settings import SettingsFlags, TrustStore, load_settings
 from tether.settings.effective import effective_mode, model_spec, tool_env
 from tether.settings.report import claude_file_lines, permissions_report, permissions_text
 

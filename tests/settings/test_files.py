@@ -10,13 +10,8 @@ import jsonschema
 import pytest
 
 from tests.golden import check_golden
-from tether.settings import (
-    Settings,
-    SettingsError,
-    SettingsFlags,
-    TrustStore,
-    load_settings,
-)
+from tether.errors import SettingsError
+from tether.settings import Settings, SettingsFlags, TrustStore, load_settings
 from tether.settings.schema import settings_schema, settings_schema_text
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tether.errors import RememberFailed
 from tether.settings import TrustStore, load_settings
-from tether.settings.remember import RememberFailed, remember_rules
+from tether.settings.remember import remember_rules
 
 LOCAL = ".tether/settings.local.json"
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from tether.errors import RuleError
 from tether.settings.matcher import Allow, FetchUse, NoRule, ToolUse, judge
 from tether.settings.paths import PathPattern
-from tether.settings.rules import AnyUse, CommandSpec, DomainSpec, RuleError, parse_rule
+from tether.settings.rules import AnyUse, CommandSpec, DomainSpec, parse_rule
 from tether.settings.sources import SettingsSource
 
 SOURCE = SettingsSource("user", Path("/home/u/.tether/settings.json"))

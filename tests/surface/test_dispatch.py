@@ -17,13 +17,13 @@ from tests.session.helpers import call, new_session, script, text
 from tether.cli.interactive.commands import TERMINAL
 from tether.commands import (
     CheckpointCommand,
-    CommandError,
     PromptText,
     TerminalCommand,
     load_commands,
     resolve,
 )
 from tether.commands.catalog import BUILTIN, Command
+from tether.errors import CommandError
 from tether.policy import PermissionQuestion, PolicyMode
 from tether.session import Session
 from tether.surface.dispatch import MODE_OPTIONS, Option, dispatch

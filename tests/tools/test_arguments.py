@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from tether.errors import ArgumentsError
 from tether.tools import Tool, ToolResult
-from tether.tools.arguments import Alias, ArgumentsError, Fixed, canonical, canonical_text
+from tether.tools.arguments import Alias, Fixed, canonical, canonical_text
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.fs.edit import EditTool

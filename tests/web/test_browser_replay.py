@@ -114,3 +114,79 @@ def test_a_new_session_has_one_name_in_the_list_and_the_header(
         row = page.locator("#sessions .session-name").first
         row.wait_for()
         assert row.inner_text() == page.locator("#session-title").inner_text() == "New session"
+
+
+TASK_SCRIPT = {
+    "turns": [
+        {"toolCalls": [{"id": "t1", "name": "task",
+                        "arguments": {"description": "check the notes",
+                                      "prompt": "Read notes.md."}}]},
+        {"text": "The agent is done."},
+        {"text": "Second answer."},
+    ],
+    "tasks": {
+        "t1": {"turns": [
+            {"toolCalls": [{"id": "r1", "name": "read", "arguments": {"path": "notes.md"}}]},
+            {"text": "The notes say **remember the milk**."},
+        ]}
+    },
+}  # fmt: skip
+
+
+@pytest.fixture
+def task_web(tmp_path: Path) -> Iterator[WebServer]:
+    """`tether web` in auto mode, whose first prompt (in each session) runs a task."""
+    ws = (tmp_path / "ws").resolve()
+    ws.mkdir()
+    (ws / "notes.md").write_text("remember the milk\n")
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps(TASK_SCRIPT))
+    agent = shlex.join(
+        [*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off", "--mode", "auto"]
+    )
+    with running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
+        yield server
+
+
+def _reloaded(page: Page, last_answer: str) -> list[list[str]]:
+    """The transcript after a reload, once the session has replayed to its last answer."""
+    page.reload()
+    page.wait_for_selector("#conn[data-state=ready]", state="attached")
+    page.wait_for_selector(f".msg-agent:has-text('{last_answer}')")
+    wait_idle(page)
+    return _transcript(page)
+
+
+def test_a_task_and_a_fork_read_the_same_after_a_reload(
+    browser: Browser, task_web: WebServer
+) -> None:
+    with open_page(browser, task_web.url) as page:
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
+        send_prompt(page, "check the notes")
+        page.wait_for_selector(".tool .card-task .pill[data-stop=end_turn]")
+        page.wait_for_selector(".msg-agent:has-text('The agent is done.')")
+        wait_idle(page)
+        send_prompt(page, "and then")
+        page.wait_for_selector(".msg-agent:has-text('Second answer.')")
+        wait_idle(page)
+        live = _transcript(page)
+        assert sum("card-task" in n[0] or "remember the milk" in n[1] for n in live) == 1
+        assert _reloaded(page, "Second answer.") == live
+
+        # Continue in a fork before prompt 2: it holds prompt 1 and its task, then goes on.
+        original = page.evaluate("() => location.hash")
+        page.click(".rewind-row[data-prompt='2'] .rewind-here")
+        page.click(".rewind-conversation")
+        page.wait_for_function(
+            "was => location.hash.startsWith('#session=') && location.hash !== was", arg=original
+        )
+        page.wait_for_selector("#send:not([disabled])")
+        assert page.locator(".msg-user").all_inner_texts() == ["check the notes"]
+        send_prompt(page, "in the fork")
+        # The fork's agent has its own script model, which starts over: a second task.
+        page.wait_for_selector(".msg-agent:has-text('The agent is done.') >> nth=1")
+        wait_idle(page)
+        forked = _transcript(page)
+        assert page.locator(".tool .card-task .pill[data-stop=end_turn]").count() == 2
+        assert _reloaded(page, "The agent is done.") == forked

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from acp.schema import AuthEnvVar, AuthMethodAgent, EnvVarAuthMethod, TerminalAuthMethod
 
+from tether.errors import BadKeys
 from tether.web.handshake import sign_in_methods
-from tether.web.keys import KEYS_FILE, AgentKeys, BadKeys, SavedSignIn
+from tether.web.keys import KEYS_FILE, AgentKeys, SavedSignIn
 
 COMMAND = ["gemini", "--experimental-acp"]
 

@@ -22,7 +22,8 @@ from tether.acp.errors import invalid_params, stored_session_error
 from tether.acp.lifecycle import hold, open_stored, state
 from tether.acp.mcp import ClientServer
 from tether.acp.params import client_path, directory
-from tether.session import CorruptLog, RewindError, Session, SessionConfig, SessionNotFound
+from tether.errors import CorruptLog, RewindError, SessionNotFound
+from tether.session import Session, SessionConfig
 
 __all__ = ["close_session", "fork_session", "resume_session"]
 

@@ -24,7 +24,8 @@ from acp.schema import (
 )
 
 from tether.acp.prompt import PromptBlock
-from tether.commands import Command, CommandError, Invocation, PromptText, resolve
+from tether.commands import Command, Invocation, PromptText, resolve
+from tether.errors import CommandError
 
 __all__ = ["PromptBlocks", "available_commands", "command_blocks", "invocation"]
 

@@ -170,7 +170,8 @@ def task_text(view: TaskResultView) -> str:
     """A task as plain text: its current step while it runs, then the child's report."""
     if view.stop_reason == "running":
         calls = f"{view.tool_calls} call{'' if view.tool_calls == 1 else 's'} so far"
-        return f"{view.activity or 'starting'} · {calls}"
+        line = f"{view.activity or 'starting'} · {calls}"
+        return f"{line}\n{view.thought}" if view.thought else line
     failed = f"{view.agent} failed: {view.error}" if view.error else None
     if view.stop_reason == "cancelled":
         failed = f"{view.agent} was cancelled"

@@ -7,9 +7,10 @@ Handlers (`lifecycle`, `turns`, `switches`, ...) are plain functions of an `Agen
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from acp import RequestError, update_agent_message_text
 from acp.interfaces import Client
@@ -22,10 +23,11 @@ from tether.acp.mcp import ClientServer, SessionMcp
 from tether.acp.outbox import Outbox
 from tether.acp.permissions import AcpAsker
 from tether.commands import load_commands
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError, SettingsError
+from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
-from tether.settings import Settings, SettingsError, SettingsFlags, load_settings
+from tether.settings import Settings, SettingsFlags, load_settings
 from tether.surface import Launch, first_model, session_config
 from tether.tools.workspace import Workspace
 
@@ -73,6 +75,7 @@ class AgentContext:
         self.open: dict[str, OpenSession] = {}
         self._client: Client | None = None
         self._outbox: Outbox | None = None
+        self._beside: set[asyncio.Task[None]] = set()
 
     def connect(self, client: Client) -> None:
         """Keep the connection to the client."""
@@ -168,8 +171,19 @@ class AgentContext:
         """Return once every queued update is on the wire."""
         await self.outbox.flush()
 
+    def beside(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` beside the requests (asking an endpoint for its models); it ends, at the
+        latest, when the connection closes."""
+        task = asyncio.create_task(work)
+        self._beside.add(task)
+        task.add_done_callback(self._beside.discard)
+
     async def close(self) -> None:
         """Release every open session (sync their logs, drop their locks)."""
+        for task in list(self._beside):
+            task.cancel()
+        if self._beside:
+            await asyncio.wait(self._beside)
         for opened in list(self.open.values()):
             await opened.close()
         self.open.clear()

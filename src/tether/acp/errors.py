@@ -20,7 +20,7 @@ from typing import Any, assert_never
 
 from acp import RequestError
 
-from tether.session.errors import CorruptLog, SessionLocked, SessionNotFound, UnusableCwd
+from tether.errors import CorruptLog, SessionLocked, SessionNotFound, UnusableCwd
 
 __all__ = [
     "INTERNAL_ERROR",

@@ -27,9 +27,10 @@ from tether.acp.mcp import ClientServer
 from tether.acp.modes import mode_state
 from tether.acp.params import client_path, cursor_offset, directory
 from tether.acp.skills import announce_skills
-from tether.acp.switches import honour_logged_model, session_options
+from tether.acp.switches import honour_logged_model, list_models, session_options
 from tether.acp.workspace import announce
-from tether.session import CorruptLog, Session, SessionConfig, SessionLocked, SessionNotFound
+from tether.errors import CorruptLog, SessionLocked, SessionNotFound
+from tether.session import Session, SessionConfig
 
 __all__ = [
     "LIST_PAGE",
@@ -70,6 +71,8 @@ async def new_session(
     announce_skills(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
+    # The menu answers now with the models known; the endpoint's own follow when it says.
+    ctx.beside(list_models(ctx, opened))
     modes, options = state(opened.session)
     return NewSessionResponse(session_id=session_id, modes=modes, config_options=options)
 
@@ -100,6 +103,7 @@ async def load_session(
         ctx.post(opened, update)
     await ctx.flush()
     ctx.advertise(opened)
+    ctx.beside(list_models(ctx, opened))
     modes, options = state(session)
     return LoadSessionResponse(modes=modes, config_options=options)
 

@@ -22,7 +22,6 @@ from tether.acp.task import delegated_call
 from tether.errors import PermissionDenied
 from tether.policy import (
     DelegatedAccess,
-    PermissionDecision,
     PermissionQuestion,
     PlanApproval,
     ServerStart,
@@ -35,6 +34,7 @@ from tether.tools.access import (
     FileAccess,
     McpAccess,
     NamedAccess,
+    PermissionDecision,
     SearchAccess,
     UnsandboxedAccess,
 )

@@ -28,7 +28,7 @@ from acp.schema import (
 
 from tether.acp.errors import invalid_params
 from tether.content import ContentBlock, ImageContent, TextContent, context_block
-from tether.session.shown import EmbeddedResource, ResourceLink, ShownBlock
+from tether.session.log.shown import EmbeddedResource, ResourceLink, ShownBlock
 
 __all__ = ["PromptBlock", "acp_resource", "prompt_content", "shown_blocks"]
 

@@ -26,7 +26,8 @@ from acp.schema import (
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INVALID_REQUEST
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, RewindError, Session
+from tether.errors import RewindError
+from tether.session import Conflict, Session
 from tether.session.rewind import conflicts
 from tether.session.rewind.rewinder import Forked, Listing, Restored
 from tether.session.updates import ClientUpdate

@@ -32,8 +32,9 @@ from tether.acp.config import (
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR
 from tether.acp.modes import parse_mode
-from tether.models.base import Model, ModelError
-from tether.models.catalog import known_models
+from tether.errors import ModelError
+from tether.models.base import Model
+from tether.models.catalog import offered_models, offered_now
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.policy import PolicyMode
@@ -43,6 +44,7 @@ from tether.tools.bash.tool import BashTool
 
 __all__ = [
     "honour_logged_model",
+    "list_models",
     "session_options",
     "set_config_option",
     "set_mode",
@@ -76,6 +78,7 @@ async def set_config_option(
         set_mode(ctx, opened, parse_mode(chosen))
     elif config_id == MODEL_OPTION and chosen != session.model.name:
         set_model(ctx, opened, _build_model(ctx, chosen))
+        ctx.beside(list_models(ctx, opened))
     elif config_id == SANDBOX_OPTION:
         set_sandbox(ctx, opened, chosen)
     elif config_id == THINKING_OPTION:
@@ -130,12 +133,22 @@ def session_options(session: Session) -> list[Any]:
     return list(
         config_options(
             session.model.name,
-            known_models(session.model),
+            offered_now(session.model),
             session.gate.mode,
             bash.sandbox if bash is not None else None,
             session.thinking,
         )
     )
+
+
+async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
+    """Ask the session's endpoint for its own models (bounded, kept a while: see
+    `tether.models.listing`); when the model menu gains any, tell the client."""
+    model = opened.session.model
+    before = offered_now(model)
+    if await offered_models(model) != before and ctx.open.get(opened.session.id) is opened:
+        _tell_options(ctx, opened)
+        await ctx.flush()
 
 
 def honour_logged_model(ctx: AgentContext, session: Session) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tether.acp.context import AgentContext
 from tether.acp.errors import invalid_params, stored_session_error
-from tether.session import SessionLocked, SessionNotFound
+from tether.errors import SessionLocked, SessionNotFound
 from tether.session.log.title import given_title
 
 __all__ = ["RENAME_METHOD", "rename_method"]

@@ -19,14 +19,8 @@ from tether.acp.switches import set_mode
 from tether.acp.workspace import settle
 from tether.commands import Command, PromptText, load_commands
 from tether.content import ContentBlock, TextContent
-from tether.session import (
-    ClientUpdate,
-    PromptFailed,
-    SessionBusy,
-    UserImage,
-    UserResource,
-    UserText,
-)
+from tether.errors import PromptFailed, SessionBusy
+from tether.session import ClientUpdate, UserImage, UserResource, UserText
 from tether.session.commanded import CommandPrompt, prepare_command
 from tether.settings import Rule
 from tether.surface.dispatch import dispatch

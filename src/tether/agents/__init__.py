@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from tether.agents.files import (
         CLAUDE_TOOL_NAMES,
         MAX_AGENT_FILE_BYTES,
-        AgentFileError,
         parse_agent_file,
         read_agent_file,
     )
@@ -36,7 +35,6 @@ __all__ = [
     "MAX_AGENT_FILE_BYTES",
     "AgentCatalog",
     "AgentDefinition",
-    "AgentFileError",
     "AgentProblem",
     "AgentScope",
     "ReadOnlyBash",
@@ -63,7 +61,6 @@ __getattr__ = lazy_names(
         "AgentScope": "tether.agents.definition",
         "CLAUDE_TOOL_NAMES": "tether.agents.files",
         "MAX_AGENT_FILE_BYTES": "tether.agents.files",
-        "AgentFileError": "tether.agents.files",
         "parse_agent_file": "tether.agents.files",
         "read_agent_file": "tether.agents.files",
         "ReadOnlyBash": "tether.agents.toolset",

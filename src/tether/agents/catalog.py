@@ -26,7 +26,8 @@ from pathlib import Path
 
 from tether.agents.builtin import BUILTIN_AGENTS
 from tether.agents.definition import AgentDefinition, AgentScope
-from tether.agents.files import AgentFileError, read_agent_file
+from tether.agents.files import read_agent_file
+from tether.errors import AgentFileError
 from tether.frontmatter import log_once
 from tether.home import claude_home
 from tether.tools.delegate import AgentSummary

@@ -33,9 +33,9 @@ import re
 from pathlib import Path
 
 from tether.agents.definition import AgentDefinition, AgentScope
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import AgentFileError, FrontMatterError, UnreadableFile
 from tether.frontmatter import (
-    FrontMatterError,
     FrontMatterField,
     FrontMatterWarning,
     parse_front_matter,
@@ -50,7 +50,6 @@ __all__ = [
     "CLAUDE_TOOL_NAMES",
     "MAX_AGENT_FILE_BYTES",
     "UNSUPPORTED_AGENT_KEYS",
-    "AgentFileError",
     "parse_agent_file",
     "read_agent_file",
     "tool_names",
@@ -81,10 +80,6 @@ AGENT_KEYS = frozenset(
 """Every key an agent file may have (lower-cased)."""
 
 _TETHER_TOOLS = frozenset(CLAUDE_TOOL_NAMES.values())
-
-
-class AgentFileError(ValueError):
-    """An agent file that cannot be used; the message names the file and what is wrong."""
 
 
 def read_agent_file(path: Path, scope: AgentScope, *, follow_symlinks: bool) -> AgentDefinition:

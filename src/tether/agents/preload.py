@@ -6,7 +6,8 @@ import logging
 from pathlib import Path
 
 from tether.agents.definition import AgentDefinition
-from tether.skills import SkillCatalog, SkillFileError, read_skill_text
+from tether.errors import SkillFileError
+from tether.skills import SkillCatalog, read_skill_text
 
 __all__ = ["agent_prompt"]
 

@@ -15,15 +15,11 @@ import stat
 from pathlib import Path
 
 from tether.beneath import open_dir
-from tether.errors import ToolError
+from tether.errors import RemovalError, ToolError
 
 __all__ = ["RemovalError", "remove_entry"]
 
 _OPEN = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-class RemovalError(OSError):
-    """An entry could not be removed (or its name is not a plain one); the message says why."""
 
 
 def remove_entry(folder: Path, name: str) -> None:

@@ -15,16 +15,16 @@ from tether.agents.catalog import load_agents
 from tether.batch.gate import GatedModel, ModelGate, gated
 from tether.batch.results import NO_USAGE, TaskResult, TaskStatus
 from tether.batch.tasks import BatchTask
-from tether.batch.workspaces import SetupTimeout, Workspace, WorkspaceError, prepare_workspace
+from tether.batch.workspaces import Workspace, prepare_workspace
 from tether.content import TextContent
-from tether.models.base import ModelError
+from tether.errors import ModelError, PromptFailed, SettingsError, SetupTimeout, WorkspaceError
 from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import PolicyMode
-from tether.session import PromptFailed, Session, SessionConfig, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.session.headless import prompt_result
 from tether.session.updates import ClientUpdate
-from tether.settings import SettingsError, SettingsFlags, load_settings
+from tether.settings import SettingsFlags, load_settings
 from tether.settings.values import SandboxModeName
 from tether.skills import load_skills
 from tether.surface import Launch, first_model, session_config

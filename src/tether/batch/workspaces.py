@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.batch.removal import RemovalError, remove_entry
+from tether.batch.removal import remove_entry
 from tether.batch.tasks import BatchTask
+from tether.errors import RemovalError, SetupTimeout, WorkspaceError
 from tether.gitenv import SAFE_CONFIG, VERBATIM_ATTRIBUTES, isolated_environment
 
 __all__ = [
@@ -25,9 +26,7 @@ __all__ = [
     "GIT_TIMEOUT_S",
     "MAX_DIFF_BYTES",
     "Change",
-    "SetupTimeout",
     "Workspace",
-    "WorkspaceError",
     "prepare_workspace",
 ]
 
@@ -36,14 +35,6 @@ BATCH_OUTPUTS = ("results.jsonl", "sessions", "workspaces")
 
 GIT_TIMEOUT_S = 600
 """How long one git command may take (a clone of a large repository included)."""
-
-
-class WorkspaceError(Exception):
-    """The workspace could not be made, set up or diffed; the message says why."""
-
-
-class SetupTimeout(WorkspaceError):
-    """The setup command did not finish within the task's time limit."""
 
 
 MAX_DIFF_BYTES = 8 * 1024 * 1024

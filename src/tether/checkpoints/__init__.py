@@ -6,7 +6,6 @@ later = store.snapshot(first.tree)              # `changed`: paths that differ f
 restore(store, [Change(path, expected, target)], journal)   # crash-safe, never clobbers
 """
 
-from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import (
     MAX_SNAPSHOT_BYTES,
     Blob,
@@ -25,7 +24,6 @@ __all__ = [
     "SNAPSHOTS_DIR",
     "Blob",
     "Change",
-    "CheckpointError",
     "DiskState",
     "FileState",
     "LineCount",

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Literal
 
 from tether.beneath import opened_dir
-from tether.bounded import UnreadableFile, read_bounded_fd
-from tether.errors import ToolError
+from tether.bounded import read_bounded_fd
+from tether.errors import ToolError, UnreadableFile
 
 __all__ = [
     "MAX_SNAPSHOT_BYTES",

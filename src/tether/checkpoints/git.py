@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.checkpoints.errors import CheckpointError
+from tether.errors import CheckpointError
 from tether.gitenv import isolated_environment
 
 __all__ = ["Git"]

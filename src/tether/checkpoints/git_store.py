@@ -22,10 +22,10 @@ import subprocess
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
-from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import MAX_SNAPSHOT_BYTES, Blob, FileMode, FileState
 from tether.checkpoints.git import Git
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, store_lock
+from tether.errors import CheckpointError
 from tether.gitenv import VERBATIM_ATTRIBUTES
 
 __all__ = ["GitStore"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
 from tether.checkpoints.store import SnapshotStore, workspace_key
+from tether.errors import CheckpointError
 from tether.gitenv import find_git
 from tether.settings.sources import LOCAL_FILE
 

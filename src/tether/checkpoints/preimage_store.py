@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.beneath import open_file
-from tether.checkpoints.errors import CheckpointError
 from tether.checkpoints.files import (
     Blob,
     FileMode,
@@ -30,6 +29,7 @@ from tether.checkpoints.files import (
     read_fd,
 )
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, known, store_lock
+from tether.errors import CheckpointError
 from tether.jsontext import parse_json
 from tether.linediff import row_hunks
 

@@ -23,11 +23,10 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from tether.beneath import opened_dir
-from tether.bounded import UnreadableFile, read_bounded
-from tether.checkpoints.errors import CheckpointError
+from tether.bounded import read_bounded
 from tether.checkpoints.files import Blob, FileState, disk_state
 from tether.checkpoints.store import SnapshotStore
-from tether.errors import ToolError
+from tether.errors import CheckpointError, ToolError, UnreadableFile
 from tether.jsontext import parse_json
 from tether.tools.fs.atomic import temp_name, temp_stem
 

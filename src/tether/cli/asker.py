@@ -11,7 +11,8 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from tether.policy import PermissionDecision, PermissionQuestion, WorkspaceTrust
+from tether.policy import PermissionQuestion, WorkspaceTrust
+from tether.tools.access import PermissionDecision
 
 __all__ = ["TerminalAsker"]
 

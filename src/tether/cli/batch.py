@@ -13,10 +13,10 @@ from tether.batch.results import RESULTS_FILE
 from tether.batch.runner import BatchOptions
 from tether.batch.tasks import read_tasks
 from tether.batch.workspaces import BATCH_OUTPUTS
-from tether.bounded import UnreadableFile
 from tether.cli.model_args import add_model_arguments
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
+from tether.errors import UnreadableFile
 from tether.home import data_dir
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS

@@ -133,7 +133,7 @@ def require_key(model: Model) -> None:
 
 def missing_key(model: Model) -> str | None:
     """What `require_key` would say of `model`, or `None` when it has a key (or needs none)."""
-    from tether.models.base import ModelError
+    from tether.errors import ModelError
 
     try:
         require_key(model)

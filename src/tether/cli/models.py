@@ -8,10 +8,11 @@ from pathlib import Path
 from rich.table import Table
 
 from tether.cli.safe_output import consoles, print_json
+from tether.errors import SettingsError
 from tether.figures import short_tokens
 from tether.models.catalog import CATALOG, ModelInfo
 from tether.session.log.store import data_dir
-from tether.settings import SettingsError, load_settings
+from tether.settings import load_settings
 from tether.settings.effective import model_catalog
 
 __all__ = ["configure", "run", "wire"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tether.cli.safe_output import print_json, stdout
 from tether.cli.settings_args import effective_mode
+from tether.errors import SettingsError
 from tether.policy import MODES
 from tether.policy.check import check_use
 from tether.session import SessionStore
@@ -24,7 +25,6 @@ from tether.settings import (
     NoRule,
     Rule,
     Settings,
-    SettingsError,
     SettingsFlags,
     TrustStore,
     load_settings,

@@ -16,13 +16,14 @@ from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer, markdown
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
-from tether.policy import DelegatedAccess, PermissionOutcome, PermissionQuestion, said_instead
+from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
 from tether.render.hook_notice import hook_line
 from tether.render.outcome import not_applied, outcome_line, told_instead
 from tether.render.plan_card import render_plan
 from tether.render.read_card import render_read_result
 from tether.render.task_card import task_tail
 from tether.render.terminal import render_call_view, render_result_view
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
     CommandAnswered,
@@ -30,7 +31,6 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.updates import (
     AgentText,
     AgentThought,
@@ -48,7 +48,7 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
-from tether.tools.access import FileAccess
+from tether.tools.access import FileAccess, PermissionOutcome
 from tether.tools.task.meta import refusals
 from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import (

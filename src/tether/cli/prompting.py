@@ -13,8 +13,9 @@ from tether.cli.mcp import CliMcp
 from tether.cli.safe_output import consoles
 from tether.cli.status import StatusLine
 from tether.content import TextContent
+from tether.errors import PromptFailed
 from tether.models.retry import retry_notices
-from tether.session import ClientUpdate, PromptFailed, Session, TurnStop
+from tether.session import ClientUpdate, Session, TurnStop
 from tether.session.commanded import CommandFile, prepare_command
 
 __all__ = ["UpdateSink", "consoles", "exit_status", "prompt_status", "run_prompt"]

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from tether.cli.prompting import UpdateSink
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, RewindError, Session
+from tether.errors import RewindError
+from tether.session import Conflict, Session
 from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
 from tether.session.rewind.rewinder import Forked, Listing, Restored
 
@@ -26,23 +27,29 @@ async def checkpoint_command(
     session: Session,
     command: CheckpointCommand,
     *,
+    typed: str,
     printer: UpdateSink,
     err: Console,
     ask: Ask | None,
 ) -> int:
     """Run one checkpoint command on `session`; the exit status (1: it could not be done).
 
-    `ask` reads the person's answers; `None` keeps every conflicting file as it is.
+    `ask` reads the person's answers; `None` keeps every conflicting file as it is. The
+    command as `typed` and tether's answer go into the log, as ACP's do, so `tether show`
+    and a client's `session/load` show what was asked where it was.
     """
     try:
-        done = await session.rewind.run(command, TerminalConflicts(err, ask))
+        done = await session.rewind.run(command, TerminalConflicts(err, ask), typed=typed)
         match done:
             case Listing(text=text):
+                session.rewind.answer(typed, text + "\n")
                 printer.console.print(text, markup=False)
             case Restored(notice=notice):
                 printer(notice)
             case Forked(session_id=forked, source_id=source, prompt=prompt):
                 where = f"before prompt {prompt}" if prompt else "as it is now"
+                said = f"Forked this session {where} as {forked}.\n"
+                session.rewind.answer(typed, said, fork=forked, prompt=prompt)
                 err.print(
                     f"forked session {source} {where} as {forked}: "
                     f"tether run --continue {forked} PROMPT",
@@ -52,6 +59,7 @@ async def checkpoint_command(
                 assert_never(done)
         return 0
     except RewindError as exc:
+        session.rewind.answer(typed, f"Cannot {command.action}: {exc}\n")
         err.print(f"tether: {exc}", markup=False)
         return 1
     finally:

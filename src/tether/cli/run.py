@@ -32,12 +32,12 @@ from tether.cli.settings_args import (
     settings_flags,
 )
 from tether.cli.status import StatusLine
-from tether.commands import CheckpointCommand, CommandError, load_commands, resolve
+from tether.commands import CheckpointCommand, load_commands, resolve
+from tether.errors import CommandError, SettingsError
 from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
-from tether.settings import SettingsError
 from tether.surface import Launch, first_model, session_config
 
 __all__ = ["configure", "run"]

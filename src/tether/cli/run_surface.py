@@ -20,12 +20,12 @@ from tether.cli.prompting import UpdateSink, prompt_status
 from tether.cli.rewinding import checkpoint_command, terminal_ask
 from tether.commands import (
     CheckpointCommand,
-    CommandError,
     PromptText,
     TerminalCommand,
     load_commands,
     resolve,
 )
+from tether.errors import CommandError
 from tether.policy import PolicyMode
 from tether.session import Session, SessionStore
 from tether.surface.dispatch import Option, dispatch
@@ -142,7 +142,7 @@ class RunSurface:
         at_terminal = sys.stdin.isatty() and isinstance(self.printer, Printer)
         ask = terminal_ask(self.err) if at_terminal else None
         return await checkpoint_command(
-            self._session, command, printer=self.printer, err=self.err, ask=ask
+            self._session, command, typed=self.typed, printer=self.printer, err=self.err, ask=ask
         )
 
     async def terminal(self, command: TerminalCommand) -> int:

@@ -11,7 +11,7 @@ from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, print_json_stream
 from tether.session import SessionStore
-from tether.session.log.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.document import SESSION_DOCUMENT, SessionDocument
 from tether.session.replay import replay
 from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.tools.defaults import default_tools

@@ -39,14 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.frontmatter import (
-    FrontMatterError,
-    FrontMatterField,
-    FrontMatterWarning,
-    log_once,
-    parse_front_matter,
-)
+from tether.bounded import read_bounded_text
+from tether.errors import FrontMatterError, UnreadableFile
+from tether.frontmatter import FrontMatterField, FrontMatterWarning, log_once, parse_front_matter
 from tether.home import claude_home
 
 __all__ = [

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tether.commands.catalog import Command
+from tether.errors import CommandError
 from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = [
@@ -18,7 +19,6 @@ __all__ = [
     "AgentsList",
     "CheckpointAction",
     "CheckpointCommand",
-    "CommandError",
     "Invocation",
     "ModeSwitch",
     "PermissionsList",
@@ -31,10 +31,6 @@ __all__ = [
 
 
 _CALL = re.compile(r"/(\S+)\s*(.*)", re.DOTALL)
-
-
-class CommandError(ValueError):
-    """A known command used wrongly (`/mode` without a valid mode); the message says how."""
 
 
 @dataclass(frozen=True)

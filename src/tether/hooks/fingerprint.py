@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import UnreadableFile
 from tether.linediff import row_hunks
 
 __all__ = ["MAX_ENTRIES", "Fingerprint", "State", "changes", "fingerprint", "inert"]

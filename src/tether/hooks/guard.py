@@ -25,7 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tether.bounded import UnreadableFile, read_bounded_json
+from tether.bounded import read_bounded_json
+from tether.errors import UnreadableFile
 from tether.hooks.fingerprint import Fingerprint, State, changes, fingerprint, inert
 from tether.hooks.reads import command_reads
 from tether.tools.fs.atomic import atomic_write

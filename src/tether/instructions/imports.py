@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded
-from tether.frontmatter import FrontMatterError, parse_front_matter
+from tether.bounded import read_bounded
+from tether.errors import FrontMatterError, UnreadableFile
+from tether.frontmatter import parse_front_matter
 from tether.instructions.files import is_rule_file
 
 __all__ = [

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, assert_never
 
-from tether.bounded import UnreadableFile, read_bounded, read_bounded_json
+from tether.bounded import read_bounded, read_bounded_json
+from tether.errors import UnreadableFile
 from tether.mcp.specs import HttpServer, McpSpec, SseServer, StdioServer
 from tether.settings.locking import locked
 

@@ -26,6 +26,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from mcp import ClientSession, StdioServerParameters
 from tether import __version__
+from tether.errors import McpServerError
 from tether.mcp.specs import HttpServer, McpSpec, SseServer, StdioServer
 
 __all__ = ["START_TIMEOUT", "McpConnection", "McpServerError"]
@@ -37,10 +38,6 @@ START_TIMEOUT = 30.0
 CALL_TIMEOUT = 600.0
 _STDERR_TAIL = 2000
 _MAX_TOOL_PAGES = 50
-
-
-class McpServerError(Exception):
-    """A server that could not start, or failed a call; the message names it."""
 
 
 class McpConnection:

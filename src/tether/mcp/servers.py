@@ -7,7 +7,8 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.mcp.connection import McpConnection, McpServerError
+from tether.errors import McpServerError
+from tether.mcp.connection import McpConnection
 from tether.mcp.specs import McpSpec
 from tether.mcp.tool import McpTool, mcp_tool
 

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tether.mcp.specs import PROJECT_FILE, USER_FILE, McpSpec, McpSpecError, read_specs, spec_name
+from tether.errors import McpSpecError
+from tether.mcp.specs import PROJECT_FILE, USER_FILE, McpSpec, read_specs, spec_name
 
 __all__ = ["McpSources", "gather"]
 

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, assert_never
 
-from tether.bounded import UnreadableFile, read_bounded_json
+from tether.bounded import read_bounded_json
+from tether.errors import McpSpecError, UnreadableFile
 
 __all__ = [
     "PROJECT_FILE",
     "USER_FILE",
     "HttpServer",
     "McpSpec",
-    "McpSpecError",
     "SseServer",
     "StdioServer",
     "describe_spec",
@@ -91,10 +91,6 @@ McpSpec = StdioServer | HttpServer | SseServer
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-
-
-class McpSpecError(ValueError):
-    """A config file or a server in it that cannot be used; the message names which."""
 
 
 def spec_name(name: str, where: str) -> str:

@@ -15,9 +15,9 @@ import mcp_types
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
+from tether.errors import McpServerError, ToolError
 from tether.mcp.answer import McpAnswer, mcp_answer
-from tether.mcp.connection import McpConnection, McpServerError
+from tether.mcp.connection import McpConnection
 from tether.tools.access import McpAccess
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -66,7 +66,7 @@ class McpTool(Tool[McpArgs, McpAnswer]):
 
     async def execute(self, args: McpArgs, ctx: ToolContext) -> McpAnswer:
         """Ask the policy (unless read-only), call the server, map its answer."""
-        await ctx.gate.authorize(
+        await ctx.authorize(
             McpAccess(
                 tool=self.name,
                 title=self.card_title,

@@ -7,9 +7,7 @@ from tether.lazy import lazy_names
 if TYPE_CHECKING:
     from tether.models.base import (
         Completed,
-        ContextOverflow,
         Model,
-        ModelError,
         ModelEvent,
         ModelRequest,
         TextDelta,
@@ -31,11 +29,9 @@ if TYPE_CHECKING:
 __all__ = [
     "AssistantMessage",
     "Completed",
-    "ContextOverflow",
     "FinishReason",
     "Message",
     "Model",
-    "ModelError",
     "ModelEvent",
     "ModelRequest",
     "TextDelta",
@@ -53,9 +49,7 @@ __getattr__ = lazy_names(
     __name__,
     {
         "Completed": "tether.models.base",
-        "ContextOverflow": "tether.models.base",
         "Model": "tether.models.base",
-        "ModelError": "tether.models.base",
         "ModelEvent": "tether.models.base",
         "ModelRequest": "tether.models.base",
         "TextDelta": "tether.models.base",

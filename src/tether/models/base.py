@@ -11,7 +11,6 @@ from tether.models.messages import AssistantMessage, Message, ThinkingLevel, Too
 __all__ = [
     "Completed",
     "Model",
-    "ModelError",
     "ModelEvent",
     "ModelRequest",
     "TextDelta",
@@ -66,14 +65,6 @@ class Completed:
 
 
 ModelEvent = TextDelta | ThinkingDelta | Completed
-
-
-class ModelError(Exception):
-    """The model could not answer (no key, unknown model, a broken stream, retries spent)."""
-
-
-class ContextOverflow(ModelError):
-    """The server refused the request because the prompt is longer than the model's context."""
 
 
 class Model(Protocol):

@@ -34,6 +34,7 @@ __all__ = [
     "model_id",
     "model_info",
     "offered_models",
+    "offered_now",
 ]
 
 
@@ -174,15 +175,24 @@ _SCRIPTS_SHOWN = 50
 
 
 async def offered_models(model: Model) -> tuple[str, ...]:
-    """`known_models`, then what the endpoint itself lists (`GET /models`), as specs of the
-    same kind (a switch never changes provider)."""
-    known = known_models(model)
+    """`known_models`, then what the endpoint itself lists (`GET /models`, see `listing`), as
+    specs of the same kind (a switch never changes provider)."""
     listed = getattr(model, "listed", None)
-    if listed is None:
+    if listed is not None:
+        await listed()
+    return offered_now(model)
+
+
+def offered_now(model: Model) -> tuple[str, ...]:
+    """`offered_models` without asking the endpoint: its list only if it was asked lately."""
+    known = known_models(model)
+    listed_now = getattr(model, "listed_now", None)
+    found = listed_now() if listed_now is not None else None
+    if not found:
         return known
     kind = model.name.partition(":")[0]
-    found = tuple(f"{kind}:{model_id_}" for model_id_ in await listed())
-    return (*known, *(spec for spec in found if spec not in known))
+    specs = (f"{kind}:{model_id_}" for model_id_ in found)
+    return (*known, *(spec for spec in specs if spec not in known))
 
 
 def known_models(model: Model) -> tuple[str, ...]:

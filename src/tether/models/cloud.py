@@ -24,8 +24,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
-from tether.models.base import ModelError
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.retry import Failure
 from tether.providers import Provider
@@ -142,7 +142,7 @@ class AzureModel(OpenAICompatModel):
 
         return connect
 
-    async def _list(self) -> tuple[str, ...]:
+    async def _list(self, limit: int) -> tuple[str, ...]:
         """None: Azure lists models, and requests name deployments."""
         return ()
 
@@ -164,6 +164,10 @@ class BedrockModel(AnthropicModel):
 
     def require_key(self) -> None:
         """A Bedrock API key, or AWS credentials to sign with (checked once the SDK loads)."""
+
+    async def _list(self, limit: int) -> tuple[str, ...]:
+        """None here: Bedrock lists its models on its control endpoint, not this runtime one."""
+        return ()
 
     def _failure(self, exc: Exception) -> Failure | None:
         from botocore.eventstream import ParserError  # type: ignore[import-untyped]
@@ -212,6 +216,10 @@ class VertexModel(AnthropicModel):
     kind = "vertex"
     label = "Vertex AI"
     default_model = "claude-sonnet-4-5@20250929"
+
+    async def _list(self, limit: int) -> tuple[str, ...]:
+        """None: Vertex lists no publisher's models on this endpoint."""
+        return ()
 
     def require_key(self) -> None:
         """Without an access token, requests carry application default credentials."""

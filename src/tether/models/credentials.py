@@ -17,15 +17,14 @@ import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_json
+from tether.bounded import read_bounded_json
+from tether.errors import CredentialsError, UnreadableFile
 from tether.home import data_dir
-from tether.models.base import ModelError
 
 __all__ = [
     "CREDENTIALS_FILE",
     "STORED_SOURCE",
     "Credentials",
-    "CredentialsError",
     "credentials_path",
     "login_model",
     "read_credentials",
@@ -38,10 +37,6 @@ STORED_SOURCE = "the key saved by /login"
 """Where a saved key came from, as an error about a refused key names it."""
 _VERSION = 1
 _LIMIT = 64 * 1024
-
-
-class CredentialsError(ModelError):
-    """The credentials file is there but cannot be used; the message names it and why."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError
+from tether.models.base import Model
 from tether.models.credentials import stored_key
 
 __all__ = ["MODEL_KINDS", "make_model"]

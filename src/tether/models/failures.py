@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from tether.models.base import ContextOverflow, ModelError
+from tether.errors import ContextOverflow, ModelError
 from tether.models.retry import Failure, RetryPolicy, parse_retry_after
 
 __all__ = ["Endpoint", "excerpt", "server_message"]

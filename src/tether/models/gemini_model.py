@@ -96,6 +96,17 @@ class GeminiModel(StreamingModel[_Connection, "GenerateContentResponse"]):
         )
         return _Stream(chunks)
 
+    async def _list(self, limit: int) -> tuple[str, ...]:
+        """The Gemini models that generate content (the list also has embedding models)."""
+        ids: list[str] = []
+        async for model in await self._sdk().client.aio.models.list():
+            actions = model.supported_actions or ()
+            if model.name and (not actions or "generateContent" in actions):
+                ids.append(model.name.removeprefix("models/"))
+                if len(ids) >= limit:
+                    break
+        return tuple(ids)
+
     def _assembler(self) -> GeminiAssembler:
         return GeminiAssembler()
 

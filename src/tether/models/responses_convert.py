@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     )
 
 from tether.content import ContentBlock, ImageContent, TextContent
+from tether.errors import ModelError
 from tether.models.assembly import Assembly, Delta, PartialCall
-from tether.models.base import ModelError, Usage
+from tether.models.base import Usage
 from tether.models.messages import (
     AssistantMessage,
     Message,

@@ -20,7 +20,8 @@ from contextlib import aclosing
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from tether.models.base import ModelError, ModelEvent
+from tether.errors import ModelError
+from tether.models.base import ModelEvent
 
 __all__ = [
     "Failure",

@@ -37,16 +37,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from pydantic.alias_generators import to_camel
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.models.base import (
-    Completed,
-    ModelError,
-    ModelEvent,
-    ModelRequest,
-    TextDelta,
-    ThinkingDelta,
-    Usage,
-)
+from tether.bounded import read_bounded_text
+from tether.errors import ModelError, UnreadableFile
+from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta, ThinkingDelta, Usage
 from tether.models.messages import AssistantMessage, Thinking, ToolCall
 
 __all__ = ["CHUNKS", "ScriptModel", "ScriptTurn", "split_text"]

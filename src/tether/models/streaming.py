@@ -9,23 +9,22 @@ stream that ends too early, chunks that are not JSON, lost connections, and clos
 
 from __future__ import annotations
 
-import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from tether.errors import ModelError
 from tether.models.assembly import Delta
-from tether.models.base import Completed, ModelError, ModelEvent, ModelRequest, Usage
+from tether.models.base import Completed, ModelEvent, ModelRequest, Usage
 from tether.models.failures import Endpoint, server_message
+from tether.models.listing import cached_list, endpoint_list
 from tether.models.messages import AssistantMessage
 from tether.models.retry import Failure, RetryPolicy, retrying
 from tether.providers import Provider
 
 __all__ = ["Assembler", "EventStream", "StreamingModel"]
-
-log = logging.getLogger(__name__)
 
 EventT = TypeVar("EventT")
 EventT_co = TypeVar("EventT_co", covariant=True)
@@ -106,7 +105,6 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         self._retry = retry or RetryPolicy()
         self._endpoint = Endpoint(self.label, self.base_url, self.model, provider.key_hint)
         self._client: ClientT | None = None
-        self._listed: tuple[str, ...] | None = None
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one assistant message; retries transient failures before the first event."""
@@ -116,20 +114,27 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
                 yield event
 
     async def listed(self) -> tuple[str, ...]:
-        """The model ids the endpoint lists (`GET /models`), asked once; none when it cannot
-        say (no list, no key, unreachable), which only leaves the catalog's."""
-        if self._listed is None:
-            try:
-                self._listed = await self._list()
-            except Exception as exc:  # a menu must open whatever the endpoint does
-                log.info("%s: no model list from %s: %s", self.label, self.base_url, exc)
-                self._listed = ()
-        return self._listed
+        """The model ids the endpoint lists (`GET /models`), bounded and kept a while (see
+        `listing`); none when it cannot say, which only leaves the catalog's."""
+        key = self.provider.api_key
+        return await endpoint_list(
+            self.kind, self.base_url, key, self.label, self._list, prepare=self._sdk
+        )
 
-    async def _list(self) -> tuple[str, ...]:
-        """The endpoint's model ids, through the SDK (both SDKs page them the same way)."""
+    def listed_now(self) -> tuple[str, ...] | None:
+        """What `listed` would answer without asking: `None` when it was not asked lately."""
+        return cached_list(self.kind, self.base_url, self.provider.api_key)
+
+    async def _list(self, limit: int) -> tuple[str, ...]:
+        """At most `limit` of the endpoint's model ids, through the SDK (both SDKs page them
+        the same way)."""
         client: Any = self._sdk()
-        return tuple([model.id async for model in client.models.list()])
+        ids: list[str] = []
+        async for model in client.models.list():
+            ids.append(model.id)
+            if len(ids) >= limit:
+                break
+        return tuple(ids)
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""

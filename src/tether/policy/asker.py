@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Literal, Protocol, get_args
+from typing import ClassVar, Protocol
 
-from tether.tools.access import Access
+from tether.tools.access import Access, PermissionDecision
 from tether.views import ToolCallView
 
 __all__ = [
     "INSTEAD",
-    "PERMISSION_DECISIONS",
     "DelegatedAccess",
     "PermissionAnswer",
     "PermissionAsker",
     "PermissionChoice",
-    "PermissionDecision",
-    "PermissionOutcome",
     "PermissionQuestion",
     "PlanApproval",
     "RejectWithMessage",
@@ -26,14 +23,6 @@ __all__ = [
     "WorkspaceTrust",
     "said_instead",
 ]
-
-PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
-"""`allow_always` lasts for the session; `allow_project` writes a rule to the project's
-`.tether/settings.local.json` (offered when such a rule can allow it)."""
-PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
-
-PermissionOutcome = PermissionDecision | Literal["refused"]
-"""How a gated access was settled: a person's decision, or `refused` with no one to ask."""
 
 INSTEAD = "The person says to do this instead: "
 """What follows a refusal's message when the person said what to do instead."""

@@ -47,7 +47,8 @@ this project" writes the exact rule to `.tether/settings.local.json`.
 Where Claude Code's `disableBypassPermissionsMode` is set, auto mode decides as ask mode does
 (however the session was switched to it), and the question says why.
 
-A `PreToolUse` hook's decision about a call counts as a rule for that call alone: `allow`
+A `PreToolUse` hook's decision about a call (`tether.tools.access.HookVerdict`, passed with
+the access by the call's context) counts as a rule for that call alone: `allow`
 as an allow rule naming it (so deny and ask rules still win, what always asks still asks, and
 a command line no allow rule could allow — one with a `$(...)`, `eval`, `source` — is asked
 about as the mode says), `ask` as an ask rule.
@@ -59,18 +60,12 @@ import asyncio
 import copy
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, assert_never
+from typing import assert_never
 
 from tether.errors import PermissionDenied
-from tether.policy.asker import (
-    INSTEAD,
-    PermissionAsker,
-    PermissionOutcome,
-    PermissionQuestion,
-    RejectWithMessage,
-)
+from tether.policy.asker import INSTEAD, PermissionAsker, PermissionQuestion, RejectWithMessage
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
 from tether.policy.planning import ask_plan, plan_refusal
 from tether.policy.rules import project_rules, use_of
@@ -85,8 +80,10 @@ from tether.tools.access import (
     CommandAccess,
     FetchAccess,
     FileAccess,
+    HookVerdict,
     McpAccess,
     NamedAccess,
+    PermissionOutcome,
     SearchAccess,
     UnsandboxedAccess,
 )
@@ -117,10 +114,7 @@ class PolicyGate:
         self._always: set[tuple[str, str]] = set()
         self._answers: dict[tuple[str, str], str] = {}
         """The "always allow for this session" answers, oldest first: what each covers."""
-        self._hooked: dict[str, tuple[Literal["allow", "ask"], str]] = {}
         self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
-        self.on_outcome: Callable[[Access, PermissionOutcome], None] | None = None
-        """Told how each access that needed a person was settled (the session logs it)."""
         self.granted: tuple[Rule, ...] = ()
         """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
         every rule of the settings files, so a deny or ask rule there still decides."""
@@ -133,19 +127,7 @@ class PolicyGate:
         """
         gate = copy.copy(self)  # shallow: the memory of answers is the same set
         gate.asker = asker
-        gate.on_outcome = None
-        gate._hooked = {}  # a child's call ids are its own
         return gate
-
-    def hook_decision(
-        self, tool_call_id: str, decision: Literal["allow", "ask"] | None, reason: str = ""
-    ) -> None:
-        """What a `PreToolUse` hook decided about a call (`None` forgets it once it ran);
-        `reason` is why it asks."""
-        if decision is None:
-            self._hooked.pop(tool_call_id, None)
-        else:
-            self._hooked[tool_call_id] = (decision, reason)
 
     @property
     def mode(self) -> PolicyMode:
@@ -180,35 +162,38 @@ class PolicyGate:
             self.mode = verdict.mode
         return verdict
 
-    async def authorize(self, access: Access) -> None:
-        """Return when the access may go ahead; raise `PermissionDenied` saying why not."""
+    async def authorize(
+        self, access: Access, hook: HookVerdict | None = None
+    ) -> PermissionOutcome | None:
+        """How a person settled the access (`None`: it passed without asking); raise
+        `PermissionDenied` saying why not (its `outcome` says how it was settled).
+        `hook`: what the call's `PreToolUse` hooks said of it."""
         verdict = self._judge(access)
         if isinstance(verdict, Deny):
             raise PermissionDenied(
                 f"Permission to {describe(access)} is denied by the {verdict.rule.describe()}"
             )
         if self.planning and (refusal := plan_refusal(access)) is not None:
-            self._settled(access, "refused")
-            raise PermissionDenied(refusal)
+            raise PermissionDenied(refusal, outcome="refused")
         auto = self._deciding_mode() == "auto"
         if isinstance(access, CommandAccess) and access.sandbox_problem and auto:
-            self._settled(access, "refused")
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}), and auto mode does not "
-                "run commands unsandboxed; pass --sandbox off explicitly to run them without it"
+                "run commands unsandboxed; pass --sandbox off explicitly to run them without it",
+                outcome="refused",
             )
-        reason = self._reason(access, verdict)
+        reason = self._reason(access, verdict, hook)
         if reason is None:
-            return
+            return None
         key = _memory_key(access)
         if key in self._always:
-            return
+            return None
         what = describe(access)
         if self.asker is None:
-            self._settled(access, "refused")
             raise PermissionDenied(
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
-                f"in this session; {self._hint(access)}"
+                f"in this session; {self._hint(access)}",
+                outcome="refused",
             )
         rules = self._project_rules(access, verdict)
         options = permission_options(access, self.workspace, rules)
@@ -216,7 +201,7 @@ class PolicyGate:
             subject=access,
             options=options,
             reason=reason,
-            allowable=self._allowable(access, verdict),
+            allowable=self._allowable(access, verdict, hook),
         )
         try:
             answer = await self.asker.ask(request)
@@ -225,22 +210,22 @@ class PolicyGate:
         except Exception as exc:
             log.warning("asking for permission to %s failed", what, exc_info=True)
             raise PermissionDenied(f"Permission to {what} could not be asked for: {exc}") from exc
-        decision = "reject" if isinstance(answer, RejectWithMessage) else answer
-        self._settled(access, decision)
-        if decision == "allow_project" and rules:
-            await self._remember(rules)
-        if decision in ("allow_always", "allow_project"):
-            self._always.add(key)
-            if decision == "allow_always":
-                self._answers[key] = what
-            return
-        if decision == "allow_once":
-            return
-        if isinstance(answer, RejectWithMessage) and answer.message.strip():
-            raise PermissionDenied(
-                f"Permission to {what} was rejected. {INSTEAD}{answer.message.strip()}"
-            )
-        raise PermissionDenied(f"Permission to {what} was rejected")
+        match answer:
+            case "allow_once" | "allow_always" | "allow_project" as allowed:
+                if allowed == "allow_project" and rules:
+                    await self._remember(rules)
+                if allowed != "allow_once":
+                    self._always.add(key)
+                if allowed == "allow_always":
+                    self._answers[key] = what
+                return allowed
+            case RejectWithMessage(message=message) if message.strip():
+                raise PermissionDenied(
+                    f"Permission to {what} was rejected. {INSTEAD}{message.strip()}",
+                    outcome="reject",
+                )
+            case _:  # a rejection, or an answer no asker may give
+                raise PermissionDenied(f"Permission to {what} was rejected", outcome="reject")
 
     def session_answers(self) -> list[str]:
         """What this session's "always allow" answers cover, in words, oldest first (a
@@ -274,21 +259,21 @@ class PolicyGate:
                 return granted
         return verdict
 
-    def _reason(self, access: Access, verdict: Verdict) -> str | None:
-        """Why a person is asked, the rules and the mode considered; `None` to pass."""
+    def _reason(self, access: Access, verdict: Verdict, hook: HookVerdict | None) -> str | None:
+        """Why a person is asked, the rules, the call's hooks and the mode considered;
+        `None` to pass."""
         unsandboxed = isinstance(access, UnsandboxedAccess) or (
             isinstance(access, CommandAccess) and access.sandbox_problem is not None
         )
-        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
         match verdict:
             case Ask(rule=rule):
                 return f"the {rule.describe()} asks"
-            case _ if hooked is not None and hooked[0] == "ask":
-                return hooked[1]
+            case _ if hook is not None and hook.decision == "ask":
+                return hook.reason
             case Allow() if not unsandboxed and not self._protected(access):
                 return None
             case NoRule(concerns=()) if (
-                hooked is not None and not unsandboxed and not self._protected(access)
+                hook is not None and not unsandboxed and not self._protected(access)
             ):
                 # As an allow rule would: a line no rule could allow (`concerns`) still asks.
                 return None
@@ -303,14 +288,13 @@ class PolicyGate:
             return f"{reason}; {verdict.concerns[0]}"
         return reason
 
-    def _allowable(self, access: Access, verdict: Verdict) -> bool:
-        """Whether an allow rule could settle this access: no rule asks or stops it, and it
-        is not one that always asks (outside the sandbox, a protected path)."""
-        hooked = self._hooked.get(access.tool_call_id) if access.tool_call_id else None
+    def _allowable(self, access: Access, verdict: Verdict, hook: HookVerdict | None) -> bool:
+        """Whether an allow rule could settle this access: no rule or hook asks or stops it,
+        and it is not one that always asks (outside the sandbox, a protected path)."""
         return (
             isinstance(verdict, NoRule)
             and not verdict.concerns
-            and (hooked is None or hooked[0] != "ask")
+            and (hook is None or hook.decision != "ask")
             and not isinstance(access, UnsandboxedAccess)
             and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
             and not self._protected_edit(access)
@@ -330,7 +314,8 @@ class PolicyGate:
         return project_rules(access, verdict, settings)
 
     async def _remember(self, texts: Sequence[str]) -> None:
-        from tether.settings.remember import RememberFailed, remember_rules
+        from tether.errors import RememberFailed
+        from tether.settings.remember import remember_rules
 
         settings = self.settings
         assert settings is not None
@@ -348,10 +333,6 @@ class PolicyGate:
             for rule in rules:
                 settings = settings.with_rule(rule)
             self.settings = settings
-
-    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
-        if self.on_outcome is not None:
-            self.on_outcome(access, outcome)
 
     def _inside(self, access: FileAccess) -> bool:
         return access.inside and self.workspace.contains(access.path)

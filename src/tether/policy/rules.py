@@ -7,13 +7,13 @@ import shlex
 from pathlib import Path
 from typing import assert_never
 
+from tether.errors import RuleError
 from tether.settings import (
     Allow,
     CommandUse,
     FetchUse,
     FileUse,
     NoRule,
-    RuleError,
     Settings,
     ToolUse,
     Use,

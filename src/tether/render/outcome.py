@@ -8,8 +8,8 @@ from rich.console import RenderableType
 from rich.styled import Styled
 from rich.text import Text
 
-from tether.policy import PermissionOutcome
 from tether.render.theme import printable
+from tether.tools.access import PermissionOutcome
 
 __all__ = ["not_applied", "outcome_line", "told_instead"]
 

@@ -9,7 +9,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from tether.figures import short_tokens
-from tether.render.theme import HEADING, SUBTLE, card, note, pill, printable
+from tether.render.theme import HEADING, NOTE, SUBTLE, card, note, pill, printable
 from tether.views import TaskResultView
 
 __all__ = ["COLLAPSE_OVER", "render_task_result", "task_state", "task_tail"]
@@ -25,6 +25,8 @@ def render_task_result(view: TaskResultView, *, full: bool = True) -> Renderable
     parts: list[RenderableType] = []
     if view.stop_reason == "running":
         parts.append(Text(printable(view.activity or "starting"), style=SUBTLE))
+        if view.thought:
+            parts.append(Text(printable(view.thought), style=NOTE))
     elif view.summary:
         lines = view.summary.splitlines()
         shown = lines if full or len(lines) <= COLLAPSE_OVER else lines[:COLLAPSE_OVER]
@@ -41,10 +43,15 @@ def render_task_result(view: TaskResultView, *, full: bool = True) -> Renderable
 
 
 def task_tail(view: TaskResultView) -> Text:
-    """A running agent's line under the spinner: its name, its current step, its calls."""
+    """A running agent's line under the spinner: its name, its current step, its calls; then,
+    while it thinks, the end of its thought, dimmed."""
     calls = f"{view.tool_calls} call{'' if view.tool_calls == 1 else 's'}"
     activity = printable(view.activity or "starting")
-    return Text.assemble((f"{printable(view.agent)} › ", SUBTLE), activity, (f" · {calls}", SUBTLE))
+    line = Text.assemble((f"{printable(view.agent)} › ", SUBTLE), activity, (f" · {calls}", SUBTLE))
+    if view.thought:
+        line.append("\n")
+        line.append(printable(view.thought), style=NOTE)
+    return line
 
 
 def task_state(view: TaskResultView) -> tuple[str, bool]:

@@ -16,7 +16,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded
+from tether.bounded import read_bounded
+from tether.errors import UnreadableFile
 
 __all__ = [
     "MAX_INDEX_BYTES",

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import UnreadableFile
 from tether.sandbox.protected import PROTECTED_ENTRIES
 
 __all__ = [

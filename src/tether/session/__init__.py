@@ -1,5 +1,8 @@
 """Sessions: the append-only event log, the loop over it, and the updates clients render.
 
+`log/` is the log (its events, the file, the store), `context/` what the model is sent,
+`rewind/` rewind, undo, redo and fork; the loop, the call runner and replay stand here.
+
 store = SessionStore.default()
 session = Session.create(store, cwd, SessionConfig(model=model, tools=default_tools()))
 stop = await session.prompt([TextContent(text="...")], on_update=print)
@@ -12,16 +15,6 @@ from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
-    from tether.session.errors import (
-        CorruptLog,
-        PromptFailed,
-        RewindError,
-        SessionBusy,
-        SessionError,
-        SessionLocked,
-        SessionNotFound,
-        UnusableCwd,
-    )
     from tether.session.log.events import TurnStop
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
@@ -53,18 +46,11 @@ __all__ = [
     "ClientUpdate",
     "Conflict",
     "ContextCompacted",
-    "CorruptLog",
     "FilesRestored",
     "PromptChanges",
-    "PromptFailed",
     "RestorePlan",
-    "RewindError",
     "Session",
-    "SessionBusy",
     "SessionConfig",
-    "SessionError",
-    "SessionLocked",
-    "SessionNotFound",
     "SessionStore",
     "StoredSession",
     "TitleChanged",
@@ -74,7 +60,6 @@ __all__ = [
     "TurnEnded",
     "TurnFailed",
     "TurnStop",
-    "UnusableCwd",
     "UsageChanged",
     "UserImage",
     "UserResource",
@@ -87,14 +72,6 @@ __getattr__ = lazy_names(
     {
         "DEFAULT_MAX_STEPS": "tether.session.config",
         "SessionConfig": "tether.session.config",
-        "CorruptLog": "tether.session.errors",
-        "PromptFailed": "tether.session.errors",
-        "SessionBusy": "tether.session.errors",
-        "SessionError": "tether.session.errors",
-        "SessionLocked": "tether.session.errors",
-        "SessionNotFound": "tether.session.errors",
-        "UnusableCwd": "tether.session.errors",
-        "RewindError": "tether.session.errors",
         "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",
         "RestorePlan": "tether.session.rewind.plan",

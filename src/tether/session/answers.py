@@ -8,8 +8,8 @@ import asyncio
 from collections.abc import Callable
 
 from tether.content import TextContent
-from tether.errors import ToolError
-from tether.models.base import Completed, Model, ModelError, ModelRequest
+from tether.errors import ModelError, ToolError
+from tether.models.base import Completed, Model, ModelRequest
 from tether.models.messages import UserMessage
 from tether.models.script import ScriptModel
 from tether.session.calls import close_stream

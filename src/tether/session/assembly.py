@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
 from tether.session.config import SessionConfig

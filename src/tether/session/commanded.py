@@ -25,14 +25,15 @@ from pathlib import Path
 from typing import Protocol
 
 from tether.content import ContentBlock, TextContent
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError, RuleError
+from tether.models.base import Model
 from tether.session.children import ANTHROPIC_TIERS
 from tether.session.mentions import attachments
 from tether.session.runner import trusted
 from tether.session.session import Session
 from tether.session.shell import run_shell
 from tether.session.updates import ClientUpdate
-from tether.settings import Rule, RuleError, SettingsSource
+from tether.settings import Rule, SettingsSource
 from tether.settings.rules import parse_rule
 
 __all__ = ["CommandFile", "CommandPrompt", "prepare_command", "shell_lines"]

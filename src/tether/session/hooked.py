@@ -59,7 +59,7 @@ from tether.session.log.events import HookRunEvent
 from tether.session.replay import hook_update
 from tether.session.updates import ClientUpdate
 from tether.settings.schema import HookEvent
-from tether.tools.access import UnsandboxedAccess
+from tether.tools.access import HookVerdict, UnsandboxedAccess
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
 
@@ -161,9 +161,11 @@ class SessionHooks:
         if not self.child:
             await self._run("SessionStart", {"source": "compact"}, subject="compact")
 
-    async def before_call(self, call_id: str, name: str, arguments: str) -> ToolResult | None:
-        """`PreToolUse`: the error result when a hook refuses the call; otherwise the gate
-        hears whether a hook allows it or asks (see `forget`)."""
+    async def before_call(
+        self, call_id: str, name: str, arguments: str
+    ) -> ToolResult | HookVerdict | None:
+        """`PreToolUse`: the error result when a hook refuses the call; otherwise whether a
+        hook allows it or asks, which goes with the call to the gate (`None`: neither)."""
         # From now on a change to what an unsandboxed hook runs may be this call's doing.
         self.engine.guard.arm()
         self._calls[call_id] = (name, arguments)
@@ -182,14 +184,13 @@ class SessionHooks:
         asking = [run for run in runs if run.decision == "ask"]
         if asking:
             why = "; ".join(_said(run) for run in asking)
-            self._gate.hook_decision(call_id, "ask", f"the PreToolUse hook asks ({why})")
-        elif any(run.decision == "allow" for run in runs):
-            self._gate.hook_decision(call_id, "allow")
+            return HookVerdict("ask", f"the PreToolUse hook asks ({why})")
+        if any(run.decision == "allow" for run in runs):
+            return HookVerdict("allow")
         return None
 
     def forget(self, call_id: str) -> None:
-        """The call ran: what its hooks told the gate no longer holds."""
-        self._gate.hook_decision(call_id, None)
+        """The call ran: it is no longer one whose hooks may be asked about."""
         self._calls.pop(call_id, None)
 
     async def after_call(self, call_id: str, name: str, arguments: str, result: ToolResult) -> None:

@@ -10,20 +10,13 @@ from dataclasses import replace
 from typing import assert_never
 
 from tether.content import TextContent
-from tether.models.base import (
-    Completed,
-    ContextOverflow,
-    Model,
-    ModelError,
-    TextDelta,
-    ThinkingDelta,
-)
+from tether.errors import ContextOverflow, ModelError, PromptFailed
+from tether.models.base import Completed, Model, TextDelta, ThinkingDelta
 from tether.models.messages import FinishReason, ThinkingLevel
 from tether.models.thinking import raised
 from tether.session.calls import close_stream, unique_ids
 from tether.session.context.compaction import compact_command, summary_point
 from tether.session.context.window import Context
-from tether.session.errors import PromptFailed
 from tether.session.hooked import SessionHooks
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (

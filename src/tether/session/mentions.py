@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
 from tether.content import TextContent, context_block
-from tether.errors import ToolError
+from tether.errors import ToolError, UnreadableFile
 from tether.tools.workspace import Workspace
 
 __all__ = ["MAX_ATTACHED", "attachments"]

@@ -24,6 +24,7 @@ from tether.session.log.events import (
     UsageEvent,
     UserMessageEvent,
 )
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.log.workspace_events import (
     CheckpointEvent,
     CommandEvent,
@@ -37,7 +38,6 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
 from tether.session.thoughts import ThoughtClock
 from tether.session.updates import (
     AgentText,

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tether.policy import PermissionOutcome, PolicyGate
+from tether.policy import PolicyGate
 from tether.session.calls import PreparedCall, finished, prepare
 from tether.session.context.system_prompt import Reminder, Reminders
 from tether.session.hooked import SessionHooks
@@ -15,7 +15,7 @@ from tether.session.log.eventlog import EventLog
 from tether.session.log.events import Event, ToolCallEvent, ToolCallRecord, ToolResultEvent
 from tether.session.observed import observations_from
 from tether.session.updates import ClientUpdate, ToolCallPartial
-from tether.tools.access import Access
+from tether.tools.access import HookVerdict, PermissionOutcome
 from tether.tools.answer import Answerer
 from tether.tools.arguments import canonical_text
 from tether.tools.bash.jobs import Jobs
@@ -76,8 +76,6 @@ class CallRunner:
             user_dir=user_dir,
         )
         self._pending: dict[str, PreparedCall] = {}
-        self._outcomes: dict[str, PermissionOutcome] = {}
-        gate.on_outcome = self._settled
 
     async def run(
         self, records: Sequence[ToolCallRecord], emit: OnUpdate, cancelled: asyncio.Event
@@ -141,11 +139,13 @@ class CallRunner:
             return
         assert call.tool is not None and call.args is not None
         hooks = self.hooks
+        hook: HookVerdict | None = None
         if hooks is not None:
-            refused = await hooks.before_call(call.id, call.name, call.arguments)
-            if refused is not None:
-                self._record(call, refused, emit)
+            said = await hooks.before_call(call.id, call.name, call.arguments)
+            if isinstance(said, ToolResult):
+                self._record(call, said, emit)
                 return
+            hook = said
 
         def report(view: ToolResultView) -> None:
             emit(ToolCallPartial(tool_call_id=call.id, view=view))
@@ -160,6 +160,7 @@ class CallRunner:
             delegate=self.delegate,
             answerer=self.answerer,
             jobs=self.jobs,
+            hook=hook,
         )
         try:
             result = await invoke(call.tool, call.args, ctx)
@@ -172,15 +173,24 @@ class CallRunner:
         if hooks is not None:
             await hooks.after_call(call.id, call.name, call.arguments, result)
         reminder = None if result.is_error else self._reminders.after(ctx.shown)
-        self._record(call, result, emit, ctx.observations.recorded or (), reminder)
+        self._record(
+            call,
+            result,
+            emit,
+            observed=ctx.observations.recorded or (),
+            reminder=reminder,
+            permission=ctx.permission,
+        )
 
     def _record(
         self,
         call: PreparedCall,
         result: ToolResult,
         emit: OnUpdate,
+        *,
         observed: Sequence[FileVersion] = (),
         reminder: Reminder | None = None,
+        permission: PermissionOutcome | None = None,
     ) -> None:
         meta = result.meta
         try:
@@ -197,16 +207,11 @@ class CallRunner:
                 reminder=reminder[0] if reminder else None,
                 reminder_sources=tuple(str(p) for p in reminder[1]) if reminder else None,
                 observed=tuple(observed) or None,
-                permission=self._outcomes.pop(call.id, None),
+                permission=permission,
             )
         )
         del self._pending[call.id]
         emit(finished(call, event))
-
-    def _settled(self, access: Access, outcome: PermissionOutcome) -> None:
-        # A call may ask more than once; the last answer is the one that decided it.
-        if access.tool_call_id:
-            self._outcomes[access.tool_call_id] = outcome
 
 
 def _reminded(events: Sequence[Event]) -> set[Path]:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tether.agents import AgentCatalog, load_agents
-from tether.checkpoints import CheckpointError
 from tether.content import ContentBlock
+from tether.errors import CheckpointError, SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
@@ -22,7 +22,6 @@ from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
 from tether.session.context.window import Context
-from tether.session.errors import SessionBusy
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (
@@ -35,6 +34,7 @@ from tether.session.log.events import (
     TurnStop,
     UserMessageEvent,
 )
+from tether.session.log.shown import ShownBlock
 from tether.session.log.store import SessionStore
 from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
@@ -44,7 +44,6 @@ from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.restoring import recover_restore
 from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
-from tether.session.shown import ShownBlock
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule

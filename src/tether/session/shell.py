@@ -24,12 +24,11 @@ from pydantic import JsonValue
 
 from tether.content import TextContent
 from tether.errors import PermissionDenied
-from tether.policy import PermissionOutcome
 from tether.session.calls import finished, prepare
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.session import Session
 from tether.session.updates import ClientUpdate, ToolCallPartial
-from tether.tools.access import Access, CommandAccess, Gate
+from tether.tools.access import Access, CommandAccess, Gate, HookVerdict, PermissionOutcome
 from tether.tools.context import ToolContext
 from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.planning import PlanVerdict
@@ -78,36 +77,26 @@ async def run_shell(
     # Presented from the logged call, as a replay presents it: the cards are the same.
     call = prepare(session.tools, logged, str(session.cwd))
     emit(call.started())
-    outcomes: list[PermissionOutcome] = []
+    permission: PermissionOutcome | None = None
     if call.rejected is not None or call.args is None:
         result = call.rejected or ToolResult.error("the command could not be run")
     else:
-        gate = session.gate
-        before = gate.on_outcome
-
-        def settled(access: Access, outcome: PermissionOutcome) -> None:
-            outcomes.append(outcome)
-
-        # Nothing else runs meanwhile: the command settles its own question, if asked.
-        gate.on_outcome = settled
-        try:
-            ctx = ToolContext(
-                workspace=session.workspace,
-                gate=_YourOwn(gate) if typed else gate,
-                cancelled=cancelled,
-                report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
-                tool_call_id=call.id,
-            )
-            result = await invoke(tool, call.args, ctx)
-        finally:
-            gate.on_outcome = before
+        ctx = ToolContext(
+            workspace=session.workspace,
+            gate=_YourOwn(session.gate) if typed else session.gate,
+            cancelled=cancelled,
+            report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
+            tool_call_id=call.id,
+        )
+        result = await invoke(tool, call.args, ctx)
+        permission = ctx.permission
     event = session.record_result(
         ToolResultEvent(
             tool_call_id=call.id,
             content=result.content,
             is_error=result.is_error,
             meta=_plain(result.meta),
-            permission=outcomes[-1] if outcomes else None,
+            permission=permission,
         )
     )
     emit(finished(call, event))
@@ -120,14 +109,18 @@ class _YourOwn:
     def __init__(self, session_gate: Gate) -> None:
         self._session_gate = session_gate
 
-    async def authorize(self, access: Access) -> None:
-        """Allow, unless the command would run outside a sandbox the session has."""
+    async def authorize(
+        self, access: Access, hook: HookVerdict | None = None
+    ) -> PermissionOutcome | None:
+        """Allow, asking no one, unless the command would run outside a sandbox the session
+        has."""
         if isinstance(access, CommandAccess) and access.sandbox_problem:
             raise PermissionDenied(
                 f"The sandbox cannot start ({access.sandbox_problem}); a command typed with ! "
                 "runs in the session's sandbox. Start tether with --sandbox off to run it "
                 "without one"
             )
+        return None
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What the session's rules hide from a search (bash asks nothing of it)."""

@@ -14,8 +14,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
 from tether.figures import duration, short_tokens
-from tether.policy.asker import PermissionOutcome
 from tether.session.log.events import CompactionMethod, TurnStop
+from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
     CommandAnswered,
@@ -23,7 +23,7 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.session.shown import EmbeddedResource, ResourceLink
+from tether.tools.access import PermissionOutcome
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView, ToolResultView

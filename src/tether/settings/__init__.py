@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from tether.settings.files import Layer, SettingsError, SettingsProblem
+    from tether.settings.files import Layer, SettingsProblem
     from tether.settings.loaded import Settings, load_settings
     from tether.settings.matcher import (
         Allow,
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         Use,
         Verdict,
     )
-    from tether.settings.rules import Rule, RuleError, RuleKind
+    from tether.settings.rules import Rule, RuleKind
     from tether.settings.sources import (
         LOCAL_FILE,
         PROJECT_FILE,
@@ -51,12 +51,10 @@ __all__ = [
     "Layer",
     "NoRule",
     "Rule",
-    "RuleError",
     "RuleKind",
     "SandboxSettings",
     "Scope",
     "Settings",
-    "SettingsError",
     "SettingsFlags",
     "SettingsProblem",
     "SettingsSource",
@@ -73,7 +71,6 @@ __getattr__ = lazy_names(
     __name__,
     {
         "Layer": "tether.settings.files",
-        "SettingsError": "tether.settings.files",
         "SettingsProblem": "tether.settings.files",
         "HookEntry": "tether.settings.values",
         "SandboxSettings": "tether.settings.values",
@@ -93,7 +90,6 @@ __getattr__ = lazy_names(
         "Use": "tether.settings.matcher",
         "Verdict": "tether.settings.matcher",
         "Rule": "tether.settings.rules",
-        "RuleError": "tether.settings.rules",
         "RuleKind": "tether.settings.rules",
         "LOCAL_FILE": "tether.settings.sources",
         "PROJECT_FILE": "tether.settings.sources",

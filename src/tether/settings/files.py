@@ -22,7 +22,8 @@ from typing import Any, NoReturn, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import RuleError, SettingsError, UnreadableFile
 from tether.jsontext import strip_jsonc
 from tether.models.messages import ThinkingLevel
 from tether.models.thinking import parse_level
@@ -35,7 +36,7 @@ from tether.settings.claude import (
     unsupported_reason,
 )
 from tether.settings.modes import PolicyMode, is_mode
-from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
+from tether.settings.rules import Rule, RuleKind, parse_rule
 from tether.settings.schema import (
     CLAUDE_EVENTS_NOT_RUN,
     CLAUDE_HOOK_KEYS_IGNORED,
@@ -70,10 +71,6 @@ _KEYS = (
 _PERMISSION_KEYS = ("allow", "ask", "deny", "defaultMode", "additionalDirectories")
 _CLAUDE_PERMISSION_KEYS = (*_PERMISSION_KEYS, "disableBypassPermissionsMode")
 _HOOK_GROUP = TypeAdapter(HookGroup)
-
-
-class SettingsError(ValueError):
-    """A settings file that cannot be used; the message names it and says why."""
 
 
 @dataclass(frozen=True)

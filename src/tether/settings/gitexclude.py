@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.errors import ToolError
+from tether.bounded import read_bounded_text
+from tether.errors import ToolError, UnreadableFile
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["exclude_from_git", "git_dir"]

@@ -16,14 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from tether.errors import RuleError, SettingsError
 from tether.home import claude_home
 from tether.models.messages import ThinkingLevel
-from tether.settings.files import Layer, SettingsError, SettingsProblem, read_layer
+from tether.settings.files import Layer, SettingsProblem, read_layer
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.merge import Merge
 from tether.settings.modes import PolicyMode
 from tether.settings.paths import PathPattern
-from tether.settings.rules import Rule, RuleError, RuleKind, parse_rule
+from tether.settings.rules import Rule, RuleKind, parse_rule
 from tether.settings.schema import ModelEntry, SandboxSection
 from tether.settings.sources import FLAGS, SettingsSource, setting_sources
 from tether.settings.trust import TRUSTED_FILES, TrustStore, fingerprint

@@ -9,14 +9,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tether.errors import LockTimeout
+
 __all__ = ["LOCK_WAIT", "LockTimeout", "locked"]
 
 LOCK_WAIT = 30.0
 """Seconds to wait for another writer before giving up (writers hold it for milliseconds)."""
-
-
-class LockTimeout(OSError):
-    """Another process held the lock for longer than `LOCK_WAIT`."""
 
 
 @contextmanager

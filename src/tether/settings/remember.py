@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.errors import ToolError
-from tether.settings.files import SettingsError
+from tether.bounded import read_bounded_text
+from tether.errors import RememberFailed, SettingsError, ToolError, UnreadableFile
 from tether.settings.gitexclude import exclude_from_git
 from tether.settings.jsonedit import add_allow_rules
 from tether.settings.loaded import load_settings
@@ -25,10 +24,6 @@ from tether.settings.trust import TrustStore, workspace_fingerprint
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["RememberFailed", "remember_rules"]
-
-
-class RememberFailed(OSError):
-    """The rules could not be written; the message says why (nothing was changed)."""
 
 
 def remember_rules(root: Path, home: Path, texts: Sequence[str]) -> tuple[Rule, ...]:

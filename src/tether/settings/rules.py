@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tether.errors import RuleError
 from tether.settings.paths import PathPattern, compile_pattern
 from tether.settings.sources import SettingsSource
 
@@ -36,7 +37,6 @@ __all__ = [
     "DomainSpec",
     "NameSpec",
     "Rule",
-    "RuleError",
     "RuleKind",
     "Specifier",
     "WildcardSpec",
@@ -88,10 +88,6 @@ _HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{
 _SHELL_SYNTAX = ("&&", "||", ";", "|", "&", ">", "<", "$(", "`", "\n")
 _STAR = "\0"
 """Stands for an escaped `*` while a command rule is split into words."""
-
-
-class RuleError(ValueError):
-    """A rule that does not parse; the message says what is wrong with it."""
 
 
 @dataclass(frozen=True)

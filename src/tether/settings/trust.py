@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_json, read_bounded_text
+from tether.bounded import read_bounded_json, read_bounded_text
+from tether.errors import UnreadableFile
 from tether.settings.locking import locked
 from tether.settings.sources import CLAUDE_FILE, CLAUDE_LOCAL_FILE, LOCAL_FILE, PROJECT_FILE
 

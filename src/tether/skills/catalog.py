@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.errors import SkillFileError
 from tether.frontmatter import log_once
 from tether.instructions.files import claude_home
-from tether.skills.files import SKILL_FILE, Skill, SkillFileError, SkillScope, read_skill
+from tether.skills.files import SKILL_FILE, Skill, SkillScope, read_skill
 
 __all__ = ["MAX_SKILLS", "SKILL_DIRS", "SkillCatalog", "SkillProblem", "load_skills"]
 

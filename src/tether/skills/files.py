@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import FrontMatterError, SkillFileError, UnreadableFile
 from tether.frontmatter import (
-    FrontMatterError,
     FrontMatterField,
     FrontMatterWarning,
     parse_front_matter,
@@ -42,7 +42,6 @@ __all__ = [
     "MAX_SKILL_BYTES",
     "SKILL_FILE",
     "Skill",
-    "SkillFileError",
     "SkillScope",
     "SkillText",
     "parse_skill",
@@ -75,10 +74,6 @@ _SKILL_KEYS = frozenset(
 _GRANTS_NOTHING = "is shown and grants nothing: tether's permission rules decide"
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
-
-class SkillFileError(ValueError):
-    """A `SKILL.md` that cannot be used; the message names the file (and line) and says why."""
 
 
 @dataclass(frozen=True)

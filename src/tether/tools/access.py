@@ -3,27 +3,36 @@
 An `Access` is one of seven kinds, each with only what the policy decides on; every kind
 also has a `title` (the tool call's, for whoever is asked) and the `tool_call_id` asking,
 so a client can show the request beside its card.
+
+A `Gate` answers each: it returns how a person settled the access (`None` when no one was
+asked) or raises `PermissionDenied`, whose `outcome` says whether a person refused it. What
+`PreToolUse` hooks said of the call travels with it (`HookVerdict`), through the call's
+`ToolContext`, which keeps the outcome for the call's result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 from tether.errors import PermissionDenied
 from tether.tools.planning import PlanVerdict
 from tether.views import DiffCallView
 
 __all__ = [
+    "PERMISSION_DECISIONS",
     "Access",
     "AllowAll",
     "CommandAccess",
     "FetchAccess",
     "FileAccess",
     "Gate",
+    "HookVerdict",
     "McpAccess",
     "NamedAccess",
+    "PermissionDecision",
+    "PermissionOutcome",
     "SearchAccess",
     "UnsandboxedAccess",
 ]
@@ -141,11 +150,33 @@ Access = (
 """One operation to authorize."""
 
 
+PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
+"""A person's answer. `allow_always` lasts for the session; `allow_project` writes a rule to
+the project's `.tether/settings.local.json` (offered when such a rule can allow it)."""
+PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
+
+PermissionOutcome = PermissionDecision | Literal["refused"]
+"""How a gated access was settled: a person's decision, or `refused` with no one to ask (or
+a mode that refuses it); stored with the call's result."""
+
+
+@dataclass(frozen=True)
+class HookVerdict:
+    """What `PreToolUse` hooks said of one call, counted as a rule for that call alone:
+    `allow` as an allow rule naming it, `ask` as an ask rule (`reason`: why it asks)."""
+
+    decision: Literal["allow", "ask"]
+    reason: str = ""
+
+
 class Gate(Protocol):
     """Decides on an access; raises `PermissionDenied` with a clear message to refuse."""
 
-    async def authorize(self, access: Access) -> None:
-        """Return to allow, raise `PermissionDenied` to refuse."""
+    async def authorize(
+        self, access: Access, hook: HookVerdict | None = None
+    ) -> PermissionOutcome | None:
+        """How a person settled it (`None`: no one was asked); raise `PermissionDenied` to
+        refuse. `hook`: what the call's `PreToolUse` hooks said of it."""
         ...
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
@@ -168,8 +199,10 @@ class Gate(Protocol):
 class AllowAll:
     """A gate that allows everything (tests of one tool that are not about policy)."""
 
-    async def authorize(self, access: Access) -> None:
-        """Allow."""
+    async def authorize(
+        self, access: Access, hook: HookVerdict | None = None
+    ) -> PermissionOutcome | None:
+        """Allow, asking no one."""
         return None
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:

@@ -16,13 +16,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from tether.errors import ArgumentsError
 from tether.jsontext import parse_json
 
 __all__ = [
     "PATH_ALIASES",
     "Alias",
     "ArgumentAlias",
-    "ArgumentsError",
     "Fixed",
     "ToolArguments",
     "canonical",
@@ -60,10 +60,6 @@ ArgumentAlias = Alias | Fixed
 
 PATH_ALIASES = (Alias("file_path", "path"), Alias("filePath", "path"))
 """What Claude Code's and opencode's file tools call `path`."""
-
-
-class ArgumentsError(ValueError):
-    """Arguments that name one argument twice, or give a fixed one a value it cannot have."""
 
 
 def canonical(data: Mapping[str, Any], aliases: Sequence[ArgumentAlias]) -> dict[str, Any]:

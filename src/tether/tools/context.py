@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tether.tools.access import AllowAll, Gate
+from tether.errors import PermissionDenied
+from tether.tools.access import Access, AllowAll, Gate, HookVerdict, PermissionOutcome
 from tether.tools.answer import Answerer
 from tether.tools.delegate import Delegate
 from tether.tools.observations import FileObservations
@@ -49,3 +50,21 @@ class ToolContext:
     """Answers `web_fetch`'s questions from a page; `None` where no model may be asked."""
     jobs: Jobs | None = None
     """The session's background commands; `None` where none may run."""
+    hook: HookVerdict | None = None
+    """What the call's `PreToolUse` hooks said of it, for the gate to count."""
+    permission: PermissionOutcome | None = None
+    """How the call's last question was settled (`None`: no one was asked); the session
+    stores it with the call's result."""
+
+    async def authorize(self, access: Access) -> None:
+        """Return when the gate lets `access` go ahead; raise `PermissionDenied` saying why
+        not. How a person settled it is kept in `permission`."""
+        try:
+            outcome = await self.gate.authorize(access, self.hook)
+        except PermissionDenied as refused:
+            if refused.outcome is not None:
+                self.permission = refused.outcome
+            raise
+        if outcome is not None:
+            # A call may ask more than once; the last answer is the one that decided it.
+            self.permission = outcome

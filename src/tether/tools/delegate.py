@@ -76,12 +76,14 @@ class TokenUsage:
 
 @dataclass(frozen=True)
 class ChildProgress:
-    """Where a running child stands: its session, what it is doing now, its calls so far."""
+    """Where a running child stands: its session, what it is doing now, its calls so far,
+    and the end of what it is thinking while it thinks."""
 
     agent: str
     session_id: str
     activity: str
     tool_calls: int
+    thought: str | None = None
 
 
 @dataclass(frozen=True)

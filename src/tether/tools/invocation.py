@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
-from tether.errors import ToolError
-from tether.jsontext import TooDeep, parse_json
-from tether.tools.arguments import ArgumentsError, canonical
+from tether.errors import ArgumentsError, TooDeep, ToolError
+from tether.jsontext import parse_json
+from tether.tools.arguments import canonical
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult

@@ -15,8 +15,8 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
-from tether.skills import SkillCatalog, SkillFileError, SkillText, read_skill_text
+from tether.errors import SkillFileError, ToolError
+from tether.skills import SkillCatalog, SkillText, read_skill_text
 from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
@@ -89,7 +89,7 @@ class SkillTool(Tool[SkillArgs, SkillValue]):
             known = ", ".join(self.catalog.names()) or "(none)"
             raise ToolError(f"Unknown skill: {args.name!r}. Available skills: {known}")
         # Only a deny or an ask rule (`skill(NAME)`, Claude Code's `Skill(NAME)`) stops it.
-        await ctx.gate.authorize(NamedAccess("skill", skill.name, ctx.tool_call_id))
+        await ctx.authorize(NamedAccess("skill", skill.name, ctx.tool_call_id))
         root = ctx.workspace.cwd if skill.scope == "project" else None
         try:
             loaded = read_skill_text(skill.path, skill.scope, root=root)

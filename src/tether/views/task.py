@@ -32,7 +32,8 @@ class TaskResultView:
     `summary` is the child's final message (markdown), exactly what the parent model was given;
     `toolCalls` counts the calls the child made, `tokens` the tokens it spent (input and output,
     its own children included). A live progress card has `stopReason: running`, the calls so
-    far, and `activity`, what the child is doing now (`Read src/client.py`).
+    far, `activity`, what the child is doing now (`Read src/client.py`), and `thought`, the end
+    of what it is thinking while it thinks.
     """
 
     card: Literal["task"] = "task"
@@ -46,5 +47,8 @@ class TaskResultView:
     title: Opt[str] = None
     activity: Opt[str] = None
     """Live only: the child's current step (the title of its running call, `thinking`...)."""
+    thought: Opt[str] = None
+    """Live only: the end of the child's thought as it streams (its last 200 characters, on
+    one line), until it calls a tool or writes."""
     error: Opt[str] = None
     """Why the child failed (`stopReason: error`), in its own words."""

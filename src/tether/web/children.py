@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import assert_never
 
 from tether.acp.calls import SessionCalls
+from tether.errors import SessionError
 from tether.session import AgentText, ClientUpdate, SessionStore, TitleChanged, UsageChanged
-from tether.session.errors import SessionError
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.web.client import SendToPage

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tether.bounded import UnreadableFile, read_bounded_text
-from tether.errors import ToolError
+from tether.bounded import read_bounded_text
+from tether.errors import BadKeys, ToolError, UnreadableFile
 from tether.jsontext import parse_json
 from tether.tools.fs.atomic import atomic_write
 
@@ -32,10 +32,6 @@ KEYS_FILE = "agent-keys.json"
 _LIMIT = 256 * 1024
 """The file holds a few keys; anything larger is not one tether wrote."""
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class BadKeys(ValueError):
-    """The keys file cannot be read or written as it is; the message names it and why."""
 
 
 def valid_env_name(name: str) -> bool:

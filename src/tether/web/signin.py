@@ -17,9 +17,10 @@ from acp import RequestError
 from acp.client.connection import ClientSideConnection
 from pydantic import ValidationError
 
+from tether.errors import BadKeys
 from tether.web.client import SendToPage
 from tether.web.failures import reason
-from tether.web.keys import AgentKeys, BadKeys, SavedSignIn
+from tether.web.keys import AgentKeys, SavedSignIn
 from tether.web.protocol import ErrorMessage, Ready, SignIn, SignInMethod, SignInResult
 
 __all__ = ["AUTH_REQUIRED", "SignIns"]

@@ -11,7 +11,8 @@ import re
 import secrets
 from pathlib import Path
 
-from tether.bounded import UnreadableFile, read_bounded_text
+from tether.bounded import read_bounded_text
+from tether.errors import UnreadableFile
 from tether.tools.fs.atomic import atomic_write
 
 __all__ = ["TOKEN_FILE", "web_token"]

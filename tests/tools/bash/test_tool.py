@@ -26,6 +26,7 @@ from tether.tools import (
     invoke,
     parse_arguments,
 )
+from tether.tools.access import HookVerdict
 from tether.tools.bash import BashArgs, BashTool, BashValue
 from tether.tools.bash.group import Member
 from tether.tools.bash.output import OutputCapture
@@ -383,7 +384,7 @@ async def test_permission_refused_is_an_error_and_nothing_runs(tmp_path: Path) -
     class Refuse:
         planning = False
 
-        async def authorize(self, access: Access) -> None:
+        async def authorize(self, access: Access, hook: HookVerdict | None = None) -> None:
             asked.append(access)
             raise PermissionDenied("the person refused to run this command")
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tether.policy import PermissionDecision, PermissionQuestion
+from tether.policy import PermissionQuestion
 from tether.tools import Tool, ToolContext, ToolResult, Workspace, invoke
-from tether.tools.access import Gate
+from tether.tools.access import Gate, PermissionDecision
 from tether.tools.fs.read import ReadArgs, ReadTool
 
 

@@ -22,6 +22,7 @@ from tether.tools import (
     parse_arguments,
     result_view,
 )
+from tether.tools.access import HookVerdict
 from tether.tools.card_context import CardContext
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.fs.read_file import SEGMENT_BYTES
@@ -45,7 +46,7 @@ class RecordingGate:
         self.accesses: list[Access] = []
         self.refuse = refuse
 
-    async def authorize(self, access: Access) -> None:
+    async def authorize(self, access: Access, hook: HookVerdict | None = None) -> None:
         """Record, then allow or refuse."""
         self.accesses.append(access)
         assert isinstance(access, FileAccess)

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from tether.policy import PermissionQuestion, PolicyGate
-from tether.policy.asker import PermissionDecision
 from tether.tools import ToolContext, Workspace, invoke, parse_arguments
+from tether.tools.access import PermissionDecision
 from tether.tools.base import Tool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool

@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from tether.policy import PermissionDecision, PermissionQuestion, PolicyGate
+from tether.policy import PermissionQuestion, PolicyGate
 from tether.policy.modes import PolicyMode
 from tether.tools import Gate, ToolContext, ToolResult, Workspace, invoke
+from tether.tools.access import PermissionDecision
 from tether.tools.search import GlobArgs, GlobTool, GrepArgs, GrepTool
 
 

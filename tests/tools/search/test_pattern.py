@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.tools.search.support import write
-from tether.tools.search.pattern import GlobError, PathPattern
+from tether.errors import GlobError
+from tether.tools.search.pattern import PathPattern
 from tether.tools.search.rg import rg_binary
 
 NAMES = [

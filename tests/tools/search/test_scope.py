@@ -13,6 +13,7 @@ import pytest
 
 from tests.tools.search.support import context, glob, grep, write
 from tether.tools import Access
+from tether.tools.access import HookVerdict
 
 
 class Swapper:
@@ -22,7 +23,7 @@ class Swapper:
         self.path = path
         self.target = target
 
-    async def authorize(self, access: Access) -> None:
+    async def authorize(self, access: Access, hook: HookVerdict | None = None) -> None:
         """Swap, then allow."""
         self.path.rename(self.path.with_name(self.path.name + ".old"))
         self.path.symlink_to(self.target)

@@ -11,19 +11,11 @@ from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments
+from tether.errors import BadArguments
 from tether.policy import MODES
 from tether.session import DEFAULT_MAX_STEPS
 
 __all__ = ["BadArguments", "add_arguments", "parse"]
-
-
-class BadArguments(Exception):
-    """The arguments do not parse; `usage` and `message` are what argparse would print."""
-
-    def __init__(self, usage: str, message: str) -> None:
-        super().__init__(message)
-        self.usage = usage
-        self.message = message
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

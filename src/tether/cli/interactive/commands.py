@@ -31,10 +31,10 @@ from tether.cli.interactive.sessions import age, resumable
 from tether.cli.interactive.usage import render_usage, usage_by_model
 from tether.cli.printer import Printer
 from tether.cli.status import StatusLine
+from tether.errors import SessionError
 from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
 from tether.models.thinking import parse_level
-from tether.session import SessionError
 from tether.session.usage import usage_report
 
 __all__ = ["KEYS", "TERMINAL", "page"]
@@ -239,7 +239,10 @@ async def _page(conversation: Conversation, text: str) -> None:
     if pager is None or not isinstance(scrollback, Scrollback):
         scrollback.write(text)
         return
-    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    # F: a text that fits on the screen is printed as it is. No X: less then takes the
+    # alternate screen and gives it back on `q`, so its last page is not left in the
+    # scrollback (less sends no init for a text it prints whole).
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FR")}
 
     def run() -> None:
         try:

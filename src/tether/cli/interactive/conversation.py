@@ -27,8 +27,9 @@ from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
 from tether.cli.printer import Printer
 from tether.commands import Command
+from tether.errors import ModelError
 from tether.figures import short_tokens
-from tether.models.base import Model, ModelError
+from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import (
@@ -238,8 +239,11 @@ class Conversation:
     # Output.
 
     def say(self, renderable: RenderableType) -> None:
-        """Print into the scrollback."""
-        self.printer.close()
+        """Print into the scrollback. While a turn runs (`/usage` typed as the model writes)
+        the text streaming in stays live under the spinner: printed now, it would cut the
+        reply in two around what is said."""
+        if self.session is None or not self.session.running:
+            self.printer.close()
         self.console.print(renderable)
 
     def notice(self, message: str, style: str = "dim") -> None:

@@ -20,7 +20,8 @@ from tether.cli.interactive.conversation import Conversation, command_entries
 from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.surface import ScreenSurface
 from tether.cli.interactive.turn import run_bang, send_prompt
-from tether.commands import CommandError, resolve
+from tether.commands import resolve
+from tether.errors import CommandError
 from tether.surface.dispatch import dispatch
 
 __all__ = ["IMMEDIATE", "Lines"]

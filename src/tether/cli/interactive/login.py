@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 from tether.cli.interactive.conversation import Conversation, model_label
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.model_args import missing_key
-from tether.models.base import Model, ModelError
+from tether.errors import ModelError
+from tether.models.base import Model
 from tether.models.credentials import (
     STORED_SOURCE,
     credentials_path,

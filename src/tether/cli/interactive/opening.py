@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from tether.cli.interactive.conversation import Conversation
-from tether.session import SessionError
+from tether.errors import SessionError
 
 __all__ = ["open_first"]
 

@@ -16,16 +16,16 @@ from collections.abc import Iterator, Sequence
 from rich.console import Console
 
 from tether.cli.asker import TerminalAsker
-from tether.cli.interactive.arguments import BadArguments
 from tether.cli.interactive.slash import unknown_command
-from tether.cli.interactive.workbench import StartupError, Workbench, load
+from tether.cli.interactive.workbench import Workbench, load
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles
 from tether.cli.run_surface import run_command_or_prompt
 from tether.commands import load_commands
+from tether.errors import BadArguments, SessionError, StartupError
 from tether.policy import PermissionQuestion
-from tether.session import Session, SessionConfig, SessionError
+from tether.session import Session, SessionConfig
 
 __all__ = ["run_plain"]
 

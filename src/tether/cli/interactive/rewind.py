@@ -16,7 +16,8 @@ from rich.text import Text
 from tether.cli.interactive.picker import Choice, Picker
 from tether.cli.rewinding import conflict_diff
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, PromptChanges, Session, SessionError
+from tether.errors import RewindError, SessionError
+from tether.session import Conflict, PromptChanges, Session
 from tether.session.rewind.conflicts import KEEP, KEPT, TAKE
 from tether.session.rewind.plan import counted
 from tether.session.rewind.rewinder import Forked, Listing, Restored
@@ -36,8 +37,15 @@ WHAT: tuple[tuple[What, str, str], ...] = (
 """What a rewind may restore, as the picker offers it."""
 
 
-async def checkpoint_command(conversation: Conversation, command: CheckpointCommand) -> None:
-    """Run one checkpoint command against the conversation's session."""
+async def checkpoint_command(
+    conversation: Conversation, command: CheckpointCommand, typed: str
+) -> None:
+    """Run one checkpoint command against the conversation's session.
+
+    What it did goes into the log as the command that does it (`/rewind 2` for a prompt
+    picked from `/rewind`'s list, `/fork 2` for its conversation), with tether's answer, as
+    ACP and `tether run` log theirs: `tether show` and a client's `session/load` show it.
+    """
     session = conversation.session
     if session is None:
         conversation.notice(f"/{command.action}: no session yet, nothing to go back to")
@@ -46,9 +54,13 @@ async def checkpoint_command(conversation: Conversation, command: CheckpointComm
         if command.action == "rewind":
             await _rewind(conversation, session, command.prompt)
         else:
-            await _done(
-                conversation, await session.rewind.run(command, ScreenConflicts(conversation))
-            )
+            asker = ScreenConflicts(conversation)
+            done = await session.rewind.run(command, asker, typed=typed)
+            await _done(conversation, session, done, typed)
+    except RewindError as exc:
+        if conversation.session is session:
+            session.rewind.answer(typed, f"Cannot {command.action}: {exc}\n")
+        conversation.notice(f"/{command.action}: {exc}", "red")
     except SessionError as exc:
         conversation.notice(f"/{command.action}: {exc}", "red")
 
@@ -83,26 +95,31 @@ async def _rewind(conversation: Conversation, session: Session, number: int | No
     asker = ScreenConflicts(conversation)
     what_ = WHAT[what][0]
     if what_ in ("code", "both"):
-        await _done(
-            conversation, await session.rewind.run(CheckpointCommand("rewind", number), asker)
-        )
+        typed = f"/rewind {number}"
+        done = await session.rewind.run(CheckpointCommand("rewind", number), asker, typed=typed)
+        await _done(conversation, session, done, typed)
     if what_ in ("conversation", "both"):
-        await _done(
-            conversation,
-            await session.rewind.run(CheckpointCommand("fork", number), asker),
-            chosen.text,
-        )
+        done = await session.rewind.run(CheckpointCommand("fork", number), asker)
+        await _done(conversation, session, done, f"/fork {number}", chosen.text)
 
 
 async def _done(
-    conversation: Conversation, done: Restored | Listing | Forked, text: str = ""
+    conversation: Conversation,
+    session: Session,
+    done: Restored | Listing | Forked,
+    typed: str,
+    text: str = "",
 ) -> None:
-    """Show what a command did; after a fork, continue in it (with `text` in the input)."""
+    """Show what a command did; after a fork, continue in it (with `text` in the input),
+    its id and `typed` kept in the log of the session it came from."""
     match done:
         case Restored(notice=notice):
             conversation.printer(notice)
             conversation.printer.close()
         case Forked(session_id=forked, source_id=original, prompt=number):
+            at = f"before prompt {number}" if number else "as it is now"
+            said = f"Forked this session {at} as {forked}: tether --resume {forked}\n"
+            session.rewind.answer(typed, said, fork=forked, prompt=number)
             await conversation.continue_in(forked, text)
             where = f"before prompt {number}" if number else "as it was"
             conversation.notice(

@@ -33,13 +33,13 @@ from prompt_toolkit.layout.processors import (
     Transformation,
     TransformationInput,
 )
-from prompt_toolkit.output import create_output
-from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import SearchToolbar
 
 from tether.cli.interactive.completion import PromptCompleter, menu_fragments, menu_height
+from tether.cli.interactive.output import terminal_output
 from tether.cli.interactive.picker import Picker
+from tether.cli.interactive.reflow import RewrappingApplication
 from tether.cli.interactive.statusbar import StatusFacts, status_fragments
 
 __all__ = ["INPUT_ROWS", "STYLE", "Screen"]
@@ -177,12 +177,11 @@ class Screen:
                 ),
             ]
         )
-        output = create_output()
-        if isinstance(output, Vt100_Output):
-            # Without asking where the cursor is, the screen takes the rows it needs rather
-            # than every row down to the bottom of the terminal: each redraw stays small.
-            output.enable_cpr = False
-        self.app: Application[int] = Application(
+        output = terminal_output()
+        # Without asking where the cursor is, the screen takes the rows it needs rather
+        # than every row down to the bottom of the terminal: each redraw stays small.
+        output.enable_cpr = False
+        self.app: Application[int] = RewrappingApplication(
             output=output,
             layout=Layout(body, focused_element=self.input_window),
             key_bindings=keys,

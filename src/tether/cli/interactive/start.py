@@ -133,8 +133,8 @@ def _load(argv: Sequence[str], scrollback: Scrollback) -> Workbench | tuple[int,
     """
     from rich.console import Console
 
-    from tether.cli.interactive.arguments import BadArguments
-    from tether.cli.interactive.workbench import StartupError, load
+    from tether.cli.interactive.workbench import load
+    from tether.errors import BadArguments, StartupError
 
     # Here rather than on the event loop's thread, where importing would freeze the screen.
     for module in _LOADED:

@@ -66,7 +66,7 @@ class ScreenSurface:
 
     async def checkpoint(self, command: CheckpointCommand) -> None:
         """The rewind pickers, the conflicts asked one by one."""
-        await checkpoint_command(self.conversation, command)
+        await checkpoint_command(self.conversation, command, self.typed)
 
     async def terminal(self, command: TerminalCommand) -> None:
         """The handler registered for the catalog entry."""

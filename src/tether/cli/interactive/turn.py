@@ -16,12 +16,13 @@ from tether.cli.interactive.conversation import Conversation
 from tether.cli.mcp import CliMcp
 from tether.cli.model_args import missing_key
 from tether.content import ContentBlock, TextContent
+from tether.errors import PromptFailed, SessionError
 from tether.models.retry import retry_notices
-from tether.session import PromptFailed, Session, SessionError
+from tether.session import Session
 from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
+from tether.session.log.shown import ShownBlock
 from tether.session.mentions import attachments
 from tether.session.shell import run_shell
-from tether.session.shown import ShownBlock
 
 __all__ = ["run_bang", "send_prompt"]
 

@@ -24,19 +24,16 @@ from tether.cli.settings_args import (
     settings_flags,
 )
 from tether.commands import Command, load_commands
+from tether.errors import SettingsError, StartupError
 from tether.models.base import Model
 from tether.policy import PermissionAsker, PolicyMode, settle_trust
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
-from tether.settings import Settings, SettingsError, load_settings
+from tether.settings import Settings, load_settings
 from tether.settings.report import claude_file_lines
 from tether.surface import Launch, first_model, session_config
 
 __all__ = ["StartupError", "Workbench", "load"]
-
-
-class StartupError(Exception):
-    """The session cannot start (a bad flag value, a missing key); the message says why."""
 
 
 @dataclass
@@ -106,7 +103,7 @@ def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Wor
     screen can ask (`Workbench.settle_trust`). A model with no key is an error unless
     `keyless` (the screen then asks for one).
     """
-    from tether.models.base import ModelError
+    from tether.errors import ModelError
 
     args = parse(argv)
     cwd = (args.cwd or Path.cwd()).resolve()

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.errors import GlobError
 from tether.instructions import (
     AGENTS_FILE,
     MAX_FILE_CHARS,
@@ -27,7 +28,7 @@ from tether.session.context.system_rules import (
     instructions_rule,
 )
 from tether.tools.registry import ToolRegistry
-from tether.tools.search.pattern import GlobError, PathPattern
+from tether.tools.search.pattern import PathPattern
 from tether.tools.workspace import Workspace
 
 __all__ = [

@@ -8,16 +8,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import assert_never
 
+from tether.errors import ModelError
 from tether.instructions import Instructions, load_instructions
-from tether.models.base import (
-    Completed,
-    Model,
-    ModelError,
-    ModelRequest,
-    TextDelta,
-    ThinkingDelta,
-    Usage,
-)
+from tether.models.base import Completed, Model, ModelRequest, TextDelta, ThinkingDelta, Usage
 from tether.models.catalog import ModelInfo, cost_of, model_info
 from tether.models.messages import AssistantMessage, ToolSpec
 from tether.policy import PolicyMode

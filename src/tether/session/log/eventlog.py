@@ -18,8 +18,8 @@ from typing import IO, TypeVar
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
+from tether.errors import CorruptLog, SessionLocked, UnusableCwd
 from tether.session._gc import gc_paused
-from tether.session.errors import CorruptLog, SessionLocked, UnusableCwd
 from tether.session.log.events import (
     EVENT,
     HEADER,

@@ -10,16 +10,16 @@ from pydantic.dataclasses import dataclass
 from tether.content import ContentBlock
 from tether.hooks.record import HookDecision
 from tether.models.messages import FinishReason
-from tether.policy.asker import PermissionOutcome
 from tether.session.log.parent import ParentLink
+from tether.session.log.shown import ShownBlock
 from tether.session.log.workspace_events import (
     CheckpointEvent,
     CommandEvent,
     RestoreEvent,
     TrustEvent,
 )
-from tether.session.shown import ShownBlock
 from tether.settings.schema import HookEvent
+from tether.tools.access import PermissionOutcome
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
 

@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from tether.session.errors import CorruptLog
+from tether.errors import CorruptLog
 
 __all__ = ["MAX_HEADER_BYTES", "read_log_bytes"]
 

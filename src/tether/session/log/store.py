@@ -12,21 +12,22 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tether.errors import RewindError, SessionNotFound
 from tether.home import data_dir
 from tether.jsontext import parse_json
-from tether.session.errors import SessionNotFound
 from tether.session.log.parent import ParentLink
 from tether.session.log.raw import read_log_bytes
 
 if TYPE_CHECKING:
     from tether.session.log.eventlog import EventLog, LogContents
-    from tether.session.log.events import SessionHeader
+    from tether.session.log.events import Event, SessionHeader
 
-__all__ = ["SessionStore", "StoredSession", "data_dir"]
+__all__ = ["SessionStore", "StoredSession", "data_dir", "fork_cut"]
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,6 @@ class SessionStore:
         events before prompt `prompt` (`None`: every finished prompt); its header says so."""
         from tether.session.log.eventlog import EventLog, now
         from tether.session.log.events import ForkPoint, SessionHeader
-        from tether.session.rewind.plan import fork_cut
 
         contents = self.read(source_id)
         cut = fork_cut(contents.events, prompt)
@@ -325,3 +325,17 @@ def _parent(link: object) -> ParentLink | None:
     if not isinstance(parent_id, str) or not isinstance(call_id, str):
         return None
     return ParentLink(id=parent_id, call_id=call_id)
+
+
+def fork_cut(events: Sequence[Event], prompt: int | None) -> int:
+    """How many events a fork before prompt `prompt` copies (`None`: all finished prompts)."""
+    from tether.session.log.events import TurnEnd, TurnStart
+
+    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
+    if prompt is None:
+        ended = not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :])
+        return len(events) if ended else starts[-1]
+    if not 1 <= prompt <= len(starts):
+        have = f"prompts 1-{len(starts)}" if starts else "no prompts yet"
+        raise RewindError(f"cannot fork before prompt {prompt}: the session has {have}")
+    return starts[prompt - 1]

@@ -14,8 +14,8 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.checkpoints import CheckpointError, Snapshot, SnapshotStore, open_store
-from tether.errors import ToolError
+from tether.checkpoints import Snapshot, SnapshotStore, open_store
+from tether.errors import CheckpointError, ToolError
 from tether.session.log.eventlog import EventLog
 from tether.session.log.events import Event, ToolCallRecord, TurnStart
 from tether.session.log.workspace_events import CheckpointEvent, RestoreEvent

@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tether.bounded import UnreadableFile
 from tether.checkpoints import (
     Blob,
     Change,
-    CheckpointError,
     DiskState,
     FileState,
     LineCount,
@@ -25,18 +23,16 @@ from tether.checkpoints import (
     disk_state,
 )
 from tether.content import TextContent
+from tether.errors import CheckpointError, RewindError, UnreadableFile
 from tether.linediff import row_hunks
-from tether.session.errors import RewindError
-from tether.session.log.events import Event, TurnEnd, TurnStart, UserMessageEvent
+from tether.session.log.events import Event, TurnStart, UserMessageEvent
 from tether.session.log.workspace_events import CheckpointEvent, RestoreAction, RestoreEvent
 from tether.session.rewind.conflicts import Conflict
 
 __all__ = [
     "PromptChanges",
     "RestorePlan",
-    "RewindError",
     "counted",
-    "fork_cut",
     "plan_redo",
     "plan_rewind",
     "plan_undo",
@@ -348,15 +344,3 @@ def counted(count: LineCount) -> str:
     if count.added is None or count.deleted is None:
         return f"{count.path} (binary)"
     return f"{count.path} +{count.added} -{count.deleted}"
-
-
-def fork_cut(events: Sequence[Event], prompt: int | None) -> int:
-    """How many events a fork before prompt `prompt` copies (`None`: all finished prompts)."""
-    starts = [i for i, e in enumerate(events) if isinstance(e, TurnStart)]
-    if prompt is None:
-        ended = not starts or any(isinstance(e, TurnEnd) for e in events[starts[-1] :])
-        return len(events) if ended else starts[-1]
-    if not 1 <= prompt <= len(starts):
-        have = f"prompts 1-{len(starts)}" if starts else "no prompts yet"
-        raise RewindError(f"cannot fork before prompt {prompt}: the session has {have}")
-    return starts[prompt - 1]

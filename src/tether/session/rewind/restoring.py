@@ -14,11 +14,12 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from tether.checkpoints import CheckpointError, Restored, finish, recover, restore
+from tether.checkpoints import Restored, finish, recover, restore
+from tether.errors import CheckpointError, RewindError
 from tether.session.log.eventlog import EventLog
 from tether.session.log.workspace_events import RESTORE_ACTIONS, RestoreEvent
 from tether.session.rewind.checkpointing import Checkpoints
-from tether.session.rewind.plan import RestorePlan, RewindError
+from tether.session.rewind.plan import RestorePlan
 
 __all__ = ["apply_plan", "journal_path", "recover_restore"]
 

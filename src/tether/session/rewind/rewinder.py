@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, assert_never
 
-from tether.checkpoints import CheckpointError, SnapshotStore
-from tether.session.errors import SessionBusy
+from tether.checkpoints import SnapshotStore
+from tether.errors import CheckpointError, RewindError, SessionBusy
 from tether.session.log.eventlog import EventLog
 from tether.session.log.events import Event
 from tether.session.log.store import SessionStore
@@ -26,7 +26,6 @@ from tether.session.rewind.conflicts import ConflictAsker, settle
 from tether.session.rewind.plan import (
     PromptChanges,
     RestorePlan,
-    RewindError,
     plan_redo,
     plan_rewind,
     plan_undo,

@@ -157,7 +157,7 @@ class BashTool(Tool[BashArgs, BashValue]):
                 command=args.command, sandbox_problem=problem, tool_call_id=ctx.tool_call_id
             )
         )
-        await ctx.gate.authorize(access)
+        await ctx.authorize(access)
         if problem is not None:
             _notice_once(problem)
         confine = None

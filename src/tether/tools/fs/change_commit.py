@@ -33,7 +33,7 @@ async def commit_change(
     out, is shown to whoever is asked (with its context and line numbers).
     """
     title = f"{verb.capitalize()} {path}"
-    await ctx.gate.authorize(
+    await ctx.authorize(
         FileAccess(
             action="edit",
             title=title,

@@ -67,7 +67,7 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
         """Authorize, read in a worker thread, record the version seen and that it was shown."""
         resolved = ctx.workspace.resolve(args.path)
-        await ctx.gate.authorize(
+        await ctx.authorize(
             FileAccess(
                 action="read",
                 title=f"Read {resolved}",

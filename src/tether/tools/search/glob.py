@@ -7,7 +7,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
+from tether.errors import GlobError, ToolError
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
@@ -16,7 +16,7 @@ from tether.tools.result import ToolResult
 from tether.tools.search.collector import VCS_DIRS, list_files
 from tether.tools.search.meta import glob_meta, paths_card
 from tether.tools.search.paths import PathCollector
-from tether.tools.search.pattern import GlobError, PathPattern
+from tether.tools.search.pattern import PathPattern
 from tether.tools.search.render import glob_text
 from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue

@@ -21,11 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tether.errors import GlobError
+
 __all__ = ["GlobError", "PathPattern"]
-
-
-class GlobError(ValueError):
-    """A pattern ripgrep would refuse to parse."""
 
 
 @dataclass(frozen=True)

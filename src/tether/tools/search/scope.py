@@ -81,7 +81,7 @@ async def search_scope(
     """
     workspace = ctx.workspace
     resolved = workspace.cwd if raw is None else workspace.resolve(raw)
-    await ctx.gate.authorize(
+    await ctx.authorize(
         FileAccess(
             action="read",
             title=f"Search {resolved}",

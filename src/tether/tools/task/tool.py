@@ -116,7 +116,7 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
         if ctx.delegate is None:
             raise ToolError("task is not available here: agents cannot start more agents")
         # Only a deny or an ask rule (`task(NAME)`, Claude Code's `Task(NAME)`) stops it.
-        await ctx.gate.authorize(NamedAccess("task", args.agent_name, ctx.tool_call_id))
+        await ctx.authorize(NamedAccess("task", args.agent_name, ctx.tool_call_id))
         request = ChildRequest(
             agent=args.agent_name,
             description=args.description,
@@ -134,6 +134,7 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
                     tool_calls=step.tool_calls,
                     stop_reason="running",
                     activity=step.activity,
+                    thought=step.thought,
                 )
             )
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
-from tether.errors import ToolError
+from tether.errors import SearchFailed, ToolError
 from tether.tools.access import SearchAccess
 from tether.tools.arguments import Alias, ToolArguments
 from tether.tools.base import Tool
@@ -26,7 +26,6 @@ from tether.tools.web.backends import (
     Backend,
     NoSearch,
     SearchChoice,
-    SearchFailed,
     SearchPage,
     SearchRequest,
     SearchSetup,
@@ -113,7 +112,7 @@ class WebSearchTool(Tool[WebSearchArgs, WebSearchValue]):
         both = sorted(set(allowed) & set(blocked))
         if both:
             raise ToolError(f"{', '.join(both)} is both allowed and blocked: choose one")
-        await ctx.gate.authorize(
+        await ctx.authorize(
             SearchAccess(query=query, provider=backend.label, tool_call_id=ctx.tool_call_id)
         )
         request = SearchRequest(query, args.max_results, allowed, blocked)

@@ -100,9 +100,7 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
 
         url = parse_url(args.url)
         refuse_known_private(url.host, allow_private=self.allow_private)
-        await ctx.gate.authorize(
-            FetchAccess(url=args.url, host=url.host, tool_call_id=ctx.tool_call_id)
-        )
+        await ctx.authorize(FetchAccess(url=args.url, host=url.host, tool_call_id=ctx.tool_call_id))
         try:
             async with asyncio.timeout(self.timeout_s):
                 value = await unless_cancelled(

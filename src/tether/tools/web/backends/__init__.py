@@ -1,12 +1,6 @@
 """The search APIs `web_search` speaks to, one module each, and which one is configured."""
 
-from tether.tools.web.backends.base import (
-    MAX_RESULTS,
-    Backend,
-    SearchFailed,
-    SearchPage,
-    SearchRequest,
-)
+from tether.tools.web.backends.base import MAX_RESULTS, Backend, SearchPage, SearchRequest
 from tether.tools.web.backends.choice import (
     KEY_VARIABLES,
     PROVIDER_LABELS,
@@ -26,7 +20,6 @@ __all__ = [
     "Backend",
     "NoSearch",
     "SearchChoice",
-    "SearchFailed",
     "SearchPage",
     "SearchRequest",
     "SearchSettings",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from tether.errors import ToolError
+from tether.errors import SearchFailed
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     MAX_TITLE_CHARS,
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_RESULTS",
     "Backend",
-    "SearchFailed",
     "SearchPage",
     "SearchRequest",
     "search_hits",
@@ -31,10 +30,6 @@ __all__ = [
 
 MAX_RESULTS = 20
 """The most results one search lists (every backend can give this many per request)."""
-
-
-class SearchFailed(ToolError):
-    """A search that did not work; the message names the backend and what to fix."""
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tether.errors import SearchFailed
 from tether.tools.web.backends.base import (
     MAX_RESULTS,
-    SearchFailed,
     SearchPage,
     SearchRequest,
     search_hits,

@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
+from tether.errors import SearchFailed
 from tether.jsontext import parse_json
-from tether.tools.web.backends.base import SearchFailed
 from tether.tools.web.backends.fields import plain_text
 
 if TYPE_CHECKING:

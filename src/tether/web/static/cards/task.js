@@ -76,6 +76,9 @@ function draw(parts, view) {
   const running = view.stopReason === "running";
   parts.activity.hidden = !running;
   parts.activity.textContent = running ? (view.activity || "starting") : "";
+  // While the agent thinks, the end of its thought, as the page shows the model's own.
+  parts.thought.hidden = !(running && view.thought);
+  parts.thought.textContent = running && view.thought ? view.thought : "";
   clear(parts.report);
   if (!running) {
     if (typeof view.html === "string") {
@@ -117,6 +120,7 @@ export function render(view) {
     pill: el("span", { class: "task-pill" }),
     facts: el("span", { class: "task-facts" }),
     activity: el("div", { class: "task-activity", "aria-live": "polite" }),
+    thought: el("div", { class: "task-thought" }),
     report: el("div", { class: "task-body" }),
     error: el("div", { class: "task-error", role: "alert" }),
   };
@@ -125,7 +129,7 @@ export function render(view) {
       el("span", { class: "badge task-agent", text: view.agent }),
       el("span", { class: "path task-description", text: view.description, title: view.description }),
       parts.facts, parts.pill),
-    parts.activity, parts.report, parts.error,
+    parts.activity, parts.thought, parts.report, parts.error,
     el("div", { class: "card-foot task-session" },
       el("span", { text: "session " }), el("code", { text: view.sessionId }),
       transcriptBox(view.sessionId)));

@@ -12,7 +12,8 @@ import pytest
 
 from tests.session.helpers import EchoTool, Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
-from tether.session import CorruptLog, SessionLocked, SessionStore
+from tether.errors import CorruptLog, SessionLocked
+from tether.session import SessionStore
 from tether.session.log.eventlog import EventLog, read_log
 from tether.session.log.events import AssistantChunk, TurnStart, UserMessageEvent
 

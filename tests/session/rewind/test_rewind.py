@@ -16,14 +16,15 @@ from typing import Any
 import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
+from tether.errors import RewindError
 from tether.mcp import StdioServer
 from tether.mcp.servers import McpServers
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import FilesRestored, RewindError, SessionConfig
+from tether.session import FilesRestored, SessionConfig
 from tether.session.log.workspace_events import CheckpointEvent, RestoreEvent
 from tether.tools.defaults import default_tools
 
-SAMPLE = Path(__file__).parents[1] / "mcp" / "sample_server.py"
+SAMPLE = Path(__file__).parents[2] / "mcp" / "sample_server.py"
 
 BASH = (
     "echo appended >> old.txt && rm gone.txt && printf 'made\\n' > made.txt"

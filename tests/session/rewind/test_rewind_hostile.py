@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tether.checkpoints import CheckpointError, open_store, recover
+from tether.checkpoints import open_store, recover
 from tether.checkpoints.files import Blob
+from tether.errors import CheckpointError
 from tether.session.rewind.plan import _short_diff
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from tests.session.crafted import CRAFTED, plant
 from tests.session.helpers import Recorder, Sessions, script, text
-from tether.session import SessionNotFound, SessionStore, data_dir
+from tether.errors import SessionNotFound
+from tether.session import SessionStore, data_dir
 
 
 async def test_sessions_are_listed_newest_first_with_titles_and_turns(
@@ -92,7 +93,7 @@ def test_the_data_dir_is_tether_home_when_set(
 async def test_delete_removes_the_log_unless_a_writer_holds_it(
     home: Path, ws: Path, sessions: Sessions
 ) -> None:
-    from tether.session import SessionLocked
+    from tether.errors import SessionLocked
 
     store = SessionStore(home)
     held = sessions.new(ws, script())

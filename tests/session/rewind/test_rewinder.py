@@ -11,7 +11,8 @@ import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.commands import CheckpointCommand
-from tether.session import Conflict, RewindError, Session, SessionConfig
+from tether.errors import RewindError
+from tether.session import Conflict, Session, SessionConfig
 from tether.session.log.workspace_events import CommandEvent, RestoreEvent
 from tether.session.rewind.rewinder import Forked, Listing, Restored
 from tether.tools.defaults import default_tools

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.session.helpers import script
-from tether.session import CorruptLog, Session, SessionConfig, SessionNotFound, SessionStore
+from tether.errors import CorruptLog, SessionNotFound
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools import ToolRegistry
 
 _ID = re.compile(r"[0-9a-f]{12}[0-9a-f]{8}")

@@ -19,9 +19,10 @@ import pytest
 from tests.polling import eventually
 from tests.session.helpers import call, script, text
 from tether.checkpoints import open_store
+from tether.errors import SessionLocked
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.session import Session, SessionConfig, SessionStore
 from tether.session.log.workspace_events import RestoreEvent
 from tether.tools.defaults import default_tools
 
@@ -33,7 +34,8 @@ _UNDO = """
 import asyncio, sys
 from pathlib import Path
 from tether.models.script import ScriptModel
-from tether.session import Session, SessionConfig, SessionLocked, SessionStore
+from tether.errors import SessionLocked
+from tether.session import Session, SessionConfig, SessionStore
 from tether.tools.defaults import default_tools
 
 store = SessionStore(Path(sys.argv[1]))

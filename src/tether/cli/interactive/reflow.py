@@ -1,0 +1,63 @@
+"""Erasing the live screen after the terminal narrowed, in terminals that reflow.
+
+When a terminal gets narrower, most of today's terminals (tmux, iTerm2, Terminal.app, VTE's,
+kitty, WezTerm, Alacritty, Konsole, Windows Terminal, VS Code's) rewrap every line wider than
+the new width onto several rows; xterm, rxvt and the Linux console cut it instead. To redraw,
+prompt_toolkit moves up as many rows as it drew above the cursor, which after a rewrap is too
+few: the top of the old screen (the spinner line) was left in the scrollback. In a terminal
+known to rewrap, the rows are counted as the terminal now holds them; in any other, nothing
+changes (moving up too far there would erase the conversation above the screen).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.layout.screen import Char
+
+__all__ = ["RewrappingApplication", "reflowed_cursor", "rewraps"]
+
+_PROGRAMS = ("iTerm.app", "Apple_Terminal", "vscode", "WezTerm", "ghostty", "Tabby", "Hyper")
+"""`$TERM_PROGRAM` of terminals that rewrap."""
+_MARKS = ("TMUX", "VTE_VERSION", "KONSOLE_VERSION", "WT_SESSION", "KITTY_WINDOW_ID")
+"""Variables that only terminals that rewrap set (tmux inside its panes)."""
+_TERMS = ("xterm-kitty", "alacritty", "xterm-ghostty", "wezterm", "foot")
+"""`$TERM` values of terminals that rewrap."""
+
+
+def rewraps(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the terminal is one known to rewrap long lines when it gets narrower."""
+    env = os.environ if environ is None else environ
+    if any(env.get(name) for name in _MARKS):
+        return True
+    return env.get("TERM_PROGRAM", "") in _PROGRAMS or env.get("TERM", "") in _TERMS
+
+
+def reflowed_cursor(rows: Mapping[int, Mapping[int, Char]], cursor: Point, width: int) -> Point:
+    """Where the cursor is relative to the top of what was drawn (`rows`, with the cursor at
+    `cursor`), once each drawn line is rewrapped at `width` columns."""
+    above = sum(_rows(rows.get(y, {}), width) for y in range(cursor.y))
+    return Point(x=cursor.x % width, y=above + cursor.x // width)
+
+
+def _rows(line: Mapping[int, Char], width: int) -> int:
+    """The rows a drawn line takes at `width` columns: its cells up to the last one written."""
+    used = max((x + 1 for x, cell in line.items() if cell.char not in ("", " ")), default=0)
+    return max(1, -(-used // width))
+
+
+class RewrappingApplication(Application[int]):
+    """prompt_toolkit's application, whose redraw after a resize starts from the top of the
+    old screen as a rewrapping terminal holds it."""
+
+    def _on_resize(self) -> None:
+        renderer = self.renderer
+        # The renderer's own record of the last frame: its size, its cells, and the cursor.
+        last, size = renderer._last_screen, renderer._last_size
+        width = self.output.get_size().columns
+        if last is not None and size is not None and 0 < width < size.columns and rewraps():
+            renderer._cursor_pos = reflowed_cursor(last.data_buffer, renderer._cursor_pos, width)
+        super()._on_resize()
