@@ -86,3 +86,20 @@ def test_a_conflict_is_asked_at_the_terminal(tmp_path: Path, ws: Path) -> None:
     assert terminal.finish() == 0
     assert "undo: restored 2 files to before prompt 1" in terminal.text
     assert (ws / "a.py").read_text() == "x = 1\n"
+
+
+def test_with_no_one_to_ask_every_conflict_is_shown_and_kept(tmp_path: Path, ws: Path) -> None:
+    sid = _changes(tmp_path, ws)
+    (ws / "a.py").write_text("x = 'mine'\n")
+    (ws / "b.txt").unlink()
+    (ws / "b.txt").mkdir()  # a folder where tether wrote a file: nothing can be put there
+    undone = tether(tmp_path / "home", "run", "/undo", "--continue", sid)  # stdin is no terminal
+    assert undone.returncode == 0, undone.stderr
+    assert "a.py: changed after tether last changed it\n  -x = 'mine'\n  +x = 1\n" in undone.stderr
+    assert "b.txt: changed after tether last changed it; it is now a directory\n" in undone.stderr
+    assert undone.stderr.count("  kept as it is\n") == 2
+    assert "Restore" not in undone.stderr  # no question without a terminal
+    assert "undo: restored 0 files to before prompt 1; kept as they are: a.py, b.txt" in (
+        undone.stdout
+    )
+    assert (ws / "a.py").read_text() == "x = 'mine'\n" and (ws / "b.txt").is_dir()

@@ -143,8 +143,15 @@ def session_options(session: Session) -> list[Any]:
 
 async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
     """Ask the session's endpoint for its own models (bounded, kept a while: see
-    `tether.models.listing`); when the model menu gains any, tell the client."""
+    `tether.models.listing`); when the model menu gains any, tell the client.
+
+    Only once the model's SDK is loaded, which the first prompt does: opening a session sends
+    nothing to a provider and loads no SDK (an editor may open many and prompt none).
+    """
     model = opened.session.model
+    loaded = getattr(model, "sdk_loaded", None)
+    if loaded is None or not loaded():
+        return
     before = offered_now(model)
     if await offered_models(model) != before and ctx.open.get(opened.session.id) is opened:
         _tell_options(ctx, opened)

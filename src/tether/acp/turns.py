@@ -15,7 +15,7 @@ from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
 from tether.acp.surface import AcpSurface
-from tether.acp.switches import set_mode
+from tether.acp.switches import list_models, set_mode
 from tether.acp.workspace import settle
 from tether.commands import Command, PromptText, load_commands
 from tether.content import ContentBlock, TextContent
@@ -92,6 +92,8 @@ async def _turn(
             {"sessionId": session_id, "details": str(exc)},
         ) from exc
     await ctx.flush()
+    # The SDK is loaded now: the model menu may gain the endpoint's own models.
+    ctx.beside(list_models(ctx, opened))
     return PromptResponse(stop_reason=stop)
 
 

@@ -58,33 +58,27 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import assert_never
 
 from tether.errors import PermissionDenied
+from tether.policy.answers import SessionAnswers
 from tether.policy.asker import INSTEAD, PermissionAsker, PermissionQuestion, RejectWithMessage
 from tether.policy.modes import DEFAULT_MODE, PolicyMode, is_mode
-from tether.policy.planning import ask_plan, plan_refusal
+from tether.policy.planning import ask_plan
+from tether.policy.protection import Protection
+from tether.policy.reasons import hint, mode_reason, plan_refusal
 from tether.policy.rules import project_rules, use_of
 from tether.policy.wording import describe, permission_options
-from tether.sandbox.protected import protected_reason
 from tether.settings import Allow, Ask, Deny, NoRule, Rule, Settings, Verdict
-from tether.settings.hookfiles import hook_files
 from tether.settings.matcher import judge
-from tether.shell.invocations import analyze_command
 from tether.tools.access import (
     Access,
     CommandAccess,
-    FetchAccess,
     FileAccess,
     HookVerdict,
-    McpAccess,
-    NamedAccess,
     PermissionOutcome,
-    SearchAccess,
     UnsandboxedAccess,
 )
 from tether.tools.planning import PLAN_MODE_ON, PlanApproved, PlanVerdict
@@ -111,10 +105,8 @@ class PolicyGate:
         """Who answers; `None` in a headless run, where anything that would ask is refused."""
         self.settings = settings
         """The rules (and where they come from); `None`: the mode alone decides."""
-        self._always: set[tuple[str, str]] = set()
-        self._answers: dict[tuple[str, str], str] = {}
-        """The "always allow for this session" answers, oldest first: what each covers."""
-        self._hook_files: tuple[object, frozenset[Path]] = (None, frozenset())
+        self._answers = SessionAnswers()
+        self._protection = Protection()
         self.granted: tuple[Rule, ...] = ()
         """Allow rules of the running prompt alone (a command's `allowed-tools`): weaker than
         every rule of the settings files, so a deny or ask rule there still decides."""
@@ -125,7 +117,7 @@ class PolicyGate:
         "Always allow" answers are shared both ways: what the person allowed for the session
         holds for its agents, and what they allowed for an agent holds for the session.
         """
-        gate = copy.copy(self)  # shallow: the memory of answers is the same set
+        gate = copy.copy(self)  # shallow: the memory of answers is the same
         gate.asker = asker
         return gate
 
@@ -185,8 +177,7 @@ class PolicyGate:
         reason = self._reason(access, verdict, hook)
         if reason is None:
             return None
-        key = _memory_key(access)
-        if key in self._always:
+        if self._answers.cover(access):
             return None
         what = describe(access)
         if self.asker is None:
@@ -215,9 +206,7 @@ class PolicyGate:
                 if allowed == "allow_project" and rules:
                     await self._remember(rules)
                 if allowed != "allow_once":
-                    self._always.add(key)
-                if allowed == "allow_always":
-                    self._answers[key] = what
+                    self._answers.add(access, what, listed=allowed == "allow_always")
                 return allowed
             case RejectWithMessage(message=message) if message.strip():
                 raise PermissionDenied(
@@ -230,15 +219,11 @@ class PolicyGate:
     def session_answers(self) -> list[str]:
         """What this session's "always allow" answers cover, in words, oldest first (a
         project answer is a rule of its file instead)."""
-        return list(self._answers.values())
+        return self._answers.listed()
 
     def forget_answer(self, index: int) -> str | None:
         """Take back the session answer at `index` (it asks again); what it covered."""
-        keys = list(self._answers)
-        if not 0 <= index < len(keys):
-            return None
-        self._always.discard(keys[index])
-        return self._answers.pop(keys[index])
+        return self._answers.forget(index)
 
     def hidden(self, root: Path, tool: str) -> tuple[str, ...]:
         """What a search of `root` leaves out: the paths deny rules forbid reading there."""
@@ -297,7 +282,7 @@ class PolicyGate:
             and (hook is None or hook.decision != "ask")
             and not isinstance(access, UnsandboxedAccess)
             and not (isinstance(access, CommandAccess) and access.sandbox_problem is not None)
-            and not self._protected_edit(access)
+            and not (isinstance(access, FileAccess) and self._protected(access))
         )
 
     def _bash_denies(self) -> bool:
@@ -334,8 +319,13 @@ class PolicyGate:
                 settings = settings.with_rule(rule)
             self.settings = settings
 
-    def _inside(self, access: FileAccess) -> bool:
-        return access.inside and self.workspace.contains(access.path)
+    def _inside(self, access: Access) -> bool:
+        """A file access inside the workspace (the tool said so, and the resolved path is)."""
+        return (
+            isinstance(access, FileAccess)
+            and access.inside
+            and self.workspace.contains(access.path)
+        )
 
     def _deciding_mode(self) -> PolicyMode:
         """The mode that decides: ask in place of auto where Claude Code's
@@ -347,7 +337,12 @@ class PolicyGate:
 
     def _reason_to_ask(self, access: Access) -> str | None:
         """Why this access needs a person in the current mode, or `None` when it passes."""
-        reason = self._reason_in_mode(access, self._deciding_mode())
+        reason = mode_reason(
+            access,
+            self._deciding_mode(),
+            inside=self._inside(access),
+            protected=self._protected_why(access),
+        )
         settings = self.settings
         if reason is not None and self.mode == "auto" and settings is not None:
             disabled = settings.bypass_disabled
@@ -358,117 +353,14 @@ class PolicyGate:
                 )
         return reason
 
-    def _reason_in_mode(self, access: Access, mode: PolicyMode) -> str | None:
-        if why := self._protected_write(access):
-            return why  # in every mode, and allow rules do not cover it
-        match access:
-            case UnsandboxedAccess():
-                return "commands outside the sandbox always need approval"
-            case FileAccess(action="edit", path=path) if why := self._protection(path):
-                return why  # in every mode, and allow rules do not cover it
-            case McpAccess(read_only=True) | NamedAccess():
-                return None  # only a deny or an ask rule stops these
-            case _ if mode == "auto":
-                return None
-            case CommandAccess():
-                return "commands need approval unless the mode is auto"
-            case FetchAccess():
-                return "fetching from the web needs approval unless the mode is auto"
-            case SearchAccess(provider=provider):
-                return (
-                    f"a web search sends the query to {provider}, which needs approval unless "
-                    "the mode is auto"
-                )
-            case McpAccess():
-                return "MCP tools that are not read-only need approval unless the mode is auto"
-            case FileAccess():
-                if not self._inside(access):
-                    return "it is outside the workspace"
-                if access.action == "read" or mode == "accept-edits":
-                    return None
-                return "edits need approval in ask mode"
-            case _:
-                assert_never(access)
-
     def _hint(self, access: Access) -> str:
         """How to run so that this access would not need asking."""
-        match access:
-            case UnsandboxedAccess():
-                return "run with --sandbox off to run commands without the sandbox"
-            case FileAccess(action="edit", path=path) if self._protection(path):
-                return "a person must approve it in every mode"
-            case CommandAccess() if self._protected_write(access):
-                return "a person must approve it in every mode"
-            case FileAccess(action="edit") if self._inside(access):
-                return "run with --mode accept-edits or --mode auto to allow edits"
-            case FileAccess() | CommandAccess() | FetchAccess() | SearchAccess() | McpAccess():
-                return "run with --mode auto to allow it"
-            case NamedAccess():
-                return "remove the ask rule that covers it"
-            case _:
-                assert_never(access)
+        return hint(access, inside=self._inside(access), protected=self._protected(access))
 
-    def _protected_edit(self, access: Access) -> bool:
-        """An edit of what later runs with the user's rights: asked whatever the mode or
-        rules."""
-        return (
-            isinstance(access, FileAccess)
-            and access.action == "edit"
-            and (self._protection(access.path) is not None)
-        )
+    def _protected_why(self, access: Access) -> str | None:
+        """Why `access` writes what later runs with the user's rights (an edit of such a
+        path, a command's redirection into one): asked whatever the mode or rules."""
+        return self._protection.of(access, self.workspace, self.settings)
 
     def _protected(self, access: Access) -> bool:
-        """An edit of, or a command's redirection into, what later runs with the user's
-        rights: asked whatever the mode or rules."""
-        return self._protected_edit(access) or self._protected_write(access) is not None
-
-    def _protected_write(self, access: Access) -> str | None:
-        """Why a command's output redirection writes what later runs with the user's rights
-        (`printf ... > .git/hooks/pre-commit`), if it does."""
-        if not isinstance(access, (CommandAccess, UnsandboxedAccess)):
-            return None
-        workspace = self.workspace
-        for path in _writes(access.command, workspace.cwd, tuple(workspace.roots)):
-            if why := self._protection(path):
-                return f"it writes to {path}; {why}"
-        return None
-
-    def _protection(self, path: Path) -> str | None:
-        """Why a write to resolved `path` runs later with the user's rights, if it does."""
-        if why := protected_reason(path):
-            return why
-        settings = self.settings
-        if settings is None or not settings.hooks:
-            return None
-        if self._hook_files[0] is not settings.hooks:
-            self._hook_files = (settings.hooks, frozenset(hook_files(settings)))
-        if path in self._hook_files[1]:
-            return f"{path.name} is protected: a configured hook runs it outside the sandbox"
-        return None
-
-
-@functools.lru_cache(maxsize=64)
-def _writes(command: str, cwd: Path, roots: tuple[Path, ...]) -> tuple[Path, ...]:
-    """The files `command`'s output redirections write (parsed once per command)."""
-    return analyze_command(command, cwd, roots).writes
-
-
-def _memory_key(access: Access) -> tuple[str, str]:
-    """What an `allow_always` answer covers: the action and what it acts on."""
-    match access:
-        case FileAccess(action=action, path=path):
-            return (action, str(path))
-        case CommandAccess(command=command):
-            return ("execute", command)
-        case UnsandboxedAccess(command=command):
-            return ("unsandboxed", command)
-        case FetchAccess(host=host):
-            return ("fetch", host.lower())
-        case SearchAccess():
-            return ("search", "")
-        case McpAccess(tool=tool):
-            return ("mcp", tool)
-        case NamedAccess(tool=tool, name=name):
-            return (tool, name)
-        case _:
-            assert_never(access)
+        return self._protected_why(access) is not None

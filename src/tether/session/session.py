@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tether.agents import AgentCatalog, load_agents
 from tether.content import ContentBlock
-from tether.errors import CheckpointError, SessionBusy
+from tether.errors import SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
@@ -41,7 +41,6 @@ from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, gu
 from tether.session.notices import TrustSettled
 from tether.session.replay import replay
 from tether.session.rewind.checkpointing import Checkpoints
-from tether.session.rewind.restoring import recover_restore
 from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.turn import Turn
@@ -204,7 +203,7 @@ class Session:
         try:
             session = cls(event_log, config, store.root)
             session._loop.close_interrupted()
-            session._finish_interrupted_restore()
+            session.rewind.recover()
         except BaseException:
             event_log.close()
             raise
@@ -388,14 +387,6 @@ class Session:
     def window(self) -> int:
         """The tokens the model's context holds."""
         return self._context.budget.window
-
-    def _finish_interrupted_restore(self) -> None:
-        try:
-            recover_restore(self._log, self._checkpoints)
-        except CheckpointError as exc:
-            log.warning(
-                "session %s: an interrupted restore could not be finished: %s", self.id, exc
-            )
 
     def _append(self, event: E) -> E:
         return self._log.append(event)

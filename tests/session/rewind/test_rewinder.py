@@ -4,6 +4,7 @@ a real session that changed real files."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,14 +84,16 @@ async def test_a_conflict_nothing_can_replace_is_shown_not_asked(
     ws: Path, sessions: Sessions
 ) -> None:
     session = await _changed(ws, sessions)
-    (ws / "a.py").unlink()
-    (ws / "a.py").mkdir()  # a folder stands where the file was
+    (ws / "a.py").write_text("x = 'mine'\n")
+    (ws / "b.txt").unlink()
+    (ws / "b.txt").mkdir()  # a folder stands where the file was
     person = Answers(take=True)
     done = await session.rewind.run(CheckpointCommand("rewind", 1), person)
-    assert person.asked == []
-    assert len(person.kept) == 1 and person.kept[0].startswith("a.py: ")
-    assert isinstance(done, Restored) and done.notice.kept == ("a.py",)
-    assert (ws / "a.py").is_dir()
+    assert person.asked == ["Restore a.py?"]
+    assert person.kept == ["b.txt: changed after tether last changed it; it is now a directory"]
+    assert isinstance(done, Restored)
+    assert done.notice.restored == ("a.py",) and done.notice.kept == ("b.txt",)
+    assert not (ws / "a.py").exists() and (ws / "b.txt").is_dir()
 
 
 async def test_a_refusal_is_answered_with_the_command_logged_once(
@@ -113,3 +116,18 @@ async def test_a_refusal_is_answered_with_the_command_logged_once(
         (None, f"Cannot undo: {failed.value}\n"),
     ]
     assert (ws / "a.py").exists()  # nothing was restored
+
+
+async def test_a_restore_that_cannot_be_finished_is_named_and_the_session_opens(
+    ws: Path, sessions: Sessions, home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = await _changed(ws, sessions)
+    session.close()
+    (home / "sessions" / f"{session.id}.restore.json").write_text("not a journal")
+    config = SessionConfig(model=script({"text": "ok"}), tools=default_tools())
+    with caplog.at_level(logging.WARNING, logger="tether.session.rewind.rewinder"):
+        loaded = sessions.load(session.id, config)
+    assert f"session {session.id}: an interrupted restore could not be finished" in caplog.text
+    assert "is not readable" in caplog.text
+    assert loaded.events == session.events  # nothing recorded, nothing lost
+    assert (ws / "a.py").read_text() == "x = 1\n"

@@ -8,6 +8,7 @@ and says what came of it: a `Listing` of the prompts, the files `Restored`, or t
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +33,12 @@ from tether.session.rewind.plan import (
     prompt_changes,
     prompt_listing,
 )
-from tether.session.rewind.restoring import apply_plan
+from tether.session.rewind.restoring import apply_plan, recover_restore
 from tether.session.updates import ClientUpdate
 
 __all__ = ["Forked", "Listing", "Restored", "RewindCommand", "Rewinder"]
+
+log = logging.getLogger(__name__)
 
 
 class RewindCommand(Protocol):
@@ -201,6 +204,18 @@ class Rewinder:
             return await asyncio.to_thread(make, events, store)
         except CheckpointError as exc:
             raise RewindError(str(exc)) from exc
+
+    def recover(self) -> None:
+        """Finish a restore a crash cut short (a file changed since is left alone); when it
+        cannot be finished, say so in the log of warnings and go on: the session still opens."""
+        try:
+            recover_restore(self._log, self._checkpoints)
+        except CheckpointError as exc:
+            log.warning(
+                "session %s: an interrupted restore could not be finished: %s",
+                self._log.header.id,
+                exc,
+            )
 
     def _idle(self) -> None:
         if self._busy():
