@@ -58,6 +58,7 @@ async def _session(argv: Sequence[str]) -> int:
     from tether.cli.interactive.front import Front
     from tether.cli.interactive.keys import read_shift_enter
     from tether.cli.interactive.scrollback import Scrollback
+    from tether.cli.interactive.typeahead import take_typeahead
 
     front = Front(_peek_cwd(argv), _peek(argv, "--mode") or "ask", data_dir() / HISTORY_FILE)
     scrollback = Scrollback()
@@ -67,6 +68,8 @@ async def _session(argv: Sequence[str]) -> int:
     read_shift_enter()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, front.quit)
+    # Before the screen takes the terminal: a prompt typed (and sent) while it started.
+    take_typeahead(app, sys.stdin.fileno(), front.screen.width)
     running = loop.create_task(app.run_async())
     # Whatever ends the screen also answers a question still open on it (as declined).
     running.add_done_callback(lambda _: _decline(front))
