@@ -7,6 +7,8 @@ from typing import Any
 from tether.views import (
     GenericCallView,
     GenericResultView,
+    NotebookCell,
+    NotebookView,
     ReadFileLine,
     ReadResultView,
     dump_view,
@@ -105,3 +107,24 @@ def test_a_plans_markdown_is_rendered_on_both_sides_and_plain_text_is_not() -> N
     assert enrich_update(_update(result))["_meta"]["tether"]["view"]["html"] == started["html"]
     plain = dump_view(GenericResultView(title="Ran", content="## not a heading"))
     assert "html" not in enrich_update(_update(plain))["_meta"]["tether"]["view"]
+
+
+def test_a_notebooks_code_cells_gain_tokens_and_markdown_cells_html() -> None:
+    notebook = NotebookView(
+        language="python",
+        cells=(
+            NotebookCell(id="a", cell_type="markdown", source="# Title\n<b>x</b>"),
+            NotebookCell(id="b", cell_type="code", source="def f():\n    pass"),
+            NotebookCell(id="c", cell_type="raw", source="raw"),
+        ),
+    )
+    view = dump_view(
+        ReadResultView(path="n.ipynb", offset=1, lines=(), total_lines=0, notebook=notebook)
+    )
+    out = enrich_update(_update(view))["_meta"]["tether"]["view"]
+    intro, code, raw = out["notebook"]["cells"]
+    assert intro["html"] == "<h1>Title</h1>\n<p>&lt;b&gt;x&lt;/b&gt;</p>\n"
+    assert [tuple(t) for t in code["tokens"][0]][:2] == [("k", "def"), ("w", " ")]
+    assert len(code["tokens"]) == 2
+    assert raw == {"id": "c", "cellType": "raw", "source": "raw", "outputs": []}
+    assert "tokens" not in out  # the lines' tokens are for the plain read card only

@@ -93,14 +93,17 @@ def card_content(
 
     `model_text` is the finished result's text, which a search card's content repeats (as
     other agents send their search output); without it the card's own lines stand in.
-    `images` are the result's images, whose data a generic card's image attachments stand for.
+    `images` are the result's images, whose data a generic card's image attachments stand for
+    (and which follow a notebook's text).
     """
     match view:
         case ReadResultView():
             text = view.content
             if text is None:
                 text = "\n".join(line.text for line in view.lines)
-            return [_text(text)]
+            # A notebook's output images follow its text, as the model saw them.
+            shown = images if view.notebook is not None else ()
+            return [_text(text), *(tool_content(image_block(i.data, i.mime_type)) for i in shown)]
         case DiffCallView() | DiffResultView():
             return [_diff(diff, cwd) for diff in view.diffs]
         case TerminalResultView():

@@ -7,20 +7,19 @@ from collections.abc import Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tether.highlight import highlight_lines
+from tether.render.code import code_view
+from tether.render.notebook_card import notebook_summary, render_notebook
 from tether.render.theme import (
-    GUTTER,
     HEADING,
     SUBTLE,
     TAB_SIZE,
     card,
-    code_text,
     note,
     printable,
 )
 from tether.views import ReadFileLine, ReadResultView
 
-__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "code_view", "render_read_result"]
+__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "render_read_result"]
 
 COLLAPSE_OVER = 30
 """A read card longer than this many lines is shown collapsed unless asked in full."""
@@ -41,6 +40,10 @@ def render_read_result(
     `COLLAPSE_OVER` lines keeps its first and last lines with `… N lines …` between. Only the
     lines shown are highlighted, so a card costs what it shows.
     """
+    if view.notebook is not None:
+        if brief:
+            return notebook_summary(view.path, view.notebook)
+        return render_notebook(view.path, view.notebook, full=full)
     if brief:
         return _summary(view)
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
@@ -89,24 +92,6 @@ def _continuation(view: ReadResultView, last: int) -> str:
     more = view.total_lines - last
     cut = f"cut at the {_size(view.byte_cap)} output cap · " if view.byte_cap else ""
     return f"{cut}… {more} more lines; continue at offset={last + 1}"
-
-
-def code_view(
-    numbers: list[int], texts: list[str], lang: str | None, width: int | None = None
-) -> Group:
-    """Numbered, highlighted lines: a dim right-aligned gutter, a rule, then the code.
-
-    Each row is one uncropped gutter (`width` digits, else the widest number's) followed by
-    the code, cropped with an ellipsis at the card's edge, so a long line never pushes the
-    numbers out of their column.
-    """
-    width = width or len(str(max(numbers, default=0)))
-    rows: list[RenderableType] = []
-    for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
-        row = Text(no_wrap=True, overflow="ellipsis")
-        row.append(f"{number:>{width}} │ ", GUTTER)
-        rows.append(row.append_text(code_text(tokens)))
-    return Group(*rows)
 
 
 def _size(cap: int) -> str:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         load_call_view,
         load_result_view,
     )
+    from tether.views.notebook import NotebookCell, NotebookOutput, NotebookView
     from tether.views.parts import FileDiff, Location, ReadFileLine
     from tether.views.result import (
         TOOL_RESULT_VIEW,
@@ -65,6 +66,9 @@ __all__ = [
     "ImageAttachment",
     "LinkAttachment",
     "Location",
+    "NotebookCell",
+    "NotebookOutput",
+    "NotebookView",
     "ReadFileLine",
     "ReadResultView",
     "ResourceAttachment",
@@ -109,6 +113,9 @@ __getattr__ = lazy_names(
         "dump_view": "tether.views.codec",
         "load_call_view": "tether.views.codec",
         "load_result_view": "tether.views.codec",
+        "NotebookCell": "tether.views.notebook",
+        "NotebookOutput": "tether.views.notebook",
+        "NotebookView": "tether.views.notebook",
         "FileDiff": "tether.views.parts",
         "Location": "tether.views.parts",
         "ReadFileLine": "tether.views.parts",

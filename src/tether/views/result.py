@@ -8,6 +8,7 @@ from pydantic import Field, TypeAdapter, model_validator
 from pydantic.dataclasses import dataclass
 
 from tether.views.attachments import Attachment
+from tether.views.notebook import NotebookView
 from tether.views.parts import FileDiff, Location, ReadFileLine
 from tether.views.search import SearchResultView
 from tether.views.task import TaskResultView
@@ -83,6 +84,9 @@ class ReadResultView:
     content: Opt[str] = None
     byte_cap: Opt[int] = None
     """Set when the window stops early because it reached this many bytes of output."""
+    notebook: Opt[NotebookView] = None
+    """A Jupyter notebook's cells and outputs, shown instead of the lines (which hold the
+    text the model read, numbered, for a client that does not know this view)."""
 
 
 ToolResultView = Annotated[

@@ -12,7 +12,7 @@ carries its call's card in `_meta.tether.delegated.view`, checked and enriched t
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, assert_never
 
 from pydantic import ValidationError
 
@@ -23,6 +23,7 @@ from tether.views import (
     DiffResultView,
     GenericCallView,
     GenericResultView,
+    NotebookView,
     ReadResultView,
     TaskResultView,
     WebFetchResultView,
@@ -79,6 +80,8 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
     dumped = dump_view(card)
     # Reads, diffs and web cards gain fields; every other card goes to the page as it is.
     match card:
+        case ReadResultView(notebook=NotebookView() as notebook):
+            dumped["notebook"] = _notebook_json(notebook, dumped["notebook"])
         case ReadResultView():
             texts = [line.text for line in card.lines]
             dumped["tokens"] = highlight_lines(texts, card.lang)
@@ -100,6 +103,25 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
         case _:
             pass
     return dumped
+
+
+def _notebook_json(notebook: NotebookView, dumped: dict[str, Any]) -> dict[str, Any]:
+    """The notebook view with each code cell's `tokens` (in the notebook's language) and each
+    Markdown cell's `html` (Jupyter's language names are Pygments' lexer names)."""
+    cells = []
+    for cell, wire in zip(notebook.cells, dumped["cells"], strict=True):
+        added: dict[str, Any] = {}
+        match cell.cell_type:
+            case "code":
+                added["tokens"] = highlight_lines(cell.source.split("\n"), notebook.language)
+            case "markdown":
+                added["html"] = markdown_html(cell.source)
+            case "raw":
+                pass
+            case _:
+                assert_never(cell.cell_type)
+        cells.append({**wire, **added})
+    return {**dumped, "cells": cells}
 
 
 def _hunk_json(hunk: RowHunk) -> dict[str, Any]:

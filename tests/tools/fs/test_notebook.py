@@ -9,8 +9,11 @@ from typing import Any
 
 from tether.content import ImageContent, TextContent
 from tether.tools import invoke
+from tether.tools.card_context import CardContext
 from tether.tools.fs.notebook_edit import NotebookEditTool
 from tether.tools.fs.read import ReadArgs, ReadTool
+from tether.tools.result import ToolResult
+from tether.views import NotebookCell, NotebookOutput, NotebookView
 
 from .edit_support import context, observe, run
 
@@ -65,6 +68,39 @@ async def test_read_shows_cells_outputs_and_images(tmp_path: Path) -> None:
         ]
     )
     assert (image.data, image.mime_type) == (PNG, "image/png")
+    # The read card's notebook view: each cell with its outputs, the image by its place among
+    # the result's images; the lines are the text the model read, for clients without it.
+    args, tool = ReadArgs(path=str(target)), ReadTool()
+    card = tool.present_result(args, result, CardContext(cwd=str(tmp_path)))
+    assert card is not None and card.content == text.text
+    assert card.notebook == NotebookView(
+        language="python",
+        cells=(
+            NotebookCell(id="intro", cell_type="markdown", source="# Sales\n"),
+            NotebookCell(
+                id="load",
+                cell_type="code",
+                source="print('rows:', 3)\nplot()",
+                execution_count=1,
+                outputs=(
+                    NotebookOutput(kind="text", text="rows: 3\n"),
+                    NotebookOutput(kind="image", mime_type="image/png", image=1),
+                ),
+            ),
+        ),
+    )
+    assert [line.text for line in card.lines] == text.text.split("\n")
+    assert card.total_lines == len(card.lines) == 14
+    # A stored meta that is not a notebook view is the generic card, never an error.
+    stored = [
+        ({"path": 1, "notebook": {}}, result.content),
+        ({"path": "p", "notebook": {"cells": "x"}}, result.content),
+        (result.meta, []),
+        (result.meta, [image, text]),
+    ]
+    for meta, content in stored:
+        bad = ToolResult(content=content, is_error=False, meta=meta)
+        assert tool.present_result(args, bad, CardContext(cwd=str(tmp_path))) is None
 
 
 async def test_edit_replace_insert_delete_after_a_read(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from tether.tools.fs.notebook import (
 )
 from tether.tools.fs.notebook_edit import NotebookEditTool
 from tether.tools.fs.read import ReadTool
+from tether.views import NotebookOutput
 
 from .edit_support import context, observe, run
 
@@ -65,20 +66,39 @@ def test_outputs_of_every_kind_are_shown_cut_or_counted() -> None:
         {"cell_type": "code", "source": 7, "outputs": "not a list"},
     ]
     notebook = _parsed({"cells": cells, "metadata": {"language_info": {"name": "julia"}}})
-    text, images = notebook_text(notebook, NB)
+    read = notebook_text(notebook, NB)
+    text, images = read.text, read.images
     assert text.startswith('<notebook path="n.ipynb" language=julia>')
     assert "characters cut" in text and "ValueError: bad" in text and "\n42\n" in text
     assert len(images) == MAX_NOTEBOOK_IMAGES
     assert f"not shown: more than {MAX_NOTEBOOK_IMAGES}" in text
     assert '<cell id="cell-2" type="code">\n\n</cell>' in text
+    # The card's view holds the same outputs, each by its kind, images by their place.
+    view = read.view
+    assert (view.language, [c.cell_type for c in view.cells]) == (
+        "julia",
+        ["markdown", "code", "code"],
+    )
+    kinds = [o.kind for o in view.cells[1].outputs]
+    assert kinds == ["text", "error", "text", *["image"] * (MAX_NOTEBOOK_IMAGES + 1)]
+    assert view.cells[1].outputs[1] == NotebookOutput(kind="error", text="ValueError: bad")
+    placed = [o.image for o in view.cells[1].outputs if o.kind == "image"]
+    assert placed == [*range(1, MAX_NOTEBOOK_IMAGES + 1), None]
+    assert (
+        view.cells[1].outputs[0].text is not None
+        and "characters cut" in view.cells[1].outputs[0].text
+    )
+    assert view.left_out is None
     assert _parsed({"cells": []}).language == "python"
 
 
 def test_a_huge_notebook_is_cut_with_its_size_said() -> None:
     cells = [{"cell_type": "markdown", "source": "z" * 60_000} for _ in range(2)]
-    text, _ = notebook_text(_parsed({"cells": cells}), NB)
-    assert text.endswith("more characters of the notebook cut]")
-    assert len(text) < MAX_NOTEBOOK_CHARS + 100
+    read = notebook_text(_parsed({"cells": cells}), NB)
+    assert read.text.endswith("more characters of the notebook cut]")
+    assert len(read.text) < MAX_NOTEBOOK_CHARS + 100
+    # The card keeps the cells that fit the same size, and says how many it left out.
+    assert (len(read.view.cells), read.view.left_out) == (1, 1)
 
 
 def test_each_edit_branch() -> None:

@@ -16,12 +16,14 @@ from typing import Any, Literal
 
 from tether.errors import ToolError
 from tether.jsontext import parse_json
+from tether.views.notebook import NotebookCell, NotebookOutput, NotebookView
 
 __all__ = [
     "MAX_NOTEBOOK_BYTES",
     "MAX_NOTEBOOK_IMAGES",
     "Notebook",
     "NotebookImage",
+    "NotebookRead",
     "edit_cells",
     "notebook_text",
     "parse_notebook",
@@ -94,8 +96,12 @@ def _clip(text: str) -> str:
     return f"{text[:half]}\n[... {len(text) - 2 * half} characters cut ...]\n{text[-half:]}"
 
 
-def _outputs(cell: dict[str, Any], images: list[NotebookImage]) -> list[str]:
-    parts = []
+def _outputs(
+    cell: dict[str, Any], images: list[NotebookImage]
+) -> tuple[list[str], list[NotebookOutput]]:
+    """The outputs as the model reads them, and as the card shows them."""
+    parts: list[str] = []
+    shown: list[NotebookOutput] = []
     outputs = cell.get("outputs")
     for output in outputs if isinstance(outputs, list) else ():
         if not isinstance(output, dict):
@@ -103,9 +109,11 @@ def _outputs(cell: dict[str, Any], images: list[NotebookImage]) -> list[str]:
         kind = output.get("output_type")
         if kind == "stream":
             parts.append(_clip(_text(output.get("text"))))
+            shown.append(NotebookOutput(kind="text", text=parts[-1]))
         elif kind == "error":
             name, value = output.get("ename", ""), output.get("evalue", "")
             parts.append(f"{name}: {value}")
+            shown.append(NotebookOutput(kind="error", text=parts[-1]))
         elif kind in ("execute_result", "display_data"):
             bundle = output.get("data")
             bundle = bundle if isinstance(bundle, dict) else {}
@@ -114,25 +122,43 @@ def _outputs(cell: dict[str, Any], images: list[NotebookImage]) -> list[str]:
                 if len(images) < MAX_NOTEBOOK_IMAGES:
                     images.append(NotebookImage(str(bundle[image]).replace("\n", ""), image))
                     parts.append(f"[image {len(images)}: {image}]")
+                    shown.append(NotebookOutput(kind="image", mime_type=image, image=len(images)))
                 else:
                     parts.append(f"[an image ({image}) not shown: more than {MAX_NOTEBOOK_IMAGES}]")
+                    shown.append(NotebookOutput(kind="image", mime_type=image))
             elif "text/plain" in bundle:
                 parts.append(_clip(_text(bundle["text/plain"])))
-    return parts
+                shown.append(NotebookOutput(kind="text", text=parts[-1]))
+    return parts, shown
 
 
-def notebook_text(notebook: Notebook, path: Path) -> tuple[str, list[NotebookImage]]:
-    """The cells as the model reads them, and the images of their outputs in order."""
+@dataclass(frozen=True)
+class NotebookRead:
+    """A notebook as read: the model's text, the images of its outputs, and the card's view."""
+
+    text: str
+    images: list[NotebookImage]
+    view: NotebookView
+
+
+def notebook_text(notebook: Notebook, path: Path) -> NotebookRead:
+    """The cells as the model reads them, the images of their outputs in order, and the
+    cells as the read card shows them (as many as fit the same size as the text)."""
     images: list[NotebookImage] = []
     blocks = [f"<notebook path={json.dumps(str(path))} language={notebook.language}>"]
+    cells: list[NotebookCell] = []
+    size = 0
     for index, cell in enumerate(notebook.cells):
         kind = cell.get("cell_type", "code")
         source = _text(cell.get("source"))
         blocks.append(f'<cell id="{cell_id(cell, index)}" type="{kind}">\n{source}\n</cell>')
-        outputs = _outputs(cell, images) if kind == "code" else []
+        outputs, shown = _outputs(cell, images) if kind == "code" else ([], [])
         if outputs:
             joined = "\n".join(part.rstrip("\n") for part in outputs)
             blocks.append(f"<output>\n{joined}\n</output>")
+        size += len(source) + sum(len(part) for part in outputs)
+        if size <= MAX_NOTEBOOK_CHARS:
+            cells.append(_card_cell(cell, index, source, shown))
     blocks.append("</notebook>")
     text = "\n".join(blocks)
     if len(text) > MAX_NOTEBOOK_CHARS:
@@ -140,7 +166,24 @@ def notebook_text(notebook: Notebook, path: Path) -> tuple[str, list[NotebookIma
             text[:MAX_NOTEBOOK_CHARS]
             + f"\n[... {len(text) - MAX_NOTEBOOK_CHARS} more characters of the notebook cut]"
         )
-    return text, images
+    left_out = len(notebook.cells) - len(cells)
+    view = NotebookView(language=notebook.language, cells=tuple(cells), left_out=left_out or None)
+    return NotebookRead(text, images, view)
+
+
+def _card_cell(
+    cell: dict[str, Any], index: int, source: str, outputs: list[NotebookOutput]
+) -> NotebookCell:
+    kind = cell.get("cell_type")
+    count = cell.get("execution_count")
+    return NotebookCell(
+        id=cell_id(cell, index),
+        # A cell type Jupyter does not know is shown as raw text, as Jupyter shows it.
+        cell_type=kind if kind in ("code", "markdown") else "raw",
+        source=source,
+        execution_count=count if isinstance(count, int) and not isinstance(count, bool) else None,
+        outputs=tuple(outputs),
+    )
 
 
 def _find(notebook: Notebook, wanted: str) -> int:

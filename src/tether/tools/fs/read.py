@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from pydantic import BaseModel, Field, JsonValue
+from pydantic import BaseModel, Field, JsonValue, ValidationError
 
 from tether.content import ContentBlock, ImageContent, TextContent
 from tether.tools.access import FileAccess
@@ -22,7 +22,8 @@ from tether.tools.fs.read_render import (
     render_envelope,
 )
 from tether.tools.result import ToolResult
-from tether.views import GenericCallView, Location, ReadResultView, ToolCallView
+from tether.views import GenericCallView, Location, ReadFileLine, ReadResultView, ToolCallView
+from tether.views.notebook import dump_notebook, load_notebook
 
 __all__ = ["ReadArgs", "ReadTool"]
 
@@ -98,8 +99,11 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         return [TextContent(text=render_envelope(str(value.path), window.lines, tail))]
 
     def presentation_meta(self, args: ReadArgs, value: ReadValue) -> JsonValue:
-        """`{path, offset, lines, totalLines, lang?, byteCap?}` for a text window; `None` for an
-        image. `byteCap` is there when that cap cut the window short."""
+        """`{path, offset, lines, totalLines, lang?, byteCap?}` for a text window, `{path,
+        notebook}` for a notebook's cells; `None` for an image. `byteCap` is there when that cap
+        cut the window short."""
+        if isinstance(value, ReadNotebook):
+            return {"path": str(value.path), "notebook": dump_notebook(value.view)}
         if not isinstance(value, ReadText):
             return None
         path = str(value.path)
@@ -128,8 +132,13 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     def present_result(
         self, args: ReadArgs, result: ToolResult, context: CardContext
     ) -> ReadResultView | None:
-        """The read card, or `None` (the generic card) for anything but a well-formed window."""
-        if result.is_error or len(result.content) != 1:
+        """The read card, or `None` (the generic card) for anything but a well-formed window
+        or notebook."""
+        if result.is_error:
+            return None
+        if isinstance(result.meta, dict) and "notebook" in result.meta:
+            return _notebook_card(args, result)
+        if len(result.content) != 1:
             return None
         block = result.content[0]
         if not isinstance(block, TextContent):
@@ -152,6 +161,34 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
     def serial_key(self, args: ReadArgs) -> str | None:
         """Reads of one path run in order with writes and edits of it."""
         return args.path
+
+
+def _notebook_card(args: ReadArgs, result: ToolResult) -> ReadResultView | None:
+    """The notebook view of the read card: the cells from the meta, the model's text as the
+    numbered lines; `None` when either is not what a notebook's read stores."""
+    meta = result.meta
+    first = result.content[0] if result.content else None
+    if not isinstance(meta, dict) or not isinstance(first, TextContent):
+        return None
+    path = meta.get("path")
+    if not isinstance(path, str) or not all(
+        isinstance(block, ImageContent) for block in result.content[1:]
+    ):
+        return None
+    try:
+        notebook = load_notebook(meta.get("notebook"))
+    except ValidationError:
+        return None
+    texts = first.text.split("\n")
+    return ReadResultView(
+        title=f"Read {args.path}",
+        path=path,
+        offset=1,
+        lines=tuple(ReadFileLine(number=n, text=t) for n, t in enumerate(texts, 1)),
+        total_lines=len(texts),
+        content=first.text,
+        notebook=notebook,
+    )
 
 
 def _window_label(args: ReadArgs) -> str:

@@ -36,6 +36,7 @@ from tether.tools.fs.read_errors import (
 )
 from tether.tools.fs.read_window import Chunk, Window, scan_window, scan_window_from
 from tether.tools.observations import HASHED_UP_TO, FileVersion, data_version
+from tether.views.notebook import NotebookView
 
 __all__ = [
     "CHUNK_BYTES",
@@ -95,6 +96,8 @@ class ReadNotebook:
     text: str
     images: tuple[NotebookImage, ...]
     version: FileVersion
+    view: NotebookView
+    """The cells as the read card shows them."""
 
 
 ReadValue = ReadText | ReadImage | ReadNotebook
@@ -160,8 +163,8 @@ def _load_notebook(path: Path, handle: FileIO) -> ReadNotebook:
         )
     data = handle.read(MAX_NOTEBOOK_BYTES) or b""
     version = data_version(path, info, data)
-    text, images = notebook_text(parse_notebook(data, path), path)
-    return ReadNotebook(path, text, tuple(images), version)
+    read = notebook_text(parse_notebook(data, path), path)
+    return ReadNotebook(path, read.text, tuple(read.images), version, read.view)
 
 
 def _load_text(path: Path, handle: FileIO, offset: int, limit: int, cap: int) -> ReadText:

@@ -1,6 +1,8 @@
-// The read card: a window of a file, line numbers in a gutter apart from the highlighted code.
+// The read card: a window of a file, line numbers in a gutter apart from the highlighted code;
+// a notebook's cells (code highlighted, Markdown rendered by the server) with their outputs.
 
-import { el, scrollBox } from "../dom.js";
+import { el, safeHtml, scrollBox } from "../dom.js";
+import { inlineImage } from "./content.js";
 
 /** Lines beyond which a window gets a scroll area of its own; a shorter one shows whole. */
 const TALL = 40;
@@ -17,7 +19,8 @@ export function codeView(numbers, row, { label, tall = false, extra = "" } = {})
   return scrollBox(el("div", { class: `code hl${tall ? " tall" : ""}${extra}` }, gutter, text), label);
 }
 
-export function render(view) {
+export function render(view, ctx) {
+  if (view.notebook && Array.isArray(view.notebook.cells)) return notebookCard(view, ctx);
   const lines = view.lines || [];
   const total = view.totalLines;
   const first = lines.length ? lines[0].number : view.offset;
@@ -57,4 +60,77 @@ export function render(view) {
       el("code", { text: `use offset=${last + 1} to continue` })));
   }
   return card;
+}
+
+/** Highlighted tokens of one line, or its plain text, as a row of a code view. */
+function tokenRow(tokens, text) {
+  const line = el("div", { class: "line" });
+  if (tokens) {
+    for (const [cls, piece] of tokens) line.append(cls ? el("span", { class: cls, text: piece }) : piece);
+  } else {
+    line.textContent = text;
+  }
+  if (!line.textContent) line.append("\u200b");
+  return line;
+}
+
+/** The notebook view: each cell under a label (`In [3]`, `markdown`), then its outputs. */
+function notebookCard(view, ctx) {
+  const notebook = view.notebook;
+  const count = notebook.cells.length + (notebook.leftOut || 0);
+  const card = el("div", { class: "card card-read card-notebook", dataset: { card: "read", view: "notebook" } },
+    el("div", { class: "card-head" },
+      el("span", { class: "path", text: view.path, title: view.path }),
+      el("span", { class: "lang", text: notebook.language }),
+      el("span", { class: "range", text: `notebook · ${count} cell${count === 1 ? "" : "s"}` })));
+  // An output image is the n-th image block of the call's ACP content (what the model saw).
+  const content = ctx && ctx.call && Array.isArray(ctx.call.content) ? ctx.call.content : [];
+  const images = content
+    .map((item) => (item && item.type === "content" ? item.content : null))
+    .filter((block) => block && block.type === "image");
+  for (const cell of notebook.cells) card.append(notebookCell(cell, notebook.language, view.path, images));
+  if (notebook.leftOut) {
+    card.append(el("div", { class: "card-foot", text: `${notebook.leftOut} more cell${notebook.leftOut === 1 ? "" : "s"} not shown (past the size read)` }));
+  }
+  return card;
+}
+
+function notebookCell(cell, language, path, images) {
+  const label = cell.cellType === "code"
+    ? `In [${cell.executionCount ?? " "}]`
+    : cell.cellType;
+  const node = el("section", { class: `nb-cell nb-${cell.cellType}`, dataset: { cellId: cell.id }, "aria-label": `${cell.cellType} cell ${cell.id}` },
+    el("div", { class: "nb-label" }, el("span", { class: "nb-kind", text: label }), el("span", { class: "nb-id", text: cell.id })));
+  const source = typeof cell.source === "string" ? cell.source : "";
+  if (cell.cellType === "markdown" && typeof cell.html === "string") {
+    node.append(el("div", { class: "md nb-markdown" }, safeHtml(cell.html)));
+  } else if (cell.cellType === "code") {
+    const lines = source.split("\n");
+    const tokens = Array.isArray(cell.tokens) && cell.tokens.length === lines.length ? cell.tokens : null;
+    node.append(codeView(lines.map((_, i) => i + 1), (i) => tokenRow(tokens && tokens[i], lines[i]),
+      { label: `${path}, cell ${cell.id}`, tall: lines.length > TALL }));
+  } else {
+    node.append(el("pre", { class: "nb-raw", text: source }));
+  }
+  for (const output of Array.isArray(cell.outputs) ? cell.outputs : []) node.append(notebookOutput(output, images));
+  return node;
+}
+
+function notebookOutput(output, images) {
+  switch (output && output.kind) {
+    case "text":
+      return scrollBox(el("pre", { class: "nb-output", text: output.text || "" }), "Cell output");
+    case "error":
+      return scrollBox(el("pre", { class: "nb-output is-error", text: output.text || "" }), "Cell error");
+    case "image": {
+      const block = typeof output.image === "number" ? images[output.image - 1] : null;
+      if (!block) {
+        const why = typeof output.image === "number" ? "not in this update" : "one image too many to pass on";
+        return el("div", { class: "card-note nb-output", text: `image (${output.mimeType || "image"}) · ${why}` });
+      }
+      return inlineImage(block.data, block.mimeType);
+    }
+    default:
+      return null;
+  }
 }
