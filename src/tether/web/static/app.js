@@ -29,7 +29,11 @@ const state = {
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
-connectTasks((message) => connection.send(message)); // task cards open their agents' transcripts
+// Task cards open their agents' transcripts: read-only, so no answer and no retry.
+connectTasks(
+  (message) => connection.send(message),
+  (box) => new Transcript(box, { onAnswer: () => {}, onRetry: null, announcer: null }),
+);
 const header = new Header(
   { title: $("session-title"), sessionId: $("session-id"), budget: $("budget"), settings: $("settings"), more: $("more") },
   { onChoose: choose },
