@@ -242,7 +242,8 @@ def _run_for_programs(
     except KeyboardInterrupt:
         status = 130  # interrupted before the prompt could take the signal itself
     finally:
-        # Cancelled, failed or not, a program gets its result line.
+        # Cancelled, failed or not, a program gets its result line, and nothing after it.
+        session.job_cards.listener = None
         duration_ms = round((time.monotonic() - started) * 1000)
         result = prompt_result(
             session.id, session.events[first:], duration_ms=duration_ms, is_error=status != 0
@@ -269,8 +270,9 @@ def run_command_or_prompt(
     its status.
 
     `ready` is called once before anything else is shown (when the prompt runs: once its
-    MCP servers run).
+    MCP servers run). The session's background commands' cards go to `printer` too.
     """
+    session.job_cards.listener = printer
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:
