@@ -4,7 +4,9 @@ Both talk to the same loopback OpenAI-compatible server (`bench/loopback_model.p
 answers the first request with one call of the client's `read` tool on a file and the next
 with a short answer. Each run is timed from spawn to exit, for a 10 KB and a 50 MB file,
 alternating tether and opencode run after run; the medians and their ratio are printed
-(goal: tether <= 0.35 of opencode's time).
+(goal: tether <= 0.35 of opencode's time), with the median CPU time each run used (user and
+system, its child processes included), which a loaded machine changes far less than the
+wall time.
 
 opencode runs when the `opencode` command is on PATH (the npm package `opencode-ai` installs
 it), with a home of its own, its config in the workspace pointing at the loopback server,
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -56,9 +59,19 @@ def _clean_env(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def _timed(argv: list[str], cwd: Path, env: dict[str, str], model: LoopbackModel) -> float:
-    """Seconds from spawn to exit of one run that must have read the file and answered."""
+def _cpu() -> float:
+    """CPU seconds (user and system) of every child process waited for so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _timed(
+    argv: list[str], cwd: Path, env: dict[str, str], model: LoopbackModel
+) -> tuple[float, float]:
+    """Seconds from spawn to exit of one run that must have read the file and answered, and
+    the CPU seconds it used."""
     before = len(model.arrivals)
+    cpu = _cpu()
     start = time.perf_counter()
     done = subprocess.run(
         argv,
@@ -71,14 +84,15 @@ def _timed(argv: list[str], cwd: Path, env: dict[str, str], model: LoopbackModel
         check=False,
     )
     elapsed = time.perf_counter() - start
+    used = _cpu() - cpu
     if done.returncode != 0 or ANSWER not in done.stdout:
         raise RuntimeError(f"{argv[0]} failed ({done.returncode}): {done.stderr[-2000:]}")
     if len(model.arrivals) < before + 2:
         raise RuntimeError(f"{argv[0]} did not read the file and answer")
-    return elapsed
+    return elapsed, used
 
 
-def tether_run(home: Path, workspace: Path, model: LoopbackModel, name: str) -> float:
+def tether_run(home: Path, workspace: Path, model: LoopbackModel, name: str) -> tuple[float, float]:
     """One `tether run` (auto mode: nothing to approve), spawn to exit."""
     argv = [
         *(sys.executable, "-m", "tether", "run", "--mode", "auto"),
@@ -119,7 +133,7 @@ def opencode_setup(root: Path, workspace: Path, model: LoopbackModel) -> dict[st
 
 def opencode_run(
     opencode: str, env: dict[str, str], workspace: Path, model: LoopbackModel, name: str
-) -> float:
+) -> tuple[float, float]:
     """One `opencode run`, spawn to exit."""
     argv = [opencode, "run", "--model", f"loop/{MODEL}", PROMPT.format(name=name)]
     # opencode finds its project (and the config in it) from $PWD, not from its cwd.
@@ -133,7 +147,7 @@ def main() -> None:
     args = parser.parse_args()
     opencode = shutil.which("opencode")
     root = Path(tempfile.mkdtemp(prefix="tether-e2e-"))
-    rows: list[tuple[str, float, float | None]] = []
+    rows: list[tuple[str, list[tuple[float, float]], list[tuple[float, float]]]] = []
     try:
         for label, size in SIZES.items():
             workspace = root / label.replace(" ", "")
@@ -147,30 +161,39 @@ def main() -> None:
                 tether_run(home, workspace, model, name)  # warm caches and bytecode
                 if opencode:
                     opencode_run(opencode, env, workspace, model, name)
-                mine: list[float] = []
-                theirs: list[float] = []
+                mine: list[tuple[float, float]] = []
+                theirs: list[tuple[float, float]] = []
                 for _ in range(args.runs):
                     mine.append(tether_run(home, workspace, model, name))
                     if opencode:
                         theirs.append(opencode_run(opencode, env, workspace, model, name))
             finally:
                 model.close()
-            rows.append(
-                (label, statistics.median(mine), statistics.median(theirs) if theirs else None)
-            )
+            rows.append((label, mine, theirs))
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    print(f"{args.runs} runs each, interleaved; medians, spawn to exit")
+    print(f"{args.runs} runs each, interleaved; medians, spawn to exit (CPU time used)")
     for label, mine, theirs in rows:
-        if theirs is None:
-            print(f"{label}: tether run {mine * 1000:.0f} ms; opencode not on PATH: skipped")
+        wall, cpu = _medians(mine)
+        if not theirs:
+            print(
+                f"{label}: tether run {wall * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms); "
+                "opencode not on PATH: skipped"
+            )
             continue
-        ratio = mine / theirs
+        their_wall, their_cpu = _medians(theirs)
+        ratio = wall / their_wall
         verdict = "met" if ratio <= RATIO_GOAL else "NOT met"
         print(
-            f"{label}: tether run {mine * 1000:.0f} ms, opencode run {theirs * 1000:.0f} ms, "
+            f"{label}: tether run {wall * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms), "
+            f"opencode run {their_wall * 1000:.0f} ms (CPU {their_cpu * 1000:.0f} ms), "
             f"ratio {ratio:.2f} (goal <= {RATIO_GOAL}: {verdict})"
         )
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The median wall time and the median CPU time of some runs."""
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 if __name__ == "__main__":

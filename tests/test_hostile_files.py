@@ -8,17 +8,15 @@ files, nesting deep enough to exhaust a recursive parser.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import os
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.acp.wire import AgentProcess
 from tests.cli.test_cli import _script, tether
+from tests.support import KINDS, make, within
 from tether.commands import load_commands
 from tether.errors import ModelError, SettingsError
 from tether.models.script import ScriptModel
@@ -27,33 +25,6 @@ from tether.settings import load_settings
 from tether.tools.defaults import default_tools
 from tether.tools.workspace import Workspace
 from tether.web.token import web_token
-
-KINDS = ["dev-zero", "dev-stdin", "fifo", "huge"]
-
-
-def make(path: Path, kind: str, size: int = 2 * 1024 * 1024) -> None:
-    """Put a hostile file of `kind` at `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    match kind:
-        case "dev-zero":
-            path.symlink_to("/dev/zero")
-        case "dev-stdin":
-            path.symlink_to("/dev/stdin")
-        case "fifo":
-            os.mkfifo(path)
-        case "deep":
-            path.write_text("[" * 100_000)
-        case _:
-            path.write_text("x" * size)
-
-
-def _within(call: Callable[[], object]) -> object:
-    """Run `call` in a thread, failing if it blocks: a FIFO read would never return."""
-
-    async def bounded() -> object:
-        return await asyncio.wait_for(asyncio.to_thread(call), 30)
-
-    return asyncio.run(bounded())
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -65,8 +36,8 @@ def test_agents_md_of_every_kind_is_skipped_with_a_warning(
     (tmp_path / "user").mkdir()
     workspace = Workspace.at(ws)
     with caplog.at_level(logging.WARNING):
-        prompt = _within(lambda: system_prompt(workspace, default_tools(), tmp_path / "user"))
-        reminder = _within(lambda: Reminders(workspace).after([ws / "sub" / "a.py"]))
+        prompt = within(lambda: system_prompt(workspace, default_tools(), tmp_path / "user"))
+        reminder = within(lambda: Reminders(workspace).after([ws / "sub" / "a.py"]))
     assert isinstance(prompt, str) and "project's instructions" not in prompt
     assert reminder is None
     said = caplog.text
@@ -81,7 +52,7 @@ def test_a_command_file_of_every_kind_is_skipped_with_a_warning(
     make(ws / ".tether" / "commands" / "bad.md", kind, size=512 * 1024)
     (ws / ".tether" / "commands" / "good.md").write_text("Do the good thing.")
     with caplog.at_level(logging.WARNING):
-        commands = _within(lambda: load_commands(ws, tmp_path / "home"))
+        commands = within(lambda: load_commands(ws, tmp_path / "home"))
     assert isinstance(commands, list)
     names = {c.name for c in commands}
     assert "good" in names and "bad" not in names
@@ -101,7 +72,7 @@ def test_settings_of_every_kind_are_an_error_naming_the_file(
         except SettingsError as exc:
             return exc
 
-    error = _within(load)
+    error = within(load)
     assert isinstance(error, SettingsError)
     assert str(ws / ".tether" / "settings.json") in str(error)
 
@@ -109,7 +80,7 @@ def test_settings_of_every_kind_are_an_error_naming_the_file(
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_web_token_file_of_every_kind_is_replaced(tmp_path: Path, kind: str) -> None:
     make(tmp_path / "web-token", kind)
-    token = _within(lambda: web_token(tmp_path))
+    token = within(lambda: web_token(tmp_path))
     assert isinstance(token, str) and len(token) >= 32
     assert (tmp_path / "web-token").read_text().strip() == token
     assert (tmp_path / "web-token").stat().st_mode & 0o777 == 0o600
@@ -125,7 +96,7 @@ def test_a_model_script_of_every_kind_is_an_error(tmp_path: Path, kind: str) -> 
         except ModelError as exc:
             return exc
 
-    error = _within(load)
+    error = within(load)
     assert isinstance(error, ModelError)
     assert f"cannot read model script {tmp_path / 's.json'}" in str(error)
 

@@ -13,12 +13,12 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from tether.errors import ToolError
 
-__all__ = ["open_dir", "open_file", "opened_dir", "swapped_message"]
+__all__ = ["open_dir", "open_file", "opened_dir", "opener_below", "swapped_message"]
 
 _WALK = os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_PATH
 """A directory on the way: only to walk on from (no read permission needed)."""
@@ -65,6 +65,16 @@ def open_file(path: Path, flags: int, roots: Sequence[Path] = ()) -> int:
     """`os.open(path, flags)` for a resolved path, following no symlink (see `open_dir`)."""
     with opened_dir(path.parent, roots) as parent:
         return _open_at(parent, path.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, path)
+
+
+def opener_below(roots: Sequence[Path]) -> Callable[[Path, int], int]:
+    """An `os.open` for resolved paths inside `roots` that follows no symlink below them
+    (`open_file`): for `tether.bounded`'s readers of a workspace's files."""
+
+    def open_below(path: Path, flags: int) -> int:
+        return open_file(path, flags, roots)
+
+    return open_below
 
 
 def _open_at(dir_fd: int, name: str, flags: int, path: Path) -> int:

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tether.errors import UnreadableFile
+from tether.errors import ToolError, UnreadableFile
 from tether.jsontext import parse_json
 
 __all__ = [
     "DEFAULT_LIMIT",
+    "Opener",
     "read_bounded",
     "read_bounded_fd",
     "read_bounded_json",
@@ -29,22 +31,41 @@ DEFAULT_LIMIT = 1024 * 1024
 """Bytes a configuration or instruction file may hold (1 MiB)."""
 
 
-def read_bounded(path: Path, *, limit: int = DEFAULT_LIMIT, follow_symlinks: bool = True) -> bytes:
+Opener = Callable[[Path, int], int]
+"""Opens a path with `os.open`'s flags and returns the descriptor (as `os.open` does)."""
+
+
+def read_bounded(
+    path: Path,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    follow_symlinks: bool = True,
+    opener: Opener | None = None,
+) -> bytes:
     """The bytes of regular file `path`, at most `limit` of them.
+
+    `opener` opens it instead of `os.open` (`tether.beneath.opener_below`, which follows no
+    symlink below a folder: a folder on the way swapped for a link after `path` was checked
+    is refused, so what is read is the file that was checked to be inside).
 
     Raises `FileNotFoundError` when nothing is there (a dangling symlink included), and
     `UnreadableFile` naming the path and why for everything else: a directory, FIFO, socket
-    or device, a file over `limit`, a symlink when `follow_symlinks` is false.
+    or device, a file over `limit`, a symlink when `follow_symlinks` is false (or `beneath`
+    is given).
     """
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     if not follow_symlinks:
         flags |= os.O_NOFOLLOW
     try:
-        fd = os.open(path, flags)
+        fd = (opener or os.open)(path, flags)
     except FileNotFoundError:
         raise
+    except ToolError as exc:  # the file, or a folder on the way, is a symbolic link
+        if os.path.islink(path):
+            raise UnreadableFile(f"{path}: a symbolic link, which is not followed here") from None
+        raise UnreadableFile(str(exc)) from None
     except OSError as exc:
-        if not follow_symlinks and os.path.islink(path):
+        if (opener or not follow_symlinks) and os.path.islink(path):
             raise UnreadableFile(f"{path}: a symbolic link, which is not followed here") from None
         mode = _mode(path)
         if mode is not None and not stat.S_ISREG(mode):  # a socket cannot even be opened
@@ -81,10 +102,14 @@ def read_bounded_fd(fd: int, path: Path, *, limit: int = DEFAULT_LIMIT) -> bytes
 
 
 def read_bounded_text(
-    path: Path, *, limit: int = DEFAULT_LIMIT, follow_symlinks: bool = True
+    path: Path,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    follow_symlinks: bool = True,
+    opener: Opener | None = None,
 ) -> str:
     """`read_bounded` decoded as UTF-8 (a BOM dropped); undecodable bytes are `UnreadableFile`."""
-    data = read_bounded(path, limit=limit, follow_symlinks=follow_symlinks)
+    data = read_bounded(path, limit=limit, follow_symlinks=follow_symlinks, opener=opener)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

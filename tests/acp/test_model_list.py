@@ -1,16 +1,16 @@
-"""The model option over real pipes lists the endpoint's own models: asked once beside
-`session/new` (a loopback server speaking OpenAI's `GET /v1/models`), sent as a
-`config_option_update` when they come, kept for the next session; an endpoint without a list
-leaves the known models, with a warning on stderr."""
+"""The model option over real pipes lists the endpoint's own models: asked once the first
+prompt has loaded the SDK (a loopback server speaking OpenAI's chat completions and
+`GET /v1/models`), sent as a `config_option_update` when they come, kept for the next session;
+an endpoint without a list leaves the known models, with a warning on stderr."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from tests.acp.test_protocol import _updates
+from tests.acp.test_protocol import _prompt, _updates
 from tests.acp.wire import AgentProcess
-from tests.models.sse_server import SSEServer, json_reply
+from tests.models.sse_server import SSEServer, json_reply, sse_reply
 from tests.polling import eventually
 
 LISTING = {
@@ -41,14 +41,18 @@ async def test_the_endpoints_models_join_the_menu_when_they_come(tmp_path: Path)
     workspace = tmp_path / "ws"
     workspace.mkdir()
     async with SSEServer() as server:
-        server.queue(json_reply(200, LISTING))
+        server.queue(sse_reply("openai_text.sse"), json_reply(200, LISTING))
         agent = await _agent(tmp_path, server)
         try:
             new = {"cwd": str(workspace), "mcpServers": []}
             reply, _ = await agent.request("session/new", new)
             session_id = reply["result"]["sessionId"]
-            # Answered at once with the models known for the endpoint (here only its own).
+            # Answered with the models known for the endpoint (here only its own); opening a
+            # session sends the provider nothing.
             assert _models(reply["result"]["configOptions"]) == ["openai:llama-4"]
+            assert server.requests == []
+            reply, _ = await agent.request("session/prompt", _prompt(session_id, "hi"))
+            assert reply["result"]["stopReason"] == "end_turn"
             update = await agent.read()
             while update["params"]["update"]["sessionUpdate"] != "config_option_update":
                 update = await agent.read()
@@ -70,8 +74,11 @@ async def test_the_endpoints_models_join_the_menu_when_they_come(tmp_path: Path)
             ]
         finally:
             assert await agent.close() == 0
-        listed = [r for r in server.requests if r.path == "/v1/models"]
-        assert len(listed) == 1 and listed[0].headers["authorization"] == "Bearer sk-test"
+        assert [(r.method, r.path) for r in server.requests] == [
+            ("POST", "/v1/chat/completions"),
+            ("GET", "/v1/models"),
+        ]
+        assert server.requests[1].headers["authorization"] == "Bearer sk-test"
 
 
 async def test_an_endpoint_without_a_list_leaves_the_known_models_and_warns(
@@ -79,19 +86,21 @@ async def test_an_endpoint_without_a_list_leaves_the_known_models_and_warns(
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
+    missing = json_reply(404, {"error": {"message": "no such route", "type": "invalid"}})
     async with SSEServer() as server:
-        server.queue(json_reply(404, {"error": {"message": "no such route", "type": "invalid"}}))
+        server.queue(sse_reply("openai_text.sse"), missing)
         agent = await _agent(tmp_path, server)
         try:
             new = {"cwd": str(workspace), "mcpServers": []}
             reply, _ = await agent.request("session/new", new)
-            assert _models(reply["result"]["configOptions"]) == ["openai:llama-4"]
+            session_id = reply["result"]["sessionId"]
+            await agent.request("session/prompt", _prompt(session_id, "hi"))
             await eventually(lambda: "no model list from" in agent.stderr, "the warning on stderr")
             # Still one choice, and nothing more was said about the menu.
             reply, _ = await agent.request("session/new", new)
             assert _models(reply["result"]["configOptions"]) == ["openai:llama-4"]
         finally:
             assert await agent.close() == 0
-        assert [r.path for r in server.requests] == ["/v1/models"]
+        assert [r.path for r in server.requests] == ["/v1/chat/completions", "/v1/models"]
     assert "offering the known models only" in agent.stderr
     assert not _updates(agent.received, "config_option_update")

@@ -206,3 +206,19 @@ def test_a_narrower_terminal_leaves_no_spinner_line_behind(
     pane.wait_gone("thinking")
     assert "thinking" not in pane.everything
     assert pane.everything.count("> first") == 1
+
+
+def test_a_prompt_typed_before_the_screen_shows_is_sent_and_not_echoed(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    home = tmp_path / "home"
+    model = _script(tmp_path / "s.json", {"text": "First answer."})
+    tui = Tui(home, ["--model", model], cwd=ws, columns=80)
+    tuis.append(tui)
+    # Typed as `tether` starts, before the screen has the terminal (still in line mode).
+    tui.type("hello\rthe next draft")
+    tui.wait_for("First answer.")
+    tui.wait_for("› the next draft")  # the unfinished line is in the box, unsent
+    assert _before(tui.everything, "> hello").strip() == ""  # the echo is gone
+    tui.press("ctrl-c", "ctrl-d")
+    assert tui.finish() == 0

@@ -136,7 +136,8 @@ def test_a_prompt_typed_before_the_key_waits_and_logout_then_login(
     tui.press("enter")  # an empty key is no key
     tui.wait_in_scrollback("that is no key")
     tui.press("enter")
-    tui.type("sk-second")
+    tui.type("\x1b[200~sk-second\x1b[201~")  # pasted, as a key usually is
+    tui.wait_for("•••••••••")
     tui.press("enter")
     tui.wait_in_scrollback("logged in to Anthropic")
     tui.line("now it goes")

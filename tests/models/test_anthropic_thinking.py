@@ -9,7 +9,14 @@ import pytest
 from tests.models.sse_server import SSEServer, sse_reply
 from tests.models.support import FAST, READ, collect
 from tether.content import TextContent
-from tether.models import ModelRequest, UserMessage
+from tether.models import (
+    AssistantMessage,
+    ModelRequest,
+    Thinking,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from tether.models.anthropic_model import DEFAULT_MAX_TOKENS, AnthropicModel
 from tether.models.anthropic_thinking import INTERLEAVED_BETA, anthropic_thinking
 from tether.models.cloud import VertexModel, vertex_provider
@@ -97,3 +104,30 @@ def test_the_names_of_each_cloud_and_of_unnumbered_families() -> None:
     unnumbered = anthropic_thinking("claude-mythos-preview", "high", tools=True)
     assert unnumbered.thinking == ADAPTIVE and unnumbered.output_config == {"effort": "high"}
     assert anthropic_thinking("claude-opus-4-5", "off", tools=True).thinking is None
+
+
+async def test_the_adaptive_generation_gets_its_thinking_back_even_when_off(
+    server: SSEServer,
+) -> None:
+    server.queue(sse_reply("anthropic_text.sse"))
+    provider = ANTHROPIC.resolve(server.url, "k", environ={})
+    claude = AnthropicModel(provider, model="claude-opus-5", retry=FAST)
+    # Opus 5 thinks unasked; a tool-use turn must then carry its signed blocks back.
+    reply = AssistantMessage(
+        text="Reading.",
+        tool_calls=(ToolCall("toolu_1", "read", "{}"),),
+        stop_reason="tool_use",
+        thinking=(Thinking("mine", signature="sig", source=claude.name),),
+    )
+    result = ToolResultMessage("toolu_1", "read", (TextContent(text="1: bug()"),))
+    try:
+        await collect(claude, ModelRequest("", (ASK, reply, result), (READ,), thinking="off"))
+    finally:
+        await claude.aclose()
+    body = server.requests[0].json()
+    assert "thinking" not in body and "output_config" not in body
+    assert body["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": "mine",
+        "signature": "sig",
+    }

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.golden import check_golden
 from tests.models.bedrock_wire import (
     ACCESS_KEY,
     SECRET_KEY,
@@ -31,6 +32,7 @@ from tether.models import (
     Thinking,
     ThinkingDelta,
     ToolCall,
+    ToolResultMessage,
     UserMessage,
 )
 from tether.models.anthropic_thinking import INTERLEAVED_BETA
@@ -39,6 +41,7 @@ from tether.models.cloud import BedrockModel, bedrock_provider
 REGION = "eu-west-3"
 MODEL = "eu.anthropic.claude-opus-4-5-20251101-v1:0"
 ASK = UserMessage((TextContent(text="fix the bug"),))
+REQUESTS = Path(__file__).parent / "requests"
 
 
 @pytest.fixture
@@ -98,6 +101,35 @@ async def test_a_signed_request_streams_thinking_and_a_tool_call(
     assert body["anthropic_beta"] == [INTERLEAVED_BETA]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 4_000}
     assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+
+
+async def test_the_signed_thinking_goes_back_within_the_turn(
+    server: SSEServer, bedrock: BedrockModel
+) -> None:
+    serve(
+        server,
+        transcript_reply("anthropic_thinking_tools.sse"),
+        transcript_reply("anthropic_text.sse"),
+    )
+    first = await collect(bedrock, ModelRequest("", (ASK,), (READ,), thinking="low"))
+    reply = first[-1]
+    assert isinstance(reply, Completed)
+    result = ToolResultMessage("toolu_01Think", "read", (TextContent(text="1: bug()"),))
+    step = ModelRequest("", (ASK, reply.message, result), (READ,), thinking="low")
+    await collect(bedrock, step)
+
+    sent = server.requests[1]
+    assert sent.path == f"/model/{MODEL}/invoke-with-response-stream"
+    body = sent.json()
+    assert [block["type"] for block in body["messages"][1]["content"]] == [
+        "thinking",
+        "redacted_thinking",
+        "text",
+        "tool_use",
+    ]
+    check_golden(
+        REQUESTS / "bedrock_thinking_step.json", json.dumps(body, indent=2, sort_keys=True) + "\n"
+    )
 
 
 async def test_usage_with_the_cache_counts(server: SSEServer, bedrock: BedrockModel) -> None:

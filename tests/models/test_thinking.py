@@ -118,10 +118,12 @@ async def test_anthropic_sends_the_signed_blocks_back_within_the_turn(
     pinned("anthropic_thinking_step.json", body)
 
 
-async def test_anthropic_leaves_out_other_models_and_unsigned_thinking(
-    server: SSEServer, claude: AnthropicModel
-) -> None:
+async def test_anthropic_leaves_out_other_models_and_unsigned_thinking(server: SSEServer) -> None:
     server.queue(sse_reply("anthropic_text.sse"), sse_reply("anthropic_text.sse"))
+    # A model of the budget generation: off, it thinks not at all (see test_anthropic_thinking
+    # for the adaptive one, which may think unasked).
+    provider = ANTHROPIC.resolve(server.url, "sk-ant-test", environ={})
+    claude = AnthropicModel(provider, model="claude-opus-4-5", retry=FAST)
     reply = AssistantMessage(
         text="Reading.",
         tool_calls=(ToolCall("toolu_01Think", "read", "{}"),),
@@ -147,6 +149,7 @@ async def test_anthropic_leaves_out_other_models_and_unsigned_thinking(
     assert [b["type"] for b in without["messages"][1]["content"]] == ["text", "tool_use"]
     assert "thinking" not in without
     assert without["max_tokens"] == DEFAULT_MAX_TOKENS
+    await claude.aclose()
 
 
 async def test_reasoning_content_streams_apart_and_counts_its_tokens(

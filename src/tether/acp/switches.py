@@ -143,8 +143,15 @@ def session_options(session: Session) -> list[Any]:
 
 async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
     """Ask the session's endpoint for its own models (bounded, kept a while: see
-    `tether.models.listing`); when the model menu gains any, tell the client."""
+    `tether.models.listing`); when the model menu gains any, tell the client.
+
+    Only once the model's SDK is loaded, which the first prompt does: opening a session sends
+    nothing to a provider and loads no SDK (an editor may open many and prompt none).
+    """
     model = opened.session.model
+    loaded = getattr(model, "sdk_loaded", None)
+    if loaded is None or not loaded():
+        return
     before = offered_now(model)
     if await offered_models(model) != before and ctx.open.get(opened.session.id) is opened:
         _tell_options(ctx, opened)
@@ -154,7 +161,7 @@ async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
 def honour_logged_model(ctx: AgentContext, session: Session) -> None:
     """Switch a loaded session to the model its log last chose, when it can be built."""
     logged = session.configured(MODEL_OPTION)
-    if logged is None or logged == session.model.name or ctx.switch_model is None:
+    if logged is None or logged == session.model.name:
         return
     try:
         session.set_model(ctx.switch_model(logged), record=False)
@@ -163,8 +170,6 @@ def honour_logged_model(ctx: AgentContext, session: Session) -> None:
 
 
 def _build_model(ctx: AgentContext, spec: str) -> Model:
-    if ctx.switch_model is None:
-        raise RequestError(INTERNAL_ERROR, f"Cannot switch to {spec}: this agent has one model")
     try:
         return ctx.switch_model(spec)
     except ModelError as exc:

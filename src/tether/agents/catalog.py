@@ -147,9 +147,17 @@ def _read_folder(
         problems.append(AgentProblem(folder, message))
         paths = paths[:MAX_AGENT_FILES]
     agents = []
+    # A project's files are opened beneath the workspace, following no link on the way: a
+    # sub-folder swapped for one while they are read could bring in a file from elsewhere.
+    real = Path(os.path.realpath(folder))
     for path in paths:
         try:
-            agents.append(read_agent_file(path, scope, follow_symlinks=not project))
+            if project:
+                opened = real / path.relative_to(folder)
+                beneath = (workspace.resolve(),)
+                agents.append(read_agent_file(opened, scope, beneath=beneath, shown=path))
+            else:
+                agents.append(read_agent_file(path, scope, follow_symlinks=True))
         except AgentFileError as exc:
             problems.append(AgentProblem(path, str(exc)))
     return agents

@@ -30,9 +30,11 @@ all is an error naming the file and the line, and the file is skipped, never hal
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from tether.agents.definition import AgentDefinition, AgentScope
+from tether.beneath import opener_below
 from tether.bounded import read_bounded_text
 from tether.errors import AgentFileError, FrontMatterError, UnreadableFile
 from tether.frontmatter import (
@@ -82,15 +84,31 @@ AGENT_KEYS = frozenset(
 _TETHER_TOOLS = frozenset(CLAUDE_TOOL_NAMES.values())
 
 
-def read_agent_file(path: Path, scope: AgentScope, *, follow_symlinks: bool) -> AgentDefinition:
-    """The agent a file defines; `AgentFileError` saying why not (unreadable, malformed)."""
+def read_agent_file(
+    path: Path,
+    scope: AgentScope,
+    *,
+    follow_symlinks: bool = False,
+    beneath: Sequence[Path] = (),
+    shown: Path | None = None,
+) -> AgentDefinition:
+    """The agent a file defines; `AgentFileError` saying why not (unreadable, malformed).
+
+    `beneath`: resolved folders, one holding `path`, below which no link is followed
+    (`read_bounded`); `shown` names the file as it was found, when `path` is its resolved
+    place."""
     try:
-        text = read_bounded_text(path, limit=MAX_AGENT_FILE_BYTES, follow_symlinks=follow_symlinks)
+        text = read_bounded_text(
+            path,
+            limit=MAX_AGENT_FILE_BYTES,
+            follow_symlinks=follow_symlinks,
+            opener=opener_below(beneath) if beneath else None,
+        )
     except UnreadableFile as exc:
         raise AgentFileError(str(exc)) from None
     except OSError as exc:
         raise AgentFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    return parse_agent_file(path, text, scope)
+    return parse_agent_file(shown or path, text, scope)
 
 
 def parse_agent_file(path: Path, text: str, scope: AgentScope) -> AgentDefinition:

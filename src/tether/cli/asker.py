@@ -1,5 +1,5 @@
-"""Asking the person at the terminal: allow once (y), always (a), for the project (p), or
-reject (n)."""
+"""Asking the person at the terminal: allow once, always, for the project, or reject, each
+typed as `tether.policy.asker.DECISION_KEYS` says (y, a, p, n)."""
 
 from __future__ import annotations
 
@@ -11,29 +11,23 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from tether.policy import PermissionQuestion, WorkspaceTrust
+from tether.policy.asker import DECISION_KEYS, PermissionQuestion, WorkspaceTrust
 from tether.tools.access import PermissionDecision
 
 __all__ = ["TerminalAsker"]
 
 _ANSWERS: dict[str, PermissionDecision] = {
-    "y": "allow_once",
-    "yes": "allow_once",
-    "a": "allow_always",
-    "always": "allow_always",
-    "p": "allow_project",
-    "project": "allow_project",
-    "n": "reject",
-    "no": "reject",
+    typed: decision
+    for decision, words in DECISION_KEYS.items()
+    for typed in (words[0], words.split()[0])
 }
+"""Each decision by its letter and its first word (`y`, `yes`...)."""
 
 
-_KEYS: dict[PermissionDecision, str] = {
-    "allow_once": "y",
-    "allow_always": "a",
-    "allow_project": "p",
-    "reject": "n",
-}
+def _prompt(decision: PermissionDecision) -> str:
+    """The decision's wording with its letter in brackets: `[y]es once`."""
+    words = DECISION_KEYS[decision]
+    return f"\\[{words[0]}]{words[1:]}"
 
 
 class TerminalAsker:
@@ -53,7 +47,7 @@ class TerminalAsker:
         self._lock = asyncio.Lock()
 
     async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """Ask until the answer is one offered (y, a, p, n); end of input rejects."""
+        """Ask until the answer is one offered (`DECISION_KEYS`); end of input rejects."""
         async with self._lock:
             if self.before is not None:
                 self.before(request)
@@ -63,12 +57,13 @@ class TerminalAsker:
             project = offered.get("allow_project")
             if project is not None:
                 self.console.print(f"  p: {escape(project.name)}")
-            keys = "\\[y]es once, \\[a]lways, " + ("\\[p]roject, " if project else "") + "\\[n]o"
+            keys = ", ".join(_prompt(decision) for decision in DECISION_KEYS if decision in offered)
             if isinstance(request.subject, WorkspaceTrust):
                 for item in request.subject.withheld:
                     self.console.print(f"  - {escape(item)}", markup=True)
                 keys = ", ".join(
-                    f"\\[{_KEYS[o.decision]}] {escape(o.name.lower())}" for o in request.options
+                    f"\\[{DECISION_KEYS[o.decision][0]}] {escape(o.name.lower())}"
+                    for o in request.options
                 )
             while True:
                 self.console.print(f"{keys}: ", end="")

@@ -35,10 +35,12 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tether.beneath import opener_below
 from tether.bounded import read_bounded_text
 from tether.errors import FrontMatterError, UnreadableFile
 from tether.frontmatter import FrontMatterField, FrontMatterWarning, log_once, parse_front_matter
@@ -196,9 +198,12 @@ def load_commands(
         if project and not folder.resolve().is_relative_to(workspace.resolve()):
             log.warning("%s: leads outside the workspace; its commands are not read", folder)
             continue
+        # And none on the way down: a sub-folder swapped for a link while the commands are
+        # read could bring in a file from elsewhere; each is opened beneath the workspace.
+        beneath = (workspace.resolve(),) if project else ()
         for path in _command_paths(folder, follow=not project):
             command = parse_command_file(
-                path, follow_symlinks=not project, root=folder, scope=scope
+                path, follow_symlinks=not project, root=folder, scope=scope, beneath=beneath
             )
             if command is not None:
                 found[command.name] = command
@@ -233,9 +238,11 @@ def parse_command_file(
     follow_symlinks: bool = True,
     root: Path | None = None,
     scope: CommandScope = "user",
+    beneath: Sequence[Path] = (),
 ) -> Command | None:
     """The command a file defines, or `None` (logged) when it cannot be one; `root` is the
-    commands folder it is in (its sub-folders are namespaces)."""
+    commands folder it is in (its sub-folders are namespaces); with `beneath` (resolved
+    folders) the file is opened below one of them following no link (`read_bounded`)."""
     parts = path.relative_to(root).with_suffix("").parts if root is not None else (path.stem,)
     bad = next((p for p in parts if not _NAME.fullmatch(p)), None)
     if bad is not None:
@@ -243,7 +250,15 @@ def parse_command_file(
         return None
     try:
         # The workspace controls the file: a link to /dev/zero or a FIFO is refused, not read.
-        text = read_bounded_text(path, limit=_MAX_FILE, follow_symlinks=follow_symlinks)
+        opened = path
+        if beneath and root is not None:
+            opened = Path(os.path.realpath(root)) / path.relative_to(root)
+        text = read_bounded_text(
+            opened,
+            limit=_MAX_FILE,
+            follow_symlinks=follow_symlinks,
+            opener=opener_below(beneath) if beneath else None,
+        )
     except UnreadableFile as exc:
         log.warning("cannot be read: %s; skipped", exc)
         return None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from tether.beneath import opener_below
 from tether.bounded import read_bounded
 from tether.errors import FrontMatterError, UnreadableFile
 from tether.frontmatter import parse_front_matter
@@ -103,7 +104,12 @@ class Reader:
         within: bool,
         linked: bool = False,
     ) -> list[InstructionFile]:
-        text = self._text(shown)
+        # A file inside the boundary is read at its resolved place, no link followed below
+        # the boundary's folder: one swapped in between the check and the read would
+        # otherwise bring in a file from anywhere (the check below sees the old place).
+        inside = self.boundary is not None and _inside(resolved, self.boundary)
+        roots = tuple(Path(os.path.realpath(r)) for r in self.boundary or ()) if inside else ()
+        text = self._text(resolved if roots else shown, beneath=roots)
         if text is None:
             return []
         paths: tuple[str, ...] = ()
@@ -152,13 +158,14 @@ class Reader:
             return []
         return self._file(resolved, target, "import", importer, stack, within=within)
 
-    def _text(self, path: Path) -> str | None:
+    def _text(self, path: Path, *, beneath: Sequence[Path] = ()) -> str | None:
         if self.used >= MAX_TOTAL_CHARS:
             self._report(f"{path}: left out, the instructions hold {MAX_TOTAL_CHARS} characters")
             return None
         try:
             # Undecodable bytes become U+FFFD: a stray Latin-1 byte spoils a word, not a file.
-            text = read_bounded(path).decode("utf-8-sig", errors="replace")
+            opener = opener_below(beneath) if beneath else None
+            text = read_bounded(path, opener=opener).decode("utf-8-sig", errors="replace")
         except (FileNotFoundError, NotADirectoryError):
             return None
         except UnreadableFile as exc:

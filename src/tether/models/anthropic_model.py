@@ -32,6 +32,7 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
     """Streams messages through the official `anthropic` SDK."""
 
     kind = "anthropic"
+    sdk = "anthropic"
     label = "Anthropic API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before message_stop"
@@ -64,9 +65,9 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
         # step then reads what the one before it wrote (see `anthropic_cache`).
         tools = cached_tools(to_anthropic_tools(request.tools))
         ask = anthropic_thinking(self.model, request.thinking, tools=bool(tools))
-        # Thinking blocks go back, signed, while thinking is on (a tool-use turn must carry
-        # them); with it off they are left out, which the API always allows.
-        history = same_model_thinking(request.messages, self.name, keep=ask.thinking is not None)
+        # Thinking blocks go back, signed, while the model may think (a tool-use turn must
+        # carry them); otherwise they are left out, which the API always allows.
+        history = same_model_thinking(request.messages, self.name, keep=ask.keep)
         return await self._sdk().messages.create(
             model=self.model,
             max_tokens=self.max_tokens + ask.room,

@@ -55,21 +55,25 @@ class ThinkingAsk:
     betas: tuple[str, ...]
     room: int
     """Tokens added to `max_tokens` so the answer keeps its own room beside the thought."""
+    keep: bool
+    """Whether the model's own signed thinking goes back: while it is asked to think, and
+    always to the adaptive generation, which may think unasked (Opus 5 does by default) and
+    then wants its blocks back within a turn."""
 
 
 def anthropic_thinking(model: str, level: ThinkingLevel, *, tools: bool) -> ThinkingAsk:
     """The fields that ask `model` (an id as the endpoint names it) to think at `level`."""
     budget = ANTHROPIC_BUDGETS[level]
-    if not budget:
-        return ThinkingAsk(None, None, (), 0)
     generation = _generation(model_id(model))
-    if generation is None or generation < (3, 8):
-        return ThinkingAsk({"type": "enabled", "budget_tokens": budget}, None, (), budget)
-    if generation < (4, 6):
-        betas = (INTERLEAVED_BETA,) if tools else ()
-        return ThinkingAsk({"type": "enabled", "budget_tokens": budget}, None, betas, budget)
-    effort: OutputConfigParam = {"effort": _EFFORTS[level]}
-    return ThinkingAsk({"type": "adaptive", "display": "summarized"}, effort, (), budget)
+    adaptive = generation is not None and generation >= (4, 6)
+    if not budget:
+        return ThinkingAsk(None, None, (), 0, keep=adaptive)
+    if adaptive:
+        effort: OutputConfigParam = {"effort": _EFFORTS[level]}
+        asked: ThinkingConfigParam = {"type": "adaptive", "display": "summarized"}
+        return ThinkingAsk(asked, effort, (), budget, keep=True)
+    betas = (INTERLEAVED_BETA,) if tools and generation is not None and generation >= (4, 0) else ()
+    return ThinkingAsk({"type": "enabled", "budget_tokens": budget}, None, betas, budget, keep=True)
 
 
 def _generation(model: str) -> tuple[int, int] | None:

@@ -61,6 +61,7 @@ class GeminiModel(StreamingModel[_Connection, "GenerateContentResponse"]):
     """Streams Gemini's `streamGenerateContent` through `google-genai`."""
 
     kind = "gemini"
+    sdk = "google.genai"
     label = "Gemini API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before a finish reason"

@@ -23,6 +23,7 @@ class OpenAICompatModel(StreamingModel["AsyncOpenAI", "ChatCompletionChunk"]):
     """Streams chat completions through the official `openai` SDK."""
 
     kind = "openai"
+    sdk = "openai"
     label = "OpenAI-compatible API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before the message was complete"

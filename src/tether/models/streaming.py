@@ -9,6 +9,7 @@ stream that ends too early, chunks that are not JSON, lost connections, and clos
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
@@ -94,6 +95,8 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
     """The model asked for when `--model` names none."""
     unfinished: ClassVar[str]
     """What a stream that stops too early failed to reach, as its error says."""
+    sdk: ClassVar[str]
+    """The SDK's module, imported at the first request."""
 
     def __init__(
         self, provider: Provider, *, model: str | None = None, retry: RetryPolicy | None = None
@@ -120,6 +123,11 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         return await endpoint_list(
             self.kind, self.base_url, key, self.label, self._list, prepare=self._sdk
         )
+
+    def sdk_loaded(self) -> bool:
+        """Whether the SDK was imported already (by a request of this or another model):
+        asking for the list then costs no import, and says nothing before a prompt did."""
+        return self.sdk in sys.modules
 
     def listed_now(self) -> tuple[str, ...] | None:
         """What `listed` would answer without asking: `None` when it was not asked lately."""

@@ -10,6 +10,7 @@ from tether.tools.access import Access, PermissionDecision
 from tether.views import ToolCallView
 
 __all__ = [
+    "DECISION_KEYS",
     "INSTEAD",
     "DelegatedAccess",
     "PermissionAnswer",
@@ -23,6 +24,16 @@ __all__ = [
     "WorkspaceTrust",
     "said_instead",
 ]
+
+DECISION_KEYS: dict[PermissionDecision, str] = {
+    "allow_once": "yes once",
+    "allow_always": "always",
+    "allow_project": "project",
+    "reject": "no",
+}
+"""What a person types for each decision where answers are typed: its first letter or its
+first word (`y`, `yes`; `a`, `always`; `p`, `project`; `n`, `no`); the whole is the prompt's
+wording (`[y]es once`)."""
 
 INSTEAD = "The person says to do this instead: "
 """What follows a refusal's message when the person said what to do instead."""
@@ -143,8 +154,11 @@ class PermissionQuestion:
 
 
 class PermissionAsker(Protocol):
-    """Whoever answers permission requests: an ACP client, a terminal prompt, a test."""
+    """Whoever answers permission requests: `tether run`'s prompt (`cli.asker`), the
+    interactive picker (`cli.interactive.asker`), an ACP client (`acp.permissions`), and the
+    wrappers that ask through another (a child's through its parent, `session.child_asker`;
+    the `Notification` and `PermissionRequest` hooks first, `session.hooked`)."""
 
-    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
+    async def ask(self, request: PermissionQuestion, /) -> PermissionAnswer:
         """The person's decision; cancelling the call cancels the tool that asked."""
         ...

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from tether.settings.files import Layer, SettingsProblem
+    from tether.settings.layer import Layer, SettingsProblem
     from tether.settings.loaded import Settings, load_settings
     from tether.settings.matcher import (
         Allow,
@@ -70,8 +70,8 @@ __all__ = [
 __getattr__ = lazy_names(
     __name__,
     {
-        "Layer": "tether.settings.files",
-        "SettingsProblem": "tether.settings.files",
+        "Layer": "tether.settings.layer",
+        "SettingsProblem": "tether.settings.layer",
         "HookEntry": "tether.settings.values",
         "SandboxSettings": "tether.settings.values",
         "Settings": "tether.settings.loaded",

@@ -19,7 +19,8 @@ from pathlib import Path
 from tether.errors import RuleError, SettingsError
 from tether.home import claude_home
 from tether.models.messages import ThinkingLevel
-from tether.settings.files import Layer, SettingsProblem, read_layer
+from tether.settings.files import read_layer
+from tether.settings.layer import Layer, SettingsProblem
 from tether.settings.matcher import Use, Verdict, judge
 from tether.settings.merge import Merge
 from tether.settings.modes import PolicyMode

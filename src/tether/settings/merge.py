@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tether.models.messages import ThinkingLevel
-from tether.settings.files import Layer, SettingsProblem
+from tether.settings.layer import Layer, SettingsProblem
 from tether.settings.modes import PolicyMode
 from tether.settings.rules import Rule
 from tether.settings.schema import ModelEntry

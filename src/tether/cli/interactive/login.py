@@ -48,8 +48,9 @@ class _Option:
 
 async def onboard(conversation: Conversation) -> None:
     """The model has no key: say so, ask for a provider and its key, or say how to later."""
-    missing = missing_key(conversation.model)
-    conversation.notice(f"{missing}", "yellow")
+    conversation.notice(missing_key(conversation.model) or "", "yellow")
+    conversation.front.facts.note = None  # it waits for you now, not for itself
+    conversation.front.screen.refresh()
     if not await _ask(conversation, "No API key yet: which provider will you use?"):
         conversation.notice(
             "no key given: /login when you are ready (prompts wait in the box meanwhile)",
@@ -74,12 +75,13 @@ async def logout(conversation: Conversation, _arguments: str) -> None:
     except ModelError as exc:
         conversation.notice(f"error: {exc}", "red")
         return
+    source = model.provider.key_source
     if saved.key_for(url) is None:
-        conversation.notice(f"no key is saved for {url} (/login saves one)")
+        given = f"; the key in use comes from {source}" if source is not None else ""
+        conversation.notice(f"no key is saved for {url} (/login saves one){given}")
         return
     _write(saved.without_key(url).encoded())
     conversation.notice(f"logged out: the key saved for {url} is deleted")
-    source = model.provider.key_source
     if source not in (None, STORED_SOURCE):
         conversation.notice(f"{source} still gives a key: requests keep using it", "yellow")
     _use(conversation, _remade(model.name, url))
@@ -128,7 +130,8 @@ def _options(current: Model) -> list[_Option]:
     options: list[_Option] = []
     for name, spec in PROVIDERS:
         if spec == kind and isinstance(current, StreamingModel):
-            label = name if _is_default(current) else f"{model_label(current.name)} endpoint"
+            # Another endpoint of that kind (a proxy, a gateway) is named by its host.
+            label = name if _is_default(current) else _host(current.provider.base_url)
             options.append(_Option(current.name, current, label))
             continue
         try:
@@ -148,8 +151,11 @@ def _is_default(model: StreamingModel[Any, Any]) -> bool:
 
 
 def _where(model: StreamingModel[Any, Any]) -> str:
-    split = urlsplit(model.provider.base_url)
-    return f"{model.model} · {split.netloc or model.provider.base_url}"
+    return f"{model.model} · {_host(model.provider.base_url)}"
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).netloc or url
 
 
 def _remade(spec: str, url: str) -> Model:

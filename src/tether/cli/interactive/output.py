@@ -17,9 +17,9 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.utils import get_bell_environment_variable, get_term_environment_variable
 
-__all__ = ["terminal_output"]
+__all__ = ["ERASE_BELOW", "terminal_output"]
 
-_ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
+ERASE_BELOW = "\x1b7\x1b[K\x1b[B\x1b[J\x1b8"
 """Save the cursor, erase to the end of its line, go a line down (at the bottom line it stays),
 erase below, and come back."""
 
@@ -29,7 +29,7 @@ class _Output(Vt100_Output):
 
     def erase_down(self) -> None:
         """Erase from the cursor to the end of the screen (see the module's docstring)."""
-        self.write_raw(_ERASE_BELOW)
+        self.write_raw(ERASE_BELOW)
 
 
 def terminal_output() -> Vt100_Output:

@@ -34,7 +34,7 @@ __all__ = ["HISTORY_FILE", "run_argv"]
 
 _LOADED = (
     "tether.cli.interactive.conversation",
-    "tether.cli.interactive.commands",
+    "tether.cli.interactive.lines",
     "tether.cli.interactive.login",
     "tether.cli.interactive.opening",
 )
@@ -58,6 +58,7 @@ async def _session(argv: Sequence[str]) -> int:
     from tether.cli.interactive.front import Front
     from tether.cli.interactive.keys import read_shift_enter
     from tether.cli.interactive.scrollback import Scrollback
+    from tether.cli.interactive.typeahead import take_typeahead
 
     front = Front(_peek_cwd(argv), _peek(argv, "--mode") or "ask", data_dir() / HISTORY_FILE)
     scrollback = Scrollback()
@@ -67,6 +68,8 @@ async def _session(argv: Sequence[str]) -> int:
     read_shift_enter()
     for signum in (signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, front.quit)
+    # Before the screen takes the terminal: a prompt typed (and sent) while it started.
+    take_typeahead(app, sys.stdin.fileno(), front.screen.width)
     running = loop.create_task(app.run_async())
     # Whatever ends the screen also answers a question still open on it (as declined).
     running.add_done_callback(lambda _: _decline(front))
@@ -77,6 +80,7 @@ async def _session(argv: Sequence[str]) -> int:
         scrollback.finish()
         return _status(running)
     from tether.cli.interactive.conversation import Conversation
+    from tether.cli.interactive.lines import Lines
     from tether.cli.interactive.opening import open_first
     from tether.cli.model_args import missing_key
 
@@ -93,7 +97,7 @@ async def _session(argv: Sequence[str]) -> int:
     status = await open_first(conversation)
     if status is not None:
         return await _fail(front, running, scrollback, status[1], status[0])
-    front.attach(conversation)
+    front.attach(Lines(conversation))
     try:
         result = await running
     finally:

@@ -29,7 +29,11 @@ const state = {
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
-connectTasks((message) => connection.send(message)); // task cards open their agents' transcripts
+// Task cards open their agents' transcripts: read-only, so no answer and no retry.
+connectTasks(
+  (message) => connection.send(message),
+  (box) => new Transcript(box, { onAnswer: () => {}, onRetry: null, announcer: null }),
+);
 const header = new Header(
   { title: $("session-title"), sessionId: $("session-id"), budget: $("budget"), settings: $("settings"), more: $("more") },
   { onChoose: choose },
@@ -85,7 +89,12 @@ const rewind = new Rewind({
   sendPrompt: (text) => sendPrompt(text),
   sessionId: () => state.sessionId,
   canFork: () => Boolean(state.ready && state.ready.canFork),
-  canRewind: () => !running() && !state.opening && !state.readOnly,
+  cannotRewind: () => {
+    if (state.readOnly) return "This session is open in another tab or process: take it over to rewind it here.";
+    if (running()) return "Wait for the running prompt to end.";
+    if (state.opening) return "Wait for the session to open.";
+    return null;
+  },
 });
 
 // Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
@@ -164,6 +173,7 @@ function handle(message) {
       $("agent").title = message.cwd;
       composer.setAgent(message.agentName);
       sidebar.setCapabilities(message);
+      rewind.agentReady();
       update();
       if (message.canList) connection.send({ type: "listSessions" });
       if (restarted && state.sessionId && !state.readOnly) {

@@ -5,7 +5,6 @@
 // Progress updates change the card in place, so an open transcript stays open.
 
 import { clear, el, safeHtml } from "../dom.js";
-import { Transcript } from "../transcript.js";
 
 const ENDINGS = {
   running: ["running", "pill-run"],
@@ -17,15 +16,18 @@ const ENDINGS = {
   refusal: ["refused", "pill-bad"],
 };
 
-// The page's socket, given by the app: `send` a message to the server.
+// Given by the app: `send` a message to the server; `openTranscript(box)` draws a read-only
+// transcript into a box (the app's own, passed in so this card needs no import of it).
 let send = null;
+let openTranscript = null;
 // Open transcripts by child session id: what the server's `childUpdates` go to.
 const watching = new Map();
 const states = new WeakMap();
 
-/** Connect the cards to the page's socket (the app calls this once). */
-export function connectTasks(sender) {
+/** Connect the cards to the page's socket and its transcripts (the app calls this once). */
+export function connectTasks(sender, transcriptIn) {
   send = sender;
+  openTranscript = transcriptIn;
 }
 
 /** More of an agent's session, from the server: applied to the transcript showing it. */
@@ -103,10 +105,12 @@ function transcriptBox(sessionId) {
     if (!details.open) {
       clear(box);
       box.dataset.done = "false";
-      const transcript = new Transcript(box, { onAnswer: () => {}, onRetry: null, announcer: null });
-      watching.set(sessionId, { transcript, box });
-      if (send) send({ type: "watchChild", sessionId });
-      else transcript.notice("Not connected to the server.", "error");
+      if (!send || !openTranscript) {
+        box.append(el("div", { class: "card-note", role: "alert", text: "Not connected to the server." }));
+        return;
+      }
+      watching.set(sessionId, { transcript: openTranscript(box), box });
+      send({ type: "watchChild", sessionId });
     } else {
       watching.delete(sessionId);
       if (send) send({ type: "unwatchChild", sessionId });
