@@ -8,6 +8,7 @@ from typing import assert_never
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare
+from tether.session.jobcards import job_update
 from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
@@ -15,6 +16,7 @@ from tether.session.log.events import (
     CompactionEvent,
     Event,
     HookRunEvent,
+    JobEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -161,8 +163,10 @@ def _replay(
                 costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
                 spent = sum_costs(costs)
                 updates.extend(context_updates(event, previous, window, compact_at, spent))
-            case HookRunEvent():
-                updates.append(hook_update(event))
+            case HookRunEvent() | JobEvent():
+                updates.append(
+                    hook_update(event) if isinstance(event, HookRunEvent) else job_update(event)
+                )
             case CheckpointEvent():
                 saved.append(event)
             case RestoreEvent():
