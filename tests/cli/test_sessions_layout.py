@@ -71,3 +71,10 @@ def test_every_line_fits_and_titles_start_in_one_column(titles: list[str], width
         assert cell_len(line.split("  ")[0]) == 14  # the id, whole
     assert len(lines) == 1 + 2 * len(sessions)
     assert column == 14 + 2 + len("updated") + 2 + len("turns") + 2
+
+
+def test_control_characters_in_a_header_stay_on_their_row_and_out_of_the_terminal() -> None:
+    lines = _lines([_session(1, "two\nlines \x1b[2J here", "/tmp/a\rb")], [0], 100)
+    assert len(lines) == 3
+    assert "two lines  [2J here" in lines[1] and "\x1b" not in "".join(lines)
+    assert lines[2].strip() == "/tmp/a b"

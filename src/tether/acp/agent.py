@@ -40,7 +40,6 @@ end normally, and the log records it as such (`turn/end` with the error).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from acp import Agent, RequestError
@@ -70,11 +69,10 @@ if TYPE_CHECKING:
     from tether.acp.context import AgentContext
     from tether.acp.mcp import ClientServer
     from tether.acp.prompt import PromptBlock
-    from tether.models.base import Model
     from tether.policy import PolicyMode
     from tether.session import SessionStore
-    from tether.settings import Settings, SettingsFlags
-    from tether.tools.registry import ToolRegistry
+    from tether.settings import SettingsFlags
+    from tether.surface import Launch
 
 __all__ = ["TetherAgent", "agent_router"]
 
@@ -86,12 +84,8 @@ class TetherAgent:
         self,
         *,
         store: SessionStore,
-        model: Callable[[Settings], Model],
-        tools: Callable[[Settings], ToolRegistry],
+        launch: Launch,
         mode: PolicyMode | None = None,
-        switch_model: Callable[[str], Model] | None = None,
-        context_window: int | None = None,
-        compact_at: float | None = None,
         flags: SettingsFlags | None = None,
     ) -> None:
         self.store = store
@@ -103,18 +97,8 @@ class TetherAgent:
 
         def make() -> AgentContext:
             from tether.acp.context import AgentContext
-            from tether.session.context.budget import DEFAULT_COMPACT_AT
 
-            return AgentContext(
-                store=store,
-                model=model,
-                tools=tools,
-                mode=mode,
-                switch_model=switch_model,
-                context_window=context_window,
-                compact_at=DEFAULT_COMPACT_AT if compact_at is None else compact_at,
-                flags=flags,
-            )
+            return AgentContext(store=store, launch=launch, mode=mode, flags=flags)
 
         self._make = make
 

@@ -19,13 +19,11 @@ from acp.schema import CloseSessionResponse, ForkSessionResponse, ResumeSessionR
 
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import invalid_params, stored_session_error
-from tether.acp.lifecycle import open_stored
+from tether.acp.lifecycle import hold, open_stored, state
 from tether.acp.mcp import ClientServer
-from tether.acp.modes import mode_state
 from tether.acp.params import client_path, directory
-from tether.acp.switches import honour_logged_model, session_options
 from tether.errors import CorruptLog, RewindError, SessionNotFound
-from tether.session import Session
+from tether.session import Session, SessionConfig
 
 __all__ = ["close_session", "fork_session", "resume_session"]
 
@@ -50,24 +48,23 @@ async def fork_session(
     roots = [directory(d, "additionalDirectories") for d in additional_directories or ()]
     try:
         root = Path(ctx.store.header(session_id).cwd)
-        fork_id = ctx.store.new_id()
-        config, calls = ctx.config(fork_id, root, roots)
-        session = Session.fork(ctx.store, session_id, prompt, config, fork_id)
     except (SessionNotFound, CorruptLog) as exc:
         raise stored_session_error(exc, session_id) from exc
+    fork_id = ctx.store.new_id()
+
+    def fork(config: SessionConfig) -> Session:
+        return Session.fork(ctx.store, session_id, prompt, config, fork_id)
+
+    try:
+        opened = hold(ctx, fork_id, root, roots, fork, stored=session_id)
     except RewindError as exc:
         raise invalid_params(str(exc), {"sessionId": session_id, "prompt": prompt}) from exc
-    if asked != session.cwd:
+    if asked != opened.session.cwd:
         log.info("session %s lives in %s, not %s; the fork does too", session_id, root, cwd)
-    honour_logged_model(ctx, session)
-    opened = ctx.register(session, calls)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
-    return ForkSessionResponse(
-        session_id=session.id,
-        modes=mode_state(session.gate.mode),
-        config_options=session_options(session),
-    )
+    modes, options = state(opened.session)
+    return ForkSessionResponse(session_id=fork_id, modes=modes, config_options=options)
 
 
 async def resume_session(
@@ -84,10 +81,8 @@ async def resume_session(
         opened = open_stored(ctx, session_id, additional_directories)
         await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
-    session = opened.session
-    return ResumeSessionResponse(
-        modes=mode_state(session.gate.mode), config_options=session_options(session)
-    )
+    modes, options = state(opened.session)
+    return ResumeSessionResponse(modes=modes, config_options=options)
 
 
 async def close_session(ctx: AgentContext, session_id: str) -> CloseSessionResponse:

@@ -1,7 +1,9 @@
-"""Slash commands over ACP: advertised with `available_commands_update`, applied to prompts.
+"""Slash commands over ACP: advertised with `available_commands_update`, resolved from
+prompts.
 
-A prompt whose first block is `/NAME ARGS` is looked up in the session's commands: a prompt
-command is sent to the model expanded (the log keeps the prompt as typed, for `session/load`),
+A prompt whose first block is `/NAME ARGS` is looked up in the session's commands and
+dispatched (`tether.surface.dispatch`, to `tether.acp.surface.AcpSurface`): a prompt command
+is sent to the model expanded (the log keeps the prompt as typed, for `session/load`),
 `/mode NAME` switches the mode without asking the model, `/rewind`, `/undo`, `/redo` and
 `/fork` are done by the session (`acp.rewinding`), `/compact` goes to the session as it is,
 and text that names no command (`/usr/bin/env is gone`) is an ordinary prompt.
@@ -22,23 +24,14 @@ from acp.schema import (
 )
 
 from tether.acp.prompt import PromptBlock
-from tether.commands import (
-    AgentsList,
-    CheckpointCommand,
-    Command,
-    ModeSwitch,
-    PermissionsList,
-    PromptText,
-    SkillsList,
-    resolve,
-)
+from tether.commands import Command, Invocation, PromptText, resolve
 from tether.errors import CommandError
 
-__all__ = ["CommandPrompt", "available_commands", "command_prompt"]
+__all__ = ["PromptBlocks", "available_commands", "command_blocks", "invocation"]
 
 
 @dataclass(frozen=True)
-class CommandPrompt:
+class PromptBlocks:
     """The blocks to prompt with; `expanded` when a command's template replaced the text."""
 
     blocks: list[PromptBlock]
@@ -65,24 +58,22 @@ def available_commands(commands: Sequence[Command]) -> AvailableCommandsUpdate:
     )
 
 
-def command_prompt(
-    blocks: Sequence[PromptBlock], commands: Sequence[Command]
-) -> CommandPrompt | ModeSwitch | PermissionsList | SkillsList | AgentsList | CheckpointCommand:
-    """What a prompt asks for: blocks for the model (maybe expanded), a mode switch, the
-    permissions or skills listing, or a checkpoint command (`/rewind`, `/undo`, `/redo`,
-    `/fork`)."""
+def invocation(blocks: Sequence[PromptBlock], commands: Sequence[Command]) -> Invocation:
+    """What a prompt asks for: its first block's text resolved against `commands`; a prompt
+    that does not start with text is a prompt as it is. A command used wrongly is -32602."""
     first = blocks[0] if blocks else None
     if not isinstance(first, TextContentBlock):
-        return CommandPrompt(list(blocks), expanded=False)
+        return PromptText("")
     try:
-        meant = resolve(first.text, commands)
+        return resolve(first.text, commands)
     except CommandError as exc:
         raise RequestError(-32602, str(exc), {"command": first.text.strip()}) from exc
-    match meant:
-        case ModeSwitch() | PermissionsList() | SkillsList() | AgentsList() | CheckpointCommand():
-            return meant
-        case PromptText(text=text, source=command) if text != first.text:
-            expanded = TextContentBlock(type="text", text=text)
-            return CommandPrompt([expanded, *blocks[1:]], expanded=True, command=command)
-        case PromptText():
-            return CommandPrompt(list(blocks), expanded=False)
+
+
+def command_blocks(blocks: Sequence[PromptBlock], meant: PromptText) -> PromptBlocks:
+    """The blocks to prompt with: the first replaced by a command's expanded template."""
+    first = blocks[0] if blocks else None
+    if isinstance(first, TextContentBlock) and meant.text != first.text:
+        expanded = TextContentBlock(type="text", text=meant.text)
+        return PromptBlocks([expanded, *blocks[1:]], expanded=True, command=meant.source)
+    return PromptBlocks(list(blocks), expanded=False)

@@ -27,16 +27,8 @@ from tether.errors import ModelError, SettingsError
 from tether.models.base import Model
 from tether.policy import PolicyMode
 from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
-from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.settings import Settings, SettingsFlags, load_settings
-from tether.settings.effective import (
-    effective_mode,
-    model_catalog,
-    thinking_level,
-    web_fetch_model,
-)
-from tether.settings.effective import extra_roots as settings_roots
-from tether.tools.registry import ToolRegistry
+from tether.surface import Launch, first_model, session_config
 from tether.tools.workspace import Workspace
 
 __all__ = ["AgentContext", "OpenSession"]
@@ -69,26 +61,18 @@ class AgentContext:
         self,
         *,
         store: SessionStore,
-        model: Callable[[Settings], Model],
-        tools: Callable[[Settings], ToolRegistry],
+        launch: Launch,
         mode: PolicyMode | None = None,
-        switch_model: Callable[[str], Model] | None = None,
-        context_window: int | None = None,
-        compact_at: float = DEFAULT_COMPACT_AT,
         flags: SettingsFlags | None = None,
     ) -> None:
         self.store = store
+        self.launch = launch
+        """What the command line adds to every session: the endpoint, the key, the limits."""
         self.mode = mode
         """The mode `--mode` starts sessions in; `None`: each workspace's settings say."""
         self.flags = replace(flags or SettingsFlags(), mode=mode)
         """What the command line sets: the last layer of every session's settings."""
-        self.switch_model = switch_model
-        """Builds the model a `--model` spec names; `None` when the agent has one model."""
         self.open: dict[str, OpenSession] = {}
-        self._context_window = context_window
-        self._compact_at = compact_at
-        self._model = model
-        self._tools = tools
         self._client: Client | None = None
         self._outbox: Outbox | None = None
         self._beside: set[asyncio.Task[None]] = set()
@@ -125,24 +109,16 @@ class AgentContext:
         calls = SessionCalls(Workspace.at(cwd).cwd)
         settings = self.settings(cwd)
         try:
-            model = self._model(settings)
+            model = first_model(settings, self.launch)
         except ModelError as exc:
             raise RequestError(INTERNAL_ERROR, f"Cannot start the model: {exc}") from exc
-        config = SessionConfig(
-            model=model,
-            tools=self._tools(settings),
-            mode=effective_mode(settings),
-            asker=AcpAsker(self.client, self.outbox, session_id, calls),
-            extra_roots=[*extra_roots, *settings_roots(settings)],
-            context_window=self._context_window,
-            compact_at=self._compact_at,
-            models=self.switch_model,
-            settings=settings,
-            thinking=thinking_level(settings),
-            web_fetch_model=web_fetch_model(settings),
-            catalog=model_catalog(settings),
-        )
+        asker = AcpAsker(self.client, self.outbox, session_id, calls)
+        config = session_config(settings, self.launch, asker=asker, model=model, roots=extra_roots)
         return config, calls
+
+    def switch_model(self, spec: str) -> Model:
+        """The model a `--model` spec names, at this agent's endpoint (`ModelError` if none)."""
+        return self.launch.model(spec)
 
     def register(self, session: Session, calls: SessionCalls) -> OpenSession:
         """Hold `session` open on this connection."""

@@ -1,9 +1,15 @@
-"""A session's life over ACP: `session/new`, `session/load`, `session/list`, `session/delete`."""
+"""A session's life over ACP: `session/new`, `session/load`, `session/list`, `session/delete`.
+
+Every handler that opens a session (these and `branching`'s fork and resume) opens it with
+`hold` and answers its modes and options with `state`.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from acp import RequestError
 from acp.schema import (
@@ -12,6 +18,7 @@ from acp.schema import (
     LoadSessionResponse,
     NewSessionResponse,
     SessionInfo,
+    SessionModeState,
 )
 
 from tether.acp.context import AgentContext, OpenSession
@@ -23,15 +30,17 @@ from tether.acp.skills import announce_skills
 from tether.acp.switches import honour_logged_model, list_models, session_options
 from tether.acp.workspace import announce
 from tether.errors import CorruptLog, SessionLocked, SessionNotFound
-from tether.session import Session
+from tether.session import Session, SessionConfig
 
 __all__ = [
     "LIST_PAGE",
     "delete_session",
+    "hold",
     "list_sessions",
     "load_session",
     "new_session",
     "open_stored",
+    "state",
 ]
 
 log = logging.getLogger(__name__)
@@ -51,20 +60,21 @@ async def new_session(
     extra = [directory(d, "additionalDirectories") for d in additional_directories or ()]
     # The id first: the session's asker asks under it from the start.
     session_id = ctx.store.new_id()
-    config, calls = ctx.config(session_id, root, extra)
-    session = Session.create(ctx.store, root, config, session_id)
-    opened = ctx.register(session, calls)
+    opened = hold(
+        ctx,
+        session_id,
+        root,
+        extra,
+        lambda config: Session.create(ctx.store, root, config, session_id),
+    )
     announce(ctx, opened)
     announce_skills(ctx, opened)
     await ctx.start_mcp(opened, mcp_servers or [])
     ctx.advertise(opened)
     # The menu answers now with the models known; the endpoint's own follow when it says.
     ctx.beside(list_models(ctx, opened))
-    return NewSessionResponse(
-        session_id=session.id,
-        modes=mode_state(session.gate.mode),
-        config_options=session_options(session),
-    )
+    modes, options = state(opened.session)
+    return NewSessionResponse(session_id=session_id, modes=modes, config_options=options)
 
 
 async def load_session(
@@ -94,9 +104,8 @@ async def load_session(
     await ctx.flush()
     ctx.advertise(opened)
     ctx.beside(list_models(ctx, opened))
-    return LoadSessionResponse(
-        modes=mode_state(session.gate.mode), config_options=session_options(session)
-    )
+    modes, options = state(session)
+    return LoadSessionResponse(modes=modes, config_options=options)
 
 
 async def delete_session(ctx: AgentContext, session_id: str) -> DeleteSessionResponse:
@@ -162,9 +171,37 @@ def open_stored(ctx: AgentContext, session_id: str, extra: list[str] | None) -> 
     roots = [directory(d, "additionalDirectories") for d in extra or ()]
     try:
         cwd = Path(ctx.store.header(session_id).cwd)
-        config, calls = ctx.config(session_id, cwd, roots)
-        session = Session.load(ctx.store, session_id, config)
-    except (SessionNotFound, SessionLocked, CorruptLog) as exc:
+    except (SessionNotFound, CorruptLog) as exc:
         raise stored_session_error(exc, session_id) from exc
+    return hold(
+        ctx, session_id, cwd, roots, lambda config: Session.load(ctx.store, session_id, config)
+    )
+
+
+def hold(
+    ctx: AgentContext,
+    session_id: str,
+    cwd: Path,
+    roots: Sequence[Path],
+    make: Callable[[SessionConfig], Session],
+    *,
+    stored: str | None = None,
+) -> OpenSession:
+    """Session `session_id` in `cwd` with the client's `roots`, made from its configuration by
+    `make` (created, loaded or forked), on the model its log last chose, held open here.
+
+    A stored session that cannot be opened is the error ACP gives for it (`stored`: the id
+    the client named, when it is not `session_id`).
+    """
+    config, calls = ctx.config(session_id, cwd, list(roots))
+    try:
+        session = make(config)
+    except (SessionNotFound, SessionLocked, CorruptLog) as exc:
+        raise stored_session_error(exc, stored or session_id) from exc
     honour_logged_model(ctx, session)
     return ctx.register(session, calls)
+
+
+def state(session: Session) -> tuple[SessionModeState, list[Any]]:
+    """The `modes` and `configOptions` every answer that opens a session carries."""
+    return mode_state(session.gate.mode), session_options(session)

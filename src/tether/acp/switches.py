@@ -161,7 +161,7 @@ async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
 def honour_logged_model(ctx: AgentContext, session: Session) -> None:
     """Switch a loaded session to the model its log last chose, when it can be built."""
     logged = session.configured(MODEL_OPTION)
-    if logged is None or logged == session.model.name or ctx.switch_model is None:
+    if logged is None or logged == session.model.name:
         return
     try:
         session.set_model(ctx.switch_model(logged), record=False)
@@ -170,8 +170,6 @@ def honour_logged_model(ctx: AgentContext, session: Session) -> None:
 
 
 def _build_model(ctx: AgentContext, spec: str) -> Model:
-    if ctx.switch_model is None:
-        raise RequestError(INTERNAL_ERROR, f"Cannot switch to {spec}: this agent has one model")
     try:
         return ctx.switch_model(spec)
     except ModelError as exc:

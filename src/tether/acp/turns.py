@@ -1,5 +1,5 @@
-"""A prompt's turn over ACP: `session/prompt` runs the loop (or a `/mode` switch, or a
-checkpoint command), and `session/cancel` stops it."""
+"""A prompt's turn over ACP: `session/prompt` runs the loop (or a slash command, dispatched
+once by `tether.surface.dispatch`), and `session/cancel` stops it."""
 
 from __future__ import annotations
 
@@ -8,30 +8,22 @@ import logging
 from collections.abc import Callable
 
 from acp import RequestError
-from acp.schema import PromptResponse, TextContentBlock
+from acp.schema import PromptResponse
 
-from tether.acp import rewinding
-from tether.acp.commands import command_prompt
+from tether.acp.commands import PromptBlocks, command_blocks, invocation
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import INTERNAL_ERROR, INVALID_REQUEST
 from tether.acp.prompt import PromptBlock, prompt_content, shown_blocks
-from tether.acp.skills import list_agents, list_skills
+from tether.acp.surface import AcpSurface
 from tether.acp.switches import list_models, set_mode
-from tether.acp.workspace import list_permissions, settle
-from tether.commands import (
-    AgentsList,
-    CheckpointCommand,
-    Command,
-    ModeSwitch,
-    PermissionsList,
-    SkillsList,
-    load_commands,
-)
+from tether.acp.workspace import settle
+from tether.commands import Command, PromptText, load_commands
 from tether.content import ContentBlock, TextContent
 from tether.errors import PromptFailed, SessionBusy
 from tether.session import ClientUpdate, UserImage, UserResource, UserText
 from tether.session.commanded import CommandPrompt, prepare_command
 from tether.settings import Rule
+from tether.surface.dispatch import dispatch
 
 __all__ = ["cancel", "prompt"]
 
@@ -42,24 +34,22 @@ async def prompt(ctx: AgentContext, session_id: str, blocks: list[PromptBlock]) 
     """Run one prompt; updates stream as `session/update`s, the answer carries the stop."""
     opened = ctx.opened(session_id)
     session = opened.session
-    meant = command_prompt(blocks, load_commands(session.cwd, ctx.store.root))
-    if isinstance(meant, ModeSwitch | PermissionsList | SkillsList | AgentsList):
-        if session.running:
-            raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
-        if isinstance(meant, ModeSwitch):
-            set_mode(ctx, opened, meant.mode)
-        elif isinstance(meant, SkillsList):
-            list_skills(ctx, opened)
-        elif isinstance(meant, AgentsList):
-            list_agents(ctx, opened)
-        else:
-            list_permissions(ctx, opened)
-        await ctx.flush()
-        return PromptResponse(stop_reason="end_turn")
-    if isinstance(meant, CheckpointCommand):
-        first = blocks[0]
-        assert isinstance(first, TextContentBlock)  # a command is always typed text
-        return await rewinding.checkpoint_command(ctx, opened, meant, first.text)
+    meant = invocation(blocks, load_commands(session.cwd, ctx.store.root))
+    if not isinstance(meant, PromptText) and session.running:
+        raise RequestError(INVALID_REQUEST, f"Session {session_id} is already running a prompt")
+
+    async def turn(meant: PromptText) -> PromptResponse:
+        return await _turn(ctx, opened, blocks, command_blocks(blocks, meant))
+
+    return await dispatch(meant, AcpSurface(ctx, opened, blocks, turn))
+
+
+async def _turn(
+    ctx: AgentContext, opened: OpenSession, blocks: list[PromptBlock], meant: PromptBlocks
+) -> PromptResponse:
+    """The model's turn on `meant`'s blocks (`blocks`: the prompt as the client sent it)."""
+    session = opened.session
+    session_id = session.id
     if not session.running:
         await settle(ctx, opened)
     if opened.mcp is not None and not session.running:

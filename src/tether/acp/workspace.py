@@ -1,12 +1,13 @@
 """A session's settings over ACP: what was wrong in the files is shown when the session opens,
 the workspace's trust is asked at its first prompt (the client knows the session by then),
-and the rules are listed by `/permissions` and the `_tether/permissions` extension method."""
+and the rules are listed by `/permissions` (`tether.surface.dispatch`) and the
+`_tether/permissions` extension method."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from acp import RequestError, update_agent_message_text
+from acp import RequestError
 
 from tether.acp.context import AgentContext, OpenSession
 from tether.acp.errors import invalid_params
@@ -14,12 +15,10 @@ from tether.acp.switches import set_mode
 from tether.policy import TrustDecision, apply_trust, ask_trust
 from tether.session.log.workspace_events import TrustEvent
 from tether.settings import Settings
-from tether.settings.effective import sandbox_policy, search_setup, tool_env
-from tether.settings.report import claude_file_lines, permissions_report, permissions_text
-from tether.tools.bash.tool import BashTool
-from tether.tools.web import WebSearchTool
+from tether.settings.report import claude_file_lines, permissions_report
+from tether.surface import settle_tools
 
-__all__ = ["PERMISSIONS_METHOD", "announce", "list_permissions", "permissions_method", "settle"]
+__all__ = ["PERMISSIONS_METHOD", "announce", "permissions_method", "settle"]
 
 PERMISSIONS_METHOD = "tether/permissions"
 """The extension method (`_tether/permissions` on the wire) that answers the report."""
@@ -78,28 +77,11 @@ async def settle(ctx: AgentContext, opened: OpenSession) -> None:
 def _apply(ctx: AgentContext, opened: OpenSession, settings: Settings) -> None:
     session = opened.session
     session.gate.settings = settings
-    bash = session.tools.get("bash")
-    if isinstance(bash, BashTool):
-        bash.env = tool_env(settings)
-        bash.sandbox = sandbox_policy(settings)
-    search = session.tools.get("web_search")
-    if isinstance(search, WebSearchTool):
-        # Settled before the first request: the model sees the tools as they end up here.
-        search.setup = search_setup(settings)
+    # Settled before the first request: the model sees the tools as they end up here.
+    settle_tools(session.tools, settings)
     chosen = settings.default_mode
     if chosen is not None and chosen.value != session.gate.mode:
         set_mode(ctx, opened, chosen.value)
-
-
-def list_permissions(ctx: AgentContext, opened: OpenSession) -> None:
-    """`/permissions`: the rules, their files and the trust, as the agent's message."""
-    gate = opened.session.gate
-    if gate.settings is None:
-        text = "No settings: the mode alone decides."
-    else:
-        report = permissions_text(gate.settings, gate.mode, gate.session_answers())
-        text = "```text\n" + report + "\n```\n"
-    ctx.post_acp(opened, update_agent_message_text(text))
 
 
 def permissions_method(ctx: AgentContext, params: dict[str, Any]) -> dict[str, Any]:

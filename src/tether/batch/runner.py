@@ -18,8 +18,6 @@ from tether.batch.tasks import BatchTask
 from tether.batch.workspaces import Workspace, prepare_workspace
 from tether.content import TextContent
 from tether.errors import ModelError, PromptFailed, SettingsError, SetupTimeout, WorkspaceError
-from tether.models.base import Model
-from tether.models.factory import make_model
 from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import PolicyMode
@@ -27,20 +25,9 @@ from tether.session import Session, SessionConfig, SessionStore
 from tether.session.headless import prompt_result
 from tether.session.updates import ClientUpdate
 from tether.settings import SettingsFlags, load_settings
-from tether.settings.effective import (
-    effective_mode,
-    extra_roots,
-    model_catalog,
-    model_spec,
-    sandbox_policy,
-    search_setup,
-    thinking_level,
-    tool_env,
-    web_fetch_model,
-)
 from tether.settings.values import SandboxModeName
 from tether.skills import load_skills
-from tether.tools.defaults import default_tools
+from tether.surface import Launch, first_model, session_config
 
 __all__ = ["DEFAULT_BATCH_MODE", "DEFAULT_BATCH_MODEL", "BatchOptions", "run_task"]
 
@@ -214,28 +201,22 @@ def _config(
     # path that may have been trusted for something else (its settings' hooks would run
     # unsandboxed, its allow rules and mode apply).
     settings = load_settings(cwd.resolve(), options.home, flags=flags, trusted=False)
-    sandbox = sandbox_policy(settings)
-
-    def make(spec: str) -> Model:
-        return make_model(spec, base_url=options.base_url)
-
-    model = make(model_spec(settings, DEFAULT_BATCH_MODEL))
-    if isinstance(model, ScriptModel):
-        gate = None  # a script calls no endpoint (and its agents replay their own scripts)
-    return SessionConfig(
-        model=GatedModel(model, gate) if gate is not None else model,
-        tools=default_tools(sandbox, env=tool_env(settings), web_search=search_setup(settings)),
-        mode=effective_mode(settings),
-        asker=None,  # no one is there to ask: what the mode does not allow is refused
-        extra_roots=extra_roots(settings),
+    launch = Launch(
+        default_model=DEFAULT_BATCH_MODEL,
+        base_url=options.base_url,
         max_steps=task.max_steps or options.max_steps,
         # The batch's own diff is the record of the change; snapshots would only cost time.
         checkpoints=False,
-        settings=settings,
-        thinking=thinking_level(settings),
-        web_fetch_model=web_fetch_model(settings),
-        catalog=model_catalog(settings),
-        models=gated(make, gate),
+    )
+    model = first_model(settings, launch)
+    if isinstance(model, ScriptModel):
+        gate = None  # a script calls no endpoint (and its agents replay their own scripts)
+    return session_config(
+        settings,
+        launch,
+        asker=None,  # no one is there to ask: what the mode does not allow is refused
+        model=GatedModel(model, gate) if gate is not None else model,
+        models=gated(launch.model, gate),
         # The person's agents and skills, although the logs are kept in the batch's folder.
         agents=load_agents(cwd, options.home),
         skills=load_skills(cwd, options.home),

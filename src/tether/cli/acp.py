@@ -5,22 +5,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import TYPE_CHECKING
 
 from tether.acp import TetherAgent, serve_stdio
 from tether.cli.fetch_args import add_fetch_arguments
-from tether.cli.model_args import add_context_arguments, add_model_arguments, default_model
+from tether.cli.model_args import (
+    add_context_arguments,
+    add_model_arguments,
+    default_model,
+    login_default,
+)
 from tether.cli.sandbox_args import add_sandbox_arguments
-from tether.cli.settings_args import add_settings_arguments, model_spec, settings_flags
-from tether.models.factory import make_model
+from tether.cli.settings_args import add_settings_arguments, settings_flags
 from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore
-
-if TYPE_CHECKING:
-    from tether.models.base import Model
-    from tether.settings import Settings
-    from tether.tools.registry import ToolRegistry
+from tether.surface.launch import Launch
 
 __all__ = ["configure", "run"]
 
@@ -42,41 +41,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
-
-    def model(settings: Settings) -> Model:
-        return make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
-
+    launch = Launch(
+        default_model=login_default,
+        base_url=args.base_url,
+        api_key=args.api_key,
+        allow_private_fetch=args.allow_private_fetch,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
     # A bad --model fails now, with a clear message, not at the first session.
-    make_model(args.model or default_model(), base_url=args.base_url, api_key=args.api_key)
+    launch.model(args.model or default_model())
     try:
         SandboxPolicy.from_env(args.sandbox)  # and so does a bad $TETHER_SANDBOX
     except ValueError as exc:
         print(f"tether: error: {exc}", file=sys.stderr)
         return 1  # as `tether run` says it
-
-    def tools(settings: Settings) -> ToolRegistry:
-        # The tools load with the first session, after `initialize` was answered.
-        from tether.settings.effective import sandbox_policy, search_setup, tool_env
-        from tether.tools.defaults import default_tools
-
-        return default_tools(
-            sandbox_policy(settings),
-            allow_private_fetch=args.allow_private_fetch,
-            env=tool_env(settings),
-            web_search=search_setup(settings),
-        )
-
-    def switch(spec: str) -> Model:
-        return make_model(spec, base_url=args.base_url, api_key=args.api_key)
-
     agent = TetherAgent(
         store=SessionStore.default(),
-        model=model,
-        tools=tools,
+        launch=launch,
         mode=args.mode,
-        switch_model=switch,
-        context_window=args.context_window,
-        compact_at=args.compact_at,
         flags=settings_flags(args),
     )
     asyncio.run(serve_stdio(agent))

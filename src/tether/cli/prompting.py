@@ -18,7 +18,7 @@ from tether.models.retry import retry_notices
 from tether.session import ClientUpdate, Session, TurnStop
 from tether.session.commanded import CommandFile, prepare_command
 
-__all__ = ["UpdateSink", "consoles", "exit_status", "run_prompt"]
+__all__ = ["UpdateSink", "consoles", "exit_status", "prompt_status", "run_prompt"]
 
 
 class UpdateSink(Protocol):
@@ -50,6 +50,23 @@ def run_prompt(
     ready: Callable[[], None] | None = None,
     command: CommandFile | None = None,
 ) -> int:
+    """Prompt the session, printing as it goes; the exit status says how it ended (see
+    `prompt_status`, which this runs on an event loop of its own)."""
+    return asyncio.run(
+        prompt_status(session, prompt, printer, typed, mcp, ready=ready, command=command)
+    )
+
+
+async def prompt_status(
+    session: Session,
+    prompt: str,
+    printer: UpdateSink,
+    typed: str | None = None,
+    mcp: CliMcp | None = None,
+    *,
+    ready: Callable[[], None] | None = None,
+    command: CommandFile | None = None,
+) -> int:
     """Prompt the session, printing as it goes; the exit status says how it ended.
 
     A turn that ended normally but had a call refused for want of someone to approve it is
@@ -61,9 +78,7 @@ def run_prompt(
     first, and its `allowed-tools` and `model` hold for the prompt.
     """
     try:
-        stop = asyncio.run(
-            _prompt(session, prompt, printer, typed, mcp, ready=ready, command=command)
-        )
+        stop = await _prompt(session, prompt, printer, typed, mcp, ready=ready, command=command)
     except PromptFailed:
         return 1  # the printer has shown the error already (a `TurnFailed` update)
     finally:

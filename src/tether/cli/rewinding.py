@@ -3,7 +3,6 @@ them; here is only the asking (on stderr, a line of stdin each) and the printing
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Callable
 from typing import assert_never
@@ -24,7 +23,7 @@ Ask = Callable[[str], str | None]
 """Print a question, read the answer (`None`: no more input)."""
 
 
-def checkpoint_command(
+async def checkpoint_command(
     session: Session,
     command: CheckpointCommand,
     *,
@@ -40,7 +39,7 @@ def checkpoint_command(
     and a client's `session/load` show what was asked where it was.
     """
     try:
-        done = asyncio.run(session.rewind.run(command, TerminalConflicts(err, ask), typed=typed))
+        done = await session.rewind.run(command, TerminalConflicts(err, ask), typed=typed)
         match done:
             case Listing(text=text):
                 session.rewind.answer(typed, text + "\n")

@@ -6,13 +6,8 @@ import argparse
 import asyncio
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import assert_never
 
-from rich.console import Console
-
-from tether.agents import agents_text
 from tether.cli.asker import TerminalAsker
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.mcp import CliMcp
@@ -20,51 +15,32 @@ from tether.cli.model_args import (
     add_context_arguments,
     add_model_arguments,
     add_verbose_argument,
+    login_default,
     require_key,
 )
 from tether.cli.printer import Printer
-from tether.cli.prompting import UpdateSink, run_prompt
-from tether.cli.rewinding import checkpoint_command, terminal_ask
 from tether.cli.run_output import OUTPUT_FORMATS, JsonLines
+from tether.cli.run_surface import run_command_or_prompt
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import (
     add_settings_arguments,
-    effective_mode,
-    extra_roots,
-    model_catalog,
-    model_spec,
     run_settings,
     sandbox_policy,
     say_search,
     search_setup,
     settings_flags,
-    thinking_level,
-    tool_env,
-    web_fetch_model,
 )
 from tether.cli.status import StatusLine
-from tether.commands import (
-    AgentsList,
-    CheckpointCommand,
-    ModeSwitch,
-    PermissionsList,
-    PromptText,
-    SkillsList,
-    load_commands,
-    resolve,
-)
+from tether.commands import CheckpointCommand, load_commands, resolve
 from tether.errors import CommandError, SettingsError
-from tether.models.factory import make_model
 from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
-from tether.settings.report import permissions_text
-from tether.skills import skills_text
-from tether.tools.defaults import default_tools
+from tether.surface import Launch, first_model, session_config
 
-__all__ = ["configure", "run", "run_command_or_prompt"]
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -153,7 +129,16 @@ def run(args: argparse.Namespace) -> int:
     except (SettingsError, ValueError) as exc:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 1
-    model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
+    launch = Launch(
+        base_url=args.base_url,
+        api_key=args.api_key,
+        default_model=login_default,
+        allow_private_fetch=args.allow_private_fetch,
+        max_steps=args.max_steps,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
+    model = first_model(settings, launch)
     checkpoint = _checkpoint_command(prompt, cwd, store)
     if checkpoint is None:
         # Before a session exists: a missing key must not leave an empty session behind.
@@ -165,29 +150,8 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
         return 2
-    search = search_setup(settings)
-    say_search(search, err, verbose=args.full or getattr(args, "verbose", False))
-    config = SessionConfig(
-        model=model,
-        tools=default_tools(
-            sandbox,
-            allow_private_fetch=args.allow_private_fetch,
-            env=tool_env(settings),
-            web_search=search,
-        ),
-        mode=effective_mode(settings),
-        asker=asker,
-        extra_roots=extra_roots(settings),
-        max_steps=args.max_steps,
-        context_window=args.context_window,
-        compact_at=args.compact_at,
-        settings=settings,
-        thinking=thinking_level(settings),
-        web_fetch_model=web_fetch_model(settings),
-        catalog=model_catalog(settings),
-        # An agent's own model is of the same provider: the same endpoint and key.
-        models=lambda spec: make_model(spec, base_url=args.base_url, api_key=args.api_key),
-    )
+    say_search(search_setup(settings), err, verbose=args.full or getattr(args, "verbose", False))
+    config = session_config(settings, launch, asker=asker, model=model)
     session = _open(store, config, cwd, session_id, fork)
     try:
         mcp = CliMcp(home=store.root, asker=asker, err=err, named=tuple(args.approve_mcp))
@@ -253,76 +217,6 @@ def _run_for_programs(
 
 def _ignore(_update: object) -> None:
     return None
-
-
-def run_command_or_prompt(
-    session: Session,
-    store: SessionStore,
-    prompt: str,
-    printer: UpdateSink,
-    err: Console,
-    *,
-    mcp: CliMcp,
-    ready: Callable[[], None] | None = None,
-) -> int:
-    """A slash command (`/init`, `/mode auto`, `/undo`, custom ones) or the prompt as it is;
-    its status.
-
-    `ready` is called once before anything else is shown (when the prompt runs: once its
-    MCP servers run).
-    """
-    try:
-        meant = resolve(prompt, load_commands(session.cwd, store.root))
-    except CommandError as exc:
-        err.print(f"tether: error: {exc}", markup=False)
-        return 1
-    if ready is not None and not isinstance(meant, PromptText):
-        ready()
-    match meant:
-        case ModeSwitch(mode=mode):
-            session.set_mode(mode)
-            err.print(
-                f"mode: {mode} (a run ends with its prompt: pass --mode {mode} to run in it)",
-                markup=False,
-            )
-            return 0
-        case PermissionsList():
-            settings = session.gate.settings
-            if settings is not None:
-                printer.console.print(
-                    permissions_text(settings, session.gate.mode), markup=False, highlight=False
-                )
-            return 0
-        case SkillsList():
-            printer.console.print(
-                skills_text(session.skills, session.cwd),
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            return 0
-        case AgentsList():
-            printer.console.print(
-                agents_text(session.agents, session.cwd),
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            return 0
-        case PromptText(text=text, source=command):
-            typed = prompt if text != prompt else None
-            return run_prompt(
-                session, text, printer, typed=typed, mcp=mcp, ready=ready, command=command
-            )
-        case CheckpointCommand():
-            # A program reading JSON lines is no one to ask.
-            at_terminal = sys.stdin.isatty() and isinstance(printer, Printer)
-            ask = terminal_ask(err) if at_terminal else None
-            return checkpoint_command(
-                session, meant, typed=prompt, printer=printer, err=err, ask=ask
-            )
-        case _:
-            assert_never(meant)
 
 
 def _open(

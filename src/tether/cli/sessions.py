@@ -101,8 +101,9 @@ def layout(
     room = max(1, width - id_width - when_width - turns_width - 3 * len(_GAP))
     cells: list[tuple[Text, Text | None]] = []
     for _, _, info in listed:
-        title = Text(info.title or "(untitled)")
-        cwd = Text(_left_cut(_home(info.cwd), room)) if depths[info.id] == 0 else None
+        # A log's header is data: a control character in it is shown, never sent to the terminal.
+        title = Text(_one_line(info.title or "(untitled)"))
+        cwd = Text(_one_line(_left_cut(_home(info.cwd), room))) if depths[info.id] == 0 else None
         cells.append((title, cwd))
     title_width = min(
         room,
@@ -140,6 +141,15 @@ def layout(
             cwd.truncate(title_width, overflow="ellipsis", pad=True)
             lines.append(Text(lead).append_text(cwd))
     return Text("\n").join(lines)
+
+
+_CONTROLS = str.maketrans(dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " "))
+
+
+def _one_line(text: str) -> str:
+    """`text` with every control character (a line break, an escape) as a space: one row each,
+    and nothing a log's header holds reaches the terminal as a command."""
+    return text.translate(_CONTROLS)
 
 
 def _pad(text: str, width: int) -> str:

@@ -13,37 +13,20 @@ from typing import assert_never
 
 from rich.console import Console
 
-from tether.cli.model_args import login_default
 from tether.policy import PermissionAsker, settle_trust, untrusted_notice
 from tether.settings import Settings, SettingsFlags, load_settings
-from tether.settings.effective import (
-    effective_mode,
-    extra_roots,
-    model_catalog,
-    sandbox_policy,
-    search_setup,
-    thinking_level,
-    tool_env,
-    web_fetch_model,
-)
-from tether.settings.effective import model_spec as spec_from
+from tether.settings.effective import effective_mode, sandbox_policy, search_setup
 from tether.settings.report import claude_file_lines
 from tether.tools.web import NoSearch, SearchChoice, SearchSetup
 
 __all__ = [
     "add_settings_arguments",
     "effective_mode",
-    "extra_roots",
-    "model_catalog",
-    "model_spec",
     "run_settings",
     "sandbox_policy",
     "say_search",
     "search_setup",
     "settings_flags",
-    "thinking_level",
-    "tool_env",
-    "web_fetch_model",
 ]
 
 
@@ -97,12 +80,6 @@ def run_settings(
     if notice is not None:
         err.print(f"tether: {notice}", style="yellow", markup=False, soft_wrap=True)
     return settings
-
-
-def model_spec(settings: Settings) -> str:
-    """The model: `--model`, else `$TETHER_MODEL`, else the settings' `model`, else the
-    provider chosen at `/login`, else openai."""
-    return spec_from(settings, login_default())
 
 
 def say_search(setup: SearchSetup, err: Console, *, verbose: bool) -> None:

@@ -16,6 +16,7 @@ from tether.commands.resolve import (
     PermissionsList,
     PromptText,
     SkillsList,
+    TerminalCommand,
     resolve,
 )
 
@@ -31,6 +32,7 @@ __all__ = [
     "PermissionsList",
     "PromptText",
     "SkillsList",
+    "TerminalCommand",
     "load_commands",
     "resolve",
 ]

@@ -1,4 +1,6 @@
-"""What a prompt that starts with `/` means: a prompt to send, a mode, or a checkpoint command."""
+"""What a prompt that starts with `/` means: a prompt to send, a mode, a listing, a
+checkpoint command, or one of the terminal's own commands (`Invocation`, the union that
+`tether.surface.dispatch.dispatch` acts on)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ __all__ = [
     "PermissionsList",
     "PromptText",
     "SkillsList",
+    "TerminalCommand",
     "resolve",
     "substitute",
 ]
@@ -43,9 +46,12 @@ class PromptText:
 
 @dataclass(frozen=True)
 class ModeSwitch:
-    """`/mode NAME`: switch the session's mode; nothing goes to the model."""
+    """`/mode NAME`: switch the session's mode; nothing goes to the model.
 
-    mode: PolicyMode
+    `mode` is `None` for `/mode` alone where the surface lets the person pick one.
+    """
+
+    mode: PolicyMode | None
 
 
 @dataclass(frozen=True)
@@ -82,13 +88,31 @@ class CheckpointCommand:
     prompt: int | None = None
 
 
-Invocation = PromptText | ModeSwitch | PermissionsList | SkillsList | AgentsList | CheckpointCommand
+@dataclass(frozen=True)
+class TerminalCommand:
+    """One of the terminal's own commands (a `terminal` entry of the catalog: `/help`,
+    `/model`, ...), with what was typed after it."""
+
+    name: str
+    arguments: str = ""
 
 
-def resolve(text: str, commands: Sequence[Command]) -> Invocation:
+Invocation = (
+    PromptText
+    | ModeSwitch
+    | PermissionsList
+    | SkillsList
+    | AgentsList
+    | CheckpointCommand
+    | TerminalCommand
+)
+
+
+def resolve(text: str, commands: Sequence[Command], *, picking: bool = False) -> Invocation:
     """The meaning of a prompt; text that names no command (`/usr/bin is gone`) is sent as is.
 
-    `/compact` stays a prompt: the session itself handles it.
+    `/compact` stays a prompt: the session itself handles it. `picking`: the surface lets
+    the person pick what a command leaves open (`/mode` alone), else that is a usage error.
     """
     called = _CALL.fullmatch(text.strip())
     if called is None:
@@ -103,7 +127,11 @@ def resolve(text: str, commands: Sequence[Command]) -> Invocation:
         return SkillsList()
     if command.name == "agents":
         return AgentsList()
+    if command.terminal:
+        return TerminalCommand(command.name, arguments)
     if command.name == "mode":
+        if picking and not arguments:
+            return ModeSwitch(None)
         if not is_mode(arguments):
             raise CommandError(f"Usage: /mode {' | '.join(MODES)} (got {arguments or 'nothing'!r})")
         return ModeSwitch(arguments)

@@ -1,6 +1,9 @@
-"""The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`, `/mode`,
-`/usage` (`/cost`), `/transcript`, `/login`, `/logout` (in `login`), `/exit`. Each is listed
-in the shared catalog as a `terminal` command."""
+"""The terminal's own commands: `/help`, `/clear`, `/resume`, `/model`, `/thinking`,
+`/usage` (`/cost`), `/transcript`, `/bashes`, `/login`, `/logout` (in `login`), `/exit`. Each
+is a `terminal` entry of the shared catalog (`tether.commands.catalog.BUILTIN`), registered
+here in `TERMINAL` against its name; `tether.surface.dispatch` hands them over as
+`TerminalCommand`s. The commands every surface has (`/mode`, `/permissions`, ...) are the
+dispatcher's."""
 
 from __future__ import annotations
 
@@ -32,11 +35,9 @@ from tether.errors import SessionError
 from tether.models.catalog import offered_models
 from tether.models.messages import THINKING_LEVELS
 from tether.models.thinking import parse_level
-from tether.policy import MODES
 from tether.session.usage import usage_report
-from tether.settings.report import permissions_text
 
-__all__ = ["KEYS", "TERMINAL", "page", "pick_mode", "run_now", "show_permissions"]
+__all__ = ["KEYS", "TERMINAL", "page"]
 
 KEYS = (
     ("Enter", "send the prompt (queued while a turn runs)"),
@@ -124,7 +125,7 @@ async def _pick_session(conversation: Conversation) -> str | None:
         )
         for s in found
     ]
-    picked = await _pick(conversation, Picker("Resume which session?", choices))
+    picked = await conversation.pick(Picker("Resume which session?", choices))
     return found[picked].id if picked is not None else None
 
 
@@ -136,7 +137,7 @@ async def model(conversation: Conversation, arguments: str) -> None:
     specs = await offered_models(conversation.model)
     current = specs.index(conversation.model.name) if conversation.model.name in specs else 0
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
-    picked = await _pick(conversation, Picker("Which model?", choices, selected=current))
+    picked = await conversation.pick(Picker("Which model?", choices, selected=current))
     if picked is not None and specs[picked] != conversation.model.name:
         conversation.switch_model(specs[picked])
 
@@ -163,24 +164,9 @@ async def thinking(conversation: Conversation, arguments: str) -> None:
     picker = Picker(
         "How hard should the model think?", choices, selected=THINKING_LEVELS.index(now)
     )
-    picked = await _pick(conversation, picker)
+    picked = await conversation.pick(picker)
     if picked is not None:
         conversation.set_thinking(THINKING_LEVELS[picked])
-
-
-async def pick_mode(conversation: Conversation) -> None:
-    """`/mode` without a name: pick one."""
-    choices = [
-        Choice("ask", "ask before every edit and command"),
-        Choice("accept-edits", "edits in the workspace pass, commands ask"),
-        Choice("auto", "nothing asks (commands outside the sandbox still do)"),
-        Choice("plan", "nothing changes: read, search, plan, then approve the plan"),
-    ]
-    current = MODES.index(conversation.mode)
-    picked = await _pick(conversation, Picker("Which mode?", choices, selected=current))
-    if picked is not None:
-        conversation.set_mode(MODES[picked])
-        conversation.notice(f"mode: {MODES[picked]}")
 
 
 async def usage(conversation: Conversation, _arguments: str) -> None:
@@ -216,7 +202,7 @@ async def bashes(conversation: Conversation, _arguments: str) -> None:
         return
     choices = [Choice(f"Stop {job.id}", detail=job.command) for job in running]
     choices.append(Choice("Keep them running"))
-    picked = await _pick(conversation, Picker("Stop a background command?", choices))
+    picked = await conversation.pick(Picker("Stop a background command?", choices))
     if picked is None or picked >= len(running):
         return
     job = await session.jobs.kill(running[picked].id)
@@ -238,33 +224,6 @@ async def transcript(conversation: Conversation, _arguments: str) -> None:
         printer(update)
     printer.close()
     await _page(conversation, buffer.getvalue())
-
-
-async def show_permissions(conversation: Conversation) -> None:
-    """The live rules of this session with their files, its own answers, and a picker to
-    take one of those answers back."""
-    session = conversation.current()
-    gate = session.gate
-    answers = gate.session_answers()
-    if gate.settings is not None:
-        conversation.say(Text(permissions_text(gate.settings, gate.mode, answers)))
-    else:
-        conversation.notice(f"Mode: {gate.mode} (no settings are read in this session)")
-    if not answers:
-        return
-    keep = Choice("Keep them all")
-    picker = Picker(
-        "Take back an answer of this session? (it asks again)",
-        [*(Choice(answer) for answer in answers), keep],
-        selected=len(answers),
-    )
-    conversation.front.screen.open_picker(picker)
-    picked = await picker.result
-    if picked is None or picked.index >= len(answers):
-        return
-    taken = gate.forget_answer(picked.index)
-    if taken is not None:
-        conversation.notice(f"taken back: {taken} (asks again)")
 
 
 async def page(conversation: Conversation, card: RenderableType) -> None:
@@ -327,28 +286,3 @@ TERMINAL: dict[str, Callable[[Conversation, str], Coroutine[Any, Any, None]]] = 
     "exit": leave,
 }
 """The handler of each `terminal` command of the catalog."""
-
-
-def run_now(conversation: Conversation, text: str) -> None:
-    """An immediate command typed while a turn runs (`/help`, `/usage`, `/mode X`...)."""
-    name, _, arguments = text.strip().removeprefix("/").partition(" ")
-    arguments = arguments.strip()
-    if name == "mode":
-        if arguments in MODES:
-            conversation.set_mode(arguments)
-            conversation.notice(f"mode: {arguments}")
-        else:
-            conversation.notice(f"Usage: /mode {' | '.join(MODES)}", "red")
-    elif name == "model":
-        conversation.switch_model(arguments)
-    elif name in TERMINAL:
-        asyncio.get_running_loop().create_task(TERMINAL[name](conversation, arguments))
-
-
-async def _pick(conversation: Conversation, picker: Picker) -> int | None:
-    conversation.front.screen.open_picker(picker)
-    try:
-        picked = await picker.result
-    finally:
-        picker.dismiss_now()
-    return picked.index if picked is not None else None

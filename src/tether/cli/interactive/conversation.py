@@ -1,8 +1,8 @@
-"""The loaded side of the interactive session: one session at a time, its turns and commands.
+"""The loaded side of the interactive session: one session at a time, what runs in it, and
+what the terminal shows of it (the scrollback, the spinner line, the status bar).
 
-A prompt runs as a task on the event loop while the screen stays live; Esc cancels it the
-way ACP's `session/cancel` does (tools stop, the log records it, the session stays usable).
-A model or network error is printed and the session waits for the next prompt.
+What a typed line does is `lines`' to decide; a turn's running is `turn`'s. This module
+imports neither: they use it.
 """
 
 from __future__ import annotations
@@ -17,35 +17,20 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from tether.agents import agents_text
 from tether.cli.interactive.asker import ScreenAsker
 from tether.cli.interactive.completion import CommandEntry
 from tether.cli.interactive.front import Front
 from tether.cli.interactive.live import Clipped, LiveStatus
 from tether.cli.interactive.paths import FileIndex
 from tether.cli.interactive.picker import Picker
-from tether.cli.interactive.slash import literal, unknown_command
 from tether.cli.interactive.statusbar import budget_level
 from tether.cli.interactive.workbench import Workbench
-from tether.cli.mcp import CliMcp
-from tether.cli.model_args import missing_key
 from tether.cli.printer import Printer
-from tether.commands import (
-    AgentsList,
-    CheckpointCommand,
-    Command,
-    ModeSwitch,
-    PermissionsList,
-    PromptText,
-    SkillsList,
-    resolve,
-)
-from tether.content import ContentBlock, TextContent
-from tether.errors import CommandError, ModelError, PromptFailed, SessionError
+from tether.commands import Command
+from tether.errors import ModelError
 from tether.figures import short_tokens
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
-from tether.models.retry import retry_notices
 from tether.models.windows import context_window
 from tether.policy import (
     PermissionAnswer,
@@ -55,22 +40,15 @@ from tether.policy import (
     is_mode,
 )
 from tether.session import Session
-from tether.session.commanded import CommandFile, CommandPrompt, prepare_command
-from tether.session.log.shown import ShownBlock
-from tether.session.mentions import attachments
-from tether.session.shell import ShellRun, run_shell
+from tether.session.shell import ShellRun
 from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
-from tether.skills import skills_text
 
 if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
     from tether.mcp.servers import McpServers
 
-__all__ = ["Conversation", "model_label"]
+__all__ = ["Conversation", "command_entries", "model_label"]
 
 log = logging.getLogger(__name__)
-
-IMMEDIATE = ("help", "usage", "cost", "exit")
-"""Commands that run at once even while a turn runs (`/mode X` and `/model X` too)."""
 
 
 class Conversation:
@@ -93,17 +71,20 @@ class Conversation:
         self.printer = self._printer()
         self.proposal: Clipped | None = None
         """The card of the question open now, if any."""
-        self._paging: asyncio.Task[None] | None = None
         self.asker = ScreenAsker(
             front.screen, self._propose, after=self._answered, interrupt=self.interrupt
         )
         self.files = FileIndex(work.cwd)
         self.commands: list[Command] = work.commands()
         self.task: asyncio.Task[None] | None = None
+        """What runs now: a prompt, a command or a `!` line."""
         self.shell_runs: list[ShellRun] = []
-        self._shell_cancel: asyncio.Event | None = None
-        self._servers: McpServers | None = None
-        self._servers_started = False
+        """The person's `!` commands since the last prompt (the model sees them with it)."""
+        self.shell_cancel: asyncio.Event | None = None
+        """Set to stop the `!` command (or a slash command's `` !`cmd` `` lines) running now."""
+        self.servers: McpServers | None = None
+        self.servers_started = False
+        """Whether the session's MCP servers were started (with its first prompt)."""
         self.last_session: str | None = None
         """The session open when the terminal closed, if it holds anything to resume."""
         self.show_facts()
@@ -115,30 +96,14 @@ class Conversation:
         """Whether a prompt, a command or a shell line runs now."""
         return self.task is not None and not self.task.done()
 
-    def immediate(self, text: str) -> bool:
-        """Commands that do not need the turn to end: help, usage, exit, `/mode X`, `/model X`."""
-        if not text.startswith("/") or literal(text) is not None:
-            return False
-        name, arguments = _split(text)
-        return name in IMMEDIATE or (name in ("mode", "model", "thinking") and bool(arguments))
-
-    def start(self, text: str) -> None:
-        """Run `text`: a `!` command, a `/` command or a prompt."""
-        if self.busy:
-            # Only an immediate command gets here while something runs.
-            self._immediate(text)
-            return
-        self.task = asyncio.get_running_loop().create_task(self._run(text))
-        self.task.add_done_callback(self._finished)
-
     def interrupt(self) -> bool:
         """Stop what runs; whether anything did."""
         if not self.busy:
             return False
         if self.session is not None and self.session.running:
             self.session.cancel()
-        elif self._shell_cancel is not None:
-            self._shell_cancel.set()
+        elif self.shell_cancel is not None:
+            self.shell_cancel.set()
             if self.asker.open is not None:
                 self.asker.open.dismiss_now()
         elif self.front.screen.picker is not None:
@@ -216,7 +181,7 @@ class Conversation:
             session.set_thinking(self.thinking, record=False)
         self.printer = self._printer()
         for update in session.replay():
-            self._emit(update)
+            self.emit(update)
         self.printer.close()
         self.say(Rule(f"resumed {session.title or session.id}", style="dim"))
         self.show_facts()
@@ -224,11 +189,11 @@ class Conversation:
     async def end_session(self, reason: str = "prompt_input_exit") -> None:
         """Stop the session's servers and close its log (it can be resumed); `reason` is what
         its `SessionEnd` hooks are told (`clear`, `prompt_input_exit`, `other`)."""
-        if self._servers is not None:
-            await self._servers.close()
-        self._servers, self._servers_started = None, False
+        if self.servers is not None:
+            await self.servers.close()
+        self.servers, self.servers_started = None, False
         if self.session is not None:
-            await self.session.aclose(reason, on_update=self._emit)
+            await self.session.aclose(reason, on_update=self.emit)
         self.session = None
         self.shell_runs.clear()
         self.printer = self._printer()
@@ -285,154 +250,8 @@ class Conversation:
         """A line of the terminal's own (not the conversation's)."""
         self.say(Text(message, style=style))
 
-    # Running what was typed.
-
-    async def _run(self, text: str) -> None:
-        stripped = text.strip()
-        if stripped.startswith("!") and stripped[1:].strip():
-            await self._shell(stripped[1:].strip())
-        elif (escaped := literal(text)) is not None:
-            await self.prompt(escaped)
-        elif text.startswith("/"):  # a leading space makes it text
-            await self._command(stripped)
-        else:
-            await self.prompt(text)
-
-    def _immediate(self, text: str) -> None:
-        from tether.cli.interactive.commands import run_now
-
-        run_now(self, text)
-
-    async def _command(self, text: str) -> None:
-        from tether.cli.interactive.commands import TERMINAL, pick_mode
-
-        self.commands = self.work.commands()
-        self.front.screen.completer.commands = _entries(self.commands)
-        name, arguments = _split(text)
-        command = next((c for c in self.commands if c.name == name), None)
-        if (mistake := unknown_command(text, [c.name for c in self.commands])) is not None:
-            self.notice(mistake, "yellow")
-            self.front.screen.input.text = text  # back in the box, to correct
-            self.front.screen.input.cursor_position = len(text)
-            return
-        if command is not None and command.terminal:
-            await TERMINAL[name](self, arguments)
-            return
-        if name == "mode" and not arguments:
-            await pick_mode(self)
-            return
-        try:
-            meant = resolve(text, self.commands)
-        except CommandError as exc:
-            self.notice(str(exc), "red")
-            return
-        match meant:
-            case ModeSwitch(mode=mode):
-                self.set_mode(mode)
-                self.notice(f"mode: {mode}")
-            case PermissionsList():
-                from tether.cli.interactive.commands import show_permissions
-
-                await show_permissions(self)
-            case SkillsList():
-                session = self.current()
-                self.say(Text(skills_text(session.skills, session.cwd)))
-            case AgentsList():
-                session = self.current()
-                self.say(Text(agents_text(session.agents, session.cwd)))
-            case PromptText(text=expanded, source=command):
-                typed = text if expanded != text else None
-                await self.prompt(expanded, typed=typed, command=command)
-            case CheckpointCommand():
-                from tether.cli.interactive.rewind import checkpoint_command
-
-                await checkpoint_command(self, meant, text)
-
-    async def prompt(
-        self, text: str, typed: str | None = None, command: CommandFile | None = None
-    ) -> None:
-        """Send a prompt (with the files it mentions and the person's `!` commands); a slash
-        command's file (`command`) first runs its `` !`cmd` `` lines, each with its card."""
-        if (missing := missing_key(self.model)) is not None:
-            # Nothing is sent or logged without a key: the prompt goes back into the box.
-            self.notice(f"{missing}, or /login", "red")
-            self.front.keep(typed if typed is not None else text)
-            return
-        try:
-            session = self.current()
-        except SessionError as exc:
-            self.notice(f"error: {exc}", "red")
-            return
-        runs, self.shell_runs = self.shell_runs, []
-        prepared = CommandPrompt([TextContent(text=text)])
-        if command is not None:
-            self._shell_cancel = asyncio.Event()
-            try:
-                prepared = await prepare_command(
-                    session, text, command, self._emit, self._shell_cancel
-                )
-                if self._shell_cancel.is_set():
-                    self.notice("cancelled", "red")
-                    return
-            finally:
-                self._shell_cancel = None
-                self.printer.close()
-            for warning in prepared.warnings:
-                self.notice(f"warning: {warning}", "yellow")
-        mentioned = attachments(text, session.workspace) if command is None else []
-        content: list[ContentBlock] = [*(r.for_model for r in runs), *prepared.content]
-        content.extend(mentioned)
-        shown: list[ShownBlock] | None = None
-        if runs or mentioned or typed is not None or command is not None:
-            shown = [TextContent(text=f"!{r.command}") for r in runs]
-            shown.append(TextContent(text=typed if typed is not None else text))
-        await self._start_servers(session)
-        if session.events:
-            self.say(Text(""))  # a blank line between one turn and the next
-        # Each retry of a failing request says so on the spinner line.
-        retry_notices.set(lambda notice: self.printer.status.show(notice.text))
-        try:
-            await session.prompt(
-                content, self._emit, shown=shown, grants=prepared.grants, model=prepared.model
-            )
-        except PromptFailed:
-            pass  # the printer has shown the error; the session waits for the next prompt
-        except SessionError as exc:
-            self.notice(f"error: {exc}", "red")
-        finally:
-            self.printer.close()
-
-    async def _shell(self, command: str) -> None:
-        try:
-            session = self.current()
-        except SessionError as exc:
-            self.notice(f"error: {exc}", "red")
-            return
-        self._shell_cancel = asyncio.Event()
-        try:
-            ran = await run_shell(session, command, self._emit, self._shell_cancel, typed=True)
-        finally:
-            self._shell_cancel = None
-            self.printer.close()
-        if ran is None:
-            self.notice("this session has no bash tool", "red")
-        else:
-            self.shell_runs.append(ran)
-
-    async def _start_servers(self, session: Session) -> None:
-        if self._servers_started:
-            return
-        self._servers_started = True
-        mcp = CliMcp(home=self.work.store.root, asker=self.asker, err=self.console)
-        self._servers = await mcp.start(session)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and (error := task.exception()) is not None:
-            log.debug("a turn failed", exc_info=error)
-            self.notice(f"error: {type(error).__name__}: {error}", "red")
-        self.front.next()
-
-    def _emit(self, update: ClientUpdate) -> None:
+    def emit(self, update: ClientUpdate) -> None:
+        """Show one update of the session: the printer, the asker, the status bar."""
         if isinstance(update, UsageChanged):
             self._budget(update.used, update.size)
         self.printer(update)
@@ -470,13 +289,6 @@ class Conversation:
         else:
             self.printer.status.stop()
 
-    def view_whole(self) -> None:
-        """Page the whole card of the open question."""
-        from tether.cli.interactive.commands import page
-
-        if self.proposal is not None and (self._paging is None or self._paging.done()):
-            self._paging = asyncio.get_running_loop().create_task(page(self, self.proposal.card))
-
     def _printer(self) -> Printer:
         status = LiveStatus(self.console, self.front.screen.refresh)
         status.view.hint = "esc to interrupt"
@@ -502,7 +314,7 @@ class Conversation:
             window = self.session.window
         if self.session is None or facts.budget is None:
             self._budget(0, window)
-        self.front.screen.completer.commands = _entries(self.commands)
+        self.front.screen.completer.commands = command_entries(self.commands)
         self.front.screen.completer.files = self.files
 
 
@@ -514,11 +326,6 @@ def model_label(name: str) -> str:
     return rest or name
 
 
-def _split(text: str) -> tuple[str, str]:
-    """`/name arguments` → (`name`, `arguments`)."""
-    parts = text.strip().removeprefix("/").split(maxsplit=1)
-    return (parts[0] if parts else ""), (parts[1].strip() if len(parts) > 1 else "")
-
-
-def _entries(commands: list[Command]) -> list[CommandEntry]:
+def command_entries(commands: list[Command]) -> list[CommandEntry]:
+    """The commands as the completer offers them."""
     return [CommandEntry(c.name, c.description, c.hint) for c in commands]

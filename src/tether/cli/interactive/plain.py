@@ -21,10 +21,10 @@ from tether.cli.interactive.workbench import Workbench, load
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles
-from tether.cli.run import run_command_or_prompt
+from tether.cli.run_surface import run_command_or_prompt
 from tether.commands import load_commands
 from tether.errors import BadArguments, SessionError, StartupError
-from tether.policy import MODES, PermissionQuestion
+from tether.policy import PermissionQuestion
 from tether.session import Session, SessionConfig
 
 __all__ = ["run_plain"]
@@ -125,13 +125,10 @@ class _Plain:
             if self._cleared:
                 self.session.replaces_cleared()
                 self._cleared = False
-        if name == "mode" and (mode := text.split(maxsplit=1)[-1]) in MODES:
-            self.session.set_mode(mode)  # for the lines that follow, unlike `tether run`
-            self.err.print(f"mode: {mode}", markup=False)
-            return 0
         mcp = CliMcp(home=work.store.root, asker=self.asker, err=self.err)
+        # Unlike `tether run`, a `/mode` holds for the lines that follow.
         return run_command_or_prompt(
-            self.session, work.store, line, self.printer, self.err, mcp=mcp
+            self.session, work.store, line, self.printer, self.err, mcp=mcp, lasting_mode=True
         )
 
     def _config(self) -> SessionConfig:

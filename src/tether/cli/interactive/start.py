@@ -34,7 +34,7 @@ __all__ = ["HISTORY_FILE", "run_argv"]
 
 _LOADED = (
     "tether.cli.interactive.conversation",
-    "tether.cli.interactive.commands",
+    "tether.cli.interactive.lines",
     "tether.cli.interactive.login",
     "tether.cli.interactive.opening",
 )
@@ -80,6 +80,7 @@ async def _session(argv: Sequence[str]) -> int:
         scrollback.finish()
         return _status(running)
     from tether.cli.interactive.conversation import Conversation
+    from tether.cli.interactive.lines import Lines
     from tether.cli.interactive.opening import open_first
     from tether.cli.model_args import missing_key
 
@@ -96,7 +97,7 @@ async def _session(argv: Sequence[str]) -> int:
     status = await open_first(conversation)
     if status is not None:
         return await _fail(front, running, scrollback, status[1], status[0])
-    front.attach(conversation)
+    front.attach(Lines(conversation))
     try:
         result = await running
     finally:

@@ -15,30 +15,23 @@ from pathlib import Path
 from rich.console import Console
 
 from tether.cli.interactive.arguments import parse
-from tether.cli.model_args import require_key
+from tether.cli.model_args import login_default, require_key
 from tether.cli.settings_args import (
     effective_mode,
-    extra_roots,
-    model_catalog,
-    model_spec,
     sandbox_policy,
     say_search,
     search_setup,
     settings_flags,
-    thinking_level,
-    tool_env,
-    web_fetch_model,
 )
 from tether.commands import Command, load_commands
 from tether.errors import SettingsError, StartupError
 from tether.models.base import Model
-from tether.models.factory import make_model
 from tether.policy import PermissionAsker, PolicyMode, settle_trust
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
 from tether.settings import Settings, load_settings
 from tether.settings.report import claude_file_lines
-from tether.tools.defaults import default_tools
+from tether.surface import Launch, first_model, session_config
 
 __all__ = ["StartupError", "Workbench", "load"]
 
@@ -48,6 +41,8 @@ class Workbench:
     """The parsed arguments and what every session of this terminal is made with."""
 
     args: argparse.Namespace
+    launch: Launch
+    """What the command line adds to every session: the endpoint, the key, the limits."""
     cwd: Path
     store: SessionStore
     console: Console
@@ -62,28 +57,7 @@ class Workbench:
     ) -> SessionConfig:
         """A session's configuration: fresh tools, the mode now, the model now (no `asker`:
         what would ask is refused)."""
-        settings = self.settings
-        return SessionConfig(
-            model=model,
-            tools=default_tools(
-                self.sandbox,
-                allow_private_fetch=self.args.allow_private_fetch,
-                env=tool_env(settings),
-                web_search=search_setup(settings),
-            ),
-            mode=mode,
-            asker=asker,
-            extra_roots=extra_roots(settings),
-            max_steps=self.args.max_steps,
-            context_window=self.args.context_window,
-            compact_at=self.args.compact_at,
-            settings=settings,
-            thinking=thinking_level(settings),
-            web_fetch_model=web_fetch_model(settings),
-            catalog=model_catalog(settings),
-            # An agent's own model is of the same provider: the same endpoint and key.
-            models=self._model,
-        )
+        return session_config(self.settings, self.launch, asker=asker, mode=mode, model=model)
 
     async def settle_trust(self, asker: PermissionAsker) -> bool:
         """Ask whether to trust the workspace, when its settings grant something and it is not
@@ -99,7 +73,7 @@ class Workbench:
 
     def switch_model(self, spec: str) -> Model:
         """The model `spec` names, with this terminal's endpoint and key (`ModelError` if not)."""
-        model = self._model(spec)
+        model = self.launch.model(spec)
         require_key(model)
         return model
 
@@ -120,9 +94,6 @@ class Workbench:
         here = [s for s in self.store.list_sessions() if Path(s.cwd) == self.cwd]
         here.sort(key=lambda s: s.updated_at, reverse=True)
         return here[0].id if here else None
-
-    def _model(self, spec: str) -> Model:
-        return make_model(spec, base_url=self.args.base_url, api_key=self.args.api_key)
 
 
 def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Workbench:
@@ -151,14 +122,24 @@ def load(argv: Sequence[str], console: Console, *, keyless: bool = False) -> Wor
             f"tether: warning: {problem} (ignored)", style="yellow", markup=False, soft_wrap=True
         )
     say_search(search_setup(settings), console, verbose=bool(getattr(args, "verbose", False)))
+    launch = Launch(
+        default_model=login_default,
+        base_url=args.base_url,
+        api_key=args.api_key,
+        allow_private_fetch=args.allow_private_fetch,
+        max_steps=args.max_steps,
+        context_window=args.context_window,
+        compact_at=args.compact_at,
+    )
     try:
-        model = make_model(model_spec(settings), base_url=args.base_url, api_key=args.api_key)
+        model = first_model(settings, launch)
         if not keyless:
             require_key(model)
     except ModelError as exc:
         raise StartupError(str(exc)) from exc
     return Workbench(
         args=args,
+        launch=launch,
         cwd=cwd,
         store=store,
         console=console,
