@@ -8,6 +8,7 @@ from typing import assert_never
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare
+from tether.session.jobcards import job_update
 from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
@@ -15,6 +16,7 @@ from tether.session.log.events import (
     CompactionEvent,
     Event,
     HookRunEvent,
+    JobEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -192,8 +194,10 @@ class Replayer:
                 self._costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
                 spent = sum_costs(self._costs)
                 return context_updates(event, self._previous, self.window, self.compact_at, spent)
-            case HookRunEvent():
-                return [hook_update(event)]
+            case HookRunEvent() | JobEvent():
+                return [
+                    hook_update(event) if isinstance(event, HookRunEvent) else job_update(event)
+                ]
             case CheckpointEvent():
                 self._saved.append(event)
             case RestoreEvent():
