@@ -19,6 +19,8 @@ from playwright.sync_api import Browser, Page
 
 from tests.web.browser import (
     ARTIFACTS,
+    NARROWEST,
+    PHONE,
     assert_accessible,
     axe_report,
     open_page,
@@ -39,7 +41,11 @@ SCRIPT = {
             "text": "Reading it.",
             "toolCalls": [{"id": "r1", "name": "read", "arguments": {"path": "a.py"}}],
         },
-        {"text": "It defines `f`."},
+        {
+            "text": "It defines `f`:\n\n```python\ndef f():  # "
+            + "a comment long enough to scroll sideways on a phone " * 3
+            + "\n```"
+        },
     ]
 }
 
@@ -138,6 +144,36 @@ def test_no_violation_in_either_theme_and_the_address_opens_a_session(
             assert len(prefix) == 8 or any(
                 i != session_id and i.startswith(prefix[:-1]) for i in ids
             )
+        for size in (PHONE, NARROWEST):
+            page.set_viewport_size(size)
+            _small_screen_is_accessible(page, size["width"])
+
+
+TOUCH_TARGETS = (
+    "#menu", "#more", "#refresh", "#permissions-button", "#send",
+    ".rewind-here", ".tool-toggle", ".code-tools .copy",
+)  # fmt: skip
+"""Controls a finger presses: each at least 24 px each way (WCAG 2.2's 2.5.8)."""
+
+
+def _small_screen_is_accessible(page: Page, width: int) -> None:
+    """At a phone's width: no violation (a code block that scrolls sideways is reachable by
+    keyboard), every touch target 24 px or more, nothing wider than the screen."""
+    page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+    wide = page.locator(".msg-agent pre.md-code").first
+    assert wide.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert wide.get_attribute("tabindex") == "0" and wide.get_attribute("aria-label")
+    small = page.evaluate(
+        """selectors => selectors.flatMap(s => [...document.querySelectorAll(s)]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [s, e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 24 || r.height < 24)
+            .map(([s, r]) => `${s} ${Math.round(r.width)}x${Math.round(r.height)}`))""",
+        list(TOUCH_TARGETS),
+    )
+    assert small == [], (width, small)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert _violations(page) == [], width
 
 
 def _labelled_and_accessible(page: Page, scheme: str) -> None:

@@ -70,6 +70,13 @@ def _read_only(second: Page) -> None:
         "Read-only: this session is open in another tab or process"
     )
     assert second.locator("#take-over").is_disabled()
+    # Rewinding needs the session here: said so, not "wait for the running prompt".
+    second.click(".rewind-row[data-prompt='1'] .rewind-here")
+    assert second.locator(".rewind-note").inner_text() == (
+        "This session is open in another tab or process: take it over to rewind it here."
+    )
+    assert second.locator(".rewind-panel .rewind-code").is_disabled()
+    second.click(".rewind-panel .rewind-cancel")
     # Pinned: in view whatever the transcript's scroll.
     second.locator("#scroller").evaluate("s => { s.scrollTop = 0; }")
     box = bar.bounding_box()

@@ -312,3 +312,60 @@ def test_the_page_reconnects_to_a_restarted_server(browser: Browser, tmp_path: P
             assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     finally:
         context.close()
+
+
+EMPTY_LIST_TEXTS = """
+window.__emptyTexts = [];
+new MutationObserver(() => {
+  for (const node of document.querySelectorAll("#sessions .sessions-empty")) {
+    if (!window.__emptyTexts.includes(node.textContent)) window.__emptyTexts.push(node.textContent);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+"""An init script that keeps every text the session list showed in place of sessions."""
+
+LONG_TITLE = "Refactor the payment module so that retries back off exponentially"
+
+
+def _title_width(page: Page, size: dict[str, int]) -> int:
+    page.set_viewport_size(size)
+    page.wait_for_function(f"() => document.documentElement.clientWidth === {size['width']}")
+    width: int = page.locator("#session-title").evaluate("t => t.clientWidth")
+    return width
+
+
+def test_the_title_keeps_its_room_and_the_list_and_placeholder_say_what_is_true(
+    browser: Browser, tmp_path: Path
+) -> None:
+    script = {"turns": [{"text": "Done.", "usage": {"inputTokens": 9000, "outputTokens": 100}}]}
+    with _web(tmp_path, script) as web:
+        with _page(browser, web.url, DESKTOP) as page:
+            assert "Shift+Enter for a new line" in (
+                page.get_attribute("#prompt", "placeholder") or ""
+            )
+            send_prompt(page, LONG_TITLE)
+            page.wait_for_selector(".msg-agent:has-text('Done.')")
+            wait_idle(page)
+            page.wait_for_function(
+                "() => document.getElementById('session-title').textContent.startsWith('Refactor')"
+            )
+            page.locator("#budget").wait_for()
+            # Beside model, mode and sandbox menus, Permissions and the gauge, the title keeps
+            # room for a sentence at 1280 px (it had 183 px) and for words at 320 (135 px).
+            assert _title_width(page, DESKTOP) >= 280
+            assert _title_width(page, {"width": 320, "height": 640}) >= 110
+            assert page.locator("#permissions-button").evaluate("b => b.clientWidth") <= 32
+            # Its sign on screen, its name for screen readers.
+            assert page.get_by_role("button", name="Permissions").is_visible()
+            session = page.evaluate("() => location.hash")
+        with open_page(
+            browser, f"{web.url}{session}", viewport=PHONE, init_script=EMPTY_LIST_TEXTS
+        ) as phone:
+            phone.wait_for_selector(".msg-agent:has-text('Done.')")
+            # A phone's keyboard has no Shift+Enter: the placeholder names none.
+            placeholder = phone.get_attribute("#prompt", "placeholder") or ""
+            assert placeholder.startswith("Ask tether to") and "Shift" not in placeholder
+            # Until the list comes, it is loading; it never claims there are no sessions.
+            phone.locator("#sessions .session").first.wait_for(state="attached")
+            seen = phone.evaluate("() => window.__emptyTexts")
+            assert "No sessions yet." not in seen and "Loading sessions…" in seen, seen

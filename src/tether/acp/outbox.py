@@ -47,12 +47,19 @@ class Outbox:
             await asyncio.gather(self._worker, return_exceptions=True)
 
     async def _drain(self) -> None:
+        gone = False  # the client closed the connection: nothing more can reach it
         while True:
             session_id, update = await self._queue.get()
             try:
-                await self._client.session_update(session_id=session_id, update=update)
+                if not gone:
+                    await self._client.session_update(session_id=session_id, update=update)
+            except ConnectionError as exc:
+                # The client went away (its tab closed, Ctrl+C stopped `tether web`): an
+                # ordinary end, said once and plainly, not a traceback per update.
+                gone = True
+                log.info("the client closed the connection; updates are no longer sent (%s)", exc)
             except Exception:
-                # A client that went away must not stop the session from finishing its turn.
+                # Any other failure must not stop the session from finishing its turn.
                 log.warning("could not send a session update", exc_info=True)
             finally:
                 self._queue.task_done()

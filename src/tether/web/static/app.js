@@ -89,7 +89,12 @@ const rewind = new Rewind({
   sendPrompt: (text) => sendPrompt(text),
   sessionId: () => state.sessionId,
   canFork: () => Boolean(state.ready && state.ready.canFork),
-  canRewind: () => !running() && !state.opening && !state.readOnly,
+  cannotRewind: () => {
+    if (state.readOnly) return "This session is open in another tab or process: take it over to rewind it here.";
+    if (running()) return "Wait for the running prompt to end.";
+    if (state.opening) return "Wait for the session to open.";
+    return null;
+  },
 });
 
 // Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
@@ -168,6 +173,7 @@ function handle(message) {
       $("agent").title = message.cwd;
       composer.setAgent(message.agentName);
       sidebar.setCapabilities(message);
+      rewind.agentReady();
       update();
       if (message.canList) connection.send({ type: "listSessions" });
       if (restarted && state.sessionId && !state.readOnly) {

@@ -6,6 +6,9 @@ import { CommandMenu } from "./commands.js";
 
 const HISTORY_LIMIT = 100;
 
+/** A phone: narrow, or a touch screen without a fine pointer. */
+const PHONE = window.matchMedia("(max-width: 760px), (pointer: coarse)");
+
 export class Composer {
   /**
    * `ui`: form, prompt, send, cancel, working, commandMenu, readOnly, readOnlyText, takeOver.
@@ -38,6 +41,7 @@ export class Composer {
     ui.cancel.addEventListener("click", () => onCancel());
     ui.takeOver.addEventListener("click", () => onTakeOver());
     this.placeholder();
+    PHONE.addEventListener("change", () => this.placeholder());
   }
 
   /** The name the placeholder asks (`Ask OpenCode to…`), from the agent's `agentInfo`. */
@@ -47,9 +51,11 @@ export class Composer {
   }
 
   placeholder() {
+    // A phone's keyboard has no Shift+Enter to speak of: its placeholder names none.
+    const keys = PHONE.matches ? "" : "  (Enter to send, Shift+Enter for a new line)";
     this.ui.prompt.placeholder = this.readOnly
       ? "Read-only: this session is open in another tab or process"
-      : `Ask ${this.agentName} to read, edit or run something…  (Enter to send, Shift+Enter for a new line)`;
+      : `Ask ${this.agentName} to read, edit or run something…${keys}`;
   }
 
   onKey(event) {

@@ -36,7 +36,7 @@ export function clear(node) {
 
 /**
  * Parse HTML the server made safe (tether.web.markdown: no raw HTML, safe links) into a
- * fragment. It is parsed inert (no scripts run, nothing loads until it is inserted), and any
+ * fragment (its code blocks scroll boxes). It is parsed inert (no scripts run, nothing loads until it is inserted), and any
  * event-handler attribute or script that could only come from a bug is dropped on the way.
  */
 export function safeHtml(html) {
@@ -49,6 +49,8 @@ export function safeHtml(html) {
   }
   const fragment = document.createDocumentFragment();
   fragment.append(...doc.body.childNodes);
+  // A code block with a long line scrolls sideways (a phone): reachable by keyboard then.
+  for (const pre of fragment.querySelectorAll("pre")) scrollBox(pre, "Code");
   return fragment;
 }
 

@@ -18,9 +18,9 @@ export class PermissionsPanel {
     this.sessionId = sessionId;
     this.button = el("button", {
       id: "permissions-button", class: "ghost perms-button", type: "button", title: "Permission rules of this session",
-      "aria-haspopup": "dialog", text: "Permissions", disabled: true,
+      "aria-haspopup": "dialog", disabled: true,
       onclick: () => this.open(),
-    });
+    }, el("span", { class: "perms-icon", "aria-hidden": "true", text: "⚖" }), el("span", { class: "perms-label", text: "Permissions" }));
     this.body = el("div", { class: "perms-body" });
     this.dialog = el("dialog", { id: "permissions", class: "perms", "aria-label": "Permissions" },
       el("div", { class: "perms-head" },

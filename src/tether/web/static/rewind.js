@@ -16,22 +16,24 @@ const CHOICES = [
 export class Rewind {
   /**
    * `send(message)` to the server, `sendPrompt(text)` as if typed, `sessionId()` the session
-   * shown, `canFork()` whether its agent forks sessions, `canRewind()` whether this tab may
-   * prompt it now.
+   * shown, `canFork()` whether its agent forks sessions, `cannotRewind()` why this tab may
+   * not prompt it now (null: it may).
    */
-  constructor({ send, sendPrompt, sessionId, canFork, canRewind }) {
+  constructor({ send, sendPrompt, sessionId, canFork, cannotRewind }) {
     this.send = send;
     this.sendPrompt = sendPrompt;
     this.sessionId = sessionId;
     this.canFork = canFork;
-    this.canRewind = canRewind;
+    this.cannotRewind = cannotRewind;
     this.files = new Map(); // prompt number -> files its tools changed
     this.after = null; // {sessionId, prompt}: fork once this session's `/rewind` has ended
     this.panel = null;
+    this.waiting = []; // [node, number] of prompts shown before the agent said it forks
   }
 
   reset() {
     this.files.clear();
+    this.waiting = [];
     this.after = null;
     this.close();
   }
@@ -43,7 +45,12 @@ export class Rewind {
 
   /** A prompt of the person ended: it gets its "Rewind to here" action. */
   prompt(node, number) {
-    if (!this.canFork() || node.dataset.prompt) return;
+    if (node.dataset.prompt) return;
+    if (!this.canFork()) {
+      // A session shown from its log before the agent is ready: its rows come with it.
+      this.waiting.push([node, number]);
+      return;
+    }
     node.dataset.prompt = String(number);
     // Beside the message, not in it: its text stays the prompt as typed.
     const row = el("div", { class: "rewind-row", dataset: { prompt: String(number) } });
@@ -53,6 +60,13 @@ export class Rewind {
       onclick: (event) => this.toggle(row, number, event.currentTarget),
     }));
     node.after(row);
+  }
+
+  /** The agent is ready: prompts shown before it get their action, if it forks. */
+  agentReady() {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const [node, number] of waiting) if (node.isConnected) this.prompt(node, number);
   }
 
   /** A prompt ended (`promptEnd`): a "code and conversation" rewind forks now. */
@@ -78,7 +92,8 @@ export class Rewind {
     const changed = new Set();
     for (const [prompt, files] of this.files) if (prompt >= number) for (const f of files) changed.add(f);
     const files = [...changed].sort();
-    const enabled = this.canRewind();
+    const why = this.cannotRewind();
+    const enabled = why === null;
     const node = el("section", { class: "rewind-panel", "aria-label": `Rewind to before prompt ${number}` },
       el("div", { class: "rewind-title", text: `Rewind to before prompt ${number}` }),
       files.length
@@ -92,7 +107,7 @@ export class Rewind {
           disabled: !enabled, onclick: () => this.choose(what, number),
         })),
         el("button", { type: "button", class: "rewind-cancel", text: "Cancel", onclick: () => this.close() })),
-      enabled ? null : el("div", { class: "rewind-note", text: "Wait for the running prompt to end." }));
+      enabled ? null : el("div", { class: "rewind-note", text: why }));
     message.after(node);
     button.setAttribute("aria-expanded", "true");
     this.panel = { node, button };

@@ -38,6 +38,7 @@ export class Sidebar {
     this.canDelete = false;
     this.editing = null; // {sessionId, mode: "rename" | "delete"}: the row asking something
     this.sessions = [];
+    this.listed = false; // whether the agent's list has come yet (until then: loading)
     this.current = null; // the session shown (open or opening)
     this.canList = null; // unknown until the agent is ready
     this.canLoad = false;
@@ -57,6 +58,7 @@ export class Sidebar {
 
   setSessions(sessions) {
     this.sessions = sessions || [];
+    this.listed = true;
     // A row being renamed keeps what is typed in it: the list is drawn again once it is done.
     if (!this.editing) this.render();
   }
@@ -81,6 +83,10 @@ export class Sidebar {
     if (this.canList === null) return;
     if (!this.canList) {
       list.append(el("li", { class: "sessions-empty", text: "This agent cannot list sessions." }));
+      return;
+    }
+    if (!this.listed) {
+      list.append(el("li", { class: "sessions-empty", text: "Loading sessions…" }));
       return;
     }
     if (!this.sessions.length) {
