@@ -119,5 +119,5 @@ async def test_without_the_flag_a_loopback_fetch_is_refused(tmp_path: Path) -> N
     [final] = _updates(notes, "tool_call_update")
     assert final["status"] == "failed"
     text = final["content"][0]["content"]["text"]
-    assert text.startswith("Refusing to fetch from localhost: it resolves to ")
+    assert text.startswith("Refusing to fetch from localhost: it is a loopback name; ")
     assert text.endswith("pass --allow-private-fetch to allow private addresses")

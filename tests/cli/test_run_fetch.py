@@ -32,5 +32,5 @@ def test_run_fetches_with_the_flag_and_refuses_without_it(tmp_path: Path) -> Non
     assert "Doc title" in words and "#" not in words and "Body text." in words and " 200 " in words
     assert refused.returncode == 0, refused.stderr
     refusal = " ".join(refused.stdout.replace("│", " ").split())
-    assert "Refusing to fetch from localhost: it resolves to" in refusal
+    assert "Refusing to fetch from localhost: it is a loopback name;" in refusal
     assert "pass --allow-private-fetch to allow private addresses" in refusal

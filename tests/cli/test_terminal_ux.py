@@ -257,6 +257,7 @@ def test_a_missing_api_key_creates_no_session(tmp_path: Path, ws: Path) -> None:
         run = tether(home, "run", "hi", "--model", "anthropic", "--cwd", str(ws))
         assert run.returncode == 1
         assert "No API key" in run.stderr
+        assert "or save one with /login in `tether`" in run.stderr  # where a key can go
     assert json.loads(tether(home, "sessions", "--json").stdout) == []
 
 

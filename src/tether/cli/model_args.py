@@ -12,6 +12,7 @@ from tether.session.context.budget import DEFAULT_COMPACT_AT
 
 __all__ = [
     "DEFAULT_MODEL",
+    "LOGIN_HINT",
     "MIN_WINDOW",
     "add_context_arguments",
     "add_model_arguments",
@@ -123,20 +124,30 @@ def add_verbose_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def require_key(model: Model) -> None:
-    """Fail now, with the provider's message, when a remote model has no API key."""
-    from tether.models.streaming import StreamingModel
+LOGIN_HINT = "or save one with /login in `tether`"
+"""What a command that cannot ask for a key adds to the provider's message."""
 
-    if isinstance(model, StreamingModel):
-        model.require_key()
+
+def require_key(model: Model) -> None:
+    """Fail now, with the provider's message and where a key can be saved, when a remote
+    model has no API key."""
+    from tether.errors import ModelError
+
+    missing = missing_key(model)
+    if missing is not None:
+        raise ModelError(f"{missing}, {LOGIN_HINT}")
 
 
 def missing_key(model: Model) -> str | None:
-    """What `require_key` would say of `model`, or `None` when it has a key (or needs none)."""
+    """The provider's message when `model` has no API key, or `None` when it has one (or
+    needs none)."""
     from tether.errors import ModelError
+    from tether.models.streaming import StreamingModel
 
+    if not isinstance(model, StreamingModel):
+        return None
     try:
-        require_key(model)
+        model.require_key()
     except ModelError as exc:
         return str(exc)
     return None

@@ -154,6 +154,7 @@ class Conversation:
         if self.session is None:
             config = self.work.config(self.asker, self.mode, self.model)
             self.session = self.work.create(config)
+            self.session.job_cards.listener = self.emit
             if self.thinking is not None:
                 # Chosen before the session existed: logged now, so a resume keeps it.
                 self.session.set_thinking(self.thinking)
@@ -167,6 +168,7 @@ class Conversation:
     def adopt(self, session: Session) -> None:
         """Continue `session` here: its model if it chose one, its history in the scrollback."""
         self.session = session
+        session.job_cards.listener = self.emit
         self.created_here = False
         self.cleared = False
         logged = session.configured("model")

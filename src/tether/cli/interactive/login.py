@@ -75,12 +75,13 @@ async def logout(conversation: Conversation, _arguments: str) -> None:
     except ModelError as exc:
         conversation.notice(f"error: {exc}", "red")
         return
+    source = model.provider.key_source
     if saved.key_for(url) is None:
-        conversation.notice(f"no key is saved for {url} (/login saves one)")
+        given = f"; the key in use comes from {source}" if source is not None else ""
+        conversation.notice(f"no key is saved for {url} (/login saves one){given}")
         return
     _write(saved.without_key(url).encoded())
     conversation.notice(f"logged out: the key saved for {url} is deleted")
-    source = model.provider.key_source
     if source not in (None, STORED_SOURCE):
         conversation.notice(f"{source} still gives a key: requests keep using it", "yellow")
     _use(conversation, _remade(model.name, url))

@@ -228,6 +228,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             ctx.workspace.cwd,
             confine=confine,
             env=self._environ() if self.env else None,
+            tool_call_id=ctx.tool_call_id,
         )
         deadline = asyncio.get_running_loop().time() + FIRST_OUTPUT_SECONDS
         while job.running and not job.capture.version:
@@ -236,6 +237,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             await asyncio.sleep(0.05)
         first = ctx.jobs.read(job.id)
         ended = job.finished()
+        job.shown = job.capture.version  # the card below shows the output up to here
         return BashValue(
             command=args.command,
             cwd=str(ctx.workspace.cwd),

@@ -22,6 +22,7 @@ __all__ = [
     "BashValue",
     "card_meta",
     "card_notes",
+    "card_output",
     "collapse_redraws",
     "model_text",
 ]
@@ -244,6 +245,11 @@ def card_meta(value: BashValue) -> JsonValue:
             {"pid": m.pid, "command": m.command} for m in value.survivors[:_LEFTOVERS_SHOWN]
         ]
     return meta
+
+
+def card_output(clipped: Clipped) -> str:
+    """A command's output as its stored card keeps it (within the card's size)."""
+    return _fit_json(clipped, MAX_CARD_OUTPUT_BYTES)
 
 
 def _fit_json(clipped: Clipped, limit: int) -> str:

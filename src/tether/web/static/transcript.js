@@ -217,6 +217,7 @@ export class Transcript {
       if (update[key] !== undefined && update[key] !== null) state[key] = update[key];
     }
     const tether = update._meta && update._meta.tether ? update._meta.tether : {};
+    if (tether.job) state.job = tether.job; // a background command: its card lives on
     if (tether.permission) {
       state.permission = tether.permission;
       state.permissionSaid = true; // the agent's own record of the answer
