@@ -70,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if printer.failed else 0
 
 
-def _update_json(update: ClientUpdate) -> str:
-    """One update's JSON, indented, encoded by pydantic's fast serializer where it can be."""
+def _update_json(update: ClientUpdate) -> bytes:
+    """One update's JSON as UTF-8, indented, encoded by pydantic's fast serializer if it can be."""
     try:
-        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).decode()
+        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
         document = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
-        return json.dumps(document, indent=2, ensure_ascii=False)
+        return json.dumps(document, indent=2, ensure_ascii=True).encode()

@@ -205,6 +205,7 @@ function handle(message) {
       return;
     case "opened":
       loading.hidden = true;
+      replayed(message.sessionId);
       state.opening = null;
       state.sessionId = message.sessionId;
       state.readOnly = null;
@@ -231,6 +232,7 @@ function handle(message) {
     case "readOnly":
       if (!current(message)) return;
       loading.hidden = true;
+      replayed(message.sessionId);
       state.opening = null;
       state.sessionId = message.sessionId;
       state.readOnly = { sessionId: message.sessionId, free: message.free };
@@ -280,6 +282,7 @@ function handle(message) {
       if (state.opening || state.creating) {
         state.opening = null;
         state.creating = false;
+        transcript.replaying = false;
         loading.hidden = true;
         update();
       }
@@ -307,6 +310,14 @@ function unpark(requestId) {
 
 function announce(text) {
   announcer.textContent = text;
+}
+
+/** A stored session's history is shown: said once, by its title, not message by message. */
+function replayed(sessionId) {
+  if (!transcript.replaying) return;
+  transcript.replaying = false;
+  const known = sidebar.find(sessionId);
+  announce(`Opened ${known && known.title ? `“${known.title}”` : "the session"}.`);
 }
 
 function onUpdate(update) {
@@ -378,6 +389,7 @@ function showOpening(sessionId, replay) {
   header.showMenus([]);
   emptyState.remove();
   loading.hidden = !replay;
+  transcript.replaying = replay;
   const known = sidebar.find(sessionId);
   header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
   sidebar.setCurrent(sessionId);
