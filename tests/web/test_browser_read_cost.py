@@ -45,6 +45,9 @@ def test_a_2000_line_read_card_draws_without_a_long_task(browser: Browser, tmp_p
         running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
         open_page(browser, web.url, viewport=DESKTOP, init_script=LONG_TASKS) as page,
     ):
+        # Measured from the prompt on, in an open session: the card, not the page's start.
+        page.click("#new-session")
+        page.wait_for_selector("#send:not([disabled])")
         mark = page.evaluate("() => performance.now()")
         send_prompt(page, "read big.py")
         page.wait_for_selector(".msg-agent:has-text('Read it.')")
