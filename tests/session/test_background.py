@@ -17,7 +17,7 @@ from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import ClientUpdate, ToolCallFinished
+from tether.session import ClientUpdate, JobChanged, ToolCallFinished, ToolCallPartial
 from tether.tools.bash.jobs import MAX_JOBS, Jobs
 from tether.tools.defaults import default_tools
 from tether.views import TerminalResultView
@@ -45,6 +45,13 @@ async def served(port: int, seconds: float = 10) -> str:
         except (urllib.error.URLError, ConnectionError):
             await asyncio.sleep(0.1)
     raise AssertionError(f"nothing answered on port {port}")
+
+
+def _last_card(recorder: Recorder, job_id: str) -> tuple[str | None, bool]:
+    """How the job's card last said it ended, and whether it showed the server's requests."""
+    last = [u for u in recorder.updates if isinstance(u, JobChanged) and u.job_id == job_id][-1]
+    assert last.ended
+    return last.view.signal, '"GET / HTTP/1.1" 200' in (last.view.output or "")
 
 
 def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
@@ -81,6 +88,7 @@ async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_se
         everything(update)
         recorder(update)
 
+    session.job_cards.listener = everything  # the jobs' cards, as they change
     assert await session.prompt(text("serve it"), both) == "end_turn"
     started = finished(recorder)["s"]
     assert started.status == "completed"
@@ -112,8 +120,9 @@ async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_se
     assert "shell-1" not in model.requests[-1].system.split("Background commands")[-1]
     names = [e["name"] for e in log_lines(session, sessions.store.root) if e["type"] == "tool/call"]
     assert names == ["bash", "bash", "bash_output", "kill_shell"]
-    # The cards replay as they were shown.
+    # The cards replay as they were shown, the server's with its requests and its end.
     assert session.replay() == everything.without_progress()
+    assert _last_card(everything, "shell-1") == ("SIGTERM", True)
     # The session's end stops the server still running: nothing of it is left.
     await session.aclose()
     # Everything got SIGKILL by now at the latest; on a loaded machine the kernel may take a
@@ -209,3 +218,83 @@ async def test_at_most_eight_jobs_and_close_now_leaves_none(tmp_path: Path, ws: 
         await asyncio.sleep(0.1)
     assert processes_with(marker) == []
     await jobs.aclose()
+
+
+async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
+    home: Path, ws: Path, sessions: Sessions
+) -> None:
+    command = "echo one; sleep 1.5; echo two; sleep 1.5; echo three; exit 3"
+    model = script(
+        {"toolCalls": [call("j", "bash", {"command": command, "run_in_background": True})]},
+        {"text": "Started."},
+    )
+    session = sessions.new(ws, model, default_tools())
+    recorder = Recorder()
+    # What a surface shows: the prompt's updates, then the job's as they come, in one list.
+    session.job_cards.listener = recorder
+    assert await session.prompt(text("go"), recorder) == "end_turn"
+    started = finished(recorder)["j"].view
+    assert isinstance(started, TerminalResultView) and started.output == "one\n"
+    for _ in range(100):
+        if any(isinstance(u, JobChanged) and u.ended for u in recorder.updates):
+            break
+        await asyncio.sleep(0.1)
+    jobs = [u for u in recorder.updates if isinstance(u, JobChanged)]
+    # While it runs: its new output, said to be running; then how it ended, with all of it.
+    assert [(u.tool_call_id, u.job_id) for u in jobs] == [("j", "shell-1")] * len(jobs)
+    assert jobs[0].view == TerminalResultView(
+        title=command, output="one\ntwo\n", notes=("running in the background as shell-1",)
+    )
+    assert jobs[-1].ended and jobs[-1].view == TerminalResultView(
+        title=command,
+        output="one\ntwo\nthree\n",
+        exit_code=3,
+        notes=("ran in the background as shell-1",),
+    )
+    assert [u.ended for u in jobs] == [False] * (len(jobs) - 1) + [True]
+    # Each change is in the log, after the call's result, and replays as it was seen.
+    logged = [e["type"] for e in log_lines(session, home)]
+    assert logged.count("job/update") == len(jobs)
+    assert logged.index("tool/result") < logged.index("job/update")
+    assert session.replay() == recorder.without_progress()
+
+
+async def test_a_running_command_moved_to_the_background_runs_on_as_a_job(
+    tmp_path: Path, ws: Path, sessions: Sessions
+) -> None:
+    marker = f"tether-moved-{tmp_path.name}"
+    command = f"echo start; exec -a {marker} sleep 60"
+    model = script(
+        {"toolCalls": [call("b", "bash", {"command": command, "timeout_ms": 3000})]},
+        {"text": "Moved on."},
+    )
+    session = sessions.new(ws, model, default_tools())
+    recorder = Recorder()
+    turn = asyncio.create_task(session.prompt(text("go"), recorder))
+    # Nothing to move before the command runs; once it printed, the person moves it (Ctrl+B).
+    assert session.jobs.to_background() == 0
+    for _ in range(200):
+        shown = [u for u in recorder.updates if isinstance(u, ToolCallPartial)]
+        if processes_with(marker) and shown and "start" in (shown[-1].view.output or ""):
+            break
+        await asyncio.sleep(0.05)
+    assert session.jobs.to_background() == 1
+    assert await asyncio.wait_for(turn, 15) == "end_turn"
+    moved = finished(recorder)["b"]
+    assert moved.status == "completed"
+    assert moved.result.text().startswith("start\n")
+    assert (
+        "The user moved the command to the background while it ran: it is running in the "
+        "background as shell-1." in moved.result.text()
+    )
+    assert isinstance(moved.view, TerminalResultView) and moved.view.exit_code is None
+    # Past its 3 s timeout it runs on: only kill_shell or the session's end stops it.
+    await asyncio.sleep(3.5)
+    assert [job.id for job in session.jobs.running()] == ["shell-1"]
+    assert processes_with(marker) != []
+    await session.aclose()
+    for _ in range(50):
+        if not processes_with(marker):
+            break
+        await asyncio.sleep(0.1)
+    assert processes_with(marker) == []

@@ -16,7 +16,7 @@ from tether.session.log.events import ParentLink
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.views import TaskResultView, dump_view
-from tether.web.children import ChildWatches, child_entries
+from tether.web.children import ChildEntries, ChildWatches
 from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.protocol import SERVER_MESSAGE, ServerMessage
 
@@ -49,10 +49,13 @@ async def test_a_childs_log_becomes_updates_with_each_messages_markdown(
     )
     await child.prompt(text("look"), lambda _u: None)
     updates = replay(child.events, default_tools(), str(ws))
-    running = child_entries(updates, ws, ended=False)
-    ended = child_entries(updates, ws, ended=True)
-    # The log read later gives the same entries, and a message's Markdown once it is over.
-    assert ended[: len(running)] == running
+    running = ChildEntries(ws).add(updates)
+    made = ChildEntries(ws)
+    # Made as the log grows, one update at a time: the same entries as made at once.
+    piecewise = sum((made.add([update]) for update in updates), ())
+    assert piecewise == running
+    ended = running + made.end()
+    # A message's Markdown comes once it is over.
     kinds = [e.update["sessionUpdate"] if e.update else f"markdown {e.markdown}" for e in ended]
     assert kinds == [
         "session_info_update",  # its title, set as it started

@@ -123,6 +123,8 @@ class AgentContext:
     def register(self, session: Session, calls: SessionCalls) -> OpenSession:
         """Hold `session` open on this connection."""
         opened = self.open[session.id] = OpenSession(session, calls)
+        # A background command's card changes between prompts too: it goes out as it comes.
+        session.job_cards.listener = lambda update: self.post(opened, update)
         return opened
 
     def opened(self, session_id: str) -> OpenSession:

@@ -14,6 +14,9 @@ Shapes (camelCase on the wire):
   `_meta: {"tether": {"view": <call card>}}`.
 - `ToolCallPartial` → `tool_call_update` `in_progress` with the partial result card's
   content (bash: the tail of the output so far) and `_meta.tether.view` = that partial card.
+- `JobChanged` → `tool_call_update` of the background command's call, without a status (the
+  call finished when the job started): its terminal card's content and the card in
+  `_meta.tether.view`, with `_meta.tether.job` = `{id, ended}`.
 - `ToolCallFinished` → `tool_call_update` `completed` / `failed` (the call's status: an
   error, or a command cancelled, timed out or killed by a signal) with the result card's
   content (a generic card's image attachments with the result's images), its `locations`
@@ -89,6 +92,7 @@ from tether.session import (
     ClientUpdate,
     ContextCompacted,
     FilesRestored,
+    JobChanged,
     TitleChanged,
     ToolCallFinished,
     ToolCallPartial,
@@ -102,6 +106,7 @@ from tether.session import (
 )
 from tether.session.notices import CommandAnswered, HookRan, TrustSettled
 from tether.session.updates import AgentThought, ThoughtFinished
+from tether.tools.result import ToolResult
 from tether.views import (
     DiffCallView,
     GenericCallView,
@@ -158,7 +163,14 @@ def acp_update(update: ClientUpdate, cwd: Path, title: str | None = None) -> Acp
             )
             if update.permission is not None and final.field_meta is not None:
                 final.field_meta["tether"]["permission"] = update.permission
+            if (started := _started_job(result)) is not None and final.field_meta is not None:
+                final.field_meta["tether"]["job"] = {"id": started, "ended": False}
             return final
+        case JobChanged(tool_call_id=call_id, view=view):
+            # The call stays as it finished; its card (content and view) follows the job.
+            card = update_tool_call(call_id, content=card_content(view, cwd))
+            card.field_meta = tether_meta(view, job={"id": update.job_id, "ended": update.ended})
+            return card
         case TitleChanged(title=title):
             return SessionInfoUpdate(session_update="session_info_update", title=title)
         case TurnEnded(stop_reason=reason):
@@ -259,6 +271,16 @@ def tool_kind(view: ToolCallView) -> ToolKind:
             return kind or "other"
         case _:
             assert_never(view)
+
+
+def _started_job(result: ToolResult) -> str | None:
+    """The background command a result started and left running (`shell-1`), if any."""
+    meta = result.meta
+    if result.is_error or not isinstance(meta, dict) or not isinstance(meta.get("background"), str):
+        return None
+    if meta.get("exitCode") is not None or meta.get("signal") is not None:
+        return None
+    return str(meta["background"])
 
 
 def tether_meta(view: ToolCallView | ToolResultView, **extra: Any) -> dict[str, Any]:

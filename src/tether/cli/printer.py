@@ -36,6 +36,7 @@ from tether.session.updates import (
     AgentThought,
     ClientUpdate,
     ContextCompacted,
+    JobChanged,
     ThoughtFinished,
     TitleChanged,
     ToolCallFinished,
@@ -121,12 +122,14 @@ class Printer:
                 self._end_text()
                 self.console.print(Text(f"> {update.text}", style="bold"))
                 self.status.show("thinking")
-            case UserImage():
+            case UserImage() | UserResource():
                 self._end_text()
-                self.console.print(Text(f"> [image {update.mime_type}]", style="bold"))
-            case UserResource(block=block):
-                self._end_text()
-                self.console.print(Text(f"> {_mention(block)}", style="bold"))
+                said = (
+                    f"[image {update.mime_type}]"
+                    if isinstance(update, UserImage)
+                    else _mention(update.block)
+                )
+                self.console.print(Text(f"> {said}", style="bold"))
             case AgentText() | AgentThought() | ThoughtFinished():
                 self._streamed(update)
             case ToolCallStarted():
@@ -137,6 +140,8 @@ class Printer:
             case ToolCallPartial():
                 if (tail := _live_tail(update.view)) is not None:
                     self.status.show(self.status_label(), tail)
+            case JobChanged():
+                self._job(update)
             case TitleChanged():
                 pass
             case ToolCallFinished():
@@ -267,6 +272,13 @@ class Printer:
         """Print what is left of the model's text and take the live line away."""
         self.status.stop()
         self._end_text()
+
+    def _job(self, update: JobChanged) -> None:
+        """A background command's card, printed again once the command ended: its output and
+        how it ended (while it runs, the status bar counts it)."""
+        if update.ended:
+            self._end_text()
+            self.console.print(render_result_view(update.view, full=self.full))
 
     def _finished(self, update: ToolCallFinished) -> None:
         if refusals(update.result.meta):

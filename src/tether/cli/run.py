@@ -201,7 +201,8 @@ def _run_for_programs(
     except KeyboardInterrupt:
         status = 130  # interrupted before the prompt could take the signal itself
     finally:
-        # Cancelled, failed or not, a program gets its result line.
+        # Cancelled, failed or not, a program gets its result line, and nothing after it.
+        session.job_cards.listener = None
         duration_ms = round((time.monotonic() - started) * 1000)
         result = prompt_result(
             session.id, session.events[first:], duration_ms=duration_ms, is_error=status != 0

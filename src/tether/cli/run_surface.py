@@ -49,8 +49,10 @@ def run_command_or_prompt(
 
     `ready` is called once before anything else is shown (when the prompt runs: once its
     MCP servers run). `lasting_mode`: a `/mode` holds for the lines that follow (the
-    line-by-line terminal), where a run ends with its prompt.
+    line-by-line terminal), where a run ends with its prompt. The session's background
+    commands' cards go to `printer` too.
     """
+    session.job_cards.listener = printer
     try:
         meant = resolve(prompt, load_commands(session.cwd, store.root))
     except CommandError as exc:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import assert_never
 
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare
+from tether.session.jobcards import job_update
 from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
@@ -15,6 +16,7 @@ from tether.session.log.events import (
     CompactionEvent,
     Event,
     HookRunEvent,
+    JobEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -55,11 +57,13 @@ from tether.session.usage import sum_costs
 from tether.tools.registry import ToolRegistry
 
 __all__ = [
+    "Replayer",
     "checkpoint_notice",
     "command_updates",
     "context_updates",
     "hook_update",
     "replay",
+    "replayed",
     "restore_update",
     "user_updates",
 ]
@@ -78,8 +82,23 @@ def replay(
     the context `window` (and say the compaction point `compact_at` when given); without it
     only the compaction notices come back.
     """
+    return list(replayed(events, tools, cwd, window, compact_at))
+
+
+def replayed(
+    events: Iterable[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None = None,
+    compact_at: float | None = None,
+) -> Iterator[ClientUpdate]:
+    """`replay`'s updates one by one, as each event makes them: a long log's are never all held
+    (and neither are its events, when `events` lets each go once it is read)."""
     with gc_paused():
-        return _replay(events, tools, cwd, window, compact_at)
+        replayer = Replayer(tools, cwd, window, compact_at)
+        for event in events:
+            yield from replayer.feed((event,))
+        yield from replayer.end()
 
 
 def context_updates(
@@ -121,67 +140,95 @@ def context_updates(
     return updates
 
 
-def _replay(
-    events: Sequence[Event],
-    tools: ToolRegistry,
-    cwd: str | None,
-    window: int | None,
-    compact_at: float | None,
-) -> list[ClientUpdate]:
-    updates: list[ClientUpdate] = []
-    calls: dict[str, PreparedCall] = {}
-    previous: Event | None = None
-    saved: list[CheckpointEvent] = []
-    partial_said = False
-    thought = ThoughtClock()
-    trust: list[ClientUpdate] = []
-    costs: list[float | None] = []
-    for event in events:
-        updates.extend(thought.step(event, previous))
+class Replayer:
+    """`replay` a log as it grows: `feed` turns the events appended since into their updates,
+    keeping what a later event needs (its call, the thought running, trust not yet shown).
+
+    Fed a log in any number of pieces, then `end`ed, it gives what `replay` gives for the
+    whole (a follower that never ends it shows a session still going, as it was live).
+    """
+
+    def __init__(
+        self,
+        tools: ToolRegistry,
+        cwd: str | None,
+        window: int | None = None,
+        compact_at: float | None = None,
+    ) -> None:
+        self.tools = tools
+        self.cwd = cwd
+        self.window = window
+        """The context window budget updates are measured against (`None`: none are made)."""
+        self.compact_at = compact_at
+        self._calls: dict[str, PreparedCall] = {}
+        self._previous: Event | None = None
+        self._saved: list[CheckpointEvent] = []
+        self._partial_said = False
+        self._thought = ThoughtClock()
+        self._trust: list[ClientUpdate] = []
+        self._costs: list[float | None] = []
+
+    def feed(self, events: Sequence[Event]) -> list[ClientUpdate]:
+        """The updates of `events`, which follow those fed before."""
+        updates: list[ClientUpdate] = []
+        for event in events:
+            updates.extend(self._thought.step(event, self._previous))
+            updates.extend(self._updates(event))
+            self._previous = event
+        return updates
+
+    def end(self) -> list[ClientUpdate]:
+        """What closes the log where it stops: a thought cut off, trust never shown."""
+        # A log that stops mid-thought.
+        updates: list[ClientUpdate] = [*self._thought.step(None, self._previous), *self._trust]
+        self._trust.clear()
+        return updates
+
+    def _updates(self, event: Event) -> list[ClientUpdate]:
         match event:
             case UserMessageEvent():
                 # The trust asked at this prompt was answered once the person had sent it.
-                updates.extend([*user_updates(event), *trust])
-                trust.clear()
+                updates = [*user_updates(event), *self._trust]
+                self._trust.clear()
+                return updates
             case AssistantChunk():
-                updates.append(AgentText(text=event.text))
+                return [AgentText(text=event.text)]
             case ToolCallEvent():
-                call = calls[event.tool_call_id] = prepare(tools, event, cwd)
-                updates.append(call.started())
+                call = self._calls[event.tool_call_id] = prepare(self.tools, event, self.cwd)
+                return [call.started()]
             case ToolResultEvent():
-                updates.append(finished(calls[event.tool_call_id], event))
+                return [finished(self._calls[event.tool_call_id], event)]
             case SessionTitle():
-                updates.append(TitleChanged(title=event.title))
+                return [TitleChanged(title=event.title)]
             case TurnEnd():
-                notice = checkpoint_notice(saved, partial_said)
-                partial_said = partial_said or (notice is not None and notice.partial)
-                updates.extend([notice, _ended(event)] if notice else [_ended(event)])
-                saved.clear()
+                notice = checkpoint_notice(self._saved, self._partial_said)
+                self._partial_said = self._partial_said or bool(notice and notice.partial)
+                self._saved.clear()
+                return [notice, _ended(event)] if notice else [_ended(event)]
             case UsageEvent() | CompactionEvent():
-                costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
-                spent = sum_costs(costs)
-                updates.extend(context_updates(event, previous, window, compact_at, spent))
-            case HookRunEvent():
-                updates.append(hook_update(event))
+                self._costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
+                spent = sum_costs(self._costs)
+                return context_updates(event, self._previous, self.window, self.compact_at, spent)
+            case HookRunEvent() | JobEvent():
+                return [
+                    hook_update(event) if isinstance(event, HookRunEvent) else job_update(event)
+                ]
             case CheckpointEvent():
-                saved.append(event)
+                self._saved.append(event)
             case RestoreEvent():
-                updates.append(restore_update(event))
+                return [restore_update(event)]
             case CommandEvent():
-                updates.extend(command_updates(event))
+                return command_updates(event)
             case TrustEvent():
                 # Logged before the prompt it was asked at; shown after it, as it was live.
-                trust.append(TrustSettled(root=event.root, decision=event.decision))
+                self._trust.append(TrustSettled(root=event.root, decision=event.decision))
             case TurnStart():
-                saved.clear()
+                self._saved.clear()
             case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
                 pass
             case _:
                 assert_never(event)
-        previous = event
-    updates.extend(thought.step(None, previous))  # a log that stops mid-thought
-    updates.extend(trust)
-    return updates
+        return []
 
 
 def _ended(event: TurnEnd) -> TurnEnded | TurnFailed:

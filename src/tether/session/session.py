@@ -23,6 +23,7 @@ from tether.session.children import Children
 from tether.session.config import SessionConfig
 from tether.session.context.window import Context
 from tether.session.hooked import NotifyingAsker, SessionHooks
+from tether.session.jobcards import JobCards
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (
     Event,
@@ -115,7 +116,9 @@ class Session:
             if catalog is not None
             else None
         )
-        self.jobs = Jobs()
+        self.job_cards = JobCards(log_)
+        """Background commands' cards as they change; a surface sets its `listener`."""
+        self.jobs = Jobs(on_change=self.job_cards.changed)
         """The session's background commands: they end when the session does."""
         self._calls = CallRunner(
             self.tools,

@@ -26,7 +26,7 @@ from tether.session.notices import (
 from tether.tools.access import PermissionOutcome
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
-from tether.views import ToolCallView, ToolResultView
+from tether.views import TerminalResultView, ToolCallView, ToolResultView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "AgentThought",
     "ClientUpdate",
     "ContextCompacted",
+    "JobChanged",
     "RawArguments",
     "ThoughtFinished",
     "TitleChanged",
@@ -237,6 +238,22 @@ class ContextCompacted:
         return f"context compacted by {self.method}: {before} → {after} tokens"
 
 
+@dataclass(frozen=True, kw_only=True)
+class JobChanged:
+    """A background command's card after its call returned: new output, or how it ended.
+
+    The call stays as it finished (its result told the model the job started); only its
+    card changes, live and on replay alike."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+
+    kind: Literal["job_changed"] = "job_changed"
+    tool_call_id: str
+    job_id: str
+    view: TerminalResultView
+    ended: bool
+
+
 ClientUpdate = Annotated[
     UserText
     | UserImage
@@ -247,6 +264,7 @@ ClientUpdate = Annotated[
     | ToolCallStarted
     | ToolCallPartial
     | ToolCallFinished
+    | JobChanged
     | TitleChanged
     | TurnEnded
     | TurnFailed

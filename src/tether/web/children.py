@@ -3,8 +3,9 @@
 A child session is an ordinary log in the server's `$TETHER_HOME` (its header names its
 parent). The page asks for it when a task card is opened (`watchChild`); the server replays
 the log, mapped to ACP updates as the agent maps them and enriched as the agent's own are,
-then follows it as it grows while the child runs (its writer holds the log's lock), and says
-`done` once it has ended. Nothing here writes: a child is shown, never continued.
+then follows it as it grows while the child runs (its writer holds the log's lock), reading
+and replaying only what each look finds appended (`LogTail`, `Replayer`), and says `done`
+once it has ended. Nothing here writes: a child is shown, never continued.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import assert_never
 from tether.acp.calls import SessionCalls
 from tether.errors import SessionError
 from tether.session import AgentText, ClientUpdate, SessionStore, TitleChanged, UsageChanged
-from tether.session.replay import replay
+from tether.session.log.eventlog import LogTail
+from tether.session.replay import Replayer
 from tether.tools.defaults import default_tools
 from tether.web.client import SendToPage
 from tether.web.enrich import enrich_update
@@ -26,7 +28,7 @@ from tether.web.follow import POLL_S, held_elsewhere
 from tether.web.markdown import markdown_html
 from tether.web.protocol import ChildEntry, ChildUpdates, UnwatchChild, WatchChild
 
-__all__ = ["MAX_WATCHED", "ChildWatches", "child_entries"]
+__all__ = ["MAX_WATCHED", "ChildEntries", "ChildWatches"]
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,10 @@ class ChildWatches:
             error = f"session {session_id} is not an agent's session"
             await self._send(ChildUpdates(session_id=session_id, done=True, error=error))
             return
-        sent, size = 0, -1
+        tail = LogTail(store.path(session_id))
+        replayer = Replayer(default_tools(), header.cwd)
+        entries = ChildEntries(Path(header.cwd))
+        size = -1
         while True:
             # Whether it ran is looked at before the log is read: what it wrote before it
             # let go is then in what is read.
@@ -102,50 +107,50 @@ class ChildWatches:
                 now = size
             if now != size or done:
                 size = now
-                entries = _read(store, session_id, done)
-                if entries is not None and (len(entries) > sent or done):
-                    await self._send(
-                        ChildUpdates(session_id=session_id, entries=entries[sent:], done=done)
-                    )
-                    sent = len(entries)
+                try:
+                    updates = replayer.feed(tail.more())
+                except SessionError as exc:
+                    log.warning("cannot show the agent session %s: %s", session_id, exc)
+                    updates = None
+                if updates is not None:
+                    more = entries.add(updates)
+                    if done:
+                        more += entries.add(replayer.end()) + entries.end()
+                    if more or done:
+                        await self._send(
+                            ChildUpdates(session_id=session_id, entries=more, done=done)
+                        )
             if done:
                 return
             await asyncio.sleep(POLL_S)
 
 
-def _read(store: SessionStore, session_id: str, done: bool) -> tuple[ChildEntry, ...] | None:
-    try:
-        contents = store.read(session_id)
-    except SessionError as exc:
-        log.warning("cannot show the agent session %s: %s", session_id, exc)
-        return None
-    cwd = contents.header.cwd
-    return child_entries(replay(contents.events, default_tools(), cwd), Path(cwd), done)
+class ChildEntries:
+    """A child's updates as the page's entries, made as they come: ACP updates, each
+    message's Markdown after it, once something follows it (or at the `end`)."""
 
+    def __init__(self, cwd: Path) -> None:
+        self._calls = SessionCalls(cwd)
+        self._text: list[str] = []
 
-def child_entries(updates: list[ClientUpdate], cwd: Path, ended: bool) -> tuple[ChildEntry, ...]:
-    """A child's updates as the page's entries: ACP updates, each message's Markdown after it.
+    def add(self, updates: list[ClientUpdate]) -> tuple[ChildEntry, ...]:
+        """The entries of `updates`, which follow those added before."""
+        entries: list[ChildEntry] = []
+        for update in updates:
+            if isinstance(update, AgentText):
+                self._text.append(update.text)
+            elif not isinstance(update, UsageChanged | TitleChanged):
+                entries.extend(self._end_message())
+            for acp in self._calls.acp(update):
+                dumped = acp.model_dump(mode="json", by_alias=True, exclude_none=True)
+                entries.append(ChildEntry(update=enrich_update(dumped)))
+        return tuple(entries)
 
-    The same log always gives the same entries, and a longer log more of them after those:
-    a message's Markdown comes once something follows it (or, `ended`, at the end).
-    """
-    calls = SessionCalls(cwd)
-    entries: list[ChildEntry] = []
-    text: list[str] = []
+    def end(self) -> tuple[ChildEntry, ...]:
+        """The last message's Markdown, the child having ended."""
+        return tuple(self._end_message())
 
-    def end_message() -> None:
-        if "".join(text).strip():
-            entries.append(ChildEntry(markdown=markdown_html("".join(text))))
-        text.clear()
-
-    for update in updates:
-        if isinstance(update, AgentText):
-            text.append(update.text)
-        elif not isinstance(update, UsageChanged | TitleChanged):
-            end_message()
-        for acp in calls.acp(update):
-            dumped = acp.model_dump(mode="json", by_alias=True, exclude_none=True)
-            entries.append(ChildEntry(update=enrich_update(dumped)))
-    if ended:
-        end_message()
-    return tuple(entries)
+    def _end_message(self) -> list[ChildEntry]:
+        text = "".join(self._text)
+        self._text.clear()
+        return [ChildEntry(markdown=markdown_html(text))] if text.strip() else []

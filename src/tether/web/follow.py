@@ -1,5 +1,7 @@
 """A session another tab or process holds, shown read-only: replayed from its log, then
-followed as the log grows, until its writer lets go and the page may take it over.
+followed as the log grows, until its writer lets go and the page may take it over. Each look
+reads and replays only what was appended since the last (`LogTail`, `Replayer`): following
+a long session costs what it adds, not its length.
 
 Only tether's own logs can be followed (the server reads the same `$TETHER_HOME` as the
 agent it runs); for any other agent a held session stays an error. Following needs no
@@ -19,9 +21,9 @@ from tether.errors import SessionError, SessionLocked
 from tether.models.windows import DEFAULT_WINDOW, context_window
 from tether.session import AgentText, SessionStore
 from tether.session.limits import DEFAULT_COMPACT_AT
-from tether.session.log.eventlog import lock_log
+from tether.session.log.eventlog import LogTail, lock_log
 from tether.session.log.events import Event, SessionConfigEvent
-from tether.session.replay import replay
+from tether.session.replay import Replayer
 from tether.tools.defaults import default_tools
 from tether.web.client import PageClient, SendToPage
 from tether.web.protocol import ReadOnly
@@ -68,7 +70,9 @@ class LogFollower:
         self.session_id = session_id
         self._client = client
         self._send = send
-        self._sent = 0
+        self._tail = LogTail(store.path(session_id))
+        self._replayer: Replayer | None = None
+        self._calls: SessionCalls | None = None
         self._size = -1
 
     @classmethod
@@ -110,25 +114,25 @@ class LogFollower:
             return
         self._size = size
         try:
-            contents = self.store.read(self.session_id)
+            events = self._tail.more()
         except SessionError as exc:
             log.warning("cannot follow session %s: %s", self.session_id, exc)
             return
-        cwd = Path(contents.header.cwd)
-        window = self._budget.window_for(contents.events)
-        updates = replay(
-            contents.events, default_tools(), str(cwd), window, self._budget.compact_at
-        )
-        # Mapped as the agent maps them (a finished todo call is also the plan); calls
-        # started before what was sent already are remembered for their titles.
-        calls = SessionCalls(cwd)
-        for index, update in enumerate(updates):
-            mapped = calls.acp(update)
-            if index < self._sent:
-                continue
-            for acp in mapped:
+        header = self._tail.header
+        if header is None:
+            return
+        if self._replayer is None or self._calls is None:
+            window = self._budget.window_for(events)
+            self._replayer = Replayer(default_tools(), header.cwd, window, self._budget.compact_at)
+            # Mapped as the agent maps them (a finished todo call is also the plan); the calls
+            # started before are remembered for their titles.
+            self._calls = SessionCalls(Path(header.cwd))
+        elif any(isinstance(e, SessionConfigEvent) and e.config_id == "model" for e in events):
+            self._replayer.window = self._budget.window_for(events)  # another model now
+        updates = self._replayer.feed(events)
+        for update in updates:
+            for acp in self._calls.acp(update):
                 await self._client.session_update(self.session_id, acp)
-        self._sent = len(updates)
         # A message still streaming on the other side is rendered once it is complete.
         if updates and not isinstance(updates[-1], AgentText):
             await self._client.end_message(self.session_id)

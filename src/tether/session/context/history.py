@@ -32,6 +32,7 @@ from tether.session.log.events import (
     CompactionEvent,
     Event,
     HookRunEvent,
+    JobEvent,
     SessionConfigEvent,
     SessionTitle,
     ToolCallEvent,
@@ -149,6 +150,7 @@ class _Building:
                 self.ended(event)
             case (
                 HookRunEvent()
+                | JobEvent()
                 | AssistantThinking()
                 | ToolCallEvent()
                 | SessionTitle()

@@ -35,6 +35,7 @@ __all__ = [
     "MAX_HEADER_BYTES",
     "EventLog",
     "LogContents",
+    "LogTail",
     "lock_log",
     "now",
     "read_header",
@@ -68,9 +69,9 @@ class LogContents:
 
 def read_log(path: Path) -> LogContents:
     """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
-    data = read_log_bytes(path)
     with gc_paused():
-        return _parse(path, data)
+        # The bytes are handed over, not kept here: once split into lines they can go.
+        return _parse(path, read_log_bytes(path))
 
 
 def read_header(path: Path) -> SessionHeader:
@@ -81,6 +82,7 @@ def read_header(path: Path) -> SessionHeader:
 
 def _parse(path: Path, data: bytes) -> LogContents:
     lines = data.split(b"\n")
+    del data  # a large log is not held twice while its events are made
     # `split` leaves "" after a final newline; anything else there is a line without one.
     tail = lines.pop()
     header = _header(path, lines[0] if lines else tail)
@@ -140,6 +142,37 @@ def _first_error(exc: ValidationError) -> str:
     error = exc.errors(include_url=False)[0]
     where = ".".join(str(part) for part in error["loc"])
     return f"{where}: {error['msg']}" if where else error["msg"]
+
+
+class LogTail:
+    """A log read as another process writes it: each `more()` parses only the whole lines
+    appended since the last (a line still being written waits for its newline), checked as
+    `read_log` checks them, so following a long session costs what it adds, not its length."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.header: SessionHeader | None = None
+        self._offset = 0
+        self._lines = 0
+        self._events = 0
+        self._calls: set[str] = set()
+
+    def more(self) -> list[Event]:
+        """The events appended since the last call (the header is read with the first)."""
+        data = read_log_bytes(self.path, offset=self._offset)
+        whole = data[: data.rfind(b"\n") + 1]
+        events: list[Event] = []
+        for line in whole.split(b"\n")[:-1]:
+            # Each line is taken once it parsed: a corrupt one raises, and is met again.
+            if self.header is None:
+                self.header = _header(self.path, line)
+            else:
+                seq = self._events + 1
+                events.append(_event(self.path, self._lines + 1, line, seq, self._calls))
+                self._events = seq
+            self._lines += 1
+            self._offset += len(line) + 1
+        return events
 
 
 class EventLog:

@@ -35,6 +35,7 @@ __all__ = [
     "Event",
     "ForkPoint",
     "HookRunEvent",
+    "JobEvent",
     "ParentLink",
     "SessionConfigEvent",
     "SessionHeader",
@@ -300,6 +301,26 @@ class HookRunEvent:
     tool_call_id: Opt[str] = None
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class JobEvent:
+    """A background command's card changed after its call returned: its output so far (the
+    recent tail while it runs, the whole card's once it ended) and how it ended.
+
+    Appended at most once a second while the job prints, and once when it ends (also when
+    the session's end stopped it), so a replay shows the card as it was last seen live."""
+
+    type: Literal["job/update"] = "job/update"
+    seq: int = 0
+    time: str = ""
+    tool_call_id: str
+    job_id: str
+    command: str
+    output: str
+    exit_code: Opt[int] = None
+    signal: Opt[str] = None
+    ended: bool = False
+
+
 Event = Annotated[
     TurnStart
     | UserMessageEvent
@@ -317,7 +338,8 @@ Event = Annotated[
     | RestoreEvent
     | CommandEvent
     | TrustEvent
-    | HookRunEvent,
+    | HookRunEvent
+    | JobEvent,
     Field(discriminator="type"),
 ]
 

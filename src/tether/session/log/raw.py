@@ -18,9 +18,10 @@ MAX_HEADER_BYTES = 1024 * 1024
 """A header line longer than this is not one (read as cut, then refused)."""
 
 
-def read_log_bytes(path: Path, *, first_line: bool = False) -> bytes:
-    """A log's bytes (or its first line, at most `MAX_HEADER_BYTES`): `CorruptLog` when it
-    cannot be read or is not a regular file (a FIFO there must not hang a listing)."""
+def read_log_bytes(path: Path, *, first_line: bool = False, offset: int = 0) -> bytes:
+    """A log's bytes from `offset` on (or its first line, at most `MAX_HEADER_BYTES`):
+    `CorruptLog` when it cannot be read or is not a regular file (a FIFO there must not hang
+    a listing)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except OSError as exc:
@@ -29,6 +30,7 @@ def read_log_bytes(path: Path, *, first_line: bool = False) -> bytes:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise CorruptLog(f"{path}: not a regular file")
         with os.fdopen(fd, "rb", closefd=False) as handle:
+            handle.seek(offset)
             return handle.readline(MAX_HEADER_BYTES) if first_line else handle.read()
     except OSError as exc:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc

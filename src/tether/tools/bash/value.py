@@ -22,6 +22,7 @@ __all__ = [
     "BashValue",
     "card_meta",
     "card_notes",
+    "card_output",
     "collapse_redraws",
     "model_text",
 ]
@@ -91,6 +92,8 @@ class BashValue:
     """Why it ran unsandboxed although the session is sandboxed (the sandbox cannot start)."""
     background: str | None = None
     """The job id (`shell-N`) of a command started in the background: it may still run."""
+    moved: bool = False
+    """The person moved the command to the background while it ran (Ctrl+B)."""
 
 
 def _blocked_hint(value: BashValue) -> str | None:
@@ -170,8 +173,10 @@ def _notes(value: BashValue) -> str:
             " their later output is not captured."
         )
     if value.background is not None and value.signal is None and value.exit_code is None:
+        moved = "The user moved the command to the background while it ran: it is r" * value.moved
         lines.append(
-            f"Running in the background as {value.background}. Read what it prints next with "
+            f"{moved or 'R'}unning in the background as {value.background}. Read what it "
+            "prints next with "
             f'bash_output {{"id": "{value.background}"}}; stop it with kill_shell.'
         )
     elif value.signal is not None:
@@ -244,6 +249,11 @@ def card_meta(value: BashValue) -> JsonValue:
             {"pid": m.pid, "command": m.command} for m in value.survivors[:_LEFTOVERS_SHOWN]
         ]
     return meta
+
+
+def card_output(clipped: Clipped) -> str:
+    """A command's output as its stored card keeps it (within the card's size)."""
+    return _fit_json(clipped, MAX_CARD_OUTPUT_BYTES)
 
 
 def _fit_json(clipped: Clipped, limit: int) -> str:

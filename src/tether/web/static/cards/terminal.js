@@ -54,7 +54,9 @@ function parts(view, { call, start }) {
   const callView = start && start.card === "terminal" ? start : null;
   const result = view && view !== callView && view.card === "terminal" ? view : null;
   const finished = Boolean(result && (typeof result.exitCode === "number" || result.signal));
-  const running = !finished && !["completed", "failed"].includes(call.status);
+  // A background command runs on after its call completed, until its card says it ended.
+  const job = call.job && !call.job.ended;
+  const running = !finished && (job || !["completed", "failed"].includes(call.status));
   return { callView, result, running, output: result && result.output ? result.output : "" };
 }
 
