@@ -29,6 +29,8 @@ from urllib.parse import quote, urlsplit
 from tests.models.sse_server import TRANSCRIPTS, Received, Reply, json_reply
 
 EVENT_STREAM = "application/vnd.amazon.eventstream"
+INVOKE_VERSION = "bedrock-2023-05-31"
+"""The only `anthropic_version` InvokeModel takes for Claude, as AWS documents it."""
 ACCESS_KEY = "AKIDEXAMPLETETHER"
 SECRET_KEY = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 """Fixed test credentials: the server checks each signature against this secret."""
@@ -141,12 +143,16 @@ def signature_problem(
 def signed_only(
     region: str, replies: list[Reply], *, secret: str = SECRET_KEY
 ) -> Callable[[Received], Reply]:
-    """A server's answer: the next of `replies` to a request signed with `secret`, else a 403."""
+    """A server's answer: the next of `replies` to a request signed with `secret` that names
+    InvokeModel's version; else a 403, or a 400 as Bedrock answers another version."""
 
     def answer(request: Received) -> Reply:
         problem = signature_problem(request, region, secret=secret)
         if problem is not None:
             return bedrock_error(403, "InvalidSignatureException", problem)
+        version = json.loads(request.body).get("anthropic_version")
+        if version != INVOKE_VERSION:
+            return bedrock_error(400, "ValidationException", f"unsupported version {version!r}")
         return replies.pop(0)
 
     return answer

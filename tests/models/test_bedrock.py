@@ -96,7 +96,8 @@ async def test_a_signed_request_streams_thinking_and_a_tool_call(
     assert sent.path == f"/model/{MODEL}/invoke-with-response-stream"
     assert sent.headers["authorization"].startswith(f"AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/")
     body = sent.json()
-    assert "model" not in body and body["anthropic_version"]  # the model is in the path
+    assert "model" not in body  # it is in the path
+    assert body["anthropic_version"] == "bedrock-2023-05-31"  # InvokeModel's, not the SDK's
     # The interleaved-thinking beta travels in the body on Bedrock.
     assert body["anthropic_beta"] == [INTERLEAVED_BETA]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 4_000}
@@ -241,4 +242,4 @@ async def test_a_bedrock_api_key_is_sent_as_a_bearer_token(server: SSEServer, aw
         await model.aclose()
     assert isinstance(events[-1], Completed)
     assert server.requests[0].headers["authorization"] == "Bearer bedrock-api-key"
-    assert "anthropic_version" in json.loads(server.requests[0].body)
+    assert json.loads(server.requests[0].body)["anthropic_version"] == "bedrock-2023-05-31"

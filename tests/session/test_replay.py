@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,10 +13,10 @@ from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, te
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.context.history import derive_history
-from tether.session.log.events import UserMessageEvent
+from tether.session.log.events import Event, UserMessageEvent
 from tether.session.log.workspace_events import CommandEvent
 from tether.session.notices import CommandAnswered
-from tether.session.replay import replay
+from tether.session.replay import replay, replayed
 from tether.session.updates import CLIENT_UPDATE, UserText
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.card_context import CardContext
@@ -88,6 +89,17 @@ async def test_live_updates_equal_the_replay_for_every_tool(
     # The same from a fresh read of the file, as `tether show` and `session/load` do it.
     stored = SessionStore(home).read(session.id)
     assert replay(stored.events, default_tools(), stored.header.cwd) == live
+    # Streamed one event at a time (`tether show`): the same updates, each as its event is read.
+    pulled: list[Event] = []
+
+    def handed(events: list[Event]) -> Iterator[Event]:
+        for event in events:
+            pulled.append(event)
+            yield event
+
+    streamed = replayed(handed(stored.events), default_tools(), stored.header.cwd)
+    assert next(streamed) == live[0] and len(pulled) < len(stored.events)
+    assert [live[0], *streamed] == live and pulled == stored.events
     wire = [CLIENT_UPDATE.dump_python(u, mode="json", by_alias=True) for u in session.replay()]
     assert wire == [CLIENT_UPDATE.dump_python(u, mode="json", by_alias=True) for u in live]
 

@@ -102,6 +102,37 @@ def _plan_reads_one_of_three(page: Page) -> None:
     assert page.locator("#plan .plan-priority").count() == 2
 
 
+ANNOUNCED = """
+window.__announced = [];
+new MutationObserver(() => {
+  window.__announced.push(document.getElementById("announcer").textContent);
+}).observe(document.getElementById("announcer"),
+           {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_opening_a_session_announces_it_once_not_its_old_messages(
+    browser: Browser, foreign_web: WebServer
+) -> None:
+    with open_page(browser, foreign_web.url) as page:
+        _run_scenario(page)
+        page.wait_for_selector("#send:not([disabled])")
+        # Live, the answer is read out as it completes.
+        assert page.inner_text("#announcer") == "All done."
+        session = page.evaluate("() => location.hash")
+    script = "document.addEventListener('DOMContentLoaded', () => {" + ANNOUNCED + "});"
+    with open_page(browser, f"{foreign_web.url}{session}", init_script=script) as page:
+        page.wait_for_selector(".msg-agent:has-text('All done.')")
+        page.wait_for_selector("#send:not([disabled])")
+        page.wait_for_function("() => window.__announced.length > 0")
+        announced = page.evaluate("() => window.__announced")
+        # Once, by its title when the list has come by then: never its old messages.
+        assert len(announced) == 1 and announced[0] in (
+            "Opened “go <script>alert(1)</script>”.",
+            "Opened the session.",
+        ), announced
+
+
 def test_agent_text_is_never_markup(browser: Browser, foreign_web: WebServer) -> None:
     with open_page(browser, foreign_web.url) as page:
         _run_scenario(page)

@@ -120,6 +120,14 @@ def test_a_task_runs_live_asks_through_its_parent_and_opens_its_transcript(
         assert nested.locator(".msg-agent strong:has-text('remember the milk')").count() == 1
         assert nested.locator(".card-read").count() == 1
         assert nested.locator(".card-terminal").count() == 1
+        # On the narrowest phone the description keeps its words (it was cut to a letter).
+        again.set_viewport_size({"width": 320, "height": 640})
+        description = card.locator(".task-description")
+        again.wait_for_function(
+            "d => d.scrollWidth <= d.clientWidth", arg=description.element_handle()
+        )
+        assert description.evaluate("d => d.clientWidth") >= 120
+        assert description.inner_text() == "check the notes"
         # Folded and opened again: drawn afresh, once.
         card.locator("summary.task-open").click()
         card.locator("summary.task-open").click()

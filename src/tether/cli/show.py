@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 
 from pydantic_core import PydanticSerializationError
 
@@ -12,7 +13,8 @@ from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, print_json_stream
 from tether.session import SessionStore
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
-from tether.session.replay import replay
+from tether.session.log.events import Event
+from tether.session.replay import replayed
 from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.tools.defaults import default_tools
 
@@ -37,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     store = SessionStore.default()
     contents = store.read(store.resolve(args.id))
-    updates = replay(contents.events, default_tools(), contents.header.cwd)
+    # Streamed: each event is let go once replayed, each update once printed.
+    updates = replayed(_handed_over(contents.events), default_tools(), contents.header.cwd)
     header = contents.header
     if args.json:
         document = SessionDocument(
@@ -70,10 +73,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if printer.failed else 0
 
 
-def _update_json(update: ClientUpdate) -> str:
-    """One update's JSON, indented, encoded by pydantic's fast serializer where it can be."""
+def _handed_over(events: list[Event]) -> Iterator[Event]:
+    """`events` in order, each dropped from the list as it is given."""
+    events.reverse()  # popped from the end, each in O(1)
+    while events:
+        yield events.pop()
+
+
+def _update_json(update: ClientUpdate) -> bytes:
+    """One update's JSON as UTF-8, indented, encoded by pydantic's fast serializer if it can be."""
     try:
-        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).decode()
+        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
         document = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
-        return json.dumps(document, indent=2, ensure_ascii=False)
+        return json.dumps(document, indent=2, ensure_ascii=True).encode()

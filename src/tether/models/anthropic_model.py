@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from tether.models.anthropic_cache import cached_messages, cached_system, cached_tools
@@ -40,6 +42,8 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
         {"overloaded_error", "api_error", "rate_limit_error"}
     )
     """Error events inside a stream that are worth a retry when nothing was streamed yet."""
+    body_fields: ClassVar[Mapping[str, object]] = MappingProxyType({})
+    """Fields this endpoint's requests carry beyond the SDK's."""
 
     def __init__(
         self,
@@ -77,6 +81,7 @@ class AnthropicModel(StreamingModel["AsyncAnthropic", "RawMessageStreamEvent"]):
             thinking=ask.thinking if ask.thinking is not None else anthropic.omit,
             output_config=ask.output_config if ask.output_config is not None else anthropic.omit,
             extra_headers={"anthropic-beta": ",".join(ask.betas)} if ask.betas else None,
+            extra_body=dict(self.body_fields) if self.body_fields else None,
             stream=True,
         )
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tether.errors import ModelError
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AZURE_API_VERSION",
+    "BEDROCK_VERSION",
     "AzureModel",
     "BedrockModel",
     "VertexModel",
@@ -43,6 +45,9 @@ __all__ = [
     "bedrock_provider",
     "vertex_provider",
 ]
+
+BEDROCK_VERSION = "bedrock-2023-05-31"
+"""The `anthropic_version` Bedrock's InvokeModel takes for Claude."""
 
 AZURE_API_VERSION = "2025-04-01-preview"
 """The API version asked of Azure when `OPENAI_API_VERSION` names none."""
@@ -161,6 +166,9 @@ class BedrockModel(AnthropicModel):
         "modelStreamErrorException",
     }
     """Bedrock's own kinds of error inside a stream that AWS says to retry."""
+    body_fields = MappingProxyType({"anthropic_version": BEDROCK_VERSION})
+    """InvokeModel's version, as AWS documents it: the SDK would send the Anthropic API's own
+    version, which Anthropic warns the models served there may refuse (HTTP 400)."""
 
     def require_key(self) -> None:
         """A Bedrock API key, or AWS credentials to sign with (checked once the SDK loads)."""

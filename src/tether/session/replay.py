@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import assert_never
 
 from tether.content import ImageContent, TextContent
@@ -63,6 +63,7 @@ __all__ = [
     "context_updates",
     "hook_update",
     "replay",
+    "replayed",
     "restore_update",
     "user_updates",
 ]
@@ -81,9 +82,23 @@ def replay(
     the context `window` (and say the compaction point `compact_at` when given); without it
     only the compaction notices come back.
     """
+    return list(replayed(events, tools, cwd, window, compact_at))
+
+
+def replayed(
+    events: Iterable[Event],
+    tools: ToolRegistry,
+    cwd: str | None,
+    window: int | None = None,
+    compact_at: float | None = None,
+) -> Iterator[ClientUpdate]:
+    """`replay`'s updates one by one, as each event makes them: a long log's are never all held
+    (and neither are its events, when `events` lets each go once it is read)."""
     with gc_paused():
         replayer = Replayer(tools, cwd, window, compact_at)
-        return [*replayer.feed(events), *replayer.end()]
+        for event in events:
+            yield from replayer.feed((event,))
+        yield from replayer.end()
 
 
 def context_updates(

@@ -69,9 +69,9 @@ class LogContents:
 
 def read_log(path: Path) -> LogContents:
     """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
-    data = read_log_bytes(path)
     with gc_paused():
-        return _parse(path, data)
+        # The bytes are handed over, not kept here: once split into lines they can go.
+        return _parse(path, read_log_bytes(path))
 
 
 def read_header(path: Path) -> SessionHeader:
@@ -82,6 +82,7 @@ def read_header(path: Path) -> SessionHeader:
 
 def _parse(path: Path, data: bytes) -> LogContents:
     lines = data.split(b"\n")
+    del data  # a large log is not held twice while its events are made
     # `split` leaves "" after a final newline; anything else there is a line without one.
     tail = lines.pop()
     header = _header(path, lines[0] if lines else tail)

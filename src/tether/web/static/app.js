@@ -26,6 +26,7 @@ const state = {
   parked: new Map(), // sessionId -> permission requests asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
   deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
+  quietOpen: null, // the session opened again in a restarted agent (not announced)
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
@@ -178,6 +179,7 @@ function handle(message) {
       if (message.canList) connection.send({ type: "listSessions" });
       if (restarted && state.sessionId && !state.readOnly) {
         const reopened = state.sessionId;
+        state.quietOpen = reopened; // the same session again: its opening is no news
         state.sessionId = null;
         state.running.clear();
         openSession(reopened);
@@ -205,6 +207,7 @@ function handle(message) {
       return;
     case "opened":
       loading.hidden = true;
+      replayed(message.sessionId);
       state.opening = null;
       state.sessionId = message.sessionId;
       state.readOnly = null;
@@ -231,6 +234,7 @@ function handle(message) {
     case "readOnly":
       if (!current(message)) return;
       loading.hidden = true;
+      replayed(message.sessionId);
       state.opening = null;
       state.sessionId = message.sessionId;
       state.readOnly = { sessionId: message.sessionId, free: message.free };
@@ -280,6 +284,7 @@ function handle(message) {
       if (state.opening || state.creating) {
         state.opening = null;
         state.creating = false;
+        transcript.replaying = false;
         loading.hidden = true;
         update();
       }
@@ -307,6 +312,18 @@ function unpark(requestId) {
 
 function announce(text) {
   announcer.textContent = text;
+}
+
+/** A stored session's history is shown: said once, by its title, not message by message. */
+function replayed(sessionId) {
+  if (!transcript.replaying) return;
+  transcript.replaying = false;
+  if (state.quietOpen === sessionId) {
+    state.quietOpen = null;
+    return;
+  }
+  const known = sidebar.find(sessionId);
+  announce(`Opened ${known && known.title ? `“${known.title}”` : "the session"}.`);
 }
 
 function onUpdate(update) {
@@ -378,6 +395,7 @@ function showOpening(sessionId, replay) {
   header.showMenus([]);
   emptyState.remove();
   loading.hidden = !replay;
+  transcript.replaying = replay;
   const known = sidebar.find(sessionId);
   header.session(sessionId, known && known.title ? known.title : replay ? "Loading session…" : "New session");
   sidebar.setCurrent(sessionId);

@@ -48,6 +48,7 @@ export class Transcript {
     this.prompts = 0; // prompts ended so far (a tether agent's turn ends, live or replayed)
     this.lastUser = null; // the person's latest message, until its turn ends
     this.announcer = announcer; // a polite live region: only new things are read out
+    this.replaying = false; // a stored session's history is being shown (announced: nothing)
     this.calls = new Map(); // toolCallId -> {state, node}
     this.permissions = new Map(); // requestId -> {node, options}
     this.lastMessage = null; // {role, node} of the message being streamed into
@@ -71,7 +72,8 @@ export class Transcript {
   }
 
   announce(text) {
-    if (!this.announcer || !text) return;
+    // A session's history replayed as it opens is not news: only what happens now is read.
+    if (!this.announcer || !text || this.replaying) return;
     this.announcer.textContent = text.length > 300 ? `${text.slice(0, 300)}…` : text;
   }
 

@@ -1,22 +1,53 @@
 // The read card: a window of a file, line numbers in a gutter apart from the highlighted code;
 // a notebook's cells (code highlighted, Markdown rendered by the server) with their outputs.
 
-import { el, safeHtml, scrollBox } from "../dom.js";
+import { el, rescroll, safeHtml, scrollBox } from "../dom.js";
 import { inlineImage } from "./content.js";
 
 /** Lines beyond which a window gets a scroll area of its own; a shorter one shows whole. */
 const TALL = 40;
 
+/** Rows drawn in one go: a longer view draws the rest in slices this size, each its own
+ *  task, so a 2,000-line read never holds the page for one long task (live or replayed). */
+const SLICE = 200;
+
 /** A code view: numbers beside rows (each row a node from `row(i)`), both scrolling as one. */
 export function codeView(numbers, row, { label, tall = false, extra = "" } = {}) {
   const gutter = el("div", { class: "gutter", "aria-hidden": "true" });
   const code = el("code", { class: "lines" });
-  numbers.forEach((number, i) => {
-    gutter.append(el("div", { class: "num", text: number }));
-    code.append(row(i));
-  });
+  const draw = (from, to) => {
+    // Each slice is laid out only while it is on screen (content-visibility), its height
+    // known from its row count meanwhile: a long view costs the rows in sight, not all.
+    const nums = el("div", { class: "slice" });
+    const rows = el("div", { class: "slice" });
+    for (const slice of [nums, rows]) slice.style.setProperty("--rows", String(to - from));
+    for (let i = from; i < to; i++) {
+      nums.append(el("div", { class: "num", text: numbers[i] }));
+      rows.append(row(i));
+    }
+    gutter.append(nums);
+    code.append(rows);
+  };
+  draw(0, Math.min(SLICE, numbers.length));
   const text = scrollBox(el("pre", { class: "code-text" }, code), `${label} (scrolls sideways)`);
-  return scrollBox(el("div", { class: `code hl${tall ? " tall" : ""}${extra}` }, gutter, text), label);
+  const box = scrollBox(el("div", { class: `code hl${tall ? " tall" : ""}${extra}` }, gutter, text), label);
+  if (numbers.length > SLICE) {
+    // The first slice fills the view (a tall view scrolls at 40 lines); the rest follows.
+    box.setAttribute("aria-busy", "true");
+    let next = SLICE;
+    const step = () => {
+      draw(next, Math.min(next + SLICE, numbers.length));
+      next += SLICE;
+      if (next < numbers.length) setTimeout(step, 0);
+      else {
+        box.removeAttribute("aria-busy");
+        rescroll(box);
+        rescroll(text);
+      }
+    };
+    setTimeout(step, 0);
+  }
+  return box;
 }
 
 export function render(view, ctx) {
