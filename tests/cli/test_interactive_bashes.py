@@ -75,7 +75,7 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
 ) -> None:
     marker = f"tether-ctrl-b-{tmp_path.name}"
     command = f"echo started; exec -a {marker} sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "a", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Carrying on while it runs."},
