@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 from tests.processes import processes_with
 from tether.sandbox.bwrap import find_bwrap
@@ -31,7 +31,7 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     marker = f"tether-bashes-{tmp_path.name}"
     first = f"exec -a {marker}-one sleep 300"
     second = f"exec -a {marker}-two sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -68,3 +68,32 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     assert tui.finish() == 0
     # Leaving the terminal ends the session, and its last job with it.
     assert processes_with(f"{marker}-two") == []
+
+
+def test_ctrl_b_moves_the_running_command_to_the_background(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    marker = f"tether-ctrl-b-{tmp_path.name}"
+    command = f"echo started; exec -a {marker} sleep 300"
+    model = scripted_model(
+        tmp_path / "s.json",
+        {"toolCalls": [{"id": "a", "name": "bash", "arguments": {"command": command}}]},
+        {"text": "Carrying on while it runs."},
+    )
+    tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
+    tuis.append(tui)
+    tui.wait_for("shift+tab")
+    tui.line("run it")
+    # While the command runs, the line under the spinner says what Ctrl+B does.
+    tui.wait_for("ctrl+b to run in background")
+    tui.wait(lambda: processes_with(marker) != [], "the command runs")
+    tui.press("ctrl-b")
+    # The turn goes on at once; the command runs on as a job the bar counts.
+    tui.wait_for("Carrying on while it runs.")
+    tui.wait(lambda: "1 background" in tui.status_bar, "the status bar counts the moved job")
+    assert "running in the background as shell-1" in tui.everything
+    assert processes_with(marker) != []
+    tui.press("ctrl-d")
+    assert tui.finish() == 0
+    # Leaving the terminal ends the session, and the moved command with it.
+    assert processes_with(marker) == []

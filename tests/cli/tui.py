@@ -32,6 +32,7 @@ KEYS = {
     "down": "\x1b[B",
     "tab": "\t",
     "shift-tab": "\x1b[Z",
+    "ctrl-b": "\x02",
     "ctrl-c": "\x03",
     "ctrl-d": "\x04",
     "ctrl-j": "\n",

@@ -17,7 +17,7 @@ from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import ClientUpdate, JobChanged, ToolCallFinished
+from tether.session import ClientUpdate, JobChanged, ToolCallFinished, ToolCallPartial
 from tether.tools.bash.jobs import MAX_JOBS, Jobs
 from tether.tools.defaults import default_tools
 from tether.views import TerminalResultView
@@ -257,3 +257,44 @@ async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
     assert logged.count("job/update") == len(jobs)
     assert logged.index("tool/result") < logged.index("job/update")
     assert session.replay() == recorder.without_progress()
+
+
+async def test_a_running_command_moved_to_the_background_runs_on_as_a_job(
+    tmp_path: Path, ws: Path, sessions: Sessions
+) -> None:
+    marker = f"tether-moved-{tmp_path.name}"
+    command = f"echo start; exec -a {marker} sleep 60"
+    model = script(
+        {"toolCalls": [call("b", "bash", {"command": command, "timeout_ms": 3000})]},
+        {"text": "Moved on."},
+    )
+    session = sessions.new(ws, model, default_tools())
+    recorder = Recorder()
+    turn = asyncio.create_task(session.prompt(text("go"), recorder))
+    # Nothing to move before the command runs; once it printed, the person moves it (Ctrl+B).
+    assert session.jobs.to_background() == 0
+    for _ in range(200):
+        shown = [u for u in recorder.updates if isinstance(u, ToolCallPartial)]
+        if processes_with(marker) and shown and "start" in (shown[-1].view.output or ""):
+            break
+        await asyncio.sleep(0.05)
+    assert session.jobs.to_background() == 1
+    assert await asyncio.wait_for(turn, 15) == "end_turn"
+    moved = finished(recorder)["b"]
+    assert moved.status == "completed"
+    assert moved.result.text().startswith("start\n")
+    assert (
+        "The user moved the command to the background while it ran: it is running in the "
+        "background as shell-1." in moved.result.text()
+    )
+    assert isinstance(moved.view, TerminalResultView) and moved.view.exit_code is None
+    # Past its 3 s timeout it runs on: only kill_shell or the session's end stops it.
+    await asyncio.sleep(3.5)
+    assert [job.id for job in session.jobs.running()] == ["shell-1"]
+    assert processes_with(marker) != []
+    await session.aclose()
+    for _ in range(50):
+        if not processes_with(marker):
+            break
+        await asyncio.sleep(0.1)
+    assert processes_with(marker) == []

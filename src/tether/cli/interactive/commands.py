@@ -53,6 +53,7 @@ KEYS = (
     ("Ctrl+C", "clear the box, else interrupt; twice on an empty box: exit"),
     ("Ctrl+D", "exit (on an empty box)"),
     ("Shift+Tab", "cycle the mode: ask → accept-edits → auto → plan"),
+    ("Ctrl+B", "while a command runs: move it to the background"),
     ("!command", "run a shell command; the model sees it with your next prompt"),
     ("@path", "send a workspace file with the prompt"),
 )

@@ -41,12 +41,16 @@ from tether.policy import (
 )
 from tether.session import Session
 from tether.session.shell import ShellRun
-from tether.session.updates import ClientUpdate, ToolCallFinished, UsageChanged
+from tether.session.updates import ClientUpdate, ToolCallFinished, ToolCallStarted, UsageChanged
+from tether.views import TerminalCallView
 
 if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
     from tether.mcp.servers import McpServers
 
 __all__ = ["Conversation", "command_entries", "model_label"]
+
+_HINT = "esc to interrupt"
+_HINT_COMMAND = "esc to interrupt · ctrl+b to run in background"
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +99,14 @@ class Conversation:
     def busy(self) -> bool:
         """Whether a prompt, a command or a shell line runs now."""
         return self.task is not None and not self.task.done()
+
+    def command_running(self) -> bool:
+        """Whether a command of the model's runs in the foreground now."""
+        return self.session is not None and self.session.jobs.in_foreground()
+
+    def to_background(self) -> int:
+        """Move the commands running in the foreground to the background; how many."""
+        return self.session.jobs.to_background() if self.session is not None else 0
 
     def interrupt(self) -> bool:
         """Stop what runs; whether anything did."""
@@ -258,6 +270,10 @@ class Conversation:
             self._budget(update.used, update.size)
         self.printer(update)
         self.asker.seen(update)
+        if isinstance(update, ToolCallStarted | ToolCallFinished):
+            # Ctrl+B is said where it works: while a command of the model's runs.
+            command = self.command_running() or isinstance(update.view, TerminalCallView)
+            self.printer.status.view.hint = _HINT_COMMAND if command else _HINT
         session = self.session
         if session is not None and session.gate.mode != self.mode:
             # The session left plan mode (the person approved a plan): the bar follows.
@@ -293,7 +309,7 @@ class Conversation:
 
     def _printer(self) -> Printer:
         status = LiveStatus(self.console, self.front.screen.refresh)
-        status.view.hint = "esc to interrupt"
+        status.view.hint = _HINT
         full = self.work.args.full
         return Printer(self.console, self.console, full=full, status=status, brief_reads=True)
 

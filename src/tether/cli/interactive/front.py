@@ -53,6 +53,14 @@ class Back(Protocol):
         """Switch the mode."""
         ...
 
+    def command_running(self) -> bool:
+        """Whether a command of the model's runs in the foreground now."""
+        ...
+
+    def to_background(self) -> int:
+        """Move the commands running in the foreground to the background; how many."""
+        ...
+
     def live(self, width: int) -> StyleAndTextTuples:
         """The spinner line and what shows under it."""
         ...
@@ -157,6 +165,15 @@ class Front:
             self.back.interrupt()
             return
         self.screen.close()
+
+    def command_running(self) -> bool:
+        """Whether a command of the model's runs in the foreground now."""
+        return self.back is not None and self.back.command_running()
+
+    def to_background(self) -> None:
+        """Ctrl+B: the running command goes on as a background job; the turn goes on."""
+        if self.back is not None and self.back.to_background():
+            self._say("moved to the background · /bashes", EXIT_WINDOW)
 
     def cycle_mode(self) -> None:
         """ask → accept-edits → auto → plan → ask."""

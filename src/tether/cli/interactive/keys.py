@@ -15,6 +15,7 @@
 | Ctrl+C                       | clear the box, else interrupt; twice on an empty box: exit |
 | Ctrl+D                       | exit (on an empty box)                                    |
 | Shift+Tab                    | cycle the mode: ask → accept-edits → auto → plan          |
+| Ctrl+B                       | while a command runs: move it to the background           |
 | 1-9, arrows, Enter           | answer a picker (a question's first 0.8 s: type the draft) |
 
 Terminals send Shift+Enter in several ways (the kitty protocol, xterm's modifyOtherKeys, or
@@ -82,6 +83,14 @@ class Controls(Protocol):
         """Show the whole of what a question is about (a long diff, a long command)."""
         ...
 
+    def command_running(self) -> bool:
+        """Whether a command of the model's runs in the foreground now."""
+        ...
+
+    def to_background(self) -> None:
+        """Move the commands running in the foreground to the background (Ctrl+B)."""
+        ...
+
 
 def read_shift_enter() -> None:
     """Read every way terminals send Shift+Enter or Alt+Enter as Ctrl+J (a new line)."""
@@ -99,6 +108,11 @@ def key_bindings(controls: Controls) -> KeyBindings:
     @kb.add("s-tab", filter=~_asking(controls))
     def _mode(event: KeyPressEvent) -> None:
         controls.cycle_mode()
+
+    # Only while a command runs: otherwise Ctrl+B stays the box's "a character back".
+    @kb.add("c-b", filter=Condition(controls.command_running) & ~_asking(controls))
+    def _background(event: KeyPressEvent) -> None:
+        controls.to_background()
 
     return kb
 

@@ -69,6 +69,14 @@ class Lines:
         """Switch the mode (Shift+Tab)."""
         self.conversation.set_mode(mode)
 
+    def command_running(self) -> bool:
+        """Whether a command of the model's runs in the foreground now."""
+        return self.conversation.command_running()
+
+    def to_background(self) -> int:
+        """Move the running commands to the background (Ctrl+B); how many."""
+        return self.conversation.to_background()
+
     def live(self, width: int) -> StyleAndTextTuples:
         """The spinner line, when something runs."""
         return self.conversation.live(width)

@@ -114,6 +114,9 @@ class Jobs:
     def __init__(self, on_change: Callable[[Job], bool] | None = None) -> None:
         self._jobs: dict[str, Job] = {}
         self._count = 0
+        self._foreground: dict[str, asyncio.Event] = {}
+        """The commands running in the foreground now, by call id: each one's request to move
+        to the background (a person's Ctrl+B)."""
         self._on_change = on_change
         """Told of a job that changed; `False` when it could not take the report yet (the
         job's call has not finished), to be told again."""
@@ -125,6 +128,70 @@ class Jobs:
     def all(self) -> list[Job]:
         """Every job of the session, oldest first."""
         return list(self._jobs.values())
+
+    def foreground(self, tool_call_id: str) -> asyncio.Event:
+        """Note a command running in the foreground; the event is set to move it to the
+        background (it is forgotten with `settled`)."""
+        event = self._foreground[tool_call_id] = asyncio.Event()
+        return event
+
+    def settled(self, tool_call_id: str) -> None:
+        """The foreground command of `tool_call_id` ended, or became a job."""
+        self._foreground.pop(tool_call_id, None)
+
+    def in_foreground(self) -> bool:
+        """Whether a command runs in the foreground now (one Ctrl+B could move)."""
+        return bool(self._foreground)
+
+    def to_background(self) -> int:
+        """Ask every command running in the foreground to move to the background; how many
+        were asked (none when none runs, or `MAX_JOBS` run already)."""
+        if len(self.running()) >= MAX_JOBS:
+            return 0
+        for event in self._foreground.values():
+            event.set()
+        return len(self._foreground)
+
+    def adopt(
+        self,
+        command: str,
+        tool_call_id: str,
+        task: asyncio.Task[Finished],
+        *,
+        capture: OutputCapture,
+        stop: asyncio.Event,
+        group: ProcessGroup | None,
+    ) -> Job | None:
+        """Make a command that runs now the next `shell-N` (moved to the background while it
+        ran); `None` when `MAX_JOBS` run already (it stays in the foreground)."""
+        if len(self.running()) >= MAX_JOBS:
+            return None
+        self._count += 1
+        unread = HeadTail(MODEL_HEAD_CHARS, MODEL_TAIL_CHARS)
+        capture.listen(unread.feed)
+        job = Job(
+            id=f"shell-{self._count}",
+            command=command,
+            tool_call_id=tool_call_id,
+            capture=capture,
+            unread=unread,
+            stop=stop,
+            task=task,
+            group=group,
+        )
+        job.shown = capture.version
+        self._register(job)
+        return job
+
+    def _register(self, job: Job) -> None:
+        """Keep `job`, watch it, and stop it when the process exits."""
+        if not _LIVE:
+            atexit.unregister(_kill_all_at_exit)
+            atexit.register(_kill_all_at_exit)
+        _LIVE.add(self)
+        self._jobs[job.id] = job
+        if self._on_change is not None:
+            job.watch = asyncio.create_task(self._watch(job), name=f"tether {job.id} watch")
 
     async def start(
         self,
@@ -142,10 +209,6 @@ class Jobs:
                 f"{MAX_JOBS} background commands are running already ({names}): stop one with "
                 "kill_shell first"
             )
-        if not _LIVE:
-            atexit.unregister(_kill_all_at_exit)
-            atexit.register(_kill_all_at_exit)
-        _LIVE.add(self)
         self._count += 1
         unread = HeadTail(MODEL_HEAD_CHARS, MODEL_TAIL_CHARS)
         job = Job(
@@ -181,9 +244,7 @@ class Jobs:
         if not started.done():
             error = job.task.exception()
             raise ToolError(f"Cannot run the command: {error}")
-        self._jobs[job.id] = job
-        if self._on_change is not None:
-            job.watch = asyncio.create_task(self._watch(job), name=f"tether {job.id} watch")
+        self._register(job)
         return job
 
     async def _watch(self, job: Job) -> None:

@@ -21,6 +21,7 @@ from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confi
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
+from tether.tools.bash.detach import moved_value, run_detachable
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
 from tether.tools.bash.process import run_command
@@ -171,16 +172,34 @@ class BashTool(Tool[BashArgs, BashValue]):
         timeout_ms = args.timeout_ms or DEFAULT_TIMEOUT_MS
         capture = OutputCapture()
         reporter = asyncio.ensure_future(_report(capture, args.command, ctx.report))
+        env = self._environ() if self.env else None
         try:
-            finished = await run_command(
-                args.command,
-                cwd,
-                timeout=timeout_ms / 1000,
-                cancelled=ctx.cancelled,
-                capture=capture,
-                confine=confine,
-                env=self._environ() if self.env else None,
-            )
+            if ctx.jobs is None:
+                finished = await run_command(
+                    args.command,
+                    cwd,
+                    timeout=timeout_ms / 1000,
+                    cancelled=ctx.cancelled,
+                    capture=capture,
+                    confine=confine,
+                    env=env,
+                )
+            else:
+                ran = await run_detachable(
+                    args.command,
+                    cwd,
+                    jobs=ctx.jobs,
+                    tool_call_id=ctx.tool_call_id,
+                    timeout=timeout_ms / 1000,
+                    cancelled=ctx.cancelled,
+                    capture=capture,
+                    confine=confine,
+                    env=env,
+                )
+                if ran.job is not None:
+                    return moved_value(args.command, str(cwd), ran.job, policy if confine else None)
+                assert ran.finished is not None
+                finished = ran.finished
         except OSError as exc:
             raise ToolError(f"Cannot run the command: {exc}") from exc
         finally:

@@ -92,6 +92,8 @@ class BashValue:
     """Why it ran unsandboxed although the session is sandboxed (the sandbox cannot start)."""
     background: str | None = None
     """The job id (`shell-N`) of a command started in the background: it may still run."""
+    moved: bool = False
+    """The person moved the command to the background while it ran (Ctrl+B)."""
 
 
 def _blocked_hint(value: BashValue) -> str | None:
@@ -171,8 +173,10 @@ def _notes(value: BashValue) -> str:
             " their later output is not captured."
         )
     if value.background is not None and value.signal is None and value.exit_code is None:
+        moved = "The user moved the command to the background while it ran: it is r" * value.moved
         lines.append(
-            f"Running in the background as {value.background}. Read what it prints next with "
+            f"{moved or 'R'}unning in the background as {value.background}. Read what it "
+            "prints next with "
             f'bash_output {{"id": "{value.background}"}}; stop it with kill_shell.'
         )
     elif value.signal is not None:
