@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,12 +38,12 @@ async def main() -> None:
     result = await invoke(ReadTool(), ReadArgs(path=path, offset=offset), ctx)
     elapsed = time.perf_counter() - start
     # Again in the same process: a session's later reads (numpy imported, code warm).
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     await invoke(ReadTool(), ReadArgs(path=path, offset=offset), ctx)
-    warm = time.perf_counter() - start
+    warm, warm_cpu = time.perf_counter() - start, time.process_time() - cpu
     # VmHWM, not ru_maxrss: after a fork the latter starts from the parent's peak.
     rss_kib = int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])
-    print(json.dumps({"seconds": elapsed, "warm": warm, "rss_kib": rss_kib,
+    print(json.dumps({"seconds": elapsed, "warm": warm, "warm_cpu": warm_cpu, "rss_kib": rss_kib,
                       "error": result.is_error, "head": result.text()[:160]}))
 
 asyncio.run(main())
@@ -77,30 +78,37 @@ def time_read(path: Path) -> dict[str, object]:
     return report
 
 
-def time_wc(path: Path) -> float:
-    """Wall time of `wc -l` on the file."""
+def time_wc(path: Path) -> tuple[float, float]:
+    """Wall time of `wc -l` on the file, and its CPU seconds (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(["wc", "-l", str(path)], capture_output=True, check=True)
-    return time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def bench(name: str, path: Path, runs: int) -> None:
     """Warm the page cache, then alternate reads and `wc -l` runs and print the medians."""
     time_wc(path)
-    reads, warms, wcs, rss = [], [], [], []
+    reads, warms, warm_cpus, wcs, wc_cpus, rss = [], [], [], [], [], []
     head = ""
     for _ in range(runs):
         report = time_read(path)
         reads.append(float(str(report["seconds"])))
         warms.append(float(str(report["warm"])))
+        warm_cpus.append(float(str(report["warm_cpu"])))
         rss.append(int(str(report["rss_kib"])))
         head = str(report["head"]).splitlines()[-1] if report["error"] else "ok"
-        wcs.append(time_wc(path))
+        wc_wall, wc_cpu = time_wc(path)
+        wcs.append(wc_wall)
+        wc_cpus.append(wc_cpu)
     read_s, wc_s = statistics.median(reads), statistics.median(wcs)
     warm_s = statistics.median(warms)
     print(
         f"{name}: read {read_s:.3f} s, wc -l {wc_s:.3f} s, ratio {read_s / wc_s:.2f}, "
-        f"warm read {warm_s:.3f} s, ratio {warm_s / wc_s:.2f} (goal <= 1.0), "
+        f"warm read {warm_s:.3f} s, ratio {warm_s / wc_s:.2f} (goal <= 1.0); CPU warm read "
+        f"{statistics.median(warm_cpus):.3f} s vs wc -l {statistics.median(wc_cpus):.3f} s, "
         f"peak RSS {max(rss) / 1024:.1f} MB ({head}; load average {os.getloadavg()[0]:.1f})"
     )
 
