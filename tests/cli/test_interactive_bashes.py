@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 from tests.processes import processes_with
 from tether.sandbox.bwrap import find_bwrap
@@ -31,7 +31,7 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     marker = f"tether-bashes-{tmp_path.name}"
     first = f"exec -a {marker}-one sleep 300"
     second = f"exec -a {marker}-two sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -75,7 +75,7 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
 ) -> None:
     marker = f"tether-ctrl-b-{tmp_path.name}"
     command = f"echo started; exec -a {marker} sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "a", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Carrying on while it runs."},

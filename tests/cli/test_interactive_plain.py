@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import TETHER, _script, _sessions, tether
+from tests.cli.support import TETHER, scripted_model, sessions_listed, tether
 
 
 def _piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -32,7 +32,7 @@ def _piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[st
 
 def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"text": "First **answer**."},
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "echo ran"}}]},
@@ -50,7 +50,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     assert "!command needs a terminal that can draw" in done.stderr
     assert "mode: auto" in done.stderr
     assert "ran" in out and "exit 0" in out and "Second answer." in out
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert row["turns"] == 2
     assert f"Resume: tether --continue  ·  tether --resume {row['id']}" in done.stderr
 
@@ -59,7 +59,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     again = _piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
     assert again.returncode == 0, again.stderr
     assert "Second answer." in again.stdout and "> run tests" in again.stdout
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert row["turns"] == 3
 
 
@@ -70,7 +70,7 @@ def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Pa
     assert "usage: tether" in bad.stderr and "invalid choice: 'sideways'" in bad.stderr
     missing = _piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
     assert missing.returncode == 1 and "tether: error:" in missing.stderr
-    model = _script(tmp_path / "s.json", {"text": "x"})
+    model = scripted_model(tmp_path / "s.json", {"text": "x"})
     unknown = _piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
     assert unknown.returncode == 1 and "no session 'nosuch'" in unknown.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Request
 
-from tests.mcp.test_servers import PNG, SAMPLE
+from tests.mcp.support import PNG, SAMPLE
 from tests.web.browser import chromium, open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 

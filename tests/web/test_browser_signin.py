@@ -79,8 +79,19 @@ def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
             page.click("dialog#sign-in button[type=submit]")
             page.wait_for_selector("#sign-in-status:has-text('the key is revoked')")
             assert "Signing in with Fake API key failed" in page.inner_text("#sign-in-status")
-            page.click("dialog#sign-in .perms-head button")
             assert not any(KEY in frame for frame in frames)
+
+            # Signing out forgets the key and restarts the agent without it.
+            page.click("dialog#sign-in .sign-in-out button")
+            page.locator("dialog#sign-in").wait_for(state="hidden")
+            page.wait_for_selector("#sign-in-button:text-is('Sign in')")
+            assert page.inner_text("#announcer").startswith("Signed out")
+            keys = json.loads((tmp_path / "tether-home" / "agent-keys.json").read_text())
+            assert agent not in keys["agents"]
+            page.wait_for_selector("#send:not([disabled])")
+            send_prompt(page, "once more")
+            page.locator("dialog#sign-in").wait_for(state="visible")
+            assert page.input_value("#prompt") == "once more"
 
 
 def _sign_in_after_a_refused_prompt(

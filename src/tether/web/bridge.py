@@ -51,6 +51,7 @@ from tether.web.protocol import (
     SetConfigOption,
     SetMode,
     SignIn,
+    SignOut,
     UnwatchChild,
     WatchChild,
 )
@@ -343,8 +344,8 @@ class Bridge:
                 await self._send(Menus(session_id=session_id, menus=menus))
             case ListPermissions(session_id=session_id):
                 await self._send(await permissions_report(conn, session_id))
-            case SignIn():
-                if await self._sign_ins.request(conn, message) and self._restart is not None:
+            case SignIn() | SignOut():
+                if await self._sign_ins.handle(conn, message) and self._restart is not None:
                     self._restart.set_result(None)
             case Answer() | WatchChild() | UnwatchChild():  # handled inline by the reader
                 pass

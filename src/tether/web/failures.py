@@ -65,4 +65,5 @@ def _what(message: ClientMessage) -> str:
         "setConfigOption": "changing the setting",
         "answer": "answering",
         "signIn": "signing in",
+        "signOut": "signing out",
     }[message.type]

@@ -21,7 +21,14 @@ from tether.errors import BadKeys
 from tether.web.client import SendToPage
 from tether.web.failures import reason
 from tether.web.keys import AgentKeys, SavedSignIn
-from tether.web.protocol import ErrorMessage, Ready, SignIn, SignInMethod, SignInResult
+from tether.web.protocol import (
+    ErrorMessage,
+    Ready,
+    SignIn,
+    SignInMethod,
+    SignInResult,
+    SignOut,
+)
 
 __all__ = ["AUTH_REQUIRED", "SignIns"]
 
@@ -42,6 +49,8 @@ class SignIns:
         """What the running agent said it is, with its methods (set once it initialized)."""
         self._restarted_for: str | None = None
         """The method the agent is being restarted to sign in with."""
+        self._signed_out: str | None = None
+        """The method whose variables were forgotten: the restarted agent goes without."""
 
     async def saved(self) -> SavedSignIn | None:
         """What this agent was signed in with before; a keys file that cannot be read is said
@@ -54,12 +63,22 @@ class SignIns:
 
     async def started(self, conn: ClientSideConnection, saved: SavedSignIn | None) -> None:
         """The agent is initialized: ask it to sign in with what it was started with."""
+        if self._signed_out is not None:
+            forgotten, self._signed_out = self._signed_out, None
+            await self._send(SignInResult(method_id=forgotten, signed_out=True))
+            return
         restarted_for, self._restarted_for = self._restarted_for, None
         method_id = restarted_for or (saved.method if saved is not None else None)
         method = self._method(method_id)
         if method is None or method.kind != "env_var":
             return
         await self._authenticate(conn, method, quiet=restarted_for is None)
+
+    async def handle(self, conn: ClientSideConnection, message: SignIn | SignOut) -> bool:
+        """Act on the page's sign-in or sign-out; True when the agent must restart."""
+        if isinstance(message, SignOut):
+            return await self.forget()
+        return await self.request(conn, message)
 
     async def request(self, conn: ClientSideConnection, message: SignIn) -> bool:
         """Act on the page's sign-in; True when the agent must restart to take the keys."""
@@ -80,6 +99,22 @@ class SignIns:
                 return False
             case "env_var":
                 return await self._keep(method, message.values)
+
+    async def forget(self) -> bool:
+        """Forget what this agent was signed in with; True when the agent must restart
+        without it (there was something to forget)."""
+        try:
+            saved = self._keys.saved(self._command)
+            if saved is not None:
+                self._keys.forget(self._command)
+        except BadKeys as exc:
+            await self._send(ErrorMessage(message=f"signing out failed: {exc}"))
+            return False
+        if saved is None:
+            await self._send(ErrorMessage(message="signing out: nothing is kept for this agent"))
+            return False
+        self._signed_out = saved.method
+        return True
 
     async def _keep(self, method: SignInMethod, values: dict[str, str]) -> bool:
         """Keep the method's variables (a blank one keeps what was saved for it)."""

@@ -22,6 +22,7 @@ from tether.web.protocol.browser import (
     SetConfigOption,
     SetMode,
     SignIn,
+    SignOut,
     UnwatchChild,
     WatchChild,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "SignInMethod",
     "SignInResult",
     "SignInVar",
+    "SignOut",
     "UnwatchChild",
     "WatchChild",
 ]

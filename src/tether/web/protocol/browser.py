@@ -25,6 +25,7 @@ __all__ = [
     "SetConfigOption",
     "SetMode",
     "SignIn",
+    "SignOut",
     "UnwatchChild",
     "WatchChild",
 ]
@@ -165,6 +166,13 @@ class SignIn:
     values: dict[str, str] = Field(default_factory=dict)
 
 
+@dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class SignOut:
+    """Forget the variables kept to sign this agent in, and restart it without them."""
+
+    type: Literal["signOut"] = "signOut"
+
+
 ClientMessage = Annotated[
     ListSessions
     | NewSession
@@ -180,7 +188,8 @@ ClientMessage = Annotated[
     | ListPermissions
     | WatchChild
     | UnwatchChild
-    | SignIn,
+    | SignIn
+    | SignOut,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

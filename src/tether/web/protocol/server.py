@@ -222,11 +222,13 @@ class PromptEnd:
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class SignInResult:
-    """How a sign-in the page asked for ended: signed in, or `error` saying why not."""
+    """How a sign-in (or a sign-out) the page asked for ended: done, or `error` saying why not."""
 
     type: Literal["signIn"] = "signIn"
     method_id: str
     error: Opt[str] = None
+    signed_out: bool = False
+    """The kept variables were forgotten and the agent restarted without them."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

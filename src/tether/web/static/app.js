@@ -26,6 +26,7 @@ const state = {
   parked: new Map(), // sessionId -> permission requests asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
   deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
+  quietOpen: null, // the session opened again in a restarted agent (not announced)
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
@@ -178,6 +179,7 @@ function handle(message) {
       if (message.canList) connection.send({ type: "listSessions" });
       if (restarted && state.sessionId && !state.readOnly) {
         const reopened = state.sessionId;
+        state.quietOpen = reopened; // the same session again: its opening is no news
         state.sessionId = null;
         state.running.clear();
         openSession(reopened);
@@ -316,6 +318,10 @@ function announce(text) {
 function replayed(sessionId) {
   if (!transcript.replaying) return;
   transcript.replaying = false;
+  if (state.quietOpen === sessionId) {
+    state.quietOpen = null;
+    return;
+  }
   const known = sidebar.find(sessionId);
   announce(`Opened ${known && known.title ? `“${known.title}”` : "the session"}.`);
 }

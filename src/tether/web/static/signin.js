@@ -56,6 +56,13 @@ export class SignInPanel {
     if (asked) this.pending = null;
     const method = this.ready && (this.ready.signIn || []).find((m) => m.id === message.methodId);
     const name = method ? method.name : message.methodId;
+    if (message.signedOut) {
+      this.pending = null;
+      this.setBusy(false);
+      if (this.dialog.open) this.dialog.close();
+      this.announce(`Signed out: the saved ${name} is deleted and the agent restarted without it.`);
+      return;
+    }
     if (message.error) {
       this.open(`Signing in with ${name} failed: ${message.error}`);
       this.setBusy(false);
@@ -76,6 +83,18 @@ export class SignInPanel {
     this.heading.textContent = `Sign in to ${ready.agentName}`;
     clear(this.body).append(this.status);
     for (const method of ready.signIn || []) this.body.append(this.section(method, ready.signedIn === method.id));
+    if (ready.signedIn) {
+      this.body.append(el("section", { class: "sign-in-method sign-in-out" },
+        el("button", {
+          class: "danger", type: "button", text: "Forget the saved key and sign out",
+          onclick: () => {
+            this.pending = "sign-out";
+            this.status.textContent = "Restarting the agent without the key…";
+            this.setBusy(true);
+            this.send({ type: "signOut" });
+          },
+        })));
+    }
     if (this.pending) this.setBusy(true);
   }
 
