@@ -103,7 +103,7 @@ def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     command = "echo first; sleep 2; echo second-line; exit 5"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
