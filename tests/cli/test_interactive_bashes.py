@@ -97,3 +97,34 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
     assert tui.finish() == 0
     # Leaving the terminal ends the session, and the moved command with it.
     assert processes_with(marker) == []
+
+
+def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    command = "echo first; sleep 2; echo second-line; exit 5"
+    model = scripted_model(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {
+                    "id": "a",
+                    "name": "bash",
+                    "arguments": {"command": command, "run_in_background": True},
+                }
+            ]
+        },
+        {"text": "It is running."},
+    )
+    tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
+    tuis.append(tui)
+    tui.wait_for("shift+tab")
+    tui.line("start it")
+    tui.wait_for("It is running.")
+    # No prompt runs now: the job's end still reaches the scrollback, with all it printed.
+    tui.wait_for("ran in the background as shell-1")
+    tail = tui.everything[tui.everything.rindex("It is running.") :]
+    assert "second-line" in tail and "exit 5" in tail
+    tui.wait(lambda: "background" not in tui.status_bar, "the bar no longer counts it")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

@@ -167,6 +167,7 @@ async def test_run_loads_its_provider_at_the_request_and_no_http2(
         assert len(server.requests) == 1
     assert "openai" in loaded  # the request was made with the provider's SDK
     assert _found(loaded, (*NEVER_OUTSIDE_ACP, "anthropic", *MCP, *PARSER)) == []
+    assert "yaml" not in loaded  # no command, agent, skill or rule file to read
 
 
 def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(
