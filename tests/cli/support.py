@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.conftest import REPO
 
-__all__ = ["TETHER", "scripted_model", "sessions_listed", "tether"]
+__all__ = ["TETHER", "piped", "scripted_model", "sessions_listed", "tether"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 
@@ -43,3 +43,18 @@ def sessions_listed(home: Path) -> list[dict[str, Any]]:
     assert listed.returncode == 0, listed.stderr
     rows: list[dict[str, Any]] = json.loads(listed.stdout)
     return rows
+
+
+def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `tether ARGS` with `lines` on its input (a pipe, not a terminal)."""
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

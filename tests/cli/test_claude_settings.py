@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.cli.support import scripted_model, tether
+from tests.cli.support import piped, scripted_model, tether
 
 # A project's `.claude/settings.json` with comments and a trailing comma, as Claude Code reads.
 SETTINGS = """{
@@ -192,12 +192,10 @@ def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> N
 def test_the_interactive_terminal_says_each_claude_file_and_keeps_its_deny(
     tmp_path: Path, ws: Path
 ) -> None:
-    from tests.cli.test_interactive_plain import _piped
-
     home = tmp_path / "home"
     claude_project(ws)
     model = reads(tmp_path / "s.json", ".env.production")
-    done = _piped(home, "/mode auto\nread it\n", "--model", model, "--cwd", str(ws))
+    done = piped(home, "/mode auto\nread it\n", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     both = done.stdout + done.stderr
     assert f"tether: Claude Code settings {ws}/.claude/settings.json: read 1 allow rule" in both

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.support import scripted_model, tether
-from tests.cli.test_interactive_plain import _piped
+from tests.cli.support import piped, scripted_model, tether
 from tests.cli.test_settings import flat
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
 from tests.skills.support import skill
@@ -97,7 +96,7 @@ def test_session_start_and_end_around_a_clear(tmp_path: Path, ws: Path) -> None:
     both = {"SessionStart": [unsandboxed], "SessionEnd": [unsandboxed]}
     (home / "settings.json").write_text(json.dumps({"hooks": both}))
     model = scripted_model(tmp_path / "s.json", {"text": "One."}, {"text": "Two."})
-    done = _piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))
+    done = piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     ran = [(i["hook_event_name"], i.get("source") or i.get("reason")) for i in recorded(inputs)]
     assert ran == [

@@ -13,21 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.support import TETHER, scripted_model, sessions_listed, tether
-
-
-def _piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
-    env.pop("TETHER_MODEL", None)
-    return subprocess.run(
-        [str(TETHER), *args],
-        env=env,
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.cli.support import piped, scripted_model, sessions_listed, tether
 
 
 def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
@@ -39,7 +25,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
         {"text": "Second answer."},
     )
     lines = "hello\n/help\n/resume\n/review x\n!ls\n/mode auto\nrun it\n"
-    done = _piped(home, lines, "--model", model, "--cwd", str(ws))
+    done = piped(home, lines, "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "> hello" in out and "First answer." in out and "**" not in out
@@ -56,7 +42,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
 
     # `-c` opens it again, replays it, and goes on; a quoted prompt that starts with a
     # subcommand's name is a prompt.
-    again = _piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
+    again = piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
     assert again.returncode == 0, again.stderr
     assert "Second answer." in again.stdout and "> run tests" in again.stdout
     [row] = sessions_listed(home)
@@ -65,13 +51,13 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
 
 def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    bad = _piped(home, "", "--mode", "sideways")
+    bad = piped(home, "", "--mode", "sideways")
     assert bad.returncode == 2
     assert "usage: tether" in bad.stderr and "invalid choice: 'sideways'" in bad.stderr
-    missing = _piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
+    missing = piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
     assert missing.returncode == 1 and "tether: error:" in missing.stderr
     model = scripted_model(tmp_path / "s.json", {"text": "x"})
-    unknown = _piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
+    unknown = piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
     assert unknown.returncode == 1 and "no session 'nosuch'" in unknown.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
 
