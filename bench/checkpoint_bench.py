@@ -1,7 +1,8 @@
 """Benchmark checkpoints on the search bench's tree (50,000 files, about 500 MB).
 
 Prints:
-- the first checkpoint of a fresh workspace (every file hashed and stored);
+- the first checkpoint of a fresh workspace (every file hashed and stored), against `git init
+  && git add -A && git write-tree` on a plain copy, alternating (goal: ratio <= 1.2);
 - the median time of a checkpoint after a step that changed 3 files, against
   `git add -A && git write-tree` on a plain copy of the same tree given the same changes, in
   the same run, alternating which goes first each round (goal: ratio <= 1.2);
@@ -12,7 +13,7 @@ The tree is built once in a temporary directory removed afterwards. Its files re
 bodies (as the search bench's do), so the first checkpoint stores few distinct blobs but still
 reads and hashes every byte.
 
-Usage: python bench/checkpoint_bench.py [--runs N] [--files N]
+Usage: python bench/checkpoint_bench.py [--runs N] [--files N] [--first-runs N]
 """
 
 from __future__ import annotations
@@ -51,6 +52,36 @@ def _plain_checkpoint(root: Path) -> float:
     return time.perf_counter() - start
 
 
+def _fresh_plain(root: Path) -> float:
+    """`git add -A && git write-tree` in a repository made just before (not timed)."""
+    shutil.rmtree(root / ".git", ignore_errors=True)
+    _git(root, "init", "-q")
+    return _plain_checkpoint(root)
+
+
+def _first_checkpoints(base: Path, tree: Path, plain: Path, runs: int) -> None:
+    """The first checkpoint of a fresh workspace against a fresh `git add -A && git write-tree`,
+    alternating which goes first; print the medians and their ratio."""
+    firsts, fresh = [], []
+    for round_ in range(runs):
+        # Each round from nothing: a store of its own, a repository of its own.
+        if round_ % 2:
+            fresh.append(_fresh_plain(plain))
+        store = open_store(base / f"home{round_}", tree)
+        start = time.perf_counter()
+        store.snapshot(None)
+        firsts.append(time.perf_counter() - start)
+        shutil.rmtree(base / f"home{round_}")
+        if not round_ % 2:
+            fresh.append(_fresh_plain(plain))
+    first_s, fresh_s = statistics.median(firsts), statistics.median(fresh)
+    print(
+        f"first checkpoint of a fresh workspace: {first_s:.2f} s, git init && git add -A && "
+        f"git write-tree {fresh_s:.2f} s, ratio {first_s / fresh_s:.2f} (goal <= 1.2; median "
+        f"of {runs}, load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def _change(roots: list[Path], files: int, round_: int) -> int:
     """Append a line to 3 files spread over the tree (in every root); the bytes written."""
     written = 0
@@ -74,6 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--first-runs", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="checkpoint-bench-") as tmp:
         base = Path(tmp)
@@ -85,15 +117,11 @@ def main() -> None:
         built = time.perf_counter() - start
         print(f"tree: {args.files} files, {size / 1e6:.0f} MB (built in {built:.1f} s)")
 
+        _first_checkpoints(base, tree, plain, args.first_runs)
         store = open_store(home, tree)
-        start = time.perf_counter()
         first = store.snapshot(None)
-        print(f"first checkpoint of a fresh workspace: {time.perf_counter() - start:.2f} s")
         _git(plain, "init", "-q")
-        start = time.perf_counter()
         _plain_checkpoint(plain)
-        fresh = time.perf_counter() - start
-        print(f"  (git add -A && git write-tree on the plain copy, fresh: {fresh:.2f} s)")
 
         ours, theirs = [], []
         previous = first.tree

@@ -6,7 +6,8 @@ Builds, in a temporary directory removed afterwards, the realistic log of `repla
 /dev/null) against a process that parses every line with `json.loads`, and reads each one's
 peak memory. Goals: `show` <= 3x the floor, `show --json` <= 2x, peak memory of `show --json`
 above an empty session's <= 2x the log's size, and the 100,000-chunk reply within the same
-ratios (no cost that grows with the square of a reply's chunks).
+ratios (no cost that grows with the square of a reply's chunks). CPU seconds are given beside
+the wall time: on a loaded machine the wall time says more about the neighbours.
 
 Usage: python bench/show_bench.py [--events N] [--chunks N] [--runs N]
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -55,13 +57,16 @@ def chunked_log(home: Path, workspace: Path, chunks: int) -> Path:
     return log.path
 
 
-def timed(command: list[str], env: dict[str, str]) -> float:
-    """Wall seconds from spawn to exit."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds from spawn to exit, and the CPU seconds (user + system) it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, env=env, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     assert done.returncode == 0, command
-    return elapsed
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return elapsed, cpu
 
 
 def peak_kib(command: list[str], env: dict[str, str]) -> int:
@@ -83,21 +88,29 @@ def compare(name: str, path: Path, env: dict[str, str], runs: int, empty: str) -
     show = [*TETHER, "show", session]
     show_json = [*show, "--json"]
     floor = [sys.executable, "-c", FLOOR, str(path)]
-    times: dict[str, list[float]] = {"show": [], "show --json": [], "floor": []}
+    times: dict[str, list[tuple[float, float]]] = {"show": [], "show --json": [], "floor": []}
     for _ in range(runs):
         times["floor"].append(timed(floor, env))
         times["show"].append(timed(show, env))
         times["show --json"].append(timed(show_json, env))
-    medians = {k: statistics.median(v) for k, v in times.items()}
+    medians = {k: statistics.median(wall for wall, _ in v) for k, v in times.items()}
+    cpu = {k: statistics.median(used for _, used in v) for k, v in times.items()}
     size_mb = path.stat().st_size / 1e6
     base = peak_kib([*TETHER, "show", empty, "--json"], env)
     peak = peak_kib(show_json, env)
     grown_mb = (peak - base) / 1024
-    print(f"{name}: {size_mb:.1f} MB log")
-    print(f"  json.loads floor:  {medians['floor'] * 1000:7.0f} ms")
+    print(f"{name}: {size_mb:.1f} MB log (load average {os.getloadavg()[0]:.1f})")
+    print(
+        f"  json.loads floor:  {medians['floor'] * 1000:7.0f} ms wall,"
+        f" {cpu['floor'] * 1000:6.0f} ms CPU"
+    )
     for key, goal in (("show", 3), ("show --json", 2)):
         ratio = medians[key] / medians["floor"]
-        print(f"  {key:<12}       {medians[key] * 1000:7.0f} ms  {ratio:5.2f}x (goal <= {goal}x)")
+        cpu_ratio = cpu[key] / cpu["floor"]
+        print(
+            f"  {key:<12}       {medians[key] * 1000:7.0f} ms wall {ratio:5.2f}x,"
+            f" {cpu[key] * 1000:6.0f} ms CPU {cpu_ratio:5.2f}x (goal <= {goal}x)"
+        )
     print(
         f"  show --json peak memory above an empty session's: {grown_mb:.0f} MB"
         f" = {grown_mb / size_mb:.2f}x the log (goal <= 2x)"

@@ -3,6 +3,8 @@
 Rows (each spawn is a fresh process; tether and its floor alternate, run after run):
 
 - `tether --version` against `python -c pass`: goal <= 100 ms and <= 3x;
+- `tether --help` against `python -c pass`: goal <= 60 ms (it loads no settings, policy or
+  session: the flags' defaults come from leaf modules);
 - `tether sessions` on 1,000 stored sessions against importing rich and reading the 1,000
   headers: goal <= 1.5x; `tether sessions -n 0`, listing all 1,000: goal <= 3x;
 - `tether run`, spawn to its first model request, against
@@ -268,6 +270,14 @@ def rows(root: Path, model: LoopbackModel) -> list[Row]:
             _python("pass"),
             "<= 100 ms, <= 3x",
             lambda t, f: t <= 0.100 and t <= 3 * f,
+        ),
+        Row(
+            "tether --help",
+            "python -c pass",
+            _tether(run_home, "--help"),
+            _python("pass"),
+            "<= 60 ms",
+            lambda t, f: t <= 0.060,
         ),
         Row(
             f"tether sessions ({STORED_SESSIONS} stored)",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.acp.wire import AgentProcess
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import scripted_model, tether
 from tests.session.crafted import CRAFTED, plant
 
 
@@ -20,7 +20,7 @@ def crafted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     root = tmp_path_factory.mktemp("crafted")
     home, ws = root / "home", root / "ws"
     ws.mkdir()
-    model = _script(root / "s.json", {"text": "hi"})
+    model = scripted_model(root / "s.json", {"text": "hi"})
     done = tether(home, "run", "hello", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     [good] = (home / "sessions").glob("*.jsonl")
@@ -48,7 +48,7 @@ async def test_acp_lists_the_good_and_refuses_a_nul_cwd_with_invalid_params(
     crafted: tuple[Path, Path, str], tmp_path: Path
 ) -> None:
     home, ws, good = crafted
-    agent = await AgentProcess.start(home, "--model", _script(tmp_path / "t.json"))
+    agent = await AgentProcess.start(home, "--model", scripted_model(tmp_path / "t.json"))
     try:
         await agent.initialize()
         reply, _ = await agent.request("session/list", {})

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.acp.wire import AgentProcess
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import scripted_model, tether
 from tests.support import KINDS, make, within
 from tether.commands import load_commands
 from tether.errors import ModelError, SettingsError
@@ -105,7 +105,7 @@ def test_tether_run_goes_on_past_hostile_files(tmp_path: Path, ws: Path) -> None
     make(ws / "AGENTS.md", "fifo")
     make(ws / ".tether" / "commands" / "x.md", "dev-zero")
     make(ws / ".mcp.json", "deep")
-    model = _script(tmp_path / "s.json", {"text": "still here"})
+    model = scripted_model(tmp_path / "s.json", {"text": "still here"})
     done = tether(tmp_path / "home", "run", "hello", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     assert "still here" in done.stdout
@@ -117,7 +117,7 @@ def test_tether_run_goes_on_past_hostile_files(tmp_path: Path, ws: Path) -> None
 async def test_an_acp_agent_does_not_read_its_own_input_as_instructions(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     make(ws / "AGENTS.md", "dev-stdin")
-    model = _script(tmp_path / "s.json", {"text": "fine"})
+    model = scripted_model(tmp_path / "s.json", {"text": "fine"})
     agent = await AgentProcess.start(tmp_path / "home", "--model", model)
     try:
         await agent.initialize()

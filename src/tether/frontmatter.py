@@ -29,9 +29,8 @@ import logging
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-
-import yaml
 
 from tether.errors import FrontMatterError
 
@@ -243,20 +242,30 @@ class _NotYaml(Exception):
         self.line = line
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, refusing aliases: a few bytes of `*a` could stand for gigabytes."""
+@cache
+def _loader() -> type[Any]:
+    """The safe loader, refusing aliases: a few bytes of `*a` could stand for gigabytes.
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not read here", event.start_mark
-            )
-        return super().compose_node(parent, index)
+    Made with the first file read, so a session with no commands, agents, skills or rules
+    never loads the YAML parser."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None, None, "aliases (*name) are not read here", event.start_mark
+                )
+            return super().compose_node(parent, index)
+
+    return Loader
 
 
 def _yaml_fields(block: str, *, first_line: int) -> dict[str, FrontMatterField]:
-    loader = _Loader(block)
+    import yaml
+
+    loader = _loader()(block)
     try:
         try:
             node = loader.get_single_node()

@@ -12,13 +12,15 @@
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 __all__ = ["DEFERRED_LIBRARIES", "defer_imports", "is_loaded", "lazy_names"]
 
@@ -42,8 +44,13 @@ def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
     return __getattr__
 
 
-class _Deferred(importlib.abc.MetaPathFinder):
-    """Finds the modules of some top-level packages, to be run on first use."""
+class _Deferred:
+    """Finds the modules of some top-level packages, to be run on first use.
+
+    A meta path finder by its methods, not by `importlib.abc`'s base class: importing that
+    loads `importlib.resources` and with it `tempfile` and the compressors, which `--help`
+    would pay for.
+    """
 
     def __init__(self, packages: Sequence[str]) -> None:
         self.packages = tuple(packages)
@@ -60,11 +67,11 @@ class _Deferred(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return spec  # not a plain source module: loaded as usual
-        spec.loader = _OnFirstUse(spec.loader)
+        spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader))
         return spec
 
 
-class _OnFirstUse(importlib.abc.Loader):
+class _OnFirstUse:
     """Creates the module with its `__name__`, `__spec__`, `__path__`, and runs it later."""
 
     def __init__(self, loader: importlib.machinery.SourceFileLoader) -> None:

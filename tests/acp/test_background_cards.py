@@ -39,6 +39,8 @@ async def test_the_jobs_card_is_updated_after_the_call_and_replayed(tmp_path: Pa
         assert await agent.close() == 0
     finished = [u for u in _updates(during) if u["sessionUpdate"] == "tool_call_update"][-1]
     assert finished["status"] == "completed"
+    # The call's own result says the job it left running, so a client can show it running.
+    assert finished["_meta"]["tether"]["job"] == {"id": "shell-1", "ended": False}
     live = [_update(n) for n in after]
     assert [u["sessionUpdate"] for u in live] == ["tool_call_update"] * len(live)
     last = live[-1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess
 
 
@@ -18,7 +18,7 @@ async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path:
     (folder / "branch.md").write_text(
         "---\ndescription: Say the branch\n---\nThe branch: !`echo topic-$1`. Explain it.\n"
     )
-    model = _script(tmp_path, {"text": "explained"})
+    model = script_spec(tmp_path, {"text": "explained"})
     agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
     await agent.initialize()
     try:
@@ -28,13 +28,15 @@ async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path:
         commands = {c["name"]: c for c in advert["params"]["update"]["availableCommands"]}
         assert commands["git:branch"]["description"] == "Say the branch (project:git)"
         await agent.request("session/set_mode", {"sessionId": session_id, "modeId": "auto"})
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/git:branch 42"))
+        reply, notes = await agent.request(
+            "session/prompt", prompt_params(session_id, "/git:branch 42")
+        )
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
-    [started] = _updates(notes, "tool_call")
+    [started] = updates_of(notes, "tool_call")
     assert started["title"] == "echo topic-42"
-    finished = _updates(notes, "tool_call_update")[-1]
+    finished = updates_of(notes, "tool_call_update")[-1]
     assert finished["status"] == "completed"
     kinds = [n["params"]["update"]["sessionUpdate"] for n in notes]
     # The command's card comes before the model's answer.
@@ -58,17 +60,17 @@ async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
         "---\nname: checker\ndescription: Checks things\ntools: Read, SlashCommand\n"
         "permissionMode: plan\ncolor: cyan\n---\nCheck.\n"
     )
-    model = _script(tmp_path, {"text": "never asked"})
+    model = script_spec(tmp_path, {"text": "never asked"})
     agent = await AgentProcess.start(home, "--model", model)
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
         session_id = reply["result"]["sessionId"]
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/agents"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "/agents"))
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
-    text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+    text = "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
     assert "  checker  (.claude/agents/review/checker.md, cyan)\n    Checks things\n" in text
     assert "    tools: read\n" in text
     assert (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.acp.test_protocol import _error, _new, _prompt, _updates
+from tests.acp.support import error_of, opened_session, prompt_params, updates_of
 from tests.acp.wire import AgentProcess
 
 
@@ -50,30 +50,30 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
 
         params = {"sessionId": session_id, "configId": "model", "value": "openai:nope"}
         reply, _ = await agent.request("session/set_config_option", params)
-        assert _error(reply)["code"] == -32602
-        assert "not a choice of model" in _error(reply)["message"]
+        assert error_of(reply)["code"] == -32602
+        assert "not a choice of model" in error_of(reply)["message"]
         params = {"sessionId": session_id, "configId": "colour", "value": "red"}
         assert (
-            _error((await agent.request("session/set_config_option", params))[0])["message"]
+            error_of((await agent.request("session/set_config_option", params))[0])["message"]
             == "Unknown config option 'colour': use one of model, thinking, mode, sandbox"
         )
 
         params = {"sessionId": session_id, "configId": "model", "value": f"script:{second}"}
         reply, _ = await agent.request("session/set_config_option", params)
         assert _options(reply["result"])["model"]["currentValue"] == f"script:{second}"
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "who?"))
-        assert "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk")) == (
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "who?"))
+        assert "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")) == (
             "second model"
         )
 
         params = {"sessionId": session_id, "configId": "mode", "value": "auto"}
         reply, notes = await agent.request("session/set_config_option", params)
         assert _options(reply["result"])["mode"]["currentValue"] == "auto"
-        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["auto"]
+        assert [u["currentModeId"] for u in updates_of(notes, "current_mode_update")] == ["auto"]
         reply, notes = await agent.request(
             "session/set_mode", {"sessionId": session_id, "modeId": "accept-edits"}
         )
-        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == [
+        assert [u["currentModeId"] for u in updates_of(notes, "current_mode_update")] == [
             "accept-edits"
         ]
     finally:
@@ -90,9 +90,9 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
             "session/load", {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}
         )
         assert _options(reply["result"])["model"]["currentValue"] == f"script:{second}"
-        _, notes = await again.request("session/prompt", _prompt(session_id, "and now?"))
+        _, notes = await again.request("session/prompt", prompt_params(session_id, "and now?"))
         # A fresh script: its first turn again, from the model the session switched to.
-        assert "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk")) == (
+        assert "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")) == (
             "second model"
         )
     finally:
@@ -109,26 +109,26 @@ async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_pat
         assert init["agentCapabilities"]["sessionCapabilities"]["delete"] == {}
         assert init["agentCapabilities"]["_meta"]["tether"]["renameSession"] is True
         await other.initialize()
-        kept = await _new(agent, tmp_path / "ws")
-        gone = await _new(agent, tmp_path / "ws")
-        await agent.request("session/prompt", _prompt(gone, "hello"))
+        kept = await opened_session(agent, tmp_path / "ws")
+        gone = await opened_session(agent, tmp_path / "ws")
+        await agent.request("session/prompt", prompt_params(gone, "hello"))
 
         # Renamed where it is open: its client hears the new title; the list shows it.
         rename = {"sessionId": gone, "title": "  Release\n notes  "}
         reply, notes = await agent.request("_tether/session/rename", rename)
         assert reply["result"] == {"title": "Release notes"}
-        assert [u["title"] for u in _updates(notes, "session_info_update")] == ["Release notes"]
+        assert [u["title"] for u in updates_of(notes, "session_info_update")] == ["Release notes"]
         # Held by another process: refused, as a delete is.
         reply, _ = await other.request("_tether/session/rename", {**rename, "sessionId": kept})
-        assert "already open in another tether process" in _error(reply)["message"]
+        assert "already open in another tether process" in error_of(reply)["message"]
         reply, _ = await agent.request("_tether/session/rename", {**rename, "title": " \t"})
-        assert _error(reply) == {
+        assert error_of(reply) == {
             "code": -32602,
             "message": "a session's title cannot be empty",
             "data": {"sessionId": gone},
         }
         # Open nowhere: renamed under its lock (another process's session, closed).
-        third = await _new(other, tmp_path / "ws")
+        third = await opened_session(other, tmp_path / "ws")
         await other.request("session/close", {"sessionId": third})
         reply, _ = await agent.request("_tether/session/rename", {"sessionId": third, "title": "T"})
         assert reply["result"] == {"title": "T"}
@@ -138,7 +138,7 @@ async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_pat
         await agent.request("session/delete", {"sessionId": third})
 
         reply, _ = await other.request("session/delete", {"sessionId": kept})
-        error = _error(reply)
+        error = error_of(reply)
         assert error["code"] == -32603
         assert "already open in another tether process" in error["message"]
 
@@ -147,10 +147,10 @@ async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_pat
         assert not (home / "sessions" / f"{gone}.jsonl").exists()
         reply, _ = await agent.request("session/list", {})
         assert [s["sessionId"] for s in reply["result"]["sessions"]] == [kept]
-        reply, _ = await agent.request("session/prompt", _prompt(gone, "again"))
-        assert _error(reply)["code"] == -32002
+        reply, _ = await agent.request("session/prompt", prompt_params(gone, "again"))
+        assert error_of(reply)["code"] == -32002
         reply, _ = await other.request("session/delete", {"sessionId": gone})
-        assert _error(reply) == {
+        assert error_of(reply) == {
             "code": -32602,
             "message": f"Session not found: {gone} (nothing to delete)",
             "data": {"sessionId": gone},
@@ -187,17 +187,17 @@ async def test_the_sandbox_option_confines_the_next_command(tmp_path: Path) -> N
         params = {"sessionId": session_id, "configId": "sandbox", "value": "read-only"}
         reply, _ = await agent.request("session/set_config_option", params)
         assert _options(reply["result"])["sandbox"]["currentValue"] == "read-only"
-        _, notes = await agent.request("session/prompt", _prompt(session_id, "write"))
-        [call] = _updates(notes, "tool_call")
+        _, notes = await agent.request("session/prompt", prompt_params(session_id, "write"))
+        [call] = updates_of(notes, "tool_call")
         assert call["_meta"]["tether"]["view"]["sandbox"] == "sandbox: read-only, no network"
-        final = _updates(notes, "tool_call_update")[-1]
+        final = updates_of(notes, "tool_call_update")[-1]
         assert "Read-only file system" in final["_meta"]["tether"]["view"]["output"]
         assert (workspace / "a.txt").read_text() == "old\n"
 
         params = {"sessionId": session_id, "configId": "sandbox", "value": "workspace-write"}
         await agent.request("session/set_config_option", params)
-        _, notes = await agent.request("session/prompt", _prompt(session_id, "again"))
-        [call] = _updates(notes, "tool_call")
+        _, notes = await agent.request("session/prompt", prompt_params(session_id, "again"))
+        [call] = updates_of(notes, "tool_call")
         assert call["_meta"]["tether"]["view"]["sandbox"] == "sandbox: workspace-write, no network"
         assert (workspace / "a.txt").read_text() == "new\n"
     finally:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.acp.test_protocol import _prompt, _updates
+from tests.acp.support import prompt_params, updates_of
 from tests.acp.wire import AgentProcess
 
 TURNS = {
@@ -19,7 +19,7 @@ TURNS = {
 
 
 def _costs(notes: list[dict[str, Any]]) -> list[Any]:
-    return [u.get("cost") for u in _updates(notes, "usage_update")]
+    return [u.get("cost") for u in updates_of(notes, "usage_update")]
 
 
 async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
@@ -36,8 +36,8 @@ async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
         session_id = reply["result"]["sessionId"]
-        _, first = await agent.request("session/prompt", _prompt(session_id, "one"))
-        _, second = await agent.request("session/prompt", _prompt(session_id, "two"))
+        _, first = await agent.request("session/prompt", prompt_params(session_id, "one"))
+        _, second = await agent.request("session/prompt", prompt_params(session_id, "two"))
     finally:
         assert await agent.close() == 0
     live = _costs(first) + _costs(second)
@@ -52,7 +52,7 @@ async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
         load = {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}
         _, loaded = await again.request("session/load", load)
         assert _costs(loaded) == live  # replayed as it was sent
-        _, third = await again.request("session/prompt", _prompt(session_id, "three"))
+        _, third = await again.request("session/prompt", prompt_params(session_id, "three"))
     finally:
         assert await again.close() == 0
     # A response of a model with no known price: the total is unknown, so no cost is said.

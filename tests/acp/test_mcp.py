@@ -6,9 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess, Message
-from tests.mcp.test_servers import SAMPLE, process_gone
+from tests.mcp.support import SAMPLE, process_gone
 
 
 def _stdio(name: str) -> dict[str, object]:
@@ -22,7 +22,7 @@ def _call(call_id: str, name: str, **arguments: object) -> dict[str, object]:
 async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    model = _script(
+    model = script_spec(
         tmp_path,
         {
             "toolCalls": [
@@ -55,17 +55,17 @@ async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) ->
         )
         session_id = reply["result"]["sessionId"]
         reply, notes = await agent.request(
-            "session/prompt", _prompt(session_id, "use the tools"), allow_always
+            "session/prompt", prompt_params(session_id, "use the tools"), allow_always
         )
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
-    calls = {u["toolCallId"]: u for u in _updates(notes, "tool_call")}
+    calls = {u["toolCallId"]: u for u in updates_of(notes, "tool_call")}
     assert (calls["add"]["title"], calls["add"]["kind"]) == ("Add numbers (sample)", "read")
     assert calls["add"]["rawInput"] == {"a": 2, "b": 3}
     assert calls["note1"]["kind"] == "fetch"
     assert calls["fail"]["kind"] == "other"
-    done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+    done = {u["toolCallId"]: u for u in updates_of(notes, "tool_call_update")}
     assert done["add"]["status"] == "completed"
     assert done["add"]["content"][0]["content"]["text"] == "5"
     assert done["fail"]["status"] == "failed"
@@ -75,7 +75,7 @@ async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) ->
     assert asked[0]["toolCall"]["title"] == "write_note (sample)"
     assert (workspace / "notes.txt").read_text() == "first\nsecond\n"
     # A server that failed to start is a notice naming it; the session went on.
-    text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+    text = "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
     assert "MCP server broken failed to start" in text
     # The servers stopped with the session.
     assert process_gone(int(done["pid"]["content"][0]["content"]["text"]))
@@ -89,7 +89,7 @@ async def test_project_servers_start_once_approved_until_they_change(tmp_path: P
     (workspace / ".mcp.json").write_text(
         json.dumps({"mcpServers": {"proj": {"command": sys.executable, "args": ["srv.py"]}}})
     )
-    model = _script(
+    model = script_spec(
         tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
     )
     home = tmp_path / "home"
@@ -109,9 +109,9 @@ async def test_project_servers_start_once_approved_until_they_change(tmp_path: P
             reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
             session_id = reply["result"]["sessionId"]
             reply, notes = await agent.request(
-                "session/prompt", _prompt(session_id, "add"), approve
+                "session/prompt", prompt_params(session_id, "add"), approve
             )
-            [done] = _updates(notes, "tool_call_update")
+            [done] = updates_of(notes, "tool_call_update")
             assert done["status"] == "completed", done
             assert done["content"][0]["content"]["text"] == "2"
         finally:
@@ -138,7 +138,7 @@ async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
     local.write_text(json.dumps({"enableAllProjectMcpServers": True}))
     home = tmp_path / "home"
     TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
-    model = _script(
+    model = script_spec(
         tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
     )
     asked: list[Message] = []
@@ -158,11 +158,13 @@ async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
             await agent.initialize()
             reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
             session_id = reply["result"]["sessionId"]
-            reply, notes = await agent.request("session/prompt", _prompt(session_id, "add"), refuse)
+            reply, notes = await agent.request(
+                "session/prompt", prompt_params(session_id, "add"), refuse
+            )
         finally:
             assert await agent.close() == 0
-        text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
-        [done] = _updates(notes, "tool_call_update")
+        text = "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
+        [done] = updates_of(notes, "tool_call_update")
         if not disabled:
             assert asked == []  # the settings approved them: nobody was asked
             assert done["status"] == "completed" and done["content"][0]["content"]["text"] == "2"

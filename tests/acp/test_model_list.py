@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.acp.test_protocol import _prompt, _updates
+from tests.acp.support import prompt_params, updates_of
 from tests.acp.wire import AgentProcess
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 from tests.polling import eventually
@@ -51,7 +51,7 @@ async def test_the_endpoints_models_join_the_menu_when_they_come(tmp_path: Path)
             # session sends the provider nothing.
             assert _models(reply["result"]["configOptions"]) == ["openai:llama-4"]
             assert server.requests == []
-            reply, _ = await agent.request("session/prompt", _prompt(session_id, "hi"))
+            reply, _ = await agent.request("session/prompt", prompt_params(session_id, "hi"))
             assert reply["result"]["stopReason"] == "end_turn"
             update = await agent.read()
             while update["params"]["update"]["sessionUpdate"] != "config_option_update":
@@ -94,7 +94,7 @@ async def test_an_endpoint_without_a_list_leaves_the_known_models_and_warns(
             new = {"cwd": str(workspace), "mcpServers": []}
             reply, _ = await agent.request("session/new", new)
             session_id = reply["result"]["sessionId"]
-            await agent.request("session/prompt", _prompt(session_id, "hi"))
+            await agent.request("session/prompt", prompt_params(session_id, "hi"))
             await eventually(lambda: "no model list from" in agent.stderr, "the warning on stderr")
             # Still one choice, and nothing more was said about the menu.
             reply, _ = await agent.request("session/new", new)
@@ -103,4 +103,4 @@ async def test_an_endpoint_without_a_list_leaves_the_known_models_and_warns(
             assert await agent.close() == 0
         assert [r.path for r in server.requests] == ["/v1/chat/completions", "/v1/models"]
     assert "offering the known models only" in agent.stderr
-    assert not _updates(agent.received, "config_option_update")
+    assert not updates_of(agent.received, "config_option_update")

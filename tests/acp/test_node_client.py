@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from tests.acp.wire import tether_command
-from tests.mcp.test_servers import PNG, SAMPLE
+from tests.mcp.support import PNG, SAMPLE
 from tests.npm import npm_package
 
 NODE_DIR = Path(__file__).parent / "node"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess
 
 TODOS = [
@@ -17,7 +17,7 @@ TODOS = [
 
 
 async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> None:
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "t1", "name": "todo", "arguments": {"todos": TODOS}}]},
         {"text": "planned"},
@@ -29,14 +29,14 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
         session_id = reply["result"]["sessionId"]
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "plan it"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "plan it"))
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
     kinds = [n["params"]["update"]["sessionUpdate"] for n in notes]
     # The plan follows the todo call's own card.
     assert kinds.index("plan") == kinds.index("tool_call_update") + 1
-    [plan] = _updates(notes, "plan")
+    [plan] = updates_of(notes, "plan")
     assert plan["entries"] == [
         {"content": "Read the code", "status": "completed", "priority": "medium"},
         {"content": "Fix the bug", "status": "in_progress", "priority": "high"},
@@ -49,7 +49,7 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
             "_meta": {"tether": {"status": "cancelled"}},
         },
     ]
-    [done] = _updates(notes, "tool_call_update")
+    [done] = updates_of(notes, "tool_call_update")
     assert done["_meta"]["tether"]["view"]["content"].splitlines() == [
         "[x] Read the code",
         "[~] Fix the bug (high)",
@@ -67,7 +67,7 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
         )
     finally:
         assert await again.close() == 0
-    assert _updates(loaded, "plan") == [plan]
+    assert updates_of(loaded, "plan") == [plan]
 
 
 async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
     (workspace / ".tether" / "commands" / "review.md").write_text(
         "---\ndescription: Review one file\nargument-hint: PATH\n---\nReview $ARGUMENTS now.\n"
     )
-    model = _script(tmp_path, {"text": "reviewed"}, {"text": "second"})
+    model = script_spec(tmp_path, {"text": "reviewed"}, {"text": "second"})
     agent = await AgentProcess.start(home, "--model", model)
     await agent.initialize()
     try:
@@ -108,16 +108,20 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         assert commands["mode"]["input"] == {"hint": "ask | accept-edits | auto | plan"}
         assert "input" not in commands["standup"]
 
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/mode auto"))
+        reply, notes = await agent.request(
+            "session/prompt", prompt_params(session_id, "/mode auto")
+        )
         assert reply["result"] == {"stopReason": "end_turn"}
-        assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["auto"]
-        assert not _updates(notes, "agent_message_chunk")  # the model was not asked
+        assert [u["currentModeId"] for u in updates_of(notes, "current_mode_update")] == ["auto"]
+        assert not updates_of(notes, "agent_message_chunk")  # the model was not asked
 
-        reply, _ = await agent.request("session/prompt", _prompt(session_id, "/mode yolo"))
+        reply, _ = await agent.request("session/prompt", prompt_params(session_id, "/mode yolo"))
         assert reply["error"]["message"].startswith("Usage: /mode ask | accept-edits | auto | plan")
 
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "/review a.py"))
-        text = "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+        reply, notes = await agent.request(
+            "session/prompt", prompt_params(session_id, "/review a.py")
+        )
+        text = "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
         assert text == "reviewed"
     finally:
         assert await agent.close() == 0
@@ -138,7 +142,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         )
     finally:
         assert await again.close() == 0
-    assert [u["content"]["text"] for u in _updates(loaded, "user_message_chunk")] == [
+    assert [u["content"]["text"] for u in updates_of(loaded, "user_message_chunk")] == [
         "/review a.py"
     ]
 
@@ -146,7 +150,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
 async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path: Path) -> None:
     plan = "1. Change a.py.\n2. Run the tests."
     edit = {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
-    model = _script(
+    model = script_spec(
         tmp_path,
         {
             "toolCalls": [
@@ -178,7 +182,7 @@ async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path
         )
         assert "error" not in reply
         reply, notes = await agent.request(
-            "session/prompt", _prompt(session_id, "make x 2"), approve
+            "session/prompt", prompt_params(session_id, "make x 2"), approve
         )
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
@@ -194,8 +198,10 @@ async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path
         ("reject_once", "No, keep planning"),
     ]
     # The client's mode menu follows the session out of plan mode.
-    assert [u["currentModeId"] for u in _updates(notes, "current_mode_update")] == ["accept-edits"]
-    finals = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update") if "status" in u}
+    assert [u["currentModeId"] for u in updates_of(notes, "current_mode_update")] == [
+        "accept-edits"
+    ]
+    finals = {u["toolCallId"]: u for u in updates_of(notes, "tool_call_update") if "status" in u}
     assert finals["e1"]["status"] == "failed"
     assert finals["e2"]["status"] == "completed"
     assert (workspace / "a.py").read_text() == "x = 2\n"

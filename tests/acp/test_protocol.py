@@ -7,86 +7,54 @@ import base64
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from acp import RequestError
 
+from tests.acp.support import (
+    error_of,
+    opened_session,
+    prompt_params,
+    script_spec,
+    started_agent,
+    updates_of,
+)
 from tests.acp.wire import AgentProcess, Message, tether_command
 from tether.acp.errors import is_session_locked
 
 PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d49484452")).decode()
 
 
-def _script(tmp: Path, *turns: dict[str, Any]) -> str:
-    path = tmp / "script.json"
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
-
-
-async def _agent(tmp: Path, model: str, mode: str = "ask") -> AgentProcess:
-    agent = await AgentProcess.start(tmp / "home", "--model", model, "--mode", mode)
-    await agent.initialize()
-    return agent
-
-
-async def _new(agent: AgentProcess, cwd: Path, **extra: Any) -> str:
-    cwd.mkdir(exist_ok=True)
-    reply, _ = await agent.request("session/new", {"cwd": str(cwd), "mcpServers": [], **extra})
-    # The session's commands come right after the answer that makes it known.
-    advert = await agent.read()
-    assert advert["params"]["update"]["sessionUpdate"] == "available_commands_update", advert
-    return str(reply["result"]["sessionId"])
-
-
-def _prompt(session_id: str, text: str) -> Message:
-    return {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}
-
-
-def _error(reply: Message) -> Message:
-    assert "error" in reply, reply
-    error: Message = reply["error"]
-    return error
-
-
-def _updates(notes: list[Message], kind: str) -> list[Message]:
-    return [
-        n["params"]["update"]
-        for n in notes
-        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
-    ]
-
-
 async def test_bad_lines_get_json_rpc_errors_and_the_agent_keeps_serving(tmp_path: Path) -> None:
-    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         await agent.write_raw(b"this is not json\n")
-        assert _error(await agent.read())["code"] == -32700
+        assert error_of(await agent.read())["code"] == -32700
         await agent.write_raw(b'{"jsonrpc": "2.0", "id": 1, "method": \n')  # cut short
-        assert _error(await agent.read())["code"] == -32700
+        assert error_of(await agent.read())["code"] == -32700
         await agent.write_raw(b"\xff\xfe\x00garbage\n")
-        assert _error(await agent.read())["code"] == -32700
+        assert error_of(await agent.read())["code"] == -32700
         await agent.write_raw(b"[1, 2, 3]\n")
         batch = await agent.read()
-        assert (batch["id"], _error(batch)["code"]) == (None, -32600)
+        assert (batch["id"], error_of(batch)["code"]) == (None, -32600)
         await agent.write_raw(b'{"jsonrpc": "2.0", "id": 5, "method": 42}\n')
         bad_method = await agent.read()
-        assert (bad_method["id"], _error(bad_method)["code"]) == (5, -32600)
+        assert (bad_method["id"], error_of(bad_method)["code"]) == (5, -32600)
         await agent.write_raw(b"\n   \n")  # blank lines are not messages
         await agent.notify("no/such/notification", {})  # notifications get no answer
 
         reply, _ = await agent.request("no/such/method", {})
-        assert _error(reply)["code"] == -32601
+        assert error_of(reply)["code"] == -32601
         reply, _ = await agent.request("session/new", {"cwd": 42})
-        assert _error(reply)["code"] == -32602
+        assert error_of(reply)["code"] == -32602
         reply, _ = await agent.request("session/new", {"cwd": "relative/dir", "mcpServers": []})
-        assert _error(reply) == {
+        assert error_of(reply) == {
             "code": -32602,
             "message": "cwd must be an absolute path: relative/dir",
             "data": {"cwd": "relative/dir"},
         }
         missing = tmp_path / "missing"
         reply, _ = await agent.request("session/new", {"cwd": str(missing), "mcpServers": []})
-        assert _error(reply)["message"] == f"cwd is not a directory: {missing}"
+        assert error_of(reply)["message"] == f"cwd is not a directory: {missing}"
 
         result = await agent.initialize()
         assert result["protocolVersion"] == 1
@@ -98,13 +66,13 @@ async def test_bad_lines_get_json_rpc_errors_and_the_agent_keeps_serving(tmp_pat
 
 
 async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path: Path) -> None:
-    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         for line in (b"[" * 1000, b'{"a":' * 100_000, b"[" * 2_000_000):
             await agent.write_raw(line + b"\n")
             reply = await agent.read()
-            assert (reply["id"], _error(reply)["code"]) == (None, -32700)
-            assert "nested too deeply" in _error(reply)["data"]["details"]
+            assert (reply["id"], error_of(reply)["code"]) == (None, -32700)
+            assert "nested too deeply" in error_of(reply)["data"]["details"]
         # Decodable but deep: nested values inside a request's params.
         for depth in (200, 900):
             params = "[" * depth + "]" * depth
@@ -113,7 +81,7 @@ async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path:
             )
             reply = await agent.read()
             assert reply["id"] == depth
-            assert _error(reply)["code"] in (-32600, -32602, -32700)
+            assert error_of(reply)["code"] in (-32600, -32602, -32700)
         result = await agent.initialize()
         assert result["protocolVersion"] == 1
     finally:
@@ -122,26 +90,26 @@ async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path:
 
 
 async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_path: Path) -> None:
-    agent = await _agent(tmp_path, _script(tmp_path, {"text": "ok"}))
+    agent = await started_agent(tmp_path, script_spec(tmp_path, {"text": "ok"}))
     try:
-        reply, _ = await agent.request("session/prompt", _prompt("nope", "hi"))
-        error = _error(reply)
+        reply, _ = await agent.request("session/prompt", prompt_params("nope", "hi"))
+        error = error_of(reply)
         assert error["code"] == -32002
         assert error["message"].startswith("Session not open: nope")
         reply, _ = await agent.request(
             "session/load", {"sessionId": "nope", "cwd": str(tmp_path), "mcpServers": []}
         )
-        assert _error(reply) == {
+        assert error_of(reply) == {
             "code": -32002,
             "message": "Session not found: nope",
             "data": {"sessionId": "nope"},
         }
 
-        session_id = await _new(agent, tmp_path / "ws")
+        session_id = await opened_session(agent, tmp_path / "ws")
         reply, _ = await agent.request(
             "session/set_mode", {"sessionId": session_id, "modeId": "yolo"}
         )
-        error = _error(reply)
+        error = error_of(reply)
         assert error["code"] == -32602
         assert error["message"] == "Unknown mode 'yolo': use one of ask, accept-edits, auto, plan"
         reply, _ = await agent.request(
@@ -153,35 +121,35 @@ async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_pat
         reply, _ = await agent.request(
             "session/prompt", {"sessionId": session_id, "prompt": [audio]}
         )
-        assert _error(reply)["message"] == "Prompt block 0: audio prompts are not supported"
+        assert error_of(reply)["message"] == "Prompt block 0: audio prompts are not supported"
         reply, _ = await agent.request("session/prompt", {"sessionId": session_id, "prompt": []})
-        assert _error(reply)["message"] == "The prompt is empty"
+        assert error_of(reply)["message"] == "The prompt is empty"
 
         # Nothing was lost: the session still answers.
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "hello"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "hello"))
         assert reply["result"] == {"stopReason": "end_turn"}
-        assert [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")] == ["ok"]
+        assert [u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")] == ["ok"]
     finally:
         assert await agent.close() == 0
 
 
 async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path: Path) -> None:
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 30"}}]},
         {"text": "after"},
     )
-    agent = await _agent(tmp_path, model, mode="auto")
+    agent = await started_agent(tmp_path, model, mode="auto")
     try:
-        session_id = await _new(agent, tmp_path / "ws")
-        first = await agent.start_request("session/prompt", _prompt(session_id, "wait"))
+        session_id = await opened_session(agent, tmp_path / "ws")
+        first = await agent.start_request("session/prompt", prompt_params(session_id, "wait"))
         started = await agent.read()
         assert started["params"]["update"]["sessionUpdate"] == "session_info_update"
         started = await agent.read()
         assert started["params"]["update"]["sessionUpdate"] == "tool_call"
 
-        busy, _ = await agent.request("session/prompt", _prompt(session_id, "again"))
-        error = _error(busy)
+        busy, _ = await agent.request("session/prompt", prompt_params(session_id, "again"))
+        error = error_of(busy)
         assert error["code"] == -32600
         assert error["message"] == f"Session {session_id} is already running a prompt"
 
@@ -189,32 +157,34 @@ async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path:
         # `sleep 30` would end by itself later than this: the cancel stopped it.
         reply, notes = await asyncio.wait_for(agent.response(first), 15)
         assert reply["result"] == {"stopReason": "cancelled"}
-        [final] = _updates(notes, "tool_call_update")
+        [final] = updates_of(notes, "tool_call_update")
         # A cancelled command failed; it stays a terminal card, stopped by the signal it was sent.
         assert final["status"] == "failed"
         view = final["_meta"]["tether"]["view"]
         assert view == {"card": "terminal", "title": "sleep 30", "output": "", "signal": "SIGTERM"}
 
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "go on"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "go on"))
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
 
 
 async def test_a_model_failure_is_an_error_and_the_session_goes_on(tmp_path: Path) -> None:
-    model = _script(tmp_path, {"text": "partial", "error": "upstream overloaded"}, {"text": "back"})
-    agent = await _agent(tmp_path, model)
+    model = script_spec(
+        tmp_path, {"text": "partial", "error": "upstream overloaded"}, {"text": "back"}
+    )
+    agent = await started_agent(tmp_path, model)
     try:
-        session_id = await _new(agent, tmp_path / "ws")
-        reply, _ = await agent.request("session/prompt", _prompt(session_id, "try"))
-        assert _error(reply) == {
+        session_id = await opened_session(agent, tmp_path / "ws")
+        reply, _ = await agent.request("session/prompt", prompt_params(session_id, "try"))
+        assert error_of(reply) == {
             "code": -32603,
             "message": "The model failed: upstream overloaded",
             "data": {"sessionId": session_id, "details": "upstream overloaded"},
         }
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "again"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "again"))
         assert reply["result"] == {"stopReason": "end_turn"}
-        assert [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")] == ["back"]
+        assert [u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")] == ["back"]
     finally:
         assert await agent.close() == 0
     log = (tmp_path / "home" / "sessions" / f"{session_id}.jsonl").read_text()
@@ -223,12 +193,12 @@ async def test_a_model_failure_is_an_error_and_the_session_goes_on(tmp_path: Pat
 
 async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path) -> None:
     command = {"command": "echo hi > out.txt"}
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": command}]},
         {"text": "done"},
     )
-    agent = await _agent(tmp_path, model)
+    agent = await started_agent(tmp_path, model)
     asked: list[Message] = []
 
     def cancel(message: Message) -> Message:
@@ -236,8 +206,8 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
         return {"outcome": {"outcome": "cancelled"}}
 
     try:
-        session_id = await _new(agent, tmp_path / "ws")
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "x"), cancel)
+        session_id = await opened_session(agent, tmp_path / "ws")
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "x"), cancel)
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
@@ -297,15 +267,15 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
     # The request came after the tool call it is about.
     kinds = [m.get("method") or "answer" for m in agent.received]
     assert kinds.index("session/request_permission") > kinds.index("session/update")
-    [final] = _updates(notes, "tool_call_update")
+    [final] = updates_of(notes, "tool_call_update")
     assert final["status"] == "failed"
     assert "was rejected" in final["content"][0]["content"]["text"]
     assert not (tmp_path / "ws" / "out.txt").exists()
 
 
 async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> None:
-    model = _script(tmp_path, {"text": "seen"})
-    agent = await _agent(tmp_path, model)
+    model = script_spec(tmp_path, {"text": "seen"})
+    agent = await started_agent(tmp_path, model)
     prompt = [
         {"type": "text", "text": "look at these"},
         {"type": "image", "data": PNG, "mimeType": "image/png"},
@@ -316,16 +286,16 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
         },
     ]
     try:
-        session_id = await _new(agent, tmp_path / "ws")
+        session_id = await opened_session(agent, tmp_path / "ws")
         reply, notes = await agent.request(
             "session/prompt", {"sessionId": session_id, "prompt": prompt}
         )
         assert reply["result"] == {"stopReason": "end_turn"}
-        assert not _updates(notes, "user_message_chunk")  # a live client has its own prompt
+        assert not updates_of(notes, "user_message_chunk")  # a live client has its own prompt
     finally:
         assert await agent.close() == 0
 
-    again = await _agent(tmp_path, model)
+    again = await started_agent(tmp_path, model)
     try:
         reply, notes = await again.request(
             "session/load",
@@ -335,8 +305,8 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
     finally:
         assert await again.close() == 0
     # The blocks as the person sent them, not the text the model saw.
-    assert [u["content"] for u in _updates(notes, "user_message_chunk")] == prompt
-    assert _updates(notes, "session_info_update") == [
+    assert [u["content"] for u in updates_of(notes, "user_message_chunk")] == prompt
+    assert updates_of(notes, "session_info_update") == [
         {"sessionUpdate": "session_info_update", "title": "look at these"},
         {
             "sessionUpdate": "session_info_update",
@@ -346,12 +316,12 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
 
 
 async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path: Path) -> None:
-    model = _script(tmp_path)
-    agent = await _agent(tmp_path, model)
+    model = script_spec(tmp_path)
+    agent = await started_agent(tmp_path, model)
     try:
-        first = await _new(agent, tmp_path / "one")
-        await agent.request("session/prompt", _prompt(first, "first title"))
-        second = await _new(agent, tmp_path / "two")
+        first = await opened_session(agent, tmp_path / "one")
+        await agent.request("session/prompt", prompt_params(first, "first title"))
+        second = await opened_session(agent, tmp_path / "two")
         reply, _ = await agent.request("session/list", {})
         listed = reply["result"]["sessions"]
         assert [s["sessionId"] for s in listed] == [second, first]
@@ -362,16 +332,16 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
         reply, _ = await agent.request("session/list", {"cwd": str(tmp_path / "two")})
         assert [s["sessionId"] for s in reply["result"]["sessions"]] == [second]
         reply, _ = await agent.request("session/list", {"cursor": "nonsense"})
-        assert _error(reply)["code"] == -32602
+        assert error_of(reply)["code"] == -32602
 
         # Another process cannot take a session this one holds.
-        other = await _agent(tmp_path, model)
+        other = await started_agent(tmp_path, model)
         try:
             reply, _ = await other.request(
                 "session/load",
                 {"sessionId": first, "cwd": str(tmp_path / "one"), "mcpServers": []},
             )
-            error = _error(reply)
+            error = error_of(reply)
             assert error["code"] == -32603
             assert first in error["message"]
             assert "already open" in error["message"]
@@ -384,21 +354,21 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
 
 
 async def test_malformed_cursors_and_paths_are_invalid_params(tmp_path: Path) -> None:
-    agent = await _agent(tmp_path, _script(tmp_path))
+    agent = await started_agent(tmp_path, script_spec(tmp_path))
     try:
         for cursor in ("²", "١٢", "9" * 5000, "-1", "", " 1"):
             reply, _ = await agent.request("session/list", {"cursor": cursor})
-            assert _error(reply)["code"] == -32602, cursor
+            assert error_of(reply)["code"] == -32602, cursor
         nul = str(tmp_path) + "\x00x"
         reply, _ = await agent.request("session/list", {"cwd": nul})
-        assert _error(reply)["code"] == -32602
+        assert error_of(reply)["code"] == -32602
         for method in ("session/new", "session/load"):
             params = {"cwd": nul, "sessionId": "abc", "mcpServers": []}
             reply, _ = await agent.request(method, params)
-            assert _error(reply)["code"] == -32602, method
+            assert error_of(reply)["code"] == -32602, method
             params = {"cwd": str(tmp_path), "sessionId": "abc", "mcpServers": []}
             reply, _ = await agent.request(method, {**params, "additionalDirectories": [nul]})
-            assert _error(reply)["code"] == -32602, method
+            assert error_of(reply)["code"] == -32602, method
         reply, _ = await agent.request("session/list", {"cursor": "0"})
         assert reply["result"]["sessions"] == []
     finally:
@@ -407,21 +377,21 @@ async def test_malformed_cursors_and_paths_are_invalid_params(tmp_path: Path) ->
 
 async def test_set_mode_applies_to_the_next_decision(tmp_path: Path) -> None:
     write = {"path": "a.txt", "content": "x\n"}
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "write", "arguments": write}]},
         {"text": "written"},
     )
-    agent = await _agent(tmp_path, model)  # starts in ask
+    agent = await started_agent(tmp_path, model)  # starts in ask
     try:
-        session_id = await _new(agent, tmp_path / "ws")
+        session_id = await opened_session(agent, tmp_path / "ws")
         reply, _ = await agent.request(
             "session/set_mode", {"sessionId": session_id, "modeId": "accept-edits"}
         )
         assert reply["result"] == {}
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "write"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "write"))
         assert reply["result"] == {"stopReason": "end_turn"}  # no permission request came
-        [final] = _updates(notes, "tool_call_update")
+        [final] = updates_of(notes, "tool_call_update")
         assert final["status"] == "completed"
     finally:
         assert await agent.close() == 0
@@ -429,7 +399,7 @@ async def test_set_mode_applies_to_the_next_decision(tmp_path: Path) -> None:
 
 
 async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path) -> None:
-    model = _script(
+    model = script_spec(
         tmp_path,
         {
             "toolCalls": [
@@ -437,9 +407,9 @@ async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path)
             ]
         },
     )
-    agent = await _agent(tmp_path, model, mode="auto")
-    session_id = await _new(agent, tmp_path / "ws")
-    await agent.start_request("session/prompt", _prompt(session_id, "wait"))
+    agent = await started_agent(tmp_path, model, mode="auto")
+    session_id = await opened_session(agent, tmp_path / "ws")
+    await agent.start_request("session/prompt", prompt_params(session_id, "wait"))
     for _ in range(100):  # until the command's first output: it is running
         update = (await agent.read()).get("params", {}).get("update", {})
         if update.get("status") == "in_progress" and "started" in json.dumps(update):
@@ -469,7 +439,7 @@ async def test_files_and_dev_null_work_as_stdin_and_stdout(tmp_path: Path) -> No
     )
     out = tmp_path / "out.jsonl"
     env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
-    command = [*tether_command(), "acp", "--model", _script(tmp_path)]
+    command = [*tether_command(), "acp", "--model", script_spec(tmp_path)]
     with requests.open("rb") as stdin, out.open("wb") as stdout:
         process = await asyncio.create_subprocess_exec(
             *command, stdin=stdin, stdout=stdout, stderr=asyncio.subprocess.DEVNULL, env=env
@@ -489,7 +459,7 @@ async def test_files_and_dev_null_work_as_stdin_and_stdout(tmp_path: Path) -> No
 
 
 async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Path) -> None:
-    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         # Valid JSON whose string escapes half a surrogate pair, which UTF-8 cannot carry.
         await agent.write_raw(
@@ -498,7 +468,7 @@ async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Pat
         )
         reply = await agent.read()
         assert reply["id"] == 7
-        assert _error(reply)["message"].startswith("Session not open: a\ud800")
+        assert error_of(reply)["message"].startswith("Session not open: a\ud800")
         reply, _ = await agent.request("session/list", {})
         assert reply["result"] == {"sessions": []}
     finally:
@@ -507,14 +477,14 @@ async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Pat
 
 async def test_a_loaded_session_asks_under_its_own_id(tmp_path: Path) -> None:
     write = {"path": "notes.md", "content": "kept\n"}
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "w1", "name": "write", "arguments": write}]},
         {"text": "done"},
     )
-    first = await _agent(tmp_path, model)
+    first = await started_agent(tmp_path, model)
     try:
-        session_id = await _new(first, tmp_path / "ws")
+        session_id = await opened_session(first, tmp_path / "ws")
     finally:
         assert await first.close() == 0
     asked: list[Message] = []
@@ -523,12 +493,12 @@ async def test_a_loaded_session_asks_under_its_own_id(tmp_path: Path) -> None:
         asked.append(message)
         return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
 
-    again = await _agent(tmp_path, model)
+    again = await started_agent(tmp_path, model)
     try:
         params = {"sessionId": session_id, "cwd": str(tmp_path / "ws"), "mcpServers": []}
         reply, _ = await again.request("session/load", params)
         assert "result" in reply, reply
-        reply, _ = await again.request("session/prompt", _prompt(session_id, "x"), allow)
+        reply, _ = await again.request("session/prompt", prompt_params(session_id, "x"), allow)
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await again.close() == 0

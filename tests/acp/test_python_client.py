@@ -22,7 +22,7 @@ from acp.schema import (
 )
 
 from tests.acp.wire import tether_command
-from tests.mcp.test_servers import SAMPLE
+from tests.mcp.support import SAMPLE
 
 
 class Recorder:

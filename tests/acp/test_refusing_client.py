@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess, Message
 
 
@@ -13,7 +13,7 @@ async def test_a_client_that_answers_permission_requests_with_an_error(tmp_path:
     ws = tmp_path / "ws"
     ws.mkdir()
     bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
-    model = _script(tmp_path, {"toolCalls": [bash]}, {"text": "done"})
+    model = script_spec(tmp_path, {"toolCalls": [bash]}, {"text": "done"})
     agent = await AgentProcess.start(
         tmp_path / "home", "--model", model, "--mode", "ask", "--sandbox", "off"
     )
@@ -22,7 +22,7 @@ async def test_a_client_that_answers_permission_requests_with_an_error(tmp_path:
         await agent.initialize()
         reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
         prompt = await agent.start_request(
-            "session/prompt", _prompt(reply["result"]["sessionId"], "go")
+            "session/prompt", prompt_params(reply["result"]["sessionId"], "go")
         )
         while True:
             message = await agent.read()
@@ -37,7 +37,7 @@ async def test_a_client_that_answers_permission_requests_with_an_error(tmp_path:
     finally:
         assert await agent.close() == 0
     assert not (ws / "ran").exists()
-    [done] = [u for u in _updates(notes, "tool_call_update") if u["status"] == "failed"]
+    [done] = [u for u in updates_of(notes, "tool_call_update") if u["status"] == "failed"]
     said = done["content"][0]["content"]["text"]
     assert "the client could not be asked (Method not found [-32601]), so it was refused" in said
     assert "Traceback" not in agent.stderr

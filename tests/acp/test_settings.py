@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess, Message
 
 PROJECT = {
@@ -24,7 +24,7 @@ def _answer(option: str, asked: list[Message]) -> object:
 
 
 def _text(notes: list[Message]) -> str:
-    return "".join(u["content"]["text"] for u in _updates(notes, "agent_message_chunk"))
+    return "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
 
 
 async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
     (ws / "secret.txt").write_text("the secret\n")
     bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
     read = {"id": "c2", "name": "read", "arguments": {"path": "secret.txt"}}
-    model = _script(tmp_path, {"toolCalls": [bash]}, {"toolCalls": [read]}, {"text": "done"})
+    model = script_spec(tmp_path, {"toolCalls": [bash]}, {"toolCalls": [read]}, {"text": "done"})
     home = tmp_path / "home"
     agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
     try:
@@ -45,7 +45,7 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         assert reply["result"]["modes"]["currentModeId"] == "ask"
         asked: list[Message] = []
         reply, notes = await agent.request(
-            "session/prompt", _prompt(first, "go"), _answer("reject_once", asked)
+            "session/prompt", prompt_params(first, "go"), _answer("reject_once", asked)
         )
         assert reply["result"] == {"stopReason": "end_turn"}
         # Posted after the answer that made the session known.
@@ -63,7 +63,7 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         assert command["toolCall"]["toolCallId"] == "c1"  # bash(*) did not apply
         assert not (ws / "ran").exists()
         assert "is not trusted, so only its deny and ask rules apply" in _text(notes)
-        done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+        done = {u["toolCallId"]: u for u in updates_of(notes, "tool_call_update")}
         denial = done["c2"]["content"][0]["content"]["text"]
         assert "denied by the deny rule read(secret.txt)" in denial  # deny applies untrusted
         # A second session asks again; trusted now, its rules and mode apply at once.
@@ -71,11 +71,11 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
         second = reply["result"]["sessionId"]
         asked.clear()
         reply, notes = await agent.request(
-            "session/prompt", _prompt(second, "go"), _answer("allow_always", asked)
+            "session/prompt", prompt_params(second, "go"), _answer("allow_always", asked)
         )
         assert [a["toolCall"]["toolCallId"] for a in asked] == ["workspace-trust"]
         assert (ws / "ran").exists()
-        modes = _updates(notes, "current_mode_update")
+        modes = updates_of(notes, "current_mode_update")
         assert modes and modes[0]["currentModeId"] == "auto"
         assert json.loads((home / "trusted.json").read_text())["workspaces"][str(ws)]
         await _listed_when_trusted(agent, ws)
@@ -91,7 +91,7 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
     (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
     bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
     # Each process plays the script from its start: the load's prompt runs `touch ran` again.
-    model = _script(tmp_path, {"toolCalls": [bash]}, {"text": "one"})
+    model = script_spec(tmp_path, {"toolCalls": [bash]}, {"text": "one"})
     home = tmp_path / "home"
     flags = ("--model", model, "--sandbox", "off")
     agent = await AgentProcess.start(home, *flags)
@@ -101,7 +101,7 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
         reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
         sid = reply["result"]["sessionId"]
         _, live = await agent.request(
-            "session/prompt", _prompt(sid, "go"), _answer("allow_once", asked)
+            "session/prompt", prompt_params(sid, "go"), _answer("allow_once", asked)
         )
     finally:
         assert await agent.close() == 0
@@ -122,7 +122,9 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
         params = {"sessionId": sid, "cwd": str(ws), "mcpServers": []}
         _, loaded = await agent.request("session/load", params)
         assert _trust_notices(loaded) == [notice]
-        await agent.request("session/prompt", _prompt(sid, "again"), _answer("reject_once", asked))
+        await agent.request(
+            "session/prompt", prompt_params(sid, "again"), _answer("reject_once", asked)
+        )
     finally:
         assert await agent.close() == 0
     assert asked == []
@@ -132,7 +134,7 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
 def _trust_notices(notes: list[Message]) -> list[Message]:
     return [
         u
-        for u in _updates(notes, "agent_message_chunk")
+        for u in updates_of(notes, "agent_message_chunk")
         if u.get("_meta", {}).get("tether", {}).get("notice", {}).get("kind") == "trust"
     ]
 
@@ -142,7 +144,7 @@ async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:
     reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
     third = reply["result"]["sessionId"]
     assert reply["result"]["modes"]["currentModeId"] == "auto"
-    reply, notes = await agent.request("session/prompt", _prompt(third, "/permissions"))
+    reply, notes = await agent.request("session/prompt", prompt_params(third, "/permissions"))
     listing = _text(notes)
     assert f"Workspace {ws}: trusted" in listing
     assert "Mode: auto (from project" in listing
@@ -163,7 +165,7 @@ async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> 
     ws = (tmp_path / "ws").resolve()
     (ws / ".tether").mkdir(parents=True)
     (ws / ".tether/settings.json").write_text('{"permissions": {"deny": "read(.env)"}}')
-    agent = await AgentProcess.start(tmp_path / "home", "--model", _script(tmp_path))
+    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         await agent.initialize()
         reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
@@ -185,7 +187,7 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
     )
     (ws / ".env.production").write_text("API_KEY=the-secret\n")
     read = {"id": "c1", "name": "read", "arguments": {"path": ".env.production"}}
-    model = _script(tmp_path, {"toolCalls": [read]}, {"text": "done"})
+    model = script_spec(tmp_path, {"toolCalls": [read]}, {"text": "done"})
     agent = await AgentProcess.start(tmp_path / "home", "--model", model, "--mode", "auto")
     try:
         await agent.initialize()
@@ -194,11 +196,11 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
         assert reply["result"]["modes"]["currentModeId"] == "auto"
         asked: list[Message] = []
         reply, notes = await agent.request(
-            "session/prompt", _prompt(session, "go"), _answer("reject_once", asked)
+            "session/prompt", prompt_params(session, "go"), _answer("reject_once", asked)
         )
         said = _text(notes)
         assert f"Claude Code settings {ws}/.claude/settings.json: read 1 allow rule, 1 deny" in said
-        done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+        done = {u["toolCallId"]: u for u in updates_of(notes, "tool_call_update")}
         denial = done["c1"]["content"][0]["content"]["text"]
         assert f"denied by the deny rule read(./.env*) in {ws}/.claude/settings.json" in denial
         assert "the-secret" not in json.dumps(notes)
@@ -208,7 +210,7 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
             ("deny", "Read(./.env*)", "claude")
         ]
         assert report["withheld"] == ["allow bash (.claude/settings.json)"]
-        reply, notes = await agent.request("session/prompt", _prompt(session, "/permissions"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session, "/permissions"))
         assert "Claude Code's files:" in _text(notes)
     finally:
         assert await agent.close() == 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.acp.test_protocol import _prompt, _script, _updates
+from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import AgentProcess
-from tests.skills.test_catalog import skill
+from tests.skills.support import skill
 
 
 async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
     broken = workspace / ".tether/skills/broken/SKILL.md"
     broken.parent.mkdir(parents=True)
     broken.write_text("---\nname: broken\n---\nNo description.\n")
-    model = _script(tmp_path, {"text": "never asked"})
+    model = script_spec(tmp_path, {"text": "never asked"})
     agent = await AgentProcess.start(home, "--model", model)
     await agent.initialize()
     try:
@@ -25,14 +25,14 @@ async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
             "session/new", {"cwd": str(workspace), "mcpServers": []}
         )
         session_id = reply["result"]["sessionId"]
-        reply, listed = await agent.request("session/prompt", _prompt(session_id, "/skills"))
+        reply, listed = await agent.request("session/prompt", prompt_params(session_id, "/skills"))
         assert reply["result"] == {"stopReason": "end_turn"}
     finally:
         assert await agent.close() == 0
     notes = opened + listed
-    [commands] = _updates(notes, "available_commands_update")
+    [commands] = updates_of(notes, "available_commands_update")
     assert "skills" in [c["name"] for c in commands["availableCommands"]]
-    said = [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")]
+    said = [u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")]
     assert said[0] == (
         f"Warning: skill left out: {broken}: no description (the front matter needs "
         "`description:`)\n"

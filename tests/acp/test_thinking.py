@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.acp.test_protocol import _prompt
+from tests.acp.support import prompt_params
 from tests.acp.wire import AgentProcess
 
 SCRIPT = {
@@ -44,13 +44,13 @@ async def test_thoughts_stream_as_thought_chunks_and_load_the_same(tmp_path: Pat
         thinking = options["thinking"]
         assert (thinking["category"], thinking["currentValue"]) == ("thought_level", "low")
         assert [o["value"] for o in thinking["options"]] == ["off", "low", "medium", "high"]
-        _, live = await agent.request("session/prompt", _prompt(session_id, "say hello"))
+        _, live = await agent.request("session/prompt", prompt_params(session_id, "say hello"))
 
         params = {"sessionId": session_id, "configId": "thinking", "value": "high"}
         reply, _ = await agent.request("session/set_config_option", params)
         chosen = {o["id"]: o["currentValue"] for o in reply["result"]["configOptions"]}
         assert chosen["thinking"] == "high"
-        _, more = await agent.request("session/prompt", _prompt(session_id, "again"))
+        _, more = await agent.request("session/prompt", prompt_params(session_id, "again"))
     finally:
         assert await agent.close() == 0
 

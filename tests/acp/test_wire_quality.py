@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.acp.test_protocol import _agent, _new, _prompt, _script, _updates
+from tests.acp.support import opened_session, prompt_params, script_spec, started_agent, updates_of
 from tests.acp.wire import Message
 
 WIRE_BUDGET = 1_000_000
@@ -13,16 +13,16 @@ WIRE_BUDGET = 1_000_000
 
 async def test_a_command_printing_100k_lines_stays_under_a_megabyte(tmp_path: Path) -> None:
     command = 'for i in $(seq 1 100000); do echo "line $i of the build log"; done'
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": command}}]},
         {"text": "done"},
     )
-    agent = await _agent(tmp_path, model, mode="auto")
+    agent = await started_agent(tmp_path, model, mode="auto")
     try:
-        session_id = await _new(agent, tmp_path / "ws")
+        session_id = await opened_session(agent, tmp_path / "ws")
         first = len(agent.received)
-        reply, notes = await agent.request("session/prompt", _prompt(session_id, "build"))
+        reply, notes = await agent.request("session/prompt", prompt_params(session_id, "build"))
         assert reply["result"] == {"stopReason": "end_turn"}
         sent = [
             size
@@ -32,7 +32,7 @@ async def test_a_command_printing_100k_lines_stays_under_a_megabyte(tmp_path: Pa
         total = sum(sent)
         print(f"session/update bytes for 100k lines: {total}")
         assert total <= WIRE_BUDGET, total
-        updates = _updates(notes, "tool_call_update")
+        updates = updates_of(notes, "tool_call_update")
         running = [u for u in updates if u["status"] == "in_progress"]
         final = updates[-1]
         assert final["status"] == "completed"
@@ -51,16 +51,16 @@ async def test_a_command_printing_100k_lines_stays_under_a_megabyte(tmp_path: Pa
 
 async def test_live_updates_come_at_most_four_a_second(tmp_path: Path) -> None:
     command = "for i in $(seq 1 12); do echo tick $i; sleep 0.1; done"
-    model = _script(
+    model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": command}}]},
         {"text": "done"},
     )
-    agent = await _agent(tmp_path, model, mode="auto")
+    agent = await started_agent(tmp_path, model, mode="auto")
     try:
-        session_id = await _new(agent, tmp_path / "ws")
-        _, notes = await agent.request("session/prompt", _prompt(session_id, "tick"))
-        running = [u for u in _updates(notes, "tool_call_update") if u["status"] == "in_progress"]
+        session_id = await opened_session(agent, tmp_path / "ws")
+        _, notes = await agent.request("session/prompt", prompt_params(session_id, "tick"))
+        running = [u for u in updates_of(notes, "tool_call_update") if u["status"] == "in_progress"]
         # 1.2 s of output: at most 4 updates a second, and at least one while it ran.
         assert 1 <= len(running) <= 6
         assert running[-1]["_meta"]["tether"]["view"]["output"].startswith("tick 1\n")
@@ -72,7 +72,7 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "a.py").write_text("x = 1\n")
-    model = _script(
+    model = script_spec(
         tmp_path,
         {
             "toolCalls": [
@@ -91,7 +91,7 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
         },
         {"text": "done"},
     )
-    agent = await _agent(tmp_path, model)
+    agent = await started_agent(tmp_path, model)
     asked: list[Message] = []
 
     def answer(request: Message) -> Message:
@@ -99,8 +99,8 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
         return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
 
     try:
-        session_id = await _new(agent, workspace)
-        _, notes = await agent.request("session/prompt", _prompt(session_id, "go"), answer)
+        session_id = await opened_session(agent, workspace)
+        _, notes = await agent.request("session/prompt", prompt_params(session_id, "go"), answer)
     finally:
         assert await agent.close() == 0
     by_id = {request["toolCall"]["toolCallId"]: request for request in asked}
@@ -122,13 +122,13 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
     assert bash["content"][0]["content"]["text"] == "```console\n$ exit 3\n```"
 
     # One title per call: the tool_call, the request and the result card agree.
-    titles = {u["toolCallId"]: u["title"] for u in _updates(notes, "tool_call")}
-    for update in _updates(notes, "tool_call_update"):
+    titles = {u["toolCallId"]: u["title"] for u in updates_of(notes, "tool_call")}
+    for update in updates_of(notes, "tool_call_update"):
         view = update["_meta"]["tether"]["view"]
         assert view.get("title") == titles[update["toolCallId"]]
     for request in asked:
         assert request["toolCall"]["title"] == titles[request["toolCall"]["toolCallId"]]
-    done = {u["toolCallId"]: u for u in _updates(notes, "tool_call_update")}
+    done = {u["toolCallId"]: u for u in updates_of(notes, "tool_call_update")}
     assert done["r"]["locations"] == [{"path": str(workspace / "a.py"), "line": 1}]
     assert done["e"]["locations"] == [{"path": str(workspace / "a.py"), "line": 1}]
     failed = done["b"]["content"][0]["content"]["text"]

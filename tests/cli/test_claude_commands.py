@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script, _sessions, tether
+from tests.cli.support import scripted_model, sessions_listed, tether
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -29,7 +29,7 @@ Summarize, focusing on $ARGUMENTS.
 
 
 def _log(home: Path) -> list[dict[str, Any]]:
-    [info] = _sessions(home)
+    [info] = sessions_listed(home)
     lines = (home / "sessions" / f"{info['id']}.jsonl").read_text().splitlines()
     return [json.loads(line) for line in lines]
 
@@ -46,7 +46,7 @@ def test_a_shell_line_is_refused_headless_in_ask_mode_and_the_prompt_says_so(
     home = tmp_path / "home"
     _command(ws, STATUS)
     (ws / "notes.md").write_text("Release on Friday.\n")
-    model = _script(tmp_path / "s.json", {"text": "summary"})
+    model = scripted_model(tmp_path / "s.json", {"text": "summary"})
     run = tether(home, "run", "/status tests", "--model", model, "--cwd", str(ws))
     assert run.returncode == 2, run.stderr  # a call was refused for want of someone to ask
     log = _log(home)
@@ -79,7 +79,7 @@ def test_a_shell_line_runs_in_auto_mode_and_its_output_is_the_prompts(
     home = tmp_path / "home"
     _command(ws, STATUS)
     (ws / "notes.md").write_text("n\n")
-    model = _script(tmp_path / "s.json", {"text": "summary"})
+    model = scripted_model(tmp_path / "s.json", {"text": "summary"})
     args = ("--model", model, "--cwd", str(ws), "--mode", "auto", "--sandbox", "off")
     run = tether(home, "run", "/status docs", *args)
     assert run.returncode == 0, run.stderr
@@ -98,7 +98,7 @@ def test_allowed_tools_pass_without_asking_only_in_a_trusted_workspace(
         "---\nallowed-tools: Bash(echo:*)\n---\nState: !`echo granted`\n",
         name="state",
     )
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     untrusted = tether(home, "run", "/state", "--model", model, "--cwd", str(ws))
     assert untrusted.returncode == 2, untrusted.stderr
     assert "`allowed-tools` is not applied: a project's command grants nothing until" in (
@@ -123,7 +123,7 @@ def test_a_model_of_another_provider_is_said_and_the_sessions_answers(
 ) -> None:
     home = tmp_path / "home"
     _command(ws, "---\nmodel: haiku\ndescription: Quick\n---\nBe quick.\n", name="quick")
-    model = _script(tmp_path / "s.json", {"text": "quick answer"})
+    model = scripted_model(tmp_path / "s.json", {"text": "quick answer"})
     run = tether(home, "run", "/quick", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     path = ws / ".claude" / "commands" / "quick.md"

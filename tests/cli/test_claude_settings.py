@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import piped, scripted_model, tether
 
 # A project's `.claude/settings.json` with comments and a trailing comma, as Claude Code reads.
 SETTINGS = """{
@@ -37,7 +37,7 @@ def reads(path: Path, *files: str) -> str:
     calls = [
         {"id": f"c{n}", "name": "read", "arguments": {"path": name}} for n, name in enumerate(files)
     ]
-    return _script(path, {"toolCalls": calls}, {"text": "done"})
+    return scripted_model(path, {"toolCalls": calls}, {"text": "done"})
 
 
 def test_deny_rules_of_claude_settings_stop_reads_in_auto_mode(tmp_path: Path, ws: Path) -> None:
@@ -116,7 +116,7 @@ def test_a_trusted_wildcard_rule_allows_what_claude_code_would(tmp_path: Path, w
 def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
     import sys
 
-    from tests.mcp.test_servers import SAMPLE
+    from tests.mcp.support import SAMPLE
 
     home = tmp_path / "home"
     server = {"command": "${SAMPLE_PYTHON:-" + sys.executable + "}", "args": [str(SAMPLE)]}
@@ -124,7 +124,7 @@ def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
     (ws / ".claude").mkdir()
     local = ws / ".claude/settings.local.json"
     local.write_text(json.dumps({"enabledMcpjsonServers": ["sample"]}))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "a", "name": "mcp__sample__add", "arguments": {"a": 4, "b": 5}}]},
         {"text": "done"},
@@ -165,7 +165,7 @@ def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> N
         json.dumps({"permissions": {"deny": ["Skill(deploy)", "Task(Explore)"]}})
     )
     task = {"description": "look", "prompt": "look around", "agent": "explore"}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -192,12 +192,10 @@ def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> N
 def test_the_interactive_terminal_says_each_claude_file_and_keeps_its_deny(
     tmp_path: Path, ws: Path
 ) -> None:
-    from tests.cli.test_interactive_plain import _piped
-
     home = tmp_path / "home"
     claude_project(ws)
     model = reads(tmp_path / "s.json", ".env.production")
-    done = _piped(home, "/mode auto\nread it\n", "--model", model, "--cwd", str(ws))
+    done = piped(home, "/mode auto\nread it\n", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     both = done.stdout + done.stderr
     assert f"tether: Claude Code settings {ws}/.claude/settings.json: read 1 allow rule" in both

@@ -9,50 +9,19 @@ import select
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO
+from tests.cli.support import TETHER, scripted_model, sessions_listed, tether
 from tether.cli.sessions import MIN_PREFIX, unique_prefix, unique_prefixes
-
-TETHER = REPO / ".venv" / "bin" / "tether"
-
-
-def tether(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `tether ARGS` with `TETHER_HOME=home`, stdin closed, a wide fixed terminal."""
-    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
-    env.pop("TETHER_MODEL", None)
-    return subprocess.run(
-        [str(TETHER), *args],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
-
-
-def _script(path: Path, *turns: dict[str, Any]) -> str:
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
-
-
-def _sessions(home: Path) -> list[dict[str, Any]]:
-    listed = tether(home, "sessions", "--json")
-    assert listed.returncode == 0, listed.stderr
-    rows: list[dict[str, Any]] = json.loads(listed.stdout)
-    return rows
 
 
 @pytest.mark.usefixtures("hello")
 def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "text": "Let me read it.",
@@ -67,7 +36,7 @@ def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: 
     assert "hello.py" in run.stdout and "lines 1–1 of 1" in run.stdout
     assert 'print("hello")' in run.stdout
     assert "It prints hello." in run.stdout
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert row["title"] == "What does hello.py do?"
     assert (row["cwd"], row["turns"]) == (str(ws), 1)
     assert f"tether show {row['id']}" in run.stderr
@@ -88,12 +57,12 @@ def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: 
 
 def test_run_continues_a_session(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     assert tether(home, "run", "one", "--model", model, "--cwd", str(ws)).returncode == 0
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     again = tether(home, "run", "two", "--model", model, "--continue", row["id"])
     assert again.returncode == 0, again.stderr
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert (row["turns"], row["title"]) == (2, "one")
 
 
@@ -101,7 +70,7 @@ def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
     tmp_path: Path, ws: Path
 ) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "touch made"}}]},
         {"text": "It was refused."},
@@ -119,7 +88,7 @@ def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
 
 def test_a_model_error_fails_the_run(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"error": "the API key was rejected"})
+    model = scripted_model(tmp_path / "s.json", {"error": "the API key was rejected"})
     run = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert run.returncode == 1
     assert "error: the API key was rejected" in run.stderr
@@ -140,7 +109,7 @@ def test_a_bad_model_spec_or_script_is_a_clear_error(tmp_path: Path, ws: Path) -
 def test_the_step_cap_is_a_non_zero_exit(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     turn = {"toolCalls": [{"id": "c", "name": "read", "arguments": {"path": "hello.py"}}]}
-    model = _script(tmp_path / "s.json", *[turn] * 60)
+    model = scripted_model(tmp_path / "s.json", *[turn] * 60)
     run = tether(home, "run", "loop", "--model", model, "--cwd", str(ws), "--mode", "auto")
     assert run.returncode == 2
     assert "step limit" in run.stderr
@@ -148,10 +117,10 @@ def test_the_step_cap_is_a_non_zero_exit(tmp_path: Path, ws: Path) -> None:
 
 def test_sessions_lists_newest_first_and_honours_the_limit(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     for prompt in ("alpha", "beta", "gamma"):
         assert tether(home, "run", prompt, "--model", model, "--cwd", str(ws)).returncode == 0
-    assert [row["title"] for row in _sessions(home)] == ["gamma", "beta", "alpha"]
+    assert [row["title"] for row in sessions_listed(home)] == ["gamma", "beta", "alpha"]
     limited = json.loads(tether(home, "sessions", "--json", "--limit", "2").stdout)
     assert [row["title"] for row in limited] == ["gamma", "beta"]
     assert set(limited[0]) == {"id", "cwd", "title", "createdAt", "updatedAt", "turns"}
@@ -178,7 +147,7 @@ def test_demo_prints_the_four_cards_and_how_to_show_it(tmp_path: Path) -> None:
         '-     return f"Helo, {name}!"' in out and '+     return f"Hello, {name}!"' in out
     )  # edit
     assert "$ python3 greet.py tether" in out and "Hello, tether!" in out and "exit 0" in out
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert f"tether show {row['id']}" in out
     assert 'return f"Hello, {name}!"' in (workspace / "greet.py").read_text()
     shown = tether(home, "show", row["id"])
@@ -196,7 +165,7 @@ def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
 
 def test_a_run_at_a_terminal_asks_the_person(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -253,7 +222,7 @@ def _read_until(fd: int, marker: bytes) -> bytes:
 def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     (ws / "many.txt").write_text("".join(f"hello {i}\n" for i in range(300)))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "g", "name": "grep", "arguments": {"pattern": "hello"}}]},
         {"toolCalls": [{"id": "f", "name": "glob", "arguments": {"pattern": "*.py"}}]},
@@ -268,10 +237,10 @@ def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) 
     # The card shows the first 20 matches (the model got 250) and counts the rest.
     assert "many.txt" in out and "19 │ hello 18" in out and "hello 19" not in out
     assert "… 281 more matches" in out
-    verbose = tether(home, "show", _sessions(home)[0]["id"], "--verbose").stdout
+    verbose = tether(home, "show", sessions_listed(home)[0]["id"], "--verbose").stdout
     assert "249 │ hello 248" in verbose and "… 51 more matches" in verbose
     assert "Glob *.py" in out and "1 file" in out
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert tether(home, "show", row["id"]).stdout == out
 
 
@@ -280,7 +249,7 @@ def test_a_failed_call_shows_its_error_marked_failed_not_its_change(
 ) -> None:
     home = tmp_path / "home"
     edit = {"path": "hello.py", "old_string": "hello", "new_string": "bye"}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
         {"text": "I must read it first."},

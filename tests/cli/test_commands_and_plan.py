@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script, _sessions, tether
+from tests.cli.support import scripted_model, sessions_listed, tether
 
 # Several `tether run` processes (and MCP servers) per test: slow on a loaded machine.
 pytestmark = pytest.mark.timeout(300)
@@ -22,7 +22,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
         {"content": "Fix it", "status": "in_progress"},
     ]
     finished = [{**todo, "status": "completed"} for todo in todos]
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "t", "name": "todo", "arguments": {"todos": todos}}]},
         {"toolCalls": [{"id": "t2", "name": "todo", "arguments": {"todos": todos}}]},
@@ -38,7 +38,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
     first = out[out.index("Plan  1 of 2 done") :]
     assert "✓ Find the bug" in first and "▸ Fix it" in first
     assert "✓ Fix it" in out[out.index("Plan  2 of 2 done") :]
-    [info] = _sessions(home)
+    [info] = sessions_listed(home)
     log = (home / "sessions" / f"{info['id']}.jsonl").read_text().splitlines()
     [said] = [json.loads(line) for line in log if '"user/message"' in line]
     assert said["content"][0]["text"] == "Fix the bug in parser.py."
@@ -55,14 +55,14 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
 def test_run_uses_user_servers_and_skips_unapproved_project_ones(tmp_path: Path, ws: Path) -> None:
     import sys
 
-    from tests.mcp.test_servers import SAMPLE
+    from tests.mcp.support import SAMPLE
 
     home = tmp_path / "home"
     home.mkdir()
     server = {"command": sys.executable, "args": [str(SAMPLE)]}
     (home / "mcp.json").write_text(json.dumps({"mcpServers": {"mine": server}}))
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"theirs": server}}))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -101,7 +101,7 @@ def test_a_workspace_cannot_give_itself_a_server_that_runs_outside(
     planted = {"mcpServers": {"planted": {"command": "sh", "args": ["-c", f"touch {marker}"]}}}
     # Through a program, not a redirection: the gate asks before a redirection into .mcp.json.
     write = f"printf '%s' {shlex.quote(json.dumps(planted))} | tee .mcp.json"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": write}}]},
         {"text": "done"},

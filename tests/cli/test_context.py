@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.cli.test_cli import tether
+from tests.cli.support import tether
 from tests.session.helpers import Sessions
 from tether.content import TextContent
 from tether.models.messages import AssistantMessage, ToolCall

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.test_cli import tether
+from tests.cli.support import tether
 from tests.cli.test_run_stream_json import lines_of
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.test_cli import _script, tether
-from tests.cli.test_interactive_plain import _piped
+from tests.cli.support import piped, scripted_model, tether
 from tests.cli.test_settings import flat
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
-from tests.skills.test_catalog import skill
+from tests.skills.support import skill
 
 
 def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path) -> None:
@@ -25,7 +24,7 @@ def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path)
         )
     )
     (ws / "build").mkdir()
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "rm -rf build"}}]},
         {"text": "The build stays."},
@@ -62,7 +61,7 @@ def test_a_skill_s_card_and_the_skills_command(tmp_path: Path, ws: Path) -> None
     broken = ws / ".tether/skills/broken/SKILL.md"
     broken.parent.mkdir(parents=True)
     broken.write_text("no front matter\n")
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "c1", "name": "skill", "arguments": {"name": "release-notes"}}]},
         {"text": "Loaded."},
@@ -96,8 +95,8 @@ def test_session_start_and_end_around_a_clear(tmp_path: Path, ws: Path) -> None:
     unsandboxed = group(record, sandbox=False)
     both = {"SessionStart": [unsandboxed], "SessionEnd": [unsandboxed]}
     (home / "settings.json").write_text(json.dumps({"hooks": both}))
-    model = _script(tmp_path / "s.json", {"text": "One."}, {"text": "Two."})
-    done = _piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))
+    model = scripted_model(tmp_path / "s.json", {"text": "One."}, {"text": "Two."})
+    done = piped(home, "hello\n/clear\nagain\n", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     ran = [(i["hook_event_name"], i.get("source") or i.get("reason")) for i in recorded(inputs)]
     assert ran == [

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import scripted_model, tether
 from tests.cli.tui import Tui
 from tests.hooks.scripts import group, recorded, recorder
 from tests.processes import processes_with
@@ -60,7 +60,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     home = tmp_path / "home"
     edit = {"path": "src/greet.py", "old_string": "Helo", "new_string": "Hello"}
     hi = {"path": "src/greet.py", "old_string": "Hello", "new_string": "Hi"}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "text": "## Findings\n\nThe **greeting** is misspelled.\n\n- read it\n- fix it\n",
@@ -128,7 +128,7 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     home = tmp_path / "home"
     wait_for_go = "for i in $(seq 1 1200); do [ -e go ] && break; sleep 0.05; done; echo went"
     sleeper = "sleep 317.4271"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": wait_for_go}}]},
         {"text": "The first is done."},
@@ -195,7 +195,7 @@ def test_resume_a_session_of_tether_run_then_clear(
     """`/resume` replays a session `tether run` made and continues it; `/clear` starts anew;
     `tether -c PROMPT` opens the newest; SIGTERM leaves the terminal as it was."""
     home = tmp_path / "home"
-    first = _script(tmp_path / "run.json", {"text": "Answer from run."})
+    first = scripted_model(tmp_path / "run.json", {"text": "Answer from run."})
     made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
     assert made.returncode == 0, made.stderr
     record, inputs = recorder(tmp_path)
@@ -203,7 +203,7 @@ def test_resume_a_session_of_tether_run_then_clear(
     unsandboxed = group(record, sandbox=False)
     both = {"SessionStart": [unsandboxed], "SessionEnd": [unsandboxed]}
     (home / "settings.json").write_text(json.dumps({"hooks": both}))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"text": "Answer to the follow-up."},
         {"text": "Answer in a new session."},
@@ -263,8 +263,8 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
     is printed and the session goes on; new lines with Alt+Enter and Ctrl+J; a long paste
     is one token in the box and sent whole."""
     home = tmp_path / "home"
-    other = _script(tmp_path / "other.json", {"text": "Answer of the other model."})
-    model = _script(
+    other = scripted_model(tmp_path / "other.json", {"text": "Answer of the other model."})
+    model = scripted_model(
         tmp_path / "s.json",
         {"text": "Saw it.", "usage": {"inputTokens": 64000, "outputTokens": 100}},
         {"error": "the provider is down"},

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tmux import Tmux, needs_tmux
 from tests.cli.tui import Tui
 from tests.models.sse_server import Reply, SSEServer, sse_reply
@@ -49,7 +49,7 @@ def test_the_first_prompt_leaves_no_input_box_at_the_top(
     tmp_path: Path, ws: Path, panes: list[Tmux]
 ) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "First answer."})
+    model = scripted_model(tmp_path / "s.json", {"text": "First answer."})
     # A fresh pane: the screen starts at its top-left corner, as after `clear`.
     pane = Tmux(home, ["--model", model], cwd=ws, columns=100, rows=24)
     panes.append(pane)
@@ -138,7 +138,7 @@ def test_the_transcript_pager_leaves_nothing_behind(
 ) -> None:
     home = tmp_path / "home"
     answer = "\n".join(f"- item {n:02d} of the answer" for n in range(1, 41))
-    model = _script(tmp_path / "s.json", {"text": answer})
+    model = scripted_model(tmp_path / "s.json", {"text": answer})
     # No $PAGER: the transcript goes through less, which has the screen meanwhile.
     pane = Tmux(home, ["--model", model], cwd=ws, columns=100, rows=24, env={"PAGER": ""})
     panes.append(pane)
@@ -212,7 +212,7 @@ def test_a_prompt_typed_before_the_screen_shows_is_sent_and_not_echoed(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "First answer."})
+    model = scripted_model(tmp_path / "s.json", {"text": "First answer."})
     tui = Tui(home, ["--model", model], cwd=ws, columns=80)
     tuis.append(tui)
     # Typed as `tether` starts, before the screen has the terminal (still in line mode).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 from tests.processes import processes_with
 from tether.sandbox.bwrap import find_bwrap
@@ -31,7 +31,7 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     marker = f"tether-bashes-{tmp_path.name}"
     first = f"exec -a {marker}-one sleep 300"
     second = f"exec -a {marker}-two sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "toolCalls": [
@@ -75,7 +75,7 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
 ) -> None:
     marker = f"tether-ctrl-b-{tmp_path.name}"
     command = f"echo started; exec -a {marker} sleep 300"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "a", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Carrying on while it runs."},
@@ -97,3 +97,34 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
     assert tui.finish() == 0
     # Leaving the terminal ends the session, and the moved command with it.
     assert processes_with(marker) == []
+
+
+def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
+    tmp_path: Path, ws: Path, tuis: list[Tui]
+) -> None:
+    command = "echo first; sleep 2; echo second-line; exit 5"
+    model = scripted_model(
+        tmp_path / "s.json",
+        {
+            "toolCalls": [
+                {
+                    "id": "a",
+                    "name": "bash",
+                    "arguments": {"command": command, "run_in_background": True},
+                }
+            ]
+        },
+        {"text": "It is running."},
+    )
+    tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
+    tuis.append(tui)
+    tui.wait_for("shift+tab")
+    tui.line("start it")
+    tui.wait_for("It is running.")
+    # No prompt runs now: the job's end still reaches the scrollback, with all it printed.
+    tui.wait_for("ran in the background as shell-1")
+    tail = tui.everything[tui.everything.rindex("It is running.") :]
+    assert "second-line" in tail and "exit 5" in tail
+    tui.wait(lambda: "background" not in tui.status_bar, "the bar no longer counts it")
+    tui.press("ctrl-d")
+    assert tui.finish() == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 pytestmark = pytest.mark.timeout(300)
@@ -32,7 +32,7 @@ def test_a_command_files_shell_line_runs_with_its_card_before_the_prompt(
     (folder / "where.md").write_text(
         "---\ndescription: Say where we are\n---\nWe are at: !`echo marker-$1`. Say it.\n"
     )
-    model = _script(tmp_path / "s.json", {"text": "Said where."})
+    model = scripted_model(tmp_path / "s.json", {"text": "Said where."})
     args = ["--model", model, "--mode", "auto", "--sandbox", "off"]
     tui = Tui(home, args, cwd=ws, columns=120, rows=40)
     tuis.append(tui)

@@ -13,33 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import TETHER, _script, _sessions, tether
-
-
-def _piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
-    env.pop("TETHER_MODEL", None)
-    return subprocess.run(
-        [str(TETHER), *args],
-        env=env,
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.cli.support import piped, scripted_model, sessions_listed, tether
 
 
 def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"text": "First **answer**."},
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "echo ran"}}]},
         {"text": "Second answer."},
     )
     lines = "hello\n/help\n/resume\n/review x\n!ls\n/mode auto\nrun it\n"
-    done = _piped(home, lines, "--model", model, "--cwd", str(ws))
+    done = piped(home, lines, "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "> hello" in out and "First answer." in out and "**" not in out
@@ -50,28 +36,28 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     assert "!command needs a terminal that can draw" in done.stderr
     assert "mode: auto" in done.stderr
     assert "ran" in out and "exit 0" in out and "Second answer." in out
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert row["turns"] == 2
     assert f"Resume: tether --continue  ·  tether --resume {row['id']}" in done.stderr
 
     # `-c` opens it again, replays it, and goes on; a quoted prompt that starts with a
     # subcommand's name is a prompt.
-    again = _piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
+    again = piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
     assert again.returncode == 0, again.stderr
     assert "Second answer." in again.stdout and "> run tests" in again.stdout
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
     assert row["turns"] == 3
 
 
 def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    bad = _piped(home, "", "--mode", "sideways")
+    bad = piped(home, "", "--mode", "sideways")
     assert bad.returncode == 2
     assert "usage: tether" in bad.stderr and "invalid choice: 'sideways'" in bad.stderr
-    missing = _piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
+    missing = piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
     assert missing.returncode == 1 and "tether: error:" in missing.stderr
-    model = _script(tmp_path / "s.json", {"text": "x"})
-    unknown = _piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
+    model = scripted_model(tmp_path / "s.json", {"text": "x"})
+    unknown = piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
     assert unknown.returncode == 1 and "no session 'nosuch'" in unknown.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 CHOOSE = "enter to choose"
@@ -42,7 +42,7 @@ def test_typing_cannot_answer_a_question_and_a_reject_ends_the_turn(
     home = tmp_path / "home"
     hazard = {"id": "h", "name": "bash", "arguments": {"command": "touch HAZARD.txt"}}
     # Had the turn gone on after the reject, it would have taken "Noted." at once.
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json", {"text": "Making it.", "toolCalls": [hazard]}, {"text": "Noted."}
     )
     tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=100)
@@ -85,7 +85,7 @@ def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
     (ws / ".git/info").mkdir(parents=True)
     (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
     made = {"id": "m", "name": "bash", "arguments": {"command": "touch made"}}
-    model = _script(tmp_path / "s.json", {"toolCalls": [made]}, {"text": "Made it."})
+    model = scripted_model(tmp_path / "s.json", {"toolCalls": [made]}, {"text": "Made it."})
     tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=120)
     tuis.append(tui)
     tui.wait_for("script:s.json")
@@ -116,7 +116,7 @@ def test_one_card_per_call_and_a_long_change_is_seen_whole(
     body = "".join(f"line_{n} = {n}\n" for n in range(60))
     made = {"id": "m", "name": "bash", "arguments": {"command": "echo made-by-$((6 * 7))"}}
     write = {"id": "w", "name": "write", "arguments": {"path": "big.py", "content": body}}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json", {"toolCalls": [made]}, {"toolCalls": [write]}, {"text": "Both done."}
     )
     tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=60, rows=30)
@@ -160,7 +160,7 @@ def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
     def bash(call_id: str, command: str) -> dict[str, Any]:
         return {"toolCalls": [{"id": call_id, "name": "bash", "arguments": {"command": command}}]}
 
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         bash("a", "touch a"),
         bash("b", "touch b"),
@@ -211,7 +211,7 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     named = {"id": "n", "name": "web_fetch", "arguments": {"url": "http://localhost:9/"}}
     under = {"id": "u", "name": "web_fetch", "arguments": {"url": "http://app.localhost/"}}
     calls = {"toolCalls": [fetch, local, named, under]}
-    model = _script(tmp_path / "s.json", calls, {"text": "Refused."})
+    model = scripted_model(tmp_path / "s.json", calls, {"text": "Refused."})
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
     tui.wait_for("script:s.json")
@@ -233,7 +233,7 @@ def test_the_trust_question_starts_on_the_least_lasting_choice(
     home = tmp_path / "home"
     (ws / ".tether").mkdir()
     (ws / ".tether/settings.json").write_text(json.dumps({"permissions": {"allow": ["bash(*)"]}}))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": "touch ran"}}]},
         {"text": "Ran it."},

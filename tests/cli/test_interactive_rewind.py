@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 
@@ -34,7 +34,7 @@ def test_rewind_code_and_conversation_with_a_conflict(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "model.json",
         _write("w1", "notes.md"),
         {"text": "Wrote the notes."},

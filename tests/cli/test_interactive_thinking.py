@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 THOUGHT = "The person greets me; a greeting back will do."
@@ -32,7 +32,7 @@ def _log(home: Path) -> list[dict[str, Any]]:
 
 def test_a_thought_and_the_thinking_command(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
     home = tmp_path / "home"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {
             "thinking": THOUGHT,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.test_cli import _script, _sessions, tether
+from tests.cli.support import scripted_model, sessions_listed, tether
 from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 
@@ -38,7 +38,9 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "First answer."}, {"text": "Second answer."})
+    model = scripted_model(
+        tmp_path / "s.json", {"text": "First answer."}, {"text": "Second answer."}
+    )
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
     tui.wait_for("script:s.json")
@@ -133,7 +135,7 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
     editor = tmp_path / "editor.sh"
     editor.write_text("#!/bin/sh\nprintf 'from the editor' > \"$1\"\n")
     editor.chmod(0o755)
-    model = _script(tmp_path / "s.json", {"text": "First answer."})
+    model = scripted_model(tmp_path / "s.json", {"text": "First answer."})
     env = {"EDITOR": str(editor), "VISUAL": str(editor)}
     tui = Tui(home, ["--model", model], cwd=ws, columns=100, env=env, program=JOB_SHELL)
     tuis.append(tui)
@@ -174,13 +176,13 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
 
 def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
+    model = scripted_model(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
     made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
     assert made.returncode == 0, made.stderr
-    [first] = [s["id"] for s in _sessions(home)]
+    [first] = [s["id"] for s in sessions_listed(home)]
     fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
     assert fork.returncode == 0, fork.stderr
-    ids = [s["id"] for s in _sessions(home)]
+    ids = [s["id"] for s in sessions_listed(home)]
     assert len(ids) == 2
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
@@ -204,7 +206,7 @@ def test_ctrl_r_shows_the_match_as_the_search_is_typed(
         "\n# 2026-12-05 00:00:00.000000\n+first alpha prompt\n"
         "\n# 2026-12-05 00:00:01.000000\n+second beta prompt\n"
     )
-    model = _script(tmp_path / "s.json", {"text": "Again."})
+    model = scripted_model(tmp_path / "s.json", {"text": "Again."})
     tui = Tui(home, ["--model", model], cwd=ws, columns=100)
     tuis.append(tui)
     tui.wait_for("script:s.json")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import tether
+from tests.cli.support import tether
 from tests.golden import check_golden
 
 FIXTURES = Path(__file__).parent / "json"

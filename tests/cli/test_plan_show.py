@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli.test_cli import tether
+from tests.cli.support import tether
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tests.session.test_plan_mode import Person
 from tether.policy import RejectWithMessage

@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal
-from tests.cli.test_cli import _script, tether
 
 
 def _changes(tmp_path: Path, ws: Path) -> str:
     """A session whose one prompt edits a.py and writes b.txt; its id."""
     (ws / "a.py").write_text("x = 1\n")
-    model = _script(
+    model = scripted_model(
         tmp_path / "model.json",
         {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "a.py"}}]},
         {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import scripted_model, tether
 from tests.tools.web.server import reply, serve
 
 
@@ -16,7 +16,7 @@ def test_run_fetches_with_the_flag_and_refuses_without_it(tmp_path: Path) -> Non
             h, 200, b"<title>Doc</title><h1>Doc title</h1><p>Body text.</p>"
         )
         url = server.url("/doc", host="localhost")
-        model = _script(
+        model = scripted_model(
             tmp_path / "s.json",
             {"toolCalls": [{"id": "f1", "name": "web_fetch", "arguments": {"url": url}}]},
             {"text": "Read it."},

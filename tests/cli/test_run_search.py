@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import _script, tether
+from tests.cli.support import scripted_model, tether
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 
 NOT_OFFERED = (
@@ -25,7 +25,7 @@ def words(text: str) -> str:
 
 def test_verbose_says_why_web_search_is_not_offered(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     quiet = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert quiet.returncode == 0, quiet.stderr
     assert "web_search" not in quiet.stderr
@@ -38,7 +38,7 @@ def test_a_provider_the_settings_name_without_its_key_is_said(tmp_path: Path, ws
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"webSearch": {"provider": "exa"}}))
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     run = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     assert (
@@ -57,7 +57,7 @@ def test_a_search_prints_its_card_and_show_replays_it(
             "Migrating", "https://github.com/encode/httpx/discussions/1", "Upgrading", "2026-10-05"
         ),
     ]
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "s1", "name": "web_search", "arguments": {"query": "httpx 1.0"}}]},
         {"text": "Done."},

@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.cli.test_cli import TETHER, _script, tether
+from tests.cli.support import TETHER, scripted_model, tether
 from tests.conftest import REPO
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 from tests.tools.web.server import reply, serve
@@ -58,7 +58,7 @@ def test_stream_json_carries_every_card_and_matches_show(
         for name, value in env_for("searxng", api).items():
             monkeypatch.setenv(name, value)
         api.answer(ok_reply("searxng", [Hit("Result", "https://example.org/", "About it")]))
-        model = _script(
+        model = scripted_model(
             tmp_path / "s.json",
             {
                 "text": "Looking around.",
@@ -140,7 +140,9 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
     tmp_path: Path, ws: Path
 ) -> None:
     home = tmp_path / "home"
-    failing = _script(tmp_path / "f.json", {"text": "Let me", "error": "the API key was rejected"})
+    failing = scripted_model(
+        tmp_path / "f.json", {"text": "Let me", "error": "the API key was rejected"}
+    )
     run = tether(
         home, "run", "hi", "--model", failing, "--cwd", str(ws), "--output-format=stream-json"
     )
@@ -159,7 +161,7 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
 
     # `json` prints the result object alone; a call the mode does not allow is refused
     # (no one is asked) and the run says it did not do what was asked.
-    asks = _script(
+    asks = scripted_model(
         tmp_path / "a.json",
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "touch x"}}]},
         {"text": "It was refused."},
@@ -179,7 +181,7 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
 
 
 def test_a_cancelled_run_streams_its_cancelled_turn_and_result(tmp_path: Path, ws: Path) -> None:
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 60"}}]},
         {"text": "never"},

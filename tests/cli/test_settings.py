@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal
-from tests.cli.test_cli import _script, tether
 
 HOSTILE = {
     "permissions": {
@@ -25,7 +25,7 @@ def flat(text: str) -> str:
 
 
 def bash_then_read(path: Path, command: str) -> str:
-    return _script(
+    return scripted_model(
         path,
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": command}}]},
         {"toolCalls": [{"id": "c2", "name": "read", "arguments": {"path": "secret.txt"}}]},
@@ -88,7 +88,7 @@ def test_always_allow_for_the_project_lasts(tmp_path: Path, ws: Path) -> None:
     (ws / ".git/info").mkdir(parents=True)
     (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
     call = {"id": "c1", "name": "bash", "arguments": {"command": "touch made && ls"}}
-    model = _script(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
+    model = scripted_model(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
     args = ["run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off"]
     term = Terminal(home, args)
     term.wait_for("[p]roject, [n]o: ")
@@ -109,7 +109,7 @@ def test_always_allow_for_the_project_lasts(tmp_path: Path, ws: Path) -> None:
 def test_bad_settings_stop_the_run_and_problems_are_warnings(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     (home / "settings.json").write_text('{"permissions": {"deny": ["bash(rm:*)"],}}')
     broken = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
     assert broken.returncode == 1
@@ -141,7 +141,7 @@ def test_user_settings_choose_mode_sandbox_and_env(tmp_path: Path, ws: Path) -> 
     )
     (ws / "CLAUDE.md").write_text("Be brief. @docs/missing.md\n")
     call = {"id": "c1", "name": "bash", "arguments": {"command": 'echo "$GREETING" > out.txt'}}
-    model = _script(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
+    model = scripted_model(tmp_path / "s.json", {"toolCalls": [call]}, {"text": "done"})
     run = tether(home, "-v", "run", "go", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stdout + run.stderr
     assert (ws / "out.txt").read_text() == "hello from settings\n"

@@ -126,9 +126,14 @@ def workspace(tmp_path: Path) -> Path:
 def test_version_loads_nothing_and_help_no_sdk(tmp_path: Path, env: dict[str, str]) -> None:
     heavy = NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER + VALIDATION + CARDS + SESSIONS
     assert _found(_loaded(tmp_path, "--version", env=env), heavy) == []
-    # The help lists the interactive session's options: their defaults load, no SDK does.
+    # The help lists the interactive session's options. Their defaults come from leaf modules,
+    # so it loads no validation, cards, settings, policy or session: of the tools, only the
+    # packages' lazy names and the leaf naming the fetch flag.
     helped = _loaded(tmp_path, "--help", env=env)
-    assert _found(helped, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
+    settled = ("tether.settings.loaded", "tether.policy", "tether.sandbox.policy")
+    leaves = ["tether.tools", "tether.tools.web", "tether.tools.web.flags"]
+    assert _found(helped, heavy + settled) == leaves
+    assert "importlib.resources" not in helped  # importlib.abc would load it, with tempfile
 
 
 def test_sessions_and_show_load_only_what_they_print(
@@ -162,6 +167,7 @@ async def test_run_loads_its_provider_at_the_request_and_no_http2(
         assert len(server.requests) == 1
     assert "openai" in loaded  # the request was made with the provider's SDK
     assert _found(loaded, (*NEVER_OUTSIDE_ACP, "anthropic", *MCP, *PARSER)) == []
+    assert "yaml" not in loaded  # no command, agent, skill or rule file to read
 
 
 def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.cli.support import tether
 from tests.cli.terminal import Terminal
-from tests.cli.test_cli import tether
 from tests.cli.tui import Tui
 from tether.cli.sessions import session_tree
 from tether.session.document import SESSION_DOCUMENT, SessionDocument

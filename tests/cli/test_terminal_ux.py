@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal, plain
-from tests.cli.test_cli import _script, tether
 from tests.models.sse_server import Reply, SSEServer
 from tether.session import SessionStore
 
@@ -34,7 +34,7 @@ def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked
 ) -> None:
     home = tmp_path / "home"
     edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
         {"text": "I will change it", "toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
@@ -66,7 +66,7 @@ def test_an_allowed_edit_is_shown_once_and_marked_applied(
 ) -> None:
     home = tmp_path / "home"
     edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
         {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
@@ -85,7 +85,7 @@ def test_an_allowed_edit_is_shown_once_and_marked_applied(
 def test_bash_output_is_live_with_a_spinner_and_elapsed_time(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     command = "printf 'out-%s\\n' one; sleep 4; printf 'out-%s\\n' two"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Both lines printed."},
@@ -108,7 +108,7 @@ def test_markdown_is_rendered_in_run_and_show(tmp_path: Path, ws: Path) -> None:
         "| file | lines |\n|---|---|\n| hello.py | 1 |\n\n"
         "- [x] read it\n- [ ] change it\n\n```python\nprint('hi')\n```\n"
     )
-    model = _script(tmp_path / "s.json", {"text": text})
+    model = scripted_model(tmp_path / "s.json", {"text": text})
     run = tether(home, "run", "look", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -186,7 +186,7 @@ def test_ctrl_c_on_a_running_command_marks_it_failed_live_and_in_show(
 ) -> None:
     home = tmp_path / "home"
     command = "echo begun-$((6 * 7)); sleep 30"
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Never asked for: the turn was cancelled."},
@@ -208,7 +208,7 @@ def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> No
     home = tmp_path / "home"
     ws.joinpath("big.py").write_text("".join(f"line_{n} = {n}\n" for n in range(1, 2001)))
     ws.joinpath("wide.txt").write_text("".join(f"{n:04} {'.' * 200}\n" for n in range(400)))
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "big.py"}}]},
         {"toolCalls": [{"id": "w", "name": "read", "arguments": {"path": "wide.txt"}}]},
@@ -230,13 +230,13 @@ def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> No
 def test_version_and_a_prompt_from_stdin(tmp_path: Path, ws: Path) -> None:
     import subprocess
 
-    from tests.cli.test_cli import TETHER
+    from tests.cli.support import TETHER
 
     version = tether(tmp_path, "--version")
     assert version.returncode == 0
     assert version.stdout.startswith("tether ")
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "Got it."})
+    model = scripted_model(tmp_path / "s.json", {"text": "Got it."})
     run = subprocess.run(
         [str(TETHER), "run", "-", "--model", model, "--cwd", str(ws)],
         input="a prompt\nwith two lines\n",
@@ -264,7 +264,7 @@ def test_a_missing_api_key_creates_no_session(tmp_path: Path, ws: Path) -> None:
 def test_sessions_piped_into_head_ends_quietly(tmp_path: Path, ws: Path) -> None:
     import subprocess
 
-    from tests.cli.test_cli import TETHER
+    from tests.cli.support import TETHER
 
     home = tmp_path / "home"
     # More sessions than a pipe holds, so the writer is still writing when `head` leaves.
@@ -286,7 +286,7 @@ def test_sessions_piped_into_head_ends_quietly(tmp_path: Path, ws: Path) -> None
 
 def test_sessions_at_80_columns_show_titles_ids_and_cwds(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"text": "ok"})
+    model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     title = "refactor the inventory module so that every item has a price"
     for prefix in ("First", "Then"):
         run = tether(home, "run", f"{prefix} {title}", "--model", model, "--cwd", str(ws))
@@ -310,7 +310,7 @@ def test_an_approved_command_is_shown_once_and_its_card_titled_by_its_descriptio
 ) -> None:
     home = tmp_path / "home"
     call = {"command": "printf 'out-%s\\n' one", "description": "Print one line"}
-    model = _script(
+    model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": call}]},
         {"text": "Printed."},

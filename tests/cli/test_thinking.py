@@ -7,20 +7,20 @@ import json
 import re
 from pathlib import Path
 
-from tests.cli.test_cli import _script, _sessions, tether
+from tests.cli.support import scripted_model, sessions_listed, tether
 
 THOUGHT = "The file is small; one read is enough."
 
 
 def test_a_thought_is_one_line_and_whole_with_verbose(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    model = _script(tmp_path / "s.json", {"thinking": THOUGHT, "text": "Hello there."})
+    model = scripted_model(tmp_path / "s.json", {"thinking": THOUGHT, "text": "Hello there."})
     run = tether(home, "run", "say hello", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     assert re.search(r"✻ Thought for \d+(\.\d)? m?s\n", run.stdout)
     assert THOUGHT not in run.stdout
     assert run.stdout.index("Thought for") < run.stdout.index("Hello there.")
-    [row] = _sessions(home)
+    [row] = sessions_listed(home)
 
     show = tether(home, "show", row["id"])
     assert show.stdout == run.stdout

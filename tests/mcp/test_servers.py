@@ -3,7 +3,6 @@ with the SDK, and the real `mcp-server-git` over stdio on a temporary repository
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.mcp.support import PNG, SAMPLE, process_gone
 from tether.content import ImageContent, TextContent
 from tether.errors import ToolError
 from tether.mcp import HttpServer, SseServer, StdioServer
@@ -23,13 +23,6 @@ from tether.tools.context import ToolContext
 from tether.tools.invocation import invoke
 from tether.tools.workspace import Workspace
 from tether.views import GenericResultView, ImageAttachment, LinkAttachment, ResourceAttachment
-
-SAMPLE = Path(__file__).with_name("sample_server.py")
-PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
-)
-"""The picture `sample_server.py` answers with (importing the script would build its server)."""
 
 
 def stdio_spec(name: str = "sample") -> StdioServer:
@@ -243,18 +236,6 @@ async def test_the_real_mcp_server_git(tmp_path: Path) -> None:
         assert isinstance(diff, TextContent) and "+two" in diff.text
     finally:
         await servers.close()
-
-
-def process_gone(pid: int, within: float = 10.0) -> bool:
-    """Whether process `pid` has exited (polled until `within` seconds pass)."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 async def test_servers_stop_with_close(tmp_path: Path) -> None:

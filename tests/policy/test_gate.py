@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.support import Asker
 from tether.errors import PermissionDenied
 from tether.policy import (
     MODES,
@@ -30,19 +31,6 @@ from tether.tools import (
     Workspace,
 )
 from tether.tools.access import PermissionDecision
-
-
-class Asker:
-    """A person who answers from a list and remembers what was asked."""
-
-    def __init__(self, *answers: PermissionDecision) -> None:
-        self.answers = list(answers)
-        self.requests: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """The next answer."""
-        self.requests.append(request)
-        return self.answers.pop(0)
 
 
 class BrokenAsker:

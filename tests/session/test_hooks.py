@@ -18,8 +18,8 @@ from tether.models.script import ScriptModel
 from tether.policy import PermissionQuestion
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
-from tether.session.context.budget import DEFAULT_COMPACT_AT
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
+from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.notices import HookRan
 from tether.session.replay import replay
 from tether.settings import Settings, load_settings

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, script, text
-from tests.skills.test_catalog import skill
+from tests.skills.support import skill
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage
 from tether.sandbox.policy import SandboxPolicy

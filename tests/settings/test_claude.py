@@ -422,7 +422,7 @@ def test_trust_given_for_hooks_alone_is_asked_again(ws: Path, home: Path) -> Non
 async def test_a_session_switched_to_auto_still_asks_where_auto_is_disabled(
     ws: Path, home: Path
 ) -> None:
-    from tests.policy.test_gate import Asker
+    from tests.policy.support import Asker
     from tether.policy import PolicyGate
     from tether.tools import CommandAccess
     from tether.tools.workspace import Workspace

@@ -8,16 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.skills.support import skill
 from tether.skills import MAX_SKILL_BYTES, load_skills, read_skill_text, skills_text
-
-
-def skill(folder: Path, name: str, description: str, body: str = "Do it.", **extra: str) -> Path:
-    """`folder/name/SKILL.md` with front matter."""
-    path = folder / name / "SKILL.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    keys = "".join(f"{key}: {value}\n" for key, value in extra.items())
-    path.write_text(f"---\nname: {name}\ndescription: {description}\n{keys}---\n{body}\n")
-    return path
 
 
 @pytest.fixture

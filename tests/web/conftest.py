@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -112,8 +113,33 @@ def fake_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         yield server
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium per test module."""
+@pytest.fixture(scope="session")
+def shared_chromium() -> Iterator[tuple[Browser, asyncio.AbstractEventLoop]]:
+    """One headless Chromium for the whole run, and the event loop Playwright drives it on.
+
+    Starting Playwright's driver and a browser costs seconds on a busy machine; each test
+    opens its own context (cookies, storage, viewport), so tests share only the process.
+    """
     with chromium() as launched:
+        loop = asyncio.get_running_loop()  # Playwright's, marked running between its calls
+        try:
+            yield launched, loop
+        finally:
+            asyncio._set_running_loop(loop)  # as Playwright expects it, to close
+
+
+@pytest.fixture(scope="module")
+def browser(shared_chromium: tuple[Browser, asyncio.AbstractEventLoop]) -> Iterator[Browser]:
+    """The shared Chromium, lent to one test module.
+
+    Playwright's sync API leaves its event loop marked running on this thread between calls
+    (`playwright/_impl/_greenlets.py`); a later module's asyncio test could then start no
+    loop of its own. So the mark is put back for a module that uses the browser and taken
+    off when it ends.
+    """
+    launched, loop = shared_chromium
+    asyncio._set_running_loop(loop)
+    try:
         yield launched
+    finally:
+        asyncio._set_running_loop(None)

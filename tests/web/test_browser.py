@@ -23,7 +23,6 @@ from websockets.sync.client import connect
 
 from tests.web.browser import (
     ARTIFACTS,
-    chromium,
     open_page,
     send_prompt,
     shoot_both,
@@ -101,13 +100,6 @@ SCRIPT = {
 PROMPT = "refactor greet"
 MODE = "#settings select[data-menu-id=mode]"
 SANDBOX = "#settings select[data-menu-id=sandbox]"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

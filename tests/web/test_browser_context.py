@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, send_prompt, shoot_both, wait_idle
+from tests.web.browser import open_page, send_prompt, shoot_both, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 from tether.cli import COMMANDS
 from tether.cli.web import configure, options_from_args
@@ -24,13 +24,6 @@ SCRIPT = {
         {"text": "and again", "usage": {"inputTokens": 52000, "outputTokens": 5}},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -9,17 +9,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 TURNS = {"turns": [{"text": "hi", "usage": {"inputTokens": 1000, "outputTokens": 100}}]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module", params=["priced", "unpriced"])

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.tools.web.server import PageServer, reply, serve
-from tests.web.browser import chromium, open_page, send_prompt, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shot, wait_idle
 from tests.web.conftest import WebServer, running_web
 
 PAGE = b"""# Guide
@@ -55,13 +55,6 @@ def web(tmp_path_factory: pytest.TempPathFactory, pages: PageServer) -> Iterator
     extra = ["--model", f"script:{script}", "--mode", "auto", "--allow-private-fetch"]
     with running_web(None, root / "ws", env={"TETHER_HOME": str(root / "home")}, extra=extra) as s:
         yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 def test_the_web_card_shows_a_safe_link_the_status_and_the_markdown(

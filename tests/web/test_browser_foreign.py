@@ -11,15 +11,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import chromium, open_page, send_prompt, shot
+from tests.web.browser import open_page, send_prompt, shot
 from tests.web.conftest import WebServer, fake_agent_command, running_web
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,10 @@ import json
 import shlex
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.hooks.scripts import GUARD, bash_hook, group
-from tests.web.browser import chromium, open_page, send_prompt, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shot, wait_idle
 from tests.web.conftest import TETHER, running_web
 
 PROMPT = "Clean the build."
@@ -22,7 +22,9 @@ SCRIPT = {
 }
 
 
-def test_a_hook_refusing_a_command_is_shown_live_and_on_load(tmp_path: Path) -> None:
+def test_a_hook_refusing_a_command_is_shown_live_and_on_load(
+    browser: Browser, tmp_path: Path
+) -> None:
     home = tmp_path / "home"
     home.mkdir()
     workspace = tmp_path / "ws"
@@ -36,10 +38,7 @@ def test_a_hook_refusing_a_command_is_shown_live_and_on_load(tmp_path: Path) -> 
     agent = shlex.join(
         [*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto", "--sandbox", "off"]
     )
-    with (
-        chromium() as browser,
-        running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as web,
-    ):
+    with running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as web:
         with open_page(browser, web.url) as page:
             send_prompt(page, PROMPT)
             page.wait_for_selector(".msg-agent:has-text('the build stays')")

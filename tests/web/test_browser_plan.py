@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import assert_accessible, chromium, open_page, shoot_both, shot, wait_idle
+from tests.web.browser import assert_accessible, open_page, shoot_both, shot, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 TODOS = [
@@ -26,13 +26,6 @@ SCRIPT = {
         {"text": "Sent as text."},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 from tests.web.refusing_agent import REFUSING_AGENT
 
@@ -23,13 +23,6 @@ SCRIPT = {
         {"text": "Wrote the notes."},
     ]
 }  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, Request
 
-from tests.mcp.test_servers import PNG, SAMPLE
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.mcp.support import PNG, SAMPLE
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 PROMPT = "Show me the picture"
@@ -48,13 +48,6 @@ SCRIPT = {
         {"text": "Never asked for: the turn was cancelled."},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -11,18 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 WRITE = {"id": "w", "name": "write", "arguments": {"path": "notes.md", "content": "n\n"}}
 SCRIPT = {"turns": [{"toolCalls": [WRITE]}, {"text": "Wrote the notes."}]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

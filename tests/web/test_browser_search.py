@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import chromium, open_page, send_prompt, shoot_both, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shoot_both, shot, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 PROMPT = "Find the handlers"
@@ -44,13 +44,6 @@ SCRIPT = {
         {"text": "Found them all."},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, shot, wait_idle
+from tests.web.browser import open_page, shot, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 PROJECT = {
@@ -30,13 +30,6 @@ SCRIPT = {
         {"text": "done"},
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

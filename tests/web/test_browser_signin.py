@@ -6,25 +6,16 @@ from __future__ import annotations
 
 import json
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, WebSocket
 
-from tests.web.browser import assert_accessible, chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import assert_accessible, open_page, send_prompt, wait_idle
 from tests.web.conftest import fake_agent_command, running_web
 from tests.web.fake_agent import API_KEY
 
 KEY = "sk-test-4f1d9c0e"
 KEY_INPUT = f"#sign-in-fake-key-{API_KEY}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 def _frames(page: Page) -> list[str]:

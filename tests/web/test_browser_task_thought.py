@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 THOUGHT = "The notes are in notes.md; read them before saying anything."
@@ -52,13 +52,6 @@ new MutationObserver(() => {
 }).observe(document.body, {subtree: true, childList: true, characterData: true,
                            attributes: true, attributeFilter: ["hidden"]});
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -10,18 +10,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser import chromium, open_page, send_prompt, wait_idle
+from tests.web.browser import open_page, send_prompt, wait_idle
 from tests.web.conftest import TETHER, WebServer, running_web
 
 THOUGHT = "The person wants a greeting. A short one will do."
 SCRIPT = {"turns": [{"thinking": THOUGHT, "text": "Hello!"}]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One browser for the module."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

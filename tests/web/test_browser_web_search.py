@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.tools.web.search_api import Hit, SearchApi, env_for, ok_reply, serve_api
-from tests.web.browser import chromium, open_page, send_prompt, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shot, wait_idle
 from tests.web.conftest import WebServer, running_web
 
 HITS = [
@@ -49,12 +49,6 @@ def web(tmp_path_factory: pytest.TempPathFactory, api: SearchApi) -> Iterator[We
     extra = ["--model", f"script:{script}", "--mode", "auto"]
     with running_web(None, root / "ws", env=env, extra=extra) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def test_results_are_safe_links_with_text_snippets_and_nothing_loads(

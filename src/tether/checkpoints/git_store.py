@@ -198,6 +198,9 @@ class GitStore:
         skipped: list[str] = []
         seen: set[str] = set()
         folders: dict[str, bool] = {}
+        # Joined as strings: a first checkpoint stats every file, and a `Path` per file cost
+        # more than the stat itself.
+        prefix = os.path.join(os.fspath(self.root), "")
         for path in paths:
             if path in seen or path.endswith("/"):
                 continue  # listed twice (modified and deleted), or a nested repository
@@ -209,7 +212,7 @@ class GitStore:
                 drop.append(path)
                 continue
             try:
-                info = os.lstat(self.root / path)
+                info = os.lstat(prefix + path)
             except FileNotFoundError:
                 update.append(path)  # deleted: `--remove` drops it
                 continue

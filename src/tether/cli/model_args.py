@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
-from tether.models.base import Model
-from tether.models.messages import ThinkingLevel
-from tether.models.thinking import parse_level
-from tether.session.context.budget import DEFAULT_COMPACT_AT
+from tether.session.limits import DEFAULT_COMPACT_AT
+
+if TYPE_CHECKING:
+    from tether.models.base import Model
+    from tether.models.messages import ThinkingLevel
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -86,6 +88,8 @@ def add_context_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _level(text: str) -> ThinkingLevel:
+    from tether.models.thinking import parse_level  # once the flag is given, not for --help
+
     try:
         return parse_level(text)
     except ValueError as exc:

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from tether.cli.safe_output import print_json, stdout
-from tether.cli.settings_args import effective_mode
 from tether.errors import SettingsError
 from tether.policy import MODES
 from tether.policy.check import check_use
@@ -29,6 +28,7 @@ from tether.settings import (
     TrustStore,
     load_settings,
 )
+from tether.settings.effective import effective_mode
 from tether.settings.report import permissions_report, permissions_text
 
 __all__ = ["configure", "run"]

@@ -23,14 +23,8 @@ from tether.cli.run_output import OUTPUT_FORMATS, JsonLines
 from tether.cli.run_surface import run_command_or_prompt
 from tether.cli.safe_output import consoles
 from tether.cli.sandbox_args import add_sandbox_arguments
-from tether.cli.settings_args import (
-    add_settings_arguments,
-    run_settings,
-    sandbox_policy,
-    say_search,
-    search_setup,
-    settings_flags,
-)
+from tether.cli.settings_args import add_settings_arguments, settings_flags
+from tether.cli.settings_run import run_settings, say_search
 from tether.cli.status import StatusLine
 from tether.commands import CheckpointCommand, load_commands, resolve
 from tether.errors import CommandError, SettingsError
@@ -38,6 +32,7 @@ from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
 from tether.session.headless import RunInit, RunSandbox, prompt_result
+from tether.settings.effective import sandbox_policy, search_setup
 from tether.surface import Launch, first_model, session_config
 
 __all__ = ["configure", "run"]

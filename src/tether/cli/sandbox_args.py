@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tether.sandbox.policy import SANDBOX_ENV, SANDBOX_MODES
+from tether.sandbox.modes import SANDBOX_ENV, SANDBOX_MODES
 
 __all__ = ["add_sandbox_arguments", "sandbox_flags"]
 

@@ -21,12 +21,18 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeGuard, get_args
 
 from tether.home import data_dir
 from tether.sandbox.bwrap import Bwrap
 from tether.sandbox.environment import sandbox_environment
 from tether.sandbox.gitindex import WatchedIndex, watch_indexes
+from tether.sandbox.modes import (
+    DEFAULT_SANDBOX_MODE,
+    SANDBOX_ENV,
+    SANDBOX_MODES,
+    SandboxMode,
+    is_sandbox_mode,
+)
 from tether.sandbox.mounts import (
     SANDBOX_TMP,
     Hidden,
@@ -39,36 +45,21 @@ from tether.sandbox.mounts import (
 
 __all__ = [
     "DEFAULT_MAX_PROCESSES",
-    "DEFAULT_SANDBOX_MODE",
     "DEFAULT_TMP_SIZE_MIB",
-    "SANDBOX_ENV",
-    "SANDBOX_MODES",
     "SANDBOX_TMP",
     "UNSANDBOXED",
     "Confinement",
-    "SandboxMode",
     "SandboxPolicy",
     "bwrap_arguments",
     "confinement",
-    "is_sandbox_mode",
 ]
 
-SandboxMode = Literal["workspace-write", "read-only", "off"]
-SANDBOX_MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
-DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write"
-SANDBOX_ENV = "TETHER_SANDBOX"
-"""The environment variable that sets the mode when no `--sandbox` flag is given."""
 DEFAULT_TMP_SIZE_MIB = 1024
 """How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
 DEFAULT_MAX_PROCESSES = 1024
 """How many processes a sandboxed command may run at once (`sandbox.maxProcesses`)."""
 UNSANDBOXED = "unsandboxed"
 """The label of a command that runs as the user's own shell would run it."""
-
-
-def is_sandbox_mode(value: object) -> TypeGuard[SandboxMode]:
-    """Whether `value` names a sandbox mode."""
-    return value in SANDBOX_MODES
 
 
 @dataclass(frozen=True)

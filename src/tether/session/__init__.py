@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
+    from tether.session.config import SessionConfig
+    from tether.session.limits import DEFAULT_MAX_STEPS
     from tether.session.log.events import TurnStop
     from tether.session.log.store import SessionStore, StoredSession, data_dir
     from tether.session.loop import CANCELLED
@@ -72,7 +73,7 @@ __all__ = [
 __getattr__ = lazy_names(
     __name__,
     {
-        "DEFAULT_MAX_STEPS": "tether.session.config",
+        "DEFAULT_MAX_STEPS": "tether.session.limits",
         "SessionConfig": "tether.session.config",
         "Conflict": "tether.session.rewind.conflicts",
         "PromptChanges": "tether.session.rewind.plan",

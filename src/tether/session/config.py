@@ -13,16 +13,15 @@ from tether.models.catalog import ModelInfo
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PermissionAsker, PolicyGate, PolicyMode
-from tether.session.context.budget import DEFAULT_COMPACT_AT, Budget
+from tether.session.context.budget import Budget
 from tether.session.context.environment_block import Host
+from tether.session.limits import DEFAULT_COMPACT_AT, DEFAULT_MAX_STEPS
 from tether.settings import Settings
 from tether.skills import SkillCatalog
 from tether.tools.registry import ToolRegistry
 from tether.tools.workspace import Workspace
 
-__all__ = ["DEFAULT_MAX_STEPS", "SessionConfig"]
-
-DEFAULT_MAX_STEPS = 50
+__all__ = ["SessionConfig"]
 """Model requests per prompt before it stops with `max_turn_requests`."""
 
 

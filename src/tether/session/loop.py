@@ -14,6 +14,7 @@ from tether.errors import ContextOverflow, ModelError, PromptFailed
 from tether.models.base import Completed, Model, TextDelta, ThinkingDelta
 from tether.models.messages import FinishReason, ThinkingLevel
 from tether.models.thinking import raised
+from tether.session._gc import gc_for_sessions
 from tether.session.calls import close_stream, unique_ids
 from tether.session.context.compaction import compact_command, summary_point
 from tether.session.context.window import Context
@@ -81,6 +82,7 @@ class PromptLoop:
     async def run(self, said: UserMessageEvent, emit: OnUpdate, turn: Turn) -> TurnStop:
         """Run the prompt `said` to its end; a model failure is recorded, then raised as
         `PromptFailed`."""
+        gc_for_sessions()
         self._append(TurnStart())
         prompt = self._append(said)
         words = " ".join(b.text for b in said.content if isinstance(b, TextContent))

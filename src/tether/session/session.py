@@ -20,7 +20,7 @@ from tether.session.answers import ModelAnswerer
 from tether.session.assembly import delegates, logged_level, page_model, with_skills
 from tether.session.calls import unique_ids
 from tether.session.children import Children
-from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
+from tether.session.config import SessionConfig
 from tether.session.context.window import Context
 from tether.session.hooked import NotifyingAsker, SessionHooks
 from tether.session.jobcards import JobCards
@@ -53,7 +53,7 @@ from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
 from tether.tools.task import TaskTool
 
-__all__ = ["CANCELLED", "DEFAULT_MAX_STEPS", "INTERRUPTED", "Session", "SessionConfig"]
+__all__ = ["CANCELLED", "INTERRUPTED", "Session", "SessionConfig"]
 
 log = logging.getLogger(__name__)
 

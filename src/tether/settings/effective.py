@@ -14,7 +14,8 @@ from pathlib import Path
 
 from tether.models.catalog import CATALOG, ModelInfo, Price
 from tether.models.messages import ThinkingLevel
-from tether.sandbox.policy import SANDBOX_ENV, SandboxPolicy
+from tether.sandbox.modes import SANDBOX_ENV
+from tether.sandbox.policy import SandboxPolicy
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode

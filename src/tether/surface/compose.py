@@ -14,7 +14,8 @@ from pathlib import Path
 from tether.agents import AgentCatalog
 from tether.models.base import Model
 from tether.policy import PermissionAsker, PolicyMode
-from tether.session.config import DEFAULT_MAX_STEPS, SessionConfig
+from tether.session.config import SessionConfig
+from tether.session.limits import DEFAULT_MAX_STEPS
 from tether.settings import Settings
 from tether.settings.effective import (
     effective_mode,

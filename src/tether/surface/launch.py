@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from tether.models.base import Model
 from tether.models.factory import make_model
-from tether.session.context.budget import DEFAULT_COMPACT_AT
+from tether.session.limits import DEFAULT_COMPACT_AT
 
 __all__ = ["Launch"]
 

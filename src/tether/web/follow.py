@@ -20,7 +20,7 @@ from tether.acp.calls import SessionCalls
 from tether.errors import SessionError, SessionLocked
 from tether.models.windows import DEFAULT_WINDOW, context_window
 from tether.session import AgentText, SessionStore
-from tether.session.context.budget import DEFAULT_COMPACT_AT
+from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.log.eventlog import LogTail, lock_log
 from tether.session.log.events import Event, SessionConfigEvent
 from tether.session.replay import Replayer

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.policy.test_gate import Asker
+from tests.policy.support import Asker
 from tests.tools.web.conftest import fetch
 from tests.tools.web.server import PageServer, reply
 from tether.policy import PolicyGate, PolicyMode

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.policy.test_gate import Asker
+from tests.policy.support import Asker
 from tests.tools.web.search_api import Hit, SearchApi, env_for, ok_reply, serve_api
 from tether.policy import PolicyGate, PolicyMode
 from tether.settings import Settings, load_settings

@@ -12,8 +12,8 @@ from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments
 from tether.errors import BadArguments
-from tether.policy import MODES
-from tether.session import DEFAULT_MAX_STEPS
+from tether.session.limits import DEFAULT_MAX_STEPS
+from tether.settings.modes import MODES
 
 __all__ = ["BadArguments", "add_arguments", "parse"]
 

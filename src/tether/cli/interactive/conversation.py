@@ -41,7 +41,13 @@ from tether.policy import (
 )
 from tether.session import Session
 from tether.session.shell import ShellRun
-from tether.session.updates import ClientUpdate, ToolCallFinished, ToolCallStarted, UsageChanged
+from tether.session.updates import (
+    ClientUpdate,
+    JobChanged,
+    ToolCallFinished,
+    ToolCallStarted,
+    UsageChanged,
+)
 from tether.views import TerminalCallView
 
 if TYPE_CHECKING:  # the MCP SDK loads only when a server is configured
@@ -278,7 +284,7 @@ class Conversation:
         if session is not None and session.gate.mode != self.mode:
             # The session left plan mode (the person approved a plan): the bar follows.
             self.set_mode(session.gate.mode)
-        if session is not None and isinstance(update, ToolCallFinished):
+        if session is not None and isinstance(update, ToolCallFinished | JobChanged):
             running = len(session.jobs.running())
             if running != self.front.facts.jobs:
                 self.front.facts.jobs = running

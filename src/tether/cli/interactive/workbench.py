@@ -16,13 +16,8 @@ from rich.console import Console
 
 from tether.cli.interactive.arguments import parse
 from tether.cli.model_args import login_default, require_key
-from tether.cli.settings_args import (
-    effective_mode,
-    sandbox_policy,
-    say_search,
-    search_setup,
-    settings_flags,
-)
+from tether.cli.settings_args import settings_flags
+from tether.cli.settings_run import say_search
 from tether.commands import Command, load_commands
 from tether.errors import SettingsError, StartupError
 from tether.models.base import Model
@@ -30,6 +25,7 @@ from tether.policy import PermissionAsker, PolicyMode, settle_trust
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import Session, SessionConfig, SessionStore
 from tether.settings import Settings, load_settings
+from tether.settings.effective import effective_mode, sandbox_policy, search_setup
 from tether.settings.report import claude_file_lines
 from tether.surface import Launch, first_model, session_config
 

@@ -21,10 +21,10 @@ from tether.models.messages import (
     ToolSpec,
     UserMessage,
 )
+from tether.session.limits import DEFAULT_COMPACT_AT
 
 __all__ = [
     "CHARS_PER_TOKEN",
-    "DEFAULT_COMPACT_AT",
     "IMAGE_CHARS",
     "Budget",
     "message_chars",
@@ -33,8 +33,6 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
-DEFAULT_COMPACT_AT = 0.8
-"""The fraction of the window past which the session compacts before sending."""
 TARGET_SHARE = 0.75
 """A compaction should leave the request at most this share of the threshold."""
 IMAGE_CHARS = 6_400

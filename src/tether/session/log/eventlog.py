@@ -89,13 +89,19 @@ def _parse(path: Path, data: bytes) -> LogContents:
     events: list[Event] = []
     calls: set[str] = set()
     sound = len(lines[0]) + 1 if lines else 0
-    for number, line in enumerate(lines[1:], start=2):
+    whole = len(lines)
+    # Each line is let go once its event is made: the events grow as the lines go.
+    lines.reverse()
+    if lines:
+        lines.pop()  # the header, read above
+    for number in range(2, whole + 1):
+        line = lines.pop()
         events.append(_event(path, number, line, len(events) + 1, calls))
         sound += len(line) + 1
     missing_newline = False
-    if tail and lines:
+    if tail and whole:
         try:
-            events.append(_event(path, len(lines) + 1, tail, len(events) + 1, calls))
+            events.append(_event(path, whole + 1, tail, len(events) + 1, calls))
         except CorruptLog as exc:
             log.warning("dropping a torn last line: %s", exc)
         else:

@@ -88,9 +88,16 @@ async def run_detachable(
                 finished = replace(finished, stopped="timeout")
             return Ran(finished=finished)
     except asyncio.CancelledError:
-        run.cancel()
-        await asyncio.gather(run, return_exceptions=True)
-        raise
+        if not cancelled.is_set():
+            run.cancel()
+            await asyncio.gather(run, return_exceptions=True)
+            raise
+        # The person cancelled (the session cancels the task too, to stop it at once): the
+        # command is stopped as a cancel stops it, and the call ends with what it printed.
+        stop.set()
+        if (task := asyncio.current_task()) is not None:
+            task.uncancel()
+        return Ran(finished=await run)
     finally:
         jobs.settled(tool_call_id)
         asked.cancel()

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from tether.tools.web.address import ALLOW_PRIVATE_FLAG
     from tether.tools.web.backends import (
         NoSearch,
         SearchChoice,
@@ -19,6 +18,7 @@ if TYPE_CHECKING:
         choose_backend,
     )
     from tether.tools.web.envelope import WebMeta, web_meta_from_meta
+    from tether.tools.web.flags import ALLOW_PRIVATE_FLAG
     from tether.tools.web.search import WebSearchArgs, WebSearchTool
     from tether.tools.web.tool import TIMEOUT_S, WebFetchArgs, WebFetchTool
 
@@ -41,7 +41,7 @@ __all__ = [
 __getattr__ = lazy_names(
     __name__,
     {
-        "ALLOW_PRIVATE_FLAG": "tether.tools.web.address",
+        "ALLOW_PRIVATE_FLAG": "tether.tools.web.flags",
         "NoSearch": "tether.tools.web.backends",
         "SearchChoice": "tether.tools.web.backends",
         "SearchSettings": "tether.tools.web.backends",

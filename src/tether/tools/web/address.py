@@ -12,10 +12,9 @@ import ipaddress
 import socket
 
 from tether.errors import ToolError
+from tether.tools.web.flags import ALLOW_PRIVATE_FLAG
 
-__all__ = ["ALLOW_PRIVATE_FLAG", "checked_addresses", "forbidden_range", "refuse_known_private"]
-
-ALLOW_PRIVATE_FLAG = "--allow-private-fetch"
+__all__ = ["checked_addresses", "forbidden_range", "refuse_known_private"]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -1,0 +1,64 @@
+"""Shared by the ACP tests over real pipes: a scripted agent started, a session opened, a
+prompt's params, and the updates and errors of its replies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.acp.wire import AgentProcess, Message
+
+__all__ = [
+    "error_of",
+    "opened_session",
+    "prompt_params",
+    "script_spec",
+    "started_agent",
+    "updates_of",
+]
+
+
+def script_spec(tmp: Path, *turns: dict[str, Any]) -> str:
+    """A `--model` spec for a script of `turns`, written under `tmp`."""
+    path = tmp / "script.json"
+    path.write_text(json.dumps({"turns": list(turns)}))
+    return f"script:{path}"
+
+
+async def started_agent(tmp: Path, model: str, mode: str = "ask") -> AgentProcess:
+    """`tether acp` on `model` in `mode`, initialized."""
+    agent = await AgentProcess.start(tmp / "home", "--model", model, "--mode", mode)
+    await agent.initialize()
+    return agent
+
+
+async def opened_session(agent: AgentProcess, cwd: Path, **extra: Any) -> str:
+    """A new session in `cwd` (made if need be), its commands' advert read; its id."""
+    cwd.mkdir(exist_ok=True)
+    reply, _ = await agent.request("session/new", {"cwd": str(cwd), "mcpServers": [], **extra})
+    # The session's commands come right after the answer that makes it known.
+    advert = await agent.read()
+    assert advert["params"]["update"]["sessionUpdate"] == "available_commands_update", advert
+    return str(reply["result"]["sessionId"])
+
+
+def prompt_params(session_id: str, text: str) -> Message:
+    """`session/prompt`'s params: `text` for `session_id`."""
+    return {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}
+
+
+def error_of(reply: Message) -> Message:
+    """The error of a JSON-RPC reply (which must be one)."""
+    assert "error" in reply, reply
+    error: Message = reply["error"]
+    return error
+
+
+def updates_of(notes: list[Message], kind: str) -> list[Message]:
+    """The `session/update`s of `kind` among `notes`."""
+    return [
+        n["params"]["update"]
+        for n in notes
+        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
+    ]

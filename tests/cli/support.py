@@ -1,0 +1,60 @@
+"""Shared by the command line's tests: running `tether`, a scripted model, the sessions listed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import REPO
+
+__all__ = ["TETHER", "piped", "scripted_model", "sessions_listed", "tether"]
+
+TETHER = REPO / ".venv" / "bin" / "tether"
+
+
+def tether(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `tether ARGS` with `TETHER_HOME=home`, stdin closed, a wide fixed terminal."""
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+
+
+def scripted_model(path: Path, *turns: dict[str, Any]) -> str:
+    """A `--model` spec for a script of `turns`, written to `path`."""
+    path.write_text(json.dumps({"turns": list(turns)}))
+    return f"script:{path}"
+
+
+def sessions_listed(home: Path) -> list[dict[str, Any]]:
+    """`tether sessions --json` in `home`, parsed."""
+    listed = tether(home, "sessions", "--json")
+    assert listed.returncode == 0, listed.stderr
+    rows: list[dict[str, Any]] = json.loads(listed.stdout)
+    return rows
+
+
+def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `tether ARGS` with `lines` on its input (a pipe, not a terminal)."""
+    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
+    env.pop("TETHER_MODEL", None)
+    return subprocess.run(
+        [str(TETHER), *args],
+        env=env,
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
