@@ -131,7 +131,7 @@ def test_one_card_per_call_and_a_long_change_is_seen_whole(
     assert "more lines · v shows it whole" in shown and "v: see it whole" in shown
     # At 60 columns the question wraps: its path and its reason are there whole.
     assert f"AllowWrite{ws / 'big.py'}?" in "".join(shown.split())
-    assert "edits need approval in ask mode" in " ".join(shown.split())
+    assert "editsneedapprovalinaskmode" in "".join(shown.split())
     assert "line_59" not in tui.everything
     tui.type("v")  # PAGER=cat: the whole change is written out
     tui.wait_in_scrollback("line_59 = 59")
