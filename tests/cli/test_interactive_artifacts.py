@@ -17,7 +17,7 @@ import pytest
 from tests.cli.support import scripted_model
 from tests.cli.tmux import Tmux, needs_tmux
 from tests.cli.tui import Tui
-from tests.models.sse_server import Reply, SSEServer, sse_reply
+from tests.models.sse_server import Reply, SSEServer, served_in_thread, sse_reply
 
 
 @pytest.fixture
@@ -161,26 +161,12 @@ def test_the_transcript_pager_leaves_nothing_behind(
 def thinking_long() -> Iterator[str]:
     """An OpenAI-compatible server on loopback that answers nothing until the client hangs
     up (the spinner says `thinking` all along); its base URL."""
-    loop = asyncio.new_event_loop()
-    server = SSEServer()
-    started = threading.Event()
-    stop = asyncio.Event()
 
-    async def serve() -> None:
-        async with server:
-            server.answer = lambda _request: sse_reply("openai_text.sse", hold_after=0)
-            started.set()
-            await stop.wait()
+    def prepare(server: SSEServer) -> None:
+        server.answer = lambda _request: sse_reply("openai_text.sse", hold_after=0)
 
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    try:
+    with served_in_thread(prepare) as server:
         yield server.url
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
 
 
 @needs_tmux

@@ -3,17 +3,15 @@ against an Anthropic-speaking server on loopback that records the key each reque
 
 from __future__ import annotations
 
-import asyncio
 import json
 import stat
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.cli.tui import Tui
-from tests.models.sse_server import Received, Reply, SSEServer, sse_reply
+from tests.models.sse_server import Received, Reply, SSEServer, served_in_thread, sse_reply
 
 
 @pytest.fixture
@@ -28,29 +26,15 @@ def tuis() -> Iterator[list[Tui]]:
 @pytest.fixture
 def anthropic() -> Iterator[SSEServer]:
     """An Anthropic messages endpoint on loopback: every request gets the same short answer."""
-    loop = asyncio.new_event_loop()
-    server = SSEServer()
-    started = threading.Event()
-    stop = asyncio.Event()
 
     def answer(_request: Received) -> Reply:
         return sse_reply("anthropic_text.sse")
 
-    async def serve() -> None:
-        async with server:
-            server.answer = answer
-            started.set()
-            await stop.wait()
+    def prepare(server: SSEServer) -> None:
+        server.answer = answer
 
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    try:
+    with served_in_thread(prepare) as server:
         yield server
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
 
 
 def _keys(server: SSEServer) -> list[str | None]:

@@ -3,10 +3,8 @@ a mistyped `/command` is said and kept, never sent; `//` and a leading space sen
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import pytest
 
 from tests.cli.support import scripted_model, sessions_listed, tether
 from tests.cli.tui import TETHER, Tui
-from tests.models.sse_server import SSEServer, json_reply, sse_reply
+from tests.models.sse_server import json_reply, served_in_thread, sse_reply
 
 
 @pytest.fixture
@@ -69,27 +67,11 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
 def failing_twice() -> Iterator[str]:
     """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 2 s), then an
     answer; its base URL."""
-    loop = asyncio.new_event_loop()
-    server = SSEServer()
-    started = threading.Event()
-    stop = asyncio.Event()
-
-    async def serve() -> None:
-        async with server:
-            down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "2"})
-            server.queue(down, down, sse_reply("openai_text.sse"))
-            started.set()
-            await stop.wait()
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    try:
+    down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "2"})
+    with served_in_thread(
+        lambda server: server.queue(down, down, sse_reply("openai_text.sse"))
+    ) as server:
         yield server.url
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
 
 
 def test_each_retry_says_so_on_the_spinner_line(
@@ -225,10 +207,6 @@ def test_ctrl_r_shows_the_match_as_the_search_is_typed(
 @pytest.fixture
 def serving_models() -> Iterator[str]:
     """An OpenAI-compatible server on loopback that lists two models; its base URL."""
-    loop = asyncio.new_event_loop()
-    server = SSEServer()
-    started = threading.Event()
-    stop = asyncio.Event()
     listed = {
         "object": "list",
         "data": [
@@ -236,22 +214,8 @@ def serving_models() -> Iterator[str]:
             for name in ("m", "qwen-coder-local")
         ],
     }
-
-    async def serve() -> None:
-        async with server:
-            server.queue(json_reply(200, listed))
-            started.set()
-            await stop.wait()
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    try:
+    with served_in_thread(lambda server: server.queue(json_reply(200, listed))) as server:
         yield server.url
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
 
 
 def test_model_lists_what_an_openai_compatible_endpoint_serves(

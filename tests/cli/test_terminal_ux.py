@@ -6,10 +6,8 @@ so what is checked is what a person at that terminal sees, in the order they see
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ import pytest
 
 from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal, plain
-from tests.models.sse_server import Reply, SSEServer
+from tests.models.sse_server import Reply, served_in_thread
 from tether.session import SessionStore
 
 
@@ -142,28 +140,9 @@ def stalling_model() -> Iterator[str]:
         )
         for piece in pieces
     )
-    loop = asyncio.new_event_loop()
-    server = SSEServer()
-    started = threading.Event()
-    stop = asyncio.Event()
-
-    async def serve() -> None:
-        async with server:
-            server.queue(
-                Reply(headers={"content-type": "text/event-stream"}, chunks=chunks, hold=True)
-            )
-            started.set()
-            await stop.wait()
-
-    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
-    thread.start()
-    assert started.wait(10)
-    try:
+    stalled = Reply(headers={"content-type": "text/event-stream"}, chunks=chunks, hold=True)
+    with served_in_thread(lambda server: server.queue(stalled)) as server:
         yield f"{server.url}/v1"
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
 
 
 def test_ctrl_c_keeps_what_was_printed_of_the_answer(

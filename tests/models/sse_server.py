@@ -9,11 +9,12 @@ connection closes is noted, so tests can check what the SDK sent and that it hun
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -221,3 +222,29 @@ class SSEServer:
         if reply.streamed and not (reply.hold or reply.cut):
             writer.write(b"0\r\n\r\n")
         await writer.drain()
+
+
+@contextlib.contextmanager
+def served_in_thread(prepare: Callable[[SSEServer], None]) -> Iterator[SSEServer]:
+    """An `SSEServer` running on its own event loop in a thread, `prepare`d once it listens:
+    for tests driven from synchronous code (a terminal in a pty), which cannot await it."""
+    loop = asyncio.new_event_loop()
+    server = SSEServer()
+    started = threading.Event()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        async with server:
+            prepare(server)
+            started.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    try:
+        yield server
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
