@@ -171,5 +171,8 @@ def test_the_model_chooses_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None
     assert make_model("bedrock").name == "bedrock:global.anthropic.claude-sonnet-4-6"
     # Each endpoint has its own address variable, as in the SDK.
     monkeypatch.setenv("ANTHROPIC_BEDROCK_MANTLE_BASE_URL", "https://proxy.example/anthropic")
-    assert make_model(f"bedrock:{MODEL}").base_url == "https://proxy.example/anthropic"
-    assert make_model("bedrock").base_url == invoke
+    urls = [make_model(spec) for spec in (f"bedrock:{MODEL}", "bedrock")]
+    assert [model.base_url for model in urls if isinstance(model, BedrockModel)] == [
+        "https://proxy.example/anthropic",
+        invoke,
+    ]
