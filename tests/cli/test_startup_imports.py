@@ -147,6 +147,7 @@ def test_sessions_and_show_load_only_what_they_print(
     listed = _loaded(tmp_path, "sessions", env=env)
     assert "rich" in listed
     assert _found(listed, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER + VALIDATION) == []
+    assert _found(listed, ("pygments", "markdown_it", "tether.render.terminal")) == []
     assert _found(listed, SESSIONS) == []
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     shown = _loaded(tmp_path, "show", log.stem, env=env)

@@ -5,12 +5,10 @@ The cases both providers share are in `test_streaming.py`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from tests.models.sse_server import Reply, SSEServer, sse_reply
-from tests.models.support import FAST, PIXEL, READ, collect
+from tests.models.support import FAST, PIXEL, READ, collect, loopback_model
 from tether.content import ImageContent, TextContent
 from tether.errors import ModelError
 from tether.models import (
@@ -26,14 +24,12 @@ from tether.models import (
 from tether.models.openai_compat import OpenAICompatModel
 from tether.providers import OPENAI
 
-
-@pytest.fixture
-async def model(server: SSEServer) -> AsyncIterator[OpenAICompatModel]:
-    """A model pointed at the loopback server with a key and fast retries."""
-    provider = OPENAI.resolve(f"{server.url}/v1", "sk-test", environ={})
-    made = OpenAICompatModel(provider, model="deepseek-chat", retry=FAST)
-    yield made
-    await made.aclose()
+model = loopback_model(
+    lambda server: OpenAICompatModel(
+        OPENAI.resolve(f"{server.url}/v1", "sk-test", environ={}), model="deepseek-chat", retry=FAST
+    )
+)
+"""A model pointed at the loopback server with a key and fast retries."""
 
 
 def hello() -> ModelRequest:
