@@ -15,7 +15,7 @@ from acp.agent.connection import AgentSideConnection
 from tether.acp.agent import TetherAgent, agent_router
 from tether.acp.transport import LINE_LIMIT, JsonRpcLines, Sink
 
-__all__ = ["serve_stdio"]
+__all__ = ["serve", "serve_stdio"]
 
 
 async def serve_stdio(agent: TetherAgent) -> None:
@@ -25,8 +25,11 @@ async def serve_stdio(agent: TetherAgent) -> None:
     sys.stdout.flush()
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    reader = await _reader(sys.stdin.buffer)
-    sink = await _sink(protocol_out)
+    await serve(agent, await _reader(sys.stdin.buffer), await _sink(protocol_out))
+
+
+async def serve(agent: TetherAgent, reader: asyncio.StreamReader, sink: Sink) -> None:
+    """Serve one client on `reader` and `sink` until the reader ends; then release every session."""
     connection = AgentSideConnection(
         cast(Agent, agent), JsonRpcLines(reader, sink), listening=False
     )
