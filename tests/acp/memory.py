@@ -3,10 +3,13 @@
 The agent is built as `tether acp ARGS` builds it (the same parser, `tether.cli.acp.agent_for`)
 and served as stdio serves it (`tether.acp.server.serve`: tether's JSON-RPC line transport and
 the SDK's connection); only the bytes travel through two `asyncio.StreamReader`s instead of a
-process's pipes. The client is `AgentWire`, the same raw JSON-RPC client as over pipes, so a
-test reads the same way on both. What a process has and this has not stays over real pipes
-(`tests.acp.wire.AgentProcess`): stdio's file descriptors, an exit status, its own working
-directory and signals, stderr as a file, two agents with different environments at once.
+process's pipes. The client is a real one speaking JSON-RPC over those bytes: `AgentWire`, the
+same raw line client as over pipes (`InMemoryAgents.start`), or the SDK's own
+`ClientSideConnection` (`InMemoryAgents.connect`, as `acp.spawn_agent_process` gives one).
+
+What a process has and this has not stays over real pipes (`tests.acp.wire.AgentProcess`):
+stdio's file descriptors, an exit status, its own working directory and signals, stderr as a
+file, two agents with different environments at once.
 
 The environment a process would get (`TETHER_HOME`, a key, an endpoint) is set for as long as
 the test's in-process agents run, and put back when the last one closes.
@@ -16,9 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from acp import Client
+from acp.client.connection import ClientSideConnection
 
 from tests.acp.wire import LINE_LIMIT, TIMEOUT, AgentWire
 from tether.acp.server import serve
@@ -45,6 +53,20 @@ class _Into:
         if not self.closed:
             self.closed = True
             self._reader.feed_eof()
+
+
+class _Feed(asyncio.Transport):
+    """The write end of the agent's input for the SDK's `StreamWriter`: bytes go in at once."""
+
+    def __init__(self, agent: AgentInMemory) -> None:
+        super().__init__()
+        self._agent = agent
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._agent.feed(bytes(data))
+
+    def is_closing(self) -> bool:
+        return self._agent.input_ended
 
 
 class _Log(logging.Handler):
@@ -76,7 +98,7 @@ class AgentInMemory(AgentWire):
         self._output = output
         self._from_agent = from_agent
         self._log = log
-        self._input_ended = False
+        self.input_ended = False
         self.closed = False
 
     @property
@@ -84,11 +106,20 @@ class AgentInMemory(AgentWire):
         """What the agent logged so far (its log records, as its stderr would show them)."""
         return "".join(line + "\n" for line in self._log.lines)
 
-    async def write_raw(self, data: bytes) -> None:
-        """Write bytes exactly as given."""
-        if self._input_ended:
+    @property
+    def output(self) -> asyncio.StreamReader:
+        """The agent's output, for a client that reads it itself."""
+        return self._from_agent
+
+    def feed(self, data: bytes) -> None:
+        """Put bytes on the agent's input."""
+        if self.input_ended:
             raise BrokenPipeError("the agent's input is closed")
         self._to_agent.feed_data(data)
+
+    async def write_raw(self, data: bytes) -> None:
+        """Write bytes exactly as given."""
+        self.feed(data)
         await asyncio.sleep(0)  # the agent reads as a pipe's reader would: when it can
 
     async def read_line(self) -> bytes:
@@ -97,8 +128,8 @@ class AgentInMemory(AgentWire):
 
     async def close(self, timeout: float = TIMEOUT) -> int:
         """End the agent's input, wait until it released every session; 0, or its error."""
-        if not self._input_ended:
-            self._input_ended = True
+        if not self.input_ended:
+            self.input_ended = True
             self._to_agent.feed_eof()
         try:
             await asyncio.wait_for(asyncio.shield(self._served), timeout)
@@ -146,6 +177,21 @@ class InMemoryAgents:
         started = AgentInMemory(served, to_agent, output, from_agent, self._log)
         self._open.append(started)
         return started
+
+    @asynccontextmanager
+    async def connect(
+        self, client: Client | Any, home: Path, *args: str, env: dict[str, str] | None = None
+    ) -> AsyncIterator[tuple[ClientSideConnection, AgentInMemory]]:
+        """The SDK's client connection to the agent of `tether acp ARGS`, serving `client`."""
+        agent = await self.start(home, *args, env=env)
+        loop = asyncio.get_running_loop()
+        writer = asyncio.StreamWriter(_Feed(agent), asyncio.streams.FlowControlMixin(), None, loop)
+        connection = ClientSideConnection(client, writer, agent.output)
+        try:
+            yield connection, agent
+        finally:
+            await connection.close()
+            await agent.close()
 
     async def close_all(self) -> None:
         """Close the agents a test left open, and put the environment back."""

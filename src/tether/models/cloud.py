@@ -32,7 +32,7 @@ from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
 from tether.models.anthropic_thinking import claude_generation
 from tether.models.catalog import model_id
-from tether.models.openai_compat import OpenAICompatModel
+from tether.models.openai_sdk import OpenAISdkModel
 from tether.models.retry import Failure
 from tether.providers import Provider
 
@@ -167,7 +167,7 @@ def _needs(module: str, label: str, fix: str) -> None:
         raise ModelError(f"{label}: {fix}")
 
 
-class AzureModel(OpenAICompatModel):
+class AzureModel(OpenAISdkModel):
     """Chat completions of an Azure OpenAI deployment (the model is the deployment's name)."""
 
     kind = "azure"
