@@ -1,15 +1,16 @@
-"""Shared by the ACP tests over real pipes: a scripted agent started, a session opened, a
-prompt's params, and the updates and errors of its replies."""
+"""Shared by the ACP tests: a scripted agent started (in process, or over real pipes), a session
+opened, a prompt's params, and the updates and errors of its replies."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.wire import AgentProcess, AgentWire, Message
 
 __all__ = [
+    "Starter",
     "error_of",
     "opened_session",
     "prompt_params",
@@ -26,14 +27,24 @@ def script_spec(tmp: Path, *turns: dict[str, Any]) -> str:
     return f"script:{path}"
 
 
-async def started_agent(tmp: Path, model: str, mode: str = "ask") -> AgentProcess:
+class Starter(Protocol):
+    """What starts an agent: `InMemoryAgents` (in process) or `AgentProcess` (over pipes)."""
+
+    async def start(self, home: Path, *args: str, env: dict[str, str] | None = None) -> AgentWire:
+        """`tether acp ARGS` with `TETHER_HOME=home` (and `env` added)."""
+        ...
+
+
+async def started_agent(
+    starter: Starter | type[AgentProcess], tmp: Path, model: str, mode: str = "ask"
+) -> AgentWire:
     """`tether acp` on `model` in `mode`, initialized."""
-    agent = await AgentProcess.start(tmp / "home", "--model", model, "--mode", mode)
+    agent = await starter.start(tmp / "home", "--model", model, "--mode", mode)
     await agent.initialize()
     return agent
 
 
-async def opened_session(agent: AgentProcess, cwd: Path, **extra: Any) -> str:
+async def opened_session(agent: AgentWire, cwd: Path, **extra: Any) -> str:
     """A new session in `cwd` (made if need be), its commands' advert read; its id."""
     cwd.mkdir(exist_ok=True)
     reply, _ = await agent.request("session/new", {"cwd": str(cwd), "mcpServers": [], **extra})

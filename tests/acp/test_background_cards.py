@@ -6,18 +6,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.memory import InMemoryAgents
+from tests.acp.wire import Message
 
 COMMAND = "echo one; sleep 1; echo two; exit 4"
 
 
-async def test_the_jobs_card_is_updated_after_the_call_and_replayed(tmp_path: Path) -> None:
+async def test_the_jobs_card_is_updated_after_the_call_and_replayed(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     script = tmp_path / "script.json"
     call = {"id": "j", "name": "bash", "arguments": {"command": COMMAND, "run_in_background": True}}
     script.write_text(json.dumps({"turns": [{"toolCalls": [call]}, {"text": "Started."}]}))
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    agent = await AgentProcess.start(
+    agent = await agents.start(
         tmp_path / "home", "--model", f"script:{script}", "--mode", "auto", "--sandbox", "off"
     )
     try:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess
 
 
-async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path: Path) -> None:
+async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     home, workspace = tmp_path / "home", tmp_path / "ws"
     folder = workspace / ".claude" / "commands" / "git"
     folder.mkdir(parents=True)
@@ -19,7 +21,7 @@ async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path:
         "---\ndescription: Say the branch\n---\nThe branch: !`echo topic-$1`. Explain it.\n"
     )
     model = script_spec(tmp_path, {"text": "explained"})
-    agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
+    agent = await agents.start(home, "--model", model, "--sandbox", "off")
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -51,7 +53,7 @@ async def test_a_namespaced_command_runs_its_shell_line_as_a_tool_call(tmp_path:
 
 
 async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
-    tmp_path: Path,
+    tmp_path: Path, agents: InMemoryAgents
 ) -> None:
     home, workspace = tmp_path / "home", tmp_path / "ws"
     agent_file = workspace / ".claude" / "agents" / "review" / "checker.md"
@@ -61,7 +63,7 @@ async def test_agents_lists_the_agents_and_what_their_files_say_that_is_unused(
         "permissionMode: plan\ncolor: cyan\n---\nCheck.\n"
     )
     model = script_spec(tmp_path, {"text": "never asked"})
-    agent = await AgentProcess.start(home, "--model", model)
+    agent = await agents.start(home, "--model", model)
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import error_of, opened_session, prompt_params, updates_of
-from tests.acp.wire import AgentProcess
 
 
 def _scripts(tmp: Path) -> tuple[Path, Path]:
@@ -24,12 +24,14 @@ def _options(result: dict[str, object]) -> dict[str, dict[str, object]]:
     return {option["id"]: option for option in options}
 
 
-async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> None:
+async def test_model_switch_is_logged_and_honoured_on_load(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     first, second = _scripts(tmp_path)
     home = tmp_path / "home"
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    agent = await AgentProcess.start(home, "--model", f"script:{first}")
+    agent = await agents.start(home, "--model", f"script:{first}")
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -83,7 +85,7 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
     assert [(c["configId"], c["value"]) for c in configs] == [("model", f"script:{second}")]
 
     # Another process started with the first model picks the logged one on load.
-    again = await AgentProcess.start(home, "--model", f"script:{first}")
+    again = await agents.start(home, "--model", f"script:{first}")
     await again.initialize()
     try:
         reply, _ = await again.request(
@@ -99,11 +101,13 @@ async def test_model_switch_is_logged_and_honoured_on_load(tmp_path: Path) -> No
         assert await again.close() == 0
 
 
-async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_path: Path) -> None:
+async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     first, _ = _scripts(tmp_path)
     home = tmp_path / "home"
-    agent = await AgentProcess.start(home, "--model", f"script:{first}")
-    other = await AgentProcess.start(home, "--model", f"script:{first}")
+    agent = await agents.start(home, "--model", f"script:{first}")
+    other = await agents.start(home, "--model", f"script:{first}")
     try:
         init = await agent.initialize()
         assert init["agentCapabilities"]["sessionCapabilities"]["delete"] == {}
@@ -160,7 +164,9 @@ async def test_rename_and_delete_a_session_and_refuse_one_open_elsewhere(tmp_pat
         assert await other.close() == 0
 
 
-async def test_the_sandbox_option_confines_the_next_command(tmp_path: Path) -> None:
+async def test_the_sandbox_option_confines_the_next_command(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     write = {"command": "echo new > a.txt && echo wrote"}
     turns = [
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": write}]},
@@ -173,9 +179,7 @@ async def test_the_sandbox_option_confines_the_next_command(tmp_path: Path) -> N
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "a.txt").write_text("old\n")
-    agent = await AgentProcess.start(
-        tmp_path / "home", "--model", f"script:{script}", "--mode", "auto"
-    )
+    agent = await agents.start(tmp_path / "home", "--model", f"script:{script}", "--mode", "auto")
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.memory import InMemoryAgents
+from tests.acp.wire import Message
 
 
 def _updates(notes: list[Message], kind: str) -> list[Message]:
@@ -17,7 +18,7 @@ def _updates(notes: list[Message], kind: str) -> list[Message]:
     ]
 
 
-async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
+async def test_usage_updates_and_the_compact_prompt(tmp_path: Path, agents: InMemoryAgents) -> None:
     script = tmp_path / "script.json"
     turns: list[dict[str, Any]] = [
         {"text": "first", "usage": {"inputTokens": 21000, "outputTokens": 40}},
@@ -27,7 +28,7 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
     script.write_text(json.dumps({"turns": turns}))
     (tmp_path / "ws").mkdir()
     args = ("--model", f"script:{script}", "--context-window", "64000")
-    agent = await AgentProcess.start(tmp_path / "home", *args)
+    agent = await agents.start(tmp_path / "home", *args)
     await agent.initialize()
     try:
         reply, _ = await agent.request(
@@ -64,7 +65,7 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path) -> None:
     finally:
         assert await agent.close() == 0
 
-    again = await AgentProcess.start(tmp_path / "home", *args)
+    again = await agents.start(tmp_path / "home", *args)
     await again.initialize()
     try:
         reply, notes = await again.request(

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, updates_of
-from tests.acp.wire import AgentProcess
 
 TURNS = {
     "turns": [
@@ -22,7 +22,7 @@ def _costs(notes: list[dict[str, Any]]) -> list[Any]:
     return [u.get("cost") for u in updates_of(notes, "usage_update")]
 
 
-async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
+async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path, agents: InMemoryAgents) -> None:
     home, workspace = tmp_path / "home", tmp_path / "ws"
     home.mkdir()
     workspace.mkdir()
@@ -31,7 +31,7 @@ async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
     price = {"input": 2.0, "output": 10.0}
     (home / "settings.json").write_text(json.dumps({"models": {"priced.json": {"price": price}}}))
 
-    agent = await AgentProcess.start(home, "--model", f"script:{tmp_path / 'priced.json'}")
+    agent = await agents.start(home, "--model", f"script:{tmp_path / 'priced.json'}")
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -46,7 +46,7 @@ async def test_usage_updates_carry_the_cost_so_far(tmp_path: Path) -> None:
         {"amount": 0.008, "currency": "USD"},  # cumulative: 0.003 + 0.005
     ]
 
-    again = await AgentProcess.start(home, "--model", f"script:{tmp_path / 'unpriced.json'}")
+    again = await agents.start(home, "--model", f"script:{tmp_path / 'unpriced.json'}")
     await again.initialize()
     try:
         load = {"sessionId": session_id, "cwd": str(workspace), "mcpServers": []}

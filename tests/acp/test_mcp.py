@@ -6,8 +6,9 @@ import json
 import sys
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.wire import Message
 from tests.mcp.support import SAMPLE, process_gone
 
 
@@ -19,7 +20,9 @@ def _call(call_id: str, name: str, **arguments: object) -> dict[str, object]:
     return {"id": call_id, "name": name, "arguments": arguments}
 
 
-async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) -> None:
+async def test_client_servers_are_tools_with_cards_and_policy(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     model = script_spec(
@@ -39,7 +42,7 @@ async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) ->
         },
         {"text": "done"},
     )
-    agent = await AgentProcess.start(tmp_path / "home", "--model", model)
+    agent = await agents.start(tmp_path / "home", "--model", model)
     asked: list[Message] = []
 
     def allow_always(request: Message) -> Message:
@@ -81,7 +84,9 @@ async def test_client_servers_are_tools_with_cards_and_policy(tmp_path: Path) ->
     assert process_gone(int(done["pid"]["content"][0]["content"]["text"]))
 
 
-async def test_project_servers_start_once_approved_until_they_change(tmp_path: Path) -> None:
+async def test_project_servers_start_once_approved_until_they_change(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     # The server is a script in the workspace: what the approval covers includes its content.
@@ -103,7 +108,7 @@ async def test_project_servers_start_once_approved_until_they_change(tmp_path: P
         if run == 2:  # the model (say) rewrites the script: asked again before it runs
             with (workspace / "srv.py").open("a") as script:
                 script.write("# changed\n")
-        agent = await AgentProcess.start(home, "--model", model, "--mode", "auto")
+        agent = await agents.start(home, "--model", model, "--mode", "auto")
         try:
             await agent.initialize()
             reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -126,7 +131,7 @@ async def test_project_servers_start_once_approved_until_they_change(tmp_path: P
 
 
 async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
-    tmp_path: Path,
+    tmp_path: Path, agents: InMemoryAgents
 ) -> None:
     from tether.settings import TrustStore, load_settings
 
@@ -153,7 +158,7 @@ async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
                 json.dumps({"disabledMcpjsonServers": ["proj"]})
             )
             TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
-        agent = await AgentProcess.start(home, "--model", model)
+        agent = await agents.start(home, "--model", model)
         try:
             await agent.initialize()
             reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})

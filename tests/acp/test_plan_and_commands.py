@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess
 
 TODOS = [
     {"content": "Read the code", "status": "completed"},
@@ -16,7 +16,9 @@ TODOS = [
 ]
 
 
-async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> None:
+async def test_todo_calls_are_plan_updates_live_and_on_load(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "t1", "name": "todo", "arguments": {"todos": TODOS}}]},
@@ -24,7 +26,7 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
     )
     home, workspace = tmp_path / "home", tmp_path / "ws"
     workspace.mkdir()
-    agent = await AgentProcess.start(home, "--model", model)
+    agent = await agents.start(home, "--model", model)
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -59,7 +61,7 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
     log = (home / "sessions" / f"{session_id}.jsonl").read_text()
     assert '"todos"' in log  # stored in the log as the result's meta
 
-    again = await AgentProcess.start(home, "--model", model)
+    again = await agents.start(home, "--model", model)
     await again.initialize()
     try:
         _, loaded = await again.request(
@@ -70,7 +72,9 @@ async def test_todo_calls_are_plan_updates_live_and_on_load(tmp_path: Path) -> N
     assert updates_of(loaded, "plan") == [plan]
 
 
-async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: Path) -> None:
+async def test_commands_are_advertised_expanded_and_replayed_as_typed(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     home, workspace = tmp_path / "home", tmp_path / "ws"
     (home / "commands").mkdir(parents=True)
     (home / "commands" / "standup.md").write_text("Write a standup note.")
@@ -79,7 +83,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
         "---\ndescription: Review one file\nargument-hint: PATH\n---\nReview $ARGUMENTS now.\n"
     )
     model = script_spec(tmp_path, {"text": "reviewed"}, {"text": "second"})
-    agent = await AgentProcess.start(home, "--model", model)
+    agent = await agents.start(home, "--model", model)
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -131,7 +135,7 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
     assert said["content"] == [{"type": "text", "text": "Review a.py now."}]
     assert said["shown"] == [{"type": "text", "text": "/review a.py"}]
 
-    again = await AgentProcess.start(home, "--model", model)
+    again = await agents.start(home, "--model", model)
     await again.initialize()
     try:
         _, loaded = await again.request(
@@ -147,7 +151,9 @@ async def test_commands_are_advertised_expanded_and_replayed_as_typed(tmp_path: 
     ]
 
 
-async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path: Path) -> None:
+async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     plan = "1. Change a.py.\n2. Run the tests."
     edit = {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
     model = script_spec(
@@ -165,7 +171,7 @@ async def test_plan_mode_asks_to_approve_the_plan_and_switches_the_mode(tmp_path
     home, workspace = tmp_path / "home", tmp_path / "ws"
     workspace.mkdir()
     (workspace / "a.py").write_text("x = 1\n")
-    agent = await AgentProcess.start(home, "--model", model)
+    agent = await agents.start(home, "--model", model)
     await agent.initialize()
     asked: list[dict[str, object]] = []
 

@@ -1,4 +1,8 @@
-"""`tether acp` over real pipes: bad input, errors, cancel, busy sessions, permissions, listing."""
+"""`tether acp`: bad input, errors, cancel, busy sessions, permissions, listing.
+
+In process over in-memory streams (the `agents` fixture), but for what only a process has:
+bad bytes on a real pipe, files and /dev/null as stdio, the exit while a command runs, and a
+session locked by another process."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pathlib import Path
 
 from acp import RequestError
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import (
     error_of,
     opened_session,
@@ -65,8 +70,10 @@ async def test_bad_lines_get_json_rpc_errors_and_the_agent_keeps_serving(tmp_pat
     assert all("jsonrpc" in m for m in agent.received)
 
 
-async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path: Path) -> None:
-    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
+async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
+    agent = await agents.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         for line in (b"[" * 1000, b'{"a":' * 100_000, b"[" * 2_000_000):
             await agent.write_raw(line + b"\n")
@@ -89,8 +96,10 @@ async def test_nesting_too_deep_to_decode_is_a_parse_error_not_a_crash(tmp_path:
     assert all("jsonrpc" in m for m in agent.received)
 
 
-async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_path: Path) -> None:
-    agent = await started_agent(tmp_path, script_spec(tmp_path, {"text": "ok"}))
+async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
+    agent = await started_agent(agents, tmp_path, script_spec(tmp_path, {"text": "ok"}))
     try:
         reply, _ = await agent.request("session/prompt", prompt_params("nope", "hi"))
         error = error_of(reply)
@@ -133,13 +142,15 @@ async def test_unknown_sessions_modes_and_prompt_blocks_are_clear_errors(tmp_pat
         assert await agent.close() == 0
 
 
-async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path: Path) -> None:
+async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "sleep 30"}}]},
         {"text": "after"},
     )
-    agent = await started_agent(tmp_path, model, mode="auto")
+    agent = await started_agent(agents, tmp_path, model, mode="auto")
     try:
         session_id = await opened_session(agent, tmp_path / "ws")
         first = await agent.start_request("session/prompt", prompt_params(session_id, "wait"))
@@ -169,11 +180,13 @@ async def test_cancel_stops_the_command_and_a_second_prompt_is_refused(tmp_path:
         assert await agent.close() == 0
 
 
-async def test_a_model_failure_is_an_error_and_the_session_goes_on(tmp_path: Path) -> None:
+async def test_a_model_failure_is_an_error_and_the_session_goes_on(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     model = script_spec(
         tmp_path, {"text": "partial", "error": "upstream overloaded"}, {"text": "back"}
     )
-    agent = await started_agent(tmp_path, model)
+    agent = await started_agent(agents, tmp_path, model)
     try:
         session_id = await opened_session(agent, tmp_path / "ws")
         reply, _ = await agent.request("session/prompt", prompt_params(session_id, "try"))
@@ -191,14 +204,16 @@ async def test_a_model_failure_is_an_error_and_the_session_goes_on(tmp_path: Pat
     assert '"stopReason":"error","error":"upstream overloaded"' in log
 
 
-async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path) -> None:
+async def test_permission_request_and_a_cancelled_answer_rejects(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     command = {"command": "echo hi > out.txt"}
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": command}]},
         {"text": "done"},
     )
-    agent = await started_agent(tmp_path, model)
+    agent = await started_agent(agents, tmp_path, model)
     asked: list[Message] = []
 
     def cancel(message: Message) -> Message:
@@ -273,9 +288,11 @@ async def test_permission_request_and_a_cancelled_answer_rejects(tmp_path: Path)
     assert not (tmp_path / "ws" / "out.txt").exists()
 
 
-async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> None:
+async def test_prompt_blocks_are_stored_and_replayed_on_load(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     model = script_spec(tmp_path, {"text": "seen"})
-    agent = await started_agent(tmp_path, model)
+    agent = await started_agent(agents, tmp_path, model)
     prompt = [
         {"type": "text", "text": "look at these"},
         {"type": "image", "data": PNG, "mimeType": "image/png"},
@@ -295,7 +312,7 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
     finally:
         assert await agent.close() == 0
 
-    again = await started_agent(tmp_path, model)
+    again = await started_agent(agents, tmp_path, model)
     try:
         reply, notes = await again.request(
             "session/load",
@@ -317,7 +334,7 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(tmp_path: Path) -> 
 
 async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path: Path) -> None:
     model = script_spec(tmp_path)
-    agent = await started_agent(tmp_path, model)
+    agent = await started_agent(AgentProcess, tmp_path, model)
     try:
         first = await opened_session(agent, tmp_path / "one")
         await agent.request("session/prompt", prompt_params(first, "first title"))
@@ -335,7 +352,7 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
         assert error_of(reply)["code"] == -32602
 
         # Another process cannot take a session this one holds.
-        other = await started_agent(tmp_path, model)
+        other = await started_agent(AgentProcess, tmp_path, model)
         try:
             reply, _ = await other.request(
                 "session/load",
@@ -353,8 +370,10 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
         assert await agent.close() == 0
 
 
-async def test_malformed_cursors_and_paths_are_invalid_params(tmp_path: Path) -> None:
-    agent = await started_agent(tmp_path, script_spec(tmp_path))
+async def test_malformed_cursors_and_paths_are_invalid_params(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
+    agent = await started_agent(agents, tmp_path, script_spec(tmp_path))
     try:
         for cursor in ("²", "١٢", "9" * 5000, "-1", "", " 1"):
             reply, _ = await agent.request("session/list", {"cursor": cursor})
@@ -375,14 +394,16 @@ async def test_malformed_cursors_and_paths_are_invalid_params(tmp_path: Path) ->
         assert await agent.close() == 0
 
 
-async def test_set_mode_applies_to_the_next_decision(tmp_path: Path) -> None:
+async def test_set_mode_applies_to_the_next_decision(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     write = {"path": "a.txt", "content": "x\n"}
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "c1", "name": "write", "arguments": write}]},
         {"text": "written"},
     )
-    agent = await started_agent(tmp_path, model)  # starts in ask
+    agent = await started_agent(agents, tmp_path, model)  # starts in ask
     try:
         session_id = await opened_session(agent, tmp_path / "ws")
         reply, _ = await agent.request(
@@ -407,7 +428,7 @@ async def test_closing_stdin_mid_prompt_ends_the_turn_in_the_log(tmp_path: Path)
             ]
         },
     )
-    agent = await started_agent(tmp_path, model, mode="auto")
+    agent = await started_agent(AgentProcess, tmp_path, model, mode="auto")
     session_id = await opened_session(agent, tmp_path / "ws")
     await agent.start_request("session/prompt", prompt_params(session_id, "wait"))
     for _ in range(100):  # until the command's first output: it is running
@@ -458,8 +479,10 @@ async def test_files_and_dev_null_work_as_stdin_and_stdout(tmp_path: Path) -> No
     assert await asyncio.wait_for(process.wait(), 30) == 0
 
 
-async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Path) -> None:
-    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
+async def test_an_error_echoing_a_lone_surrogate_is_still_answered(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
+    agent = await agents.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         # Valid JSON whose string escapes half a surrogate pair, which UTF-8 cannot carry.
         await agent.write_raw(
@@ -475,14 +498,16 @@ async def test_an_error_echoing_a_lone_surrogate_is_still_answered(tmp_path: Pat
         assert await agent.close() == 0
 
 
-async def test_a_loaded_session_asks_under_its_own_id(tmp_path: Path) -> None:
+async def test_a_loaded_session_asks_under_its_own_id(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     write = {"path": "notes.md", "content": "kept\n"}
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "w1", "name": "write", "arguments": write}]},
         {"text": "done"},
     )
-    first = await started_agent(tmp_path, model)
+    first = await started_agent(agents, tmp_path, model)
     try:
         session_id = await opened_session(first, tmp_path / "ws")
     finally:
@@ -493,7 +518,7 @@ async def test_a_loaded_session_asks_under_its_own_id(tmp_path: Path) -> None:
         asked.append(message)
         return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
 
-    again = await started_agent(tmp_path, model)
+    again = await started_agent(agents, tmp_path, model)
     try:
         params = {"sessionId": session_id, "cwd": str(tmp_path / "ws"), "mcpServers": []}
         reply, _ = await again.request("session/load", params)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.wire import AgentWire, Message
 
 PROJECT = {
     "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
@@ -27,7 +28,9 @@ def _text(notes: list[Message]) -> str:
     return "".join(u["content"]["text"] for u in updates_of(notes, "agent_message_chunk"))
 
 
-async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path) -> None:
+async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     ws = (tmp_path / "ws").resolve()
     (ws / ".tether").mkdir(parents=True)
     (ws / ".tether/settings.json").write_text(json.dumps(PROJECT))
@@ -36,7 +39,7 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
     read = {"id": "c2", "name": "read", "arguments": {"path": "secret.txt"}}
     model = script_spec(tmp_path, {"toolCalls": [bash]}, {"toolCalls": [read]}, {"text": "done"})
     home = tmp_path / "home"
-    agent = await AgentProcess.start(home, "--model", model, "--sandbox", "off")
+    agent = await agents.start(home, "--model", model, "--sandbox", "off")
     try:
         await agent.initialize()
         # Not trusted: the session starts in ask mode; the file's problem is shown.
@@ -84,7 +87,7 @@ async def test_trust_is_asked_at_the_first_prompt_and_rules_apply(tmp_path: Path
 
 
 async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
-    tmp_path: Path,
+    tmp_path: Path, agents: InMemoryAgents
 ) -> None:
     ws = (tmp_path / "ws").resolve()
     (ws / ".tether").mkdir(parents=True)
@@ -94,7 +97,7 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
     model = script_spec(tmp_path, {"toolCalls": [bash]}, {"text": "one"})
     home = tmp_path / "home"
     flags = ("--model", model, "--sandbox", "off")
-    agent = await AgentProcess.start(home, *flags)
+    agent = await agents.start(home, *flags)
     asked: list[Message] = []
     try:
         await agent.initialize()
@@ -115,7 +118,7 @@ async def test_trust_for_this_session_holds_when_the_session_is_loaded_again(
     (ws / "ran").unlink()
     # Loaded in another process (a page reloaded): the answer is shown where it was given,
     # and holds: the next prompt is not asked again, and the project's rule applies.
-    agent = await AgentProcess.start(home, *flags)
+    agent = await agents.start(home, *flags)
     asked.clear()
     try:
         await agent.initialize()
@@ -139,7 +142,7 @@ def _trust_notices(notes: list[Message]) -> list[Message]:
     ]
 
 
-async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:
+async def _listed_when_trusted(agent: AgentWire, ws: Path) -> None:
     """A third session is trusted from the start: `/permissions` and the report say so."""
     reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
     third = reply["result"]["sessionId"]
@@ -161,11 +164,13 @@ async def _listed_when_trusted(agent: AgentProcess, ws: Path) -> None:
     assert reply["error"]["code"] == -32002
 
 
-async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> None:
+async def test_an_unusable_settings_file_refuses_the_session(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     ws = (tmp_path / "ws").resolve()
     (ws / ".tether").mkdir(parents=True)
     (ws / ".tether/settings.json").write_text('{"permissions": {"deny": "read(.env)"}}')
-    agent = await AgentProcess.start(tmp_path / "home", "--model", script_spec(tmp_path))
+    agent = await agents.start(tmp_path / "home", "--model", script_spec(tmp_path))
     try:
         await agent.initialize()
         reply, _ = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})
@@ -178,7 +183,9 @@ async def test_an_unusable_settings_file_refuses_the_session(tmp_path: Path) -> 
         assert await agent.close() == 0
 
 
-async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Path) -> None:
+async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     ws = (tmp_path / "ws").resolve()
     (ws / ".claude").mkdir(parents=True)
     (ws / ".claude/settings.json").write_text(
@@ -188,7 +195,7 @@ async def test_a_claude_code_deny_rule_holds_over_acp_in_auto_mode(tmp_path: Pat
     (ws / ".env.production").write_text("API_KEY=the-secret\n")
     read = {"id": "c1", "name": "read", "arguments": {"path": ".env.production"}}
     model = script_spec(tmp_path, {"toolCalls": [read]}, {"text": "done"})
-    agent = await AgentProcess.start(tmp_path / "home", "--model", model, "--mode", "auto")
+    agent = await agents.start(tmp_path / "home", "--model", model, "--mode", "auto")
     try:
         await agent.initialize()
         reply, notes = await agent.request("session/new", {"cwd": str(ws), "mcpServers": []})

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess
 from tests.skills.support import skill
 
 
-async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
+async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path, agents: InMemoryAgents) -> None:
     home, workspace = tmp_path / "home", tmp_path / "ws"
     skill(workspace / ".claude/skills", "release-notes", "Writes release notes")
     skill(home / "skills", "pdf", "Fills in PDF forms", **{"allowed-tools": "Read"})
@@ -18,7 +18,7 @@ async def test_skills_are_listed_and_bad_ones_said(tmp_path: Path) -> None:
     broken.parent.mkdir(parents=True)
     broken.write_text("---\nname: broken\n---\nNo description.\n")
     model = script_spec(tmp_path, {"text": "never asked"})
-    agent = await AgentProcess.start(home, "--model", model)
+    agent = await agents.start(home, "--model", model)
     await agent.initialize()
     try:
         reply, opened = await agent.request(

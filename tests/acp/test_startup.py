@@ -23,7 +23,6 @@ from tests.acp.wire import tether_command
 from tether.acp.agent import TetherAgent
 from tether.acp.capabilities import PROTOCOL_VERSION
 from tether.acp.server import serve
-from tether.acp.transport import JsonRpcLines
 from tether.session import SessionStore
 from tether.surface.launch import Launch
 
@@ -82,7 +81,7 @@ async def _served(home: Path, data: bytes) -> tuple[_Recording, list[bytes]]:
     reader.feed_eof()
     sink = _Collected()
     agent = _Recording(home)
-    await asyncio.wait_for(serve(agent, JsonRpcLines(reader, sink)), 60)
+    await asyncio.wait_for(serve(agent, reader, sink), 60)
     return agent, sink.lines
 
 

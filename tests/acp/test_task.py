@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.acp.wire import AgentProcess
+from tests.acp.memory import InMemoryAgents
 from tests.polling import eventually
 from tests.processes import processes_with
 
@@ -17,7 +17,9 @@ def _task(call_id: str, prompt: str) -> dict[str, Any]:
     return {"id": call_id, "name": "task", "arguments": arguments}
 
 
-async def test_a_cancel_mid_child_stops_it_and_delete_takes_its_session(tmp_path: Path) -> None:
+async def test_a_cancel_mid_child_stops_it_and_delete_takes_its_session(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     marker = f"tether-acp-task-{tmp_path.name}"
@@ -38,7 +40,7 @@ async def test_a_cancel_mid_child_stops_it_and_delete_takes_its_session(tmp_path
         )
     )
     home = tmp_path / "home"
-    agent = await AgentProcess.start(home, "--model", f"script:{script}", "--mode", "auto")
+    agent = await agents.start(home, "--model", f"script:{script}", "--mode", "auto")
     try:
         await agent.initialize()
         created, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})

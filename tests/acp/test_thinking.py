@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params
-from tests.acp.wire import AgentProcess
 
 SCRIPT = {
     "turns": [
@@ -30,12 +30,14 @@ def _story(notes: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
     return story
 
 
-async def test_thoughts_stream_as_thought_chunks_and_load_the_same(tmp_path: Path) -> None:
+async def test_thoughts_stream_as_thought_chunks_and_load_the_same(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     script = tmp_path / "think.json"
     script.write_text(json.dumps(SCRIPT))
     home, workspace = tmp_path / "home", tmp_path / "ws"
     workspace.mkdir()
-    agent = await AgentProcess.start(home, "--model", f"script:{script}", "--thinking", "low")
+    agent = await agents.start(home, "--model", f"script:{script}", "--thinking", "low")
     await agent.initialize()
     try:
         reply, _ = await agent.request("session/new", {"cwd": str(workspace), "mcpServers": []})
@@ -62,7 +64,7 @@ async def test_thoughts_stream_as_thought_chunks_and_load_the_same(tmp_path: Pat
     assert end[1] == "" and isinstance(end[2]["thought"]["durationMs"], int)
     assert story.index(end) < next(i for i, s in enumerate(story) if s[0] == "agent_message_chunk")
 
-    again = await AgentProcess.start(home, "--model", f"script:{script}")
+    again = await agents.start(home, "--model", f"script:{script}")
     await again.initialize()
     try:
         reply, loaded = await again.request(

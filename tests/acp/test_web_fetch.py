@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.memory import InMemoryAgents
+from tests.acp.wire import Message
 from tests.tools.web.server import reply, serve
 
 PAGE = b"<html><head><title>Guide</title></head><body><nav>menu</nav><h1>Guide</h1><p>Hi.</p>"
@@ -29,12 +30,14 @@ def _updates(notes: list[Message], kind: str) -> list[dict[str, Any]]:
     ]
 
 
-async def test_the_web_card_and_the_fetch_kind_reach_the_client(tmp_path: Path) -> None:
+async def test_the_web_card_and_the_fetch_kind_reach_the_client(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     with serve() as server:
         server.routes["/guide"] = lambda h: reply(h, 200, PAGE)
         urls = [server.url("/guide"), server.url("/guide?again")]
         model = _script(tmp_path, urls)
-        agent = await AgentProcess.start(
+        agent = await agents.start(
             tmp_path / "home", "--model", model, "--mode", "ask", "--allow-private-fetch"
         )
         asked: list[Message] = []
@@ -97,11 +100,13 @@ async def test_the_web_card_and_the_fetch_kind_reach_the_client(tmp_path: Path) 
     assert again == live
 
 
-async def test_without_the_flag_a_loopback_fetch_is_refused(tmp_path: Path) -> None:
+async def test_without_the_flag_a_loopback_fetch_is_refused(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     with serve() as server:
         server.routes["/"] = lambda h: reply(h, 200, b"secret", "text/plain")
         model = _script(tmp_path, [server.url("/", host="localhost")])
-        agent = await AgentProcess.start(tmp_path / "home", "--model", model, "--mode", "auto")
+        agent = await agents.start(tmp_path / "home", "--model", model, "--mode", "auto")
         try:
             await agent.initialize()
             (tmp_path / "ws").mkdir()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import opened_session, prompt_params, script_spec, started_agent, updates_of
 from tests.acp.wire import Message
 
@@ -11,14 +12,16 @@ WIRE_BUDGET = 1_000_000
 """At most this many bytes of `session/update` for a command printing 100k lines."""
 
 
-async def test_a_command_printing_100k_lines_stays_under_a_megabyte(tmp_path: Path) -> None:
+async def test_a_command_printing_100k_lines_stays_under_a_megabyte(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     command = 'for i in $(seq 1 100000); do echo "line $i of the build log"; done'
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": command}}]},
         {"text": "done"},
     )
-    agent = await started_agent(tmp_path, model, mode="auto")
+    agent = await started_agent(agents, tmp_path, model, mode="auto")
     try:
         session_id = await opened_session(agent, tmp_path / "ws")
         first = len(agent.received)
@@ -49,14 +52,16 @@ async def test_a_command_printing_100k_lines_stays_under_a_megabyte(tmp_path: Pa
         assert await agent.close() == 0
 
 
-async def test_live_updates_come_at_most_four_a_second(tmp_path: Path) -> None:
+async def test_live_updates_come_at_most_four_a_second(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     command = "for i in $(seq 1 12); do echo tick $i; sleep 0.1; done"
     model = script_spec(
         tmp_path,
         {"toolCalls": [{"id": "b1", "name": "bash", "arguments": {"command": command}}]},
         {"text": "done"},
     )
-    agent = await started_agent(tmp_path, model, mode="auto")
+    agent = await started_agent(agents, tmp_path, model, mode="auto")
     try:
         session_id = await opened_session(agent, tmp_path / "ws")
         _, notes = await agent.request("session/prompt", prompt_params(session_id, "tick"))
@@ -68,7 +73,9 @@ async def test_live_updates_come_at_most_four_a_second(tmp_path: Path) -> None:
         assert await agent.close() == 0
 
 
-async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> None:
+async def test_a_permission_request_carries_the_whole_call(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "a.py").write_text("x = 1\n")
@@ -91,7 +98,7 @@ async def test_a_permission_request_carries_the_whole_call(tmp_path: Path) -> No
         },
         {"text": "done"},
     )
-    agent = await started_agent(tmp_path, model)
+    agent = await started_agent(agents, tmp_path, model)
     asked: list[Message] = []
 
     def answer(request: Message) -> Message:

@@ -1,4 +1,6 @@
-"""A real `tether acp` subprocess over pipes, driven line by line as a client would."""
+"""A client of `tether acp` speaking raw JSON-RPC lines, as an editor would: the client's end
+(`AgentWire`) and its form over a real subprocess's pipes (`AgentProcess`). The form over
+in-memory streams, with the agent in the test's own process, is `tests.acp.memory`."""
 
 from __future__ import annotations
 
@@ -25,54 +27,35 @@ def tether_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "tether"]
 
 
-class AgentProcess:
-    """One `tether acp` process: raw lines in, parsed messages out, everything it wrote kept."""
+class AgentWire:
+    """The client's end of one agent: raw lines in, parsed messages out, everything it wrote kept.
 
-    def __init__(self, process: asyncio.subprocess.Process, stderr: Path) -> None:
-        self.process = process
-        self.stderr_path = stderr
+    How a line travels (a process's pipes, in-memory streams) is the subclass's part.
+    """
+
+    def __init__(self) -> None:
         self.received: list[Message] = []
         """Every message the agent wrote, in order."""
         self.sizes: list[int] = []
         """The size in bytes of each line in `received`, newline included."""
         self._next_id = 1
 
-    @classmethod
-    async def start(
-        cls,
-        home: Path,
-        *args: str,
-        cwd: Path | None = None,
-        env: dict[str, str] | None = None,
-    ) -> AgentProcess:
-        """Start `tether acp ARGS` with `TETHER_HOME=home` (and `env` added)."""
-        home.mkdir(parents=True, exist_ok=True)
-        stderr = home / "agent.stderr"
-        env = {**os.environ, **(env or {}), "TETHER_HOME": str(home)}
-        with stderr.open("ab") as err:
-            process = await asyncio.create_subprocess_exec(
-                *tether_command(),
-                "acp",
-                *args,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=err,
-                env=env,
-                cwd=cwd,
-                limit=LINE_LIMIT,
-            )
-        return cls(process, stderr)
-
     @property
     def stderr(self) -> str:
         """What the agent logged so far."""
-        return self.stderr_path.read_text(errors="replace")
+        raise NotImplementedError
 
     async def write_raw(self, data: bytes) -> None:
         """Write bytes exactly as given."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(data)
-        await self.process.stdin.drain()
+        raise NotImplementedError
+
+    async def read_line(self) -> bytes:
+        """The agent's next line, newline included; `b""` once it closed its output."""
+        raise NotImplementedError
+
+    async def close(self, timeout: float = TIMEOUT) -> int:
+        """End the agent's input, keep whatever it still writes; its exit status."""
+        raise NotImplementedError
 
     async def send(self, message: Message) -> None:
         """Write one message as one line."""
@@ -80,9 +63,8 @@ class AgentProcess:
 
     async def read(self, timeout: float = TIMEOUT) -> Message:
         """The next message the agent wrote."""
-        assert self.process.stdout is not None
         try:
-            line = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+            line = await asyncio.wait_for(self.read_line(), timeout)
         except TimeoutError:
             raise AssertionError(f"no message within {timeout}s; stderr:\n{self.stderr}") from None
         if not line:
@@ -149,6 +131,64 @@ class AgentProcess:
         )
         return answer["result"]  # type: ignore[no-any-return]
 
+    def keep_rest(self, rest: bytes) -> None:
+        """Keep the lines the agent wrote after the client's last read."""
+        for line in rest.split(b"\n"):
+            if line:
+                self.received.append(json.loads(line))
+                self.sizes.append(len(line) + 1)
+
+
+class AgentProcess(AgentWire):
+    """One `tether acp` process over real pipes."""
+
+    def __init__(self, process: asyncio.subprocess.Process, stderr: Path) -> None:
+        super().__init__()
+        self.process = process
+        self.stderr_path = stderr
+
+    @classmethod
+    async def start(
+        cls,
+        home: Path,
+        *args: str,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> AgentProcess:
+        """Start `tether acp ARGS` with `TETHER_HOME=home` (and `env` added)."""
+        home.mkdir(parents=True, exist_ok=True)
+        stderr = home / "agent.stderr"
+        env = {**os.environ, **(env or {}), "TETHER_HOME": str(home)}
+        with stderr.open("ab") as err:
+            process = await asyncio.create_subprocess_exec(
+                *tether_command(),
+                "acp",
+                *args,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+                env=env,
+                cwd=cwd,
+                limit=LINE_LIMIT,
+            )
+        return cls(process, stderr)
+
+    @property
+    def stderr(self) -> str:
+        """What the agent logged so far."""
+        return self.stderr_path.read_text(errors="replace")
+
+    async def write_raw(self, data: bytes) -> None:
+        """Write bytes exactly as given."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        await self.process.stdin.drain()
+
+    async def read_line(self) -> bytes:
+        """The next line of the agent's stdout."""
+        assert self.process.stdout is not None
+        return await self.process.stdout.readline()
+
     async def close(self, timeout: float = TIMEOUT) -> int:
         """Close stdin, keep whatever the agent still writes, and wait for it to exit."""
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -161,8 +201,5 @@ class AgentProcess:
             self.process.kill()
             await self.process.wait()
             raise AssertionError(f"the agent did not exit; stderr:\n{self.stderr}") from None
-        for line in rest.split(b"\n"):
-            if line:
-                self.received.append(json.loads(line))
-                self.sizes.append(len(line) + 1)
+        self.keep_rest(rest)
         return status

@@ -49,6 +49,22 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     assert row["turns"] == 3
 
 
+def test_exit_ends_the_lines_and_the_terminal_commands_go_through_dispatch(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    model = scripted_model(tmp_path / "s.json", {"text": "First answer."}, {"text": "Never."})
+    lines = "/help\nhello\n/model x\n/exit\nnot read\n"
+    done = piped(home, lines, "--model", model, "--cwd", str(ws))
+    assert done.returncode == 0, done.stderr
+    assert "/exit  Leave (the session can be resumed)" in done.stdout
+    assert "First answer." in done.stdout
+    assert "/model needs a terminal that can draw" in done.stderr
+    assert "not read" not in done.stdout and "Never." not in done.stdout
+    [row] = sessions_listed(home)
+    assert row["turns"] == 1
+
+
 def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     bad = piped(home, "", "--mode", "sideways")

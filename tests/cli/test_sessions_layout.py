@@ -76,5 +76,6 @@ def test_every_line_fits_and_titles_start_in_one_column(titles: list[str], width
 def test_control_characters_in_a_header_stay_on_their_row_and_out_of_the_terminal() -> None:
     lines = _lines([_session(1, "two\nlines \x1b[2J here", "/tmp/a\rb")], [0], 100)
     assert len(lines) == 3
-    assert "two lines  [2J here" in lines[1] and "\x1b" not in "".join(lines)
-    assert lines[2].strip() == "/tmp/a b"
+    # Each is shown as its control picture (a line break too), so the row stays one row.
+    assert "two\u240alines \u241b[2J here" in lines[1] and "\x1b" not in "".join(lines)
+    assert lines[2].strip() == "/tmp/a\u240db"

@@ -9,6 +9,11 @@ everything before it. Bedrock sends each of Claude's stream events as a `chunk` 
 JSON payload carries the event's bytes in base64; an error during the stream is an
 `exception` message naming its kind.
 
+Claude 4.7 and later are served on Bedrock's other endpoint, `bedrock-mantle`, which speaks
+Anthropic's Messages API as it is (`POST /anthropic/v1/messages`, the model in the body, the
+version in the `anthropic-version` header, an SSE stream, Anthropic's error bodies), signed with
+SigV4 for the service `bedrock-mantle` or carrying a Bedrock API key (`messages_signed_only`).
+
 SigV4: the canonical request (method, the path encoded once more, the sorted query, the signed
 headers as `name:value` lines, their names, the payload's SHA-256) is hashed into the string to
 sign (algorithm, time, scope `DATE/REGION/SERVICE/aws4_request`), which is signed with a key
@@ -29,11 +34,16 @@ from urllib.parse import quote, urlsplit
 from tests.models.sse_server import TRANSCRIPTS, Received, Reply, json_reply
 
 EVENT_STREAM = "application/vnd.amazon.eventstream"
+MESSAGES_SERVICE = "bedrock-mantle"
+"""The service the Messages-API endpoint's requests are signed for."""
+MESSAGES_PATH = "/anthropic/v1/messages"
 INVOKE_VERSION = "bedrock-2023-05-31"
 """The only `anthropic_version` InvokeModel takes for Claude, as AWS documents it."""
 ACCESS_KEY = "AKIDEXAMPLETETHER"
 SECRET_KEY = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 """Fixed test credentials: the server checks each signature against this secret."""
+REGION = "eu-west-3"
+"""The region the tests sign for (the `aws` fixture sets it)."""
 
 
 def frame(headers: dict[str, str], payload: bytes) -> bytes:
@@ -153,6 +163,35 @@ def signed_only(
         version = json.loads(request.body).get("anthropic_version")
         if version != INVOKE_VERSION:
             return bedrock_error(400, "ValidationException", f"unsupported version {version!r}")
+        return replies.pop(0)
+
+    return answer
+
+
+def messages_error(status: int, kind: str, message: str, **headers: str) -> Reply:
+    """An error as the Messages-API endpoint answers it: Anthropic's error body."""
+    body = {"type": "error", "error": {"type": kind, "message": message}}
+    return json_reply(status, body, {"x-amzn-requestid": "7a1d-test", **headers})
+
+
+def messages_signed_only(
+    region: str, replies: list[Reply], *, secret: str = SECRET_KEY
+) -> Callable[[Received], Reply]:
+    """A Messages-API endpoint's answer: the next of `replies` to a request at
+    `/anthropic/v1/messages` signed with `secret` for `bedrock-mantle`, naming its model in the
+    body and its version in the header; else a 403, or a 400 for a request shaped otherwise."""
+
+    def answer(request: Received) -> Reply:
+        problem = signature_problem(request, region, secret=secret, service=MESSAGES_SERVICE)
+        if problem is not None:
+            return messages_error(403, "permission_error", problem)
+        body = json.loads(request.body)
+        if request.path != MESSAGES_PATH:
+            return messages_error(404, "not_found_error", f"no route {request.path}")
+        if "anthropic-version" not in request.headers or "anthropic_version" in body:
+            return messages_error(400, "invalid_request_error", "the version is a header here")
+        if not body.get("model"):
+            return messages_error(400, "invalid_request_error", "model: field required")
         return replies.pop(0)
 
     return answer

@@ -5,12 +5,8 @@ The cases both providers share are in `test_streaming.py`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.models.support import FAST, PIXEL, READ, collect
+from tests.models.support import FAST, PIXEL, READ, collect, loopback_model
 from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
@@ -28,12 +24,12 @@ from tether.providers import ANTHROPIC
 EPHEMERAL = {"type": "ephemeral"}
 
 
-@pytest.fixture
-async def model(server: SSEServer) -> AsyncIterator[AnthropicModel]:
-    """A model pointed at the loopback server with a key and fast retries."""
-    made = AnthropicModel(ANTHROPIC.resolve(server.url, "sk-ant-test", environ={}), retry=FAST)
-    yield made
-    await made.aclose()
+model = loopback_model(
+    lambda server: AnthropicModel(
+        ANTHROPIC.resolve(server.url, "sk-ant-test", environ={}), retry=FAST
+    )
+)
+"""A model pointed at the loopback server with a key and fast retries."""
 
 
 def hello() -> ModelRequest:

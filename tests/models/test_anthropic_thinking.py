@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.models.support import FAST, READ, collect
+from tests.models.support import ASK, FAST, READ, collect
 from tether.content import TextContent
 from tether.models import (
     AssistantMessage,
@@ -15,14 +15,12 @@ from tether.models import (
     Thinking,
     ToolCall,
     ToolResultMessage,
-    UserMessage,
 )
 from tether.models.anthropic_model import DEFAULT_MAX_TOKENS, AnthropicModel
 from tether.models.anthropic_thinking import INTERLEAVED_BETA, anthropic_thinking
 from tether.models.cloud import VertexModel, vertex_provider
 from tether.providers import ANTHROPIC
 
-ASK = UserMessage((TextContent(text="fix the bug"),))
 BUDGET = {"type": "enabled", "budget_tokens": 10_000}
 ADAPTIVE = {"type": "adaptive", "display": "summarized"}
 

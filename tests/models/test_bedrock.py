@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from tests.golden import check_golden
 from tests.models.bedrock_wire import (
     ACCESS_KEY,
-    SECRET_KEY,
+    REGION,
     bedrock_error,
     chunk,
     exception,
@@ -22,7 +20,7 @@ from tests.models.bedrock_wire import (
     transcript_reply,
 )
 from tests.models.sse_server import Reply, SSEServer
-from tests.models.support import FAST, READ, collect
+from tests.models.support import ASK, FAST, READ, SIGNATURE, collect, pinned
 from tether.content import TextContent
 from tether.errors import ModelError
 from tether.models import (
@@ -33,29 +31,11 @@ from tether.models import (
     ThinkingDelta,
     ToolCall,
     ToolResultMessage,
-    UserMessage,
 )
 from tether.models.anthropic_thinking import INTERLEAVED_BETA
 from tether.models.cloud import BedrockModel, bedrock_provider
 
-REGION = "eu-west-3"
 MODEL = "eu.anthropic.claude-opus-4-5-20251101-v1:0"
-ASK = UserMessage((TextContent(text="fix the bug"),))
-REQUESTS = Path(__file__).parent / "requests"
-
-
-@pytest.fixture
-def aws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fixed test credentials in the environment, and no AWS file or metadata service."""
-    for name in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("AWS_BEARER_TOKEN_BEDROCK", raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", ACCESS_KEY)
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
-    monkeypatch.setenv("AWS_REGION", REGION)
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 @pytest.fixture
@@ -87,7 +67,7 @@ async def test_a_signed_request_streams_thinking_and_a_tool_call(
     assert isinstance(done, Completed)
     assert done.message.thinking[0] == Thinking(
         "The bug is in a.py; read it first.",
-        signature="EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds==",
+        signature=SIGNATURE,
         source=f"bedrock:{MODEL}",
     )
     assert done.message.tool_calls == (ToolCall("toolu_01Think", "read", '{"path": "a.py"}'),)
@@ -128,9 +108,7 @@ async def test_the_signed_thinking_goes_back_within_the_turn(
         "text",
         "tool_use",
     ]
-    check_golden(
-        REQUESTS / "bedrock_thinking_step.json", json.dumps(body, indent=2, sort_keys=True) + "\n"
-    )
+    pinned("bedrock_thinking_step.json", body)
 
 
 async def test_usage_with_the_cache_counts(server: SSEServer, bedrock: BedrockModel) -> None:

@@ -3,15 +3,10 @@ thoughts streamed apart, a thought signature kept and sent back on its call's pa
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
-from tests.models.support import FAST, READ, collect
+from tests.models.support import ASK, FAST, READ, collect, loopback_model, pinned
 from tether.content import TextContent
 from tether.errors import ModelError
 from tether.models import (
@@ -23,22 +18,18 @@ from tether.models import (
     ToolCall,
     ToolResultMessage,
     Usage,
-    UserMessage,
 )
 from tether.models.gemini_model import GeminiModel
 from tether.providers import GEMINI
 
-ASK = UserMessage((TextContent(text="fix the bug"),))
 SIGNATURE = "CiRnZW1pbmktdGhvdWdodC1zaWduYXR1cmUBAg=="
 PATH = "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
 
 
-@pytest.fixture
-async def model(server: SSEServer) -> AsyncIterator[GeminiModel]:
-    """A Gemini model on the loopback server."""
-    made = GeminiModel(GEMINI.resolve(server.url, "g-key", environ={}), retry=FAST)
-    yield made
-    await made.aclose()
+model = loopback_model(
+    lambda server: GeminiModel(GEMINI.resolve(server.url, "g-key", environ={}), retry=FAST)
+)
+"""A Gemini model on the loopback server."""
 
 
 async def test_thoughts_stream_apart_and_the_signature_is_kept(
@@ -97,10 +88,7 @@ async def test_the_signature_goes_back_on_its_call(server: SSEServer, model: Gem
         "response": {"output": "1: bug()"},
     }
     assert "thinkingConfig" not in body.get("generationConfig", {})
-    check_golden(
-        Path(__file__).parent / "requests" / "gemini_step.json",
-        json.dumps(body, indent=2, sort_keys=True) + "\n",
-    )
+    pinned("gemini_step.json", body)
 
 
 async def test_a_rate_limit_is_retried_and_a_bad_key_is_named(

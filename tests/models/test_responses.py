@@ -3,15 +3,10 @@ reasoning summaries streamed apart, reasoning items sent back verbatim within th
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from tests.golden import check_golden
 from tests.models.sse_server import Reply, SSEServer, json_reply, sse_reply
-from tests.models.support import FAST, READ, collect
+from tests.models.support import ASK, FAST, READ, THOUGHT, collect, loopback_model, pinned
 from tether.content import TextContent
 from tether.errors import ModelError
 from tether.models import (
@@ -23,24 +18,22 @@ from tether.models import (
     ToolCall,
     ToolResultMessage,
     Usage,
-    UserMessage,
 )
 from tether.models.factory import make_model
 from tether.models.responses_model import ResponsesModel
 from tether.providers import OPENAI_RESPONSES
 
-ASK = UserMessage((TextContent(text="fix the bug"),))
-THOUGHT = "The bug is in a.py; read it first."
 ENCRYPTED = "gAAAAABpENCRYPTEDreasoning=="
 
 
-@pytest.fixture
-async def model(server: SSEServer) -> AsyncIterator[ResponsesModel]:
-    """A Responses model on the loopback server."""
-    provider = OPENAI_RESPONSES.resolve(server.url + "/v1", "sk-test", environ={})
-    made = ResponsesModel(provider, model="gpt-5.5", retry=FAST)
-    yield made
-    await made.aclose()
+model = loopback_model(
+    lambda server: ResponsesModel(
+        OPENAI_RESPONSES.resolve(server.url + "/v1", "sk-test", environ={}),
+        model="gpt-5.5",
+        retry=FAST,
+    )
+)
+"""A Responses model on the loopback server."""
 
 
 async def test_reasoning_streams_apart_and_its_item_is_kept(
@@ -105,10 +98,7 @@ async def test_the_reasoning_item_goes_back_before_its_call(
         "encrypted_content": ENCRYPTED,
     }
     assert "reasoning" not in body  # `off`: no effort asked
-    check_golden(
-        Path(__file__).parent / "requests" / "openai_responses_step.json",
-        json.dumps(body, indent=2, sort_keys=True) + "\n",
-    )
+    pinned("openai_responses_step.json", body)
 
 
 async def test_a_rate_limit_is_retried_and_a_malformed_event_is_named(

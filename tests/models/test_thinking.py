@@ -7,15 +7,16 @@ sends back (Anthropic's signed blocks, DeepSeek's `reasoning_content`) is there 
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
-from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.models.support import FAST, READ, collect
+from tests.models.support import (
+    ASK,
+    FAST,
+    READ,
+    SIGNATURE,
+    collect,
+    loopback_model,
+    pinned,
+)
 from tether.content import TextContent
 from tether.models import (
     AssistantMessage,
@@ -33,33 +34,24 @@ from tether.models.anthropic_model import DEFAULT_MAX_TOKENS, AnthropicModel
 from tether.models.openai_compat import OpenAICompatModel
 from tether.providers import ANTHROPIC, OPENAI
 
-REQUESTS = Path(__file__).parent / "requests"
-SIGNATURE = "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds=="
 REDACTED = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"
-THOUGHT = "The bug is in a.py; read it first."
-ASK = UserMessage((TextContent(text="fix the bug"),))
 
 
-def pinned(name: str, body: object) -> None:
-    """The request body against its golden file (`TETHER_SNAPSHOT=refresh` rewrites it)."""
-    check_golden(REQUESTS / name, json.dumps(body, indent=2, sort_keys=True) + "\n")
+claude = loopback_model(
+    lambda server: AnthropicModel(
+        ANTHROPIC.resolve(server.url, "sk-ant-test", environ={}), retry=FAST
+    )
+)
+"""An Anthropic model on the loopback server."""
 
-
-@pytest.fixture
-async def claude(server: SSEServer) -> AsyncIterator[AnthropicModel]:
-    """An Anthropic model on the loopback server."""
-    made = AnthropicModel(ANTHROPIC.resolve(server.url, "sk-ant-test", environ={}), retry=FAST)
-    yield made
-    await made.aclose()
-
-
-@pytest.fixture
-async def deepseek(server: SSEServer) -> AsyncIterator[OpenAICompatModel]:
-    """A chat-completions model on the loopback server."""
-    provider = OPENAI.resolve(server.url + "/v1", "sk-test", environ={})
-    made = OpenAICompatModel(provider, model="deepseek-reasoner", retry=FAST)
-    yield made
-    await made.aclose()
+deepseek = loopback_model(
+    lambda server: OpenAICompatModel(
+        OPENAI.resolve(server.url + "/v1", "sk-test", environ={}),
+        model="deepseek-reasoner",
+        retry=FAST,
+    )
+)
+"""A chat-completions model on the loopback server."""
 
 
 def _next_step(reply: AssistantMessage) -> ModelRequest:

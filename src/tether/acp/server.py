@@ -29,16 +29,16 @@ async def serve_stdio(agent: TetherAgent) -> None:
     sys.stdout.flush()
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    reader = await _reader(sys.stdin.buffer)
-    sink = await _sink(protocol_out)
-    await serve(agent, JsonRpcLines(reader, sink))
+    await serve(agent, await _reader(sys.stdin.buffer), await _sink(protocol_out))
 
 
-async def serve(agent: TetherAgent, lines: JsonRpcLines) -> None:
-    """Serve one client on `lines` until its input ends; then release every session."""
+async def serve(agent: TetherAgent, reader: asyncio.StreamReader, sink: Sink) -> None:
+    """Serve one client on `reader` and `sink` until the reader ends; then release every session."""
+    lines = JsonRpcLines(reader, sink)
     first = await lines.receive()
     if first is None:  # nothing asked: no SDK to load
         await lines.close()
+        await agent.close()
         return
     early = early_answer(first)
     if early is not None:

@@ -21,7 +21,7 @@ from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionStore
 from tether.surface.launch import Launch
 
-__all__ = ["configure", "run"]
+__all__ = ["agent_for", "configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +41,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin."""
+    agent = agent_for(args)
+    if agent is None:
+        return 1  # as `tether run` says it
+    asyncio.run(serve_stdio(agent))
+    return 0
+
+
+def agent_for(args: argparse.Namespace) -> TetherAgent | None:
+    """The agent `tether acp ARGS` serves; `None` when its sandbox is refused (said on stderr)."""
     launch = Launch(
         default_model=login_default,
         base_url=args.base_url,
@@ -55,12 +64,10 @@ def run(args: argparse.Namespace) -> int:
         SandboxPolicy.from_env(args.sandbox)  # and so does a bad $TETHER_SANDBOX
     except ValueError as exc:
         print(f"tether: error: {exc}", file=sys.stderr)
-        return 1  # as `tether run` says it
-    agent = TetherAgent(
+        return None
+    return TetherAgent(
         store=SessionStore.default(),
         launch=launch,
         mode=args.mode,
         flags=settings_flags(args),
     )
-    asyncio.run(serve_stdio(agent))
-    return 0

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.safe_output import consoles, print_json
+from tether.render.theme import printable
 from tether.session import SessionStore
 from tether.session.log.store import StoredSession
 
@@ -101,10 +102,11 @@ def layout(
     room = max(1, width - id_width - when_width - turns_width - 3 * len(_GAP))
     cells: list[tuple[Text, Text | None]] = []
     for _, _, info in listed:
-        # A log's header is data: a control character in it is shown, never sent to the terminal.
-        title = Text(_one_line(info.title or "(untitled)"))
-        cwd = Text(_one_line(_left_cut(_home(info.cwd), room))) if depths[info.id] == 0 else None
-        cells.append((title, cwd))
+        # A log's header is data: a control character in it (a line break, an escape) is shown
+        # as its picture, on the row, never sent to the terminal.
+        title = Text(printable(info.title or "(untitled)", one_line=True))
+        place = printable(_left_cut(_home(info.cwd), room), one_line=True)
+        cells.append((title, Text(place) if depths[info.id] == 0 else None))
     title_width = min(
         room,
         max(
@@ -141,15 +143,6 @@ def layout(
             cwd.truncate(title_width, overflow="ellipsis", pad=True)
             lines.append(Text(lead).append_text(cwd))
     return Text("\n").join(lines)
-
-
-_CONTROLS = str.maketrans(dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " "))
-
-
-def _one_line(text: str) -> str:
-    """`text` with every control character (a line break, an escape) as a space: one row each,
-    and nothing a log's header holds reaches the terminal as a command."""
-    return text.translate(_CONTROLS)
 
 
 def _pad(text: str, width: int) -> str:

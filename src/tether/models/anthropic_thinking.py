@@ -32,7 +32,7 @@ from tether.models.thinking import ANTHROPIC_BUDGETS
 if TYPE_CHECKING:
     from anthropic.types import OutputConfigParam, ThinkingConfigParam
 
-__all__ = ["INTERLEAVED_BETA", "ThinkingAsk", "anthropic_thinking"]
+__all__ = ["INTERLEAVED_BETA", "ThinkingAsk", "anthropic_thinking", "claude_generation"]
 
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 """The beta header that lets Claude 4 (up to 4.5) think between tool calls."""
@@ -64,7 +64,7 @@ class ThinkingAsk:
 def anthropic_thinking(model: str, level: ThinkingLevel, *, tools: bool) -> ThinkingAsk:
     """The fields that ask `model` (an id as the endpoint names it) to think at `level`."""
     budget = ANTHROPIC_BUDGETS[level]
-    generation = _generation(model_id(model))
+    generation = claude_generation(model_id(model))
     adaptive = generation is not None and generation >= (4, 6)
     if not budget:
         return ThinkingAsk(None, None, (), 0, keep=adaptive)
@@ -76,7 +76,7 @@ def anthropic_thinking(model: str, level: ThinkingLevel, *, tools: bool) -> Thin
     return ThinkingAsk({"type": "enabled", "budget_tokens": budget}, None, betas, budget, keep=True)
 
 
-def _generation(model: str) -> tuple[int, int] | None:
+def claude_generation(model: str) -> tuple[int, int] | None:
     """A Claude model's (major, minor) version; a Claude name without one is taken as new,
     and a name that is not Claude's gives `None`."""
     name = model.split("@", 1)[0]

@@ -1,7 +1,7 @@
 """The same wire formats through a cloud account: Azure OpenAI, Claude on Bedrock and Vertex.
 
 Each is its SDK's own client for that cloud (`openai`'s `AsyncAzureOpenAI`, `anthropic`'s
-`AsyncAnthropicBedrock` and `AsyncAnthropicVertex`) under the model it speaks like, so
+Bedrock clients and `AsyncAnthropicVertex`) under the model it speaks like, so
 requests, streaming, thinking, prompt caching, errors and retries are that model's. What
 differs is only where requests go and how they are signed, read from the usual environment:
 
@@ -9,9 +9,12 @@ differs is only where requests go and how they are signed, read from the usual e
   `OPENAI_API_VERSION`; the model is the deployment's name.
 - Bedrock: `AWS_REGION` / `AWS_DEFAULT_REGION`; a Bedrock API key in
   `AWS_BEARER_TOKEN_BEDROCK` (or `--api-key`), else the AWS credentials chain through boto3
-  (environment, `AWS_PROFILE`, SSO, instance roles), which signs each request (SigV4). Its
-  stream is AWS's binary event stream, which botocore decodes (`anthropic[bedrock]`, installed
-  with tether).
+  (environment, `AWS_PROFILE`, SSO, instance roles), which signs each request (SigV4). Bedrock
+  has two endpoints for Claude, chosen by the model (`bedrock_messages_api`): Claude 4.7 and
+  later are served on the Messages API (`bedrock-mantle`, `anthropic`'s
+  `AsyncAnthropicBedrockMantle`), which streams Anthropic's own SSE; Opus 4.6 and earlier on
+  InvokeModel (`bedrock-runtime`, `AsyncAnthropicBedrock`), whose stream is AWS's binary event
+  stream, which botocore decodes (`anthropic[bedrock]`, installed with tether).
 - Vertex: `CLOUD_ML_REGION`, `ANTHROPIC_VERTEX_PROJECT_ID`; an access token from `--api-key`,
   else Google's application default credentials through google-auth
   (`pip install 'anthropic[vertex]'`, then `gcloud auth application-default login`).
@@ -27,7 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
-from tether.models.openai_compat import OpenAICompatModel
+from tether.models.anthropic_thinking import claude_generation
+from tether.models.catalog import model_id
+from tether.models.openai_sdk import OpenAISdkModel
 from tether.models.retry import Failure
 from tether.providers import Provider
 
@@ -37,17 +42,37 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AZURE_API_VERSION",
+    "BEDROCK_DEFAULT",
     "BEDROCK_VERSION",
+    "MESSAGES_API_FROM",
+    "VERTEX_DEFAULT",
+    "VERTEX_VERSION",
     "AzureModel",
+    "BedrockMessagesModel",
     "BedrockModel",
     "VertexModel",
     "azure_provider",
+    "bedrock_messages_api",
+    "bedrock_model",
     "bedrock_provider",
     "vertex_provider",
 ]
 
 BEDROCK_VERSION = "bedrock-2023-05-31"
 """The `anthropic_version` Bedrock's InvokeModel takes for Claude."""
+
+VERTEX_VERSION = "vertex-2023-10-16"
+"""The `anthropic_version` Vertex takes for Claude, as Anthropic and Google document it."""
+
+BEDROCK_DEFAULT = "global.anthropic.claude-sonnet-4-6"
+"""Claude Sonnet 4.6 through Bedrock's global cross-region inference profile (Anthropic's
+Bedrock model table: base id `anthropic.claude-sonnet-4-6`, offered globally)."""
+
+VERTEX_DEFAULT = "claude-sonnet-4-6"
+"""Claude Sonnet 4.6 as Vertex names it (from 4.6 on, Vertex's ids carry no `@date`)."""
+
+MESSAGES_API_FROM = (4, 7)
+"""The first Claude generation Bedrock serves on its Messages-API endpoint."""
 
 AZURE_API_VERSION = "2025-04-01-preview"
 """The API version asked of Azure when `OPENAI_API_VERSION` names none."""
@@ -79,17 +104,36 @@ def azure_provider(
     return Provider(url, key, ("AZURE_OPENAI_API_KEY",), source if key else None)
 
 
+def bedrock_messages_api(model: str) -> bool:
+    """Whether Bedrock serves `model` on its Messages-API endpoint rather than InvokeModel:
+    Claude 4.7 and later (and Claude's families named without a number); anything else,
+    Opus 4.6 and earlier among them, goes to InvokeModel."""
+    generation = claude_generation(model_id(model))
+    return generation is not None and generation >= MESSAGES_API_FROM
+
+
 def bedrock_provider(
-    base_url: str | None, api_key: str | None, environ: Mapping[str, str] | None = None
+    base_url: str | None,
+    api_key: str | None,
+    environ: Mapping[str, str] | None = None,
+    *,
+    messages_api: bool = False,
 ) -> Provider:
-    """Bedrock's regional endpoint and the Bedrock API key, if one is set."""
+    """The regional endpoint that serves the model (`messages_api`: `bedrock-mantle`'s, else
+    InvokeModel's `bedrock-runtime`) and the Bedrock API key, if one is set."""
     env = _env(environ)
     region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION")
-    url = base_url or env.get("ANTHROPIC_BEDROCK_BASE_URL")
+    # The SDK's own variables for each endpoint's address.
+    variable = "ANTHROPIC_BEDROCK_MANTLE_BASE_URL" if messages_api else "ANTHROPIC_BEDROCK_BASE_URL"
+    url = base_url or env.get(variable)
     if not url:
         if not region:
             raise ModelError("bedrock: no AWS region: set AWS_REGION (e.g. us-east-1)")
-        url = f"https://bedrock-runtime.{region}.amazonaws.com"
+        url = (
+            f"https://bedrock-mantle.{region}.api.aws/anthropic"
+            if messages_api
+            else f"https://bedrock-runtime.{region}.amazonaws.com"
+        )
     key, source = _flag_or("AWS_BEARER_TOKEN_BEDROCK", api_key, env)
     return Provider(url.rstrip("/"), key, ("AWS_BEARER_TOKEN_BEDROCK",), source if key else None)
 
@@ -120,7 +164,7 @@ def _needs(module: str, label: str, fix: str) -> None:
         raise ModelError(f"{label}: {fix}")
 
 
-class AzureModel(OpenAICompatModel):
+class AzureModel(OpenAISdkModel):
     """Chat completions of an Azure OpenAI deployment (the model is the deployment's name)."""
 
     kind = "azure"
@@ -153,11 +197,12 @@ class AzureModel(OpenAICompatModel):
 
 
 class BedrockModel(AnthropicModel):
-    """Claude on Amazon Bedrock (model ids as Bedrock names them)."""
+    """Claude on Amazon Bedrock's InvokeModel, which serves Opus 4.6 and earlier (model ids as
+    Bedrock names them)."""
 
     kind = "bedrock"
     label = "Amazon Bedrock"
-    default_model = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+    default_model = BEDROCK_DEFAULT
 
     transient_stream_errors = AnthropicModel.transient_stream_errors | {
         "throttlingException",
@@ -205,6 +250,48 @@ class BedrockModel(AnthropicModel):
         return connect
 
 
+class BedrockMessagesModel(BedrockModel):
+    """Claude 4.7 and later on Bedrock's Messages-API endpoint (`bedrock-mantle`): Anthropic's
+    own request, SSE stream and `anthropic-version` header, signed with SigV4 for the
+    `bedrock-mantle` service or carrying the Bedrock API key."""
+
+    body_fields = MappingProxyType({})
+    """Nothing beyond the SDK's: the version travels as a header here, as on Anthropic's API."""
+
+    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+        from anthropic.lib.bedrock import AsyncAnthropicBedrockMantle
+
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+
+        def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
+            if api_key is None:
+                _require_aws_credentials(region)
+            return AsyncAnthropicBedrockMantle(  # type: ignore[return-value]
+                aws_region=region or "us-east-1",
+                api_key=api_key,
+                base_url=base_url,
+                max_retries=max_retries,
+            )
+
+        return connect
+
+
+def bedrock_model(
+    base_url: str | None,
+    api_key: str | None,
+    *,
+    model: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    **options: Any,
+) -> BedrockModel:
+    """Claude on Bedrock, on the endpoint that serves `model` (see `bedrock_messages_api`)."""
+    chosen = model or BEDROCK_DEFAULT
+    messages_api = bedrock_messages_api(chosen)
+    provider = bedrock_provider(base_url, api_key, environ, messages_api=messages_api)
+    kind = BedrockMessagesModel if messages_api else BedrockModel
+    return kind(provider, model=chosen, **options)
+
+
 def _require_aws_credentials(region: str | None) -> None:
     """Raise the error naming every way to give credentials when boto3's chain finds none."""
     import boto3  # type: ignore[import-untyped]
@@ -223,7 +310,9 @@ class VertexModel(AnthropicModel):
 
     kind = "vertex"
     label = "Vertex AI"
-    default_model = "claude-sonnet-4-5@20250929"
+    default_model = VERTEX_DEFAULT
+    body_fields = MappingProxyType({"anthropic_version": VERTEX_VERSION})
+    """Vertex's version, as documented: the SDK would send the Anthropic API's own version."""
 
     async def _list(self, limit: int) -> tuple[str, ...]:
         """None: Vertex lists no publisher's models on this endpoint."""

@@ -66,10 +66,10 @@ def _azure(rest: str, base_url: str | None, api_key: str | None) -> Model:
 
 
 def _bedrock(rest: str, base_url: str | None, api_key: str | None) -> Model:
-    """`bedrock[:MODEL]` is Claude on Amazon Bedrock."""
-    from tether.models.cloud import BedrockModel, bedrock_provider
+    """`bedrock[:MODEL]` is Claude on Amazon Bedrock, on the endpoint that serves MODEL."""
+    from tether.models.cloud import bedrock_model
 
-    return BedrockModel(bedrock_provider(base_url, api_key), model=rest or None)
+    return bedrock_model(base_url, api_key, model=rest or None)
 
 
 def _vertex(rest: str, base_url: str | None, api_key: str | None) -> Model:

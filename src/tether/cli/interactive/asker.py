@@ -85,7 +85,7 @@ class ScreenAsker:
                     Choice(INSTEAD_CHOICE, asks="What should the model do instead? (enter sends)")
                 )
             picker = Picker(
-                f"Allow {_one_line(question.title)}?",
+                f"Allow {_first_line(question.title)}?",
                 choices,
                 note=question.reason,
                 dismiss="esc to interrupt" if by_call else "esc to decline",
@@ -113,7 +113,8 @@ class ScreenAsker:
             return answer
 
 
-def _one_line(title: str, width: int = 120) -> str:
+def _first_line(title: str, width: int = 120) -> str:
+    """A question's title cut at its first line (and at `width`), an ellipsis saying so."""
     line = title.strip().split("\n", 1)[0]
     if len(line) > width:
         return line[: width - 1] + "…"

@@ -21,13 +21,21 @@ from tether.cli.interactive.workbench import Workbench, load
 from tether.cli.mcp import CliMcp
 from tether.cli.printer import Printer
 from tether.cli.prompting import consoles
-from tether.cli.run_surface import run_command_or_prompt
-from tether.commands import load_commands
-from tether.errors import BadArguments, SessionError, StartupError
-from tether.policy import PermissionQuestion
+from tether.cli.run_surface import RunSurface
+from tether.commands import (
+    CheckpointCommand,
+    Command,
+    PromptText,
+    TerminalCommand,
+    load_commands,
+    resolve,
+)
+from tether.errors import BadArguments, CommandError, SessionError, StartupError
+from tether.policy import PermissionQuestion, PolicyMode
 from tether.session import Session, SessionConfig
+from tether.surface.dispatch import Option, dispatch
 
-__all__ = ["run_plain"]
+__all__ = ["PlainSurface", "run_plain"]
 
 _TERMINAL_ONLY = "needs a terminal that can draw (this one is a pipe or TERM=dumb)"
 
@@ -62,6 +70,8 @@ class _Plain:
         # Someone at a terminal answers; from a pipe nobody can, and the policy refuses.
         self.asker = TerminalAsker(err, before=self._propose) if sys.stdin.isatty() else None
         self.session: Session | None = None
+        self.leaving = False
+        """Set by `/exit`: no line after it is read."""
         self._cleared = False
 
     def run(self) -> int:
@@ -75,12 +85,13 @@ class _Plain:
             self.printer.close()
         status = 0
         try:
-            for line in _lines([work.args.prompt] if work.args.prompt else []):
-                text = line.strip()
-                if text in ("/exit", "/quit"):
-                    break
-                if text:
+            for typed in _lines([work.args.prompt] if work.args.prompt else []):
+                # `/quit` is the spelling other tools use for `/exit`.
+                line = "/exit" if typed.strip() == "/quit" else typed
+                if text := line.strip():
                     status = self._one(line, text)
+                if self.leaving:
+                    break
         except KeyboardInterrupt:
             return 130
         return status
@@ -88,47 +99,66 @@ class _Plain:
     def close(self, reason: str = "prompt_input_exit") -> None:
         """Let go of the session (its `SessionEnd` hooks told `reason`) and say how to resume
         it."""
+        asyncio.run(self.let_go(reason))
+
+    async def let_go(self, reason: str) -> None:
+        """`close`, from within a running loop (a `/clear` being dispatched)."""
         session = self.session
         if session is None:
             return
-        asyncio.run(session.aclose(reason, on_update=self.printer))
+        await session.aclose(reason, on_update=self.printer)
         if session.events:
             hint = f"Resume: tether --continue  ·  tether --resume {session.id}"
             self.err.print(hint, style="dim", markup=False)
 
     def _one(self, line: str, text: str) -> int:
         work = self.work
-        name = text[1:].split(maxsplit=1)[0] if text.startswith("/") else ""
-        if name == "clear":
-            self.close("clear")
-            self.session, self.printer = None, Printer(self.out, self.err, full=work.args.full)
-            self._cleared = True
-            self.err.print("new session", style="dim")
-            return 0
         commands = load_commands(work.cwd, work.store.root, terminal=True)
-        if name == "help":
-            for command in commands:
-                hint = f" {command.hint}" if command.hint else ""
-                self.out.print(f"/{command.name}{hint}  {command.description}", markup=False)
-            return 0
         mistake = unknown_command(line, [c.name for c in commands])
         if mistake is not None:
             self.err.print(mistake, style="yellow", markup=False)
             return 1
-        terminal = {c.name for c in commands if c.terminal}
-        if name in terminal or text.startswith("!"):
-            what = f"/{name}" if name in terminal else "!command"
-            self.err.print(f"{what} {_TERMINAL_ONLY}", style="yellow", markup=False)
+        if text.startswith("!"):
+            self.err.print(f"!command {_TERMINAL_ONLY}", style="yellow", markup=False)
             return 0
+        try:
+            meant = resolve(line, commands)
+        except CommandError as exc:
+            self.err.print(f"tether: error: {exc}", markup=False)
+            return 1
+        return asyncio.run(dispatch(meant, PlainSurface(self, line, commands)))
+
+    def opened(self) -> Session:
+        """The session the lines go to, started with the first line that needs one."""
         if self.session is None:
-            self.session = work.create(self._config())
+            self.session = self.work.create(self._config())
             if self._cleared:
                 self.session.replaces_cleared()
                 self._cleared = False
-        mcp = CliMcp(home=work.store.root, asker=self.asker, err=self.err)
+        return self.session
+
+    async def clear(self) -> None:
+        """`/clear`: end the session (`clear`); the next line starts a new one."""
+        await self.let_go("clear")
+        self.session, self.printer = None, Printer(self.out, self.err, full=self.work.args.full)
+        self._cleared = True
+        self.err.print("new session", style="dim")
+
+    def run_surface(self, typed: str) -> RunSurface:
+        """What the line does as `tether run` would do it, in the session of these lines."""
+        session = self.opened()
+        session.job_cards.listener = self.printer
+        mcp = CliMcp(home=self.work.store.root, asker=self.asker, err=self.err)
         # Unlike `tether run`, a `/mode` holds for the lines that follow.
-        return run_command_or_prompt(
-            self.session, work.store, line, self.printer, self.err, mcp=mcp, lasting_mode=True
+        return RunSurface(
+            session,
+            self.work.store,
+            typed,
+            self.printer,
+            self.err,
+            mcp=mcp,
+            ready=None,
+            lasting_mode=True,
         )
 
     def _config(self) -> SessionConfig:
@@ -149,3 +179,67 @@ def _lines(first: list[str]) -> Iterator[str]:
         yield line
         if prompt:
             print("> ", end="", flush=True)
+
+
+class PlainSurface:
+    """What dispatching one line does here: as in `tether run` (`RunSurface`), in the
+    session these lines share, with the terminal's own `/help`, `/clear` and `/exit`."""
+
+    def __init__(self, plain: _Plain, typed: str, commands: Sequence[Command]) -> None:
+        self._plain = plain
+        self._typed = typed
+        self._commands = commands
+
+    @property
+    def mode(self) -> PolicyMode:
+        """The session's mode (of the next session, before one starts)."""
+        session = self._plain.session
+        return session.gate.mode if session is not None else self._plain.work.mode
+
+    def session(self) -> Session:
+        """The session of these lines, started now if there is none."""
+        return self._plain.opened()
+
+    def say(self, text: str) -> None:
+        """On stdout, as `tether run` says it."""
+        self._plain.out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def notice(self, text: str) -> None:
+        """On stderr."""
+        self._plain.err.print(text, markup=False)
+
+    async def pick(self, title: str, options: Sequence[Option], selected: int = 0) -> int | None:
+        """No one picks from a list here."""
+        return None
+
+    def set_mode(self, mode: PolicyMode) -> None:
+        """For this session's lines from now on."""
+        self._plain.run_surface(self._typed).set_mode(mode)
+
+    async def done(self) -> int:
+        """A command done without the model succeeded."""
+        return 0
+
+    async def prompt(self, meant: PromptText) -> int:
+        """The prompt, printed as it runs."""
+        return await self._plain.run_surface(self._typed).prompt(meant)
+
+    async def checkpoint(self, command: CheckpointCommand) -> int:
+        """As `tether run` asks and prints it."""
+        return await self._plain.run_surface(self._typed).checkpoint(command)
+
+    async def terminal(self, command: TerminalCommand) -> int:
+        """`/help`, `/clear` and `/exit`; the terminal's other commands need one that draws."""
+        plain = self._plain
+        match command.name:
+            case "help":
+                for known in self._commands:
+                    hint = f" {known.hint}" if known.hint else ""
+                    plain.out.print(f"/{known.name}{hint}  {known.description}", markup=False)
+            case "clear":
+                await plain.clear()
+            case "exit":
+                plain.leaving = True
+            case name:
+                plain.err.print(f"/{name} {_TERMINAL_ONLY}", style="yellow", markup=False)
+        return 0

@@ -1,0 +1,14 @@
+"""The theme's `printable`: what a card or a list prints of text it does not control."""
+
+from __future__ import annotations
+
+from tether.render.theme import printable
+
+
+def test_control_characters_are_shown_and_tab_and_newline_keep_their_meaning() -> None:
+    assert printable("a\tb\nc\x1b[2J\x7f\x85") == "a\tb\nc\u241b[2J\u2421\ufffd"
+
+
+def test_on_one_line_tabs_and_line_breaks_are_shown_too() -> None:
+    text = "a\tb\r\nc\x1b[2J\x7f\x85"
+    assert printable(text, one_line=True) == "a\u2409b\u240d\u240ac\u241b[2J\u2421\ufffd"
