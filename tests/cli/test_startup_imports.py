@@ -63,7 +63,7 @@ NEVER_OUTSIDE_ACP = ACP_SDK + TERMINAL_INPUT + WEB + HTTP2 + ("numpy", "ray")
 
 CASES = {
     "--version": "test_version_loads_nothing_and_help_no_sdk",
-    "run": "test_run_loads_its_provider_at_the_request_and_no_http2",
+    "run": "test_run_requests_over_httpx_without_a_providers_sdk",
     "sessions": "test_sessions_and_show_load_only_what_they_print",
     "show": "test_sessions_and_show_load_only_what_they_print",
     "permissions": "test_sessions_and_show_load_only_what_they_print",
@@ -158,7 +158,7 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
 
 
-async def test_run_loads_its_provider_at_the_request_and_no_http2(
+async def test_run_requests_over_httpx_without_a_providers_sdk(
     tmp_path: Path, env: dict[str, str], workspace: Path
 ) -> None:
     async with SSEServer() as server:
@@ -166,8 +166,9 @@ async def test_run_loads_its_provider_at_the_request_and_no_http2(
         argv = ["run", "--model", "openai:gpt-test", "--base-url", f"{server.url}/v1", "hi"]
         loaded = await asyncio.to_thread(_loaded, tmp_path, *argv, cwd=workspace, env=env)
         assert len(server.requests) == 1
-    assert "openai" in loaded  # the request was made with the provider's SDK
-    assert _found(loaded, (*NEVER_OUTSIDE_ACP, "anthropic", *MCP, *PARSER)) == []
+    # The request went over httpx: no provider's SDK, nor the HTTP stack the SDKs bring.
+    assert "httpx" in loaded
+    assert _found(loaded, (*NEVER_OUTSIDE_ACP, *PROVIDERS, "httpx2", *MCP, *PARSER)) == []
     assert "yaml" not in loaded  # no command, agent, skill or rule file to read
 
 

@@ -1,4 +1,4 @@
-"""What only OpenAI-compatible endpoints do, through the real `openai` SDK and a loopback server.
+"""What only OpenAI-compatible endpoints do, over `httpx` (no SDK) against a loopback server.
 
 The cases both providers share are in `test_streaming.py`.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.models.sse_server import Reply, SSEServer, sse_reply
+from tests.models.sse_server import Reply, SSEServer, json_reply, sse_reply
 from tests.models.support import FAST, PIXEL, READ, collect, loopback_model
 from tether.content import ImageContent, TextContent
 from tether.errors import ModelError
@@ -181,4 +181,62 @@ async def test_bare_404_also_suspects_the_base_url(server: SSEServer) -> None:
     assert str(caught.value) == (
         f"OpenAI-compatible API: Unknown model 'qwen3:8b' at {server.url} "
         f"(HTTP 404: 404 page not found), or {server.url} is not the API's base URL"
+    )
+
+
+async def test_the_request_carries_the_sdks_headers_without_importing_it(
+    server: SSEServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The SDK sent OPENAI_ORG_ID and OPENAI_PROJECT_ID as headers: so does the httpx path.
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-test")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-test")
+    server.queue(sse_reply("openai_text.sse"))
+    provider = OPENAI.resolve(f"{server.url}/v1", "sk-test", environ={})
+    model = OpenAICompatModel(provider, model="deepseek-chat", retry=FAST)
+    try:
+        events = await collect(model, hello())
+    finally:
+        await model.aclose()
+    assert isinstance(events[-1], Completed)
+    [request] = server.requests
+    assert (request.method, request.path) == ("POST", "/v1/chat/completions")
+    assert request.headers["authorization"] == "Bearer sk-test"
+    assert request.headers["openai-organization"] == "org-test"
+    assert request.headers["openai-project"] == "proj-test"
+    assert request.headers["accept"] == "text/event-stream"
+    assert request.headers["user-agent"].startswith("tether/")
+    assert request.json()["messages"][0] == {"role": "system", "content": "sys"}
+    assert model.sdk_loaded()  # its request path loaded: listing the models costs no import
+
+
+async def test_an_answer_that_is_not_a_stream_is_named_not_retried(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    # A server that ignores `stream` answers plain JSON: said as such, not as a lost connection.
+    server.queue(json_reply(200, {"choices": [{"message": {"content": "hi"}}]}))
+    with pytest.raises(ModelError) as caught:
+        await collect(model, hello())
+    assert str(caught.value) == (
+        f"OpenAI-compatible API: {server.url}/v1 answered with application/json, "
+        "not an event stream"
+    )
+    assert len(server.requests) == 1
+
+
+async def test_an_error_status_without_a_body_is_worded_and_retried(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    server.queue(
+        Reply(status=503, headers={"retry-after": "0"}, streamed=False),
+        sse_reply("openai_text.sse"),
+    )
+    events = await collect(model, hello())
+    assert isinstance(events[-1], Completed)
+    assert len(server.requests) == 2
+    server.queue(*[Reply(status=503, streamed=False)] * 4)
+    with pytest.raises(ModelError) as caught:
+        await collect(model, hello())
+    assert str(caught.value) == (
+        f"OpenAI-compatible API: {server.url}/v1 failed (HTTP 503: Error code: 503) "
+        "(gave up after 4 attempts)"
     )

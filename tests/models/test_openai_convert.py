@@ -5,25 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openai.types.chat import ChatCompletionChunk
 
 from tether.content import TextContent
-from tether.models import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from tether.models import AssistantMessage, ToolCall, ToolResultMessage, Usage, UserMessage
 from tether.models.messages import ToolSpec
 from tether.models.openai_convert import ChunkAssembler, to_openai_messages, to_openai_tools
 
 
-def chunk(delta: dict[str, Any], finish: str | None = None) -> ChatCompletionChunk:
-    """A chunk as the SDK parses it."""
-    return ChatCompletionChunk.model_validate(
-        {
-            "id": "c",
-            "object": "chat.completion.chunk",
-            "created": 0,
-            "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-    )
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """A chunk as the server sends it."""
+    return {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def call(index: int, **fields: Any) -> dict[str, Any]:
@@ -128,3 +125,16 @@ def test_error_results_say_so_once() -> None:
 
     assert sent("no such file: a.py") == "Error: no such file: a.py"
     assert sent("Error: offset past the end") == "Error: offset past the end"
+
+
+def test_fields_sent_as_null_or_of_the_wrong_kind_are_read_as_absent() -> None:
+    assembler = ChunkAssembler()
+    assembler.feed({"choices": None, "usage": None})
+    assembler.feed({"choices": [None, {"index": 0, "delta": None}]})
+    assembler.feed({"choices": [{"index": 0, "delta": {"content": None, "tool_calls": "x"}}]})
+    assembler.feed(chunk({"content": "ok", "reasoning_content": 7}))
+    assembler.feed(chunk({}, "stop"))
+    usage = {"prompt_tokens": 5, "completion_tokens": 2, "prompt_tokens_details": None}
+    assembler.feed({"choices": [], "usage": usage})
+    assert assembler.message() == AssistantMessage(text="ok")
+    assert assembler.usage == Usage(input_tokens=5, output_tokens=2)

@@ -32,7 +32,7 @@ from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
 from tether.models.anthropic_thinking import claude_generation
 from tether.models.catalog import model_id
-from tether.models.openai_compat import OpenAICompatModel
+from tether.models.openai_sdk import OpenAISdkModel
 from tether.models.retry import Failure
 from tether.providers import Provider
 
@@ -150,11 +150,14 @@ def vertex_provider(
         raise ModelError("vertex: no project: set ANTHROPIC_VERTEX_PROJECT_ID")
     url = base_url or env.get("ANTHROPIC_VERTEX_BASE_URL")
     if not url:
-        url = (
-            "https://aiplatform.googleapis.com/v1"
-            if region == "global"
-            else f"https://{region}-aiplatform.googleapis.com/v1"
-        )
+        # The global endpoint, the multi-region ones (`us`, `eu`), else the region's own: as
+        # the SDK would choose, since the URL given here replaces its choice.
+        if region == "global":
+            url = "https://aiplatform.googleapis.com/v1"
+        elif region in ("us", "eu"):
+            url = f"https://aiplatform.{region}.rep.googleapis.com/v1"
+        else:
+            url = f"https://{region}-aiplatform.googleapis.com/v1"
     return Provider(url.rstrip("/"), api_key or None, (), "--api-key" if api_key else None)
 
 
@@ -164,7 +167,7 @@ def _needs(module: str, label: str, fix: str) -> None:
         raise ModelError(f"{label}: {fix}")
 
 
-class AzureModel(OpenAICompatModel):
+class AzureModel(OpenAISdkModel):
     """Chat completions of an Azure OpenAI deployment (the model is the deployment's name)."""
 
     kind = "azure"

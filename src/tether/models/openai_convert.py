@@ -8,15 +8,14 @@ tool message to follow its assistant message directly).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from openai.types.chat import (
         ChatCompletionAssistantMessageParam,
-        ChatCompletionChunk,
         ChatCompletionContentPartParam,
         ChatCompletionFunctionToolParam,
         ChatCompletionMessageFunctionToolCallParam,
@@ -156,14 +155,34 @@ def to_openai_tools(tools: Sequence[ToolSpec]) -> list[ChatCompletionFunctionToo
     ]
 
 
-def _reasoning(delta: object) -> str:
+def _reasoning(delta: Mapping[str, object]) -> str:
     """A delta's reasoning: DeepSeek's and vLLM's `reasoning_content`, or `reasoning`
-    (OpenRouter, Ollama, newer vLLM); neither is in the SDK's types, so both are extras."""
+    (OpenRouter, Ollama, newer vLLM); neither is in OpenAI's own format."""
     for name in ("reasoning_content", "reasoning"):
-        value = getattr(delta, name, None)
+        value = delta.get(name)
         if isinstance(value, str) and value:
             return value
     return ""
+
+
+def _object(value: object) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one: a field a server sent as `null`
+    (or as something else) is read as absent."""
+    return value if isinstance(value, dict) else {}
+
+
+def _objects(value: object) -> list[Mapping[str, Any]]:
+    """The JSON objects of a list field; anything else in it, or a non-list, is skipped."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _count(value: object) -> int | None:
+    """A token count, when the server gave a number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 @dataclass
@@ -183,36 +202,41 @@ class ChunkAssembler(Assembly):
     """The server's call index -> the slot its latest call went to (they differ when a
     server reuses an index for a new call)."""
 
-    def feed(self, chunk: ChatCompletionChunk) -> list[Delta]:
-        """Take one chunk; returns the text and reasoning it added (possibly none)."""
+    def feed(self, chunk: Mapping[str, Any]) -> list[Delta]:
+        """Take one chunk (its JSON); returns the text and reasoning it added (possibly none)."""
         added: list[Delta] = []
-        if chunk.usage is not None:
+        usage = _object(chunk.get("usage"))
+        if usage:
             # Only the last chunk, which has no choices, carries usage (`include_usage`).
-            details = chunk.usage.prompt_tokens_details
-            done = chunk.usage.completion_tokens_details
+            details = _object(usage.get("prompt_tokens_details"))
+            done = _object(usage.get("completion_tokens_details"))
             self.usage = Usage(
-                input_tokens=chunk.usage.prompt_tokens,
-                output_tokens=chunk.usage.completion_tokens,
-                cached_read_tokens=details.cached_tokens if details is not None else None,
-                reasoning_tokens=done.reasoning_tokens if done is not None else None,
+                input_tokens=_count(usage.get("prompt_tokens")) or 0,
+                output_tokens=_count(usage.get("completion_tokens")) or 0,
+                cached_read_tokens=_count(details.get("cached_tokens")),
+                reasoning_tokens=_count(done.get("reasoning_tokens")),
             )
-        for choice in chunk.choices or ():
-            if choice.index != 0:
+        for choice in _objects(chunk.get("choices")):
+            if choice.get("index", 0) != 0:
                 continue
-            delta = choice.delta
-            if delta is not None:
-                added += self.think(_reasoning(delta))
-                if delta.content:
-                    added += self.add(delta.content)
-                for call in delta.tool_calls or ():
-                    self._feed_call(call.index, call.id, call.function)
-            if choice.finish_reason:
+            delta = _object(choice.get("delta"))
+            added += self.think(_reasoning(delta))
+            added += self.add(_text(delta.get("content")))
+            for call in _objects(delta.get("tool_calls")):
+                index = call.get("index")
+                self._feed_call(
+                    index if isinstance(index, int) else None,
+                    _text(call.get("id")),
+                    _object(call.get("function")),
+                )
+            finish = choice.get("finish_reason")
+            if finish and isinstance(finish, str):
                 # A stream that says why it stopped is whole.
-                self.stop = choice.finish_reason
+                self.stop = finish
                 self.complete = True
         return added
 
-    def _feed_call(self, index: int | None, call_id: str | None, function: object) -> None:
+    def _feed_call(self, index: int | None, call_id: str, function: Mapping[str, Any]) -> None:
         """Add one tool-call delta: the id and name come first, arguments in pieces."""
         slot = len(self.calls) - 1 if index is None else self.slots.get(index, index)
         partial = self.calls.get(slot)
@@ -225,11 +249,11 @@ class ChunkAssembler(Assembly):
                 self.slots[index] = slot
         if call_id:
             partial.id = call_id
-        name = getattr(function, "name", None)
+        name = _text(function.get("name"))
         # The name arrives whole in the first delta; servers that repeat it add nothing.
         if name and not partial.name:
             partial.name = name
-        arguments = getattr(function, "arguments", None)
+        arguments = _text(function.get("arguments"))
         if arguments:
             partial.pieces.append(arguments)
 

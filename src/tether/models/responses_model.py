@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tether.models.base import ModelRequest
-from tether.models.openai_compat import OpenAICompatModel
+from tether.models.openai_sdk import OpenAISdkModel
 from tether.models.responses_convert import (
     ResponseAssembler,
     to_responses_input,
@@ -28,7 +28,7 @@ __all__ = ["DEFAULT_MODEL", "ResponsesModel"]
 DEFAULT_MODEL = "gpt-5.5"
 
 
-class ResponsesModel(OpenAICompatModel):
+class ResponsesModel(OpenAISdkModel):
     """Streams responses; errors and retries as for chat completions (the same SDK)."""
 
     kind = "openai-responses"
@@ -36,9 +36,7 @@ class ResponsesModel(OpenAICompatModel):
     default_model = DEFAULT_MODEL
     unfinished = "ended before response.completed"
 
-    async def _open(  # type: ignore[override]
-        self, request: ModelRequest
-    ) -> AsyncStream[ResponseStreamEvent]:
+    async def _open(self, request: ModelRequest) -> AsyncStream[ResponseStreamEvent]:
         import openai
 
         tools = to_responses_tools(request.tools)
@@ -55,5 +53,5 @@ class ResponsesModel(OpenAICompatModel):
             stream=True,
         )
 
-    def _assembler(self) -> ResponseAssembler:  # type: ignore[override]
+    def _assembler(self) -> ResponseAssembler:
         return ResponseAssembler()
