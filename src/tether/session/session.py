@@ -17,12 +17,13 @@ from tether.models.windows import context_window
 from tether.policy import PolicyMode
 from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
+from tether.session.asking import TurnAsking, turn_asking
 from tether.session.assembly import delegates, logged_level, page_model, with_skills
 from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import SessionConfig
 from tether.session.context.window import Context
-from tether.session.hooked import NotifyingAsker, SessionHooks
+from tether.session.hooked import SessionHooks
 from tether.session.jobcards import JobCards
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (
@@ -94,10 +95,8 @@ class Session:
             guard=guard,
             agent=config.agent,
         )
-        if config.gate is None and self.gate.asker is not None:
-            # A child asks through its parent's asker, which runs the hooks already.
-            self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
         self.workspace = workspace
+        self._asks_hooks = config.gate is None
         self.max_steps = config.max_steps
         self._log = log_
         self._user_dir = user_dir
@@ -129,6 +128,8 @@ class Session:
             answerer=ModelAnswerer(page_model(config) or (lambda: self.model)),
             jobs=self.jobs,
             hooks=self._hooks,
+            # A child asks through its parent's turn, which runs the hooks already.
+            asks_hooks=self._asks_hooks,
             user_dir=user_dir,
         )
         self._context = Context(
@@ -143,7 +144,7 @@ class Session:
             background=lambda: [f"{job.id} (`{job.command}`)" for job in self.jobs.running()],
             host=config.host,
             trusted=lambda: trusted(self.gate),
-            before_compact=lambda: self._hooks.pre_compact("auto", None),
+            before_compact=lambda emit: self._hooks.pre_compact("auto", None, emit),
             after_summary=self._hooks.compacted,
             catalog=config.catalog,
         )
@@ -251,6 +252,13 @@ class Session:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
 
+    def asking(self, emit: OnUpdate = ignore) -> TurnAsking:
+        """Who the session's questions go to now, and the gate that asks them: with its
+        `PermissionRequest` and `Notification` hooks first (not in a child's session), their
+        notices to `emit` (a turn's calls get theirs from the call runner)."""
+        hooks = self._hooks if self._asks_hooks else None
+        return turn_asking(self.gate, self._children, hooks, emit)
+
     def replaces_cleared(self) -> None:
         """This session replaces one the person cleared (`/clear`): its first `SessionStart`
         hooks are told `clear` rather than `startup`."""
@@ -347,10 +355,9 @@ class Session:
         `prompt_input_exit`, `other`; their notices to `on_update`), then close."""
         try:
             if not self._log.closed:
-                self._hooks.emit = guarded(on_update) if on_update is not None else ignore
-                await self._hooks.end(reason)
+                emit = guarded(on_update) if on_update is not None else ignore
+                await self._hooks.end(reason, emit)
         finally:
-            self._hooks.emit = ignore
             await self.jobs.aclose()
             self.close()
 
