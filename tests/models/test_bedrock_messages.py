@@ -179,3 +179,22 @@ def test_the_model_chooses_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None
         "https://proxy.example/anthropic",
         invoke,
     ]
+
+
+async def test_no_credentials_names_every_way_to_give_them(
+    server: SSEServer, aws: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    # A region no other test signs for: the SDK keeps one AWS session per region.
+    monkeypatch.setenv("AWS_REGION", "ap-southeast-5")
+    model = bedrock_model(f"{server.url}/anthropic", None, model=MODEL, retry=FAST)
+    try:
+        with pytest.raises(ModelError) as caught:
+            await collect(model, ModelRequest("", (ASK,), ()))
+    finally:
+        await model.aclose()
+    assert str(caught.value).startswith(
+        "Amazon Bedrock: no AWS credentials found: set AWS_BEARER_TOKEN_BEDROCK"
+    )
+    assert server.requests == []
