@@ -77,6 +77,8 @@ CATALOG: Mapping[str, ModelInfo] = {
     for info in (
         _m("deepseek-chat", 128_000, 8_192, (0.28, 0.42, 0.028, None), thinks=False),
         _m("deepseek-reasoner", 128_000, 65_536, (0.28, 0.42, 0.028, None), thinks=True),
+        _m("claude-opus-4-6", 1_000_000, 128_000, (5.0, 25.0, 0.50, 6.25), thinks=True),
+        _m("claude-sonnet-4-6", 1_000_000, 128_000, (3.0, 15.0, 0.30, 3.75), thinks=True),
         _m("claude-opus-4-5", 200_000, 64_000, (5.0, 25.0, 0.50, 6.25), thinks=True),
         _m("claude-sonnet-4-5", 200_000, 64_000, (3.0, 15.0, 0.30, 3.75), thinks=True),
         _m("claude-haiku-4-5", 200_000, 64_000, (1.0, 5.0, 0.10, 1.25), thinks=True),

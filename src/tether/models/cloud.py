@@ -150,11 +150,14 @@ def vertex_provider(
         raise ModelError("vertex: no project: set ANTHROPIC_VERTEX_PROJECT_ID")
     url = base_url or env.get("ANTHROPIC_VERTEX_BASE_URL")
     if not url:
-        url = (
-            "https://aiplatform.googleapis.com/v1"
-            if region == "global"
-            else f"https://{region}-aiplatform.googleapis.com/v1"
-        )
+        # The global endpoint, the multi-region ones (`us`, `eu`), else the region's own: as
+        # the SDK would choose, since the URL given here replaces its choice.
+        if region == "global":
+            url = "https://aiplatform.googleapis.com/v1"
+        elif region in ("us", "eu"):
+            url = f"https://aiplatform.{region}.rep.googleapis.com/v1"
+        else:
+            url = f"https://{region}-aiplatform.googleapis.com/v1"
     return Provider(url.rstrip("/"), api_key or None, (), "--api-key" if api_key else None)
 
 
