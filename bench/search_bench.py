@@ -6,7 +6,8 @@ Then alternates runs of the real grep tool (in this process, as a session runs i
 plain `rg PATTERN` (the same bundled binary, default output captured through a pipe) on the
 same tree and pattern, swapping which goes first each round so a busy machine slows both
 alike, and prints the medians and their ratio (and the best times' ratio, the least noisy
-on a shared machine). Goal: ratio <= 1.2.
+on a shared machine), with the CPU time (user + system) of each beside its wall time: the
+tool's is this process's plus ripgrep's. Goal: ratio <= 1.2.
 
 Usage: python bench/search_bench.py [--runs N] [--files N]
 """
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -63,20 +66,27 @@ def build(root: Path, files: int) -> tuple[int, int]:
     return size, matches
 
 
-async def time_tool(root: Path) -> tuple[float, str]:
-    """One grep through the real tool: wall time and the footer it ends with."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the children waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def time_tool(root: Path) -> tuple[float, float, str]:
+    """One grep through the real tool: wall time, CPU time (ours and ripgrep's), its footer."""
     ctx = ToolContext(workspace=Workspace.at(root))
-    start = time.perf_counter()
+    children, cpu, start = _children_cpu(), time.process_time(), time.perf_counter()
     result = await invoke(GrepTool(), GrepArgs(pattern=PATTERN), ctx)
     elapsed = time.perf_counter() - start
-    return elapsed, result.text().rsplit("\n", 1)[-1]
+    used = time.process_time() - cpu + _children_cpu() - children
+    return elapsed, used, result.text().rsplit("\n", 1)[-1]
 
 
-def time_rg(root: Path) -> float:
-    """One plain `rg PATTERN` on the tree, its output read through a pipe."""
-    start = time.perf_counter()
+def time_rg(root: Path) -> tuple[float, float]:
+    """One plain `rg PATTERN` on the tree, its output read through a pipe: wall and CPU time."""
+    children, start = _children_cpu(), time.perf_counter()
     subprocess.run([str(rg_binary()), PATTERN], cwd=root, capture_output=True, check=True)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - children
 
 
 def main() -> None:
@@ -95,22 +105,32 @@ def main() -> None:
             f"(built in {built:.1f} s)"
         )
         time_rg(root)  # warm the page cache
-        tools, plains = [], []
+        tools: list[float] = []
+        tool_cpus: list[float] = []
+        loads: list[float] = []
+        plains: list[tuple[float, float]] = []
         footer = ""
         loop = asyncio.new_event_loop()
         for round_ in range(args.runs):
             if round_ % 2:
                 plains.append(time_rg(root))
-            seconds, footer = loop.run_until_complete(time_tool(root))
+            seconds, cpu, footer = loop.run_until_complete(time_tool(root))
             tools.append(seconds)
+            tool_cpus.append(cpu)
             if not round_ % 2:
                 plains.append(time_rg(root))
+            loads.append(os.getloadavg()[0])
         loop.close()
-        tool_s, rg_s = statistics.median(tools), statistics.median(plains)
+        walls = [wall for wall, _ in plains]
+        tool_s, rg_s = statistics.median(tools), statistics.median(walls)
+        tool_cpu = statistics.median(tool_cpus)
+        rg_cpu = statistics.median(cpu for _, cpu in plains)
         print(
             f"grep tool {tool_s:.3f} s, plain rg {rg_s:.3f} s, ratio {tool_s / rg_s:.2f} "
-            f"(median of {args.runs}); best {min(tools):.3f} s vs {min(plains):.3f} s, "
-            f"ratio {min(tools) / min(plains):.2f}"
+            f"(goal <= 1.2; median of {args.runs}); best {min(tools):.3f} s vs "
+            f"{min(walls):.3f} s, ratio {min(tools) / min(walls):.2f}; CPU {tool_cpu:.3f} s vs "
+            f"{rg_cpu:.3f} s, ratio {tool_cpu / rg_cpu:.2f} (load average "
+            f"{min(loads):.1f}-{max(loads):.1f})"
         )
         print(f"the tool's footer: {footer}")
 

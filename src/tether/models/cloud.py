@@ -27,6 +27,7 @@ import os
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from tether.errors import ModelError
 from tether.models.anthropic_model import AnthropicModel
@@ -150,11 +151,14 @@ def vertex_provider(
         raise ModelError("vertex: no project: set ANTHROPIC_VERTEX_PROJECT_ID")
     url = base_url or env.get("ANTHROPIC_VERTEX_BASE_URL")
     if not url:
-        url = (
-            "https://aiplatform.googleapis.com/v1"
-            if region == "global"
-            else f"https://{region}-aiplatform.googleapis.com/v1"
-        )
+        # The global endpoint, the multi-region ones (`us`, `eu`), else the region's own: as
+        # the SDK would choose, since the URL given here replaces its choice.
+        if region == "global":
+            url = "https://aiplatform.googleapis.com/v1"
+        elif region in ("us", "eu"):
+            url = f"https://aiplatform.{region}.rep.googleapis.com/v1"
+        else:
+            url = f"https://{region}-aiplatform.googleapis.com/v1"
     return Provider(url.rstrip("/"), api_key or None, (), "--api-key" if api_key else None)
 
 
@@ -284,9 +288,15 @@ def bedrock_model(
     environ: Mapping[str, str] | None = None,
     **options: Any,
 ) -> BedrockModel:
-    """Claude on Bedrock, on the endpoint that serves `model` (see `bedrock_messages_api`)."""
+    """Claude on Bedrock, on the endpoint that serves `model` (see `bedrock_messages_api`),
+    unless `base_url` is one of Bedrock's own endpoints, which then says which."""
     chosen = model or BEDROCK_DEFAULT
-    messages_api = bedrock_messages_api(chosen)
+    host = urlsplit(base_url or "").hostname or ""
+    if host.startswith(("bedrock-mantle.", "bedrock-runtime.")):
+        # Opus 4.7 is also served on InvokeModel, for those who want its logging there.
+        messages_api = host.startswith("bedrock-mantle.")
+    else:
+        messages_api = bedrock_messages_api(chosen)
     provider = bedrock_provider(base_url, api_key, environ, messages_api=messages_api)
     kind = BedrockMessagesModel if messages_api else BedrockModel
     return kind(provider, model=chosen, **options)

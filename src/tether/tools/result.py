@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pydantic import ConfigDict, JsonValue, TypeAdapter
+from pydantic import ConfigDict, JsonValue, SerializeAsAny, TypeAdapter
 
 from tether.content import ContentBlock, TextContent
 from tether.wire import WIRE_CONFIG
@@ -26,7 +26,7 @@ class ToolResult:
 
     content: tuple[ContentBlock, ...]
     is_error: bool = False
-    meta: JsonValue = None
+    meta: SerializeAsAny[JsonValue] = None
 
     @classmethod
     def error(cls, message: str) -> ToolResult:

@@ -96,6 +96,30 @@ async def test_timeout_stops_the_whole_group(tmp_path: Path) -> None:
     assert processes_in(tmp_path) == []
 
 
+async def test_ripgrep_runs_in_a_group_of_its_own_within_tethers_session(tmp_path: Path) -> None:
+    # A session of its own would put ripgrep in a scheduling group of its own (autogroup),
+    # which on a busy machine gave its threads less CPU; its own group is what stops need.
+    os.mkfifo(tmp_path / "pipe")
+    cancelled = asyncio.Event()
+    run = asyncio.ensure_future(
+        run_rg(
+            ["--no-config", "x", "pipe"],
+            tmp_path,
+            on_line=lambda _line: None,
+            cancelled=cancelled,
+            max_bytes=1 << 20,
+            max_line_bytes=1 << 10,
+        )
+    )
+    await eventually(lambda: processes_in(tmp_path), "ripgrep started")
+    (pid,) = processes_in(tmp_path)
+    assert os.getpgid(pid) == pid
+    assert os.getsid(pid) == os.getsid(0)
+    cancelled.set()
+    assert (await asyncio.wait_for(run, 10)).stopped == "cancelled"
+    assert processes_in(tmp_path) == []
+
+
 def _endless(tmp_path: Path) -> str:
     """A file ripgrep would take minutes to read: a terabyte of holes (no disk used)."""
     with (tmp_path / "endless").open("wb") as file:
