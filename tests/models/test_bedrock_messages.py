@@ -170,6 +170,11 @@ def test_the_model_chooses_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None
             url == messages,
         ), spec
     assert make_model("bedrock").name == "bedrock:global.anthropic.claude-sonnet-4-6"
+    # Bedrock's own endpoint named with --base-url says which, whatever the model.
+    for url in (invoke, messages):
+        chosen = make_model(f"bedrock:{MODEL}", base_url=url)
+        assert isinstance(chosen, BedrockModel), url
+        assert (chosen.base_url, isinstance(chosen, BedrockMessagesModel)) == (url, url == messages)
     # Each endpoint has its own address variable, as in the SDK; an address may hold a
     # password, so neither reaches a sandboxed command.
     assert is_secret_name("ANTHROPIC_BEDROCK_MANTLE_BASE_URL")
