@@ -195,9 +195,10 @@ def acp_table(root: Path, runs: int, claude_code: str | None) -> None:
         return statistics.median(getattr(a, field) for a in seen[name])
 
     floor = "claude-code-acp" if claude_code is not None else "issue 46's claude-code-acp"
-    print(f"\n{runs} spawns each, interleaved; medians from spawn; floor: {floor}")
-    print("| answer     | tether wall | CPU    | floor wall | CPU    | wall ratio | goal")
-    print("|------------|-------------|--------|------------|--------|------------|------")
+    load = " ".join(f"{n:.1f}" for n in os.getloadavg())
+    print(f"\n{runs} spawns each, interleaved; medians from spawn; floor: {floor}; load {load}")
+    print("| answer      | tether wall | CPU    | floor wall | CPU    | wall ratio | goal")
+    print("|-------------|-------------|--------|------------|--------|------------|------")
     for label, wall, cpu in (
         ("initialize", "initialize_wall", "initialize_cpu"),
         ("session/new", "new_wall", "new_cpu"),
@@ -209,11 +210,11 @@ def acp_table(root: Path, runs: int, claude_code: str | None) -> None:
         elif label == "initialize":
             theirs, theirs_cpu = CLAUDE_CODE_INITIALIZE, "   ?  "
         else:
-            print(f"| {label:<10} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms | (none)")
+            print(f"| {label:<11} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms | (none)")
             continue
         verdict = "met" if mine <= theirs else "NOT met"
         print(
-            f"| {label:<10} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms "
+            f"| {label:<11} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms "
             f"| {theirs * 1000:8.0f}ms | {theirs_cpu} | {mine / theirs:10.2f} | <= 1.0x ({verdict})"
         )
     rss = median("tether acp", "rss_mb")

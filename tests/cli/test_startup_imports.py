@@ -239,7 +239,8 @@ def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(
         },
     ]
     agent_env = {**env, "DEEPSEEK_API_KEY": "test-no-request"}
-    # The answer to `initialize` waits for the protocol's types, not for the sessions'.
+    # `initialize` is answered before the SDK loads (tests/acp/test_startup.py); the SDK loads
+    # after it, and the sessions' machinery only with the first session.
     first = json.dumps(requests[0]) + "\n"
     initialized = _loaded(tmp_path, "acp", stdin=first, env=agent_env)
     assert "acp.schema" in initialized
