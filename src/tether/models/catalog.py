@@ -26,6 +26,7 @@ from tether.models.base import Model, Usage
 
 __all__ = [
     "CATALOG",
+    "CLOUD_MODELS",
     "KNOWN_MODELS",
     "ModelInfo",
     "Price",
@@ -171,7 +172,18 @@ KNOWN_MODELS: dict[str, tuple[str, ...]] = {
     "api.openai.com": ("openai:gpt-5.5", "openai:gpt-5.5-mini"),
     "api.anthropic.com": ("anthropic:claude-sonnet-5-5", "anthropic:claude-opus-5-5"),
 }
-"""Well-known models by the endpoint's host; other endpoints offer only the current model."""
+"""Well-known models by the endpoint's host; other endpoints offer only the current model
+(or their cloud's, `CLOUD_MODELS`)."""
+
+CLOUD_MODELS: dict[str, tuple[str, ...]] = {
+    "bedrock": (
+        "bedrock:global.anthropic.claude-sonnet-4-6",
+        "bedrock:global.anthropic.claude-opus-4-6-v1",
+    ),
+    "vertex": ("vertex:claude-sonnet-4-6", "vertex:claude-opus-4-6"),
+}
+"""Claude as each cloud names it in Anthropic's own tables, offered whatever the region (a
+cloud's runtime endpoint lists no models)."""
 
 _SCRIPTS_SHOWN = 50
 
@@ -210,5 +222,5 @@ def known_models(model: Model) -> tuple[str, ...]:
         others = tuple(f"script:{here.parent / p.name}" for p in siblings[:_SCRIPTS_SHOWN])
     else:
         host = urlsplit(str(getattr(model, "base_url", ""))).hostname or ""
-        others = KNOWN_MODELS.get(host, ())
+        others = KNOWN_MODELS.get(host) or CLOUD_MODELS.get(kind, ())
     return (model.name, *(spec for spec in others if spec != model.name))

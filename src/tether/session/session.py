@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.agents import AgentCatalog, load_agents
+from tether.agents import AgentCatalog
 from tether.content import ContentBlock
 from tether.errors import SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
@@ -15,10 +15,9 @@ from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
-from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
 from tether.session.asking import TurnAsking, turn_asking
-from tether.session.assembly import delegates, logged_level, page_model, with_skills
+from tether.session.assembly import hook_sandbox, logged_level, page_model, session_tools
 from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import SessionConfig
@@ -48,11 +47,8 @@ from tether.session.runner import CallRunner, trusted
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule
-from tether.settings.effective import sandbox_policy
 from tether.tools.bash.jobs import Jobs
-from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
-from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "INTERRUPTED", "Session", "SessionConfig"]
 
@@ -71,19 +67,10 @@ class Session:
         self.models = config.models
         """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
-        # A registry of its own: a session's MCP servers add their tools here, not to the config.
-        catalog = None
-        if delegates(config.tools):
-            catalog = config.agents or load_agents(
-                workspace.cwd, user_dir, trusted=trusted(self.gate)
-            )
+        catalog, self.skills, tools = session_tools(config, workspace.cwd, user_dir, self.gate)
         self.agents: AgentCatalog | None = catalog
         """The agents its `task` calls may start (`None`: it has no `task` tool)."""
-        tools = [
-            TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
-            for t in config.tools
-        ]
-        self.skills, tools = with_skills(tools, config, workspace.cwd, user_dir)
+        # A registry of its own: a session's MCP servers add their tools here, not to the config.
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(
@@ -91,7 +78,7 @@ class Session:
             self.gate,
             workspace,
             child=child,
-            sandbox=self._hook_sandbox,
+            sandbox=lambda: hook_sandbox(self.tools, self.gate.settings),
             guard=guard,
             agent=config.agent,
         )
@@ -400,17 +387,6 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
-
-    def _hook_sandbox(self) -> SandboxPolicy:
-        """The sandbox hooks run in: the one the session's commands run in now."""
-        bash = self.tools.get("bash")
-        if isinstance(bash, BashTool):
-            return bash.sandbox
-        settings = self.gate.settings
-        try:
-            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
-        except ValueError:
-            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
 
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
