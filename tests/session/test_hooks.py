@@ -3,7 +3,9 @@ do to the turn, what the model is told, and the `hook/run` events replayed as th
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from tether.models.script import ScriptModel
 from tether.policy import PermissionQuestion
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
+from tether.session.commanded import prepare_command
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.notices import HookRan
@@ -775,3 +778,34 @@ async def test_hooks_run_by_a_question_and_an_automatic_compaction_reach_the_pro
     ]
     # What was shown live is what a replay shows.
     assert session.replay() == first.without_progress() + second.without_progress()
+
+
+@dataclass(frozen=True)
+class _Command:
+    """A command file with no front matter (`tether.session.commanded.CommandFile`)."""
+
+    name: str = "status"
+    source: Path | None = None
+    scope: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+
+
+async def test_a_command_s_shell_line_asks_through_the_hooks_and_shows_their_notice(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    # A `!` line of a command runs before its prompt; its question runs the `Notification`
+    # hooks, whose notice goes to the output of the prompt the command makes.
+    said = bash_hook(tmp_path, "said", "cat > /dev/null; echo 'Noted.'\n")
+    settings = user_hooks(home, ws, {"Notification": [group(said)]})
+    model = script({"text": "All clean."})
+    asker = Asker()
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
+    shown = Recorder()
+    prepared = await prepare_command(
+        session, "Status: !`echo ran`", _Command(), shown, asyncio.Event()
+    )
+    assert await session.prompt(prepared.content, shown) == "end_turn"
+    assert [q.title for q in asker.questions] == ["echo ran"]
+    assert [n.event for n in hook_runs(shown)] == ["Notification"]
+    assert session.replay() == shown.without_progress()
