@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,6 +45,15 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, env=_PLAIN_ENV, check=True, capture_output=True)
 
 
+def _cpu() -> float:
+    """CPU seconds (user + system) of this process and of the children it waited for."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _plain_checkpoint(root: Path) -> float:
     """`git add -A && git write-tree` in the plain copy (its own repository)."""
     start = time.perf_counter()
@@ -62,23 +72,33 @@ def _fresh_plain(root: Path) -> float:
 def _first_checkpoints(base: Path, tree: Path, plain: Path, runs: int) -> None:
     """The first checkpoint of a fresh workspace against a fresh `git add -A && git write-tree`,
     alternating which goes first; print the medians and their ratio."""
-    firsts, fresh = [], []
+    firsts, fresh, first_cpus, fresh_cpus = [], [], [], []
+
+    def plain_round() -> None:
+        # CPU includes `git init` (untimed in wall): a few milliseconds.
+        cpu = _cpu()
+        fresh.append(_fresh_plain(plain))
+        fresh_cpus.append(_cpu() - cpu)
+
     for round_ in range(runs):
         # Each round from nothing: a store of its own, a repository of its own.
         if round_ % 2:
-            fresh.append(_fresh_plain(plain))
+            plain_round()
         store = open_store(base / f"home{round_}", tree)
-        start = time.perf_counter()
+        cpu, start = _cpu(), time.perf_counter()
         store.snapshot(None)
         firsts.append(time.perf_counter() - start)
+        first_cpus.append(_cpu() - cpu)
         shutil.rmtree(base / f"home{round_}")
         if not round_ % 2:
-            fresh.append(_fresh_plain(plain))
+            plain_round()
     first_s, fresh_s = statistics.median(firsts), statistics.median(fresh)
+    first_cpu, fresh_cpu = statistics.median(first_cpus), statistics.median(fresh_cpus)
     print(
         f"first checkpoint of a fresh workspace: {first_s:.2f} s, git init && git add -A && "
         f"git write-tree {fresh_s:.2f} s, ratio {first_s / fresh_s:.2f} (goal <= 1.2; median "
-        f"of {runs}, load average {os.getloadavg()[0]:.1f})"
+        f"of {runs}); CPU {first_cpu:.2f} s vs {fresh_cpu:.2f} s, ratio "
+        f"{first_cpu / fresh_cpu:.2f} (load average {os.getloadavg()[0]:.1f})"
     )
 
 

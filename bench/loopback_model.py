@@ -4,7 +4,8 @@
 fixed two-step script: a request that offers a `read` tool and whose last message is not
 a tool result gets one call of it on the file it was given (the argument named as the tool's schema
 names its path: `path`, `filePath` or `file_path`); any other request gets a short answer.
-It records when each request arrived, so a bench can time a client up to its first request.
+It records when each request arrived, so a bench can time a client up to its first request,
+and the CPU a watched client process had used by then.
 
 `GET /v1/models` lists the one model, for clients that ask first.
 """
@@ -12,13 +13,14 @@ It records when each request arrived, so a bench can time a client up to its fir
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["MODEL", "LoopbackModel"]
+__all__ = ["MODEL", "LoopbackModel", "process_cpu"]
 
 MODEL = "loopback"
 ANSWER = "The file defines its constants; nothing else to report."
@@ -33,6 +35,11 @@ class LoopbackModel:
         """The file every `read` call names (absolute)."""
         self.arrivals: list[float] = []
         """`time.perf_counter()` at each chat request, in order."""
+        self.client_pid: int | None = None
+        """A client process to watch: its CPU seconds at each chat request go to `cpu_at`."""
+        self.cpu_at: list[float | None] = []
+        """The watched client's CPU seconds (user + system, its children's included) at each
+        chat request; `None` when no process was watched or it was gone."""
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -62,6 +69,22 @@ class LoopbackModel:
         """Stop serving."""
         self._server.shutdown()
         self._server.server_close()
+
+
+def process_cpu(pid: int | None) -> float | None:
+    """CPU seconds process `pid` has used so far (user + system, with its waited-for
+    children's), from `/proc`; `None` when it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as status:
+            stat = status.read()
+    except OSError:
+        return None
+    # The fields after the command's name, which is in parentheses and may hold spaces.
+    fields = stat.rpartition(")")[2].split()
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    return (utime + stime + cutime + cstime) / os.sysconf("SC_CLK_TCK")
 
 
 def _read_tool(tools: list[dict[str, Any]]) -> tuple[str, str] | None:
@@ -106,6 +129,7 @@ def _handler(model: LoopbackModel) -> type[BaseHTTPRequestHandler]:
                 self._send(404, "application/json", b'{"error": {"message": "not found"}}')
                 return
             model.arrivals.append(time.perf_counter())
+            model.cpu_at.append(process_cpu(model.client_pid))
             message = model.reply(request)
             if not request.get("stream"):
                 reason = "tool_calls" if message.get("tool_calls") else "stop"

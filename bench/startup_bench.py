@@ -7,16 +7,22 @@ Rows (each spawn is a fresh process; tether and its floor alternate, run after r
   session: the flags' defaults come from leaf modules);
 - `tether sessions` on 1,000 stored sessions against importing rich and reading the 1,000
   headers: goal <= 1.5x; `tether sessions -n 0`, listing all 1,000: goal <= 3x;
-- `tether run`, spawn to its first model request, against
-  `import openai, rich.console, rich.markdown, pydantic`: goal <= floor + 100 ms;
-- `tether acp`, spawn to its `initialize` answer, against `import acp.schema`: <= 1.15x.
+- `tether run`, spawn to its first model request, against `import httpx` (what sending a
+  request cannot avoid): goal <= floor + 150 ms;
+- `tether acp`, spawn to its `initialize` answer and to its `session/new` answer, against
+  claude-code-acp's (`bench/acp_agents.py`), wall and CPU: goal <= 1.0x on each; and its
+  memory once `session/new` is answered: goal <= 55 MB. Without claude-code-acp installed
+  (`npm install @zed-industries/claude-code-acp`; `--claude-code-acp PATH` or on `PATH`), the
+  floor is the figure issue 46 measured for it: 0.28 s to `initialize` (its `session/new`
+  was not measured there, so that row has no goal).
 
 `tether run` talks to a loopback OpenAI-compatible server (`bench/loopback_model.py`) and
-is timed until that server gets its first request. Then the idle memory of `tether acp`
-after one `session/new` (goal <= 55 MB). Sessions go to a temporary `TETHER_HOME` removed
-afterwards; nothing leaves the machine.
+is timed until that server gets its first request, its CPU read from `/proc` at that moment.
+The rows print CPU (user + system, children included) beside wall, since the machine may be
+shared, and the load average before and after. Sessions go to a temporary `TETHER_HOME`
+removed afterwards; nothing leaves the machine.
 
-Usage: python bench/startup_bench.py [--runs N] [--only NAME ...]
+Usage: python bench/startup_bench.py [--runs N] [--only NAME ...] [--claude-code-acp PATH]
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,13 +40,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+import acp_agents
 from loopback_model import MODEL, LoopbackModel
 
 RSS_GOAL_MB = 55.0
-ANSWER_TIMEOUT = 60.0
+CLAUDE_CODE_INITIALIZE = 0.28
+"""Seconds claude-code-acp took to answer `initialize` when issue 46 measured it."""
 STORED_SESSIONS = 1000
 PYTHON = sys.executable
 
@@ -66,6 +74,8 @@ class Row:
     floor: Callable[[], float]
     goal: str
     met: Callable[[float, float], bool]
+    cpu: Callable[[], float | None] | None = None
+    """The CPU seconds of tether's last run, when not the whole process's (`None`: the whole)."""
 
 
 def _environ(home: Path, **extra: str) -> dict[str, str]:
@@ -139,6 +149,7 @@ def time_run_to_request(home: Path, workspace: Path, model: LoopbackModel) -> fl
     """Seconds from spawning `tether run` to the loopback model's first request."""
     before = len(model.arrivals)
     start = time.perf_counter()
+    model.client_pid = None
     run = subprocess.Popen(
         [
             *(PYTHON, "-m", "tether", "run", "--model", f"openai:{MODEL}"),
@@ -150,6 +161,7 @@ def time_run_to_request(home: Path, workspace: Path, model: LoopbackModel) -> fl
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    model.client_pid = run.pid  # long before its first request: the interpreter is starting
     try:
         if run.wait(timeout=120) != 0:
             raise RuntimeError(f"tether run exited with {run.returncode}")
@@ -165,91 +177,56 @@ def time_run_to_request(home: Path, workspace: Path, model: LoopbackModel) -> fl
 # --- acp -------------------------------------------------------------------------------------
 
 
-def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
-    stdin.write(json.dumps(message).encode() + b"\n")
-    stdin.flush()
+def acp_table(root: Path, runs: int, claude_code: str | None) -> None:
+    """`tether acp` and claude-code-acp, spawn after spawn, to their `initialize` and
+    `session/new` answers; medians of wall and CPU, and tether's memory after `session/new`."""
+    workspace = root / "workspace"
+    agents = [acp_agents.tether_agent(root / "acp")]
+    if claude_code is not None:
+        floor_agent = acp_agents.claude_code_agent(claude_code, root / "claude-home")
+        if floor_agent is None:
+            print("claude-code-acp is not run: no network namespace can be made to hold it")
+            claude_code = None
+        else:
+            agents.append(floor_agent)
+    for agent in agents:  # warm the page cache and the bytecode
+        acp_agents.answers(agent, workspace)
+    seen: dict[str, list[acp_agents.Answers]] = {agent.name: [] for agent in agents}
+    for _ in range(runs):
+        for agent in agents:
+            seen[agent.name].append(acp_agents.answers(agent, workspace))
 
+    def median(name: str, field: str) -> float:
+        return float(statistics.median(getattr(a, field) for a in seen[name]))
 
-def _answer(stdout: IO[bytes], request_id: int) -> dict[str, Any]:
-    """The response to `request_id`, skipping notifications; fails when stdout closes."""
-    for _ in range(1000):
-        line = stdout.readline()
-        if not line:
-            raise RuntimeError(f"the agent closed stdout before answering request {request_id}")
-        message: dict[str, Any] = json.loads(line)
-        if message.get("id") == request_id:
-            if "error" in message:
-                raise RuntimeError(f"request {request_id} failed: {message['error']}")
-            return message
-    raise RuntimeError(f"no answer to request {request_id} within 1000 messages")
-
-
-def _spawn_agent(home: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [PYTHON, "-m", "tether", "acp"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=_environ(home, DEEPSEEK_API_KEY="bench-no-request"),
-    )
-
-
-def _initialize(agent: subprocess.Popen[bytes]) -> None:
-    assert agent.stdin is not None and agent.stdout is not None
-    _send(
-        agent.stdin,
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}},
-    )
-    _answer(agent.stdout, 1)
-
-
-def _stop(agent: subprocess.Popen[bytes]) -> None:
-    assert agent.stdin is not None
-    agent.stdin.close()  # the agent ends when the client closes stdin
-    try:
-        agent.wait(timeout=ANSWER_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        agent.kill()
-        agent.wait()
-
-
-def time_acp(home: Path) -> float:
-    """Seconds from spawn to the `initialize` answer."""
-    start = time.perf_counter()
-    agent = _spawn_agent(home)
-    try:
-        _initialize(agent)
-        return time.perf_counter() - start
-    finally:
-        _stop(agent)
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
-
-
-def idle_rss_mb(home: Path, workspace: Path) -> float:
-    """Resident memory of `tether acp` after `initialize` and one `session/new`."""
-    agent = _spawn_agent(home)
-    assert agent.stdin is not None and agent.stdout is not None
-    try:
-        _initialize(agent)
-        _send(
-            agent.stdin,
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "session/new",
-                "params": {"cwd": str(workspace), "mcpServers": []},
-            },
+    floor = "claude-code-acp" if claude_code is not None else "issue 46's claude-code-acp"
+    load = " ".join(f"{n:.1f}" for n in os.getloadavg())
+    print(f"\n{runs} spawns each, interleaved; medians from spawn; floor: {floor}; load {load}")
+    print("| answer      | tether wall | CPU    | floor wall | CPU    | wall ratio | goal")
+    print("|-------------|-------------|--------|------------|--------|------------|------")
+    for label, wall, cpu in (
+        ("initialize", "initialize_wall", "initialize_cpu"),
+        ("session/new", "new_wall", "new_cpu"),
+    ):
+        mine, mine_cpu = median("tether acp", wall), median("tether acp", cpu)
+        if claude_code is not None:
+            theirs = median("claude-code-acp", wall)
+            theirs_cpu = f"{median('claude-code-acp', cpu) * 1000:4.0f}ms"
+        elif label == "initialize":
+            theirs, theirs_cpu = CLAUDE_CODE_INITIALIZE, "   ?  "
+        else:
+            print(f"| {label:<11} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms | (none)")
+            continue
+        verdict = "met" if mine <= theirs else "NOT met"
+        print(
+            f"| {label:<11} | {mine * 1000:9.0f}ms | {mine_cpu * 1000:4.0f}ms "
+            f"| {theirs * 1000:8.0f}ms | {theirs_cpu} | {mine / theirs:10.2f} | <= 1.0x ({verdict})"
         )
-        _answer(agent.stdout, 2)
-        return _rss_mb(agent.pid)
-    finally:
-        _stop(agent)
+    rss = median("tether acp", "rss_mb")
+    line = f"memory of tether acp after session/new: {rss:.1f} MB (goal <= {RSS_GOAL_MB:.0f} MB"
+    if claude_code is not None:
+        line += f"; claude-code-acp's process tree: {median('claude-code-acp', 'rss_mb'):.1f} MB"
+    print(line + ")")
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -257,7 +234,7 @@ def idle_rss_mb(home: Path, workspace: Path) -> float:
 
 def rows(root: Path, model: LoopbackModel) -> list[Row]:
     """Every row, with what it needs set up under `root`."""
-    listed_home, run_home, acp_home = root / "listed", root / "run", root / "acp"
+    listed_home, run_home = root / "listed", root / "run"
     workspace = root / "workspace"
     workspace.mkdir()
     (workspace / "notes.txt").write_text("x = 1\n" * 1700)  # about 10 KB
@@ -297,21 +274,40 @@ def rows(root: Path, model: LoopbackModel) -> list[Row]:
         ),
         Row(
             "tether run -> 1st request",
-            "import openai, rich, pydantic",
+            "import httpx",
             lambda: time_run_to_request(run_home, workspace, model),
-            _python("import openai, rich.console, rich.markdown, pydantic"),
-            "<= floor + 100 ms",
-            lambda t, f: t <= f + 0.100,
-        ),
-        Row(
-            "tether acp -> initialize",
-            "import acp.schema",
-            lambda: time_acp(acp_home),
-            _python("import acp.schema"),
-            "<= 1.15x",
-            lambda t, f: t <= 1.15 * f,
+            _python("import httpx"),
+            "<= floor + 150 ms",
+            lambda t, f: t <= f + 0.150,
+            cpu=lambda: model.cpu_at[-1],
         ),
     ]
+
+
+Samples = list[tuple[float, float]]
+"""(wall, CPU) seconds of each run."""
+
+
+def _children_cpu() -> float:
+    """CPU seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _sample(
+    run: Callable[[], float], cpu: Callable[[], float | None] | None
+) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run: the CPU its process used, or what `cpu` reads."""
+    before = _children_cpu()
+    wall = run()
+    used = _children_cpu() - before
+    if cpu is not None:
+        used = cpu() or used
+    return wall, used
+
+
+def _load() -> str:
+    return " ".join(f"{n:.2f}" for n in os.getloadavg())
 
 
 def main() -> None:
@@ -320,6 +316,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9, help="spawns of each kind")
     parser.add_argument(
         "--only", nargs="*", default=None, help="rows whose command starts with these words"
+    )
+    parser.add_argument(
+        "--claude-code-acp",
+        default=shutil.which("claude-code-acp"),
+        help="claude-code-acp's command, the floor of the acp rows (default: on PATH)",
     )
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="tether-startup-"))
@@ -331,26 +332,44 @@ def main() -> None:
         for row in table:  # warm the page cache and the bytecode of both sides
             row.tether()
             row.floor()
-        times: dict[str, tuple[list[float], list[float]]] = {r.name: ([], []) for r in table}
+        loads = [_load()]
+        times: dict[str, tuple[Samples, Samples]] = {r.name: ([], []) for r in table}
         for _ in range(args.runs):
             for row in table:
-                times[row.name][0].append(row.tether())
-                times[row.name][1].append(row.floor())
-        rss = idle_rss_mb(root / "acp", root / "workspace")
+                times[row.name][0].append(_sample(row.tether, row.cpu))
+                times[row.name][1].append(_sample(row.floor, None))
+        loads.append(_load())
+        print_table(table, times, args.runs, loads)
+        if not args.only or any("tether acp".startswith(o) for o in args.only):
+            acp_table(root, args.runs, args.claude_code_acp)
     finally:
         model.close()
         shutil.rmtree(root, ignore_errors=True)
-    print(f"{args.runs} runs each, interleaved; medians")
-    print(f"| {'command':<34} | {'tether':>7} | {'floor':<31} | {'floor':>7} | ratio | goal")
-    print(f"|{'-' * 36}|{'-' * 9}|{'-' * 33}|{'-' * 9}|-------|------")
+
+
+def print_table(
+    table: list[Row], times: dict[str, tuple[Samples, Samples]], runs: int, loads: list[str]
+) -> None:
+    """Medians of wall and CPU, ratios and verdicts of the rows (each goal judged on both)."""
+    print(f"{runs} runs each, interleaved; medians of wall and of CPU (user + system)")
+    print(f"load average (1, 5, 15 min): {loads[0]} before, {loads[-1]} after")
+    print(
+        f"| {'command':<34} | {'wall':>6} | {'CPU':>6} | {'floor':<29} | {'wall':>6} "
+        f"| {'CPU':>6} | ratio | goal (on wall; on CPU)"
+    )
+    print(f"|{'-' * 36}|{'-' * 8}|{'-' * 8}|{'-' * 31}|{'-' * 8}|{'-' * 8}|-------|------")
     for row in table:
-        mine, floor = (statistics.median(ts) for ts in times[row.name])
-        verdict = "met" if row.met(mine, floor) else "NOT met"
+        mine, floor = times[row.name]
+        wall, cpu = (statistics.median(s[i] for s in mine) for i in (0, 1))
+        floor_wall, floor_cpu = (statistics.median(s[i] for s in floor) for i in (0, 1))
+        verdicts = [
+            "met" if row.met(t, f) else "NOT met" for t, f in ((wall, floor_wall), (cpu, floor_cpu))
+        ]
         print(
-            f"| {row.name:<34} | {mine * 1000:5.0f}ms | {row.floor_name:<31} "
-            f"| {floor * 1000:5.0f}ms | {mine / floor:5.2f} | {row.goal} ({verdict})"
+            f"| {row.name:<34} | {wall * 1000:4.0f}ms | {cpu * 1000:4.0f}ms | {row.floor_name:<29} "
+            f"| {floor_wall * 1000:4.0f}ms | {floor_cpu * 1000:4.0f}ms | {wall / floor_wall:5.2f} "
+            f"| {row.goal} ({'; '.join(verdicts)})"
         )
-    print(f"idle RSS of tether acp after session/new: {rss:.1f} MB (goal <= {RSS_GOAL_MB:.0f} MB)")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.memory import InMemoryAgents
+from tests.acp.wire import AgentWire, Message
 from tests.tools.web.search_api import Reply, env_for, serve_api
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
@@ -135,20 +136,21 @@ def prepare(fixture: Path, tmp: Path) -> Places:
     return places
 
 
-async def run_fixture(fixture: Path, tmp: Path) -> Run:
-    """Play the client's inputs against a real `tether acp`, then load the session again."""
+async def run_fixture(agents: InMemoryAgents, fixture: Path, tmp: Path) -> Run:
+    """Play the client's inputs against `tether acp`'s agent, then load the session again in
+    another agent."""
     search = fixture / "search.json"
     if not search.is_file():
-        return await _run(fixture, tmp, {})
+        return await _run(agents, fixture, tmp, {})
     spec = json.loads(search.read_text())
     with serve_api() as api:
         api.answer(*(Reply(**reply) for reply in spec["replies"]))
-        run = await _run(fixture, tmp, env_for(spec["provider"], api))
+        run = await _run(agents, fixture, tmp, env_for(spec["provider"], api))
         assert not api.replies, f"search replies left over: {api.replies}"
     return run
 
 
-async def _run(fixture: Path, tmp: Path, env: dict[str, str]) -> Run:
+async def _run(agents: InMemoryAgents, fixture: Path, tmp: Path, env: dict[str, str]) -> Run:
     flags, requests, answers = load_inputs(fixture)
     places = prepare(fixture, tmp)
     # The script may name the run's directories too (`{{extra}}/file`).
@@ -166,29 +168,25 @@ async def _run(fixture: Path, tmp: Path, env: dict[str, str]) -> Run:
             return {"outcome": {"outcome": "cancelled"}}
         return {"outcome": {"outcome": "selected", "optionId": choice}}
 
-    agent = await AgentProcess.start(places.home, *script, *flags, env=env)
-    # The second process starts now (importing the SDK takes a while) but is only spoken to
-    # once the first one has exited and released the session.
-    loader = await AgentProcess.start(places.home, *script, *flags)
+    agent = await agents.start(places.home, *script, *flags, env=env)
     run = Run(stdout=[], session_log=[])
-    try:
-        await _play(agent, places, requests, answer, run)
-        assert not pending, f"permission answers left over: {pending}"
-        assert places.session_id, "the fixture never created a session"
-        places.children = _children(places.home / "sessions", places.session_id)
-        places.forks = _forks(places.home / "sessions", places.session_id)
-        run.stdout = [_normalized(m, places) for m in agent.received]
-        log_path = places.home / "sessions" / f"{places.session_id}.jsonl"
-        run.session_log = [places.normalize(line) for line in log_path.read_text().splitlines()]
-        run.live_updates = [_normalized(u, places) for u in run.live_updates]
-        run.loaded_updates = await _load_again(loader, places)
-    finally:
-        await loader.close()
+    await _play(agent, places, requests, answer, run)
+    assert not pending, f"permission answers left over: {pending}"
+    assert places.session_id, "the fixture never created a session"
+    places.children = _children(places.home / "sessions", places.session_id)
+    places.forks = _forks(places.home / "sessions", places.session_id)
+    run.stdout = [_normalized(m, places) for m in agent.received]
+    log_path = places.home / "sessions" / f"{places.session_id}.jsonl"
+    run.session_log = [places.normalize(line) for line in log_path.read_text().splitlines()]
+    run.live_updates = [_normalized(u, places) for u in run.live_updates]
+    # Another agent, once the first has released the session, without the search backend.
+    loader = await agents.start(places.home, *script, *flags)
+    run.loaded_updates = await _load_again(loader, places)
     return run
 
 
 async def _play(
-    agent: AgentProcess,
+    agent: AgentWire,
     places: Places,
     requests: list[Message],
     answer: Callable[[Message], Message],
@@ -208,7 +206,7 @@ async def _play(
     assert status == 0, agent.stderr
 
 
-async def _load_again(agent: AgentProcess, places: Places) -> list[Message]:
+async def _load_again(agent: AgentWire, places: Places) -> list[Message]:
     try:
         await agent.initialize()
         reply, notes = await agent.request(

@@ -1,18 +1,18 @@
 """Over ACP: an unsandboxed hook whose script a sandboxed command planted is asked about with
-what changed, and runs only if the person allows it."""
+what changed, and runs only if the person allows it (the agent in process, the SDK's client
+over in-memory streams)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
+from acp import PROTOCOL_VERSION, text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
-from tests.acp.wire import tether_command
+from tests.acp.memory import InMemoryAgents
 from tether.sandbox.bwrap import find_bwrap
 
 HOOK = "cd h && ./check.sh"
@@ -43,7 +43,7 @@ class Person:
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
 @pytest.mark.parametrize("option", ["allow_once", None])
 async def test_a_planted_hook_script_is_asked_about_over_acp(
-    tmp_path: Path, option: str | None
+    tmp_path: Path, option: str | None, agents: InMemoryAgents
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
@@ -70,11 +70,7 @@ async def test_a_planted_hook_script_is_asked_about_over_acp(
     ]
     model.write_text(json.dumps({"turns": turns}))
     person = Person(option)
-    command, *args = tether_command()
-    env = {**os.environ, "TETHER_HOME": str(home)}
-    async with spawn_agent_process(
-        person, command, *args, "acp", "--model", f"script:{model}", env=env
-    ) as (conn, _process):
+    async with agents.connect(person, home, "--model", f"script:{model}") as (conn, _agent):
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[])
         reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])

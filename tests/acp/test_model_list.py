@@ -1,7 +1,11 @@
 """The model option over real pipes lists the endpoint's own models: asked once the first
 prompt has loaded the SDK (a loopback server speaking OpenAI's chat completions and
 `GET /v1/models`), sent as a `config_option_update` when they come, kept for the next session;
-an endpoint without a list leaves the known models, with a warning on stderr."""
+an endpoint without a list leaves the known models, with a warning on stderr.
+
+Over pipes, not in process: the warning is a process's stderr, and the model's HTTP
+connection pool (`StreamingModel.aclose`, which nothing calls yet) is closed only by the
+process's exit; in process its socket would outlive the test."""
 
 from __future__ import annotations
 

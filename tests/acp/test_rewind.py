@@ -1,16 +1,16 @@
 """Checkpoints over ACP through the official Python SDK's client: `/rewind` lists, `/undo` asks
 about a file the person changed (the answer decides), `/redo`, and the unstable session
 methods `session/fork`, `session/resume` and `session/close`; a restore's notice comes back on
-`session/load` in another agent process as it was shown live."""
+`session/load` in another agent as it was shown live. The agents run in process, the SDK's
+client speaking to them over in-memory streams."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
+from acp import PROTOCOL_VERSION, text_block
 from acp.schema import (
     AgentMessageChunk,
     AllowedOutcome,
@@ -18,8 +18,8 @@ from acp.schema import (
     UserMessageChunk,
 )
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.snapshots import checked_on_load
-from tests.acp.wire import tether_command
 from tether.session import SessionStore
 from tether.session.log.workspace_events import CommandEvent, RestoreEvent
 
@@ -80,16 +80,12 @@ def _workspace_and_model(tmp_path: Path) -> tuple[Path, Path]:
     return ws, model
 
 
-async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path) -> None:
+async def test_rewind_undo_redo_fork_resume_close(tmp_path: Path, agents: InMemoryAgents) -> None:
     ws, model = _workspace_and_model(tmp_path)
     home = tmp_path / "home"
     client = Client(["keep_mine", "take_checkpoint"])
-    command, *args = tether_command()
-    env = {**os.environ, "TETHER_HOME": str(home)}
-    spawn = spawn_agent_process(
-        client, command, *args, "acp", "--model", f"script:{model}", "--mode", "auto", env=env
-    )
-    async with spawn as (conn, _process):
+    flags = ["--model", f"script:{model}", "--mode", "auto"]
+    async with agents.connect(client, home, *flags) as (conn, _agent):
         init = await conn.initialize(protocol_version=PROTOCOL_VERSION)
         capabilities = init.agent_capabilities.session_capabilities
         assert capabilities.fork and capabilities.resume and capabilities.close
@@ -163,13 +159,14 @@ def _check_logs(store: SessionStore, sid: str, empty: str, whole: str) -> None:
     ]
 
 
-async def test_a_restore_replays_on_load_as_it_was_shown(tmp_path: Path) -> None:
+async def test_a_restore_replays_on_load_as_it_was_shown(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     ws, model = _workspace_and_model(tmp_path)
-    command, *args = tether_command()
-    flags = ["acp", "--model", f"script:{model}", "--mode", "auto"]
-    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    home = tmp_path / "home"
+    flags = ["--model", f"script:{model}", "--mode", "auto"]
     live = Client(["keep_mine"])
-    async with spawn_agent_process(live, command, *args, *flags, env=env) as (conn, _):
+    async with agents.connect(live, home, *flags) as (conn, _):
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
         sid = (await conn.new_session(cwd=str(ws))).session_id
         await conn.prompt(session_id=sid, prompt=[text_block("change a.py")])
@@ -183,7 +180,7 @@ async def test_a_restore_replays_on_load_as_it_was_shown(tmp_path: Path) -> None
     )
 
     loaded = Client([])
-    async with spawn_agent_process(loaded, command, *args, *flags, env=env) as (conn, _):
+    async with agents.connect(loaded, home, *flags) as (conn, _):
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
         await conn.load_session(session_id=sid, cwd=str(ws), mcp_servers=[])
     # The same cards, text and notices, in the same order, as the live run showed.

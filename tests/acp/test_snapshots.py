@@ -1,7 +1,8 @@
-"""ACP snapshot fixtures: a real `tether acp` against golden stdout and session logs.
+"""ACP snapshot fixtures: `tether acp`'s agent, in process over in-memory streams, against
+golden stdout and session logs.
 
 `TETHER_SNAPSHOT=refresh` rewrites the expected files; the default compares. Every fixture
-is also loaded again in a second agent process, which must replay the same cards and text.
+is also loaded again in a second agent, which must replay the same cards and text.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.snapshots import checked_on_load, dump_lines, replayable, run_fixture
 from tests.acp.wire import Message
 from tests.conftest import REPO
@@ -21,16 +23,16 @@ NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "client.jsonl").is_fil
 
 
 @pytest.mark.parametrize("name", NAMES)
-async def test_fixture(name: str, tmp_path: Path) -> None:
+async def test_fixture(name: str, tmp_path: Path, agents: InMemoryAgents) -> None:
     fixture = FIXTURES / name
-    run = await run_fixture(fixture, tmp_path)
+    run = await run_fixture(agents, fixture, tmp_path)
 
     check_golden(fixture / "stdout.expected.jsonl", dump_lines(run.stdout))
     check_golden(
         fixture / "session.expected.jsonl", "".join(line + "\n" for line in run.session_log)
     )
 
-    # session/load in another process shows the same cards and text as the live run...
+    # session/load in another agent shows the same cards and text as the live run...
     assert checked_on_load(run.loaded_updates) == checked_on_load(run.live_updates)
     # ...indeed every update the live run sent, in the same order (but live progress)...
     assert replayable(run.loaded_updates) == replayable(run.live_updates)

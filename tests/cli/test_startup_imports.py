@@ -22,6 +22,7 @@ import pytest
 from tests.cli.tui import Tui
 from tests.models.sse_server import SSEServer, sse_reply
 from tether.cli import COMMANDS
+from tether.session._gc import YOUNG_THRESHOLD
 from tether.version import version_line
 
 _DRIVER = """
@@ -35,6 +36,23 @@ except SystemExit as exc:
 with open(sys.argv[1], "w") as out:
     json.dump(sorted(name for name in list(sys.modules) if is_loaded(name)), out)
 """
+
+_AT_CONNECT = """
+import json, sys
+from tether.lazy import is_loaded
+out = sys.argv[1]
+def at_connect(event, args):
+    # The first connection a run opens is its first model request.
+    if event == "socket.connect" and out:
+        names = sorted(name for name in list(sys.modules) if is_loaded(name))
+        with open(out, "w") as file:
+            json.dump(names, file)
+        globals()["out"] = None
+sys.addaudithook(at_connect)
+from tether.cli import main
+main(sys.argv[2:])
+"""
+"""Runs `tether` and lists the modules loaded when it opens its first connection."""
 
 ACP_SDK = ("acp",)
 PROVIDERS = ("openai", "anthropic", "google.genai")
@@ -172,6 +190,42 @@ async def test_run_requests_over_httpx_without_a_providers_sdk(
     assert "yaml" not in loaded  # no command, agent, skill or rule file to read
 
 
+WIRES_AT_CONNECT = {
+    "chat-completions": ("openai:gpt-test", "/v1", "openai_text.sse"),
+    "messages": ("anthropic:claude-test", "", "anthropic_text.sse"),
+}
+"""Each request path tether speaks itself: its `--model`, base URL path and a reply."""
+
+
+@pytest.mark.parametrize("wire", list(WIRES_AT_CONNECT))
+async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
+    tmp_path: Path, env: dict[str, str], workspace: Path, wire: str
+) -> None:
+    spec, path, transcript = WIRES_AT_CONNECT[wire]
+    out = tmp_path / "at-connect.json"
+    async with SSEServer() as server:
+        server.queue(sse_reply(transcript))
+        url = f"{server.url}{path}"
+        argv = ["run", "--model", spec, "--base-url", url, "--api-key", "sk-test", "hi"]
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-c", _AT_CONNECT, str(out), *argv],
+            capture_output=True,
+            env=env,
+            cwd=workspace,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 1
+    at_request = set(json.loads(out.read_text()))
+    assert {"httpx", "tether.session.session", "tether.models.sse_client"} <= at_request
+    # What only printing a reply or a card needs loads after the request has gone (httpx
+    # itself brings Pygments, for its command line).
+    later = ("rich.markdown", "markdown_it", "tether.render.markdown", "tether.render.terminal")
+    assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
+
+
 def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(
     tmp_path: Path, env: dict[str, str], workspace: Path
 ) -> None:
@@ -185,7 +239,8 @@ def test_acp_loads_the_sdk_and_no_provider_web_or_terminal_input(
         },
     ]
     agent_env = {**env, "DEEPSEEK_API_KEY": "test-no-request"}
-    # The answer to `initialize` waits for the protocol's types, not for the sessions'.
+    # `initialize` is answered before the SDK loads (tests/acp/test_startup.py); the SDK loads
+    # after it, and the sessions' machinery only with the first session.
     first = json.dumps(requests[0]) + "\n"
     initialized = _loaded(tmp_path, "acp", stdin=first, env=agent_env)
     assert "acp.schema" in initialized
@@ -312,3 +367,30 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
     assert done.returncode == 0, done.stderr
     version = version_line()
     assert done.stdout.splitlines() == [version, "0", version, "True"]
+
+
+def test_the_process_entry_collects_the_young_generation_less_often(env: dict[str, str]) -> None:
+    # Starting makes objects that all stay: as the process, main collects the youngest
+    # generation every YOUNG_THRESHOLD allocations from the start; called with arguments (as
+    # from another program) it leaves the collector as it was.
+    code = (
+        "import gc, sys\n"
+        "default = gc.get_threshold()[0]\n"
+        "from tether.cli import main\n"
+        "main(['--version'])\n"
+        "print(gc.get_threshold()[0] == default)\n"
+        "sys.argv = ['tether', '--version']\n"
+        "main()\n"
+        "print(gc.get_threshold()[0])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    version = version_line()
+    assert done.stdout.splitlines() == [version, "True", version, str(YOUNG_THRESHOLD)]

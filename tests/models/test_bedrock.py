@@ -33,7 +33,7 @@ from tether.models import (
     ToolResultMessage,
 )
 from tether.models.anthropic_thinking import INTERLEAVED_BETA
-from tether.models.cloud import BedrockModel, bedrock_provider
+from tether.models.cloud import BedrockMessagesModel, BedrockModel, bedrock_model, bedrock_provider
 
 MODEL = "eu.anthropic.claude-opus-4-5-20251101-v1:0"
 
@@ -221,3 +221,26 @@ async def test_a_bedrock_api_key_is_sent_as_a_bearer_token(server: SSEServer, aw
     assert isinstance(events[-1], Completed)
     assert server.requests[0].headers["authorization"] == "Bearer bedrock-api-key"
     assert json.loads(server.requests[0].body)["anthropic_version"] == "bedrock-2023-05-31"
+
+
+async def test_the_default_is_sonnet_4_6_on_invoke_model_thinking_adaptively(
+    server: SSEServer, aws: None
+) -> None:
+    serve(server, transcript_reply("anthropic_thinking_tools.sse"))
+    model = bedrock_model(server.url, None, retry=FAST)
+    try:
+        events = await collect(model, ModelRequest("", (ASK,), (READ,), thinking="medium"))
+    finally:
+        await model.aclose()
+    assert isinstance(model, BedrockModel) and not isinstance(model, BedrockMessagesModel)
+    assert isinstance(events[-1], Completed)
+    sent = server.requests[0]
+    assert sent.path == "/model/global.anthropic.claude-sonnet-4-6/invoke-with-response-stream"
+    body = sent.json()
+    assert body["anthropic_version"] == "bedrock-2023-05-31"
+    # Sonnet 4.6 thinks adaptively: an effort, no budget, no interleaved-thinking beta.
+    assert (body["thinking"], body["output_config"]) == (
+        {"type": "adaptive", "display": "summarized"},
+        {"effort": "medium"},
+    )
+    assert "anthropic_beta" not in body

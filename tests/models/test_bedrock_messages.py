@@ -31,6 +31,7 @@ from tether.models import (
 )
 from tether.models.cloud import BedrockMessagesModel, BedrockModel, bedrock_model
 from tether.models.factory import make_model
+from tether.sandbox.environment import is_secret_name
 
 MODEL = "us.anthropic.claude-opus-4-7"
 
@@ -169,10 +170,36 @@ def test_the_model_chooses_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None
             url == messages,
         ), spec
     assert make_model("bedrock").name == "bedrock:global.anthropic.claude-sonnet-4-6"
-    # Each endpoint has its own address variable, as in the SDK.
+    # Bedrock's own endpoint named with --base-url says which, whatever the model.
+    for url in (invoke, messages):
+        chosen = make_model(f"bedrock:{MODEL}", base_url=url)
+        assert isinstance(chosen, BedrockModel), url
+        assert (chosen.base_url, isinstance(chosen, BedrockMessagesModel)) == (url, url == messages)
+    # Each endpoint has its own address variable, as in the SDK; an address may hold a
+    # password, so neither reaches a sandboxed command.
+    assert is_secret_name("ANTHROPIC_BEDROCK_MANTLE_BASE_URL")
     monkeypatch.setenv("ANTHROPIC_BEDROCK_MANTLE_BASE_URL", "https://proxy.example/anthropic")
     urls = [make_model(spec) for spec in (f"bedrock:{MODEL}", "bedrock")]
     assert [model.base_url for model in urls if isinstance(model, BedrockModel)] == [
         "https://proxy.example/anthropic",
         invoke,
     ]
+
+
+async def test_no_credentials_names_every_way_to_give_them(
+    server: SSEServer, aws: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    # A region no other test signs for: the SDK keeps one AWS session per region.
+    monkeypatch.setenv("AWS_REGION", "ap-southeast-5")
+    model = bedrock_model(f"{server.url}/anthropic", None, model=MODEL, retry=FAST)
+    try:
+        with pytest.raises(ModelError) as caught:
+            await collect(model, ModelRequest("", (ASK,), ()))
+    finally:
+        await model.aclose()
+    assert str(caught.value).startswith(
+        "Amazon Bedrock: no AWS credentials found: set AWS_BEARER_TOKEN_BEDROCK"
+    )
+    assert server.requests == []

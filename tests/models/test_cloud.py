@@ -1,7 +1,12 @@
-"""A cloud without its region or endpoint is an error saying which (each cloud's wire is in
-`test_azure`, `test_bedrock`, `test_bedrock_messages` and `test_vertex`)."""
+"""A cloud without its region or endpoint is an error saying which, and a cloud model loads no
+SDK until it sends (each cloud's wire is in `test_azure`, `test_bedrock`,
+`test_bedrock_messages` and `test_vertex`)."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -26,3 +31,32 @@ def test_a_cloud_without_its_place_says_what_to_set(monkeypatch: pytest.MonkeyPa
         assert str(caught.value) == message
     with pytest.raises(ModelError, match="name the deployment: --model azure:DEPLOYMENT"):
         make_model("azure", base_url="https://r.openai.azure.com")
+
+
+def test_a_cloud_model_loads_no_sdk_before_its_first_request() -> None:
+    # A fresh interpreter: what an earlier test imported must not hide an import made here.
+    script = (
+        "import sys\n"
+        "from tether.models.factory import make_model\n"
+        "for spec in ('bedrock', 'bedrock:us.anthropic.claude-opus-4-7', 'vertex', 'azure:d'):\n"
+        "    make_model(spec).name\n"
+        "sdks = ('anthropic', 'openai', 'boto3', 'botocore', 'google.auth', 'httpx2')\n"
+        "print(sorted(name for name in sdks if name in sys.modules))\n"
+    )
+    env = {
+        **os.environ,
+        "AWS_REGION": "us-east-1",
+        "CLOUD_ML_REGION": "global",
+        "ANTHROPIC_VERTEX_PROJECT_ID": "p",
+        "AZURE_OPENAI_ENDPOINT": "https://r.openai.azure.com",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -16,6 +16,10 @@ from tether.models.catalog import CATALOG, ModelInfo, Price, cost_of, model_info
         ("vertex:claude-sonnet-4-5@20250929", "claude-sonnet-4-5"),
         ("bedrock:anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5"),
         ("bedrock:us.anthropic.claude-haiku-4-5-20251001-v1:0", "claude-haiku-4-5"),
+        # The clouds' defaults, and the 4.6 ids as Bedrock names them (no date, or `-v1`).
+        ("bedrock:global.anthropic.claude-sonnet-4-6", "claude-sonnet-4-6"),
+        ("vertex:claude-sonnet-4-6", "claude-sonnet-4-6"),
+        ("bedrock:anthropic.claude-opus-4-6-v1", "claude-opus-4-6"),
         ("openai:gpt-5-mini", "gpt-5-mini"),
         ("openai:gpt-5-mini-2025-08-07", "gpt-5-mini"),
         ("openai-responses:gpt-5", "gpt-5"),

@@ -197,3 +197,18 @@ def test_the_default_and_another_model(gcloud: None) -> None:
     assert make_model("vertex:claude-opus-4-5@20251101").name == "vertex:claude-opus-4-5@20251101"
     assert isinstance(default := make_model("vertex"), VertexModel)
     assert default.base_url == f"https://{REGION}-aiplatform.googleapis.com/v1"
+
+
+def test_each_kind_of_region_has_its_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_VERTEX_BASE_URL", raising=False)
+    monkeypatch.setenv("ANTHROPIC_VERTEX_PROJECT_ID", PROJECT)
+    endpoints = {
+        "global": "https://aiplatform.googleapis.com/v1",
+        "us": "https://aiplatform.us.rep.googleapis.com/v1",
+        "eu": "https://aiplatform.eu.rep.googleapis.com/v1",
+        "europe-west1": "https://europe-west1-aiplatform.googleapis.com/v1",
+    }
+    for region, url in endpoints.items():
+        monkeypatch.setenv("CLOUD_ML_REGION", region)
+        assert isinstance(model := make_model("vertex"), VertexModel)
+        assert model.base_url == url, region

@@ -3,7 +3,9 @@ do to the turn, what the model is told, and the `hook/run` events replayed as th
 
 from __future__ import annotations
 
+import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from tether.models.script import ScriptModel
 from tether.policy import PermissionQuestion
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
+from tether.session.commanded import prepare_command
 from tether.session.hooked import MAX_STOP_CONTINUATIONS
 from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.notices import HookRan
@@ -731,3 +734,78 @@ async def test_a_permission_request_hook_does_not_answer_an_agent_s_question(
     [question] = asker.questions
     assert question.title.endswith("echo child")
     assert recorded(inputs) == []
+
+
+async def test_hooks_run_by_a_question_and_an_automatic_compaction_reach_the_prompt_s_output(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    # The four hooks that run outside the loop's own steps: in the asker (`PermissionRequest`,
+    # `Notification`) and in the context's compaction (`PreCompact` auto, `SessionStart`
+    # compact). Each one's notice is shown to the prompt that ran it, live.
+    said = bash_hook(tmp_path, "said", "cat > /dev/null; echo 'Noted.'\n")
+    settings = user_hooks(
+        home,
+        ws,
+        {
+            "PermissionRequest": [group(said)],
+            "Notification": [group(said)],
+            "PreCompact": [group(said)],
+            "SessionStart": [group(said, matcher="compact")],
+        },
+    )
+    model = script(
+        {"toolCalls": [call("c1", "bash", {"command": "echo hi", "description": "Say hi"})]},
+        # So large a request passes the threshold: the next prompt compacts first.
+        {"text": "Said hi.", "usage": {"inputTokens": 31_000, "outputTokens": 10}},
+        {"text": "We said hi."},  # the summary
+        {"text": "Nothing else."},
+    )
+    session = sessions.create(
+        ws, config(model, settings, mode="ask", asker=Asker(), context_window=32_000)
+    )
+    first, second = Recorder(), Recorder()
+    assert await session.prompt(text("say hi"), first) == "end_turn"
+    assert await session.prompt(text("anything else?"), second) == "end_turn"
+
+    assert [n.event for n in hook_runs(first)] == ["PermissionRequest", "Notification"]
+    assert [n.event for n in hook_runs(second)] == ["PreCompact", "SessionStart"]
+    compacting = [line for line in log_lines(session, home) if line["type"] == "hook/run"]
+    assert [r["event"] for r in compacting] == [
+        "PermissionRequest",
+        "Notification",
+        "PreCompact",
+        "SessionStart",
+    ]
+    # What was shown live is what a replay shows.
+    assert session.replay() == first.without_progress() + second.without_progress()
+
+
+@dataclass(frozen=True)
+class _Command:
+    """A command file with no front matter (`tether.session.commanded.CommandFile`)."""
+
+    name: str = "status"
+    source: Path | None = None
+    scope: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+
+
+async def test_a_command_s_shell_line_asks_through_the_hooks_and_shows_their_notice(
+    home: Path, ws: Path, sessions: Sessions, tmp_path: Path
+) -> None:
+    # A `!` line of a command runs before its prompt; its question runs the `Notification`
+    # hooks, whose notice goes to the output of the prompt the command makes.
+    said = bash_hook(tmp_path, "said", "cat > /dev/null; echo 'Noted.'\n")
+    settings = user_hooks(home, ws, {"Notification": [group(said)]})
+    model = script({"text": "All clean."})
+    asker = Asker()
+    session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
+    shown = Recorder()
+    prepared = await prepare_command(
+        session, "Status: !`echo ran`", _Command(), shown, asyncio.Event()
+    )
+    assert await session.prompt(prepared.content, shown) == "end_turn"
+    assert [q.title for q in asker.questions] == ["echo ran"]
+    assert [n.event for n in hook_runs(shown)] == ["Notification"]
+    assert session.replay() == shown.without_progress()

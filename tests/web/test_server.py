@@ -174,6 +174,8 @@ def test_the_protocol_relays_a_prompt_with_enriched_cards(fake_web: WebServer) -
                     "allow_always",
                     "reject_once",
                 ]
+                # The letters that answer while the question has focus come from the server.
+                assert [o.get("key") for o in message["options"]] == ["y", "a", "n"]
                 _send(ws, type="answer", requestId=message["requestId"], optionId="allow-once")
             elif message["type"] == "permissionClosed":
                 assert message["optionId"] == "allow-once"

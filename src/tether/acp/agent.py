@@ -13,8 +13,9 @@ Each ACP method is one line here, routed to a handler in a small module:
 | `_tether/session/rename` (an extension method)                | `acp.titles`           |
 
 A handler is a function of the shared `AgentContext` (store, connection, open sessions).
-The context and the handler modules load with the first request that needs them: the
-answer to `initialize` waits for nothing but the protocol's own types.
+The context and the handler modules load with the first request that needs them, and this
+module loads no part of the SDK: `tether acp` answers a plain `initialize` before the SDK
+loads (`tether.acp.handover`), then the SDK routes everything here, `initialize` included.
 To serve a new method, write its handler in a module of its own, add its method here under
 the SDK's name for it (`fork_session`, `resume_session`, `close_session`, ...), and say so
 in `initialize`'s capabilities; `agent_router` routes every method the agent defines.
@@ -42,30 +43,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from acp import Agent, RequestError
-from acp.agent.router import build_agent_router
-from acp.interfaces import Client
-from acp.meta import AGENT_METHODS
-from acp.router import MessageRouter
-from acp.schema import (
-    CloseSessionResponse,
-    DeleteSessionRequest,
-    DeleteSessionResponse,
-    ForkSessionResponse,
-    InitializeResponse,
-    ListSessionsResponse,
-    LoadSessionResponse,
-    NewSessionResponse,
-    PromptResponse,
-    ResumeSessionResponse,
-    SetSessionConfigOptionResponse,
-    SetSessionModeResponse,
-)
-from acp.utils import normalize_result
-
 from tether.acp.capabilities import initialize_response
 
 if TYPE_CHECKING:
+    from acp.interfaces import Client
+    from acp.router import MessageRouter
+    from acp.schema import (
+        CloseSessionResponse,
+        DeleteSessionResponse,
+        ForkSessionResponse,
+        InitializeResponse,
+        ListSessionsResponse,
+        LoadSessionResponse,
+        NewSessionResponse,
+        PromptResponse,
+        ResumeSessionResponse,
+        SetSessionConfigOptionResponse,
+        SetSessionModeResponse,
+    )
+
     from tether.acp.context import AgentContext
     from tether.acp.mcp import ClientServer
     from tether.acp.prompt import PromptBlock
@@ -241,6 +237,8 @@ class TetherAgent:
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Extension methods: `_tether/permissions {sessionId}` (the rules, as JSON) and
         `_tether/session/rename {sessionId, title}`."""
+        from acp import RequestError
+
         from tether.acp import titles, workspace
 
         if method == workspace.PERMISSIONS_METHOD:
@@ -257,6 +255,12 @@ class TetherAgent:
 
 def agent_router(agent: TetherAgent) -> MessageRouter:
     """The SDK's routes for every method `agent` defines, plus `session/delete`."""
+    from acp import Agent
+    from acp.agent.router import build_agent_router
+    from acp.meta import AGENT_METHODS
+    from acp.schema import DeleteSessionRequest
+    from acp.utils import normalize_result
+
     # The SDK routes only the methods the agent defines; any other method is answered
     # "method not found", so the partial implementation of its `Agent` protocol is safe.
     # Its unstable methods (`session/fork`, `session/resume`, `session/close`) are routed

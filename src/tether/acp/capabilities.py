@@ -1,49 +1,56 @@
-"""What tether tells a client at `initialize`: the protocol version and what it can do."""
+"""What tether tells a client at `initialize`: the protocol version and what it can do.
+
+Written in the wire's own form (plain JSON), so `tether acp` can answer `initialize` before
+the SDK's schema loads (`tether.acp.handover`); the SDK's path validates the same object
+(`initialize_response`), and a test holds the two answers equal.
+"""
 
 from __future__ import annotations
 
-from acp import PROTOCOL_VERSION
-from acp.schema import (
-    AgentCapabilities,
-    Implementation,
-    InitializeResponse,
-    McpCapabilities,
-    PromptCapabilities,
-    SessionAdditionalDirectoriesCapabilities,
-    SessionCapabilities,
-    SessionCloseCapabilities,
-    SessionDeleteCapabilities,
-    SessionForkCapabilities,
-    SessionListCapabilities,
-    SessionResumeCapabilities,
-)
+from typing import TYPE_CHECKING, Any
 
 from tether import __version__
 
-__all__ = ["initialize_response"]
+if TYPE_CHECKING:
+    from acp.schema import InitializeResponse
+
+__all__ = ["PROTOCOL_VERSION", "initialize_response", "initialize_result"]
+
+PROTOCOL_VERSION = 1
+"""The ACP version tether speaks, whatever version the client asks for (the SDK's
+`acp.PROTOCOL_VERSION`, which a test holds this equal to)."""
+
+
+def initialize_result() -> dict[str, Any]:
+    """ACP v1: sessions load, list, delete, fork, resume and close (and are renamed through
+    `_tether/session/rename`); prompts take images and embedded context. A new object each
+    call, as the wire gives it."""
+    # In the order the SDK writes its fields, so both paths write the same bytes.
+    return {
+        "protocolVersion": PROTOCOL_VERSION,
+        "agentCapabilities": {
+            "loadSession": True,
+            "promptCapabilities": {"image": True, "embeddedContext": True},
+            "mcpCapabilities": {"http": True, "sse": True},
+            "sessionCapabilities": {
+                "list": {},
+                "delete": {},
+                "additionalDirectories": {},
+                "fork": {},
+                "resume": {},
+                "close": {},
+            },
+            # tether's own extensions a client may look for (`_tether/session/rename`,
+            # `_tether/permissions`).
+            "_meta": {"tether": {"renameSession": True, "permissions": True}},
+        },
+        "authMethods": [],
+        "agentInfo": {"name": "tether", "title": "tether", "version": __version__},
+    }
 
 
 def initialize_response() -> InitializeResponse:
-    """ACP v1: sessions load, list, delete, fork, resume and close (and are renamed through
-    `_tether/session/rename`); prompts take images and embedded context."""
-    return InitializeResponse(
-        protocol_version=PROTOCOL_VERSION,
-        agent_capabilities=AgentCapabilities(
-            # tether's own extensions a client may look for (`_tether/session/rename`,
-            # `_tether/permissions`).
-            field_meta={"tether": {"renameSession": True, "permissions": True}},
-            load_session=True,
-            mcp_capabilities=McpCapabilities(http=True, sse=True),
-            prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
-            session_capabilities=SessionCapabilities(
-                list=SessionListCapabilities(),
-                delete=SessionDeleteCapabilities(),
-                additional_directories=SessionAdditionalDirectoriesCapabilities(),
-                fork=SessionForkCapabilities(),
-                resume=SessionResumeCapabilities(),
-                close=SessionCloseCapabilities(),
-            ),
-        ),
-        agent_info=Implementation(name="tether", title="tether", version=__version__),
-        auth_methods=[],
-    )
+    """`initialize_result` as the SDK's type, for the SDK's own path."""
+    from acp.schema import InitializeResponse
+
+    return InitializeResponse.model_validate(initialize_result())

@@ -16,11 +16,12 @@ session held by another process carries `data.reason == SESSION_LOCKED`.
 
 from __future__ import annotations
 
-from typing import Any, assert_never
-
-from acp import RequestError
+from typing import TYPE_CHECKING, Any, assert_never
 
 from tether.errors import CorruptLog, SessionLocked, SessionNotFound, UnusableCwd
+
+if TYPE_CHECKING:
+    from acp import RequestError
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -48,6 +49,9 @@ SESSION_LOCKED = "sessionLocked"
 
 def invalid_params(message: str, data: dict[str, Any]) -> RequestError:
     """-32602 with a message that says which parameter is wrong and why."""
+    # The SDK loads after `initialize` is answered; the codes above do not wait for it.
+    from acp import RequestError
+
     return RequestError(INVALID_PARAMS, message, data)
 
 
@@ -55,6 +59,8 @@ def stored_session_error(
     exc: SessionNotFound | SessionLocked | CorruptLog, session_id: str
 ) -> RequestError:
     """Why a stored session cannot be opened or deleted: unknown, held elsewhere, or corrupt."""
+    from acp import RequestError
+
     data: dict[str, Any] = {"sessionId": session_id}
     match exc:
         case SessionNotFound():

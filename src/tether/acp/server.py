@@ -1,4 +1,8 @@
-"""Serving the agent over stdio: JSON-RPC on the real stdout, everything else on stderr."""
+"""Serving the agent over stdio: JSON-RPC on the real stdout, everything else on stderr.
+
+Nothing of the SDK loads before the first message is read: a plain `initialize` is answered
+first (`tether.acp.handover`), and the SDK's connection takes the stream from there.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,13 @@ import os
 import stat
 import sys
 import threading
-from typing import BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
 
-from acp import Agent
-from acp.agent.connection import AgentSideConnection
-
-from tether.acp.agent import TetherAgent, agent_router
+from tether.acp.handover import Prepended, check_answer, early_answer
 from tether.acp.transport import LINE_LIMIT, JsonRpcLines, Sink
+
+if TYPE_CHECKING:
+    from tether.acp.agent import TetherAgent
 
 __all__ = ["serve", "serve_stdio"]
 
@@ -30,13 +34,30 @@ async def serve_stdio(agent: TetherAgent) -> None:
 
 async def serve(agent: TetherAgent, reader: asyncio.StreamReader, sink: Sink) -> None:
     """Serve one client on `reader` and `sink` until the reader ends; then release every session."""
-    connection = AgentSideConnection(
-        cast(Agent, agent), JsonRpcLines(reader, sink), listening=False
-    )
+    lines = JsonRpcLines(reader, sink)
+    first = await lines.receive()
+    if first is None:  # nothing asked: no SDK to load
+        await lines.close()
+        await agent.close()
+        return
+    early = early_answer(first)
+    if early is not None:
+        await lines.send(early)
+    from acp import Agent
+    from acp.agent.connection import AgentSideConnection
+
+    from tether.acp.agent import agent_router
+
+    transport = Prepended(None if early is not None else first, lines)
+    connection = AgentSideConnection(cast(Agent, agent), transport, listening=False)
     # The agent's own router (every method it defines, `session/delete` included) replaces
     # the SDK's before the connection reads its first message.
     connection._conn._handler = agent_router(agent)
     try:
+        if early is not None:
+            # The SDK's own path for the request answered early, for its effects on the
+            # agent; its answer was given already.
+            check_answer(early, await connection._conn._execute_request(first))
         await connection.listen()
     finally:
         await asyncio.shield(connection.close())

@@ -53,7 +53,7 @@ async def settle(ctx: AgentContext, opened: OpenSession) -> None:
         # the answer holds; it is not asked again.
         decision: TrustDecision | None = said.decision
     else:
-        decision = await ask_trust(settings, gate.asker)
+        decision = await ask_trust(settings, session.asking().asker)
         if decision is not None:
             event = TrustEvent(
                 root=str(settings.root), decision=decision, fingerprint=settings.trust.fingerprint

@@ -18,10 +18,10 @@ import contextlib
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
+from tether.checkpoints.blobs import BlobReader, blob_id
 from tether.checkpoints.files import MAX_SNAPSHOT_BYTES, Blob, FileMode, FileState
 from tether.checkpoints.git import Git
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, store_lock
@@ -315,9 +315,7 @@ class GitStore:
 
     def content(self, oid: str) -> bytes:
         """The bytes of a blob."""
-        if not re.fullmatch(r"[0-9a-f]{40}", oid):
-            raise CheckpointError(f"not a blob id: {oid!r}")
-        return self.git.run("cat-file", "blob", oid)
+        return self.git.run("cat-file", "blob", blob_id(oid))
 
     @contextlib.contextmanager
     def blobs(self) -> Iterator[Callable[[str], bytes]]:
@@ -327,36 +325,6 @@ class GitStore:
             yield reader.read
         finally:
             reader.close()
-
-
-class BlobReader:
-    """Reads blobs one after another from a running `git cat-file --batch`."""
-
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        self._process = process
-
-    def read(self, oid: str) -> bytes:
-        """The bytes of one blob."""
-        if not re.fullmatch(r"[0-9a-f]{40}", oid):
-            raise CheckpointError(f"not a blob id: {oid!r}")
-        stdin, stdout = self._process.stdin, self._process.stdout
-        assert stdin is not None and stdout is not None
-        stdin.write(oid.encode() + b"\n")
-        stdin.flush()
-        header = stdout.readline().split()
-        if len(header) != 3 or header[1] != b"blob":
-            raise CheckpointError(f"the snapshot store has no blob {oid}")
-        data = stdout.read(int(header[2]))
-        stdout.read(1)
-        return data
-
-    def close(self) -> None:
-        """End the git process."""
-        if self._process.stdin is not None:
-            self._process.stdin.close()
-        self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
 
 
 def _config_text() -> str:

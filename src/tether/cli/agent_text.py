@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tether.render.markdown import markdown
-
-__all__ = ["AgentTextBuffer", "markdown"]
+__all__ = ["AgentTextBuffer"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LINE_END = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")

@@ -2,7 +2,9 @@
 
 The same printer serves a live run and a replayed log, so `tether show` prints what
 `tether run` printed. Live extras (the spinner line, a command's output as it comes) go
-through `StatusLine`, which leaves nothing behind.
+through `StatusLine`, which leaves nothing behind. The cards and the Markdown renderer (rich's
+Markdown, Pygments) load with the first card or block printed: a run sends its first request
+without them.
 """
 
 from __future__ import annotations
@@ -14,15 +16,9 @@ from typing import assert_never
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from tether.cli.agent_text import AgentTextBuffer, markdown
+from tether.cli.agent_text import AgentTextBuffer
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
 from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
-from tether.render.hook_notice import hook_line
-from tether.render.outcome import not_applied, outcome_line, told_instead
-from tether.render.plan_card import render_plan
-from tether.render.read_card import render_read_result
-from tether.render.task_card import task_tail
-from tether.render.terminal import render_call_view, render_result_view
 from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
@@ -168,6 +164,8 @@ class Printer:
             case CheckpointSaved():
                 self._notice(Text(update.text, style="dim"))
             case HookRan():
+                from tether.render.hook_notice import hook_line
+
                 decided = update.decision is not None
                 self._notice(hook_line(update.text, failed=update.failed, decided=decided))
             case _:
@@ -245,6 +243,8 @@ class Printer:
         """The card of what would happen if the person allows it (nothing printed): an
         agent's call is its own card, not the task card it runs under; an edit worked out
         before asking shows the change with its line numbers."""
+        from tether.render.terminal import render_call_view
+
         self._end_text()
         subject = request.subject
         if isinstance(subject, DelegatedAccess):
@@ -260,6 +260,9 @@ class Printer:
     def decided(self, request: PermissionQuestion, outcome: PermissionOutcome) -> None:
         """An agent's call was answered: its card and the answer stay in the scrollback (the
         agent's own result shows in its task card)."""
+        from tether.render.outcome import not_applied, outcome_line
+        from tether.render.terminal import render_call_view
+
         subject = request.subject
         if isinstance(subject, DelegatedAccess) and subject.view is not None:
             self.status.stop()
@@ -277,10 +280,15 @@ class Printer:
         """A background command's card, printed again once the command ended: its output and
         how it ended (while it runs, the status bar counts it)."""
         if update.ended:
+            from tether.render.terminal import render_result_view
+
             self._end_text()
             self.console.print(render_result_view(update.view, full=self.full))
 
     def _finished(self, update: ToolCallFinished) -> None:
+        from tether.render.outcome import not_applied, outcome_line, told_instead
+        from tether.render.terminal import render_call_view, render_result_view
+
         if refusals(update.result.meta):
             self.refused = True  # an agent's call was refused: the run did not do it all
         call = self._calls.pop(update.tool_call_id, None)
@@ -331,6 +339,9 @@ class Printer:
         """The result card. Read, diff and terminal results say what was called; a generic
         one may not, unless it failed (its card is then titled by the call): its call card
         goes above it, unless the question showed it already."""
+        from tether.render.read_card import render_read_result
+        from tether.render.terminal import render_call_view, render_result_view
+
         generic = isinstance(update.view, GenericResultView)
         if call is not None and generic and not failed and not proposed:
             self.console.print(render_call_view(call))
@@ -347,11 +358,15 @@ class Printer:
         if todos is None:
             return False
         if todos != self._plan:
+            from tether.render.plan_card import render_plan
+
             self._plan = todos
             self.console.print(render_plan(todos))
         return True
 
     def _print_blocks(self, blocks: list[str]) -> None:
+        from tether.render.markdown import markdown
+
         for block in blocks:
             if self._printed_text:
                 self.console.print()
@@ -371,6 +386,8 @@ def _live_tail(view: ToolResultView) -> Text | None:
     if isinstance(view, TerminalResultView) and view.output:
         return tail_text(view.output)
     if isinstance(view, TaskResultView):
+        from tether.render.task_card import task_tail
+
         return task_tail(view)
     return None
 

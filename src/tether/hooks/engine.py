@@ -32,10 +32,10 @@ from tether.hooks.payload import SessionFacts, hook_input
 from tether.hooks.process import Finished, run_command
 from tether.hooks.record import HookRun
 from tether.sandbox.bwrap import find_bwrap
+from tether.sandbox.created import created_and_defused
 from tether.sandbox.policy import Confinement, SandboxPolicy, confinement
 from tether.settings import Settings
 from tether.settings.schema import CommandHook, HookEvent
-from tether.tools.bash.tool import created_and_defused
 from tether.tools.workspace import Workspace
 
 __all__ = ["Approve", "Hooks"]

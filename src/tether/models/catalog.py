@@ -26,6 +26,7 @@ from tether.models.base import Model, Usage
 
 __all__ = [
     "CATALOG",
+    "CLOUD_MODELS",
     "KNOWN_MODELS",
     "ModelInfo",
     "Price",
@@ -77,6 +78,8 @@ CATALOG: Mapping[str, ModelInfo] = {
     for info in (
         _m("deepseek-chat", 128_000, 8_192, (0.28, 0.42, 0.028, None), thinks=False),
         _m("deepseek-reasoner", 128_000, 65_536, (0.28, 0.42, 0.028, None), thinks=True),
+        _m("claude-opus-4-6", 1_000_000, 128_000, (5.0, 25.0, 0.50, 6.25), thinks=True),
+        _m("claude-sonnet-4-6", 1_000_000, 128_000, (3.0, 15.0, 0.30, 3.75), thinks=True),
         _m("claude-opus-4-5", 200_000, 64_000, (5.0, 25.0, 0.50, 6.25), thinks=True),
         _m("claude-sonnet-4-5", 200_000, 64_000, (3.0, 15.0, 0.30, 3.75), thinks=True),
         _m("claude-haiku-4-5", 200_000, 64_000, (1.0, 5.0, 0.10, 1.25), thinks=True),
@@ -169,7 +172,18 @@ KNOWN_MODELS: dict[str, tuple[str, ...]] = {
     "api.openai.com": ("openai:gpt-5.5", "openai:gpt-5.5-mini"),
     "api.anthropic.com": ("anthropic:claude-sonnet-5-5", "anthropic:claude-opus-5-5"),
 }
-"""Well-known models by the endpoint's host; other endpoints offer only the current model."""
+"""Well-known models by the endpoint's host; other endpoints offer only the current model
+(or their cloud's, `CLOUD_MODELS`)."""
+
+CLOUD_MODELS: dict[str, tuple[str, ...]] = {
+    "bedrock": (
+        "bedrock:global.anthropic.claude-sonnet-4-6",
+        "bedrock:global.anthropic.claude-opus-4-6-v1",
+    ),
+    "vertex": ("vertex:claude-sonnet-4-6", "vertex:claude-opus-4-6"),
+}
+"""Claude as each cloud names it in Anthropic's own tables, offered whatever the region (a
+cloud's runtime endpoint lists no models)."""
 
 _SCRIPTS_SHOWN = 50
 
@@ -208,5 +222,5 @@ def known_models(model: Model) -> tuple[str, ...]:
         others = tuple(f"script:{here.parent / p.name}" for p in siblings[:_SCRIPTS_SHOWN])
     else:
         host = urlsplit(str(getattr(model, "base_url", ""))).hostname or ""
-        others = KNOWN_MODELS.get(host, ())
+        others = KNOWN_MODELS.get(host) or CLOUD_MODELS.get(kind, ())
     return (model.name, *(spec for spec in others if spec != model.name))

@@ -16,8 +16,8 @@ differs is only where requests go and how they are signed, read from the usual e
   InvokeModel (`bedrock-runtime`, `AsyncAnthropicBedrock`), whose stream is AWS's binary event
   stream, which botocore decodes (`anthropic[bedrock]`, installed with tether).
 - Vertex: `CLOUD_ML_REGION`, `ANTHROPIC_VERTEX_PROJECT_ID`; an access token from `--api-key`,
-  else Google's application default credentials through google-auth
-  (`pip install 'anthropic[vertex]'`, then `gcloud auth application-default login`).
+  else Google's application default credentials through google-auth (installed with tether
+  through `google-genai`; `gcloud auth application-default login` makes them).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ import os
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from tether.errors import ModelError
-from tether.models.anthropic_model import AnthropicModel
+from tether.models.anthropic_sdk import AnthropicSdkModel
 from tether.models.anthropic_thinking import claude_generation
 from tether.models.catalog import model_id
 from tether.models.openai_sdk import OpenAISdkModel
@@ -150,11 +151,14 @@ def vertex_provider(
         raise ModelError("vertex: no project: set ANTHROPIC_VERTEX_PROJECT_ID")
     url = base_url or env.get("ANTHROPIC_VERTEX_BASE_URL")
     if not url:
-        url = (
-            "https://aiplatform.googleapis.com/v1"
-            if region == "global"
-            else f"https://{region}-aiplatform.googleapis.com/v1"
-        )
+        # The global endpoint, the multi-region ones (`us`, `eu`), else the region's own: as
+        # the SDK would choose, since the URL given here replaces its choice.
+        if region == "global":
+            url = "https://aiplatform.googleapis.com/v1"
+        elif region in ("us", "eu"):
+            url = f"https://aiplatform.{region}.rep.googleapis.com/v1"
+        else:
+            url = f"https://{region}-aiplatform.googleapis.com/v1"
     return Provider(url.rstrip("/"), api_key or None, (), "--api-key" if api_key else None)
 
 
@@ -196,7 +200,7 @@ class AzureModel(OpenAISdkModel):
         return ()
 
 
-class BedrockModel(AnthropicModel):
+class BedrockModel(AnthropicSdkModel):
     """Claude on Amazon Bedrock's InvokeModel, which serves Opus 4.6 and earlier (model ids as
     Bedrock names them)."""
 
@@ -204,7 +208,7 @@ class BedrockModel(AnthropicModel):
     label = "Amazon Bedrock"
     default_model = BEDROCK_DEFAULT
 
-    transient_stream_errors = AnthropicModel.transient_stream_errors | {
+    transient_stream_errors = AnthropicSdkModel.transient_stream_errors | {
         "throttlingException",
         "serviceUnavailableException",
         "internalServerException",
@@ -232,20 +236,26 @@ class BedrockModel(AnthropicModel):
             )
         return super()._failure(exc)
 
-    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+    def _bedrock_client(self) -> Callable[..., Any]:
+        """The SDK's client for this endpoint, imported only now."""
         from anthropic import AsyncAnthropicBedrock
 
+        return AsyncAnthropicBedrock
+
+    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+        client = self._bedrock_client()
         region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
 
         def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
             if api_key is None:
                 _require_aws_credentials(region)
-            return AsyncAnthropicBedrock(  # type: ignore[return-value]
+            made: AsyncAnthropic = client(
                 aws_region=region or "us-east-1",
                 api_key=api_key,
                 base_url=base_url,
                 max_retries=max_retries,
             )
+            return made
 
         return connect
 
@@ -258,22 +268,11 @@ class BedrockMessagesModel(BedrockModel):
     body_fields = MappingProxyType({})
     """Nothing beyond the SDK's: the version travels as a header here, as on Anthropic's API."""
 
-    def _client_class(self) -> Callable[..., AsyncAnthropic]:  # type: ignore[override]
+    def _bedrock_client(self) -> Callable[..., Any]:
+        """The SDK's client for the Messages-API endpoint, imported only now."""
         from anthropic.lib.bedrock import AsyncAnthropicBedrockMantle
 
-        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-
-        def connect(*, api_key: str | None, base_url: str, max_retries: int) -> AsyncAnthropic:
-            if api_key is None:
-                _require_aws_credentials(region)
-            return AsyncAnthropicBedrockMantle(  # type: ignore[return-value]
-                aws_region=region or "us-east-1",
-                api_key=api_key,
-                base_url=base_url,
-                max_retries=max_retries,
-            )
-
-        return connect
+        return AsyncAnthropicBedrockMantle
 
 
 def bedrock_model(
@@ -284,9 +283,15 @@ def bedrock_model(
     environ: Mapping[str, str] | None = None,
     **options: Any,
 ) -> BedrockModel:
-    """Claude on Bedrock, on the endpoint that serves `model` (see `bedrock_messages_api`)."""
+    """Claude on Bedrock, on the endpoint that serves `model` (see `bedrock_messages_api`),
+    unless `base_url` is one of Bedrock's own endpoints, which then says which."""
     chosen = model or BEDROCK_DEFAULT
-    messages_api = bedrock_messages_api(chosen)
+    host = urlsplit(base_url or "").hostname or ""
+    if host.startswith(("bedrock-mantle.", "bedrock-runtime.")):
+        # Opus 4.7 is also served on InvokeModel, for those who want its logging there.
+        messages_api = host.startswith("bedrock-mantle.")
+    else:
+        messages_api = bedrock_messages_api(chosen)
     provider = bedrock_provider(base_url, api_key, environ, messages_api=messages_api)
     kind = BedrockMessagesModel if messages_api else BedrockModel
     return kind(provider, model=chosen, **options)
@@ -305,7 +310,7 @@ def _require_aws_credentials(region: str | None) -> None:
         )
 
 
-class VertexModel(AnthropicModel):
+class VertexModel(AnthropicSdkModel):
     """Claude on Google Cloud's Vertex AI (model ids as Vertex names them)."""
 
     kind = "vertex"

@@ -157,7 +157,7 @@ class PermissionAsker(Protocol):
     """Whoever answers permission requests: `tether run`'s prompt (`cli.asker`), the
     interactive picker (`cli.interactive.asker`), an ACP client (`acp.permissions`), and the
     wrappers that ask through another (a child's through its parent, `session.child_asker`;
-    the `Notification` and `PermissionRequest` hooks first, `session.hooked`)."""
+    the `Notification` and `PermissionRequest` hooks first, `session.asking`)."""
 
     async def ask(self, request: PermissionQuestion, /) -> PermissionAnswer:
         """The person's decision; cancelling the call cancels the tool that asked."""

@@ -137,29 +137,38 @@ class PolicyGate:
         """Whether plan mode is on: nothing may change, commands run read-only."""
         return self._mode == "plan"
 
-    async def approve_plan(self, plan: str, tool_call_id: str) -> PlanVerdict:
+    async def approve_plan(
+        self, plan: str, tool_call_id: str, *, via: PermissionAsker | None = None
+    ) -> PlanVerdict:
         """Ask the person to approve `plan`; on approval the gate leaves plan mode for the
-        mode they chose. Raises `PermissionDenied` when plan mode is off or no one can answer."""
+        mode they chose. Raises `PermissionDenied` when plan mode is off or no one can answer.
+        `via`: the asker to ask through instead of the gate's own (as for `authorize`)."""
         if not self.planning:
             raise PermissionDenied(
                 "Plan mode is not on: there is no plan to approve; go ahead with the work"
             )
-        if self.asker is None:
+        asker = via or self.asker
+        if asker is None:
             raise PermissionDenied(
                 f"{PLAN_MODE_ON}, and there is no one here to approve a plan: the session "
                 "stays in plan mode (run with --mode accept-edits or --mode auto to work)"
             )
-        verdict = await ask_plan(self.asker, plan, tool_call_id)
+        verdict = await ask_plan(asker, plan, tool_call_id)
         if isinstance(verdict, PlanApproved):
             self.mode = verdict.mode
         return verdict
 
     async def authorize(
-        self, access: Access, hook: HookVerdict | None = None
+        self,
+        access: Access,
+        hook: HookVerdict | None = None,
+        *,
+        via: PermissionAsker | None = None,
     ) -> PermissionOutcome | None:
         """How a person settled the access (`None`: it passed without asking); raise
         `PermissionDenied` saying why not (its `outcome` says how it was settled).
-        `hook`: what the call's `PreToolUse` hooks said of it."""
+        `hook`: what the call's `PreToolUse` hooks said of it; `via`: the asker to ask
+        through instead of the gate's own (a turn's, which runs the session's hooks first)."""
         verdict = self._judge(access)
         if isinstance(verdict, Deny):
             raise PermissionDenied(
@@ -180,7 +189,8 @@ class PolicyGate:
         if self._answers.cover(access):
             return None
         what = describe(access)
-        if self.asker is None:
+        asker = via or self.asker
+        if asker is None:
             raise PermissionDenied(
                 f"Permission to {what} needs approval ({reason}), but there is no one to ask "
                 f"in this session; {self._hint(access)}",
@@ -195,7 +205,7 @@ class PolicyGate:
             allowable=self._allowable(access, verdict, hook),
         )
         try:
-            answer = await self.asker.ask(request)
+            answer = await asker.ask(request)
         except PermissionDenied:
             raise  # the asker's own refusal, e.g. the client cancelled the request
         except Exception as exc:

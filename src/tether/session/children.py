@@ -28,6 +28,7 @@ from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.script import ScriptModel
 from tether.policy import (
+    PermissionAsker,
     PolicyGate,
     PolicyMode,
 )
@@ -164,8 +165,11 @@ class Children:
         request: ChildRequest,
         progress: Callable[[ChildProgress], None],
         cancelled: asyncio.Event,
+        *,
+        via: PermissionAsker | None = None,
     ) -> ChildOutcome:
-        """Start a child for `request`, run its prompt, and say how it ended."""
+        """Start a child for `request`, run its prompt, and say how it ended. Its questions
+        go through `via` (the parent's turn's asker) or else the parent's gate's asker."""
         agent = self._agent(request.agent)
         model, inherited = self._child_model(agent, request.tool_call_id)
         steps = _Steps(agent.name, progress)
@@ -174,7 +178,9 @@ class Children:
             self._config,
             model=model,
             tools=child_tools(agent, self._tools, may_delegate=self.may_delegate),
-            gate=self._gate.child(child_asker(self._gate.asker, agent.name, request, steps.views)),
+            gate=self._gate.child(
+                child_asker(via or self._gate.asker, agent.name, request, steps.views)
+            ),
             role=f"{CHILD_PREAMBLE}\n\n{agent_prompt(agent, self._skills, request_cwd)}",
             depth=self._config.depth + 1,
             agent=agent.name,

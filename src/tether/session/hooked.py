@@ -45,7 +45,6 @@ from tether.hooks.transcript import ClaudeTranscript
 from tether.policy import (
     DelegatedAccess,
     PermissionAnswer,
-    PermissionAsker,
     PermissionChoice,
     PermissionQuestion,
     PolicyGate,
@@ -63,7 +62,7 @@ from tether.tools.access import HookVerdict, UnsandboxedAccess
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
 
-__all__ = ["MAX_STOP_CONTINUATIONS", "NotifyingAsker", "SessionHooks"]
+__all__ = ["MAX_STOP_CONTINUATIONS", "OnUpdate", "SessionHooks"]
 
 MAX_STOP_CONTINUATIONS = 5
 """Times in a row `Stop` (or `SubagentStop`) hooks may make the model go on; then it stops."""
@@ -77,10 +76,6 @@ HOOK_RUN_OPTIONS = (
     PermissionChoice("reject", "Do not run it"),
 )
 """What a person may answer about an unsandboxed hook whose files changed."""
-
-
-def _ignore(_update: ClientUpdate) -> None:
-    return None
 
 
 class SessionHooks:
@@ -117,8 +112,6 @@ class SessionHooks:
             approve=self._approve,
             before=self._transcript.update,
         )
-        self.emit: OnUpdate = _ignore
-        """Where notices go: the running turn's client (nobody between turns)."""
         self.stopped: str | None = None
         """Set when a hook stopped the turn (`"continue": false`): why."""
         self.started = False
@@ -134,35 +127,36 @@ class SessionHooks:
         return not self.child and bool(self.engine.configured("UserPromptSubmit"))
 
     async def opening(
-        self, prompt: Sequence[ContentBlock], *, resumed: bool, command: bool
+        self, prompt: Sequence[ContentBlock], emit: OnUpdate, *, resumed: bool, command: bool
     ) -> bool:
         """Before the model sees a prompt: `SessionStart` the first time, then
-        `UserPromptSubmit` (not for a `command` such as `/compact`). `False`: a hook blocked it."""
+        `UserPromptSubmit` (not for a `command` such as `/compact`). `False`: a hook blocked it.
+        Every hook's notice goes to `emit` (as in every method here: the prompt's output)."""
         self.stopped = None
         if self.child:
             if not self.started:
                 self.started = True
                 # What it adds reaches the agent with its prompt; it cannot stop the agent.
-                await self._run("SubagentStart", self._agent_fields(), subject=self.agent)
+                await self._run("SubagentStart", self._agent_fields(), emit, subject=self.agent)
             return True
         if not self.started:
             self.started = True
             source = self.start_source or ("resume" if resumed else "startup")
-            await self._run("SessionStart", {"source": source}, subject=source)
+            await self._run("SessionStart", {"source": source}, emit, subject=source)
         if command:
             return True
         text = "\n".join(b.text for b in prompt if isinstance(b, TextContent))
-        runs = await self._run("UserPromptSubmit", {"prompt": text})
+        runs = await self._run("UserPromptSubmit", {"prompt": text}, emit)
         return not any(r.decision in ("block", "stop") for r in runs)
 
-    async def compacted(self) -> None:
+    async def compacted(self, emit: OnUpdate) -> None:
         """`SessionStart` with source `compact`: a summary replaced the conversation, and what
         the hooks add follows it (as after a start, their context is not lost with the rest)."""
         if not self.child:
-            await self._run("SessionStart", {"source": "compact"}, subject="compact")
+            await self._run("SessionStart", {"source": "compact"}, emit, subject="compact")
 
     async def before_call(
-        self, call_id: str, name: str, arguments: str
+        self, call_id: str, name: str, arguments: str, emit: OnUpdate
     ) -> ToolResult | HookVerdict | None:
         """`PreToolUse`: the error result when a hook refuses the call; otherwise whether a
         hook allows it or asks, which goes with the call to the gate (`None`: neither)."""
@@ -170,7 +164,7 @@ class SessionHooks:
         self.engine.guard.arm()
         self._calls[call_id] = (name, arguments)
         fields = tool_fields(name, arguments, call_id, self._cwd)
-        runs = await self._run("PreToolUse", fields, subject=name, tool_call_id=call_id)
+        runs = await self._run("PreToolUse", fields, emit, subject=name, tool_call_id=call_id)
         for run in runs:
             if run.decision == "stop":
                 why = f": {run.reason}" if run.reason else ""
@@ -193,7 +187,9 @@ class SessionHooks:
         """The call ran: it is no longer one whose hooks may be asked about."""
         self._calls.pop(call_id, None)
 
-    async def after_call(self, call_id: str, name: str, arguments: str, result: ToolResult) -> None:
+    async def after_call(
+        self, call_id: str, name: str, arguments: str, result: ToolResult, emit: OnUpdate
+    ) -> None:
         """`PostToolUse` after a call that succeeded, `PostToolUseFailure` after one that
         failed (what a hook says follows its result)."""
         fields = tool_fields(name, arguments, call_id, self._cwd)
@@ -201,12 +197,14 @@ class SessionHooks:
             meta = result.meta if isinstance(result.meta, dict) else {}
             fields["error"] = result.text()
             fields["is_interrupt"] = bool(meta.get("cancelled"))
-            await self._run("PostToolUseFailure", fields, subject=name, tool_call_id=call_id)
+            await self._run("PostToolUseFailure", fields, emit, subject=name, tool_call_id=call_id)
             return
         fields["tool_response"] = tool_response(name, result, fields["tool_input"])
-        await self._run("PostToolUse", fields, subject=name, tool_call_id=call_id)
+        await self._run("PostToolUse", fields, emit, subject=name, tool_call_id=call_id)
 
-    async def permission_request(self, request: PermissionQuestion) -> PermissionAnswer | None:
+    async def permission_request(
+        self, request: PermissionQuestion, emit: OnUpdate
+    ) -> PermissionAnswer | None:
         """`PermissionRequest`, as a call's question is about to be shown: the answer a hook
         gave (`None`: ask the person). A hook's `allow` answers only a question an allow rule
         could have settled; `deny` any."""
@@ -232,10 +230,10 @@ class SessionHooks:
                 runs[index] = dataclasses.replace(run, note=note)
         if answer is None and any(r.decision == "allow" for r in runs) and request.allowable:
             answer = "allow_once"
-        self._record(runs)
+        self._record(runs, emit)
         return answer
 
-    async def stop(self, continued: int) -> bool:
+    async def stop(self, continued: int, emit: OnUpdate) -> bool:
         """`Stop` (`SubagentStop` in a child) as the model ends: whether it must go on."""
         event: HookEvent = "SubagentStop" if self.child else "Stop"
         fields: dict[str, Any] = {"stop_hook_active": continued > 0}
@@ -244,7 +242,7 @@ class SessionHooks:
             fields["agent_transcript_path"] = str(self._transcript.path)
         runs = await self.engine.run(event, fields, subject=self.agent if self.child else None)
         if any(run.decision == "stop" for run in runs):
-            self._record(runs)
+            self._record(runs, emit)
             return False
         wanted = any(run.decision == "block" for run in runs)
         if wanted and continued >= MAX_STOP_CONTINUATIONS:
@@ -259,10 +257,12 @@ class SessionHooks:
                 for run in runs
             ]
             wanted = False
-        self._record(runs)
+        self._record(runs, emit)
         return wanted
 
-    async def pre_compact(self, trigger: Literal["manual", "auto"], focus: str | None) -> bool:
+    async def pre_compact(
+        self, trigger: Literal["manual", "auto"], focus: str | None, emit: OnUpdate
+    ) -> bool:
         """`PreCompact`: whether a hook blocked it (only a manual compaction can be)."""
         fields = {"trigger": trigger, "custom_instructions": focus or ""}
         runs = await self.engine.run("PreCompact", fields, subject=trigger)
@@ -272,13 +272,14 @@ class SessionHooks:
                 dataclasses.replace(run, note=note) if run.decision == "block" else run
                 for run in runs
             ]
-        self._record(runs)
+        self._record(runs, emit)
         return trigger == "manual" and any(r.decision in ("block", "stop") for r in runs)
 
-    def notify(self, message: str) -> None:
+    def notify(self, message: str, emit: OnUpdate) -> None:
         """`Notification`: a person is asked; the hooks run beside the question."""
         fields = {"message": message, "notification_type": "permission_prompt"}
-        task = asyncio.ensure_future(self._run("Notification", fields, subject="permission_prompt"))
+        running = self._run("Notification", fields, emit, subject="permission_prompt")
+        task = asyncio.ensure_future(running)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
@@ -293,37 +294,38 @@ class SessionHooks:
         for task in list(self._background):
             task.cancel()
 
-    async def end(self, reason: str) -> None:
+    async def end(self, reason: str, emit: OnUpdate) -> None:
         """`SessionEnd`, as the session closes."""
         if not self.child:
-            await self._run("SessionEnd", {"reason": reason}, subject=reason)
+            await self._run("SessionEnd", {"reason": reason}, emit, subject=reason)
 
     async def _run(
         self,
         event: HookEvent,
         fields: dict[str, Any],
+        emit: OnUpdate,
         *,
         subject: str | None = None,
         tool_call_id: str | None = None,
     ) -> list[HookRun]:
         runs = await self.engine.run(event, fields, subject=subject, tool_call_id=tool_call_id)
-        self._record(runs)
+        self._record(runs, emit)
         return runs
 
-    def _record(self, runs: Sequence[HookRun]) -> None:
+    def _record(self, runs: Sequence[HookRun], emit: OnUpdate) -> None:
         for run in runs:
             if run.decision == "stop":
                 self.stopped = run.reason or f"the {run.event} hook stopped the turn"
             logged = self._log.append(_event(run))
-            self.emit(hook_update(logged))
+            emit(hook_update(logged))
 
     async def _approve(
         self, hook: ConfiguredHook, changed: list[str], tool_call_id: str | None
     ) -> str | None:
         """Ask whether an unsandboxed hook may run on files that changed; why not, if not."""
+        # The gate's own asker, not a turn's `NotifyingAsker`: a question about a hook must
+        # not run the `Notification` hooks again.
         asker = self._gate.asker
-        if isinstance(asker, NotifyingAsker):
-            asker = asker.asker  # a question about a Notification hook must not run it again
         if asker is None:
             return not_run(changed, "there is no one to ask in this session")
         shown = "\n".join(changed)
@@ -355,23 +357,6 @@ class SessionHooks:
             self._gate.mode,
             log_path=self._log.path,
         )
-
-
-class NotifyingAsker:
-    """An asker that runs the `Notification` hooks whenever it asks a person."""
-
-    def __init__(self, asker: PermissionAsker, hooks: SessionHooks) -> None:
-        self.asker = asker
-        self._hooks = hooks
-
-    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
-        """Ask, unless a `PermissionRequest` hook answers; the `Notification` hooks are told
-        that a question is waiting."""
-        answered = await self._hooks.permission_request(request)
-        if answered is not None:
-            return answered
-        self._hooks.notify(f"tether needs your permission: {request.title}")
-        return await self.asker.ask(request)
 
 
 def _said(run: HookRun) -> str:

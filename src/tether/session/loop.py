@@ -89,7 +89,6 @@ class PromptLoop:
         self._level = raised(self._thinking() if self._thinking else "off", words)
         for update in user_updates(prompt):
             emit(update)
-        self._hooks.emit = emit
         self._checkpoints.begin(self._prompt_count())
         focus = compact_command(said.content)
         # A prompt a hook may block does not title the session before the hook has run.
@@ -100,7 +99,7 @@ class PromptLoop:
             turn.check()
             resumed, self._resumed = self._resumed, True
             if not await self._hooks.opening(
-                said.content, resumed=resumed, command=focus is not None
+                said.content, emit, resumed=resumed, command=focus is not None
             ):
                 stop: TurnStop = "end_turn"  # a hook blocked the prompt; its notice says why
             else:
@@ -160,7 +159,7 @@ class PromptLoop:
         earlier = [e for e in self._log.events if e.seq < command_seq]
         if summary_point(earlier, everything=True) is None:
             raise ModelError("nothing to compact yet: the conversation is empty")
-        if await self._hooks.pre_compact("manual", focus or None):
+        if await self._hooks.pre_compact("manual", focus or None, emit):
             return "end_turn"  # a PreCompact hook blocked it; its notice says why
         if not await self._context.summarise(
             command_seq, focus or None, emit, asked=command_seq - 1
@@ -182,7 +181,7 @@ class PromptLoop:
                 reply = await self._ask_model(emit, compact=False)
             if not reply.tool_calls:
                 stop = _stop_reason(reply.stop_reason)
-                if stop == "end_turn" and await self._hooks.stop(continued):
+                if stop == "end_turn" and await self._hooks.stop(continued, emit):
                     continued += 1
                     continue
                 return stop
@@ -248,7 +247,6 @@ class PromptLoop:
         if notice is not None:
             emit(notice)
         self._hooks.drop_background()
-        self._hooks.emit = ignore
         self._append(end)
         self._log.sync()
         if end.stop_reason == "error":

@@ -8,7 +8,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tether.policy import PolicyGate
+from tether.session.asking import TurnAsking, turn_asking
 from tether.session.calls import PreparedCall, finished, prepare
+from tether.session.children import Children
 from tether.session.context.system_prompt import Reminder, Reminders
 from tether.session.hooked import SessionHooks
 from tether.session.log.eventlog import EventLog
@@ -21,7 +23,6 @@ from tether.tools.arguments import canonical_text
 from tether.tools.bash.jobs import Jobs
 from tether.tools.claude_names import tether_tool_name
 from tether.tools.context import ToolContext
-from tether.tools.delegate import Delegate
 from tether.tools.invocation import check_plain_json, invoke
 from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
@@ -50,10 +51,11 @@ class CallRunner:
         gate: PolicyGate,
         log_: EventLog,
         *,
-        delegate: Delegate | None = None,
+        delegate: Children | None = None,
         answerer: Answerer | None = None,
         jobs: Jobs | None = None,
         hooks: SessionHooks | None = None,
+        asks_hooks: bool = False,
         user_dir: Path | None = None,
     ) -> None:
         self.tools = tools
@@ -65,6 +67,9 @@ class CallRunner:
         """Runs the child sessions of `task` calls; `None` where none may start."""
         self.hooks = hooks
         """Runs `PreToolUse` before each call and `PostToolUse` after it."""
+        self._asks_hooks = asks_hooks
+        """Whether a call's question runs the `PermissionRequest` and `Notification` hooks
+        (not in a child: it asks through its parent's turn, which runs them)."""
         self.workspace = workspace
         self.gate = gate
         self._log = log_
@@ -82,12 +87,14 @@ class CallRunner:
     ) -> None:
         """Announce every call in the model's order, then run them; results as they finish."""
         calls = [self._announce(record, emit) for record in records]
+        hooks = self.hooks if self._asks_hooks else None
+        asking = turn_asking(self.gate, self.delegate, hooks, emit)
         last_on_key: dict[str, asyncio.Task[None]] = {}
         async with asyncio.TaskGroup() as group:
             for call in calls:
                 key = _serial_key(call)
                 after = last_on_key.get(key) if key else None
-                task = group.create_task(self._run_call(call, after, emit, cancelled))
+                task = group.create_task(self._run_call(call, after, asking, emit, cancelled))
                 if key:
                     last_on_key[key] = task
 
@@ -128,6 +135,7 @@ class CallRunner:
         self,
         call: PreparedCall,
         after: asyncio.Task[None] | None,
+        asking: TurnAsking,
         emit: OnUpdate,
         cancelled: asyncio.Event,
     ) -> None:
@@ -141,7 +149,7 @@ class CallRunner:
         hooks = self.hooks
         hook: HookVerdict | None = None
         if hooks is not None:
-            said = await hooks.before_call(call.id, call.name, call.arguments)
+            said = await hooks.before_call(call.id, call.name, call.arguments, emit)
             if isinstance(said, ToolResult):
                 self._record(call, said, emit)
                 return
@@ -152,12 +160,12 @@ class CallRunner:
 
         ctx = ToolContext(
             workspace=self.workspace,
-            gate=self.gate,
+            gate=asking.gate,
             observations=self._observations.scoped(),
             cancelled=cancelled,
             report=report,
             tool_call_id=call.id,
-            delegate=self.delegate,
+            delegate=asking.delegate,
             answerer=self.answerer,
             jobs=self.jobs,
             hook=hook,
@@ -171,7 +179,7 @@ class CallRunner:
             if hooks is not None:
                 hooks.forget(call.id)
         if hooks is not None:
-            await hooks.after_call(call.id, call.name, call.arguments, result)
+            await hooks.after_call(call.id, call.name, call.arguments, result, emit)
         reminder = None if result.is_error else self._reminders.after(ctx.shown)
         self._record(
             call,

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from tether.agents import AgentCatalog, load_agents
+from tether.agents import AgentCatalog
 from tether.content import ContentBlock
 from tether.errors import SessionBusy
 from tether.hooks.guard import HookGuard, guard_path
@@ -15,14 +15,14 @@ from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
 from tether.models.windows import context_window
 from tether.policy import PolicyMode
-from tether.sandbox.policy import SandboxPolicy
 from tether.session.answers import ModelAnswerer
-from tether.session.assembly import delegates, logged_level, page_model, with_skills
+from tether.session.asking import TurnAsking, turn_asking
+from tether.session.assembly import hook_sandbox, logged_level, page_model, session_tools
 from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import SessionConfig
 from tether.session.context.window import Context
-from tether.session.hooked import NotifyingAsker, SessionHooks
+from tether.session.hooked import SessionHooks
 from tether.session.jobcards import JobCards
 from tether.session.log.eventlog import E, EventLog
 from tether.session.log.events import (
@@ -47,11 +47,8 @@ from tether.session.runner import CallRunner, trusted
 from tether.session.turn import Turn
 from tether.session.updates import ClientUpdate, TitleChanged
 from tether.settings import Rule
-from tether.settings.effective import sandbox_policy
 from tether.tools.bash.jobs import Jobs
-from tether.tools.bash.tool import BashTool
 from tether.tools.registry import ToolRegistry
-from tether.tools.task import TaskTool
 
 __all__ = ["CANCELLED", "INTERRUPTED", "Session", "SessionConfig"]
 
@@ -70,19 +67,10 @@ class Session:
         self.models = config.models
         """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
-        # A registry of its own: a session's MCP servers add their tools here, not to the config.
-        catalog = None
-        if delegates(config.tools):
-            catalog = config.agents or load_agents(
-                workspace.cwd, user_dir, trusted=trusted(self.gate)
-            )
+        catalog, self.skills, tools = session_tools(config, workspace.cwd, user_dir, self.gate)
         self.agents: AgentCatalog | None = catalog
         """The agents its `task` calls may start (`None`: it has no `task` tool)."""
-        tools = [
-            TaskTool(catalog.summaries()) if isinstance(t, TaskTool) and catalog else t
-            for t in config.tools
-        ]
-        self.skills, tools = with_skills(tools, config, workspace.cwd, user_dir)
+        # A registry of its own: a session's MCP servers add their tools here, not to the config.
         self.tools = ToolRegistry(tools)
         child = log_.header.parent is not None
         self._hooks = SessionHooks(
@@ -90,14 +78,12 @@ class Session:
             self.gate,
             workspace,
             child=child,
-            sandbox=self._hook_sandbox,
+            sandbox=lambda: hook_sandbox(self.tools, self.gate.settings),
             guard=guard,
             agent=config.agent,
         )
-        if config.gate is None and self.gate.asker is not None:
-            # A child asks through its parent's asker, which runs the hooks already.
-            self.gate.asker = NotifyingAsker(self.gate.asker, self._hooks)
         self.workspace = workspace
+        self._asks_hooks = config.gate is None
         self.max_steps = config.max_steps
         self._log = log_
         self._user_dir = user_dir
@@ -129,6 +115,8 @@ class Session:
             answerer=ModelAnswerer(page_model(config) or (lambda: self.model)),
             jobs=self.jobs,
             hooks=self._hooks,
+            # A child asks through its parent's turn, which runs the hooks already.
+            asks_hooks=self._asks_hooks,
             user_dir=user_dir,
         )
         self._context = Context(
@@ -143,7 +131,7 @@ class Session:
             background=lambda: [f"{job.id} (`{job.command}`)" for job in self.jobs.running()],
             host=config.host,
             trusted=lambda: trusted(self.gate),
-            before_compact=lambda: self._hooks.pre_compact("auto", None),
+            before_compact=lambda emit: self._hooks.pre_compact("auto", None, emit),
             after_summary=self._hooks.compacted,
             catalog=config.catalog,
         )
@@ -251,6 +239,13 @@ class Session:
         """Every event of the log so far (read-only)."""
         return tuple(self._log.events)
 
+    def asking(self, emit: OnUpdate = ignore) -> TurnAsking:
+        """Who the session's questions go to now, and the gate that asks them: with its
+        `PermissionRequest` and `Notification` hooks first (not in a child's session), their
+        notices to `emit` (a turn's calls get theirs from the call runner)."""
+        hooks = self._hooks if self._asks_hooks else None
+        return turn_asking(self.gate, self._children, hooks, emit)
+
     def replaces_cleared(self) -> None:
         """This session replaces one the person cleared (`/clear`): its first `SessionStart`
         hooks are told `clear` rather than `startup`."""
@@ -347,10 +342,9 @@ class Session:
         `prompt_input_exit`, `other`; their notices to `on_update`), then close."""
         try:
             if not self._log.closed:
-                self._hooks.emit = guarded(on_update) if on_update is not None else ignore
-                await self._hooks.end(reason)
+                emit = guarded(on_update) if on_update is not None else ignore
+                await self._hooks.end(reason, emit)
         finally:
-            self._hooks.emit = ignore
             await self.jobs.aclose()
             self.close()
 
@@ -393,17 +387,6 @@ class Session:
 
     def _append(self, event: E) -> E:
         return self._log.append(event)
-
-    def _hook_sandbox(self) -> SandboxPolicy:
-        """The sandbox hooks run in: the one the session's commands run in now."""
-        bash = self.tools.get("bash")
-        if isinstance(bash, BashTool):
-            return bash.sandbox
-        settings = self.gate.settings
-        try:
-            return sandbox_policy(settings) if settings is not None else SandboxPolicy.from_env()
-        except ValueError:
-            return SandboxPolicy()  # a bad $TETHER_SANDBOX: the default, as commands would fail
 
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)

@@ -83,7 +83,7 @@ async def run_shell(
     else:
         ctx = ToolContext(
             workspace=session.workspace,
-            gate=_YourOwn(session.gate) if typed else session.gate,
+            gate=_YourOwn(session.gate) if typed else session.asking(emit).gate,
             cancelled=cancelled,
             report=lambda view: emit(ToolCallPartial(tool_call_id=call.id, view=view)),
             tool_call_id=call.id,

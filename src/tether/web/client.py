@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from acp import RequestError
@@ -40,6 +40,9 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
+from tether.acp.permissions import OPTIONS
+from tether.policy.asker import DECISION_KEYS
+from tether.tools.access import PermissionDecision
 from tether.web.enrich import enrich_tool_call, enrich_update
 from tether.web.markdown import markdown_html
 from tether.web.menus import SessionMenus
@@ -123,9 +126,13 @@ class PageClient:
                     tool_call=with_proposed_diff(enrich_tool_call(_dump(tool_call), call=True)),
                     options=tuple(
                         PermissionButton(
-                            option_id=o.option_id, name=o.name, kind=o.kind, detail=_label(o)
+                            option_id=o.option_id,
+                            name=o.name,
+                            kind=o.kind,
+                            detail=_label(o),
+                            key=key,
                         )
-                        for o in options
+                        for o, key in zip(options, decision_keys(options), strict=True)
                     ),
                 )
             )
@@ -273,6 +280,24 @@ def _refused(method: str) -> RequestError:
 def _dump(model: Any) -> dict[str, Any]:
     dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
     return dumped
+
+
+def decision_keys(options: Sequence[PermissionOption]) -> list[str | None]:
+    """The letter of each option, as `tether.policy.asker.DECISION_KEYS` spells its decision
+    (`y`, `a`, `p`, `n`): by its kind, the project-wide "always" told apart by its id, as
+    `tether acp` offers it. A letter goes to the first option of its decision only."""
+    keys: list[str | None] = []
+    for option in options:
+        decision: PermissionDecision | None = None
+        if option.option_id == OPTIONS["allow_project"][0]:
+            decision = "allow_project"
+        elif option.kind in ("allow_once", "allow_always"):
+            decision = option.kind
+        elif option.kind.startswith("reject"):
+            decision = "reject"
+        key = DECISION_KEYS[decision][0] if decision is not None else None
+        keys.append(key if key not in keys else None)
+    return keys
 
 
 def _label(option: PermissionOption) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,20 @@ async def test_invalid_utf8_is_shown_with_replacement_characters(tmp_path: Path)
     meta = (await grep(tmp_path, pattern="hit")).meta
     assert isinstance(meta, dict)
     assert meta["files"][0]["matches"][0]["line"] == "hit \ufffd\ufffd there"
+
+
+async def test_paths_ripgrep_escapes_or_cannot_spell_in_utf8_are_named_as_they_are(
+    tmp_path: Path,
+) -> None:
+    # ripgrep's JSON escapes a quote, a backslash and a newline, and gives a path that is not
+    # UTF-8 as base64; a plain name (accents too) is read straight from the line.
+    names = ['quo"te.txt', "back\\slash.txt", "new\nline.txt", "é plain.txt", "plain.txt"]
+    for name in names:
+        (tmp_path / name).write_text("hit\n")
+    (tmp_path / os.fsdecode(b"latin\xe9.txt")).write_text("hit\n")
+    meta = (await grep(tmp_path, pattern="hit")).meta
+    expected = [*names, os.fsdecode(b"latin\xe9.txt")]
+    assert sorted(paths(meta)) == sorted(expected)
 
 
 @pytest.mark.parametrize("mode", ["ask", "accept-edits", "auto"])

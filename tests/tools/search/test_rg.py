@@ -9,11 +9,13 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.polling import eventually
 from tests.processes import processes_in
 from tests.tools.search.support import context, grep, write
-from tether.tools.search.rg import rg_binary, run_rg
+from tether.tools.search.rg import _Lines, rg_binary, run_rg
 
 
 def test_the_binary_comes_from_the_ripgrep_package() -> None:
@@ -46,6 +48,27 @@ async def test_lines_are_split_and_bounded(tmp_path: Path) -> None:
     )
     assert (run.returncode, run.stopped, run.dropped_lines) == (0, None, 1)
     assert lines == [b"short", b"last"]
+
+
+@given(
+    st.lists(st.sampled_from([b"", b"a", b"bb", b"x" * 9, b"y" * 30]), max_size=30),
+    st.lists(st.integers(min_value=0, max_value=400), max_size=8),
+)
+def test_lines_are_the_same_however_the_output_is_cut(pieces: list[bytes], cuts: list[int]) -> None:
+    stream = b"\n".join(pieces)
+    seen: list[bytes] = []
+    lines = _Lines(seen.append, 10, b"\n")
+    at = 0
+    for cut in sorted(c for c in cuts if c <= len(stream)):
+        lines.feed(stream[at:cut])
+        at = cut
+    lines.feed(stream[at:])
+    lines.close()
+    *ended, tail = stream.split(b"\n")
+    every = [*ended, tail] if tail else ended
+    assert seen == [line for line in every if len(line) <= 10]
+    assert lines.dropped == sum(len(line) > 10 for line in every)
+    assert lines.read == len(stream)
 
 
 async def test_output_past_the_byte_bound_stops_the_search(tmp_path: Path) -> None:

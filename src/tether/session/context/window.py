@@ -71,17 +71,19 @@ class Context:
         background: Callable[[], Sequence[str]] | None = None,
         host: Host | None = None,
         trusted: Callable[[], bool] | None = None,
-        before_compact: Callable[[], Awaitable[object]] | None = None,
-        after_summary: Callable[[], Awaitable[object]] | None = None,
+        before_compact: Callable[[OnUpdate], Awaitable[object]] | None = None,
+        after_summary: Callable[[OnUpdate], Awaitable[object]] | None = None,
         catalog: Mapping[str, ModelInfo] | None = None,
     ) -> None:
         self.budget = budget
         self._catalog = catalog
         """The settings' own entries of the model catalog (prices, windows)."""
         self._before_compact = before_compact
-        """Runs before each automatic compaction (the `PreCompact` hooks)."""
+        """Runs before each automatic compaction (the `PreCompact` hooks), their notices to
+        the compacting turn's output."""
         self._after_summary = after_summary
-        """Runs once a summary replaced the conversation (`SessionStart` hooks, `compact`)."""
+        """Runs once a summary replaced the conversation (`SessionStart` hooks, `compact`),
+        their notices to the turn's output."""
         self._role = role
         self._mode = mode
         self._background = background
@@ -172,7 +174,7 @@ class Context:
     async def compact(self, emit: OnUpdate, *, forced: bool = False) -> ModelRequest:
         """Prune old results, then summarise if that leaves too little room (or `forced`)."""
         if self._before_compact is not None:
-            await self._before_compact()
+            await self._before_compact(emit)
         through = prune_point(self._log.events)
         if through is not None:
             self._record("prune", through, emit)
@@ -203,7 +205,7 @@ class Context:
             return False
         self._record("summary", through, emit, summary)
         if self._after_summary is not None:
-            await self._after_summary()
+            await self._after_summary(emit)
         return True
 
     def reported(

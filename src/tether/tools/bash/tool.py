@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
@@ -15,7 +14,8 @@ from pydantic import BaseModel, Field, JsonValue, field_validator
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.sandbox.bwrap import find_bwrap
-from tether.sandbox.gitdefuse import Defused, defuse
+from tether.sandbox.created import created_and_defused
+from tether.sandbox.gitdefuse import Defused
 from tether.sandbox.limits import limits_hit
 from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
@@ -39,7 +39,6 @@ __all__ = [
     "RUNNING_TAIL_CHARS",
     "BashArgs",
     "BashTool",
-    "created_and_defused",
 ]
 
 log = logging.getLogger(__name__)
@@ -379,34 +378,3 @@ def _notice_once(problem: str) -> None:
     if problem not in _noticed:
         _noticed.add(problem)
         log.warning("the sandbox cannot start (%s); commands run unsandboxed", problem)
-
-
-def created_and_defused(
-    confine: Confinement, roots: Sequence[Path]
-) -> tuple[list[str], tuple[Defused, ...]]:
-    """What became protected while the command ran, and what was disarmed in it (one trip to
-    a thread after each sandboxed command; most create nothing)."""
-    created = _created_protected(confine)
-    if not created:
-        return created, ()
-    return created, defuse([Path(p) for p in created], roots, confine.protected)
-
-
-def _created_protected(confine: Confinement) -> list[str]:
-    """What became protected while the command ran: entries missing at its start that are
-    there now, protected symbolic links it changed, and the `.git` of each submodule it
-    added to a workspace index."""
-    created = [p for p in confine.absent if os.path.lexists(p)]
-    for path, target in confine.links:
-        if _link_target(path) != target:
-            created.append(path)  # replaced: what is there now was not protected
-    for index in confine.indexes:
-        created += index.added()
-    return [str(p) for p in dict.fromkeys(created)]
-
-
-def _link_target(path: Path) -> str | None:
-    try:
-        return os.readlink(path)
-    except OSError:
-        return None

@@ -1,13 +1,20 @@
 """Counting newlines fast: the work that makes `totalLines` exact on a huge file.
 
-Counting is what a read of a huge file spends its time on, so it is vectorized (numpy compares
-a block at a time, in a scratch array small enough to stay in cache) and spread over the
-machine's cores: reading (`preadv`) and numpy's compare both release the GIL. Reads rather
-than a memory map, so a file truncated meanwhile gives short reads, never a SIGBUS.
+Counting is what a read of a huge file spends its time on, so it is vectorized and spread over
+the machine's cores: reading (`preadv`) and numpy both release the GIL. numpy compares a block
+at a time into a reused array of flags (bytes of 0 or 1), then adds the flags up as 64-bit
+words, 128 words to a column, so that no byte of a sum reaches a carry; the bytes of the sums
+add up to the count. That is cheaper than `count_nonzero` over the flags.
+
+Reads rather than a memory map, so a file truncated meanwhile gives short reads, never a
+SIGBUS. The reads land in page-aligned buffers (anonymous maps): the kernel's copy into a
+buffer 16 bytes past a 32-byte boundary, where the allocator may put a `bytearray`, took twice
+the CPU time on the machines measured, and that copy is half of what counting a file costs.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -16,41 +23,76 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BLOCK_BYTES", "NewlineCounter", "count_segments"]
+__all__ = ["BLOCK_BYTES", "SCRATCH_BYTES", "NewlineCounter", "count_segments", "read_buffer"]
 
 BLOCK_BYTES = 256 << 10
-"""Bytes compared at once; the scratch array of flags stays in cache at this size."""
+"""A range at least this long is counted by numpy; a shorter one by `bytes.count`."""
 
-_NEWLINE = ord("\n")
+SCRATCH_BYTES = 1 << 20
+"""Bytes compared at once (the size of the array of flags); a multiple of `_ROWS` words."""
+
+_ROWS = 128
+"""Words of flags added per column: a byte of their sum is at most 128, so never carries."""
 _MAX_WORKERS = 4
+
+Buffer = bytes | bytearray | mmap.mmap
+
+
+def read_buffer(size: int) -> mmap.mmap:
+    """A writable buffer of `size` bytes at the start of a page, for reads to land in."""
+    return mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
 
 
 class NewlineCounter:
     """Counts newlines in a range of a buffer, reusing one scratch array for large ranges."""
 
     def __init__(self) -> None:
-        self._flags: npt.NDArray[np.bool_] | None = None
+        self._scratch: _Scratch | None = None
 
-    def __call__(self, chunk: bytes | bytearray, pos: int, end: int) -> int:
+    def __call__(self, chunk: Buffer, pos: int, end: int) -> int:
         """The number of `\\n` bytes in `chunk[pos:end]`."""
         if end - pos < BLOCK_BYTES:
             # A short range (all of a small file) is counted without numpy, so a session that
-            # reads no large file never imports it.
+            # reads no large file never imports it. A map has no `count`: its slice does.
+            if isinstance(chunk, mmap.mmap):
+                return chunk[pos:end].count(b"\n")
             return chunk.count(b"\n", pos, end)
         # `find` is memchr: a stretch without any newline is skipped fastest.
         if chunk.find(b"\n", pos, end) < 0:
             return 0
+        if self._scratch is None:
+            self._scratch = _Scratch()
+        return self._scratch.count(chunk, pos, end)
+
+
+class _Scratch:
+    """numpy's arrays for counting, made once per counter: the flags and their column sums."""
+
+    def __init__(self) -> None:
         import numpy as np
 
-        if self._flags is None:
-            self._flags = np.empty(BLOCK_BYTES, dtype=np.bool_)
+        self.np = np
+        self.newline = np.uint8(ord("\n"))
+        self.flags: npt.NDArray[np.bool_] = np.empty(SCRATCH_BYTES, np.bool_)
+        self.columns = self.flags.view(np.uint64).reshape(_ROWS, -1)
+        self.sums: npt.NDArray[np.uint64] = np.empty(self.columns.shape[1], np.uint64)
+        self.sum_bytes = self.sums.view(np.uint8)
+
+    def count(self, chunk: Buffer, pos: int, end: int) -> int:
+        """The number of newlines in `chunk[pos:end]`, a block of `SCRATCH_BYTES` at a time."""
+        np = self.np
         data = np.frombuffer(chunk, np.uint8, end - pos, pos)
         count = 0
-        for start in range(0, len(data), BLOCK_BYTES):
-            block = data[start : start + BLOCK_BYTES]
-            flags = self._flags[: len(block)]
-            np.equal(block, _NEWLINE, out=flags)
-            count += int(np.count_nonzero(flags))
+        for start in range(0, len(data), SCRATCH_BYTES):
+            block = data[start : start + SCRATCH_BYTES]
+            if len(block) == SCRATCH_BYTES:
+                np.equal(block, self.newline, out=self.flags)
+                np.add.reduce(self.columns, axis=0, out=self.sums)
+                count += int(self.sum_bytes.sum())
+            else:
+                flags = self.flags[: len(block)]
+                np.equal(block, self.newline, out=flags)
+                count += int(np.count_nonzero(flags))
         return count
 
 
@@ -65,13 +107,13 @@ def count_segments(fd: int, size: int, segment: int) -> list[int]:
 
     def count_share(first: int) -> list[tuple[int, int]]:
         count = NewlineCounter()
-        buffer = bytearray(segment)
-        view = memoryview(buffer)
+        buffer = read_buffer(segment)
         counts = []
-        for index in range(first, len(starts), workers):
-            start = starts[index]
-            got = os.preadv(fd, [view[: min(segment, size - start)]], start)
-            counts.append((index, count(buffer, 0, got)))
+        with memoryview(buffer) as view:
+            for index in range(first, len(starts), workers):
+                start = starts[index]
+                got = os.preadv(fd, [view[: min(segment, size - start)]], start)
+                counts.append((index, count(buffer, 0, got)))
         return counts
 
     totals = [0] * len(starts)

@@ -9,7 +9,8 @@ cut are evicted, so memory stays bounded by the limit. The total comes from each
 
 The stream is parsed lazily, since a search may print thousands of matches of which few are
 shown: a match line is kept as raw JSON and decoded only if it makes the cut (a long one is
-decoded at once, so what is held stays small), and an `end` line is read by its two fields.
+decoded at once, so what is held stays small), an `end` line is read by its two fields, and
+a `begin` line whose path has nothing escaped is read by slicing.
 
 Context lines (`-A/-B/-C`) are kept beside the matches of their file but do not count
 toward the limit; when a file is cut, the lines after its last kept match stay only as far as
@@ -33,6 +34,8 @@ __all__ = ["MatchCollector"]
 _MATCH = b'{"type":"match"'
 _CONTEXT = b'{"type":"context"'
 _END = b'{"type":"end"'
+_BEGIN_TEXT = b'{"type":"begin","data":{"path":{"text":"'
+_BEGIN_CLOSE = b'"}}}'
 _TEXT_BINARY = b'"binary_offset":null'
 _MATCHED_LINES = re.compile(rb'"matched_lines":(\d+)')
 _RAW_KEPT = 1 << 14
@@ -84,6 +87,10 @@ class MatchCollector:
             return
         if line.startswith(_END) and (matched := _MATCHED_LINES.search(line)) is not None:
             self._finish(binary=_TEXT_BINARY not in line, matched=int(matched.group(1)))
+            return
+        if line.startswith(_BEGIN_TEXT) and line.endswith(_BEGIN_CLOSE) and b"\\" not in line:
+            # A UTF-8 path with nothing escaped: its JSON string is its bytes.
+            self._begin(line[len(_BEGIN_TEXT) : -len(_BEGIN_CLOSE)])
             return
         message = json.loads(line)
         kind, data = message.get("type"), message.get("data")

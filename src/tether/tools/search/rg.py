@@ -77,19 +77,29 @@ class _Lines:
 
     def feed(self, data: bytes) -> None:
         self.read += len(data)
-        start = 0
-        while (end := data.find(self._separator, start)) >= 0:
+        # One `split` in C, then a loop over whole lines: a search prints thousands of them.
+        lines = data.split(self._separator)
+        tail = lines.pop()
+        if lines:
             if self._skipping:
+                # The first piece ends the line too long to keep (already counted).
                 self._skipping = False
-            elif self._partial:
-                self._partial += data[start:end]
-                self._emit(bytes(self._partial))
-                self._partial.clear()
+                first = 1
             else:
-                self._emit(data[start:end])
-            start = end + 1
+                first = 0
+                if self._partial:
+                    self._partial += lines[0]
+                    lines[0] = bytes(self._partial)
+                    self._partial.clear()
+            on_line, longest = self._on_line, self._max
+            for index in range(first, len(lines)):
+                line = lines[index]
+                if len(line) > longest:
+                    self.dropped += 1
+                else:
+                    on_line(line)
         if not self._skipping:
-            self._partial += data[start:]
+            self._partial += tail
             if len(self._partial) > self._max:
                 self._partial.clear()
                 self._skipping = True

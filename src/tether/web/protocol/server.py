@@ -178,12 +178,14 @@ class AgentUpdate:
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
 class PermissionButton:
     """One button of a permission request; `detail` says all it does when the name is short
-    (what "Always allow" covers)."""
+    (what "Always allow" covers); `key` is the letter that presses it while the question has
+    focus, as the terminal asks (none for an option no decision of tether's matches)."""
 
     option_id: str
     name: str
     kind: str
     detail: Opt[str] = None
+    key: Opt[str] = None
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)

@@ -2,16 +2,11 @@
 // to one connection to the server, which speaks ACP to the agent.
 // Protocol (JSON, tagged by `type`): see src/tether/web/protocol/.
 
-import { childUpdates, connectTasks, resetTasks } from "./cards/index.js";
-import { Composer } from "./composer.js";
+import { hashSession, ownedBefore, setHash, setOwned } from "./address.js";
+import { childUpdates, resetTasks } from "./cards/index.js";
 import { Connection } from "./connection.js";
-import { Header } from "./header.js";
-import { PermissionsPanel } from "./permissions.js";
-import { PlanPanel, todoEntries } from "./plan.js";
-import { Rewind } from "./rewind.js";
-import { SignInPanel } from "./signin.js";
-import { Sidebar } from "./sidebar.js";
-import { Transcript } from "./transcript.js";
+import { ParkedQuestions } from "./parked.js";
+import { buildParts, enableParts, showAgent, showUpdate } from "./parts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,71 +18,30 @@ const state = {
   running: new Set(), // sessions with a prompt in flight (one may run while another is shown)
   queued: null, // prompt text waiting for a new session to open
   readOnly: null, // {sessionId, free}: the shown session is live elsewhere, followed from its log
-  parked: new Map(), // sessionId -> permission requests asked while another session was shown
+  parked: new ParkedQuestions((text) => announce(text)), // asked while another session was shown
   unknownTried: null, // an unknown `/word` prompt said so once; sent as text if submitted again
   deleting: null, // the shown session, asked to be deleted: once it leaves the list, so does the page
   quietOpen: null, // the session opened again in a restarted agent (not announced)
 };
 
 const connection = new Connection({ onMessage: receive, onOpen: opened, onClose: closed });
-// Task cards open their agents' transcripts: read-only, so no answer and no retry.
-connectTasks(
-  (message) => connection.send(message),
-  (box) => new Transcript(box, { onAnswer: () => {}, onRetry: null, announcer: null }),
-);
-const header = new Header(
-  { title: $("session-title"), sessionId: $("session-id"), budget: $("budget"), settings: $("settings"), more: $("more") },
-  { onChoose: choose },
-);
-const sidebar = new Sidebar(
-  { sessions: $("sessions"), search: $("session-search"), menu: $("menu"), backdrop: $("backdrop"), firstFocus: $("new-session") },
-  {
-    onOpen: (session) => openSession(session.sessionId, session.cwd),
-    onRename: (session, title) => connection.send({ type: "renameSession", sessionId: session.sessionId, title }),
-    onDelete: (session) => {
-      if (session.sessionId === state.sessionId) state.deleting = session.sessionId;
-      connection.send({ type: "deleteSession", sessionId: session.sessionId });
-    },
-  },
-);
-const plan = new PlanPanel($("plan"));
-const permissions = new PermissionsPanel({
-  request: (sessionId) => connection.send({ type: "listPermissions", sessionId }),
-  sessionId: () => state.sessionId,
-});
-$("more").before(permissions.button);
-const signIn = new SignInPanel({
+const parts = buildParts({
   send: (message) => connection.send(message),
-  busy: () => state.running.size > 0,
-  announce: (text) => announce(text),
-});
-$("agent").after(signIn.button);
-const composer = new Composer(
-  {
-    form: $("composer"), prompt: $("prompt"), send: $("send"), cancel: $("cancel"), working: $("working"),
-    commandMenu: $("command-menu"), readOnly: $("read-only"), readOnlyText: $("read-only-text"), takeOver: $("take-over"),
+  choose,
+  openSession,
+  deleteSession: (session) => {
+    if (session.sessionId === state.sessionId) state.deleting = session.sessionId;
+    connection.send({ type: "deleteSession", sessionId: session.sessionId });
   },
-  { onSubmit: submit, onCancel: cancel, onTakeOver: () => state.readOnly && openSession(state.readOnly.sessionId) },
-);
-const scroller = $("scroller");
-const loading = $("loading");
-const emptyState = $("empty");
-const announcer = $("announcer");
-const transcript = new Transcript($("transcript"), {
-  onPrompt: (node, number) => rewind.prompt(node, number),
-  onNotice: (notice) => rewind.notice(notice),
-  onAnswer: (requestId, optionId) => {
-    connection.send({ type: "answer", requestId, optionId });
-    composer.focus(); // the question is answered: back to where the user types
-  },
-  onRetry: (text) => {
+  submit,
+  cancel,
+  takeOver: () => state.readOnly && openSession(state.readOnly.sessionId),
+  retry: (text) => {
     if (!running() && !state.opening && !state.readOnly && state.ready) sendPrompt(text);
   },
-  announcer,
-});
-const rewind = new Rewind({
-  send: (message) => connection.send(message),
   sendPrompt: (text) => sendPrompt(text),
+  busy: () => state.running.size > 0,
+  announce: (text) => announce(text),
   sessionId: () => state.sessionId,
   canFork: () => Boolean(state.ready && state.ready.canFork),
   cannotRewind: () => {
@@ -97,6 +51,11 @@ const rewind = new Rewind({
     return null;
   },
 });
+const { header, sidebar, plan, permissions, signIn, composer, transcript, rewind } = parts;
+const scroller = $("scroller");
+const loading = $("loading");
+const emptyState = $("empty");
+const announcer = $("announcer");
 
 // Keep the view pinned to the bottom while new content arrives, unless the user scrolled up.
 let stick = true;
@@ -166,15 +125,9 @@ function handle(message) {
       // and the session shown is opened again in it.
       const restarted = Boolean(state.ready);
       state.ready = message;
-      signIn.setAgent(message);
       connection.settled();
       setConn("ready", "Connected");
-      $("conn").title = `connected to ${message.agentName}`;
-      $("agent").textContent = message.agentVersion ? `${message.agentName} ${message.agentVersion}` : message.agentName;
-      $("agent").title = message.cwd;
-      composer.setAgent(message.agentName);
-      sidebar.setCapabilities(message);
-      rewind.agentReady();
+      showAgent(parts, message);
       update();
       if (message.canList) connection.send({ type: "listSessions" });
       if (restarted && state.sessionId && !state.readOnly) {
@@ -206,17 +159,8 @@ function handle(message) {
       update();
       return;
     case "opened":
-      loading.hidden = true;
-      replayed(message.sessionId);
-      state.opening = null;
-      state.sessionId = message.sessionId;
-      state.readOnly = null;
-      setHash(message.sessionId);
-      setOwned(message.sessionId);
-      header.showMenus(message.menus);
-      composer.setHistory(transcript.userTexts);
-      sidebar.setCurrent(message.sessionId);
-      const waiting = state.parked.get(message.sessionId) || [];
+      shown(message.sessionId, null, message.menus);
+      const waiting = state.parked.waiting(message.sessionId);
       for (const request of waiting) transcript.permission(request);
       update();
       if (state.ready && state.ready.canList) connection.send({ type: "listSessions" });
@@ -233,20 +177,11 @@ function handle(message) {
       return;
     case "readOnly":
       if (!current(message)) return;
-      loading.hidden = true;
-      replayed(message.sessionId);
-      state.opening = null;
-      state.sessionId = message.sessionId;
-      state.readOnly = { sessionId: message.sessionId, free: message.free };
-      setHash(message.sessionId);
-      setOwned(null);
-      header.showMenus([]);
-      composer.setHistory(transcript.userTexts);
-      sidebar.setCurrent(message.sessionId);
+      shown(message.sessionId, { sessionId: message.sessionId, free: message.free }, []);
       update();
       return;
     case "update":
-      if (current(message)) onUpdate(message.update);
+      if (current(message)) showUpdate(parts, message.update);
       return;
     case "markdown":
       if (current(message)) transcript.markdown(message.html);
@@ -256,10 +191,10 @@ function handle(message) {
       return;
     case "permission":
       if (message.sessionId === state.sessionId) transcript.permission(message);
-      else park(message);
+      else state.parked.park(message);
       return;
     case "permissionClosed":
-      unpark(message.requestId);
+      state.parked.unpark(message.requestId);
       transcript.permissionClosed(message.requestId, message.optionId);
       return;
     case "permissionsReport":
@@ -294,24 +229,22 @@ function handle(message) {
   }
 }
 
-// A permission asked by a prompt running in a session not shown: kept, and shown with it.
-function park(request, asked = true) {
-  const list = state.parked.get(request.sessionId) || [];
-  if (!list.some((r) => r.requestId === request.requestId)) list.push(request);
-  state.parked.set(request.sessionId, list);
-  if (asked) announce(`A prompt in another session asks for permission: ${request.toolCall.title || "a tool call"}`);
-}
-
-function unpark(requestId) {
-  for (const [sessionId, list] of state.parked) {
-    const left = list.filter((r) => r.requestId !== requestId);
-    if (left.length) state.parked.set(sessionId, left);
-    else state.parked.delete(sessionId);
-  }
-}
-
 function announce(text) {
   announcer.textContent = text;
+}
+
+/** The session opening is shown now: here (`readOnly` null) or followed from its log. */
+function shown(sessionId, readOnly, menus) {
+  loading.hidden = true;
+  replayed(sessionId);
+  state.opening = null;
+  state.sessionId = sessionId;
+  state.readOnly = readOnly;
+  setHash(sessionId);
+  setOwned(readOnly ? null : sessionId);
+  header.showMenus(menus);
+  composer.setHistory(transcript.userTexts);
+  sidebar.setCurrent(sessionId);
 }
 
 /** A stored session's history is shown: said once, by its title, not message by message. */
@@ -326,73 +259,13 @@ function replayed(sessionId) {
   announce(`Opened ${known && known.title ? `“${known.title}”` : "the session"}.`);
 }
 
-function onUpdate(update) {
-  switch (update.sessionUpdate) {
-    case "plan":
-      plan.show(update.entries);
-      return;
-    case "available_commands_update":
-      composer.commands.set(update.availableCommands);
-      return;
-    case "usage_update":
-      header.budget.show(update);
-      return;
-    case "session_info_update":
-      if (update.title) header.agentTitle(update.title);
-      transcript.apply(update);
-      return;
-    case "tool_call":
-    case "tool_call_update": {
-      // A todo tool's checklist is the plan, whether or not the agent also sends `plan`.
-      const todos = todoEntries(update.rawInput);
-      if (todos) plan.show(todos);
-      transcript.apply(update);
-      return;
-    }
-    default:
-      transcript.apply(update);
-  }
-}
-
 // --- sessions -----------------------------------------------------------------------------
-
-// The session this tab had open (not read-only), kept across reloads of this tab only.
-const OWNED = "tether-owned-session";
-function ownedBefore() {
-  try {
-    return sessionStorage.getItem(OWNED);
-  } catch {
-    return null;
-  }
-}
-function setOwned(sessionId) {
-  try {
-    if (sessionId) sessionStorage.setItem(OWNED, sessionId);
-    else sessionStorage.removeItem(OWNED);
-  } catch {
-    // storage refused (a private window's quota): a reload then asks to take over
-  }
-}
-
-function hashSession() {
-  return location.hash.startsWith("#session=") ? decodeURIComponent(location.hash.slice("#session=".length)) : null;
-}
-
-function setHash(sessionId) {
-  history.replaceState(null, "", `${location.pathname}${location.search}#session=${encodeURIComponent(sessionId)}`);
-}
 
 /** A session is about to be shown: an empty transcript, and a loading line for a stored one. */
 function showOpening(sessionId, replay) {
   // A question still open in the session shown waits for it (a replay does not ask it again).
-  for (const request of transcript.openRequests()) park(request, false);
-  resetTasks();
-  transcript.reset();
-  rewind.reset();
-  plan.clear();
-  composer.commands.set([]);
-  header.budget.clear();
-  header.showMenus([]);
+  for (const request of transcript.openRequests()) state.parked.park(request, false);
+  clearView();
   emptyState.remove();
   loading.hidden = !replay;
   transcript.replaying = replay;
@@ -401,8 +274,8 @@ function showOpening(sessionId, replay) {
   sidebar.setCurrent(sessionId);
 }
 
-/** No session shown (the one shown was deleted): the page as it first opens. */
-function showNothing() {
+/** What a session shows, emptied: its transcript, tasks, plan, commands, budget and menus. */
+function clearView() {
   resetTasks();
   transcript.reset();
   rewind.reset();
@@ -410,12 +283,17 @@ function showNothing() {
   composer.commands.set([]);
   header.budget.clear();
   header.showMenus([]);
+}
+
+/** No session shown (the one shown was deleted): the page as it first opens. */
+function showNothing() {
+  clearView();
   header.session(null, "No session open");
   $("transcript").append(emptyState);
   state.sessionId = null;
   state.readOnly = null;
   setOwned(null);
-  history.replaceState(null, "", `${location.pathname}${location.search}`);
+  setHash(null);
   sidebar.setCurrent(null);
   update();
   announce("The session was deleted.");
@@ -450,16 +328,8 @@ $("refresh").addEventListener("click", () => connection.send({ type: "listSessio
 // --- composer -----------------------------------------------------------------------------
 
 function update() {
-  const live = Boolean(state.ready);
-  const opening = Boolean(state.opening || state.creating);
-  $("new-session").disabled = !live || opening;
-  $("refresh").disabled = !live || !state.ready?.canList;
-  signIn.button.disabled = !live;
-  composer.update({ live, opening, running: running(), readOnly: state.readOnly });
-  header.setMenusDisabled(!state.sessionId || running() || Boolean(state.readOnly) || !live);
-  // Only an agent that says it has the report gets the button ("Method not found" otherwise).
-  permissions.button.hidden = !state.ready?.canReportPermissions;
-  permissions.enable(live && Boolean(state.sessionId) && !state.readOnly);
+  const { ready, sessionId, readOnly } = state;
+  enableParts(parts, { ready, sessionId, readOnly, opening: Boolean(state.opening || state.creating), running: running() });
 }
 
 /** The composer's text: the page's own commands, an unknown one said so, else a prompt. */

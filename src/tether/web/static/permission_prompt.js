@@ -30,16 +30,11 @@ export function decisionOf(option) {
   return option.optionId === "allow_project" ? "allow_project" : option.kind;
 }
 
+// The letters come with the options from the server (`tether.policy.asker.DECISION_KEYS`),
+// so the page, the terminal and `tether run` type the same answers.
 function keyHints(options) {
   const keys = {};
-  for (const option of options) {
-    let key = null;
-    if (option.optionId === "allow_project") key = "p";
-    else if (option.kind === "allow_once") key = "y";
-    else if (option.kind === "allow_always") key = "a";
-    else if (option.kind.startsWith("reject")) key = "n";
-    if (key && !keys[key]) keys[key] = option;
-  }
+  for (const option of options) if (option.key && !keys[option.key]) keys[option.key] = option;
   // In the order of the buttons they press (insertion order), so the hint reads as the row.
   return keys;
 }
