@@ -103,10 +103,13 @@ class SSEClient:
     """One endpoint's connection pool, with the headers every request carries."""
 
     def __init__(self, base_url: str, headers: Mapping[str, str]) -> None:
+        # Redirects are followed, as the SDKs follow them (httpx drops the key's header when
+        # one leads to another host).
         self._http = httpx.AsyncClient(
             base_url=base_url,
             headers={"User-Agent": USER_AGENT, **headers},
             timeout=TIMEOUT,
+            follow_redirects=True,
         )
 
     async def stream(
