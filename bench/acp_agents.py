@@ -9,13 +9,16 @@ The agents:
 - `tether acp`, with its own `TETHER_HOME` and no key that could reach a provider;
 - claude-code-acp (`@zed-industries/claude-code-acp`), the floor, when installed. It runs
   Claude Code, which refuses to start without a key and, as root, without `IS_SANDBOX=1`; it
-  gets a placeholder key, an endpoint on 127.0.0.1's discard port and a home of its own, and
-  its traffic beyond the model is switched off: nothing leaves the machine.
+  gets a placeholder key, an endpoint on 127.0.0.1's discard port and a home of its own.
+  Claude Code still looks up api.anthropic.com at start, so both agents run in a network
+  namespace of their own (`unshare -n`, which has no way out): nothing leaves the machine.
+  Where that namespace cannot be made, claude-code-acp is not run (`offline` is `None`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -53,6 +56,17 @@ class AcpAgent:
     env: dict[str, str]
 
 
+@functools.cache
+def offline() -> list[str] | None:
+    """The command prefix that runs a program without a network (`None`: not allowed here)."""
+    prefix = ["unshare", "-n"]
+    try:
+        done = subprocess.run([*prefix, "true"], capture_output=True, timeout=30, check=False)
+    except OSError:
+        return None
+    return prefix if done.returncode == 0 else None
+
+
 def tether_agent(home: Path) -> AcpAgent:
     """`tether acp` by this Python, with its sessions under `home`."""
     env = {
@@ -61,11 +75,16 @@ def tether_agent(home: Path) -> AcpAgent:
         if not k.endswith("_API_KEY") and k != "PYTHONDONTWRITEBYTECODE"
     }
     env.update(TETHER_HOME=str(home), DEEPSEEK_API_KEY="bench-no-request")
-    return AcpAgent("tether acp", [sys.executable, "-m", "tether", "acp"], env)
+    command = [sys.executable, "-m", "tether", "acp"]
+    return AcpAgent("tether acp", [*(offline() or []), *command], env)
 
 
-def claude_code_agent(command: str, home: Path) -> AcpAgent:
-    """claude-code-acp at `command`, kept on this machine (see the module's text)."""
+def claude_code_agent(command: str, home: Path) -> AcpAgent | None:
+    """claude-code-acp at `command`, kept on this machine (see the module's text); `None`
+    when no network namespace can be made to keep it there."""
+    prefix = offline()
+    if prefix is None:
+        return None
     home.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(
@@ -78,7 +97,7 @@ def claude_code_agent(command: str, home: Path) -> AcpAgent:
         DISABLE_AUTOUPDATER="1",
         DISABLE_ERROR_REPORTING="1",
     )
-    return AcpAgent("claude-code-acp", [command], env)
+    return AcpAgent("claude-code-acp", [*prefix, command], env)
 
 
 def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:

@@ -9,7 +9,11 @@ alike, and prints the medians and their ratio (and the best times' ratio, the le
 on a shared machine), with the CPU time (user + system) of each beside its wall time: the
 tool's is this process's plus ripgrep's. Goal: ratio <= 1.2.
 
-Usage: python bench/search_bench.py [--runs N] [--files N]
+Then the same search as a fresh process would make it (a new interpreter importing the tool),
+against a fresh `rg`, alternating, with CPU beside wall; it has no goal of its own here: what
+it adds to the above is the interpreter's start and tether's imports.
+
+Usage: python bench/search_bench.py [--runs N] [--files N] [--fresh-runs N]
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import random
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -89,11 +94,49 @@ def time_rg(root: Path) -> tuple[float, float]:
     return time.perf_counter() - start, _children_cpu() - children
 
 
+_FRESH = """
+import asyncio, sys
+from tether.tools import ToolContext, Workspace, invoke
+from tether.tools.search import GrepArgs, GrepTool
+
+ctx = ToolContext(workspace=Workspace.at(sys.argv[2]))
+result = asyncio.run(invoke(GrepTool(), GrepArgs(pattern=sys.argv[1]), ctx))
+sys.exit(1 if result.is_error else 0)
+"""
+
+
+def time_fresh(root: Path) -> tuple[float, float]:
+    """One grep in a fresh interpreter: wall and CPU time (the interpreter's and ripgrep's)."""
+    children, start = _children_cpu(), time.perf_counter()
+    subprocess.run([sys.executable, "-c", _FRESH, PATTERN, str(root)], check=True)
+    return time.perf_counter() - start, _children_cpu() - children
+
+
+def fresh_rows(root: Path, runs: int) -> None:
+    """A fresh process's grep against a fresh `rg`, alternating; print the medians."""
+    fresh: list[tuple[float, float]] = []
+    plains: list[tuple[float, float]] = []
+    for round_ in range(runs):
+        if round_ % 2:
+            plains.append(time_rg(root))
+        fresh.append(time_fresh(root))
+        if not round_ % 2:
+            plains.append(time_rg(root))
+    wall, rg_wall = (statistics.median(w for w, _ in rows) for rows in (fresh, plains))
+    cpu, rg_cpu = (statistics.median(c for _, c in rows) for rows in (fresh, plains))
+    print(
+        f"grep in a fresh process {wall:.3f} s, rg {rg_wall:.3f} s, ratio {wall / rg_wall:.2f} "
+        f"(median of {runs}); CPU {cpu:.3f} s vs {rg_cpu:.3f} s, ratio {cpu / rg_cpu:.2f} "
+        f"(load average {os.getloadavg()[0]:.1f})"
+    )
+
+
 def main() -> None:
     """Build the tree, warm the cache, alternate the two searches, print the medians."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--fresh-runs", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="search-bench-") as tmp:
         root = Path(tmp)
@@ -133,6 +176,7 @@ def main() -> None:
             f"{min(loads):.1f}-{max(loads):.1f})"
         )
         print(f"the tool's footer: {footer}")
+        fresh_rows(root, args.fresh_runs)
 
 
 if __name__ == "__main__":

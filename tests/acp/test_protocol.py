@@ -1,8 +1,8 @@
 """`tether acp`: bad input, errors, cancel, busy sessions, permissions, listing.
 
 In process over in-memory streams (the `agents` fixture), but for what only a process has:
-bad bytes on a real pipe, files and /dev/null as stdio, the exit while a command runs, and a
-session locked by another process."""
+bad bytes on a real pipe, files and /dev/null as stdio, the exit while a command runs, and
+another process refused a session the agent holds."""
 
 from __future__ import annotations
 
@@ -332,9 +332,11 @@ async def test_prompt_blocks_are_stored_and_replayed_on_load(
     ]
 
 
-async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path: Path) -> None:
+async def test_sessions_are_listed_from_the_store_and_locked_while_open(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     model = script_spec(tmp_path)
-    agent = await started_agent(AgentProcess, tmp_path, model)
+    agent = await started_agent(agents, tmp_path, model)
     try:
         first = await opened_session(agent, tmp_path / "one")
         await agent.request("session/prompt", prompt_params(first, "first title"))
@@ -351,7 +353,8 @@ async def test_sessions_are_listed_from_the_store_and_locked_while_open(tmp_path
         reply, _ = await agent.request("session/list", {"cursor": "nonsense"})
         assert error_of(reply)["code"] == -32602
 
-        # Another process cannot take a session this one holds.
+        # Another process cannot take a session this one holds (a real process: the lock is
+        # the operating system's, between processes).
         other = await started_agent(AgentProcess, tmp_path, model)
         try:
             reply, _ = await other.request(

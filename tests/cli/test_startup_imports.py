@@ -190,13 +190,23 @@ async def test_run_requests_over_httpx_without_a_providers_sdk(
     assert "yaml" not in loaded  # no command, agent, skill or rule file to read
 
 
+WIRES_AT_CONNECT = {
+    "chat-completions": ("openai:gpt-test", "/v1", "openai_text.sse"),
+    "messages": ("anthropic:claude-test", "", "anthropic_text.sse"),
+}
+"""Each request path tether speaks itself: its `--model`, base URL path and a reply."""
+
+
+@pytest.mark.parametrize("wire", list(WIRES_AT_CONNECT))
 async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
-    tmp_path: Path, env: dict[str, str], workspace: Path
+    tmp_path: Path, env: dict[str, str], workspace: Path, wire: str
 ) -> None:
+    spec, path, transcript = WIRES_AT_CONNECT[wire]
     out = tmp_path / "at-connect.json"
     async with SSEServer() as server:
-        server.queue(sse_reply("openai_text.sse"))
-        argv = ["run", "--model", "openai:gpt-test", "--base-url", f"{server.url}/v1", "hi"]
+        server.queue(sse_reply(transcript))
+        url = f"{server.url}{path}"
+        argv = ["run", "--model", spec, "--base-url", url, "--api-key", "sk-test", "hi"]
         done = await asyncio.to_thread(
             subprocess.run,
             [sys.executable, "-c", _AT_CONNECT, str(out), *argv],

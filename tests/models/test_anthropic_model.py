@@ -18,7 +18,7 @@ from tether.models import (
     Usage,
     UserMessage,
 )
-from tether.models.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from tether.models.anthropic_model import ANTHROPIC_VERSION, DEFAULT_MODEL, AnthropicModel
 from tether.providers import ANTHROPIC
 
 EPHEMERAL = {"type": "ephemeral"}
@@ -92,9 +92,13 @@ async def test_full_turn_with_text_and_two_parallel_tool_calls(
     )
     [sent] = server.requests
     assert (sent.method, sent.path) == ("POST", "/v1/messages")
-    # This SDK release sends the key as a bearer token.
+    # As the SDK of this release sends them: the key as a bearer token, and its version.
     assert sent.headers["authorization"] == "Bearer sk-ant-test"
-    assert "anthropic-version" in sent.headers
+    assert sent.headers["anthropic-version"] == ANTHROPIC_VERSION
+    # Sent over httpx, not through the SDK: its request path is what loaded.
+    assert sent.headers["user-agent"].startswith("tether/")
+    assert sent.headers["accept"] == "text/event-stream"
+    assert model.sdk_loaded()
     image = {
         "type": "image",
         "source": {"type": "base64", "media_type": "image/png", "data": PIXEL},

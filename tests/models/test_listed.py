@@ -78,3 +78,22 @@ async def test_a_long_list_is_cut_and_a_slow_one_is_not_waited_for(
         "offering the known models only"
     ]
     assert len(server.requests) == 2
+
+
+async def test_anthropics_list_is_read_page_after_page(server: SSEServer) -> None:
+    def page(ids: list[str], more: bool) -> Reply:
+        data = [{"id": i, "type": "model", "display_name": i} for i in ids]
+        body = {"data": data, "has_more": more, "first_id": ids[0], "last_id": ids[-1]}
+        return json_reply(200, body)
+
+    server.queue(page(["claude-a", "claude-b"], True), page(["claude-c"], False))
+    model = AnthropicModel(ANTHROPIC.resolve(server.url, "sk-ant", environ={}), retry=FAST)
+    try:
+        assert await model.listed() == ("claude-a", "claude-b", "claude-c")
+    finally:
+        await model.aclose()
+    assert [r.path for r in server.requests] == [
+        "/v1/models?limit=1000",
+        "/v1/models?limit=1000&after_id=claude-b",
+    ]
+    assert all(r.headers["authorization"] == "Bearer sk-ant" for r in server.requests)

@@ -240,3 +240,16 @@ async def test_an_error_status_without_a_body_is_worded_and_retried(
         f"OpenAI-compatible API: {server.url}/v1 failed (HTTP 503: Error code: 503) "
         "(gave up after 4 attempts)"
     )
+
+
+async def test_a_redirect_is_followed_as_the_sdk_followed_it(
+    server: SSEServer, model: OpenAICompatModel
+) -> None:
+    moved = Reply(status=307, headers={"location": "/v2/chat/completions"}, streamed=False)
+    server.queue(moved, sse_reply("openai_text.sse"))
+    events = await collect(model, hello())
+    assert isinstance(events[-1], Completed)
+    first, second = server.requests
+    assert (first.path, second.path) == ("/v1/chat/completions", "/v2/chat/completions")
+    assert second.method == "POST" and second.json() == first.json()
+    assert second.headers["authorization"] == "Bearer sk-test"  # the same host keeps the key

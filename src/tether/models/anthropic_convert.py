@@ -8,18 +8,16 @@ them joins that message after the results, as the API requires.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:
     from anthropic.types import (
         ContentBlockParam,
         ImageBlockParam,
-        MessageDeltaUsage,
         MessageParam,
-        RawMessageStreamEvent,
         RedactedThinkingBlockParam,
         TextBlockParam,
         ThinkingBlockParam,
@@ -148,6 +146,20 @@ def to_anthropic_tools(tools: Sequence[ToolSpec]) -> list[ToolParam]:
     ]
 
 
+def _object(value: object) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one (a field sent as `null` is absent)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _count(value: object) -> int | None:
+    """A token count, when the server gave a number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def _given(value: int | None, before: int | None) -> int | None:
     """A count from the latest event, else the one known before."""
     return value if value is not None else before
@@ -175,58 +187,66 @@ class EventAssembler(Assembly):
         }
     )
 
-    def feed(self, event: RawMessageStreamEvent) -> list[Delta]:
-        """Take one event; returns the text and reasoning it added (possibly none)."""
-        if event.type == "content_block_start":
-            block = event.content_block
-            if block.type == "text":
-                return self.add(block.text)
-            if block.type == "thinking":
-                self.thought(event.index).signature = block.signature or None
-                return self.think(block.thinking, event.index)
-            if block.type == "redacted_thinking":
-                self.thought(event.index).redacted = block.data
-            elif block.type == "tool_use":
+    def feed(self, event: Mapping[str, Any]) -> list[Delta]:
+        """Take one event (its JSON); returns the text and reasoning it added (possibly none)."""
+        kind = event.get("type")
+        index = event.get("index")
+        slot = index if isinstance(index, int) else 0
+        if kind == "content_block_start":
+            block = _object(event.get("content_block"))
+            block_type = block.get("type")
+            if block_type == "text":
+                return self.add(_text(block.get("text")))
+            if block_type == "thinking":
+                self.thought(slot).signature = _text(block.get("signature")) or None
+                return self.think(_text(block.get("thinking")), slot)
+            if block_type == "redacted_thinking":
+                self.thought(slot).redacted = _text(block.get("data"))
+            elif block_type == "tool_use":
                 # The input may come whole here; `input_json_delta` pieces replace it.
-                whole = json.dumps(block.input) if block.input else "{}"
-                self.calls[event.index] = PartialCall(block.id, block.name, whole=whole)
-        elif event.type == "content_block_delta":
-            delta = event.delta
-            if delta.type == "text_delta":
-                return self.add(delta.text)
-            if delta.type == "thinking_delta":
-                return self.think(delta.thinking, event.index)
-            if delta.type == "signature_delta":
+                given = block.get("input")
+                whole = json.dumps(given) if given else "{}"
+                call_id, name = _text(block.get("id")), _text(block.get("name"))
+                self.calls[slot] = PartialCall(call_id, name, whole=whole)
+        elif kind == "content_block_delta":
+            delta = _object(event.get("delta"))
+            delta_type = delta.get("type")
+            if delta_type == "text_delta":
+                return self.add(_text(delta.get("text")))
+            if delta_type == "thinking_delta":
+                return self.think(_text(delta.get("thinking")), slot)
+            if delta_type == "signature_delta":
                 # Sent whole, once, at the block's end; kept verbatim.
-                self.thought(event.index).signature = delta.signature
-            elif delta.type == "input_json_delta" and event.index in self.calls:
-                self.calls[event.index].pieces.append(delta.partial_json)
-        elif event.type == "message_start":
-            start = event.message.usage
+                self.thought(slot).signature = _text(delta.get("signature"))
+            elif delta_type == "input_json_delta" and slot in self.calls:
+                self.calls[slot].pieces.append(_text(delta.get("partial_json")))
+        elif kind == "message_start":
+            start = _object(_object(event.get("message")).get("usage"))
             self._counted(
                 (
-                    start.input_tokens,
-                    start.output_tokens,
-                    start.cache_read_input_tokens,
-                    start.cache_creation_input_tokens,
+                    _count(start.get("input_tokens")) or 0,
+                    _count(start.get("output_tokens")) or 0,
+                    _count(start.get("cache_read_input_tokens")),
+                    _count(start.get("cache_creation_input_tokens")),
                 )
             )
-        elif event.type == "message_delta":
-            self.stop = event.delta.stop_reason or self.stop
-            self._update_usage(event.usage)
-        elif event.type == "message_stop":
+        elif kind == "message_delta":
+            stop = _object(event.get("delta")).get("stop_reason")
+            self.stop = stop if isinstance(stop, str) and stop else self.stop
+            self._update_usage(_object(event.get("usage")))
+        elif kind == "message_stop":
             self.complete = True
         return []
 
-    def _update_usage(self, delta: MessageDeltaUsage) -> None:
+    def _update_usage(self, delta: Mapping[str, Any]) -> None:
         """Counts in `message_delta` are cumulative: each one given replaces the start's."""
         before = self._raw or (0, 0, None, None)
         self._counted(
             (
-                _given(delta.input_tokens, before[0]) or 0,
-                delta.output_tokens,
-                _given(delta.cache_read_input_tokens, before[2]),
-                _given(delta.cache_creation_input_tokens, before[3]),
+                _given(_count(delta.get("input_tokens")), before[0]) or 0,
+                _count(delta.get("output_tokens")) or 0,
+                _given(_count(delta.get("cache_read_input_tokens")), before[2]),
+                _given(_count(delta.get("cache_creation_input_tokens")), before[3]),
             )
         )
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from tether.errors import ModelError
-from tether.models.anthropic_model import AnthropicModel
+from tether.models.anthropic_sdk import AnthropicSdkModel
 from tether.models.anthropic_thinking import claude_generation
 from tether.models.catalog import model_id
 from tether.models.openai_sdk import OpenAISdkModel
@@ -200,7 +200,7 @@ class AzureModel(OpenAISdkModel):
         return ()
 
 
-class BedrockModel(AnthropicModel):
+class BedrockModel(AnthropicSdkModel):
     """Claude on Amazon Bedrock's InvokeModel, which serves Opus 4.6 and earlier (model ids as
     Bedrock names them)."""
 
@@ -208,7 +208,7 @@ class BedrockModel(AnthropicModel):
     label = "Amazon Bedrock"
     default_model = BEDROCK_DEFAULT
 
-    transient_stream_errors = AnthropicModel.transient_stream_errors | {
+    transient_stream_errors = AnthropicSdkModel.transient_stream_errors | {
         "throttlingException",
         "serviceUnavailableException",
         "internalServerException",
@@ -310,7 +310,7 @@ def _require_aws_credentials(region: str | None) -> None:
         )
 
 
-class VertexModel(AnthropicModel):
+class VertexModel(AnthropicSdkModel):
     """Claude on Google Cloud's Vertex AI (model ids as Vertex names them)."""
 
     kind = "vertex"

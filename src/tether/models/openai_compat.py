@@ -111,7 +111,7 @@ class OpenAICompatModel(StreamingModel["SSEClient", Mapping[str, Any]]):
 
         if isinstance(exc, StatusError):
             fallback = f"Error code: {exc.status}"
-            return self._http(exc.status, exc.body, fallback, exc.headers, exc.code)
+            return self._http(exc.status, exc.body, fallback, exc.headers, exc.field("code"))
         if isinstance(exc, StreamError):
             return self._endpoint.broken(
                 f"the stream from {self.base_url} reported an error: {exc.message}"

@@ -39,12 +39,11 @@ class StatusError(Exception):
         self.headers = headers
         super().__init__(f"HTTP {status}: {body if body else 'no body'}")
 
-    @property
-    def code(self) -> str | None:
-        """The error's `code` (OpenAI's `{"error": {"code": ...}}`), when the body has one."""
+    def field(self, name: str) -> str | None:
+        """A text field of the body's error (`{"error": {"code": ..., "type": ...}}`), if any."""
         error = self.body.get("error") if isinstance(self.body, dict) else None
-        code = error.get("code") if isinstance(error, dict) else None
-        return code if isinstance(code, str) else None
+        value = error.get(name) if isinstance(error, dict) else None
+        return value if isinstance(value, str) else None
 
 
 class StreamError(Exception):
@@ -104,19 +103,25 @@ class SSEClient:
     """One endpoint's connection pool, with the headers every request carries."""
 
     def __init__(self, base_url: str, headers: Mapping[str, str]) -> None:
+        # Redirects are followed, as the SDKs follow them (httpx drops the key's header when
+        # one leads to another host).
         self._http = httpx.AsyncClient(
             base_url=base_url,
             headers={"User-Agent": USER_AGENT, **headers},
             timeout=TIMEOUT,
+            follow_redirects=True,
         )
 
-    async def stream(self, path: str, body: Mapping[str, object]) -> SSEStream:
-        """POST `body` to `path` (under the base URL); the answer streams as `SSEStream`."""
+    async def stream(
+        self, path: str, body: Mapping[str, object], *, headers: Mapping[str, str] | None = None
+    ) -> SSEStream:
+        """POST `body` to `path` (under the base URL), with `headers` besides the client's;
+        the answer streams as `SSEStream`."""
         request = self._http.build_request(
             "POST",
             path,
             json=body,
-            headers={"Accept": "text/event-stream", "Cache-Control": "no-store"},
+            headers={"Accept": "text/event-stream", "Cache-Control": "no-store", **(headers or {})},
         )
         response = await self._http.send(request, stream=True)
         if response.is_error:

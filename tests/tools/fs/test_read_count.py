@@ -67,3 +67,13 @@ def test_segments_are_counted_exactly_on_every_thread(tmp_path: Path, segments: 
     expected = [data[i : i + segment].count(b"\n") for i in range(0, len(data), segment)]
     assert counts == expected
     assert len(counts) == segments
+
+
+def test_a_file_cut_short_while_counted_counts_what_is_left(tmp_path: Path) -> None:
+    # The size was taken before the file lost its tail: short reads, no stale buffer counted.
+    segment = BLOCK_BYTES
+    target = tmp_path / "cut.txt"
+    target.write_bytes(b"\n" * (2 * segment + segment // 2))
+    with target.open("rb") as handle:
+        counts = count_segments(handle.fileno(), 5 * segment, segment)
+    assert counts == [segment, segment, segment // 2, 0, 0]
