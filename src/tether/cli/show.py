@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 from collections.abc import Iterator
 
@@ -14,7 +15,7 @@ from tether.cli.safe_output import consoles, print_json_stream
 from tether.session import SessionStore
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
 from tether.session.log.events import Event
-from tether.session.replay import replayed
+from tether.session.replay import Replayer
 from tether.session.updates import CLIENT_UPDATE, ClientUpdate
 from tether.tools.defaults import default_tools
 
@@ -38,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 2
     store = SessionStore.default()
-    contents = store.read(store.resolve(args.id))
-    # Streamed: each event is let go once replayed, each update once printed.
-    updates = replayed(_handed_over(contents.events), default_tools(), contents.header.cwd)
-    header = contents.header
+    # Streamed: the log is checked whole first (a corrupt line is an error before anything
+    # is printed), then each event is made, replayed and let go, each update once printed.
+    header, events = store.stream(store.resolve(args.id))
+    updates = _replayed(events, Replayer(default_tools(), header.cwd))
     if args.json:
         document = SessionDocument(
             id=header.id,
@@ -73,11 +74,14 @@ def run(args: argparse.Namespace) -> int:
     return 1 if printer.failed else 0
 
 
-def _handed_over(events: list[Event]) -> Iterator[Event]:
-    """`events` in order, each dropped from the list as it is given."""
-    events.reverse()  # popped from the end, each in O(1)
-    while events:
-        yield events.pop()
+def _replayed(events: Iterator[Event], replayer: Replayer) -> Iterator[ClientUpdate]:
+    """`replayed`'s updates, with the collector left running: what printing an update makes
+    and drops (rich's segments, Markdown's tokens) is freed as it goes, not held to the end.
+    The objects the imports made are frozen first, so a collection does not walk them."""
+    gc.freeze()
+    for event in events:
+        yield from replayer.feed((event,))
+    yield from replayer.end()
 
 
 def _update_json(update: ClientUpdate) -> bytes:

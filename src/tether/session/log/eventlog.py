@@ -9,7 +9,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,6 +41,7 @@ __all__ = [
     "read_header",
     "read_log",
     "read_log_bytes",
+    "stream_log",
 ]
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,39 @@ def read_log(path: Path) -> LogContents:
     with gc_paused():
         # The bytes are handed over, not kept here: once split into lines they can go.
         return _parse(path, read_log_bytes(path))
+
+
+def stream_log(path: Path) -> tuple[SessionHeader, Iterator[Event]]:
+    """`read_log`'s header and events, each event made only as it is taken (a long log's are
+    never all held, only its bytes); every line is checked before this returns, so a corrupt
+    one raises here, with `read_log`'s error, before any event is handed out."""
+    data = read_log_bytes(path)
+    end = data.find(b"\n")
+    header = _header(path, data if end < 0 else data[:end])
+    with gc_paused():
+        for _ in _stream(path, data, warn=True):
+            pass
+    return header, _stream(path, data, warn=False)
+
+
+def _stream(path: Path, data: bytes, *, warn: bool) -> Iterator[Event]:
+    """The events of `data` after its header line, as `_parse` makes them, one at a time."""
+    calls: set[str] = set()
+    start = data.find(b"\n") + 1
+    if not start:
+        return  # a header alone, without its newline
+    number, seq = 2, 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        if end < 0:  # a last line without its newline: torn, unless it parses
+            try:
+                yield _event(path, number, data[start:], seq, calls)
+            except CorruptLog as exc:
+                if warn:
+                    log.warning("dropping a torn last line: %s", exc)
+            return
+        yield _event(path, number, data[start:end], seq, calls)
+        start, number, seq = end + 1, number + 1, seq + 1
 
 
 def read_header(path: Path) -> SessionHeader:

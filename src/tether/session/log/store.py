@@ -12,7 +12,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,6 +143,13 @@ class SessionStore:
         from tether.session.log.eventlog import read_log
 
         return read_log(self._existing(session_id))
+
+    def stream(self, session_id: str) -> tuple[SessionHeader, Iterator[Event]]:
+        """A session's header and events, read as `read` reads them but each event made only
+        as it is taken (`tether show`: a long log's events are never all held)."""
+        from tether.session.log.eventlog import stream_log
+
+        return stream_log(self._existing(session_id))
 
     def delete(self, session_id: str) -> None:
         """Remove a session's log; `SessionLocked` when a process has it open."""
