@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,9 @@ class AgentInMemory(AgentWire):
         to_agent: asyncio.StreamReader,
         output: _Into,
         from_agent: asyncio.StreamReader,
+        *,
         log: _Log,
+        on_closed: Callable[[], None],
     ) -> None:
         super().__init__()
         self._served = served
@@ -98,6 +100,7 @@ class AgentInMemory(AgentWire):
         self._output = output
         self._from_agent = from_agent
         self._log = log
+        self._on_closed = on_closed
         self.input_ended = False
         self.closed = False
 
@@ -140,6 +143,7 @@ class AgentInMemory(AgentWire):
             self._output.close()
             self.keep_rest(await self._from_agent.read())
             self.closed = True
+            self._on_closed()
         self._served.result()  # its failure, with its own traceback
         return 0
 
@@ -174,7 +178,9 @@ class InMemoryAgents:
         from_agent = asyncio.StreamReader(limit=LINE_LIMIT)
         output = _Into(from_agent)
         served = asyncio.create_task(serve(agent, to_agent, output), name="tether acp in memory")
-        started = AgentInMemory(served, to_agent, output, from_agent, self._log)
+        started = AgentInMemory(
+            served, to_agent, output, from_agent, log=self._log, on_closed=self._settle
+        )
         self._open.append(started)
         return started
 
@@ -211,7 +217,7 @@ class InMemoryAgents:
         logging.getLogger().addHandler(self._log)
 
     def _settle(self) -> None:
-        """Once every agent is closed, the environment is the test's again."""
+        """Once every agent is closed, the environment (and the log) is the test's again."""
         self._open = [agent for agent in self._open if not agent.closed]
         if self._open or self._patch is None:
             return
