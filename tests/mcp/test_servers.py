@@ -16,8 +16,9 @@ from tests.mcp.support import PNG, SAMPLE, process_gone
 from tether.content import ImageContent, TextContent
 from tether.errors import ToolError
 from tether.mcp import HttpServer, SseServer, StdioServer
+from tether.mcp.presenter import McpArgs
 from tether.mcp.servers import McpServers
-from tether.mcp.tool import McpArgs, McpTool
+from tether.mcp.tool import McpTool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.invocation import invoke

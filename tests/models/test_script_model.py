@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,27 @@ def test_a_bad_script_is_a_clear_model_error(tmp_path: Path, content: str, messa
 def test_a_missing_script_is_a_clear_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"cannot read model script .*missing\.json"):
         ScriptModel.from_file(tmp_path / "missing.json")
+
+
+def test_a_scripts_types_build_their_schemas_only_when_a_script_is_read(tmp_path: Path) -> None:
+    # Every session imports the module (to know a scripted model); only reading a script pays
+    # for the schemas, in a fresh interpreter where nothing built them yet.
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"text": "hi"}]}))
+    code = (
+        "import sys\n"
+        "from tether.models import script\n"
+        "types = (script.ScriptTurn, script.ScriptToolCall, script.ScriptUsage, script._Script)\n"
+        "print(any(kind.__pydantic_complete__ for kind in types))\n"
+        "script.ScriptModel.from_file(__import__('pathlib').Path(sys.argv[1]))\n"
+        "print(script._Script.__pydantic_complete__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]

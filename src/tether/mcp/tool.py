@@ -2,51 +2,35 @@
 
 Results map MCP content to ours (`tether.mcp.answer`): the model sees text and images, the
 card the text and the images and resources as attachments. `isError` is an error result.
-The card is generic: titled by the tool's title (else its name), kind `read` for a
-`readOnlyHint` tool, `fetch` for an `openWorldHint` one, else `other`.
+The card is generic (`tether.mcp.presenter`): titled by the tool's title (else its name) and
+its server, kind `read` for a `readOnlyHint` tool, `fetch` for an `openWorldHint` one, else
+`other`; what it is made of (`McpCard`) is logged with each call, for replays without the server.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any, ClassVar
 
 import mcp_types
-from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from pydantic import JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.errors import McpServerError, ToolError
 from tether.mcp.answer import McpAnswer, mcp_answer
+from tether.mcp.card import McpCard, tool_name
 from tether.mcp.connection import McpConnection
+from tether.mcp.presenter import McpArgs, McpPresenter
 from tether.tools.access import McpAccess
-from tether.tools.base import Tool
-from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.result import ToolResult
-from tether.views import ATTACHMENTS, GenericCallView, GenericResultView, ToolKind
 
-__all__ = ["McpArgs", "McpTool", "mcp_tool", "tool_name"]
-
-log = logging.getLogger(__name__)
+__all__ = ["McpTool", "mcp_tool"]
 
 
-class McpArgs(BaseModel):
-    """Any JSON object: the server validates its own arguments against its schema."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-def tool_name(server: str, tool: str) -> str:
-    """The name the model calls a server's tool by."""
-    return f"mcp__{server}__{tool}"
-
-
-class McpTool(Tool[McpArgs, McpAnswer]):
+class McpTool(McpPresenter[McpAnswer]):
     """Calls one tool of one running MCP server (one subclass per tool, see `mcp_tool`)."""
 
     name: ClassVar[str]
     description: ClassVar[str]
-    args_model: ClassVar[type[BaseModel]] = McpArgs
     connection: ClassVar[McpConnection]
     spec: ClassVar[mcp_types.Tool]
 
@@ -93,36 +77,12 @@ class McpTool(Tool[McpArgs, McpAnswer]):
         """`{text, attachments}` when the answer holds more than text, else nothing."""
         return value.meta()
 
-    def present_result(
-        self, args: McpArgs, result: ToolResult, context: CardContext
-    ) -> GenericResultView | None:
-        """The generic card with the answer's attachments; `None` (the plain generic card)
-        for a text-only answer, an error, or meta that does not read back."""
-        meta = result.meta
-        if result.is_error or not isinstance(meta, dict):
-            return None
-        text = meta.get("text")
-        try:
-            attachments = ATTACHMENTS.validate_python(meta.get("attachments"))
-        except ValidationError:
-            log.warning("%s: stored attachments do not read back; showing the text", self.name)
-            return None
-        if not isinstance(text, str):
-            return None
-        return GenericResultView(content=text or None, attachments=attachments or None)
-
     @property
-    def card_title(self) -> str:
-        """The tool's title (else its name) and its server, as its cards and questions say."""
+    def card(self) -> McpCard:
+        """The tool's title (else its name), its server and its kind from the server's hints."""
         hints = self.spec.annotations
         title = self.spec.title or (hints.title if hints else None) or self.spec.name
-        return f"{title} ({self.connection.name})"
-
-    def present_call(self, args: McpArgs, context: CardContext) -> GenericCallView:
-        """A generic card titled by the tool, with its kind from the server's hints."""
-        return GenericCallView(
-            title=self.card_title, kind=_kind(self.spec.annotations), raw_input=args.model_dump()
-        )
+        return McpCard(server=self.connection.name, title=title, kind=_kind(hints))
 
 
 def mcp_tool(connection: McpConnection, spec: mcp_types.Tool) -> McpTool:
@@ -138,7 +98,7 @@ def mcp_tool(connection: McpConnection, spec: mcp_types.Tool) -> McpTool:
     return tool
 
 
-def _kind(hints: mcp_types.ToolAnnotations | None) -> ToolKind:
+def _kind(hints: mcp_types.ToolAnnotations | None) -> str:
     if hints is not None and hints.read_only_hint:
         return "read"
     if hints is not None and hints.open_world_hint:

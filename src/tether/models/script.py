@@ -50,7 +50,11 @@ _MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 CHUNKS = 3
 """How many deltas a turn's text streams in (fewer when it has fewer words)."""
 
-_STRICT = ConfigDict(alias_generator=to_camel, validate_by_name=True, extra="forbid", frozen=True)
+_STRICT = ConfigDict(
+    alias_generator=to_camel, validate_by_name=True, extra="forbid", frozen=True, defer_build=True
+)
+"""A script's types build their schemas when a script is read: the sessions import this module
+(to know a scripted model when they see one), and most sessions never read a script."""
 
 
 class ScriptToolCall(BaseModel):

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tether.mcp.presenter import logged_tool
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
@@ -46,10 +47,17 @@ class PreparedCall:
 
 
 def prepare(tools: ToolRegistry, event: ToolCallEvent, cwd: str | None) -> PreparedCall:
-    """Find the tool and validate the raw arguments of a `tool/call` event made in `cwd`."""
+    """Find the tool and validate the raw arguments of a `tool/call` event made in `cwd`.
+
+    A call of an MCP tool that `tools` lacks (its server is not connected) is shown by the
+    record logged with it (`LoggedMcpTool`): it cannot run, but its cards are those shown live.
+    """
     context = CardContext(cwd=cwd, binding=event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)
+    if tool is None and event.mcp is not None:
+        # An MCP tool whose server is not connected here: its cards as the log recorded them.
+        tool = logged_tool(name, event.mcp)
     if tool is None:
         available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")

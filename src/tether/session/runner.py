@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tether.mcp.presenter import McpPresenter
 from tether.policy import PolicyGate
 from tether.session.asking import TurnAsking, turn_asking
 from tether.session.calls import PreparedCall, finished, prepare
@@ -117,6 +118,8 @@ class CallRunner:
             # One spelling in the log: `file_path` becomes `path` (the message keeps the raw text).
             arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
             binding=tool.binding(planning=self.gate.planning) if tool is not None else None,
+            # What the cards of an MCP tool show, for replays without its server.
+            mcp=tool.card if isinstance(tool, McpPresenter) else None,
         )
         call = self._pending[record.id] = prepare(
             self.tools, self._log.append(event), str(self.workspace.cwd)

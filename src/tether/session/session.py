@@ -34,6 +34,7 @@ from tether.session.log.events import (
     ToolResultEvent,
     TurnStop,
     UserMessageEvent,
+    configured,
 )
 from tether.session.log.shown import ShownBlock
 from tether.session.log.store import SessionStore
@@ -306,12 +307,7 @@ class Session:
 
     def configured(self, config_id: str) -> str | None:
         """The last value the log holds for a session option (`model`), if it was ever set."""
-        values = [
-            e.value
-            for e in self._log.events
-            if isinstance(e, SessionConfigEvent) and e.config_id == config_id
-        ]
-        return values[-1] if values else None
+        return configured(self._log.events, config_id)
 
     def set_model(self, model: Model, *, record: bool = True) -> None:
         """Use `model` from the next request on; `record` logs it so a load picks it again."""

@@ -22,7 +22,7 @@ from tether.models.windows import DEFAULT_WINDOW, context_window
 from tether.session import AgentText, SessionStore
 from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.log.eventlog import LogTail, lock_log
-from tether.session.log.events import Event, SessionConfigEvent
+from tether.session.log.events import Event, configured
 from tether.session.replay import Replayer
 from tether.tools.defaults import default_tools
 from tether.web.client import PageClient, SendToPage
@@ -48,10 +48,8 @@ class FollowedBudget:
         """The window of the session that logged `events`."""
         if self.window is not None:
             return self.window
-        models = [
-            e.value for e in events if isinstance(e, SessionConfigEvent) and e.config_id == "model"
-        ]
-        return context_window(models[-1]) if models else DEFAULT_WINDOW
+        model = configured(events, "model")
+        return context_window(model) if model is not None else DEFAULT_WINDOW
 
 
 class LogFollower:
@@ -127,7 +125,7 @@ class LogFollower:
             # Mapped as the agent maps them (a finished todo call is also the plan); the calls
             # started before are remembered for their titles.
             self._calls = SessionCalls(Path(header.cwd))
-        elif any(isinstance(e, SessionConfigEvent) and e.config_id == "model" for e in events):
+        elif configured(events, "model") is not None:
             self._replayer.window = self._budget.window_for(events)  # another model now
         updates = self._replayer.feed(events)
         for update in updates:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, JsonValue, TypeAdapter
@@ -9,6 +10,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.hooks.record import HookDecision
+from tether.mcp.card import McpRecord
 from tether.models.messages import FinishReason
 from tether.session.log.parent import ParentLink
 from tether.session.log.shown import ShownBlock
@@ -50,6 +52,7 @@ __all__ = [
     "TurnStop",
     "UsageEvent",
     "UserMessageEvent",
+    "configured",
 ]
 
 LOG_VERSION = 1
@@ -175,6 +178,10 @@ class ToolCallEvent:
     arguments: str
     binding: Opt[str] = None
     """The tool's `binding()` when the call was made (bash: how the command was confined)."""
+    mcp: Opt[McpRecord] = None
+    """For an MCP tool's call, what its cards showed besides the arguments (the server, the
+    tool's title and kind), so a replay without the server shows them too. Absent in logs
+    written before it was recorded: their MCP calls replay with the generic card."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
@@ -270,6 +277,15 @@ class SessionConfigEvent:
     time: str = ""
     config_id: str
     value: str
+
+
+def configured(events: Iterable[Event], config_id: str) -> str | None:
+    """The last value `events` set for a session option (`model`), if they set one."""
+    value = None
+    for event in events:
+        if isinstance(event, SessionConfigEvent) and event.config_id == config_id:
+            value = event.value
+    return value
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
