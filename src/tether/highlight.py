@@ -76,6 +76,25 @@ def highlight_lines(lines: Sequence[str], lang: str | None) -> list[TokenLine]:
     """
     if not lines:
         return []
+    if len(lines) > _KEPT_LINES:
+        return [list(line) for line in _lexed(tuple(lines), lang)]
+    return [list(line) for line in _kept(tuple(lines), lang)]
+
+
+_KEPT_LINES = 40
+"""The longest window kept once highlighted: a card's (a collapsed read shows 18 lines, an
+uncollapsed one 30), so what is kept stays small however long the windows read."""
+
+
+@lru_cache(maxsize=256)
+def _kept(lines: tuple[str, ...], lang: str | None) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """`_lexed`, kept for a window shown again (a file read again, the same head of a file in
+    card after card): lexing is most of what a code card costs."""
+    return _lexed(lines, lang)
+
+
+def _lexed(lines: tuple[str, ...], lang: str | None) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The tokens of each line of `lines`, lexed as one text."""
     text = "\n".join(line.replace("\n", " ") for line in lines)
     # The unprocessed stream skips Pygments' input cleanup, which would turn a stray "\r"
     # into a line break; the trailing newline lets line-anchored rules match the last line.
@@ -88,7 +107,7 @@ def highlight_lines(lines: Sequence[str], lang: str | None) -> list[TokenLine]:
                 out.append([])
             if piece:
                 _append(out[-1], css, piece)
-    return out[: len(lines)]
+    return tuple(tuple(line) for line in out[: len(lines)])
 
 
 def css_class(ttype: _TokenType) -> str:

@@ -9,7 +9,8 @@ same raw line client as over pipes (`InMemoryAgents.start`), or the SDK's own
 
 What a process has and this has not stays over real pipes (`tests.acp.wire.AgentProcess`):
 stdio's file descriptors, an exit status, its own working directory and signals, stderr as a
-file, two agents with different environments at once.
+file, two agents with different environments at once, and a pipe's back-pressure (here a write
+never waits for the reader).
 
 The environment a process would get (`TETHER_HOME`, a key, an endpoint) is set for as long as
 the test's in-process agents run, and put back when the last one closes.

@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any
+
+import pytest
 
 from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec
 from tests.acp.wire import Message
 from tests.mcp.support import SAMPLE
 from tether.acp.calls import SessionCalls
+from tether.cli import main
 from tether.session import SessionStore
 from tether.session.log.eventlog import read_log
 from tether.session.replay import replay
@@ -43,7 +45,10 @@ def _session_updates(notes: list[Message]) -> list[Message]:
 
 
 async def test_mcp_cards_replay_as_they_were_shown_live(
-    tmp_path: Path, agents: InMemoryAgents
+    tmp_path: Path,
+    agents: InMemoryAgents,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
@@ -89,8 +94,26 @@ async def test_mcp_cards_replay_as_they_were_shown_live(
         for acp in mapper.acp(update)
     ]
     assert _cards(shown) == live
+    # And as `tether show` draws them in the terminal.
+    monkeypatch.setenv("TETHER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    capsys.readouterr()
+    assert main(["show", session_id]) == 0
+    drawn = capsys.readouterr().out
+    for title in ("Add numbers (sample)", "write_note (sample)", "picture (sample)"):
+        assert title in drawn
+    headings = [line for line in drawn.splitlines() if line.startswith("╭")]
+    assert headings and not [line for line in headings if "mcp__sample__" in line]
 
     # The web page following the log, as a tab does while another holds the session.
+    assert _cards(await _followed(store, session_id)) == {
+        call_id: (enrich_update(first), enrich_update(last))
+        for call_id, (first, last) in live.items()
+    }
+
+
+async def _followed(store: SessionStore, session_id: str) -> list[Message]:
+    """The session updates a page following the session's log is sent."""
     sent: list[ServerMessage] = []
 
     async def send(message: ServerMessage) -> None:
@@ -105,11 +128,4 @@ async def test_mcp_cards_replay_as_they_were_shown_live(
     finally:
         following.cancel()
         await asyncio.gather(following, return_exceptions=True)
-    followed = [m.update for m in sent if isinstance(m, AgentUpdate)]
-    assert _cards(followed) == {
-        call_id: (_enriched(first), _enriched(last)) for call_id, (first, last) in live.items()
-    }
-
-
-def _enriched(update: Message) -> Any:
-    return enrich_update(update)
+    return [m.update for m in sent if isinstance(m, AgentUpdate)]

@@ -3,22 +3,21 @@ its kind. Logged with every call of the tool (`tool/call`'s `mcp`), so that a re
 the server (`tether show`, the web page following a session, ACP `session/load` when the
 server is not connected) shows the card shown live.
 
-Plain data and nothing of the SDK: reading a log never loads it.
+The log keeps the card as plain JSON, read only when the call is replayed (`McpCard.read`):
+a record that does not read costs its call's card alone, with a warning, and a log copied
+(forked) keeps it as it was. Nothing here loads the SDK.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import Annotated, Any, Final
+from typing import Final
 
-from pydantic import ValidationError, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import JsonValue, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
 from tether.wire import WIRE_CONFIG
 
-__all__ = ["MCP_KINDS", "McpCard", "McpRecord", "tool_name"]
-
-log = logging.getLogger(__name__)
+__all__ = ["MCP_KINDS", "McpCard", "tool_name"]
 
 MCP_KINDS: Final = ("read", "fetch", "other")
 """The kinds an MCP tool's card may have: from its `readOnlyHint` and `openWorldHint`."""
@@ -37,7 +36,23 @@ class McpCard:
     server: str
     title: str
     kind: str
-    """Kept as text, checked when used (`problem`): a log naming another kind still reads."""
+    """Kept as text and checked when read (`problem`)."""
+
+    @classmethod
+    def read(cls, name: str, record: JsonValue) -> McpCard | str:
+        """The card logged with a call of tool `name`, or why it cannot be that call's card."""
+        try:
+            card = _CARD.validate_python(record)
+        except ValidationError as exc:
+            return "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'it'}: {e['msg']}"
+                for e in exc.errors(include_url=False)
+            )
+        return card.problem(name) or card
+
+    def record(self) -> JsonValue:
+        """The card as the log keeps it (`tool/call`'s `mcp`)."""
+        return {"server": self.server, "title": self.title, "kind": self.kind}
 
     @property
     def heading(self) -> str:
@@ -56,19 +71,4 @@ class McpCard:
         return None
 
 
-def _or_none(value: Any, handler: ValidatorFunctionWrapHandler) -> McpCard | None:
-    try:
-        card: McpCard = handler(value)
-    except ValidationError as exc:
-        # The call and the rest of the log are sound: only this call's card is generic.
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'it'}: {e['msg']}" for e in exc.errors()
-        )
-        log.warning("an MCP call's logged card does not read (%s); it is shown generic", problems)
-        return None
-    return card
-
-
-McpRecord = Annotated[McpCard, WrapValidator(_or_none)]
-"""An `McpCard` read from a log: one that does not read is `None`, with a warning, and the
-rest of its line (the call) still reads."""
+_CARD: TypeAdapter[McpCard] = TypeAdapter(McpCard)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from tether.content import ContentBlock
 from tether.errors import ToolError
@@ -102,12 +102,12 @@ class LoggedMcpTool(McpPresenter[None]):
         return []
 
 
-def logged_tool(name: str, card: McpCard) -> LoggedMcpTool | None:
-    """The tool that shows a logged call of `name` by its record; `None`, with a warning,
-    when the record cannot be that call's (the call then gets the generic card)."""
-    problem = card.problem(name)
-    if problem is not None:
-        log.warning("the MCP record of a %s call is ignored: %s", name, problem)
+def logged_tool(call_id: str, name: str, record: JsonValue) -> LoggedMcpTool | None:
+    """The tool that shows call `call_id` of `name` by the card logged with it; `None`, with
+    a warning, when the record is not a card of that call (it then gets the generic card)."""
+    card = McpCard.read(name, record)
+    if isinstance(card, str):
+        log.warning("call %s of %s: its logged MCP card is ignored (%s)", call_id, name, card)
         return None
     cls: type[Any] = type(
         f"LoggedMcpTool[{name}]",

@@ -8,7 +8,7 @@ from rich import box
 from rich.console import RenderableType
 from rich.panel import Panel
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 if TYPE_CHECKING:
     # For the type alone: Pygments loads with the highlighting, not with every `printable`.
@@ -115,10 +115,21 @@ def token_style(css: str) -> Style:
 
 def code_text(tokens: TokenLine) -> Text:
     """One highlighted line of code as rich text."""
-    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    # The text and spans `Text.append` would make piece by piece, made at once: a replayed
+    # session draws tens of thousands of these lines. `printable` leaves no control code for
+    # rich to strip, and a plain style gets no span, as `append` gives it none.
+    pieces: list[str] = []
+    spans: list[Span] = []
+    offset = 0
     for css, piece in tokens:
-        text.append(printable(piece), token_style(css))
-    return text
+        shown = printable(piece)
+        end = offset + len(shown)
+        style = token_style(css)
+        if style and end > offset:
+            spans.append(Span(offset, end, style))
+        pieces.append(shown)
+        offset = end
+    return Text("".join(pieces), no_wrap=True, overflow="ellipsis", end="", spans=spans)
 
 
 def card(

@@ -57,7 +57,7 @@ def prepare(tools: ToolRegistry, event: ToolCallEvent, cwd: str | None) -> Prepa
     tool = tools.get(name)
     if tool is None and event.mcp is not None:
         # An MCP tool whose server is not connected here: its cards as the log recorded them.
-        tool = logged_tool(name, event.mcp)
+        tool = logged_tool(call_id, name, event.mcp)
     if tool is None:
         available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")

@@ -119,7 +119,7 @@ class CallRunner:
             arguments=canonical_text(record.arguments, tool.aliases) if tool else record.arguments,
             binding=tool.binding(planning=self.gate.planning) if tool is not None else None,
             # What the cards of an MCP tool show, for replays without its server.
-            mcp=tool.card if isinstance(tool, McpPresenter) else None,
+            mcp=tool.card.record() if isinstance(tool, McpPresenter) else None,
         )
         call = self._pending[record.id] = prepare(
             self.tools, self._log.append(event), str(self.workspace.cwd)

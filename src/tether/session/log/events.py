@@ -10,7 +10,6 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.hooks.record import HookDecision
-from tether.mcp.card import McpRecord
 from tether.models.messages import FinishReason
 from tether.session.log.parent import ParentLink
 from tether.session.log.shown import ShownBlock
@@ -178,10 +177,11 @@ class ToolCallEvent:
     arguments: str
     binding: Opt[str] = None
     """The tool's `binding()` when the call was made (bash: how the command was confined)."""
-    mcp: Opt[McpRecord] = None
-    """For an MCP tool's call, what its cards showed besides the arguments (the server, the
-    tool's title and kind), so a replay without the server shows them too. Absent in logs
-    written before it was recorded: their MCP calls replay with the generic card."""
+    mcp: Opt[JsonValue] = None
+    """For an MCP tool's call, what its cards showed besides the arguments: a
+    `tether.mcp.card.McpCard` (server, title, kind), read when the call is replayed, so a
+    replay without the server shows them too. Absent in logs written before it was kept:
+    their MCP calls replay with the generic card."""
 
 
 @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
