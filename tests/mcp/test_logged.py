@@ -117,3 +117,6 @@ async def test_a_logged_tool_is_never_offered_and_cannot_run(tmp_path: Path) -> 
     with pytest.raises(ToolError, match="MCP server sample is not connected"):
         await call.tool.execute(McpArgs(), ToolContext(workspace=Workspace.at(tmp_path)))
     assert call.tool.render(McpArgs(), None) == []
+    # A long log's calls of one tool share one stand-in, as a live session's share one tool.
+    again = ToolCallEvent(tool_call_id="d", name=NAME, arguments="{}", mcp=card.record())
+    assert prepare(default_tools(), again, str(tmp_path)).tool is call.tool

@@ -32,11 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the log through the same printer a live run uses."""
-    out, err = consoles()
     try:
         use_home(args)
     except ValueError as exc:
-        err.print(f"tether: error: {exc}", markup=False, soft_wrap=True)
+        consoles()[1].print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 2
     store = SessionStore.default()
     # Streamed: the log is checked whole first (a corrupt line is an error before anything
@@ -54,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
         print_json_stream(head, "updates", (_update_json(update) for update in updates))
         return 0
+    out, err = consoles()  # rich, for the text form only
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )
