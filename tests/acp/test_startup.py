@@ -132,6 +132,14 @@ async def test_the_early_answer_is_the_sdks_own(tmp_path: Path, params: dict[str
     assert agent.calls[0] == agent.calls[1]
 
 
+@pytest.mark.parametrize("request_id", ["a string", 0, None, 2**53])
+async def test_the_early_answer_keeps_any_request_id(tmp_path: Path, request_id: Any) -> None:
+    hello = _line(_initialize({"protocolVersion": 1}, request_id))
+    _, lines = await _served(tmp_path, hello * 2)
+    assert lines[0] == lines[1]
+    assert json.loads(lines[0])["id"] == request_id
+
+
 def test_tethers_protocol_version_is_the_sdks() -> None:
     assert PROTOCOL_VERSION == acp.PROTOCOL_VERSION
 

@@ -4,13 +4,17 @@ generic card for logs from before it was logged, and with a warning when the rec
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.mcp.support import SAMPLE
 from tether.errors import ToolError
+from tether.mcp import StdioServer
 from tether.mcp.card import McpCard
 from tether.mcp.presenter import LoggedMcpTool, McpArgs
+from tether.mcp.servers import McpServers
 from tether.session import SessionStore
 from tether.session.calls import prepare
 from tether.session.log.eventlog import read_log
@@ -117,3 +121,31 @@ async def test_a_logged_tool_is_never_offered_and_cannot_run(tmp_path: Path) -> 
     with pytest.raises(ToolError, match="MCP server sample is not connected"):
         await call.tool.execute(McpArgs(), ToolContext(workspace=Workspace.at(tmp_path)))
     assert call.tool.render(McpArgs(), None) == []
+    # A long log's calls of one tool share one stand-in, as a live session's share one tool.
+    again = ToolCallEvent(tool_call_id="d", name=NAME, arguments="{}", mcp=card.record())
+    assert prepare(default_tools(), again, str(tmp_path)).tool is call.tool
+
+
+async def test_a_replay_shows_the_logged_card_even_when_the_server_has_changed(
+    tmp_path: Path,
+) -> None:
+    spec = StdioServer(name="sample", command=sys.executable, args=(str(SAMPLE), "stdio"))
+    servers = await McpServers.start([spec], tmp_path)
+    try:
+        tools = default_tools()
+        for tool in servers.tools():
+            tools.add(tool)
+        # The call was made when the server titled its tool otherwise.
+        before = McpCard(server="sample", title="Sum", kind="fetch").record()
+        event = ToolCallEvent(tool_call_id="c", name="mcp__sample__add", arguments="{}", mcp=before)
+        [started] = replay([event], tools, str(tmp_path))
+        assert isinstance(started, ToolCallStarted)
+        assert started.view == GenericCallView(title="Sum (sample)", kind="fetch", raw_input={})
+        # A call being made now runs on the server's tool, titled as the server says now.
+        live = prepare(tools, event, str(tmp_path))
+        assert live.tool is tools.get("mcp__sample__add")
+        assert live.started().view == GenericCallView(
+            title="Add numbers (sample)", kind="read", raw_input={}
+        )
+    finally:
+        await servers.close()

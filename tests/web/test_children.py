@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.mcp.support import SAMPLE
 from tests.polling import eventually
-from tests.session.helpers import Sessions, call, script, text
+from tests.session.helpers import Recorder, Sessions, call, script, text
+from tether.mcp import StdioServer
 from tether.session import Session, SessionConfig
 from tether.session.log.events import ParentLink
 from tether.session.replay import replay
+from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.defaults import default_tools
 from tether.views import TaskResultView, dump_view
 from tether.web.children import ChildEntries, ChildWatches
@@ -174,3 +178,44 @@ def test_task_cards_gain_their_reports_html_and_delegated_cards_are_checked() ->
     asked["_meta"]["tether"]["delegated"]["view"] = {"card": "chart"}
     assert "view" not in enrich_tool_call(asked, call=True)["_meta"]["tether"]["delegated"]
     json.dumps(out)
+
+
+async def test_an_agents_mcp_calls_show_their_live_cards(ws: Path, sessions: Sessions) -> None:
+    from tether.mcp.servers import McpServers  # the SDK, for this test alone
+
+    servers = await McpServers.start([_sample()], ws)
+    try:
+        child = child_of(
+            sessions,
+            ws,
+            script(
+                {
+                    "toolCalls": [
+                        call("a", "mcp__sample__add", {"a": 2, "b": 3}),
+                        call("p", "mcp__sample__picture", {}),
+                    ]
+                },
+                {"text": "done"},
+            ),
+        )
+        for tool in servers.tools():
+            child.tools.add(tool)
+        live = Recorder()
+        await child.prompt(text("use them"), live)
+    finally:
+        await servers.close()
+    cards = [u for u in live.updates if isinstance(u, ToolCallStarted | ToolCallFinished)]
+    assert [u.view.title for u in cards if isinstance(u, ToolCallStarted)] == [
+        "Add numbers (sample)",
+        "picture (sample)",
+    ]
+    # Replayed with the default tools alone, as the page follows an agent's session.
+    replayed = replay(child.events, default_tools(), str(ws))
+    assert [u for u in replayed if isinstance(u, ToolCallStarted | ToolCallFinished)] == cards
+    entries = ChildEntries(ws).add(replayed)
+    titles = [e.update["title"] for e in entries if e.update and "title" in e.update]
+    assert titles[-2:] == ["Add numbers (sample)", "picture (sample)"]
+
+
+def _sample() -> StdioServer:
+    return StdioServer(name="sample", command=sys.executable, args=(str(SAMPLE), "stdio"))

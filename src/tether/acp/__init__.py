@@ -2,8 +2,9 @@
 
 The agent (`TetherAgent`) maps session updates to ACP `session/update`s with one function
 (`acp_update`), which turns cards into standard content with another (`card_content`) and
-carries the card itself in `_meta.tether.view`. Each name loads its module on first use, so
-`tether acp` answers `initialize` before the session machinery loads.
+carries the card itself in `_meta.tether.view`. Each name loads its module on first use, and
+the agent and its server load no part of the SDK at import, so `tether acp` answers a plain
+`initialize` before the SDK and the session machinery load (`tether.acp.handover`).
 """
 
 from typing import TYPE_CHECKING

@@ -9,6 +9,7 @@ Nothing here imports the SDK.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any, ClassVar, TypeVar
 
@@ -109,6 +110,13 @@ def logged_tool(call_id: str, name: str, record: JsonValue) -> LoggedMcpTool | N
     if isinstance(card, str):
         log.warning("call %s of %s: its logged MCP card is ignored (%s)", call_id, name, card)
         return None
+    return _logged(name, card)
+
+
+@functools.lru_cache(maxsize=256)
+def _logged(name: str, card: McpCard) -> LoggedMcpTool:
+    # One tool per name and card, as a live session has one per server tool: making a class
+    # costs far more than presenting a call, and a long log calls the same few tools.
     cls: type[Any] = type(
         f"LoggedMcpTool[{name}]",
         (LoggedMcpTool,),

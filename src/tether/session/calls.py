@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tether.mcp.presenter import logged_tool
+from tether.mcp.presenter import McpPresenter, logged_tool
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
@@ -46,18 +46,21 @@ class PreparedCall:
         )
 
 
-def prepare(tools: ToolRegistry, event: ToolCallEvent, cwd: str | None) -> PreparedCall:
+def prepare(
+    tools: ToolRegistry, event: ToolCallEvent, cwd: str | None, *, replaying: bool = False
+) -> PreparedCall:
     """Find the tool and validate the raw arguments of a `tool/call` event made in `cwd`.
 
-    A call of an MCP tool that `tools` lacks (its server is not connected) is shown by the
-    record logged with it (`LoggedMcpTool`): it cannot run, but its cards are those shown live.
+    An MCP call is shown by the card logged with it (`LoggedMcpTool`, which cannot run) when
+    `tools` lacks its tool (the server is not connected), and, when `replaying`, also when
+    they have it: a server may have renamed its tool since, and a replay shows what was seen.
     """
     context = CardContext(cwd=cwd, binding=event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)
-    if tool is None and event.mcp is not None:
-        # An MCP tool whose server is not connected here: its cards as the log recorded them.
-        tool = logged_tool(call_id, name, event.mcp)
+    mcp = isinstance(tool, McpPresenter)
+    if event.mcp is not None and (tool is None or (replaying and mcp)):
+        tool = logged_tool(call_id, name, event.mcp) or tool
     if tool is None:
         available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")

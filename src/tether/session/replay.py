@@ -194,7 +194,8 @@ class Replayer:
             case AssistantChunk():
                 return [AgentText(text=event.text)]
             case ToolCallEvent():
-                call = self._calls[event.tool_call_id] = prepare(self.tools, event, self.cwd)
+                call = prepare(self.tools, event, self.cwd, replaying=True)
+                self._calls[event.tool_call_id] = call
                 return [call.started()]
             case ToolResultEvent():
                 return [finished(self._calls[event.tool_call_id], event)]

@@ -1,7 +1,9 @@
 """A session another tab or process holds, shown read-only: replayed from its log, then
 followed as the log grows, until its writer lets go and the page may take it over. Each look
 reads and replays only what was appended since the last (`LogTail`, `Replayer`): following
-a long session costs what it adds, not its length.
+a long session costs what it adds, not its length. Cards are the agent's: the default tools
+present the calls of tether's own tools, and an MCP call by the card its log kept
+(`tether.mcp.card.McpCard`), so the follower needs neither the agent nor its servers.
 
 Only tether's own logs can be followed (the server reads the same `$TETHER_HOME` as the
 agent it runs); for any other agent a held session stays an error. Following needs no
