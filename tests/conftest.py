@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+PROCESS_FOLDERS = ("acp", "batch", "cli", "web")
+"""The folders whose tests start `tether` processes, browsers, terminals and clusters: seconds
+a file, where most other files take a fraction of one."""
 
 SECRET_VARIABLES = (
     "TETHER_API_KEY",
@@ -62,3 +67,23 @@ def ws(tmp_path: Path) -> Path:
 def repo_root() -> Path:
     """The repository's root directory."""
     return REPO
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files of the process folders first, then the rest; within each, the files with the
+    most tests first; a file's tests keep their order.
+
+    Each file runs on one worker (`scripts/test`), in this order: the long files start while
+    the queue is long, and the many short ones are left to even out the workers' ends. By
+    count alone a one-test browser file came last, and one worker ran it while the other
+    had nothing left to run.
+    """
+    counts = Counter(item.nodeid.partition("::")[0] for item in items)
+
+    def rank(item: pytest.Item) -> tuple[bool, int]:
+        path = item.nodeid.partition("::")[0]
+        parts = path.split("/")
+        started = len(parts) > 2 and parts[0] == "tests" and parts[1] in PROCESS_FOLDERS
+        return (not started, -counts[path])
+
+    items.sort(key=rank)  # stable: each file's tests stay in their order

@@ -103,6 +103,24 @@ async def test_overflow_is_stated_to_the_model(
     assert 0 < shown <= meta["total"] < 5000
 
 
+async def test_an_error_taking_a_line_is_raised_and_stops_ripgrep(tmp_path: Path) -> None:
+    write(tmp_path, {"a": "line\n" * 100_000})
+
+    def refuse(line: bytes) -> None:
+        raise ValueError(f"cannot take {line!r}")
+
+    with pytest.raises(ValueError, match="cannot take b'line'"):
+        await run_rg(
+            ["--no-config", "--no-filename", "line", "a"],
+            tmp_path,
+            on_line=refuse,
+            cancelled=asyncio.Event(),
+            max_bytes=1 << 30,
+            max_line_bytes=100,
+        )
+    await eventually(lambda: processes_in(tmp_path) == [], "ripgrep stopped")
+
+
 async def test_timeout_stops_the_whole_group(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tether.errors import ToolError
 from tether.tools.bash.group import ProcessGroup
@@ -29,7 +29,6 @@ __all__ = ["SEARCH_TIMEOUT_SECONDS", "RgRun", "rg_binary", "run_rg"]
 SEARCH_TIMEOUT_SECONDS = 30.0
 """How long one search may run before its group is stopped."""
 
-_CHUNK = 1 << 16
 _STDERR_KEPT = 8192
 
 Stop = Literal["timeout", "cancelled", "overflow"]
@@ -139,8 +138,11 @@ async def run_rg(
     Raises `ToolError` when ripgrep cannot be started. If the task running this is cancelled,
     the group is stopped before `CancelledError` propagates.
     """
+    loop = asyncio.get_running_loop()
+    lines = _Lines(on_line, max_line_bytes, separator)
     try:
-        proc = await asyncio.create_subprocess_exec(
+        transport, output = await loop.subprocess_exec(
+            lambda: _Output(lines, max_bytes),
             str(rg_binary()),
             *args,
             cwd=cwd,
@@ -153,35 +155,29 @@ async def run_rg(
     except (OSError, ValueError) as exc:
         # ValueError: an argument no exec can carry (a NUL, a lone surrogate).
         raise ToolError(f"Cannot run ripgrep: {exc}") from exc
-    assert proc.stdout is not None and proc.stderr is not None
-    group = ProcessGroup(proc.pid)
-    lines = _Lines(on_line, max_line_bytes, separator)
-    reading = asyncio.ensure_future(_read(proc.stdout, lines, max_bytes))
-    errors = asyncio.ensure_future(_read_stderr(proc.stderr))
+    group = ProcessGroup(transport.get_pid())
     stop_asked = asyncio.ensure_future(cancelled.wait())
     stopped: Stop | None = None
     try:
+        ended = output.output_ended
+        watched: set[asyncio.Future[Any]] = {ended, stop_asked}
         done, _ = await asyncio.wait(
-            {reading, stop_asked},
+            watched,
             timeout=SEARCH_TIMEOUT_SECONDS if timeout is None else timeout,
             return_when=asyncio.FIRST_COMPLETED,
         )
-        if reading in done and reading.result():
+        if ended in done and ended.result():
             stopped = "overflow"
-            # Python 3.11's `wait()` returns only once every pipe is at its end, and a reader
-            # stopped past its bound pauses the pipe: what is left is read and dropped.
-            reading = asyncio.ensure_future(_discard(proc.stdout))
-        elif reading not in done:
+        elif ended not in done:
             stopped = "cancelled" if stop_asked in done else "timeout"
         if stopped is not None:
             await group.stop()
-        returncode = await proc.wait()
-        stderr = await errors
+        await output.closed
         if stopped is None:
             lines.close()
         return RgRun(
-            returncode=None if stopped else returncode,
-            stderr=stderr,
+            returncode=None if stopped else transport.get_returncode(),
+            stderr=output.stderr(),
             stopped=stopped,
             dropped_lines=lines.dropped,
         )
@@ -194,30 +190,54 @@ async def run_rg(
             raise
         raise
     finally:
-        for task in (reading, errors, stop_asked):
-            task.cancel()
-        if proc.returncode is None:
+        stop_asked.cancel()
+        if transport.get_returncode() is None:
             group.kill_now()
+        transport.close()
 
 
-async def _read(stream: asyncio.StreamReader, lines: _Lines, max_bytes: int) -> bool:
-    """Feed the stream to `lines` until it ends (`False`) or passes `max_bytes` (`True`)."""
-    while chunk := await stream.read(_CHUNK):
-        lines.feed(chunk)
-        if lines.read > max_bytes:
-            return True
-    return False
+class _Output(asyncio.SubprocessProtocol):
+    """ripgrep's pipes as the loop reads them: stdout to the lines, the start of stderr kept.
 
+    The lines are fed straight from the loop's read, with no stream or task between them: a
+    search's output comes in as many small writes as there are files with matches.
+    """
 
-async def _discard(stream: asyncio.StreamReader) -> bool:
-    while await stream.read(_CHUNK):
-        pass
-    return True
+    def __init__(self, lines: _Lines, max_bytes: int) -> None:
+        loop = asyncio.get_running_loop()
+        self._lines = lines
+        self._max_bytes = max_bytes
+        self._stderr = bytearray()
+        self.output_ended: asyncio.Future[bool] = loop.create_future()
+        """Set at the end of stdout (`False`), or once `max_bytes` were read (`True`)."""
+        self.closed: asyncio.Future[None] = loop.create_future()
+        """Set once ripgrep has exited and both its pipes are at their end."""
 
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        """Feed stdout to the lines until the bound; keep the start of stderr."""
+        if fd != 1:
+            self._stderr += data[: max(0, _STDERR_KEPT - len(self._stderr))]
+            return
+        if self.output_ended.done():
+            return  # past the bound: read and dropped, so ripgrep never blocks on the pipe
+        try:
+            self._lines.feed(data)
+        except Exception as exc:
+            self.output_ended.set_exception(exc)
+            return
+        if self._lines.read > self._max_bytes:
+            self.output_ended.set_result(True)
 
-async def _read_stderr(stream: asyncio.StreamReader) -> str:
-    kept = bytearray()
-    while chunk := await stream.read(_CHUNK):
-        # Read it all so ripgrep never blocks on a full pipe, but keep only the start.
-        kept += chunk[: max(0, _STDERR_KEPT - len(kept))]
-    return kept.decode("utf-8", "replace").strip()
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        """The end of stdout ends the output."""
+        if fd == 1 and not self.output_ended.done():
+            self.output_ended.set_result(False)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """ripgrep exited and its pipes are closed."""
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def stderr(self) -> str:
+        """What ripgrep wrote to stderr (its start), as text."""
+        return self._stderr.decode("utf-8", "replace").strip()
