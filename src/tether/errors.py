@@ -8,6 +8,11 @@ TetherError                 the root: whatever tether refuses or cannot do, said
 ├── ModelError              the model could not answer (no key, a broken stream, retries spent)
 │   ├── ContextOverflow     the server said the prompt is longer than the model's context
 │   └── CredentialsError    the saved credentials file is there but cannot be used
+├── EndpointAnswer          what a model's endpoint answered, raw, before its provider names it
+│   │                       as a `ModelError` (the SDKs' `APIStatusError` and kin, for httpx)
+│   ├── StatusError         an HTTP error status, with the answer's body and headers
+│   ├── StreamError         an event in the stream that carries `error`
+│   └── NotAStream          a success that is not an event stream (`stream` ignored)
 ├── SessionError            anything the session layer refuses, with a message for people
 │   ├── SessionNotFound     no log with that id in the store
 │   ├── SessionLocked       another writer holds the session's lock file
@@ -52,6 +57,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pydantic import JsonValue
 
 __all__ = [
@@ -64,6 +71,7 @@ __all__ = [
     "ContextOverflow",
     "CorruptLog",
     "CredentialsError",
+    "EndpointAnswer",
     "FileOperationFailed",
     "FrontMatterError",
     "GlobError",
@@ -72,6 +80,7 @@ __all__ = [
     "McpServerError",
     "McpSpecError",
     "ModelError",
+    "NotAStream",
     "PermissionDenied",
     "PromptFailed",
     "RememberFailed",
@@ -87,6 +96,8 @@ __all__ = [
     "SetupTimeout",
     "SkillFileError",
     "StartupError",
+    "StatusError",
+    "StreamError",
     "TetherError",
     "TooDeep",
     "ToolError",
@@ -147,6 +158,46 @@ class ContextOverflow(ModelError):
 
 class CredentialsError(ModelError):
     """The credentials file is there but cannot be used; the message names it and why."""
+
+
+class EndpointAnswer(TetherError):
+    """What a model's endpoint answered, raw; its provider turns it into a `ModelError` that
+    names the fix (not one itself, so that the retry loop classifies it rather than passing
+    it on)."""
+
+
+class StatusError(EndpointAnswer):
+    """The endpoint answered with an HTTP error status."""
+
+    def __init__(self, status: int, body: object, headers: Mapping[str, str]) -> None:
+        self.status = status
+        self.body = body
+        """The answer's JSON, or its text when it is not JSON."""
+        self.headers = headers
+        super().__init__(f"HTTP {status}: {body if body else 'no body'}")
+
+    def field(self, name: str) -> str | None:
+        """A text field of the body's error (`{"error": {"code": ..., "type": ...}}`), if any."""
+        error = self.body.get("error") if isinstance(self.body, dict) else None
+        value = error.get(name) if isinstance(error, dict) else None
+        return value if isinstance(value, str) else None
+
+
+class StreamError(EndpointAnswer):
+    """The stream reported an error (an event whose JSON carries `error`)."""
+
+    def __init__(self, message: str, body: object) -> None:
+        self.message = message
+        self.body = body
+        super().__init__(message)
+
+
+class NotAStream(EndpointAnswer):
+    """A successful answer that is not an event stream (a server that ignored `stream`)."""
+
+    def __init__(self, content_type: str) -> None:
+        self.content_type = content_type
+        super().__init__(f"answered with {content_type or 'no content type'}, not an event stream")
 
 
 # Sessions

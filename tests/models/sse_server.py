@@ -119,6 +119,11 @@ class SSEServer:
         port = self._server.sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}"
 
+    @property
+    def open_connections(self) -> int:
+        """Connections a client holds open now (kept alive, or streaming)."""
+        return len(self._writers)
+
     def queue(self, *replies: Reply) -> None:
         """Answer the next requests with `replies`, in order."""
         self._replies.extend(replies)

@@ -1,17 +1,19 @@
 """The shortcuts a card takes draw what rich's own way draws: a code line's text made at once,
-Markdown parsed by one shared parser, a window's highlighting kept for when it is shown again."""
+code rows drawn as one text, Markdown parsed by one shared parser, a window's highlighting
+kept for when it is shown again."""
 
 from __future__ import annotations
 
 import io
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markdown import Markdown
 from rich.text import Text
 
 from tether.highlight import highlight_lines
+from tether.render.code import code_view
 from tether.render.markdown import markdown
-from tether.render.theme import code_text, printable, token_style
+from tether.render.theme import GUTTER, card, code_text, printable, token_style
 
 TOKENS = [
     ("k", "def"),
@@ -34,8 +36,10 @@ MARKDOWN = [
 ]
 
 
-def drawn(renderable: object, colour: bool) -> str:
-    console = Console(file=io.StringIO(), width=60, force_terminal=colour, color_system="truecolor")
+def drawn(renderable: object, colour: bool, width: int = 60) -> str:
+    console = Console(
+        file=io.StringIO(), width=width, force_terminal=colour, color_system="truecolor"
+    )
     console.print(renderable)
     out = console.file
     assert isinstance(out, io.StringIO)
@@ -74,3 +78,25 @@ def test_a_window_highlighted_again_is_the_same_and_its_own() -> None:
         assert ["".join(text for _, text in line) for line in again] == [
             line.replace("\n", " ") for line in lines
         ]
+
+
+def test_code_rows_are_drawn_as_one_text_of_each_row_would_be() -> None:
+    lines = [
+        "def run():",
+        "",
+        "    return 'a long line that goes on well past the edge of a narrow card' * 3",
+        "    名前 = '日本語のテキストが端で切れる' + '絵文字 🎉🎉🎉 も幅が二つ' * 2",
+        "\tx = '\\x1b[2J'  # an escape, shown",
+        "   ",
+        "y = 1",
+    ]
+    numbers = [1, 2, 3, 40, 41, 99, 100]
+    rows = []
+    for number, tokens in zip(numbers, highlight_lines(lines, "py"), strict=True):
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(f"{number:>3} │ ", GUTTER)
+        rows.append(row.append_text(code_text(tokens)))
+    for width in (20, 33, 60, 120):
+        for colour in (False, True):
+            own = drawn(card(Group(*rows)), colour, width)
+            assert drawn(card(code_view(numbers, lines, "py")), colour, width) == own

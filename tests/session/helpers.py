@@ -111,6 +111,9 @@ class SlowModel:
         self.closed = asyncio.Event()
         self.streaming = asyncio.Event()
 
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         try:
             yield TextDelta("thinking")

@@ -124,6 +124,9 @@ class _StallsWhileThinking:
     def __init__(self) -> None:
         self.thinking = asyncio.Event()
 
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         yield ThinkingDelta("hmm")
         self.thinking.set()

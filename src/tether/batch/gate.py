@@ -43,6 +43,10 @@ class GatedModel:
         finally:
             await self.gate.release()
 
+    async def aclose(self) -> None:
+        """Close the inner model's connections."""
+        await self.inner.aclose()
+
 
 def gated(make: Callable[[str], Model], gate: ModelGate | None) -> Callable[[str], Model]:
     """`make` whose models go through `gate` (as it is without one)."""

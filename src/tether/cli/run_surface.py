@@ -20,6 +20,7 @@ from tether.cli.prompting import UpdateSink, prompt_status
 from tether.cli.rewinding import checkpoint_command, terminal_ask
 from tether.commands import (
     CheckpointCommand,
+    Invocation,
     PromptText,
     TerminalCommand,
     load_commands,
@@ -63,7 +64,16 @@ def run_command_or_prompt(
     surface = RunSurface(
         session, store, prompt, printer, err, mcp=mcp, ready=ready, lasting_mode=lasting_mode
     )
-    return asyncio.run(dispatch(meant, surface))
+    return asyncio.run(_dispatched(meant, surface, session))
+
+
+async def _dispatched(meant: Invocation, surface: RunSurface, session: Session) -> int:
+    """Dispatch `meant`, then close the session's connections: each line runs on an event
+    loop of its own, and a pool outliving its loop could never be closed."""
+    try:
+        return await dispatch(meant, surface)
+    finally:
+        await session.close_connections()
 
 
 class RunSurface:

@@ -77,11 +77,15 @@ def run(args: argparse.Namespace) -> int:
 def _replayed(events: Iterator[Event], replayer: Replayer) -> Iterator[ClientUpdate]:
     """`replayed`'s updates, with the collector left running: what printing an update makes
     and drops (rich's segments, Markdown's tokens) is freed as it goes, not held to the end.
-    The objects the imports made are frozen first, so a collection does not walk them."""
+    The objects made before (the imports') are set aside meanwhile, so a collection does not
+    walk them."""
     gc.freeze()
-    for event in events:
-        yield from replayer.feed((event,))
-    yield from replayer.end()
+    try:
+        for event in events:
+            yield from replayer.feed((event,))
+        yield from replayer.end()
+    finally:
+        gc.unfreeze()
 
 
 def _update_json(update: ClientUpdate) -> bytes:

@@ -154,7 +154,7 @@ class AnthropicModel(StreamingModel[Any, Any]):
     def _failure(self, exc: Exception) -> Failure | None:
         import httpx
 
-        from tether.models.sse_client import NotAStream, StatusError, StreamError
+        from tether.errors import NotAStream, StatusError, StreamError
 
         if isinstance(exc, StatusError):
             fallback = f"Error code: {exc.status}"

@@ -71,10 +71,16 @@ class Model(Protocol):
     """A source of assistant messages. The stream ends with exactly one `Completed`.
 
     Cancelling the task that iterates the stream must close it (and any connection) promptly.
+    Whoever builds a model closes it with `aclose` (see `tether.session.owned_models`).
     """
 
     name: str
 
     def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one assistant message."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close its HTTP connection pool; twice is as once, and a later request opens a
+        new pool (a pool belongs to the event loop that opened it)."""
         ...

@@ -146,6 +146,9 @@ class ScriptModel:
         tasks = script.tasks if script is not None else None
         return ScriptModel(turns, name=f"{self.name}#{call_id}", tasks=tasks)
 
+    async def aclose(self) -> None:
+        """Nothing to close: a script holds no connection."""
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream the next turn: its text in a few deltas, then the whole message."""
         index = len(self.requests)

@@ -21,46 +21,14 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource, SSEError
 
-__all__ = ["TIMEOUT", "USER_AGENT", "NotAStream", "SSEClient", "SSEStream", "StatusError"]
+from tether.errors import NotAStream, StatusError, StreamError
+
+__all__ = ["TIMEOUT", "USER_AGENT", "SSEClient", "SSEStream"]
 
 TIMEOUT = httpx.Timeout(600.0, connect=5.0)
 """As the providers' SDKs wait: 5 s to connect, then 10 minutes for each read (a model may
 think a long while before its first token)."""
 USER_AGENT = "tether/0.1 (coding agent)"
-
-
-class StatusError(Exception):
-    """The endpoint answered with an HTTP error status."""
-
-    def __init__(self, status: int, body: object, headers: Mapping[str, str]) -> None:
-        self.status = status
-        self.body = body
-        """The answer's JSON, or its text when it is not JSON."""
-        self.headers = headers
-        super().__init__(f"HTTP {status}: {body if body else 'no body'}")
-
-    def field(self, name: str) -> str | None:
-        """A text field of the body's error (`{"error": {"code": ..., "type": ...}}`), if any."""
-        error = self.body.get("error") if isinstance(self.body, dict) else None
-        value = error.get(name) if isinstance(error, dict) else None
-        return value if isinstance(value, str) else None
-
-
-class StreamError(Exception):
-    """The stream reported an error (an event whose JSON carries `error`)."""
-
-    def __init__(self, message: str, body: object) -> None:
-        self.message = message
-        self.body = body
-        super().__init__(message)
-
-
-class NotAStream(Exception):
-    """A successful answer that is not an event stream (a server that ignored `stream`)."""
-
-    def __init__(self, content_type: str) -> None:
-        self.content_type = content_type
-        super().__init__(f"answered with {content_type or 'no content type'}, not an event stream")
 
 
 def _error_message(error: object) -> str:

@@ -145,10 +145,11 @@ class StreamingModel(ABC, Generic[ClientT, EventT]):
         return tuple(ids)
 
     async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
+        """Close the HTTP connection pool (a no-op when none is open; a later request opens
+        a new one)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
 
     def require_key(self) -> None:
         """Raise `ModelError` now when no key is configured (before any session is made)."""

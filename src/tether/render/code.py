@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Group
 from rich.text import Text
 
 from tether.highlight import highlight_lines
@@ -21,9 +21,11 @@ def code_view(
     numbers out of their column.
     """
     width = width or len(str(max(numbers, default=0)))
-    rows: list[RenderableType] = []
-    for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True):
-        row = Text(no_wrap=True, overflow="ellipsis")
-        row.append(f"{number:>{width}} │ ", GUTTER)
-        rows.append(row.append_text(code_text(tokens)))
-    return Group(*rows)
+    # One text of all the rows, a line each: rich cuts and draws each line of it as it would
+    # a text of its own (no wrapping, an ellipsis at the edge), with far fewer objects.
+    rows = Text("\n").join(
+        Text.assemble((f"{number:>{width}} │ ", GUTTER), code_text(tokens))
+        for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True)
+    )
+    rows.no_wrap, rows.overflow = True, "ellipsis"
+    return Group(rows) if numbers else Group()

@@ -5,7 +5,6 @@ fetched pages."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,8 +96,9 @@ def logged_level(value: str | None) -> ThinkingLevel:
         return "off"
 
 
-def page_model(config: SessionConfig) -> Callable[[], Model] | None:
-    """The model `webFetch.model` names, if it names one that can be made."""
+def page_model(config: SessionConfig) -> Model | None:
+    """The model `webFetch.model` names, if it names one that can be made (the session's to
+    close)."""
     spec = config.web_fetch_model
     if spec is None or config.models is None:
         return None
@@ -111,4 +111,4 @@ def page_model(config: SessionConfig) -> Callable[[], Model] | None:
             exc,
         )
         return None
-    return lambda: model
+    return model

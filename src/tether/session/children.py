@@ -207,6 +207,8 @@ class Children:
         finally:
             del self._running[child.id]
             child.close()
+            if not inherited:  # built for this child here; an inherited one is the parent's
+                await model.aclose()
         return ChildOutcome(
             agent=agent.name,
             session_id=child.id,

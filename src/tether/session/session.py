@@ -41,6 +41,7 @@ from tether.session.log.store import SessionStore
 from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
 from tether.session.notices import TrustSettled
+from tether.session.owned_models import OwnedModels
 from tether.session.replay import replay
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.rewinder import Rewinder
@@ -65,6 +66,8 @@ class Session:
         config = dataclasses.replace(config, hook_guard=guard)
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
+        paged = page_model(config)
+        self._models = OwnedModels(config.model, paged)  # the models it closes
         self.models = config.models
         """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
@@ -113,7 +116,7 @@ class Session:
             self.gate,
             log_,
             delegate=self._children,
-            answerer=ModelAnswerer(page_model(config) or (lambda: self.model)),
+            answerer=ModelAnswerer((lambda: paged) if paged is not None else (lambda: self.model)),
             jobs=self.jobs,
             hooks=self._hooks,
             # A child asks through its parent's turn, which runs the hooks already.
@@ -310,9 +313,13 @@ class Session:
         return configured(self._log.events, config_id)
 
     def set_model(self, model: Model, *, record: bool = True) -> None:
-        """Use `model` from the next request on; `record` logs it so a load picks it again."""
+        """Use `model` from the next request on, and own it (the one it leaves closes after the
+        running prompt, if any); `record` logs it so a load picks it again."""
         self.model = model
         self._context.use(model, self._window or context_window(model.name, self._catalog))
+        self._models.adopt(model)
+        if self._turn is None:
+            self._models.drop_soon(model)
         if record:
             self._append(SessionConfigEvent(config_id="model", value=model.name))
 
@@ -343,6 +350,12 @@ class Session:
         finally:
             await self.jobs.aclose()
             self.close()
+            await self._models.aclose()
+
+    async def close_connections(self) -> None:
+        """Close its models' pools before the event loop that opened them ends (a request
+        opens them again)."""
+        await self._models.close_connections()
 
     async def prompt(
         self,
@@ -357,7 +370,7 @@ class Session:
 
         `shown` is the prompt as the client sent it, when that differs from what the model sees.
         `grants` are allow rules for this prompt alone, and `model` answers it (a slash
-        command's `allowed-tools` and `model`); both end with it.
+        command's `allowed-tools` and `model`); both end with it (the session closes `model`).
         """
         if self._turn is not None:
             raise SessionBusy(f"session {self.id} is already running a prompt")
@@ -375,6 +388,7 @@ class Session:
             self.gate.granted = granted
             if model is not None and self.model is model:  # not switched meanwhile
                 self.set_model(current, record=False)
+            await self._models.drop(self.model)  # what it left: a switch, a command's model
 
     @property
     def window(self) -> int:

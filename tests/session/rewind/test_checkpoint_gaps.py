@@ -141,6 +141,9 @@ class _PersonSaves:
     def __init__(self, model: ScriptModel, at: int, save: Callable[[], None]) -> None:
         self._model, self._at, self._save, self._requests = model, at, save, 0
 
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         self._requests += 1
         if self._requests == self._at:
