@@ -3,9 +3,10 @@ prompt has loaded the SDK (a loopback server speaking OpenAI's chat completions 
 `GET /v1/models`), sent as a `config_option_update` when they come, kept for the next session;
 an endpoint without a list leaves the known models, with a warning on stderr.
 
-Over pipes, not in process: the warning is a process's stderr, and the model's HTTP
-connection pool (`StreamingModel.aclose`, which nothing calls yet) is closed only by the
-process's exit; in process its socket would outlive the test."""
+Over pipes, not in process: whether a session's start asks for the list hangs on whether the
+process imported the request path already (`sdk_loaded`), which in the test's process every
+earlier test may have done; and the warning is a process's stderr. (The sessions' connections
+close with them: `test_model_pool`.)"""
 
 from __future__ import annotations
 

@@ -153,7 +153,15 @@ async def list_models(ctx: AgentContext, opened: OpenSession) -> None:
     if loaded is None or not loaded():
         return
     before = offered_now(model)
-    if await offered_models(model) != before and ctx.open.get(opened.session.id) is opened:
+    offered = await offered_models(model)
+    session = opened.session
+    if ctx.open.get(session.id) is not opened or (
+        session.model is not model and not session.running
+    ):
+        # The session let go of the model (and closed it) while it listed: what the listing
+        # opened closes here.
+        await model.aclose()
+    elif offered != before:
         _tell_options(ctx, opened)
         await ctx.flush()
 

@@ -140,7 +140,10 @@ async def model(conversation: Conversation, arguments: str) -> None:
     choices = [Choice(model_label(spec), detail=spec) for spec in specs]
     picked = await conversation.pick(Picker("Which model?", choices, selected=current))
     if picked is not None and specs[picked] != conversation.model.name:
+        listed = conversation.model
         conversation.switch_model(specs[picked])
+        if conversation.session is None and conversation.model is not listed:
+            await listed.aclose()  # no session owns it: what the listing opened closes here
 
 
 _THINKING_SAID = {

@@ -164,6 +164,9 @@ class Conversation:
         if self.session is not None and self.session.events:
             self.last_session = self.session.id
         await self.end_session()
+        # Its model outlives its sessions (each closed it as it ended), and `/model` may have
+        # listed the endpoint's models on it with no session open.
+        await self.model.aclose()
 
     # The session.
 

@@ -1,0 +1,89 @@
+"""Who builds a model closes it: the models a session builds for itself (a `task` child's
+agent model, a slash command's) close once they have answered, and the session's own model
+stays open for its next prompt. A loopback server speaking OpenAI's chat completions counts
+the connections the models hold."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.models.sse_server import Received, Reply, SSEServer, sse_reply
+from tests.polling import eventually
+from tests.session.helpers import Recorder, Sessions, call, text
+from tether.models.base import Model
+from tether.models.openai_compat import OpenAICompatModel
+from tether.models.script import ScriptModel
+from tether.providers import OPENAI
+from tether.tools.defaults import default_tools
+
+
+def _completion(received: Received) -> Reply:
+    """A chat completion whose stream ends without `[DONE]`: read to its end, its connection
+    goes back to the pool, kept alive."""
+    reply = sse_reply("openai_text.sse")
+    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[SSEServer]:
+    async with SSEServer() as served:
+        served.answer = _completion
+        yield served
+
+
+def _endpoint_model(server: SSEServer, name: str) -> OpenAICompatModel:
+    return OpenAICompatModel(OPENAI.resolve(f"{server.url}/v1", "sk-test", environ={}), model=name)
+
+
+async def test_a_childs_own_model_closes_when_the_child_ends(
+    sessions: Sessions, ws: Path, server: SSEServer
+) -> None:
+    agents = ws / ".tether" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "elsewhere.md").write_text(
+        "---\ndescription: Elsewhere\nmodel: script:helper\n---\nYou are elsewhere.\n"
+    )
+    arguments = {"description": "away", "prompt": "Anything.", "agent": "elsewhere"}
+    parent = ScriptModel.from_json(
+        json.dumps({"turns": [{"toolCalls": [call("t1", "task", arguments)]}, {"text": "done"}]})
+    )
+    built: list[Model] = []
+
+    def models(spec: str) -> Model:
+        # The agent's `script:helper`, built at the loopback endpoint.
+        built.append(_endpoint_model(server, "helper"))
+        return built[-1]
+
+    session = sessions.new(ws, parent, default_tools(), models=models)
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    assert len(built) == 1
+    assert [r.json()["model"] for r in server.requests] == ["helper"]
+    await eventually(lambda: server.open_connections == 0, "the child's model closed")
+    await session.aclose()
+
+
+async def test_a_prompts_own_model_closes_after_it_and_the_sessions_stays(
+    sessions: Sessions, ws: Path, server: SSEServer
+) -> None:
+    own = _endpoint_model(server, "own")
+    session = sessions.new(ws, own, default_tools())
+    assert await session.prompt(text("first"), Recorder()) == "end_turn"
+    await eventually(lambda: server.open_connections == 1, "the session's connection")
+
+    # A slash command's `model` answers one prompt on a pool of its own.
+    command = _endpoint_model(server, "command")
+    assert await session.prompt(text("second"), Recorder(), model=command) == "end_turn"
+    assert [r.json()["model"] for r in server.requests] == ["own", "command"]
+    await eventually(lambda: server.open_connections == 1, "the command's model closed")
+    assert session.model is own
+
+    assert await session.prompt(text("third"), Recorder()) == "end_turn"
+    await session.aclose()
+    await eventually(lambda: server.open_connections == 0, "the session's model closed")
+    # Closed twice is closed once.
+    await own.aclose()
