@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli.support import scripted_model, sessions_listed, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model, sessions_listed
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -47,7 +48,7 @@ def test_a_shell_line_is_refused_headless_in_ask_mode_and_the_prompt_says_so(
     _command(ws, STATUS)
     (ws / "notes.md").write_text("Release on Friday.\n")
     model = scripted_model(tmp_path / "s.json", {"text": "summary"})
-    run = tether(home, "run", "/status tests", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "/status tests", "--model", model, "--cwd", str(ws))
     assert run.returncode == 2, run.stderr  # a call was refused for want of someone to ask
     log = _log(home)
     types = [e["type"] for e in log]
@@ -81,7 +82,7 @@ def test_a_shell_line_runs_in_auto_mode_and_its_output_is_the_prompts(
     (ws / "notes.md").write_text("n\n")
     model = scripted_model(tmp_path / "s.json", {"text": "summary"})
     args = ("--model", model, "--cwd", str(ws), "--mode", "auto", "--sandbox", "off")
-    run = tether(home, "run", "/status docs", *args)
+    run = tether_in_process(home, "run", "/status docs", *args)
     assert run.returncode == 0, run.stderr
     [said] = [e for e in _log(home) if e["type"] == "user/message"]
     text = said["content"][0]["text"]
@@ -99,13 +100,15 @@ def test_allowed_tools_pass_without_asking_only_in_a_trusted_workspace(
         name="state",
     )
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
-    untrusted = tether(home, "run", "/state", "--model", model, "--cwd", str(ws))
+    untrusted = tether_in_process(home, "run", "/state", "--model", model, "--cwd", str(ws))
     assert untrusted.returncode == 2, untrusted.stderr
     assert "`allowed-tools` is not applied: a project's command grants nothing until" in (
         untrusted.stderr
     )
-    assert tether(home, "permissions", "trust", "--cwd", str(ws)).returncode == 0
-    trusted = tether(home, "run", "/state", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    assert tether_in_process(home, "permissions", "trust", "--cwd", str(ws)).returncode == 0
+    trusted = tether_in_process(
+        home, "run", "/state", "--model", model, "--cwd", str(ws), "--sandbox", "off"
+    )
     assert trusted.returncode == 0, trusted.stderr
     said = [e for e in _log_all(home) if e["type"] == "user/message"][-1]
     assert said["content"][0]["text"] == "State: granted"
@@ -124,7 +127,7 @@ def test_a_model_of_another_provider_is_said_and_the_sessions_answers(
     home = tmp_path / "home"
     _command(ws, "---\nmodel: haiku\ndescription: Quick\n---\nBe quick.\n", name="quick")
     model = scripted_model(tmp_path / "s.json", {"text": "quick answer"})
-    run = tether(home, "run", "/quick", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "/quick", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     path = ws / ".claude" / "commands" / "quick.md"
     assert (

@@ -7,7 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from tests.cli.support import piped, scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import piped, scripted_model
 
 # A project's `.claude/settings.json` with comments and a trailing comma, as Claude Code reads.
 SETTINGS = """{
@@ -45,7 +46,9 @@ def test_deny_rules_of_claude_settings_stop_reads_in_auto_mode(tmp_path: Path, w
     claude_project(ws)
     model = reads(tmp_path / "s.json", ".env.production", "secrets/key.pem")
     for trusted in (False, True):
-        run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
+        run = tether_in_process(
+            home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto"
+        )
         assert run.returncode in (0, 1), run.stderr
         shown = flat(run.stdout)
         assert (
@@ -68,14 +71,14 @@ def test_deny_rules_of_claude_settings_stop_reads_in_auto_mode(tmp_path: Path, w
         ) in said
         assert ("waits for trust" in said) is not trusted
         if not trusted:
-            trusting = tether(home, "permissions", "trust", cwd=ws)
+            trusting = tether_in_process(home, "permissions", "trust", cwd=ws)
             assert trusting.returncode == 0, trusting.stderr
 
 
 def test_permissions_lists_claude_rules_with_their_files(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     claude_project(ws)
-    listed = tether(home, "permissions", "--json", cwd=ws)
+    listed = tether_in_process(home, "permissions", "--json", cwd=ws)
     assert listed.returncode == 0, listed.stderr
     report = json.loads(listed.stdout)
     source = {"scope": "claude", "path": f"{ws}/.claude/settings.json"}
@@ -84,7 +87,7 @@ def test_permissions_lists_claude_rules_with_their_files(tmp_path: Path, ws: Pat
         ("deny", "Read(/secrets/**)", source),
     ]
     assert report["withheld"] == ["allow bash(git * main) (.claude/settings.json)"]
-    text = tether(home, "permissions", cwd=ws)
+    text = tether_in_process(home, "permissions", cwd=ws)
     assert text.returncode == 0, text.stderr
     assert re.search(r"read\(/secrets/\*\*\)\s+claude\s+" + re.escape(str(ws)), text.stdout)
     assert f"settings.json  (/ is the project root, {ws})" in text.stdout
@@ -94,21 +97,21 @@ def test_permissions_lists_claude_rules_with_their_files(tmp_path: Path, ws: Pat
         "Read(/secrets/**)": {"from": str(ws / "secrets"), "anyDepth": False},
     }
     assert "Claude Code's files:" in text.stdout
-    checked = tether(home, "permissions", "check", "read(secrets/key.pem)", cwd=ws)
+    checked = tether_in_process(home, "permissions", "check", "read(secrets/key.pem)", cwd=ws)
     assert "denied" in checked.stdout
 
 
 def test_a_trusted_wildcard_rule_allows_what_claude_code_would(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     claude_project(ws)
-    assert tether(home, "permissions", "trust", cwd=ws).returncode == 0
+    assert tether_in_process(home, "permissions", "trust", cwd=ws).returncode == 0
     for command, outcome in (
         ("git push origin main", "allowed"),
         ("git checkout main", "allowed"),
         ("git push origin dev", "asks"),
         ("git main", "asks"),
     ):
-        checked = tether(home, "permissions", "check", f"bash({command})", cwd=ws)
+        checked = tether_in_process(home, "permissions", "check", f"bash({command})", cwd=ws)
         assert checked.returncode == 0, checked.stderr
         assert f"): {outcome} in ask mode" in checked.stdout, (command, checked.stdout)
 
@@ -130,11 +133,11 @@ def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
         {"text": "done"},
     )
     # Untrusted: the approval waits for trust, and a headless run cannot ask.
-    untrusted = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    untrusted = tether_in_process(home, "run", "add", "--model", model, "--cwd", str(ws))
     assert "Unknown tool: mcp__sample__add" in untrusted.stdout
     assert "enabledMcpjsonServers sample (.claude/settings.local.json)" in untrusted.stderr
-    assert tether(home, "permissions", "trust", cwd=ws).returncode == 0
-    trusted = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    assert tether_in_process(home, "permissions", "trust", cwd=ws).returncode == 0
+    trusted = tether_in_process(home, "run", "add", "--model", model, "--cwd", str(ws))
     assert trusted.returncode == 0, trusted.stderr
     assert "Unknown tool" not in trusted.stdout and "9" in trusted.stdout
     said = " ".join(trusted.stderr.split())
@@ -143,12 +146,12 @@ def test_mcpjson_approvals_of_claude_settings(tmp_path: Path, ws: Path) -> None:
     (ws / ".mcp.json").write_text(
         json.dumps({"mcpServers": {"sample": {**server, "args": [str(SAMPLE), "stdio"]}}})
     )
-    changed = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    changed = tether_in_process(home, "run", "add", "--model", model, "--cwd", str(ws))
     assert "Unknown tool: mcp__sample__add" in changed.stdout
     assert "(changed since they were approved)" in " ".join(changed.stderr.split())
     # disabledMcpjsonServers keeps it stopped, trusted or not, even when named.
     (ws / ".claude/settings.json").write_text(json.dumps({"disabledMcpjsonServers": ["sample"]}))
-    named = tether(
+    named = tether_in_process(
         home, "run", "add", "--model", model, "--cwd", str(ws), "--approve-mcp", "sample"
     )
     assert "Unknown tool: mcp__sample__add" in named.stdout
@@ -175,7 +178,7 @@ def test_task_and_skill_deny_rules_stop_the_calls(tmp_path: Path, ws: Path) -> N
         },
         {"text": "done"},
     )
-    run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    run = tether_in_process(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
     shown = flat(run.stdout)
     settings = f"{ws}/.claude/settings.json"
     assert (

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.support import scripted_model, sessions_listed, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model, sessions_listed
 
 # Several `tether run` processes (and MCP servers) per test: slow on a loaded machine.
 pytestmark = pytest.mark.timeout(300)
@@ -29,7 +30,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
         {"toolCalls": [{"id": "t3", "name": "todo", "arguments": {"todos": finished}}]},
         {"text": "on it"},
     )
-    done = tether(home, "run", "/fix parser.py", "--model", model, "--cwd", str(ws))
+    done = tether_in_process(home, "run", "/fix parser.py", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     # Once per change, as a checklist: no generic card for the call, no repeat of the same.
     out = done.stdout
@@ -44,10 +45,10 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
     assert said["content"][0]["text"] == "Fix the bug in parser.py."
     assert said["shown"][0]["text"] == "/fix parser.py"
 
-    bad = tether(home, "run", "/mode sideways", "--model", model, "--cwd", str(ws))
+    bad = tether_in_process(home, "run", "/mode sideways", "--model", model, "--cwd", str(ws))
     assert bad.returncode == 1
     assert "Usage: /mode ask | accept-edits | auto | plan" in bad.stderr
-    switched = tether(home, "run", "/mode auto", "--model", model, "--cwd", str(ws))
+    switched = tether_in_process(home, "run", "/mode auto", "--model", model, "--cwd", str(ws))
     assert switched.returncode == 0
     assert "mode: auto" in switched.stderr
 
@@ -72,7 +73,7 @@ def test_run_uses_user_servers_and_skips_unapproved_project_ones(tmp_path: Path,
         },
         {"text": "sums done"},
     )
-    done = tether(home, "run", "add", "--model", model, "--cwd", str(ws))
+    done = tether_in_process(home, "run", "add", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     assert "9" in done.stdout
     # Headless, ask mode: the project's servers need approval, so they were skipped.
@@ -81,7 +82,7 @@ def test_run_uses_user_servers_and_skips_unapproved_project_ones(tmp_path: Path,
     assert "name each with --approve-mcp NAME" in said
     assert "Unknown tool: mcp__theirs__add" in done.stdout
     # Auto mode does not approve them: a person does, here by naming them.
-    named = tether(
+    named = tether_in_process(
         home, "run", "add", "--model", model, "--cwd", str(ws), "--mode", "auto",
         "--approve-mcp", "theirs", "--approve-mcp", "nobody",
     )  # fmt: skip
@@ -107,7 +108,9 @@ def test_a_workspace_cannot_give_itself_a_server_that_runs_outside(
         {"text": "done"},
     )
     for _ in range(2):  # the sandboxed command writes .mcp.json; the next run finds it
-        run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto")
+        run = tether_in_process(
+            home, "run", "go", "--model", model, "--cwd", str(ws), "--mode", "auto"
+        )
         assert run.returncode == 0, run.stderr
     assert json.loads((ws / ".mcp.json").read_text()) == planted
     assert "(planted) were not started" in " ".join(run.stderr.split())

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.cli.in_process import tether_in_process
 from tests.cli.support import tether
 from tests.session.helpers import Sessions
 from tether.content import TextContent
@@ -158,6 +159,6 @@ async def test_a_300_turn_session_in_a_12000_token_window_runs_to_the_end(tmp_pa
     notices = re.findall(r"context compacted by (prune|summary): \S+ → \S+ tokens", run.stdout)
     assert len(notices) == len(compactions)
 
-    show = tether(home, "show", log.stem)
+    show = tether_in_process(home, "show", log.stem)
     assert show.returncode == 0, show.stderr
     assert show.stdout == run.stdout

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.support import tether
+from tests.cli.in_process import tether_in_process
 from tests.cli.test_run_stream_json import lines_of
 
 
@@ -34,14 +34,14 @@ def test_cost_in_the_log_the_result_and_the_session_list(tmp_path: Path, ws: Pat
     priced, unpriced = _scripts(tmp_path)
     args = ["--cwd", str(ws), "--output-format", "stream-json"]
 
-    run = tether(home, "run", "go", "--model", priced, *args)
+    run = tether_in_process(home, "run", "go", "--model", priced, *args)
     assert run.returncode == 0, run.stderr
     result = lines_of(run.stdout)[-1]
     first = (1_000 * 2.0 + 100 * 10.0) / 1e6
     assert result["usage"]["costUsd"] == first
     session = result["sessionId"]
     # A new process replays the script from its first turn: this prompt costs that again.
-    run = tether(home, "run", "again", "--model", priced, "--continue", session, *args)
+    run = tether_in_process(home, "run", "again", "--model", priced, "--continue", session, *args)
     assert lines_of(run.stdout)[-1]["usage"]["costUsd"] == first  # this prompt's own
     second = first
 
@@ -49,10 +49,12 @@ def test_cost_in_the_log_the_result_and_the_session_list(tmp_path: Path, ws: Pat
     costs = [json.loads(line).get("costUsd") for line in log if '"model/usage"' in line]
     assert costs == [first, second]
 
-    other = tether(home, "run", "go", "--model", unpriced, *args)
+    other = tether_in_process(home, "run", "go", "--model", unpriced, *args)
     assert "costUsd" not in lines_of(other.stdout)[-1]["usage"]  # unknown: never a 0
 
-    listed = {row["id"]: row for row in json.loads(tether(home, "sessions", "--json").stdout)}
+    listed = {
+        row["id"]: row for row in json.loads(tether_in_process(home, "sessions", "--json").stdout)
+    }
     assert listed[session]["costUsd"] == round(first + second, 6)
     [unknown] = [row for sid, row in listed.items() if sid != session]
     assert "costUsd" not in unknown
@@ -63,7 +65,7 @@ def test_models_lists_the_catalog_with_the_settings_entries(tmp_path: Path, ws: 
     home.mkdir()
     entry = {"contextWindow": 32_000, "price": {"input": 0.1, "output": 0.2}, "thinks": True}
     (home / "settings.json").write_text(json.dumps({"models": {"my-local": entry}}))
-    listed = tether(home, "models", "--json", "--cwd", str(ws))
+    listed = tether_in_process(home, "models", "--json", "--cwd", str(ws))
     assert listed.returncode == 0, listed.stderr
     rows = {row["id"]: row for row in json.loads(listed.stdout)}
     assert rows["my-local"] == {
@@ -76,7 +78,7 @@ def test_models_lists_the_catalog_with_the_settings_entries(tmp_path: Path, ws: 
     }
     assert rows["claude-sonnet-4-5"]["price"]["output"] == 15.0
     assert rows["gpt-5.5"]["price"] is None
-    table = tether(home, "models", "--cwd", str(ws))
+    table = tether_in_process(home, "models", "--cwd", str(ws))
     assert "my-local (settings)" in table.stdout and "unknown" in table.stdout
 
 

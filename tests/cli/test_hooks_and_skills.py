@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.support import piped, scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import piped, scripted_model
 from tests.cli.test_settings import flat
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
 from tests.skills.support import skill
@@ -30,7 +31,7 @@ def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path)
         {"text": "The build stays."},
     )
     args = ("--model", model, "--cwd", str(ws), "--sandbox", "off", "--mode", "auto")
-    run = tether(home, "run", "clean up", *args)
+    run = tether_in_process(home, "run", "clean up", *args)
     assert run.returncode == 0, run.stderr  # a refused call is the model's to handle
     assert (ws / "build").is_dir()
     shown = flat(run.stdout)
@@ -42,11 +43,11 @@ def test_a_hook_refuses_rm_rf_and_show_prints_it_again(tmp_path: Path, ws: Path)
     [ended] = recorded(inputs)
     assert (ended["hook_event_name"], ended["reason"]) == ("SessionEnd", "other")
 
-    session_id = json.loads(tether(home, "sessions", "--json").stdout)[0]["id"]
-    show = tether(home, "show", session_id)
+    session_id = json.loads(tether_in_process(home, "sessions", "--json").stdout)[0]["id"]
+    show = tether_in_process(home, "show", session_id)
     assert show.returncode == 0, show.stderr
     assert show.stdout == run.stdout
-    updates = json.loads(tether(home, "show", session_id, "--json").stdout)["updates"]
+    updates = json.loads(tether_in_process(home, "show", session_id, "--json").stdout)["updates"]
     hooks = [u for u in updates if u["kind"] == "hook_ran"]
     assert [(h["event"], h.get("decision")) for h in hooks] == [
         ("PreToolUse", "deny"),
@@ -66,17 +67,19 @@ def test_a_skill_s_card_and_the_skills_command(tmp_path: Path, ws: Path) -> None
         {"toolCalls": [{"id": "c1", "name": "skill", "arguments": {"name": "release-notes"}}]},
         {"text": "Loaded."},
     )
-    run = tether(home, "run", "notes", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    run = tether_in_process(
+        home, "run", "notes", "--model", model, "--cwd", str(ws), "--sandbox", "off"
+    )
     assert run.returncode == 0, run.stderr
     shown = flat(run.stdout)
     assert f"> notes {ws}/.claude/skills/release-notes/SKILL.md " in shown
     numbered = "1 --- 2 name: release-notes 3 description: Writes release notes 4 --- 5 Group"
     assert f"{numbered} by label. Loaded." in shown
     assert f"skill left out: {broken}: no front matter" in flat(run.stderr)
-    session_id = json.loads(tether(home, "sessions", "--json").stdout)[0]["id"]
-    assert tether(home, "show", session_id).stdout == run.stdout
+    session_id = json.loads(tether_in_process(home, "sessions", "--json").stdout)[0]["id"]
+    assert tether_in_process(home, "show", session_id).stdout == run.stdout
 
-    listed = tether(home, "run", "/skills", "--model", model, "--cwd", str(ws))
+    listed = tether_in_process(home, "run", "/skills", "--model", model, "--cwd", str(ws))
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.startswith(
         "Skills (1): the model loads one with the `skill` tool.\n\n"

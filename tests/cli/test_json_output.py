@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.support import tether
+from tests.cli.in_process import tether_in_process
 from tests.golden import check_golden
 
 FIXTURES = Path(__file__).parent / "json"
@@ -28,12 +28,12 @@ def home(tmp_path: Path) -> Path:
 
 
 def test_show_json_prints_every_update_kind_as_before(home: Path) -> None:
-    shown = tether(home, "show", SESSION[:6], "--json")
+    shown = tether_in_process(home, "show", SESSION[:6], "--json")
     assert shown.returncode == 0, shown.stderr
     check_golden(FIXTURES / "show.json", shown.stdout)
 
 
 def test_sessions_json_prints_each_session_as_before(home: Path) -> None:
-    listed = tether(home, "sessions", "--json")
+    listed = tether_in_process(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
     check_golden(FIXTURES / "sessions.json", listed.stdout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli.support import tether
+from tests.cli.in_process import tether_in_process
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tests.session.test_plan_mode import Person
 from tether.policy import RejectWithMessage
@@ -26,7 +26,7 @@ async def test_show_prints_the_plan_and_the_decisions(tmp_path: Path, ws: Path) 
         session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
         assert await session.prompt(text("plan the rename"), Recorder()) == "end_turn"
         session_id = session.id
-    shown = tether(home, "show", session_id)
+    shown = tether_in_process(home, "show", session_id)
     assert shown.returncode == 0, shown.stderr
     out = shown.stdout
     # Each plan as it was handed over, then what the person decided of it, in order; the

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli.support import scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.tools.web.server import reply, serve
 
 
@@ -23,8 +24,8 @@ def test_run_fetches_with_the_flag_and_refuses_without_it(tmp_path: Path) -> Non
         )
         home = tmp_path / "home"
         args = ["run", "read the doc", "--model", model, "--cwd", str(ws), "--mode", "auto"]
-        allowed = tether(home, *args, "--allow-private-fetch")
-        refused = tether(home, *args)
+        allowed = tether_in_process(home, *args, "--allow-private-fetch")
+        refused = tether_in_process(home, *args)
         assert server.paths == ["/doc"]  # the refused run sent nothing
     assert allowed.returncode == 0, allowed.stderr
     words = " ".join(allowed.stdout.replace("│", " ").split())

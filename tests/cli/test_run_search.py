@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.in_process import tether_in_process
 from tests.cli.support import scripted_model, tether
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 
@@ -26,7 +27,7 @@ def words(text: str) -> str:
 def test_verbose_says_why_web_search_is_not_offered(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
-    quiet = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
+    quiet = tether_in_process(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert quiet.returncode == 0, quiet.stderr
     assert "web_search" not in quiet.stderr
     verbose = tether(home, "run", "hi", "-v", "--model", model, "--cwd", str(ws))
@@ -39,7 +40,7 @@ def test_a_provider_the_settings_name_without_its_key_is_said(tmp_path: Path, ws
     home.mkdir()
     (home / "settings.json").write_text(json.dumps({"webSearch": {"provider": "exa"}}))
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
-    run = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     assert (
         f"tether: web_search is not offered: webSearch.provider is exa ({home}/settings.json), "
@@ -67,7 +68,7 @@ def test_a_search_prints_its_card_and_show_replays_it(
             monkeypatch.setenv(name, value)
         api.answer(ok_reply("tavily", hits))
         args = ["run", "search", "--model", model, "--cwd", str(ws), "--mode", "auto", "-v"]
-        run = tether(home, *args)
+        run = tether_in_process(home, *args)
     assert run.returncode == 0, run.stderr
     assert "tether: web_search uses Tavily (TAVILY_API_KEY)" in run.stderr
     shown = words(run.stdout)
@@ -85,7 +86,7 @@ def test_a_search_prints_its_card_and_show_replays_it(
     show = tether(home, "show", session_id, "--verbose")
     assert show.returncode == 0, show.stderr
     assert show.stdout == run.stdout
-    document = json.loads(tether(home, "show", session_id, "--json").stdout)
+    document = json.loads(tether_in_process(home, "show", session_id, "--json").stdout)
     finished = next(u for u in document["updates"] if u["kind"] == "tool_call_finished")
     assert finished["view"] == {
         "card": "web",

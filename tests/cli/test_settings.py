@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+from tests.cli.in_process import tether_in_process
 from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal
 
@@ -45,7 +46,9 @@ def test_a_headless_run_in_an_untrusted_workspace_applies_only_its_restrictions(
     home = tmp_path / "home"
     hostile_workspace(ws)
     model = bash_then_read(tmp_path / "s.json", "touch pwned")
-    run = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    run = tether_in_process(
+        home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off"
+    )
     assert run.returncode == 2, run.stderr  # the command was refused: no one to approve it
     assert not (ws / "pwned").exists()
     assert f"tether: {ws} is not trusted, so only its deny and ask rules apply" in run.stderr
@@ -78,7 +81,9 @@ def test_trust_is_asked_at_the_terminal_once(tmp_path: Path, ws: Path) -> None:
     trusted = json.loads((home / "trusted.json").read_text())
     assert list(trusted["workspaces"]) == [str(ws)]
     # Trusted now: the next run, even headless, asks nothing and says nothing about trust.
-    again = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    again = tether_in_process(
+        home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off"
+    )
     assert again.returncode == 0, again.stderr
     assert "not trusted" not in again.stderr
 
@@ -100,7 +105,9 @@ def test_always_allow_for_the_project_lasts(tmp_path: Path, ws: Path) -> None:
     assert local == {"permissions": {"allow": ["bash(touch made)", "bash(ls)"]}}
     assert "/.tether/settings.local.json" in (ws / ".git/info/exclude").read_text()
     (ws / "made").unlink()
-    again = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off")
+    again = tether_in_process(
+        home, "run", "go", "--model", model, "--cwd", str(ws), "--sandbox", "off"
+    )
     assert again.returncode == 0, again.stdout + again.stderr
     assert (ws / "made").exists()
     assert "not trusted" not in again.stderr
@@ -111,18 +118,20 @@ def test_bad_settings_stop_the_run_and_problems_are_warnings(tmp_path: Path, ws:
     home.mkdir()
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     (home / "settings.json").write_text('{"permissions": {"deny": ["bash(rm:*)"],}}')
-    broken = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
+    broken = tether_in_process(home, "run", "go", "--model", model, "--cwd", str(ws))
     assert broken.returncode == 1
     assert f"tether: error: {home / 'settings.json'}: not valid JSON" in broken.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
     (home / "settings.json").write_text(
         '{"permisions": {}, "permissions": {"allow": ["Bash(npm x|y)"], "deny": ["bash(rm:*)"]}}'
     )
-    warned = tether(home, "run", "go", "--model", model, "--cwd", str(ws))
+    warned = tether_in_process(home, "run", "go", "--model", model, "--cwd", str(ws))
     assert warned.returncode == 0, warned.stderr
     assert f"tether: warning: {home / 'settings.json'}: permisions: unknown key" in warned.stderr
     assert "permissions.allow[0]: 'Bash(npm x|y)': a rule names one simple command" in warned.stderr
-    bad_flag = tether(home, "run", "go", "--model", model, "--cwd", str(ws), "--deny", "bash(")
+    bad_flag = tether_in_process(
+        home, "run", "go", "--model", model, "--cwd", str(ws), "--deny", "bash("
+    )
     assert bad_flag.returncode == 1
     assert "tether: error: --deny 'bash(': expected Tool or Tool(specifier)" in bad_flag.stderr
 
@@ -157,30 +166,34 @@ def test_the_permissions_command_lists_checks_and_trusts(tmp_path: Path, ws: Pat
     hostile_workspace(ws)
     (home).mkdir()
     (home / "settings.json").write_text('{"permissions": {"deny": ["Bash(rm:*)"]}}')
-    listed = tether(home, "permissions", "--cwd", str(ws))
+    listed = tether_in_process(home, "permissions", "--cwd", str(ws))
     assert listed.returncode == 0, listed.stderr
     assert f"Workspace {ws}: not trusted (its own settings only deny and ask)" in listed.stdout
     assert "bash(rm:*)" in listed.stdout and str(home / "settings.json") in listed.stdout
     assert "  allow bash(*) (.tether/settings.json)" in listed.stdout
-    report = json.loads(tether(home, "permissions", "--cwd", str(ws), "--json").stdout)
+    report = json.loads(tether_in_process(home, "permissions", "--cwd", str(ws), "--json").stdout)
     assert report["trusted"] is False
     assert [(r["kind"], r["rule"], r["source"]["scope"]) for r in report["rules"]] == [
         ("deny", "bash(rm:*)", "user"),
         ("deny", "read(secret.txt)", "project"),
     ]
-    checked = tether(home, "permissions", "check", "bash(npm test && rm -rf /)", "--cwd", str(ws))
+    checked = tether_in_process(
+        home, "permissions", "check", "bash(npm test && rm -rf /)", "--cwd", str(ws)
+    )
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.startswith("bash(npm test && rm -rf /): denied in ask mode\n")
     assert f"deny rule bash(rm:*) in {home / 'settings.json'}" in checked.stdout
-    as_json = tether(home, "permissions", "check", "bash(make $(id))", "--cwd", str(ws), "--json")
+    as_json = tether_in_process(
+        home, "permissions", "check", "bash(make $(id))", "--cwd", str(ws), "--json"
+    )
     assert json.loads(as_json.stdout)["concerns"] == ["it runs a command or process substitution"]
-    trusted = tether(home, "permissions", "trust", "--cwd", str(ws))
+    trusted = tether_in_process(home, "permissions", "trust", "--cwd", str(ws))
     assert trusted.returncode == 0 and "its settings now apply" in trusted.stdout
-    after = tether(home, "permissions", "check", "bash(make)", "--cwd", str(ws))
+    after = tether_in_process(home, "permissions", "check", "bash(make)", "--cwd", str(ws))
     assert after.stdout.startswith("bash(make): allowed in auto mode\n"), after.stdout
-    assert tether(home, "permissions", "untrust", "--cwd", str(ws)).returncode == 0
-    assert "not trusted" in tether(home, "permissions", "--cwd", str(ws)).stdout
-    bad = tether(home, "permissions", "check", "teleport(x)", "--cwd", str(ws))
+    assert tether_in_process(home, "permissions", "untrust", "--cwd", str(ws)).returncode == 0
+    assert "not trusted" in tether_in_process(home, "permissions", "--cwd", str(ws)).stdout
+    bad = tether_in_process(home, "permissions", "check", "teleport(x)", "--cwd", str(ws))
     assert bad.returncode == 2 and "unknown tool 'teleport'" in bad.stderr
 
 
@@ -192,15 +205,21 @@ def test_permissions_check_asks_for_hidden_strings_and_protected_writes(
     (home / "settings.json").write_text(
         '{"permissions": {"allow": ["bash(npm test)"], "deny": ["Bash(rm:*)"]}}'
     )
-    plain = tether(home, "permissions", "check", "bash(npm test > out.log)", "--cwd", str(ws))
+    plain = tether_in_process(
+        home, "permissions", "check", "bash(npm test > out.log)", "--cwd", str(ws)
+    )
     assert plain.stdout.startswith("bash(npm test > out.log): allowed in ask mode\n"), plain.stdout
     hidden = "bash(printf -v PS4 %s '$(rm -rf ~)'; set -x; npm test)"
     for mode in ("ask", "auto"):
-        checked = tether(home, "permissions", "check", hidden, "--mode", mode, "--cwd", str(ws))
+        checked = tether_in_process(
+            home, "permissions", "check", hidden, "--mode", mode, "--cwd", str(ws)
+        )
         assert checked.returncode == 0, checked.stderr
         assert checked.stdout.startswith(f"{hidden}: asks in {mode} mode\n"), checked.stdout
         assert "printf -v" in checked.stdout
     planted = "bash(printf x > .git/hooks/pre-commit; npm test)"
-    checked = tether(home, "permissions", "check", planted, "--mode", "auto", "--cwd", str(ws))
+    checked = tether_in_process(
+        home, "permissions", "check", planted, "--mode", "auto", "--cwd", str(ws)
+    )
     assert checked.stdout.startswith(f"{planted}: asks in auto mode\n"), checked.stdout
     assert ".git is protected" in checked.stdout

@@ -170,9 +170,11 @@ def test_sessions_and_show_load_only_what_they_print(
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     shown = _loaded(tmp_path, "show", log.stem, env=env)
     assert _found(shown, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
-    # The JSON form draws nothing: no rich, no highlighting, no Markdown.
+    # The JSON form draws nothing: no rich, no highlighting, no Markdown. Neither form runs
+    # hooks: a log's events name a hook's decision, but reading them loads no hook engine.
     dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
     assert _found(dumped, ("rich", "pygments", "markdown_it")) == []
+    assert _found(shown | dumped, ("tether.hooks",)) == ["tether.hooks", "tether.hooks.record"]
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)

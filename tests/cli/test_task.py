@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.cli.support import tether
+from tests.cli.in_process import tether_in_process
 from tests.cli.terminal import Terminal
 from tests.cli.tui import Tui
 from tether.cli.sessions import session_tree
@@ -57,7 +57,9 @@ def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) 
             }
         )
     )
-    run = tether(home, "run", "where is retry?", "--model", f"script:{script}", "--cwd", str(ws))
+    run = tether_in_process(
+        home, "run", "where is retry?", "--model", f"script:{script}", "--cwd", str(ws)
+    )
     assert run.returncode == 0, run.stderr
     out = run.stdout
     # The task card: the agent and its task, its report rendered, what it did and spent.
@@ -67,29 +69,30 @@ def test_run_show_and_sessions_with_an_agents_session(tmp_path: Path, ws: Path) 
     assert "done" in out
     assert "It is in client.py." in out
 
-    rows: list[dict[str, Any]] = json.loads(tether(home, "sessions", "--json").stdout)
+    rows: list[dict[str, Any]] = json.loads(tether_in_process(home, "sessions", "--json").stdout)
     parent, child = rows
     assert child["parent"] == {"id": parent["id"], "callId": "t1"}
     assert child["title"] == "explore: find retry"
     assert "parent" not in parent
     assert f"session {child['id']}" in out  # the card says which session to open
 
-    table = tether(home, "sessions").stdout
+    table = tether_in_process(home, "sessions").stdout
     lines = table.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith(parent["id"]))
     assert lines[at + 2].startswith(f"└ {child['id']}")  # under its parent (after its cwd)
     assert "explore: find retry" in lines[at + 2]
-    top = tether(home, "sessions", "--top-level")
+    top = tether_in_process(home, "sessions", "--top-level")
     assert child["id"] not in top.stdout and parent["id"] in top.stdout
     assert [
-        r["id"] for r in json.loads(tether(home, "sessions", "--json", "--top-level").stdout)
+        r["id"]
+        for r in json.loads(tether_in_process(home, "sessions", "--json", "--top-level").stdout)
     ] == [parent["id"]]
 
     # `show` of the parent prints the card as `run` did; `show` of the child its transcript.
-    shown = tether(home, "show", parent["id"])
+    shown = tether_in_process(home, "show", parent["id"])
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout == out
-    child_shown = tether(home, "show", child["id"])
+    child_shown = tether_in_process(home, "show", child["id"])
     assert child_shown.returncode == 0, child_shown.stderr
     assert "> Where is retry?" in child_shown.stdout
     assert "client.py  lines 1–2 of 2" in child_shown.stdout
@@ -281,7 +284,7 @@ def test_a_call_refused_in_an_agent_makes_run_exit_2(tmp_path: Path, ws: Path) -
         )
     )
     for output in ("text", "json", "stream-json"):
-        run = tether(
+        run = tether_in_process(
             home, "run", "make it", "--model", f"script:{script}", "--cwd", str(ws),
             "--output-format", output,
         )  # fmt: skip

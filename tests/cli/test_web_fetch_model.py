@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.support import tether
+from tests.cli.in_process import tether_in_process
 from tests.tools.web.server import reply, serve
 
 
@@ -45,11 +45,15 @@ def test_the_settings_model_answers_the_question_asked_of_a_page(tmp_path: Path,
             "--mode",
             "auto",
         ]
-        run = tether(home, "run", "What does 2.3 add?", *args, "--output-format", "stream-json")
+        run = tether_in_process(
+            home, "run", "What does 2.3 add?", *args, "--output-format", "stream-json"
+        )
         assert run.returncode == 0, run.stderr
         # Without the setting, the session's model answers.
         (home / "settings.json").write_text("{}")
-        plain = tether(home, "run", "What does 2.3 add?", *args, "--output-format", "stream-json")
+        plain = tether_in_process(
+            home, "run", "What does 2.3 add?", *args, "--output-format", "stream-json"
+        )
         assert plain.returncode == 0, plain.stderr
 
     def answer(stdout: str) -> str:
