@@ -29,6 +29,22 @@ def _completion(received: Received) -> Reply:
     return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
 
 
+def _task_call(received: Received) -> Reply:
+    """The parent's first answer: one `task` call (for the general agent, on its model)."""
+    arguments = json.dumps({"description": "look", "prompt": "Look around."})
+    call = {"index": 0, "id": "t1", "type": "function"}
+    chunks = [
+        {"tool_calls": [{**call, "function": {"name": "task", "arguments": arguments}}]},
+        {},
+    ]
+    events = []
+    for n, delta in enumerate(chunks):
+        finish = "tool_calls" if n == len(chunks) - 1 else None
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        events.append(b"data: " + json.dumps({"choices": [choice]}).encode() + b"\n\n")
+    return replace(_completion(received), chunks=tuple(events))
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[SSEServer]:
     async with SSEServer() as served:
@@ -87,3 +103,24 @@ async def test_a_prompts_own_model_closes_after_it_and_the_sessions_stays(
     await eventually(lambda: server.open_connections == 0, "the session's model closed")
     # Closed twice is closed once.
     await own.aclose()
+
+
+async def test_a_child_on_its_parents_model_leaves_it_to_the_parent(
+    sessions: Sessions, ws: Path, server: SSEServer
+) -> None:
+    answers = iter([_task_call, _completion, _completion])
+
+    def answer(received: Received) -> Reply:
+        return next(answers)(received)
+
+    server.answer = answer
+    own = _endpoint_model(server, "own")
+    session = sessions.new(ws, own, default_tools())
+    assert await session.prompt(text("go"), Recorder()) == "end_turn"
+    # The parent, its child, the parent again: one connection, kept alive throughout (a child
+    # that closed the model it shares would have made the parent open another).
+    assert len(server.requests) == 3
+    assert server.accepted == 1
+    assert server.open_connections == 1
+    await session.aclose()
+    await eventually(lambda: server.open_connections == 0, "the parent's model closed")

@@ -1,0 +1,54 @@
+"""`aclose` closes a model's connection pool: the loopback server sees every connection go,
+closing twice is closing once, and a later request opens a new pool (a surface that carries
+its model to its next session, or to its next event loop, goes on with it)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.models.sse_server import Reply, SSEServer
+from tests.models.support import collect
+from tests.models.wires import WIRES, Wire
+from tests.polling import eventually
+from tether.content import TextContent
+from tether.models import ModelRequest, UserMessage
+from tether.models.base import Completed
+from tether.models.script import ScriptModel
+
+HELLO = ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
+
+
+def _read_to_its_end(wire: Wire) -> Reply:
+    """The wire's text answer without a `[DONE]`: read to its end, its connection goes back
+    to the pool, kept alive (chat completions' stream, stopped at `[DONE]`, closes its own)."""
+    reply = wire.sse("text")
+    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
+
+
+@pytest.mark.parametrize("wire", WIRES, ids=str)
+async def test_aclose_closes_the_pool_once_and_a_request_opens_another(
+    server: SSEServer, wire: Wire
+) -> None:
+    model = wire.make(wire.url(server), model="test-model", api_key="sk-test")
+    server.answer = lambda _received: _read_to_its_end(wire)
+    assert isinstance((await collect(model, HELLO))[-1], Completed)
+    await eventually(lambda: server.open_connections == 1, "the connection kept alive")
+
+    await model.aclose()
+    await eventually(lambda: server.open_connections == 0, "the pool closed")
+    await model.aclose()  # twice is once
+
+    assert isinstance((await collect(model, HELLO))[-1], Completed)
+    assert len(server.requests) == 2
+    await eventually(lambda: server.open_connections == 1, "a new pool's connection")
+    await model.aclose()
+    await eventually(lambda: server.open_connections == 0, "the new pool closed")
+
+
+async def test_a_script_has_nothing_to_close() -> None:
+    model = ScriptModel.from_json('{"turns": [{"text": "hi"}]}')
+    await model.aclose()
+    await model.aclose()
+    assert isinstance((await collect(model, HELLO))[-1], Completed)
