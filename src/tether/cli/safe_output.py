@@ -125,7 +125,8 @@ def _write_json_stream(
             data = item
             if not utf8 and safe_text(text := item.decode(), encoding) != text:
                 data = _escaped(text).encode()
-            write(separator + data.replace(b"\n", b"\n    "))
+            write(separator)  # apart: joined, a long document would be copied once more
+            write(data.replace(b"\n", b"\n    "))
             separator = b",\n    "
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
     write(b"\n}\n" if members else b"}\n")
