@@ -4,18 +4,24 @@ its model to its next session, or to its next event loop, goes on with it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from tests.models.sse_server import Reply, SSEServer
-from tests.models.support import collect
+from tests.models.sse_server import Reply, SSEServer, sse_reply
+from tests.models.support import FAST, collect
 from tests.models.wires import WIRES, Wire
 from tests.polling import eventually
 from tether.content import TextContent
 from tether.models import ModelRequest, UserMessage
 from tether.models.base import Completed
+from tether.models.gemini_model import GeminiModel
+from tether.models.responses_model import ResponsesModel
 from tether.models.script import ScriptModel
+from tether.models.streaming import StreamingModel
+from tether.providers import GEMINI, OPENAI_RESPONSES
 
 HELLO = ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
@@ -52,3 +58,29 @@ async def test_a_script_has_nothing_to_close() -> None:
     await model.aclose()
     await model.aclose()
     assert isinstance((await collect(model, HELLO))[-1], Completed)
+
+
+def _gemini(server: SSEServer) -> StreamingModel[Any, Any]:
+    return GeminiModel(GEMINI.resolve(server.url, "g-key", environ={}), retry=FAST)
+
+
+def _responses(server: SSEServer) -> StreamingModel[Any, Any]:
+    provider = OPENAI_RESPONSES.resolve(server.url + "/v1", "sk-test", environ={})
+    return ResponsesModel(provider, model="gpt-5.5", retry=FAST)
+
+
+@pytest.mark.parametrize(
+    ("make", "transcript"),
+    [(_gemini, "gemini_text.sse"), (_responses, "openai-responses_text.sse")],
+    ids=["gemini", "openai-responses"],
+)
+async def test_the_sdks_pools_close_too(
+    server: SSEServer, make: Callable[[SSEServer], StreamingModel[Any, Any]], transcript: str
+) -> None:
+    model = make(server)
+    server.answer = lambda _received: sse_reply(transcript)
+    assert isinstance((await collect(model, HELLO))[-1], Completed)
+    await eventually(lambda: server.open_connections == 1, "the connection kept alive")
+    await model.aclose()
+    await eventually(lambda: server.open_connections == 0, "the pool closed")
+    await model.aclose()

@@ -13,13 +13,19 @@ from pathlib import Path
 import pytest
 
 from tests.models.sse_server import Received, Reply, SSEServer, sse_reply
+from tests.models.support import collect
 from tests.polling import eventually
 from tests.session.helpers import Recorder, Sessions, call, text
-from tether.models.base import Model
+from tether.content import TextContent
+from tether.models.base import Completed, Model, ModelRequest
+from tether.models.messages import UserMessage
 from tether.models.openai_compat import OpenAICompatModel
 from tether.models.script import ScriptModel
 from tether.providers import OPENAI
+from tether.session.owned_models import OwnedModels
 from tether.tools.defaults import default_tools
+
+HELLO = ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
 
 def _completion(received: Received) -> Reply:
@@ -124,3 +130,20 @@ async def test_a_child_on_its_parents_model_leaves_it_to_the_parent(
     assert server.open_connections == 1
     await session.aclose()
     await eventually(lambda: server.open_connections == 0, "the parent's model closed")
+
+
+async def test_a_lasting_model_closes_only_at_the_end(server: SSEServer) -> None:
+    first, pages, second = (_endpoint_model(server, name) for name in ("a", "pages", "b"))
+    owned = OwnedModels(first, lasting=pages)
+    for model in (first, pages):
+        assert isinstance((await collect(model, HELLO))[-1], Completed)
+    await eventually(lambda: server.open_connections == 2, "both connections kept alive")
+
+    # A switch to `second` closes `first`; the pages' model (`webFetch.model`) stays.
+    owned.adopt(second)
+    await owned.drop(second)
+    await eventually(lambda: server.open_connections == 1, "the model left closed")
+    assert isinstance((await collect(pages, HELLO))[-1], Completed)
+    assert server.accepted == 2  # the pages' model went on on its connection
+    await owned.aclose()
+    await eventually(lambda: server.open_connections == 0, "every model closed")

@@ -110,6 +110,10 @@ class ChildSession(Protocol):
         """Sync the log and release its lock."""
         ...
 
+    async def close_connections(self) -> None:
+        """Close the connections of the models it owns (not the one it was made with)."""
+        ...
+
 
 StartChild = Callable[[SessionConfig, ParentLink, str], ChildSession]
 """Creates a child session: (its config, its link to the parent, its title) -> the session."""
@@ -207,6 +211,7 @@ class Children:
         finally:
             del self._running[child.id]
             child.close()
+            await child.close_connections()
             if not inherited:  # built for this child here; an inherited one is the parent's
                 await model.aclose()
         return ChildOutcome(

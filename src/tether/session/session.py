@@ -67,7 +67,8 @@ class Session:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         paged = page_model(config)
-        self._models = OwnedModels(config.model, paged)  # the models it closes
+        # The models it closes; a running child's own is its parent's `Children`'s.
+        self._models = OwnedModels(config.model if config.depth == 0 else None, lasting=paged)
         self.models = config.models
         """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
@@ -336,7 +337,7 @@ class Session:
 
     def close(self) -> None:
         """Kill the background commands, sync the log and release the session's lock (see
-        `aclose` for `SessionEnd`, and for stopping the commands gently)."""
+        `aclose` for `SessionEnd`, for stopping the commands gently and closing its models)."""
         self.jobs.close_now()
         self._log.close()
 
@@ -353,8 +354,7 @@ class Session:
             await self._models.aclose()
 
     async def close_connections(self) -> None:
-        """Close its models' pools before the event loop that opened them ends (a request
-        opens them again)."""
+        """Close its models' pools before the event loop that opened them ends."""
         await self._models.close_connections()
 
     async def prompt(
