@@ -6,7 +6,6 @@ completions that counts the connections held."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from pathlib import Path
 
 from tests.models.sse_server import Received, Reply, SSEServer, sse_reply
@@ -18,10 +17,9 @@ from tether.session import SessionStore
 
 
 def _completion(received: Received) -> Reply:
-    """A chat completion whose stream ends without `[DONE]`: read to its end, its connection
-    goes back to the pool, kept alive."""
-    reply = sse_reply("openai_text.sse")
-    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
+    """A chat completion, `[DONE]` and all: read to its end, its connection goes back to the
+    pool, kept alive."""
+    return sse_reply("openai_text.sse")
 
 
 class _Places:

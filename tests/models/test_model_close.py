@@ -5,12 +5,11 @@ its model to its next session, or to its next event loop, goes on with it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from tests.models.sse_server import Reply, SSEServer, sse_reply
+from tests.models.sse_server import SSEServer, sse_reply
 from tests.models.support import FAST, collect
 from tests.models.wires import WIRES, Wire
 from tests.polling import eventually
@@ -26,19 +25,12 @@ from tether.providers import GEMINI, OPENAI_RESPONSES
 HELLO = ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
 
-def _read_to_its_end(wire: Wire) -> Reply:
-    """The wire's text answer without a `[DONE]`: read to its end, its connection goes back
-    to the pool, kept alive (chat completions' stream, stopped at `[DONE]`, closes its own)."""
-    reply = wire.sse("text")
-    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
-
-
 @pytest.mark.parametrize("wire", WIRES, ids=str)
 async def test_aclose_closes_the_pool_once_and_a_request_opens_another(
     server: SSEServer, wire: Wire
 ) -> None:
     model = wire.make(wire.url(server), model="test-model", api_key="sk-test")
-    server.answer = lambda _received: _read_to_its_end(wire)
+    server.answer = lambda _received: wire.sse("text")
     assert isinstance((await collect(model, HELLO))[-1], Completed)
     await eventually(lambda: server.open_connections == 1, "the connection kept alive")
 
@@ -51,6 +43,21 @@ async def test_aclose_closes_the_pool_once_and_a_request_opens_another(
     await eventually(lambda: server.open_connections == 1, "a new pool's connection")
     await model.aclose()
     await eventually(lambda: server.open_connections == 0, "the new pool closed")
+
+
+@pytest.mark.parametrize("wire", WIRES, ids=str)
+async def test_one_kept_alive_connection_serves_request_after_request(
+    server: SSEServer, wire: Wire
+) -> None:
+    # Chat completions end their stream with `[DONE]` before the body ends: the body is
+    # read to its end, so the connection is kept, not hung up and opened again.
+    model = wire.make(wire.url(server), model="test-model", api_key="sk-test")
+    server.answer = lambda _received: wire.sse("text")
+    for _ in range(3):
+        assert isinstance((await collect(model, HELLO))[-1], Completed)
+    assert len(server.requests) == 3
+    assert server.accepted == 1
+    await model.aclose()
 
 
 async def test_a_script_has_nothing_to_close() -> None:
