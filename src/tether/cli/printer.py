@@ -104,6 +104,8 @@ class Printer:
         """Print one update; a failure to show it is reported, and later updates still show."""
         try:
             self._show(update)
+        except BrokenPipeError:
+            raise  # the reader left: nothing more can show (`tether.cli` stops quietly)
         except Exception as exc:
             self.failed = True
             with contextlib.suppress(Exception):  # the report must not fail the next update

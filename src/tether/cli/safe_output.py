@@ -154,8 +154,18 @@ def consoles() -> tuple[Console, Console]:
     """stdout for the conversation, stderr for status and errors."""
     from rich.console import Console  # with the first command that prints through it
 
+    class PipedConsole(Console):
+        """A reader gone (`tether show ID | head`) ends the command as every other write
+        does (`tether.cli` stops quietly with 141), not with rich's silent status 1."""
+
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
     # Through safe streams: no string a model or a log holds can make a write fail.
-    return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)
+    return PipedConsole(file=stdout(), highlight=False), PipedConsole(
+        file=stderr(), highlight=False
+    )
 
 
 def print_json_line(document: object) -> None:
