@@ -24,11 +24,9 @@ LISTING = {
 
 
 def _completion() -> Reply:
-    """A chat completion whose stream ends without `[DONE]`, as some servers end theirs: read
-    to its end, its connection goes back to the pool, kept alive (one the client stops
-    reading at `[DONE]` it closes at once)."""
-    reply = sse_reply("openai_text.sse")
-    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
+    """A chat completion, `[DONE]` and all: read to its end, its connection goes back to the
+    pool, kept alive."""
+    return sse_reply("openai_text.sse")
 
 
 def _answer(received: Received) -> Reply:

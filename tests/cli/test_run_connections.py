@@ -8,7 +8,6 @@ from __future__ import annotations
 import gc
 import time
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,10 +17,9 @@ from tether.cli import main
 
 
 def _completion(received: Received) -> Reply:
-    """A chat completion whose stream ends without `[DONE]`: read to its end, its connection
-    goes back to the pool, kept alive."""
-    reply = sse_reply("openai_text.sse")
-    return replace(reply, chunks=tuple(c for c in reply.chunks if b"[DONE]" not in c))
+    """A chat completion, `[DONE]` and all: read to its end, its connection goes back to the
+    pool, kept alive."""
+    return sse_reply("openai_text.sse")
 
 
 def _answering(server: SSEServer) -> None:

@@ -108,6 +108,7 @@ class SSEServer:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
+        self._accepted = 0
         self.client_closed = asyncio.Event()
         self.answer: Callable[[Received], Reply] | None = None
         """Makes the reply to a request when none is queued (a server that reads the request)."""
@@ -118,6 +119,11 @@ class SSEServer:
         assert self._server is not None
         port = self._server.sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{port}"
+
+    @property
+    def accepted(self) -> int:
+        """Connections clients opened so far (a pool reusing one opens no other)."""
+        return self._accepted
 
     @property
     def open_connections(self) -> int:
@@ -153,6 +159,7 @@ class SSEServer:
         assert task is not None
         self._tasks.add(task)
         self._writers.add(writer)
+        self._accepted += 1
         try:
             while await self._one(reader, writer):
                 pass

@@ -10,7 +10,7 @@ from typing import Any
 from tests.session.helpers import Recorder, Sessions, call, text
 from tether.models.script import ScriptModel
 from tether.session import ToolCallPartial
-from tether.session.children import THOUGHT_SHOWN
+from tether.session.child_steps import THOUGHT_SHOWN
 from tether.tools.defaults import default_tools
 from tether.views import TaskResultView
 

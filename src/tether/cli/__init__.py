@@ -172,6 +172,8 @@ def _main(argv: list[str]) -> int:
     _configure_logging(verbose=args.verbose)
     try:
         status: int = args.command_run(args)
+    except BrokenPipeError:  # before `Exception`, which it is one of
+        return _pipe_closed()
     except Exception as exc:
         if not _said_plainly(exc):
             raise
@@ -179,8 +181,6 @@ def _main(argv: list[str]) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return _pipe_closed()
     try:
         sys.stdout.flush()
     except BrokenPipeError:

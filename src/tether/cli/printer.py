@@ -17,8 +17,9 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from tether.cli.agent_text import AgentTextBuffer
+from tether.cli.call_cards import CallCards
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
-from tether.policy import DelegatedAccess, PermissionQuestion, said_instead
+from tether.policy import DelegatedAccess, PermissionQuestion
 from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
@@ -46,12 +47,8 @@ from tether.session.updates import (
     UserText,
 )
 from tether.tools.access import FileAccess, PermissionOutcome
-from tether.tools.task.meta import refusals
-from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
+from tether.tools.todo import TodoItem
 from tether.views import (
-    DiffResultView,
-    GenericResultView,
-    ReadResultView,
     TaskResultView,
     TerminalResultView,
     ToolCallView,
@@ -68,7 +65,7 @@ _STOPS = {
 }
 
 
-class Printer:
+class Printer(CallCards):
     """Prints updates in order; `full` shows long cards whole, `status` is the live line."""
 
     def __init__(
@@ -104,6 +101,8 @@ class Printer:
         """Print one update; a failure to show it is reported, and later updates still show."""
         try:
             self._show(update)
+        except BrokenPipeError:
+            raise  # the reader left: nothing more can show (`tether.cli` stops quietly)
         except Exception as exc:
             self.failed = True
             with contextlib.suppress(Exception):  # the report must not fail the next update
@@ -284,85 +283,6 @@ class Printer:
 
             self._end_text()
             self.console.print(render_result_view(update.view, full=self.full))
-
-    def _finished(self, update: ToolCallFinished) -> None:
-        from tether.render.outcome import not_applied, outcome_line, told_instead
-        from tether.render.terminal import render_call_view, render_result_view
-
-        if refusals(update.result.meta):
-            self.refused = True  # an agent's call was refused: the run did not do it all
-        call = self._calls.pop(update.tool_call_id, None)
-        name = self._names.pop(update.tool_call_id, None)
-        shown = update.tool_call_id in self._proposed
-        self._proposed.discard(update.tool_call_id)
-        failed = update.status == "failed"
-        outcome = update.permission
-        match outcome:
-            case "allow_once" | "allow_always" | "allow_project":
-                applied = isinstance(update.view, DiffResultView) and not failed
-                if shown:
-                    # The proposed card is on screen above: the outcome, then what came of it.
-                    self.console.print(outcome_line(outcome, applied=applied))
-                    if applied:
-                        return  # a diff result repeats the proposed change
-                else:
-                    # One card for the call (the question showed it only while it was open).
-                    self._final_card(update, call, failed=failed)
-                    self.console.print(outcome_line(outcome, applied=applied))
-                    return
-            case "reject" | "refused":
-                if not shown and call is not None:
-                    self.console.print(not_applied(render_call_view(call, "rejected")))
-                self.console.print(outcome_line(outcome))
-                if (instead := said_instead(update.result.text())) is not None:
-                    self.console.print(told_instead(instead))
-                if outcome == "refused":
-                    self.refused = True
-                    # The policy's message says which mode would allow it.
-                    self.console.print(not_applied(render_result_view(update.view)))
-                return
-            case None:
-                if name == TODO_TOOL and not failed and self._plan_changed(update):
-                    return
-            case _:
-                assert_never(outcome)
-        self._final_card(update, call, failed=failed, proposed=shown)
-
-    def _final_card(
-        self,
-        update: ToolCallFinished,
-        call: ToolCallView | None,
-        *,
-        failed: bool,
-        proposed: bool = False,
-    ) -> None:
-        """The result card. Read, diff and terminal results say what was called; a generic
-        one may not, unless it failed (its card is then titled by the call): its call card
-        goes above it, unless the question showed it already."""
-        from tether.render.read_card import render_read_result
-        from tether.render.terminal import render_call_view, render_result_view
-
-        generic = isinstance(update.view, GenericResultView)
-        if call is not None and generic and not failed and not proposed:
-            self.console.print(render_call_view(call))
-        if self.brief_reads and not self.full and isinstance(update.view, ReadResultView):
-            self.console.print(render_read_result(update.view, brief=True))
-            return
-        self.console.print(
-            render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
-        )
-
-    def _plan_changed(self, update: ToolCallFinished) -> bool:
-        """Print the plan a `todo` result holds if it changed; whether it was one at all."""
-        todos = todos_from_meta(update.result.meta)
-        if todos is None:
-            return False
-        if todos != self._plan:
-            from tether.render.plan_card import render_plan
-
-            self._plan = todos
-            self.console.print(render_plan(todos))
-        return True
 
     def _print_blocks(self, blocks: list[str]) -> None:
         from tether.render.markdown import markdown

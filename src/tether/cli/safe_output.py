@@ -125,7 +125,8 @@ def _write_json_stream(
             data = item
             if not utf8 and safe_text(text := item.decode(), encoding) != text:
                 data = _escaped(text).encode()
-            write(separator + data.replace(b"\n", b"\n    "))
+            write(separator)  # apart: joined, a long document would be copied once more
+            write(data.replace(b"\n", b"\n    "))
             separator = b",\n    "
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
     write(b"\n}\n" if members else b"}\n")
@@ -153,8 +154,18 @@ def consoles() -> tuple[Console, Console]:
     """stdout for the conversation, stderr for status and errors."""
     from rich.console import Console  # with the first command that prints through it
 
+    class PipedConsole(Console):
+        """A reader gone (`tether show ID | head`) ends the command as every other write
+        does (`tether.cli` stops quietly with 141), not with rich's silent status 1."""
+
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
     # Through safe streams: no string a model or a log holds can make a write fail.
-    return Console(file=stdout(), highlight=False), Console(file=stderr(), highlight=False)
+    return PipedConsole(file=stdout(), highlight=False), PipedConsole(
+        file=stderr(), highlight=False
+    )
 
 
 def print_json_line(document: object) -> None:

@@ -7,6 +7,7 @@ import gc
 import json
 from collections.abc import Iterator
 
+from pydantic import TypeAdapter
 from pydantic_core import PydanticSerializationError
 
 from tether.cli.home_args import add_home_argument, use_home
@@ -16,7 +17,7 @@ from tether.session import SessionStore
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
 from tether.session.log.events import Event
 from tether.session.replay import Replayer
-from tether.session.updates import CLIENT_UPDATE, ClientUpdate
+from tether.session.updates import ClientUpdate
 from tether.tools.defaults import default_tools
 
 __all__ = ["configure", "run"]
@@ -90,8 +91,21 @@ def _replayed(events: Iterator[Event], replayer: Replayer) -> Iterator[ClientUpd
 
 def _update_json(update: ClientUpdate) -> bytes:
     """One update's JSON as UTF-8, indented, encoded by pydantic's fast serializer if it can be."""
+    adapter = _adapter(type(update))
     try:
-        return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2)
+        return adapter.dump_json(update, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
-        document = CLIENT_UPDATE.dump_python(update, mode="json", by_alias=True)
+        document = adapter.dump_python(update, mode="json", by_alias=True)
         return json.dumps(document, indent=2, ensure_ascii=True).encode()
+
+
+def _adapter(kind: type[object]) -> TypeAdapter[object]:
+    """The serializer of one kind of update: the same JSON as `CLIENT_UPDATE`'s, without
+    finding the kind in the union first (a third of the time, on a long log's updates)."""
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+    return adapter
+
+
+_ADAPTERS: dict[type[object], TypeAdapter[object]] = {}

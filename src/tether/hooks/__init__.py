@@ -12,11 +12,16 @@ session's sandbox, or with `"sandbox": false` behind the guard of `tether.hooks.
 `hook/run` event.
 """
 
-from tether.hooks.config import DEFAULT_TIMEOUT, ConfiguredHook, matches
-from tether.hooks.engine import Hooks
-from tether.hooks.outcome import CONTEXT_CHARS, LOGGED_CHARS
-from tether.hooks.payload import PERMISSION_MODES, SessionFacts, tool_fields, tool_response
-from tether.hooks.record import HookDecision, HookRun
+from typing import TYPE_CHECKING
+
+from tether.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tether.hooks.config import DEFAULT_TIMEOUT, ConfiguredHook, matches
+    from tether.hooks.engine import Hooks
+    from tether.hooks.outcome import CONTEXT_CHARS, LOGGED_CHARS
+    from tether.hooks.payload import PERMISSION_MODES, SessionFacts, tool_fields, tool_response
+    from tether.hooks.record import HookDecision, HookRun
 
 __all__ = [
     "CONTEXT_CHARS",
@@ -32,3 +37,23 @@ __all__ = [
     "tool_fields",
     "tool_response",
 ]
+
+# Each name loads its module on first use: a log's events name a hook's decision
+# (`tether.hooks.record`), and reading a log must not load the engine that runs hooks.
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "DEFAULT_TIMEOUT": "tether.hooks.config",
+        "ConfiguredHook": "tether.hooks.config",
+        "matches": "tether.hooks.config",
+        "Hooks": "tether.hooks.engine",
+        "CONTEXT_CHARS": "tether.hooks.outcome",
+        "LOGGED_CHARS": "tether.hooks.outcome",
+        "PERMISSION_MODES": "tether.hooks.payload",
+        "SessionFacts": "tether.hooks.payload",
+        "tool_fields": "tether.hooks.payload",
+        "tool_response": "tether.hooks.payload",
+        "HookDecision": "tether.hooks.record",
+        "HookRun": "tether.hooks.record",
+    },
+)

@@ -48,9 +48,15 @@ class SSEStream:
 
     async def __aiter__(self) -> AsyncGenerator[Any, None]:
         """Each event's JSON in order; an event naming an `error` raises `StreamError`."""
+        events = self._source.aiter_sse()
         try:
-            async for event in self._source.aiter_sse():
+            async for event in events:
                 if event.data.startswith("[DONE]"):
+                    # The rest of the body is read (as the SDKs read it) so that the
+                    # connection goes back to the pool: closing a half-read answer hangs up,
+                    # and the next request would pay a new TCP and TLS handshake.
+                    async for _ in events:
+                        pass
                     return
                 if not event.data:
                     continue  # a bare `event:` line or keep-alive carries nothing to decode

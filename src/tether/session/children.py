@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -33,6 +32,7 @@ from tether.policy import (
     PolicyMode,
 )
 from tether.session.child_asker import child_asker
+from tether.session.child_steps import ChildSteps
 from tether.session.config import SessionConfig
 from tether.session.log.events import (
     AssistantMessageEvent,
@@ -40,14 +40,7 @@ from tether.session.log.events import (
     ParentLink,
     TurnStop,
 )
-from tether.session.updates import (
-    AgentText,
-    AgentThought,
-    ClientUpdate,
-    ThoughtFinished,
-    ToolCallFinished,
-    ToolCallStarted,
-)
+from tether.session.updates import ClientUpdate
 from tether.session.usage import usage_report
 from tether.skills import SkillCatalog
 from tether.tools.delegate import (
@@ -58,8 +51,6 @@ from tether.tools.delegate import (
     ChildStop,
 )
 from tether.tools.registry import ToolRegistry
-from tether.tools.task.meta import refusals
-from tether.views import ToolCallView
 
 __all__ = ["ANTHROPIC_TIERS", "MAX_DEPTH", "MAX_RUNNING", "ChildSession", "Children", "StartChild"]
 
@@ -108,6 +99,10 @@ class ChildSession(Protocol):
 
     def close(self) -> None:
         """Sync the log and release its lock."""
+        ...
+
+    async def close_connections(self) -> None:
+        """Close the connections of the models it owns (not the one it was made with)."""
         ...
 
 
@@ -172,7 +167,7 @@ class Children:
         go through `via` (the parent's turn's asker) or else the parent's gate's asker."""
         agent = self._agent(request.agent)
         model, inherited = self._child_model(agent, request.tool_call_id)
-        steps = _Steps(agent.name, progress)
+        steps = ChildSteps(agent.name, progress)
         request_cwd = self._gate.workspace.cwd
         config = dataclasses.replace(
             self._config,
@@ -207,6 +202,7 @@ class Children:
         finally:
             del self._running[child.id]
             child.close()
+            await child.close_connections()
             if not inherited:  # built for this child here; an inherited one is the parent's
                 await model.aclose()
         return ChildOutcome(
@@ -274,7 +270,7 @@ def _inherited(parent: Model, call_id: str) -> Model:
 
 
 async def _prompt(
-    child: ChildSession, prompt: str, steps: _Steps, cancelled: asyncio.Event
+    child: ChildSession, prompt: str, steps: ChildSteps, cancelled: asyncio.Event
 ) -> tuple[ChildStop, str | None]:
     """Run the child's prompt; the person's cancel stops it at once and ends `cancelled`."""
     running = asyncio.ensure_future(child.prompt([TextContent(text=prompt)], steps))
@@ -319,83 +315,3 @@ def _uncancel() -> None:
     task = asyncio.current_task()
     if task is not None:
         task.uncancel()
-
-
-THOUGHT_SHOWN = 200
-"""Characters of a child's thought its parent's card shows (the end of it)."""
-THOUGHT_EVERY = 0.25
-"""Seconds between two reports of a thought as it streams (its end is always reported)."""
-
-
-class _Steps:
-    """A child's updates, turned into its progress: its current step, its calls so far, and
-    the end of its thought while it thinks."""
-
-    def __init__(self, agent: str, progress: Callable[[ChildProgress], None]) -> None:
-        self.agent = agent
-        self.session_id = ""
-        self.calls = 0
-        self.refused = 0
-        """Calls refused for want of someone to approve them, its children's included."""
-        self.views: dict[str, ToolCallView] = {}
-        """The child's running calls' cards, by id (what a permission question shows)."""
-        self.thought = ""
-        """What the child is thinking now (kept until it calls a tool or writes)."""
-        self._progress = progress
-        self._shown: tuple[str, int, str] | None = None
-        self._thought_at = 0.0
-
-    def __call__(self, update: ClientUpdate) -> None:
-        match update:
-            case AgentThought(text=chunk):
-                self.thought = (self.thought + chunk)[-4 * THOUGHT_SHOWN :]
-                # A thought streams in many small chunks: the card follows it a few times a
-                # second, not once per chunk.
-                if time.monotonic() - self._thought_at < THOUGHT_EVERY:
-                    return
-                self._thought_at = time.monotonic()
-                self.show("thinking")
-                return
-            case ThoughtFinished():
-                self.show("thinking")  # the thought's end, however fast it came
-                return
-            case ToolCallStarted(tool_call_id=call_id, view=view):
-                self.calls += 1
-                self.views[call_id] = view
-                self.thought = ""
-            case ToolCallFinished(tool_call_id=call_id, permission=permission, result=result):
-                self.views.pop(call_id, None)
-                self.refused += (permission == "refused") + refusals(result.meta)
-            case AgentText() if not self.views:
-                self.thought = ""
-                self.show("writing")
-                return
-            case _:
-                return
-        self.show(self._running() or "thinking")
-
-    def show(self, activity: str) -> None:
-        """Tell the parent what the child does now, if that changed (or its count did)."""
-        thought = _thought_end(self.thought)
-        shown = (activity, self.calls, thought)
-        if shown == self._shown:
-            return
-        self._shown = shown
-        step = ChildProgress(self.agent, self.session_id, activity, self.calls, thought or None)
-        try:
-            self._progress(step)
-        except Exception:
-            log.exception("reporting the progress of %s failed", self.session_id)
-
-    def _running(self) -> str:
-        titles = [view.title for view in self.views.values()]
-        if not titles:
-            return ""
-        more = f" (+{len(titles) - 1} more)" if len(titles) > 1 else ""
-        return titles[-1] + more
-
-
-def _thought_end(thought: str) -> str:
-    """The last `THOUGHT_SHOWN` characters of a thought, on one line."""
-    flat = " ".join(thought.split())
-    return flat if len(flat) <= THOUGHT_SHOWN else "…" + flat[-THOUGHT_SHOWN + 1 :]

@@ -8,7 +8,8 @@ with. The session closes a model once it no longer answers with it and no prompt
 
 A `task` child runs on its parent's model, which stays the parent's (closed by the parent
 once, after its children: they run inside its prompts), or on a model built for its agent,
-which `Children` closes when the child ends.
+which `Children` closes when the child ends: a child session owns no model it is made with,
+only its own `webFetch.model`, whose connections `Children` closes with it.
 """
 
 from __future__ import annotations
@@ -26,16 +27,15 @@ log = logging.getLogger(__name__)
 class OwnedModels:
     """The models one session owns, and the closes it started in the background."""
 
-    def __init__(self, *models: Model | None) -> None:
-        self._owned: list[Model] = []
+    def __init__(self, model: Model | None, *, lasting: Model | None = None) -> None:
+        self._owned: list[Model] = [model] if model is not None else []
+        self._lasting: list[Model] = [lasting] if lasting is not None else []
+        """Used for as long as the session lasts (`webFetch.model`): closed only at its end."""
         self._closing: set[asyncio.Task[None]] = set()
-        for model in models:
-            if model is not None:
-                self.adopt(model)
 
     def adopt(self, model: Model) -> None:
         """Own `model` from now on (once, however often it is handed over)."""
-        if all(owned is not model for owned in self._owned):
+        if all(owned is not model for owned in (*self._owned, *self._lasting)):
             self._owned.append(model)
 
     def drop_soon(self, current: Model) -> None:
@@ -59,7 +59,7 @@ class OwnedModels:
     async def close_connections(self) -> None:
         """Close every owned model's pool but keep owning the models: their next request
         opens a new one (before the event loop that opened the pools ends)."""
-        for model in self._owned:
+        for model in (*self._owned, *self._lasting):
             await _close(model)
         await self._settled()
 
@@ -67,9 +67,10 @@ class OwnedModels:
         """Close every owned model: the session has ended."""
         await self.close_connections()
         self._owned.clear()
+        self._lasting.clear()
 
     def _unused(self, current: Model) -> list[Model]:
-        """The owned models but `current`, which are owned no longer."""
+        """The owned models but `current` (and the lasting ones), which are owned no longer."""
         unused = [model for model in self._owned if model is not current]
         self._owned = [model for model in self._owned if model is current]
         return unused

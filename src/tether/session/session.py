@@ -18,36 +18,30 @@ from tether.policy import PolicyMode
 from tether.session.answers import ModelAnswerer
 from tether.session.asking import TurnAsking, turn_asking
 from tether.session.assembly import hook_sandbox, logged_level, page_model, session_tools
-from tether.session.calls import unique_ids
 from tether.session.children import Children
 from tether.session.config import SessionConfig
 from tether.session.context.window import Context
 from tether.session.hooked import SessionHooks
 from tether.session.jobcards import JobCards
-from tether.session.log.eventlog import E, EventLog
+from tether.session.log.eventlog import EventLog
 from tether.session.log.events import (
-    Event,
     ParentLink,
     SessionConfigEvent,
     SessionTitle,
-    ToolCallEvent,
-    ToolResultEvent,
     TurnStop,
     UserMessageEvent,
-    configured,
 )
 from tether.session.log.shown import ShownBlock
 from tether.session.log.store import SessionStore
-from tether.session.log.workspace_events import TrustEvent
 from tether.session.loop import CANCELLED, INTERRUPTED, OnUpdate, PromptLoop, guarded, ignore
-from tether.session.notices import TrustSettled
 from tether.session.owned_models import OwnedModels
+from tether.session.records import SessionRecords
 from tether.session.replay import replay
 from tether.session.rewind.checkpointing import Checkpoints
 from tether.session.rewind.rewinder import Rewinder
 from tether.session.runner import CallRunner, trusted
 from tether.session.turn import Turn
-from tether.session.updates import ClientUpdate, TitleChanged
+from tether.session.updates import ClientUpdate
 from tether.settings import Rule
 from tether.tools.bash.jobs import Jobs
 from tether.tools.registry import ToolRegistry
@@ -57,7 +51,7 @@ __all__ = ["CANCELLED", "INTERRUPTED", "Session", "SessionConfig"]
 log = logging.getLogger(__name__)
 
 
-class Session:
+class Session(SessionRecords):
     """One conversation in one workspace, backed by its log. Create or load it, then prompt."""
 
     def __init__(self, log_: EventLog, config: SessionConfig, user_dir: Path) -> None:
@@ -67,7 +61,8 @@ class Session:
         workspace = config.workspace(log_.header.cwd)
         self.model = config.model
         paged = page_model(config)
-        self._models = OwnedModels(config.model, paged)  # the models it closes
+        # The models it closes; a running child's own is its parent's `Children`'s.
+        self._models = OwnedModels(config.model if config.depth == 0 else None, lasting=paged)
         self.models = config.models
         """Builds another model of the session's provider from a spec (`None`: none)."""
         self.gate = config.policy(workspace)
@@ -223,25 +218,9 @@ class Session:
             raise
 
     @property
-    def id(self) -> str:
-        """The session id (the log's file name)."""
-        return self._log.header.id
-
-    @property
     def cwd(self) -> Path:
         """The workspace root."""
         return self.workspace.cwd
-
-    @property
-    def title(self) -> str | None:
-        """The title, once the first prompt set it."""
-        titles = [e.title for e in self._log.events if isinstance(e, SessionTitle)]
-        return titles[-1] if titles else None
-
-    @property
-    def events(self) -> Sequence[Event]:
-        """Every event of the log so far (read-only)."""
-        return tuple(self._log.events)
 
     def asking(self, emit: OnUpdate = ignore) -> TurnAsking:
         """Who the session's questions go to now, and the gate that asks them: with its
@@ -254,34 +233,6 @@ class Session:
         """This session replaces one the person cleared (`/clear`): its first `SessionStart`
         hooks are told `clear` rather than `startup`."""
         self._hooks.start_source = "clear"
-
-    def rename(self, title: str) -> TitleChanged:
-        """Give the session a title of a person's choosing (kept in the log; a first prompt
-        no longer names it)."""
-        return TitleChanged(title=self._append(SessionTitle(title=title)).title)
-
-    def record_trust(self, event: TrustEvent) -> TrustSettled:
-        """Log the person's answer about trusting the workspace; the notice that shows it."""
-        stored = self._append(event)
-        return TrustSettled(root=stored.root, decision=stored.decision)
-
-    @property
-    def trust_answer(self) -> TrustEvent | None:
-        """The last answer this session's log holds about trusting its workspace."""
-        answers = [e for e in self._log.events if isinstance(e, TrustEvent)]
-        return answers[-1] if answers else None
-
-    def record_call(self, call: ToolCallEvent) -> ToolCallEvent:
-        """Log a call a person runs themselves between prompts (`!command`), under an id no
-        earlier call of the log has; its card replays like any other."""
-        [call_id] = unique_ids([call.tool_call_id], self._log.call_ids)
-        return self._append(dataclasses.replace(call, tool_call_id=call_id))
-
-    def record_result(self, result: ToolResultEvent) -> ToolResultEvent:
-        """Log the result of a call `record_call` logged, on disk at once."""
-        event = self._append(result)
-        self._log.sync()
-        return event
 
     def replay(self) -> list[ClientUpdate]:
         """The updates a client saw live, derived from the log (progress is live only)."""
@@ -299,18 +250,9 @@ class Session:
             self._children.set_mode(mode)
 
     @property
-    def parent(self) -> ParentLink | None:
-        """The session and call that started this one, for a child session."""
-        return self._log.header.parent
-
-    @property
     def running(self) -> bool:
         """Whether a prompt is running now."""
         return self._turn is not None
-
-    def configured(self, config_id: str) -> str | None:
-        """The last value the log holds for a session option (`model`), if it was ever set."""
-        return configured(self._log.events, config_id)
 
     def set_model(self, model: Model, *, record: bool = True) -> None:
         """Use `model` from the next request on, and own it (the one it leaves closes after the
@@ -336,7 +278,7 @@ class Session:
 
     def close(self) -> None:
         """Kill the background commands, sync the log and release the session's lock (see
-        `aclose` for `SessionEnd`, and for stopping the commands gently)."""
+        `aclose` for `SessionEnd`, for stopping the commands gently and closing its models)."""
         self.jobs.close_now()
         self._log.close()
 
@@ -353,8 +295,7 @@ class Session:
             await self._models.aclose()
 
     async def close_connections(self) -> None:
-        """Close its models' pools before the event loop that opened them ends (a request
-        opens them again)."""
+        """Close its models' pools before the event loop that opened them ends."""
         await self._models.close_connections()
 
     async def prompt(
@@ -394,9 +335,6 @@ class Session:
     def window(self) -> int:
         """The tokens the model's context holds."""
         return self._context.budget.window
-
-    def _append(self, event: E) -> E:
-        return self._log.append(event)
 
     def _start_child(self, config: SessionConfig, link: ParentLink, title: str) -> Session:
         store = SessionStore(self._user_dir)
