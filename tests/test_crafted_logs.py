@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.acp.wire import AgentProcess
-from tests.cli.support import scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.session.crafted import CRAFTED, plant
 
 
@@ -21,7 +22,7 @@ def crafted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     home, ws = root / "home", root / "ws"
     ws.mkdir()
     model = scripted_model(root / "s.json", {"text": "hi"})
-    done = tether(home, "run", "hello", "--model", model, "--cwd", str(ws))
+    done = tether_in_process(home, "run", "hello", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     [good] = (home / "sessions").glob("*.jsonl")
     plant(home / "sessions", good)
@@ -32,14 +33,14 @@ def test_tether_sessions_lists_the_good_and_names_the_bad(
     crafted: tuple[Path, Path, str],
 ) -> None:
     home, _ws, good = crafted
-    listed = tether(home, "sessions", "--json")
+    listed = tether_in_process(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
     assert {row["id"] for row in json.loads(listed.stdout)} == {good, "last-line-list"}
     said = " ".join(listed.stderr.split())
     for name, why in CRAFTED.items():
         if why:
             assert f"{name}.jsonl cannot be listed: {why}" in said, name
-    table = tether(home, "sessions")
+    table = tether_in_process(home, "sessions")
     assert table.returncode == 0 and "hello" in table.stdout
     assert "Traceback" not in table.stderr
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.acp.wire import AgentProcess
-from tests.cli.support import scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.support import KINDS, make, within
 from tether.commands import load_commands
 from tether.errors import ModelError, SettingsError
@@ -106,7 +107,7 @@ def test_tether_run_goes_on_past_hostile_files(tmp_path: Path, ws: Path) -> None
     make(ws / ".tether" / "commands" / "x.md", "dev-zero")
     make(ws / ".mcp.json", "deep")
     model = scripted_model(tmp_path / "s.json", {"text": "still here"})
-    done = tether(tmp_path / "home", "run", "hello", "--model", model, "--cwd", str(ws))
+    done = tether_in_process(tmp_path / "home", "run", "hello", "--model", model, "--cwd", str(ws))
     assert done.returncode == 0, done.stderr
     assert "still here" in done.stdout
     said = " ".join(done.stderr.split())

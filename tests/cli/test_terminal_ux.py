@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli.in_process import tether_in_process
 from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal, plain
 from tests.models.sse_server import Reply, served_in_thread
@@ -21,7 +22,7 @@ from tether.session import SessionStore
 
 
 def _only_session(home: Path) -> str:
-    listed = tether(home, "sessions", "--json")
+    listed = tether_in_process(home, "sessions", "--json")
     [row] = json.loads(listed.stdout)
     session_id: str = row["id"]
     return session_id
@@ -52,7 +53,7 @@ def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked
     assert "✕ rejected · not applied" in out
     assert hello.read_text() == 'print("hello")\n'
 
-    show = tether(home, "show", _only_session(home))
+    show = tether_in_process(home, "show", _only_session(home))
     assert show.returncode == 0, show.stderr
     shown = show.stdout
     assert shown.index('print("bye")') < shown.index("✕ rejected · not applied")
@@ -107,14 +108,14 @@ def test_markdown_is_rendered_in_run_and_show(tmp_path: Path, ws: Path) -> None:
         "- [x] read it\n- [ ] change it\n\n```python\nprint('hi')\n```\n"
     )
     model = scripted_model(tmp_path / "s.json", {"text": text})
-    run = tether(home, "run", "look", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "look", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "Findings" in out and "##" not in out
     assert "The greeting is fine." in out and "**" not in out
     assert "hello.py" in out and "|---|" not in out
     assert "print('hi')" in out and "```" not in out
-    show = tether(home, "show", _only_session(home))
+    show = tether_in_process(home, "show", _only_session(home))
     assert show.stdout == run.stdout
 
 
@@ -176,7 +177,7 @@ def test_ctrl_c_on_a_running_command_marks_it_failed_live_and_in_show(
     term.type(b"\x03")
     assert term.finish() == 130
     # The card keeps its output; its footer says how it ended and that the call failed.
-    for shown in (term.text, tether(home, "show", _only_session(home)).stdout):
+    for shown in (term.text, tether_in_process(home, "show", _only_session(home)).stdout):
         assert "begun-42" in shown
         [footer] = [line for line in shown.splitlines() if "SIGTERM" in line]
         assert "failed" in footer
@@ -193,7 +194,7 @@ def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> No
         {"toolCalls": [{"id": "w", "name": "read", "arguments": {"path": "wide.txt"}}]},
         {"text": "Read."},
     )
-    run = tether(home, "run", "read", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "read", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert len(lines) < 70, len(lines)
@@ -201,7 +202,7 @@ def test_a_long_read_is_collapsed_unless_verbose(tmp_path: Path, ws: Path) -> No
     assert "cut at the 50 KB output cap" in run.stdout
     assert "line_1 = 1" in run.stdout and "… " in run.stdout and " lines …" in run.stdout
     session = _only_session(home)
-    full = tether(home, "show", session, "--verbose")
+    full = tether_in_process(home, "show", session, "--verbose")
     assert len(full.stdout.splitlines()) > 1000
     assert "line_700 = 700" in full.stdout
 
@@ -233,11 +234,11 @@ def test_version_and_a_prompt_from_stdin(tmp_path: Path, ws: Path) -> None:
 def test_a_missing_api_key_creates_no_session(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     for _ in range(2):
-        run = tether(home, "run", "hi", "--model", "anthropic", "--cwd", str(ws))
+        run = tether_in_process(home, "run", "hi", "--model", "anthropic", "--cwd", str(ws))
         assert run.returncode == 1
         assert "No API key" in run.stderr
         assert "or save one with /login in `tether`" in run.stderr  # where a key can go
-    assert json.loads(tether(home, "sessions", "--json").stdout) == []
+    assert json.loads(tether_in_process(home, "sessions", "--json").stdout) == []
 
 
 def test_sessions_piped_into_head_ends_quietly(tmp_path: Path, ws: Path) -> None:
@@ -272,8 +273,8 @@ def test_show_piped_into_head_ends_quietly(tmp_path: Path, ws: Path, shown: list
     home = tmp_path / "home"
     # A reply longer than a pipe holds, so `show` is still writing when `head` leaves.
     model = scripted_model(tmp_path / "s.json", {"text": "word " * 40_000})
-    assert tether(home, "run", "hi", "--model", model, "--cwd", str(ws)).returncode == 0
-    session = json.loads(tether(home, "sessions", "--json").stdout)[0]["id"]
+    assert tether_in_process(home, "run", "hi", "--model", model, "--cwd", str(ws)).returncode == 0
+    session = json.loads(tether_in_process(home, "sessions", "--json").stdout)[0]["id"]
     pipeline = subprocess.run(
         f"'{TETHER}' {' '.join(shown)} {session} | head -c 10; echo \"${{PIPESTATUS[0]}}\" >&2",
         shell=True,
@@ -296,12 +297,14 @@ def test_sessions_at_80_columns_show_titles_ids_and_cwds(tmp_path: Path, ws: Pat
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     title = "refactor the inventory module so that every item has a price"
     for prefix in ("First", "Then"):
-        run = tether(home, "run", f"{prefix} {title}", "--model", model, "--cwd", str(ws))
+        run = tether_in_process(
+            home, "run", f"{prefix} {title}", "--model", model, "--cwd", str(ws)
+        )
         assert run.returncode == 0
     term = Terminal(home, ["sessions"], columns=80)
     assert term.finish() == 0
     listed = term.text
-    rows = json.loads(tether(home, "sessions", "--json").stdout)
+    rows = json.loads(tether_in_process(home, "sessions", "--json").stdout)
     for row in rows:
         # Far more of the title than the 37 characters it used to keep.
         line = next(line for line in listed.splitlines() if row["title"][:48] in line)
@@ -326,7 +329,7 @@ def test_an_approved_command_is_shown_once_and_its_card_titled_by_its_descriptio
     term.wait_for("[n]o: ")
     term.type(b"y\n")
     assert term.finish() == 0
-    shown = tether(home, "show", _only_session(home)).stdout
+    shown = tether_in_process(home, "show", _only_session(home)).stdout
     assert shown.count("printf 'out-%s") == 1
     # One card for the call, as the interactive terminal leaves it: the result, then the
     # answer that let it run.
