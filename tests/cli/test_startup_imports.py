@@ -64,6 +64,15 @@ PARSER = ("tree_sitter", "tree_sitter_bash")
 VALIDATION = ("pydantic", "pydantic_core")
 CARDS = ("rich", "pygments", "markdown_it")
 SESSIONS = ("tether.session.session", "tether.tools", "tether.models", "tether.policy")
+TOOL_ENGINES = (
+    "tether.tools.search.collector",
+    "tether.tools.search.scope",
+    "tether.tools.search.paths",
+    "tether.tools.search.matches",
+    "tether.tools.search.counts",
+    "tether.tools.search.listing",
+)
+"""What the tools run with, not what states them: a request needs only their specs."""
 
 AGENT_SESSIONS = (
     "tether.session.session",
@@ -193,6 +202,8 @@ async def test_run_requests_over_httpx_without_a_providers_sdk(
     assert "httpx" in loaded
     assert _found(loaded, (*NEVER_OUTSIDE_ACP, *PROVIDERS, "httpx2", *MCP, *PARSER)) == []
     assert "yaml" not in loaded  # no command, agent, skill or rule file to read
+    # The tools are offered by their specs: what runs them loads with their first call.
+    assert _found(loaded, TOOL_ENGINES) == []
 
 
 WIRES_AT_CONNECT = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, JsonValue
 
@@ -13,7 +13,10 @@ from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.schema import model_schema
-from tether.views import ToolCallView, ToolResultView
+
+if TYPE_CHECKING:
+    # Only named in signatures: the views load with the first card.
+    from tether.views import ToolCallView, ToolResultView
 
 __all__ = ["Tool"]
 

@@ -14,11 +14,11 @@ from tether.tools.answer import Answerer
 from tether.tools.delegate import Delegate
 from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
-from tether.views import ToolResultView
 
 if TYPE_CHECKING:
     # The jobs run commands as `bash` does, whose package needs this module first.
     from tether.tools.bash.jobs import Jobs
+    from tether.views import ToolResultView
 
 __all__ = ["DEFAULT_READ_BYTE_CAP", "ToolContext"]
 

@@ -10,14 +10,12 @@ from tether.errors import ToolError
 from tether.tools.context import ToolContext
 from tether.tools.search.rg import RgRun, run_rg
 from tether.tools.search.scope import Scope
+from tether.tools.search.vcs import VCS_DIRS
 
-__all__ = ["LISTING_MAX_BYTES", "VCS_DIRS", "Collector", "collect", "list_files"]
+__all__ = ["LISTING_MAX_BYTES", "Collector", "collect", "list_files"]
 
 LISTING_MAX_BYTES = 256 << 20
 """Listing read before the search is stopped (millions of paths)."""
-VCS_DIRS = (".git", ".hg", ".svn", ".jj")
-"""Version-control stores: never listed, even though hidden (and, when asked, ignored) files
-are."""
 _MAX_PATH_BYTES = 1 << 16
 
 

@@ -13,13 +13,11 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import VCS_DIRS, list_files
 from tether.tools.search.meta import glob_meta, paths_card
-from tether.tools.search.paths import PathCollector
 from tether.tools.search.pattern import PathPattern
 from tether.tools.search.render import glob_text
-from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
+from tether.tools.search.vcs import VCS_DIRS
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
 
 __all__ = ["MAX_PATHS", "GlobArgs", "GlobTool"]
@@ -64,6 +62,11 @@ class GlobTool(Tool[GlobArgs, GlobValue]):
 
     async def execute(self, args: GlobArgs, ctx: ToolContext) -> GlobValue:
         """Authorize reading the directory, list it with ripgrep, keep the newest paths."""
+        # The search engine loads with the first search, not with the tool's spec.
+        from tether.tools.search.collector import list_files
+        from tether.tools.search.paths import PathCollector
+        from tether.tools.search.scope import search_scope
+
         try:
             pattern = PathPattern.compile(args.pattern)
         except GlobError as exc:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, assert_never
+from typing import TYPE_CHECKING, ClassVar, assert_never
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -12,13 +12,8 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import Collector, collect
-from tether.tools.search.counts import CountCollector
-from tether.tools.search.matches import MatchCollector
 from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_card
-from tether.tools.search.paths import PathCollector
 from tether.tools.search.render import grep_text
-from tether.tools.search.scope import Scope, search_scope
 from tether.tools.search.value import GrepValue, OutputMode, Stop
 from tether.tools.search.window import MAX_OFFSET, skip_entries
 from tether.views import (
@@ -28,6 +23,10 @@ from tether.views import (
     SearchPathsResultView,
     ToolCallView,
 )
+
+if TYPE_CHECKING:
+    from tether.tools.search.collector import Collector
+    from tether.tools.search.scope import Scope
 
 __all__ = ["GREP_MAX_BYTES", "MAX_CONTEXT", "MAX_MATCHES", "GrepArgs", "GrepTool"]
 
@@ -143,10 +142,18 @@ class GrepTool(Tool[GrepArgs, GrepValue]):
 
     async def execute(self, args: GrepArgs, ctx: ToolContext) -> GrepValue:
         """Authorize reading the path, run ripgrep in the output mode, keep the first results."""
+        # The search engine loads with the first search, not with the tool's spec.
+        from tether.tools.search.scope import search_scope
+
         async with search_scope(ctx, args.path, files=True) as scope:
             return await self._search(args, ctx, scope)
 
     async def _search(self, args: GrepArgs, ctx: ToolContext, scope: Scope) -> GrepValue:
+        from tether.tools.search.collector import collect
+        from tether.tools.search.counts import CountCollector
+        from tether.tools.search.matches import MatchCollector
+        from tether.tools.search.paths import PathCollector
+
         flags = ["--no-config", "--no-require-git"]
         if args.ignore_case:
             flags.append("--ignore-case")

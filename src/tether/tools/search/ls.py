@@ -13,11 +13,9 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.search.collector import VCS_DIRS, list_files
-from tether.tools.search.listing import TreeCollector, tree_text
 from tether.tools.search.meta import glob_meta, paths_card
-from tether.tools.search.scope import search_scope
 from tether.tools.search.value import GlobValue
+from tether.tools.search.vcs import VCS_DIRS
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
 
 __all__ = ["MAX_LISTED", "LsArgs", "LsTool", "LsValue"]
@@ -67,6 +65,11 @@ class LsTool(Tool[LsArgs, LsValue]):
 
     async def execute(self, args: LsArgs, ctx: ToolContext) -> LsValue:
         """Authorize reading the directory, list it with ripgrep, keep the first paths."""
+        # The search engine loads with the first listing, not with the tool's spec.
+        from tether.tools.search.collector import list_files
+        from tether.tools.search.listing import TreeCollector
+        from tether.tools.search.scope import search_scope
+
         async with search_scope(ctx, args.path, files=False, never_inside=VCS_DIRS) as scope:
             collector = TreeCollector(MAX_LISTED, scope.display)
             run = await list_files(ctx, scope, collector, excluded=args.ignore)
@@ -78,6 +81,8 @@ class LsTool(Tool[LsArgs, LsValue]):
 
     def render(self, args: LsArgs, value: LsValue) -> list[ContentBlock]:
         """The tree: `- DIR/`, then `  - sub/`, `    - file` ..."""
+        from tether.tools.search.listing import tree_text
+
         return [TextContent(text=tree_text(value.root, value.relative, value.listing.total))]
 
     def presentation_meta(self, args: LsArgs, value: LsValue) -> JsonValue:
