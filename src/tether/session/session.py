@@ -279,6 +279,9 @@ class Session(SessionRecords):
     def close(self) -> None:
         """Kill the background commands, sync the log and release the session's lock (see
         `aclose` for `SessionEnd`, for stopping the commands gently and closing its models)."""
+        # Its models stay open: a model's pool belongs to the event loop that opened it, which
+        # has ended when no loop runs here, and a close started while one runs would be a task
+        # no one awaits (cancelled half-done as its loop ends, racing `aclose`'s own close).
         self.jobs.close_now()
         self._log.close()
 
