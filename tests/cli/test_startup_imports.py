@@ -71,6 +71,10 @@ TOOL_ENGINES = (
     "tether.tools.search.matches",
     "tether.tools.search.counts",
     "tether.tools.search.listing",
+    "tether.tools.fs.read_file",
+    "tether.tools.fs.edit_plan",
+    "tether.tools.fs.edit_match",
+    "tether.tools.fs.change_commit",
 )
 """What the tools run with, not what states them: a request needs only their specs."""
 

@@ -13,9 +13,7 @@ from tether.tools.arguments import PATH_ALIASES, Alias, ArgumentAlias, ToolArgum
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
-from tether.tools.fs.edit_plan import EditStep, plan_edits
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
 
@@ -64,6 +62,10 @@ class EditTool(Tool[EditArgs, AppliedChange]):
 
         File work runs in a worker thread so other calls and cancellation stay responsive.
         """
+        # The planner and the writer load with the first edit, not with the tool's spec.
+        from tether.tools.fs.change_commit import commit_change
+        from tether.tools.fs.edit_plan import EditStep, plan_edits
+
         path = ctx.workspace.resolve(args.path)
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")

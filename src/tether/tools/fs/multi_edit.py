@@ -12,9 +12,7 @@ from tether.tools.arguments import PATH_ALIASES, Alias, ArgumentAlias, ToolArgum
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
-from tether.tools.fs.edit_plan import EditStep, plan_edits
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
 
@@ -65,6 +63,10 @@ class MultiEditTool(Tool[MultiEditArgs, AppliedChange]):
 
     async def execute(self, args: MultiEditArgs, ctx: ToolContext) -> AppliedChange:
         """Apply every edit to the text in memory, ask, check the file is as read, write once."""
+        # The planner and the writer load with the first edit, not with the tool's spec.
+        from tether.tools.fs.change_commit import commit_change
+        from tether.tools.fs.edit_plan import EditStep, plan_edits
+
         path = ctx.workspace.resolve(args.path)
         steps = tuple(EditStep(e.old_string, e.new_string, e.replace_all) for e in args.edits)
         plan = await asyncio.to_thread(

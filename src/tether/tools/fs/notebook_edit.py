@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import ClassVar, assert_never
+from typing import TYPE_CHECKING, ClassVar, assert_never
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -15,13 +15,14 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.fs.change_checks import read_to_change
-from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
-from tether.tools.fs.edit_plan import EditPlan
 from tether.tools.fs.notebook import CellType, EditMode, edit_cells, parse_notebook
 from tether.tools.observations import FileObservations
 from tether.tools.result import ToolResult
 from tether.views import DiffResultView, GenericCallView, Location, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.fs.edit_plan import EditPlan
 
 __all__ = ["NotebookEditArgs", "NotebookEditTool"]
 
@@ -64,6 +65,9 @@ class NotebookEditTool(Tool[NotebookEditArgs, AppliedChange]):
 
     async def execute(self, args: NotebookEditArgs, ctx: ToolContext) -> AppliedChange:
         """Read the notebook as the session saw it, change the cell, ask, write, record."""
+        # The writer loads with the first edit, not with the tool's spec.
+        from tether.tools.fs.change_commit import commit_change
+
         path = ctx.workspace.resolve(args.path)
         if path.suffix.lower() != ".ipynb":
             raise ToolError(f"Not a notebook: {path} (notebook_edit changes .ipynb files)")
@@ -116,6 +120,8 @@ def _did(args: NotebookEditArgs) -> str:
 def _plan(
     args: NotebookEditArgs, observations: FileObservations, path: Path, roots: tuple[Path, ...]
 ) -> EditPlan:
+    from tether.tools.fs.edit_plan import EditPlan
+
     current = read_to_change(path, observations, "edit", roots)
     if current is None:
         raise ToolError(f"File not found: {path}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, ValidationError
 
@@ -13,7 +13,6 @@ from tether.tools.arguments import PATH_ALIASES, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.fs.read_file import ReadImage, ReadNotebook, ReadText, ReadValue, load
 from tether.tools.fs.read_render import (
     envelope_content,
     footer,
@@ -24,6 +23,9 @@ from tether.tools.fs.read_render import (
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, Location, ReadFileLine, ReadResultView, ToolCallView
 from tether.views.notebook import dump_notebook, load_notebook
+
+if TYPE_CHECKING:
+    from tether.tools.fs.read_file import ReadValue
 
 __all__ = ["ReadArgs", "ReadTool"]
 
@@ -53,7 +55,7 @@ class ReadArgs(ToolArguments):
     limit: int = Field(default=2000, ge=1, description="The maximum number of lines to read.")
 
 
-class ReadTool(Tool[ReadArgs, ReadValue]):
+class ReadTool(Tool[ReadArgs, "ReadValue"]):
     """Reads a window of a text file (numbered, capped, with an exact line count) or an image."""
 
     name: ClassVar[str] = "read"
@@ -67,6 +69,9 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
 
     async def execute(self, args: ReadArgs, ctx: ToolContext) -> ReadValue:
         """Authorize, read in a worker thread, record the version seen and that it was shown."""
+        # The reader loads with the first read, not with the tool's spec.
+        from tether.tools.fs.read_file import load
+
         resolved = ctx.workspace.resolve(args.path)
         await ctx.authorize(
             FileAccess(
@@ -87,6 +92,8 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
 
     def render(self, args: ReadArgs, value: ReadValue) -> list[ContentBlock]:
         """The read envelope, or one image block."""
+        from tether.tools.fs.read_file import ReadImage, ReadNotebook
+
         if isinstance(value, ReadImage):
             return [ImageContent(data=value.data, mime_type=value.mime_type)]
         if isinstance(value, ReadNotebook):
@@ -102,6 +109,8 @@ class ReadTool(Tool[ReadArgs, ReadValue]):
         """`{path, offset, lines, totalLines, lang?, byteCap?}` for a text window, `{path,
         notebook}` for a notebook's cells; `None` for an image. `byteCap` is there when that cap
         cut the window short."""
+        from tether.tools.fs.read_file import ReadNotebook, ReadText
+
         if isinstance(value, ReadNotebook):
             return {"path": str(value.path), "notebook": dump_notebook(value.view)}
         if not isinstance(value, ReadText):

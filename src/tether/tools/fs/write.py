@@ -16,7 +16,6 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.fs.change_checks import read_to_change
-from tether.tools.fs.change_commit import commit_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
 from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_text
@@ -57,6 +56,9 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
 
         File work runs in a worker thread so other calls and cancellation stay responsive.
         """
+        # The writer loads with the first write, not with the tool's spec.
+        from tether.tools.fs.change_commit import commit_change
+
         path = ctx.workspace.resolve(args.path)
         before, data, change = await asyncio.to_thread(
             _plan, args, ctx.observations, path, ctx.workspace.roots
