@@ -209,11 +209,16 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
 
 def killed_once_setup(tmp_path: Path) -> str:
     """A setup command that records its worker's pid and, the first time only, waits long
-    enough to be killed mid-task (its sleep's pid noted so the test can end it too)."""
+    enough to be killed mid-task (its sleep's pid noted so the test can end it too).
+
+    The sleep's pid is written beside its file and renamed onto it: the test waits for the
+    file, and `echo > file` would let it see the file created but still empty.
+    """
     pids, sleeper = tmp_path / "pids", tmp_path / "sleeper"
     return (
         f"echo $PPID >> {pids}; "
-        f"if [ $(wc -l < {pids}) -eq 1 ]; then sleep 120 & echo $! > {sleeper}; wait; fi"
+        f"if [ $(wc -l < {pids}) -eq 1 ]; then "
+        f"sleep 120 & echo $! > {sleeper}.part && mv {sleeper}.part {sleeper}; wait; fi"
     )
 
 
