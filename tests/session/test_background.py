@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.polling import eventually
 from tests.processes import processes_with
 from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
@@ -210,6 +211,9 @@ async def test_at_most_eight_jobs_and_close_now_leaves_none(tmp_path: Path, ws: 
         await jobs.start(f"exec -a {marker}-{n} sleep 60", ws, confine=None, env=None)
     with pytest.raises(Exception, match="8 background commands are running already"):
         await jobs.start("sleep 1", ws, confine=None, env=None)
+    # A job's process holds the marker once its shell has exec'd (until then its command
+    # line is the forking interpreter's): wait for all eight, then exactly eight.
+    await eventually(lambda: len(processes_with(marker)) >= MAX_JOBS, "eight jobs running")
     assert len(processes_with(marker)) == MAX_JOBS
     jobs.close_now()
     for _ in range(50):
