@@ -24,11 +24,13 @@ from tether.models.anthropic_thinking import anthropic_thinking
 from tether.models.base import ModelRequest
 from tether.models.failures import server_message
 from tether.models.retry import Failure, RetryPolicy
-from tether.models.streaming import Assembler, ClientClass, StreamingModel
+from tether.models.sse_model import SSEModel
+from tether.models.streaming import Assembler, ClientClass
 from tether.models.thinking import same_model_thinking
 from tether.providers import Provider
 
 if TYPE_CHECKING:
+    from tether.errors import StreamError
     from tether.models.sse_client import SSEClient, SSEStream
 
 __all__ = [
@@ -89,11 +91,11 @@ def connect(*, api_key: str | None, base_url: str, max_retries: int) -> SSEClien
     return SSEClient(base_url, headers)
 
 
-class AnthropicModel(StreamingModel[Any, Any]):
+class AnthropicModel(SSEModel):
     """Streams messages over `httpx`."""
 
     kind = "anthropic"
-    sdk = "tether.models.sse_client"
+    error_field = "type"
     label = "Anthropic API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before message_stop"
@@ -144,26 +146,13 @@ class AnthropicModel(StreamingModel[Any, Any]):
             after = last
         return tuple(ids[:limit])
 
+    def _stream_error(self, exc: StreamError) -> Failure:
+        kind = exc.body.get("type") if isinstance(exc.body, dict) else None
+        return self._stream_failed(exc.body, exc.message, kind)
+
     def _stream_failed(self, body: object, message: str, kind: object) -> Failure:
         """An `event: error` inside a 200 stream; retried (before anything showed) when
         transient."""
         said = server_message(body, message)
         failure = self._endpoint.broken(f"the stream from {self.base_url} failed: {said}")
         return Failure(failure.error, retryable=kind in self.transient_stream_errors)
-
-    def _failure(self, exc: Exception) -> Failure | None:
-        import httpx
-
-        from tether.errors import NotAStream, StatusError, StreamError
-
-        if isinstance(exc, StatusError):
-            fallback = f"Error code: {exc.status}"
-            return self._http(exc.status, exc.body, fallback, exc.headers, exc.field("type"))
-        if isinstance(exc, StreamError):
-            kind = exc.body.get("type") if isinstance(exc.body, dict) else None
-            return self._stream_failed(exc.body, exc.message, kind)
-        if isinstance(exc, NotAStream):
-            return self._endpoint.broken(f"{self.base_url} {exc}")
-        if isinstance(exc, httpx.TransportError):
-            return self._endpoint.unreachable(exc)
-        return None

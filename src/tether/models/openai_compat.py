@@ -17,13 +17,12 @@ imports `openai.lib._parsing`, which imports `openai.types.responses` whole (400
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tether.models.base import ModelRequest
 from tether.models.openai_convert import ChunkAssembler, to_openai_messages, to_openai_tools
-from tether.models.retry import Failure
-from tether.models.streaming import ClientClass, StreamingModel
+from tether.models.sse_model import SSEModel
+from tether.models.streaming import ClientClass
 from tether.models.thinking import same_model_thinking
 
 if TYPE_CHECKING:
@@ -75,11 +74,10 @@ def connect(*, api_key: str | None, base_url: str, max_retries: int) -> SSEClien
     return SSEClient(base_url, headers)
 
 
-class OpenAICompatModel(StreamingModel["SSEClient", Mapping[str, Any]]):
+class OpenAICompatModel(SSEModel):
     """Streams chat completions over `httpx`."""
 
     kind = "openai"
-    sdk = "tether.models.sse_client"
     label = "OpenAI-compatible API"
     default_model = DEFAULT_MODEL
     unfinished = "ended before the message was complete"
@@ -89,7 +87,8 @@ class OpenAICompatModel(StreamingModel["SSEClient", Mapping[str, Any]]):
 
     async def _open(self, request: ModelRequest) -> SSEStream:
         body = chat_request(self.model, self.name, request)
-        return await self._sdk().stream("chat/completions", body)
+        client: SSEClient = self._sdk()
+        return await client.stream("chat/completions", body)
 
     def _assembler(self) -> ChunkAssembler:
         return ChunkAssembler()
@@ -97,27 +96,10 @@ class OpenAICompatModel(StreamingModel["SSEClient", Mapping[str, Any]]):
     async def _list(self, limit: int) -> tuple[str, ...]:
         """At most `limit` ids of `GET /models` (one page, as OpenAI's and the compatible
         servers' lists are)."""
-        listed = await self._sdk().get("models")
+        client: SSEClient = self._sdk()
+        listed = await client.get("models")
         data = listed.get("data") if isinstance(listed, dict) else None
         if not isinstance(data, list):
             raise ValueError(f"{self.base_url}/models did not answer a list of models")
         ids = [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
         return tuple(ids[:limit])
-
-    def _failure(self, exc: Exception) -> Failure | None:
-        import httpx
-
-        from tether.errors import NotAStream, StatusError, StreamError
-
-        if isinstance(exc, StatusError):
-            fallback = f"Error code: {exc.status}"
-            return self._http(exc.status, exc.body, fallback, exc.headers, exc.field("code"))
-        if isinstance(exc, StreamError):
-            return self._endpoint.broken(
-                f"the stream from {self.base_url} reported an error: {exc.message}"
-            )
-        if isinstance(exc, NotAStream):
-            return self._endpoint.broken(f"{self.base_url} {exc}")
-        if isinstance(exc, httpx.TransportError):
-            return self._endpoint.unreachable(exc)
-        return None
