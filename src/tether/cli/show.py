@@ -15,8 +15,7 @@ from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, print_json_stream
 from tether.session import SessionStore
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
-from tether.session.log.events import Event
-from tether.session.replay import Replayer
+from tether.session.replay import replayed
 from tether.session.updates import ClientUpdate
 from tether.tools.defaults import default_tools
 
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     # Streamed: the log is checked whole first (a corrupt line is an error before anything
     # is printed), then each event is made, replayed and let go, each update once printed.
     header, events = store.stream(store.resolve(args.id))
-    updates = _replayed(events, Replayer(default_tools(), header.cwd))
+    updates = _collected(replayed(events, default_tools(), header.cwd))
     if args.json:
         document = SessionDocument(
             id=header.id,
@@ -75,16 +74,13 @@ def run(args: argparse.Namespace) -> int:
     return 1 if printer.failed else 0
 
 
-def _replayed(events: Iterator[Event], replayer: Replayer) -> Iterator[ClientUpdate]:
-    """`replayed`'s updates, with the collector left running: what printing an update makes
-    and drops (rich's segments, Markdown's tokens) is freed as it goes, not held to the end.
-    The objects made before (the imports') are set aside meanwhile, so a collection does not
-    walk them."""
+def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
+    """`updates`, with the collector left running: what printing an update makes and drops
+    (rich's segments, Markdown's tokens) is freed as it goes, not held to the end. The objects
+    made before (the imports') are set aside meanwhile, so a collection does not walk them."""
     gc.freeze()
     try:
-        for event in events:
-            yield from replayer.feed((event,))
-        yield from replayer.end()
+        yield from updates
     finally:
         gc.unfreeze()
 

@@ -82,7 +82,8 @@ def replay(
     the context `window` (and say the compaction point `compact_at` when given); without it
     only the compaction notices come back.
     """
-    return list(replayed(events, tools, cwd, window, compact_at))
+    with gc_paused():
+        return list(replayed(events, tools, cwd, window, compact_at))
 
 
 def replayed(
@@ -93,12 +94,12 @@ def replayed(
     compact_at: float | None = None,
 ) -> Iterator[ClientUpdate]:
     """`replay`'s updates one by one, as each event makes them: a long log's are never all held
-    (and neither are its events, when `events` lets each go once it is read)."""
-    with gc_paused():
-        replayer = Replayer(tools, cwd, window, compact_at)
-        for event in events:
-            yield from replayer.feed((event,))
-        yield from replayer.end()
+    (and neither are its events, when `events` lets each go once it is read). How the collector
+    runs meanwhile is the caller's choice (`replay` pauses it; `tether show` keeps it running)."""
+    replayer = Replayer(tools, cwd, window, compact_at)
+    for event in events:
+        yield from replayer.feed((event,))
+    yield from replayer.end()
 
 
 def context_updates(
