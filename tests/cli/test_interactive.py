@@ -10,7 +10,6 @@ import json
 import re
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +30,6 @@ def app(ws: Path) -> Path:
     (ws / "build").mkdir()
     (ws / "build" / "greet_generated.py").write_text("x = 1\n")
     return ws
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def _log(home: Path) -> list[dict[str, Any]]:

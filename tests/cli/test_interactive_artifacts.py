@@ -29,15 +29,6 @@ def panes() -> Iterator[list[Tmux]]:
         pane.close()
 
 
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
-
-
 def _before(text: str, marker: str) -> str:
     """What the scrollback holds above the first `marker`."""
     assert marker in text, text

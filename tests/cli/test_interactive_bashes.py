@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,6 @@ from tests.processes import processes_with
 from tether.sandbox.bwrap import find_bwrap
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def test_bashes_lists_the_jobs_and_stops_the_one_picked(

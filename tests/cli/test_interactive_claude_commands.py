@@ -4,7 +4,6 @@ first, with its card in the scrollback, and its output is in what the model is s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,14 +12,6 @@ from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def test_a_command_files_shell_line_runs_with_its_card_before_the_prompt(

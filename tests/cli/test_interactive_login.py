@@ -5,36 +5,10 @@ from __future__ import annotations
 
 import json
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.cli.tui import Tui
-from tests.models.sse_server import Received, Reply, SSEServer, served_in_thread, sse_reply
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
-
-
-@pytest.fixture
-def anthropic() -> Iterator[SSEServer]:
-    """An Anthropic messages endpoint on loopback: every request gets the same short answer."""
-
-    def answer(_request: Received) -> Reply:
-        return sse_reply("anthropic_text.sse")
-
-    def prepare(server: SSEServer) -> None:
-        server.answer = answer
-
-    with served_in_thread(prepare) as server:
-        yield server
+from tests.models.sse_server import SSEServer
 
 
 def _keys(server: SSEServer) -> list[str | None]:

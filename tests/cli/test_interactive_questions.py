@@ -9,26 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 CHOOSE = "enter to choose"
 """The keys line of a question once keys answer it."""
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def _log(home: Path) -> list[dict[str, Any]]:

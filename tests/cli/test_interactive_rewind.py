@@ -4,22 +4,10 @@ conflict asked in a picker; driven with keys in a real pseudo-terminal."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def _write(call_id: str, path: str) -> dict[str, object]:

@@ -4,25 +4,13 @@ one dimmed line; `/thinking LEVEL` is logged with the session; `/cost` is `/usag
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 
 THOUGHT = "The person greets me; a greeting back will do."
-
-
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """The terminals a test opened, each closed at its end."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
 
 
 def _log(home: Path) -> list[dict[str, Any]]:

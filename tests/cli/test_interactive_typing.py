@@ -16,15 +16,6 @@ from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import json_reply, served_in_thread, sse_reply
 
 
-@pytest.fixture
-def tuis() -> Iterator[list[Tui]]:
-    """Every terminal a test opens is gone after it, whatever happened."""
-    opened: list[Tui] = []
-    yield opened
-    for tui in opened:
-        tui.kill()
-
-
 def _said(home: Path) -> list[Any]:
     """The prompts the log holds, as their content."""
     logs = list((home / "sessions").glob("*.jsonl")) if (home / "sessions").exists() else []
