@@ -132,6 +132,20 @@ def _loaded(
     return set(json.loads(out.read_text()))
 
 
+def _printed(code: str, env: dict[str, str]) -> list[str]:
+    """The lines a fresh interpreter running `code` prints (it must succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
 def _found(loaded: set[str], forbidden: tuple[str, ...]) -> list[str]:
     return sorted(
         name for name in loaded if any(name == f or name.startswith(f + ".") for f in forbidden)
@@ -376,17 +390,8 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
         "main()\n"
         "print(gc.get_freeze_count() > 0)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
     version = version_line()
-    assert done.stdout.splitlines() == [version, "0", version, "True"]
+    assert _printed(code, env) == [version, "0", version, "True"]
 
 
 def test_the_process_entry_collects_the_young_generation_less_often(env: dict[str, str]) -> None:
@@ -403,14 +408,5 @@ def test_the_process_entry_collects_the_young_generation_less_often(env: dict[st
         "main()\n"
         "print(gc.get_threshold()[0])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
     version = version_line()
-    assert done.stdout.splitlines() == [version, "True", version, str(YOUNG_THRESHOLD)]
+    assert _printed(code, env) == [version, "True", version, str(YOUNG_THRESHOLD)]
