@@ -8,33 +8,17 @@ as its types and are fed to the one `EventAssembler` as their JSON.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from tether.models.anthropic_model import AnthropicModel, messages_request
 from tether.models.base import ModelRequest
 from tether.models.retry import Failure
-from tether.models.streaming import ClientClass, EventStream, StreamingModel
+from tether.models.streaming import ClientClass, EventStream, SdkEventsAsJson, StreamingModel
 
 if TYPE_CHECKING:
-    from anthropic import AsyncAnthropic, AsyncStream
-    from anthropic.types import RawMessageStreamEvent
+    from anthropic import AsyncAnthropic
 
 __all__ = ["AnthropicSdkModel"]
-
-
-class _EventJson:
-    """The SDK's stream events as their JSON."""
-
-    def __init__(self, stream: AsyncStream[RawMessageStreamEvent]) -> None:
-        self._stream = stream
-
-    async def __aiter__(self) -> AsyncGenerator[Mapping[str, Any], None]:
-        async for event in self._stream:
-            yield event.to_dict()
-
-    async def close(self) -> None:
-        await self._stream.close()
 
 
 class AnthropicSdkModel(AnthropicModel):
@@ -57,7 +41,7 @@ class AnthropicSdkModel(AnthropicModel):
             extra_headers=headers or None,
             extra_body=dict(self.body_fields) if self.body_fields else None,
         )
-        return _EventJson(stream)
+        return SdkEventsAsJson(stream)
 
     async def _list(self, limit: int) -> tuple[str, ...]:
         return await StreamingModel._list(self, limit)

@@ -8,35 +8,18 @@ of the SDK as its types and are fed to the one `ChunkAssembler` as their JSON.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from tether.models.base import ModelRequest
 from tether.models.openai_compat import DEFAULT_MODEL, chat_request
 from tether.models.openai_convert import ChunkAssembler
 from tether.models.retry import Failure
-from tether.models.streaming import Assembler, EventStream, StreamingModel
+from tether.models.streaming import Assembler, EventStream, SdkEventsAsJson, StreamingModel
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI, AsyncStream
-    from openai.types.chat import ChatCompletionChunk
+    from openai import AsyncOpenAI
 
 __all__ = ["OpenAISdkModel"]
-
-
-class _ChunkJson:
-    """The SDK's chat chunks as their JSON (the servers' extras, such as DeepSeek's
-    `reasoning_content`, included)."""
-
-    def __init__(self, stream: AsyncStream[ChatCompletionChunk]) -> None:
-        self._stream = stream
-
-    async def __aiter__(self) -> AsyncGenerator[Mapping[str, Any], None]:
-        async for chunk in self._stream:
-            yield chunk.to_dict()
-
-    async def close(self) -> None:
-        await self._stream.close()
 
 
 class OpenAISdkModel(StreamingModel["AsyncOpenAI", Any]):
@@ -57,7 +40,7 @@ class OpenAISdkModel(StreamingModel["AsyncOpenAI", Any]):
     async def _open(self, request: ModelRequest) -> EventStream[Any]:
         body = chat_request(self.model, self.name, request)
         create = cast(Any, self._sdk().chat.completions.create)
-        return _ChunkJson(await create(**body))
+        return SdkEventsAsJson(await create(**body))
 
     def _assembler(self) -> Assembler[Any]:
         return ChunkAssembler()

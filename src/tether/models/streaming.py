@@ -25,7 +25,7 @@ from tether.models.messages import AssistantMessage
 from tether.models.retry import Failure, RetryPolicy, retrying
 from tether.providers import Provider
 
-__all__ = ["Assembler", "EventStream", "StreamingModel"]
+__all__ = ["Assembler", "EventStream", "SdkEventsAsJson", "StreamingModel"]
 
 EventT = TypeVar("EventT")
 EventT_co = TypeVar("EventT_co", covariant=True)
@@ -60,6 +60,31 @@ class EventStream(Protocol[EventT_co]):
 
     async def close(self) -> None:
         """Close the response (and release its connection)."""
+
+
+class _SdkEvent(Protocol):
+    """An event as an SDK parses it (a pydantic model of its own)."""
+
+    def to_dict(self) -> Mapping[str, Any]:
+        """The event as its JSON."""
+        ...
+
+
+class SdkEventsAsJson:
+    """An SDK's stream of its own event types as their JSON, which the assemblers read (the
+    servers' extras, such as DeepSeek's `reasoning_content`, included)."""
+
+    def __init__(self, stream: EventStream[_SdkEvent]) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncGenerator[Mapping[str, Any], None]:
+        """Each event's JSON, in order."""
+        async for event in self._stream:
+            yield event.to_dict()
+
+    async def close(self) -> None:
+        """Close the SDK's response."""
+        await self._stream.close()
 
 
 class Assembler(Protocol[EventT_contra]):
