@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         print_json_stream(head, "updates", (_update_json(update) for update in updates))
         return 0
     out, err = consoles()  # rich, for the text form only
+    # The document is drawn at one width: measured once, not again for every card.
+    out.size, err.size = out.size, err.size
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )
