@@ -11,7 +11,7 @@ whole card is when the frame itself is not the usual one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from typing import Protocol, cast
 
 from rich.box import Box
 from rich.cells import cell_len
@@ -29,6 +29,9 @@ _LINE = Segment.line()
 
 class Rows(Protocol):
     """A card's part that draws its own lines (rich draws it the same way when it cannot)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The part as rich draws it."""
 
     def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:
         """Each line's segments padded to `width`; None if rich must lay the part out."""
@@ -73,10 +76,10 @@ class Card(Panel):
         pad = Segment(" ", style)
         out: list[Segment] = []
         append, extend = out.append, out.extend
-        extend(self._edge(console, child_options, box, border_style, top=True))
         # Without colour (and no record kept), each line's segments would be written as
         # their bare text: one string a line does the same with far fewer objects.
         merged = console.color_system is None and not console.record
+        extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
         for part in parts:
             if isinstance(part, Text):
                 lines = _fitting_lines(part, console, part_options, inner)
@@ -99,7 +102,7 @@ class Card(Panel):
                 append(pad)
                 append(right)
                 append(_LINE)
-        extend(self._edge(console, child_options, box, border_style, top=False))
+        extend(self._edge(console, child_options, box, border_style, top=False, merged=merged))
         return out
 
     def _edge(
@@ -110,35 +113,57 @@ class Card(Panel):
         border_style: Style,
         *,
         top: bool,
+        merged: bool,
     ) -> Iterator[Segment]:
         """The top or bottom border with its title or subtitle, as `Panel` draws it."""
         width = child_options.max_width + 2
-        text = self._title if top else self._subtitle
+        given = self.title if top else self.subtitle
         first, fill, last = (
             (box.top_left, box.top, box.top_right)
             if top
             else (box.bottom_left, box.bottom, box.bottom_right)
         )
-        if text is None:
+        if not given:
             yield Segment(first + fill * (width - 2) + last, border_style)
-        else:
-            text.stylize_before(border_style)
-            shown = _aligned(
-                console,
-                text,
-                width - 4,
-                self.title_align if top else self.subtitle_align,
-                fill,
-                border_style,
-            )
-            yield Segment(first + fill, border_style)
+            yield _LINE
+            return
+        if merged and isinstance(given, Text) and not _TURNS.intersection(given.plain):
+            # Its bare text, padded a space each side and filled out with the border.
+            label = f" {given.plain} "
+            excess = width - 4 - cell_len(label)
+            if excess >= 0:
+                align = self.title_align if top else self.subtitle_align
+                half = excess // 2 if align == "center" else excess if align == "right" else 0
+                filled = fill * half + label + fill * (excess - half)
+                yield Segment(first + fill + filled + fill + last)
+                yield _LINE
+                return
+        text = self._title if top else self._subtitle
+        assert text is not None
+        text.stylize_before(border_style)
+        shown = _aligned(
+            console,
+            text,
+            width=width - 4,
+            align=self.title_align if top else self.subtitle_align,
+            character=fill,
+            style=border_style,
+        )
+        yield Segment(first + fill, border_style)
+        if "\n" in shown.plain or "\t" in shown.plain or cell_len(shown.plain) > width - 4:
             yield from console.render(shown, child_options.update_width(width - 4))
-            yield Segment(fill + last, border_style)
+        else:  # one line that fits: what rich's layout of it comes to
+            yield from shown.render(console)
+        yield Segment(fill + last, border_style)
         yield _LINE
 
 
+_TURNS = frozenset("\n\t")
+"""What `Panel` changes in a title before drawing it (a line break, a tab)."""
+
+
 def _aligned(
-    console: Console, text: Text, width: int, align: str, character: str, style: Style
+    console: Console, text: Text, *, width: int, align: str, character: str, style: Style
 ) -> Text:
     """A title or subtitle cut or filled to `width` with the border's `character`: the text
     `Panel` makes of it."""
@@ -169,7 +194,7 @@ def _parts(body: RenderableType) -> list[Text | Rows] | None:
     if isinstance(body, Text):
         return [body] if body.end == "\n" else None
     if hasattr(body, "drawn_lines"):  # a `Rows` (a protocol's isinstance is slow)
-        return [body]
+        return [cast(Rows, body)]
     if not isinstance(body, Group):
         return None
     parts: list[Text | Rows] = []
@@ -189,6 +214,8 @@ def _fitting_lines(
     plain = text.plain
     if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
         return None
+    if any(span.end > len(plain) for span in text.spans):
+        return None  # rich's layout clips such a span first
     rows = plain.split("\n")
     widths = [cell_len(row) for row in rows]
     if max(widths) > width:
@@ -202,6 +229,11 @@ def _fitting_lines(
 
 def _segments(text: Text, console: Console) -> Iterable[Segment]:
     """The text's segments, each with the style rich gives it (its own style under its spans)."""
+    if "\n" in text.plain and any(span.end <= span.start for span in text.spans):
+        # Cut into lines, the text loses its empty spans (a line has them only when the
+        # text is one line): they would split a segment in two.
+        text = text.copy()
+        text.spans = [span for span in text.spans if span.end > span.start]
     if text.spans:
         return text.render(console)
     if text.style:
