@@ -68,6 +68,7 @@ class _CodeTable:
         self.path = path
         self._stored: dict[str, bytes] | None = None
         self._new: dict[str, bytes] = {}
+        self._made: dict[str, CodeType] = {}
         self._lock = threading.Lock()
 
     def __call__(
@@ -80,21 +81,22 @@ class _CodeTable:
 
     def _code(self, text: str) -> CodeType:
         with self._lock:
+            made = self._made.get(text)
+            if made is not None:
+                return made  # many classes share a method's text (`__eq__` of two fields)
             if self._stored is None:
                 self._stored = _read(self.path)
-            # Taken out once used: what stays in memory is only what this run never asked for.
+            # Taken out once used (its code is kept, for the next class with the same text):
+            # what stays in memory as bytes is only what this run never asked for.
             raw = self._stored.pop(text, None)
-        if raw is not None:
-            try:
-                code = marshal.loads(raw)
-            except (EOFError, ValueError, TypeError):
-                code = None
-            if isinstance(code, CodeType):
-                return code
-        # As `exec` compiles a text: no `__future__` flags (the module has none).
-        code = compile(text, "<string>", "exec", dont_inherit=True)
+        code = _loaded(raw) if raw is not None else None
+        if code is None:
+            # As `exec` compiles a text: no `__future__` flags (the module has none).
+            code = compile(text, "<string>", "exec", dont_inherit=True)
+            with self._lock:
+                self._new[text] = marshal.dumps(code)
         with self._lock:
-            self._new[text] = marshal.dumps(code)
+            self._made[text] = code
         return code
 
     def save(self) -> None:
@@ -116,6 +118,15 @@ class _CodeTable:
         except OSError:
             # A read-only installation: every start compiles, as it did before.
             partial.unlink(missing_ok=True)
+
+
+def _loaded(raw: bytes) -> CodeType | None:
+    """The code `raw` holds; `None` when it holds anything else."""
+    try:
+        code = marshal.loads(raw)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
 
 
 def _read(path: Path) -> dict[str, bytes]:
