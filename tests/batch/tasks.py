@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.batch.model_server import Counting, counting_model
+from tests.cli.in_process import tether_in_process
 from tests.conftest import REPO
 
 TETHER = REPO / ".venv" / "bin" / "tether"
@@ -80,18 +81,11 @@ def batch_env(home: Path) -> dict[str, str]:
 
 
 def run_batch(
-    home: Path, args: list[str], *, env: dict[str, str] | None = None
+    home: Path, args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`tether batch ARGS` to its end (bounded), with nothing to read on its input."""
-    return subprocess.run(
-        [str(TETHER), "batch", *args],
-        env={**batch_env(home), **(env or {})},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    """`tether batch ARGS` to its end, run by the test's own process (its workers are processes
+    of their own), with nothing to read on its input."""
+    return tether_in_process(home, "batch", *args, cwd=cwd, env=env)
 
 
 def gated_batch(
