@@ -415,3 +415,24 @@ def test_the_process_entry_collects_the_young_generation_less_often(env: dict[st
     printed = _printed(code, env)
     assert printed[:2] == [version_line(), "True"]
     assert printed[-1] == str(YOUNG_THRESHOLD)
+
+
+def test_the_process_entry_reuses_compiled_dataclass_code(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # Run as the process, a command's dataclasses take their methods from the table kept
+    # beside the bytecode (tests/test_dataclass_code.py); called with arguments (as from
+    # another program), it leaves the host's `dataclasses` as it was.
+    code = (
+        "import dataclasses, sys\n"
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
+        "from tether.cli import main\n"
+        "main(['sessions'])\n"
+        "print('exec' in vars(dataclasses))\n"
+        "sys.argv = ['tether', 'sessions']\n"
+        "main()\n"
+        "print(type(vars(dataclasses)['exec']).__name__)\n"
+    )
+    listed, before, listed_again, after = _printed(code, env)
+    assert listed == listed_again
+    assert (before, after) == ("False", "_CodeTable")

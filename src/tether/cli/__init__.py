@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # schemas); collected every 700 allocations, as by default, the young generation's
         # passes over them free nothing and cost a tenth of the CPU up to a run's first request.
         gc_for_sessions()
-    status = _main(sys.argv[1:])
+    status = _main(sys.argv[1:], process=True)
     # The process is about to end. Without this, finalization walks every object the
     # libraries made (a quarter of a second after the last output of a run); frozen, they
     # are left for the process's exit to free. Files and streams still close as before.
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], *, process: bool = False) -> int:
     chosen = _chosen(argv)
     if chosen is None and _asks_help(argv):
         interactive_parser().print_help()
@@ -175,6 +175,11 @@ def _main(argv: list[str]) -> int:
     from tether.lazy import defer_imports
 
     defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
+    if process:
+        # Before the classes are made: compiling their methods was a fifth of a start's CPU.
+        from tether.dataclass_code import reuse_dataclass_code
+
+        reuse_dataclass_code(chosen or "interactive")
     if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
         from tether.cli.interactive import launch
