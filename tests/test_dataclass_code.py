@@ -1,4 +1,5 @@
-"""Dataclasses' methods compiled once per installation (`tether.dataclass_code`).
+"""Dataclasses' methods and forward references compiled once per installation
+(`tether.dataclass_code`).
 
 Each case runs a fresh interpreter that sends the table under its own `sys.pycache_prefix`
 (a temporary folder), so the suite's bytecode and the installation's tables are left alone.
@@ -18,8 +19,12 @@ import pytest
 
 from tether.dataclass_code import MAX_ENTRIES
 
+LAYOUT = 2
+"""A table file's layout: `(LAYOUT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
+
 _PROBE = """
-import json, sys
+from __future__ import annotations
+import json, sys, typing
 sys.pycache_prefix = sys.argv[1]
 from tether.dataclass_code import code_table_path, reuse_dataclass_code
 if sys.argv[2] == "table":
@@ -52,11 +57,18 @@ try:
 except dataclasses.FrozenInstanceError as exc:
     frozen = type(exc).__name__
 box = Box(name="abc")
+hints = typing.get_type_hints(Box)  # its annotations are strings: forward references
+try:
+    typing.ForwardRef("not an expression(")
+    bad = "compiled"
+except SyntaxError as exc:
+    bad = str(exc)
 print(json.dumps({
     "repr": [repr(p), repr(box)],
     "eq": p == q, "lt": Point(0, 9) < p, "hash": hash(p) == hash(q), "twin": repr(Twin(1)),
     "frozen": frozen, "items": box.items, "slots": Box.__slots__,
     "init": Point.__init__.__code__.co_varnames,
+    "hints": {name: repr(hint) for name, hint in hints.items()}, "bad": bad,
     "table": str(code_table_path("probe")),
 }))
 """
@@ -77,9 +89,9 @@ def _probe(prefix: Path, mode: str, env: dict[str, str] | None = None) -> dict[s
     return answer
 
 
-def _table(path: Path) -> dict[str, bytes]:
+def _table(path: Path) -> dict[tuple[str, str], bytes]:
     layout, magic, table = marshal.loads(path.read_bytes())
-    assert (layout, magic) == (1, importlib.util.MAGIC_NUMBER)
+    assert (layout, magic) == (LAYOUT, importlib.util.MAGIC_NUMBER)
     assert isinstance(table, dict)
     return table
 
@@ -103,6 +115,8 @@ def test_classes_from_the_table_are_the_classes_dataclasses_makes(
     assert {**first, "table": None} == {**second, "table": None} == {**plain, "table": None}
     assert plain["frozen"] == "FrozenInstanceError"
     assert plain["items"] == [3]
+    assert plain["hints"] == {"name": "<class 'str'>", "items": "list[int]"}
+    assert plain["bad"] == "Forward reference must be an expression -- got 'not an expression('"
     assert plain["twin"] == "Twin(x=1, y=0, tags=())"
     # The second run compiled nothing new (not even Twin's, whose texts it had met with
     # Point), so it did not write the table again.
@@ -116,9 +130,11 @@ def test_the_table_holds_exactly_what_compiling_each_text_gives(
     table = Path(str(_probe(tmp_path, "table", writing_env)["table"]))
     entries = _table(table)
     assert len(entries) >= 8  # both classes' methods: __init__, __repr__, __eq__, ...
-    assert any("def __init__(" in text for text in entries)
-    for text, raw in entries.items():
-        assert raw == marshal.dumps(compile(text, "<string>", "exec", dont_inherit=True))
+    assert any(mode == "exec" and "def __init__(" in text for mode, text in entries)
+    assert {("eval", "str"), ("eval", "list[int]")} <= set(entries)
+    assert not any("not an expression" in text for _, text in entries)
+    for (mode, text), raw in entries.items():
+        assert raw == marshal.dumps(compile(text, "<string>", mode, dont_inherit=True))
 
 
 @pytest.mark.parametrize(
@@ -127,9 +143,9 @@ def test_the_table_holds_exactly_what_compiling_each_text_gives(
         b"",
         b"not marshal at all",
         marshal.dumps([1, 2, 3]),
-        marshal.dumps((1, b"\x00\x00\r\n", {})),  # another interpreter's magic number
-        marshal.dumps((2, importlib.util.MAGIC_NUMBER, {})),  # a later layout
-        marshal.dumps((1, importlib.util.MAGIC_NUMBER, {"x": 1, 2: b"y"})),
+        marshal.dumps((LAYOUT, b"\x00\x00\r\n", {})),  # another interpreter's magic number
+        marshal.dumps((1, importlib.util.MAGIC_NUMBER, {"x": b"y"})),  # an earlier layout
+        marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, {"x": 1, 2: b"y", ("run", "x"): b""})),
         "BAD",  # a text whose stored code is not code: compiled afresh
     ],
     ids=["empty", "garbage", "list", "magic", "layout", "types", "not-code"],
@@ -141,16 +157,16 @@ def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
     table = Path(str(_probe(tmp_path / "cache", "table", writing_env)["table"]))
     if content == "BAD":
         entries = _table(table)
-        spoiled = {text: marshal.dumps("not code") for text in entries}
-        content = marshal.dumps((1, importlib.util.MAGIC_NUMBER, spoiled))
+        spoiled = {key: marshal.dumps("not code") for key in entries}
+        content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, spoiled))
     assert isinstance(content, bytes)
     table.write_bytes(content)
     again = _probe(tmp_path / "cache", "table", writing_env)
     assert {**again, "table": None} == {**expected, "table": None}
     # Written afresh: every text compiled again reads back as its code.
-    for text, raw in _table(table).items():
+    for (mode, text), raw in _table(table).items():
         assert isinstance(marshal.loads(raw), type(compile("", "", "exec")))
-        assert raw == marshal.dumps(compile(text, "<string>", "exec", dont_inherit=True))
+        assert raw == marshal.dumps(compile(text, "<string>", mode, dont_inherit=True))
 
 
 def test_nothing_is_written_where_bytecode_is_not(
@@ -165,8 +181,9 @@ def test_nothing_is_written_where_bytecode_is_not(
 def test_a_table_past_its_limit_starts_afresh(tmp_path: Path, writing_env: dict[str, str]) -> None:
     table = Path(str(_probe(tmp_path, "table", writing_env)["table"]))
     # Texts no class of the probe makes: the probe compiles its own, and the table is too full.
-    stale = {f"# {n}\n": marshal.dumps(compile("", "", "exec")) for n in range(MAX_ENTRIES)}
-    table.write_bytes(marshal.dumps((1, importlib.util.MAGIC_NUMBER, stale)))
+    empty = marshal.dumps(compile("", "", "exec"))
+    stale = {("exec", f"# {n}\n"): empty for n in range(MAX_ENTRIES)}
+    table.write_bytes(marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, stale)))
     _probe(tmp_path, "table", writing_env)
     kept = _table(table)
-    assert kept and not any(text.startswith("# ") for text in kept)
+    assert kept and not any(text.startswith("# ") for _, text in kept)
