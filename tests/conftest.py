@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.coverage_gate"]
+
 REPO = Path(__file__).resolve().parent.parent
 
 PROCESS_FOLDERS = ("acp", "batch", "cli", "web")
