@@ -397,16 +397,42 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
 def test_the_process_entry_collects_the_young_generation_less_often(env: dict[str, str]) -> None:
     # Starting makes objects that all stay: as the process, main collects the youngest
     # generation every YOUNG_THRESHOLD allocations from the start; called with arguments (as
-    # from another program) it leaves the collector as it was.
+    # from another program) it leaves the collector as it was. (`tether --version` and
+    # `tether --help` print and end: they tune nothing, see tests/cli/test_help_and_version.py.)
     code = (
         "import gc, sys\n"
         "default = gc.get_threshold()[0]\n"
         "from tether.cli import main\n"
         "main(['--version'])\n"
         "print(gc.get_threshold()[0] == default)\n"
-        "sys.argv = ['tether', '--version']\n"
-        "main()\n"
+        "sys.argv = ['tether', 'models', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
         "print(gc.get_threshold()[0])\n"
     )
-    version = version_line()
-    assert _printed(code, env) == [version, "True", version, str(YOUNG_THRESHOLD)]
+    printed = _printed(code, env)
+    assert printed[:2] == [version_line(), "True"]
+    assert printed[-1] == str(YOUNG_THRESHOLD)
+
+
+def test_the_process_entry_reuses_compiled_dataclass_code(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # Run as the process, a command's dataclasses take their methods from the table kept
+    # beside the bytecode (tests/test_dataclass_code.py); called with arguments (as from
+    # another program), it leaves the host's `dataclasses` as it was.
+    code = (
+        "import dataclasses, sys\n"
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
+        "from tether.cli import main\n"
+        "main(['sessions'])\n"
+        "print('exec' in vars(dataclasses))\n"
+        "sys.argv = ['tether', 'sessions']\n"
+        "main()\n"
+        "print(type(vars(dataclasses)['exec']).__name__)\n"
+    )
+    listed, before, listed_again, after = _printed(code, env)
+    assert listed == listed_again
+    assert (before, after) == ("False", "_CodeTable")
