@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
+pytest_plugins = ["tests.coverage_gate"]
+
 REPO = Path(__file__).resolve().parent.parent
 
 PROCESS_FOLDERS = ("acp", "batch", "cli", "web")
