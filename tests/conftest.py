@@ -7,6 +7,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Properties are checked by what they draw, not by how fast: on a shared 2-core machine a
+# draw or an example can stall for seconds behind other processes, which says nothing about
+# the code (the same reason the suite's own timeouts are generous).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+
+pytest_plugins = ["tests.coverage_gate"]
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +112,24 @@ def gated_batch(
             env={"TETHER_API_KEY": "test-key"},
         )
     return done, counts
+
+
+def in_a_thread(work: Callable[[Path], None], path: Path) -> Callable[[], None]:
+    """Start `work(path)` in a thread; what waits for it and raises what it raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work(path)
+        except BaseException as exc:  # raised again in the test's thread, once joined
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def joined() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+
+    return joined
