@@ -6,6 +6,11 @@ at a time into a reused array of flags (bytes of 0 or 1), then adds the flags up
 words, 128 words to a column, so that no byte of a sum reaches a carry; the bytes of the sums
 add up to the count. That is cheaper than `count_nonzero` over the flags.
 
+numpy is imported with the first range large enough to need it, with OpenBLAS told to start
+no threads: tether never multiplies a matrix, and the threads OpenBLAS starts with the library
+spin on every core for about a tenth of a second, which made the first count of a huge file in
+a fresh process take half again as long as the next.
+
 Reads rather than a memory map, so a file truncated meanwhile gives short reads, never a
 SIGBUS. The reads land in page-aligned buffers (anonymous maps): the kernel's copy into a
 buffer 16 bytes past a 32-byte boundary, where the allocator may put a `bytearray`, took twice
@@ -16,7 +21,10 @@ from __future__ import annotations
 
 import mmap
 import os
+import sys
+from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,12 +43,39 @@ _ROWS = 128
 """Words of flags added per column: a byte of their sum is at most 128, so never carries."""
 _MAX_WORKERS = 4
 
+BLAS_THREADS = "OPENBLAS_NUM_THREADS"
+"""What numpy's OpenBLAS reads, when the library loads, for the threads it starts."""
+_BLAS_SETTINGS = (BLAS_THREADS, "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+"""Any of these set by the person is theirs: tether then leaves OpenBLAS as they set it."""
+
 Buffer = bytes | bytearray | mmap.mmap
 
 
 def read_buffer(size: int) -> mmap.mmap:
     """A writable buffer of `size` bytes at the start of a page, for reads to land in."""
     return mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
+
+
+@contextmanager
+def one_blas_thread(
+    loaded: Collection[str] = sys.modules, environ: Mapping[str, str] = os.environ
+) -> Iterator[None]:
+    """While numpy is imported for the first time, OpenBLAS is told to start no threads.
+
+    The setting is put in the C environment, which the library reads as it loads, and taken
+    out after: `environ` (`os.environ`, from which tools build their commands' environments)
+    never holds it. Only a command started from the process's own environment during that one
+    import (an unsandboxed `bash` without settings `env`, in the same tenth of a second) would
+    see it. Nothing changes when numpy is in `loaded` already or the person set the threads.
+    """
+    if "numpy" in loaded or any(name in environ for name in _BLAS_SETTINGS):
+        yield
+        return
+    os.putenv(BLAS_THREADS, "1")
+    try:
+        yield
+    finally:
+        os.unsetenv(BLAS_THREADS)
 
 
 class NewlineCounter:
@@ -69,7 +104,8 @@ class _Scratch:
     """numpy's arrays for counting, made once per counter: the flags and their column sums."""
 
     def __init__(self) -> None:
-        import numpy as np
+        with one_blas_thread():
+            import numpy as np
 
         self.np = np
         self.newline = np.uint8(ord("\n"))
