@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import itertools
 import json
 import logging
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
+from collections.abc import Callable, Iterator
+from typing import IO
 
 from pydantic import TypeAdapter
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, to_json
 
 from tether.cli.safe_output import safe_text
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
@@ -127,6 +128,10 @@ def _write_document(
     encoding: str,
     write: Callable[[bytes], object],
 ) -> None:
+    """The document as `safe_output.print_json` would print it whole (`head` indented by two
+    spaces, with JSON's own escapes where the encoding falls short), but its updates dumped
+    by pydantic's serializer a batch at a time and written as they come: the list is never
+    held whole, nor encoded by the slow pure-Python indenting encoder."""
     document = SessionDocument(
         id=header.id,
         cwd=header.cwd,
@@ -135,68 +140,85 @@ def _write_document(
         parent=header.parent,
     )
     head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
-    _write_json_stream(
-        head, "updates", (_update_json(update) for update in updates), encoding, write
-    )
-
-
-def _write_json_stream(
-    head: dict[str, Any],
-    key: str,
-    items: Iterable[bytes],
-    encoding: str,
-    write: Callable[[bytes], object],
-) -> None:
-    """`head` as `safe_output.print_json` prints it, but with `key` holding `items`.
-
-    Each item is one element's JSON as UTF-8 bytes, indented by two spaces as `print_json`
-    indents (pydantic writes it so, quickly), so a long list is never held whole in memory nor
-    encoded by the slow pure-Python indenting encoder, and the text is the same byte for byte.
-    For an encoding other than UTF-8, an item it cannot take is written again with JSON's own
-    `\\uXXXX` escapes.
-    """
     utf8 = _is_utf8(encoding)
-    members = list(head)
     write(b"{")
-    for number, name in enumerate(members):
+    for number, name in enumerate(head):
         write(("\n  " if number == 0 else ",\n  ").encode() + json.dumps(name).encode() + b": ")
-        if name != key:
+        if name != "updates":
             write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
             continue
         separator = b"[\n    "
-        for item in items:
-            # pydantic's bytes are valid UTF-8 (it refuses a lone surrogate), so only another
-            # encoding needs the check.
-            data = item
-            if not utf8 and safe_text(text := item.decode(), encoding) != text:
-                data = _escaped(text).encode()
-            write(separator)  # apart: joined, a long document would be copied once more
-            write(data.replace(b"\n", b"\n    "))
-            separator = b",\n    "
+        try:
+            for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
+                write(separator)  # apart: joined, a long document would be copied once more
+                write(_batch_json(batch, encoding, utf8))
+                separator = b",\n    "
+        finally:
+            _unset_serializers()
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
-    write(b"\n}\n" if members else b"}\n")
+    write(b"\n}\n" if head else b"}\n")
 
 
-def _update_json(update: ClientUpdate) -> bytes:
-    """One update's JSON as UTF-8, indented, encoded by pydantic's fast serializer if it can be."""
-    adapter = _adapter(type(update))
+_BATCH = 64
+"""Updates dumped in one call: few calls, and a batch of large cards still a few MB at most."""
+
+_OPEN = len(b'{\n  "updates": [\n    ')
+_CLOSE = len(b"\n  ]\n}")
+
+
+def _batch_json(updates: tuple[ClientUpdate, ...], encoding: str, utf8: bool) -> bytes:
+    """`updates` as elements of the document's list: indented four spaces, `,` between."""
+    for kind in {type(update) for update in updates}:
+        _serializable(kind)
     try:
-        return adapter.dump_json(update, by_alias=True, indent=2)
+        # As the `updates` of a document indented by two: each element lands indented as the
+        # document's are, and only the wrapping is cut off.
+        data = to_json({"updates": updates}, by_alias=True, indent=2)[_OPEN:-_CLOSE]
+    except PydanticSerializationError:  # a lone surrogate: dumped one by one, escaped
+        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
+    # pydantic's bytes are valid UTF-8, so only another encoding needs the check.
+    if not utf8 and safe_text(text := data.decode(), encoding) != text:
+        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
+    return data
+
+
+def _update_json(update: ClientUpdate, encoding: str, utf8: bool) -> bytes:
+    """One update as an element of the document's list, with JSON's escapes where needed."""
+    adapter = _serializable(type(update))
+    try:
+        data = adapter.dump_json(update, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
         document = adapter.dump_python(update, mode="json", by_alias=True)
-        return json.dumps(document, indent=2, ensure_ascii=True).encode()
+        data = json.dumps(document, indent=2, ensure_ascii=True).encode()
+    if not utf8 and safe_text(text := data.decode(), encoding) != text:
+        data = _escaped(text).encode()
+    return data.replace(b"\n", b"\n    ")
 
 
-def _adapter(kind: type[object]) -> TypeAdapter[object]:
-    """The serializer of one kind of update: the same JSON as `CLIENT_UPDATE`'s, without
-    finding the kind in the union first (a third of the time, on a long log's updates)."""
+def _serializable(kind: type[object]) -> TypeAdapter[object]:
+    """The serializer of one kind of update (the same JSON as `CLIENT_UPDATE`'s), set on the
+    class, where `to_json` finds it, until `_unset_serializers`: a list of updates is then
+    dumped without finding each one's kind in the union first (a third of the time)."""
     adapter = _ADAPTERS.get(kind)
     if adapter is None:
         adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+        adapter.rebuild()  # the serializer itself, not its stand-in until first use
+    if kind not in _SET:
+        # A plain dataclass has no serializer of its own; given this one, `to_json` uses it.
+        setattr(kind, "__pydantic_serializer__", adapter.serializer)  # noqa: B010
+        _SET.add(kind)
     return adapter
 
 
+def _unset_serializers() -> None:
+    """Take the serializers off the classes again: elsewhere in the process (an `Any` field
+    holding an update) pydantic dumps them as plain dataclasses, as it always did."""
+    while _SET:
+        delattr(_SET.pop(), "__pydantic_serializer__")
+
+
 _ADAPTERS: dict[type[object], TypeAdapter[object]] = {}
+_SET: set[type[object]] = set()
 
 
 def _is_utf8(encoding: str) -> bool:
