@@ -16,7 +16,8 @@ Rows (each spawn is a fresh process; tether and its floor alternate, run after r
   floor is the figure issue 46 measured for it: 0.28 s to `initialize` (its `session/new`
   was not measured there, so that row has no goal).
 
-`tether run` talks to a loopback OpenAI-compatible server (`bench/loopback_model.py`) and
+`tether --version`, `--help` and `sessions` run the installed `tether` command, as a person
+does. `tether run` talks to a loopback OpenAI-compatible server (`bench/loopback_model.py`) and
 is timed until that server gets its first request, its CPU read from `/proc` at that moment.
 The rows print CPU (user + system, children included) beside wall, since the machine may be
 shared, and the load average before and after. Sessions go to a temporary `TETHER_HOME`
@@ -111,8 +112,14 @@ def _python(code: str, *args: str) -> Callable[[], float]:
     return lambda: _timed([PYTHON, "-c", code, *args], env=env)
 
 
+TETHER = Path(PYTHON).with_name("tether")
+"""The command pip installs beside the interpreter (the same script for a wheel as for an
+editable install): what a person runs. `python -m tether` would add `runpy`'s imports."""
+
+
 def _tether(home: Path, *args: str) -> Callable[[], float]:
-    return lambda: _timed([PYTHON, "-m", "tether", *args], env=_environ(home))
+    command = [str(TETHER)] if TETHER.exists() else [PYTHON, "-m", "tether"]
+    return lambda: _timed([*command, *args], env=_environ(home))
 
 
 # --- sessions --------------------------------------------------------------------------------

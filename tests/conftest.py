@@ -7,6 +7,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from tests import durations
+
+# Properties are checked by what they draw, not by how fast: on a shared 2-core machine a
+# draw or an example can stall for seconds behind other processes, which says nothing about
+# the code (the same reason the suite's own timeouts are generous).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+
+pytest_plugins = ["tests.coverage_gate"]
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -70,20 +81,22 @@ def repo_root() -> Path:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files of the process folders first, then the rest; within each, the files with the
-    most tests first; a file's tests keep their order.
+    """The long files first, by their seconds in `tests/durations.txt`; then the files of the
+    process folders, then the rest, each with the most tests first; a file's tests keep their
+    order.
 
     Each file runs on one worker (`scripts/test`), in this order: the long files start while
-    the queue is long, and the many short ones are left to even out the workers' ends. By
-    count alone a one-test browser file came last, and one worker ran it while the other
-    had nothing left to run.
+    the queue is long, and the many short ones are left to even out the workers' ends. A
+    file with one long test (a crash test, a browser) ordered by its count came near the end,
+    and one worker ran it while the other had nothing left to run.
     """
     counts = Counter(item.nodeid.partition("::")[0] for item in items)
+    seconds = durations.load()
 
-    def rank(item: pytest.Item) -> tuple[bool, int]:
+    def rank(item: pytest.Item) -> tuple[int, bool, int]:
         path = item.nodeid.partition("::")[0]
         parts = path.split("/")
         started = len(parts) > 2 and parts[0] == "tests" and parts[1] in PROCESS_FOLDERS
-        return (not started, -counts[path])
+        return (-seconds.get(path, 0), not started, -counts[path])
 
     items.sort(key=rank)  # stable: each file's tests stay in their order

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tether.beneath import open_file, opened_dir
+from tether.beneath import open_file, opened_dir, opener_below
+from tether.bounded import UnreadableFile, read_bounded
 from tether.errors import ToolError
 from tether.tools.fs.atomic import atomic_write
 from tether.tools.fs.change_checks import current_version, read_unchanged
@@ -74,3 +75,19 @@ def test_the_version_and_content_checks_refuse_a_swapped_or_changed_file(tree: P
     with pytest.raises(ToolError, match="is now a symbolic link"):
         atomic_write(target, b"x", (tree,))
     assert (tree.parent / "out" / "f.txt").read_text() == "outside"
+
+
+def test_opener_below_reads_inside_and_refuses_a_folder_swapped_for_a_link(tree: Path) -> None:
+    opener = opener_below((tree,))
+    target = tree / "a" / "b" / "f.txt"
+    assert read_bounded(target, opener=opener) == b"inside"
+    # The folder the path was checked through becomes a link to the outside.
+    (tree / "a" / "b").rename(tree / "a" / "moved")
+    (tree / "a" / "b").symlink_to(tree.parent / "out")
+    with pytest.raises(
+        UnreadableFile, match=r"ws/a/b changed while it was being opened \(b is now a symbolic"
+    ):
+        read_bounded(target, opener=opener)
+    fd = opener(tree / "a" / "moved" / "f.txt", os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        assert handle.read() == b"inside"

@@ -4,8 +4,6 @@ which git reads no config but a repository's, and settings under which nothing i
 from __future__ import annotations
 
 import os
-import shutil
-from pathlib import Path
 
 __all__ = ["GIT_ENV", "SAFE_CONFIG", "VERBATIM_ATTRIBUTES", "find_git", "isolated_environment"]
 
@@ -30,7 +28,9 @@ def find_git() -> str | None:
     if chosen is not None:
         if chosen in ("", "off"):
             return None
-        return chosen if os.access(chosen, os.X_OK) and Path(chosen).is_file() else None
+        return chosen if os.access(chosen, os.X_OK) and os.path.isfile(chosen) else None
+    import shutil  # here, not above: `tether --version` imports this module
+
     return shutil.which("git")
 
 

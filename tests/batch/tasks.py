@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.batch.model_server import Counting, counting_model
+from tests.cli.in_process import tether_in_process
 from tests.conftest import REPO
 
 TETHER = REPO / ".venv" / "bin" / "tether"
@@ -80,18 +83,11 @@ def batch_env(home: Path) -> dict[str, str]:
 
 
 def run_batch(
-    home: Path, args: list[str], *, env: dict[str, str] | None = None
+    home: Path, args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`tether batch ARGS` to its end (bounded), with nothing to read on its input."""
-    return subprocess.run(
-        [str(TETHER), "batch", *args],
-        env={**batch_env(home), **(env or {})},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    """`tether batch ARGS` to its end, run by the test's own process (its workers are processes
+    of their own), with nothing to read on its input."""
+    return tether_in_process(home, "batch", *args, cwd=cwd, env=env)
 
 
 def gated_batch(
@@ -116,3 +112,24 @@ def gated_batch(
             env={"TETHER_API_KEY": "test-key"},
         )
     return done, counts
+
+
+def in_a_thread(work: Callable[[Path], None], path: Path) -> Callable[[], None]:
+    """Start `work(path)` in a thread; what waits for it and raises what it raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work(path)
+        except BaseException as exc:  # raised again in the test's thread, once joined
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def joined() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+
+    return joined

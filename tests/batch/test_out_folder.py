@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.batch.tasks import TETHER, batch_env, git_repo, results, run_batch, work, write_tasks
+from tests.batch.tasks import git_repo, results, run_batch, work, write_tasks
 from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
 from tether.batch.removal import remove_entry
 from tether.errors import RemovalError
@@ -121,15 +121,8 @@ def test_a_workspace_under_out_that_is_the_folder_copied_does_not_copy_itself(
     model = work(tmp_path / "m.json", "notes.md", "draft", "final")
     write_tasks(project / "t.jsonl", [{"id": "t1", "prompt": "p", "cwd": ".", "model": model}])
     for attempt in range(2):  # the second run copies a folder that holds the first's output
-        done = subprocess.run(
-            [str(TETHER), "batch", "t.jsonl", "--out", ".", "--keep-workspaces"],
-            cwd=project,
-            env=batch_env(tmp_path / "home"),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            stdin=subprocess.DEVNULL,
-            check=False,
+        done = run_batch(
+            tmp_path / "home", ["t.jsonl", "--out", ".", "--keep-workspaces"], cwd=project
         )
         assert done.returncode == 0, done.stderr
         if attempt == 0:

@@ -17,6 +17,7 @@ from tests.batch.tasks import (
     batch_env,
     gated_batch,
     git_repo,
+    in_a_thread,
     log_events,
     results,
     run_batch,
@@ -24,6 +25,7 @@ from tests.batch.tasks import (
     work,
     write_tasks,
 )
+from tests.cli.in_process import tether_in_process
 from tests.polling import eventually
 
 
@@ -239,28 +241,13 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     line = {"id": "k", "prompt": "edit", "cwd": "folder", "model": model}
     tasks = write_tasks(tmp_path / "tasks.jsonl", [{**line, "setup": killed_once_setup(tmp_path)}])
     out = tmp_path / "out"
-    batch = subprocess.Popen(
-        [
-            *(str(TETHER), "batch", str(tasks), "--out", str(out)),
-            "--workers",
-            "1",
-            "--keep-workspaces",
-        ],
-        env=batch_env(tmp_path / "home"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        kill_first_worker(tmp_path)
-        _stdout, stderr = batch.communicate(timeout=120)
-    finally:
-        if batch.poll() is None:
-            batch.kill()
-            batch.wait()
-    assert batch.returncode == 0, stderr
+    # The batch runs in this process (its worker is a process of its own) while a thread
+    # kills the worker of the first attempt.
+    killer = in_a_thread(kill_first_worker, tmp_path)
+    args = [str(tasks), "--out", str(out), "--workers", "1", "--keep-workspaces"]
+    batch = run_batch(tmp_path / "home", args)
+    killer()
+    assert batch.returncode == 0, batch.stderr
     [result] = results(out)
     assert result["status"] == "done" and result["attempts"] == 2
     assert "+two" in result["diff"]
@@ -268,13 +255,7 @@ def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:
     assert (out / "workspaces" / "k" / "a.txt").read_text() == "two\n"  # kept, as asked
     # A folder that is not there is refused before anything is read.
     for command in ("sessions", "web"):
-        refused = subprocess.run(
-            [str(TETHER), command, "--home", str(tmp_path / "nowhere")],
-            env=batch_env(tmp_path / "home"),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        refused = tether_in_process(tmp_path / "home", command, "--home", str(tmp_path / "nowhere"))
         assert refused.returncode == 2
         assert "--home" in refused.stderr and "is not a directory" in refused.stderr
 

@@ -19,13 +19,16 @@ from tests.batch.tasks import (
     TETHER,
     batch_env,
     gated_batch,
+    in_a_thread,
     log_events,
     results,
+    run_batch,
     script,
     work,
     write_tasks,
 )
 from tests.batch.test_pool import kill_first_worker, killed_once_setup
+from tests.cli.in_process import tether_in_process
 from tests.polling import eventually
 
 ray = pytest.importorskip("ray")
@@ -69,24 +72,13 @@ def test_four_tasks_on_ray_one_worker_killed_and_retried(cluster: str, tmp_path:
     lines[0] = {**lines[0], "setup": killed_once_setup(tmp_path)}
     tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
     out = tmp_path / "out"
-    command = [str(TETHER), "batch", str(tasks), "--out", str(out), "--ray", cluster]
-    batch = subprocess.Popen(
-        [*command, "--max-concurrency", "1"],
-        env=batch_env(tmp_path / "home"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        kill_first_worker(tmp_path)
-        stdout, stderr = batch.communicate(timeout=180)
-    finally:
-        if batch.poll() is None:
-            batch.kill()
-            batch.wait()
-    assert batch.returncode == 0, stderr
+    # The batch runs in this process, on the cluster's driver (so on the workers earlier
+    # batches started), while a thread kills the first attempt's worker.
+    killer = in_a_thread(kill_first_worker, tmp_path)
+    args = [str(tasks), "--out", str(out), "--ray", cluster, "--max-concurrency", "1"]
+    batch = run_batch(tmp_path / "home", args)
+    killer()
+    assert batch.returncode == 0, batch.stderr
     by_id = {line["id"]: line for line in results(out)}
     assert sorted(by_id) == ["t0", "t1", "t2", "t3"]
     assert {id_: line["attempts"] for id_, line in by_id.items()} == {
@@ -103,15 +95,11 @@ def test_four_tasks_on_ray_one_worker_killed_and_retried(cluster: str, tmp_path:
         # The log came back through the object store into the batch's folder.
         assert (out / "sessions" / f"{line['sessionId']}.jsonl").is_file()
     assert (folder / "a.txt").read_text() == "one\n"
-    shown = subprocess.run(
-        [str(TETHER), "show", "--home", str(out), by_id["t2"]["sessionId"]],
-        env=batch_env(tmp_path / "home"),
-        capture_output=True,
-        text=True,
-        check=True,
+    shown = tether_in_process(
+        tmp_path / "home", "show", "--home", str(out), by_id["t2"]["sessionId"]
     )
     assert "two-2" in shown.stdout
-    assert "done" in stdout
+    assert "done" in batch.stdout
 
 
 def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -> None:

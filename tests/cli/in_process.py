@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -34,13 +34,15 @@ __all__ = ["tether_in_process"]
 
 
 def tether_in_process(
-    home: Path, *args: str, cwd: Path | None = None
+    home: Path, *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`support.tether(home, *args, cwd=cwd)`, run in this process: its status and output."""
-    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
-    env.pop("TETHER_MODEL", None)
+    """`support.tether(home, *args, cwd=cwd)`, run in this process: its status and output;
+    `env` is added to its environment."""
+    environ = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
+    environ.pop("TETHER_MODEL", None)
+    environ.update(env or {})
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        with _as_its_own_process(env, cwd, out, err):
+        with _as_its_own_process(environ, cwd, out, err):
             status = _status(list(args))
         return subprocess.CompletedProcess(["tether", *args], status, _text(out), _text(err))
 

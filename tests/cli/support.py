@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,12 @@ def scripted_model(path: Path, *turns: dict[str, Any]) -> str:
     return f"script:{path}"
 
 
-def sessions_listed(home: Path) -> list[dict[str, Any]]:
-    """`tether sessions --json` in `home`, parsed."""
-    listed = tether(home, "sessions", "--json")
+def sessions_listed(
+    home: Path, run: Callable[..., subprocess.CompletedProcess[str]] = tether
+) -> list[dict[str, Any]]:
+    """`tether sessions --json` in `home`, parsed; `run` runs it (`in_process.tether_in_process`
+    runs it in the test's own process)."""
+    listed = run(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
     rows: list[dict[str, Any]] = json.loads(listed.stdout)
     return rows

@@ -39,7 +39,7 @@ def test_run_expands_a_custom_command_and_prints_the_plan(tmp_path: Path, ws: Pa
     first = out[out.index("Plan  1 of 2 done") :]
     assert "✓ Find the bug" in first and "▸ Fix it" in first
     assert "✓ Fix it" in out[out.index("Plan  2 of 2 done") :]
-    [info] = sessions_listed(home)
+    [info] = sessions_listed(home, run=tether_in_process)
     log = (home / "sessions" / f"{info['id']}.jsonl").read_text().splitlines()
     [said] = [json.loads(line) for line in log if '"user/message"' in line]
     assert said["content"][0]["text"] == "Fix the bug in parser.py."

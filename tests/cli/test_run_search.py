@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import scripted_model, tether
+from tests.cli.support import scripted_model
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 
 NOT_OFFERED = (
@@ -30,7 +30,7 @@ def test_verbose_says_why_web_search_is_not_offered(tmp_path: Path, ws: Path) ->
     quiet = tether_in_process(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert quiet.returncode == 0, quiet.stderr
     assert "web_search" not in quiet.stderr
-    verbose = tether(home, "run", "hi", "-v", "--model", model, "--cwd", str(ws))
+    verbose = tether_in_process(home, "run", "hi", "-v", "--model", model, "--cwd", str(ws))
     assert verbose.returncode == 0, verbose.stderr
     assert NOT_OFFERED in words(verbose.stderr)
 
@@ -81,9 +81,9 @@ def test_a_search_prints_its_card_and_show_replays_it(
     )
     assert "Tavily · 2 results" in shown
     session_id = run.stderr.split("session ", 1)[1].split(" ", 1)[0]
-    # Replayed by a process with no backend at all.
+    # Replayed with no backend at all.
     monkeypatch.delenv("TAVILY_API_KEY")
-    show = tether(home, "show", session_id, "--verbose")
+    show = tether_in_process(home, "show", session_id, "--verbose")
     assert show.returncode == 0, show.stderr
     assert show.stdout == run.stdout
     document = json.loads(tether_in_process(home, "show", session_id, "--json").stdout)

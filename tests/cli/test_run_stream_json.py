@@ -14,7 +14,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.cli.support import TETHER, scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import TETHER, scripted_model
 from tests.conftest import REPO
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 from tests.tools.web.server import reply, serve
@@ -88,7 +89,7 @@ def test_stream_json_carries_every_card_and_matches_show(
             {"text": "All done.", "usage": {"inputTokens": 300, "outputTokens": 5}},
         )
         args = ["--model", model, "--cwd", str(ws), "--mode", "auto", "--allow-private-fetch"]
-        run = tether(home, "run", "look", *args, "--output-format", "stream-json")
+        run = tether_in_process(home, "run", "look", *args, "--output-format", "stream-json")
     assert run.returncode == 0, run.stderr
     lines = lines_of(run.stdout)
     init, *updates, result = lines
@@ -128,7 +129,9 @@ def test_stream_json_carries_every_card_and_matches_show(
     assert result["durationMs"] >= 0
     # The same updates `show --json` replays from the log (but those it cannot know: a
     # command's progress is live only, and the context's size needs the model's window).
-    shown = json.loads(tether(home, "show", init["sessionId"], "--json").stdout)["updates"]
+    shown = json.loads(tether_in_process(home, "show", init["sessionId"], "--json").stdout)[
+        "updates"
+    ]
     live = {"tool_call_progress", "usage_changed"}
     kept = [{k: v for k, v in u.items() if k != "type"} for u in updates if u["type"] not in live]
     assert kept == shown
@@ -143,7 +146,7 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
     failing = scripted_model(
         tmp_path / "f.json", {"text": "Let me", "error": "the API key was rejected"}
     )
-    run = tether(
+    run = tether_in_process(
         home, "run", "hi", "--model", failing, "--cwd", str(ws), "--output-format=stream-json"
     )
     assert run.returncode == 1, run.stderr
@@ -166,7 +169,7 @@ def test_a_failing_model_and_a_refused_call_end_with_an_error_result(
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "touch x"}}]},
         {"text": "It was refused."},
     )
-    run = tether(
+    run = tether_in_process(
         home, "run", "make x", "--model", asks, "--cwd", str(ws), "--output-format", "json"
     )
     assert run.returncode == 2, run.stderr

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.acp.wire import tether_command
+from tests.cli.in_process import tether_in_process
 from tether.cli.web import configure, options_from_args
 
 
@@ -36,19 +34,13 @@ def test_the_web_agent_gets_the_sandbox_flags_given(
     assert sandbox == forwarded
 
 
-def test_a_bad_sandbox_variable_stops_tether_acp_with_one_line(tmp_path: Path) -> None:
+def test_a_bad_sandbox_variable_stops_tether_acp_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     script = tmp_path / "script.json"
     script.write_text('{"turns": []}')
-    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home"), "TETHER_SANDBOX": "bogus"}
-    done = subprocess.run(
-        [*tether_command(), "acp", "--model", f"script:{script}"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    monkeypatch.setenv("TETHER_SANDBOX", "bogus")
+    done = tether_in_process(tmp_path / "home", "acp", "--model", f"script:{script}")
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         "tether: error: unknown sandbox mode 'bogus'; expected workspace-write, read-only, off\n"

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.support import TETHER, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import TETHER
 from tether.content import TextContent
 from tether.session import SessionStore
 from tether.session.log.events import (
@@ -86,7 +87,7 @@ def test_a_corrupt_last_line_is_an_error_before_anything_is_printed(
     lines = path.read_bytes().splitlines(keepends=True)
     lines[-2] = b'{"type":"turn/end","seq":1,"stopReason":"end_turn"}\n'
     path.write_bytes(b"".join(lines))
-    shown = tether(home, "show", SESSION, *(["--json"] if json else []))
+    shown = tether_in_process(home, "show", SESSION, *(["--json"] if json else []))
     assert shown.returncode == 1
     assert shown.stdout == ""
     number = len(lines) - 1
@@ -97,9 +98,9 @@ def test_a_torn_last_line_is_dropped_and_the_rest_shown(tmp_path: Path) -> None:
     home = tmp_path / "home"
     shutil.copytree(FIXTURES, home / "sessions")
     path = home / "sessions" / f"{SESSION}.jsonl"
-    whole = tether(home, "show", SESSION, "--json")
+    whole = tether_in_process(home, "show", SESSION, "--json")
     with path.open("ab") as handle:
         handle.write(b'{"type":"turn/start","se')
-    torn = tether(home, "show", SESSION, "--json")
+    torn = tether_in_process(home, "show", SESSION, "--json")
     assert torn.returncode == 0, torn.stderr
     assert torn.stdout == whole.stdout

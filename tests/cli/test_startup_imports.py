@@ -41,18 +41,27 @@ _AT_CONNECT = """
 import json, sys
 from tether.lazy import is_loaded
 out = sys.argv[1]
+def models(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from models(sub)
 def at_connect(event, args):
     # The first connection a run opens is its first model request.
     if event == "socket.connect" and out:
         names = sorted(name for name in list(sys.modules) if is_loaded(name))
+        built = []
+        if "pydantic" in sys.modules:
+            from pydantic import BaseModel
+            built = sorted(m.__qualname__ for m in models(BaseModel) if m.__pydantic_complete__)
         with open(out, "w") as file:
-            json.dump(names, file)
+            json.dump({"modules": names, "built": built}, file)
         globals()["out"] = None
 sys.addaudithook(at_connect)
 from tether.cli import main
 main(sys.argv[2:])
 """
-"""Runs `tether` and lists the modules loaded when it opens its first connection."""
+"""Runs `tether` and lists the modules loaded, and the pydantic models built, when it opens
+its first connection."""
 
 ACP_SDK = ("acp",)
 PROVIDERS = ("openai", "anthropic", "google.genai")
@@ -252,11 +261,16 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
         )
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 1
-    at_request = set(json.loads(out.read_text()))
+    seen = json.loads(out.read_text())
+    at_request = set(seen["modules"])
     assert {"httpx", "tether.session.session", "tether.models.sse_client"} <= at_request
-    # What only printing a reply or a card needs loads after the request has gone (httpx
-    # itself brings Pygments, for its command line).
+    # The tools are stated from their stored schemas (tests/tools/test_stored_schemas.py):
+    # no arguments model, nor any other, is built before a call or an answer needs it.
+    assert seen["built"] == []
+    # What only printing a reply or a card needs loads after the request has gone, and
+    # httpx's command line (click, Pygments, rich's syntax) never: `httpx.main` runs it.
     later = ("rich.markdown", "markdown_it", "tether.render.markdown", "tether.render.terminal")
+    later += ("httpx._main", "click", "pygments", "rich.syntax")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 
@@ -397,16 +411,42 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
 def test_the_process_entry_collects_the_young_generation_less_often(env: dict[str, str]) -> None:
     # Starting makes objects that all stay: as the process, main collects the youngest
     # generation every YOUNG_THRESHOLD allocations from the start; called with arguments (as
-    # from another program) it leaves the collector as it was.
+    # from another program) it leaves the collector as it was. (`tether --version` and
+    # `tether --help` print and end: they tune nothing, see tests/cli/test_help_and_version.py.)
     code = (
         "import gc, sys\n"
         "default = gc.get_threshold()[0]\n"
         "from tether.cli import main\n"
         "main(['--version'])\n"
         "print(gc.get_threshold()[0] == default)\n"
-        "sys.argv = ['tether', '--version']\n"
-        "main()\n"
+        "sys.argv = ['tether', 'models', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
         "print(gc.get_threshold()[0])\n"
     )
-    version = version_line()
-    assert _printed(code, env) == [version, "True", version, str(YOUNG_THRESHOLD)]
+    printed = _printed(code, env)
+    assert printed[:2] == [version_line(), "True"]
+    assert printed[-1] == str(YOUNG_THRESHOLD)
+
+
+def test_the_process_entry_reuses_compiled_dataclass_code(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # Run as the process, a command's dataclasses take their methods from the table kept
+    # beside the bytecode (tests/test_dataclass_code.py); called with arguments (as from
+    # another program), it leaves the host's `dataclasses` as it was.
+    code = (
+        "import dataclasses, sys\n"
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
+        "from tether.cli import main\n"
+        "main(['sessions'])\n"
+        "print('exec' in vars(dataclasses))\n"
+        "sys.argv = ['tether', 'sessions']\n"
+        "main()\n"
+        "print(type(vars(dataclasses)['exec']).__name__)\n"
+    )
+    listed, before, listed_again, after = _printed(code, env)
+    assert listed == listed_again
+    assert (before, after) == ("False", "_CodeTable")

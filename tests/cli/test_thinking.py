@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import scripted_model, sessions_listed, tether
+from tests.cli.support import scripted_model, sessions_listed
 
 THOUGHT = "The file is small; one read is enough."
 
@@ -21,11 +21,11 @@ def test_a_thought_is_one_line_and_whole_with_verbose(tmp_path: Path, ws: Path) 
     assert re.search(r"✻ Thought for \d+(\.\d)? m?s\n", run.stdout)
     assert THOUGHT not in run.stdout
     assert run.stdout.index("Thought for") < run.stdout.index("Hello there.")
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, run=tether_in_process)
 
     show = tether_in_process(home, "show", row["id"])
     assert show.stdout == run.stdout
-    verbose = tether(home, "show", row["id"], "--verbose")
+    verbose = tether_in_process(home, "show", row["id"], "--verbose")
     assert f"  {THOUGHT}" in verbose.stdout
     document = json.loads(tether_in_process(home, "show", row["id"], "--json").stdout)
     kinds = [u["kind"] for u in document["updates"]]

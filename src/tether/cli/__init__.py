@@ -8,15 +8,28 @@ session, so `tether "run tests"` is a prompt; `tether -- run` makes a lone word 
 
 from __future__ import annotations
 
-import argparse
 import gc
-import importlib
-import os
 import sys
-from collections.abc import Sequence
-from typing import NamedTuple, Protocol, cast
 
-from tether.session._gc import gc_for_sessions
+# Not `typing.TYPE_CHECKING`: `tether --version` imports no more than this module and
+# `tether.version`, and `typing` alone would cost it a tenth of its time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Protocol
+
+    class Command(Protocol):
+        """What a subcommand module provides."""
+
+        def configure(self, parser: argparse.ArgumentParser) -> None:
+            """Add the subcommand's arguments."""
+            ...
+
+        def run(self, args: argparse.Namespace) -> int:
+            """Do the work; return the exit status."""
+            ...
+
 
 __all__ = [
     "COMMANDS",
@@ -29,11 +42,14 @@ __all__ = [
 ]
 
 
-class Entry(NamedTuple):
+class Entry:
     """A subcommand: the module that runs it, and what `tether --help` says of it."""
 
-    module: str
-    help: str
+    __slots__ = ("help", "module")
+
+    def __init__(self, module: str, help: str) -> None:
+        self.module = module
+        self.help = help
 
 
 COMMANDS: dict[str, Entry] = {
@@ -74,33 +90,24 @@ INTERACTIVE = "tether.cli.interactive"
 _HELP = ("-h", "--help")
 
 
-class Command(Protocol):
-    """What a subcommand module provides."""
-
-    def configure(self, parser: argparse.ArgumentParser) -> None:
-        """Add the subcommand's arguments."""
-        ...
-
-    def run(self, args: argparse.Namespace) -> int:
-        """Do the work; return the exit status."""
-        ...
-
-
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand in `COMMANDS`, with the arguments of `only`.
 
     Without `only` no subcommand module is imported.
     """
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="tether", description="A coding-agent harness whose every tool call is a card."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
-    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    _add_version(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, entry in COMMANDS.items():
         sub = commands.add_parser(name, help=entry.help, description=entry.help)
         if name == only:
-            command = cast(Command, importlib.import_module(entry.module))
+            command: Command = importlib.import_module(entry.module)
             command.configure(sub)
             sub.set_defaults(command_run=command.run)
     return parser
@@ -108,6 +115,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def interactive_parser() -> argparse.ArgumentParser:
     """The parser of `tether` without a subcommand; its help lists the subcommands too."""
+    import argparse
+    import importlib
+
     interactive = importlib.import_module(INTERACTIVE)
     # One column for the names, as wide as the longest: every description starts aligned.
     width = max(len(name) for name in COMMANDS)
@@ -117,9 +127,12 @@ def interactive_parser() -> argparse.ArgumentParser:
         usage="tether [options] [PROMPT]\n       tether COMMAND [options] ...",
         description=interactive.HELP,
         epilog="commands (tether COMMAND --help):\n" + "\n".join(lines),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        # The width argparse would work out, but without `shutil` (and its compressors).
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
+            prog, width=_columns() - 2
+        ),
     )
-    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    _add_version(parser)
     interactive.configure(parser)
     return parser
 
@@ -137,11 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run `tether` with `argv` (default: the process arguments); return the exit status."""
     if argv is not None:
         return _main(list(argv))
-    # Starting makes tens of thousands of objects that all stay (modules, classes, schemas);
-    # collected every 700 allocations, as by default, the young generation's passes over them
-    # free nothing and cost a tenth of the CPU up to a run's first request.
-    gc_for_sessions()
-    status = _main(sys.argv[1:])
+    if not _answered_at_once(sys.argv[1:]):  # printed, then the end: nothing to tune
+        from tether.session._gc import gc_for_sessions
+
+        # Starting makes tens of thousands of objects that all stay (modules, classes,
+        # schemas); collected every 700 allocations, as by default, the young generation's
+        # passes over them free nothing and cost a tenth of the CPU up to a run's first request.
+        gc_for_sessions()
+    status = _main(sys.argv[1:], process=True)
     # The process is about to end. Without this, finalization walks every object the
     # libraries made (a quarter of a second after the last output of a run); frozen, they
     # are left for the process's exit to free. Files and streams still close as before.
@@ -149,23 +165,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], *, process: bool = False) -> int:
     chosen = _chosen(argv)
-    if chosen is None:
-        options = _options(argv)
-        if any(arg in _HELP for arg in options):
-            interactive_parser().print_help()
-            return 0
-        if "--version" in options:
-            print(_version_line())  # the one answer that needs no parser
-            return 0
+    if chosen is None and _asks_help(argv):
+        interactive_parser().print_help()
+        return 0
+    if _asks_version(argv):
+        return _print_version()  # the one answer that needs no parser
     from tether.lazy import defer_imports
 
     defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
+    if process:
+        # Before the classes are made: compiling their methods was a fifth of a start's CPU.
+        from tether.dataclass_code import reuse_dataclass_code
+
+        reuse_dataclass_code(chosen or "interactive")
     if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
-        launch = importlib.import_module(INTERACTIVE).launch
-        return cast(int, launch(argv))
+        from tether.cli.interactive import launch
+
+        return launch(argv)
     # Import only the chosen subcommand's module: some pull in heavy dependencies.
     parser = build_parser(chosen)
     args = parser.parse_args(argv)
@@ -188,21 +207,60 @@ def _main(argv: list[str]) -> int:
     return status
 
 
-class _Version(argparse.Action):
-    """`--version`: the line is worked out only when asked for (it may run `git`)."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
-        print(_version_line())
-        parser.exit()
+def _answered_at_once(argv: Sequence[str]) -> bool:
+    """Whether `argv` asks `tether` (no subcommand) only for its help or its version."""
+    return _chosen(argv) is None and (_asks_help(argv) or "--version" in _options(argv))
 
 
-def _version_line() -> str:
+def _asks_help(argv: Sequence[str]) -> bool:
+    return any(arg in _HELP for arg in _options(argv))
+
+
+def _asks_version(argv: Sequence[str]) -> bool:
+    """Whether `argv` asks `tether` (no subcommand) for its version and not for its help."""
+    return _chosen(argv) is None and "--version" in _options(argv) and not _asks_help(argv)
+
+
+def _print_version() -> int:
     from tether.version import version_line
 
-    return version_line()
+    print(version_line())
+    return 0
+
+
+def _add_version(parser: argparse.ArgumentParser) -> None:
+    """`--version`: the line is worked out only when asked for (it may read git's files)."""
+    import argparse
+
+    class Version(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+            _print_version()
+            parser.exit()
+
+    parser.add_argument(
+        "--version",
+        action=Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="print the version and exit",
+    )
+
+
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` gives it: `COLUMNS`, else the
+    terminal of standard output, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def _options(argv: Sequence[str]) -> Sequence[str]:
@@ -233,6 +291,8 @@ def _configure_logging(*, verbose: bool) -> None:
 def _pipe_closed() -> int:
     """The reader went away (`tether sessions --json | head`): stop quietly, as `cat` does."""
     # Point stdout at /dev/null so the interpreter's own flush at exit cannot fail again.
+    import os
+
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)

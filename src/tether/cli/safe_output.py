@@ -8,11 +8,9 @@ surrogates become U+FFFD and anything else the encoding lacks becomes a backslas
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 if TYPE_CHECKING:
@@ -23,7 +21,6 @@ __all__ = [
     "consoles",
     "print_json",
     "print_json_line",
-    "print_json_stream",
     "safe_text",
     "stderr",
     "stdout",
@@ -81,73 +78,6 @@ def print_json(document: object) -> None:
     if safe_text(text, encoding) != text:
         text = json.dumps(document, indent=2, ensure_ascii=True)
     sys.stdout.write(text + "\n")
-
-
-def print_json_stream(head: dict[str, Any], key: str, items: Iterable[bytes]) -> None:
-    """`head` as `print_json` prints it, but with `key` holding `items`, written as they come.
-
-    Each item is one element's JSON as UTF-8 bytes, indented by two spaces as `print_json`
-    indents (pydantic writes it so, quickly), so a long list is never held whole in memory nor
-    encoded by the slow pure-Python indenting encoder, and the text is the same byte for byte.
-    On a UTF-8 stdout the bytes go out as they are, never decoded and encoded again; elsewhere
-    an item the encoding cannot take is written again with JSON's own `\\uXXXX` escapes.
-    """
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is not None and _is_utf8(encoding):
-        sys.stdout.flush()  # what went through the text layer first stays first
-        _write_json_stream(head, key, items, encoding, buffer.write)
-        buffer.flush()
-        return
-    text_write = sys.stdout.write
-    _write_json_stream(head, key, items, encoding, lambda data: text_write(data.decode()))
-
-
-def _write_json_stream(
-    head: dict[str, Any],
-    key: str,
-    items: Iterable[bytes],
-    encoding: str,
-    write: Callable[[bytes], object],
-) -> None:
-    utf8 = _is_utf8(encoding)
-    members = list(head)
-    write(b"{")
-    for number, name in enumerate(members):
-        write(("\n  " if number == 0 else ",\n  ").encode() + json.dumps(name).encode() + b": ")
-        if name != key:
-            write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
-            continue
-        separator = b"[\n    "
-        for item in items:
-            # pydantic's bytes are valid UTF-8 (it refuses a lone surrogate), so only another
-            # encoding needs the check.
-            data = item
-            if not utf8 and safe_text(text := item.decode(), encoding) != text:
-                data = _escaped(text).encode()
-            write(separator)  # apart: joined, a long document would be copied once more
-            write(data.replace(b"\n", b"\n    "))
-            separator = b",\n    "
-        write(b"[]" if separator == b"[\n    " else b"\n  ]")
-    write(b"\n}\n" if members else b"}\n")
-
-
-def _is_utf8(encoding: str) -> bool:
-    try:
-        return codecs.lookup(encoding).name == "utf-8"
-    except LookupError:
-        return False
-
-
-def _escaped(text: str) -> str:
-    return json.dumps(json.loads(text), indent=2, ensure_ascii=True)
-
-
-def _json_text(value: object, encoding: str) -> str:
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    if safe_text(text, encoding) == text:
-        return text
-    return json.dumps(value, indent=2, ensure_ascii=True)
 
 
 def consoles() -> tuple[Console, Console]:

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 from collections.abc import Iterator
-
-from pydantic import TypeAdapter
-from pydantic_core import PydanticSerializationError
 
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
-from tether.cli.safe_output import consoles, print_json_stream
+from tether.cli.safe_output import consoles
 from tether.session import SessionStore
-from tether.session.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.log.events import SessionHeader
 from tether.session.replay import replayed
 from tether.session.updates import ClientUpdate
 from tether.tools.defaults import default_tools
@@ -38,21 +34,15 @@ def run(args: argparse.Namespace) -> int:
         consoles()[1].print(f"tether: error: {exc}", markup=False, soft_wrap=True)
         return 2
     store = SessionStore.default()
+    session = store.resolve(args.id)
+    if args.json:
+        from tether.cli.show_json import print_session  # the JSON form only
+
+        print_session(lambda check_first: _replayed(store, session, check_first))
+        return 0
     # Streamed: the log is checked whole first (a corrupt line is an error before anything
     # is printed), then each event is made, replayed and let go, each update once printed.
-    header, events = store.stream(store.resolve(args.id))
-    updates = _collected(replayed(events, default_tools(), header.cwd))
-    if args.json:
-        document = SessionDocument(
-            id=header.id,
-            cwd=header.cwd,
-            created_at=header.created_at,
-            updates=[],
-            parent=header.parent,
-        )
-        head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
-        print_json_stream(head, "updates", (_update_json(update) for update in updates))
-        return 0
+    header, updates = _replayed(store, session, check_first=True)
     out, err = consoles()  # rich, for the text form only
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
@@ -74,6 +64,15 @@ def run(args: argparse.Namespace) -> int:
     return 1 if printer.failed else 0
 
 
+def _replayed(
+    store: SessionStore, session: str, check_first: bool
+) -> tuple[SessionHeader, Iterator[ClientUpdate]]:
+    """The session's header and its updates, each made as it is taken (`SessionStore.stream`
+    says what `check_first` does)."""
+    header, events = store.stream(session, check_first=check_first)
+    return header, _collected(replayed(events, default_tools(), header.cwd))
+
+
 def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
     """`updates`, with the collector left running: what printing an update makes and drops
     (rich's segments, Markdown's tokens) is freed as it goes, not held to the end. The objects
@@ -83,25 +82,3 @@ def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
         yield from updates
     finally:
         gc.unfreeze()
-
-
-def _update_json(update: ClientUpdate) -> bytes:
-    """One update's JSON as UTF-8, indented, encoded by pydantic's fast serializer if it can be."""
-    adapter = _adapter(type(update))
-    try:
-        return adapter.dump_json(update, by_alias=True, indent=2)
-    except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
-        document = adapter.dump_python(update, mode="json", by_alias=True)
-        return json.dumps(document, indent=2, ensure_ascii=True).encode()
-
-
-def _adapter(kind: type[object]) -> TypeAdapter[object]:
-    """The serializer of one kind of update: the same JSON as `CLIENT_UPDATE`'s, without
-    finding the kind in the union first (a third of the time, on a long log's updates)."""
-    adapter = _ADAPTERS.get(kind)
-    if adapter is None:
-        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
-    return adapter
-
-
-_ADAPTERS: dict[type[object], TypeAdapter[object]] = {}

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tether.tools.fs.multi_edit import MultiEditTool
+from tether.tools import invoke
+from tether.tools.card_context import CardContext
+from tether.tools.fs.multi_edit import MultiEditArgs, MultiEditTool
+from tether.tools.result import ToolResult
+from tether.views import DiffCallView, DiffResultView, FileDiff, Location
 
 from .edit_support import context, observe, run
 
@@ -72,3 +76,36 @@ async def test_an_unread_file_is_refused(tmp_path: Path) -> None:
     )
     assert result.is_error and "requires reading" in result.text()
     assert (tmp_path / "a.py").read_text() == "x = 1\n"
+
+
+async def test_the_cards_show_each_edit_then_the_applied_hunk(tmp_path: Path) -> None:
+    target = tmp_path / "a.py"
+    target.write_text("x = 1\ny = 2\n")
+    ctx = context(tmp_path)
+    await observe(ctx, target)
+    args = MultiEditArgs.model_validate(
+        {
+            "path": "a.py",
+            "edits": [
+                {"old_string": "x = 1", "new_string": "x = 10"},
+                {"old_string": "y = 2", "new_string": "y = 20"},
+            ],
+        }
+    )
+    assert TOOL.present_call(args, CardContext()) == DiffCallView(
+        title="Edit a.py (2 edits)",
+        diffs=(
+            FileDiff(path="a.py", old_text="x = 1", new_text="x = 10"),
+            FileDiff(path="a.py", old_text="y = 2", new_text="y = 20"),
+        ),
+        locations=(Location(path="a.py"),),
+    )
+    result = await invoke(TOOL, args, ctx)
+    assert TOOL.present_result(args, result, CardContext()) == DiffResultView(
+        title=f"Edit {target}",
+        diffs=(FileDiff(path=str(target), old_text="x = 1\ny = 2\n", new_text="x = 10\ny = 20\n"),),
+        locations=(Location(path=str(target), line=1),),
+    )
+    assert TOOL.present_result(args, ToolResult.error("nope"), CardContext()) is None
+    # Two calls on one file run one after the other.
+    assert TOOL.serial_key(args) == "a.py"

@@ -10,10 +10,18 @@ from typing import Any
 from tether.content import ImageContent, TextContent
 from tether.tools import invoke
 from tether.tools.card_context import CardContext
-from tether.tools.fs.notebook_edit import NotebookEditTool
+from tether.tools.fs.notebook_edit import NotebookEditArgs, NotebookEditTool
 from tether.tools.fs.read import ReadArgs, ReadTool
 from tether.tools.result import ToolResult
-from tether.views import NotebookCell, NotebookOutput, NotebookView
+from tether.views import (
+    DiffResultView,
+    FileDiff,
+    GenericCallView,
+    Location,
+    NotebookCell,
+    NotebookOutput,
+    NotebookView,
+)
 
 from .edit_support import context, observe, run
 
@@ -138,3 +146,44 @@ async def test_edit_replace_insert_delete_after_a_read(tmp_path: Path) -> None:
     # Written as Jupyter writes: sorted keys, one-space indent, a final newline.
     text = target.read_text()
     assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+async def test_the_edit_cards_name_the_cell_then_show_the_json_hunk(tmp_path: Path) -> None:
+    target = tmp_path / "sales.ipynb"
+    notebook(target)
+    ctx = context(tmp_path)
+    await observe(ctx, target)
+    tool = NotebookEditTool()
+    args = NotebookEditArgs(path="sales.ipynb", cell_id="intro", new_source="# Revenue")
+    assert tool.present_call(args, CardContext()) == GenericCallView(
+        title="Notebook sales.ipynb: replaced cell intro",
+        kind="edit",
+        content="# Revenue",
+        locations=(Location(path="sales.ipynb"),),
+    )
+    result = await invoke(tool, args, ctx)
+    # The hunk of the notebook's JSON, three lines of context each side of the source.
+    context_before = '   "cell_type": "markdown",\n   "id": "intro",\n   "metadata": {},\n'
+    context_after = '  },\n  {\n   "cell_type": "code",\n'
+    assert tool.present_result(args, result, CardContext()) == DiffResultView(
+        title=f"Edit {target}",
+        diffs=(
+            FileDiff(
+                path=str(target),
+                old_text=context_before
+                + '   "source": [\n    "# Sales\\n"\n   ]\n'
+                + context_after,
+                new_text=context_before + '   "source": "# Revenue"\n' + context_after,
+            ),
+        ),
+        locations=(Location(path=str(target), line=4),),
+    )
+    deleting = NotebookEditArgs(path="sales.ipynb", cell_id="load", edit_mode="delete")
+    assert tool.present_call(deleting, CardContext()) == GenericCallView(
+        title="Notebook sales.ipynb: deleted cell load",
+        kind="edit",
+        content=None,
+        locations=(Location(path="sales.ipynb"),),
+    )
+    assert tool.present_result(args, ToolResult.error("nope"), CardContext()) is None
+    assert tool.serial_key(args) == "sales.ipynb"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
@@ -14,6 +13,9 @@ from tether.cli.settings_args import add_settings_arguments
 from tether.errors import BadArguments
 from tether.session.limits import DEFAULT_MAX_STEPS
 from tether.settings.modes import MODES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["BadArguments", "add_arguments", "parse"]
 
@@ -47,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_settings_arguments(parser)
     add_sandbox_arguments(parser)
-    parser.add_argument("--cwd", type=Path, default=None, help="the workspace root")
+    parser.add_argument("--cwd", type=_path, default=None, help="the workspace root")
     parser.add_argument(
         "--max-steps",
         type=int,
@@ -60,6 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verbose", dest="full", action="store_true", help="print long cards in full"
     )
+
+
+def _path(text: str) -> Path:
+    """`--cwd` as a `Path`: pathlib loads when a value is parsed, not for `tether --help`."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -75,13 +75,18 @@ def read_log(path: Path) -> LogContents:
         return _parse(path, read_log_bytes(path))
 
 
-def stream_log(path: Path) -> tuple[SessionHeader, Iterator[Event]]:
+def stream_log(path: Path, *, check_first: bool = True) -> tuple[SessionHeader, Iterator[Event]]:
     """`read_log`'s header and events, each event made only as it is taken (a long log's are
-    never all held, only its bytes); every line is checked before this returns, so a corrupt
-    one raises here, with `read_log`'s error, before any event is handed out."""
+    never all held, only its bytes). With `check_first`, every line is checked before this
+    returns, so a corrupt one raises here, with `read_log`'s error, before any event is handed
+    out; without, each line is checked once, as it is taken, and the same error is raised
+    there (for a caller that holds back what it makes until the log has been read to its end).
+    """
     data = read_log_bytes(path)
     end = data.find(b"\n")
     header = _header(path, data if end < 0 else data[:end])
+    if not check_first:
+        return header, _stream(path, data, warn=True)
     with gc_paused():
         for _ in _stream(path, data, warn=True):
             pass

@@ -144,12 +144,15 @@ class SessionStore:
 
         return read_log(self._existing(session_id))
 
-    def stream(self, session_id: str) -> tuple[SessionHeader, Iterator[Event]]:
+    def stream(
+        self, session_id: str, *, check_first: bool = True
+    ) -> tuple[SessionHeader, Iterator[Event]]:
         """A session's header and events, read as `read` reads them but each event made only
-        as it is taken (`tether show`: a long log's events are never all held)."""
+        as it is taken (`tether show`: a long log's events are never all held); see
+        `stream_log` for `check_first`."""
         from tether.session.log.eventlog import stream_log
 
-        return stream_log(self._existing(session_id))
+        return stream_log(self._existing(session_id), check_first=check_first)
 
     def delete(self, session_id: str) -> None:
         """Remove a session's log; `SessionLocked` when a process has it open."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from itertools import islice
 from pathlib import Path
@@ -40,6 +39,8 @@ def similar_siblings(path: Path) -> list[Path]:
     wanted = path.name.lower()
     picked = [n for n in names if wanted in n.lower() or n.lower() in wanted]
     by_case = {n.lower(): n for n in names}
+    import difflib  # here: only a missing file needs it
+
     close = difflib.get_close_matches(wanted, list(by_case), n=_SUGGESTIONS, cutoff=0.6)
     for lowered in close:
         name = by_case[lowered]

@@ -1,0 +1,239 @@
+"""`tether show ID --json`: a stored session as one JSON document, printed only once the whole
+log has been read and found sound.
+
+The log is read once: each line is checked as its event is made, and the event is replayed and
+dumped at once. The document is held back meanwhile (in memory while it is small, then in an
+unnamed temporary file: it is about two and a half times the log, too much to hold), and
+printed after the last line, so a corrupt line is still an error before anything is printed.
+Should holding it back fail (no room for the temporary file), the document is made again as it
+was before: every line checked first, then each update printed as it is made.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import itertools
+import json
+import logging
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import IO
+
+from pydantic import TypeAdapter
+from pydantic_core import PydanticSerializationError, to_json
+
+from tether.cli.safe_output import safe_text
+from tether.session.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.log.events import SessionHeader
+from tether.session.updates import ClientUpdate
+
+__all__ = ["IN_MEMORY", "print_session"]
+
+log = logging.getLogger(__name__)
+
+IN_MEMORY = 1 << 20
+"""Bytes of the document held in memory before the rest goes to a temporary file."""
+
+_COPY = 1 << 20
+"""Bytes copied at a time from the held document to stdout."""
+
+Replayed = Callable[[bool], tuple[SessionHeader, Iterator[ClientUpdate]]]
+"""A session's header and updates; `True` asks for every log line checked before returning."""
+
+
+class _HoldFailed(Exception):
+    """The held document could not be written (no room for the temporary file)."""
+
+
+class _Held:
+    """The document held back: in memory while small, then in an unnamed temporary file."""
+
+    def __init__(self) -> None:
+        # Closed by `close`, whichever way the document ends.
+        self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
+
+    def write(self, data: bytes) -> None:
+        """Add `data`; `_HoldFailed` when it cannot be held."""
+        try:
+            self.file.write(data)
+        except OSError as exc:
+            raise _HoldFailed(exc) from exc
+
+    def rewound(self) -> IO[bytes]:
+        """Everything written, from its start; `_HoldFailed` when the last of it cannot be."""
+        try:
+            self.file.seek(0)  # writes out what is still buffered
+        except OSError as exc:
+            raise _HoldFailed(exc) from exc
+        return self.file
+
+    def close(self) -> None:
+        """Let it go; a buffered write that failed does not fail again here."""
+        with contextlib.suppress(OSError):
+            self.file.close()
+
+
+def print_session(replayed: Replayed) -> None:
+    """The document of the session `replayed` replays, on stdout, once its log is known sound."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    held = _Held()
+    try:
+        header, updates = replayed(False)
+        _write_document(header, updates, encoding, held.write)
+        document = held.rewound()
+    except _HoldFailed as exc:
+        log.debug("could not hold the document back (%s); checking the log first", exc)
+    else:
+        _print_held(document, encoding)
+        return
+    finally:
+        held.close()
+    header, updates = replayed(True)
+    _print_streamed(header, updates, encoding)
+
+
+def _print_held(held: IO[bytes], encoding: str) -> None:
+    """Copy the held document to stdout: as it is on a UTF-8 stdout, else as text."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None and _is_utf8(encoding):
+        sys.stdout.flush()  # what went through the text layer first stays first
+        shutil.copyfileobj(held, buffer, _COPY)
+        buffer.flush()
+        return
+    # The held text is already what this encoding can take (see `_write_json_stream`).
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    while chunk := held.read(_COPY):
+        sys.stdout.write(decoder.decode(chunk))
+    sys.stdout.write(decoder.decode(b"", final=True))
+
+
+def _print_streamed(header: SessionHeader, updates: Iterator[ClientUpdate], encoding: str) -> None:
+    """The document written to stdout as it is made (its log was checked whole before)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None and _is_utf8(encoding):
+        sys.stdout.flush()
+        _write_document(header, updates, encoding, buffer.write)
+        buffer.flush()
+        return
+    text_write = sys.stdout.write
+    _write_document(header, updates, encoding, lambda data: text_write(data.decode()))
+
+
+def _write_document(
+    header: SessionHeader,
+    updates: Iterator[ClientUpdate],
+    encoding: str,
+    write: Callable[[bytes], object],
+) -> None:
+    """The document as `safe_output.print_json` would print it whole (`head` indented by two
+    spaces, with JSON's own escapes where the encoding falls short), but its updates dumped
+    by pydantic's serializer a batch at a time and written as they come: the list is never
+    held whole, nor encoded by the slow pure-Python indenting encoder."""
+    document = SessionDocument(
+        id=header.id,
+        cwd=header.cwd,
+        created_at=header.created_at,
+        updates=[],
+        parent=header.parent,
+    )
+    head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
+    utf8 = _is_utf8(encoding)
+    write(b"{")
+    for number, name in enumerate(head):
+        write(("\n  " if number == 0 else ",\n  ").encode() + json.dumps(name).encode() + b": ")
+        if name != "updates":
+            write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
+            continue
+        separator = b"[\n    "
+        try:
+            for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
+                write(separator)  # apart: joined, a long document would be copied once more
+                write(_batch_json(batch, encoding, utf8))
+                separator = b",\n    "
+        finally:
+            _unset_serializers()
+        write(b"[]" if separator == b"[\n    " else b"\n  ]")
+    write(b"\n}\n" if head else b"}\n")
+
+
+_BATCH = 64
+"""Updates dumped in one call: few calls, and a batch of large cards still a few MB at most."""
+
+_OPEN = len(b'{\n  "updates": [\n    ')
+_CLOSE = len(b"\n  ]\n}")
+
+
+def _batch_json(updates: tuple[ClientUpdate, ...], encoding: str, utf8: bool) -> bytes:
+    """`updates` as elements of the document's list: indented four spaces, `,` between."""
+    for kind in {type(update) for update in updates}:
+        _serializable(kind)
+    try:
+        # As the `updates` of a document indented by two: each element lands indented as the
+        # document's are, and only the wrapping is cut off.
+        data = to_json({"updates": updates}, by_alias=True, indent=2)[_OPEN:-_CLOSE]
+    except PydanticSerializationError:  # a lone surrogate: dumped one by one, escaped
+        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
+    # pydantic's bytes are valid UTF-8, so only another encoding needs the check.
+    if not utf8 and safe_text(text := data.decode(), encoding) != text:
+        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
+    return data
+
+
+def _update_json(update: ClientUpdate, encoding: str, utf8: bool) -> bytes:
+    """One update as an element of the document's list, with JSON's escapes where needed."""
+    adapter = _serializable(type(update))
+    try:
+        data = adapter.dump_json(update, by_alias=True, indent=2)
+    except PydanticSerializationError:  # a lone surrogate: JSON's own escapes carry it
+        document = adapter.dump_python(update, mode="json", by_alias=True)
+        data = json.dumps(document, indent=2, ensure_ascii=True).encode()
+    if not utf8 and safe_text(text := data.decode(), encoding) != text:
+        data = _escaped(text).encode()
+    return data.replace(b"\n", b"\n    ")
+
+
+def _serializable(kind: type[object]) -> TypeAdapter[object]:
+    """The serializer of one kind of update (the same JSON as `CLIENT_UPDATE`'s), set on the
+    class, where `to_json` finds it, until `_unset_serializers`: a list of updates is then
+    dumped without finding each one's kind in the union first (a third of the time)."""
+    adapter = _ADAPTERS.get(kind)
+    if adapter is None:
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
+        adapter.rebuild()  # the serializer itself, not its stand-in until first use
+    if kind not in _SET:
+        # A plain dataclass has no serializer of its own; given this one, `to_json` uses it.
+        setattr(kind, "__pydantic_serializer__", adapter.serializer)  # noqa: B010
+        _SET.add(kind)
+    return adapter
+
+
+def _unset_serializers() -> None:
+    """Take the serializers off the classes again: elsewhere in the process (an `Any` field
+    holding an update) pydantic dumps them as plain dataclasses, as it always did."""
+    while _SET:
+        delattr(_SET.pop(), "__pydantic_serializer__")
+
+
+_ADAPTERS: dict[type[object], TypeAdapter[object]] = {}
+_SET: set[type[object]] = set()
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
+def _escaped(text: str) -> str:
+    return json.dumps(json.loads(text), indent=2, ensure_ascii=True)
+
+
+def _json_text(value: object, encoding: str) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if safe_text(text, encoding) == text:
+        return text
+    return json.dumps(value, indent=2, ensure_ascii=True)

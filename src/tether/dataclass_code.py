@@ -1,0 +1,172 @@
+"""Dataclasses' generated methods (and annotations' forward references), compiled once per
+installation instead of at every start.
+
+`dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`, `__hash__` (and a frozen
+class's `__setattr__` and `__delattr__`) as source text and compiles it when the class is
+made. A command makes hundreds of dataclasses before it does anything (tether's events,
+cards, settings; pydantic's and httpx's own), so compiling those few thousand small
+functions was a fifth of `tether run`'s CPU up to its first request, at every start. Likewise
+`typing.ForwardRef` compiles each annotation written as a string (pydantic makes one per
+field of every model it builds: over a thousand before the first request).
+
+`reuse_dataclass_code` gives the `dataclasses` module an `exec`, and `typing` a `compile`, of
+their own that look each text up in a table of code compiled from exactly that text (in that
+mode), and compile (and keep) what is not there yet. The text and mode are the whole of what
+decides the code, so the classes and references are the ones Python would make; only the
+compiling is skipped. The table is written beside tether's
+own bytecode (`__pycache__`, or under `sys.pycache_prefix`), one per command, at the end of
+a process that compiled something new, and trusted as Python trusts the bytecode there.
+Nothing is written when bytecode is not (`PYTHONDONTWRITEBYTECODE`), and a table that does
+not read back is ignored and written afresh.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import importlib.util
+import marshal
+import os
+import sys
+import threading
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+__all__ = ["MAX_ENTRIES", "code_table_path", "reuse_dataclass_code"]
+
+MAX_ENTRIES = 20_000
+"""A table that would pass this many texts is started afresh with what this process made."""
+
+_FORMAT = 2
+"""The layout of a table file: `(_FORMAT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
+
+_Key = tuple[str, str]
+"""`(mode, text)`: `exec` for a dataclass's methods, `eval` for a forward reference."""
+
+
+def code_table_path(command: str) -> Path:
+    """Where `command`'s table lives: beside tether's bytecode, named for the interpreter
+    (`dataclasses-run.cpython-311.marshal`; `sys.pycache_prefix` is followed)."""
+    # The bytecode path of a module named for the table: Python's own choice of folder,
+    # interpreter tag and optimization level.
+    source = Path(__file__).with_name(f"dataclasses-{command}.py")
+    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".marshal")
+
+
+def reuse_dataclass_code(command: str) -> None:
+    """From now on, dataclasses and forward references reuse the code compiled for them by
+    earlier runs of `command` (made again, and kept, when not found); the table is saved at
+    exit."""
+    import dataclasses
+    import typing
+
+    if isinstance(getattr(dataclasses, "exec", None), _CodeTable):
+        return
+    table = _CodeTable(code_table_path(command))
+    # Globals of the modules' own, found before the builtins: `dataclasses` calls `exec` only
+    # to make methods, `typing` calls `compile` only to make a forward reference.
+    dataclasses.exec = table  # type: ignore[attr-defined]
+    typing.compile = table.compile  # type: ignore[attr-defined]
+    atexit.register(table.save)
+
+
+class _CodeTable:
+    """`exec` for `dataclasses` and `compile` for `typing`: source text gets the code compiled
+    earlier from the same text; anything else is passed to the builtin as it came."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stored: dict[_Key, bytes] | None = None
+        self._new: dict[_Key, bytes] = {}
+        self._made: dict[_Key, CodeType] = {}
+        self._lock = threading.Lock()
+
+    def __call__(
+        self, source: Any, globals_: dict[str, Any] | None = None, locals_: Any = None
+    ) -> None:
+        """Run `source` in `globals_` and `locals_`, as `exec` would."""
+        if isinstance(source, str):
+            source = self._code(("exec", source))
+        builtins.exec(source, globals_, locals_)
+
+    def compile(self, source: Any, filename: str, mode: str, *args: Any, **kwargs: Any) -> Any:
+        """Compile as the builtin would (`typing` has no `__future__` flags to pass on)."""
+        plain = filename == "<string>" and mode in ("exec", "eval") and not (args or kwargs)
+        if isinstance(source, str) and plain:
+            return self._code((mode, source))
+        return builtins.compile(source, filename, mode, *args, **kwargs)
+
+    def _code(self, key: _Key) -> CodeType:
+        with self._lock:
+            made = self._made.get(key)
+            if made is not None:
+                return made  # many classes share a method's text (`__eq__` of two fields)
+            if self._stored is None:
+                self._stored = _read(self.path)
+            # Taken out once used (its code is kept, for the next class with the same text):
+            # what stays in memory as bytes is only what this run never asked for.
+            raw = self._stored.pop(key, None)
+        code = _loaded(raw) if raw is not None else None
+        if code is None:
+            mode, text = key
+            # As the modules compile a text: no `__future__` flags (neither has any). A text
+            # that does not compile raises here as it would there, and is not kept.
+            code = compile(text, "<string>", mode, dont_inherit=True)
+            with self._lock:
+                self._new[key] = marshal.dumps(code)
+        with self._lock:
+            self._made[key] = code
+        return code
+
+    def save(self) -> None:
+        """Add what this process compiled to the table on disk (what other processes added
+        meanwhile is kept); nothing when nothing is new or bytecode is not written."""
+        with self._lock:
+            new = dict(self._new)
+        if not new or sys.dont_write_bytecode:
+            return
+        merged = {**_read(self.path), **new}
+        if len(merged) > MAX_ENTRIES:
+            merged = new
+        data = marshal.dumps((_FORMAT, importlib.util.MAGIC_NUMBER, merged))
+        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(data)
+            os.replace(partial, self.path)  # readers see the old table or the new, whole
+        except OSError:
+            # A read-only installation: every start compiles, as it did before.
+            partial.unlink(missing_ok=True)
+
+
+def _loaded(raw: bytes) -> CodeType | None:
+    """The code `raw` holds; `None` when it holds anything else."""
+    try:
+        code = marshal.loads(raw)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _read(path: Path) -> dict[_Key, bytes]:
+    """The table at `path`; empty when there is none or it is not one this interpreter wrote."""
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(data, tuple) and len(data) == 3):
+        return {}
+    layout, magic, table = data
+    if layout != _FORMAT or magic != importlib.util.MAGIC_NUMBER or not isinstance(table, dict):
+        return {}
+    return {k: v for k, v in table.items() if _is_key(k) and isinstance(v, bytes)}
+
+
+def _is_key(key: object) -> bool:
+    return (
+        isinstance(key, tuple)
+        and len(key) == 2
+        and key[0] in ("exec", "eval")
+        and isinstance(key[1], str)
+    )

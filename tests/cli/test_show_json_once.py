@@ -1,0 +1,178 @@
+"""`tether show --json` reads its log once: each line is checked as its event is made, and the
+document is held back until the last line is read, so a corrupt line is still an error before
+anything is printed; with no room to hold it back, the log is checked whole first instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from types import FrameType
+
+import pytest
+from pydantic_core import to_json
+
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import TETHER
+from tether.cli.show_json import IN_MEMORY
+from tether.content import TextContent
+from tether.errors import CorruptLog
+from tether.session import SessionStore
+from tether.session.log import eventlog
+from tether.session.log.eventlog import stream_log
+from tether.session.log.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
+from tether.session.updates import AgentText, UserText
+
+
+def written(home: Path, ws: Path, chunks: int, size: int = 600) -> Path:
+    """A session of one prompt answered in `chunks` chunks of about `size` characters."""
+    log = SessionStore(home).create(ws)
+    log.append(TurnStart())
+    log.append(UserMessageEvent(content=(TextContent(text="Write it all out, é ✓."),)))
+    words = [f"{n}: " + "déjà vu ✓ " * (size // 10) + "\n" for n in range(chunks)]
+    for word in words:
+        log.append(AssistantChunk(text=word))
+    log.append(AssistantMessageEvent(text="".join(words)))
+    log.append(TurnEnd(stop_reason="end_turn"))
+    log.close()
+    return log.path
+
+
+def corrupted(path: Path) -> int:
+    """Make the last line's seq wrong; its line number."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[-1] = b'{"type":"turn/end","seq":1,"stopReason":"end_turn"}\n'
+    path.write_bytes(b"".join(lines))
+    return len(lines)
+
+
+def shown(home: Path, *args: str, fsize: int | None = None) -> subprocess.CompletedProcess[bytes]:
+    """`tether ARGS` in a process of its own, its files limited to `fsize` bytes when given."""
+
+    def limited() -> None:
+        if fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    env = {**os.environ, "TETHER_HOME": str(home), "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(TETHER), *args],
+        capture_output=True,
+        env=env,
+        preexec_fn=limited,  # only setrlimit, before exec
+        check=False,
+        timeout=120,
+    )
+
+
+def test_each_line_of_the_log_is_made_into_its_event_once(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 40, size=50)
+    events = len(path.read_bytes().splitlines()) - 1
+    made = 0
+    code = eventlog._event.__code__
+
+    def count(frame: FrameType, event: str, _: object) -> None:
+        nonlocal made
+        made += event == "call" and frame.f_code is code
+
+    sys.setprofile(count)
+    try:
+        done = tether_in_process(home, "show", path.stem, "--json")
+    finally:
+        sys.setprofile(None)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["updates"]) == 42
+    # Checked in a pass of its own first, then made again to be shown, it was 2 x events.
+    assert made == events
+
+
+def test_unchecked_first_a_corrupt_line_raises_where_it_is_taken(tmp_path: Path, ws: Path) -> None:
+    path = written(tmp_path / "home", ws, 3, size=20)
+    number = corrupted(path)
+    with pytest.raises(CorruptLog, match=rf":{number}: event seq 1, expected {number - 1}$"):
+        stream_log(path)
+    _, events = stream_log(path, check_first=False)
+    taken = [next(events) for _ in range(number - 2)]
+    assert [event.seq for event in taken] == list(range(1, number - 1))
+    with pytest.raises(CorruptLog, match=rf":{number}: event seq 1, expected {number - 1}$"):
+        next(events)
+
+
+def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 3000)
+    assert path.stat().st_size > 2 * IN_MEMORY  # the held document went to a temporary file
+    number = corrupted(path)
+    done = shown(home, "show", path.stem, "--json")
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert done.stderr.decode() == (
+        f"tether: error: {path}:{number}: event seq 1, expected {number - 1}\n"
+    )
+
+
+def test_with_no_room_to_hold_the_document_back_the_log_is_checked_first(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 3000)
+    whole = shown(home, "show", path.stem, "--json")
+    assert whole.returncode == 0, whole.stderr
+    room = IN_MEMORY + IN_MEMORY // 2
+    assert len(whole.stdout) > room
+    # No file may grow past `room`: the temporary file holding the document fails to.
+    cramped = shown(home, "show", path.stem, "--json", fsize=room)
+    assert cramped.returncode == 0, cramped.stderr
+    assert cramped.stderr == b""
+    assert cramped.stdout == whole.stdout
+    told = shown(home, "-v", "show", path.stem, "--json", fsize=room)
+    assert b"could not hold the document back" in told.stderr
+    assert told.stdout == whole.stdout
+    number = corrupted(path)
+    failed = shown(home, "show", path.stem, "--json", fsize=room)
+    assert failed.returncode == 1
+    assert failed.stdout == b""
+    assert failed.stderr.decode() == (
+        f"tether: error: {path}:{number}: event seq 1, expected {number - 1}\n"
+    )
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_a_held_document_reads_the_same_in_any_encoding(
+    tmp_path: Path, ws: Path, encoding: str
+) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 3000)
+    utf8 = shown(home, "show", path.stem, "--json")
+    env = {**os.environ, "TETHER_HOME": str(home), "PYTHONIOENCODING": encoding}
+    other = subprocess.run(
+        [str(TETHER), "show", path.stem, "--json"],
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert other.returncode == 0, other.stderr
+    # Cut into pieces of a MiB on the way out, no character is split: it decodes strictly.
+    assert json.loads(other.stdout.decode(encoding)) == json.loads(utf8.stdout.decode())
+
+
+def test_the_updates_classes_are_as_they_were_after_a_show(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 3, size=20)
+    plain = to_json(AgentText(text="x"))
+    done = tether_in_process(home, "show", path.stem, "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"kind": "agent_text"' in done.stdout
+    # The serializers `show --json` gives the update classes are taken off again.
+    assert not any(hasattr(kind, "__pydantic_serializer__") for kind in (AgentText, UserText))
+    assert to_json(AgentText(text="x")) == plain

@@ -1,0 +1,189 @@
+"""Dataclasses' methods and forward references compiled once per installation
+(`tether.dataclass_code`).
+
+Each case runs a fresh interpreter that sends the table under its own `sys.pycache_prefix`
+(a temporary folder), so the suite's bytecode and the installation's tables are left alone.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import marshal
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tether.dataclass_code import MAX_ENTRIES
+
+LAYOUT = 2
+"""A table file's layout: `(LAYOUT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
+
+_PROBE = """
+from __future__ import annotations
+import json, sys, typing
+sys.pycache_prefix = sys.argv[1]
+from tether.dataclass_code import code_table_path, reuse_dataclass_code
+if sys.argv[2] == "table":
+    reuse_dataclass_code("probe")
+import dataclasses
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = dataclasses.field(default=(), compare=False)
+
+@dataclasses.dataclass(kw_only=True, slots=True)
+class Box:
+    name: str
+    items: list[int] = dataclasses.field(default_factory=list)
+    def __post_init__(self) -> None:
+        self.items.append(len(self.name))
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Twin:  # every method's text is Point's
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = dataclasses.field(default=(), compare=False)
+
+p, q = Point(1, 2, ("a",)), Point(1, 2)
+try:
+    p.x = 3
+    frozen = "assigned"
+except dataclasses.FrozenInstanceError as exc:
+    frozen = type(exc).__name__
+box = Box(name="abc")
+hints = typing.get_type_hints(Box)  # its annotations are strings: forward references
+try:
+    typing.ForwardRef("not an expression(")
+    bad = "compiled"
+except SyntaxError as exc:
+    bad = str(exc)
+print(json.dumps({
+    "repr": [repr(p), repr(box)],
+    "eq": p == q, "lt": Point(0, 9) < p, "hash": hash(p) == hash(q), "twin": repr(Twin(1)),
+    "frozen": frozen, "items": box.items, "slots": Box.__slots__,
+    "init": Point.__init__.__code__.co_varnames,
+    "hints": {name: repr(hint) for name, hint in hints.items()}, "bad": bad,
+    "table": str(code_table_path("probe")),
+}))
+"""
+"""Makes a few dataclasses and prints what they do (with the table when argv[2] is `table`)."""
+
+
+def _probe(prefix: Path, mode: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(prefix), mode],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+def _table(path: Path) -> dict[tuple[str, str], bytes]:
+    layout, magic, table = marshal.loads(path.read_bytes())
+    assert (layout, magic) == (LAYOUT, importlib.util.MAGIC_NUMBER)
+    assert isinstance(table, dict)
+    return table
+
+
+@pytest.fixture
+def writing_env() -> dict[str, str]:
+    """The environment with bytecode written, whatever the suite's own setting."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def test_classes_from_the_table_are_the_classes_dataclasses_makes(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    plain = _probe(tmp_path / "plain", "plain", writing_env)
+    first = _probe(tmp_path / "cache", "table", writing_env)  # compiles, and saves at exit
+    table = Path(str(first["table"]))
+    assert table.is_relative_to(tmp_path / "cache")
+    assert table.name == f"dataclasses-probe.{sys.implementation.cache_tag}.marshal"
+    stored = table.stat()
+    second = _probe(tmp_path / "cache", "table", writing_env)  # every method from the table
+    assert {**first, "table": None} == {**second, "table": None} == {**plain, "table": None}
+    assert plain["frozen"] == "FrozenInstanceError"
+    assert plain["items"] == [3]
+    assert plain["hints"] == {"name": "<class 'str'>", "items": "list[int]"}
+    assert plain["bad"] == "Forward reference must be an expression -- got 'not an expression('"
+    assert plain["twin"] == "Twin(x=1, y=0, tags=())"
+    # The second run compiled nothing new (not even Twin's, whose texts it had met with
+    # Point), so it did not write the table again.
+    again = table.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (stored.st_ino, stored.st_mtime_ns)
+
+
+def test_the_table_holds_exactly_what_compiling_each_text_gives(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    table = Path(str(_probe(tmp_path, "table", writing_env)["table"]))
+    entries = _table(table)
+    assert len(entries) >= 8  # both classes' methods: __init__, __repr__, __eq__, ...
+    assert any(mode == "exec" and "def __init__(" in text for mode, text in entries)
+    assert {("eval", "str"), ("eval", "list[int]")} <= set(entries)
+    assert not any("not an expression" in text for _, text in entries)
+    for (mode, text), raw in entries.items():
+        assert raw == marshal.dumps(compile(text, "<string>", mode, dont_inherit=True))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"not marshal at all",
+        marshal.dumps([1, 2, 3]),
+        marshal.dumps((LAYOUT, b"\x00\x00\r\n", {})),  # another interpreter's magic number
+        marshal.dumps((1, importlib.util.MAGIC_NUMBER, {"x": b"y"})),  # an earlier layout
+        marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, {"x": 1, 2: b"y", ("run", "x"): b""})),
+        "BAD",  # a text whose stored code is not code: compiled afresh
+    ],
+    ids=["empty", "garbage", "list", "magic", "layout", "types", "not-code"],
+)
+def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
+    tmp_path: Path, writing_env: dict[str, str], content: bytes | str
+) -> None:
+    expected = _probe(tmp_path / "plain", "plain", writing_env)
+    table = Path(str(_probe(tmp_path / "cache", "table", writing_env)["table"]))
+    if content == "BAD":
+        entries = _table(table)
+        spoiled = {key: marshal.dumps("not code") for key in entries}
+        content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, spoiled))
+    assert isinstance(content, bytes)
+    table.write_bytes(content)
+    again = _probe(tmp_path / "cache", "table", writing_env)
+    assert {**again, "table": None} == {**expected, "table": None}
+    # Written afresh: every text compiled again reads back as its code.
+    for (mode, text), raw in _table(table).items():
+        assert isinstance(marshal.loads(raw), type(compile("", "", "exec")))
+        assert raw == marshal.dumps(compile(text, "<string>", mode, dont_inherit=True))
+
+
+def test_nothing_is_written_where_bytecode_is_not(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    env = {**writing_env, "PYTHONDONTWRITEBYTECODE": "1"}
+    answer = _probe(tmp_path, "table", env)
+    assert not Path(str(answer["table"])).exists()
+    assert answer == {**_probe(tmp_path, "plain", env), "table": answer["table"]}
+
+
+def test_a_table_past_its_limit_starts_afresh(tmp_path: Path, writing_env: dict[str, str]) -> None:
+    table = Path(str(_probe(tmp_path, "table", writing_env)["table"]))
+    # Texts no class of the probe makes: the probe compiles its own, and the table is too full.
+    empty = marshal.dumps(compile("", "", "exec"))
+    stale = {("exec", f"# {n}\n"): empty for n in range(MAX_ENTRIES)}
+    table.write_bytes(marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, stale)))
+    _probe(tmp_path, "table", writing_env)
+    kept = _table(table)
+    assert kept and not any(text.startswith("# ") for _, text in kept)
