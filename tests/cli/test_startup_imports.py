@@ -41,18 +41,27 @@ _AT_CONNECT = """
 import json, sys
 from tether.lazy import is_loaded
 out = sys.argv[1]
+def models(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from models(sub)
 def at_connect(event, args):
     # The first connection a run opens is its first model request.
     if event == "socket.connect" and out:
         names = sorted(name for name in list(sys.modules) if is_loaded(name))
+        built = []
+        if "pydantic" in sys.modules:
+            from pydantic import BaseModel
+            built = sorted(m.__qualname__ for m in models(BaseModel) if m.__pydantic_complete__)
         with open(out, "w") as file:
-            json.dump(names, file)
+            json.dump({"modules": names, "built": built}, file)
         globals()["out"] = None
 sys.addaudithook(at_connect)
 from tether.cli import main
 main(sys.argv[2:])
 """
-"""Runs `tether` and lists the modules loaded when it opens its first connection."""
+"""Runs `tether` and lists the modules loaded, and the pydantic models built, when it opens
+its first connection."""
 
 ACP_SDK = ("acp",)
 PROVIDERS = ("openai", "anthropic", "google.genai")
@@ -252,11 +261,18 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
         )
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 1
-    at_request = set(json.loads(out.read_text()))
+    seen = json.loads(out.read_text())
+    at_request = set(seen["modules"])
     assert {"httpx", "tether.session.session", "tether.models.sse_client"} <= at_request
-    # What only printing a reply or a card needs loads after the request has gone (httpx
-    # itself brings Pygments, for its command line).
+    # The tools are stated from their stored schemas (tests/tools/test_stored_schemas.py):
+    # no arguments model, nor any other, is built before a call or an answer needs it.
+    assert seen["built"] == []
+    # What only printing a reply or a card needs loads after the request has gone, and
+    # httpx's command line (click, Pygments, rich's syntax) never: `httpx.main` runs it.
     later = ("rich.markdown", "markdown_it", "tether.render.markdown", "tether.render.terminal")
+    later += ("httpx._main", "click", "pygments", "rich.syntax")
+    # What only a tool call, a child or a question to the model uses loads with it.
+    later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

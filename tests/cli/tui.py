@@ -102,6 +102,10 @@ class Tui:
             encoding="utf-8",
             codec_errors="replace",
         )
+        # pexpect sleeps 50 ms before every write (for programs that turn echo off late);
+        # tether reads keys through prompt_toolkit, and each wait here is for what the
+        # screen shows, so a key needs no head start: the sleeps only made every key slow.
+        self.child.delaybeforesend = None
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -181,6 +185,9 @@ class Tui:
         """Wait for the process to end (all it wrote read); its exit status."""
         self._reader.join(timeout)
         assert not self._reader.is_alive(), f"tether did not end; the screen:\n{self.display}"
+        # Its end is awaited, so closing need not sleep to give the kernel time to see it.
+        self.child.wait()
+        self.child.delayafterclose = 0
         self.child.close()
         status = self.child.exitstatus
         return status if status is not None else 128 + (self.child.signalstatus or 0)

@@ -56,7 +56,7 @@ _PLAIN_CONTEXT: frozenset[HookEvent] = frozenset({"UserPromptSubmit", "SessionSt
 class _PermissionAnswer(BaseModel):
     """`hookSpecificOutput.decision` of a `PermissionRequest` hook: the question's answer."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built when a hook answers
 
     behavior: Literal["allow", "deny"]
     message: str | None = None
@@ -67,7 +67,7 @@ class _PermissionAnswer(BaseModel):
 class _Specific(BaseModel):
     """`hookSpecificOutput`: what only some events read."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built when a hook answers
 
     decision: _PermissionAnswer | None = None
 
@@ -81,7 +81,7 @@ class _Specific(BaseModel):
 class HookOutput(BaseModel):
     """A hook's JSON answer on stdout (fields other events do not read are ignored)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built when a hook answers
 
     continue_: bool = Field(default=True, alias="continue")
     stop_reason: str | None = Field(default=None, alias="stopReason")

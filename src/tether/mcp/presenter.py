@@ -36,7 +36,7 @@ _KINDS: dict[str, ToolKind] = {"read": "read", "fetch": "fetch", "other": "other
 class McpArgs(BaseModel):
     """Any JSON object: the server validates its own arguments against its schema."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)  # built with the first call
 
 
 class McpPresenter(Tool[McpArgs, V]):

@@ -31,9 +31,12 @@ __all__ = [
 
 
 class ToolArguments(BaseModel):
-    """The base of every built-in tool's arguments: an unknown argument is an error."""
+    """The base of every built-in tool's arguments: an unknown argument is an error.
 
-    model_config = ConfigDict(extra="forbid")
+    A model is built with the tool's first call, not when its module loads: the model is
+    told the tools' schemas from the stored ones (`tether.tools.schema`)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 @dataclass(frozen=True)

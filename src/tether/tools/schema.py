@@ -5,17 +5,27 @@ root `description`, nested models as `$ref`s into `$defs`, and an optional field
 `anyOf: [T, {type: null}]` with `default: null`. None of that tells the model anything the
 property's name, its description and `required` do not, and all of it is paid for in tokens on
 every request. What is left: types, descriptions, constraints, enums and real defaults.
+
+The built-in tools' schemas are stored (`schemas.json`, by the arguments model's dotted
+name): stating the tools on the first request then builds none of their models, which
+validate with the tool's first call. `tests/tools/test_stored_schemas.py` checks every stored
+schema against its model, so they cannot drift.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import json
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["model_schema", "plain_schema"]
+__all__ = ["STORED_SCHEMAS", "model_schema", "plain_schema", "schema_key"]
+
+STORED_SCHEMAS = Path(__file__).with_name("schemas.json")
+"""The built-in tools' plain schemas, by `schema_key` of their arguments model."""
 
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SUBSCHEMA_MAPS = ("properties", "patternProperties")
@@ -27,11 +37,31 @@ def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     return copy.deepcopy(_model_schema(model))
 
 
+def schema_key(model: type[BaseModel]) -> str:
+    """The name a model's schema is stored under: its module and qualified name."""
+    return f"{model.__module__}.{model.__qualname__}"
+
+
 @functools.cache
 def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
     # Made once per model: pydantic builds a schema afresh at each call, and every request
     # of every session states the tools' schemas.
+    stored = _stored().get(schema_key(model))
+    if stored is not None:
+        return stored
     return plain_schema(model.model_json_schema())
+
+
+@functools.cache
+def _stored() -> dict[str, dict[str, Any]]:
+    # Shipped with the code (see the test named above), and read whole once; without it
+    # (an installation that lost it) every schema is made from its model, as before.
+    try:
+        text = STORED_SCHEMAS.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    stored: dict[str, dict[str, Any]] = json.loads(text)
+    return stored
 
 
 def plain_schema(schema: dict[str, Any]) -> dict[str, Any]:

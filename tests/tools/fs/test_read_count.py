@@ -10,6 +10,7 @@ import pytest
 
 from tether.tools.fs.read_count import (
     BLOCK_BYTES,
+    NUMPY_PAYS_FROM,
     SCRATCH_BYTES,
     NewlineCounter,
     count_segments,
@@ -22,7 +23,7 @@ def test_a_range_is_counted_across_blocks() -> None:
     block = SCRATCH_BYTES
     for index in (0, 5, block - 1, block, 2 * block + 3, 3 * block + 1, len(data) - 1):
         data[index] = ord("\n")
-    count = NewlineCounter()
+    count = NewlineCounter(NUMPY_PAYS_FROM)  # with numpy
     assert count(data, 0, len(data)) == 7
     assert count(data, 1, len(data) - 1) == 5
     assert count(data, 6, block - 1) == 0
@@ -31,7 +32,7 @@ def test_a_range_is_counted_across_blocks() -> None:
 
 def test_a_block_of_nothing_but_newlines_is_counted_without_a_carry() -> None:
     # Every flag set: each byte of the column sums is at its largest.
-    count = NewlineCounter()
+    count = NewlineCounter(NUMPY_PAYS_FROM)  # with numpy
     assert count(b"\n" * SCRATCH_BYTES, 0, SCRATCH_BYTES) == SCRATCH_BYTES
     assert count(b"\n" * (2 * SCRATCH_BYTES + 5), 3, 2 * SCRATCH_BYTES + 5) == 2 * SCRATCH_BYTES + 2
 
@@ -41,7 +42,7 @@ def test_random_text_is_counted_as_bytes_count_counts_it(seed: int) -> None:
     rng = random.Random(seed)
     data = rng.randbytes(SCRATCH_BYTES + rng.randrange(SCRATCH_BYTES)).replace(b"\0", b"\n")
     pos, end = rng.randrange(100), len(data) - rng.randrange(100)
-    count = NewlineCounter()
+    count = NewlineCounter(NUMPY_PAYS_FROM)  # with numpy
     assert count(data, pos, end) == data.count(b"\n", pos, end)
     mapped = read_buffer(len(data))
     mapped[:] = data

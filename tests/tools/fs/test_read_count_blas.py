@@ -22,9 +22,9 @@ pytestmark = pytest.mark.skipif(
 
 _FIRST_COUNT = """
 import os, subprocess, sys
-from tether.tools.fs.read_count import BLOCK_BYTES, NewlineCounter
+from tether.tools.fs.read_count import BLOCK_BYTES, NUMPY_PAYS_FROM, NewlineCounter
 assert "numpy" not in sys.modules
-count = NewlineCounter()
+count = NewlineCounter(NUMPY_PAYS_FROM)
 assert count(b"\\n" * BLOCK_BYTES, 0, BLOCK_BYTES) == BLOCK_BYTES
 assert "numpy" in sys.modules
 seen = subprocess.run(["sh", "-c", "echo ${OPENBLAS_NUM_THREADS-unset}"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.buffer import Buffer
@@ -80,6 +80,13 @@ class Picker:
         """Choices wrap rather than end in `…` (a question: what it allows is read whole)."""
         """A key that shows more of what is asked about (`v: see it whole`), if any."""
         self.shown_at = time.monotonic()
+        self._on_close: list[Callable[[], None]] = []
+
+    def when_closed(self, action: Callable[[], None]) -> None:
+        """Run `action` the moment the picker is answered or dismissed."""
+        # At once, not as the result's done callback (which runs on a later turn of the loop):
+        # keys read in the same chunk as the answer belong to the input box, not to the picker.
+        self._on_close.append(action)
 
     def shown(self) -> None:
         """The picker is on screen now: its guard starts."""
@@ -104,7 +111,7 @@ class Picker:
             self.asking = index
             return
         text = self.text.text.strip() if self.asking is not None else None
-        self.result.set_result(Picked(index, text))
+        self._close(Picked(index, text))
 
     def hiding(self) -> bool:
         """Whether the text being typed now is hidden."""
@@ -121,7 +128,12 @@ class Picker:
     def dismiss_now(self) -> None:
         """Close with no choice."""
         if not self.result.done():
-            self.result.set_result(None)
+            self._close(None)
+
+    def _close(self, picked: Picked | None) -> None:
+        self.result.set_result(picked)
+        for action in self._on_close:
+            action()
 
     def fragments(self, width: int) -> StyleAndTextTuples:
         """The title, the choices around the selection, and the keys that work."""

@@ -220,6 +220,8 @@ class Screen:
         hidden = ConditionalProcessor(PasswordProcessor("•"), Condition(picker.hiding))
         self.picker_text.content = BufferControl(buffer=picker.text, input_processors=[hidden])
         self.app.layout.focus(self.picker_window)
+        picker.when_closed(lambda: self._closed(picker))
+        # A cancelled wait cancels the result without an answer: it closes the picker too.
         picker.result.add_done_callback(lambda _done: self._closed(picker))
         picker.shown()
         if picker.guard:
@@ -229,7 +231,9 @@ class Screen:
 
     def picker_typing(self) -> None:
         """The picker's choice asks for text: the cursor goes to its line."""
-        if self.picker is not None and self.picker.asking is not None:
+        if self.picker is None:
+            return  # answered: the cursor is back in the input box
+        if self.picker.asking is not None:
             self.app.layout.focus(self.picker_text)
         else:
             self.app.layout.focus(self.picker_window)

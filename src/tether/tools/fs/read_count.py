@@ -6,10 +6,11 @@ at a time into a reused array of flags (bytes of 0 or 1), then adds the flags up
 words, 128 words to a column, so that no byte of a sum reaches a carry; the bytes of the sums
 add up to the count. That is cheaper than `count_nonzero` over the flags.
 
-numpy is imported with the first range large enough to need it, with OpenBLAS told to start
-no threads: tether never multiplies a matrix, and the threads OpenBLAS starts with the library
-spin on every core for about a tenth of a second, which made the first count of a huge file in
-a fresh process take half again as long as the next.
+numpy is imported only for a file large enough to pay for its import (`NUMPY_PAYS_FROM`);
+smaller ones are counted by `bytes.count` unless numpy is loaded already. It is imported with
+OpenBLAS told to start no threads: tether never multiplies a matrix, and the threads OpenBLAS
+starts with the library spin on every core for about a tenth of a second, which made the
+first count of a huge file in a fresh process take half again as long as the next.
 
 Reads rather than a memory map, so a file truncated meanwhile gives short reads, never a
 SIGBUS. The reads land in page-aligned buffers (anonymous maps): the kernel's copy into a
@@ -31,10 +32,26 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BLOCK_BYTES", "SCRATCH_BYTES", "NewlineCounter", "count_segments", "read_buffer"]
+__all__ = [
+    "BLAS_THREADS",
+    "BLOCK_BYTES",
+    "NUMPY_PAYS_FROM",
+    "SCRATCH_BYTES",
+    "NewlineCounter",
+    "count_segments",
+    "one_blas_thread",
+    "read_buffer",
+]
 
 BLOCK_BYTES = 256 << 10
-"""A range at least this long is counted by numpy; a shorter one by `bytes.count`."""
+"""A range at least this long is counted by numpy (once it is loaded); a shorter one by
+`bytes.count`."""
+
+NUMPY_PAYS_FROM = 128 << 20
+"""Bytes a counter is to count, from which importing numpy for them pays: its import (about
+50 ms of CPU) costs what `bytes.count` (one core, about 3.4 GB/s) spends on 170 MB, and numpy
+counts on every core at about 9 GB/s each. Below it, a process that has not loaded numpy
+counts without it: the first read of a 10 MB file no longer waits for numpy."""
 
 SCRATCH_BYTES = 1 << 20
 """Bytes compared at once (the size of the array of flags); a multiple of `_ROWS` words."""
@@ -81,23 +98,30 @@ def one_blas_thread(
 class NewlineCounter:
     """Counts newlines in a range of a buffer, reusing one scratch array for large ranges."""
 
-    def __init__(self) -> None:
+    def __init__(self, expected: int = 0, loaded: Collection[str] = sys.modules) -> None:
+        """`expected`: the bytes to be counted in all (across counters, for one file): numpy
+        is imported for them when they reach `NUMPY_PAYS_FROM`, else used only if it is in
+        `loaded` (the process's modules) already."""
         self._scratch: _Scratch | None = None
+        self._import = expected >= NUMPY_PAYS_FROM
+        self._loaded = loaded
 
     def __call__(self, chunk: Buffer, pos: int, end: int) -> int:
         """The number of `\\n` bytes in `chunk[pos:end]`."""
-        if end - pos < BLOCK_BYTES:
-            # A short range (all of a small file) is counted without numpy, so a session that
-            # reads no large file never imports it. A map has no `count`: its slice does.
-            if isinstance(chunk, mmap.mmap):
-                return chunk[pos:end].count(b"\n")
-            return chunk.count(b"\n", pos, end)
-        # `find` is memchr: a stretch without any newline is skipped fastest.
-        if chunk.find(b"\n", pos, end) < 0:
-            return 0
-        if self._scratch is None:
-            self._scratch = _Scratch()
-        return self._scratch.count(chunk, pos, end)
+        if end - pos >= BLOCK_BYTES:
+            # `find` is memchr: a stretch without any newline is skipped fastest.
+            if chunk.find(b"\n", pos, end) < 0:
+                return 0
+            if self._scratch is not None or self._import or "numpy" in self._loaded:
+                if self._scratch is None:
+                    self._scratch = _Scratch()
+                return self._scratch.count(chunk, pos, end)
+        # A short range (all of a small file), or a file too small to pay for numpy's import,
+        # so that a session reading no large file never imports it. A map has no `count`: its
+        # slice does.
+        if isinstance(chunk, mmap.mmap):
+            return chunk[pos:end].count(b"\n")
+        return chunk.count(b"\n", pos, end)
 
 
 class _Scratch:
@@ -142,7 +166,7 @@ def count_segments(fd: int, size: int, segment: int) -> list[int]:
     workers = max(1, min(_MAX_WORKERS, os.cpu_count() or 1, len(starts)))
 
     def count_share(first: int) -> list[tuple[int, int]]:
-        count = NewlineCounter()
+        count = NewlineCounter(size)
         buffer = read_buffer(segment)
         counts = []
         with memoryview(buffer) as view:
