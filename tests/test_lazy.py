@@ -55,3 +55,30 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
         _ = tether.session.Nope  # type: ignore[attr-defined]
     assert pkgutil.resolve_name("tether.session:SessionStore").__name__ == "SessionStore"
+
+
+_STAND_IN = """
+import sys
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import httpx
+from httpx import main
+print(is_loaded("httpx._main"), "click" in sys.modules, "pygments" in sys.modules)
+try:
+    main(["--help"])
+except SystemExit as exc:
+    print("exit", exc.code)
+print(is_loaded("httpx._main"), httpx.main is main, sys.modules["httpx._main"].main is not main)
+"""
+
+
+def test_a_name_imported_from_a_deferred_module_runs_it_when_called() -> None:
+    # httpx binds `main` from its command-line module at import; that module (click,
+    # Pygments) runs only when `main` is called, and then does what it always did.
+    done = subprocess.run(
+        [sys.executable, "-c", _STAND_IN], capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "False False False"
+    assert any(line.startswith("Usage: httpx") for line in lines)
+    assert lines[-2:] == ["exit 0", "True True True"]

@@ -6,15 +6,17 @@
   each command pays only for the modules it uses.
 - `defer_imports`: modules a library imports at its own import but uses only later (the
   HTTP/2 stack, which every HTTP client loads though most connections speak HTTP/1.1) are
-  created empty and run on their first use.
+  created empty and run on their first use. A module a library imports names from at its
+  own import (httpx's command line, whose `main` `import httpx` binds) is created with a
+  stand-in for each such name, which runs the module when called and calls what it defines.
 """
 
 from __future__ import annotations
 
+import _thread
 import importlib
 import importlib.machinery
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -22,11 +24,16 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import importlib.abc
 
-__all__ = ["DEFERRED_LIBRARIES", "defer_imports", "is_loaded", "lazy_names"]
+__all__ = ["DEFERRED_LIBRARIES", "DEFERRED_NAMES", "defer_imports", "is_loaded", "lazy_names"]
 
 DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe")
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it)."""
+
+DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {"httpx._main": ("main",)}
+"""Modules run when a name imported from them is first called: httpx's command line, which
+`import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
+of importing httpx), though tether never calls it."""
 
 
 def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
@@ -52,8 +59,9 @@ class _Deferred:
     would pay for.
     """
 
-    def __init__(self, packages: Sequence[str]) -> None:
+    def __init__(self, packages: Sequence[str], names: Mapping[str, tuple[str, ...]]) -> None:
         self.packages = tuple(packages)
+        self.names = dict(names)
 
     def find_spec(
         self,
@@ -62,20 +70,24 @@ class _Deferred:
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
         """The module's own spec, its loader wrapped to run the module on first use."""
-        if fullname.partition(".")[0] not in self.packages:
+        stand_ins = self.names.get(fullname, ())
+        if fullname.partition(".")[0] not in self.packages and not stand_ins:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return spec  # not a plain source module: loaded as usual
-        spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader))
+        spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader, stand_ins))
         return spec
 
 
 class _OnFirstUse:
     """Creates the module with its `__name__`, `__spec__`, `__path__`, and runs it later."""
 
-    def __init__(self, loader: importlib.machinery.SourceFileLoader) -> None:
+    def __init__(
+        self, loader: importlib.machinery.SourceFileLoader, stand_ins: tuple[str, ...] = ()
+    ) -> None:
         self.loader = loader
+        self.stand_ins = stand_ins
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         """As the wrapped loader would."""
@@ -85,10 +97,24 @@ class _OnFirstUse:
         """Leave the module to run at the first name asked of it that it does not have yet."""
         module.__dict__[_LOADER] = self.loader
         module.__class__ = _DeferredModule
+        for name in self.stand_ins:
+            module.__dict__[name] = _stand_in(module, name)
+
+
+def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
+    """A callable standing for `module.name` until the module runs: calling it runs the
+    module (which replaces the stand-in there with its own) and calls that."""
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        _run(module)
+        return getattr(module, name)(*args, **kwargs)
+
+    stand_in.__name__ = stand_in.__qualname__ = name
+    return stand_in
 
 
 _LOADER = "__tether_deferred_loader__"
-_RUNNING = threading.RLock()
+_RUNNING = _thread.RLock()  # `threading`'s own lock, without its import (`tether --help`)
 
 
 class _DeferredModule(ModuleType):
@@ -96,19 +122,32 @@ class _DeferredModule(ModuleType):
     for a name it lacks: a second `import` of it (which reads `__spec__`) leaves it be."""
 
     def __getattr__(self, name: str) -> Any:
-        with _RUNNING:
-            loader = self.__dict__.pop(_LOADER, None)
-            if loader is not None:
-                object.__setattr__(self, "__class__", ModuleType)
-                loader.exec_module(self)
+        if name == "__path__":
+            # `from module import name` asks whether it is a package before it asks for the
+            # name (a package's `__path__` is set already): the answer must not run it.
+            raise AttributeError(name)
+        _run(self)
         return ModuleType.__getattribute__(self, name)
 
 
-def defer_imports(packages: Sequence[str] = DEFERRED_LIBRARIES) -> None:
-    """From now on, modules of `packages` not imported yet run on their first use."""
+def _run(module: ModuleType) -> None:
+    """Run a deferred module, once (at once if another thread is running it)."""
+    with _RUNNING:
+        loader = module.__dict__.pop(_LOADER, None)
+        if loader is not None:
+            object.__setattr__(module, "__class__", ModuleType)
+            loader.exec_module(module)
+
+
+def defer_imports(
+    packages: Sequence[str] = DEFERRED_LIBRARIES,
+    names: Mapping[str, tuple[str, ...]] = DEFERRED_NAMES,
+) -> None:
+    """From now on, modules of `packages` not imported yet run on their first use, and each
+    module of `names` when one of the names given for it is first called."""
     if any(isinstance(f, _Deferred) for f in sys.meta_path):
         return
-    sys.meta_path.insert(0, _Deferred(packages))
+    sys.meta_path.insert(0, _Deferred(packages, names))
 
 
 def is_loaded(name: str) -> bool:

@@ -158,9 +158,9 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     ]
     tasks = write_tasks(tmp_path / "tasks.jsonl", lines)
     out = tmp_path / "out"
-    command = [str(TETHER), "batch", str(tasks), "--out", str(out), "--workers", "2"]
+    args = [str(tasks), "--out", str(out), "--workers", "2"]
     batch = subprocess.Popen(
-        command,
+        [str(TETHER), "batch", *args],
         env=batch_env(home),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -193,15 +193,7 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     assert "rerun with --out" in stderr
     # The rest, now quick: the two cancelled and the two never started run, the done ones not.
     work(slow_script, "a.txt", "one", "three")
-    again = subprocess.run(
-        command,
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
-    )
+    again = run_batch(home, args)
     assert again.returncode == 0, again.stderr
     rerun = results(out)[4:]
     assert sorted(line["id"] for line in rerun) == [f"slow-{n}" for n in range(4)]

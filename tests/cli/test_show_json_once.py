@@ -13,6 +13,7 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
+from pydantic_core import to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
@@ -29,6 +30,7 @@ from tether.session.log.events import (
     TurnStart,
     UserMessageEvent,
 )
+from tether.session.updates import AgentText, UserText
 
 
 def written(home: Path, ws: Path, chunks: int, size: int = 600) -> Path:
@@ -162,3 +164,15 @@ def test_a_held_document_reads_the_same_in_any_encoding(
     assert other.returncode == 0, other.stderr
     # Cut into pieces of a MiB on the way out, no character is split: it decodes strictly.
     assert json.loads(other.stdout.decode(encoding)) == json.loads(utf8.stdout.decode())
+
+
+def test_the_updates_classes_are_as_they_were_after_a_show(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 3, size=20)
+    plain = to_json(AgentText(text="x"))
+    done = tether_in_process(home, "show", path.stem, "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"kind": "agent_text"' in done.stdout
+    # The serializers `show --json` gives the update classes are taken off again.
+    assert not any(hasattr(kind, "__pydantic_serializer__") for kind in (AgentText, UserText))
+    assert to_json(AgentText(text="x")) == plain

@@ -267,9 +267,12 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     # The tools are stated from their stored schemas (tests/tools/test_stored_schemas.py):
     # no arguments model, nor any other, is built before a call or an answer needs it.
     assert seen["built"] == []
-    # What only printing a reply or a card needs loads after the request has gone (httpx
-    # itself brings Pygments, for its command line).
+    # What only printing a reply or a card needs loads after the request has gone, and
+    # httpx's command line (click, Pygments, rich's syntax) never: `httpx.main` runs it.
     later = ("rich.markdown", "markdown_it", "tether.render.markdown", "tether.render.terminal")
+    later += ("httpx._main", "click", "pygments", "rich.syntax")
+    # What only a tool call, a child or a question to the model uses loads with it.
+    later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

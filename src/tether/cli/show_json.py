@@ -148,10 +148,13 @@ def _write_document(
             write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
             continue
         separator = b"[\n    "
-        for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
-            write(separator)  # apart: joined, a long document would be copied once more
-            write(_batch_json(batch, encoding, utf8))
-            separator = b",\n    "
+        try:
+            for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
+                write(separator)  # apart: joined, a long document would be copied once more
+                write(_batch_json(batch, encoding, utf8))
+                separator = b",\n    "
+        finally:
+            _unset_serializers()
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
     write(b"\n}\n" if head else b"}\n")
 
@@ -193,20 +196,29 @@ def _update_json(update: ClientUpdate, encoding: str, utf8: bool) -> bytes:
 
 
 def _serializable(kind: type[object]) -> TypeAdapter[object]:
-    """The serializer of one kind of update (the same JSON as `CLIENT_UPDATE`'s), made once and
-    set on the class, where `to_json` finds it: a list of updates is then dumped without
-    finding each one's kind in the union first (a third of the time, on a long log's)."""
+    """The serializer of one kind of update (the same JSON as `CLIENT_UPDATE`'s), set on the
+    class, where `to_json` finds it, until `_unset_serializers`: a list of updates is then
+    dumped without finding each one's kind in the union first (a third of the time)."""
     adapter = _ADAPTERS.get(kind)
     if adapter is None:
-        adapter = TypeAdapter(kind)
+        adapter = _ADAPTERS[kind] = TypeAdapter(kind)
         adapter.rebuild()  # the serializer itself, not its stand-in until first use
+    if kind not in _SET:
         # A plain dataclass has no serializer of its own; given this one, `to_json` uses it.
         setattr(kind, "__pydantic_serializer__", adapter.serializer)  # noqa: B010
-        _ADAPTERS[kind] = adapter
+        _SET.add(kind)
     return adapter
 
 
+def _unset_serializers() -> None:
+    """Take the serializers off the classes again: elsewhere in the process (an `Any` field
+    holding an update) pydantic dumps them as plain dataclasses, as it always did."""
+    while _SET:
+        delattr(_SET.pop(), "__pydantic_serializer__")
+
+
 _ADAPTERS: dict[type[object], TypeAdapter[object]] = {}
+_SET: set[type[object]] = set()
 
 
 def _is_utf8(encoding: str) -> bool:
