@@ -271,6 +271,8 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     # httpx's command line (click, Pygments, rich's syntax) never: `httpx.main` runs it.
     later = ("rich.markdown", "markdown_it", "tether.render.markdown", "tether.render.terminal")
     later += ("httpx._main", "click", "pygments", "rich.syntax")
+    # What only a tool call, a child or a question to the model uses loads with it.
+    later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

@@ -1,111 +1,31 @@
-"""Fixtures for the web client: a real `tether web` process on loopback."""
+"""Fixtures for the web client: `tether web` on loopback (in this process or a real one) and
+one headless Chromium per worker."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
-import signal
-import subprocess
-import sys
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import chromium
-
-FAKE_AGENT = Path(__file__).with_name("fake_agent.py")
-TETHER = [sys.executable, "-c", "from tether.cli import main; raise SystemExit(main())"]
-START_TIMEOUT_S = 20
+from tests.web.in_process import served_environment
+from tests.web.served import WebServer, fake_agent_command, running_web
 
 
-@dataclass(frozen=True)
-class WebServer:
-    """A running `tether web`: its URL (with the token) and pieces of it."""
-
-    url: str
-    process: subprocess.Popen[str]
-
-    @property
-    def origin(self) -> str:
-        """`http://127.0.0.1:PORT`."""
-        parts = urlsplit(self.url)
-        return f"{parts.scheme}://{parts.netloc}"
-
-    @property
-    def token(self) -> str:
-        """The token the server printed."""
-        match = re.search(r"token=([^&]+)", self.url)
-        assert match is not None
-        return match.group(1)
-
-    @property
-    def ws_url(self) -> str:
-        """The page's WebSocket URL with the token."""
-        return f"ws://{urlsplit(self.url).netloc}/ws?token={self.token}"
-
-
-def fake_agent_command(store: Path, *, views: bool = True, auth: bool = False) -> str:
-    """The `--agent` value that runs the test agent (with `auth`, it asks for an API key)."""
-    words = [sys.executable, str(FAKE_AGENT), "--store", str(store)]
-    if not views:
-        words.append("--no-views")
-    if auth:
-        words.append("--auth")
-    return " ".join(words)
-
-
-@contextmanager
-def running_web(
-    agent: str | None, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
-) -> Iterator[WebServer]:
-    """Start `tether web --no-open` and wait (bounded) for the URL it prints.
-
-    Its data directory (where the token is kept) is beside `cwd` unless `env` names one.
-    With `agent` `None` the server runs its default agent, `tether acp` given its flags.
-    """
-    port = next((a.split("=", 1)[1] for a in extra if a.startswith("--port=")), "0")
-    extra = [a for a in extra if not a.startswith("--port=")]
-    home = {"TETHER_HOME": str(cwd.parent / "tether-home")}
-    chosen = ["--agent", agent] if agent is not None else []
-    process = subprocess.Popen(
-        [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), *chosen, *extra],
-        stdout=subprocess.PIPE,
-        stderr=None,
-        text=True,
-        env={**os.environ, **home, **(env or {})},
-    )
-    lines: list[str] = []
-    reader = threading.Thread(
-        target=lambda: lines.append(process.stdout.readline() if process.stdout else ""),
-        daemon=True,
-    )
-    reader.start()
-    reader.join(START_TIMEOUT_S)
-    try:
-        if not lines or not lines[0].startswith("http://"):
-            raise RuntimeError(f"tether web printed no URL: {lines!r}")
-        yield WebServer(url=lines[0].strip(), process=process)
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
+@pytest.fixture(autouse=True)
+def served_environment_kept(isolated_environment: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server serving in this process keeps its own environment for the tests beside it
+    (its agents', its data directory), as a process of its own would have kept it."""
+    for name, value in served_environment().items():
+        monkeypatch.setenv(name, value)
 
 
 @pytest.fixture(scope="module")
 def fake_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    """`tether web` running the test agent with tether views (one server per test module)."""
+    """A `tether web` process running the test agent with tether views (one per test module)."""
     root = tmp_path_factory.mktemp("web")
     workspace = root / "ws"
     workspace.mkdir()

@@ -29,7 +29,8 @@ from tests.web.browser import (
     shot,
     wait_idle,
 )
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 DEMO = '''"""Demo module."""
 import os
@@ -45,6 +46,10 @@ class Box:
 
 print(greet("x"))
 '''
+
+UNTIL_GO = "i=0; until [ -e go ] || [ $i -ge 600 ]; do i=$((i+1)); sleep 0.05; done"
+"""Waits (30 s at most) until the test has seen the command run and made `go` in the
+workspace: from then on every run of it goes straight on."""
 
 SCRIPT = {
     "turns": [
@@ -66,7 +71,7 @@ SCRIPT = {
                     "name": "bash",
                     "arguments": {
                         "command": "printf 'building\\n\\033[32mok\\033[0m step one\\n'; "
-                        "sleep 3; printf '\\033[31mFAIL\\033[0m step two\\n'; exit 3",
+                        f"{UNTIL_GO}; printf '\\033[31mFAIL\\033[0m step two\\n'; exit 3",
                         "description": "Run the build",
                     },
                 }
@@ -119,7 +124,7 @@ def web(workspace: Path) -> Iterator[WebServer]:
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
     home = workspace.parent / "home"
-    with running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as server:
+    with web_in_process(agent, workspace, env={"TETHER_HOME": str(home)}) as server:
         yield server
 
 
@@ -152,7 +157,7 @@ def scripted(browser: Browser, web: WebServer, workspace: Path) -> Scripted:
         send_prompt(page, PROMPT)
         _check_read(page)
         _allow(page, "c2")
-        _check_terminal(page)
+        _check_terminal(page, workspace)
         _check_edit(page, workspace)
         _check_write(page)
         page.wait_for_selector(".msg-agent:has-text('All done: the greeting is refactored.')")
@@ -191,7 +196,7 @@ def _check_read(page: Page) -> None:
     shot(page, "section.tool[data-tool-call-id=c0]", "card-read-empty")
 
 
-def _check_terminal(page: Page) -> None:
+def _check_terminal(page: Page, workspace: Path) -> None:
     block = page.locator("section.tool[data-tool-call-id=c2]")
     # Live: the output so far shows while the command still runs.
     block.locator(".pill-run").wait_for()
@@ -199,6 +204,7 @@ def _check_terminal(page: Page) -> None:
     assert block.locator(".pill-run").inner_text() == "running"
     assert "FAIL" not in block.locator(".term-out").inner_text()
     shot(page, "section.tool[data-tool-call-id=c2]", "card-terminal-running")
+    (workspace / "go").touch()
     pill = block.locator("[data-card=terminal] .pill-bad")
     pill.wait_for()
     assert pill.inner_text() == "exit 3"

@@ -10,9 +10,14 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
-COMMAND = "echo one; sleep 2; echo two; exit 4"
+COMMAND = (
+    "echo one; i=0; until [ -e go ] || [ $i -ge 600 ]; do i=$((i+1)); sleep 0.05; done; "
+    "echo two; exit 4"
+)
+"""Runs on (30 s at most) until the test has seen it running and made `go` in the workspace."""
 
 
 def test_the_jobs_card_runs_on_after_its_call_and_shows_how_it_ended(
@@ -27,7 +32,7 @@ def test_the_jobs_card_runs_on_after_its_call_and_shows_how_it_ended(
         [*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto", "--sandbox", "off"]
     )
     with (
-        running_web(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
+        web_in_process(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
         open_page(browser, web.url) as page,
     ):
         page.click("#new-session")
@@ -39,6 +44,7 @@ def test_the_jobs_card_runs_on_after_its_call_and_shows_how_it_ended(
         # The call is done, the command is not: the card says it runs, with its first output.
         assert card.locator(".pill-run").count() == 1
         assert "one" in card.locator(".term-out").inner_text()
+        (workspace / "go").touch()
         # Then, with no prompt running, its new output and its exit reach the card.
         card.locator(".pill:has-text('exit 4')").wait_for()
         assert card.locator(".term-out").inner_text().split() == ["one", "two"]

@@ -28,7 +28,8 @@ from tests.web.browser import (
     shoot_both,
     wait_idle,
 )
-from tests.web.conftest import WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import WebServer
 
 CONFIG_AGENT = Path(__file__).with_name("config_agent.py")
 
@@ -39,7 +40,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     root = tmp_path_factory.mktemp("config")
     (root / "ws").mkdir()
     agent = f"{sys.executable} {CONFIG_AGENT} --store {root / 'store'}"
-    with running_web(agent, root / "ws") as server:
+    with web_in_process(agent, root / "ws") as server:
         yield server
 
 

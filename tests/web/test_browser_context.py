@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, shoot_both, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 from tether.cli import COMMANDS
 from tether.cli.web import configure, options_from_args
 
@@ -34,7 +35,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--context-window", "64000"])
-    with running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
+    with web_in_process(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
         yield server
 
 

@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 TURNS = {"turns": [{"text": "hi", "usage": {"inputTokens": 1000, "outputTokens": 100}}]}
 
@@ -29,7 +30,7 @@ def web(
     price = {"models": {"priced.json": {"price": {"input": 2.0, "output": 10.0}}}}
     (root / "home" / "settings.json").write_text(json.dumps(price))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
-    with running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
+    with web_in_process(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
         yield name, server
 
 

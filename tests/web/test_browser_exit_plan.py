@@ -10,7 +10,8 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
 PLAN = "## Rename\n\n1. Rename `helo` to `hello` in greet.py.\n2. Run **all** the tests."
 
@@ -25,7 +26,7 @@ def test_the_plan_is_rendered_markdown_before_and_after_it_is_approved(
     script.write_text(json.dumps({"turns": [{"toolCalls": [call]}, {"text": "Starting."}]}))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--mode", "plan"])
     with (
-        running_web(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
+        web_in_process(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
         open_page(browser, web.url) as page,
     ):
         page.click("#new-session")

@@ -12,7 +12,8 @@ from playwright.sync_api import Browser
 
 from tests.tools.web.server import PageServer, reply, serve
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
-from tests.web.conftest import WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import WebServer
 
 PAGE = b"""# Guide
 
@@ -53,7 +54,9 @@ def web(tmp_path_factory: pytest.TempPathFactory, pages: PageServer) -> Iterator
     ]
     script.write_text(json.dumps({"turns": [*turns, {"text": "Fetched both."}]}))
     extra = ["--model", f"script:{script}", "--mode", "auto", "--allow-private-fetch"]
-    with running_web(None, root / "ws", env={"TETHER_HOME": str(root / "home")}, extra=extra) as s:
+    with web_in_process(
+        None, root / "ws", env={"TETHER_HOME": str(root / "home")}, extra=extra
+    ) as s:
         yield s
 
 

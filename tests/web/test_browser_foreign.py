@@ -7,20 +7,36 @@ cards at all, only ACP's standard content, and the page must still show everythi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser import open_page, send_prompt, shot
-from tests.web.conftest import WebServer, fake_agent_command, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import WebServer, fake_agent_command
 
 
 @pytest.fixture(scope="module")
-def foreign_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module's folder: both servers' workspaces, stores and data directory."""
+    return tmp_path_factory.mktemp("foreign")
+
+
+@pytest.fixture(scope="module")
+def foreign_web(root: Path) -> Iterator[WebServer]:
     """`tether web --agent` running an agent that sends no tether views."""
-    root = tmp_path_factory.mktemp("foreign")
+    (root / "foreign-ws").mkdir()
+    agent = fake_agent_command(root / "foreign-store", views=False)
+    with web_in_process(agent, root / "foreign-ws") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def fake_web(root: Path) -> Iterator[WebServer]:
+    """`tether web --agent` running the test agent with tether views."""
     (root / "ws").mkdir()
-    with running_web(fake_agent_command(root / "store", views=False), root / "ws") as server:
+    with web_in_process(fake_agent_command(root / "store"), root / "ws") as server:
         yield server
 
 

@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, Page
 
 from tests.hooks.scripts import GUARD, bash_hook, group
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
 PROMPT = "Clean the build."
 SCRIPT = {
@@ -38,7 +39,7 @@ def test_a_hook_refusing_a_command_is_shown_live_and_on_load(
     agent = shlex.join(
         [*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto", "--sandbox", "off"]
     )
-    with running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as web:
+    with web_in_process(agent, workspace, env={"TETHER_HOME": str(home)}) as web:
         with open_page(browser, web.url) as page:
             send_prompt(page, PROMPT)
             page.wait_for_selector(".msg-agent:has-text('the build stays')")

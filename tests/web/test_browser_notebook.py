@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, Page
 
 from tests.tools.fs.test_notebook import PNG, notebook
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
 
 def _card(page: Page) -> list[str]:
@@ -35,7 +36,7 @@ def test_a_notebook_reads_as_cells_with_their_outputs_live_and_replayed(
     script.write_text(json.dumps({"turns": [{"toolCalls": [call]}, {"text": "Read it."}]}))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
     with (
-        running_web(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
+        web_in_process(agent, workspace, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
         open_page(browser, web.url) as page,
     ):
         page.click("#new-session")

@@ -27,7 +27,8 @@ from tests.web.browser import (
     shoot_both,
     wait_idle,
 )
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 TICKS = 'i=0; until [ -e stop ]; do i=$((i+1)); echo "tick $i"; sleep 0.05; done; echo stopped'
 SCRIPT = {
@@ -56,7 +57,7 @@ def web(workspace: Path) -> Iterator[WebServer]:
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--mode", "auto", "--model", f"script:{script}"])
     home = {"TETHER_HOME": str(workspace.parent / "home")}
-    with running_web(agent, workspace, env=home) as server:
+    with web_in_process(agent, workspace, env=home) as server:
         yield server
 
 

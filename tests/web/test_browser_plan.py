@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser import assert_accessible, open_page, shoot_both, shot, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 TODOS = [
     {"content": "Read the parser", "status": "completed"},
@@ -40,7 +41,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}"])
-    with running_web(agent, workspace, env={"TETHER_HOME": str(root / "home")}) as server:
+    with web_in_process(agent, workspace, env={"TETHER_HOME": str(root / "home")}) as server:
         yield server
 
 

@@ -19,7 +19,8 @@ from tests.web.browser import (
     send_prompt,
     wait_idle,
 )
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
 LINES = 2000
 SCRIPT = {
@@ -42,7 +43,7 @@ def test_a_2000_line_read_card_draws_without_a_long_task(browser: Browser, tmp_p
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--mode", "auto", "--model", f"script:{script}"])
     with (
-        running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
+        web_in_process(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as web,
         open_page(browser, web.url, viewport=DESKTOP, init_script=LONG_TASKS) as page,
     ):
         # Measured from the prompt on, in an open session: the card, not the page's start.

@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
 from tests.web.refusing_agent import REFUSING_AGENT
+from tests.web.served import TETHER, WebServer
 
 SCRIPT = {
     "turns": [
@@ -34,7 +35,7 @@ def web(tmp_path: Path) -> Iterator[WebServer]:
     script = tmp_path / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off"])
-    with running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
+    with web_in_process(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
         yield server
 
 
@@ -84,7 +85,7 @@ def test_a_prompt_that_fails_stays_in_the_box_and_says_why_once(
     browser: Browser, tmp_path: Path
 ) -> None:
     agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
-    with running_web(agent, tmp_path) as server, open_page(browser, server.url) as page:
+    with web_in_process(agent, tmp_path) as server, open_page(browser, server.url) as page:
         page.click("#new-session")
         page.wait_for_selector("#send:not([disabled])")
         send_prompt(page, "explain the build")
@@ -137,7 +138,7 @@ def task_web(tmp_path: Path) -> Iterator[WebServer]:
     agent = shlex.join(
         [*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off", "--mode", "auto"]
     )
-    with running_web(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
+    with web_in_process(agent, ws, env={"TETHER_HOME": str(tmp_path / "home")}) as server:
         yield server
 
 

@@ -21,7 +21,8 @@ from playwright.sync_api import Browser, Page, Request
 
 from tests.mcp.support import PNG, SAMPLE
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 PROMPT = "Show me the picture"
 WAITING = "echo started-$((6 * 7)); sleep 30"
@@ -63,7 +64,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = [*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto", "--sandbox", "off"]
-    with running_web(shlex.join(agent), ws, env={"TETHER_HOME": str(home)}) as server:
+    with web_in_process(shlex.join(agent), ws, env={"TETHER_HOME": str(home)}) as server:
         yield server
 
 

@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 WRITE = {"id": "w", "name": "write", "arguments": {"path": "notes.md", "content": "n\n"}}
 SCRIPT = {"turns": [{"toolCalls": [WRITE]}, {"text": "Wrote the notes."}]}
@@ -32,7 +33,7 @@ def web(workspace: Path) -> Iterator[WebServer]:
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto"])
     env = {"TETHER_HOME": str(workspace.parent / "home")}
-    with running_web(agent, workspace, env=env) as server:
+    with web_in_process(agent, workspace, env=env) as server:
         yield server
 
 

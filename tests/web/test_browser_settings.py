@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, shot, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 PROJECT = {
     "permissions": {"allow": ["bash(*)"], "deny": ["read(secret.txt)"], "defaultMode": "auto"},
@@ -51,7 +52,7 @@ def web(workspace: Path) -> Iterator[WebServer]:
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off"])
     home = workspace.parent / "home"
-    with running_web(agent, workspace, env={"TETHER_HOME": str(home)}) as server:
+    with web_in_process(agent, workspace, env={"TETHER_HOME": str(home)}) as server:
         yield server
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, WebSocket
 
 from tests.web.browser import assert_accessible, open_page, send_prompt, wait_idle
-from tests.web.conftest import fake_agent_command, running_web
 from tests.web.fake_agent import API_KEY
+from tests.web.in_process import web_in_process
+from tests.web.served import fake_agent_command
 
 KEY = "sk-test-4f1d9c0e"
 KEY_INPUT = f"#sign-in-fake-key-{API_KEY}"
@@ -47,7 +48,7 @@ def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
     ws, store = tmp_path / "ws", tmp_path / "store"
     ws.mkdir()
     agent = fake_agent_command(store, auth=True)
-    with running_web(agent, ws) as server:
+    with web_in_process(agent, ws) as server:
         with open_page(browser, server.url) as page:
             first = _sign_in_after_a_refused_prompt(page, agent, store, tmp_path / "tether-home")
         # A new page starts a new agent: it gets the kept key and is signed in at once.

@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 SCRIPT = {
     "turns": [
@@ -52,7 +53,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--sandbox", "off"])
-    with running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
+    with web_in_process(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
         yield server
 
 

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.web.browser import open_page, send_prompt, wait_idle
-from tests.web.conftest import TETHER, WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER, WebServer
 
 THOUGHT = "The notes are in notes.md; read them before saying anything."
 SCRIPT = {
@@ -63,7 +64,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     script = root / "script.json"
     script.write_text(json.dumps(SCRIPT))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{script}", "--mode", "auto"])
-    with running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
+    with web_in_process(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}) as server:
         yield server
 
 

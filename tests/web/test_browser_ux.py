@@ -25,7 +25,8 @@ from tests.web.browser import (
     shoot_both,
     wait_idle,
 )
-from tests.web.conftest import TETHER, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import TETHER
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -72,7 +73,7 @@ def _web(root: Path, script: dict[str, Any], *extra: str) -> Any:
     path = root / "script.json"
     path.write_text(json.dumps(script))
     agent = shlex.join([*TETHER, "acp", "--model", f"script:{path}"])
-    return running_web(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}, extra=extra)
+    return web_in_process(agent, root / "ws", env={"TETHER_HOME": str(root / "home")}, extra=extra)
 
 
 def _page(browser: Browser, url: str, viewport: dict[str, int]) -> Any:

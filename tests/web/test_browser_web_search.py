@@ -12,7 +12,8 @@ from playwright.sync_api import Browser
 
 from tests.tools.web.search_api import Hit, SearchApi, env_for, ok_reply, serve_api
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
-from tests.web.conftest import WebServer, running_web
+from tests.web.in_process import web_in_process
+from tests.web.served import WebServer
 
 HITS = [
     Hit(
@@ -47,7 +48,7 @@ def web(tmp_path_factory: pytest.TempPathFactory, api: SearchApi) -> Iterator[We
     script.write_text(json.dumps({"turns": [{"toolCalls": [call]}, {"text": "Searched."}]}))
     env = {"TETHER_HOME": str(root / "home"), **env_for("brave", api)}
     extra = ["--model", f"script:{script}", "--mode", "auto"]
-    with running_web(None, root / "ws", env=env, extra=extra) as server:
+    with web_in_process(None, root / "ws", env=env, extra=extra) as server:
         yield server
 
 

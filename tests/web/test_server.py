@@ -8,7 +8,6 @@ import json
 import re
 import shlex
 import socket
-import subprocess
 import sys
 import time
 from contextlib import ExitStack
@@ -20,8 +19,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.web.conftest import TETHER, WebServer, fake_agent_command, running_web
+from tests.cli.in_process import tether_in_process
+from tests.web.in_process import web_in_process
 from tests.web.refusing_agent import REFUSING_AGENT
+from tests.web.served import WebServer, fake_agent_command
 from tether.web.server import bind
 
 RECV_TIMEOUT_S = 15
@@ -232,7 +233,7 @@ def test_a_binary_frame_gets_an_error_and_the_socket_stays(fake_web: WebServer) 
 
 def test_agents_are_capped_and_the_next_page_is_told_why(tmp_path: Path) -> None:
     agent = fake_agent_command(tmp_path / "store")
-    with running_web(agent, tmp_path, extra=["--max-agents", "2"]) as server:
+    with web_in_process(agent, tmp_path, extra=["--max-agents", "2"]) as server:
         url, origin = server.ws_url, server.origin
         with ExitStack() as pages:
             first = pages.enter_context(connect(url, origin=origin, open_timeout=10))  # type: ignore[arg-type]
@@ -258,13 +259,8 @@ def test_agents_are_capped_and_the_next_page_is_told_why(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("value", ["0", "-3", "x"])
 def test_max_agents_must_be_a_positive_number(tmp_path: Path, value: str) -> None:
-    done = subprocess.run(
-        [*TETHER, "web", "--no-open", "--cwd", str(tmp_path), "--max-agents", value],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    args = ["web", "--no-open", "--cwd", str(tmp_path), "--max-agents", value]
+    done = tether_in_process(tmp_path / "home", *args)
     assert done.returncode == 2
     assert "--max-agents" in done.stderr
 
@@ -274,7 +270,7 @@ def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None
     quits = shlex.join([sys.executable, "-c", "import sys; sys.exit(7)"])
     expected = {missing: "cannot start the agent", quits: "the agent exited (code 7)"}
     for agent, message in expected.items():
-        with running_web(agent, tmp_path) as server:
+        with web_in_process(agent, tmp_path) as server:
             ws_url, origin = server.ws_url, server.origin
             with connect(ws_url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
                 assert message in _recv(ws, "error")["message"]
@@ -300,7 +296,7 @@ def test_an_agent_that_exits_after_its_pipe_broke_is_reported_once(tmp_path: Pat
     script.write_text(_DEAF_AGENT)
     agent = shlex.join([sys.executable, str(script)])
     with (
-        running_web(agent, tmp_path) as server,
+        web_in_process(agent, tmp_path) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         first = json.loads(ws.recv(timeout=RECV_TIMEOUT_S))
@@ -330,7 +326,7 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
     script.write_text(_ODD_AGENT)
     agent = shlex.join([sys.executable, str(script)])
     with (
-        running_web(agent, tmp_path) as server,
+        web_in_process(agent, tmp_path) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         _recv(ws, "ready")
@@ -348,7 +344,7 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
 def test_an_agents_error_reaches_the_page_with_its_message_and_data_once(tmp_path: Path) -> None:
     agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
     with (
-        running_web(agent, tmp_path) as server,
+        web_in_process(agent, tmp_path) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         _recv(ws, "ready")

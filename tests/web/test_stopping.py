@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import TETHER
+from tests.web.served import TETHER
 
 STOP_TIMEOUT_S = 20
 

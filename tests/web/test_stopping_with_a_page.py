@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from tests.web.browser import WAIT_MS, send_prompt
-from tests.web.conftest import TETHER
+from tests.web.served import TETHER
 
 STOP_TIMEOUT_S = 30
 SLEEPY = {

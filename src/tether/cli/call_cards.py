@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from tether.policy import said_instead
 from tether.session.updates import ToolCallFinished
@@ -87,13 +87,20 @@ class CallCards:
 
         generic = isinstance(update.view, GenericResultView)
         if call is not None and generic and not failed and not proposed:
-            self.console.print(render_call_view(call))
+            self._print_card(render_call_view(call))
         if self.brief_reads and not self.full and isinstance(update.view, ReadResultView):
             self.console.print(render_read_result(update.view, brief=True))
             return
-        self.console.print(
+        self._print_card(
             render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
         )
+
+    def _print_card(self, card: RenderableType) -> None:
+        """Print a card; one drawn to the width exactly has nothing for rich to crop, so the
+        pass that looks for it is left out (a replayed session prints thousands)."""
+        from tether.render.frame import Card
+
+        self.console.print(card, crop=not isinstance(card, Card))
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:
         """Print the plan a `todo` result holds if it changed; whether it was one at all."""

@@ -285,12 +285,12 @@ class Printer(CallCards):
             self.console.print(render_result_view(update.view, full=self.full))
 
     def _print_blocks(self, blocks: list[str]) -> None:
-        from tether.render.markdown import markdown
+        from tether.render.markdown import text_block
 
         for block in blocks:
             if self._printed_text:
                 self.console.print()
-            self.console.print(markdown(block))
+            self.console.print(text_block(block))
             self._printed_text = True
 
     def _end_text(self) -> None:

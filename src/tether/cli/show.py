@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     # Streamed: the log is checked whole first (a corrupt line is an error before anything
     # is printed), then each event is made, replayed and let go, each update once printed.
     header, updates = _replayed(store, session, check_first=True)
-    out, err = consoles()  # rich, for the text form only
+    out, err = consoles(settled=True)  # rich, for the text form only
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )

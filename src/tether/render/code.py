@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 
-from tether.highlight import highlight_lines
-from tether.render.theme import GUTTER, code_text
+from tether.highlight import TokenLine, highlight_lines
+from tether.render.theme import GUTTER, code_text, printable, token_style
 
-__all__ = ["code_view"]
+__all__ = ["CodeRows", "code_view"]
 
 
 def code_view(
@@ -20,12 +22,70 @@ def code_view(
     the code, cropped with an ellipsis at the card's edge, so a long line never pushes the
     numbers out of their column.
     """
-    width = width or len(str(max(numbers, default=0)))
-    # One text of all the rows, a line each: rich cuts and draws each line of it as it would
-    # a text of its own (no wrapping, an ellipsis at the edge), with far fewer objects.
-    rows = Text("\n").join(
-        Text.assemble((f"{number:>{width}} │ ", GUTTER), code_text(tokens))
-        for number, tokens in zip(numbers, highlight_lines(texts, lang), strict=True)
-    )
-    rows.no_wrap, rows.overflow = True, "ellipsis"
-    return Group(rows) if numbers else Group()
+    if not numbers:
+        return Group()
+    width = width or len(str(max(numbers)))
+    gutters = [f"{number:>{width}} │ " for number in numbers]
+    return Group(CodeRows(gutters, highlight_lines(texts, lang)))
+
+
+class CodeRows:
+    """Rows of a gutter and highlighted code: drawn by rich as one text of all the rows (no
+    wrapping, an ellipsis at the edge), or line by line by a card when every row fits."""
+
+    def __init__(self, gutters: list[str], lines: list[TokenLine]) -> None:
+        self.gutters = gutters
+        self.lines = lines
+
+    def text(self) -> Text:
+        """All the rows as one rich text, a line each."""
+        # One text of all the rows: rich cuts and draws each line of it as it would a text of
+        # its own (no wrapping, an ellipsis at the edge), with far fewer objects.
+        rows = Text("\n").join(
+            Text.assemble((gutter, GUTTER), code_text(tokens))
+            for gutter, tokens in zip(self.gutters, self.lines, strict=True)
+        )
+        rows.no_wrap, rows.overflow = True, "ellipsis"
+        return rows
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The rows as rich draws their text."""
+        yield self.text()
+
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each row's bare text padded to `width`; None if a row does not fit."""
+        rows = []
+        for gutter, tokens in zip(self.gutters, self.lines, strict=True):
+            whole = gutter + printable("".join([piece for _, piece in tokens]))
+            used = cell_len(whole)
+            if used > width or "\t" in whole or "\n" in whole:
+                return None
+            rows.append(whole + " " * (width - used))
+        return rows
+
+    def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:
+        """Each row's segments, padded to `width`, as rich draws the text: the gutter, then a
+        segment per styled token and one for each run of plain ones. None if a row does not
+        fit (rich then crops it with its ellipsis)."""
+        lines: list[list[Segment]] = []
+        for gutter, tokens in zip(self.gutters, self.lines, strict=True):
+            # `printable` maps one character to one, so the row is made safe at once and
+            # each token is its slice of it.
+            whole = gutter + printable("".join([piece for _, piece in tokens]))
+            used = cell_len(whole)
+            if used > width or "\t" in whole or "\n" in whole:
+                return None
+            line = [Segment(gutter, GUTTER)]
+            start = offset = len(gutter)  # `start`: where the run of plain tokens began
+            for css, piece in tokens:
+                style = token_style(css)
+                end = offset + len(piece)
+                if style and end > offset:
+                    if start < offset:
+                        line.append(Segment(whole[start:offset]))
+                    line.append(Segment(whole[offset:end], style))
+                    start = end
+                offset = end
+            line.append(Segment(whole[start:] + " " * (width - used)))
+            lines.append(line)
+        return lines

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import copy
+import re
 from functools import cache
 
 from markdown_it import MarkdownIt
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.markdown import Markdown
+from rich.segment import Segment
 
-__all__ = ["markdown"]
+__all__ = ["markdown", "text_block"]
 
 
 def markdown(text: str) -> Markdown:
@@ -20,6 +24,40 @@ def markdown(text: str) -> Markdown:
     shown.markup = text
     shown.parsed = _parser().parse(text)
     return shown
+
+
+def text_block(text: str) -> RenderableType:
+    """A block of the model's text: a line of plain words drawn as rich's Markdown draws that
+    paragraph, anything else as rich's Markdown."""
+    line = text.strip("\n")
+    if _PLAIN_LINE.fullmatch(line) and line.isprintable():
+        return PlainParagraph(line, text)
+    return markdown(text)
+
+
+_PLAIN_LINE = re.compile(r"[^\W\d_][^\\`*_~\[\]!<>&|#\t\n]*(?<=\S)")
+"""A line Markdown reads as one paragraph of one text, as it is: it starts with a letter
+(not a list, heading, quote or code block), holds no character that marks anything up (no
+escape, emphasis, code, link, image, HTML, entity or table) and ends on a non-space."""
+
+
+class PlainParagraph:
+    """One line of plain words: padded to the width as rich pads a Markdown paragraph, when
+    it fits; rich's Markdown of the block when it must be wrapped."""
+
+    def __init__(self, line: str, block: str) -> None:
+        self.line = line
+        self.block = block
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The line and its padding; the Markdown where it would differ."""
+        used = cell_len(self.line)
+        width = options.max_width
+        if used > width or console.get_style("markdown.paragraph", default="none"):
+            yield markdown(self.block)
+            return
+        yield Segment(self.line + " " * (width - used))
+        yield Segment.line()
 
 
 @cache

@@ -10,6 +10,8 @@ from rich.panel import Panel
 from rich.style import Style
 from rich.text import Span, Text
 
+from tether.render.frame import Card
+
 if TYPE_CHECKING:
     # For the type alone: Pygments loads with the highlighting, not with every `printable`.
     from tether.highlight import TokenLine
@@ -109,8 +111,15 @@ def printable(text: str, *, one_line: bool = False) -> str:
 
 def token_style(css: str) -> Style:
     """The terminal style of a Pygments short CSS class (plain when it has none)."""
-    css = css.split("-", 1)[0]
-    return _TOKEN_STYLES.get(css) or _TOKEN_STYLES.get(css[:1], _PLAIN)
+    style = _FOUND.get(css)
+    if style is None:
+        short = css.split("-", 1)[0]
+        style = _FOUND[css] = _TOKEN_STYLES.get(short) or _TOKEN_STYLES.get(short[:1], _PLAIN)
+    return style
+
+
+_FOUND: dict[str, Style] = {}
+"""Each class's style once found: a replayed session draws hundreds of thousands of tokens."""
 
 
 def code_text(tokens: TokenLine) -> Text:
@@ -146,7 +155,7 @@ def card(
     if failed:
         label = failed_label()
         subtitle = Text.assemble(subtitle, "  ", label) if subtitle else label
-    return Panel(
+    return Card(
         body,
         title=title,
         title_align="left",

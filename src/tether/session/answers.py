@@ -11,7 +11,6 @@ from tether.content import TextContent
 from tether.errors import ModelError, ToolError
 from tether.models.base import Completed, Model, ModelRequest
 from tether.models.messages import UserMessage
-from tether.models.script import ScriptModel
 from tether.session.calls import close_stream
 
 __all__ = ["ModelAnswerer"]
@@ -27,6 +26,8 @@ class ModelAnswerer:
         self, instructions: str, question: str, cancelled: asyncio.Event, call_id: str
     ) -> str:
         """The model's final text; cancel stops the request at once."""
+        from tether.models.script import ScriptModel  # with the first question, not the session
+
         model = self._model()
         if isinstance(model, ScriptModel):
             # A script plays one conversation: the answer is the script its call id is given.

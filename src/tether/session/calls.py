@@ -9,7 +9,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tether.mcp.presenter import McpPresenter, logged_tool
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
@@ -55,6 +54,9 @@ def prepare(
     `tools` lacks its tool (the server is not connected), and, when `replaying`, also when
     they have it: a server may have renamed its tool since, and a replay shows what was seen.
     """
+    # MCP's presenting half loads with the first call, not with the session.
+    from tether.mcp.presenter import McpPresenter, logged_tool
+
     context = CardContext(cwd=cwd, binding=event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)

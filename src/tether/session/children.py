@@ -25,7 +25,6 @@ from tether.content import ContentBlock, TextContent
 from tether.errors import ModelError, PromptFailed, ToolError
 from tether.models.base import Model
 from tether.models.messages import ThinkingLevel
-from tether.models.script import ScriptModel
 from tether.policy import (
     PermissionAsker,
     PolicyGate,
@@ -264,6 +263,8 @@ def final_message(events: Sequence[Event]) -> str:
 
 def _inherited(parent: Model, call_id: str) -> Model:
     # A script plays one conversation: a child plays the script its parent's gives its call.
+    from tether.models.script import ScriptModel  # with the first child, not the session
+
     if isinstance(parent, ScriptModel):
         return parent.for_task(call_id)
     return parent

@@ -7,7 +7,6 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tether.mcp.presenter import McpPresenter
 from tether.policy import PolicyGate
 from tether.session.asking import TurnAsking, turn_asking
 from tether.session.calls import PreparedCall, finished, prepare
@@ -109,6 +108,8 @@ class CallRunner:
             self._record(call, ToolResult.error(message), emit)
 
     def _announce(self, record: ToolCallRecord, emit: OnUpdate) -> PreparedCall:
+        from tether.mcp.presenter import McpPresenter  # with the first call, not the session
+
         name = self._tool_name(record.name)
         tool = self.tools.get(name)
         event = ToolCallEvent(

@@ -24,7 +24,15 @@ from tether.web.door import Door
 from tether.web.follow import FollowedBudget
 from tether.web.token import web_token
 
-__all__ = ["WebOptions", "bind", "default_agent_command", "parse_agent_command", "serve"]
+__all__ = [
+    "Listening",
+    "WebOptions",
+    "bind",
+    "default_agent_command",
+    "listening",
+    "parse_agent_command",
+    "serve",
+]
 
 SHUTDOWN_GRACE_S = 3
 """How long open pages (and their agents) get to close when the server stops."""
@@ -98,14 +106,27 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
-    """Serve until interrupted (call it on the main thread); the URL (with its token) is the
-    first line on `out`."""
+@dataclass(frozen=True)
+class Listening:
+    """A server bound and built but not yet serving: its URL (with the token) and its parts."""
+
+    url: str
+    config: WebConfig
+    server: uvicorn.Server
+    sock: socket.socket
+
+
+def listening(options: WebOptions) -> Listening:
+    """Bind, read (or make) the token and build the app and its uvicorn server, as `serve`
+    runs them; the caller serves on `sock` and closes it."""
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
-    token = web_token(data_dir(), rotate=options.new_token)
+    try:
+        token = web_token(data_dir(), rotate=options.new_token)
+    except BaseException:
+        sock.close()
+        raise
     url_host = f"[{options.host}]" if ":" in options.host else options.host
-    url = f"http://{url_host}:{port}/?token={token}"
     config = WebConfig(
         agent=options.agent or tuple(default_agent_command()),
         cwd=options.cwd.resolve(),
@@ -122,8 +143,16 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
             timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
         )
     )
-    with _stopped_by_signals(server):
-        print(url, file=out, flush=True)
+    return Listening(f"http://{url_host}:{port}/?token={token}", config, server, sock)
+
+
+def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
+    """Serve until interrupted (call it on the main thread); the URL (with its token) is the
+    first line on `out`."""
+    ready = listening(options)
+    config = ready.config
+    with _stopped_by_signals(ready.server):
+        print(ready.url, file=out, flush=True)
         print(
             f"tether web: serving {config.cwd} with `{shlex.join(config.agent)}` (Ctrl+C to stop)",
             file=sys.stderr,
@@ -131,11 +160,11 @@ def serve(options: WebOptions, out: TextIO = sys.stdout) -> None:
         )
         if options.open_browser:
             # A browser launcher can block for a while; the server should not wait for it.
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+            threading.Thread(target=webbrowser.open, args=(ready.url,), daemon=True).start()
         try:
-            server.run(sockets=[sock])
+            ready.server.run(sockets=[ready.sock])
         finally:
-            sock.close()
+            ready.sock.close()
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

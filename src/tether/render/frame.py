@@ -1,0 +1,284 @@
+"""The card's frame, drawn line by line: the bytes rich's `Panel` draws, without its layout.
+
+rich lays a panel out through padding, a group and each text's wrapping, and crops and pads
+every line again at each level: most of what a replayed session costs. A card whose body is
+texts that each fit its width needs none of that: each line is the text's own segments
+between the frame's borders, padded to the width. Whatever needs more (a line to wrap or
+crop, a tab, a renderable other than text) is laid out by rich itself, part by part, or the
+whole card is when the frame itself is not the usual one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Protocol, cast
+
+from rich.box import Box
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+__all__ = ["Card", "Rows"]
+
+_LINE = Segment.line()
+
+
+class Rows(Protocol):
+    """A card's part that draws its own lines (rich draws it the same way when it cannot)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The part as rich draws it."""
+
+    def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:
+        """Each line's segments padded to `width`; None if rich must lay the part out."""
+
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each line's bare text padded to `width` (no colour); None as `drawn_lines`."""
+
+
+class Card(Panel):
+    """A `Panel` that draws itself line by line when that gives rich's own bytes."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The frame and its body's lines; rich's own layout where a shortcut could differ."""
+        drawn = self._drawn(console, options)
+        if drawn is None:
+            yield from super().__rich_console__(console, options)
+        else:
+            yield from drawn
+
+    def _drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
+        """The card's segments, or None where only rich's layout is sure to be right."""
+        width = options.max_width
+        parts = _parts(self.renderable)
+        if (
+            parts is None
+            or not self.expand
+            or self.width is not None
+            or self.height is not None
+            or options.height is not None
+            or Padding.unpack(self.padding) != (0, 1, 0, 1)
+            or width <= 4
+        ):
+            return None
+        style = console.get_style(self.style)
+        if style:  # rich would lay that style over every line: not worth a shortcut
+            return None
+        border_style = style + console.get_style(self.border_style)
+        safe_box = console.safe_box if self.safe_box is None else self.safe_box
+        box = self.box.substitute(options, safe=safe_box)
+        child_options = options.update(width=width - 2, height=None, highlight=self.highlight)
+        inner = width - 4
+        part_options = child_options.update_width(inner)
+        left = Segment(box.mid_left, border_style)
+        right = Segment(box.mid_right, border_style)
+        pad = Segment(" ", style)
+        out: list[Segment] = []
+        append, extend = out.append, out.extend
+        # Without colour (and no record kept), each line's segments would be written as
+        # their bare text: one string a line does the same with far fewer objects.
+        merged = console.color_system is None and not console.record
+        extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
+        sides = (box.mid_left + " ", " " + box.mid_right + "\n")
+        for part in parts:
+            if merged:
+                rows = (
+                    _fitting_rows(part, options, inner)
+                    if isinstance(part, Text)
+                    else part.drawn_rows(inner)
+                )
+                if rows is None:
+                    rows = [
+                        "".join(segment.text for segment in line)
+                        for line in console.render_lines(part, part_options, pad=True)
+                    ]
+                append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
+                continue
+            if isinstance(part, Text):
+                lines = _fitting_lines(part, console, options, inner)
+            else:
+                lines = part.drawn_lines(console, inner)
+            if lines is None:
+                lines = console.render_lines(part, part_options, pad=True)
+            for line in lines:
+                append(left)
+                append(pad)
+                extend(line)
+                append(pad)
+                append(right)
+                append(_LINE)
+        extend(self._edge(console, child_options, box, border_style, top=False, merged=merged))
+        return out
+
+    def _edge(
+        self,
+        console: Console,
+        child_options: ConsoleOptions,
+        box: Box,
+        border_style: Style,
+        *,
+        top: bool,
+        merged: bool,
+    ) -> Iterator[Segment]:
+        """The top or bottom border with its title or subtitle, as `Panel` draws it."""
+        width = child_options.max_width + 2
+        given = self.title if top else self.subtitle
+        first, fill, last = (
+            (box.top_left, box.top, box.top_right)
+            if top
+            else (box.bottom_left, box.bottom, box.bottom_right)
+        )
+        if not given:
+            yield Segment(first + fill * (width - 2) + last, border_style)
+            yield _LINE
+            return
+        if merged and isinstance(given, Text) and not _TURNS.intersection(given.plain):
+            # Its bare text, padded a space each side and filled out with the border.
+            label = f" {given.plain} "
+            excess = width - 4 - cell_len(label)
+            if excess >= 0:
+                align = self.title_align if top else self.subtitle_align
+                half = excess // 2 if align == "center" else excess if align == "right" else 0
+                filled = fill * half + label + fill * (excess - half)
+                yield Segment(first + fill + filled + fill + last)
+                yield _LINE
+                return
+        text = self._title if top else self._subtitle
+        assert text is not None
+        text.stylize_before(border_style)
+        shown = _aligned(
+            console,
+            text,
+            width=width - 4,
+            align=self.title_align if top else self.subtitle_align,
+            character=fill,
+            style=border_style,
+        )
+        yield Segment(first + fill, border_style)
+        if "\n" in shown.plain or "\t" in shown.plain or cell_len(shown.plain) > width - 4:
+            yield from console.render(shown, child_options.update_width(width - 4))
+        else:  # one line that fits: what rich's layout of it comes to
+            yield from shown.render(console)
+        yield Segment(fill + last, border_style)
+        yield _LINE
+
+
+_TURNS = frozenset("\n\t")
+"""What `Panel` changes in a title before drawing it (a line break, a tab)."""
+
+
+def _aligned(
+    console: Console, text: Text, *, width: int, align: str, character: str, style: Style
+) -> Text:
+    """A title or subtitle cut or filled to `width` with the border's `character`: the text
+    `Panel` makes of it."""
+    text = text.copy()
+    text.truncate(width)
+    excess = width - cell_len(text.plain)
+    if text.style:
+        text.stylize(console.get_style(text.style))
+    if not excess:
+        return text
+    if align == "left":
+        return Text.assemble(text, (character * excess, style), no_wrap=True, end="")
+    if align == "center":
+        half = excess // 2
+        return Text.assemble(
+            (character * half, style),
+            text,
+            (character * (excess - half), style),
+            no_wrap=True,
+            end="",
+        )
+    return Text.assemble((character * excess, style), text, no_wrap=True, end="")
+
+
+def _parts(body: RenderableType) -> list[Text | Rows] | None:
+    """The texts and rows a body is made of, in order, each ending its last line; None if
+    it holds anything else (rich then lays the card out itself)."""
+    if isinstance(body, Text):
+        return [body] if body.end == "\n" else None
+    if hasattr(body, "drawn_lines"):  # a `Rows` (a protocol's isinstance is slow)
+        return [cast(Rows, body)]
+    if not isinstance(body, Group):
+        return None
+    parts: list[Text | Rows] = []
+    for part in body.renderables:
+        inside = _parts(part)
+        if inside is None:
+            return None
+        parts.extend(inside)
+    return parts
+
+
+def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] | None:
+    """`text`'s lines as rich draws them without colour at `width` (padded to it), when each
+    line fits as it is: nothing to wrap, crop or expand. None when rich must lay it out."""
+    plain = text.plain
+    if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
+        return None
+    rows = plain.split("\n")
+    padded = []
+    for row in rows:
+        used = cell_len(row)
+        if used > width:
+            return None
+        padded.append(row + " " * (width - used))
+    return padded
+
+
+def _fitting_lines(
+    text: Text, console: Console, options: ConsoleOptions, width: int
+) -> list[list[Segment]] | None:
+    """`text`'s lines as rich draws them at `width` (padded to it), when each line fits as it
+    is (as `_fitting_rows`), each with its styled segments."""
+    plain = text.plain
+    if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
+        return None
+    if any(span.end > len(plain) for span in text.spans):
+        return None  # rich's layout clips such a span first
+    rows = plain.split("\n")
+    widths = [cell_len(row) for row in rows]
+    if max(widths) > width:
+        return None
+    lines = _split(_segments(text, console), len(rows))
+    for line, used in zip(lines, widths, strict=True):
+        if used < width:
+            line.append(Segment(" " * (width - used)))
+    return lines
+
+
+def _segments(text: Text, console: Console) -> Iterable[Segment]:
+    """The text's segments, each with the style rich gives it (its own style under its spans)."""
+    if "\n" in text.plain and any(span.end <= span.start for span in text.spans):
+        # Cut into lines, the text loses its empty spans (a line has them only when the
+        # text is one line): they would split a segment in two.
+        text = text.copy()
+        text.spans = [span for span in text.spans if span.end > span.start]
+    if text.spans:
+        return text.render(console)
+    if text.style:
+        return [Segment(text.plain, console.get_style(text.style, default=Style.null()))]
+    return [Segment(text.plain)]
+
+
+def _split(segments: Iterable[Segment], count: int) -> list[list[Segment]]:
+    """Segments cut at each line break into `count` lines (an empty last line included)."""
+    lines: list[list[Segment]] = [[]]
+    for segment in segments:
+        piece, style, _ = segment
+        if "\n" not in piece:
+            if piece:
+                lines[-1].append(segment)
+            continue
+        first, *rest = piece.split("\n")
+        if first:
+            lines[-1].append(Segment(first, style))
+        for more in rest:
+            lines.append([Segment(more, style)] if more else [])
+    assert len(lines) == count
+    return lines
