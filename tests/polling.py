@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-__all__ = ["eventually"]
+__all__ = ["eventually", "until_file"]
 
 INTERVAL = 0.02
 """Seconds between two looks."""
@@ -25,3 +25,10 @@ async def eventually(condition: Callable[[], object], what: str, within: float =
         if loop.time() > deadline:
             raise AssertionError(f"{what}: not within {within:g} s")
         await asyncio.sleep(INTERVAL)
+
+
+def until_file(name: str, within: float = 60.0) -> str:
+    """A shell line that returns once the file `name` exists (or after `within` s): a command
+    that waits for the test to let it go on, rather than sleeping for a guessed time."""
+    looks = round(within / INTERVAL)
+    return f"for _ in $(seq {looks}); do [ -e {name} ] && break; sleep {INTERVAL}; done"

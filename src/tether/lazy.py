@@ -13,10 +13,10 @@
 
 from __future__ import annotations
 
+import _thread
 import importlib
 import importlib.machinery
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -114,7 +114,7 @@ def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
 
 
 _LOADER = "__tether_deferred_loader__"
-_RUNNING = threading.RLock()
+_RUNNING = _thread.RLock()  # `threading`'s own lock, without its import (`tether --help`)
 
 
 class _DeferredModule(ModuleType):

@@ -40,6 +40,8 @@ UNNEEDED = (
     "subprocess",  # a checkout's HEAD is read from its files
     "shutil",  # the width of the help, worked out without it (it loads the compressors)
     "pathlib",
+    "threading",  # tether.lazy's lock is the `_thread` one threading re-exports
+    "tether.errors",  # needed only when the arguments do not parse
     "tether.session._gc",  # nothing to tune in a process that prints and ends
     "tether.session.session",
     "tether.settings.loaded",
@@ -137,3 +139,27 @@ def _git_head(repo: Path) -> str:
         timeout=60,
         check=True,
     ).stdout.strip()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--bogus"], "tether: error: unrecognized arguments: --bogus"),
+        (["--max-steps", "0"], "tether: error: --max-steps must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_still_said_plainly(argv: list[str], said: str, tmp_path: Path) -> None:
+    # The error class loads only when the arguments do not parse; it still says why.
+    env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-m", "tether", *argv],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert said in done.stderr.splitlines()
+    assert done.stderr.startswith("usage: tether")

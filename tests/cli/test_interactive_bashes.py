@@ -9,6 +9,7 @@ import pytest
 
 from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
+from tests.polling import until_file
 from tests.processes import processes_with
 from tether.sandbox.bwrap import find_bwrap
 
@@ -19,8 +20,10 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     marker = f"tether-bashes-{tmp_path.name}"
-    first = f"exec -a {marker}-one sleep 300"
-    second = f"exec -a {marker}-two sleep 300"
+    # Each prints a line first: a background call returns once its command printed (or after
+    # a second of silence).
+    first = f"echo started; exec -a {marker}-one sleep 300"
+    second = f"echo started; exec -a {marker}-two sleep 300"
     model = scripted_model(
         tmp_path / "s.json",
         {
@@ -92,7 +95,8 @@ def test_ctrl_b_moves_the_running_command_to_the_background(
 def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
-    command = "echo first; sleep 2; echo second-line; exit 5"
+    # It ends when the test lets it (a file appears): after the turn, between prompts.
+    command = f"echo first; {until_file('go')}; echo second-line; exit 5"
     model = scripted_model(
         tmp_path / "s.json",
         {
@@ -111,6 +115,7 @@ def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
     tui.wait_for("shift+tab")
     tui.line("start it")
     tui.wait_for("It is running.")
+    (ws / "go").touch()
     # No prompt runs now: the job's end still reaches the scrollback, with all it printed.
     tui.wait_for("ran in the background as shell-1")
     tail = tui.everything[tui.everything.rindex("It is running.") :]

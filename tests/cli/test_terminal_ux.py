@@ -18,6 +18,7 @@ from tests.cli.in_process import tether_in_process
 from tests.cli.support import scripted_model, tether
 from tests.cli.terminal import Terminal, plain
 from tests.models.sse_server import Reply, served_in_thread
+from tests.polling import until_file
 from tether.session import SessionStore
 
 
@@ -83,18 +84,21 @@ def test_an_allowed_edit_is_shown_once_and_marked_applied(
 
 def test_bash_output_is_live_with_a_spinner_and_elapsed_time(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    command = "printf 'out-%s\\n' one; sleep 4; printf 'out-%s\\n' two"
+    # The second line waits for the test to see the first (a file appears), not for a clock.
+    command = f"printf 'out-%s\\n' one; {until_file('go')}; printf 'out-%s\\n' two"
     model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": {"command": command}}]},
         {"text": "Both lines printed."},
     )
-    term = Terminal(home, ["run", "count", "--model", model, "--cwd", str(ws), "--mode", "auto"])
+    args = ["run", "count", "--model", model, "--cwd", str(ws), "--mode", "auto"]
+    term = Terminal(home, args, columns=200)  # the spinner's line holds the whole command
     seen = term.wait_for("out-one", timeout=20)
     # The first line shows while the command still runs, under a spinner with the time.
     assert "out-two" not in seen
     assert term.process.poll() is None
     assert re.search(r"running printf .* · \d+\.\ds", seen)
+    (ws / "go").touch()
     assert term.finish() == 0
     out = term.text
     assert "out-two" in out and "exit 0" in out and "Both lines printed." in out

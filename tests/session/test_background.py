@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.polling import eventually
+from tests.polling import eventually, until_file
 from tests.processes import processes_with
 from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
@@ -183,7 +183,8 @@ async def test_a_cancelled_turn_leaves_jobs_running_the_session_end_stops_them(
                 call(
                     "j",
                     "bash",
-                    {"command": f"exec -a {marker} sleep 60", "run_in_background": True},
+                    # A line first: the call returns once it printed, not after 1 s of silence.
+                    {"command": f"echo up; exec -a {marker} sleep 60", "run_in_background": True},
                 )
             ]
         },
@@ -227,7 +228,8 @@ async def test_at_most_eight_jobs_and_close_now_leaves_none(tmp_path: Path, ws: 
 async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
     home: Path, ws: Path, sessions: Sessions
 ) -> None:
-    command = "echo one; sleep 1.5; echo two; sleep 1.5; echo three; exit 3"
+    # Each next line waits for the test to let it go (a file appears), not for a clock.
+    command = f"echo one; {until_file('two')}; echo two; {until_file('three')}; echo three; exit 3"
     model = script(
         {"toolCalls": [call("j", "bash", {"command": command, "run_in_background": True})]},
         {"text": "Started."},
@@ -239,10 +241,18 @@ async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
     assert await session.prompt(text("go"), recorder) == "end_turn"
     started = finished(recorder)["j"].view
     assert isinstance(started, TerminalResultView) and started.output == "one\n"
-    for _ in range(100):
-        if any(isinstance(u, JobChanged) and u.ended for u in recorder.updates):
-            break
-        await asyncio.sleep(0.1)
+    (ws / "two").touch()
+
+    def shown(line: str) -> bool:
+        return any(
+            isinstance(u, JobChanged) and line in (u.view.output or "") for u in recorder.updates
+        )
+
+    await eventually(lambda: shown("two"), "the job's second line on its card")
+    (ws / "three").touch()
+    await eventually(
+        lambda: any(isinstance(u, JobChanged) and u.ended for u in recorder.updates), "its end"
+    )
     jobs = [u for u in recorder.updates if isinstance(u, JobChanged)]
     # While it runs: its new output, said to be running; then how it ended, with all of it.
     assert [(u.tool_call_id, u.job_id) for u in jobs] == [("j", "shell-1")] * len(jobs)

@@ -82,19 +82,6 @@ def _meta(result: ToolResult) -> dict[str, JsonValue]:
     return result.meta
 
 
-def _gone_within(pgid: int, seconds: float) -> float:
-    """Seconds until no process of the group is left; fails after `seconds`."""
-    start = time.monotonic()
-    while time.monotonic() - start < seconds:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return time.monotonic() - start
-        time.sleep(0.01)
-    os.killpg(pgid, 9)
-    raise AssertionError(f"process group {pgid} survived {seconds} s")
-
-
 async def test_exit_code_is_reported_not_an_error(tmp_path: Path) -> None:
     result = await _run(tmp_path, "echo out; exit 3")
     assert not result.is_error
@@ -203,9 +190,9 @@ async def test_cancel_event_stops_the_whole_group(tmp_path: Path) -> None:
     result = await asyncio.wait_for(task, 10)
     assert result.text() == f"{pgid}\nCommand was cancelled.\nTerminated by signal SIGTERM"
     assert _meta(result)["cancelled"] is True
+    # No member left running (a killed orphan may stay a zombie until init reaps it, on
+    # init's own schedule: that is no process of the group still running).
     assert group_members(pgid) == []
-    # Orphaned children are reaped by init, which may take a moment; then the group is empty.
-    _gone_within(pgid, 3)
 
 
 async def test_cancelling_the_task_stops_the_whole_group_and_reraises(tmp_path: Path) -> None:
@@ -218,7 +205,6 @@ async def test_cancelling_the_task_stops_the_whole_group_and_reraises(tmp_path: 
         await asyncio.wait_for(task, 5)
     # The group is stopped before the cancellation propagates, not some time after.
     assert group_members(pgid) == []
-    _gone_within(pgid, 3)
 
 
 async def test_cancelling_before_the_start_still_cleans_up(tmp_path: Path) -> None:
@@ -246,7 +232,6 @@ async def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path)
     [stopped] = meta["stoppedProcesses"]  # type: ignore[misc]
     # A job caught between fork and exec still shows the shell's command line, which names it.
     assert "sleep 1004" in stopped["command"]  # type: ignore[index]
-    _gone_within(pgid, 3)
 
 
 async def test_a_background_job_that_ignores_sigterm_gets_sigkill(tmp_path: Path) -> None:

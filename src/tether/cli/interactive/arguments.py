@@ -10,14 +10,13 @@ from tether.cli.fetch_args import add_fetch_arguments
 from tether.cli.model_args import add_context_arguments, add_model_arguments
 from tether.cli.sandbox_args import add_sandbox_arguments
 from tether.cli.settings_args import add_settings_arguments
-from tether.errors import BadArguments
 from tether.session.limits import DEFAULT_MAX_STEPS
 from tether.settings.modes import MODES
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["BadArguments", "add_arguments", "parse"]
+__all__ = ["add_arguments", "parse"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +74,8 @@ class _Parser(argparse.ArgumentParser):
     """Raises `BadArguments` instead of printing and exiting: a screen is drawn meanwhile."""
 
     def error(self, message: str) -> NoReturn:
+        from tether.errors import BadArguments  # here: `tether --help` needs none of it
+
         raise BadArguments(self.format_usage(), message)
 
 
@@ -84,5 +85,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     add_arguments(parser)
     args = parser.parse_args(argv)
     if args.max_steps < 1:
+        from tether.errors import BadArguments
+
         raise BadArguments(parser.format_usage(), "--max-steps must be at least 1")
     return args
