@@ -80,8 +80,10 @@ def print_json(document: object) -> None:
     sys.stdout.write(text + "\n")
 
 
-def consoles() -> tuple[Console, Console]:
-    """stdout for the conversation, stderr for status and errors."""
+def consoles(*, settled: bool = False) -> tuple[Console, Console]:
+    """stdout for the conversation, stderr for status and errors; `settled`: whether each is
+    a terminal, and its size, found once (a document drawn at one width, as `tether show`
+    draws a session) rather than again at every print."""
     from rich.console import Console  # with the first command that prints through it
 
     class PipedConsole(Console):
@@ -93,9 +95,23 @@ def consoles() -> tuple[Console, Console]:
             raise BrokenPipeError
 
     # Through safe streams: no string a model or a log holds can make a write fail.
-    return PipedConsole(file=stdout(), highlight=False), PipedConsole(
-        file=stderr(), highlight=False
+    made = (
+        PipedConsole(file=stdout(), highlight=False),
+        PipedConsole(file=stderr(), highlight=False),
     )
+    if not settled:
+        return made
+    out, err = (
+        PipedConsole(
+            file=console.file,
+            highlight=False,
+            force_terminal=console.is_terminal,
+            width=console.width,
+            height=console.height,
+        )
+        for console in made
+    )
+    return out, err
 
 
 def print_json_line(document: object) -> None:

@@ -43,9 +43,7 @@ def run(args: argparse.Namespace) -> int:
     # Streamed: the log is checked whole first (a corrupt line is an error before anything
     # is printed), then each event is made, replayed and let go, each update once printed.
     header, updates = _replayed(store, session, check_first=True)
-    out, err = consoles()  # rich, for the text form only
-    # The document is drawn at one width: measured once, not again for every card.
-    out.size, err.size = out.size, err.size
+    out, err = consoles(settled=True)  # rich, for the text form only
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )

@@ -52,6 +52,17 @@ class CodeRows:
         """The rows as rich draws their text."""
         yield self.text()
 
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each row's bare text padded to `width`; None if a row does not fit."""
+        rows = []
+        for gutter, tokens in zip(self.gutters, self.lines, strict=True):
+            whole = gutter + printable("".join([piece for _, piece in tokens]))
+            used = cell_len(whole)
+            if used > width or "\t" in whole or "\n" in whole:
+                return None
+            rows.append(whole + " " * (width - used))
+        return rows
+
     def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:
         """Each row's segments, padded to `width`, as rich draws the text: the gutter, then a
         segment per styled token and one for each run of plain ones. None if a row does not

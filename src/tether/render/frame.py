@@ -36,6 +36,9 @@ class Rows(Protocol):
     def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:
         """Each line's segments padded to `width`; None if rich must lay the part out."""
 
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each line's bare text padded to `width` (no colour); None as `drawn_lines`."""
+
 
 class Card(Panel):
     """A `Panel` that draws itself line by line when that gives rich's own bytes."""
@@ -80,21 +83,27 @@ class Card(Panel):
         # their bare text: one string a line does the same with far fewer objects.
         merged = console.color_system is None and not console.record
         extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
+        sides = (box.mid_left + " ", " " + box.mid_right + "\n")
         for part in parts:
+            if merged:
+                rows = (
+                    _fitting_rows(part, options, inner)
+                    if isinstance(part, Text)
+                    else part.drawn_rows(inner)
+                )
+                if rows is None:
+                    rows = [
+                        "".join(segment.text for segment in line)
+                        for line in console.render_lines(part, part_options, pad=True)
+                    ]
+                append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
+                continue
             if isinstance(part, Text):
-                lines = _fitting_lines(part, console, part_options, inner)
+                lines = _fitting_lines(part, console, options, inner)
             else:
                 lines = part.drawn_lines(console, inner)
             if lines is None:
                 lines = console.render_lines(part, part_options, pad=True)
-            if merged:
-                sides = (box.mid_left + " ", " " + box.mid_right + "\n")
-                drawn = "".join(
-                    sides[0] + "".join(segment.text for segment in line) + sides[1]
-                    for line in lines
-                )
-                append(Segment(drawn))
-                continue
             for line in lines:
                 append(left)
                 append(pad)
@@ -206,11 +215,27 @@ def _parts(body: RenderableType) -> list[Text | Rows] | None:
     return parts
 
 
+def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] | None:
+    """`text`'s lines as rich draws them without colour at `width` (padded to it), when each
+    line fits as it is: nothing to wrap, crop or expand. None when rich must lay it out."""
+    plain = text.plain
+    if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
+        return None
+    rows = plain.split("\n")
+    padded = []
+    for row in rows:
+        used = cell_len(row)
+        if used > width:
+            return None
+        padded.append(row + " " * (width - used))
+    return padded
+
+
 def _fitting_lines(
     text: Text, console: Console, options: ConsoleOptions, width: int
 ) -> list[list[Segment]] | None:
     """`text`'s lines as rich draws them at `width` (padded to it), when each line fits as it
-    is: nothing to wrap, crop or expand. None when rich must lay the text out itself."""
+    is (as `_fitting_rows`), each with its styled segments."""
     plain = text.plain
     if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
         return None

@@ -69,13 +69,17 @@ def _command(command: str) -> Text:
 def _output(output: str, *, full: bool) -> list[RenderableType]:
     """The output with its colours (tail only unless `full`); other control characters shown."""
     if output.replace("\n", "").isprintable():
-        # No escape and no other control character: the text `from_ansi` would decode, made
-        # at once (decoding costs a replayed session's long outputs more than drawing them).
-        text = Text(output)
-    else:
-        text = Text.from_ansi(output)
-        # One-for-one replacement keeps the colour spans where they were.
-        text.plain = printable(text.plain)
+        # No escape and no other control character: the text `from_ansi` would decode, and
+        # its lines, made at once (decoding costs a replayed session's long outputs more than
+        # drawing them).
+        rows = output.split("\n")
+        if full or len(rows) <= COLLAPSE_OVER:
+            return [Text(output)]
+        hidden = len(rows) - KEEP_TAIL
+        return [note(f"… {hidden} earlier lines"), Text("\n".join(rows[hidden:]))]
+    text = Text.from_ansi(output)
+    # One-for-one replacement keeps the colour spans where they were.
+    text.plain = printable(text.plain)
     lines = text.split("\n")
     if full or len(lines) <= COLLAPSE_OVER:
         return [text]
