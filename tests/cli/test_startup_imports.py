@@ -279,6 +279,7 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     later += ("httpx._main", "click", "pygments", "rich.syntax")
     # What only a tool call, a child or a question to the model uses loads with it.
     later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
+    later += ("tether.linediff", "difflib")  # with the first diff: a rewind, a changed hook
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 
