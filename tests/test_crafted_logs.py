@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acp.wire import AgentProcess
+from tests.acp.memory import InMemoryAgents
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import scripted_model
 from tests.session.crafted import CRAFTED, plant
@@ -49,7 +49,8 @@ async def test_acp_lists_the_good_and_refuses_a_nul_cwd_with_invalid_params(
     crafted: tuple[Path, Path, str], tmp_path: Path
 ) -> None:
     home, ws, good = crafted
-    agent = await AgentProcess.start(home, "--model", scripted_model(tmp_path / "t.json"))
+    agents = InMemoryAgents()  # in process: the listing is the agent's, not the process's
+    agent = await agents.start(home, "--model", scripted_model(tmp_path / "t.json"))
     try:
         await agent.initialize()
         reply, _ = await agent.request("session/list", {})
@@ -63,3 +64,4 @@ async def test_acp_lists_the_good_and_refuses_a_nul_cwd_with_invalid_params(
         assert {s["sessionId"] for s in reply["result"]["sessions"]} == ids
     finally:
         assert await agent.close() == 0
+        await agents.close_all()

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
-from tests.acp.wire import AgentProcess, Message
+from tests.acp.wire import Message
 
 
-async def test_a_client_that_answers_permission_requests_with_an_error(tmp_path: Path) -> None:
+async def test_a_client_that_answers_permission_requests_with_an_error(
+    tmp_path: Path, agents: InMemoryAgents
+) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
     bash = {"id": "c1", "name": "bash", "arguments": {"command": "touch ran"}}
     model = script_spec(tmp_path, {"toolCalls": [bash]}, {"text": "done"})
-    agent = await AgentProcess.start(
+    agent = await agents.start(
         tmp_path / "home", "--model", model, "--mode", "ask", "--sandbox", "off"
     )
     notes: list[Message] = []

@@ -23,6 +23,7 @@ from tests.cli.tui import Tui
 from tests.models.sse_server import SSEServer, sse_reply
 from tether.cli import COMMANDS
 from tether.session._gc import YOUNG_THRESHOLD
+from tether.tools.defaults import DEFERRED_HOMES
 from tether.version import version_line
 
 _DRIVER = """
@@ -86,6 +87,9 @@ TOOL_ENGINES = (
     "tether.tools.fs.change_commit",
 )
 """What the tools run with, not what states them: a request needs only their specs."""
+
+DEFERRED_TOOLS = tuple(home.rpartition(".")[0] for home in DEFERRED_HOMES.values())
+"""The modules of the tools the model is told of from their stored specs."""
 
 AGENT_SESSIONS = (
     "tether.session.session",
@@ -229,8 +233,10 @@ async def test_run_requests_over_httpx_without_a_providers_sdk(
     assert "httpx" in loaded
     assert _found(loaded, (*NEVER_OUTSIDE_ACP, *PROVIDERS, "httpx2", *MCP, *PARSER)) == []
     assert "yaml" not in loaded  # no command, agent, skill or rule file to read
-    # The tools are offered by their specs: what runs them loads with their first call.
-    assert _found(loaded, TOOL_ENGINES) == []
+    # The tools are offered by their specs: what runs them loads with their first call, and
+    # so do the modules of the tools held as a `DeferredTool` (all but those a session reads
+    # as it starts: `bash`, `web_search`, `task`, `skill`).
+    assert _found(loaded, TOOL_ENGINES + DEFERRED_TOOLS) == []
 
 
 WIRES_AT_CONNECT = {
@@ -273,6 +279,7 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     later += ("httpx._main", "click", "pygments", "rich.syntax")
     # What only a tool call, a child or a question to the model uses loads with it.
     later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
+    later += ("tether.linediff", "difflib")  # with the first diff: a rewind, a changed hook
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

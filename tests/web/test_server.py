@@ -26,6 +26,7 @@ from tests.web.served import WebServer, fake_agent_command
 from tether.web.server import bind
 
 RECV_TIMEOUT_S = 15
+POLL_S = 0.05
 
 
 def _get(
@@ -255,6 +256,9 @@ def test_agents_are_capped_and_the_next_page_is_told_why(tmp_path: Path) -> None
                 if reply["type"] == "ready":
                     break
                 assert reply["type"] == "error" and time.monotonic() < deadline, reply
+                # Each refused page costs the server a socket: look again soon, not at once
+                # (the agent that is stopping needs the CPU more than this loop does).
+                time.sleep(POLL_S)
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "x"])

@@ -13,7 +13,7 @@ from tether.tools.base import Tool
 from tether.tools.bash.tool import BashArgs, BashTool
 from tether.tools.bash.value import BashValue
 from tether.tools.context import ToolContext
-from tether.tools.exit_plan import EXIT_PLAN_TOOL
+from tether.tools.planning import EXIT_PLAN_TOOL
 from tether.tools.registry import ToolRegistry
 
 __all__ = ["ReadOnlyBash", "child_tools"]

@@ -31,7 +31,6 @@ from tether.checkpoints.files import (
 from tether.checkpoints.store import LineCount, Snapshot, StoreKind, known, store_lock
 from tether.errors import CheckpointError
 from tether.jsontext import parse_json
-from tether.linediff import row_hunks
 
 __all__ = ["PreimageStore"]
 
@@ -125,6 +124,8 @@ class PreimageStore:
         yield self.content
 
     def _count(self, path: str, old: FileState, new: FileState) -> LineCount:
+        from tether.linediff import row_hunks  # the diff engine, with the first count
+
         texts = []
         for state in (old, new):
             data = self.content(state.oid) if state is not None else b""

@@ -3,15 +3,17 @@ the plan a `todo` call changed (`Printer` is built on them)."""
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from rich.console import Console, RenderableType
 
 from tether.policy import said_instead
 from tether.session.updates import ToolCallFinished
 from tether.tools.task.meta import refusals
-from tether.tools.todo import TODO_TOOL, TodoItem, todos_from_meta
 from tether.views import DiffResultView, GenericResultView, ReadResultView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.todo import TodoItem
 
 __all__ = ["CallCards"]
 
@@ -31,6 +33,7 @@ class CallCards:
     def _finished(self, update: ToolCallFinished) -> None:
         from tether.render.outcome import not_applied, outcome_line, told_instead
         from tether.render.terminal import render_call_view, render_result_view
+        from tether.tools.todo import TODO_TOOL  # the todo tool's module, with the first card
 
         if refusals(update.result.meta):
             self.refused = True  # an agent's call was refused: the run did not do it all
@@ -104,6 +107,8 @@ class CallCards:
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:
         """Print the plan a `todo` result holds if it changed; whether it was one at all."""
+        from tether.tools.todo import todos_from_meta
+
         todos = todos_from_meta(update.result.meta)
         if todos is None:
             return False

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from textwrap import indent
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -47,13 +47,15 @@ from tether.session.updates import (
     UserText,
 )
 from tether.tools.access import FileAccess, PermissionOutcome
-from tether.tools.todo import TodoItem
 from tether.views import (
     TaskResultView,
     TerminalResultView,
     ToolCallView,
     ToolResultView,
 )
+
+if TYPE_CHECKING:
+    from tether.tools.todo import TodoItem  # the plan card's items, made by the todo tool
 
 __all__ = ["Printer"]
 

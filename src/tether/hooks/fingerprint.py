@@ -20,7 +20,6 @@ from typing import Literal
 
 from tether.bounded import read_bounded_text
 from tether.errors import UnreadableFile
-from tether.linediff import row_hunks
 
 __all__ = ["MAX_ENTRIES", "Fingerprint", "State", "changes", "fingerprint", "inert"]
 
@@ -182,6 +181,8 @@ def _file_change(path: Path, old: State | None, new: State) -> list[str]:
     line = f"{path}: changed"
     if old.text is None or new.text is None or old.text == new.text:
         return [line]
+    from tether.linediff import row_hunks  # the diff engine, with the first changed file
+
     rows = [
         f"{row.op}{row.text}"
         for hunk in row_hunks(old.text, new.text)

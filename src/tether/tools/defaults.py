@@ -4,24 +4,36 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from tether.sandbox.policy import SandboxPolicy
-from tether.tools.bash.background import BashOutputTool, KillShellTool
 from tether.tools.bash.tool import BashTool
-from tether.tools.exit_plan import ExitPlanTool
-from tether.tools.fs.edit import EditTool
-from tether.tools.fs.multi_edit import MultiEditTool
-from tether.tools.fs.notebook_edit import NotebookEditTool
-from tether.tools.fs.read import ReadTool
-from tether.tools.fs.write import WriteTool
+from tether.tools.deferred import deferred_tool
 from tether.tools.registry import ToolRegistry
-from tether.tools.search import GlobTool, GrepTool, LsTool
 from tether.tools.skill import SkillTool
 from tether.tools.task import TaskTool
-from tether.tools.todo import TodoTool
-from tether.tools.web import SearchSetup, WebFetchTool, WebSearchTool, choose_backend
+from tether.tools.web import SearchSetup, WebSearchTool, choose_backend
 
-__all__ = ["default_tools"]
+__all__ = ["DEFERRED_HOMES", "default_tools"]
+
+DEFERRED_HOMES = {
+    "read": "tether.tools.fs.read.ReadTool",
+    "write": "tether.tools.fs.write.WriteTool",
+    "edit": "tether.tools.fs.edit.EditTool",
+    "multi_edit": "tether.tools.fs.multi_edit.MultiEditTool",
+    "notebook_edit": "tether.tools.fs.notebook_edit.NotebookEditTool",
+    "grep": "tether.tools.search.grep.GrepTool",
+    "glob": "tether.tools.search.glob.GlobTool",
+    "ls": "tether.tools.search.ls.LsTool",
+    "bash_output": "tether.tools.bash.background.BashOutputTool",
+    "kill_shell": "tether.tools.bash.background.KillShellTool",
+    "web_fetch": "tether.tools.web.tool.WebFetchTool",
+    "todo": "tether.tools.todo.TodoTool",
+    "exit_plan_mode": "tether.tools.exit_plan.ExitPlanTool",
+}
+"""The tools whose modules load with their first call: the model is told of them from their
+stored specs (`tether.tools.deferred`). `bash`, `web_search`, `task` and `skill` are made at
+once: a session reads their sandbox, backend, agents and skills as it starts."""
 
 
 def default_tools(
@@ -44,24 +56,28 @@ def default_tools(
     """
     if web_search is None:
         web_search = choose_backend(os.environ)
+
+    def later(name: str, **options: object) -> Any:
+        return deferred_tool(name, DEFERRED_HOMES[name], **options)
+
     return ToolRegistry(
         [
-            ReadTool(),
-            WriteTool(),
-            EditTool(),
-            MultiEditTool(),
-            NotebookEditTool(),
-            GrepTool(),
-            GlobTool(),
-            LsTool(),
+            later("read"),
+            later("write"),
+            later("edit"),
+            later("multi_edit"),
+            later("notebook_edit"),
+            later("grep"),
+            later("glob"),
+            later("ls"),
             BashTool(sandbox=sandbox, env=env),
-            BashOutputTool(),
-            KillShellTool(),
-            WebFetchTool(allow_private=allow_private_fetch),
+            later("bash_output"),
+            later("kill_shell"),
+            later("web_fetch", allow_private=allow_private_fetch),
             WebSearchTool(web_search),
-            TodoTool(),
+            later("todo"),
             TaskTool(),
             SkillTool(),
-            ExitPlanTool(),
+            later("exit_plan_mode"),
         ]
     )

@@ -13,13 +13,11 @@ from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
-from tether.tools.planning import KeepPlanning, PlanApproved, PlanVerdict
+from tether.tools.planning import EXIT_PLAN_TOOL, KeepPlanning, PlanApproved, PlanVerdict
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView
 
-__all__ = ["EXIT_PLAN_TOOL", "ExitPlanArgs", "ExitPlanTool", "PlanOutcome", "plan_outcome"]
-
-EXIT_PLAN_TOOL = "exit_plan_mode"
+__all__ = ["ExitPlanArgs", "ExitPlanTool", "PlanOutcome", "plan_outcome"]
 
 DESCRIPTION = """\
 Present your plan to the user and ask them to approve it, which ends plan mode.

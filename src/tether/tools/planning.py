@@ -9,7 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["PLAN_MODE_ON", "KeepPlanning", "PlanApproved", "PlanVerdict", "WorkMode"]
+__all__ = [
+    "EXIT_PLAN_TOOL",
+    "PLAN_MODE_ON",
+    "KeepPlanning",
+    "PlanApproved",
+    "PlanVerdict",
+    "WorkMode",
+]
+
+EXIT_PLAN_TOOL = "exit_plan_mode"
+"""The tool that asks the person to approve a plan."""
 
 WorkMode = Literal["accept-edits", "auto"]
 """The modes a person may continue in once the plan is approved."""

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tether.tools.base import Tool
+from tether.tools.deferred import DeferredTool
 
 __all__ = ["ToolRegistry"]
 
@@ -16,7 +17,9 @@ class ToolRegistry:
     """Tools by name, in the order they were added (that order is what the model sees).
 
     A tool that is unavailable (see `Tool.unavailable`) stays here, so its stored calls are
-    still shown with their cards, but is not offered to the model."""
+    still shown with their cards, but is not offered to the model. A built-in tool may be
+    held as its `DeferredTool` until `get` first asks for it: `offered` and iteration may
+    hand out the stand-in (for what the model is told of the tool), `get` always the tool."""
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
@@ -30,8 +33,11 @@ class ToolRegistry:
         self._tools[tool.name] = tool
 
     def get(self, name: str) -> AnyTool | None:
-        """The tool called `name`, if any."""
-        return self._tools.get(name)
+        """The tool called `name`, if any (made now if it was deferred)."""
+        tool = self._tools.get(name)
+        if isinstance(tool, DeferredTool):
+            tool = self._tools[name] = tool.tool()
+        return tool
 
     def names(self) -> list[str]:
         """Every tool's name."""

@@ -6,10 +6,12 @@ root `description`, nested models as `$ref`s into `$defs`, and an optional field
 property's name, its description and `required` do not, and all of it is paid for in tokens on
 every request. What is left: types, descriptions, constraints, enums and real defaults.
 
-The built-in tools' schemas are stored (`schemas.json`, by the arguments model's dotted
-name): stating the tools on the first request then builds none of their models, which
-validate with the tool's first call. `tests/tools/test_stored_schemas.py` checks every stored
-schema against its model, so they cannot drift.
+The built-in tools' specs are stored (`specs.json`: by tool name, its `description`,
+`onlyInMode`, `arguments`, the dotted name of its arguments model, and `parameters`, the
+schema): stating the tools on the first request then builds none of their models, which
+validate with the tool's first call, and loads none of the tools a `DeferredTool` stands
+for. `tests/tools/test_stored_schemas.py` checks every spec against its tool, so they
+cannot drift.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["STORED_SCHEMAS", "model_schema", "plain_schema", "schema_key"]
+__all__ = ["STORED_SPECS", "model_schema", "plain_schema", "schema_key", "stored_specs"]
 
-STORED_SCHEMAS = Path(__file__).with_name("schemas.json")
-"""The built-in tools' plain schemas, by `schema_key` of their arguments model."""
+STORED_SPECS = Path(__file__).with_name("specs.json")
+"""The built-in tools' specs, by name (see above)."""
 
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SUBSCHEMA_MAPS = ("properties", "patternProperties")
@@ -46,22 +48,28 @@ def schema_key(model: type[BaseModel]) -> str:
 def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
     # Made once per model: pydantic builds a schema afresh at each call, and every request
     # of every session states the tools' schemas.
-    stored = _stored().get(schema_key(model))
+    stored = _stored_schemas().get(schema_key(model))
     if stored is not None:
         return stored
     return plain_schema(model.model_json_schema())
 
 
 @functools.cache
-def _stored() -> dict[str, dict[str, Any]]:
-    # Shipped with the code (see the test named above), and read whole once; without it
-    # (an installation that lost it) every schema is made from its model, as before.
+def stored_specs() -> dict[str, dict[str, Any]]:
+    """The stored specs by tool name, read whole once."""
+    # Shipped with the code (see the test named above); without it (an installation that
+    # lost it) every schema is made from its model and every tool at once, as before.
     try:
-        text = STORED_SCHEMAS.read_text(encoding="utf-8")
+        text = STORED_SPECS.read_text(encoding="utf-8")
     except OSError:
         return {}
-    stored: dict[str, dict[str, Any]] = json.loads(text)
-    return stored
+    specs: dict[str, dict[str, Any]] = json.loads(text)
+    return specs
+
+
+@functools.cache
+def _stored_schemas() -> dict[str, dict[str, Any]]:
+    return {spec["arguments"]: spec["parameters"] for spec in stored_specs().values()}
 
 
 def plain_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from tether.checkpoints import (
 )
 from tether.content import TextContent
 from tether.errors import CheckpointError, RewindError, UnreadableFile
-from tether.linediff import row_hunks
 from tether.session.log.events import Event, TurnStart, UserMessageEvent
 from tether.session.log.workspace_events import CheckpointEvent, RestoreAction, RestoreEvent
 from tether.session.rewind.conflicts import Conflict
@@ -285,6 +284,8 @@ def _short_diff(store: SnapshotStore, path: str, now: FileState, wanted: FileSta
         return "(cannot be read)"
     if len(old) > _DIFF_BYTES or len(new) > _DIFF_BYTES or b"\0" in old[:8192] + new[:8192]:
         return note + "(binary or large file)"
+    from tether.linediff import row_hunks  # the diff engine, with the first rewind shown
+
     before = old.decode(errors="replace") if now is not None else None
     rows = [
         f"{row.op}{row.text}"
