@@ -148,11 +148,17 @@ def _write_document(
             write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
             continue
         separator = b"[\n    "
+        count = 1
         try:
-            for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
+            while batch := tuple(itertools.islice(updates, count)):
+                data = _batch_json(batch, encoding, utf8)
                 write(separator)  # apart: joined, a long document would be copied once more
-                write(_batch_json(batch, encoding, utf8))
+                write(data)
                 separator = b",\n    "
+                # As many as made about `_BATCH_BYTES` last time: many small updates go in one
+                # call, and a large card is dumped while what it was made of is still in the
+                # processor's cache (64 of them at a time dumped slower than one by one).
+                count = max(1, min(_BATCH, _BATCH_BYTES * len(batch) // len(data)))
         finally:
             _unset_serializers()
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
@@ -160,7 +166,10 @@ def _write_document(
 
 
 _BATCH = 64
-"""Updates dumped in one call: few calls, and a batch of large cards still a few MB at most."""
+"""The most updates dumped in one call."""
+
+_BATCH_BYTES = 1 << 16
+"""About how much JSON one call makes."""
 
 _OPEN = len(b'{\n  "updates": [\n    ')
 _CLOSE = len(b"\n  ]\n}")
