@@ -7,18 +7,23 @@ prompt_toolkit moves up as many rows as it drew above the cursor, which after a 
 few: the top of the old screen (the spinner line) was left in the scrollback. In a terminal
 known to rewrap, the rows are counted as the terminal now holds them; in any other, nothing
 changes (moving up too far there would erase the conversation above the screen).
+The count is made by whatever draws or erases first at the new width, which on a busy
+machine is not always the resize's own redraw.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.layout.screen import Char
+from prompt_toolkit.renderer import Renderer
 
-__all__ = ["RewrappingApplication", "reflowed_cursor", "rewraps"]
+__all__ = ["RewrappingApplication", "RewrappingRenderer", "reflowed_cursor", "rewraps"]
 
 _PROGRAMS = ("iTerm.app", "Apple_Terminal", "vscode", "WezTerm", "ghostty", "Tabby", "Hyper")
 """`$TERM_PROGRAM` of terminals that rewrap."""
@@ -49,15 +54,42 @@ def _rows(line: Mapping[int, Char], width: int) -> int:
     return max(1, -(-used // width))
 
 
-class RewrappingApplication(Application[int]):
-    """prompt_toolkit's application, whose redraw after a resize starts from the top of the
-    old screen as a rewrapping terminal holds it."""
+class RewrappingRenderer(Renderer):
+    """prompt_toolkit's renderer, which finds the top of its last frame as a rewrapping
+    terminal holds it whenever the terminal got narrower since that frame was drawn."""
 
-    def _on_resize(self) -> None:
-        renderer = self.renderer
-        # The renderer's own record of the last frame: its size, its cells, and the cursor.
-        last, size = renderer._last_screen, renderer._last_size
+    def render(self, app: Application[Any], layout: Layout, is_done: bool = False) -> None:
+        """Draw the next frame, from the top of the last one as the terminal holds it now."""
+        self._rewrapped()
+        super().render(app, layout, is_done)
+
+    def erase(self, leave_alternate_screen: bool = True) -> None:
+        """Erase the last frame from its top as the terminal holds it now."""
+        self._rewrapped()
+        super().erase(leave_alternate_screen)
+
+    def _rewrapped(self) -> None:
+        # Whatever draws first after a resize corrects the cursor: the resize's own redraw,
+        # but on a busy machine as often a spinner's tick or text printed above, which run
+        # before the SIGWINCH handler when they were already due (they find the new size).
+        # The frame drawn next (or the erase) records the new size, so it is counted once.
+        last, size = self._last_screen, self._last_size
+        if last is None or size is None:
+            return
         width = self.output.get_size().columns
-        if last is not None and size is not None and 0 < width < size.columns and rewraps():
-            renderer._cursor_pos = reflowed_cursor(last.data_buffer, renderer._cursor_pos, width)
-        super()._on_resize()
+        if 0 < width < size.columns and rewraps():
+            self._cursor_pos = reflowed_cursor(last.data_buffer, self._cursor_pos, width)
+
+
+class RewrappingApplication(Application[int]):
+    """prompt_toolkit's application with a `RewrappingRenderer`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.renderer = RewrappingRenderer(
+            self._merged_style,
+            self.output,
+            full_screen=self.full_screen,
+            mouse_support=self.mouse_support,
+            cpr_not_supported_callback=self.cpr_not_supported_callback,
+        )
