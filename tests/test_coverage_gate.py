@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
-from tests.coverage_gate import REPO, CoverageGate, gate_tests, gated_files, gated_patterns
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import coverage
+import pytest
+
+from tests.coverage_gate import (
+    OPTION,
+    REPO,
+    CoverageGate,
+    gate_tests,
+    gated_files,
+    gated_patterns,
+)
+
+BENEATH = "tests/test_beneath.py"
 
 
 def test_the_gated_modules_and_the_tests_traced_for_them() -> None:
@@ -31,3 +48,39 @@ def test_only_the_gate_s_tests_are_traced() -> None:
     assert not gate.gated(REPO / "tests/tools/test_registry.py")
     assert not gate.gated(REPO / "tests/test_bounded.py")
     assert not gate.gated(REPO / "tests/session/test_hooks.py")
+
+
+def test_no_tracer_runs_a_test_outside_the_gate(request: pytest.FixtureRequest) -> None:
+    # In the full run (`scripts/test`), this test is outside the gate: nothing traces it.
+    if request.config.getoption(OPTION):
+        assert sys.gettrace() is None
+
+
+def test_a_gated_run_measures_the_gate_s_tests_and_the_modules_imports(tmp_path: Path) -> None:
+    data = tmp_path / ".coverage"
+    outside = "tests/test_coverage_gate.py::test_no_tracer_runs_a_test_outside_the_gate"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", OPTION, BENEATH, outside],
+        cwd=REPO,
+        env=os.environ | {"COVERAGE_FILE": str(data)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    measured = coverage.Coverage(data_file=str(data), config_file=str(REPO / "pyproject.toml"))
+    measured.combine([str(tmp_path)])
+    # beneath.py's own tests run every line of it.
+    _, statements, _, missed, _ = measured.analysis2(str(REPO / "src/tether/beneath.py"))
+    assert statements and not missed
+    # notebook_edit.py was imported under the tracer: its module-level lines count, though no
+    # test of this run used it.
+    module = REPO / "src/tether/tools/fs/notebook_edit.py"
+    _, statements, _, missed, _ = measured.analysis2(str(module))
+    defined = [
+        number
+        for number, line in enumerate(module.read_text().splitlines(), 1)
+        if line.startswith(("def ", "class ")) and line.endswith(":")  # one-line headers
+    ]
+    assert defined and set(defined) <= set(statements) - set(missed)
+    assert missed

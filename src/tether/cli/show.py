@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
+from tether.cli.held_output import HeldOutput
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles
@@ -15,7 +18,12 @@ from tether.session.replay import replayed
 from tether.session.updates import ClientUpdate
 from tether.tools.defaults import default_tools
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 __all__ = ["configure", "run"]
+
+log = logging.getLogger(__name__)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -40,10 +48,32 @@ def run(args: argparse.Namespace) -> int:
 
         print_session(lambda check_first: _replayed(store, session, check_first))
         return 0
-    # Streamed: the log is checked whole first (a corrupt line is an error before anything
-    # is printed), then each event is made, replayed and let go, each update once printed.
-    header, updates = _replayed(store, session, check_first=True)
-    out, err = consoles(settled=True)  # rich, for the text form only
+    # Read once: each line is checked as its event is made, replayed and printed; what is
+    # printed is held back until the last line is read, so a corrupt line is still an error
+    # before anything shows. Should holding it fail, the log is checked whole first and the
+    # session printed as it is replayed.
+    held = HeldOutput()
+    try:
+        out, err = consoles(settled=True)  # rich, for the text form only
+        out.file, err.file = held.stream(out.file), held.stream(err.file)
+        status = _print_text(*_replayed(store, session, check_first=False), out, err, args.full)
+        if held.release():
+            return status
+    finally:
+        held.close()
+    log.debug("could not hold the text back; checking the log first")
+    out, err = consoles(settled=True)
+    return _print_text(*_replayed(store, session, check_first=True), out, err, args.full)
+
+
+def _print_text(
+    header: SessionHeader,
+    updates: Iterator[ClientUpdate],
+    out: Console,
+    err: Console,
+    full: bool,
+) -> int:
+    """The session's text through the printer a live run uses; its exit status."""
     err.print(
         f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
     )
@@ -57,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from tether.cli.printer import Printer  # rich's Markdown and the cards: the text form only
 
-    printer = Printer(out, err, full=args.full)
+    printer = Printer(out, err, full=full)
     for update in updates:
         printer(update)
     printer.close()

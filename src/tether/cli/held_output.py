@@ -1,0 +1,103 @@
+"""Output held back until a command knows it may print it: `tether show` reads a log once,
+printing as it goes, yet a corrupt line must still be an error before anything is printed.
+
+What each stream is given is kept in order, stdout's and stderr's interleaved as they came (in
+memory while it is small, then in an unnamed temporary file), and written to the streams once
+the command releases it. Should holding fail (no room for the temporary file), the rest is
+dropped and `release` says so: the command then prints it again the way that holds nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import struct
+import tempfile
+from typing import IO, Any, cast
+
+__all__ = ["IN_MEMORY", "HeldOutput"]
+
+IN_MEMORY = 1 << 20
+"""Bytes held in memory before the rest goes to a temporary file."""
+
+_FRAME = struct.Struct("<BI")
+"""Before each write held: which stream it is for, and its length in bytes."""
+
+
+class HeldOutput:
+    """What some streams are given, held in order until `release` writes it to them."""
+
+    def __init__(self) -> None:
+        # Closed by `release` or `close`, whichever way the command ends.
+        self._file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
+        self._targets: list[IO[str]] = []
+        self.failed = False
+        """Whether something could not be held (and all after it was dropped)."""
+
+    def stream(self, target: IO[str]) -> IO[str]:
+        """A stream whose writes are held for `target` (which answers everything else)."""
+        self._targets.append(target)
+        return cast(IO[str], _HeldStream(self, len(self._targets) - 1, target))
+
+    def hold(self, index: int, text: str) -> None:
+        """Keep `text` for the stream numbered `index`."""
+        if self.failed or not text:
+            return
+        data = text.encode("utf-8", "surrogatepass")  # a lone surrogate is the target's to mend
+        try:
+            self._file.write(_FRAME.pack(index, len(data)))
+            self._file.write(data)
+        except OSError:
+            self.failed = True
+
+    def release(self) -> bool:
+        """Write everything held to its stream, in the order it came; False (nothing written)
+        if something could not be held."""
+        try:
+            if self.failed:
+                return False
+            try:
+                self._file.seek(0)  # writes out what is still buffered
+            except OSError:
+                return False
+            self._write_out()
+            return True
+        finally:
+            self.close()
+
+    def _write_out(self) -> None:
+        last: IO[str] | None = None
+        while head := self._file.read(_FRAME.size):
+            index, size = _FRAME.unpack(head)
+            target = self._targets[index]
+            if last is not None and last is not target:
+                last.flush()  # what one stream was given before the other shows first
+            target.write(self._file.read(size).decode("utf-8", "surrogatepass"))
+            last = target
+        for target in self._targets:
+            target.flush()
+
+    def close(self) -> None:
+        """Let what is held go."""
+        with contextlib.suppress(OSError):
+            self._file.close()
+
+
+class _HeldStream:
+    """Writes go to the held output; everything else (encoding, isatty, fileno) is the
+    target's, so a console writing here draws as it would there."""
+
+    def __init__(self, held: HeldOutput, index: int, target: IO[str]) -> None:
+        self._held = held
+        self._index = index
+        self._target = target
+
+    def write(self, text: str) -> int:
+        """Hold `text`."""
+        self._held.hold(self._index, text)
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing to flush: the text waits for `release`."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)

@@ -1,0 +1,97 @@
+"""Text `tether show` reads its log once: what it prints is held back until the last line is
+read, so a corrupt line is still an error before anything is printed; with no room to hold it
+back, the log is checked whole first instead. Held or not, the output is the same, stdout's
+and stderr's in the order they came."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from pathlib import Path
+
+from tests.cli.test_show_json_once import corrupted, shown, written
+from tether.cli.held_output import IN_MEMORY, HeldOutput
+
+
+def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 2500)
+    whole = shown(home, "show", path.stem)
+    assert whole.returncode == 0, whole.stderr
+    assert len(whole.stdout) > IN_MEMORY  # the held text went to a temporary file
+    number = corrupted(path)
+    done = shown(home, "show", path.stem)
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert done.stderr.decode() == (
+        f"tether: error: {path}:{number}: event seq 1, expected {number - 1}\n"
+    )
+
+
+def test_with_no_room_to_hold_the_text_back_the_log_is_checked_first(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 2500)
+    whole = shown(home, "show", path.stem)
+    room = IN_MEMORY + IN_MEMORY // 2
+    assert len(whole.stdout) > room
+    # No file may grow past `room`: the temporary file holding the text fails to.
+    cramped = shown(home, "show", path.stem, fsize=room)
+    assert cramped.returncode == 0, cramped.stderr
+    assert (cramped.stdout, cramped.stderr) == (whole.stdout, whole.stderr)
+    number = corrupted(path)
+    failed = shown(home, "show", path.stem, fsize=room)
+    assert failed.returncode == 1
+    assert failed.stdout == b""
+    assert failed.stderr.decode() == (
+        f"tether: error: {path}:{number}: event seq 1, expected {number - 1}\n"
+    )
+
+
+class Seen(io.StringIO):
+    """A stream that also notes, in a list it shares, each write's stream and text."""
+
+    def __init__(self, name: str, seen: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.name_ = name
+        self.seen = seen
+
+    def write(self, text: str) -> int:
+        """Note the write, then keep it."""
+        self.seen.append((self.name_, text))
+        return super().write(text)
+
+
+def test_held_writes_reach_their_streams_in_the_order_they_came() -> None:
+    seen: list[tuple[str, str]] = []
+    out, err = Seen("out", seen), Seen("err", seen)
+    held = HeldOutput()
+    held_out, held_err = held.stream(out), held.stream(err)
+    writes = [(held_err, "session 1\n"), (held_out, "> hi ✓\n"), (held_out, "text\ud800\n")]
+    writes += [(held_err, "stopped\n"), (held_out, "x" * (3 * IN_MEMORY)), (held_err, "end\n")]
+    for stream, text in writes:
+        assert stream.write(text) == len(text)
+        stream.flush()
+    assert seen == []  # nothing reaches a stream before the release
+    assert held.release()
+    names = {id(held_out): "out", id(held_err): "err"}
+    assert seen == [(names[id(stream)], text) for stream, text in writes]
+
+
+def test_what_cannot_be_held_is_not_written_at_all(tmp_path: Path) -> None:
+    seen: list[tuple[str, str]] = []
+    out = Seen("out", seen)
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path / "gone")  # the temporary file cannot be made
+    try:
+        held = HeldOutput()
+        stream = held.stream(out)
+        stream.write("first\n")
+        stream.write("y" * (2 * IN_MEMORY))
+        stream.write("after\n")
+    finally:
+        tempfile.tempdir = saved
+    assert held.failed
+    assert not held.release()
+    assert seen == []
