@@ -56,9 +56,9 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
 
 @pytest.fixture
 def failing_twice() -> Iterator[str]:
-    """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 2 s), then an
+    """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 1 s), then an
     answer; its base URL."""
-    down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "2"})
+    down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "1"})
     with served_in_thread(
         lambda server: server.queue(down, down, sse_reply("openai_text.sse"))
     ) as server:
@@ -75,8 +75,8 @@ def test_each_retry_says_so_on_the_spinner_line(
     tui.wait_for("m ·")
     tui.line("hello")
     host = failing_twice.removeprefix("http://")
-    tui.wait_for(f"retrying in 2 s · 500 from {host} (2/4)")
-    tui.wait_for(f"retrying in 2 s · 500 from {host} (3/4)")
+    tui.wait_for(f"retrying in 1.0 s · 500 from {host} (2/4)")
+    tui.wait_for(f"retrying in 1.0 s · 500 from {host} (3/4)")
     tui.wait_for("Done: both files are fine.")
     tui.press("ctrl-d")
     assert tui.finish() == 0
