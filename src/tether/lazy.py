@@ -35,9 +35,10 @@ __all__ = [
     "lazy_names",
 ]
 
-DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe")
+DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi")
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
-connection that speaks HTTP/2 (a fetch the server answers over it)."""
+connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
+`importlib.resources`), which they import to name its CA bundle when a TLS context is made."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),

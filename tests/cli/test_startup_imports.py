@@ -284,6 +284,8 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     # Pydantic's plugin scan (tether.pydantic_plugins): with no plugin installed, none of
     # importlib.metadata and what it imports (zipfile, csv).
     later += ("importlib.metadata", "zipfile", "csv")
+    # The CA bundle loads with the first TLS connection (tether.models.tls), certifi with it.
+    later += ("certifi", "importlib.resources")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 
