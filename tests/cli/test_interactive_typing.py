@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli.support import scripted_model, sessions_listed, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model, sessions_listed
 from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import json_reply, served_in_thread, sse_reply
 
@@ -150,12 +151,14 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
 def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
-    made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    made = tether_in_process(home, "run", "the first question", "--model", model, "--cwd", str(ws))
     assert made.returncode == 0, made.stderr
-    [first] = [s["id"] for s in sessions_listed(home)]
-    fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
+    [first] = [s["id"] for s in sessions_listed(home, tether_in_process)]
+    fork = tether_in_process(
+        home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws)
+    )
     assert fork.returncode == 0, fork.stderr
-    ids = [s["id"] for s in sessions_listed(home)]
+    ids = [s["id"] for s in sessions_listed(home, tether_in_process)]
     assert len(ids) == 2
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
