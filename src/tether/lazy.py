@@ -9,6 +9,8 @@
   created empty and run on their first use. A module a library imports names from at its
   own import (httpx's command line, whose `main` `import httpx` binds) is created with a
   stand-in for each such name, which runs the module when called and calls what it defines.
+  A module of `SETTLED` runs as usual, then is handed to a function that settles what it
+  would otherwise work out later at a cost (pydantic's plugin scan).
 """
 
 from __future__ import annotations
@@ -24,16 +26,33 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import importlib.abc
 
-__all__ = ["DEFERRED_LIBRARIES", "DEFERRED_NAMES", "defer_imports", "is_loaded", "lazy_names"]
+__all__ = [
+    "DEFERRED_LIBRARIES",
+    "DEFERRED_NAMES",
+    "SETTLED",
+    "defer_imports",
+    "is_loaded",
+    "lazy_names",
+]
 
-DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe")
+DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi")
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
-connection that speaks HTTP/2 (a fetch the server answers over it)."""
+connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
+`importlib.resources`), which they import to name its CA bundle when a TLS context is made."""
 
-DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {"httpx._main": ("main",)}
+DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
+    "httpx._main": ("main",),
+    "importlib.metadata": ("entry_points",),
+}
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
-of importing httpx), though tether never calls it."""
+of importing httpx), though tether never calls it; and `importlib.metadata`, whose
+`entry_points` pydantic's plugin loader binds (`zipfile`, `csv`, `email`), which it calls only
+when `SETTLED` could not answer for it."""
+
+SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
+"""Modules handed, once run, to a function (`module:function`) given the module: pydantic's
+plugin loader learns it has no plugins when no installed distribution declares one."""
 
 
 def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
@@ -59,9 +78,15 @@ class _Deferred:
     would pay for.
     """
 
-    def __init__(self, packages: Sequence[str], names: Mapping[str, tuple[str, ...]]) -> None:
+    def __init__(
+        self,
+        packages: Sequence[str],
+        names: Mapping[str, tuple[str, ...]],
+        settled: Mapping[str, str],
+    ) -> None:
         self.packages = tuple(packages)
         self.names = dict(names)
+        self.settled = dict(settled)
 
     def find_spec(
         self,
@@ -71,13 +96,35 @@ class _Deferred:
     ) -> importlib.machinery.ModuleSpec | None:
         """The module's own spec, its loader wrapped to run the module on first use."""
         stand_ins = self.names.get(fullname, ())
-        if fullname.partition(".")[0] not in self.packages and not stand_ins:
+        settle = self.settled.get(fullname)
+        if fullname.partition(".")[0] not in self.packages and not stand_ins and not settle:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return spec  # not a plain source module: loaded as usual
-        spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader, stand_ins))
+        if settle is not None:
+            spec.loader = cast("importlib.abc.Loader", _ThenSettle(spec.loader, settle))
+        else:
+            spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader, stand_ins))
         return spec
+
+
+class _ThenSettle:
+    """Runs the module as its loader would, then hands it to its settling function."""
+
+    def __init__(self, loader: importlib.machinery.SourceFileLoader, settle: str) -> None:
+        self.loader = loader
+        self.settle = settle
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        """As the wrapped loader would."""
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Run the module, then settle it."""
+        self.loader.exec_module(module)
+        home, _, name = self.settle.partition(":")
+        getattr(importlib.import_module(home), name)(module)
 
 
 class _OnFirstUse:
@@ -142,12 +189,14 @@ def _run(module: ModuleType) -> None:
 def defer_imports(
     packages: Sequence[str] = DEFERRED_LIBRARIES,
     names: Mapping[str, tuple[str, ...]] = DEFERRED_NAMES,
+    settled: Mapping[str, str] = SETTLED,
 ) -> None:
-    """From now on, modules of `packages` not imported yet run on their first use, and each
-    module of `names` when one of the names given for it is first called."""
+    """From now on, modules of `packages` not imported yet run on their first use, each
+    module of `names` when one of the names given for it is first called, and each module of
+    `settled` is settled once it has run."""
     if any(isinstance(f, _Deferred) for f in sys.meta_path):
         return
-    sys.meta_path.insert(0, _Deferred(packages, names))
+    sys.meta_path.insert(0, _Deferred(packages, names, settled))
 
 
 def is_loaded(name: str) -> bool:

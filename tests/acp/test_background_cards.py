@@ -8,8 +8,10 @@ from pathlib import Path
 
 from tests.acp.memory import InMemoryAgents
 from tests.acp.wire import Message
+from tests.polling import until_file
 
-COMMAND = "echo one; sleep 1; echo two; exit 4"
+COMMAND = f"echo one; {until_file('go')}; echo two; exit 4"
+"""It ends once the test lets it (a file appears): after the prompt, with no request open."""
 
 
 async def test_the_jobs_card_is_updated_after_the_call_and_replayed(
@@ -30,6 +32,7 @@ async def test_the_jobs_card_is_updated_after_the_call_and_replayed(
         prompt = {"sessionId": session_id, "prompt": [{"type": "text", "text": "go"}]}
         done, during = await agent.request("session/prompt", prompt)
         assert done["result"] == {"stopReason": "end_turn"}
+        (workspace / "go").touch()
         # After the prompt ended, with no request open: the job's card as it changes.
         after: list[Message] = []
         while not any(_job(n).get("ended") for n in after):

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli.support import scripted_model, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 from tests.hooks.scripts import group, recorded, recorder
 from tests.processes import processes_with
@@ -186,7 +187,7 @@ def test_resume_a_session_of_tether_run_then_clear(
     `tether -c PROMPT` opens the newest; SIGTERM leaves the terminal as it was."""
     home = tmp_path / "home"
     first = scripted_model(tmp_path / "run.json", {"text": "Answer from run."})
-    made = tether(home, "run", "the first question", "--model", first, "--cwd", str(app))
+    made = tether_in_process(home, "run", "the first question", "--model", first, "--cwd", str(app))
     assert made.returncode == 0, made.stderr
     record, inputs = recorder(tmp_path)
     # The recorder writes outside the workspace: it runs outside the sandbox.
@@ -320,7 +321,7 @@ def _the_command_logged(home: Path) -> list[dict[str, Any]]:
 
 def _the_command_replayed(home: Path, app: Path, model: str, tuis: list[Tui]) -> None:
     """`show` and a continued session replay the command's card where it ran."""
-    shown = tether(home, "show", _log(home)[0]["id"])
+    shown = tether_in_process(home, "show", _log(home)[0]["id"])
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.index("$ echo from-the-shell") < shown.stdout.index("from-the-shell\n")
     assert shown.stdout.index("from-the-shell\n") < shown.stdout.index("what did I run?")

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.support import piped, scripted_model, sessions_listed, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import piped, scripted_model, sessions_listed
 
 
 def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
@@ -36,7 +37,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     assert "!command needs a terminal that can draw" in done.stderr
     assert "mode: auto" in done.stderr
     assert "ran" in out and "exit 0" in out and "Second answer." in out
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert row["turns"] == 2
     assert f"Resume: tether --continue  ·  tether --resume {row['id']}" in done.stderr
 
@@ -45,7 +46,7 @@ def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws:
     again = piped(home, "", "--model", model, "--cwd", str(ws), "-c", "run tests")
     assert again.returncode == 0, again.stderr
     assert "Second answer." in again.stdout and "> run tests" in again.stdout
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert row["turns"] == 3
 
 
@@ -61,7 +62,7 @@ def test_exit_ends_the_lines_and_the_terminal_commands_go_through_dispatch(
     assert "First answer." in done.stdout
     assert "/model needs a terminal that can draw" in done.stderr
     assert "not read" not in done.stdout and "Never." not in done.stdout
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert row["turns"] == 1
 
 
@@ -79,7 +80,7 @@ def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Pa
 
 
 def test_help_lists_the_interactive_options_and_every_subcommand(tmp_path: Path) -> None:
-    shown = tether(tmp_path / "home", "--help")
+    shown = tether_in_process(tmp_path / "home", "--help")
     assert shown.returncode == 0
     assert "tether [options] [PROMPT]" in shown.stdout
     assert "--continue" in shown.stdout and "--resume" in shown.stdout
@@ -89,7 +90,8 @@ def test_help_lists_the_interactive_options_and_every_subcommand(tmp_path: Path)
     listed = shown.stdout.split("commands (tether COMMAND --help):\n", 1)[1].splitlines()
     starts = {len(line) - len(line[2:].split(" ", 1)[1].lstrip()) for line in listed if line}
     assert len(starts) == 1, listed
-    assert tether(tmp_path / "home", "run", "--help").stdout.startswith("usage: tether run")
+    run_help = tether_in_process(tmp_path / "home", "run", "--help")
+    assert run_help.stdout.startswith("usage: tether run")
 
 
 @pytest.mark.parametrize("command", [["run", "hi"], ["sessions"], ["show", "none"]])

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.cli.support import scripted_model, sessions_listed, tether
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model, sessions_listed
 from tests.cli.tui import TETHER, Tui
 from tests.models.sse_server import json_reply, served_in_thread, sse_reply
 
@@ -56,9 +57,9 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
 
 @pytest.fixture
 def failing_twice() -> Iterator[str]:
-    """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 2 s), then an
+    """An OpenAI-compatible server on loopback: HTTP 500 twice (retry after 1 s), then an
     answer; its base URL."""
-    down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "2"})
+    down = json_reply(500, {"error": {"message": "down"}}, {"retry-after": "1"})
     with served_in_thread(
         lambda server: server.queue(down, down, sse_reply("openai_text.sse"))
     ) as server:
@@ -75,8 +76,8 @@ def test_each_retry_says_so_on_the_spinner_line(
     tui.wait_for("m ·")
     tui.line("hello")
     host = failing_twice.removeprefix("http://")
-    tui.wait_for(f"retrying in 2 s · 500 from {host} (2/4)")
-    tui.wait_for(f"retrying in 2 s · 500 from {host} (3/4)")
+    tui.wait_for(f"retrying in 1.0 s · 500 from {host} (2/4)")
+    tui.wait_for(f"retrying in 1.0 s · 500 from {host} (3/4)")
     tui.wait_for("Done: both files are fine.")
     tui.press("ctrl-d")
     assert tui.finish() == 0
@@ -150,12 +151,14 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
 def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
-    made = tether(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    made = tether_in_process(home, "run", "the first question", "--model", model, "--cwd", str(ws))
     assert made.returncode == 0, made.stderr
-    [first] = [s["id"] for s in sessions_listed(home)]
-    fork = tether(home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws))
+    [first] = [s["id"] for s in sessions_listed(home, tether_in_process)]
+    fork = tether_in_process(
+        home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws)
+    )
     assert fork.returncode == 0, fork.stderr
-    ids = [s["id"] for s in sessions_listed(home)]
+    ids = [s["id"] for s in sessions_listed(home, tether_in_process)]
     assert len(ids) == 2
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)

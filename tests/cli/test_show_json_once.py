@@ -17,7 +17,7 @@ from pydantic_core import to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
-from tether.cli.show_json import IN_MEMORY
+from tether.cli.held_output import IN_MEMORY
 from tether.content import TextContent
 from tether.errors import CorruptLog
 from tether.session import SessionStore

@@ -280,6 +280,12 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     # What only a tool call, a child or a question to the model uses loads with it.
     later += ("tether.mcp.presenter", "tether.mcp.card", "tether.models.script")
     later += ("tether.linediff", "difflib")  # with the first diff: a rewind, a changed hook
+    later += ("tether.session.commanded", "tether.session.shell")  # with a command file's prompt
+    # Pydantic's plugin scan (tether.pydantic_plugins): with no plugin installed, none of
+    # importlib.metadata and what it imports (zipfile, csv).
+    later += ("importlib.metadata", "zipfile", "csv")
+    # The CA bundle loads with the first TLS connection (tether.models.tls), certifi with it.
+    later += ("certifi", "importlib.resources")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

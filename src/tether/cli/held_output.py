@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import struct
 import tempfile
+from collections.abc import Callable
 from typing import IO, Any, cast
 
 __all__ = ["IN_MEMORY", "HeldOutput"]
@@ -29,20 +30,33 @@ class HeldOutput:
     def __init__(self) -> None:
         # Closed by `release` or `close`, whichever way the command ends.
         self._file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
-        self._targets: list[IO[str]] = []
+        self._targets: list[IO[str] | IO[bytes]] = []
+        self._binary: list[bool] = []
         self.failed = False
         """Whether something could not be held (and all after it was dropped)."""
 
     def stream(self, target: IO[str]) -> IO[str]:
         """A stream whose writes are held for `target` (which answers everything else)."""
         self._targets.append(target)
+        self._binary.append(False)
         return cast(IO[str], _HeldStream(self, len(self._targets) - 1, target))
+
+    def binary(self, target: IO[bytes]) -> Callable[[bytes], None]:
+        """A write of bytes held for the binary stream `target`, to be written as they are."""
+        self._targets.append(target)
+        self._binary.append(True)
+        index = len(self._targets) - 1
+        return lambda data: self.hold_bytes(index, data)
 
     def hold(self, index: int, text: str) -> None:
         """Keep `text` for the stream numbered `index`."""
-        if self.failed or not text:
+        # A lone surrogate is the target's to mend.
+        self.hold_bytes(index, text.encode("utf-8", "surrogatepass"))
+
+    def hold_bytes(self, index: int, data: bytes) -> None:
+        """Keep `data` for the stream numbered `index`."""
+        if self.failed or not data:
             return
-        data = text.encode("utf-8", "surrogatepass")  # a lone surrogate is the target's to mend
         try:
             self._file.write(_FRAME.pack(index, len(data)))
             self._file.write(data)
@@ -65,13 +79,17 @@ class HeldOutput:
             self.close()
 
     def _write_out(self) -> None:
-        last: IO[str] | None = None
+        last: IO[str] | IO[bytes] | None = None
         while head := self._file.read(_FRAME.size):
             index, size = _FRAME.unpack(head)
             target = self._targets[index]
             if last is not None and last is not target:
                 last.flush()  # what one stream was given before the other shows first
-            target.write(self._file.read(size).decode("utf-8", "surrogatepass"))
+            data = self._file.read(size)
+            if self._binary[index]:
+                cast(IO[bytes], target).write(data)
+            else:
+                cast(IO[str], target).write(data.decode("utf-8", "surrogatepass"))
             last = target
         for target in self._targets:
             target.flush()

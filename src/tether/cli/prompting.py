@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
 
@@ -16,7 +16,9 @@ from tether.content import TextContent
 from tether.errors import PromptFailed
 from tether.models.retry import retry_notices
 from tether.session import ClientUpdate, Session, TurnStop
-from tether.session.commanded import CommandFile, prepare_command
+
+if TYPE_CHECKING:
+    from tether.session.commanded import CommandFile
 
 __all__ = ["UpdateSink", "consoles", "exit_status", "prompt_status", "run_prompt"]
 
@@ -134,6 +136,9 @@ async def _prompt_now(
         shown = [TextContent(text=typed)] if typed is not None else None
         if command is None:
             return await session.prompt([TextContent(text=prompt)], printer, shown=shown)
+        # A command file's machinery (its `!` lines, its arguments) loads with the first one.
+        from tether.session.commanded import prepare_command
+
         prepared = await prepare_command(session, prompt, command, printer, cancelled)
         if cancelled.is_set():
             return "cancelled"

@@ -2,124 +2,65 @@
 log has been read and found sound.
 
 The log is read once: each line is checked as its event is made, and the event is replayed and
-dumped at once. The document is held back meanwhile (in memory while it is small, then in an
-unnamed temporary file: it is about two and a half times the log, too much to hold), and
-printed after the last line, so a corrupt line is still an error before anything is printed.
-Should holding it back fail (no room for the temporary file), the document is made again as it
-was before: every line checked first, then each update printed as it is made.
+dumped at once. The document is held back meanwhile (`tether.cli.held_output`, as text `show`
+holds its text), and printed after the last line, so a corrupt line is still an error before
+anything is printed. Should holding it back fail (no room for the temporary file), the document
+is made again as it was before: every line checked first, then each update printed as it is
+made.
 """
 
 from __future__ import annotations
 
 import codecs
-import contextlib
 import itertools
 import json
 import logging
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
-from typing import IO
 
 from pydantic import TypeAdapter
 from pydantic_core import PydanticSerializationError, to_json
 
+from tether.cli.held_output import HeldOutput
 from tether.cli.safe_output import safe_text
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
 from tether.session.log.events import SessionHeader
 from tether.session.updates import ClientUpdate
 
-__all__ = ["IN_MEMORY", "print_session"]
+__all__ = ["print_session"]
 
 log = logging.getLogger(__name__)
-
-IN_MEMORY = 1 << 20
-"""Bytes of the document held in memory before the rest goes to a temporary file."""
-
-_COPY = 1 << 20
-"""Bytes copied at a time from the held document to stdout."""
 
 Replayed = Callable[[bool], tuple[SessionHeader, Iterator[ClientUpdate]]]
 """A session's header and updates; `True` asks for every log line checked before returning."""
 
 
-class _HoldFailed(Exception):
-    """The held document could not be written (no room for the temporary file)."""
-
-
-class _Held:
-    """The document held back: in memory while small, then in an unnamed temporary file."""
-
-    def __init__(self) -> None:
-        # Closed by `close`, whichever way the document ends.
-        self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
-
-    def write(self, data: bytes) -> None:
-        """Add `data`; `_HoldFailed` when it cannot be held."""
-        try:
-            self.file.write(data)
-        except OSError as exc:
-            raise _HoldFailed(exc) from exc
-
-    def rewound(self) -> IO[bytes]:
-        """Everything written, from its start; `_HoldFailed` when the last of it cannot be."""
-        try:
-            self.file.seek(0)  # writes out what is still buffered
-        except OSError as exc:
-            raise _HoldFailed(exc) from exc
-        return self.file
-
-    def close(self) -> None:
-        """Let it go; a buffered write that failed does not fail again here."""
-        with contextlib.suppress(OSError):
-            self.file.close()
-
-
 def print_session(replayed: Replayed) -> None:
     """The document of the session `replayed` replays, on stdout, once its log is known sound."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    held = _Held()
+    held = HeldOutput()
     try:
         header, updates = replayed(False)
-        _write_document(header, updates, encoding, held.write)
-        document = held.rewound()
-    except _HoldFailed as exc:
-        log.debug("could not hold the document back (%s); checking the log first", exc)
-    else:
-        _print_held(document, encoding)
-        return
+        _write_document(header, updates, encoding, _stdout_writer(encoding, held))
+        if held.release():
+            return
     finally:
         held.close()
+    log.debug("could not hold the document back; checking the log first")
     header, updates = replayed(True)
-    _print_streamed(header, updates, encoding)
+    _write_document(header, updates, encoding, _stdout_writer(encoding, None))
+    sys.stdout.flush()
 
 
-def _print_held(held: IO[bytes], encoding: str) -> None:
-    """Copy the held document to stdout: as it is on a UTF-8 stdout, else as text."""
+def _stdout_writer(encoding: str, held: HeldOutput | None) -> Callable[[bytes], object]:
+    """A write of UTF-8 JSON to stdout (held back by `held`, when given): the bytes as they are
+    on a UTF-8 stdout, else text (which `_write_document` made what the encoding can take)."""
     buffer = getattr(sys.stdout, "buffer", None)
+    sys.stdout.flush()  # what went through the text layer first stays first
     if buffer is not None and _is_utf8(encoding):
-        sys.stdout.flush()  # what went through the text layer first stays first
-        shutil.copyfileobj(held, buffer, _COPY)
-        buffer.flush()
-        return
-    # The held text is already what this encoding can take (see `_write_json_stream`).
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    while chunk := held.read(_COPY):
-        sys.stdout.write(decoder.decode(chunk))
-    sys.stdout.write(decoder.decode(b"", final=True))
-
-
-def _print_streamed(header: SessionHeader, updates: Iterator[ClientUpdate], encoding: str) -> None:
-    """The document written to stdout as it is made (its log was checked whole before)."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is not None and _is_utf8(encoding):
-        sys.stdout.flush()
-        _write_document(header, updates, encoding, buffer.write)
-        buffer.flush()
-        return
-    text_write = sys.stdout.write
-    _write_document(header, updates, encoding, lambda data: text_write(data.decode()))
+        return buffer.write if held is None else held.binary(buffer)
+    text = sys.stdout if held is None else held.stream(sys.stdout)
+    return lambda data: text.write(data.decode())
 
 
 def _write_document(
@@ -148,11 +89,17 @@ def _write_document(
             write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
             continue
         separator = b"[\n    "
+        count = 1
         try:
-            for batch in iter(lambda: tuple(itertools.islice(updates, _BATCH)), ()):
+            while batch := tuple(itertools.islice(updates, count)):
+                data = _batch_json(batch, encoding, utf8)
                 write(separator)  # apart: joined, a long document would be copied once more
-                write(_batch_json(batch, encoding, utf8))
+                write(data)
                 separator = b",\n    "
+                # As many as made about `_BATCH_BYTES` last time: many small updates go in one
+                # call, and a large card is dumped while what it was made of is still in the
+                # processor's cache (64 of them at a time dumped slower than one by one).
+                count = max(1, min(_BATCH, _BATCH_BYTES * len(batch) // len(data)))
         finally:
             _unset_serializers()
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
@@ -160,7 +107,10 @@ def _write_document(
 
 
 _BATCH = 64
-"""Updates dumped in one call: few calls, and a batch of large cards still a few MB at most."""
+"""The most updates dumped in one call."""
+
+_BATCH_BYTES = 1 << 16
+"""About how much JSON one call makes."""
 
 _OPEN = len(b'{\n  "updates": [\n    ')
 _CLOSE = len(b"\n  ]\n}")

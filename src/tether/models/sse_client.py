@@ -22,6 +22,7 @@ import httpx
 from httpx_sse import EventSource, SSEError
 
 from tether.errors import NotAStream, StatusError, StreamError
+from tether.models.tls import verifying_context
 
 __all__ = ["TIMEOUT", "USER_AGENT", "SSEClient", "SSEStream"]
 
@@ -78,12 +79,13 @@ class SSEClient:
 
     def __init__(self, base_url: str, headers: Mapping[str, str]) -> None:
         # Redirects are followed, as the SDKs follow them (httpx drops the key's header when
-        # one leads to another host).
+        # one leads to another host). The CA bundle loads with the first TLS connection.
         self._http = httpx.AsyncClient(
             base_url=base_url,
             headers={"User-Agent": USER_AGENT, **headers},
             timeout=TIMEOUT,
             follow_redirects=True,
+            verify=verifying_context(),
         )
 
     async def stream(

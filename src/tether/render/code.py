@@ -56,11 +56,14 @@ class CodeRows:
         """Each row's bare text padded to `width`; None if a row does not fit."""
         rows = []
         for gutter, tokens in zip(self.gutters, self.lines, strict=True):
-            whole = gutter + printable("".join([piece for _, piece in tokens]))
-            used = cell_len(whole)
-            if used > width or "\t" in whole or "\n" in whole:
+            code = printable("".join([piece for _, piece in tokens]))
+            if "\t" in code or "\n" in code:
                 return None
-            rows.append(whole + " " * (width - used))
+            # Printable ASCII is a cell a character (`printable` left no control code).
+            used = cell_len(gutter) + len(code) if code.isascii() else cell_len(gutter + code)
+            if used > width:
+                return None
+            rows.append(f"{gutter}{code}{' ' * (width - used)}")
         return rows
 
     def drawn_lines(self, console: Console, width: int) -> list[list[Segment]] | None:

@@ -118,7 +118,13 @@ class SandboxGroup(ProcessGroup):
         # kernel kills the rest of the namespace before the init is gone.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace + 1
-        while any(_running(pid) for pid in inits) and loop.time() < deadline:
+        while (running := [pid for pid in inits if _running(pid)]) and loop.time() < deadline:
+            for pid in running:
+                if self._left_behind(pid):
+                    # Stopped in the moment after bwrap made its init and before the init asked
+                    # to die with it: the kill it would have had, given now, not after the wait.
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
             await asyncio.sleep(_POLL)
         killed = False
         for pid in inits:
@@ -162,6 +168,11 @@ class SandboxGroup(ProcessGroup):
         for pid in inits:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+    def _left_behind(self, pid: int) -> bool:
+        """Whether the init `pid` runs on, not dying, though the outer bwrap is gone."""
+        stat = read_stat(Path(f"/proc/{pid}"))
+        return stat is not None and stat.running and not stat.exiting and stat.ppid != self.pgid
 
     def _children(self) -> list[int]:
         found = []
