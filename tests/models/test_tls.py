@@ -96,17 +96,38 @@ async def test_a_server_the_bundle_does_not_vouch_for_is_refused(https: tuple[st
         await client.close()
 
 
-async def test_certificates_named_by_the_environment_are_httpxs_to_read(
+async def test_a_bundle_named_by_the_environment_is_read_at_first_use_too(
     https: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, cert = https
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-    assert verifying_context() is True
-    client = SSEClient(url, {})
+    ours, httpxs = verifying_context(), httpx.create_ssl_context()
+    assert isinstance(ours, BundleOnFirstUse)
+    for name in _SETTINGS:
+        assert getattr(ours, name) == getattr(httpxs, name), name
+    assert _loaded_cas(ours) == 0
+    assert ours.get_ca_certs() == httpxs.get_ca_certs() != []
+    client = SSEClient(url, {})  # the server's own certificate is the bundle: it is trusted
     try:
         assert await client.get("/v1/models") == {"served": True}
     finally:
         await client.close()
-    monkeypatch.setenv("SSL_CERT_FILE", str(cert.with_name("missing.pem")))
+
+
+def test_certificates_httpx_must_read_at_once_are_left_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path))
+    assert verifying_context() is True  # a folder OpenSSL reads only as it verifies
+    # A wrong bundle fails as the client is made, with the error it always had.
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "missing.pem"))
+    assert verifying_context() is True
     with pytest.raises(FileNotFoundError):
-        SSEClient(url, {})  # a wrong path fails as the client is made, as it always did
+        SSEClient("https://localhost", {})
+    (tmp_path / "empty.pem").write_text("no certificate here\n")
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "empty.pem"))
+    assert verifying_context() is True
+    with pytest.raises(ssl.SSLError):
+        SSEClient("https://localhost", {})

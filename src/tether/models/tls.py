@@ -1,8 +1,9 @@
 """The TLS settings of tether's own HTTP client: httpx's, with the CA bundle read when needed.
 
-httpx's `verify=True` builds `ssl.create_default_context(cafile=certifi.where())` as the
-client is made: parsing the bundle's certificates was about 5% of `tether run`'s CPU before
-its first request, though a plain `http://` endpoint (a local model server) never uses them.
+httpx's `verify=True` builds `ssl.create_default_context(cafile=...)` as the client is made,
+with the file `SSL_CERT_FILE` names or certifi's bundle: parsing its certificates was about 5%
+of `tether run`'s CPU before its first request, though a plain `http://` endpoint (a local
+model server) never uses them.
 `verifying_context` makes the same context, the bundle loaded just before its first TLS
 connection is set up, so an `https://` endpoint pays the same, only later.
 """
@@ -19,23 +20,40 @@ __all__ = ["BundleOnFirstUse", "verifying_context"]
 
 
 def verifying_context() -> ssl.SSLContext | bool:
-    """What to give httpx as `verify`: the context httpx's `True` makes, the bundle loaded at
-    its first use; `True` itself when the environment names other certificates (httpx reads
-    `SSL_CERT_FILE` / `SSL_CERT_DIR` then, and a wrong path fails as the client is made)."""
-    if os.environ.get("SSL_CERT_FILE") or os.environ.get("SSL_CERT_DIR"):
+    """What to give httpx as `verify`: the context httpx's `True` makes, its bundle (the
+    file `SSL_CERT_FILE` names, else certifi's) loaded at its first use; `True` itself where
+    httpx's own reading costs nothing or must fail at once (`SSL_CERT_DIR` alone, whose folder
+    OpenSSL reads only as it verifies; a named file that holds no PEM block or cannot be
+    read, which fails as the client is made, as it always did)."""
+    named = os.environ.get("SSL_CERT_FILE")
+    if named:
+        return BundleOnFirstUse(named) if _holds_pem(named) else True
+    if os.environ.get("SSL_CERT_DIR"):
         return True
     return BundleOnFirstUse()
 
 
-class BundleOnFirstUse(ssl.SSLContext):
-    """`ssl.create_default_context(cafile=certifi.where())`, certifi's bundle loaded by the
-    first connection (or question about the certificates) made through it."""
+def _holds_pem(path: str) -> bool:
+    """Whether `path` is a readable file with a PEM block in it."""
+    if not os.path.isfile(path):
+        return False  # missing, a folder, a device: httpx's own reading says what is wrong
+    try:
+        with open(path, "rb") as file:
+            return b"-----BEGIN " in file.read()
+    except OSError:
+        return False
 
-    def __new__(cls) -> BundleOnFirstUse:
+
+class BundleOnFirstUse(ssl.SSLContext):
+    """`ssl.create_default_context(cafile=BUNDLE)`, the bundle (`cafile`, else certifi's)
+    loaded by the first connection (or question about the certificates) made through it."""
+
+    def __new__(cls, cafile: str | None = None) -> BundleOnFirstUse:
         """A client context (`PROTOCOL_TLS_CLIENT`), as `create_default_context` makes."""
         return super().__new__(cls, ssl.PROTOCOL_TLS_CLIENT)
 
-    def __init__(self) -> None:
+    def __init__(self, cafile: str | None = None) -> None:
+        self.cafile = cafile
         # What create_default_context sets for a server's authentication, but the loading.
         self.verify_mode = ssl.CERT_REQUIRED
         self.check_hostname = True
@@ -53,9 +71,12 @@ class BundleOnFirstUse(ssl.SSLContext):
             return
         with self._loading:
             if self._unloaded:
-                import certifi
+                cafile = self.cafile
+                if cafile is None:
+                    import certifi
 
-                self.load_verify_locations(cafile=certifi.where())
+                    cafile = certifi.where()
+                self.load_verify_locations(cafile=cafile)
                 self._unloaded = False
 
     def wrap_socket(self, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
