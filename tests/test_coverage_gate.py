@@ -40,6 +40,12 @@ def test_the_gated_modules_and_the_tests_traced_for_them() -> None:
     assert all(path.is_file() and path.suffix == ".py" for path in files)
 
 
+def test_each_process_writes_its_own_data_and_erase_removes_every_one() -> None:
+    # Not parallel, `coverage erase` left `.coverage.*` files of an earlier run in place, and
+    # `coverage combine` counted them toward the next one.
+    assert coverage.Coverage(config_file=str(REPO / "pyproject.toml")).config.parallel
+
+
 def test_only_the_gate_s_tests_are_traced() -> None:
     gate = CoverageGate()
     assert gate.gated(REPO / "tests/tools/fs/test_write.py")
