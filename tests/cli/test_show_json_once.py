@@ -137,6 +137,14 @@ def test_with_no_room_to_hold_the_document_back_the_log_is_checked_first(
     told = shown(home, "-v", "show", path.stem, "--json", fsize=room)
     assert b"could not hold the document back" in told.stderr
     assert told.stdout == whole.stdout
+    with path.open("ab") as handle:
+        handle.write(b'{"type":"turn/start","se')
+    torn = shown(home, "show", path.stem, "--json", fsize=room)
+    assert torn.stdout == whole.stdout
+    # Read twice, the log is still said to end in a torn line once.
+    [said] = torn.stderr.decode().splitlines()
+    last = len(path.read_bytes().split(b"\n"))
+    assert said.startswith(f"tether: WARNING: dropping a torn last line: {path}:{last}: ")
     number = corrupted(path)
     failed = shown(home, "show", path.stem, "--json", fsize=room)
     assert failed.returncode == 1

@@ -157,6 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # schemas); collected every 700 allocations, as by default, the young generation's
         # passes over them free nothing and cost a tenth of the CPU up to a run's first request.
         gc_for_sessions()
+        if _chosen(sys.argv[1:]) == "run":
+            from tether.session._gc import gc_paused_to_start
+
+            gc_paused_to_start()  # until the session is made (cli/run.py)
     status = _main(sys.argv[1:], process=True)
     # The process is about to end. Without this, finalization walks every object the
     # libraries made (a quarter of a second after the last output of a run); frozen, they

@@ -31,6 +31,7 @@ from tether.errors import CommandError, SettingsError
 from tether.policy import MODES
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import DEFAULT_MAX_STEPS, Session, SessionConfig, SessionStore
+from tether.session._gc import gc_started
 from tether.session.headless import RunInit, RunSandbox, prompt_result
 from tether.settings.effective import sandbox_policy, search_setup
 from tether.surface import Launch, first_model, session_config
@@ -222,12 +223,16 @@ def _open(
     session_id: str | None,
     fork: tuple[str, int | None] | None,
 ) -> Session:
-    """The session to prompt: continued, forked from another, or new."""
+    """The session to prompt: continued, forked from another, or new; with it made, the
+    start is over (`gc_started`: the collector runs again, for the session's own objects)."""
     if session_id:
-        return Session.load(store, session_id, config)
-    if fork:
-        return Session.fork(store, fork[0], fork[1], config)
-    return Session.create(store, cwd, config)
+        session = Session.load(store, session_id, config)
+    elif fork:
+        session = Session.fork(store, fork[0], fork[1], config)
+    else:
+        session = Session.create(store, cwd, config)
+    gc_started()
+    return session
 
 
 def _checkpoint_command(prompt: str, cwd: Path, store: SessionStore) -> CheckpointCommand | None:

@@ -24,6 +24,7 @@ from pydantic_core import PydanticSerializationError, to_json
 from tether.cli.held_output import HeldOutput
 from tether.cli.safe_output import safe_text
 from tether.session.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
 from tether.session.updates import ClientUpdate
 
@@ -38,18 +39,39 @@ Replayed = Callable[[bool], tuple[SessionHeader, Iterator[ClientUpdate]]]
 def print_session(replayed: Replayed) -> None:
     """The document of the session `replayed` replays, on stdout, once its log is known sound."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    held = HeldOutput()
+    once = _SaidOnce()  # a log read twice (holding failed) warns of a torn last line once
+    eventlog.log.addFilter(once)
     try:
-        header, updates = replayed(False)
-        _write_document(header, updates, encoding, _stdout_writer(encoding, held))
-        if held.release():
-            return
+        held = HeldOutput()
+        try:
+            header, updates = replayed(False)
+            _write_document(header, updates, encoding, _stdout_writer(encoding, held))
+            if held.release():
+                return
+        finally:
+            held.close()
+        log.debug("could not hold the document back; checking the log first")
+        header, updates = replayed(True)
+        _write_document(header, updates, encoding, _stdout_writer(encoding, None))
+        sys.stdout.flush()
     finally:
-        held.close()
-    log.debug("could not hold the document back; checking the log first")
-    header, updates = replayed(True)
-    _write_document(header, updates, encoding, _stdout_writer(encoding, None))
-    sys.stdout.flush()
+        eventlog.log.removeFilter(once)
+
+
+class _SaidOnce(logging.Filter):
+    """Lets each message through once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._said: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether `record` says something not said before."""
+        message = record.getMessage()
+        if message in self._said:
+            return False
+        self._said.add(message)
+        return True
 
 
 def _stdout_writer(encoding: str, held: HeldOutput | None) -> Callable[[bytes], object]:
