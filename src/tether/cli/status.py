@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from tether.render.theme import printable
-
 if TYPE_CHECKING:
     from rich.live import Live
     from rich.spinner import Spinner
@@ -111,5 +109,9 @@ def tail_text(output: str, lines: int = TAIL_LINES, *, plain: bool = False) -> T
     """The last `lines` lines of a command's output, colours kept (`plain`: text as it is)."""
     kept = "\n".join(output.rstrip("\n").split("\n")[-lines:])
     if plain:
+        # The cards' theme (and rich's Panel under it) loads with the first plain tail: a
+        # run prints no card before its first request.
+        from tether.render.theme import printable
+
         return Text(printable(kept), no_wrap=True, overflow="ellipsis")
     return Text.from_ansi(kept, no_wrap=True, overflow="ellipsis")
