@@ -8,13 +8,16 @@ next card or question. Anywhere else (a pipe, a file) it prints nothing.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.live import Live
-from rich.spinner import Spinner
 from rich.text import Text
 
 from tether.render.theme import printable
+
+if TYPE_CHECKING:
+    from rich.live import Live
+    from rich.spinner import Spinner
 
 __all__ = ["TAIL_LINES", "Activity", "StatusLine", "tail_text"]
 
@@ -43,6 +46,10 @@ class StatusLine:
             return
         self.view.set(label, tail)
         if self._live is None:
+            # rich's `Live` (and its spinner) load with the first line shown: a run whose
+            # stderr is no terminal shows none, and its first request goes out without them.
+            from rich.live import Live
+
             self._live = Live(
                 self.view,
                 console=self.console,
@@ -79,7 +86,8 @@ class Activity:
         self.since = time.monotonic()
         self.tail: RenderableType | None = None
         self.budget = ""
-        self._spinner = Spinner("dots", style="cyan")
+        self._spinner: Spinner | None = None
+        """Made with the first render (its frames count from then, as rich's own do)."""
 
     def set(self, label: str, tail: RenderableType | None) -> None:
         """Show `label` (its clock restarts when it changes) over `tail`."""
@@ -91,6 +99,10 @@ class Activity:
         elapsed = time.monotonic() - self.since
         budget = f" · {self.budget}" if self.budget else ""
         hint = f" · {self.hint}" if self.hint else ""
+        if self._spinner is None:
+            from rich.spinner import Spinner
+
+            self._spinner = Spinner("dots", style="cyan")
         self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s{budget}{hint}", style="dim")
         yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
 
