@@ -286,6 +286,11 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     later += ("importlib.metadata", "zipfile", "csv")
     # The CA bundle loads with the first TLS connection (tether.models.tls), certifi with it.
     later += ("certifi", "importlib.resources")
+    # The live line (rich's Live, its spinner and the emoji table the spinner's text is
+    # parsed with) loads with the first line shown: where stderr is no terminal, never.
+    later += ("rich.live", "rich.spinner", "rich.table", "rich._emoji_codes")
+    # Nor the cards' theme and frame (rich's Panel under them): no card shows before it.
+    later += ("tether.render", "rich.panel", "rich.box")
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 

@@ -8,13 +8,14 @@ next card or question. Anywhere else (a pipe, a file) it prints nothing.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.live import Live
-from rich.spinner import Spinner
 from rich.text import Text
 
-from tether.render.theme import printable
+if TYPE_CHECKING:
+    from rich.live import Live
+    from rich.spinner import Spinner
 
 __all__ = ["TAIL_LINES", "Activity", "StatusLine", "tail_text"]
 
@@ -43,6 +44,10 @@ class StatusLine:
             return
         self.view.set(label, tail)
         if self._live is None:
+            # rich's `Live` (and its spinner) load with the first line shown: a run whose
+            # stderr is no terminal shows none, and its first request goes out without them.
+            from rich.live import Live
+
             self._live = Live(
                 self.view,
                 console=self.console,
@@ -79,7 +84,8 @@ class Activity:
         self.since = time.monotonic()
         self.tail: RenderableType | None = None
         self.budget = ""
-        self._spinner = Spinner("dots", style="cyan")
+        self._spinner: Spinner | None = None
+        """Made with the first render (its frames count from then, as rich's own do)."""
 
     def set(self, label: str, tail: RenderableType | None) -> None:
         """Show `label` (its clock restarts when it changes) over `tail`."""
@@ -91,6 +97,10 @@ class Activity:
         elapsed = time.monotonic() - self.since
         budget = f" · {self.budget}" if self.budget else ""
         hint = f" · {self.hint}" if self.hint else ""
+        if self._spinner is None:
+            from rich.spinner import Spinner
+
+            self._spinner = Spinner("dots", style="cyan")
         self._spinner.text = Text(f"{self.label} · {elapsed:.1f}s{budget}{hint}", style="dim")
         yield Group(self.tail, self._spinner) if self.tail is not None else self._spinner
 
@@ -99,5 +109,9 @@ def tail_text(output: str, lines: int = TAIL_LINES, *, plain: bool = False) -> T
     """The last `lines` lines of a command's output, colours kept (`plain`: text as it is)."""
     kept = "\n".join(output.rstrip("\n").split("\n")[-lines:])
     if plain:
+        # The cards' theme (and rich's Panel under it) loads with the first plain tail: a
+        # run prints no card before its first request.
+        from tether.render.theme import printable
+
         return Text(printable(kept), no_wrap=True, overflow="ellipsis")
     return Text.from_ansi(kept, no_wrap=True, overflow="ellipsis")
