@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from types import FrameType
+from typing import NoReturn
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tether.errors import TooDeep
 from tether.jsontext import parse_json
@@ -39,3 +46,58 @@ def test_the_raw_input_of_a_call_never_raises() -> None:
         tool_call_id="c1", name="read", arguments=deep, view=GenericCallView(title="read")
     )
     assert started.raw_input == deep
+
+
+def _loaded(text: str | bytes) -> tuple[str, object]:
+    """What `parse_json` gives for `text`, or the kind and words of what it raises."""
+    try:
+        return ("value", parse_json(text))
+    except Exception as exc:  # every failure is compared
+        return (type(exc).__name__, str(exc))
+
+
+def _loaded_by_json_loads(text: str | bytes) -> tuple[str, object]:
+    """The same through `json.loads` with a new decoder each time, as `parse_json` did."""
+
+    def not_json(name: str) -> NoReturn:
+        raise ValueError(f"{name} is not a JSON value")
+
+    try:
+        return ("value", json.loads(text, parse_constant=not_json))
+    except RecursionError:
+        return ("TooDeep", "JSON nested too deeply to decode")
+    except Exception as exc:  # every failure is compared
+        return (type(exc).__name__, str(exc))
+
+
+JSON_PIECES = st.sampled_from(
+    ['{"a": ', "[", "]", "}", ", ", '"\\ud800"', "NaN", "-Infinity", "1e999", "\ufeff", " ", "\x00"]
+)
+
+
+@given(st.lists(JSON_PIECES | st.text(max_size=4), max_size=12).map("".join) | st.binary())
+def test_it_decodes_and_refuses_as_json_loads_does(text: str | bytes) -> None:
+    assert _loaded(text) == _loaded_by_json_loads(text)
+
+
+@pytest.mark.parametrize("text", ["\ufeff[]", b"\xef\xbb\xbf[]", bytearray(b"[1]"), "[1] x", ""])
+def test_byte_order_marks_bytes_and_junk_are_answered_as_json_loads_answers(
+    text: str | bytes,
+) -> None:
+    assert _loaded(text) == _loaded_by_json_loads(text)
+
+
+def test_a_string_is_decoded_without_making_a_decoder() -> None:
+    made: list[str] = []
+
+    def watch(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code is json.JSONDecoder.__init__.__code__:
+            made.append(frame.f_code.co_name)
+
+    sys.setprofile(watch)
+    try:
+        parsed = parse_json('{"path": "a.py", "offset": 2}')
+    finally:
+        sys.setprofile(None)
+    assert parsed == {"path": "a.py", "offset": 2}
+    assert made == []

@@ -19,6 +19,10 @@ def parse_json(text: str | bytes) -> Any:
     `ValueError` would let that `RecursionError` through and crash. Here it is `TooDeep`.
     """
     try:
+        if isinstance(text, str) and not text.startswith("\ufeff"):
+            # What `json.loads` does with such text, without making a decoder for each call
+            # (a replay parses every call's arguments); anything else goes through it whole.
+            return _DECODER.decode(text)
         return json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise TooDeep("JSON nested too deeply to decode") from None
@@ -26,6 +30,9 @@ def parse_json(text: str | bytes) -> Any:
 
 def _not_json(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON value")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def strip_jsonc(text: str) -> str:

@@ -23,7 +23,7 @@ from pydantic_core import PydanticSerializationError, to_json
 
 from tether.cli.held_output import HeldOutput
 from tether.cli.safe_output import safe_text
-from tether.session.document import SESSION_DOCUMENT, SessionDocument
+from tether.session.document import DOCUMENT_HEAD, DocumentHead
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
 from tether.session.updates import ClientUpdate
@@ -95,14 +95,14 @@ def _write_document(
     spaces, with JSON's own escapes where the encoding falls short), but its updates dumped
     by pydantic's serializer a batch at a time and written as they come: the list is never
     held whole, nor encoded by the slow pure-Python indenting encoder."""
-    document = SessionDocument(
+    document = DocumentHead(
         id=header.id,
         cwd=header.cwd,
         created_at=header.created_at,
         updates=[],
         parent=header.parent,
     )
-    head = SESSION_DOCUMENT.dump_python(document, mode="json", by_alias=True)
+    head = DOCUMENT_HEAD.dump_python(document, mode="json", by_alias=True)
     utf8 = _is_utf8(encoding)
     write(b"{")
     for number, name in enumerate(head):

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import math
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
+from pydantic import Strict, TypeAdapter
+from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from tether.tools.fs.read_render import (
     ReadMeta,
@@ -18,6 +22,7 @@ from tether.tools.fs.read_render import (
     render_envelope,
 )
 from tether.views import ReadFileLine
+from tether.wire import WIRE_CONFIG
 
 
 @pytest.mark.parametrize(
@@ -282,3 +287,106 @@ def test_a_line_that_looks_like_the_closing_tag_stays_content() -> None:
 )
 def test_not_an_envelope(text: str) -> None:
     assert envelope_content(text) is None
+
+
+@pydantic_dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+class _LineAsBefore:
+    """`ReadFileLine` as it was before it took slots: each line with a `__dict__`."""
+
+    number: Annotated[int, Strict()]
+    text: Annotated[str, Strict()]
+
+
+def _narrowed_as_before(meta: dict[str, Any]) -> list[tuple[object, object]] | None:
+    """The lines as narrowing took them before, as (number, text) pairs; `None` if refused."""
+    try:
+        lines = TypeAdapter(list[_LineAsBefore]).validate_python(meta["lines"])
+    except ValueError:
+        return None
+    previous = meta["offset"] - 1
+    for line in lines:
+        if line.number <= previous or line.number > meta["totalLines"]:
+            return None
+        previous = line.number
+    return [(line.number, line.text) for line in lines]
+
+
+class _Number(int):
+    """An int that is not exactly `int` (pydantic's strict int takes it as its value)."""
+
+
+class _Text(str):
+    """A str that is not exactly `str`."""
+
+
+class _Kind(enum.IntEnum):
+    TWO = 2
+
+
+class _Lines(dict[str, Any]):
+    """A dict that is not exactly `dict`."""
+
+
+ODD_NUMBERS = st.sampled_from(
+    [True, False, 2.0, math.nan, "2", None, [2], _Number(3), _Kind.TWO, 2**80, -(2**70), 0]
+)
+ODD_TEXTS = st.sampled_from([None, 2, b"b", ["b"], _Text("b"), "\ud800", "", "\x1b[2J"])
+
+
+@st.composite
+def hostile_metas(draw: st.DrawFn) -> dict[str, Any]:
+    """Sound windows near their bounds (one step past `offset` or `total` often), sorted or not,
+    with at most a few odd lines mixed in: odd numbers, texts or shapes."""
+    offset = draw(st.integers(min_value=1, max_value=6))
+    total = draw(st.integers(min_value=0, max_value=12))
+    near = st.integers(min_value=offset - 1, max_value=max(offset, total + 1))
+    numbers = draw(st.lists(near, max_size=6))
+    if draw(st.booleans()):
+        numbers.sort()
+    lines: list[Any] = [{"number": n, "text": draw(st.text(max_size=3))} for n in numbers]
+    for _ in range(draw(st.sampled_from([0, 0, 1, 2]))):
+        number = draw(near | ODD_NUMBERS)
+        text = draw(st.text(max_size=3) | ODD_TEXTS)
+        line: Any = draw(
+            st.sampled_from(
+                [
+                    {"text": text, "x": [1], "number": number},
+                    _Lines(number=number, text=text),
+                    {"number": number},
+                    {"text": text},
+                    [number, text],
+                    None,
+                    "1: a",
+                ]
+            )
+        )
+        if type(number) is int and type(text) is str and draw(st.booleans()):
+            line = ReadFileLine(number=number, text=text)
+        lines.insert(draw(st.integers(min_value=0, max_value=len(lines))), line)
+    return valid_meta(offset=offset, totalLines=total, lines=lines)
+
+
+@given(hostile_metas())
+def test_the_lines_are_refused_and_taken_as_before(meta: dict[str, Any]) -> None:
+    narrowed = read_meta_from_meta(meta)
+    before = _narrowed_as_before(meta)
+    event("taken" if before is not None else "refused")
+    if before is None:
+        assert narrowed is None
+        return
+    assert narrowed is not None
+    taken = [(line.number, line.text) for line in narrowed.lines]
+    assert taken == before
+    assert [(type(n), type(t)) for n, t in taken] == [(type(n), type(t)) for n, t in before]
+
+
+def test_a_narrowed_line_holds_its_two_fields_in_slots() -> None:
+    narrowed = read_meta_from_meta(valid_meta())
+    assert narrowed is not None
+    line = narrowed.lines[0]
+    assert not hasattr(line, "__dict__")
+    assert (line.number, line.text) == (2, "b")
+    assert line == ReadFileLine(number=2, text="b")
+    assert hash(line) == hash(ReadFileLine(number=2, text="b"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        line.number = 3  # type: ignore[misc]
