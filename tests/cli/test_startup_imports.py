@@ -291,7 +291,30 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     later += ("rich.live", "rich.spinner", "rich.table", "rich._emoji_codes")
     # Nor the cards' theme and frame (rich's Panel under them): no card shows before it.
     later += ("tether.render", "rich.panel", "rich.box")
+    # The result cards (and every kind of result they hold) load with the first result.
+    later += ("tether.views.result", "tether.views.attachments", "tether.views.notebook")
+    later += ("tether.views.search",)
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
+
+
+def test_updates_resolve_their_result_cards_when_first_dumped(env: dict[str, str]) -> None:
+    # The update classes name their result cards through the lazy `tether.views` package, so
+    # a session loads no result card to start; the first dump of any update resolves them.
+    code = """
+import sys
+from tether.session.updates import CLIENT_UPDATE, ToolCallPartial, UserText
+print("tether.views.result" in sys.modules)
+print(CLIENT_UPDATE.dump_json(UserText(text="hi"), by_alias=True).decode())
+from tether.views import TerminalResultView
+partial = ToolCallPartial(tool_call_id="c1", view=TerminalResultView(output="ok", exit_code=0))
+print(CLIENT_UPDATE.dump_json(partial, by_alias=True).decode())
+"""
+    assert _printed(code, env) == [
+        "False",
+        '{"kind":"user_text","text":"hi"}',
+        '{"kind":"tool_call_progress","toolCallId":"c1",'
+        '"view":{"card":"terminal","output":"ok","exitCode":0}}',
+    ]
 
 
 _GC_AT_CONNECT = """

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, assert_never
 
 from rich.console import Console, RenderableType
 
+from tether import views
 from tether.policy import said_instead
 from tether.session.updates import ToolCallFinished
 from tether.tools.task.meta import refusals
-from tether.views import DiffResultView, GenericResultView, ReadResultView, ToolCallView
+from tether.views import ToolCallView
 
 if TYPE_CHECKING:
     from tether.tools.todo import TodoItem
@@ -45,7 +46,7 @@ class CallCards:
         outcome = update.permission
         match outcome:
             case "allow_once" | "allow_always" | "allow_project":
-                applied = isinstance(update.view, DiffResultView) and not failed
+                applied = isinstance(update.view, views.DiffResultView) and not failed
                 if shown:
                     # The proposed card is on screen above: the outcome, then what came of it.
                     self.console.print(outcome_line(outcome, applied=applied))
@@ -88,10 +89,10 @@ class CallCards:
         from tether.render.read_card import render_read_result
         from tether.render.terminal import render_call_view, render_result_view
 
-        generic = isinstance(update.view, GenericResultView)
+        generic = isinstance(update.view, views.GenericResultView)
         if call is not None and generic and not failed and not proposed:
             self._print_card(render_call_view(call))
-        if self.brief_reads and not self.full and isinstance(update.view, ReadResultView):
+        if self.brief_reads and not self.full and isinstance(update.view, views.ReadResultView):
             self.console.print(render_read_result(update.view, brief=True))
             return
         self._print_card(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, assert_never
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from tether import views
 from tether.cli.agent_text import AgentTextBuffer
 from tether.cli.call_cards import CallCards
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
@@ -47,15 +48,11 @@ from tether.session.updates import (
     UserText,
 )
 from tether.tools.access import FileAccess, PermissionOutcome
-from tether.views import (
-    TaskResultView,
-    TerminalResultView,
-    ToolCallView,
-    ToolResultView,
-)
+from tether.views import TaskResultView, ToolCallView
 
 if TYPE_CHECKING:
     from tether.tools.todo import TodoItem  # the plan card's items, made by the todo tool
+    from tether.views import ToolResultView
 
 __all__ = ["Printer"]
 
@@ -305,7 +302,7 @@ class Printer(CallCards):
 
 def _live_tail(view: ToolResultView) -> Text | None:
     """What a running call shows under the spinner: a command's output, an agent's step."""
-    if isinstance(view, TerminalResultView) and view.output:
+    if isinstance(view, views.TerminalResultView) and view.output:
         return tail_text(view.output)
     if isinstance(view, TaskResultView):
         from tether.render.task_card import task_tail

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from tether import views
 from tether.session.log.eventlog import EventLog
 from tether.session.log.events import JobEvent, ToolResultEvent
 from tether.session.updates import ClientUpdate, JobChanged
@@ -17,7 +18,6 @@ from tether.tools.bash.group import signal_name
 from tether.tools.bash.jobs import Job
 from tether.tools.bash.tool import RUNNING_TAIL_CHARS
 from tether.tools.bash.value import card_output
-from tether.views import TerminalResultView
 
 __all__ = ["JobCards", "job_update"]
 
@@ -31,7 +31,7 @@ def job_update(event: JobEvent) -> JobChanged:
         if event.ended
         else f"running in the background as {event.job_id}"
     )
-    view = TerminalResultView(
+    view = views.TerminalResultView(
         title=event.command,
         output=event.output,
         exit_code=event.exit_code,

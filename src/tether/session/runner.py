@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tether.policy import PolicyGate
 from tether.session.asking import TurnAsking, turn_asking
@@ -28,7 +29,9 @@ from tether.tools.observations import FileVersion
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 from tether.tools.workspace import Workspace
-from tether.views import ToolResultView
+
+if TYPE_CHECKING:
+    from tether.views import ToolResultView
 
 __all__ = ["CallRunner", "trusted"]
 

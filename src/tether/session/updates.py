@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
 
+from tether import views
 from tether.figures import duration, short_tokens
 from tether.session.log.events import CompactionMethod, TurnStop
 from tether.session.log.shown import EmbeddedResource, ResourceLink
@@ -26,7 +27,7 @@ from tether.session.notices import (
 from tether.tools.access import PermissionOutcome
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
-from tether.views import TerminalResultView, ToolCallView, ToolResultView
+from tether.views import ToolCallView
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
@@ -151,7 +152,7 @@ class ToolCallPartial:
 
     kind: Literal["tool_call_progress"] = "tool_call_progress"
     tool_call_id: str
-    view: ToolResultView
+    view: views.ToolResultView
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -163,7 +164,7 @@ class ToolCallFinished:
     kind: Literal["tool_call_finished"] = "tool_call_finished"
     tool_call_id: str
     status: Literal["completed", "failed"]
-    view: ToolResultView
+    view: views.ToolResultView
     result: ToolResult
     permission: Opt[PermissionOutcome] = None
     """How the policy settled the call when it needed a person (`None`: it did not)."""
@@ -250,7 +251,7 @@ class JobChanged:
     kind: Literal["job_changed"] = "job_changed"
     tool_call_id: str
     job_id: str
-    view: TerminalResultView
+    view: views.TerminalResultView
     ended: bool
 
 

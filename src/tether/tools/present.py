@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from tether import views
 from tether.jsontext import parse_json
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
-from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
+from tether.views import GenericCallView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.views import ToolResultView
 
 __all__ = ["MAX_RAW_INPUT_DEPTH", "call_view", "raw_input", "result_view"]
 
@@ -46,7 +50,7 @@ def result_view(
             view = None
         if view is not None:
             return view
-    return GenericResultView(content=result.text())
+    return views.GenericResultView(content=result.text())
 
 
 MAX_RAW_INPUT_DEPTH = 64

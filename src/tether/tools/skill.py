@@ -10,10 +10,11 @@ numbered lines, `lang: markdown`), which every client already draws.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
+from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.errors import SkillFileError, ToolError
 from tether.skills import SkillCatalog, SkillText, read_skill_text
@@ -30,7 +31,10 @@ from tether.tools.fs.read_render import (
 )
 from tether.tools.fs.read_window import Window, scan_window
 from tether.tools.result import ToolResult
-from tether.views import GenericCallView, ReadResultView, ToolCallView
+from tether.views import GenericCallView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.views import ReadResultView
 
 __all__ = ["MAX_BODY_CHARS", "SKILL_TOOL", "SkillArgs", "SkillTool", "skills_section"]
 
@@ -149,7 +153,7 @@ class SkillTool(Tool[SkillArgs, SkillValue]):
             return None
         capped = meta.byte_cap is not None
         ending = footer(1, len(meta.lines), meta.total_lines, capped, meta.byte_cap or 0)
-        return ReadResultView(
+        return views.ReadResultView(
             title=f"Skill {args.name}",
             path=meta.path,
             offset=1,

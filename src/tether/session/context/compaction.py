@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.models.messages import Message, UserMessage
 from tether.session.calls import PreparedCall, stored_result
@@ -25,7 +26,6 @@ from tether.session.log.events import (
     UserMessageEvent,
 )
 from tether.tools.present import call_view, result_view
-from tether.views import ReadResultView
 
 __all__ = [
     "COMPACT_COMMAND",
@@ -194,7 +194,7 @@ def summary_point(events: Sequence[Event], *, everything: bool) -> int | None:
 def stub_text(call: PreparedCall, event: ToolResultEvent, cwd: Path) -> str:
     """`[read greet.py lines 1-12 of 12: pruned to save context; read it again if needed]`."""
     view = result_view(call.tool, call.args, stored_result(event), call.context)
-    if isinstance(view, ReadResultView):
+    if isinstance(view, views.ReadResultView):
         path = Path(view.path)
         shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
         last = view.lines[-1].number if view.lines else view.offset - 1

@@ -7,10 +7,11 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
+from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.sandbox.bwrap import find_bwrap
@@ -29,7 +30,10 @@ from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.views import TerminalCallView, TerminalResultView, ToolResultView
+from tether.views import TerminalCallView
+
+if TYPE_CHECKING:
+    from tether.views import ToolResultView
 
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
@@ -349,7 +353,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         notes = card_notes(meta)
         if isinstance(background, str) and exit_code is None and sig is None:
             notes = (*notes, f"running in the background as {background}")
-        return TerminalResultView(
+        return views.TerminalResultView(
             title=args.command,
             output=output,
             exit_code=exit_code,
@@ -367,7 +371,7 @@ async def _report(
         await asyncio.sleep(REPORT_INTERVAL)
         if capture.version != seen:
             seen = capture.version
-            report(TerminalResultView(title=title, output=capture.recent(RUNNING_TAIL_CHARS)))
+            report(views.TerminalResultView(title=title, output=capture.recent(RUNNING_TAIL_CHARS)))
 
 
 _noticed: set[str] = set()
