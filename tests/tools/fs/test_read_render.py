@@ -297,10 +297,13 @@ class _LineAsBefore:
     text: Annotated[str, Strict()]
 
 
+_LINES_AS_BEFORE = TypeAdapter(list[_LineAsBefore])
+
+
 def _narrowed_as_before(meta: dict[str, Any]) -> list[tuple[object, object]] | None:
     """The lines as narrowing took them before, as (number, text) pairs; `None` if refused."""
     try:
-        lines = TypeAdapter(list[_LineAsBefore]).validate_python(meta["lines"])
+        lines = _LINES_AS_BEFORE.validate_python(meta["lines"])
     except ValueError:
         return None
     previous = meta["offset"] - 1
