@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -82,3 +83,28 @@ def test_a_name_imported_from_a_deferred_module_runs_it_when_called() -> None:
     assert lines[0] == "False False False"
     assert any(line.startswith("Usage: httpx") for line in lines)
     assert lines[-2:] == ["exit 0", "True True True"]
+
+
+_RESOURCES = """
+import importlib.resources, os
+from tether.lazy import defer_imports
+
+defer_imports()
+import certifi
+
+# A deferred package's resources are found before and after it runs, as without deferring.
+before = importlib.resources.files("certifi").joinpath("cacert.pem").read_bytes()
+where = certifi.where()
+print(before.startswith(b"\\n# Issuer") or b"BEGIN CERTIFICATE" in before, os.path.isfile(where))
+"""
+
+
+def test_a_deferred_package_s_resources_are_found() -> None:
+    # certifi names its CA bundle through importlib.resources, which asks the package's
+    # loader for a reader: deferred, it found none ("Can't open orphan path"), and every
+    # https request and `import requests` (Ray's) failed where SSL_CERT_FILE was not set.
+    env = {k: v for k, v in os.environ.items() if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR")}
+    done = subprocess.run(
+        [sys.executable, "-c", _RESOURCES], capture_output=True, text=True, env=env, check=False
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr

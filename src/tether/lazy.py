@@ -126,6 +126,11 @@ class _ThenSettle:
         home, _, name = self.settle.partition(":")
         getattr(importlib.import_module(home), name)(module)
 
+    def __getattr__(self, name: str) -> Any:
+        # Whatever else is asked of a loader is the wrapped one's answer: `importlib.resources`
+        # asks a package's loader for its resource reader (certifi finds its CA bundle so).
+        return getattr(self.loader, name)
+
 
 class _OnFirstUse:
     """Creates the module with its `__name__`, `__spec__`, `__path__`, and runs it later."""
@@ -146,6 +151,11 @@ class _OnFirstUse:
         module.__class__ = _DeferredModule
         for name in self.stand_ins:
             module.__dict__[name] = _stand_in(module, name)
+
+    def __getattr__(self, name: str) -> Any:
+        # Whatever else is asked of a loader is the wrapped one's answer: `importlib.resources`
+        # asks a package's loader for its resource reader (certifi finds its CA bundle so).
+        return getattr(self.loader, name)
 
 
 def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
