@@ -303,7 +303,14 @@ _LINES_AS_BEFORE = TypeAdapter(list[_LineAsBefore])
 def _narrowed_as_before(meta: dict[str, Any]) -> list[tuple[object, object]] | None:
     """The lines as narrowing took them before, as (number, text) pairs; `None` if refused."""
     try:
-        lines = _LINES_AS_BEFORE.validate_python(meta["lines"])
+        # A line already made (live, not from JSON) is taken as it is, as each class takes its own.
+        raw = [
+            _LineAsBefore(number=line.number, text=line.text)
+            if isinstance(line, ReadFileLine)
+            else line
+            for line in meta["lines"]
+        ]
+        lines = _LINES_AS_BEFORE.validate_python(raw)
     except ValueError:
         return None
     previous = meta["offset"] - 1
