@@ -105,3 +105,15 @@ def test_stating_the_tools_builds_none_of_their_models_nor_loads_the_deferred() 
     assert loaded == "[]"
     assert "'path': 'a.py'" in validated
     assert complete == "True True"
+
+
+def test_a_deferred_tool_hands_every_question_to_its_tool() -> None:
+    # A method a tool gains must reach the tool itself; only what the spec answers is the
+    # stand-in's own (`describe` and `unavailable`, checked against each tool above).
+    from tether.tools.base import Tool
+
+    asked = {
+        name for name, value in vars(Tool).items() if callable(value) and not name.startswith("_")
+    }
+    answered_by_the_spec = {"describe", "unavailable"}
+    assert asked - set(vars(DeferredTool)) == answered_by_the_spec
