@@ -9,7 +9,7 @@ import io
 import tempfile
 from pathlib import Path
 
-from tests.cli.test_show_json_once import corrupted, shown, written
+from tests.cli.held_logs import corrupted, shown, written
 from tether.cli.held_output import IN_MEMORY, HeldOutput
 
 

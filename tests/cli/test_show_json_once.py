@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -15,62 +14,14 @@ from types import FrameType
 import pytest
 from pydantic_core import to_json
 
+from tests.cli.held_logs import corrupted, shown, written
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
 from tether.cli.held_output import IN_MEMORY
-from tether.content import TextContent
 from tether.errors import CorruptLog
-from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.eventlog import stream_log
-from tether.session.log.events import (
-    AssistantChunk,
-    AssistantMessageEvent,
-    TurnEnd,
-    TurnStart,
-    UserMessageEvent,
-)
 from tether.session.updates import AgentText, UserText
-
-
-def written(home: Path, ws: Path, chunks: int, size: int = 600) -> Path:
-    """A session of one prompt answered in `chunks` chunks of about `size` characters."""
-    log = SessionStore(home).create(ws)
-    log.append(TurnStart())
-    log.append(UserMessageEvent(content=(TextContent(text="Write it all out, é ✓."),)))
-    words = [f"{n}: " + "déjà vu ✓ " * (size // 10) + "\n" for n in range(chunks)]
-    for word in words:
-        log.append(AssistantChunk(text=word))
-    log.append(AssistantMessageEvent(text="".join(words)))
-    log.append(TurnEnd(stop_reason="end_turn"))
-    log.close()
-    return log.path
-
-
-def corrupted(path: Path) -> int:
-    """Make the last line's seq wrong; its line number."""
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[-1] = b'{"type":"turn/end","seq":1,"stopReason":"end_turn"}\n'
-    path.write_bytes(b"".join(lines))
-    return len(lines)
-
-
-def shown(home: Path, *args: str, fsize: int | None = None) -> subprocess.CompletedProcess[bytes]:
-    """`tether ARGS` in a process of its own, its files limited to `fsize` bytes when given."""
-
-    def limited() -> None:
-        if fsize is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-
-    env = {**os.environ, "TETHER_HOME": str(home), "NO_COLOR": "1"}
-    return subprocess.run(
-        [str(TETHER), *args],
-        capture_output=True,
-        env=env,
-        preexec_fn=limited,  # only setrlimit, before exec
-        check=False,
-        timeout=120,
-    )
 
 
 def test_each_line_of_the_log_is_made_into_its_event_once(tmp_path: Path, ws: Path) -> None:
