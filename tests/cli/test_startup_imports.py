@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -239,6 +240,25 @@ async def test_run_requests_over_httpx_without_a_providers_sdk(
     assert _found(loaded, TOOL_ENGINES + DEFERRED_TOOLS) == []
 
 
+async def _seen_at_connect(
+    code: str, out: Path, argv: list[str], env: dict[str, str], workspace: Path
+) -> dict[str, Any]:
+    """Run `tether ARGV` under `code`, which writes to `out` what it saw as the process first
+    connected; what it wrote."""
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", code, str(out), *argv],
+        capture_output=True,
+        env=env,
+        cwd=workspace,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen: dict[str, Any] = json.loads(out.read_text())
+    return seen
+
+
 WIRES_AT_CONNECT = {
     "chat-completions": ("openai:gpt-test", "/v1", "openai_text.sse"),
     "messages": ("anthropic:claude-test", "", "anthropic_text.sse"),
@@ -256,18 +276,8 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
         server.queue(sse_reply(transcript))
         url = f"{server.url}{path}"
         argv = ["run", "--model", spec, "--base-url", url, "--api-key", "sk-test", "hi"]
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-c", _AT_CONNECT, str(out), *argv],
-            capture_output=True,
-            env=env,
-            cwd=workspace,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
+        seen = await _seen_at_connect(_AT_CONNECT, out, argv, env, workspace)
         assert len(server.requests) == 1
-    seen = json.loads(out.read_text())
     at_request = set(seen["modules"])
     assert {"httpx", "tether.session.session", "tether.models.sse_client"} <= at_request
     # The tools are stated from their stored schemas (tests/tools/test_stored_schemas.py):
@@ -346,18 +356,8 @@ async def test_run_collects_nothing_of_what_starting_made_before_its_first_reque
     async with SSEServer() as server:
         server.queue(sse_reply("openai_text.sse"))
         argv = ["run", "--model", "openai:gpt-test", "--base-url", f"{server.url}/v1", "hi"]
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-c", _GC_AT_CONNECT, str(out), *argv],
-            capture_output=True,
-            env=env,
-            cwd=workspace,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
+        seen = await _seen_at_connect(_GC_AT_CONNECT, out, argv, env, workspace)
         assert len(server.requests) == 1
-    seen = json.loads(out.read_text())
     # The collector was paused while the process started (ten collections of the middle
     # generation walked what stays for the whole run); what starting made is set aside, and
     # the collector runs again for the session's own objects.
