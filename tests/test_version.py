@@ -14,23 +14,8 @@ import pytest
 
 import tether
 from tests.conftest import REPO
+from tests.gitrepo import git
 from tether.version import read_head
-
-
-def _git(*args: str, cwd: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-    )
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stdout.strip()
 
 
 @pytest.fixture
@@ -38,28 +23,28 @@ def repo(tmp_path: Path) -> Path:
     """A repository with two commits on `main` and a package folder two levels down."""
     top = tmp_path / "repo"
     (top / "src" / "pkg").mkdir(parents=True)
-    _git("init", "-q", "-b", "main", cwd=top)
+    git("init", "-q", "-b", "main", cwd=top)
     for text in ("one", "two"):
         (top / "src" / "pkg" / "a.py").write_text(text)
-        _git("add", "-A", cwd=top)
-        _git("commit", "-q", "-m", text, cwd=top)
+        git("add", "-A", cwd=top)
+        git("commit", "-q", "-m", text, cwd=top)
     return top
 
 
 def _head(folder: Path) -> str:
-    return _git("rev-parse", "--short=12", "HEAD", cwd=folder)
+    return git("rev-parse", "--short=12", "HEAD", cwd=folder).strip()
 
 
 def test_a_branch_in_a_loose_file_and_in_packed_refs(repo: Path) -> None:
     package = repo / "src" / "pkg"
     assert read_head(str(package)) == _head(package)
-    _git("pack-refs", "--all", cwd=repo)
+    git("pack-refs", "--all", cwd=repo)
     assert not (repo / ".git" / "refs" / "heads" / "main").exists()
     assert read_head(str(package)) == _head(package)
 
 
 def test_a_detached_head(repo: Path) -> None:
-    _git("checkout", "-q", "--detach", "HEAD~1", cwd=repo)
+    git("checkout", "-q", "--detach", "HEAD~1", cwd=repo)
     assert read_head(str(repo / "src")) == _head(repo)
 
 
@@ -67,10 +52,10 @@ def test_a_linked_worktree_reads_its_own_head_and_the_shared_branches(
     repo: Path, tmp_path: Path
 ) -> None:
     linked = tmp_path / "linked"
-    _git("worktree", "add", "-q", "-b", "side", str(linked), "HEAD~1", cwd=repo)
+    git("worktree", "add", "-q", "-b", "side", str(linked), "HEAD~1", cwd=repo)
     assert read_head(str(linked / "src" / "pkg")) == _head(linked)
     assert read_head(str(linked)) != read_head(str(repo))
-    _git("pack-refs", "--all", cwd=repo)
+    git("pack-refs", "--all", cwd=repo)
     assert read_head(str(linked / "src")) == _head(linked)
 
 
@@ -85,7 +70,7 @@ def test_a_linked_worktree_reads_its_own_head_and_the_shared_branches(
         "",
     ],
 )
-def test_anything_but_a_plain_head_is_left_to_git(repo: Path, head: str) -> None:
+def test_anything_but_a_plain_head_is_left_togit(repo: Path, head: str) -> None:
     (repo / ".git" / "HEAD").write_text(head)
     assert read_head(str(repo)) is None
 
@@ -100,7 +85,7 @@ def test_no_repository_or_a_git_file_naming_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="handing a folder to another user needs root")
-def test_a_git_directory_owned_by_someone_else_is_left_to_git(repo: Path) -> None:
+def test_a_git_directory_owned_by_someone_else_is_left_togit(repo: Path) -> None:
     os.chown(repo / ".git", 65534, 65534)
     assert read_head(str(repo)) is None
 

@@ -22,26 +22,12 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 import pytest
 
+from tests.gitrepo import git
+
 ROOT = Path(__file__).resolve().parent.parent
 _IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,]+from\s*)?|@import\s+)["']([^"']+)["']""")
 """A JavaScript `import ... from "x"` / `import "x"`, or a CSS `@import "x"`."""
 _LINKED = re.compile(r"""(?:href|src)="(/[^"]+)\"""")
-
-
-def _git(*args: str, cwd: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-    )
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -51,15 +37,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
         pytest.skip("the wheel is built from the checkout's tracked files, which needs git")
     base = tmp_path_factory.mktemp("wheel")
     source = base / "source"
-    listed = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
+    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
     for name in listed.split("\0"):
         if name and (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    _git("init", "-q", cwd=source)
-    _git("add", "-A", cwd=source)
-    _git("commit", "-q", "-m", "build", cwd=source)
-    commit = _git("rev-parse", "HEAD", cwd=source).strip()
+    git("init", "-q", cwd=source)
+    git("add", "-A", cwd=source)
+    git("commit", "-q", "-m", "build", cwd=source)
+    commit = git("rev-parse", "HEAD", cwd=source).strip()
     out = base / "dist"
     hooks = (
         "import sys; sys.path.insert(0, 'scripts'); import build_backend as b; "
