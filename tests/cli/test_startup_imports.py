@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.cli.tui import Tui
+from tests.fresh import printed
 from tests.models.sse_server import SSEServer, sse_reply
 from tether.cli import COMMANDS
 from tether.session._gc import YOUNG_THRESHOLD
@@ -144,20 +145,6 @@ def _loaded(
     )
     assert out.exists(), f"tether {' '.join(argv)} did not run to its end"
     return set(json.loads(out.read_text()))
-
-
-def _printed(code: str, env: dict[str, str]) -> list[str]:
-    """The lines a fresh interpreter running `code` prints (it must succeed)."""
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
 
 
 def _found(loaded: set[str], forbidden: tuple[str, ...]) -> list[str]:
@@ -319,7 +306,7 @@ from tether.views import TerminalResultView
 partial = ToolCallPartial(tool_call_id="c1", view=TerminalResultView(output="ok", exit_code=0))
 print(CLIENT_UPDATE.dump_json(partial, by_alias=True).decode())
 """
-    assert _printed(code, env) == [
+    assert printed(code, env) == [
         "False",
         '{"kind":"user_text","text":"hi"}',
         '{"kind":"tool_call_progress","toolCallId":"c1",'
@@ -502,7 +489,7 @@ def test_the_process_entry_leaves_its_objects_to_the_exit(env: dict[str, str]) -
         "print(gc.get_freeze_count() > 0)\n"
     )
     version = version_line()
-    assert _printed(code, env) == [version, "0", version, "True"]
+    assert printed(code, env) == [version, "0", version, "True"]
 
 
 def test_the_process_entry_collects_the_young_generation_less_often(env: dict[str, str]) -> None:
@@ -523,9 +510,9 @@ def test_the_process_entry_collects_the_young_generation_less_often(env: dict[st
         "    pass\n"
         "print(gc.get_threshold()[0])\n"
     )
-    printed = _printed(code, env)
-    assert printed[:2] == [version_line(), "True"]
-    assert printed[-1] == str(YOUNG_THRESHOLD)
+    lines = printed(code, env)
+    assert lines[:2] == [version_line(), "True"]
+    assert lines[-1] == str(YOUNG_THRESHOLD)
 
 
 def test_the_process_entry_reuses_compiled_dataclass_code(
@@ -544,6 +531,6 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
         "main()\n"
         "print(type(vars(dataclasses)['exec']).__name__)\n"
     )
-    listed, before, listed_again, after = _printed(code, env)
+    listed, before, listed_again, after = printed(code, env)
     assert listed == listed_again
     assert (before, after) == ("False", "_CodeTable")

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from typing import Any
 
+from tests.fresh import printed
 from tests.golden import check_golden
 from tether.tools.defaults import DEFERRED_HOMES, default_tools
 from tether.tools.deferred import DeferredTool
@@ -91,16 +90,7 @@ def test_stating_the_tools_builds_none_of_their_models_nor_loads_the_deferred() 
         "print(read.__pydantic_complete__, 'tether.tools.fs.read' in sys.modules)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    built, loaded, validated, complete = done.stdout.splitlines()
+    built, loaded, validated, complete = printed(code, env)
     assert built == "[]"
     assert loaded == "[]"
     assert "'path': 'a.py'" in validated
