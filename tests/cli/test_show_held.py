@@ -95,3 +95,21 @@ def test_what_cannot_be_held_is_not_written_at_all(tmp_path: Path) -> None:
     assert held.failed
     assert not held.release()
     assert seen == []
+
+
+def test_with_no_room_to_hold_the_text_a_torn_last_line_is_said_once(
+    tmp_path: Path, ws: Path
+) -> None:
+    home = tmp_path / "home"
+    path = written(home, ws, 2500)
+    whole = shown(home, "show", path.stem)
+    with path.open("ab") as handle:
+        handle.write(b'{"type":"turn/start","se')
+    # No room to hold the text back: the log is read a second time, checked first.
+    torn = shown(home, "show", path.stem, fsize=IN_MEMORY + IN_MEMORY // 2)
+    assert torn.returncode == 0
+    assert torn.stdout == whole.stdout
+    said = [line for line in torn.stderr.decode().splitlines() if "torn" in line]
+    last = len(path.read_bytes().split(b"\n"))
+    assert said == [said[0]]
+    assert said[0].startswith(f"tether: WARNING: dropping a torn last line: {path}:{last}: ")

@@ -10,12 +10,13 @@ dropped and `release` says so: the command then prints it again the way that hol
 from __future__ import annotations
 
 import contextlib
+import logging
 import struct
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any, cast
 
-__all__ = ["IN_MEMORY", "HeldOutput"]
+__all__ = ["IN_MEMORY", "HeldOutput", "said_once"]
 
 IN_MEMORY = 1 << 20
 """Bytes held in memory before the rest goes to a temporary file."""
@@ -119,3 +120,31 @@ class _HeldStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._target, name)
+
+
+@contextlib.contextmanager
+def said_once(logger: logging.Logger) -> Iterator[None]:
+    """While the block runs, each message of `logger` is let through once: a command whose
+    holding failed reads its log a second time, and a torn last line is still warned of once."""
+    once = _SaidOnce()
+    logger.addFilter(once)
+    try:
+        yield
+    finally:
+        logger.removeFilter(once)
+
+
+class _SaidOnce(logging.Filter):
+    """Lets each message through once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._said: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether `record` says something not said before."""
+        message = record.getMessage()
+        if message in self._said:
+            return False
+        self._said.add(message)
+        return True

@@ -8,11 +8,12 @@ import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from tether.cli.held_output import HeldOutput
+from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles
 from tether.session import SessionStore
+from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
 from tether.session.replay import replayed
 from tether.session.updates import ClientUpdate
@@ -52,18 +53,20 @@ def run(args: argparse.Namespace) -> int:
     # printed is held back until the last line is read, so a corrupt line is still an error
     # before anything shows. Should holding it fail, the log is checked whole first and the
     # session printed as it is replayed.
-    held = HeldOutput()
-    try:
-        out, err = consoles(settled=True)  # rich, for the text form only
-        out.file, err.file = held.stream(out.file), held.stream(err.file)
-        status = _print_text(*_replayed(store, session, check_first=False), out, err, args.full)
-        if held.release():
-            return status
-    finally:
-        held.close()
-    log.debug("could not hold the text back; checking the log first")
-    out, err = consoles(settled=True)
-    return _print_text(*_replayed(store, session, check_first=True), out, err, args.full)
+    with said_once(eventlog.log):  # a log read twice warns of a torn last line once
+        held = HeldOutput()
+        try:
+            out, err = consoles(settled=True)  # rich, for the text form only
+            out.file, err.file = held.stream(out.file), held.stream(err.file)
+            replayed = _replayed(store, session, check_first=False)
+            status = _print_text(*replayed, out, err, args.full)
+            if held.release():
+                return status
+        finally:
+            held.close()
+        log.debug("could not hold the text back; checking the log first")
+        out, err = consoles(settled=True)
+        return _print_text(*_replayed(store, session, check_first=True), out, err, args.full)
 
 
 def _print_text(

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pydantic import TypeAdapter
 from pydantic_core import PydanticSerializationError, to_json
 
-from tether.cli.held_output import HeldOutput
+from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.safe_output import safe_text
 from tether.session.document import DOCUMENT_HEAD, DocumentHead
 from tether.session.log import eventlog
@@ -39,9 +39,7 @@ Replayed = Callable[[bool], tuple[SessionHeader, Iterator[ClientUpdate]]]
 def print_session(replayed: Replayed) -> None:
     """The document of the session `replayed` replays, on stdout, once its log is known sound."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    once = _SaidOnce()  # a log read twice (holding failed) warns of a torn last line once
-    eventlog.log.addFilter(once)
-    try:
+    with said_once(eventlog.log):  # a log read twice (holding failed) warns of a torn line once
         held = HeldOutput()
         try:
             header, updates = replayed(False)
@@ -54,24 +52,6 @@ def print_session(replayed: Replayed) -> None:
         header, updates = replayed(True)
         _write_document(header, updates, encoding, _stdout_writer(encoding, None))
         sys.stdout.flush()
-    finally:
-        eventlog.log.removeFilter(once)
-
-
-class _SaidOnce(logging.Filter):
-    """Lets each message through once."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._said: set[str] = set()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Whether `record` says something not said before."""
-        message = record.getMessage()
-        if message in self._said:
-            return False
-        self._said.add(message)
-        return True
 
 
 def _stdout_writer(encoding: str, held: HeldOutput | None) -> Callable[[bytes], object]:
