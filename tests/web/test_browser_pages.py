@@ -46,15 +46,23 @@ def test_a_page_in_use_never_shares_its_context(browser: Browser, web: WebServer
         assert [p for p in first.context.pages if p.url != "about:blank"] == [first]
 
 
-def test_other_options_get_another_context_made_with_them(browser: Browser, web: WebServer) -> None:
+def test_other_options_get_their_own_context_and_an_init_script_stays_in_its_page(
+    browser: Browser, web: WebServer
+) -> None:
     with open_page(browser, web.url) as light:
         context = light.context
+    phone = {"width": 390, "height": 844}
     with open_page(
-        browser, web.url, color_scheme="dark", viewport={"width": 390, "height": 844}
+        browser, web.url, color_scheme="dark", viewport=phone, init_script="window.__mark = 1"
     ) as dark:
         assert dark.context is not context
         assert dark.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
         assert dark.evaluate("() => [innerWidth, screen.width]") == [390, 390]
+        assert dark.evaluate("() => window.__mark") == 1
+        context = dark.context
+    with open_page(browser, web.url, color_scheme="dark", viewport=phone) as again:
+        assert again.context is context
+        assert again.evaluate("() => window.__mark") is None
 
 
 def test_a_failed_test_s_context_is_closed_not_kept(browser: Browser, web: WebServer) -> None:
@@ -65,12 +73,3 @@ def test_a_failed_test_s_context_is_closed_not_kept(browser: Browser, web: WebSe
         assert page.context is not failed
     with pytest.raises(Exception, match="closed"):
         failed.new_page()
-
-
-def test_an_init_script_runs_in_its_page_only(browser: Browser, web: WebServer) -> None:
-    with open_page(browser, web.url, init_script="window.__mark = 1") as page:
-        assert page.evaluate("() => window.__mark") == 1
-        page.reload()
-        assert page.evaluate("() => window.__mark") == 1
-    with open_page(browser, web.url) as page:
-        assert page.evaluate("() => window.__mark") is None
