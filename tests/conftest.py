@@ -21,6 +21,10 @@ settings.load_profile("suite")
 
 pytest_plugins = ["tests.coverage_gate"]
 
+# pytest rewrites the asserts of the modules it collects; a support module's asserts say what
+# they compared only if it is named here, before anything imports it.
+pytest.register_assert_rewrite("tests.cli.stream_lines")
+
 REPO = Path(__file__).resolve().parent.parent
 
 PROCESS_FOLDERS = ("acp", "batch", "cli", "web")

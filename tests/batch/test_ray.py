@@ -20,6 +20,8 @@ from tests.batch.tasks import (
     batch_env,
     gated_batch,
     in_a_thread,
+    kill_first_worker,
+    killed_once_setup,
     log_events,
     results,
     run_batch,
@@ -27,7 +29,6 @@ from tests.batch.tasks import (
     work,
     write_tasks,
 )
-from tests.batch.test_pool import kill_first_worker, killed_once_setup
 from tests.cli.in_process import tether_in_process
 from tests.polling import eventually
 

@@ -1,9 +1,11 @@
-"""Shared by the command line's tests: running `tether`, a scripted model, the sessions listed."""
+"""Shared by the command line's tests: running `tether`, a scripted model, the sessions listed,
+printed cards read as words."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Any
 
 from tests.conftest import REPO
 
-__all__ = ["TETHER", "piped", "scripted_model", "sessions_listed", "tether"]
+__all__ = ["TETHER", "flat", "piped", "scripted_model", "sessions_listed", "tether"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 
@@ -62,3 +64,8 @@ def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+def flat(text: str) -> str:
+    """Printed cards as one line of words: borders dropped, wrapped lines joined."""
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
