@@ -96,7 +96,9 @@ def test_a_card_written_directly_is_what_rich_prints(made: Card, width: int, kin
     width=st.integers(1, 40),
     kind=st.sampled_from(list(KINDS)),
 )
-def test_a_block_written_directly_is_what_rich_prints(words: list[str], width: int, kind: str) -> None:
+def test_a_block_written_directly_is_what_rich_prints(
+    words: list[str], width: int, kind: str
+) -> None:
     block = text_block("".join(words))
     assert printed(block, kind, width, direct=True) == printed(block, kind, width, direct=False)
 
