@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 from tether.cli.printer import Printer
 from tether.cli.safe_output import SafeStream, safe_text
@@ -22,6 +23,7 @@ TETHER = REPO / ".venv" / "bin" / "tether"
 def _tether(home: Path, encoding: str, *args: str) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
     env["PYTHONIOENCODING"] = encoding
+    writing_bytecode(env)
     return subprocess.run(
         [str(TETHER), *args],
         env=env,
