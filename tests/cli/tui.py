@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pexpect
@@ -19,7 +19,7 @@ import pyte
 
 from tests.conftest import REPO
 
-__all__ = ["KEYS", "TETHER", "Tui"]
+__all__ = ["KEYS", "TETHER", "Tui", "writing_bytecode"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 WAIT_S = 60.0
@@ -40,6 +40,20 @@ KEYS = {
     "backspace": "\x7f",
 }
 """What the keys send."""
+
+
+def writing_bytecode(environment: dict[str, str], kept: Mapping[str, str] | None = None) -> None:
+    """Let the `tether` started with `environment` write bytecode, unless `kept` (what the
+    test itself set) says otherwise.
+
+    tether keeps the code its dataclasses compile (about a quarter of an interactive start's
+    CPU) in a table beside its own bytecode, and writes none where `PYTHONDONTWRITEBYTECODE`
+    is set (`tether.dataclass_code`), as it is on CI and on this machine: every terminal test's
+    process compiled all of it again. With the table written by the first, the others read it:
+    the processes under test start as they do for a person who has run tether before.
+    """
+    if not kept or "PYTHONDONTWRITEBYTECODE" not in kept:
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 class _Screen(pyte.HistoryScreen):  # type: ignore[misc]
@@ -82,6 +96,7 @@ class Tui:
         for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR", *rewrapping):
             if not env or name not in env:
                 environment.pop(name, None)
+        writing_bytecode(environment, env)
         self._lock = threading.Condition()
         self.screen = _Screen(columns, rows, self._answer)
         self._stream = pyte.Stream(self.screen)
