@@ -16,6 +16,7 @@ from typing import Any
 from tests.batch.model_server import Counting, counting_model
 from tests.cli.in_process import tether_in_process
 from tests.conftest import REPO
+from tests.gitrepo import git
 from tests.polling import eventually
 
 TETHER = REPO / ".venv" / "bin" / "tether"
@@ -52,13 +53,8 @@ def git_repo(path: Path, files: dict[str, str]) -> Path:
     path.mkdir()
     for name, text in files.items():
         (path / name).write_text(text)
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(path.parent)}
-    for command in (
-        ["git", "init", "-q"],
-        ["git", "add", "-A"],
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
-    ):
-        subprocess.run(command, cwd=path, check=True, env=env)
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
+        git(*command, cwd=path)
     return path
 
 

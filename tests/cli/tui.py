@@ -17,6 +17,7 @@ from pathlib import Path
 import pexpect
 import pyte
 
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 
 __all__ = ["KEYS", "TETHER", "Tui"]
@@ -82,6 +83,7 @@ class Tui:
         for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR", *rewrapping):
             if not env or name not in env:
                 environment.pop(name, None)
+        writing_bytecode(environment, env)
         self._lock = threading.Condition()
         self.screen = _Screen(columns, rows, self._answer)
         self._stream = pyte.Stream(self.screen)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -195,18 +194,3 @@ def log_lines(session: Session, home: Path) -> list[dict[str, Any]]:
     """The session's log file, parsed line by line."""
     path = home / "sessions" / f"{session.id}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in `root` as a person would, their own configuration aside; its output."""
-    env = {
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-    }
-    return subprocess.run(
-        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True
-    ).stdout

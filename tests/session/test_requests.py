@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from tests.gitrepo import git
 from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.session.helpers import Recorder, Sessions, git, log_lines, text
+from tests.session.helpers import Recorder, Sessions, log_lines, text
 from tests.session.loopback import HOST, model_for
 from tether.models.anthropic_cache import MAX_BREAKPOINTS
 from tether.sandbox.policy import SandboxPolicy
@@ -29,14 +30,14 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def fake_repository(ws: Path) -> None:
     """A small project with history, one change and one new file."""
-    git(ws, "init", "-q", "-b", "main")
+    git("init", "-q", "-b", "main", cwd=ws)
     (ws / "AGENTS.md").write_text("Run the tests with `make test`.\n")
     (ws / "a.py").write_text("def greet():\n    return 'hi'\n")
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "Add the greeting")
+    git("add", "-A", cwd=ws)
+    git("commit", "-q", "-m", "Add the greeting", cwd=ws)
     (ws / "b.py").write_text("".join(f"line_{n} = {n}\n" for n in range(12)))
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "Add b.py")
+    git("add", "-A", cwd=ws)
+    git("commit", "-q", "-m", "Add b.py", cwd=ws)
     (ws / "a.py").write_text("def greet():\n    return 'hi!'\n")
     (ws / "notes.md").write_text("todo\n")
 
