@@ -11,15 +11,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pexpect
 import pyte
 
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 
-__all__ = ["KEYS", "TETHER", "Tui", "writing_bytecode"]
+__all__ = ["KEYS", "TETHER", "Tui"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 WAIT_S = 60.0
@@ -40,20 +41,6 @@ KEYS = {
     "backspace": "\x7f",
 }
 """What the keys send."""
-
-
-def writing_bytecode(environment: dict[str, str], kept: Mapping[str, str] | None = None) -> None:
-    """Let the `tether` started with `environment` write bytecode, unless `kept` (what the
-    test itself set) says otherwise.
-
-    tether keeps the code its dataclasses compile (about a quarter of an interactive start's
-    CPU) in a table beside its own bytecode, and writes none where `PYTHONDONTWRITEBYTECODE`
-    is set (`tether.dataclass_code`), as it is on CI and on this machine: every terminal test's
-    process compiled all of it again. With the table written by the first, the others read it:
-    the processes under test start as they do for a person who has run tether before.
-    """
-    if not kept or "PYTHONDONTWRITEBYTECODE" not in kept:
-        environment.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 class _Screen(pyte.HistoryScreen):  # type: ignore[misc]
