@@ -1,5 +1,6 @@
 """The tests' own layout: no test module imports another; what several share lives in a support
-module named for what it holds (`tests/gitrepo.py`, `tests/cli/held_logs.py`, ...).
+module named for what it holds (`tests/gitrepo.py`, `tests/cli/held_logs.py`, ...), and the
+repositories and loopback HTTP servers tests make are made one way each.
 
 Importing a test module from another runs its module-level code a second time under another
 name, makes pytest rewrite and compile it for the importer too, and ties a file's tests to
@@ -42,7 +43,7 @@ def _test_modules_imported(source: str, module: str, *, package: bool) -> Iterat
         else:
             continue
         for target in targets:
-            if any(_is_test_module(part) for part in target.split(".")):
+            if target.startswith("tests.") and _is_test_module(target):
                 yield node.lineno, target
                 break
 
@@ -109,6 +110,27 @@ def test_a_git_run_is_seen_however_the_call_is_written() -> None:
     assert list(_runs_git(source)) == [1, 3]
 
 
+def _servers_made(source: str) -> Iterator[int]:
+    """The lines where `source` makes an HTTP server of `http.server`."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func).rpartition(".")[2]
+            if name in ("HTTPServer", "ThreadingHTTPServer"):
+                yield node.lineno
+
+
+def test_loopback_http_servers_are_started_in_one_place() -> None:
+    """A test's HTTP endpoint gives its handler to `tests/loopback_http.serving`, which binds
+    127.0.0.1, serves in a thread and stops (releasing held responses) in one way."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        name = path.relative_to(REPO).as_posix()
+        if name != "tests/loopback_http.py" and "snapshots" not in path.relative_to(TESTS).parts:
+            found += [f"{name}:{line}" for line in _servers_made(path.read_text())]
+    assert found == []
+    assert list(_servers_made((TESTS / "loopback_http.py").read_text()))
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
@@ -132,6 +154,7 @@ def test_support_modules_are_not_taken_for_test_modules() -> None:
         "from .hidden_commands import HIDDEN\n"
         "from tests import conftest, gitrepo\n"
         "import tests.testing_tools\n"
+        "from _pytest.assertion.rewrite import _rewrite_test\n"
     )
     assert list(_test_modules_imported(source, "tests.settings", package=True)) == []
 

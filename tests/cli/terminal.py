@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.cli.tui import writing_bytecode
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 
 TETHER = REPO / ".venv" / "bin" / "tether"

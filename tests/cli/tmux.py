@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.tui import TETHER, writing_bytecode
+from tests.cli.support import writing_bytecode
+from tests.cli.tui import TETHER
 
 __all__ = ["TMUX", "Tmux"]
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pexpect
 import pyte
 
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 
-__all__ = ["KEYS", "TETHER", "Tui", "writing_bytecode"]
+__all__ = ["KEYS", "TETHER", "Tui"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 WAIT_S = 60.0
@@ -40,20 +41,6 @@ KEYS = {
     "backspace": "\x7f",
 }
 """What the keys send."""
-
-
-def writing_bytecode(environment: dict[str, str], kept: Mapping[str, str] | None = None) -> None:
-    """Let the `tether` started with `environment` write bytecode, unless `kept` (what the
-    test itself set) says otherwise.
-
-    tether keeps the code its dataclasses compile (about a quarter of an interactive start's
-    CPU) in a table beside its own bytecode, and writes none where `PYTHONDONTWRITEBYTECODE`
-    is set (`tether.dataclass_code`), as it is on CI and on this machine: every terminal test's
-    process compiled all of it again. With the table written by the first, the others read it:
-    the processes under test start as they do for a person who has run tether before.
-    """
-    if not kept or "PYTHONDONTWRITEBYTECODE" not in kept:
-        environment.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 class _Screen(pyte.HistoryScreen):  # type: ignore[misc]
@@ -98,6 +85,10 @@ class Tui:
                 environment.pop(name, None)
         writing_bytecode(environment, env)
         self._lock = threading.Condition()
+        self._changes = 0
+        """How many times the screen has changed (fed or resized): what the texts were read at."""
+        self._display = (-1, "")
+        self._everything = (-1, "")
         self.screen = _Screen(columns, rows, self._answer)
         self._stream = pyte.Stream(self.screen)
         self.raw = ""
@@ -130,7 +121,13 @@ class Tui:
     def display(self) -> str:
         """The visible screen, one line per row, trailing blanks removed."""
         with self._lock:
-            return "\n".join(line.rstrip() for line in self.screen.display)
+            # pyte draws the whole screen cell by cell when asked: asked again for a screen
+            # nothing has changed since (a wait's next look, a check right after it), the
+            # text is the one drawn then.
+            if self._display[0] != self._changes:
+                text = "\n".join(line.rstrip() for line in self.screen.display)
+                self._display = (self._changes, text)
+            return self._display[1]
 
     @property
     def status_bar(self) -> str:
@@ -142,8 +139,10 @@ class Tui:
     def everything(self) -> str:
         """The scrollback above the screen, then the screen."""
         with self._lock:
-            top = [_plain_row(row) for row in self.screen.history.top]
-            return "\n".join([*top, self.display])
+            if self._everything[0] != self._changes:
+                top = [_plain_row(row) for row in self.screen.history.top]
+                self._everything = (self._changes, "\n".join([*top, self.display]))
+            return self._everything[1]
 
     def wait(self, found: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
         """Wait until `found()` holds (it is checked after every write)."""
@@ -187,6 +186,7 @@ class Tui:
         """Resize the terminal (the process gets SIGWINCH)."""
         with self._lock:
             self.screen.resize(rows, columns)
+            self._changes += 1
         self.child.setwinsize(rows, columns)
 
     def signal_tether(self, signum: int) -> None:
@@ -231,6 +231,7 @@ class Tui:
             with self._lock:
                 self.raw += chunk
                 self._stream.feed(chunk)
+                self._changes += 1
                 self._lock.notify_all()
 
 

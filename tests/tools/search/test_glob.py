@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import git
-from tests.tools.search.support import Asker, context, glob, policy, write
+from tests.policy.support import Always
+from tests.tools.search.support import context, glob, policy, write
 from tether.policy.modes import PolicyMode
 from tether.tools.card_context import CardContext
 from tether.tools.search import GlobArgs, GlobTool
@@ -132,7 +133,7 @@ async def test_outside_asks_inside_never(tmp_path: Path, mode: PolicyMode, asks:
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(ws, {"in.py": ""})
     write(out, {"o.py": ""})
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     inside = await glob(ws, context(ws, policy(ws, mode, asker)), pattern="*.py")
     assert listed(inside.meta) == ["in.py"] and asker.requests == []
     outside = await glob(ws, context(ws, policy(ws, mode, asker)), pattern="*.py", path="../out")
