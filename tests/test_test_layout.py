@@ -43,7 +43,7 @@ def _test_modules_imported(source: str, module: str, *, package: bool) -> Iterat
         else:
             continue
         for target in targets:
-            if any(_is_test_module(part) for part in target.split(".")):
+            if target.startswith("tests.") and _is_test_module(target):
                 yield node.lineno, target
                 break
 
@@ -154,6 +154,7 @@ def test_support_modules_are_not_taken_for_test_modules() -> None:
         "from .hidden_commands import HIDDEN\n"
         "from tests import conftest, gitrepo\n"
         "import tests.testing_tools\n"
+        "from _pytest.assertion.rewrite import _rewrite_test\n"
     )
     assert list(_test_modules_imported(source, "tests.settings", package=True)) == []
 
