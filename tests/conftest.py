@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections import Counter
-from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,11 @@ from tests import durations
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
-pytest_plugins = ["tests.coverage_gate"]
+pytest_plugins = ["tests.coverage_gate", "tests.bytecode"]
+
+# pytest rewrites the asserts of the modules it collects; a support module's asserts say what
+# they compared only if it is named here, before anything imports it.
+pytest.register_assert_rewrite("tests.cli.stream_lines")
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -80,24 +82,6 @@ def ws(tmp_path: Path) -> Path:
 def repo_root() -> Path:
     """The repository's root directory."""
     return REPO
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
-    """Collect with the test modules' compiled code kept in `__pycache__`, even where
-    `PYTHONDONTWRITEBYTECODE` is set (the tests' own processes keep the setting).
-
-    pytest rewrites the asserts of every test module it imports and keeps the result as a
-    `.pyc`, but writes none where bytecode is not to be written: then each process (each
-    xdist worker) parsed, rewrote and compiled all 300 test modules again, about 7 s of CPU
-    of its 14 s of collection.
-    """
-    saved = sys.dont_write_bytecode
-    sys.dont_write_bytecode = False
-    try:
-        return (yield)
-    finally:
-        sys.dont_write_bytecode = saved
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -7,7 +7,7 @@ import importlib
 import re
 
 from tests.conftest import REPO
-from tests.test_layers import FLOORS
+from tests.floors import FLOORS
 
 PAGE = REPO / "ARCHITECTURE.md"
 _DOTTED = re.compile(r"`(tether(?:\.\w+)*)`")

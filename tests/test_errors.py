@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.test_layers import MODULES
+from tests.sources import MODULES
 from tether import errors
 from tether.errors import (
     FileOperationFailed,

@@ -1,31 +1,5 @@
-"""The floors of `src/tether`: a package imports only packages on floors below its own.
-
-The table is LAYOUT.md's, with the homes added since and what their code showed:
-
-- `frontmatter.py`, `home.py`, `lazy.py`, `dataclass_code.py`, `pydantic_plugins.py`,
-  `figures.py` and `gitenv.py` stand on the ground floor with `jsontext.py`: plain helpers
-  that know nothing of tether's concepts. `bounded.py` reads JSON with `jsontext.py`, so it
-  has a floor of its own just above.
-- `instructions/` (the `AGENTS.md` chains and their `@imports`) reads bounded Markdown and
-  nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
-- `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
-  skills it finds, and a floor never imports its own neighbours.
-- `errors.py` (the one exception tree) stands below everything, so that every floor can
-  raise and catch its errors (it imports nothing); `beneath.py` (opening exactly the path
-  that was checked) stands with `bounded.py`, for the tools, the sandbox and the checkpoints.
-- `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
-  and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
-  imports nothing of tether, and the settings' rules, the policy and the tools may ask it.
-- `settings/` sits between `tools/` and `policy/`: it reports errors as tools do and writes
-  through the one atomic writer, and the policy (and `mcp/`, which takes its file lock) asks it.
-- `agents/`, `checkpoints/` and `hooks/` sit below `session/`, which uses them; `hooks/`
-  reads settings, `agents/` names tools.
-- `render/` (the terminal's cards) sits with `session/` and so imports nothing of it: it draws
-  views and plain values, so `cli/` can hand it what a session reported.
-- `surface/` is what every way of running a session shares (the composition root that
-  builds a session's configuration from settings, the one slash-command dispatcher): above
-  `session/` and `commands/`, below `batch/`, `acp/` and `cli/`, which all use it.
-- `batch/` runs sessions for `cli/`.
+"""The floors of `src/tether` (`tests/floors.py`): a package imports only packages on floors
+below its own.
 
 Every `import` counts, at module level, inside functions and under `TYPE_CHECKING`: an
 import hidden in a function is still a dependency, only a later one. Separately, the imports
@@ -37,47 +11,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-
-FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
-    (
-        "tether",  # the package itself: `__version__`
-        "wire",
-        "jsontext",
-        "highlight",
-        "providers",
-        "frontmatter",
-        "figures",
-        "home",
-        "lazy",
-        "dataclass_code",
-        "pydantic_plugins",
-        "gitenv",
-    ),
-    ("bounded", "beneath", "version"),
-    ("views", "content"),
-    ("linediff", "models"),
-    ("instructions",),
-    ("skills",),
-    ("sandbox", "shell"),
-    ("tools",),
-    ("settings",),
-    ("policy", "mcp"),
-    ("agents", "checkpoints", "hooks"),
-    ("session", "commands", "render"),
-    ("surface",),
-    ("batch",),
-    ("acp",),
-    ("web",),
-    ("cli", "demo"),
-    ("__main__",),
-)
-"""From the ground up: the top-level modules and packages of `tether` on each floor."""
-
-FLOOR = {name: level for level, names in enumerate(FLOORS) for name in names}
+from tests.floors import FLOOR
+from tests.sources import MODULES, SRC
 
 
 @dataclass(frozen=True)
@@ -89,18 +27,6 @@ class Import:
     path: Path
     line: int
     at_load: bool
-
-
-def _modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for path in sorted((SRC / "tether").rglob("*.py")):
-        parts = path.relative_to(SRC).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = path
-    return found
-
-
-MODULES = _modules()
 
 
 def _imports(name: str, path: Path) -> Iterator[Import]:
@@ -142,7 +68,11 @@ def _walk(
                         yield from _walk(child.body, name, package, path, at_load=at_load)
 
 
-IMPORTS = [i for name, path in MODULES.items() for i in _imports(name, path)]
+@cache
+def all_imports() -> list[Import]:
+    """Every import of every tether module, read from the sources when a test first asks: not
+    at collection, where each worker parsed all of them for the one that runs these tests."""
+    return [i for name, path in MODULES.items() for i in _imports(name, path)]
 
 
 def _unit(module: str) -> str:
@@ -158,13 +88,13 @@ def _where(i: Import) -> str:
 def test_every_package_has_a_floor() -> None:
     """A new top-level module or package must be placed in the table (and in LAYOUT.md)."""
     missing = sorted({_unit(name) for name in MODULES} - FLOOR.keys())
-    assert not missing, f"put these on a floor in tests/test_layers.py: {missing}"
+    assert not missing, f"put these on a floor in tests/floors.py: {missing}"
 
 
 def test_imports_go_down() -> None:
     """Each import of another part of tether reaches a floor below the importer's own."""
     wrong = []
-    for i in IMPORTS:
+    for i in all_imports():
         if i.target != "tether" and not i.target.startswith("tether."):
             continue
         here, there = _unit(i.importer), _unit(i.target)
@@ -178,7 +108,7 @@ def test_imports_go_down() -> None:
 def _cycles(*, at_load_only: bool) -> list[list[str]]:
     """The import cycles among tether's modules (only the imports that run at load, or all)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
-    for i in IMPORTS:
+    for i in all_imports():
         if (i.at_load or not at_load_only) and i.target in MODULES and i.target != i.importer:
             graph[i.importer].add(i.target)
     state: dict[str, int] = {}  # 1: on the current path, 2: done
@@ -243,7 +173,7 @@ def test_the_session_log_is_the_sessions_ground_floor() -> None:
     and writes; it imports nothing of the loop, the context, rewind or replay above it."""
     wrong = [
         f"{_where(i)}: {i.importer} imports {i.target}"
-        for i in IMPORTS
+        for i in all_imports()
         if i.importer.startswith("tether.session.log.")
         and i.target.startswith("tether.session.")
         and not i.target.startswith("tether.session.log.")
@@ -258,7 +188,7 @@ def test_context_and_rewind_stand_apart() -> None:
     apart = ("tether.session.context.", "tether.session.rewind.")
     wrong = [
         f"{_where(i)}: {i.importer} imports {i.target}"
-        for i in IMPORTS
+        for i in all_imports()
         for here, there in (apart, apart[::-1])
         if i.importer.startswith(here) and i.target.startswith(there)
     ]

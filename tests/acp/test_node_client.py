@@ -18,15 +18,15 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.acp.wire import tether_command
+from tests.loopback_http import serving
 from tests.mcp.support import PNG, SAMPLE
 from tests.npm import npm_package
 
@@ -153,14 +153,8 @@ class _Unauthorized(BaseHTTPRequestHandler):
 @pytest.fixture
 def locked_server() -> Iterator[str]:
     """The URL of a loopback MCP endpoint that answers 401 to everything."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Unauthorized)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_Unauthorized) as port:
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 def test_typescript_sdk_client_sees_statuses_content_locations_and_options(

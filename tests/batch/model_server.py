@@ -8,8 +8,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.loopback_http import serving
 
 HOLD_S = 0.4
 """How long each answer takes: long enough that two workers' requests would overlap."""
@@ -55,14 +57,8 @@ def counting_model() -> Iterator[tuple[str, Counting]]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", counts
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as port:
+        yield f"http://127.0.0.1:{port}/v1", counts
 
 
 def _chunks() -> Iterator[dict[str, Any]]:

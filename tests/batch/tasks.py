@@ -1,9 +1,12 @@
-"""Task files, scripts and repositories for the batch tests."""
+"""Task files, scripts and repositories for the batch tests, and a worker killed mid-task."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import Callable
@@ -12,20 +15,17 @@ from typing import Any
 
 from tests.batch.model_server import Counting, counting_model
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.conftest import REPO
+from tests.gitrepo import git
+from tests.polling import eventually
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 
 
-def script(path: Path, *turns: dict[str, Any]) -> str:
-    """A scripted model's file; its `--model` value."""
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
-
-
 def work(path: Path, file: str, old: str, new: str, *, command: str = "echo ran > ran.txt") -> str:
     """A script that reads `file`, replaces `old` by `new` in it, runs `command`, then says so."""
-    return script(
+    return scripted_model(
         path,
         {
             "toolCalls": [
@@ -48,13 +48,8 @@ def git_repo(path: Path, files: dict[str, str]) -> Path:
     path.mkdir()
     for name, text in files.items():
         (path / name).write_text(text)
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(path.parent)}
-    for command in (
-        ["git", "init", "-q"],
-        ["git", "add", "-A"],
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"],
-    ):
-        subprocess.run(command, cwd=path, check=True, env=env)
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
+        git(*command, cwd=path)
     return path
 
 
@@ -133,3 +128,27 @@ def in_a_thread(work: Callable[[Path], None], path: Path) -> Callable[[], None]:
             raise failed[0]
 
     return joined
+
+
+def killed_once_setup(tmp_path: Path) -> str:
+    """A setup command that records its worker's pid and, the first time only, waits long
+    enough to be killed mid-task (its sleep's pid noted so the test can end it too).
+
+    The sleep's pid is written beside its file and renamed onto it: the test waits for the
+    file, and `echo > file` would let it see the file created but still empty.
+    """
+    pids, sleeper = tmp_path / "pids", tmp_path / "sleeper"
+    return (
+        f"echo $PPID >> {pids}; "
+        f"if [ $(wc -l < {pids}) -eq 1 ]; then "
+        f"sleep 120 & echo $! > {sleeper}.part && mv {sleeper}.part {sleeper}; wait; fi"
+    )
+
+
+def kill_first_worker(tmp_path: Path) -> None:
+    """Wait for the first attempt's worker, then kill it (and its setup's sleep)."""
+    pids, sleeper = tmp_path / "pids", tmp_path / "sleeper"
+    asyncio.run(eventually(sleeper.is_file, "the first attempt's setup running", within=120))
+    os.kill(int(pids.read_text().split()[0]), signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(int(sleeper.read_text()), signal.SIGKILL)

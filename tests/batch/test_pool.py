@@ -4,9 +4,7 @@ same repository, sessions browsable with `--home`, Ctrl-C and a resume that runs
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import signal
 import subprocess
 from pathlib import Path
@@ -18,14 +16,16 @@ from tests.batch.tasks import (
     gated_batch,
     git_repo,
     in_a_thread,
+    kill_first_worker,
+    killed_once_setup,
     log_events,
     results,
     run_batch,
-    script,
     work,
     write_tasks,
 )
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.polling import eventually
 
 
@@ -38,8 +38,8 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     blue = work(tmp_path / "blue.json", "shared.txt", "red", "blue")
     green = work(tmp_path / "green.json", "shared.txt", "red", "green")
     notes = work(tmp_path / "notes.json", "notes.md", "draft", "final")
-    failing = script(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
-    slow = script(
+    failing = scripted_model(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 60"}}]},
         {"text": "never said"},
@@ -145,7 +145,7 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     (folder / "a.txt").write_text("one\n")
     quick = work(tmp_path / "quick.json", "a.txt", "one", "two")
     slow_script = tmp_path / "slow.json"
-    slow = script(
+    slow = scripted_model(
         slow_script,
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 120"}}]},
         {"text": "never said"},
@@ -199,30 +199,6 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     assert sorted(line["id"] for line in rerun) == [f"slow-{n}" for n in range(4)]
     assert all(line["status"] == "done" and "+three" in line["diff"] for line in rerun)
     assert "skipped (already done)" in again.stdout
-
-
-def killed_once_setup(tmp_path: Path) -> str:
-    """A setup command that records its worker's pid and, the first time only, waits long
-    enough to be killed mid-task (its sleep's pid noted so the test can end it too).
-
-    The sleep's pid is written beside its file and renamed onto it: the test waits for the
-    file, and `echo > file` would let it see the file created but still empty.
-    """
-    pids, sleeper = tmp_path / "pids", tmp_path / "sleeper"
-    return (
-        f"echo $PPID >> {pids}; "
-        f"if [ $(wc -l < {pids}) -eq 1 ]; then "
-        f"sleep 120 & echo $! > {sleeper}.part && mv {sleeper}.part {sleeper}; wait; fi"
-    )
-
-
-def kill_first_worker(tmp_path: Path) -> None:
-    """Wait for the first attempt's worker, then kill it (and its setup's sleep)."""
-    pids, sleeper = tmp_path / "pids", tmp_path / "sleeper"
-    asyncio.run(eventually(sleeper.is_file, "the first attempt's setup running", within=120))
-    os.kill(int(pids.read_text().split()[0]), signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(int(sleeper.read_text()), signal.SIGKILL)
 
 
 def test_a_task_whose_worker_is_killed_runs_again(tmp_path: Path) -> None:

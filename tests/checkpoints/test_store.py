@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.gitrepo import git
 from tether.checkpoints import MAX_SNAPSHOT_BYTES, Blob, Change, disk_state, open_store, restore
 from tether.checkpoints.git_store import GitStore
 from tether.checkpoints.preimage_store import PreimageStore
@@ -86,7 +87,7 @@ def test_the_workspace_git_config_and_attributes_run_nothing(tmp_path: Path, ws:
     script = tmp_path / "program"
     script.write_text(f'#!/bin/sh\necho "$0 $*" >> {ran}\ncat\n')
     script.chmod(0o755)
-    subprocess.run(["git", "init", "-q"], cwd=ws, check=True)
+    git("init", "-q", cwd=ws)
     # What a model could have written into the workspace's own repository.
     with (ws / ".git" / "config").open("a") as config:
         config.write(

@@ -34,17 +34,27 @@ __all__ = ["tether_in_process"]
 
 
 def tether_in_process(
-    home: Path, *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    home: Path,
+    *args: str,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    encoding: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`support.tether(home, *args, cwd=cwd)`, run in this process: its status and output;
-    `env` is added to its environment."""
+    `env` is added to its environment; `encoding` is its standard streams', as
+    `PYTHONIOENCODING` sets them for a process (and what its output is decoded from, strictly)."""
     environ = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
     environ.pop("TETHER_MODEL", None)
     environ.update(env or {})
+    chosen = encoding or locale.getpreferredencoding(False)
+    if encoding is not None:
+        environ["PYTHONIOENCODING"] = encoding
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        with _as_its_own_process(environ, cwd, out, err):
+        with _as_its_own_process(environ, cwd, out, err, chosen):
             status = _status(list(args))
-        return subprocess.CompletedProcess(["tether", *args], status, _text(out), _text(err))
+        return subprocess.CompletedProcess(
+            ["tether", *args], status, _text(out, chosen), _text(err, chosen)
+        )
 
 
 def _status(argv: list[str]) -> int:
@@ -62,10 +72,10 @@ def _status(argv: list[str]) -> int:
         return 1
 
 
-def _text(captured: BinaryIO) -> str:
+def _text(captured: BinaryIO, encoding: str) -> str:
     """What was written, decoded as `subprocess.run(text=True)` decodes it."""
     captured.seek(0)
-    wrapper = io.TextIOWrapper(captured, encoding=locale.getpreferredencoding(False), newline=None)
+    wrapper = io.TextIOWrapper(captured, encoding=encoding, newline=None)
     try:
         return wrapper.read()
     finally:
@@ -74,7 +84,7 @@ def _text(captured: BinaryIO) -> str:
 
 @contextmanager
 def _as_its_own_process(
-    env: dict[str, str], cwd: Path | None, out: BinaryIO, err: BinaryIO
+    env: dict[str, str], cwd: Path | None, out: BinaryIO, err: BinaryIO, encoding: str
 ) -> Iterator[None]:
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
@@ -83,7 +93,6 @@ def _as_its_own_process(
     saved_meta_path = list(sys.meta_path)
     root = logging.getLogger()
     saved_logging = (list(root.handlers), root.level)
-    encoding = locale.getpreferredencoding(False)
     with open(os.devnull, "rb") as null:
         os.dup2(null.fileno(), 0)
     os.dup2(out.fileno(), 1)

@@ -1,25 +1,42 @@
-"""Shared by the command line's tests: running `tether`, a scripted model, the sessions listed."""
+"""Shared by the command line's tests: running `tether`, a scripted model, the sessions listed,
+printed cards read as words."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from tests.conftest import REPO
 
-__all__ = ["TETHER", "piped", "scripted_model", "sessions_listed", "tether"]
+__all__ = ["TETHER", "flat", "piped", "scripted_model", "sessions_listed", "tether"]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
+
+
+def writing_bytecode(environment: dict[str, str], kept: Mapping[str, str] | None = None) -> None:
+    """Let the `tether` started with `environment` write bytecode, unless `kept` (what the
+    test itself set) says otherwise.
+
+    tether keeps the code its dataclasses compile (about a quarter of an interactive start's
+    CPU) in a table beside its own bytecode, and writes none where `PYTHONDONTWRITEBYTECODE`
+    is set (`tether.dataclass_code`), as it is on CI and on this machine: every `tether` a test
+    started compiled all of it again. With the table written by the first, the others read it:
+    the processes under test start as they do for a person who has run tether before.
+    """
+    if not kept or "PYTHONDONTWRITEBYTECODE" not in kept:
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def tether(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run `tether ARGS` with `TETHER_HOME=home`, stdin closed, a wide fixed terminal."""
     env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
     env.pop("TETHER_MODEL", None)
+    writing_bytecode(env)
     return subprocess.run(
         [str(TETHER), *args],
         env=env,
@@ -53,6 +70,7 @@ def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str
     """Run `tether ARGS` with `lines` on its input (a pipe, not a terminal)."""
     env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "100", "NO_COLOR": "1"}
     env.pop("TETHER_MODEL", None)
+    writing_bytecode(env)
     return subprocess.run(
         [str(TETHER), *args],
         env=env,
@@ -62,3 +80,8 @@ def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+def flat(text: str) -> str:
+    """Printed cards as one line of words: borders dropped, wrapped lines joined."""
+    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())

@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tests.cli.support import writing_bytecode
 from tests.conftest import REPO
 
 TETHER = REPO / ".venv" / "bin" / "tether"
@@ -39,6 +40,7 @@ class Terminal:
         env = {**os.environ, "TETHER_HOME": str(home), "TERM": "xterm-256color"}
         for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR"):
             env.pop(name, None)
+        writing_bytecode(env)
         self.process = subprocess.Popen(
             [str(TETHER), *args],
             env=env,

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import piped, scripted_model
+from tests.cli.support import flat, piped, scripted_model
 
 # A project's `.claude/settings.json` with comments and a trailing comma, as Claude Code reads.
 SETTINGS = """{
@@ -20,10 +20,6 @@ SETTINGS = """{
   "statusLine": {"type": "command", "command": "echo hi"}
 }
 """
-
-
-def flat(text: str) -> str:
-    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
 
 
 def claude_project(ws: Path) -> None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.test_run_stream_json import lines_of
+from tests.cli.stream_lines import lines_of
 
 
 def _scripts(tmp_path: Path) -> tuple[str, str]:

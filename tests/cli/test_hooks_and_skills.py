@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import piped, scripted_model
-from tests.cli.test_settings import flat
+from tests.cli.support import flat, piped, scripted_model
 from tests.hooks.scripts import GUARD, bash_hook, group, recorded, recorder
 from tests.skills.support import skill
 

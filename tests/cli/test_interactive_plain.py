@@ -68,13 +68,15 @@ def test_exit_ends_the_lines_and_the_terminal_commands_go_through_dispatch(
 
 def test_bad_arguments_and_a_bad_session_are_clear_errors(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
-    bad = piped(home, "", "--mode", "sideways")
+    # In the test's process, with nothing on standard input (not a terminal), as `piped`
+    # runs a process with no lines: what is checked is what the command says and exits with.
+    bad = tether_in_process(home, "--mode", "sideways")
     assert bad.returncode == 2
     assert "usage: tether" in bad.stderr and "invalid choice: 'sideways'" in bad.stderr
-    missing = piped(home, "", "--model", "script:/nowhere.json", "--cwd", str(ws))
+    missing = tether_in_process(home, "--model", "script:/nowhere.json", "--cwd", str(ws))
     assert missing.returncode == 1 and "tether: error:" in missing.stderr
     model = scripted_model(tmp_path / "s.json", {"text": "x"})
-    unknown = piped(home, "", "--model", model, "--cwd", str(ws), "--resume", "nosuch")
+    unknown = tether_in_process(home, "--model", model, "--cwd", str(ws), "--resume", "nosuch")
     assert unknown.returncode == 1 and "no session 'nosuch'" in unknown.stderr
     assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
 

@@ -140,7 +140,8 @@ def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
     """/permissions after answers: the rule written for the project with its file (not "No
-    settings files"), the session's own answer, and a picker that takes it back."""
+    settings files"), the session's own answer, and a picker that takes it back. Then a fetch
+    that would be refused is refused before anyone is asked."""
     home = tmp_path / "home"
     (ws / ".git/info").mkdir(parents=True)
     (ws / ".git/HEAD").write_text("ref: refs/heads/main\n")
@@ -155,6 +156,8 @@ def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
         {"text": "Both made."},
         bash("a2", "touch a"),
         {"text": "Asked again."},
+        _loopback_fetches(),
+        {"text": "Refused."},
     )
     tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=120)
     tuis.append(tui)
@@ -185,27 +188,11 @@ def test_permissions_shows_the_live_rules_and_takes_an_answer_back(
     tui.wait_for(CHOOSE)
     tui.type("1")
     tui.wait_for("Asked again.")
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
 
-
-def test_a_fetch_that_would_be_refused_is_not_asked_about(
-    tmp_path: Path, ws: Path, tuis: list[Tui]
-) -> None:
-    home = tmp_path / "home"
-    fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
-    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
-    # Names that always mean this machine are refused before asking too, with no lookup.
-    named = {"id": "n", "name": "web_fetch", "arguments": {"url": "http://localhost:9/"}}
-    under = {"id": "u", "name": "web_fetch", "arguments": {"url": "http://app.localhost/"}}
-    calls = {"toolCalls": [fetch, local, named, under]}
-    model = scripted_model(tmp_path / "s.json", calls, {"text": "Refused."})
-    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
-    tuis.append(tui)
-    tui.wait_for("script:s.json")
     tui.line("fetch it")
     tui.wait_for("Refused.")
-    shown = " ".join(tui.everything.split())
+    everything = tui.everything
+    shown = " ".join(everything[everything.rindex("> fetch it") :].split())
     assert "Allow" not in shown  # refused before anyone was asked
     assert "Refusing to fetch from 127.0.0.1: it is a loopback address" in shown
     assert "Refusing to fetch from ::1: it is a loopback address" in shown
@@ -213,6 +200,16 @@ def test_a_fetch_that_would_be_refused_is_not_asked_about(
     assert "Refusing to fetch from app.localhost: it is a loopback name" in shown
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def _loopback_fetches() -> dict[str, Any]:
+    """A turn of four fetches from this machine, each refused before anyone is asked."""
+    fetch = {"id": "f", "name": "web_fetch", "arguments": {"url": "http://127.0.0.1:9/admin"}}
+    local = {"id": "l", "name": "web_fetch", "arguments": {"url": "http://[::1]:9/"}}
+    # Names that always mean this machine are refused before asking too, with no lookup.
+    named = {"id": "n", "name": "web_fetch", "arguments": {"url": "http://localhost:9/"}}
+    under = {"id": "u", "name": "web_fetch", "arguments": {"url": "http://app.localhost/"}}
+    return {"toolCalls": [fetch, local, named, under]}
 
 
 def test_the_trust_question_starts_on_the_least_lasting_choice(

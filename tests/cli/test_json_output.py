@@ -12,9 +12,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic._internal._mock_val_ser import MockValSer
+from pydantic_core import to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.golden import check_golden
+from tether.session import SessionStore
+from tether.session.replay import replayed
+from tether.session.updates import ToolCallFinished, ToolCallPartial, ToolCallStarted
+from tether.tools.defaults import default_tools
 
 FIXTURES = Path(__file__).parent / "json"
 SESSION = "0190a1b2c3d4e5f6a7b8"
@@ -37,3 +43,24 @@ def test_sessions_json_prints_each_session_as_before(home: Path) -> None:
     listed = tether_in_process(home, "sessions", "--json")
     assert listed.returncode == 0, listed.stderr
     check_golden(FIXTURES / "sessions.json", listed.stdout)
+
+
+def test_the_card_classes_dump_as_before_after_a_show(home: Path) -> None:
+    header, events = SessionStore(home).stream(SESSION, check_first=True)
+    cards = [
+        update.view
+        for update in replayed(events, default_tools(), header.cwd)
+        if isinstance(update, ToolCallStarted | ToolCallPartial | ToolCallFinished)
+    ]
+    kinds = {type(card) for card in cards}
+    assert len(kinds) >= 6  # read, diff, terminal, generic, search, web...
+    own = {kind: vars(kind).get("__pydantic_serializer__") for kind in kinds}
+    dumped = [to_json(card, by_alias=True) for card in cards]
+    shown = tether_in_process(home, "show", SESSION, "--json")
+    assert shown.returncode == 0, shown.stderr
+    # `show --json` writes each card with a serializer it gives the card's class for the
+    # document; afterwards each class has what it had (or what pydantic built meanwhile).
+    for kind in kinds:
+        now = vars(kind).get("__pydantic_serializer__")
+        assert now is own[kind] or isinstance(own[kind], MockValSer), kind
+    assert [to_json(card, by_alias=True) for card in cards] == dumped

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
+from tests.policy.support import Asker
 from tests.session.helpers import Recorder, Sessions, call, script, text
-from tests.session.test_plan_mode import Person
 from tether.policy import RejectWithMessage
 from tether.tools.defaults import default_tools
 
@@ -21,7 +21,7 @@ async def test_show_prints_the_plan_and_the_decisions(tmp_path: Path, ws: Path) 
         {"toolCalls": [call("p2", "ExitPlanMode", {"plan": PLAN + "\n3. Update the docs."})]},
         {"text": "On it."},
     )
-    person = Person(RejectWithMessage("Update the docs too."), "allow_once")
+    person = Asker(RejectWithMessage("Update the docs too."), "allow_once")
     with Sessions(home) as sessions:
         session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
         assert await session.prompt(text("plan the rename"), Recorder()) == "end_turn"

@@ -11,29 +11,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from tests.cli.in_process import tether_in_process
+from tests.cli.stream_lines import lines_of
 from tests.cli.support import TETHER, scripted_model
-from tests.conftest import REPO
 from tests.tools.web.search_api import Hit, env_for, ok_reply, serve_api
 from tests.tools.web.server import reply, serve
-
-SCHEMA = json.loads((REPO / "schema" / "run-stream.schema.json").read_text())
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-
-
-def lines_of(stdout: str) -> list[dict[str, Any]]:
-    """Every line of stdout, each checked against the schema."""
-    assert stdout.endswith("\n"), stdout[-200:]
-    lines = []
-    for number, text in enumerate(stdout.splitlines(), 1):
-        line = json.loads(text)  # nothing but JSON on stdout
-        errors = [e.message for e in VALIDATOR.iter_errors(line)]
-        assert not errors, f"line {number} does not follow the schema: {errors}\n{text}"
-        lines.append(line)
-    return lines
 
 
 def cards(lines: list[dict[str, Any]]) -> set[str]:

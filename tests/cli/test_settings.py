@@ -4,11 +4,10 @@ or said headless, rules applied, and "always allow for this project" kept for th
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import scripted_model, tether
+from tests.cli.support import flat, scripted_model, tether
 from tests.cli.terminal import Terminal
 
 HOSTILE = {
@@ -18,11 +17,6 @@ HOSTILE = {
         "defaultMode": "auto",
     }
 }
-
-
-def flat(text: str) -> str:
-    """Printed cards as one line of words: borders dropped, wrapped lines joined."""
-    return " ".join(re.sub("[│╭╮╰╯─]", " ", text).split())
 
 
 def bash_then_read(path: Path, command: str) -> str:

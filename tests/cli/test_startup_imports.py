@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -105,6 +106,10 @@ AGENT_SESSIONS = (
 
 NEVER_OUTSIDE_ACP = ACP_SDK + TERMINAL_INPUT + WEB + HTTP2 + ("numpy", "ray")
 """What no command but `tether acp` and `tether web` loads (and they load no terminal input)."""
+
+CARD_SESSIONS = Path(__file__).parent / "json" / "sessions"
+CARD_SESSION = "0190a1b2c3d4e5f6a7b8"
+"""A stored session with a call of every card kind (`test_json_output.py`)."""
 
 
 CASES = {
@@ -207,6 +212,32 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
     assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
+
+
+def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # A read card and a reply of plain words: in a pipe, their rows are the texts themselves.
+    script = tmp_path / "read.json"
+    read = {"id": "c1", "name": "read", "arguments": {"path": "a.py"}}
+    script.write_text(json.dumps({"turns": [{"toolCalls": [read]}, {"text": "It sets x."}]}))
+    _loaded(tmp_path, "run", "--model", f"script:{script}", "read a.py", cwd=workspace, env=env)
+    [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    piped = _loaded(tmp_path, "show", log.stem, env={**env, "NO_COLOR": "1"})
+    assert "tether.render.read_card" in piped
+    assert _found(piped, ("pygments", "markdown_it", "rich.markdown", "rich.syntax")) == []
+    coloured = _loaded(tmp_path, "show", log.stem, env={**env, "FORCE_COLOR": "1"})
+    assert "pygments.lexers.python" in coloured  # the read card's code, in colour
+    assert _found(coloured, ("markdown_it",)) == []
+
+
+def test_show_loads_mcp_only_for_a_logged_mcp_call(tmp_path: Path, env: dict[str, str]) -> None:
+    # A session with a call of every card kind but no MCP call: its cards need no MCP.
+    shutil.copytree(CARD_SESSIONS, tmp_path / "home" / "sessions")
+    for form in ((), ("--json",)):
+        shown = _loaded(tmp_path, "show", CARD_SESSION, *form, env=env)
+        assert "tether.session.calls" in shown
+        assert _found(shown, ("tether.mcp", *MCP)) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

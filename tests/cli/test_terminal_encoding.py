@@ -4,32 +4,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from tests.conftest import REPO
+from tests.cli.in_process import tether_in_process
 from tether.cli.printer import Printer
 from tether.cli.safe_output import SafeStream, safe_text
 from tether.session.updates import AgentText, TurnEnded
-
-TETHER = REPO / ".venv" / "bin" / "tether"
-
-
-def _tether(home: Path, encoding: str, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "TETHER_HOME": str(home), "COLUMNS": "120", "NO_COLOR": "1"}
-    env["PYTHONIOENCODING"] = encoding
-    return subprocess.run(
-        [str(TETHER), *args],
-        env=env,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
@@ -45,9 +28,10 @@ def test_a_lone_surrogate_hides_no_card_in_run_or_show(tmp_path: Path, encoding:
     ]
     script.write_text(json.dumps({"turns": turns}))
     home = tmp_path / "home"
-    run = _tether(
+    # In the test's process, its standard streams opened in `encoding` as PYTHONIOENCODING
+    # opens a process's; what it wrote is decoded strictly: every byte must be `encoding`'s.
+    run = tether_in_process(
         home,
-        encoding,
         "run",
         "go",
         "--mode",
@@ -56,31 +40,32 @@ def test_a_lone_surrogate_hides_no_card_in_run_or_show(tmp_path: Path, encoding:
         str(ws),
         "--model",
         f"script:{script}",
+        encoding=encoding,
     )
-    out, err = run.stdout.decode(encoding), run.stderr.decode(encoding)  # strict: must decode
+    out, err = run.stdout, run.stderr
     assert run.returncode == 0, err
     assert "failed" not in err and "Traceback" not in err, err
     assert "new.txt" in out and "All done" in out
     assert (ws / "new.txt").read_text() == "é\n"
 
     [session] = (home / "sessions").glob("*.jsonl")
-    show = _tether(home, encoding, "show", session.stem)
-    shown, show_err = show.stdout.decode(encoding), show.stderr.decode(encoding)
+    show = tether_in_process(home, "show", session.stem, encoding=encoding)
+    shown, show_err = show.stdout, show.stderr
     assert show.returncode == 0, show_err
     assert "Traceback" not in show_err
     assert shown == out
-    as_json = _tether(home, encoding, "show", session.stem, "--json")
-    assert as_json.returncode == 0, as_json.stderr.decode(encoding)
-    document = json.loads(as_json.stdout.decode(encoding))
+    as_json = tether_in_process(home, "show", session.stem, "--json", encoding=encoding)
+    assert as_json.returncode == 0, as_json.stderr
+    document = json.loads(as_json.stdout)
     assert document["id"] == session.stem
     # Written as `print_json` writes a whole document: the same text, byte for byte.
     ascii_only = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
     if encoding == "ascii":
-        assert as_json.stdout.decode(encoding) == ascii_only
+        assert as_json.stdout == ascii_only
     else:
         # UTF-8 as it is; the update holding the lone surrogate in JSON's own escape.
-        assert "é" in as_json.stdout.decode(encoding)
-        assert "\\ud800" in as_json.stdout.decode(encoding)
+        assert "é" in as_json.stdout
+        assert "\\ud800" in as_json.stdout
 
 
 def test_safe_text_replaces_surrogates_and_escapes_what_the_encoding_lacks() -> None:

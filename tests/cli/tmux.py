@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.support import writing_bytecode
 from tests.cli.tui import TETHER
 
 __all__ = ["TMUX", "Tmux"]
@@ -58,6 +59,7 @@ class Tmux:
         for name in ("TETHER_MODEL", "COLUMNS", "LINES", "NO_COLOR", "TMUX", "LESS"):
             if not env or name not in env:
                 environment.pop(name, None)
+        writing_bytecode(environment, env)
         command = " ".join(_quoted(part) for part in [str(TETHER), *args])
         if before is not None:
             script = before + '; exec "$@"'

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from tests.hooks.scripts import group, user_hooks
+from tests.policy.support import Always
 from tests.sandbox.users import NOBODY, workspace_for
 from tether.errors import PermissionDenied
-from tether.policy import PermissionQuestion, PolicyGate
+from tether.policy import PolicyGate
 from tether.sandbox.bwrap import find_bwrap
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
 from tether.settings.hookfiles import hook_files
 from tether.tools import FileAccess, ToolContext, Workspace, invoke
-from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashArgs, BashTool
 
 COMMANDS = [
@@ -33,18 +33,6 @@ COMMANDS = [
     'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh',  # protected whole already
     "echo 'unbalanced",
 ]
-
-
-class Asker:
-    """A person who answers `answer` and remembers what was asked."""
-
-    def __init__(self, answer: PermissionDecision) -> None:
-        self.answer = answer
-        self.questions: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        self.questions.append(request)
-        return self.answer
 
 
 def test_the_files_hook_commands_name(tmp_path: Path, ws: Path) -> None:
@@ -90,17 +78,17 @@ async def test_editing_a_hook_s_script_always_asks(tmp_path: Path, ws: Path) -> 
         )
     )
     settings = load_settings(ws, home)
-    asker = Asker("reject_once")
+    asker = Always("reject_once")
     gate = PolicyGate(Workspace.at(ws), "auto", asker, settings)
     script = ws / "scripts/check.sh"
     with pytest.raises(PermissionDenied, match="rejected"):
         await gate.authorize(FileAccess(action="edit", title="Edit", path=script, inside=True))
-    [question] = asker.questions
+    [question] = asker.requests
     assert "a configured hook runs it outside the sandbox" in question.reason
     # Another file of the same folder is the allow rule's, as before.
     other = FileAccess(action="edit", title="Edit", path=ws / "scripts/other.sh", inside=True)
     await gate.authorize(other)
-    assert len(asker.questions) == 1
+    assert len(asker.requests) == 1
 
 
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")

@@ -20,14 +20,13 @@ from typing import Any, Literal
 import pytest
 
 from tests.hooks.scripts import group
+from tests.policy.support import Always
 from tests.sandbox.users import NOBODY, SYSTEM_PYTHON, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
-from tether.policy import PermissionQuestion
 from tether.sandbox.bwrap import find_bwrap
 from tether.session import SessionConfig
 from tether.settings import load_settings
 from tether.settings.effective import sandbox_policy
-from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
@@ -117,17 +116,6 @@ PROTECTED = frozenset(
 Variant = Literal["sandboxed", "headless", "approved"]
 
 
-class Approver:
-    """A person who lets the hook run, and remembers what they were asked."""
-
-    def __init__(self) -> None:
-        self.questions: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        self.questions.append(request)
-        return "allow_once"
-
-
 def payloads(folder: Path, marker: Path) -> Path:
     """Payloads in every language the shapes run, each writing `marker`."""
     folder.mkdir()
@@ -178,7 +166,7 @@ async def test_a_planted_script_never_runs_unsandboxed_unasked(
     settings = load_settings(ws, home)
     plant = shape.plant.replace("$P", str(folder))
     model = script({"toolCalls": [call("c1", "bash", {"command": plant})]}, {"text": "done"})
-    approver = Approver()
+    approver = Always()
     config = SessionConfig(
         model=model,
         settings=settings,
@@ -209,12 +197,12 @@ async def test_a_planted_script_never_runs_unsandboxed_unasked(
                 assert "error" not in ran and ran["exitCode"] == 0  # as the person left it
         case "approved":
             if planted:
-                [question] = approver.questions
+                [question] = approver.requests
                 assert question.title == shape.command
                 assert "changed after a tool call of this session" in question.reason
                 assert marker.exists()  # asked, allowed: what was planted is what ran
             else:
-                assert approver.questions == [] and not marker.exists()
+                assert approver.requests == [] and not marker.exists()
 
 
 async def test_a_script_the_write_tool_changed_is_not_run_unasked(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.gitrepo import git
 from tests.mcp.support import PNG, SAMPLE, process_gone
 from tether.content import ImageContent, TextContent
 from tether.errors import ToolError
@@ -213,11 +214,10 @@ async def test_sse(http_server: int, tmp_path: Path) -> None:
 async def test_the_real_mcp_server_git(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    git("init", "-q", "-b", "main", cwd=repo)
     (repo / "a.txt").write_text("one\n")
-    subprocess.run([*git, "add", "a.txt"], check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "first commit"], check=True)
+    git("add", "a.txt", cwd=repo)
+    git("commit", "-q", "-m", "first commit", cwd=repo)
     (repo / "a.txt").write_text("two\n")
     spec = StdioServer(
         name="git", command=sys.executable, args=("-m", "mcp_server_git", "--repository", str(repo))

@@ -8,23 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.support import Asker
 from tether.errors import PermissionDenied
-from tether.policy import PermissionQuestion, PolicyGate
+from tether.policy import PolicyGate
 from tether.tools import CommandAccess, ToolContext, Workspace
-from tether.tools.access import HookVerdict, PermissionDecision
-
-
-class Asker:
-    """Answers in turn, keeping what it was asked."""
-
-    def __init__(self, *answers: PermissionDecision) -> None:
-        self.answers = list(answers)
-        self.questions: list[PermissionQuestion] = []
-
-    async def ask(self, question: PermissionQuestion) -> PermissionDecision:
-        """The next answer."""
-        self.questions.append(question)
-        return self.answers.pop(0)
+from tether.tools.access import HookVerdict
 
 
 def _run(command: str, call: str = "c1") -> CommandAccess:
@@ -63,9 +51,9 @@ async def test_a_hook_verdict_counts_for_its_own_call_alone(tmp_path: Path) -> N
     gate = PolicyGate(Workspace.at(tmp_path), "auto", asker)
     asks = HookVerdict("ask", "the PreToolUse hook asks (`check.sh`)")
     assert await gate.authorize(_run("make", "c1"), asks) == "allow_once"
-    assert asker.questions[0].reason == "the PreToolUse hook asks (`check.sh`)"
+    assert asker.requests[0].reason == "the PreToolUse hook asks (`check.sh`)"
     assert await gate.authorize(_run("make", "c1")) is None  # the same id, without the hook
     ask_mode = PolicyGate(Workspace.at(tmp_path), "ask", asker)
     assert await ask_mode.authorize(_run("make", "c2"), HookVerdict("allow")) is None
     assert await ask_mode.authorize(_run("make", "c2")) == "allow_once"
-    assert len(asker.questions) == 2
+    assert len(asker.requests) == 2

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.support import Always
 from tether.errors import PermissionDenied
-from tether.policy import MODES, PermissionQuestion, PolicyGate, PolicyMode
+from tether.policy import MODES, PolicyGate, PolicyMode
 from tether.settings import load_settings
 from tether.tools import (
     Access,
@@ -20,7 +21,6 @@ from tether.tools import (
     UnsandboxedAccess,
     Workspace,
 )
-from tether.tools.access import PermissionDecision
 
 PROJECT = {
     "permissions": {
@@ -35,19 +35,6 @@ PROJECT = {
         "deny": ["read(.env)", "bash(rm:*)", "web_fetch(domain:evil.example)"],
     }
 }
-
-
-class Asker:
-    """A person who answers with one decision and remembers what was asked."""
-
-    def __init__(self, answer: PermissionDecision = "allow_once") -> None:
-        self.answer = answer
-        self.requests: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """The answer."""
-        self.requests.append(request)
-        return self.answer
 
 
 @pytest.fixture
@@ -144,7 +131,7 @@ async def test_policy_matrix(
     trusted, headless = who
     expected = MATRIX[case][0 if trusted else 1][MODES.index(mode)]
     settings = load_settings(project, home, trusted=trusted)
-    asker = None if headless else Asker()
+    asker = None if headless else Always()
     gate = PolicyGate(Workspace.at(project), mode, asker, settings=settings)
     access = access_of(case, project)
     if expected == "pass" or (expected == "ask" and not headless):
@@ -178,7 +165,7 @@ async def test_a_denial_names_the_rule_and_its_file(project: Path, home: Path) -
 
 
 async def test_the_question_says_which_rule_asks(project: Path, home: Path) -> None:
-    asker = Asker()
+    asker = Always()
     settings = load_settings(project, home, trusted=True)
     gate = PolicyGate(Workspace.at(project), "auto", asker, settings=settings)
     await gate.authorize(CommandAccess("git push origin main"))
@@ -198,7 +185,7 @@ async def test_the_question_says_which_rule_asks(project: Path, home: Path) -> N
 
 async def test_always_allow_for_the_project_writes_the_exact_rule(ws: Path, home: Path) -> None:
     (ws / "src").mkdir()
-    asker = Asker("allow_project")
+    asker = Always("allow_project")
     gate = PolicyGate(Workspace.at(ws), "ask", asker, settings=load_settings(ws, home))
     await gate.authorize(CommandAccess("npm test && make lint"))
     await gate.authorize(edit(ws / "src/app.py", ws))
@@ -222,7 +209,7 @@ async def test_always_allow_for_the_project_writes_the_exact_rule(ws: Path, home
         "mcp__git__log",
     ]
     # A later session passes them without asking.
-    again = Asker()
+    again = Always()
     gate = PolicyGate(Workspace.at(ws), "ask", again, settings=load_settings(ws, home))
     await gate.authorize(CommandAccess("make lint"))
     await gate.authorize(edit(ws / "src/app.py", ws))
@@ -245,7 +232,7 @@ async def test_always_allow_for_the_project_writes_the_exact_rule(ws: Path, home
 async def test_project_scope_is_not_offered_when_no_rule_could_allow(
     project: Path, home: Path, access: Access
 ) -> None:
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     settings = load_settings(project, home, trusted=True)
     await PolicyGate(Workspace.at(project), "ask", asker, settings=settings).authorize(access)
     assert "allow_project" not in [o.decision for o in asker.requests[0].options]
@@ -254,7 +241,7 @@ async def test_project_scope_is_not_offered_when_no_rule_could_allow(
 async def test_project_scope_is_not_offered_in_a_workspace_not_trusted(
     project: Path, home: Path
 ) -> None:
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     settings = load_settings(project, home)
     assert settings.trust.needed
     await PolicyGate(Workspace.at(project), "ask", asker, settings=settings).authorize(

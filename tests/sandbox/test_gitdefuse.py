@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.gitrepo import git
 from tether.sandbox.gitdefuse import defuse
 from tether.sandbox.gitdefuse_keys import kept_key
 
-pytestmark = pytest.mark.skipif(
-    subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,
-    reason="git is needed",
-)
-
-
-def _git(where: Path, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    done = subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", *args],
-        cwd=where,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed")
 
 
 def test_only_keys_known_to_run_nothing_are_kept() -> None:
@@ -93,19 +77,19 @@ def test_a_submodule_git_file_leads_to_its_git_directory_and_links_are_set_aside
     ws, outside = tmp_path.resolve() / "ws", tmp_path / "outside"
     ws.mkdir()
     outside.mkdir()
-    _git(ws, "init", "-q")
+    git("init", "-q", cwd=ws)
     (outside / "config").write_text("[core]\n\tfsmonitor = keep-me\n")
     modules = ws / ".git" / "modules" / "lib"
     modules.mkdir(parents=True)
-    _git(modules, "init", "-q", "--bare")
-    _git(modules, "config", "core.pager", "evil")
-    _git(modules, "config", "include.path", str(outside / "config"))
+    git("init", "-q", "--bare", cwd=modules)
+    git("config", "core.pager", "evil", cwd=modules)
+    git("config", "include.path", str(outside / "config"), cwd=modules)
     (modules / "hooks" / "post-checkout").write_text("#!/bin/sh\n")
     (ws / "lib").mkdir()
     (ws / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n")
     # A config that is a link: git would edit the file outside; it is set aside instead.
     (ws / "other").mkdir()
-    _git(ws / "other", "init", "-q")
+    git("init", "-q", cwd=ws / "other")
     (ws / "other" / ".git" / "config").unlink()
     (ws / "other" / ".git" / "config").symlink_to(outside / "config")
     # The person's hooks of the top repository were protected: they are left alone.
@@ -127,7 +111,7 @@ def test_a_submodule_git_file_leads_to_its_git_directory_and_links_are_set_aside
     assert (outside / "config").read_text() == "[core]\n\tfsmonitor = keep-me\n"
     assert (ws / "other" / ".git" / "config.disabled").is_symlink()
     assert mine.stat().st_mode & 0o777 == 0o755
-    assert _git(modules, "rev-parse", "--is-bare-repository") == "true\n"
+    assert git("rev-parse", "--is-bare-repository", cwd=modules) == "true\n"
 
 
 def test_a_work_tree_outside_every_root_is_removed_one_inside_kept(tmp_path: Path) -> None:
@@ -139,11 +123,11 @@ def test_a_work_tree_outside_every_root_is_removed_one_inside_kept(tmp_path: Pat
     for name, tree in trees.items():
         git_dir = ws / name / ".git"
         git_dir.parent.mkdir()
-        _git(git_dir.parent, "init", "-q")
-        _git(git_dir.parent, "config", "core.worktree", tree)
+        git("init", "-q", cwd=git_dir.parent)
+        git("config", "core.worktree", tree, cwd=git_dir.parent)
     done = defuse([ws / name / ".git" for name in trees], [ws], set())
     assert [(d.path, d.detail) for d in done] == [
         (f"{ws}/far/.git/config", "core.worktree"),
         (f"{ws}/linked/.git/config", "core.worktree"),
     ]
-    assert _git(ws / "near", "config", "core.worktree") == "../../near\n"
+    assert git("config", "core.worktree", cwd=ws / "near") == "../../near\n"

@@ -3,36 +3,30 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.gitrepo import git
 from tether.sandbox.gitindex import gitlinks
-
-WHO = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
-
-
-def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *WHO, *args], cwd=cwd, check=True, capture_output=True)
 
 
 @pytest.mark.parametrize("form", ["sha1", "sha256"])
 def test_the_gitlinks_of_each_index_version(tmp_path: Path, form: str) -> None:
-    _git(tmp_path, "init", "-q", f"--object-format={form}")
+    git("init", "-q", f"--object-format={form}", cwd=tmp_path)
     for name in ("lib", "deep/er/a-module-name-long-enough-to-share-a-prefix"):
         (tmp_path / name).mkdir(parents=True)
-        _git(tmp_path / name, "init", "-q", f"--object-format={form}")
-        _git(tmp_path / name, "commit", "-q", "--allow-empty", "-m", "x")
+        git("init", "-q", f"--object-format={form}", cwd=tmp_path / name)
+        git("commit", "-q", "--allow-empty", "-m", "x", cwd=tmp_path / name)
     (tmp_path / "deep" / "er" / "a-module-name.txt").write_text("shares the prefix\n")
     (tmp_path / "a.txt").write_text("a\n")
-    _git(tmp_path, "add", "-A")
+    git("add", "-A", cwd=tmp_path)
     expected = ("deep/er/a-module-name-long-enough-to-share-a-prefix", "lib")
     index = tmp_path / ".git" / "index"
     assert gitlinks(index) == expected
-    _git(tmp_path, "update-index", "--index-version", "3", "--skip-worktree", "a.txt")
+    git("update-index", "--index-version", "3", "--skip-worktree", "a.txt", cwd=tmp_path)
     assert gitlinks(index) == expected  # an extended entry (its flags take two more bytes)
-    _git(tmp_path, "update-index", "--index-version", "4")
+    git("update-index", "--index-version", "4", cwd=tmp_path)
     assert gitlinks(index) == expected  # prefix-compressed names
 
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.support import Always
 from tests.polling import eventually
 from tests.processes import processes_with
-from tether.policy import MODES, PermissionQuestion, PolicyGate, PolicyMode
+from tether.policy import MODES, PolicyGate, PolicyMode
 from tether.sandbox.bwrap import BWRAP_ENV, find_bwrap
 from tether.sandbox.policy import SandboxPolicy, bwrap_arguments
 from tether.tools import ToolContext, ToolResult, UnsandboxedAccess, Workspace, invoke
-from tether.tools.access import PermissionDecision
 from tether.tools.bash import BashArgs, BashTool
 from tether.views import ToolResultView
 
@@ -25,19 +25,6 @@ pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap canno
 SANDBOXED = BashTool()
 NETWORKED = BashTool(sandbox=SandboxPolicy("workspace-write", allow_network=True))
 READ_ONLY = BashTool(sandbox=SandboxPolicy("read-only"))
-
-
-class Asker:
-    """A person who answers `answer` and remembers what was asked."""
-
-    def __init__(self, answer: PermissionDecision) -> None:
-        self.answer = answer
-        self.requests: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """The answer."""
-        self.requests.append(request)
-        return self.answer
 
 
 def _ctx(ws: Path, **kwargs: object) -> ToolContext:
@@ -274,7 +261,7 @@ async def test_cancel_keeps_the_output_and_says_sigterm(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("mode", [m for m in MODES if m != "plan"])  # plan refuses it
 async def test_escalation_asks_in_every_mode(tmp_path: Path, mode: PolicyMode) -> None:
-    asker = Asker("allow_always")
+    asker = Always("allow_always")
     gate = PolicyGate(Workspace.at(tmp_path), mode=mode, asker=asker)
     marker = Path.home() / f".tether-escalated-{os.getpid()}-{mode}"
     command = f"touch {marker} && echo wrote"
@@ -334,7 +321,7 @@ async def test_ask_mode_without_a_working_sandbox_runs_unsandboxed_after_a_notic
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv(BWRAP_ENV, str(tmp_path / "no-such-bwrap"))
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     gate = PolicyGate(Workspace.at(tmp_path), mode="accept-edits", asker=asker)
     with caplog.at_level(logging.WARNING):
         for _ in range(2):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -16,7 +15,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
-from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
+from tether.session import ClientUpdate, Session, SessionConfig, SessionStore, ToolCallFinished
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.card_context import CardContext
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
@@ -152,6 +151,10 @@ class Recorder:
         """Everything but the live-only progress updates."""
         return [u for u in self.updates if u.kind != "tool_call_progress"]
 
+    def finished(self) -> dict[str, ToolCallFinished]:
+        """Each finished tool call's `ToolCallFinished`, by call id."""
+        return {u.tool_call_id: u for u in self.updates if isinstance(u, ToolCallFinished)}
+
 
 class Sessions:
     """The sessions one test opens in one store, every one closed when the test ends."""
@@ -195,18 +198,3 @@ def log_lines(session: Session, home: Path) -> list[dict[str, Any]]:
     """The session's log file, parsed line by line."""
     path = home / "sessions" / f"{session.id}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in `root` as a person would, their own configuration aside; its output."""
-    env = {
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_CONFIG_GLOBAL": "/dev/null",
-        "PATH": "/usr/bin:/bin",
-    }
-    return subprocess.run(
-        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True
-    ).stdout

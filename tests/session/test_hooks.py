@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from tests.hooks.scripts import GUARD, bash_hook, group, python_hook, recorded, recorder, user_hooks
+from tests.policy.support import Always
 from tests.processes import processes_with
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
 from tether.models.script import ScriptModel
-from tether.policy import PermissionQuestion
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig, SessionStore, ToolCallFinished
 from tether.session.commanded import prepare_command
@@ -26,7 +26,6 @@ from tether.session.limits import DEFAULT_COMPACT_AT
 from tether.session.notices import HookRan
 from tether.session.replay import replay
 from tether.settings import Settings, load_settings
-from tether.tools.access import PermissionDecision
 from tether.tools.bash.tool import BashTool
 from tether.tools.defaults import default_tools
 from tether.tools.registry import ToolRegistry
@@ -38,18 +37,6 @@ def home(tmp_path: Path) -> Path:
     path = tmp_path / "home"
     path.mkdir()
     return path
-
-
-class Asker:
-    """A person who allows whatever they are asked, and remembers the questions."""
-
-    def __init__(self, answer: PermissionDecision = "allow_once") -> None:
-        self.answer = answer
-        self.questions: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        self.questions.append(request)
-        return self.answer
 
 
 def bash_tools() -> ToolRegistry:
@@ -103,7 +90,7 @@ async def test_every_event_runs_its_hooks_with_their_input(
         {"text": "We said hi."},  # the summary `/compact` asks for
         {"text": "Nothing else."},
     )
-    asker = Asker()
+    asker = Always()
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     live = Recorder()
     assert await session.prompt(text("say hi"), live) == "end_turn"
@@ -134,7 +121,7 @@ async def test_every_event_runs_its_hooks_with_their_input(
         assert given["transcript_path"] == str(home / "sessions" / "transcripts" / log_path.name)
         assert given["cwd"] == str(ws)
     first_inputs(seen)
-    assert len(asker.questions) == 1
+    assert len(asker.requests) == 1
 
     # What the prompt's hooks printed reached the model with the prompt.
     first = model.requests[0].messages[0]
@@ -287,7 +274,7 @@ async def test_a_hook_allows_or_asks_but_never_overrides_a_deny_rule(
         },
         {"text": "done"},
     )
-    asker = Asker()
+    asker = Always()
     # Ask mode: a command would be asked about; the hook's allow lets it through unasked.
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     assert await session.prompt(text("go"), Recorder()) == "end_turn"
@@ -299,7 +286,7 @@ async def test_a_hook_allows_or_asks_but_never_overrides_a_deny_rule(
         results["c2"].is_error and "denied by the deny rule bash(rm:*)" in texts(results["c2"])[0]
     )
     assert not results["c3"].is_error
-    [question] = asker.questions
+    [question] = asker.requests
     assert question.subject.tool_call_id == "c3"
     assert "the PreToolUse hook asks" in question.reason and "the hook says ask" in question.reason
 
@@ -551,13 +538,13 @@ async def test_a_hook_s_allow_lets_through_only_what_an_allow_rule_could(
         {"toolCalls": [call(i, "bash", {"command": c}) for i, c in lines.items()]},
         {"text": "done"},
     )
-    asker = Asker("reject")
+    asker = Always("reject")
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     assert await session.prompt(text("go"), Recorder()) == "end_turn"
     results = results_of(model, 1)
     assert not results["c1"].is_error and texts(results["c1"])[0].startswith("plain")
     # The others are asked about, as ask mode asks about any command no rule allows.
-    assert sorted(q.subject.tool_call_id for q in asker.questions) == ["c2", "c3", "c4"]
+    assert sorted(q.subject.tool_call_id for q in asker.requests) == ["c2", "c3", "c4"]
     for call_id in ("c2", "c3", "c4"):
         assert results[call_id].is_error and "rejected" in texts(results[call_id])[0]
 
@@ -680,7 +667,7 @@ async def test_a_permission_request_hook_answers_only_what_a_rule_could(
         },
         {"text": "done"},
     )
-    asker = Asker("reject")
+    asker = Always("reject")
     tools = default_tools(SandboxPolicy("off"))
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker, tools=tools))
     assert await session.prompt(text("go"), Recorder()) == "end_turn"
@@ -688,7 +675,7 @@ async def test_a_permission_request_hook_answers_only_what_a_rule_could(
     assert not results["c1"].is_error and texts(results["c1"])[0].startswith("allowed")
     assert results["c2"].is_error and "Leave the secrets alone." in texts(results["c2"])[0]
     assert results["c3"].is_error and "rejected" in texts(results["c3"])[0]
-    assert [q.subject.tool_call_id for q in asker.questions] == ["c3"]
+    assert [q.subject.tool_call_id for q in asker.requests] == ["c3"]
     runs = [line for line in log_lines(session, home) if line["type"] == "hook/run"]
     [unfollowed] = [r for r in runs if r.get("toolCallId") == "c3"]
     assert unfollowed["note"].startswith("not followed: only a person may allow this")
@@ -726,12 +713,12 @@ async def test_a_permission_request_hook_does_not_answer_an_agent_s_question(
             }
         )
     )
-    asker = Asker("reject")
+    asker = Always("reject")
     tools = default_tools(SandboxPolicy("off"))
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker, tools=tools))
     assert await session.prompt(text("go"), Recorder()) == "end_turn"
     # The agent's command was asked about (the person said no); no hook answered for them.
-    [question] = asker.questions
+    [question] = asker.requests
     assert question.title.endswith("echo child")
     assert recorded(inputs) == []
 
@@ -761,7 +748,7 @@ async def test_hooks_run_by_a_question_and_an_automatic_compaction_reach_the_pro
         {"text": "Nothing else."},
     )
     session = sessions.create(
-        ws, config(model, settings, mode="ask", asker=Asker(), context_window=32_000)
+        ws, config(model, settings, mode="ask", asker=Always(), context_window=32_000)
     )
     first, second = Recorder(), Recorder()
     assert await session.prompt(text("say hi"), first) == "end_turn"
@@ -799,13 +786,13 @@ async def test_a_command_s_shell_line_asks_through_the_hooks_and_shows_their_not
     said = bash_hook(tmp_path, "said", "cat > /dev/null; echo 'Noted.'\n")
     settings = user_hooks(home, ws, {"Notification": [group(said)]})
     model = script({"text": "All clean."})
-    asker = Asker()
+    asker = Always()
     session = sessions.create(ws, config(model, settings, mode="ask", asker=asker))
     shown = Recorder()
     prepared = await prepare_command(
         session, "Status: !`echo ran`", _Command(), shown, asyncio.Event()
     )
     assert await session.prompt(prepared.content, shown) == "end_turn"
-    assert [q.title for q in asker.questions] == ["echo ran"]
+    assert [q.title for q in asker.requests] == ["echo ran"]
     assert [n.event for n in hook_runs(shown)] == ["Notification"]
     assert session.replay() == shown.without_progress()

@@ -21,7 +21,7 @@ from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, json_reply, sse_reply
 from tests.polling import eventually
 from tests.session.helpers import Recorder, Sessions, text
-from tests.session.test_requests import HOST, model_for
+from tests.session.loopback import HOST, model_for
 from tether.content import context_block
 from tether.errors import PromptFailed
 from tether.session import AgentText, Session, SessionConfig

@@ -7,37 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.policy.support import Asker
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.policy import (
-    PermissionAnswer,
-    PermissionQuestion,
     PlanApproval,
     RejectWithMessage,
 )
 from tether.sandbox.bwrap import find_bwrap
-from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session import ToolCallStarted
 from tether.session.log.store import SessionStore
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView
 
 PLAN = "## Plan\n\n1. Change `return 1` to `return 2` in `a.py`.\n2. Run the tests."
-
-
-class Person:
-    """Answers each question with the next answer, and keeps the questions."""
-
-    def __init__(self, *answers: PermissionAnswer) -> None:
-        self.answers = list(answers)
-        self.questions: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionAnswer:
-        self.questions.append(request)
-        return self.answers.pop(0)
-
-
-def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
-    return {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
 
 
 async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
@@ -51,17 +34,17 @@ async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
         {"toolCalls": [call("e2", "edit", edit)]},
         {"text": "Done."},
     )
-    person = Person("allow_once")
+    person = Asker("allow_once")
     session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
     recorder = Recorder()
     assert await session.prompt(text("Make f return 2"), recorder) == "end_turn"
 
-    done = finished(recorder)
+    done = recorder.finished()
     assert done["e1"].result.is_error
     assert done["e1"].result.text().startswith("Plan mode is on: ")
     assert "exit_plan_mode" in done["e1"].result.text()
     # The person saw the plan, and chose among the modes to work in, or more planning.
-    [question] = person.questions
+    [question] = person.requests
     assert question.subject == PlanApproval(plan=PLAN, tool_call_id="p")
     assert [o.name for o in question.options] == [
         "Yes, and accept edits",
@@ -103,11 +86,11 @@ async def test_keep_planning_sends_the_persons_words_back(ws: Path, sessions: Se
         {"toolCalls": [call("p2", "exit_plan_mode", {"plan": PLAN + "\n3. Update the docs."})]},
         {"text": "Working."},
     )
-    person = Person(RejectWithMessage("Also update the docs."), "allow_always")
+    person = Asker(RejectWithMessage("Also update the docs."), "allow_always")
     session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
     recorder = Recorder()
     assert await session.prompt(text("plan it"), recorder) == "end_turn"
-    done = finished(recorder)
+    done = recorder.finished()
     assert not done["p1"].result.is_error
     assert done["p1"].result.text() == (
         "The user did not approve the plan: plan mode stays on. Keep planning, then call "
@@ -131,18 +114,18 @@ async def test_without_a_person_or_plan_mode_the_tool_is_refused(
     recorder = Recorder()
     await headless.prompt(text("plan"), recorder)
     assert (
-        finished(recorder)["p"]
+        recorder.finished()["p"]
         .result.text()
         .startswith("Plan mode is on, and there is no one here to approve a plan")
     )
     assert headless.gate.mode == "plan"
     model = script({"toolCalls": [call("p", "exit_plan_mode", {"plan": PLAN})]}, {"text": "ok"})
-    working = sessions.new(ws, model, default_tools(), mode="auto", asker=Person())
+    working = sessions.new(ws, model, default_tools(), mode="auto", asker=Asker())
     recorder = Recorder()
     await working.prompt(text("plan"), recorder)
     # Outside plan mode the model is not offered the tool; a call to it anyway is refused.
     assert all("exit_plan_mode" not in [t.name for t in r.tools] for r in model.requests)
-    assert finished(recorder)["p"].result.text().startswith("Plan mode is not on")
+    assert recorder.finished()["p"].result.text().startswith("Plan mode is not on")
 
 
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
@@ -161,11 +144,11 @@ async def test_commands_run_read_only_and_writes_are_refused(ws: Path, sessions:
     )
     # Commands still ask in plan mode, as in ask mode: the person allows them.
     session = sessions.new(
-        ws, model, default_tools(), mode="plan", asker=Person("allow_once", "allow_once")
+        ws, model, default_tools(), mode="plan", asker=Asker("allow_once", "allow_once")
     )
     recorder = Recorder()
     await session.prompt(text("look"), recorder)
-    done = finished(recorder)
+    done = recorder.finished()
     assert "x = 1" in done["ls"].result.text()
     # The card says how the command ran: in the read-only sandbox.
     started = {u.tool_call_id: u.view for u in recorder.updates if isinstance(u, ToolCallStarted)}

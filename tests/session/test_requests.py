@@ -10,54 +10,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.gitrepo import git
 from tests.golden import check_golden
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.models.support import FAST
-from tests.session.helpers import Recorder, Sessions, git, log_lines, text
+from tests.session.helpers import Recorder, Sessions, log_lines, text
+from tests.session.loopback import HOST, model_for
 from tether.models.anthropic_cache import MAX_BREAKPOINTS
-from tether.models.anthropic_model import AnthropicModel
-from tether.models.openai_compat import OpenAICompatModel
-from tether.models.streaming import StreamingModel
-from tether.providers import ANTHROPIC, OPENAI
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.session.context.environment_block import Host
 from tether.tools.defaults import default_tools
 
 GOLDEN = Path(__file__).parent / "golden"
-HOST = Host(
-    system="Linux 6.1.0 (Debian GNU/Linux 12 (bookworm))",
-    today=date(2026, 12, 4),
-    timezone="CET, UTC+01:00",
-)
 
 
 def fake_repository(ws: Path) -> None:
     """A small project with history, one change and one new file."""
-    git(ws, "init", "-q", "-b", "main")
+    git("init", "-q", "-b", "main", cwd=ws)
     (ws / "AGENTS.md").write_text("Run the tests with `make test`.\n")
     (ws / "a.py").write_text("def greet():\n    return 'hi'\n")
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "Add the greeting")
+    git("add", "-A", cwd=ws)
+    git("commit", "-q", "-m", "Add the greeting", cwd=ws)
     (ws / "b.py").write_text("".join(f"line_{n} = {n}\n" for n in range(12)))
-    git(ws, "add", "-A")
-    git(ws, "commit", "-q", "-m", "Add b.py")
+    git("add", "-A", cwd=ws)
+    git("commit", "-q", "-m", "Add b.py", cwd=ws)
     (ws / "a.py").write_text("def greet():\n    return 'hi!'\n")
     (ws / "notes.md").write_text("todo\n")
-
-
-def model_for(kind: str, server: SSEServer) -> StreamingModel[Any, Any]:
-    """The provider's model pointed at the loopback server, with fast retries."""
-    if kind == "openai":
-        provider = OPENAI.resolve(f"{server.url}/v1", "sk-test", environ={})
-        return OpenAICompatModel(provider, model="deepseek-chat", retry=FAST)
-    return AnthropicModel(ANTHROPIC.resolve(server.url, "sk-ant-test", environ={}), retry=FAST)
 
 
 def pinned(body: dict[str, Any], ws: Path) -> str:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import BaseModel
 
+from tests.policy.support import Always
 from tests.polling import eventually
 from tests.processes import processes_with
 from tests.session.helpers import Recorder, Sessions, call, log_lines, text
@@ -17,12 +18,11 @@ from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.models.factory import make_model
 from tether.models.script import ScriptModel
-from tether.policy import DelegatedAccess, PermissionQuestion
+from tether.policy import DelegatedAccess
 from tether.session import SessionConfig, SessionStore, ToolCallFinished, ToolCallPartial
 from tether.session.replay import replay
 from tether.session.usage import usage_report
 from tether.tools import Tool, ToolContext
-from tether.tools.access import PermissionDecision
 from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
 from tether.tools.delegate import TokenUsage
@@ -364,17 +364,6 @@ async def test_cancelling_the_parent_stops_the_child_and_its_command(
     assert await session.prompt(text("again"), Recorder()) == "end_turn"
 
 
-class AskingRecorder:
-    """Answers every question with `allow_once`, keeping what it was asked."""
-
-    def __init__(self) -> None:
-        self.asked: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        self.asked.append(request)
-        return "allow_once"
-
-
 async def test_a_child_asks_through_its_parents_asker_naming_the_agent(
     tmp_path: Path, ws: Path, sessions: Sessions
 ) -> None:
@@ -391,13 +380,13 @@ async def test_a_child_asks_through_its_parents_asker_naming_the_agent(
             }
         },
     )
-    asker = AskingRecorder()
+    asker = Always()
     session = sessions.create(
         ws, SessionConfig(model=model, tools=default_tools(), mode="accept-edits", asker=asker)
     )
     recorder = Recorder()
     assert await session.prompt(text("go"), recorder) == "end_turn"
-    [question] = asker.asked
+    [question] = asker.requests
     assert question.title == f"explore › Read {outside}"
     subject = question.subject
     assert isinstance(subject, DelegatedAccess)
@@ -535,13 +524,13 @@ async def test_explore_runs_no_command_when_the_sandbox_cannot_start(
         [{"toolCalls": [task("t1", "count", "Count the files.", "explore")]}],
         {"t1": {"turns": [{"toolCalls": [call("b", "bash", {"command": "touch x"})]}, {}]}},
     )
-    asker = AskingRecorder()
+    asker = Always()
     session = sessions.create(
         ws, SessionConfig(model=model, tools=default_tools(), mode="ask", asker=asker)
     )
     recorder = Recorder()
     await session.prompt(text("go"), recorder)
-    assert asker.asked == []
+    assert asker.requests == []
     child = SessionStore(sessions.store.root).read(card(recorder, "t1").session_id)
     result = next(e for e in child.events if e.type == "tool/result")
     assert result.is_error  # type: ignore[union-attr]

@@ -10,6 +10,8 @@ from tether.settings.matcher import Allow, Ask, CommandUse, Deny, NoRule, Verdic
 from tether.settings.rules import Rule, parse_rule
 from tether.settings.sources import SettingsSource
 
+from .hidden_commands import HIDDEN
+
 RULES = (
     ("allow", "bash(npm test)"),
     ("allow", "Bash(npm run test:*)"),
@@ -240,44 +242,6 @@ def test_a_bare_bash_rule_allows_all_but_what_always_asks(workspace: Path) -> No
     assert isinstance(verdict(every, workspace, "make $(id)"), NoRule)
     star = [parse_rule("Bash(*)", "deny", source, root=workspace, home=workspace)]
     assert isinstance(verdict(star, workspace, "true"), Deny)
-
-
-# Lines that make bash run a string no parser sees as a command: `PAYLOAD` runs, and no rule
-# names it. Each once after an allowed `npm test` (it must not be allowed) and once with `rm`
-# as the payload (a deny rule for rm cannot see it, so deny rules cannot be checked on it).
-HIDDEN = [
-    "printf -v PS4 %s '$(PAYLOAD)'; set -x; npm test",
-    "x='$(PAYLOAD)'; echo \"${x@P}\"; npm test",
-    "[[ 'a[$(PAYLOAD)]' -eq 1 ]]; npm test",
-    "test -v 'a[$(PAYLOAD)]'; npm test",
-    "[ -v 'a[$(PAYLOAD)]' ]; npm test",
-    "[ -\\v 'a[$(PAYLOAD)]' ]; npm test",
-    "[ '-v' 'a[$(PAYLOAD)]' ]; npm test",
-    "printf -v 'a[$(PAYLOAD)]' x; npm test",
-    "declare -n r=PS4; r='$(PAYLOAD)'; set -x; npm test",
-    ": ${PS4:='$(PAYLOAD)'}; set -x; npm test",
-    "unset PS4; : ${PS4:='$(PAYLOAD)'}; set -x; npm test",
-    "x='a[$(PAYLOAD)]'; echo $((x)); npm test",
-    "declare 'a[$(PAYLOAD)]=1'; npm test",
-    "npm test & wait -n -p 'a[$(PAYLOAD)]'",
-    "printf PAYLOAD > .bash_profile; HOME=. bash -lc 'npm test'",
-    "npm test <<EOF\n\\\nEOF\nPAYLOAD\nEOF",
-    "\r npm test",
-    "\rPAYLOAD; npm test",
-    "builtin printf -v 'a[$(PAYLOAD)]' x; npm test",
-    "command declare 'a[$(PAYLOAD)]=1'; npm test",
-    "let 'a[$(PAYLOAD)]'; npm test",
-    "(( a[$(PAYLOAD)] )); npm test",
-    "read 'a[$(PAYLOAD)]' < x; npm test",
-    "mapfile -C 'PAYLOAD' -c 1 a < x; npm test",
-    "s=abc; x='a[$(PAYLOAD)]'; echo ${s:x}; npm test",
-    "x='a[$(PAYLOAD)]'; echo ${!x}; npm test",
-    "set -x; npm test",
-    "bash -x -c 'npm test'",
-    "BASH_ENV=x bash -c 'npm test'",
-    "trap 'PAYLOAD' DEBUG; npm test",
-    "exec npm test",
-]
 
 
 @pytest.mark.parametrize("line", HIDDEN)

@@ -25,7 +25,7 @@ from tether.settings.matcher import Allow, CommandUse, judge
 from tether.settings.rules import Rule, parse_rule
 from tether.settings.sources import SettingsSource
 
-from .test_commands import HIDDEN
+from .hidden_commands import HIDDEN
 
 BASH = shutil.which("bash")
 PROGRAMS = ("npm", "ls", "git", "rm", "curl", "evil", "make", "cat", "sleep", "echo", "env")

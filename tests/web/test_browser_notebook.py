@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page
 
-from tests.tools.fs.test_notebook import PNG, notebook
+from tests.tools.fs.notebooks import PNG, notebook
 from tests.web.browser import open_page, send_prompt, shot, wait_idle
 from tests.web.in_process import web_in_process
 from tests.web.served import TETHER

@@ -101,10 +101,12 @@ class CallCards:
 
     def _print_card(self, card: RenderableType) -> None:
         """Print a card; one drawn to the width exactly has nothing for rich to crop, so the
-        pass that looks for it is left out (a replayed session prints thousands)."""
+        pass that looks for it is left out (a replayed session prints thousands), and one
+        that draws its own lines is written directly."""
         from tether.render.frame import Card
+        from tether.render.written import print_renderable
 
-        self.console.print(card, crop=not isinstance(card, Card))
+        print_renderable(self.console, card, crop=not isinstance(card, Card))
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:
         """Print the plan a `todo` result holds if it changed; whether it was one at all."""

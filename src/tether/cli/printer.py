@@ -285,11 +285,12 @@ class Printer(CallCards):
 
     def _print_blocks(self, blocks: list[str]) -> None:
         from tether.render.markdown import text_block
+        from tether.render.written import print_line_break, print_renderable
 
         for block in blocks:
             if self._printed_text:
-                self.console.print()
-            self.console.print(text_block(block))
+                print_line_break(self.console)
+            print_renderable(self.console, text_block(block))
             self._printed_text = True
 
     def _end_text(self) -> None:

@@ -17,9 +17,10 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic_core import PydanticSerializationError, to_json
+from pydantic_core import CoreSchema, PydanticSerializationError, SchemaSerializer, to_json
 
 from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.safe_output import safe_text
@@ -155,22 +156,99 @@ def _serializable(kind: type[object]) -> TypeAdapter[object]:
     if adapter is None:
         adapter = _ADAPTERS[kind] = TypeAdapter(kind)
         adapter.rebuild()  # the serializer itself, not its stand-in until first use
+        _DIRECT[kind] = _direct(adapter.core_schema)
     if kind not in _SET:
+        serializer, own = _DIRECT[kind]
         # A plain dataclass has no serializer of its own; given this one, `to_json` uses it.
-        setattr(kind, "__pydantic_serializer__", adapter.serializer)  # noqa: B010
-        _SET.add(kind)
+        _set_serializer(kind, serializer)
+        for cls, its_own in own.items():
+            _set_serializer(cls, its_own)
     return adapter
+
+
+def _direct(schema: CoreSchema) -> tuple[SchemaSerializer, dict[type[object], SchemaSerializer]]:
+    """A serializer of `schema` that writes a field holding one of several classes (a card:
+    read, diff, terminal...) with that class's own serializer, and those serializers.
+
+    pydantic writes a value of a union by first turning it into Python objects with the
+    chosen class's serializer, checked strictly, and then writing those: a large card (a read
+    window's lines) was made twice. Here such a field is written as whatever it holds, and
+    each class it may hold is given the serializer of its own schema (as it is in the union),
+    which `to_json` then uses: the same JSON, made once."""
+    definitions = list(schema.get("definitions", ())) if schema["type"] == "definitions" else []
+    refs = {definition["ref"]: definition for definition in definitions if "ref" in definition}
+    own: dict[type[object], CoreSchema] = {}
+
+    def classes(node: Any) -> dict[type[object], CoreSchema] | None:
+        """The classes a union's choices are, each with its schema; `None` if one is not a
+        dataclass that `to_json` could hand to a serializer of its own."""
+        while node["type"] == "definition-ref":
+            node = refs[node["schema_ref"]]
+        if "serialization" in node:  # written its own way: left to the union
+            return None
+        if node["type"] in ("function-after", "function-before"):  # checks only
+            return classes(node["schema"])
+        if node["type"] == "dataclass":
+            return {node["cls"]: node}
+        if node["type"] != "tagged-union":
+            return None
+        found: dict[type[object], CoreSchema] = {}
+        for choice in node["choices"].values():
+            more = classes(choice)
+            if more is None:
+                return None
+            found.update(more)
+        return found
+
+    def loosened(node: Any) -> Any:
+        if isinstance(node, list):
+            return [loosened(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if node.get("type") == "tagged-union" and (held := classes(node)):
+            own.update(held)
+            return {"type": "any"}
+        return {key: loosened(value) for key, value in node.items()}
+
+    serializer = SchemaSerializer(loosened(schema))
+
+    def alone(node: CoreSchema) -> SchemaSerializer:
+        if not definitions:
+            return SchemaSerializer(node)
+        return SchemaSerializer({"type": "definitions", "schema": node, "definitions": definitions})
+
+    return serializer, {cls: alone(node) for cls, node in own.items()}
+
+
+def _set_serializer(cls: type[object], serializer: SchemaSerializer) -> None:
+    """Give `cls` `serializer` until `_unset_serializers`, which puts back what it had."""
+    if cls in _SET:
+        return
+    _SET[cls] = (vars(cls).get("__pydantic_serializer__", _NONE), serializer)
+    setattr(cls, "__pydantic_serializer__", serializer)  # noqa: B010
 
 
 def _unset_serializers() -> None:
     """Take the serializers off the classes again: elsewhere in the process (an `Any` field
-    holding an update) pydantic dumps them as plain dataclasses, as it always did."""
+    holding an update) pydantic dumps them as plain dataclasses, as it always did, and a
+    card class has its own serializer back (built, as before, on first use)."""
     while _SET:
-        delattr(_SET.pop(), "__pydantic_serializer__")
+        cls, (before, given) = _SET.popitem()
+        if vars(cls).get("__pydantic_serializer__") is not given:
+            continue  # pydantic built the class's own meanwhile (its first use): it stays
+        if before is _NONE:
+            delattr(cls, "__pydantic_serializer__")
+        else:
+            setattr(cls, "__pydantic_serializer__", before)  # noqa: B010
 
+
+_NONE = object()
+"""What `_SET` records for a class that had no serializer of its own."""
 
 _ADAPTERS: dict[type[object], TypeAdapter[object]] = {}
-_SET: set[type[object]] = set()
+_DIRECT: dict[type[object], tuple[SchemaSerializer, dict[type[object], SchemaSerializer]]] = {}
+_SET: dict[type[object], tuple[object, SchemaSerializer]] = {}
+"""The classes given a serializer for this document: what each had before, what it was given."""
 
 
 def _is_utf8(encoding: str) -> bool:

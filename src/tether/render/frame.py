@@ -22,6 +22,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from tether.render.written import WholeLines
+
 __all__ = ["Card", "Rows"]
 
 _LINE = Segment.line()
@@ -40,18 +42,18 @@ class Rows(Protocol):
         """Each line's bare text padded to `width` (no colour); None as `drawn_lines`."""
 
 
-class Card(Panel):
+class Card(Panel, WholeLines):
     """A `Panel` that draws itself line by line when that gives rich's own bytes."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The frame and its body's lines; rich's own layout where a shortcut could differ."""
-        drawn = self._drawn(console, options)
+        drawn = self.drawn(console, options)
         if drawn is None:
             yield from super().__rich_console__(console, options)
         else:
             yield from drawn
 
-    def _drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
+    def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
         """The card's segments, or None where only rich's layout is sure to be right."""
         width = options.max_width
         parts = _parts(self.renderable)
@@ -244,6 +246,10 @@ def _fitting_lines(
     rows = plain.split("\n")
     widths = [cell_len(row) for row in rows]
     if max(widths) > width:
+        return None
+    if any(len(row) > width and row[-1:].isspace() for row in rows):
+        # rich cuts a wrapped line's trailing white space by its count of characters, not
+        # cells: a line of combining or zero-width characters loses its styled last spaces.
         return None
     lines = _split(_segments(text, console), len(rows))
     for line, used in zip(lines, widths, strict=True):

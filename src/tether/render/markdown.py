@@ -1,16 +1,26 @@
-"""Markdown in the terminal: the model's text and a fetched page's preview, rendered by rich."""
+"""Markdown in the terminal: the model's text and a fetched page's preview, rendered by rich.
+
+rich's Markdown and its parser (with Pygments, which rich's Markdown loads for code blocks)
+load with the first block that needs them: a session whose text is lines of plain words
+prints without them.
+"""
 
 from __future__ import annotations
 
 import copy
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.segment import Segment
+
+from tether.render.written import WholeLines
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from rich.markdown import Markdown
 
 __all__ = ["markdown", "text_block"]
 
@@ -35,13 +45,15 @@ def text_block(text: str) -> RenderableType:
     return markdown(text)
 
 
+_LINE = Segment.line()
+
 _PLAIN_LINE = re.compile(r"[^\W\d_][^\\`*_~\[\]!<>&|#\t\n]*(?<=\S)")
 """A line Markdown reads as one paragraph of one text, as it is: it starts with a letter
 (not a list, heading, quote or code block), holds no character that marks anything up (no
 escape, emphasis, code, link, image, HTML, entity or table) and ends on a non-space."""
 
 
-class PlainParagraph:
+class PlainParagraph(WholeLines):
     """One line of plain words: padded to the width as rich pads a Markdown paragraph, when
     it fits; rich's Markdown of the block when it must be wrapped."""
 
@@ -51,20 +63,31 @@ class PlainParagraph:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         """The line and its padding; the Markdown where it would differ."""
-        used = cell_len(self.line)
-        width = options.max_width
-        if used > width or console.get_style("markdown.paragraph", default="none"):
+        drawn = self.drawn(console, options)
+        if drawn is None:
             yield markdown(self.block)
-            return
-        yield Segment(self.line + " " * (width - used))
-        yield Segment.line()
+        else:
+            yield from drawn
+
+    def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
+        """The line padded to the width, then its line break; None if rich's Markdown must
+        lay the block out (the line does not fit, or the theme styles paragraphs)."""
+        width = options.max_width
+        used = cell_len(self.line)
+        if used > width or console.get_style("markdown.paragraph", default="none"):
+            return None
+        return [Segment(self.line + " " * (width - used)), _LINE]
 
 
 @cache
 def _template() -> Markdown:
+    from rich.markdown import Markdown
+
     return Markdown("", code_theme="ansi_dark", hyperlinks=False)
 
 
 @cache
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     return MarkdownIt().enable("strikethrough").enable("table")

@@ -54,15 +54,15 @@ def prepare(
     `tools` lacks its tool (the server is not connected), and, when `replaying`, also when
     they have it: a server may have renamed its tool since, and a replay shows what was seen.
     """
-    # MCP's presenting half loads with the first call, not with the session.
-    from tether.mcp.presenter import McpPresenter, logged_tool
-
     context = CardContext(cwd=cwd, binding=event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)
-    mcp = isinstance(tool, McpPresenter)
-    if event.mcp is not None and (tool is None or (replaying and mcp)):
-        tool = logged_tool(call_id, name, event.mcp) or tool
+    if event.mcp is not None:
+        # MCP's presenting half loads with the first MCP call, not with the session.
+        from tether.mcp.presenter import McpPresenter, logged_tool
+
+        if tool is None or (replaying and isinstance(tool, McpPresenter)):
+            tool = logged_tool(call_id, name, event.mcp) or tool
     if tool is None:
         available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")

@@ -98,6 +98,12 @@ def replayed(
     runs meanwhile is the caller's choice (`replay` pauses it; `tether show` keeps it running)."""
     replayer = Replayer(tools, cwd, window, compact_at)
     for event in events:
+        if type(event) is AssistantChunk and not replayer.thinking:
+            # A reply streams in thousands of chunks: each one's update is made here as
+            # `feed` makes it (no thought to close before it), without two lists per chunk.
+            replayer.fed(event)
+            yield AgentText(text=event.text)
+            continue
         yield from replayer.feed((event,))
     yield from replayer.end()
 
@@ -177,6 +183,15 @@ class Replayer:
             updates.extend(self._updates(event))
             self._previous = event
         return updates
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a thought is running: the next event that is not a thinking chunk ends it."""
+        return self._thought.open
+
+    def fed(self, event: Event) -> None:
+        """`event` was replayed outside `feed` (an assistant chunk, no thought running)."""
+        self._previous = event
 
     def end(self) -> list[ClientUpdate]:
         """What closes the log where it stops: a thought cut off, trust never shown."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from tests.session.helpers import Recorder, Sessions, call, git, script, text
+from tests.gitrepo import git
+from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
 from tether.session.context.environment_block import (
@@ -29,11 +30,11 @@ HOST = Host(
 
 def repository(root: Path, *subjects: str) -> Path:
     """A repository on `main` with one commit per subject."""
-    git(root, "init", "-q", "-b", "main")
+    git("init", "-q", "-b", "main", cwd=root)
     for n, subject in enumerate(subjects):
         (root / f"f{n}.txt").write_text(f"{n}\n")
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", subject)
+        git("add", "-A", cwd=root)
+        git("commit", "-q", "-m", subject, cwd=root)
     return root
 
 
@@ -80,15 +81,15 @@ def test_no_repository_no_commits_detached_and_a_subdirectory(tmp_path: Path, ws
     assert block(ws, ToolRegistry()).endswith("\n\nGit repository: no")
     fresh = tmp_path / "fresh"
     fresh.mkdir()
-    git(fresh, "init", "-q", "-b", "trunk")
+    git("init", "-q", "-b", "trunk", cwd=fresh)
     assert block(fresh, ToolRegistry()).endswith(
         "Git repository: yes, on branch trunk\ngit status --short, as the session started: clean"
     )
     older = tmp_path / "older"
     older.mkdir()
     repository(older, "one", "two")
-    first = git(older, "rev-parse", "--short", "HEAD~1").strip()
-    git(older, "checkout", "-q", "--detach", "HEAD~1")
+    first = git("rev-parse", "--short", "HEAD~1", cwd=older).strip()
+    git("checkout", "-q", "--detach", "HEAD~1", cwd=older)
     assert f"Git repository: yes, HEAD detached at {first}\n" in block(older, ToolRegistry())
     (older / "sub").mkdir()
     assert f"Git repository: yes (its root: {older}), HEAD detached" in block(
@@ -112,11 +113,11 @@ def test_a_hostile_repository_runs_nothing_of_its_own(tmp_path: Path, ws: Path) 
     marks = tmp_path / "marks"
     marks.mkdir()
     (ws / ".gitattributes").write_text("*.txt filter=pwn\n")
-    git(ws, "config", "filter.pwn.clean", f"touch {marks}/clean; cat")
-    git(ws, "config", "filter.pwn.process", f"touch {marks}/process")
-    git(ws, "config", "core.fsmonitor", f"touch {marks}/fsmonitor; echo")
-    git(ws, "config", "log.showSignature", "true")
-    git(ws, "config", "gpg.program", f"{marks}/gpg")
+    git("config", "filter.pwn.clean", f"touch {marks}/clean; cat", cwd=ws)
+    git("config", "filter.pwn.process", f"touch {marks}/process", cwd=ws)
+    git("config", "core.fsmonitor", f"touch {marks}/fsmonitor; echo", cwd=ws)
+    git("config", "log.showSignature", "true", cwd=ws)
+    git("config", "gpg.program", f"{marks}/gpg", cwd=ws)
     (marks / "gpg").write_text(f"#!/bin/sh\ntouch {marks}/gpg-ran\n")
     (marks / "gpg").chmod(0o755)
     # A changed stat makes status compare the file's content: the moment it runs `clean`.

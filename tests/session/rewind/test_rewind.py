@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.gitrepo import git
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.errors import RewindError
 from tether.mcp import StdioServer
@@ -44,22 +44,14 @@ def _tree(root: Path) -> dict[str, tuple[str, bytes]]:
     return found
 
 
-def _git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
-    return subprocess.run(
-        ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
-    ).stdout
-
-
 def _user_git_state(root: Path) -> dict[str, Any]:
     """What of the person's repository must not change: its index and its stash."""
-    git = root / ".git"
+    dot_git = root / ".git"
     return {
-        "index": (git / "index").read_bytes(),
-        "stash": (git / "refs" / "stash").read_bytes(),
-        "stash log": (git / "logs" / "refs" / "stash").read_bytes(),
-        "stash list": _git(root, "stash", "list"),
+        "index": (dot_git / "index").read_bytes(),
+        "stash": (dot_git / "refs" / "stash").read_bytes(),
+        "stash log": (dot_git / "logs" / "refs" / "stash").read_bytes(),
+        "stash list": git("stash", "list", cwd=root),
     }
 
 
@@ -72,13 +64,13 @@ def _populate(ws: Path, repo: bool) -> None:
     if repo:
         (ws / ".gitignore").write_text("*.log\n")
         (ws / "debug.log").write_text("ignored\n")
-        _git(ws, "init", "-q")
-        _git(ws, "add", "-A")
-        _git(ws, "commit", "-qm", "start")
+        git("init", "-q", cwd=ws)
+        git("add", "-A", cwd=ws)
+        git("commit", "-qm", "start", cwd=ws)
         (ws / "old.txt").write_text("stashed change\n")
-        _git(ws, "stash", "-q")
+        git("stash", "-q", cwd=ws)
         (ws / "staged.txt").write_text("staged\n")
-        _git(ws, "add", "staged.txt")
+        git("add", "staged.txt", cwd=ws)
 
 
 @pytest.fixture

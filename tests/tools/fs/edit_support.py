@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from tether.policy import PermissionQuestion
 from tether.tools import Tool, ToolContext, ToolResult, Workspace, invoke
-from tether.tools.access import Gate, PermissionDecision
+from tether.tools.access import Gate
 from tether.tools.fs.read import ReadArgs, ReadTool
-
-
-class ScriptedAsker:
-    """Answers permission requests from a list, running an optional action while "thinking"."""
-
-    def __init__(
-        self,
-        *answers: PermissionDecision,
-        during: Callable[[PermissionQuestion], Awaitable[None] | None] | None = None,
-    ) -> None:
-        self.answers = list(answers)
-        self.requests: list[PermissionQuestion] = []
-        self.during = during
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """Record the request and give the next answer."""
-        self.requests.append(request)
-        if self.during is not None:
-            pending = self.during(request)
-            if pending is not None:
-                await pending
-        return self.answers.pop(0)
 
 
 def context(root: Path, gate: Gate | None = None) -> ToolContext:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from tether.content import ImageContent, TextContent
 from tether.tools import invoke
@@ -24,39 +23,7 @@ from tether.views import (
 )
 
 from .edit_support import context, observe, run
-
-PNG = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5E"
-    "rkJggg=="
-)
-
-
-def notebook(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "cells": [
-            {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# Sales\n"]},
-            {
-                "cell_type": "code",
-                "execution_count": 1,
-                "id": "load",
-                "metadata": {},
-                "outputs": [
-                    {"name": "stdout", "output_type": "stream", "text": ["rows: 3\n"]},
-                    {
-                        "data": {"image/png": PNG, "text/plain": ["<Figure>"]},
-                        "metadata": {},
-                        "output_type": "display_data",
-                    },
-                ],
-                "source": ["print('rows:', 3)\n", "plot()"],
-            },
-        ],
-        "metadata": {"language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    return data
+from .notebooks import PNG, notebook
 
 
 async def test_read_shows_cells_outputs_and_images(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from tether.policy import PermissionQuestion, PolicyGate
+from tests.policy.support import Always
+from tether.policy import PolicyGate
 from tether.tools import ToolContext, Workspace, invoke, parse_arguments
-from tether.tools.access import PermissionDecision
 from tether.tools.base import Tool
 from tether.tools.fs.read import ReadTool
 from tether.tools.fs.write import WriteTool
@@ -111,20 +111,9 @@ async def test_writes_never_land_outside(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["x"]
 
 
-class _Approves:
-    """A person who approves everything (to check approved outside paths still work)."""
-
-    def __init__(self) -> None:
-        self.asked: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        self.asked.append(request)
-        return "allow_once"
-
-
 async def test_an_approved_outside_path_still_works(tmp_path: Path) -> None:
     ws, out = _layout(tmp_path)
-    asker = _Approves()
+    asker = Always()
     workspace = Workspace.at(ws)
     ctx = ToolContext(workspace=workspace, gate=PolicyGate(workspace, "accept-edits", asker))
     read = await _call(ReadTool(), ctx, f'{{"path": "{out / "x"}"}}')
@@ -137,4 +126,4 @@ async def test_an_approved_outside_path_still_works(tmp_path: Path) -> None:
     (ws / "link").symlink_to(out)
     linked = await _call(ReadTool(), ctx, '{"path": "link/x"}')
     assert SECRET in linked.text()
-    assert len(asker.asked) == 3
+    assert len(asker.requests) == 3

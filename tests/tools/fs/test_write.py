@@ -6,6 +6,7 @@ import codecs
 import os
 from pathlib import Path
 
+from tests.policy.support import Asker
 from tether.policy import PermissionQuestion, PolicyGate
 from tether.tools import Workspace, file_version
 from tether.tools.card_context import CardContext
@@ -14,7 +15,7 @@ from tether.tools.fs.write import WriteArgs, WriteTool
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, dump_view
 
-from .edit_support import ScriptedAsker, context, observe, run
+from .edit_support import context, observe, run
 
 TOOL = WriteTool()
 
@@ -173,7 +174,7 @@ async def test_headless_ask_mode_refuses_and_creates_nothing(tmp_path: Path) -> 
 
 
 async def test_the_asker_sees_the_write_and_can_reject_it(tmp_path: Path) -> None:
-    asker = ScriptedAsker("reject", "allow_once")
+    asker = Asker("reject", "allow_once")
     ctx = context(tmp_path, PolicyGate(Workspace.at(tmp_path), asker=asker))
     result = await run(TOOL, ctx, path="f.txt", content="x")
     target = tmp_path / "f.txt"
@@ -202,7 +203,7 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
 
     ctx = context(
         tmp_path,
-        PolicyGate(Workspace.at(tmp_path), asker=ScriptedAsker("allow_once", during=create)),
+        PolicyGate(Workspace.at(tmp_path), asker=Asker("allow_once", during=create)),
     )
     result = await run(TOOL, ctx, path="f.txt", content="mine\n")
     assert result.text() == f"edit requires reading {target} first"
@@ -213,7 +214,7 @@ async def test_a_file_that_appears_or_changes_while_asking_is_not_clobbered(
     def change(_request: PermissionQuestion) -> None:
         target.write_text("changed meanwhile\n")
 
-    ctx.gate = PolicyGate(Workspace.at(tmp_path), asker=ScriptedAsker("allow_once", during=change))
+    ctx.gate = PolicyGate(Workspace.at(tmp_path), asker=Asker("allow_once", during=change))
     result = await run(TOOL, ctx, path="f.txt", content="mine\n")
     assert result.text() == f"{target} changed since it was read; read it again"
     assert target.read_text() == "changed meanwhile\n"

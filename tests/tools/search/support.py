@@ -6,24 +6,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from tether.policy import PermissionQuestion, PolicyGate
+from tether.policy import PermissionAsker, PolicyGate
 from tether.policy.modes import PolicyMode
 from tether.tools import Gate, ToolContext, ToolResult, Workspace, invoke
-from tether.tools.access import PermissionDecision
 from tether.tools.search import GlobArgs, GlobTool, GrepArgs, GrepTool
-
-
-class Asker:
-    """A person who answers every request the same way and remembers what was asked."""
-
-    def __init__(self, answer: PermissionDecision = "allow_once") -> None:
-        self.answer = answer
-        self.requests: list[PermissionQuestion] = []
-
-    async def ask(self, request: PermissionQuestion) -> PermissionDecision:
-        """The fixed answer."""
-        self.requests.append(request)
-        return self.answer
 
 
 def context(ws: Path, gate: Gate | None = None) -> ToolContext:
@@ -34,7 +20,7 @@ def context(ws: Path, gate: Gate | None = None) -> ToolContext:
     return ToolContext(workspace=workspace, gate=gate)
 
 
-def policy(ws: Path, mode: PolicyMode, asker: Asker | None) -> PolicyGate:
+def policy(ws: Path, mode: PolicyMode, asker: PermissionAsker | None) -> PolicyGate:
     """The session's policy gate for `ws`."""
     return PolicyGate(Workspace.at(ws), mode, asker)
 

@@ -4,12 +4,13 @@ out, capped."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.tools.search.support import Asker, context, glob, policy, write
+from tests.gitrepo import git
+from tests.policy.support import Always
+from tests.tools.search.support import context, glob, policy, write
 from tether.policy.modes import PolicyMode
 from tether.tools.card_context import CardContext
 from tether.tools.search import GlobArgs, GlobTool
@@ -75,7 +76,7 @@ async def test_hidden_files_are_listed_ignored_ones_when_asked_never_vcs_stores(
 
 async def test_a_repository_ignores_what_git_ignores(tmp_path: Path) -> None:
     write(tmp_path, {"keep.py": "", "dist/out.py": "", "secret.py": ""})
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    git("init", "-q", cwd=tmp_path)
     (tmp_path / ".git" / "info" / "exclude").write_text("secret.py\n")
     (tmp_path / ".gitignore").write_text("dist/\n")
     assert listed((await glob(tmp_path, pattern="*.py")).meta) == ["keep.py"]
@@ -132,7 +133,7 @@ async def test_outside_asks_inside_never(tmp_path: Path, mode: PolicyMode, asks:
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(ws, {"in.py": ""})
     write(out, {"o.py": ""})
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     inside = await glob(ws, context(ws, policy(ws, mode, asker)), pattern="*.py")
     assert listed(inside.meta) == ["in.py"] and asker.requests == []
     outside = await glob(ws, context(ws, policy(ws, mode, asker)), pattern="*.py", path="../out")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tools.search.support import Asker, context, grep, policy, write
+from tests.policy.support import Always
+from tests.tools.search.support import context, grep, policy, write
 from tether.policy.modes import PolicyMode
 from tether.tools.card_context import CardContext
 from tether.tools.fs.read_window import TRUNCATION_SUFFIX
@@ -208,7 +209,7 @@ async def test_paths_ripgrep_escapes_or_cannot_spell_in_utf8_are_named_as_they_a
 @pytest.mark.parametrize("mode", ["ask", "accept-edits", "auto"])
 async def test_inside_the_workspace_it_never_asks(tmp_path: Path, mode: PolicyMode) -> None:
     write(tmp_path, {"a.py": "hit\n"})
-    asker = Asker("reject")
+    asker = Always("reject")
     result = await grep(tmp_path, context(tmp_path, policy(tmp_path, mode, asker)), pattern="hit")
     assert not result.is_error and asker.requests == []
 
@@ -220,7 +221,7 @@ async def test_outside_the_workspace_it_asks_as_a_read_does(
     ws, out = tmp_path / "ws", tmp_path / "out"
     write(out, {"secret.txt": "hit\n"})
     ws.mkdir()
-    asker = Asker("allow_once")
+    asker = Always("allow_once")
     result = await grep(ws, context(ws, policy(ws, mode, asker)), pattern="hit", path=str(out))
     assert not result.is_error
     assert paths(result.meta) == [str(out.resolve() / "secret.txt")]
@@ -229,7 +230,7 @@ async def test_outside_the_workspace_it_asks_as_a_read_does(
         access = asker.requests[0].subject
         assert (access.action, access.path, access.inside) == ("read", out.resolve(), False)
     rejected = await grep(
-        ws, context(ws, policy(ws, mode, Asker("reject"))), pattern="hit", path="../out"
+        ws, context(ws, policy(ws, mode, Always("reject"))), pattern="hit", path="../out"
     )
     assert rejected.is_error == asks
     headless = await grep(ws, context(ws, policy(ws, mode, None)), pattern="hit", path="../out")

@@ -13,9 +13,11 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from tests.loopback_http import serving
 
 __all__ = [
     "ERRORS",
@@ -138,20 +140,9 @@ def serve_api() -> Iterator[SearchApi]:
         def log_message(self, format: str, *args: object) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    state.port = server.server_address[1]
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    try:
+    with serving(_Handler, release=state.release) as port:
+        state.port = port
         yield state
-    finally:
-        state.release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(HOLD_S)
 
 
 def env_for(provider: str, api: SearchApi) -> dict[str, str]:

@@ -6,15 +6,14 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback_http import serving
 
 __all__ = ["Handler", "PageServer", "Route", "endless", "reply", "serve"]
 
 Handler = BaseHTTPRequestHandler
 Route = Callable[[Handler], None]
-
-RELEASE_S = 30
-"""The longest a held response waits for the test to release it."""
 
 
 @dataclass
@@ -102,17 +101,6 @@ def serve() -> Iterator[PageServer]:
         def log_message(self, format: str, *args: object) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    state.port = server.server_address[1]
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    try:
+    with serving(_Handler, release=state.release) as port:
+        state.port = port
         yield state
-    finally:
-        state.release.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(RELEASE_S)

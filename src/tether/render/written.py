@@ -1,0 +1,100 @@
+"""Cards and plain paragraphs written straight to a console's file: the text `Console.print`
+writes for them, without its machinery.
+
+`Console.print` collects, checks and buffers every renderable, renders it through its
+protocol, crops its lines and writes the buffer under a lock: for a replayed session of
+thousands of cards, as much as drawing them. A card that draws its own lines (`Card`) and a
+paragraph that fits (`PlainParagraph`) already give lines of exactly the console's width, so
+there is nothing to crop: their segments are rendered as the console renders its buffer and
+written at once. Anything else, and any console that is not plainly writing to its file
+(recording, quiet, inside a `with console:` block, with render hooks such as a `Live`, soft
+wrapping, Jupyter or a legacy Windows terminal), goes through `Console.print` as before.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
+
+__all__ = ["WholeLines", "print_line_break", "print_renderable"]
+
+
+class WholeLines:
+    """A renderable that can draw itself as whole lines of the width it is given, each
+    ending in a line break, with nothing for `Console.print` to crop."""
+
+    def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
+        """Its segments; None where rich must lay it out (and `Console.print` crop it)."""
+        raise NotImplementedError
+
+
+def print_renderable(console: Console, renderable: RenderableType, *, crop: bool = True) -> None:
+    """`console.print(renderable, crop=crop)`, written directly where that gives its text."""
+    segments = _drawn(console, renderable) if _writes_plainly(console) else None
+    if segments is None:
+        console.print(renderable, crop=crop)
+        return
+    text = console._render_buffer(segments)
+    file = console.file
+    try:
+        file.write(text)
+        file.flush()
+    except BrokenPipeError:
+        console.on_broken_pipe()
+
+
+def print_line_break(console: Console) -> None:
+    """`console.print()`: an empty line."""
+    if not _writes_plainly(console):
+        console.print()
+        return
+    file = console.file
+    try:
+        file.write("\n")
+        file.flush()
+    except BrokenPipeError:
+        console.on_broken_pipe()
+
+
+def _writes_plainly(console: Console) -> bool:
+    """Whether `console.print` would render and write its buffer with nothing in between."""
+    return not (
+        console.record
+        or console.quiet
+        or console.soft_wrap
+        or console.is_jupyter
+        or console.legacy_windows
+        or console._buffer_index
+        or console._render_hooks
+    )
+
+
+def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None:
+    """The segments of a renderable that draws whole lines of the console's width; None
+    for anything `Console.print` must lay out (and crop) itself."""
+    if isinstance(renderable, WholeLines):
+        return renderable.drawn(console, _print_options(console))
+    return None
+
+
+def _print_options(console: Console) -> ConsoleOptions:
+    """The options `Console.print` renders with when given no arguments."""
+    # A console given its size keeps its options while its file and that size stay: found
+    # once, not at every card (they ask the file its encoding and whether it is a terminal).
+    settled = console._width is not None and console._height is not None
+    key = (console._file, console._width, console._height, console._force_terminal)
+    kept = _KEPT.get(console) if settled else None
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    options = console.options.update(
+        justify=None, overflow=None, height=None, no_wrap=None, markup=None, highlight=None
+    )
+    if settled:
+        _KEPT[console] = (key, options)
+    return options
+
+
+_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions]] = WeakKeyDictionary()
+"""Each settled console's print options, with what they were found for."""

@@ -1,0 +1,169 @@
+"""The tests' own layout: no test module imports another; what several share lives in a support
+module named for what it holds (`tests/gitrepo.py`, `tests/cli/held_logs.py`, ...), and the
+repositories and loopback HTTP servers tests make are made one way each.
+
+Importing a test module from another runs its module-level code a second time under another
+name, makes pytest rewrite and compile it for the importer too, and ties a file's tests to
+another file's private helpers. The sources are parsed, never imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+TESTS = REPO / "tests"
+
+
+def _is_test_module(name: str) -> bool:
+    """Whether a module's last name is one pytest collects (`test_*.py`, `*_test.py`)."""
+    last = name.rpartition(".")[2]
+    return last.startswith("test_") or last.endswith("_test")
+
+
+def _test_modules_imported(source: str, module: str, *, package: bool) -> Iterator[tuple[int, str]]:
+    """The test modules that `source` (the module `module`) imports, by line, at any depth:
+    `import a.test_b`, `from a.test_b import x`, `from a import test_b`, relative or not."""
+    here = module if package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = here.split(".")
+                kept = parts[: len(parts) - (node.level - 1)]
+                base = ".".join([*kept, *([node.module] if node.module else [])])
+            targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for target in targets:
+            if target.startswith("tests.") and _is_test_module(target):
+                yield node.lineno, target
+                break
+
+
+OWN_GIT = {
+    "tests/gitrepo.py": "the one `git` for building repositories",
+    "tests/checkpoints/test_store.py": "a nested repository made under the hostile `GIT_*` "
+    "environment the test sets on purpose",
+    "tests/cli/test_help_and_version.py": "this checkout's HEAD as the person's git reads it",
+    "tests/sandbox/test_escapes.py": "the person's own git after a sandboxed command, "
+    "which may fail",
+}
+"""The files that run `git` themselves rather than through `tests/gitrepo.git`, and why."""
+
+
+def _runs_git(source: str) -> Iterator[int]:
+    """The lines where `source` starts `git` itself: a call whose first argument is a list
+    starting with `"git"`."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.List):
+            first = node.args[0].elts[:1]
+            if first and isinstance(first[0], ast.Constant) and first[0].value == "git":
+                yield node.lineno
+
+
+def _module_name(path: Path) -> tuple[str, bool]:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    package = parts[-1] == "__init__"
+    return ".".join(parts[:-1] if package else parts), package
+
+
+def test_no_test_module_imports_another() -> None:
+    """Every module under `tests/` (test modules, support modules, conftests) imports no
+    test module: a helper two files need goes to a support module."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        if "snapshots" in path.relative_to(TESTS).parts:
+            continue  # the workspaces the ACP snapshots run in, not the tests' code
+        module, package = _module_name(path)
+        for line, target in _test_modules_imported(path.read_text(), module, package=package):
+            found.append(f"{path.relative_to(REPO)}:{line} imports {target}")
+    assert found == []
+
+
+def test_repositories_are_built_through_one_git() -> None:
+    """Tests build their repositories through `tests/gitrepo.git` (the person's `GIT_*`
+    variables and config files left out, a fixed author), not each with its own identity and
+    environment; the few that must run git otherwise say why in `OWN_GIT`."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        name = path.relative_to(REPO).as_posix()
+        if name not in OWN_GIT and "snapshots" not in path.relative_to(TESTS).parts:
+            found += [f"{name}:{line}" for line in _runs_git(path.read_text())]
+    assert found == []
+    assert all(list(_runs_git((REPO / name).read_text())) for name in OWN_GIT)
+
+
+def test_a_git_run_is_seen_however_the_call_is_written() -> None:
+    source = (
+        'subprocess.run(["git", "init"], check=True)\n'
+        'def f():\n    return subprocess.check_output(["git", *args], cwd=x)\n'
+        'subprocess.run(["gitk"])\nsubprocess.run([sys.executable, "-m", "git"])\n'
+    )
+    assert list(_runs_git(source)) == [1, 3]
+
+
+def _servers_made(source: str) -> Iterator[int]:
+    """The lines where `source` makes an HTTP server of `http.server`."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func).rpartition(".")[2]
+            if name in ("HTTPServer", "ThreadingHTTPServer"):
+                yield node.lineno
+
+
+def test_loopback_http_servers_are_started_in_one_place() -> None:
+    """A test's HTTP endpoint gives its handler to `tests/loopback_http.serving`, which binds
+    127.0.0.1, serves in a thread and stops (releasing held responses) in one way."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        name = path.relative_to(REPO).as_posix()
+        if name != "tests/loopback_http.py" and "snapshots" not in path.relative_to(TESTS).parts:
+            found += [f"{name}:{line}" for line in _servers_made(path.read_text())]
+    assert found == []
+    assert list(_servers_made((TESTS / "loopback_http.py").read_text()))
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from tests.cli.test_settings import flat", "tests.cli.test_settings"),
+        ("from .test_commands import HIDDEN", "tests.settings.test_commands"),
+        ("from . import test_commands", "tests.settings.test_commands"),
+        ("from .. import test_layers", "tests.test_layers"),
+        ("import tests.batch.test_pool", "tests.batch.test_pool"),
+        ("import tests.batch.test_pool as pool", "tests.batch.test_pool"),
+        ("def f():\n    from tests.x_test import y", "tests.x_test"),
+    ],
+)
+def test_every_form_of_importing_a_test_module_is_seen(source: str, expected: str) -> None:
+    found = list(_test_modules_imported(source, "tests.settings.test_grammar_runs", package=False))
+    assert [target for _, target in found] == [expected]
+
+
+def test_support_modules_are_not_taken_for_test_modules() -> None:
+    source = (
+        "from tests.cli.stream_lines import lines_of\n"
+        "from .hidden_commands import HIDDEN\n"
+        "from tests import conftest, gitrepo\n"
+        "import tests.testing_tools\n"
+        "from _pytest.assertion.rewrite import _rewrite_test\n"
+    )
+    assert list(_test_modules_imported(source, "tests.settings", package=True)) == []
+
+
+def test_a_moved_helper_s_asserts_are_still_rewritten() -> None:
+    """A support module's asserts say what they compared, as a test module's do: pytest
+    rewrites the modules `tests/conftest.py` registers."""
+    from tests.cli.stream_lines import lines_of  # jsonschema: loaded by this test alone
+
+    with pytest.raises(AssertionError) as failed:
+        lines_of('{"type": "init"}')  # no final newline
+    assert "where False = " in str(failed.value)
