@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import hypothesis
 from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
+
+from tests.fresh import printed
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = "tests/views/test_schema.py"
@@ -66,3 +69,33 @@ def test_the_controller_writes_what_the_workers_rewrite_before_collection(
 
 def test_the_tests_run_with_the_bytecode_setting_they_were_given() -> None:
     assert sys.dont_write_bytecode == bool(sys.flags.dont_write_bytecode)
+
+
+LOADED_BY_THEIR_TESTS = {
+    "tests.models.test_anthropic_convert": "anthropic",
+    "tests.batch.test_ray": "ray",
+}
+"""Test modules whose SDK only their own tests need: each worker collects every module, so
+one loaded at module level cost all of them (the Anthropic SDK's types about 1 s of CPU)."""
+
+
+def test_collecting_loads_no_sdk_only_a_module_s_tests_need_and_parses_no_source() -> None:
+    """Nor do the tests that read tether's sources parse them before a test asks (hypothesis
+    parses a few functions of its own as it loads)."""
+    sdks = sorted(LOADED_BY_THEIR_TESTS.values())
+    code = f"""
+import ast, json, sys
+sys.path.insert(0, {str(REPO)!r})
+parsed = []
+parse = ast.parse
+def counted(source, filename="<unknown>", *args, **kwargs):
+    parsed.extend([filename] if str(filename).startswith({str(REPO / "src")!r}) else [])
+    return parse(source, filename, *args, **kwargs)
+ast.parse = counted
+import tests.test_layers, tests.test_errors, tests.test_architecture
+for module in {sorted(LOADED_BY_THEIR_TESTS)!r}:
+    __import__(module)
+loaded = [name for name in {sdks!r} if name in sys.modules]
+print(json.dumps({{"parsed": len(parsed), "loaded": loaded}}))
+"""
+    assert json.loads(printed(code, dict(os.environ))[-1]) == {"parsed": 0, "loaded": []}

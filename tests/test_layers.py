@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from tests.floors import FLOOR
@@ -67,7 +68,11 @@ def _walk(
                         yield from _walk(child.body, name, package, path, at_load=at_load)
 
 
-IMPORTS = [i for name, path in MODULES.items() for i in _imports(name, path)]
+@cache
+def all_imports() -> list[Import]:
+    """Every import of every tether module, read from the sources when a test first asks: not
+    at collection, where each worker parsed all of them for the one that runs these tests."""
+    return [i for name, path in MODULES.items() for i in _imports(name, path)]
 
 
 def _unit(module: str) -> str:
@@ -89,7 +94,7 @@ def test_every_package_has_a_floor() -> None:
 def test_imports_go_down() -> None:
     """Each import of another part of tether reaches a floor below the importer's own."""
     wrong = []
-    for i in IMPORTS:
+    for i in all_imports():
         if i.target != "tether" and not i.target.startswith("tether."):
             continue
         here, there = _unit(i.importer), _unit(i.target)
@@ -103,7 +108,7 @@ def test_imports_go_down() -> None:
 def _cycles(*, at_load_only: bool) -> list[list[str]]:
     """The import cycles among tether's modules (only the imports that run at load, or all)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
-    for i in IMPORTS:
+    for i in all_imports():
         if (i.at_load or not at_load_only) and i.target in MODULES and i.target != i.importer:
             graph[i.importer].add(i.target)
     state: dict[str, int] = {}  # 1: on the current path, 2: done
@@ -168,7 +173,7 @@ def test_the_session_log_is_the_sessions_ground_floor() -> None:
     and writes; it imports nothing of the loop, the context, rewind or replay above it."""
     wrong = [
         f"{_where(i)}: {i.importer} imports {i.target}"
-        for i in IMPORTS
+        for i in all_imports()
         if i.importer.startswith("tether.session.log.")
         and i.target.startswith("tether.session.")
         and not i.target.startswith("tether.session.log.")
@@ -183,7 +188,7 @@ def test_context_and_rewind_stand_apart() -> None:
     apart = ("tether.session.context.", "tether.session.rewind.")
     wrong = [
         f"{_where(i)}: {i.importer} imports {i.target}"
-        for i in IMPORTS
+        for i in all_imports()
         for here, there in (apart, apart[::-1])
         if i.importer.startswith(here) and i.target.startswith(there)
     ]

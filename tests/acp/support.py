@@ -15,6 +15,7 @@ __all__ = [
     "opened_session",
     "prompt_params",
     "script_spec",
+    "session_updates",
     "started_agent",
     "updates_of",
 ]
@@ -66,10 +67,11 @@ def error_of(reply: Message) -> Message:
     return error
 
 
+def session_updates(notes: list[Message]) -> list[Message]:
+    """The update of every `session/update` among `notes`, in order."""
+    return [n["params"]["update"] for n in notes if n.get("method") == "session/update"]
+
+
 def updates_of(notes: list[Message], kind: str) -> list[Message]:
     """The `session/update`s of `kind` among `notes`."""
-    return [
-        n["params"]["update"]
-        for n in notes
-        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
-    ]
+    return [u for u in session_updates(notes) if u["sessionUpdate"] == kind]

@@ -10,6 +10,7 @@ from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import Message
 from tests.mcp.support import SAMPLE, process_gone
+from tests.settings.support import trust
 
 
 def _stdio(name: str) -> dict[str, object]:
@@ -133,7 +134,6 @@ async def test_project_servers_start_once_approved_until_they_change(
 async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
     tmp_path: Path, agents: InMemoryAgents
 ) -> None:
-    from tether.settings import TrustStore, load_settings
 
     workspace = (tmp_path / "ws").resolve()
     (workspace / ".claude").mkdir(parents=True)
@@ -142,7 +142,7 @@ async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
     local = workspace / ".claude/settings.local.json"
     local.write_text(json.dumps({"enableAllProjectMcpServers": True}))
     home = tmp_path / "home"
-    TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
+    trust(workspace, home)
     model = script_spec(
         tmp_path, {"toolCalls": [_call("add", "mcp__proj__add", a=1, b=1)]}, {"text": "ok"}
     )
@@ -157,7 +157,7 @@ async def test_claude_settings_approve_or_keep_stopped_a_projects_servers(
             (workspace / ".claude/settings.json").write_text(
                 json.dumps({"disabledMcpjsonServers": ["proj"]})
             )
-            TrustStore(home).trust(workspace, load_settings(workspace, home).trust.fingerprint)
+            trust(workspace, home)
         agent = await agents.start(home, "--model", model)
         try:
             await agent.initialize()

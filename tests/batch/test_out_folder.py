@@ -6,32 +6,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.batch.tasks import git_repo, results, run_batch, work, write_tasks
 from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
+from tests.sandbox.users import NOBODY, ROOT, outside
 from tether.batch.removal import remove_entry
 from tether.errors import RemovalError
 from tether.settings.trust import TrustStore, workspace_fingerprint
 
-ROOT = os.geteuid() == 0
-NOBODY = 65534
-
-
-@pytest.fixture
-def shared() -> Iterator[Path]:
-    """A folder `nobody` may enter (the test's own temporary folder may be closed to it)."""
-    path = Path(tempfile.mkdtemp(prefix="tether-batch-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+__all__ = ["outside"]  # the fixture: a folder `nobody` may enter
 
 
 def _victim(tmp_path: Path) -> Path:
@@ -194,10 +182,10 @@ remove_entry(Path(sys.argv[1]), sys.argv[2])
 """
 
 
-def test_a_tree_left_closed_is_removed_by_its_owner_too(shared: Path) -> None:
+def test_a_tree_left_closed_is_removed_by_its_owner_too(outside: Path) -> None:
     # Root opens every folder; an ordinary user (here `nobody`, when the tests run as root)
     # must open up what the task closed, through the descriptors it holds.
-    workspaces = shared / "workspaces"
+    workspaces = outside / "workspaces"
     tree = workspaces / "t"
     (tree / "closed" / "inner").mkdir(parents=True)
     (tree / "closed" / "inner" / "f").write_text("x")

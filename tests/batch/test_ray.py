@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,16 @@ from tests.batch.tasks import (
     log_events,
     results,
     run_batch,
-    script,
     work,
     write_tasks,
 )
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.polling import eventually
 
-ray = pytest.importorskip("ray")
+# Ray is loaded by the fixture, on the one worker that runs these tests: imported here, every
+# worker's collection paid for it.
+pytestmark = pytest.mark.skipif(find_spec("ray") is None, reason="ray is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +43,8 @@ def cluster() -> Iterator[str]:
     """A local cluster of two CPUs on loopback; its address."""
     # A short folder of its own: Ray puts Unix sockets a few levels below it, and a socket's
     # path may not pass 107 bytes (pytest's own folders, numbered past 999, went over).
+    import ray
+
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
     try:
         context = ray.init(
@@ -111,7 +116,7 @@ def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -
     # run's tasks would look like these (tmp_path's name is the same in every run).
     marker = f"started-{uuid.uuid4().hex}"
     command = f"touch {marker}; sleep 120"
-    slow = script(
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": command}}]},
         {"text": "never said"},

@@ -24,12 +24,22 @@ def _said(home: Path) -> list[Any]:
     return [e["content"] for e in events if e["type"] == "user/message"]
 
 
-def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
+def test_an_unknown_command_is_said_and_kept_a_slash_can_be_sent_and_ctrl_r_finds(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
+    """One session: a mistyped command, `//` and a leading space; then Ctrl+R through the
+    history kept in TETHER_HOME (the lines typed here contain no `alp`)."""
     home = tmp_path / "home"
+    home.mkdir()
+    (home / "history").write_text(
+        "\n# 2026-12-05 00:00:00.000000\n+first alpha prompt\n"
+        "\n# 2026-12-05 00:00:01.000000\n+second beta prompt\n"
+    )
     model = scripted_model(
-        tmp_path / "s.json", {"text": "First answer."}, {"text": "Second answer."}
+        tmp_path / "s.json",
+        {"text": "First answer."},
+        {"text": "Second answer."},
+        {"text": "Again."},
     )
     tui = Tui(home, ["--model", model], cwd=ws, columns=120)
     tuis.append(tui)
@@ -51,6 +61,17 @@ def test_an_unknown_command_is_said_and_kept_and_a_slash_can_be_sent(
         [{"type": "text", "text": "/review is a word here"}],
         [{"type": "text", "text": " /usr/bin is gone"}],
     ]
+
+    # Ctrl+R shows the match as the search is typed.
+    tui.type("\x12")  # Ctrl+R, once
+    tui.wait_for("I-search backward:")
+    tui.type("alp")
+    tui.wait_for("› first alpha prompt")
+    tui.press("enter")  # takes the match into the box
+    tui.wait_gone("I-search")
+    tui.press("enter")
+    tui.wait_for("Again.")
+    assert _said(home)[-1] == [{"type": "text", "text": "first alpha prompt"}]
     tui.press("ctrl-d")
     assert tui.finish() == 0
 
@@ -148,56 +169,6 @@ def test_word_keys_the_editor_suspend_and_esc_esc(
     assert tui.finish() == 0
 
 
-def test_resume_tells_forks_apart_by_id(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
-    home = tmp_path / "home"
-    model = scripted_model(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
-    made = tether_in_process(home, "run", "the first question", "--model", model, "--cwd", str(ws))
-    assert made.returncode == 0, made.stderr
-    [first] = [s["id"] for s in sessions_listed(home, tether_in_process)]
-    fork = tether_in_process(
-        home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws)
-    )
-    assert fork.returncode == 0, fork.stderr
-    ids = [s["id"] for s in sessions_listed(home, tether_in_process)]
-    assert len(ids) == 2
-    tui = Tui(home, ["--model", model], cwd=ws, columns=120)
-    tuis.append(tui)
-    tui.wait_for("script:run.json")
-    tui.line("/resume")
-    tui.wait_for("Resume which session?")
-    for session_id in ids:
-        assert f"the first question · {session_id[:8]} · " in tui.display
-    tui.press("esc")
-    tui.wait_gone("Resume which session?")
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-
-
-def test_ctrl_r_shows_the_match_as_the_search_is_typed(
-    tmp_path: Path, ws: Path, tuis: list[Tui]
-) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "history").write_text(
-        "\n# 2026-12-05 00:00:00.000000\n+first alpha prompt\n"
-        "\n# 2026-12-05 00:00:01.000000\n+second beta prompt\n"
-    )
-    model = scripted_model(tmp_path / "s.json", {"text": "Again."})
-    tui = Tui(home, ["--model", model], cwd=ws, columns=100)
-    tuis.append(tui)
-    tui.wait_for("script:s.json")
-    tui.type("\x12")  # Ctrl+R, once
-    tui.wait_for("I-search backward:")
-    tui.type("alp")
-    tui.wait_for("› first alpha prompt")
-    tui.press("enter")  # takes the match into the box
-    tui.wait_gone("I-search")
-    tui.press("enter")
-    tui.wait_for("Again.")
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-
-
 @pytest.fixture
 def serving_models() -> Iterator[str]:
     """An OpenAI-compatible server on loopback that lists two models; its base URL."""
@@ -212,14 +183,33 @@ def serving_models() -> Iterator[str]:
         yield server.url
 
 
-def test_model_lists_what_an_openai_compatible_endpoint_serves(
+def test_resume_tells_forks_apart_by_id_and_model_lists_what_an_endpoint_serves(
     tmp_path: Path, ws: Path, tuis: list[Tui], serving_models: str
 ) -> None:
+    """One session on an OpenAI-compatible endpoint: `/resume` names the sessions `tether run`
+    made (a fork among them) by id; `/model` lists the models the endpoint serves."""
     home = tmp_path / "home"
+    model = scripted_model(tmp_path / "run.json", {"text": "Answer."}, {"text": "Again."})
+    made = tether_in_process(home, "run", "the first question", "--model", model, "--cwd", str(ws))
+    assert made.returncode == 0, made.stderr
+    [first] = [s["id"] for s in sessions_listed(home, tether_in_process)]
+    fork = tether_in_process(
+        home, "run", "--fork", first, "go on", "--model", model, "--cwd", str(ws)
+    )
+    assert fork.returncode == 0, fork.stderr
+    ids = [s["id"] for s in sessions_listed(home, tether_in_process)]
+    assert len(ids) == 2
     args = ["--model", "openai:m", "--base-url", f"{serving_models}/v1", "--api-key", "k"]
     tui = Tui(home, args, cwd=ws, columns=120)
     tuis.append(tui)
     tui.wait_for("m ·")
+    tui.line("/resume")
+    tui.wait_for("Resume which session?")
+    for session_id in ids:
+        assert f"the first question · {session_id[:8]} · " in tui.display
+    tui.press("esc")
+    tui.wait_gone("Resume which session?")
+
     tui.line("/model")
     tui.wait_for("Which model?")
     tui.wait_for("qwen-coder-local")

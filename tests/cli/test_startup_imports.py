@@ -214,6 +214,23 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
 
 
+def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # A read card and a reply of plain words: in a pipe, their rows are the texts themselves.
+    script = tmp_path / "read.json"
+    read = {"id": "c1", "name": "read", "arguments": {"path": "a.py"}}
+    script.write_text(json.dumps({"turns": [{"toolCalls": [read]}, {"text": "It sets x."}]}))
+    _loaded(tmp_path, "run", "--model", f"script:{script}", "read a.py", cwd=workspace, env=env)
+    [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    piped = _loaded(tmp_path, "show", log.stem, env={**env, "NO_COLOR": "1"})
+    assert "tether.render.read_card" in piped
+    assert _found(piped, ("pygments", "markdown_it", "rich.markdown", "rich.syntax")) == []
+    coloured = _loaded(tmp_path, "show", log.stem, env={**env, "FORCE_COLOR": "1"})
+    assert "pygments.lexers.python" in coloured  # the read card's code, in colour
+    assert _found(coloured, ("markdown_it",)) == []
+
+
 def test_show_loads_only_the_tools_its_stored_calls_name(
     tmp_path: Path, env: dict[str, str]
 ) -> None:

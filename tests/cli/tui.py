@@ -85,6 +85,10 @@ class Tui:
                 environment.pop(name, None)
         writing_bytecode(environment, env)
         self._lock = threading.Condition()
+        self._changes = 0
+        """How many times the screen has changed (fed or resized): what the texts were read at."""
+        self._display = (-1, "")
+        self._everything = (-1, "")
         self.screen = _Screen(columns, rows, self._answer)
         self._stream = pyte.Stream(self.screen)
         self.raw = ""
@@ -117,7 +121,13 @@ class Tui:
     def display(self) -> str:
         """The visible screen, one line per row, trailing blanks removed."""
         with self._lock:
-            return "\n".join(line.rstrip() for line in self.screen.display)
+            # pyte draws the whole screen cell by cell when asked: asked again for a screen
+            # nothing has changed since (a wait's next look, a check right after it), the
+            # text is the one drawn then.
+            if self._display[0] != self._changes:
+                text = "\n".join(line.rstrip() for line in self.screen.display)
+                self._display = (self._changes, text)
+            return self._display[1]
 
     @property
     def status_bar(self) -> str:
@@ -129,8 +139,10 @@ class Tui:
     def everything(self) -> str:
         """The scrollback above the screen, then the screen."""
         with self._lock:
-            top = [_plain_row(row) for row in self.screen.history.top]
-            return "\n".join([*top, self.display])
+            if self._everything[0] != self._changes:
+                top = [_plain_row(row) for row in self.screen.history.top]
+                self._everything = (self._changes, "\n".join([*top, self.display]))
+            return self._everything[1]
 
     def wait(self, found: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
         """Wait until `found()` holds (it is checked after every write)."""
@@ -174,6 +186,7 @@ class Tui:
         """Resize the terminal (the process gets SIGWINCH)."""
         with self._lock:
             self.screen.resize(rows, columns)
+            self._changes += 1
         self.child.setwinsize(rows, columns)
 
     def signal_tether(self, signum: int) -> None:
@@ -218,6 +231,7 @@ class Tui:
             with self._lock:
                 self.raw += chunk
                 self._stream.feed(chunk)
+                self._changes += 1
                 self._lock.notify_all()
 
 

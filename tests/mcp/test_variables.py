@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
+from tests.settings.support import trust
 from tether.errors import McpSpecError
 from tether.mcp import HttpServer, StdioServer, describe_spec, gather, read_specs
 from tether.mcp.approval import fingerprint
@@ -36,11 +38,6 @@ CONFIG = {
         },
     }
 }
-
-
-def write(path: Path, data: object) -> Path:
-    path.write_text(json.dumps(data, indent=2))
-    return path
 
 
 def test_variables_are_replaced_in_every_documented_field(tmp_path: Path) -> None:
@@ -133,7 +130,7 @@ async def test_a_server_started_from_variables(
 def test_the_settings_env_is_seen_once_the_workspace_is_trusted(
     ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tether.settings import TrustStore, load_settings
+    from tether.settings import load_settings
     from tether.settings.effective import tool_env
 
     monkeypatch.delenv("TOOLS_DIR", raising=False)
@@ -144,6 +141,6 @@ def test_the_settings_env_is_seen_once_the_workspace_is_trusted(
     untrusted = gather(ws, home, env=tool_env(load_settings(ws, home)))
     assert untrusted.project == []
     assert "${TOOLS_DIR}" in untrusted.notices[0]
-    TrustStore(home).trust(ws, load_settings(ws, home).trust.fingerprint)
+    trust(ws, home)
     trusted = gather(ws, home, env=tool_env(load_settings(ws, home)))
     assert trusted.project == [StdioServer(name="local", command="/opt/t/server")]

@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from anthropic.types import RawMessageStreamEvent
 from pydantic import TypeAdapter
 
 from tether.content import TextContent
 from tether.models import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from tether.models.anthropic_convert import EventAssembler, to_anthropic_messages
 
-EVENTS: TypeAdapter[RawMessageStreamEvent] = TypeAdapter(RawMessageStreamEvent)
+if TYPE_CHECKING:
+    from anthropic.types import RawMessageStreamEvent
+
+
+@cache
+def _events() -> TypeAdapter[RawMessageStreamEvent]:
+    """The SDK's stream events, loaded by the first test that makes one (about 1 s of CPU):
+    at module level every worker's collection paid it, for the one that runs these tests."""
+    from anthropic.types import RawMessageStreamEvent
+
+    return TypeAdapter(RawMessageStreamEvent)
 
 
 def event(data: dict[str, Any]) -> dict[str, Any]:
     """An event as the server sends it (checked against the SDK's types: a real event)."""
-    EVENTS.validate_python(data)
+    _events().validate_python(data)
     return data
 
 

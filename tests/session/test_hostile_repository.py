@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
+from tests.settings.support import trust
 from tether.models.script import ScriptModel
 from tether.sandbox.policy import SandboxPolicy
 from tether.session import SessionConfig
-from tether.settings import TrustStore, load_settings
+from tether.settings import load_settings
 from tether.settings.effective import effective_mode, tool_env
 from tether.tools.defaults import default_tools
 from tether.tools.fs.read import ReadTool
@@ -65,7 +66,7 @@ async def test_nothing_is_granted_or_read_until_trusted(
     result = next(e for e in log_lines(untrusted, home) if e["type"] == "tool/result")
     assert result["isError"] and "there is no one to ask" in str(result["content"])
 
-    TrustStore(home).trust(hostile, load_settings(hostile, home).trust.fingerprint)
+    trust(hostile, home)
     model = script({"toolCalls": [command]}, {"text": "done"})
     trusted = sessions.create(hostile, config(hostile, home, model))
     await trusted.prompt(text("go"), Recorder())

@@ -6,11 +6,12 @@ The fixtures follow Claude Code's documentation of settings and permissions."""
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
 
+from tests.files import write
+from tests.settings.support import trust
 from tether.errors import SettingsError
 from tether.policy.check import check_use
 from tether.settings import SettingsFlags, TrustStore, load_settings
@@ -44,16 +45,6 @@ PROJECT_JSONC = """{
   "cleanupPeriodDays": 20,
 }
 """
-
-
-def write(path: Path, data: object) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(data if isinstance(data, str) else json.dumps(data, indent=2))
-    return path
-
-
-def trust(ws: Path, home: Path) -> None:
-    TrustStore(home).trust(ws, load_settings(ws, home).trust.fingerprint)
 
 
 def outcome(use: str, ws: Path, home: Path, mode: str = "auto") -> str:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from tests.files import write
 from tests.golden import check_golden
+from tests.settings.support import trust
 from tether.errors import SettingsError
-from tether.settings import Settings, SettingsFlags, TrustStore, load_settings
+from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.schema import settings_schema, settings_schema_text
-
-
-def write(path: Path, data: object) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(data if isinstance(data, str) else json.dumps(data, indent=2))
-    return path
-
-
-def trust(ws: Path, home: Path) -> None:
-    TrustStore(home).trust(ws, load_settings(ws, home).trust.fingerprint)
 
 
 @pytest.fixture

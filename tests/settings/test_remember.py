@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.settings.support import trust
 from tether.errors import RememberFailed
-from tether.settings import TrustStore, load_settings
+from tether.settings import load_settings
 from tether.settings.remember import remember_rules
 
 LOCAL = ".tether/settings.local.json"
@@ -92,7 +93,7 @@ def test_the_rest_of_the_file_keeps_its_bytes(ws: Path, home: Path) -> None:
     )
     (ws / ".tether").mkdir()
     (ws / LOCAL).write_text(original)
-    TrustStore(home).trust(ws, load_settings(ws, home).trust.fingerprint)
+    trust(ws, home)
     remember_rules(ws, home, ["bash(npm test)"])
     assert (ws / LOCAL).read_text() == original.replace(
         '"bash(ls)"\n', '"bash(ls)",\n            "bash(npm test)"\n'

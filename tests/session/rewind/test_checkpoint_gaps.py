@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import ClassVar
 
-import pytest
 from pydantic import BaseModel
 
 from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
+from tests.sandbox.users import NOBODY, ROOT, outside
 from tests.session.helpers import Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.models.base import ModelEvent, ModelRequest
@@ -30,8 +28,7 @@ from tether.tools.card_context import CardContext
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
 
-ROOT = os.geteuid() == 0
-NOBODY = 65534
+__all__ = ["outside"]  # the fixture: a folder `nobody` may enter
 
 
 def _config(*turns: dict[str, object]) -> SessionConfig:
@@ -96,17 +93,8 @@ print(json.dumps([second.changed, second.skipped, third.skipped]))
 """
 
 
-@pytest.fixture
-def shared() -> Iterator[Path]:
-    """A folder `nobody` may enter (the test's own temporary folder may be closed to it)."""
-    path = Path(tempfile.mkdtemp(prefix="tether-checkpoint-", dir="/var/tmp"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def test_a_file_git_cannot_read_is_named_and_the_rest_recorded(shared: Path) -> None:
-    ws, home = shared / "ws", shared / "home"
+def test_a_file_git_cannot_read_is_named_and_the_rest_recorded(outside: Path) -> None:
+    ws, home = outside / "ws", outside / "home"
     ws.mkdir()
     (ws / "secret.txt").write_text("first\n")
     (ws / "b.txt").write_text("mine\n")
@@ -124,7 +112,7 @@ def test_a_file_git_cannot_read_is_named_and_the_rest_recorded(shared: Path) -> 
         text=True,
         timeout=60,
         check=False,
-        env={**os.environ, "HOME": str(shared)},
+        env={**os.environ, "HOME": str(outside)},
     )
     assert done.returncode == 0, done.stderr
     changed, skipped, later = json.loads(done.stdout)
