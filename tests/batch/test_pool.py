@@ -21,11 +21,11 @@ from tests.batch.tasks import (
     log_events,
     results,
     run_batch,
-    script,
     work,
     write_tasks,
 )
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.polling import eventually
 
 
@@ -38,8 +38,8 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     blue = work(tmp_path / "blue.json", "shared.txt", "red", "blue")
     green = work(tmp_path / "green.json", "shared.txt", "red", "green")
     notes = work(tmp_path / "notes.json", "notes.md", "draft", "final")
-    failing = script(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
-    slow = script(
+    failing = scripted_model(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 60"}}]},
         {"text": "never said"},
@@ -145,7 +145,7 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     (folder / "a.txt").write_text("one\n")
     quick = work(tmp_path / "quick.json", "a.txt", "one", "two")
     slow_script = tmp_path / "slow.json"
-    slow = script(
+    slow = scripted_model(
         slow_script,
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 120"}}]},
         {"text": "never said"},

@@ -214,13 +214,37 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
 
 
-def test_show_loads_mcp_only_for_a_logged_mcp_call(tmp_path: Path, env: dict[str, str]) -> None:
-    # A session with a call of every card kind but no MCP call: its cards need no MCP.
+def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # A read card and a reply of plain words: in a pipe, their rows are the texts themselves.
+    script = tmp_path / "read.json"
+    read = {"id": "c1", "name": "read", "arguments": {"path": "a.py"}}
+    script.write_text(json.dumps({"turns": [{"toolCalls": [read]}, {"text": "It sets x."}]}))
+    _loaded(tmp_path, "run", "--model", f"script:{script}", "read a.py", cwd=workspace, env=env)
+    [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    piped = _loaded(tmp_path, "show", log.stem, env={**env, "NO_COLOR": "1"})
+    assert "tether.render.read_card" in piped
+    assert _found(piped, ("pygments", "markdown_it", "rich.markdown", "rich.syntax")) == []
+    coloured = _loaded(tmp_path, "show", log.stem, env={**env, "FORCE_COLOR": "1"})
+    assert "pygments.lexers.python" in coloured  # the read card's code, in colour
+    assert _found(coloured, ("markdown_it",)) == []
+
+
+def test_show_loads_only_the_tools_its_stored_calls_name(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # A session with a call of every card kind, but none of MCP, `web_search` or `skill`:
+    # its cards need no MCP, no search tool and no skills.
     shutil.copytree(CARD_SESSIONS, tmp_path / "home" / "sessions")
-    for form in ((), ("--json",)):
-        shown = _loaded(tmp_path, "show", CARD_SESSION, *form, env=env)
-        assert "tether.session.calls" in shown
-        assert _found(shown, ("tether.mcp", *MCP)) == []
+    unused = ("tether.mcp", *MCP, "tether.tools.web.search", "tether.tools.skill", "tether.skills")
+    shown = _loaded(tmp_path, "show", CARD_SESSION, env=env)
+    dumped = _loaded(tmp_path, "show", CARD_SESSION, "--json", env=env)
+    for loaded in (shown, dumped):
+        assert {"tether.session.calls", "tether.tools.fs.read", "tether.tools.web.tool"} <= loaded
+        assert _found(loaded, unused) == []
+    # Nor, where no card is drawn, the search backends (the text form's web card names them).
+    assert _found(dumped, ("tether.tools.web.backends",)) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

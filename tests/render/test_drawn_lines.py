@@ -257,3 +257,11 @@ def test_command_output_draws_what_its_decoded_text_draws(
         assert decoded.plain == Text(shown).plain
     assert isinstance(made, Panel)
     assert drawn(made, kind, width) == drawn(as_rich_draws(made), kind, width)
+
+
+def test_a_styled_line_longer_in_characters_than_cells_ends_as_rich_ends_it() -> None:
+    # Four cells, five characters: rich's wrapping cuts the last space from the styled text.
+    for words in ("aae\u0301 ", "a\u200bbc ", "abc "):
+        made = card(Group(Text(words, style="dim italic")))
+        for kind in ("truecolor", "plain", "no colour"):
+            assert drawn(made, kind, 8) == drawn(as_rich_draws(made), kind, 8), (words, kind)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
-from tether.highlight import TokenLine, highlight_lines
 from tether.render.theme import GUTTER, code_text, printable, token_style
+
+if TYPE_CHECKING:
+    from tether.highlight import TokenLine
 
 __all__ = ["CodeRows", "code_view"]
 
@@ -26,16 +30,46 @@ def code_view(
         return Group()
     width = width or len(str(max(numbers)))
     gutters = [f"{number:>{width}} │ " for number in numbers]
-    return Group(CodeRows(gutters, highlight_lines(texts, lang)))
+    return Group(CodeRows.of_texts(gutters, texts, lang))
 
 
 class CodeRows:
     """Rows of a gutter and highlighted code: drawn by rich as one text of all the rows (no
-    wrapping, an ellipsis at the edge), or line by line by a card when every row fits."""
+    wrapping, an ellipsis at the edge), or line by line by a card when every row fits.
+
+    Made from the lines' texts, the code is highlighted only when colours are drawn: rows
+    without colour are the texts themselves (a highlighter's tokens join to their line), so a
+    session shown in a pipe loads no lexer.
+    """
 
     def __init__(self, gutters: list[str], lines: list[TokenLine]) -> None:
         self.gutters = gutters
-        self.lines = lines
+        self._lines: list[TokenLine] | None = lines
+        self._texts: list[str] | None = None
+        self._lang: str | None = None
+
+    @classmethod
+    def of_texts(cls, gutters: list[str], texts: list[str], lang: str | None) -> CodeRows:
+        """Rows of `texts` in `lang`, highlighted when first drawn in colour."""
+        rows = cls(gutters, [])
+        rows._lines, rows._texts, rows._lang = None, texts, lang
+        return rows
+
+    @property
+    def lines(self) -> list[TokenLine]:
+        """Each row's highlighted tokens."""
+        if self._lines is None:
+            from tether.highlight import highlight_lines  # Pygments, with the first colours
+
+            self._lines = highlight_lines(self._texts or [], self._lang)
+        return self._lines
+
+    def _codes(self) -> list[str]:
+        """Each row's code as it is drawn, before control characters are made visible."""
+        if self._lines is None and self._texts is not None:
+            # What the highlighter's tokens of each line join to.
+            return [text.replace("\n", " ") for text in self._texts]
+        return ["".join([piece for _, piece in tokens]) for tokens in self.lines]
 
     def text(self) -> Text:
         """All the rows as one rich text, a line each."""
@@ -55,8 +89,8 @@ class CodeRows:
     def drawn_rows(self, width: int) -> list[str] | None:
         """Each row's bare text padded to `width`; None if a row does not fit."""
         rows = []
-        for gutter, tokens in zip(self.gutters, self.lines, strict=True):
-            code = printable("".join([piece for _, piece in tokens]))
+        for gutter, raw in zip(self.gutters, self._codes(), strict=True):
+            code = printable(raw)
             if "\t" in code or "\n" in code:
                 return None
             # Printable ASCII is a cell a character (`printable` left no control code).

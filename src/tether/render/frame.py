@@ -247,6 +247,10 @@ def _fitting_lines(
     widths = [cell_len(row) for row in rows]
     if max(widths) > width:
         return None
+    if any(len(row) > width and row[-1:].isspace() for row in rows):
+        # rich cuts a wrapped line's trailing white space by its count of characters, not
+        # cells: a line of combining or zero-width characters loses its styled last spaces.
+        return None
     lines = _split(_segments(text, console), len(rows))
     for line, used in zip(lines, widths, strict=True):
         if used < width:

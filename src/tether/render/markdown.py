@@ -1,18 +1,26 @@
-"""Markdown in the terminal: the model's text and a fetched page's preview, rendered by rich."""
+"""Markdown in the terminal: the model's text and a fetched page's preview, rendered by rich.
+
+rich's Markdown and its parser (with Pygments, which rich's Markdown loads for code blocks)
+load with the first block that needs them: a session whose text is lines of plain words
+prints without them.
+"""
 
 from __future__ import annotations
 
 import copy
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.segment import Segment
 
 from tether.render.written import WholeLines
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from rich.markdown import Markdown
 
 __all__ = ["markdown", "text_block"]
 
@@ -73,9 +81,13 @@ class PlainParagraph(WholeLines):
 
 @cache
 def _template() -> Markdown:
+    from rich.markdown import Markdown
+
     return Markdown("", code_theme="ansi_dark", hyperlinks=False)
 
 
 @cache
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     return MarkdownIt().enable("strikethrough").enable("table")

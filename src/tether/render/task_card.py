@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import assert_never
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.text import Text
 
 from tether.figures import short_tokens
@@ -28,6 +27,8 @@ def render_task_result(view: TaskResultView, *, full: bool = True) -> Renderable
         if view.thought:
             parts.append(Text(printable(view.thought), style=NOTE))
     elif view.summary:
+        from rich.markdown import Markdown  # with the first report: Pygments comes with it
+
         lines = view.summary.splitlines()
         shown = lines if full or len(lines) <= COLLAPSE_OVER else lines[:COLLAPSE_OVER]
         parts.append(

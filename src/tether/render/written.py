@@ -13,6 +13,8 @@ wrapping, Jupyter or a legacy Windows terminal), goes through `Console.print` as
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 
@@ -35,9 +37,10 @@ def print_renderable(console: Console, renderable: RenderableType, *, crop: bool
         console.print(renderable, crop=crop)
         return
     text = console._render_buffer(segments)
+    file = console.file
     try:
-        console.file.write(text)
-        console.file.flush()
+        file.write(text)
+        file.flush()
     except BrokenPipeError:
         console.on_broken_pipe()
 
@@ -47,9 +50,10 @@ def print_line_break(console: Console) -> None:
     if not _writes_plainly(console):
         console.print()
         return
+    file = console.file
     try:
-        console.file.write("\n")
-        console.file.flush()
+        file.write("\n")
+        file.flush()
     except BrokenPipeError:
         console.on_broken_pipe()
 
@@ -77,6 +81,20 @@ def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None
 
 def _print_options(console: Console) -> ConsoleOptions:
     """The options `Console.print` renders with when given no arguments."""
-    return console.options.update(
+    # A console given its size keeps its options while its file and that size stay: found
+    # once, not at every card (they ask the file its encoding and whether it is a terminal).
+    settled = console._width is not None and console._height is not None
+    key = (console._file, console._width, console._height, console._force_terminal)
+    kept = _KEPT.get(console) if settled else None
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    options = console.options.update(
         justify=None, overflow=None, height=None, no_wrap=None, markup=None, highlight=None
     )
+    if settled:
+        _KEPT[console] = (key, options)
+    return options
+
+
+_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions]] = WeakKeyDictionary()
+"""Each settled console's print options, with what they were found for."""
