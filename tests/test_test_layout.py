@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.assertion.rewrite import AssertionRewritingHook
 
 from tests.conftest import REPO
+from tests.sources import support_with_asserts
 
 TESTS = REPO / "tests"
 
@@ -196,9 +199,20 @@ def test_support_modules_are_not_taken_for_test_modules() -> None:
     assert list(_test_modules_imported(source, "tests.settings", package=True)) == []
 
 
+def test_every_support_module_with_asserts_is_rewritten() -> None:
+    """pytest's import hook takes each support module that has an `assert` (found without
+    importing it), as it takes the test modules."""
+    support = support_with_asserts()
+    assert "tests.cli.stream_lines" in support
+    assert "tests.gitrepo" not in support  # no assert in it
+    for name in (*support, "tests.test_layers"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and isinstance(spec.loader, AssertionRewritingHook), name
+
+
 def test_a_moved_helper_s_asserts_are_still_rewritten() -> None:
-    """A support module's asserts say what they compared, as a test module's do: pytest
-    rewrites the modules `tests/conftest.py` registers."""
+    """A support module's asserts say what they compared, as a test module's do
+    (`tests/assert_rewriting.py` registers them)."""
     from tests.cli.stream_lines import lines_of  # jsonschema: loaded by this test alone
 
     with pytest.raises(AssertionError) as failed:

@@ -3,11 +3,11 @@ opened, a prompt's params, and the updates and errors of its replies."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Protocol
 
 from tests.acp.wire import AgentProcess, AgentWire, Message
+from tests.cli.support import scripted_model
 
 __all__ = [
     "Starter",
@@ -23,9 +23,7 @@ __all__ = [
 
 def script_spec(tmp: Path, *turns: dict[str, Any]) -> str:
     """A `--model` spec for a script of `turns`, written under `tmp`."""
-    path = tmp / "script.json"
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
+    return scripted_model(tmp / "script.json", *turns)
 
 
 class Starter(Protocol):

@@ -208,6 +208,11 @@ def test_sessions_and_show_load_only_what_they_print(
     dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
     assert _found(dumped, ("rich", "pygments", "markdown_it")) == []
     assert _found(shown | dumped, ("tether.hooks",)) == ["tether.hooks", "tether.hooks.record"]
+    # A session that called no tool loads no tool's module, nor a sandbox (but for the text
+    # form's printer, which names the task tool).
+    tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
+    assert _found(shown | dumped, (*tools, "tether.skills")) == []
+    assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -231,13 +236,20 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     assert _found(coloured, ("markdown_it",)) == []
 
 
-def test_show_loads_mcp_only_for_a_logged_mcp_call(tmp_path: Path, env: dict[str, str]) -> None:
-    # A session with a call of every card kind but no MCP call: its cards need no MCP.
+def test_show_loads_only_the_tools_its_stored_calls_name(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # A session with a call of every card kind, but none of MCP, `web_search` or `skill`:
+    # its cards need no MCP, no search tool and no skills.
     shutil.copytree(CARD_SESSIONS, tmp_path / "home" / "sessions")
-    for form in ((), ("--json",)):
-        shown = _loaded(tmp_path, "show", CARD_SESSION, *form, env=env)
-        assert "tether.session.calls" in shown
-        assert _found(shown, ("tether.mcp", *MCP)) == []
+    unused = ("tether.mcp", *MCP, "tether.tools.web.search", "tether.tools.skill", "tether.skills")
+    shown = _loaded(tmp_path, "show", CARD_SESSION, env=env)
+    dumped = _loaded(tmp_path, "show", CARD_SESSION, "--json", env=env)
+    for loaded in (shown, dumped):
+        assert {"tether.session.calls", "tether.tools.fs.read", "tether.tools.web.tool"} <= loaded
+        assert _found(loaded, unused) == []
+    # Nor, where no card is drawn, the search backends (the text form's web card names them).
+    assert _found(dumped, ("tether.tools.web.backends",)) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(
