@@ -208,6 +208,11 @@ def test_sessions_and_show_load_only_what_they_print(
     dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
     assert _found(dumped, ("rich", "pygments", "markdown_it")) == []
     assert _found(shown | dumped, ("tether.hooks",)) == ["tether.hooks", "tether.hooks.record"]
+    # A session that called no tool loads no tool's module, nor a sandbox (but for the text
+    # form's printer, which names the task tool).
+    tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
+    assert _found(shown | dumped, (*tools, "tether.skills")) == []
+    assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)

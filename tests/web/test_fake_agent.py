@@ -1,5 +1,6 @@
-"""The web tests' own agent (`fake_agent.py`), which writes ACP's JSON lines itself: what the
-ACP SDK's real client reads from it, over real pipes, and what it costs to start."""
+"""The web tests' own agents (`fake_agent.py`, `config_agent.py`), which write ACP's JSON lines
+themselves: what the ACP SDK's real client reads from one, over real pipes, and what they cost
+to start."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from acp.schema import (
     AgentMessageChunk,
@@ -122,10 +124,11 @@ async def test_without_views_it_asks_as_opencode_does_and_sends_no_tether_meta(
     assert calls and all(u.field_meta is None for u in calls)
 
 
-def test_it_starts_without_importing_the_acp_sdk_or_pydantic(tmp_path: Path) -> None:
+@pytest.mark.parametrize("agent", [FAKE_AGENT, FAKE_AGENT.with_name("config_agent.py")])
+def test_they_start_without_importing_the_acp_sdk_or_pydantic(agent: Path, tmp_path: Path) -> None:
     """Each browser tab starts one: the SDK's schema alone cost it about half a second of CPU."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", str(FAKE_AGENT), "--store", str(tmp_path)],
+        [sys.executable, "-X", "importtime", str(agent), "--store", str(tmp_path)],
         input="",  # a pipe closed at once, as a page that went away leaves it
         capture_output=True,
         text=True,

@@ -6,13 +6,11 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tether.sandbox.policy import SandboxPolicy
-from tether.tools.bash.tool import BashTool
 from tether.tools.deferred import deferred_tool
 from tether.tools.registry import ToolRegistry
-from tether.tools.task import TaskTool
 
 if TYPE_CHECKING:
+    from tether.sandbox.policy import SandboxPolicy
     from tether.tools.web import SearchSetup
 
 __all__ = ["DEFERRED_HOMES", "REPLAY_HOMES", "default_tools", "replay_tools"]
@@ -55,8 +53,11 @@ def default_tools(
     a backend `web_search` is not offered, nor `skill` without skills (the session gives it the
     workspace's), but both still show the cards of stored calls.
     """
-    # Loaded here, not with the module: a replay (`replay_tools`) needs neither.
+    # Loaded here, not with the module: a replay (`replay_tools`) loads each with its first
+    # stored call.
+    from tether.tools.bash.tool import BashTool
     from tether.tools.skill import SkillTool
+    from tether.tools.task import TaskTool
     from tether.tools.web import WebSearchTool, choose_backend
 
     if web_search is None:
