@@ -72,7 +72,8 @@ def _in_order(folder: Path, patterns: list[str]) -> Iterator[Path]:
 
 def to_rewrite(config: pytest.Config) -> list[Path]:
     """The sources the workers will rewrite: the plugins and conftests this process rewrote
-    before collection, then the conftests and test modules under the paths given."""
+    before collection, the support modules registered for rewriting, then the conftests and
+    test modules under the paths given."""
     loaded = [
         Path(module.__spec__.origin)
         for module in list(sys.modules.values())
@@ -80,6 +81,12 @@ def to_rewrite(config: pytest.Config) -> list[Path]:
         and isinstance(module.__spec__.loader, AssertionRewritingHook)
         and module.__spec__.origin is not None
     ]
+    # The support modules registered for rewriting (`tests/assert_rewriting.py`), by name.
+    hook = config.stash[assertstate_key].hook
+    marked = sorted(getattr(hook, "_must_rewrite", ()))
+    root = config.rootpath
+    registered = [root / f"{name.replace('.', '/')}.py" for name in marked]
+    loaded.extend(path for path in registered if path.is_file())
     patterns = list(config.getini("python_files"))
     found: list[Path] = []
     for arg in config.args:

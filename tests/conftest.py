@@ -17,11 +17,7 @@ from tests import durations
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
-pytest_plugins = ["tests.coverage_gate", "tests.bytecode"]
-
-# pytest rewrites the asserts of the modules it collects; a support module's asserts say what
-# they compared only if it is named here, before anything imports it.
-pytest.register_assert_rewrite("tests.cli.stream_lines")
+pytest_plugins = ["tests.coverage_gate", "tests.bytecode", "tests.assert_rewriting", "tests.heap"]
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tests.support import KINDS, make, within
 from tether.agents import AgentCatalog, load_agents, read_agent_file
 from tether.beneath import opener_below
@@ -33,12 +34,6 @@ from tether.tools.workspace import Workspace
 # Claude Code's files: the same kinds at each path it reads, a link that flips, deep JSONC.
 
 OUTSIDE_WORDS = "SECRET-FROM-OUTSIDE"
-
-
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 @contextmanager
@@ -79,8 +74,8 @@ FLIP_LOADS = 60
 
 def _flip_targets(tmp_path: Path, inside: Path, text: str) -> list[Path]:
     """A file inside the workspace, one outside it, a FIFO and `/dev/zero`."""
-    _write(inside, text)
-    outside = _write(tmp_path / "outside" / inside.name, f"{OUTSIDE_WORDS}\n")
+    write(inside, text)
+    outside = write(tmp_path / "outside" / inside.name, f"{OUTSIDE_WORDS}\n")
     fifo = tmp_path / "outside" / "fifo"
     os.mkfifo(fifo)
     return [inside, outside, fifo, Path("/dev/zero")]
@@ -104,7 +99,7 @@ def test_a_claude_command_in_a_subfolder_of_every_kind_is_skipped_with_a_warning
     ws: Path, tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     make(ws / ".claude" / "commands" / "frontend" / "bad.md", kind, size=512 * 1024)
-    _write(ws / ".claude" / "commands" / "frontend" / "good.md", "Do the good thing.")
+    write(ws / ".claude" / "commands" / "frontend" / "good.md", "Do the good thing.")
     with caplog.at_level(logging.WARNING):
         commands = within(lambda: load_commands(ws, tmp_path / "home"))
     assert isinstance(commands, list)
@@ -120,7 +115,7 @@ GOOD_AGENT = "---\nname: good\ndescription: Does good.\n---\nDo good.\n"
 def test_a_claude_agent_file_of_every_kind_is_reported(ws: Path, tmp_path: Path, kind: str) -> None:
     bad = ws / ".claude" / "agents" / "team" / "bad.md"
     make(bad, kind, size=512 * 1024)
-    _write(ws / ".claude" / "agents" / "good.md", GOOD_AGENT)
+    write(ws / ".claude" / "agents" / "good.md", GOOD_AGENT)
     catalog = within(lambda: load_agents(ws, tmp_path / "home"))
     assert isinstance(catalog, AgentCatalog)
     assert "good" in catalog.agents
@@ -135,7 +130,7 @@ def test_claude_settings_of_every_kind_are_skipped_naming_the_file(
     path = ws / ".claude" / name
     if kind == "deep-jsonc":
         # Comments and trailing commas are Claude Code's JSONC; the nesting is an attack.
-        _write(path, "// deep\n" + '{"a": [' * 50_000 + "1," + "]}" * 50_000)
+        write(path, "// deep\n" + '{"a": [' * 50_000 + "1," + "]}" * 50_000)
     else:
         make(path, kind)
     settings = within(lambda: load_settings(ws, tmp_path / "home", trusted=True))
@@ -204,8 +199,8 @@ while True:
 def test_a_rules_sub_folder_that_flips_to_a_link_never_brings_in_a_file_from_outside(
     ws: Path, tmp_path: Path
 ) -> None:
-    inside = _write(ws / "shared-rules" / "python.md", "Use four spaces.\n").parent
-    outside = _write(tmp_path / "outside-rules" / "python.md", f"{OUTSIDE_WORDS}\n").parent
+    inside = write(ws / "shared-rules" / "python.md", "Use four spaces.\n").parent
+    outside = write(tmp_path / "outside-rules" / "python.md", f"{OUTSIDE_WORDS}\n").parent
     (ws / ".claude" / "rules").mkdir(parents=True)
     with folder_flipping(ws / ".claude" / "rules" / "team", inside, outside):
         for _ in range(INSTRUCTION_LOADS):
@@ -222,8 +217,8 @@ beneath the workspace, about one in 1,500 read the file from outside)."""
 def test_a_project_sub_folder_that_flips_to_a_link_is_never_read_through(
     ws: Path, tmp_path: Path, folder: str
 ) -> None:
-    _write(ws / folder / "team.real" / "x.md", GOOD_AGENT)
-    _write(tmp_path / "outside" / "x.md", GOOD_AGENT.replace("Do good.", OUTSIDE_WORDS))
+    write(ws / folder / "team.real" / "x.md", GOOD_AGENT)
+    write(tmp_path / "outside" / "x.md", GOOD_AGENT.replace("Do good.", OUTSIDE_WORDS))
     with folder_flipping(ws / folder / "team", ws / folder / "team.real", tmp_path / "outside"):
         for _ in range(PROJECT_LOADS):
             assert OUTSIDE_WORDS not in _project_prompts(ws, tmp_path, folder)
@@ -244,8 +239,8 @@ def test_a_project_file_link_that_flips_is_never_read(
     ws: Path, tmp_path: Path, folder: str
 ) -> None:
     agent = GOOD_AGENT.replace("Do good.", OUTSIDE_WORDS)
-    outside = _write(tmp_path / "outside" / "x.md", agent)
-    inside = _write(ws / "elsewhere" / "x.md", GOOD_AGENT)
+    outside = write(tmp_path / "outside" / "x.md", agent)
+    inside = write(ws / "elsewhere" / "x.md", GOOD_AGENT)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with flipping(ws / folder / "x.md", [inside, outside, fifo, Path("/dev/zero")]):
@@ -255,7 +250,7 @@ def test_a_project_file_link_that_flips_is_never_read(
 
 def test_a_file_below_a_folder_swapped_for_a_link_is_refused(ws: Path, tmp_path: Path) -> None:
     # What a flipping folder does between the listing and the read, made to stay.
-    _write(tmp_path / "outside" / "x.md", f"{OUTSIDE_WORDS}\n")
+    write(tmp_path / "outside" / "x.md", f"{OUTSIDE_WORDS}\n")
     (ws / ".claude" / "commands").mkdir(parents=True)
     (ws / ".claude" / "commands" / "team").symlink_to(tmp_path / "outside")
     path = ws / ".claude" / "commands" / "team" / "x.md"

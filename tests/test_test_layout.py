@@ -10,14 +10,50 @@ another file's private helpers. The sources are parsed, never imported.
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.util
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.assertion.rewrite import AssertionRewritingHook
 
 from tests.conftest import REPO
+from tests.sources import support_with_asserts
 
 TESTS = REPO / "tests"
+
+
+IMPORT_TEXT = re.compile(
+    r"\b(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)]*\)|(?:[^\n\\]|\\[\s\S])*)"
+)
+"""What could be an import statement, in text: more than the imports (strings too), never less
+(names in parentheses and continued lines included); only a module where one of these names
+a test module is parsed."""
+
+
+@functools.cache
+def _sources() -> dict[Path, str]:
+    """Every module of the tests' own code (not the workspaces the ACP snapshots run in)."""
+    return {
+        path: path.read_text()
+        for path in sorted(TESTS.rglob("*.py"))
+        if "snapshots" not in path.relative_to(TESTS).parts
+    }
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of `body` and of the blocks inside it (imports hide in functions,
+    `if`s and `try`s), without walking the expressions, which no import is in."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, ()):
+                if isinstance(child, ast.stmt):
+                    yield from _statements([child])
+                elif isinstance(child, ast.excepthandler | ast.match_case):
+                    yield from _statements(child.body)
 
 
 def _is_test_module(name: str) -> bool:
@@ -29,8 +65,10 @@ def _is_test_module(name: str) -> bool:
 def _test_modules_imported(source: str, module: str, *, package: bool) -> Iterator[tuple[int, str]]:
     """The test modules that `source` (the module `module`) imports, by line, at any depth:
     `import a.test_b`, `from a.test_b import x`, `from a import test_b`, relative or not."""
+    if not any("test_" in text or "_test" in text for text in IMPORT_TEXT.findall(source)):
+        return  # parsing is most of the cost, and few modules could import one
     here = module if package else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source).body):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -79,11 +117,9 @@ def test_no_test_module_imports_another() -> None:
     """Every module under `tests/` (test modules, support modules, conftests) imports no
     test module: a helper two files need goes to a support module."""
     found = []
-    for path in sorted(TESTS.rglob("*.py")):
-        if "snapshots" in path.relative_to(TESTS).parts:
-            continue  # the workspaces the ACP snapshots run in, not the tests' code
+    for path, source in _sources().items():
         module, package = _module_name(path)
-        for line, target in _test_modules_imported(path.read_text(), module, package=package):
+        for line, target in _test_modules_imported(source, module, package=package):
             found.append(f"{path.relative_to(REPO)}:{line} imports {target}")
     assert found == []
 
@@ -93,10 +129,10 @@ def test_repositories_are_built_through_one_git() -> None:
     variables and config files left out, a fixed author), not each with its own identity and
     environment; the few that must run git otherwise say why in `OWN_GIT`."""
     found = []
-    for path in sorted(TESTS.rglob("*.py")):
+    for path, source in _sources().items():
         name = path.relative_to(REPO).as_posix()
-        if name not in OWN_GIT and "snapshots" not in path.relative_to(TESTS).parts:
-            found += [f"{name}:{line}" for line in _runs_git(path.read_text())]
+        if name not in OWN_GIT and '"git"' in source:
+            found += [f"{name}:{line}" for line in _runs_git(source)]
     assert found == []
     assert all(list(_runs_git((REPO / name).read_text())) for name in OWN_GIT)
 
@@ -123,10 +159,10 @@ def test_loopback_http_servers_are_started_in_one_place() -> None:
     """A test's HTTP endpoint gives its handler to `tests/loopback_http.serving`, which binds
     127.0.0.1, serves in a thread and stops (releasing held responses) in one way."""
     found = []
-    for path in sorted(TESTS.rglob("*.py")):
+    for path, source in _sources().items():
         name = path.relative_to(REPO).as_posix()
-        if name != "tests/loopback_http.py" and "snapshots" not in path.relative_to(TESTS).parts:
-            found += [f"{name}:{line}" for line in _servers_made(path.read_text())]
+        if name != "tests/loopback_http.py" and "HTTPServer" in source:
+            found += [f"{name}:{line}" for line in _servers_made(source)]
     assert found == []
     assert list(_servers_made((TESTS / "loopback_http.py").read_text()))
 
@@ -141,6 +177,10 @@ def test_loopback_http_servers_are_started_in_one_place() -> None:
         ("import tests.batch.test_pool", "tests.batch.test_pool"),
         ("import tests.batch.test_pool as pool", "tests.batch.test_pool"),
         ("def f():\n    from tests.x_test import y", "tests.x_test"),
+        ("try:\n    pass\nexcept OSError:\n    import tests.a_test", "tests.a_test"),
+        ("from tests.cli import (\n    support,\n    test_settings,\n)", "tests.cli.test_settings"),
+        ("from tests.cli import support, \\\n    test_settings", "tests.cli.test_settings"),
+        ("x = 1; import tests.test_layers", "tests.test_layers"),
     ],
 )
 def test_every_form_of_importing_a_test_module_is_seen(source: str, expected: str) -> None:
@@ -159,9 +199,20 @@ def test_support_modules_are_not_taken_for_test_modules() -> None:
     assert list(_test_modules_imported(source, "tests.settings", package=True)) == []
 
 
+def test_every_support_module_with_asserts_is_rewritten() -> None:
+    """pytest's import hook takes each support module that has an `assert` (found without
+    importing it), as it takes the test modules."""
+    support = support_with_asserts()
+    assert "tests.cli.stream_lines" in support
+    assert "tests.gitrepo" not in support  # no assert in it
+    for name in (*support, "tests.test_layers"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and isinstance(spec.loader, AssertionRewritingHook), name
+
+
 def test_a_moved_helper_s_asserts_are_still_rewritten() -> None:
-    """A support module's asserts say what they compared, as a test module's do: pytest
-    rewrites the modules `tests/conftest.py` registers."""
+    """A support module's asserts say what they compared, as a test module's do
+    (`tests/assert_rewriting.py` registers them)."""
     from tests.cli.stream_lines import lines_of  # jsonschema: loaded by this test alone
 
     with pytest.raises(AssertionError) as failed:

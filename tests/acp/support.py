@@ -3,11 +3,11 @@ opened, a prompt's params, and the updates and errors of its replies."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Protocol
 
 from tests.acp.wire import AgentProcess, AgentWire, Message
+from tests.cli.support import scripted_model
 
 __all__ = [
     "Starter",
@@ -15,6 +15,7 @@ __all__ = [
     "opened_session",
     "prompt_params",
     "script_spec",
+    "session_updates",
     "started_agent",
     "updates_of",
 ]
@@ -22,9 +23,7 @@ __all__ = [
 
 def script_spec(tmp: Path, *turns: dict[str, Any]) -> str:
     """A `--model` spec for a script of `turns`, written under `tmp`."""
-    path = tmp / "script.json"
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
+    return scripted_model(tmp / "script.json", *turns)
 
 
 class Starter(Protocol):
@@ -66,10 +65,11 @@ def error_of(reply: Message) -> Message:
     return error
 
 
+def session_updates(notes: list[Message]) -> list[Message]:
+    """The update of every `session/update` among `notes`, in order."""
+    return [n["params"]["update"] for n in notes if n.get("method") == "session/update"]
+
+
 def updates_of(notes: list[Message], kind: str) -> list[Message]:
     """The `session/update`s of `kind` among `notes`."""
-    return [
-        n["params"]["update"]
-        for n in notes
-        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
-    ]
+    return [u for u in session_updates(notes) if u["sessionUpdate"] == kind]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from tests.acp.memory import InMemoryAgents
+from tests.acp.support import session_updates
 from tests.acp.wire import Message
 from tests.polling import until_file
 
@@ -43,7 +44,7 @@ async def test_the_jobs_card_is_updated_after_the_call_and_replayed(
         assert "result" in loaded
     finally:
         assert await agent.close() == 0
-    finished = [u for u in _updates(during) if u["sessionUpdate"] == "tool_call_update"][-1]
+    finished = [u for u in session_updates(during) if u["sessionUpdate"] == "tool_call_update"][-1]
     assert finished["status"] == "completed"
     # The call's own result says the job it left running, so a client can show it running.
     assert finished["_meta"]["tether"]["job"] == {"id": "shell-1", "ended": False}
@@ -58,12 +59,8 @@ async def test_the_jobs_card_is_updated_after_the_call_and_replayed(
     assert view["notes"] == ["ran in the background as shell-1"]
     assert "two" in last["content"][0]["content"]["text"]
     # `session/load` replays the call and every change of its card, in order.
-    again = [u for u in _updates(replayed) if u.get("toolCallId") == "j"]
+    again = [u for u in session_updates(replayed) if u.get("toolCallId") == "j"]
     assert again[-len(live) :] == live
-
-
-def _updates(notes: list[Message]) -> list[Message]:
-    return [n["params"]["update"] for n in notes if n.get("method") == "session/update"]
 
 
 def _update(note: Message) -> Message:

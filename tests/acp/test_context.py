@@ -7,15 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.acp.memory import InMemoryAgents
+from tests.acp.support import updates_of
 from tests.acp.wire import Message
-
-
-def _updates(notes: list[Message], kind: str) -> list[Message]:
-    return [
-        n["params"]["update"]
-        for n in notes
-        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
-    ]
 
 
 async def test_usage_updates_and_the_compact_prompt(tmp_path: Path, agents: InMemoryAgents) -> None:
@@ -41,7 +34,7 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path, agents: InMe
 
         reply, notes = await agent.request("session/prompt", prompt("hello"))
         assert reply["result"] == {"stopReason": "end_turn"}
-        assert _updates(notes, "usage_update") == [
+        assert updates_of(notes, "usage_update") == [
             {
                 "sessionUpdate": "usage_update",
                 "used": 21040,
@@ -53,15 +46,15 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path, agents: InMe
 
         reply, notes = await agent.request("session/prompt", prompt("/compact"))
         assert reply["result"] == {"stopReason": "end_turn"}
-        [notice] = _updates(notes, "agent_message_chunk")
+        [notice] = updates_of(notes, "agent_message_chunk")
         meta = notice["_meta"]["tether"]["notice"]
         assert meta["kind"] == "compaction" and meta["method"] == "summary"
         assert notice["content"]["text"].startswith("\n\ncontext compacted by summary: ")
-        [after] = _updates(notes, "usage_update")
+        [after] = updates_of(notes, "usage_update")
         assert after["used"] == meta["afterTokens"] < meta["beforeTokens"]
 
         reply, notes = await agent.request("session/prompt", prompt("go on"))
-        assert [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")] == ["after"]
+        assert [u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")] == ["after"]
     finally:
         assert await agent.close() == 0
 
@@ -76,10 +69,10 @@ async def test_usage_updates_and_the_compact_prompt(tmp_path: Path, agents: InMe
     finally:
         assert await again.close() == 0
     # On load the notice and the budget come back as they were sent live.
-    texts = [u["content"]["text"] for u in _updates(notes, "agent_message_chunk")]
+    texts = [u["content"]["text"] for u in updates_of(notes, "agent_message_chunk")]
     assert len(texts) == 3 and texts[0] == "first" and texts[-1] == "after"
     assert texts[1] == notice["content"]["text"]
-    assert [u["used"] for u in _updates(notes, "usage_update")] == [
+    assert [u["used"] for u in updates_of(notes, "usage_update")] == [
         21040,
         meta["afterTokens"],
         1205,

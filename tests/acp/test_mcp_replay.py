@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.acp.memory import InMemoryAgents
-from tests.acp.support import prompt_params, script_spec
+from tests.acp.support import prompt_params, script_spec, session_updates
 from tests.acp.wire import Message
 from tests.mcp.support import SAMPLE
 from tether.acp.calls import SessionCalls
@@ -38,10 +38,6 @@ def _cards(updates: list[Message]) -> dict[str, tuple[Message, Message]]:
     started = {u["toolCallId"]: u for u in updates if u["sessionUpdate"] == "tool_call"}
     last = {u["toolCallId"]: u for u in updates if u["sessionUpdate"] == "tool_call_update"}
     return {call_id: (started[call_id], last[call_id]) for call_id in started}
-
-
-def _session_updates(notes: list[Message]) -> list[Message]:
-    return [n["params"]["update"] for n in notes if n.get("method") == "session/update"]
 
 
 async def test_mcp_cards_replay_as_they_were_shown_live(
@@ -75,14 +71,14 @@ async def test_mcp_cards_replay_as_they_were_shown_live(
         assert "result" in loaded
     finally:
         assert await agent.close() == 0
-    live = _cards(_session_updates(live_notes))
+    live = _cards(session_updates(live_notes))
     assert sorted(live) == sorted(CALLS)
     assert (live["add"][0]["title"], live["add"][0]["kind"]) == ("Add numbers (sample)", "read")
     assert live["note"][0]["kind"] == "fetch" and live["fail"][1]["status"] == "failed"
     picture_view = live["picture"][1]["_meta"]["tether"]["view"]
     assert picture_view["attachments"][0]["type"] == "image"
 
-    assert _cards(_session_updates(load_notes)) == live
+    assert _cards(session_updates(load_notes)) == live
 
     # `tether show` replays the log with the default tools alone.
     store = SessionStore(tmp_path / "home")

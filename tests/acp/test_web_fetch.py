@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from tests.acp.memory import InMemoryAgents
+from tests.acp.support import updates_of
 from tests.acp.wire import Message
 from tests.tools.web.server import reply, serve
 
@@ -20,14 +20,6 @@ def _script(tmp: Path, urls: list[str]) -> str:
     path = tmp / "script.json"
     path.write_text(json.dumps({"turns": [{"toolCalls": [c]} for c in calls] + [{"text": "ok"}]}))
     return f"script:{path}"
-
-
-def _updates(notes: list[Message], kind: str) -> list[dict[str, Any]]:
-    return [
-        n["params"]["update"]
-        for n in notes
-        if n.get("method") == "session/update" and n["params"]["update"]["sessionUpdate"] == kind
-    ]
 
 
 async def test_the_web_card_and_the_fetch_kind_reach_the_client(
@@ -71,7 +63,7 @@ async def test_the_web_card_and_the_fetch_kind_reach_the_client(
         "fetch",
         f"Fetch {urls[0]}",
     )
-    [first, _] = _updates(notes, "tool_call")
+    [first, _] = updates_of(notes, "tool_call")
     assert first["kind"] == "fetch" and first["title"] == f"Fetch {urls[0]}"
     assert first["_meta"]["tether"]["view"] == {
         "card": "generic",
@@ -79,7 +71,7 @@ async def test_the_web_card_and_the_fetch_kind_reach_the_client(
         "kind": "fetch",
         "rawInput": {"url": urls[0]},
     }
-    final = _updates(notes, "tool_call_update")[0]
+    final = updates_of(notes, "tool_call_update")[0]
     assert final["status"] == "completed"
     assert final["content"] == [
         {"type": "content", "content": {"type": "text", "text": "# Guide\n\nHi."}}
@@ -95,8 +87,8 @@ async def test_the_web_card_and_the_fetch_kind_reach_the_client(
         "bytes": len(PAGE),
         "content": "# Guide\n\nHi.",
     }
-    live = _updates(notes, "tool_call") + _updates(notes, "tool_call_update")
-    again = _updates(replayed, "tool_call") + _updates(replayed, "tool_call_update")
+    live = updates_of(notes, "tool_call") + updates_of(notes, "tool_call_update")
+    again = updates_of(replayed, "tool_call") + updates_of(replayed, "tool_call_update")
     assert again == live
 
 
@@ -121,7 +113,7 @@ async def test_without_the_flag_a_loopback_fetch_is_refused(
         finally:
             assert await agent.close() == 0
         assert server.paths == []
-    [final] = _updates(notes, "tool_call_update")
+    [final] = updates_of(notes, "tool_call_update")
     assert final["status"] == "failed"
     text = final["content"][0]["content"]["text"]
     assert text.startswith("Refusing to fetch from localhost: it is a loopback name; ")

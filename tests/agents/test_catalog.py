@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tether.agents import EXPLORE, GENERAL, AgentDefinition, load_agents, parse_agent_file
 from tether.errors import AgentFileError
 
@@ -21,12 +22,6 @@ color: blue
 ---
 You are a senior code reviewer.
 """
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def test_built_in_agents_come_first(ws: Path, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tether.agents import load_agents, parse_agent_file
 from tether.agents.preload import agent_prompt
 from tether.agents.toolset import child_tools
@@ -53,12 +54,6 @@ maxTurns: 5
 ---
 You validate. You never change files.
 """
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def test_a_multi_line_example_description_is_read_as_claude_code_reads_it(tmp_path: Path) -> None:

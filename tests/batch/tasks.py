@@ -15,6 +15,7 @@ from typing import Any
 
 from tests.batch.model_server import Counting, counting_model
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.conftest import REPO
 from tests.gitrepo import git
 from tests.polling import eventually
@@ -22,15 +23,9 @@ from tests.polling import eventually
 TETHER = REPO / ".venv" / "bin" / "tether"
 
 
-def script(path: Path, *turns: dict[str, Any]) -> str:
-    """A scripted model's file; its `--model` value."""
-    path.write_text(json.dumps({"turns": list(turns)}))
-    return f"script:{path}"
-
-
 def work(path: Path, file: str, old: str, new: str, *, command: str = "echo ran > ran.txt") -> str:
     """A script that reads `file`, replaces `old` by `new` in it, runs `command`, then says so."""
-    return script(
+    return scripted_model(
         path,
         {
             "toolCalls": [

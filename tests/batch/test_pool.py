@@ -21,11 +21,11 @@ from tests.batch.tasks import (
     log_events,
     results,
     run_batch,
-    script,
     work,
     write_tasks,
 )
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.polling import eventually
 
 
@@ -38,8 +38,8 @@ def test_twenty_tasks_each_isolated_with_every_outcome(tmp_path: Path) -> None:
     blue = work(tmp_path / "blue.json", "shared.txt", "red", "blue")
     green = work(tmp_path / "green.json", "shared.txt", "red", "green")
     notes = work(tmp_path / "notes.json", "notes.md", "draft", "final")
-    failing = script(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
-    slow = script(
+    failing = scripted_model(tmp_path / "fail.json", {"error": "the endpoint refused the key"})
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 60"}}]},
         {"text": "never said"},
@@ -119,22 +119,12 @@ def _isolated(out: Path, by_id: dict[str, dict[str, Any]]) -> None:
 def _browsable(out: Path, home: Path, by_id: dict[str, dict[str, Any]]) -> None:
     """Workspaces go once diffed; the sessions stay, browsable with --home."""
     assert list((out / "workspaces").iterdir()) == []
-    listed = subprocess.run(
-        [str(TETHER), "sessions", "--home", str(out), "--json", "-n", "0"],
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    listed = tether_in_process(home, "sessions", "--home", str(out), "--json", "-n", "0")
+    assert listed.returncode == 0, listed.stderr
     session_ids = {row["id"] for row in json.loads(listed.stdout)}
     assert session_ids == {line["sessionId"] for line in by_id.values() if "sessionId" in line}
-    shown = subprocess.run(
-        [str(TETHER), "show", "--home", str(out), by_id["blue"]["sessionId"]],
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    shown = tether_in_process(home, "show", "--home", str(out), by_id["blue"]["sessionId"])
+    assert shown.returncode == 0, shown.stderr
     assert "colour = blue" in shown.stdout
 
 
@@ -145,7 +135,7 @@ def test_ctrl_c_cancels_running_tasks_and_a_rerun_runs_only_the_rest(tmp_path: P
     (folder / "a.txt").write_text("one\n")
     quick = work(tmp_path / "quick.json", "a.txt", "one", "two")
     slow_script = tmp_path / "slow.json"
-    slow = script(
+    slow = scripted_model(
         slow_script,
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 120"}}]},
         {"text": "never said"},

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.batch.tasks import results, script, work, write_tasks
+from tests.batch.tasks import results, work, write_tasks
+from tests.cli.support import scripted_model
 from tests.cli.terminal import Terminal
 
 
@@ -15,7 +16,7 @@ def test_the_bar_counts_and_ctrl_c_at_the_terminal_cancels(tmp_path: Path) -> No
     folder.mkdir()
     (folder / "a.txt").write_text("one\n")
     quick = work(tmp_path / "quick.json", "a.txt", "one", "two")
-    slow = script(
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": "sleep 120"}}]},
         {"text": "never said"},
@@ -53,7 +54,7 @@ def test_ctrl_c_while_a_workspace_is_set_up_cancels_the_task(tmp_path: Path) -> 
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "a.txt").write_text("one\n")
-    never = script(tmp_path / "never.json", {"text": "never asked"})
+    never = scripted_model(tmp_path / "never.json", {"text": "never asked"})
     tasks = write_tasks(
         tmp_path / "tasks.jsonl",
         [

@@ -26,11 +26,11 @@ from tests.batch.tasks import (
     log_events,
     results,
     run_batch,
-    script,
     work,
     write_tasks,
 )
 from tests.cli.in_process import tether_in_process
+from tests.cli.support import scripted_model
 from tests.polling import eventually
 
 # Ray is loaded by the fixture, on the one worker that runs these tests: imported here, every
@@ -116,7 +116,7 @@ def test_ctrl_c_cancels_the_tasks_running_on_ray(cluster: str, tmp_path: Path) -
     # run's tasks would look like these (tmp_path's name is the same in every run).
     marker = f"started-{uuid.uuid4().hex}"
     command = f"touch {marker}; sleep 120"
-    slow = script(
+    slow = scripted_model(
         tmp_path / "slow.json",
         {"toolCalls": [{"id": "s", "name": "bash", "arguments": {"command": command}}]},
         {"text": "never said"},

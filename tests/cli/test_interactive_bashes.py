@@ -63,40 +63,15 @@ def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     assert processes_with(f"{marker}-two") == []
 
 
-def test_ctrl_b_moves_the_running_command_to_the_background(
+def test_a_jobs_card_comes_again_when_it_ends_and_ctrl_b_moves_a_command_to_the_background(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
-    marker = f"tether-ctrl-b-{tmp_path.name}"
-    command = f"echo started; exec -a {marker} sleep 300"
-    model = scripted_model(
-        tmp_path / "s.json",
-        {"toolCalls": [{"id": "a", "name": "bash", "arguments": {"command": command}}]},
-        {"text": "Carrying on while it runs."},
-    )
-    tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
-    tuis.append(tui)
-    tui.wait_for("shift+tab")
-    tui.line("run it")
-    # While the command runs, the line under the spinner says what Ctrl+B does.
-    tui.wait_for("ctrl+b to run in background")
-    tui.wait(lambda: processes_with(marker) != [], "the command runs")
-    tui.press("ctrl-b")
-    # The turn goes on at once; the command runs on as a job the bar counts.
-    tui.wait_for("Carrying on while it runs.")
-    tui.wait(lambda: "1 background" in tui.status_bar, "the status bar counts the moved job")
-    assert "running in the background as shell-1" in tui.everything
-    assert processes_with(marker) != []
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-    # Leaving the terminal ends the session, and the moved command with it.
-    assert processes_with(marker) == []
-
-
-def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
-    tmp_path: Path, ws: Path, tuis: list[Tui]
-) -> None:
+    """One session: a job that ends between prompts, then (none left running) a running
+    command that Ctrl+B moves to the background as the next job."""
     # It ends when the test lets it (a file appears): after the turn, between prompts.
     command = f"echo first; {until_file('go')}; echo second-line; exit 5"
+    marker = f"tether-ctrl-b-{tmp_path.name}"
+    moved = f"echo started; exec -a {marker} sleep 300"
     model = scripted_model(
         tmp_path / "s.json",
         {
@@ -109,6 +84,8 @@ def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
             ]
         },
         {"text": "It is running."},
+        {"toolCalls": [{"id": "m", "name": "bash", "arguments": {"command": moved}}]},
+        {"text": "Carrying on while it runs."},
     )
     tui = Tui(tmp_path / "home", ["--model", model, "--mode", "auto"], cwd=ws)
     tuis.append(tui)
@@ -121,5 +98,18 @@ def test_a_jobs_card_is_printed_again_when_it_ends_between_prompts(
     tail = tui.everything[tui.everything.rindex("It is running.") :]
     assert "second-line" in tail and "exit 5" in tail
     tui.wait(lambda: "background" not in tui.status_bar, "the bar no longer counts it")
+
+    tui.line("run it")
+    # While the command runs, the line under the spinner says what Ctrl+B does.
+    tui.wait_for("ctrl+b to run in background")
+    tui.wait(lambda: processes_with(marker) != [], "the command runs")
+    tui.press("ctrl-b")
+    # The turn goes on at once; the command runs on as a job the bar counts.
+    tui.wait_for("Carrying on while it runs.")
+    tui.wait(lambda: "1 background" in tui.status_bar, "the status bar counts the moved job")
+    assert "running in the background as shell-2" in tui.everything  # shell-1 ran above
+    assert processes_with(marker) != []
     tui.press("ctrl-d")
     assert tui.finish() == 0
+    # Leaving the terminal ends the session, and the moved command with it.
+    assert processes_with(marker) == []

@@ -24,16 +24,27 @@ def _log(home: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_typing_cannot_answer_a_question_and_a_reject_ends_the_turn(
+def test_typing_cannot_answer_a_reject_ends_the_turn_and_a_call_leaves_one_card(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
+    """Keys typed as a question opens go on into the draft, and a reject ends the turn; then
+    an approved command leaves one card (its result), never a stale `awaiting approval` one,
+    and a change taller than the screen is cut with a count and `v` pages it whole."""
     home = tmp_path / "home"
     hazard = {"id": "h", "name": "bash", "arguments": {"command": "touch HAZARD.txt"}}
+    body = "".join(f"line_{n} = {n}\n" for n in range(60))
+    made = {"id": "m", "name": "bash", "arguments": {"command": "echo made-by-$((6 * 7))"}}
+    write = {"id": "w", "name": "write", "arguments": {"path": "big.py", "content": body}}
     # Had the turn gone on after the reject, it would have taken "Noted." at once.
     model = scripted_model(
-        tmp_path / "s.json", {"text": "Making it.", "toolCalls": [hazard]}, {"text": "Noted."}
+        tmp_path / "s.json",
+        {"text": "Making it.", "toolCalls": [hazard]},
+        {"text": "Noted."},
+        {"toolCalls": [made]},
+        {"toolCalls": [write]},
+        {"text": "Both done."},
     )
-    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=100)
+    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=60, rows=30)
     tuis.append(tui)
     tui.wait_for("script:s.json")
     tui.line("make a hazard")
@@ -60,8 +71,37 @@ def test_typing_cannot_answer_a_question_and_a_reject_ends_the_turn(
     tui.wait_for("Noted.")
     said = [e for e in _log(home) if e["type"] == "user/message"]
     assert said[-1]["content"] == [{"type": "text", "text": "note: 1 thing"}]
+
+    _one_card_per_call_and_the_whole_change(tui, ws)
     tui.press("ctrl-d")
     assert tui.finish() == 0
+
+
+def _one_card_per_call_and_the_whole_change(tui: Tui, ws: Path) -> None:
+    """An approved command leaves one card, never a stale `awaiting approval` one; a change
+    taller than the screen is cut with a count, and `v` pages it whole."""
+    tui.line("go")
+    tui.wait_for(CHOOSE)
+    tui.type("1")
+    tui.wait_for("Allow Write")
+    tui.wait_for(CHOOSE)
+    shown = tui.display
+    assert "more lines · v shows it whole" in shown and "v: see it whole" in shown
+    # At 60 columns the question wraps: its path and its reason are there whole.
+    assert f"AllowWrite{ws / 'big.py'}?" in "".join(shown.split())
+    assert "editsneedapprovalinaskmode" in "".join(shown.split())
+    assert "line_59" not in tui.everything
+    tui.type("v")  # PAGER=cat: the whole change is written out
+    tui.wait_in_scrollback("line_59 = 59")
+    tui.wait_for(CHOOSE)
+    tui.type("1")
+    tui.wait_for("Both done.")
+    scrollback = tui.everything
+    # The command's one card, with its output, and no card left awaiting approval.
+    assert scrollback.count("$ echo made-by-$((6 * 7))") == 1
+    assert "made-by-42" in scrollback
+    assert "awaiting approval" not in scrollback
+    assert scrollback.count("✓ allowed once") == 2
 
 
 def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
@@ -91,47 +131,6 @@ def test_an_always_allow_for_the_project_is_not_a_change_of_the_prompt(
     tui.wait_in_scrollback("restored 1 file")
     assert not (ws / "made").exists()
     assert json.loads(local.read_text()) == {"permissions": {"allow": ["bash(touch made)"]}}
-    tui.press("ctrl-d")
-    assert tui.finish() == 0
-
-
-def test_one_card_per_call_and_a_long_change_is_seen_whole(
-    tmp_path: Path, ws: Path, tuis: list[Tui]
-) -> None:
-    """An approved command leaves one card (its result), never a stale `awaiting approval`
-    one; a change taller than the screen is cut with a count and `v` pages it whole."""
-    home = tmp_path / "home"
-    body = "".join(f"line_{n} = {n}\n" for n in range(60))
-    made = {"id": "m", "name": "bash", "arguments": {"command": "echo made-by-$((6 * 7))"}}
-    write = {"id": "w", "name": "write", "arguments": {"path": "big.py", "content": body}}
-    model = scripted_model(
-        tmp_path / "s.json", {"toolCalls": [made]}, {"toolCalls": [write]}, {"text": "Both done."}
-    )
-    tui = Tui(home, ["--model", model, "--sandbox", "off"], cwd=ws, columns=60, rows=30)
-    tuis.append(tui)
-    tui.wait_for("script:s.json")
-    tui.line("go")
-    tui.wait_for(CHOOSE)
-    tui.type("1")
-    tui.wait_for("Allow Write")
-    tui.wait_for(CHOOSE)
-    shown = tui.display
-    assert "more lines · v shows it whole" in shown and "v: see it whole" in shown
-    # At 60 columns the question wraps: its path and its reason are there whole.
-    assert f"AllowWrite{ws / 'big.py'}?" in "".join(shown.split())
-    assert "editsneedapprovalinaskmode" in "".join(shown.split())
-    assert "line_59" not in tui.everything
-    tui.type("v")  # PAGER=cat: the whole change is written out
-    tui.wait_in_scrollback("line_59 = 59")
-    tui.wait_for(CHOOSE)
-    tui.type("1")
-    tui.wait_for("Both done.")
-    scrollback = tui.everything
-    # The command's one card, with its output, and no card left awaiting approval.
-    assert scrollback.count("$ echo made-by-$((6 * 7))") == 1
-    assert "made-by-42" in scrollback
-    assert "awaiting approval" not in scrollback
-    assert scrollback.count("✓ allowed once") == 2
     tui.press("ctrl-d")
     assert tui.finish() == 0
 

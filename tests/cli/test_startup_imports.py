@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import writing_bytecode
 from tests.cli.tui import Tui
 from tests.fresh import printed
 from tests.models.sse_server import SSEServer, sse_reply
@@ -160,8 +162,10 @@ def _found(loaded: set[str], forbidden: tuple[str, ...]) -> list[str]:
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    """A home of its own, and no key that could reach a provider."""
+    """A home of its own, no key that could reach a provider, and bytecode written as for a
+    person who has run tether before (`support.writing_bytecode`)."""
     clean = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    writing_bytecode(clean)
     return {**clean, "TETHER_HOME": str(tmp_path / "home")}
 
 
@@ -208,6 +212,11 @@ def test_sessions_and_show_load_only_what_they_print(
     dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
     assert _found(dumped, ("rich", "pygments", "markdown_it")) == []
     assert _found(shown | dumped, ("tether.hooks",)) == ["tether.hooks", "tether.hooks.record"]
+    # A session that called no tool loads no tool's module, nor a sandbox (but for the text
+    # form's printer, which names the task tool).
+    tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
+    assert _found(shown | dumped, (*tools, "tether.skills")) == []
+    assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -221,7 +230,11 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     script = tmp_path / "read.json"
     read = {"id": "c1", "name": "read", "arguments": {"path": "a.py"}}
     script.write_text(json.dumps({"turns": [{"toolCalls": [read]}, {"text": "It sets x."}]}))
-    _loaded(tmp_path, "run", "--model", f"script:{script}", "read a.py", cwd=workspace, env=env)
+    # The session to show is made in this process: what is measured is `show`'s start.
+    made = tether_in_process(
+        tmp_path / "home", "run", "--model", f"script:{script}", "read a.py", cwd=workspace
+    )
+    assert made.returncode == 0, made.stderr
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     piped = _loaded(tmp_path, "show", log.stem, env={**env, "NO_COLOR": "1"})
     assert "tether.render.read_card" in piped
@@ -231,13 +244,20 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     assert _found(coloured, ("markdown_it",)) == []
 
 
-def test_show_loads_mcp_only_for_a_logged_mcp_call(tmp_path: Path, env: dict[str, str]) -> None:
-    # A session with a call of every card kind but no MCP call: its cards need no MCP.
+def test_show_loads_only_the_tools_its_stored_calls_name(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # A session with a call of every card kind, but none of MCP, `web_search` or `skill`:
+    # its cards need no MCP, no search tool and no skills.
     shutil.copytree(CARD_SESSIONS, tmp_path / "home" / "sessions")
-    for form in ((), ("--json",)):
-        shown = _loaded(tmp_path, "show", CARD_SESSION, *form, env=env)
-        assert "tether.session.calls" in shown
-        assert _found(shown, ("tether.mcp", *MCP)) == []
+    unused = ("tether.mcp", *MCP, "tether.tools.web.search", "tether.tools.skill", "tether.skills")
+    shown = _loaded(tmp_path, "show", CARD_SESSION, env=env)
+    dumped = _loaded(tmp_path, "show", CARD_SESSION, "--json", env=env)
+    for loaded in (shown, dumped):
+        assert {"tether.session.calls", "tether.tools.fs.read", "tether.tools.web.tool"} <= loaded
+        assert _found(loaded, unused) == []
+    # Nor, where no card is drawn, the search backends (the text form's web card names them).
+    assert _found(dumped, ("tether.tools.web.backends",)) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

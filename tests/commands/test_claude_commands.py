@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tether.commands import Command, PromptText, load_commands, resolve
 from tether.commands.resolve import substitute
 
@@ -36,12 +37,6 @@ context: fork
 
 Create a single commit.
 """
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def custom(commands: list[Command]) -> dict[str, Command]:

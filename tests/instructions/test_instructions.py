@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tether.instructions import import_paths, load_instructions
 from tether.instructions.imports import MAX_DEPTH
 
@@ -24,12 +25,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def user_dir(isolated_environment: Path) -> Path:
     return isolated_environment
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def load(cwd: Path, user_dir: Path, *, trusted: bool = False, roots: tuple[Path, ...] = ()):  # type: ignore[no-untyped-def]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.settings.support import trust, write
+from tests.files import write
+from tests.settings.support import trust
 from tether.errors import McpSpecError
 from tether.mcp import HttpServer, StdioServer, describe_spec, gather, read_specs
 from tether.mcp.approval import fingerprint

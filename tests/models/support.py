@@ -26,6 +26,7 @@ __all__ = [
     "SIGNATURE",
     "THOUGHT",
     "collect",
+    "hello",
     "loopback_model",
     "pinned",
 ]
@@ -47,6 +48,11 @@ REQUESTS = Path(__file__).parent / "requests"
 """Golden request files: what tether sends, pinned."""
 
 M = TypeVar("M", bound=StreamingModel[Any, Any])
+
+
+def hello() -> ModelRequest:
+    """A minimal request: one user message, no system prompt, no tools."""
+    return ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
 
 async def collect(model: Model, request: ModelRequest) -> list[ModelEvent]:

@@ -6,7 +6,7 @@ The cases both providers share are in `test_streaming.py`.
 from __future__ import annotations
 
 from tests.models.sse_server import SSEServer, sse_reply
-from tests.models.support import FAST, PIXEL, READ, collect, loopback_model
+from tests.models.support import FAST, PIXEL, READ, collect, hello, loopback_model
 from tether.content import ImageContent, TextContent
 from tether.models import (
     AssistantMessage,
@@ -30,11 +30,6 @@ model = loopback_model(
     )
 )
 """A model pointed at the loopback server with a key and fast retries."""
-
-
-def hello() -> ModelRequest:
-    """A minimal request."""
-    return ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
 
 async def test_full_turn_with_text_and_two_parallel_tool_calls(

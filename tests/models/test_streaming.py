@@ -13,17 +13,14 @@ from typing import Any
 import pytest
 
 from tests.models.sse_server import SSEServer, json_reply
-from tests.models.support import collect
+from tests.models.support import collect, hello
 from tests.models.wires import WIRES, Wire
-from tether.content import TextContent
 from tether.errors import ContextOverflow, ModelError
 from tether.models import (
     AssistantMessage,
     Completed,
     ModelEvent,
-    ModelRequest,
     TextDelta,
-    UserMessage,
 )
 from tether.models.factory import make_model
 from tether.models.streaming import StreamingModel
@@ -45,11 +42,6 @@ async def model(server: SSEServer, wire: Wire) -> AsyncIterator[StreamingModel[A
     made = wire.make(wire.url(server), model="test-model", api_key="sk-test")
     yield made
     await made.aclose()
-
-
-def hello() -> ModelRequest:
-    """A minimal request."""
-    return ModelRequest(system="", messages=(UserMessage((TextContent(text="hi"),)),), tools=())
 
 
 async def failure(model: StreamingModel[Any, Any]) -> str:

@@ -15,7 +15,7 @@ from tether.content import ContentBlock, TextContent
 from tether.models.base import Completed, ModelEvent, ModelRequest, TextDelta
 from tether.models.messages import AssistantMessage
 from tether.models.script import ScriptModel
-from tether.session import ClientUpdate, Session, SessionConfig, SessionStore
+from tether.session import ClientUpdate, Session, SessionConfig, SessionStore, ToolCallFinished
 from tether.tools import Tool, ToolContext, ToolRegistry, ToolResult
 from tether.tools.card_context import CardContext
 from tether.views import GenericCallView, GenericResultView, ToolCallView, ToolResultView
@@ -150,6 +150,10 @@ class Recorder:
     def without_progress(self) -> list[ClientUpdate]:
         """Everything but the live-only progress updates."""
         return [u for u in self.updates if u.kind != "tool_call_progress"]
+
+    def finished(self) -> dict[str, ToolCallFinished]:
+        """Each finished tool call's `ToolCallFinished`, by call id."""
+        return {u.tool_call_id: u for u in self.updates if isinstance(u, ToolCallFinished)}
 
 
 class Sessions:

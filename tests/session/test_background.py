@@ -18,7 +18,7 @@ from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.sandbox.bwrap import find_bwrap
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import ClientUpdate, JobChanged, ToolCallFinished, ToolCallPartial
+from tether.session import ClientUpdate, JobChanged, ToolCallPartial
 from tether.tools.bash.jobs import MAX_JOBS, Jobs
 from tether.tools.defaults import default_tools
 from tether.views import TerminalResultView
@@ -55,10 +55,6 @@ def _last_card(recorder: Recorder, job_id: str) -> tuple[str | None, bool]:
     return last.view.signal, '"GET / HTTP/1.1" 200' in (last.view.output or "")
 
 
-def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
-    return {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
-
-
 async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_session(
     outside: Path, user: str, sessions: Sessions
 ) -> None:
@@ -91,7 +87,7 @@ async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_se
 
     session.job_cards.listener = everything  # the jobs' cards, as they change
     assert await session.prompt(text("serve it"), both) == "end_turn"
-    started = finished(recorder)["s"]
+    started = recorder.finished()["s"]
     assert started.status == "completed"
     assert "Running in the background as shell-1." in started.result.text()
     assert isinstance(started.view, TerminalResultView)
@@ -105,10 +101,10 @@ async def test_a_dev_server_runs_on_is_read_reached_stopped_and_gone_with_the_se
 
     recorder = Recorder()
     assert await session.prompt(text("how is it going?"), both) == "end_turn"
-    output = finished(recorder)["o"].result.text()
+    output = recorder.finished()["o"].result.text()
     assert '"GET / HTTP/1.1" 200' in output
     assert output.endswith(f"shell-1 ({server}): running")
-    stopped = finished(recorder)["k"].result.text()
+    stopped = recorder.finished()["k"].result.text()
     assert stopped == f"Stopped shell-1 ({server}): killed by SIGTERM"
     assert [job.id for job in session.jobs.running()] == ["shell-2"]
     with pytest.raises(urllib.error.URLError):
@@ -239,7 +235,7 @@ async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
     # What a surface shows: the prompt's updates, then the job's as they come, in one list.
     session.job_cards.listener = recorder
     assert await session.prompt(text("go"), recorder) == "end_turn"
-    started = finished(recorder)["j"].view
+    started = recorder.finished()["j"].view
     assert isinstance(started, TerminalResultView) and started.output == "one\n"
     (ws / "two").touch()
 
@@ -294,7 +290,7 @@ async def test_a_running_command_moved_to_the_background_runs_on_as_a_job(
         await asyncio.sleep(0.05)
     assert session.jobs.to_background() == 1
     assert await asyncio.wait_for(turn, 15) == "end_turn"
-    moved = finished(recorder)["b"]
+    moved = recorder.finished()["b"]
     assert moved.status == "completed"
     assert moved.result.text().startswith("start\n")
     assert (

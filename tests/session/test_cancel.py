@@ -78,7 +78,7 @@ async def test_cancel_during_a_long_bash_command(home: Path, ws: Path, sessions:
     session.cancel()
     # Both calls would run for 30 s: ending well before means the cancel stopped them.
     assert await asyncio.wait_for(task, 10) == "cancelled"
-    finished = {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
+    finished = recorder.finished()
     assert finished["quick"].status == "completed"
     assert finished["nap"].status == "failed"
     assert finished["nap"].result.text() == CANCELLED

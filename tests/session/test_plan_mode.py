@@ -14,17 +14,13 @@ from tether.policy import (
     RejectWithMessage,
 )
 from tether.sandbox.bwrap import find_bwrap
-from tether.session import ToolCallFinished, ToolCallStarted
+from tether.session import ToolCallStarted
 from tether.session.log.store import SessionStore
 from tether.session.replay import replay
 from tether.tools.defaults import default_tools
 from tether.views import GenericCallView, GenericResultView, TerminalCallView
 
 PLAN = "## Plan\n\n1. Change `return 1` to `return 2` in `a.py`.\n2. Run the tests."
-
-
-def finished(recorder: Recorder) -> dict[str, ToolCallFinished]:
-    return {u.tool_call_id: u for u in recorder.updates if isinstance(u, ToolCallFinished)}
 
 
 async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
@@ -43,7 +39,7 @@ async def test_an_edit_is_refused_until_the_plan_is_approved_in_accept_edits(
     recorder = Recorder()
     assert await session.prompt(text("Make f return 2"), recorder) == "end_turn"
 
-    done = finished(recorder)
+    done = recorder.finished()
     assert done["e1"].result.is_error
     assert done["e1"].result.text().startswith("Plan mode is on: ")
     assert "exit_plan_mode" in done["e1"].result.text()
@@ -94,7 +90,7 @@ async def test_keep_planning_sends_the_persons_words_back(ws: Path, sessions: Se
     session = sessions.new(ws, model, default_tools(), mode="plan", asker=person)
     recorder = Recorder()
     assert await session.prompt(text("plan it"), recorder) == "end_turn"
-    done = finished(recorder)
+    done = recorder.finished()
     assert not done["p1"].result.is_error
     assert done["p1"].result.text() == (
         "The user did not approve the plan: plan mode stays on. Keep planning, then call "
@@ -118,7 +114,7 @@ async def test_without_a_person_or_plan_mode_the_tool_is_refused(
     recorder = Recorder()
     await headless.prompt(text("plan"), recorder)
     assert (
-        finished(recorder)["p"]
+        recorder.finished()["p"]
         .result.text()
         .startswith("Plan mode is on, and there is no one here to approve a plan")
     )
@@ -129,7 +125,7 @@ async def test_without_a_person_or_plan_mode_the_tool_is_refused(
     await working.prompt(text("plan"), recorder)
     # Outside plan mode the model is not offered the tool; a call to it anyway is refused.
     assert all("exit_plan_mode" not in [t.name for t in r.tools] for r in model.requests)
-    assert finished(recorder)["p"].result.text().startswith("Plan mode is not on")
+    assert recorder.finished()["p"].result.text().startswith("Plan mode is not on")
 
 
 @pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
@@ -152,7 +148,7 @@ async def test_commands_run_read_only_and_writes_are_refused(ws: Path, sessions:
     )
     recorder = Recorder()
     await session.prompt(text("look"), recorder)
-    done = finished(recorder)
+    done = recorder.finished()
     assert "x = 1" in done["ls"].result.text()
     # The card says how the command ran: in the read-only sandbox.
     started = {u.tool_call_id: u.view for u in recorder.updates if isinstance(u, ToolCallStarted)}

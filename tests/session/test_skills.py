@@ -14,7 +14,7 @@ from tests.skills.support import skill
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage
 from tether.sandbox.policy import SandboxPolicy
-from tether.session import SessionConfig, ToolCallFinished
+from tether.session import SessionConfig
 from tether.tools.defaults import default_tools
 from tether.views import ReadResultView
 
@@ -90,7 +90,7 @@ async def test_only_descriptions_until_the_model_loads_a_skill(
     ]
 
     # People see a read card of SKILL.md.
-    done = {u.tool_call_id: u for u in live.updates if isinstance(u, ToolCallFinished)}
+    done = live.finished()
     card = done["s1"].view
     assert isinstance(card, ReadResultView)
     assert (card.title, card.path, card.lang, card.offset) == (

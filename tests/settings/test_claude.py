@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.settings.support import trust, write
+from tests.files import write
+from tests.settings.support import trust
 from tether.errors import SettingsError
 from tether.policy.check import check_use
 from tether.settings import SettingsFlags, TrustStore, load_settings

@@ -8,8 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from tests.files import write
 from tests.golden import check_golden
-from tests.settings.support import trust, write
+from tests.settings.support import trust
 from tether.errors import SettingsError
 from tether.settings import Settings, SettingsFlags, load_settings
 from tether.settings.schema import settings_schema, settings_schema_text

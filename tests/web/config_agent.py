@@ -1,5 +1,6 @@
-"""A second ACP agent for the web client's tests, on the Python ACP SDK, that follows the
-current protocol: its settings are session config options only (no `modes`).
+"""A second ACP agent for the web client's tests, that follows the current protocol: its
+settings are session config options only (no `modes`). Like `fake_agent.py` it writes ACP's
+JSON lines itself (`jsonrpc_lines.py`) rather than import the SDK.
 
 It offers `mode` (build, plan) and `model` (choices in two groups) as selects, an effort
 select with a category of its own, and a boolean option (which the page does not show). It
@@ -26,36 +27,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, run_agent, text_block, tool_content
-from acp.interfaces import Client
-from acp.schema import (
-    AgentCapabilities,
-    AgentMessageChunk,
-    AllowedOutcome,
-    ConfigOptionUpdate,
-    CurrentModeUpdate,
-    Implementation,
-    InitializeResponse,
-    ListSessionsResponse,
-    LoadSessionResponse,
-    NewSessionResponse,
-    PermissionOption,
-    PromptResponse,
-    SessionCapabilities,
-    SessionConfigOptionBoolean,
-    SessionConfigOptionSelect,
-    SessionConfigSelectGroup,
-    SessionConfigSelectOption,
-    SessionInfo,
-    SessionListCapabilities,
-    SessionNotification,
-    SetSessionConfigOptionResponse,
-    ToolCallProgress,
-    ToolCallStart,
-    ToolCallUpdate,
-    UserMessageChunk,
-)
+try:
+    from tests.web.jsonrpc_lines import RpcError, Wire
+except ModuleNotFoundError:  # run as a script (the agent of a page): its own folder is first
+    from jsonrpc_lines import RpcError, Wire  # type: ignore[no-redef]
 
+PROTOCOL_VERSION = 1
 AGENT_TITLE = "Config Agent"
 MODES = {"build": "Build", "plan": "Plan"}
 MODELS = {
@@ -67,39 +44,33 @@ DEFAULTS = {"mode": "build", "model": "small", "effort": "low", "verbose": False
 
 
 def _select(
-    option_id: str, name: str, category: Any, current: str, choices: Any
-) -> SessionConfigOptionSelect:
-    return SessionConfigOptionSelect(
-        id=option_id,
-        name=name,
-        category=category,
-        type="select",
-        current_value=current,
-        options=choices,
-    )
+    option_id: str, name: str, category: str, current: str, choices: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "id": option_id,
+        "name": name,
+        "category": category,
+        "type": "select",
+        "currentValue": current,
+        "options": choices,
+    }
 
 
-def config_options(values: dict[str, Any]) -> list[Any]:
+def _flat(table: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"value": value, "name": name} for value, name in table.items()]
+
+
+def config_options(values: dict[str, Any]) -> list[dict[str, Any]]:
     """The session's options, the effort first: the client orders them, not the agent."""
-    flat = lambda table: [  # noqa: E731
-        SessionConfigSelectOption(value=v, name=n) for v, n in table.items()
+    groups = [
+        {"group": group.lower(), "name": group, "options": _flat(table)}
+        for group, table in MODELS.items()
     ]
     return [
-        _select("effort", "Effort", "thought_level", values["effort"], flat(EFFORTS)),
-        _select(
-            "model",
-            "Model",
-            "model",
-            values["model"],
-            [
-                SessionConfigSelectGroup(group=group.lower(), name=group, options=flat(table))
-                for group, table in MODELS.items()
-            ],
-        ),
-        _select("mode", "Mode", "mode", values["mode"], flat(MODES)),
-        SessionConfigOptionBoolean(
-            id="verbose", name="Verbose", type="boolean", current_value=values["verbose"]
-        ),
+        _select("effort", "Effort", "thought_level", values["effort"], _flat(EFFORTS)),
+        _select("model", "Model", "model", values["model"], groups),
+        _select("mode", "Mode", "mode", values["mode"], _flat(MODES)),
+        {"id": "verbose", "name": "Verbose", "type": "boolean", "currentValue": values["verbose"]},
     ]
 
 
@@ -109,15 +80,26 @@ def _choices(option_id: str) -> set[str]:
     return set({"mode": MODES, "effort": EFFORTS}.get(option_id, {}))
 
 
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
 class ConfigAgent:
     """Plays the prompts above; settings live per session in memory and in the store."""
 
     def __init__(self, store: Path) -> None:
         self.store = store
-        self.conn: Client | None = None
-
-    def on_connect(self, conn: Client) -> None:
-        self.conn = conn
+        self.wire = Wire(
+            {
+                "initialize": self.initialize,
+                "session/new": self.new_session,
+                "session/load": self.load_session,
+                "session/list": self.list_sessions,
+                "session/set_config_option": self.set_config_option,
+                "session/prompt": self.prompt,
+            },
+            {"session/cancel": self.cancel},
+        )
 
     def _file(self, session_id: str) -> Path:
         return self.store / f"{session_id}.json"
@@ -129,17 +111,15 @@ class ConfigAgent:
     def _save(self, session_id: str, record: dict[str, Any]) -> None:
         self._file(session_id).write_text(json.dumps(record))
 
-    async def _update(self, session_id: str, update: Any, *, keep: bool = True) -> None:
-        assert self.conn is not None
+    async def _update(self, session_id: str, update: dict[str, Any], *, keep: bool = True) -> None:
         if keep:
             record = self._load(session_id)
-            dumped = update.model_dump(mode="json", by_alias=True, exclude_none=True)
-            record["updates"].append(dumped)
+            record["updates"].append(update)
             self._save(session_id, record)
-        await self.conn.session_update(session_id=session_id, update=update)
+        await self.wire.notify("session/update", {"sessionId": session_id, "update": update})
 
     async def _say(self, session_id: str, text: str) -> None:
-        chunk = AgentMessageChunk(session_update="agent_message_chunk", content=text_block(text))
+        chunk = {"sessionUpdate": "agent_message_chunk", "content": _text(text)}
         await self._update(session_id, chunk)
 
     async def _set(self, session_id: str, option_id: str, value: Any) -> dict[str, Any]:
@@ -151,59 +131,52 @@ class ConfigAgent:
 
     # --- ACP agent methods -------------------------------------------------------------
 
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
-        return InitializeResponse(
-            protocol_version=PROTOCOL_VERSION,
-            agent_capabilities=AgentCapabilities(
-                load_session=True,
-                session_capabilities=SessionCapabilities(list=SessionListCapabilities()),
-            ),
-            agent_info=Implementation(name="config-agent", title=AGENT_TITLE, version="0.3"),
-        )
+    async def initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "protocolVersion": PROTOCOL_VERSION,
+            "agentCapabilities": {"loadSession": True, "sessionCapabilities": {"list": {}}},
+            "agentInfo": {"name": "config-agent", "title": AGENT_TITLE, "version": "0.3"},
+        }
 
-    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+    async def new_session(self, params: dict[str, Any]) -> dict[str, Any]:
         session_id = uuid.uuid4().hex
-        record = {"cwd": cwd, "title": None, "values": dict(DEFAULTS), "updates": []}
+        record = {"cwd": params["cwd"], "title": None, "values": dict(DEFAULTS), "updates": []}
         self._save(session_id, record)
-        return NewSessionResponse(
-            session_id=session_id, config_options=config_options(record["values"])
-        )
+        return {"sessionId": session_id, "configOptions": config_options(record["values"])}
 
-    async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
-        assert self.conn is not None
+    async def load_session(self, params: dict[str, Any]) -> dict[str, Any]:
+        session_id = params["sessionId"]
         record = self._load(session_id)
-        for raw in record["updates"]:
-            note = SessionNotification.model_validate({"sessionId": session_id, "update": raw})
-            await self.conn.session_update(session_id=session_id, update=note.update)
-        return LoadSessionResponse(config_options=config_options(record["values"]))
+        for update in record["updates"]:
+            await self.wire.notify("session/update", {"sessionId": session_id, "update": update})
+        return {"configOptions": config_options(record["values"])}
 
-    async def list_sessions(self, cwd: str | None = None, **kwargs: Any) -> ListSessionsResponse:
+    async def list_sessions(self, params: dict[str, Any]) -> dict[str, Any]:
         sessions = []
         for path in sorted(self.store.glob("*.json"), key=lambda p: -p.stat().st_mtime):
             record = json.loads(path.read_text())
-            sessions.append(
-                SessionInfo(session_id=path.stem, cwd=record["cwd"], title=record["title"])
-            )
-        return ListSessionsResponse(sessions=sessions)
+            info = {"sessionId": path.stem, "cwd": record["cwd"], "title": record["title"]}
+            sessions.append({k: v for k, v in info.items() if v is not None})
+        return {"sessions": sessions}
 
-    async def set_config_option(
-        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
-    ) -> SetSessionConfigOptionResponse:
+    async def set_config_option(self, params: dict[str, Any]) -> dict[str, Any]:
+        config_id, value = params["configId"], params["value"]
         if not isinstance(value, str) or value not in _choices(config_id):
-            raise RequestError.invalid_params({"configId": config_id, "value": value})
-        values = await self._set(session_id, config_id, value)
-        return SetSessionConfigOptionResponse(config_options=config_options(values))
+            raise RpcError.invalid_params({"configId": config_id, "value": value})
+        values = await self._set(params["sessionId"], config_id, value)
+        return {"configOptions": config_options(values)}
 
-    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+    async def cancel(self, params: dict[str, Any]) -> None:
         return None
 
-    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
-        text = "".join(getattr(block, "text", "") for block in prompt).strip()
+    async def prompt(self, params: dict[str, Any]) -> dict[str, Any]:
+        session_id = params["sessionId"]
+        blocks = params["prompt"]
+        text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
         record = self._load(session_id)
         record["title"] = record["title"] or text[:40]
         # Stored for replay only: live, the client shows its own prompt.
-        chunk = UserMessageChunk(session_update="user_message_chunk", content=text_block(text))
-        record["updates"].append(chunk.model_dump(mode="json", by_alias=True, exclude_none=True))
+        record["updates"].append({"sessionUpdate": "user_message_chunk", "content": _text(text)})
         self._save(session_id, record)
         if text == "plan please":
             values = await self._set(session_id, "mode", "plan")
@@ -217,7 +190,7 @@ class ConfigAgent:
                 await self._options_changed(session_id, values)
             await self._update(
                 session_id,
-                CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode),
+                {"sessionUpdate": "current_mode_update", "currentModeId": mode},
                 keep=False,
             )
             if not first_options:
@@ -230,45 +203,38 @@ class ConfigAgent:
             await self._ask(session_id)
         else:
             await self._say(session_id, f"You said: {text}")
-        return PromptResponse(stop_reason="end_turn")
+        return {"stopReason": "end_turn"}
 
     async def _options_changed(self, session_id: str, values: dict[str, Any]) -> None:
-        update = ConfigOptionUpdate(
-            session_update="config_option_update", config_options=config_options(values)
-        )
+        update = {"sessionUpdate": "config_option_update", "configOptions": config_options(values)}
         await self._update(session_id, update, keep=False)
 
     async def _ask(self, session_id: str) -> None:
-        assert self.conn is not None
-        start = ToolCallStart(
-            session_update="tool_call",
-            tool_call_id="touch-1",
-            title="Touch the marker file",
-            kind="edit",
-            status="pending",
-            raw_input={},
-        )
+        call = {"toolCallId": "touch-1", "title": "Touch the marker file", "kind": "edit"}
+        start = {"sessionUpdate": "tool_call", **call, "status": "pending", "rawInput": {}}
         await self._update(session_id, start)
-        answer = await self.conn.request_permission(
-            session_id=session_id,
-            tool_call=ToolCallUpdate(
-                tool_call_id="touch-1", title="Touch the marker file", kind="edit", raw_input={}
-            ),
-            options=[
-                PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
-                PermissionOption(option_id="no", name="Reject", kind="reject_once"),
+        answer = await self.wire.request(
+            "session/request_permission",
+            {
+                "sessionId": session_id,
+                "toolCall": {**call, "rawInput": {}},
+                "options": [
+                    {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+                    {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+                ],
+            },
+        )
+        outcome = answer["outcome"]
+        allowed = outcome["outcome"] == "selected" and outcome["optionId"] == "yes"
+        done = {
+            "sessionUpdate": "tool_call_update",
+            "toolCallId": "touch-1",
+            "status": "completed" if allowed else "failed",
+            "content": [
+                {"type": "content", "content": _text("touched" if allowed else "not touched")}
             ],
-        )
-        allowed = isinstance(answer.outcome, AllowedOutcome) and answer.outcome.option_id == "yes"
-        await self._update(
-            session_id,
-            ToolCallProgress(
-                session_update="tool_call_update",
-                tool_call_id="touch-1",
-                status="completed" if allowed else "failed",
-                content=[tool_content(text_block("touched" if allowed else "not touched"))],
-            ),
-        )
+        }
+        await self._update(session_id, done)
         await self._say(session_id, "Done." if allowed else "Left alone.")
 
 
@@ -277,7 +243,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, required=True)
     args = parser.parse_args()
     args.store.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_agent(ConfigAgent(args.store)))
+    asyncio.run(ConfigAgent(args.store).wire.serve())
 
 
 if __name__ == "__main__":

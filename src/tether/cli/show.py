@@ -17,7 +17,7 @@ from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
 from tether.session.replay import replayed
 from tether.session.updates import ClientUpdate
-from tether.tools.defaults import default_tools
+from tether.tools.defaults import replay_tools
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -103,7 +103,7 @@ def _replayed(
     """The session's header and its updates, each made as it is taken (`SessionStore.stream`
     says what `check_first` does)."""
     header, events = store.stream(session, check_first=check_first)
-    return header, _collected(replayed(events, default_tools(), header.cwd))
+    return header, _collected(replayed(events, replay_tools(), header.cwd))
 
 
 def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:

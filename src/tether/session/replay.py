@@ -8,7 +8,6 @@ from typing import assert_never
 from tether.content import ImageContent, TextContent
 from tether.session._gc import gc_paused
 from tether.session.calls import PreparedCall, finished, prepare
-from tether.session.jobcards import job_update
 from tether.session.log.events import (
     AssistantChunk,
     AssistantMessageEvent,
@@ -226,10 +225,13 @@ class Replayer:
                 self._costs += [event.cost_usd] if isinstance(event, UsageEvent) else []
                 spent = sum_costs(self._costs)
                 return context_updates(event, self._previous, self.window, self.compact_at, spent)
-            case HookRunEvent() | JobEvent():
-                return [
-                    hook_update(event) if isinstance(event, HookRunEvent) else job_update(event)
-                ]
+            case HookRunEvent():
+                return [hook_update(event)]
+            case JobEvent():
+                # The bash tool's job machinery loads with a log's first background job.
+                from tether.session.jobcards import job_update
+
+                return [job_update(event)]
             case CheckpointEvent():
                 self._saved.append(event)
             case RestoreEvent():

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from tether.session.log.events import Event, ToolCallEvent, ToolResultEvent, UsageEvent
 from tether.tools.delegate import TokenUsage
-from tether.tools.task import TASK_TOOL, task_meta_from_meta
 
 __all__ = ["UsageReport", "own_usage", "sum_costs", "usage_report"]
 
@@ -61,6 +60,9 @@ def own_usage(events: Iterable[Event]) -> TokenUsage:
 
 def usage_report(events: Iterable[Event]) -> UsageReport:
     """The session's own tokens and, by agent, what its children spent."""
+    # The task tool's module loads here, not with `sum_costs` (a replay's only use).
+    from tether.tools.task import TASK_TOOL, task_meta_from_meta
+
     events = list(events)
     tasks = {e.tool_call_id for e in events if isinstance(e, ToolCallEvent) and e.name == TASK_TOOL}
     agents: dict[str, TokenUsage] = {}

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tether.sandbox.policy import SandboxPolicy
-from tether.tools.bash.tool import BashTool
 from tether.tools.deferred import deferred_tool
 from tether.tools.registry import ToolRegistry
-from tether.tools.skill import SkillTool
-from tether.tools.task import TaskTool
-from tether.tools.web import SearchSetup, WebSearchTool, choose_backend
 
-__all__ = ["DEFERRED_HOMES", "default_tools"]
+if TYPE_CHECKING:
+    from tether.sandbox.policy import SandboxPolicy
+    from tether.tools.web import SearchSetup
+
+__all__ = ["DEFERRED_HOMES", "REPLAY_HOMES", "default_tools", "replay_tools"]
 
 DEFERRED_HOMES = {
     "read": "tether.tools.fs.read.ReadTool",
@@ -54,6 +53,13 @@ def default_tools(
     a backend `web_search` is not offered, nor `skill` without skills (the session gives it the
     workspace's), but both still show the cards of stored calls.
     """
+    # Loaded here, not with the module: a replay (`replay_tools`) loads each with its first
+    # stored call.
+    from tether.tools.bash.tool import BashTool
+    from tether.tools.skill import SkillTool
+    from tether.tools.task import TaskTool
+    from tether.tools.web import WebSearchTool, choose_backend
+
     if web_search is None:
         web_search = choose_backend(os.environ)
 
@@ -81,3 +87,28 @@ def default_tools(
             later("exit_plan_mode"),
         ]
     )
+
+
+REPLAY_HOMES = {
+    **{name: DEFERRED_HOMES[name] for name in ("read", "write", "edit", "multi_edit")},
+    **{name: DEFERRED_HOMES[name] for name in ("notebook_edit", "grep", "glob", "ls")},
+    "bash": "tether.tools.bash.tool.BashTool",
+    **{name: DEFERRED_HOMES[name] for name in ("bash_output", "kill_shell", "web_fetch")},
+    "web_search": "tether.tools.web.search.WebSearchTool",
+    "todo": DEFERRED_HOMES["todo"],
+    "task": "tether.tools.task.tool.TaskTool",
+    "skill": "tether.tools.skill.SkillTool",
+    "exit_plan_mode": DEFERRED_HOMES["exit_plan_mode"],
+}
+"""Every tool of `default_tools`, in its order, by its class: what `replay_tools` makes."""
+
+
+def replay_tools() -> ToolRegistry:
+    """The tools whose cards a stored session is shown with: `default_tools()`'s, each made
+    (and its module loaded) when a stored call of it is first shown.
+
+    Their cards are drawn from what the log holds, not from this machine: `web_search` is
+    made without a backend and `skill` without skills, as `default_tools()` makes `skill`
+    (what would run a call is never used), so a session that called neither loads neither.
+    """
+    return ToolRegistry([deferred_tool(name, home) for name, home in REPLAY_HOMES.items()])

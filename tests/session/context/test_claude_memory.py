@@ -9,15 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.files import write
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.tools.defaults import default_tools
 from tether.tools.fs.read import ReadTool
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 async def test_every_memory_file_of_the_project_is_read_once(ws: Path, sessions: Sessions) -> None:
