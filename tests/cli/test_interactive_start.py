@@ -16,7 +16,7 @@ import gc, json, os, signal, sys
 written = sys.argv[1]
 collections = []
 def seen(phase, info):
-    if phase == "start" and "prompt_toolkit" in sys.modules:
+    if phase == "start" and "prompt_toolkit" in sys.modules and not gc.get_freeze_count():
         collections.append(info["generation"])
 gc.callbacks.append(seen)
 def say(signum, frame):
@@ -31,8 +31,8 @@ sys.argv = ["tether", *sys.argv[2:]]
 sys.exit(main())
 """
 """`tether ARGS` run by `python -c _WATCHED FILE ARGS`: on SIGUSR1, the collector's state so
-far is written to FILE: the collections started since the screen's modules began to load,
-whether it runs, the objects set aside."""
+far is written to FILE: the collections started once the screen's modules began to load and
+before anything was set aside (frozen), whether it runs, the objects set aside."""
 
 
 def test_nothing_is_collected_while_the_session_loads_and_the_collector_runs_after(
