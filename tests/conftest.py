@@ -17,7 +17,7 @@ from tests import durations
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
-pytest_plugins = ["tests.coverage_gate", "tests.bytecode", "tests.assert_rewriting"]
+pytest_plugins = ["tests.coverage_gate", "tests.bytecode", "tests.assert_rewriting", "tests.heap"]
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -14,6 +14,7 @@ import hypothesis
 from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
 
 from tests.fresh import printed
+from tests.sources import support_with_asserts
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = "tests/views/test_schema.py"
@@ -62,7 +63,8 @@ def test_the_controller_writes_what_the_workers_rewrite_before_collection(
     )
     assert run.returncode == 5, run.stdout + run.stderr  # collected, all deselected
     plugin = Path(hypothesis.__file__).parent.parent / "_hypothesis_pytestplugin.py"
-    for source in (REPO / "tests" / "conftest.py", REPO / "tests" / "bytecode.py", plugin):
+    support = REPO / f"{support_with_asserts()[0].replace('.', '/')}.py"  # registered
+    for source in (REPO / "tests" / "conftest.py", REPO / "tests" / "bytecode.py", plugin, support):
         assert _read_pyc(source, _pyc(prefix, source)) is not None, source
     assert _read_pyc(REPO / MODULE, _pyc(prefix, REPO / MODULE)) is not None
 
@@ -99,3 +101,22 @@ loaded = [name for name in {sdks!r} if name in sys.modules]
 print(json.dumps({{"parsed": len(parsed), "loaded": loaded}}))
 """
     assert json.loads(printed(code, dict(os.environ))[-1]) == {"parsed": 0, "loaded": []}
+
+
+def test_collection_leaves_the_collector_running_and_what_it_loaded_set_aside(
+    tmp_path: Path,
+) -> None:
+    """`tests/heap.py`: the modules collection loaded are frozen, the collector runs after."""
+    (tmp_path / "test_heap.py").write_text(
+        "import gc\n\n\ndef test_after_collection():\n"
+        "    assert gc.isenabled()\n    assert gc.get_freeze_count() > 10_000\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.heap"],
+        cwd=tmp_path,
+        env=os.environ | {"PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -119,22 +119,12 @@ def _isolated(out: Path, by_id: dict[str, dict[str, Any]]) -> None:
 def _browsable(out: Path, home: Path, by_id: dict[str, dict[str, Any]]) -> None:
     """Workspaces go once diffed; the sessions stay, browsable with --home."""
     assert list((out / "workspaces").iterdir()) == []
-    listed = subprocess.run(
-        [str(TETHER), "sessions", "--home", str(out), "--json", "-n", "0"],
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    listed = tether_in_process(home, "sessions", "--home", str(out), "--json", "-n", "0")
+    assert listed.returncode == 0, listed.stderr
     session_ids = {row["id"] for row in json.loads(listed.stdout)}
     assert session_ids == {line["sessionId"] for line in by_id.values() if "sessionId" in line}
-    shown = subprocess.run(
-        [str(TETHER), "show", "--home", str(out), by_id["blue"]["sessionId"]],
-        env=batch_env(home),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    shown = tether_in_process(home, "show", "--home", str(out), by_id["blue"]["sessionId"])
+    assert shown.returncode == 0, shown.stderr
     assert "colour = blue" in shown.stdout
 
 

@@ -13,7 +13,7 @@ import subprocess
 import termios
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tests.cli.support import writing_bytecode
@@ -71,6 +71,16 @@ class Terminal:
                 assert remaining > 0, f"no {marker!r} in {self.text!r}"
                 self._lock.wait(remaining)
             return plain(self._raw.decode(errors="replace"))
+
+    def wait_until(self, found: Callable[[str], bool], what: str, timeout: float = WAIT_S) -> str:
+        """Wait (bounded) until `found(output so far)` holds; return the output so far."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while not found(text := plain(self._raw.decode(errors="replace"))):
+                remaining = deadline - time.monotonic()
+                assert remaining > 0, f"{what} never came: {self.text!r}"
+                self._lock.wait(remaining)
+            return text
 
     def type(self, keys: bytes) -> None:
         """Type at the keyboard (b"\\x03" is Ctrl-C)."""

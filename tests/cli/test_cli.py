@@ -1,4 +1,7 @@
-"""The command line, run as a real process with its own data directory."""
+"""The command line with its own data directory: what `run`, `show`, `sessions` and `demo`
+print, write and exit with, run in the test's process (`in_process.tether_in_process`), and a
+real `tether` process where the test is about one: the installed command's output that `show`
+must print again, and a run that asks its question on a terminal."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER, scripted_model, sessions_listed, tether
 from tether.cli.sessions import MIN_PREFIX, unique_prefix, unique_prefixes
 
@@ -29,6 +33,7 @@ def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: 
         },
         {"text": "It prints hello."},
     )
+    # The installed command as a process; `show` in this process must print the same.
     run = tether(home, "run", "What does hello.py do?", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     assert "> What does hello.py do?" in run.stdout
@@ -36,16 +41,16 @@ def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: 
     assert "hello.py" in run.stdout and "lines 1–1 of 1" in run.stdout
     assert 'print("hello")' in run.stdout
     assert "It prints hello." in run.stdout
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert row["title"] == "What does hello.py do?"
     assert (row["cwd"], row["turns"]) == (str(ws), 1)
     assert f"tether show {row['id']}" in run.stderr
 
-    show = tether(home, "show", row["id"][:14])
+    show = tether_in_process(home, "show", row["id"][:14])
     assert show.returncode == 0, show.stderr
     assert show.stdout == run.stdout
 
-    as_json = tether(home, "show", row["id"], "--json")
+    as_json = tether_in_process(home, "show", row["id"], "--json")
     document = json.loads(as_json.stdout)
     assert document["id"] == row["id"]
     kinds = [u["kind"] for u in document["updates"]]
@@ -58,11 +63,11 @@ def test_run_prints_text_and_cards_and_show_prints_the_same(tmp_path: Path, ws: 
 def test_run_continues_a_session(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
-    assert tether(home, "run", "one", "--model", model, "--cwd", str(ws)).returncode == 0
-    [row] = sessions_listed(home)
-    again = tether(home, "run", "two", "--model", model, "--continue", row["id"])
+    assert tether_in_process(home, "run", "one", "--model", model, "--cwd", str(ws)).returncode == 0
+    [row] = sessions_listed(home, tether_in_process)
+    again = tether_in_process(home, "run", "two", "--model", model, "--continue", row["id"])
     assert again.returncode == 0, again.stderr
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert (row["turns"], row["title"]) == (2, "one")
 
 
@@ -75,7 +80,7 @@ def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
         {"toolCalls": [{"id": "c1", "name": "bash", "arguments": {"command": "touch made"}}]},
         {"text": "It was refused."},
     )
-    run = tether(home, "run", "make a file", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "make a file", "--model", model, "--cwd", str(ws))
     # A failed tool call is the model's to handle, but a refusal for want of someone to
     # approve it means the run did not do what was asked: exit 2, the card marked rejected.
     assert run.returncode == 2, run.stderr
@@ -89,7 +94,7 @@ def test_a_headless_run_in_ask_mode_rejects_commands_with_the_policy_error(
 def test_a_model_error_fails_the_run(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "s.json", {"error": "the API key was rejected"})
-    run = tether(home, "run", "hi", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "hi", "--model", model, "--cwd", str(ws))
     assert run.returncode == 1
     assert "error: the API key was rejected" in run.stderr
 
@@ -97,10 +102,12 @@ def test_a_model_error_fails_the_run(tmp_path: Path, ws: Path) -> None:
 def test_a_bad_model_spec_or_script_is_a_clear_error(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     (tmp_path / "bad.json").write_text('{"turns": 3}')
-    bad = tether(home, "run", "hi", "--model", f"script:{tmp_path / 'bad.json'}", "--cwd", str(ws))
+    bad = tether_in_process(
+        home, "run", "hi", "--model", f"script:{tmp_path / 'bad.json'}", "--cwd", str(ws)
+    )
     assert bad.returncode == 1
     assert "tether: error: bad model script" in bad.stderr
-    unknown = tether(home, "run", "hi", "--model", "nonsense", "--cwd", str(ws))
+    unknown = tether_in_process(home, "run", "hi", "--model", "nonsense", "--cwd", str(ws))
     assert unknown.returncode == 1
     assert "unknown model 'nonsense'" in unknown.stderr
 
@@ -110,7 +117,9 @@ def test_the_step_cap_is_a_non_zero_exit(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     turn = {"toolCalls": [{"id": "c", "name": "read", "arguments": {"path": "hello.py"}}]}
     model = scripted_model(tmp_path / "s.json", *[turn] * 60)
-    run = tether(home, "run", "loop", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    run = tether_in_process(
+        home, "run", "loop", "--model", model, "--cwd", str(ws), "--mode", "auto"
+    )
     assert run.returncode == 2
     assert "step limit" in run.stderr
 
@@ -119,18 +128,25 @@ def test_sessions_lists_newest_first_and_honours_the_limit(tmp_path: Path, ws: P
     home = tmp_path / "home"
     model = scripted_model(tmp_path / "s.json", {"text": "ok"})
     for prompt in ("alpha", "beta", "gamma"):
-        assert tether(home, "run", prompt, "--model", model, "--cwd", str(ws)).returncode == 0
-    assert [row["title"] for row in sessions_listed(home)] == ["gamma", "beta", "alpha"]
-    limited = json.loads(tether(home, "sessions", "--json", "--limit", "2").stdout)
+        assert (
+            tether_in_process(home, "run", prompt, "--model", model, "--cwd", str(ws)).returncode
+            == 0
+        )
+    assert [row["title"] for row in sessions_listed(home, tether_in_process)] == [
+        "gamma",
+        "beta",
+        "alpha",
+    ]
+    limited = json.loads(tether_in_process(home, "sessions", "--json", "--limit", "2").stdout)
     assert [row["title"] for row in limited] == ["gamma", "beta"]
     assert set(limited[0]) == {"id", "cwd", "title", "createdAt", "updatedAt", "turns"}
-    table = tether(home, "sessions")
+    table = tether_in_process(home, "sessions")
     assert table.returncode == 0
     assert "gamma" in table.stdout and limited[0]["id"] in table.stdout
 
 
 def test_show_of_an_unknown_session_is_an_error(tmp_path: Path) -> None:
-    shown = tether(tmp_path / "home", "show", "nothere")
+    shown = tether_in_process(tmp_path / "home", "show", "nothere")
     assert shown.returncode == 1
     assert "no session 'nothere'" in shown.stderr
 
@@ -138,7 +154,7 @@ def test_show_of_an_unknown_session_is_an_error(tmp_path: Path) -> None:
 def test_demo_prints_the_four_cards_and_how_to_show_it(tmp_path: Path) -> None:
     home = tmp_path / "home"
     workspace = tmp_path / "demo"
-    demo = tether(home, "demo", "--dir", str(workspace))
+    demo = tether_in_process(home, "demo", "--dir", str(workspace))
     assert demo.returncode == 0, demo.stderr
     out = demo.stdout
     assert f"{workspace.resolve()}/greet.py  lines 1–12 of 12" in out  # read
@@ -147,17 +163,17 @@ def test_demo_prints_the_four_cards_and_how_to_show_it(tmp_path: Path) -> None:
         '-     return f"Helo, {name}!"' in out and '+     return f"Hello, {name}!"' in out
     )  # edit
     assert "$ python3 greet.py tether" in out and "Hello, tether!" in out and "exit 0" in out
-    [row] = sessions_listed(home)
+    [row] = sessions_listed(home, tether_in_process)
     assert f"tether show {row['id']}" in out
     assert 'return f"Hello, {name}!"' in (workspace / "greet.py").read_text()
-    shown = tether(home, "show", row["id"])
+    shown = tether_in_process(home, "show", row["id"])
     assert shown.stdout in out
 
 
 def test_demo_refuses_a_directory_that_is_not_empty(tmp_path: Path) -> None:
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "keep.txt").write_text("mine")
-    demo = tether(tmp_path / "home", "demo", "--dir", str(tmp_path / "full"))
+    demo = tether_in_process(tmp_path / "home", "demo", "--dir", str(tmp_path / "full"))
     assert demo.returncode == 1
     assert "is not empty" in demo.stderr
     assert (tmp_path / "full" / "keep.txt").read_text() == "mine"
@@ -229,7 +245,7 @@ def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) 
         {"text": "Found."},
     )
     # Ask mode with no terminal: a search inside the workspace needs nobody.
-    run = tether(home, "run", "Find hello", "--model", model, "--cwd", str(ws))
+    run = tether_in_process(home, "run", "Find hello", "--model", model, "--cwd", str(ws))
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "Grep hello" in out and "301 matches" in out
@@ -237,11 +253,13 @@ def test_run_prints_search_cards_headless_in_ask_mode(tmp_path: Path, ws: Path) 
     # The card shows the first 20 matches (the model got 250) and counts the rest.
     assert "many.txt" in out and "19 │ hello 18" in out and "hello 19" not in out
     assert "… 281 more matches" in out
-    verbose = tether(home, "show", sessions_listed(home)[0]["id"], "--verbose").stdout
+    verbose = tether_in_process(
+        home, "show", sessions_listed(home, tether_in_process)[0]["id"], "--verbose"
+    ).stdout
     assert "249 │ hello 248" in verbose and "… 51 more matches" in verbose
     assert "Glob *.py" in out and "1 file" in out
-    [row] = sessions_listed(home)
-    assert tether(home, "show", row["id"]).stdout == out
+    [row] = sessions_listed(home, tether_in_process)
+    assert tether_in_process(home, "show", row["id"]).stdout == out
 
 
 def test_a_failed_call_shows_its_error_marked_failed_not_its_change(
@@ -254,7 +272,9 @@ def test_a_failed_call_shows_its_error_marked_failed_not_its_change(
         {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
         {"text": "I must read it first."},
     )
-    run = tether(home, "run", "edit", "--model", model, "--cwd", str(ws), "--mode", "auto")
+    run = tether_in_process(
+        home, "run", "edit", "--model", model, "--cwd", str(ws), "--mode", "auto"
+    )
     assert run.returncode == 0, run.stderr
     out = run.stdout
     # One card, titled by the call, with the error and the label; the diff is not drawn.

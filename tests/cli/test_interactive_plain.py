@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import piped, scripted_model, sessions_listed
 
@@ -96,23 +94,27 @@ def test_help_lists_the_interactive_options_and_every_subcommand(tmp_path: Path)
     assert run_help.stdout.startswith("usage: tether run")
 
 
-@pytest.mark.parametrize("command", [["run", "hi"], ["sessions"], ["show", "none"]])
-def test_run_sessions_and_show_never_import_prompt_toolkit(
-    tmp_path: Path, command: list[str]
-) -> None:
-    code = (
-        "import sys\n"
-        "from tether.cli import main\n"
-        "try:\n"
-        f"    main({command!r} + ['--model', 'script:/nowhere.json'] if {command!r}[0] == 'run'"
-        f" else {command!r})\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('prompt_toolkit'))))\n"
-    )
+_EACH_COMMAND = """
+import json, sys
+from tether.cli import main
+loaded = {}
+for command in (["run", "hi", "--model", "script:/nowhere.json"], ["sessions"], ["show", "none"]):
+    try:
+        main(command)
+    except SystemExit:
+        pass
+    loaded[command[0]] = sorted(m for m in sys.modules if m.startswith("prompt_toolkit"))
+print(json.dumps(loaded))
+"""
+"""`run`, `sessions` and `show`, one after the other in one interpreter: what of
+prompt_toolkit was loaded after each. A module once loaded stays, so none after the last means
+that none of them loaded any (a module one imports would be there after it)."""
+
+
+def test_run_sessions_and_show_never_import_prompt_toolkit(tmp_path: Path) -> None:
     env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
     done = subprocess.run(
-        [sys.executable, "-c", "import json\n" + code],
+        [sys.executable, "-c", _EACH_COMMAND],
         env=env,
         capture_output=True,
         text=True,
@@ -120,4 +122,5 @@ def test_run_sessions_and_show_never_import_prompt_toolkit(
         check=False,
         stdin=subprocess.DEVNULL,
     )
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [], done.stderr
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert loaded == {"run": [], "sessions": [], "show": []}, done.stderr

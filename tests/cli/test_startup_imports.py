@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.in_process import tether_in_process
+from tests.cli.support import writing_bytecode
 from tests.cli.tui import Tui
 from tests.fresh import printed
 from tests.models.sse_server import SSEServer, sse_reply
@@ -160,8 +162,10 @@ def _found(loaded: set[str], forbidden: tuple[str, ...]) -> list[str]:
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
-    """A home of its own, and no key that could reach a provider."""
+    """A home of its own, no key that could reach a provider, and bytecode written as for a
+    person who has run tether before (`support.writing_bytecode`)."""
     clean = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    writing_bytecode(clean)
     return {**clean, "TETHER_HOME": str(tmp_path / "home")}
 
 
@@ -212,7 +216,7 @@ def test_sessions_and_show_load_only_what_they_print(
     # form's printer, which names the task tool).
     tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
     assert _found(shown | dumped, (*tools, "tether.skills")) == []
-    assert _found(dumped, ("tether.tools.task",)) == []
+    assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -226,7 +230,11 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     script = tmp_path / "read.json"
     read = {"id": "c1", "name": "read", "arguments": {"path": "a.py"}}
     script.write_text(json.dumps({"turns": [{"toolCalls": [read]}, {"text": "It sets x."}]}))
-    _loaded(tmp_path, "run", "--model", f"script:{script}", "read a.py", cwd=workspace, env=env)
+    # The session to show is made in this process: what is measured is `show`'s start.
+    made = tether_in_process(
+        tmp_path / "home", "run", "--model", f"script:{script}", "read a.py", cwd=workspace
+    )
+    assert made.returncode == 0, made.stderr
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     piped = _loaded(tmp_path, "show", log.stem, env={**env, "NO_COLOR": "1"})
     assert "tether.render.read_card" in piped
@@ -566,10 +574,12 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
     # another program), it leaves the host's `dataclasses` as it was.
     code = (
         "import dataclasses, sys\n"
-        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
         "from tether.cli import main\n"
         "main(['sessions'])\n"
         "print('exec' in vars(dataclasses))\n"
+        # The table goes under a prefix of its own (the modules are loaded by now, from the
+        # installation's bytecode: under a new prefix each would be compiled from source).
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
         "sys.argv = ['tether', 'sessions']\n"
         "main()\n"
         "print(type(vars(dataclasses)['exec']).__name__)\n"

@@ -61,27 +61,6 @@ def test_the_proposed_change_comes_before_the_question_and_a_rejection_is_marked
     assert "Allow " not in shown
 
 
-def test_an_allowed_edit_is_shown_once_and_marked_applied(
-    tmp_path: Path, ws: Path, hello: Path
-) -> None:
-    home = tmp_path / "home"
-    edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
-    model = scripted_model(
-        tmp_path / "s.json",
-        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
-        {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
-        {"text": "Done."},
-    )
-    term = Terminal(home, ["run", "say bye", "--model", model, "--cwd", str(ws)])
-    term.wait_for("[n]o: ")
-    term.type(b"y\n")
-    assert term.finish() == 0
-    out = term.text
-    assert "✓ allowed once · applied" in out
-    assert out.count('print("bye")') == 1
-    assert hello.read_text() == 'print("bye")\n'
-
-
 def test_bash_output_is_live_with_a_spinner_and_elapsed_time(tmp_path: Path, ws: Path) -> None:
     home = tmp_path / "home"
     # The second line waits for the test to see the first (a file appears), not for a clock.
@@ -319,20 +298,31 @@ def test_sessions_at_80_columns_show_titles_ids_and_cwds(tmp_path: Path, ws: Pat
     assert plain(listed).count(ws.name) == 2
 
 
-def test_an_approved_command_is_shown_once_and_its_card_titled_by_its_description(
-    tmp_path: Path, ws: Path
+def test_an_approved_command_and_an_allowed_edit_are_each_shown_once(
+    tmp_path: Path, ws: Path, hello: Path
 ) -> None:
+    """One run, two answers: the command's card is titled by its description and shown once
+    (its result, then the answer that let it run); the edit is shown once, marked applied."""
     home = tmp_path / "home"
     call = {"command": "printf 'out-%s\\n' one", "description": "Print one line"}
+    edit = {"path": "hello.py", "old_string": 'print("hello")', "new_string": 'print("bye")'}
     model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "b", "name": "bash", "arguments": call}]},
-        {"text": "Printed."},
+        {"toolCalls": [{"id": "r", "name": "read", "arguments": {"path": "hello.py"}}]},
+        {"toolCalls": [{"id": "e", "name": "edit", "arguments": edit}]},
+        {"text": "Done."},
     )
-    term = Terminal(home, ["run", "print", "--model", model, "--cwd", str(ws)])
+    term = Terminal(home, ["run", "print, then say bye", "--model", model, "--cwd", str(ws)])
     term.wait_for("[n]o: ")
     term.type(b"y\n")
+    term.wait_until(lambda text: text.count("[n]o: ") == 2, "the edit's question")
+    term.type(b"y\n")
     assert term.finish() == 0
+    out = term.text
+    assert "✓ allowed once · applied" in out
+    assert out.count('print("bye")') == 1
+    assert hello.read_text() == 'print("bye")\n'
     shown = tether_in_process(home, "show", _only_session(home)).stdout
     assert shown.count("printf 'out-%s") == 1
     # One card for the call, as the interactive terminal leaves it: the result, then the

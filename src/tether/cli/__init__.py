@@ -157,10 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # schemas); collected every 700 allocations, as by default, the young generation's
         # passes over them free nothing and cost a tenth of the CPU up to a run's first request.
         gc_for_sessions()
-        if _chosen(sys.argv[1:]) == "run":
+        if _chosen(sys.argv[1:]) in ("run", None):
             from tether.session._gc import gc_paused_to_start
 
-            gc_paused_to_start()  # until the session is made (cli/run.py)
+            # Until `run`'s session is made (cli/run.py), or the interactive one is loaded
+            # (cli/interactive/start.py: at once when it reads lines from a pipe).
+            gc_paused_to_start()
     status = _main(sys.argv[1:], process=True)
     # The process is about to end. Without this, finalization walks every object the
     # libraries made (a quarter of a second after the last output of a run); frozen, they

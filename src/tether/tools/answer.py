@@ -6,8 +6,10 @@ hands each call an `Answerer` through its `ToolContext`.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["Answerer"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,8 @@ from tether.tools.observations import FileObservations
 from tether.tools.workspace import Workspace
 
 if TYPE_CHECKING:
+    import asyncio
+
     # The jobs run commands as `bash` does, whose package needs this module first.
     from tether.tools.bash.jobs import Jobs
     from tether.views import ToolResultView
@@ -29,6 +30,14 @@ def _ignore(_view: ToolResultView) -> None:
     return None
 
 
+def _new_event() -> asyncio.Event:
+    # asyncio loads with the first context made (a call about to run), not with the tool
+    # classes: replaying a log's cards (`tether show`) names them and runs none.
+    import asyncio
+
+    return asyncio.Event()
+
+
 @dataclass
 class ToolContext:
     """The workspace, policy, observations and live channels one tool call sees."""
@@ -36,7 +45,7 @@ class ToolContext:
     workspace: Workspace
     gate: Gate = field(default_factory=AllowAll)
     observations: FileObservations = field(default_factory=FileObservations)
-    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    cancelled: asyncio.Event = field(default_factory=_new_event)
     report: Callable[[ToolResultView], None] = _ignore
     """Live progress (a partial result view, e.g. a terminal card's output so far); never stored."""
     read_byte_cap: int = DEFAULT_READ_BYTE_CAP

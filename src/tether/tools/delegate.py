@@ -6,10 +6,12 @@ The tool lives below the session and never imports it: the session hands each ca
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = [
     "AgentSummary",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tether.home import data_dir
+from tether.session._gc import gc_started
 
 if TYPE_CHECKING:
     # The screen's modules (prompt_toolkit) load when there is a terminal to draw on; the
@@ -49,6 +50,7 @@ def run_argv(argv: list[str]) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()) or _dumb():
         from tether.cli.interactive.plain import run_plain
 
+        gc_started()  # the entry's pause (`tether.cli.main`) is not this path's
         return run_plain(argv)
     with _terminal_restored(sys.stdin.fileno()):
         return asyncio.run(_session(argv))
@@ -74,6 +76,11 @@ async def _session(argv: Sequence[str]) -> int:
     # Whatever ends the screen also answers a question still open on it (as declined).
     running.add_done_callback(lambda _: _decline(front))
     work = await asyncio.to_thread(_load, argv, scrollback)
+    # All that starting made (the screen's modules, the session's machinery) stays for the
+    # whole session: the entry paused the collector (`tether.cli.main`), whose passes over it
+    # freed nothing and were about a tenth of a start's CPU. It is set aside (frozen) now, and
+    # the session's own objects are collected as usual.
+    gc_started()
     if isinstance(work, tuple):
         return await _fail(front, running, scrollback, work[1], work[0])
     if running.done():  # left before the session was loaded
