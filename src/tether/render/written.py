@@ -14,6 +14,7 @@ wrapping, Jupyter or a legacy Windows terminal), goes through `Console.print` as
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import IO
 from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -60,7 +61,7 @@ def print_renderable(console: Console, renderable: RenderableType, *, crop: bool
 def _write(console: Console, segments: list[Segment]) -> None:
     """The segments, rendered as the console renders its buffer, written to its file."""
     text = console._render_buffer(segments)
-    file = console.file
+    file = _file(console)
     try:
         file.write(text)
         file.flush()
@@ -73,7 +74,7 @@ def print_line_break(console: Console) -> None:
     if not _writes_plainly(console):
         console.print()
         return
-    file = console.file
+    file = _file(console)
     try:
         file.write("\n")
         file.flush()
@@ -104,20 +105,33 @@ def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None
 
 def _print_options(console: Console) -> ConsoleOptions:
     """The options `Console.print` renders with when given no arguments."""
-    # A console given its size keeps its options while its file and that size stay: found
-    # once, not at every card (they ask the file its encoding and whether it is a terminal).
-    settled = console._width is not None and console._height is not None
+    return _settled(console)[0]
+
+
+def _file(console: Console) -> IO[str]:
+    """The file `Console.print` writes to."""
+    return _settled(console)[1]
+
+
+def _settled(console: Console) -> tuple[ConsoleOptions, IO[str]]:
+    """The console's print options and file, found once for a console given its size and
+    its file (they ask the file its encoding, whether it is a terminal, whether it stands
+    for another): not at every card."""
+    settled = None not in (console._width, console._height, console._file)
     key = (console._file, console._width, console._height, console._force_terminal)
     kept = _KEPT.get(console) if settled else None
     if kept is not None and kept[0] == key:
-        return kept[1]
+        return kept[1], kept[2]
     options = console.options.update(
         justify=None, overflow=None, height=None, no_wrap=None, markup=None, highlight=None
     )
+    file = console.file
     if settled:
-        _KEPT[console] = (key, options)
-    return options
+        _KEPT[console] = (key, options, file)
+    return options, file
 
 
-_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions]] = WeakKeyDictionary()
-"""Each settled console's print options, with what they were found for."""
+_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions, IO[str]]] = (
+    WeakKeyDictionary()
+)
+"""Each settled console's print options and file, with what they were found for."""
