@@ -9,6 +9,7 @@ from rich.console import Console, RenderableType
 
 from tether import views
 from tether.policy import said_instead
+from tether.render.written import print_renderable
 from tether.session.updates import ToolCallFinished
 from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
@@ -49,24 +50,24 @@ class CallCards:
                 applied = isinstance(update.view, views.DiffResultView) and not failed
                 if shown:
                     # The proposed card is on screen above: the outcome, then what came of it.
-                    self.console.print(outcome_line(outcome, applied=applied))
+                    print_renderable(self.console, outcome_line(outcome, applied=applied))
                     if applied:
                         return  # a diff result repeats the proposed change
                 else:
                     # One card for the call (the question showed it only while it was open).
                     self._final_card(update, call, failed=failed)
-                    self.console.print(outcome_line(outcome, applied=applied))
+                    print_renderable(self.console, outcome_line(outcome, applied=applied))
                     return
             case "reject" | "refused":
                 if not shown and call is not None:
-                    self.console.print(not_applied(render_call_view(call, "rejected")))
-                self.console.print(outcome_line(outcome))
+                    print_renderable(self.console, not_applied(render_call_view(call, "rejected")))
+                print_renderable(self.console, outcome_line(outcome))
                 if (instead := said_instead(update.result.text())) is not None:
-                    self.console.print(told_instead(instead))
+                    print_renderable(self.console, told_instead(instead))
                 if outcome == "refused":
                     self.refused = True
                     # The policy's message says which mode would allow it.
-                    self.console.print(not_applied(render_result_view(update.view)))
+                    print_renderable(self.console, not_applied(render_result_view(update.view)))
                 return
             case None:
                 if name == TODO_TOOL and not failed and self._plan_changed(update):
@@ -93,7 +94,7 @@ class CallCards:
         if call is not None and generic and not failed and not proposed:
             self._print_card(render_call_view(call))
         if self.brief_reads and not self.full and isinstance(update.view, views.ReadResultView):
-            self.console.print(render_read_result(update.view, brief=True))
+            print_renderable(self.console, render_read_result(update.view, brief=True))
             return
         self._print_card(
             render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
@@ -104,7 +105,6 @@ class CallCards:
         pass that looks for it is left out (a replayed session prints thousands), and one
         that draws its own lines is written directly."""
         from tether.render.frame import Card
-        from tether.render.written import print_renderable
 
         print_renderable(self.console, card, crop=not isinstance(card, Card))
 
@@ -119,5 +119,5 @@ class CallCards:
             from tether.render.plan_card import render_plan
 
             self._plan = todos
-            self.console.print(render_plan(todos))
+            print_renderable(self.console, render_plan(todos))
         return True

@@ -17,8 +17,10 @@ from collections.abc import Iterator
 from typing import IO
 from weakref import WeakKeyDictionary
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
+from rich.text import Text
 
 __all__ = ["Streamed", "WholeLines", "print_line_break", "print_renderable"]
 
@@ -100,7 +102,24 @@ def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None
     for anything `Console.print` must lay out (and crop) itself."""
     if isinstance(renderable, WholeLines):
         return renderable.drawn(console, _print_options(console))
+    if isinstance(renderable, Text):
+        return _one_line(console, renderable, _print_options(console).max_width)
     return None
+
+
+def _one_line(console: Console, text: Text, width: int) -> list[Segment] | None:
+    """What `Console.print` writes of a text that fits on one line as it is: the text joined
+    into one, as `print` joins the texts it is given (its style a span, its justify, overflow
+    and wrapping dropped), drawn with its line break. None for anything to wrap or cut."""
+    plain = text.plain
+    if "\n" in plain or "\t" in plain or cell_len(plain) > width:
+        return None
+    if len(plain) > width and plain[-1:].isspace():
+        return None  # rich's wrapping cuts those spaces by their count of characters
+    if any(not span.start <= span.end <= len(plain) for span in text.spans):
+        return None  # rich's layout clips such a span first
+    joined = Text(" ", end="\n").join([text])
+    return list(joined.render(console, end="\n"))
 
 
 def _print_options(console: Console) -> ConsoleOptions:
