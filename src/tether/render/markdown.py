@@ -7,38 +7,24 @@ prints without them.
 
 from __future__ import annotations
 
-import copy
 import re
-from functools import cache
-from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 
+from tether.render.long_paragraph import LONG, LongParagraph
+from tether.render.markdown_parser import markdown
 from tether.render.written import WholeLines
-
-if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
-    from rich.markdown import Markdown
 
 __all__ = ["markdown", "text_block"]
 
 
-def markdown(text: str) -> Markdown:
-    """`text` as rich Markdown (code fences highlighted; links shown with their address)."""
-    # rich's constructor builds a new parser for every block it is given, which is most of
-    # what a short paragraph costs; one parser, set up as rich sets up its own, parses them all
-    # (parsing keeps no state in the parser). The rest of the object is the template's.
-    shown = copy.copy(_template())
-    shown.markup = text
-    shown.parsed = _parser().parse(text)
-    return shown
-
-
 def text_block(text: str) -> RenderableType:
     """A block of the model's text: a line of plain words drawn as rich's Markdown draws that
-    paragraph, anything else as rich's Markdown."""
+    paragraph, a long paragraph a piece at a time, anything else as rich's Markdown."""
+    if len(text) >= LONG:
+        return LongParagraph(text)
     line = text.strip("\n")
     if _PLAIN_LINE.fullmatch(line) and line.isprintable():
         return PlainParagraph(line, text)
@@ -77,17 +63,3 @@ class PlainParagraph(WholeLines):
         if used > width or console.get_style("markdown.paragraph", default="none"):
             return None
         return [Segment(self.line + " " * (width - used)), _LINE]
-
-
-@cache
-def _template() -> Markdown:
-    from rich.markdown import Markdown
-
-    return Markdown("", code_theme="ansi_dark", hyperlinks=False)
-
-
-@cache
-def _parser() -> MarkdownIt:
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt().enable("strikethrough").enable("table")

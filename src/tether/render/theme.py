@@ -106,6 +106,8 @@ _PICTURES = {c: p for c, p in _ROW_PICTURES.items() if chr(c) not in "\t\n"}
 def printable(text: str, *, one_line: bool = False) -> str:
     """The text with control characters made visible, one for one, so it is safe to print;
     `one_line` shows tabs and line breaks too, so the text stays on its row."""
+    if text.isprintable():  # every character pictured is one Python finds unprintable
+        return text
     return text.translate(_ROW_PICTURES if one_line else _PICTURES)
 
 

@@ -13,12 +13,13 @@ wrapping, Jupyter or a legacy Windows terminal), goes through `Console.print` as
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 
-__all__ = ["WholeLines", "print_line_break", "print_renderable"]
+__all__ = ["Streamed", "WholeLines", "print_line_break", "print_renderable"]
 
 
 class WholeLines:
@@ -30,12 +31,34 @@ class WholeLines:
         raise NotImplementedError
 
 
+class Streamed:
+    """A renderable that can give what `Console.print` writes of it in pieces, each let go
+    once written (rich lays it out whole, holding every line until the last)."""
+
+    def pieces(self, console: Console, options: ConsoleOptions) -> Iterator[list[Segment]] | None:
+        """Its segments, a piece at a time, cropped as `Console.print` crops; None where only
+        `Console.print` is sure to write it right."""
+        raise NotImplementedError
+
+
 def print_renderable(console: Console, renderable: RenderableType, *, crop: bool = True) -> None:
     """`console.print(renderable, crop=crop)`, written directly where that gives its text."""
-    segments = _drawn(console, renderable) if _writes_plainly(console) else None
+    plain = _writes_plainly(console)
+    if plain and crop and isinstance(renderable, Streamed):
+        pieces = renderable.pieces(console, _print_options(console))
+        if pieces is not None:
+            for piece in pieces:
+                _write(console, piece)
+            return
+    segments = _drawn(console, renderable) if plain else None
     if segments is None:
         console.print(renderable, crop=crop)
         return
+    _write(console, segments)
+
+
+def _write(console: Console, segments: list[Segment]) -> None:
+    """The segments, rendered as the console renders its buffer, written to its file."""
     text = console._render_buffer(segments)
     file = console.file
     try:

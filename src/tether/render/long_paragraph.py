@@ -1,0 +1,222 @@
+"""A long paragraph of the model's text, drawn as rich's Markdown draws it, a piece at a time.
+
+rich parses a Markdown block whole (markdown-it keeps a token for every word and mark) and
+lays its paragraph out as one text, every line of it held until the last is drawn: a reply
+streamed as one paragraph of 100,000 chunks cost ten times the log's size. A paragraph is one
+line of words wrapped greedily, so the lines it gives up to a word where a line starts do not
+depend on what follows; and markdown-it reads a paragraph's lines into the same marks when
+they are read in groups, as long as nothing is left open where a group ends. So the
+paragraph's source is read a group of lines at a time (rich builds each group's text itself,
+from its own tokens), and the lines laid out before the last line start are written and let
+go. What could read differently in groups (tabs, images, a mark left open at a group's end,
+a hard break or indent where it is cut) keeps lines together, and anything that is not one
+paragraph is drawn by rich whole.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich._wrap import divide_line
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+from tether.render.written import Streamed
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+    from rich.markdown import Markdown
+
+__all__ = ["LONG", "LongParagraph"]
+
+LONG = 64 * 1024
+"""A block of at least this many characters is drawn a piece at a time when it can be."""
+_GROUP = 4 * 1024
+"""Characters of source read at once."""
+_GROUP_MOST = 32 * 1024
+"""A group that finds no place to end by this size takes the rest of the paragraph."""
+_WINDOW = 8 * 1024
+"""Characters laid out at once (what is held of the paragraph's text while it is drawn)."""
+_OPENERS = frozenset("*_~`[<")
+"""Characters that, left as text, may be a mark markdown-it would close in a later line."""
+
+
+class LongParagraph(Streamed):
+    """A block of the model's text drawn a piece at a time when it is one paragraph (rich's
+    Markdown of it whole otherwise, and wherever it is drawn by rich)."""
+
+    def __init__(
+        self, block: str, *, group: int = _GROUP, most: int = _GROUP_MOST, window: int = _WINDOW
+    ) -> None:
+        self.block = block
+        self._sizes = (group, most, window)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """rich's Markdown of the whole block."""
+        from tether.render.markdown_parser import markdown
+
+        yield markdown(self.block)
+
+    def pieces(self, console: Console, options: ConsoleOptions) -> Iterator[list[Segment]] | None:
+        """The block's lines in pieces, as `Console.print` writes them; None if it is not one
+        paragraph that reads the same in groups of lines."""
+        if "\t" in self.block or "![" in self.block:
+            return None  # tabs stop at columns counted from the paragraph's start; images
+            # are drawn before the paragraph they are in
+        from tether.render.markdown_parser import block_parser
+
+        env: dict[str, Any] = {}
+        tokens = block_parser().parse(self.block, env)
+        if [token.type for token in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+            return None
+        return self._pieces(console, options, tokens, env)
+
+    def _pieces(
+        self, console: Console, options: ConsoleOptions, tokens: list[Token], env: dict[str, Any]
+    ) -> Iterator[list[Segment]]:
+        group, most, window = self._sizes
+        width = options.max_width
+        text_options = options.update(height=None)  # as rich's Markdown renders its elements
+        pending = Text(justify="left")
+        for number, read in enumerate(_groups(tokens[1].content, group, most, env)):
+            shown, level = _text_of(console, text_options, tokens, read)
+            if number:
+                pending.append(" ", level)  # the line break between them, as rich reads it
+            pending.append(shown)
+            if len(pending) < window:
+                continue
+            cut = _last_line_start(pending.plain, width)
+            if cut:
+                head, pending = pending.divide([cut])
+                yield _drawn(console, text_options, head)
+        yield _drawn(console, text_options, pending)
+
+
+def _drawn(console: Console, options: ConsoleOptions, text: Text) -> list[Segment]:
+    """The text's lines as `Console.print` writes them (cut to the console's width)."""
+    segments = console.render(text, options)
+    return [
+        segment
+        for line in Segment.split_and_crop_lines(segments, console.width, pad=False)
+        for segment in line
+    ]
+
+
+def _last_line_start(plain: str, width: int) -> int:
+    """Where the last line of `plain` wrapped at `width` starts, when that is at a word (0
+    when it is not: the text is kept to be laid out with what follows)."""
+    line_start = plain.rfind("\n") + 1
+    line = plain[line_start:]
+    for offset in reversed(divide_line(line, width, fold=True)):
+        # A word folded across lines would be folded differently cut short: only a break
+        # before a whole word is sure.
+        if offset > 0 and line[offset - 1].isspace():
+            return line_start + offset
+    return 0
+
+
+def _groups(source: str, size: int, most: int, env: dict[str, Any]) -> Iterator[list[Token]]:
+    """The paragraph's source read in groups of whole lines, each of which markdown-it reads
+    as it reads those lines in the whole paragraph: each group's tokens."""
+    from tether.render.markdown_parser import inline_parser
+
+    parse = inline_parser().parseInline
+    lines = source.split("\n")
+    start = 0
+    while start < len(lines):
+        end, taken, goal = start, 0, size
+        read: list[Token] | None = None
+        while end < len(lines):
+            taken += len(lines[end]) + 1
+            end += 1
+            if end == len(lines) or taken < goal:
+                continue
+            if taken >= most:
+                end = len(lines)  # no place to end found: the rest reads as one
+                break
+            if _may_end(lines[end - 1], lines[end]):
+                read = parse("\n".join(lines[start:end]), env)
+                if _closed(read):
+                    break
+                read, goal = None, taken + size  # a mark is open: try a group further on
+        yield read if read is not None else parse("\n".join(lines[start:end]), env)
+        start = end
+
+
+def _may_end(last: str, following: str) -> bool:
+    """Whether a group may end between two lines: no hard break (two spaces, a backslash) at
+    the end of the one, no indent at the start of the other (the whole paragraph drops it)."""
+    ends_plainly = bool(last) and not last[-1].isspace() and not last.endswith("\\")
+    return ends_plainly and not following[:1].isspace()
+
+
+def _closed(tokens: list[Token]) -> bool:
+    """Whether markdown-it closed every mark it found: no text keeps a character that could
+    open one that a later line closes."""
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == "text" and not _OPENERS.isdisjoint(child.content):
+                return False
+    return True
+
+
+def _text_of(
+    console: Console, options: ConsoleOptions, tokens: list[Token], read: list[Token]
+) -> tuple[Text, Style]:
+    """The text rich's Markdown makes of a group of the paragraph's lines (`read`: their
+    tokens), and the paragraph's own style (what a line break between groups is written in)."""
+    from tether.render.markdown_parser import template
+
+    shown = copy.copy(template())
+    shown.__class__ = _capturing()
+    shown.parsed = [tokens[0], *read, tokens[2]]
+    for _ in console.render(shown, options):
+        raise AssertionError("a part of the paragraph was drawn outside it")
+    captured: Any = shown
+    return captured.captured_text, captured.captured_style
+
+
+@cache
+def _capturing() -> type[Markdown]:
+    """rich's Markdown, but its paragraph keeps its text (and its style) instead of drawing it."""
+    from rich.markdown import Markdown, MarkdownContext, MarkdownElement, Paragraph
+
+    class KeptParagraph(Paragraph):
+        @classmethod
+        def create(cls, markdown: Markdown, token: Token) -> Paragraph:
+            made = super().create(markdown, token)
+            captured: Any = markdown
+            captured.captured_paragraph = made
+            return made
+
+        def on_enter(self, context: MarkdownContext) -> None:
+            super().on_enter(context)
+            self.level = context.current_style
+
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+            return iter(())
+
+    class Capturing(Markdown):
+        elements: ClassVar[dict[str, type[MarkdownElement]]] = {
+            **Markdown.elements,
+            "paragraph_open": KeptParagraph,
+        }
+
+        @property
+        def captured_text(self) -> Text:
+            paragraph: Any = self.__dict__["captured_paragraph"]
+            text: Text = paragraph.text
+            return text
+
+        @property
+        def captured_style(self) -> Style:
+            paragraph: Any = self.__dict__["captured_paragraph"]
+            style: Style = paragraph.level
+            return style
+
+    return Capturing
