@@ -24,12 +24,13 @@ LAYOUT = 2
 
 _PROBE = """
 from __future__ import annotations
-import json, sys, typing
-sys.pycache_prefix = sys.argv[1]
+import dataclasses, json, sys, typing
 from tether.dataclass_code import code_table_path, reuse_dataclass_code
+# The table goes under the prefix. The modules are imported first, from the installation's
+# own bytecode: under a new prefix each would be compiled from its source again.
+sys.pycache_prefix = sys.argv[1]
 if sys.argv[2] == "table":
     reuse_dataclass_code("probe")
-import dataclasses
 
 @dataclasses.dataclass(frozen=True, order=True)
 class Point:

@@ -602,10 +602,12 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
     # another program), it leaves the host's `dataclasses` as it was.
     code = (
         "import dataclasses, sys\n"
-        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
         "from tether.cli import main\n"
         "main(['sessions'])\n"
         "print('exec' in vars(dataclasses))\n"
+        # The table goes under a prefix of its own (the modules are loaded by now, from the
+        # installation's bytecode: under a new prefix each would be compiled from source).
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
         "sys.argv = ['tether', 'sessions']\n"
         "main()\n"
         "print(type(vars(dataclasses)['exec']).__name__)\n"
