@@ -244,6 +244,39 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     assert _found(coloured, ("markdown_it",)) == []
 
 
+def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # The file tools' and bash's cards are written from what the log stored: that needs
+    # neither the event loop nor its sockets and TLS, which only a call being run uses.
+    script = tmp_path / "files.json"
+    calls = [
+        {"id": "c1", "name": "read", "arguments": {"path": "a.py"}},
+        {
+            "id": "c2",
+            "name": "edit",
+            "arguments": {"path": "a.py", "old_string": "1", "new_string": "2"},
+        },
+        {"id": "c3", "name": "write", "arguments": {"path": "b.py", "content": "y = 3\n"}},
+        {"id": "c4", "name": "bash", "arguments": {"command": "cat b.py"}},
+    ]
+    turns = [{"toolCalls": [call]} for call in calls]
+    script.write_text(json.dumps({"turns": [*turns, {"text": "Done."}]}))
+    argv = ("run", "--mode", "auto", "--model", f"script:{script}", "change a.py")
+    made = tether_in_process(tmp_path / "home", *argv, cwd=workspace)
+    assert made.returncode == 0, made.stderr
+    assert (workspace / "a.py").read_text() == "x = 2\n"
+    assert (workspace / "b.py").read_text() == "y = 3\n"
+    [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
+    shown = {"tether.tools.fs.read", "tether.tools.fs.edit", "tether.tools.fs.write"}
+    assert {*shown, "tether.tools.bash.tool"} <= dumped
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    [ran] = [e for e in events if e["type"] == "tool/result" and e["toolCallId"] == "c4"]
+    assert ran["meta"]["output"] == "y = 3\n"
+    assert _found(dumped, ("asyncio", "ssl", "socket")) == []
+
+
 def test_show_loads_only_the_tools_its_stored_calls_name(
     tmp_path: Path, env: dict[str, str]
 ) -> None:

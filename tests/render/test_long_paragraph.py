@@ -97,3 +97,12 @@ def test_a_reply_of_many_chunks_is_drawn_holding_a_bounded_part_of_it() -> None:
     # the output itself is 230 KB.
     assert peak < 8_000_000, peak
     assert out.getvalue() == written(block, "plain", 100, None)
+
+
+def test_a_word_too_wide_for_any_line_is_folded_as_rich_folds_it() -> None:
+    # rich folds a word wider than the line from where it starts in the paragraph; cut before
+    # it, it would start a text of its own and fold otherwise.
+    for block in ("alpha 名前", "ab 名前 cd\nef 名 gh", "x " + "y" * 30 + " z"):
+        for width in (1, 2, 3, 5):
+            pieces = written(block, "plain", width, (1, 20, 1))
+            assert pieces == written(block, "plain", width, None), (block, width)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
-from rich.text import Text
+from rich.text import Span, Text
 
 from tether.render.code import CodeRows
 from tether.render.frame import Card
@@ -27,7 +27,10 @@ KINDS: dict[str, dict[str, Any]] = {
     "no colour": {"color_system": "truecolor", "force_terminal": True, "no_color": True},
     "terminal without colour": {"color_system": None, "force_terminal": True},
 }
-WORDS = st.lists(st.sampled_from([*"ab z", "  ", "\t", "\n", "名", "é", "\x1b", "…"]), max_size=40)
+WORDS = st.lists(
+    st.sampled_from([*"ab z", "  ", "\t", "\n", "名", "é", "e\u0301", "\u200b", "\x1b", "…"]),
+    max_size=40,
+)
 
 
 class CountingConsole(Console):
@@ -103,11 +106,38 @@ def test_a_block_written_directly_is_what_rich_prints(
     assert printed(block, kind, width, direct=True) == printed(block, kind, width, direct=False)
 
 
+@st.composite
+def texts(draw: st.DrawFn) -> Text:
+    """A text with a style, spans over it (overlapping, empty, to its end) and its options."""
+    plain = "".join(draw(WORDS))
+    made = Text(
+        plain,
+        style=draw(st.sampled_from(["", "bold", "dim italic", "red on green"])),
+        justify=draw(st.sampled_from([None, "default", "left", "right", "center", "full"])),
+        overflow=draw(st.sampled_from([None, "fold", "crop", "ellipsis"])),
+        no_wrap=draw(st.sampled_from([None, True, False])),
+        end=draw(st.sampled_from(["\n", "", " "])),
+    )
+    spans = draw(st.lists(st.tuples(st.integers(0, 45), st.integers(0, 45)), max_size=4))
+    for first, last in spans:
+        start, end = min(first, len(plain)), min(last, len(plain))
+        style = draw(st.sampled_from(["bold", "underline", "blue"]))
+        made.spans.append(Span(start, max(start, end), style))
+    return made
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=texts(), width=st.integers(1, 40), kind=st.sampled_from(list(KINDS)))
+def test_a_text_written_directly_is_what_rich_prints(text: Text, width: int, kind: str) -> None:
+    assert printed(text, kind, width, direct=True) == printed(text, kind, width, direct=False)
+
+
 def test_what_draws_its_own_lines_is_written_without_console_print() -> None:
     console, out = console_of("plain", 30)
     print_renderable(console, card(Text("a line"), title=Text("a title")))
     print_renderable(console, PlainParagraph("Some words.", "Some words."))
     print_line_break(console)
+    print_renderable(console, Text("> a prompt", style="bold", justify="right"))
     assert console.prints == 0
     assert out.getvalue().splitlines() == [
         "╭─ a title ──────────────────╮",
@@ -115,9 +145,11 @@ def test_what_draws_its_own_lines_is_written_without_console_print() -> None:
         "╰────────────────────────────╯",
         "Some words.                   ",
         "",
+        "> a prompt",
     ]
+    print_renderable(console, Text("a line\nand another"))  # rich lays it out
     print_renderable(console, text_block("# A heading"))  # rich's Markdown lays it out
-    assert console.prints == 1
+    assert console.prints == 2
 
 
 def test_a_console_that_records_or_shows_a_live_display_is_printed_to_by_rich() -> None:
@@ -136,3 +168,13 @@ def test_a_console_that_records_or_shows_a_live_display_is_printed_to_by_rich() 
     print_renderable(quiet, made)
     print_line_break(quiet)
     assert out.getvalue() == ""
+
+
+def test_a_text_longer_in_characters_than_cells_ends_as_rich_ends_it() -> None:
+    # rich cuts the trailing space of a line that has more characters than the width.
+    for words, width in (("ae\u0301 ", 3), ("a\u200b ", 2), ("ab ", 3)):
+        for kind in KINDS:
+            made = Text(words, style="bold")
+            assert printed(made, kind, width, direct=True) == printed(
+                made, kind, width, direct=False
+            ), (words, kind)

@@ -34,7 +34,9 @@ SCRIPT = {
                 {
                     "id": "timeout-1",
                     "name": "bash",
-                    "arguments": {"command": STOPPED, "timeout_ms": 500},
+                    # Long enough for the shell to set its trap first on a loaded machine:
+                    # at 500 ms a shell that started late was killed before it had one.
+                    "arguments": {"command": STOPPED, "timeout_ms": 2000},
                 },
                 {"id": "image-1", "name": "mcp__sample__picture", "arguments": {}},
                 {"id": "doc-1", "name": "mcp__sample__document", "arguments": {}},

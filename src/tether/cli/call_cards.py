@@ -49,24 +49,24 @@ class CallCards:
                 applied = isinstance(update.view, views.DiffResultView) and not failed
                 if shown:
                     # The proposed card is on screen above: the outcome, then what came of it.
-                    self.console.print(outcome_line(outcome, applied=applied))
+                    self._put(outcome_line(outcome, applied=applied))
                     if applied:
                         return  # a diff result repeats the proposed change
                 else:
                     # One card for the call (the question showed it only while it was open).
                     self._final_card(update, call, failed=failed)
-                    self.console.print(outcome_line(outcome, applied=applied))
+                    self._put(outcome_line(outcome, applied=applied))
                     return
             case "reject" | "refused":
                 if not shown and call is not None:
-                    self.console.print(not_applied(render_call_view(call, "rejected")))
-                self.console.print(outcome_line(outcome))
+                    self._put(not_applied(render_call_view(call, "rejected")))
+                self._put(outcome_line(outcome))
                 if (instead := said_instead(update.result.text())) is not None:
-                    self.console.print(told_instead(instead))
+                    self._put(told_instead(instead))
                 if outcome == "refused":
                     self.refused = True
                     # The policy's message says which mode would allow it.
-                    self.console.print(not_applied(render_result_view(update.view)))
+                    self._put(not_applied(render_result_view(update.view)))
                 return
             case None:
                 if name == TODO_TOOL and not failed and self._plan_changed(update):
@@ -93,20 +93,35 @@ class CallCards:
         if call is not None and generic and not failed and not proposed:
             self._print_card(render_call_view(call))
         if self.brief_reads and not self.full and isinstance(update.view, views.ReadResultView):
-            self.console.print(render_read_result(update.view, brief=True))
+            self._put(render_read_result(update.view, brief=True))
             return
         self._print_card(
             render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
         )
+
+    def _put(self, renderable: RenderableType) -> None:
+        """Print to the conversation's console (`_put_to`)."""
+        self._put_to(self.console, renderable)
+
+    def _put_to(
+        self, console: Console, renderable: RenderableType | None, *, crop: bool = True
+    ) -> None:
+        """`console.print(renderable, crop=crop)` (`None`: an empty line), written directly
+        where that writes the same (`tether.render.written`, loaded with the first print)."""
+        from tether.render.written import print_line_break, print_renderable
+
+        if renderable is None:
+            print_line_break(console)
+        else:
+            print_renderable(console, renderable, crop=crop)
 
     def _print_card(self, card: RenderableType) -> None:
         """Print a card; one drawn to the width exactly has nothing for rich to crop, so the
         pass that looks for it is left out (a replayed session prints thousands), and one
         that draws its own lines is written directly."""
         from tether.render.frame import Card
-        from tether.render.written import print_renderable
 
-        print_renderable(self.console, card, crop=not isinstance(card, Card))
+        self._put_to(self.console, card, crop=not isinstance(card, Card))
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:
         """Print the plan a `todo` result holds if it changed; whether it was one at all."""
@@ -119,5 +134,5 @@ class CallCards:
             from tether.render.plan_card import render_plan
 
             self._plan = todos
-            self.console.print(render_plan(todos))
+            self._put(render_plan(todos))
         return True

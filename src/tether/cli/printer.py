@@ -146,17 +146,17 @@ class Printer(CallCards):
             case TurnEnded():
                 self.close()
                 if update.stop_reason in _STOPS:
-                    self.errors.print(Text(_STOPS[update.stop_reason], style="yellow"))
+                    self._put_to(self.errors, Text(_STOPS[update.stop_reason], style="yellow"))
             case TurnFailed():
                 self.close()
-                self.errors.print(Text(f"error: {update.message}", style="red"))
+                self._put_to(self.errors, Text(f"error: {update.message}", style="red"))
             case UsageChanged():
                 # Where the budget stands after each response: in the live line at a
                 # terminal, else a line of its own on stderr.
                 if self.status.enabled:
                     self.status.budget(update.text)
                 else:
-                    self.errors.print(Text(update.text, style="dim"))
+                    self._put_to(self.errors, Text(update.text, style="dim"))
             case ContextCompacted() | FilesRestored() | CommandAnswered() | TrustSettled():
                 self._notice(Text(update.text.rstrip("\n"), style="yellow"))
             case CheckpointSaved():
@@ -192,9 +192,9 @@ class Printer(CallCards):
         thought, self._thought = "".join(self._thought).strip(), []
         self.status.stop()
         self._end_text()
-        self.console.print(Text(f"✻ {update.text}", style="dim italic"))
+        self._put(Text(f"✻ {update.text}", style="dim italic"))
         if self.full and thought:
-            self.console.print(Text(indent(thought, "  "), style="dim italic"))
+            self._put(Text(indent(thought, "  "), style="dim italic"))
         self.status.show(self.status_label())
 
     def _notice(self, notice: Text) -> None:
@@ -232,7 +232,7 @@ class Printer(CallCards):
         card = self.proposal(request)
         if card is None:
             return
-        self.console.print(card)
+        self._put(card)
         subject = request.subject
         if not isinstance(subject, DelegatedAccess):
             self._proposed.add(subject.tool_call_id)
@@ -266,8 +266,8 @@ class Printer(CallCards):
             self.status.stop()
             self._end_text()
             card = render_call_view(subject.view)
-            self.console.print(card if outcome != "reject" else not_applied(card))
-            self.console.print(outcome_line(outcome))
+            self._put(card if outcome != "reject" else not_applied(card))
+            self._put(outcome_line(outcome))
 
     def close(self) -> None:
         """Print what is left of the model's text and take the live line away."""
@@ -281,16 +281,15 @@ class Printer(CallCards):
             from tether.render.terminal import render_result_view
 
             self._end_text()
-            self.console.print(render_result_view(update.view, full=self.full))
+            self._put(render_result_view(update.view, full=self.full))
 
     def _print_blocks(self, blocks: list[str]) -> None:
         from tether.render.markdown import text_block
-        from tether.render.written import print_line_break, print_renderable
 
         for block in blocks:
             if self._printed_text:
-                print_line_break(self.console)
-            print_renderable(self.console, text_block(block))
+                self._put_to(self.console, None)
+            self._put(text_block(block))
             self._printed_text = True
 
     def _end_text(self) -> None:

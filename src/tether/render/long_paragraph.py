@@ -16,11 +16,13 @@ paragraph is drawn by rich whole.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -44,6 +46,8 @@ _WINDOW = 8 * 1024
 """Characters laid out at once (what is held of the paragraph's text while it is drawn)."""
 _OPENERS = frozenset("*_~`[<")
 """Characters that, left as text, may be a mark markdown-it would close in a later line."""
+_WORD = re.compile(r"\s*\S+\s*")
+"""A word and the white space after it, as rich's wrapping reads words."""
 
 
 class LongParagraph(Streamed):
@@ -113,9 +117,11 @@ def _last_line_start(plain: str, width: int) -> int:
     line_start = plain.rfind("\n") + 1
     line = plain[line_start:]
     for offset in reversed(divide_line(line, width, fold=True)):
-        # A word folded across lines would be folded differently cut short: only a break
-        # before a whole word is sure.
-        if offset > 0 and line[offset - 1].isspace():
+        # Only a break before a whole word that fits on a line is sure: a word folded
+        # across lines is folded differently where it starts the text.
+        word = _WORD.match(line, offset)
+        fits = word is not None and cell_len(word.group().rstrip()) <= width
+        if offset > 0 and line[offset - 1].isspace() and fits:
             return line_start + offset
     return 0
 

@@ -14,10 +14,13 @@ wrapping, Jupyter or a legacy Windows terminal), goes through `Console.print` as
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import IO
 from weakref import WeakKeyDictionary
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
+from rich.text import Text
 
 __all__ = ["Streamed", "WholeLines", "print_line_break", "print_renderable"]
 
@@ -60,7 +63,7 @@ def print_renderable(console: Console, renderable: RenderableType, *, crop: bool
 def _write(console: Console, segments: list[Segment]) -> None:
     """The segments, rendered as the console renders its buffer, written to its file."""
     text = console._render_buffer(segments)
-    file = console.file
+    file = _file(console)
     try:
         file.write(text)
         file.flush()
@@ -73,7 +76,7 @@ def print_line_break(console: Console) -> None:
     if not _writes_plainly(console):
         console.print()
         return
-    file = console.file
+    file = _file(console)
     try:
         file.write("\n")
         file.flush()
@@ -99,25 +102,55 @@ def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None
     for anything `Console.print` must lay out (and crop) itself."""
     if isinstance(renderable, WholeLines):
         return renderable.drawn(console, _print_options(console))
+    if isinstance(renderable, Text):
+        return _one_line(console, renderable, _print_options(console).max_width)
     return None
+
+
+def _one_line(console: Console, text: Text, width: int) -> list[Segment] | None:
+    """What `Console.print` writes of a text that fits on one line as it is: the text joined
+    into one, as `print` joins the texts it is given (its style a span, its justify, overflow
+    and wrapping dropped), drawn with its line break. None for anything to wrap or cut."""
+    plain = text.plain
+    if "\n" in plain or "\t" in plain or cell_len(plain) > width:
+        return None
+    if len(plain) > width and plain[-1:].isspace():
+        return None  # rich's wrapping cuts those spaces by their count of characters
+    if any(not span.start <= span.end <= len(plain) for span in text.spans):
+        return None  # rich's layout clips such a span first
+    joined = Text(" ", end="\n").join([text])
+    return list(joined.render(console, end="\n"))
 
 
 def _print_options(console: Console) -> ConsoleOptions:
     """The options `Console.print` renders with when given no arguments."""
-    # A console given its size keeps its options while its file and that size stay: found
-    # once, not at every card (they ask the file its encoding and whether it is a terminal).
-    settled = console._width is not None and console._height is not None
+    return _settled(console)[0]
+
+
+def _file(console: Console) -> IO[str]:
+    """The file `Console.print` writes to."""
+    return _settled(console)[1]
+
+
+def _settled(console: Console) -> tuple[ConsoleOptions, IO[str]]:
+    """The console's print options and file, found once for a console given its size and
+    its file (they ask the file its encoding, whether it is a terminal, whether it stands
+    for another): not at every card."""
+    settled = None not in (console._width, console._height, console._file)
     key = (console._file, console._width, console._height, console._force_terminal)
     kept = _KEPT.get(console) if settled else None
     if kept is not None and kept[0] == key:
-        return kept[1]
+        return kept[1], kept[2]
     options = console.options.update(
         justify=None, overflow=None, height=None, no_wrap=None, markup=None, highlight=None
     )
+    file = console.file
     if settled:
-        _KEPT[console] = (key, options)
-    return options
+        _KEPT[console] = (key, options, file)
+    return options, file
 
 
-_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions]] = WeakKeyDictionary()
-"""Each settled console's print options, with what they were found for."""
+_KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions, IO[str]]] = (
+    WeakKeyDictionary()
+)
+"""Each settled console's print options and file, with what they were found for."""

@@ -1,7 +1,8 @@
 """A kill -9 in the middle of a checkpoint or a restore loses nothing.
 
 As the atomic-write test does: a real process is killed at random moments of the work, and
-what it leaves is checked — here, when the session is opened again.
+what it leaves is checked — here, when the session is opened again. The processes are forked
+from a server that imported tether once (`killable`).
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import pytest
 
 from tests.polling import eventually
 from tests.session.helpers import call, script, text
+from tests.session.rewind.killable import finish, snapshot, start, undo
 from tether.checkpoints import open_store
 from tether.errors import SessionLocked
 from tether.models.script import ScriptModel
@@ -30,61 +31,11 @@ MIB = 1 << 20
 FILES = 6
 SIZE = 4 * MIB
 
-_UNDO = """
-import asyncio, sys
-from pathlib import Path
-from tether.models.script import ScriptModel
-from tether.errors import SessionLocked
-from tether.session import Session, SessionConfig, SessionStore
-from tether.tools.defaults import default_tools
 
-store = SessionStore(Path(sys.argv[1]))
-config = SessionConfig(model=ScriptModel.from_json('{"turns": []}'), tools=default_tools())
-session = Session.load(store, sys.argv[2], config)
-sys.stdout.write("ready\\n")
-sys.stdout.flush()
-
-async def undo():
-    await session.rewind.restore(await session.rewind.plan_undo())
-
-asyncio.run(undo())
-session.close()
-sys.stdout.write("done\\n")
-sys.stdout.flush()
-"""
-
-_SNAPSHOT = """
-import sys
-from pathlib import Path
-from tether.checkpoints import open_store
-
-store = open_store(Path(sys.argv[1]), Path(sys.argv[2]))
-sys.stdout.write("ready\\n")
-sys.stdout.flush()
-store.snapshot(sys.argv[3])
-sys.stdout.write("done\\n")
-sys.stdout.flush()
-"""
-
-
-def _start(code: str, *args: str) -> tuple[subprocess.Popen[str], float]:
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline() == "ready\n"
-    return proc, time.monotonic()
-
-
-def _finish(proc: subprocess.Popen[str]) -> int:
-    code = proc.wait(timeout=120)
-    assert proc.stdout is not None
-    proc.stdout.close()
-    return code
-
-
-def _wait_for(path: Path, proc: subprocess.Popen[str]) -> None:
+def _wait_for(path: Path, proc: BaseProcess) -> None:
     """Returns once `path` exists, or once `proc` has ended without it appearing."""
     deadline = time.monotonic() + 60
-    while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
+    while not path.exists() and proc.is_alive() and time.monotonic() < deadline:
         time.sleep(0.001)
 
 
@@ -144,8 +95,8 @@ async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: 
             again.close()
 
     # One full run: how long an undo takes here.
-    proc, started = _start(_UNDO, str(home), session.id)
-    assert _finish(proc) == 0
+    proc, started = start(undo, str(home), session.id)
+    assert finish(proc) == 0
     duration = time.monotonic() - started
     assert _contents(ws) == {"old"}
     await redo()
@@ -154,7 +105,7 @@ async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: 
     journal = home / "sessions" / f"{session.id}.restore.json"
     outcomes = set()
     for run in range(3):
-        proc, started = _start(_UNDO, str(home), session.id)
+        proc, started = start(undo, str(home), session.id)
         if run == 0:
             # The first kill lands the moment the journal is on disk, however loaded the
             # machine (a random moment can miss the restore when the full run's time was
@@ -162,8 +113,8 @@ async def test_sigkill_mid_restore_is_finished_from_the_journal(home: Path, ws: 
             _wait_for(journal, proc)
         else:
             time.sleep(rng.uniform(0.3, 0.95) * duration)
-        proc.send_signal(signal.SIGKILL)
-        _finish(proc)
+        proc.kill()
+        finish(proc)
         assert "mixed" not in _contents(ws)
         outcomes.add("journal" if journal.exists() else "no journal")
         # Opening the session again finishes what the journal holds.
@@ -195,17 +146,17 @@ def test_sigkill_mid_checkpoint_loses_no_earlier_checkpoint(home: Path, ws: Path
             (ws / f"f{i:03}.bin").write_bytes(body + bytes([n, i % 256]))
 
     change_all(0)
-    proc, started = _start(_SNAPSHOT, str(home), str(ws), first.tree)
-    assert _finish(proc) == 0
+    proc, started = start(snapshot, str(home), str(ws), first.tree)
+    assert finish(proc) == 0
     duration = time.monotonic() - started
     rng = random.Random(20261205)
     killed = 0
     for n in range(1, 4):
         change_all(n)
-        proc, _ = _start(_SNAPSHOT, str(home), str(ws), first.tree)
+        proc, _ = start(snapshot, str(home), str(ws), first.tree)
         time.sleep(rng.uniform(0.1, 0.9) * duration)
-        proc.send_signal(signal.SIGKILL)
-        killed += _finish(proc) == -signal.SIGKILL
+        proc.kill()
+        killed += finish(proc) == -signal.SIGKILL
         again = open_store(home, ws)
         kept = again.states(first.tree, ["keep.txt", "f000.bin"])
         assert kept["f000.bin"] is None and kept["keep.txt"] is not None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 __all__ = [
     "KILL_GRACE_SECONDS",
@@ -14,6 +14,7 @@ __all__ = [
     "Member",
     "ProcessGroup",
     "Stat",
+    "Stop",
     "member_at",
     "read_stat",
     "signal_name",
@@ -25,6 +26,9 @@ KILL_WAIT_SECONDS = 2.0
 """How long a stop waits after SIGKILL for the kernel to finish with the group: a killed
 process still runs until it has left the kernel, and a result that says nothing was left
 behind must be true when it is read. What is still there after this is named instead."""
+
+Stop = Literal["timeout", "cancelled", "processes"]
+"""Why tether stopped a command: its timeout, a cancel, or too many processes at once."""
 
 _POLL_SECONDS = 0.02
 _PROC = Path("/proc")
@@ -112,6 +116,8 @@ class ProcessGroup:
 
     async def gone_within(self, seconds: float) -> bool:
         """Wait until no process of the group runs, for at most `seconds`; whether none does."""
+        import asyncio  # loaded with a command run, not with the cards a replay shows
+
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while self.alive():

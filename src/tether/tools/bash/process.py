@@ -8,21 +8,18 @@ import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tether.sandbox.bwrap import seccomp_fd
 from tether.sandbox.policy import Confinement
 from tether.tools.bash.confined import SandboxGroup, read_leftovers, stopper_argv
-from tether.tools.bash.group import KILL_WAIT_SECONDS, Member, ProcessGroup
+from tether.tools.bash.group import KILL_WAIT_SECONDS, Member, ProcessGroup, Stop
 from tether.tools.bash.output import OutputCapture
 
 __all__ = ["DRAIN_SECONDS", "Finished", "Stop", "run_command"]
 
 DRAIN_SECONDS = 0.25
 """How long output is still read after the shell exits, while a background job holds it open."""
-
-Stop = Literal["timeout", "cancelled", "processes"]
-"""Why tether stopped a command: its timeout, a cancel, or too many processes at once."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -22,10 +21,8 @@ from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confi
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
-from tether.tools.bash.detach import moved_value, run_detachable
 from tether.tools.bash.group import signal_name
 from tether.tools.bash.output import OutputCapture
-from tether.tools.bash.process import run_command
 from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
@@ -148,6 +145,12 @@ class BashTool(Tool[BashArgs, BashValue]):
 
     async def execute(self, args: BashArgs, ctx: ToolContext) -> BashValue:
         """Ask the gate, run the command (confined unless it may not be), keep its output."""
+        # Loaded with a command run, not with the cards a replay shows (`tether show`).
+        import asyncio
+
+        from tether.tools.bash.detach import moved_value, run_detachable
+        from tether.tools.bash.process import run_command
+
         policy = self.sandbox
         if ctx.gate.planning:
             # Plan mode changes nothing: commands inspect, in the read-only sandbox only.
@@ -243,6 +246,8 @@ class BashTool(Tool[BashArgs, BashValue]):
         problem: str | None,
     ) -> BashValue:
         """Start the command as the session's next job; return with its first output."""
+        import asyncio
+
         if ctx.jobs is None:
             raise ToolError(NO_BACKGROUND)
         job = await ctx.jobs.start(
@@ -366,6 +371,8 @@ async def _report(
     capture: OutputCapture, title: str, report: Callable[[ToolResultView], None]
 ) -> None:
     """Send the tail of the output whenever it changed, at most once per interval."""
+    import asyncio
+
     seen = 0
     while True:
         await asyncio.sleep(REPORT_INTERVAL)

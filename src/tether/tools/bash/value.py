@@ -10,9 +10,8 @@ from pydantic import JsonValue
 from tether.sandbox.gitdefuse import Defused
 from tether.sandbox.limits import LimitHit, limit_note
 from tether.sandbox.policy import SandboxPolicy
-from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member
+from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member, Stop
 from tether.tools.bash.output import Clipped, cut_marker
-from tether.tools.bash.process import Stop
 from tether.tools.invocation import MAX_META_BYTES
 
 __all__ = [

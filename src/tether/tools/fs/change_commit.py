@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,6 +44,8 @@ async def commit_change(
         )
     )
     roots = ctx.workspace.roots
+    import asyncio  # loaded with a call run, not with the card a replay shows
+
     version = await asyncio.to_thread(_write, path, data, before, verb, roots)
     ctx.observations.record(version)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
@@ -70,6 +69,8 @@ class EditTool(Tool[EditArgs, AppliedChange]):
         if args.old_string == args.new_string:
             raise ToolError("old_string and new_string are the same; there is nothing to change")
         step = EditStep(args.old_string, args.new_string, args.replace_all)
+        import asyncio  # loaded with a call run, not with the card a replay shows
+
         plan = await asyncio.to_thread(
             plan_edits, (step,), ctx.observations, path, ctx.workspace.roots
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, ValidationError
@@ -83,6 +82,8 @@ class ReadTool(Tool[ReadArgs, "ReadValue"]):
                 tool="read",
             )
         )
+        import asyncio  # loaded with a call run, not with the card a replay shows
+
         value = await asyncio.to_thread(
             load, resolved, args.offset, args.limit, ctx.read_byte_cap, ctx.workspace.roots
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -60,6 +59,8 @@ class WriteTool(Tool[WriteArgs, AppliedChange]):
         from tether.tools.fs.change_commit import commit_change
 
         path = ctx.workspace.resolve(args.path)
+        import asyncio  # loaded with a call run, not with the card a replay shows
+
         before, data, change = await asyncio.to_thread(
             _plan, args, ctx.observations, path, ctx.workspace.roots
         )
