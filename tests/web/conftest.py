@@ -15,6 +15,19 @@ from tests.web.in_process import served_environment
 from tests.web.served import WebServer, fake_agent_command, running_web
 
 
+@pytest.fixture(scope="module", autouse=True)
+def agents_write_bytecode() -> Iterator[None]:
+    """The `tether` processes a module's servers and pages start may write bytecode, as for a
+    person who has run tether before (`tests.cli.support.writing_bytecode`): where
+    `PYTHONDONTWRITEBYTECODE` is set (CI, this machine) each real agent a page started
+    compiled its dataclasses' code again (about 0.15 s of a 0.8 s start) instead of reading
+    the table the first one wrote. Module-scoped and autouse, so it is in place before the
+    module's servers start, and put back when the module ends."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def served_environment_kept(isolated_environment: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server serving in this process keeps its own environment for the tests beside it
