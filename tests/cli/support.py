@@ -1,5 +1,5 @@
 """Shared by the command line's tests: running `tether`, a scripted model, the sessions listed,
-printed cards read as words."""
+the one session's logged records, printed cards read as words."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from typing import Any
 
 from tests.conftest import REPO
 
-__all__ = ["TETHER", "flat", "piped", "scripted_model", "sessions_listed", "tether"]
+__all__ = [
+    "TETHER",
+    "flat",
+    "logged_records",
+    "piped",
+    "scripted_model",
+    "sessions_listed",
+    "tether",
+]
 
 TETHER = REPO / ".venv" / "bin" / "tether"
 
@@ -80,6 +88,12 @@ def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+def logged_records(home: Path) -> list[dict[str, Any]]:
+    """Each line of the one session log under `home` (its header first), as JSON."""
+    [path] = (home / "sessions").glob("*.jsonl")
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def flat(text: str) -> str:

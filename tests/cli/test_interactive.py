@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import scripted_model
+from tests.cli.support import logged_records, scripted_model
 from tests.cli.tui import Tui
 from tests.hooks.scripts import group, recorded, recorder
 from tests.processes import processes_with
@@ -31,11 +31,6 @@ def app(ws: Path) -> Path:
     (ws / "build").mkdir()
     (ws / "build" / "greet_generated.py").write_text("x = 1\n")
     return ws
-
-
-def _log(home: Path) -> list[dict[str, Any]]:
-    [path] = (home / "sessions").glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def _poll(condition: Any, what: str, within: float = 30.0) -> None:
@@ -95,7 +90,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
     assert "✕ rejected · not applied" in tui.everything
     assert "↳ instead: keep Hello, it is right" in tui.everything
     assert "Hello" in (app / "src" / "greet.py").read_text()
-    results = [e for e in _log(home) if e["type"] == "tool/result"]
+    results = [e for e in logged_records(home) if e["type"] == "tool/result"]
     assert results[-1]["permission"] == "reject"
     assert "The person says to do this instead: keep Hello, it is right" in json.dumps(
         results[-1]["content"]
@@ -106,7 +101,7 @@ def test_a_day_starts_at_80_columns(tmp_path: Path, app: Path, tuis: list[Tui]) 
         tui.wait(lambda m=mode: m in tui.status_bar, f"mode {mode!r}")
     tui.press("ctrl-d")
     assert tui.finish() == 0
-    [header] = [e for e in _log(home) if e["type"] == "session"]
+    [header] = [e for e in logged_records(home) if e["type"] == "session"]
     assert f"Resume: tether --continue  ·  tether --resume {header['id']}" in tui.everything
     assert before.read_text() == after.read_text()
 
@@ -154,7 +149,7 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     tui.wait_for("Still here after the interrupt.")
 
     def stops() -> list[str]:
-        return [e["stopReason"] for e in _log(home) if e["type"] == "turn/end"]
+        return [e["stopReason"] for e in logged_records(home) if e["type"] == "turn/end"]
 
     # The reply is on screen a moment before its turn's end is in the log.
     _poll(lambda: len(stops()) == 4, "the last turn's end logged")
@@ -308,7 +303,7 @@ def test_narrow_without_colour_commands_a_shell_line_errors_and_a_long_paste(
 
 def _the_command_logged(home: Path) -> list[dict[str, Any]]:
     """The `!command` run is in the log as the person's own call; the log, read."""
-    logged = _log(home)
+    logged = logged_records(home)
     ran = [e for e in logged if e["type"].startswith("tool/")]
     assert [(e["type"], e["toolCallId"]) for e in ran] == [
         ("tool/call", "shell"),
@@ -321,7 +316,7 @@ def _the_command_logged(home: Path) -> list[dict[str, Any]]:
 
 def _the_command_replayed(home: Path, app: Path, model: str, tuis: list[Tui]) -> None:
     """`show` and a continued session replay the command's card where it ran."""
-    shown = tether_in_process(home, "show", _log(home)[0]["id"])
+    shown = tether_in_process(home, "show", logged_records(home)[0]["id"])
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.index("$ echo from-the-shell") < shown.stdout.index("from-the-shell\n")
     assert shown.stdout.index("from-the-shell\n") < shown.stdout.index("what did I run?")
@@ -343,7 +338,7 @@ def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:
     tui.wait_for("  three")
     tui.press("enter")
     tui.wait_in_scrollback("> two")
-    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    said = [e for e in logged_records(home) if e["type"] == "user/message"][-1]
     assert said["content"][0]["text"] == "two\nlines\nthree"
 
     block = "\n".join(f"pasted line {n}" for n in range(1, 21))
@@ -351,5 +346,5 @@ def _new_lines_and_a_paste(tui: Tui, home: Path) -> None:
     tui.wait_for("look: [Pasted text #1 +20 lines]")
     tui.press("enter")
     tui.wait_in_scrollback("pasted line 20")
-    said = [e for e in _log(home) if e["type"] == "user/message"][-1]
+    said = [e for e in logged_records(home) if e["type"] == "user/message"][-1]
     assert said["content"][0]["text"] == f"look: {block}"

@@ -12,16 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.cli.support import scripted_model
+from tests.cli.support import logged_records, scripted_model
 from tests.cli.tui import Tui
 
 CHOOSE = "enter to choose"
 """The keys line of a question once keys answer it."""
-
-
-def _log(home: Path) -> list[dict[str, Any]]:
-    [path] = (home / "sessions").glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def test_typing_cannot_answer_a_reject_ends_the_turn_and_a_call_leaves_one_card(
@@ -62,14 +57,14 @@ def test_typing_cannot_answer_a_reject_ends_the_turn_and_a_call_leaves_one_card(
     tui.wait_gone("esc to interrupt")
     assert "Noted." not in tui.everything
     assert not (ws / "HAZARD.txt").exists()
-    logged = _log(home)
+    logged = logged_records(home)
     [result] = [e for e in logged if e["type"] == "tool/result"]
     assert result["permission"] == "reject"
     assert logged[-1]["type"] == "turn/end" and logged[-1]["stopReason"] == "cancelled"
 
     tui.press("enter")
     tui.wait_for("Noted.")
-    said = [e for e in _log(home) if e["type"] == "user/message"]
+    said = [e for e in logged_records(home) if e["type"] == "user/message"]
     assert said[-1]["content"] == [{"type": "text", "text": "note: 1 thing"}]
 
     _one_card_per_call_and_the_whole_change(tui, ws)

@@ -3,19 +3,12 @@ one dimmed line; `/thinking LEVEL` is logged with the session; `/cost` is `/usag
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from tests.cli.support import scripted_model
+from tests.cli.support import logged_records, scripted_model
 from tests.cli.tui import Tui
 
 THOUGHT = "The person greets me; a greeting back will do."
-
-
-def _log(home: Path) -> list[dict[str, Any]]:
-    [path] = (home / "sessions").glob("*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def test_a_thought_and_the_thinking_command(tmp_path: Path, ws: Path, tuis: list[Tui]) -> None:
@@ -38,7 +31,9 @@ def test_a_thought_and_the_thinking_command(tmp_path: Path, ws: Path, tuis: list
     text = tui.everything
     assert "✻ Thought for" in text and THOUGHT not in text
     assert text.index("✻ Thought for") < text.index("Hello to you.")
-    configs = [(e["configId"], e["value"]) for e in _log(home) if e["type"] == "session/config"]
+    configs = [
+        (e["configId"], e["value"]) for e in logged_records(home) if e["type"] == "session/config"
+    ]
     assert configs == [("thinking", "high")]
     tui.line("/cost")
     tui.wait_for("unknown")  # a script has no price: its cost is unknown, never $0
