@@ -9,9 +9,13 @@ __all__ = ["printed"]
 
 
 def printed(code: str, env: dict[str, str]) -> list[str]:
-    """The lines a fresh interpreter running `code` prints (it must succeed)."""
+    """The lines a fresh interpreter running `code` prints (it must succeed).
+
+    Its standard input is empty: an xdist worker's own is its channel to the controller,
+    which nothing the code runs (a command reading a prompt from a pipe) may read."""
     done = subprocess.run(
         [sys.executable, "-c", code],
+        stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         env=env,

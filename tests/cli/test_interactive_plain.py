@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import piped, scripted_model, sessions_listed
+from tests.fresh import printed
 
 
 def test_piped_lines_are_prompts_and_commands_of_one_session(tmp_path: Path, ws: Path) -> None:
@@ -113,14 +112,5 @@ that none of them loaded any (a module one imports would be there after it)."""
 
 def test_run_sessions_and_show_never_import_prompt_toolkit(tmp_path: Path) -> None:
     env = {**os.environ, "TETHER_HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [sys.executable, "-c", _EACH_COMMAND],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
-    loaded = json.loads(done.stdout.strip().splitlines()[-1])
-    assert loaded == {"run": [], "sessions": [], "show": []}, done.stderr
+    loaded = json.loads(printed(_EACH_COMMAND, env)[-1])
+    assert loaded == {"run": [], "sessions": [], "show": []}
