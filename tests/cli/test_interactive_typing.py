@@ -205,8 +205,8 @@ def test_resume_tells_forks_apart_by_id_and_model_lists_what_an_endpoint_serves(
     tui.wait_for("m ·")
     tui.line("/resume")
     tui.wait_for("Resume which session?")
-    for session_id in ids:
-        assert f"the first question · {session_id[:8]} · " in tui.display
+    for session_id in ids:  # each waited for: a snapshot taken mid-redraw may lack a row
+        tui.wait_for(f"the first question · {session_id[:8]} · ")
     tui.press("esc")
     tui.wait_gone("Resume which session?")
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.web.served import START_TIMEOUT_S, WebServer
+from tests.web.served import START_TIMEOUT_S, WebServer, home_beside
 from tether.cli import build_parser
 from tether.cli.home_args import use_home
 from tether.cli.web import options_from_args
@@ -49,7 +49,8 @@ def web_in_process(
     Its flags go through `tether web`'s own parser and checks; its data directory (where the
     token is kept) is beside `cwd` unless `env` names one.
     """
-    wanted = {"TETHER_HOME": str(cwd.parent / "tether-home"), **(env or {})}
+    env = env or {}
+    wanted = {**({} if "TETHER_HOME" in env else {"TETHER_HOME": str(home_beside(cwd))}), **env}
     if _SERVING and _SERVING[0] != wanted:
         raise RuntimeError(
             "a server with another environment serves in this process: run one as a process"

@@ -54,6 +54,16 @@ def fake_agent_command(store: Path, *, views: bool = True, auth: bool = False) -
     return " ".join(words)
 
 
+def home_beside(cwd: Path) -> Path:
+    """The data directory a server gets unless told: `tether-home` beside its workspace.
+
+    Refused beside a test's own `tmp_path`, in the folder pytest numbers: there one home would
+    be shared by every later test of the process, and read by pytest's numbering."""
+    if cwd.parent.name.startswith(("popen-gw", "pytest-")):
+        raise ValueError(f"serve a workspace inside the test's folder (the `ws` fixture): {cwd}")
+    return cwd.parent / "tether-home"
+
+
 @contextmanager
 def running_web(
     agent: str | None, cwd: Path, env: dict[str, str] | None = None, extra: Sequence[str] = ()
@@ -65,7 +75,8 @@ def running_web(
     """
     port = next((a.split("=", 1)[1] for a in extra if a.startswith("--port=")), "0")
     extra = [a for a in extra if not a.startswith("--port=")]
-    home = {"TETHER_HOME": str(cwd.parent / "tether-home")}
+    env = env or {}
+    home = {} if "TETHER_HOME" in env else {"TETHER_HOME": str(home_beside(cwd))}
     chosen = ["--agent", agent] if agent is not None else []
     process = subprocess.Popen(
         [*TETHER, "web", "--no-open", "--port", port, "--cwd", str(cwd), *chosen, *extra],

@@ -82,10 +82,10 @@ def test_trust_and_a_rewind_read_the_same_after_a_reload(browser: Browser, web: 
 
 
 def test_a_prompt_that_fails_stays_in_the_box_and_says_why_once(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, ws: Path
 ) -> None:
     agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
-    with web_in_process(agent, tmp_path) as server, open_page(browser, server.url) as page:
+    with web_in_process(agent, ws) as server, open_page(browser, server.url) as page:
         page.click("#new-session")
         page.wait_for_selector("#send:not([disabled])")
         send_prompt(page, "explain the build")

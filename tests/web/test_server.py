@@ -234,7 +234,7 @@ def test_a_binary_frame_gets_an_error_and_the_socket_stays(fake_web: WebServer) 
 
 def test_agents_are_capped_and_the_next_page_is_told_why(tmp_path: Path) -> None:
     agent = fake_agent_command(tmp_path / "store")
-    with web_in_process(agent, tmp_path, extra=["--max-agents", "2"]) as server:
+    with web_in_process(agent, _workspace(tmp_path), extra=["--max-agents", "2"]) as server:
         url, origin = server.ws_url, server.origin
         with ExitStack() as pages:
             first = pages.enter_context(connect(url, origin=origin, open_timeout=10))  # type: ignore[arg-type]
@@ -274,7 +274,7 @@ def test_an_agent_that_cannot_start_or_exits_is_reported(tmp_path: Path) -> None
     quits = shlex.join([sys.executable, "-c", "import sys; sys.exit(7)"])
     expected = {missing: "cannot start the agent", quits: "the agent exited (code 7)"}
     for agent, message in expected.items():
-        with web_in_process(agent, tmp_path) as server:
+        with web_in_process(agent, _workspace(tmp_path)) as server:
             ws_url, origin = server.ws_url, server.origin
             with connect(ws_url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
                 assert message in _recv(ws, "error")["message"]
@@ -300,7 +300,7 @@ def test_an_agent_that_exits_after_its_pipe_broke_is_reported_once(tmp_path: Pat
     script.write_text(_DEAF_AGENT)
     agent = shlex.join([sys.executable, str(script)])
     with (
-        web_in_process(agent, tmp_path) as server,
+        web_in_process(agent, _workspace(tmp_path)) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         first = json.loads(ws.recv(timeout=RECV_TIMEOUT_S))
@@ -330,7 +330,7 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
     script.write_text(_ODD_AGENT)
     agent = shlex.join([sys.executable, str(script)])
     with (
-        web_in_process(agent, tmp_path) as server,
+        web_in_process(agent, _workspace(tmp_path)) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         _recv(ws, "ready")
@@ -348,7 +348,7 @@ def test_an_answer_the_protocol_rejects_ends_the_prompt_with_an_error(tmp_path: 
 def test_an_agents_error_reaches_the_page_with_its_message_and_data_once(tmp_path: Path) -> None:
     agent = shlex.join([sys.executable, str(REFUSING_AGENT)])
     with (
-        web_in_process(agent, tmp_path) as server,
+        web_in_process(agent, _workspace(tmp_path)) as server,
         connect(server.ws_url, origin=server.origin, open_timeout=10) as ws,  # type: ignore[arg-type]
     ):
         _recv(ws, "ready")
@@ -386,3 +386,10 @@ def test_connections_it_accepts_send_small_writes_at_once() -> None:
             return nodelay
 
     assert asyncio.run(main()) != 0
+
+
+def _workspace(tmp_path: Path) -> Path:
+    """A workspace inside the test's folder, so the server's home beside it is the test's own."""
+    path = tmp_path / "workspace"
+    path.mkdir(exist_ok=True)
+    return path
