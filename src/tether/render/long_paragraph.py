@@ -72,13 +72,37 @@ class LongParagraph(Streamed):
         if "\t" in self.block or "![" in self.block:
             return None  # tabs stop at columns counted from the paragraph's start; images
             # are drawn before the paragraph they are in
-        from tether.render.markdown_parser import block_parser
+        prose = _prose(self.block)
+        if prose is not None and console.color_system is None:
+            # No style is written: the plain text is enough, read without markdown-it.
+            from tether.render.plain_inline import plain_inline
 
+            read = plain_inline(prose)
+            if read is not None:
+                return self._plain_pieces(console, options, read)
         env: dict[str, Any] = {}
-        tokens = block_parser().parse(self.block, env)
-        if [token.type for token in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+        tokens = _paragraph(self.block, env)
+        if tokens is None:
             return None
         return self._pieces(console, options, tokens, env)
+
+    def _plain_pieces(
+        self, console: Console, options: ConsoleOptions, read: Iterator[str]
+    ) -> Iterator[list[Segment]]:
+        """The lines of the paragraph's plain text, laid out a window at a time."""
+        window = self._sizes[2]
+        width = options.max_width
+        text_options = options.update(height=None)
+        pending = ""
+        for text in read:
+            pending += text
+            if len(pending) < window:
+                continue
+            cut = _last_line_start(pending, width)
+            if cut:
+                yield _drawn(console, text_options, Text(pending[:cut], justify="left"))
+                pending = pending[cut:]
+        yield _drawn(console, text_options, Text(pending, justify="left"))
 
     def _pieces(
         self, console: Console, options: ConsoleOptions, tokens: list[Token], env: dict[str, Any]
@@ -101,6 +125,39 @@ class LongParagraph(Streamed):
         yield _drawn(console, text_options, pending)
 
 
+def _paragraph(block: str, env: dict[str, Any]) -> list[Token] | None:
+    """markdown-it's block tokens of `block` (its references kept in `env`) when they are one
+    paragraph, None when they are not: where no line can start anything but a paragraph's
+    text, that paragraph is made without the block parser (which tries every rule at every
+    line: a fifth of drawing a long reply)."""
+    from tether.render.markdown_parser import block_parser
+
+    content = _prose(block)
+    if content is None:
+        tokens = block_parser().parse(block, env)
+        if [token.type for token in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+            return None
+        return tokens
+    opened, inline, closed = block_parser().parse("x")
+    inline.content = content
+    return [opened, inline, closed]
+
+
+def _prose(block: str) -> str | None:
+    """The text of the one paragraph markdown-it reads `block` as, where no line of it can
+    start anything else; None where that is not sure."""
+    content = block.rstrip(" ")  # markdown-it trims the paragraph's text
+    if _MAY_NOT_BE_PROSE.search(block) or block[0].isspace() or content[-1:].isspace():
+        return None
+    return content
+
+
+_MAY_NOT_BE_PROSE = re.compile(r"[\r\0]|^[ \t]*(?:[-#>*+=_|:~`<\[0-9]|$)", re.MULTILINE)
+"""What could make markdown-it read a block as more than a paragraph: a line that is blank or
+starts (after any indent) with a mark of a heading, quote, list, rule, fence, table, HTML,
+reference or setext underline; or a character it rewrites first (a carriage return, NUL)."""
+
+
 def _drawn(console: Console, options: ConsoleOptions, text: Text) -> list[Segment]:
     """The text's lines as `Console.print` writes them (cut to the console's width)."""
     segments = console.render(text, options)
@@ -116,12 +173,13 @@ def _last_line_start(plain: str, width: int) -> int:
     when it is not: the text is kept to be laid out with what follows)."""
     line_start = plain.rfind("\n") + 1
     line = plain[line_start:]
+    first = len(line) - len(line.lstrip())  # rich's first word holds the white space before it
     for offset in reversed(divide_line(line, width, fold=True)):
         # Only a break before a whole word that fits on a line is sure: a word folded
         # across lines is folded differently where it starts the text.
         word = _WORD.match(line, offset)
         fits = word is not None and cell_len(word.group().rstrip()) <= width
-        if offset > 0 and line[offset - 1].isspace() and fits:
+        if offset > first and line[offset - 1].isspace() and fits:
             return line_start + offset
     return 0
 
