@@ -88,6 +88,8 @@ def written(block: str, width: int, sizes: tuple[int, int, int] | None) -> str:
     width=st.integers(1, 60),
     window=st.integers(1, 120),
 )
+@example(block="名前 **a** `b`", width=1, window=1)
+@example(block="名名    b  c", width=3, window=200)
 def test_a_paragraph_read_in_one_pass_is_drawn_as_rich_draws_it(
     *, block: str, width: int, window: int
 ) -> None:

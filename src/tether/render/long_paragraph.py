@@ -22,7 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich._wrap import divide_line
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -93,16 +93,25 @@ class LongParagraph(Streamed):
         window = self._sizes[2]
         width = options.max_width
         text_options = options.update(height=None)
+        direct = width <= console.width  # nothing for `Console.print` to crop
         pending = ""
         for text in read:
             pending += text
             if len(pending) < window:
                 continue
-            cut = _last_line_start(pending, width)
+            if direct and "\n" not in pending:
+                written, pending = _laid_out(pending, width, whole=False)
+                if written:
+                    yield [Segment(written)]
+                continue
+            cut = _last_line_start(pending, width)  # a hard break: rich lays the lines out
             if cut:
                 yield _drawn(console, text_options, Text(pending[:cut], justify="left"))
                 pending = pending[cut:]
-        yield _drawn(console, text_options, Text(pending, justify="left"))
+        if direct and "\n" not in pending:
+            yield [Segment(_laid_out(pending, width, whole=True)[0])]
+        else:
+            yield _drawn(console, text_options, Text(pending, justify="left"))
 
     def _pieces(
         self, console: Console, options: ConsoleOptions, tokens: list[Token], env: dict[str, Any]
@@ -173,15 +182,44 @@ def _last_line_start(plain: str, width: int) -> int:
     when it is not: the text is kept to be laid out with what follows)."""
     line_start = plain.rfind("\n") + 1
     line = plain[line_start:]
+    start = _sure_start(line, width, divide_line(line, width, fold=True))
+    return line_start + start if start else 0
+
+
+def _sure_start(line: str, width: int, breaks: list[int]) -> int:
+    """The last of a line's `breaks` (where rich wraps it at `width`) that starts a line
+    whatever follows, or 0."""
     first = len(line) - len(line.lstrip())  # rich's first word holds the white space before it
-    for offset in reversed(divide_line(line, width, fold=True)):
+    for offset in reversed(breaks):
         # Only a break before a whole word that fits on a line is sure: a word folded
         # across lines is folded differently where it starts the text.
         word = _WORD.match(line, offset)
         fits = word is not None and cell_len(word.group().rstrip()) <= width
         if offset > first and line[offset - 1].isspace() and fits:
-            return line_start + offset
+            return offset
     return 0
+
+
+def _laid_out(line: str, width: int, *, whole: bool) -> tuple[str, str]:
+    """A line of plain text (no line break in it) as rich lays a left-justified text of it
+    out at `width` and `Console.print` writes it, up to its last sure line start (all of it if
+    `whole`); and the rest. Each line is what rich makes of its piece: white space past the
+    width cut (by its count of characters), then cut or padded to the width in cells."""
+    breaks = divide_line(line, width, fold=True)
+    end = len(line) if whole else _sure_start(line, width, breaks)
+    if not end:
+        return "", line
+    starts = [0, *(offset for offset in breaks if offset < end)]
+    written = []
+    for start, stop in zip(starts, [*starts[1:], end], strict=True):
+        piece = line[start:stop]
+        if len(piece) > width:
+            piece = piece[: len(piece) - min(len(piece) - len(piece.rstrip()), len(piece) - width)]
+        cells = cell_len(piece)
+        if cells > width:
+            piece = set_cell_size(piece, width)
+        written.append(f"{piece}{' ' * (width - cells)}\n")
+    return "".join(written), line[end:]
 
 
 def _groups(source: str, size: int, most: int, env: dict[str, Any]) -> Iterator[list[Token]]:
