@@ -10,6 +10,7 @@ import json
 import re
 import signal
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +114,9 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     command and leaves no process; `/` and `@` open their menus."""
     home = tmp_path / "home"
     wait_for_go = "for i in $(seq 1 1200); do [ -e go ] && break; sleep 0.05; done; echo went"
-    sleeper = "sleep 317.4271"
+    # A length of sleep no other run's has: its processes are found by their command line.
+    sleeper = f"sleep 317.{uuid.uuid4().int % 10**12:012d}"
+    seconds = sleeper.split()[1]
     model = scripted_model(
         tmp_path / "s.json",
         {"toolCalls": [{"id": "w", "name": "bash", "arguments": {"command": wait_for_go}}]},
@@ -136,7 +139,7 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
 
     tui.line("sleep now")
     tui.wait_for("esc to interrupt")
-    _poll(lambda: processes_with("317.4271"), "the sleep running")
+    _poll(lambda: processes_with(seconds), "the sleep running")
     tui.line("never sent")
     tui.wait_for("queued: never sent")
     tui.press("esc")
@@ -144,7 +147,7 @@ def test_esc_a_queue_and_the_menus_at_160_columns(
     # Interrupted, the queued prompt comes back into the box to be edited, not sent.
     tui.wait(lambda: "› never sent" in tui.display, "the queued prompt back in the box")
     tui.press("ctrl-c")
-    _poll(lambda: not processes_with("317.4271"), "no sleep left")
+    _poll(lambda: not processes_with(seconds), "no sleep left")
     tui.line("are you there")
     tui.wait_for("Still here after the interrupt.")
 
