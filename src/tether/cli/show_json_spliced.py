@@ -64,8 +64,9 @@ def with_marks(
         texts[_quoted(meta_mark)] = (meta, meta_text)
         # The card is copied as it is (not made again: it was checked when it was made), with
         # lines whose logged list is the mark: the serializer writes `lines.logged` as it is.
-        card = copy.copy(view)
-        object.__setattr__(card, "lines", ReadLines(cast(list[Any], lines_mark), [], []))
+        card, stand_in = copy.copy(view), copy.copy(view.lines)
+        stand_in.logged = cast(list[Any], lines_mark)
+        object.__setattr__(card, "lines", stand_in)
         result = dataclasses.replace(update.result, meta=meta_mark)
         marked.append(dataclasses.replace(update, view=card, result=result))
     return marked, texts
