@@ -47,17 +47,17 @@ def render_read_result(
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
-        numbers, texts = view.lines.numbers, view.lines.texts
-        width = len(str(numbers[-1]))
-        if not full and len(numbers) > COLLAPSE_OVER:
-            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
-            head, tail = texts[:KEEP_HEAD], texts[-KEEP_TAIL:]
-            parts.append(code_view(numbers[:KEEP_HEAD], _expanded(head), view.lang, width))
+        lines = view.lines
+        last = lines.numbers[-1]
+        width = len(str(last))
+        if not full and len(lines) > COLLAPSE_OVER:
+            hidden = len(lines) - KEEP_HEAD - KEEP_TAIL
+            head, tail = lines[:KEEP_HEAD], lines[-KEEP_TAIL:]
+            parts.append(code_view(head.numbers, _expanded(head.texts), view.lang, width))
             parts.append(note(f"… {hidden} lines …"))
-            parts.append(code_view(numbers[-KEEP_TAIL:], _expanded(tail), view.lang, width))
+            parts.append(code_view(tail.numbers, _expanded(tail.texts), view.lang, width))
         else:
-            parts.append(code_view(numbers, _expanded(texts), view.lang, width))
-        last = numbers[-1]
+            parts.append(code_view(lines.numbers, _expanded(lines.texts), view.lang, width))
         if last < view.total_lines:
             parts.append(note(_continuation(view, last)))
     elif view.total_lines == 0:

@@ -20,8 +20,8 @@ _TEXT = itemgetter("text")
 
 
 class ReadLines(Sequence[ReadFileLine]):
-    """The lines of a read card, in order: `numbers` and `texts` side by side, and `logged`,
-    their JSON form `[{"number": N, "text": T}, ...]`.
+    """The lines of a read card, in order: `logged`, their JSON form `[{"number": N, "text":
+    T}, ...]`, with their `numbers` beside it and their `texts` when asked.
 
     A replayed session holds hundreds of thousands of these lines. Narrowed from a stored
     result, `logged` is that result's own list, checked where it lies: the card and the result
@@ -30,19 +30,23 @@ class ReadLines(Sequence[ReadFileLine]):
     three lists as read-only.
     """
 
-    __slots__ = ("logged", "numbers", "texts")
+    __slots__ = ("logged", "numbers")
 
-    def __init__(self, logged: list[Any], numbers: list[int], texts: list[str]) -> None:
-        """Lines already checked: `numbers[i]` and `texts[i]` are `logged[i]`'s two values."""
+    def __init__(self, logged: list[Any], numbers: list[int]) -> None:
+        """Lines already checked: `numbers[i]` is `logged[i]["number"]`."""
         self.logged = logged
         self.numbers = numbers
-        self.texts = texts
+
+    @property
+    def texts(self) -> list[str]:
+        """The lines' texts, in order (made when asked: a collapsed card wants a few)."""
+        return list(map(_TEXT, self.logged))
 
     @classmethod
     def of(cls, lines: Iterable[ReadFileLine]) -> ReadLines:
         """The lines of these `ReadFileLine`s."""
         logged = [{"number": line.number, "text": line.text} for line in lines]
-        return cls(logged, list(map(_NUMBER, logged)), list(map(_TEXT, logged)))
+        return cls(logged, list(map(_NUMBER, logged)))
 
     @classmethod
     def checked(cls, raw: list[Any]) -> ReadLines | None:
@@ -52,14 +56,15 @@ class ReadLines(Sequence[ReadFileLine]):
         # an exact str each; the list is then used as it is. Anything else (a key more, a
         # subclass) is left to the strict validator, which knows every other rule.
         if not raw:
-            return cls([], [], [])
+            return cls([], [])
         if set(map(type, raw)) == {dict} and set(map(len, raw)) == {2}:
             try:
-                numbers, texts = list(map(_NUMBER, raw)), list(map(_TEXT, raw))
+                numbers = list(map(_NUMBER, raw))
+                text_types = set(map(type, map(_TEXT, raw)))
             except KeyError:
-                numbers = texts = []
-            if set(map(type, numbers)) == {int} and set(map(type, texts)) == {str}:
-                return cls(raw, numbers, texts)
+                numbers, text_types = [], set()
+            if text_types == {str} and set(map(type, numbers)) == {int}:
+                return cls(raw, numbers)
         try:
             return cls.of(_LINES.validate_python(raw))
         except ValueError:
@@ -87,16 +92,17 @@ class ReadLines(Sequence[ReadFileLine]):
 
     def __getitem__(self, index: int | slice) -> ReadFileLine | ReadLines:
         if isinstance(index, slice):
-            return ReadLines(self.logged[index], self.numbers[index], self.texts[index])
-        return ReadFileLine(number=self.numbers[index], text=self.texts[index])
+            return ReadLines(self.logged[index], self.numbers[index])
+        line = self.logged[index]
+        return ReadFileLine(number=line["number"], text=line["text"])
 
     def __iter__(self) -> Iterator[ReadFileLine]:
-        for number, text in zip(self.numbers, self.texts, strict=True):
-            yield ReadFileLine(number=number, text=text)
+        for line in self.logged:
+            yield ReadFileLine(number=line["number"], text=line["text"])
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ReadLines):
-            return self.numbers == other.numbers and self.texts == other.texts
+            return self.logged == other.logged
         if isinstance(other, tuple | list):
             return tuple(self) == tuple(other)
         return NotImplemented
