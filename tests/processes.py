@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["group_members", "processes_in", "processes_with"]
+__all__ = ["group_members", "processes_in", "processes_with", "unique_marker"]
+
+
+def unique_marker(name: str) -> str:
+    """`name` and a part no other test run shares: a command line to find processes by.
+
+    Test runs share the machine (another checkout's suite, this suite's other workers), and a
+    test's `tmp_path` has the same name in each: a marker made of it alone finds, and a test
+    may kill, the processes of another run."""
+    return f"{name}-{uuid.uuid4().hex[:16]}"
 
 
 def processes_with(marker: str) -> list[int]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.acp.memory import InMemoryAgents
 from tests.polling import eventually
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 
 
 def _task(call_id: str, prompt: str) -> dict[str, Any]:
@@ -22,7 +22,7 @@ async def test_a_cancel_mid_child_stops_it_and_delete_takes_its_session(
 ) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    marker = f"tether-acp-task-{tmp_path.name}"
+    marker = unique_marker("tether-acp-task")
     script = tmp_path / "script.json"
     command = {"command": f"sleep 600 #{marker}"}
     script.write_text(

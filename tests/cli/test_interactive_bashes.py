@@ -10,7 +10,7 @@ import pytest
 from tests.cli.support import scripted_model
 from tests.cli.tui import Tui
 from tests.polling import until_file
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tether.sandbox.bwrap import find_bwrap
 
 pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap cannot start here")
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not find_bwrap().works, reason="bubblewrap canno
 def test_bashes_lists_the_jobs_and_stops_the_one_picked(
     tmp_path: Path, ws: Path, tuis: list[Tui]
 ) -> None:
-    marker = f"tether-bashes-{tmp_path.name}"
+    marker = unique_marker("tether-bashes")
     # Each prints a line first: a background call returns once its command printed (or after
     # a second of silence).
     first = f"echo started; exec -a {marker}-one sleep 300"
@@ -70,7 +70,7 @@ def test_a_jobs_card_comes_again_when_it_ends_and_ctrl_b_moves_a_command_to_the_
     command that Ctrl+B moves to the background as the next job."""
     # It ends when the test lets it (a file appears): after the turn, between prompts.
     command = f"echo first; {until_file('go')}; echo second-line; exit 5"
-    marker = f"tether-ctrl-b-{tmp_path.name}"
+    marker = unique_marker("tether-ctrl-b")
     moved = f"echo started; exec -a {marker} sleep 300"
     model = scripted_model(
         tmp_path / "s.json",

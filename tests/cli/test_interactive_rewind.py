@@ -41,13 +41,16 @@ def test_rewind_code_and_conversation_with_a_conflict(
 
     # The picker lists the prompts newest first, with what each changed.
     tui.line("/rewind")
-    tui.wait_for("Rewind to before which prompt?")
     # Numbered once, by the picker; the prompt's own number is in its detail.
-    assert "1. write the list  prompt 2 · todo.md +1 -0" in tui.display
-    assert "2. write the notes  prompt 1 · notes.md +1 -0" in tui.display
+    tui.wait_for_all(
+        "Rewind to before which prompt?",
+        "1. write the list  prompt 2 · todo.md +1 -0",
+        "2. write the notes  prompt 1 · notes.md +1 -0",
+    )
     tui.press("down", "enter")
-    tui.wait_for("Rewind to before prompt 1: write the notes")
-    assert "Code and conversation" in tui.display and "Conversation only" in tui.display
+    tui.wait_for_all(
+        "Rewind to before prompt 1: write the notes", "Code and conversation", "Conversation only"
+    )
     tui.press("enter")
     # todo.md changed after tether wrote it: its diff, then a question; take the checkpoint.
     tui.wait_for("Restore todo.md?")

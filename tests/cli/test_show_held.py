@@ -9,6 +9,8 @@ import io
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.cli.held_logs import corrupted, shown, written
 from tether.cli.held_output import IN_MEMORY, HeldOutput
 
@@ -113,3 +115,24 @@ def test_with_no_room_to_hold_the_text_a_torn_last_line_is_said_once(
     last = len(path.read_bytes().split(b"\n"))
     assert said == [said[0]]
     assert said[0].startswith(f"tether: WARNING: dropping a torn last line: {path}:{last}: ")
+
+
+@pytest.mark.parametrize("size", [100, 3 * IN_MEMORY], ids=["in memory", "in a file"])
+def test_held_bytes_reach_a_file_or_a_buffer_whole_and_in_order(tmp_path: Path, size: int) -> None:
+    file_target = (tmp_path / "out").open("w+b")
+    for target in (io.BytesIO(), file_target):  # no descriptor: copied; a file: sent by the kernel
+        seen: list[tuple[str, str]] = []
+        err = Seen("err", seen)
+        held = HeldOutput()
+        write, held_err = held.binary(target), held.stream(err)
+        pieces = [b"{", bytes(range(256)) * (size // 256), memoryview(b"-middle-")[1:-1], b"}"]
+        target.write(b"before ")  # buffered, not yet flushed: it still comes first
+        write(pieces[0])
+        held_err.write("between\n")
+        for piece in pieces[1:]:
+            write(piece)
+        assert held.release()
+        target.seek(0)
+        assert target.read() == b"before " + b"".join(pieces)
+        assert seen == [("err", "between\n")]
+    file_target.close()

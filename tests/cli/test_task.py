@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +250,9 @@ def test_usage_at_the_terminal_counts_each_agent_apart(tmp_path: Path, ws: Path)
         tui.wait_for("Both found it.")
         tui.line("/usage")
         tui.wait_in_scrollback("agent explore")
-        tui.wait_in_scrollback("total")
+        # The table is read once its last row is whole: a row may be drawn in two reads.
+        total = re.compile(r"^total .* unknown$", re.MULTILINE)
+        tui.wait(lambda: total.search(tui.everything) is not None, "the usage table's total")
         rows = {
             line.split()[0] if not line.startswith("agent") else "agent": line.split()
             for line in tui.everything.splitlines()

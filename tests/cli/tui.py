@@ -158,6 +158,14 @@ class Tui:
         """Wait until `text` is on the screen."""
         self.wait(lambda: text in self.display, repr(text), timeout)
 
+    def wait_for_all(self, *texts: str, timeout: float = WAIT_S) -> None:
+        """Wait until every one of `texts` is on the screen at once.
+
+        What is drawn below a line may come in a later read than the line itself: checked
+        on the snapshot that showed the first, a later one is missing whenever a write is
+        read in two parts (a busy machine, a long frame)."""
+        self.wait(lambda: all(text in self.display for text in texts), repr(texts), timeout)
+
     def wait_in_scrollback(self, text: str, timeout: float = WAIT_S) -> None:
         """Wait until `text` is anywhere: on the screen or scrolled above it."""
         self.wait(lambda: text in self.everything, repr(text), timeout)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.hooks.scripts import bash_hook, group, python_hook, user_hooks
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tether.hooks import LOGGED_CHARS, HookRun, Hooks, SessionFacts, matches
 from tether.settings import Settings, load_settings
 from tether.settings.schema import HOOK_EVENTS, HookEvent
@@ -183,7 +182,7 @@ def test_output_that_is_not_a_valid_answer(
 def test_a_hook_that_hangs_is_killed_with_its_group_at_its_timeout(
     ws: Path, isolated_environment: Path, tmp_path: Path
 ) -> None:
-    marker = f"hook-hang-{os.getpid()}-{tmp_path.name}"
+    marker = unique_marker("hook-hang")
     # It starts a child of its own, then hangs: both go when the timeout kills the group.
     body = f"(exec -a {marker} sleep 300) &\nexec -a {marker} sleep 300\n"
     hang = bash_hook(tmp_path, "hang", body)

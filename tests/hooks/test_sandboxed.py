@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.hooks.scripts import group, user_hooks
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tests.sandbox.users import workspace_for
 from tether.hooks import HookRun, Hooks, SessionFacts
 from tether.hooks.process import PIPE_GRACE
@@ -45,7 +45,7 @@ def test_a_sandboxed_hook_writes_the_workspace_only(
 
 
 def test_what_a_sandboxed_hook_leaves_running_ends_with_it(tmp_path: Path, ws: Path) -> None:
-    marker = f"sandboxed-hook-child-{tmp_path.name}"
+    marker = unique_marker("sandboxed-hook-child")
     command = f"(exec -a {marker} sleep 60) & echo started"
     started = time.monotonic()
     ran = run(user_hooks(tmp_path / "home", ws, {"Stop": [group(command, timeout=30)]}), ws)

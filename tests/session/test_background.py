@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.polling import eventually, until_file
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tests.sandbox.users import outside, python_for, user, workspace_for
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.sandbox.bwrap import find_bwrap
@@ -170,9 +170,9 @@ async def test_network_off_the_server_listens_in_the_sandboxs_own_loopback(
 
 
 async def test_a_cancelled_turn_leaves_jobs_running_the_session_end_stops_them(
-    tmp_path: Path, ws: Path, sessions: Sessions
+    ws: Path, sessions: Sessions
 ) -> None:
-    marker = f"tether-job-{tmp_path.name}"
+    marker = unique_marker("tether-job")
     model = script(
         {
             "toolCalls": [
@@ -201,8 +201,8 @@ async def test_a_cancelled_turn_leaves_jobs_running_the_session_end_stops_them(
     assert processes_with(marker) == []
 
 
-async def test_at_most_eight_jobs_and_close_now_leaves_none(tmp_path: Path, ws: Path) -> None:
-    marker = f"tether-many-{tmp_path.name}"
+async def test_at_most_eight_jobs_and_close_now_leaves_none(ws: Path) -> None:
+    marker = unique_marker("tether-many")
     jobs = Jobs()
     for n in range(MAX_JOBS):
         await jobs.start(f"exec -a {marker}-{n} sleep 60", ws, confine=None, env=None)
@@ -270,9 +270,9 @@ async def test_a_jobs_card_stays_live_after_its_call_and_replays_as_it_was_seen(
 
 
 async def test_a_running_command_moved_to_the_background_runs_on_as_a_job(
-    tmp_path: Path, ws: Path, sessions: Sessions
+    ws: Path, sessions: Sessions
 ) -> None:
-    marker = f"tether-moved-{tmp_path.name}"
+    marker = unique_marker("tether-moved")
     command = f"echo start; exec -a {marker} sleep 60"
     model = script(
         {"toolCalls": [call("b", "bash", {"command": command, "timeout_ms": 3000})]},

@@ -13,7 +13,7 @@ import pytest
 
 from tests.hooks.scripts import GUARD, bash_hook, group, python_hook, recorded, recorder, user_hooks
 from tests.policy.support import Always
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tests.session.helpers import Recorder, Sessions, call, log_lines, script, text
 from tether.content import TextContent
 from tether.models.messages import ToolResultMessage, UserMessage
@@ -375,7 +375,7 @@ async def test_continue_false_stops_the_turn(
 async def test_hooks_that_hang_or_flood_do_not_stop_the_session(
     home: Path, ws: Path, sessions: Sessions, tmp_path: Path
 ) -> None:
-    marker = f"hook-hang-{tmp_path.name}"
+    marker = unique_marker("hook-hang")
     hang = bash_hook(tmp_path, "hang", f"exec -a {marker} sleep 300\n")
     flood = python_hook(
         tmp_path,

@@ -109,6 +109,9 @@ async def test_live_updates_equal_the_replay_for_every_tool(
     assert isinstance(done["read"].view, ReadResultView)
     window = done["window"].view
     assert isinstance(window, ReadResultView)
+    # Replayed, a read card holds the stored result's own list of lines, checked: no copy.
+    again = replay(stored.events, default_tools(), stored.header.cwd)
+    assert _holds_the_stored_lines(next(u for u in again if _finishes(u, "window")))
     assert (window.offset, [line.number for line in window.lines]) == (10, [10, 11, 12, 13, 14])
     assert done["missing"].status == "failed"
     assert isinstance(started["edit"], DiffCallView)
@@ -180,6 +183,17 @@ async def test_failing_presenters_and_bad_meta_never_break_live_or_replay(
     assert finished.view == GenericResultView(content="hi")
     assert finished.result.meta is None  # NaN is not plain JSON: dropped, not stored
     assert "present_result of flaky failed" in caplog.text
+
+
+def _finishes(update: object, call_id: str) -> bool:
+    return isinstance(update, ToolCallFinished) and update.tool_call_id == call_id
+
+
+def _holds_the_stored_lines(update: object) -> bool:
+    """Whether a finished read's card holds its stored result's own list of lines."""
+    assert isinstance(update, ToolCallFinished) and isinstance(update.view, ReadResultView)
+    assert isinstance(update.result.meta, dict)
+    return update.view.lines.logged is update.result.meta["lines"]
 
 
 def test_a_command_comes_back_as_the_persons_message_and_never_reaches_the_model() -> None:

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from tests.policy.support import Always
 from tests.polling import eventually
-from tests.processes import processes_with
+from tests.processes import processes_with, unique_marker
 from tests.session.helpers import Recorder, Sessions, call, log_lines, text
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
@@ -333,7 +333,7 @@ async def test_a_failing_child_is_an_error_result_with_its_card(
 async def test_cancelling_the_parent_stops_the_child_and_its_command(
     home: Path, ws: Path, sessions: Sessions
 ) -> None:
-    marker = f"tether-task-cancel-{ws.name}-{id(ws)}"
+    marker = unique_marker("tether-task-cancel")
     model = parent_script(
         [{"toolCalls": [task("t1", "wait", "Run the long command.")]}],
         {

@@ -18,6 +18,34 @@ from tests.web.served import fake_agent_command
 KEY = "sk-test-4f1d9c0e"
 KEY_INPUT = f"#sign-in-fake-key-{API_KEY}"
 
+HOLD_REOPENING = """(() => {
+  const listen = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return listen.call(this, type, listener, options);
+    let readies = 0;
+    let held = null;
+    return listen.call(this, type, (event) => {
+      if (held) return void held.push(event);
+      let kind = null;
+      try { kind = JSON.parse(event.data).type; } catch {}
+      if (kind === "ready") readies += 1;
+      if (kind === "opening" && readies > 1) {
+        held = [event];
+        setTimeout(() => {
+          const events = held;
+          held = null;
+          for (const each of events) listener.call(this, each);
+        }, 500);
+        return;
+      }
+      listener.call(this, event);
+    }, options);
+  };
+})();"""
+"""Run in the page: after the agent restarted, each `opening` (and what follows it) reaches the
+page half a second late, as over a slow network, so that what the page does before the server
+says the session opens again is seen."""
+
 
 def _frames(page: Page) -> list[str]:
     """Every WebSocket frame the page receives from now on."""
@@ -49,10 +77,10 @@ def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
     ws.mkdir()
     agent = fake_agent_command(store, auth=True)
     with web_in_process(agent, ws) as server:
-        with open_page(browser, server.url) as page:
+        with open_page(browser, server.url, init_script=HOLD_REOPENING) as page:
             first = _sign_in_after_a_refused_prompt(page, agent, store, tmp_path / "tether-home")
         # A new page starts a new agent: it gets the kept key and is signed in at once.
-        with open_page(browser, server.url) as page:
+        with open_page(browser, server.url, init_script=HOLD_REOPENING) as page:
             frames = _frames(page)
             page.wait_for_selector("#sign-in-button:text-is('Signed in')")
             page.click("#new-session")
@@ -78,6 +106,7 @@ def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
             page.locator("dialog#sign-in").wait_for(state="hidden")
             page.wait_for_selector("#sign-in-button:text-is('Sign in')")
             assert page.inner_text("#announcer").startswith("Signed out")
+            assert page.is_disabled("#send")  # until the session is open again
             keys = json.loads((tmp_path / "tether-home" / "agent-keys.json").read_text())
             assert agent not in keys["agents"]
             page.wait_for_selector("#send:not([disabled])")
@@ -112,6 +141,9 @@ def _sign_in_after_a_refused_prompt(
     dialog.wait_for(state="hidden")
     page.wait_for_selector("#sign-in-button:text-is('Signed in')")
     assert page.inner_text("#announcer").startswith("Signed in to fake-agent")
+    # The session is being opened again in the restarted agent: a prompt sent now would find
+    # no session shown and start a new one.
+    assert page.is_disabled("#send")
     keys = home / "agent-keys.json"
     assert stat.S_IMODE(keys.stat().st_mode) == 0o600
     saved = json.loads(keys.read_text())["agents"][agent]

@@ -100,7 +100,7 @@ def card_content(
         case ReadResultView():
             text = view.content
             if text is None:
-                text = "\n".join(line.text for line in view.lines)
+                text = "\n".join(view.lines.texts)
             # A notebook's output images follow its text, as the model saw them.
             shown = images if view.notebook is not None else ()
             return [_text(text), *(tool_content(image_block(i.data, i.mime_type)) for i in shown)]

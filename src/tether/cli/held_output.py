@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import struct
+import os
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, cast
@@ -21,16 +21,21 @@ __all__ = ["IN_MEMORY", "HeldOutput", "said_once"]
 IN_MEMORY = 1 << 20
 """Bytes held in memory before the rest goes to a temporary file."""
 
-_FRAME = struct.Struct("<BI")
-"""Before each write held: which stream it is for, and its length in bytes."""
+_BLOCK = 1 << 20
+"""Bytes copied at a time from the temporary file where the kernel cannot copy them."""
 
 
 class HeldOutput:
     """What some streams are given, held in order until `release` writes it to them."""
 
     def __init__(self) -> None:
-        # Closed by `release` or `close`, whichever way the command ends.
-        self._file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
+        self._memory: list[bytes] = []
+        self._held = 0
+        self._file: IO[bytes] | None = None
+        """The temporary file, once more than `IN_MEMORY` is held (closed by `close`)."""
+        self._runs: list[list[int]] = []
+        """`[stream, bytes]` in the order they came: a text stream's writes one by one (each
+        reaches it as it was written), a binary stream's run of writes as one."""
         self._targets: list[IO[str] | IO[bytes]] = []
         self._binary: list[bool] = []
         self.failed = False
@@ -42,7 +47,7 @@ class HeldOutput:
         self._binary.append(False)
         return cast(IO[str], _HeldStream(self, len(self._targets) - 1, target))
 
-    def binary(self, target: IO[bytes]) -> Callable[[bytes], None]:
+    def binary(self, target: IO[bytes]) -> Callable[[bytes | memoryview], None]:
         """A write of bytes held for the binary stream `target`, to be written as they are."""
         self._targets.append(target)
         self._binary.append(True)
@@ -54,15 +59,32 @@ class HeldOutput:
         # A lone surrogate is the target's to mend.
         self.hold_bytes(index, text.encode("utf-8", "surrogatepass"))
 
-    def hold_bytes(self, index: int, data: bytes) -> None:
+    def hold_bytes(self, index: int, data: bytes | memoryview) -> None:
         """Keep `data` for the stream numbered `index`."""
         if self.failed or not data:
             return
         try:
-            self._file.write(_FRAME.pack(index, len(data)))
-            self._file.write(data)
+            self._keep(data)
         except OSError:
             self.failed = True
+            return
+        runs = self._runs
+        if runs and runs[-1][0] == index and self._binary[index]:
+            runs[-1][1] += len(data)
+        else:
+            runs.append([index, len(data)])
+
+    def _keep(self, data: bytes | memoryview) -> None:
+        if self._file is None and self._held + len(data) <= IN_MEMORY:
+            self._memory.append(bytes(data))
+        else:
+            if self._file is None:
+                # Closed by `release` or `close`, whichever way the command ends.
+                self._file = tempfile.TemporaryFile(buffering=_BLOCK)  # noqa: SIM115
+                self._file.write(b"".join(self._memory))
+                self._memory.clear()
+            self._file.write(data)
+        self._held += len(data)
 
     def release(self) -> bool:
         """Write everything held to its stream, in the order it came; False (nothing written)
@@ -70,10 +92,11 @@ class HeldOutput:
         try:
             if self.failed:
                 return False
-            try:
-                self._file.seek(0)  # writes out what is still buffered
-            except OSError:
-                return False
+            if self._file is not None:
+                try:
+                    self._file.flush()
+                except OSError:
+                    return False
             self._write_out()
             return True
         finally:
@@ -81,24 +104,68 @@ class HeldOutput:
 
     def _write_out(self) -> None:
         last: IO[str] | IO[bytes] | None = None
-        while head := self._file.read(_FRAME.size):
-            index, size = _FRAME.unpack(head)
+        memory = memoryview(b"".join(self._memory))
+        self._memory.clear()
+        offset = 0
+        for index, size in self._runs:
             target = self._targets[index]
             if last is not None and last is not target:
                 last.flush()  # what one stream was given before the other shows first
-            data = self._file.read(size)
-            if self._binary[index]:
-                cast(IO[bytes], target).write(data)
-            else:
+            if not self._binary[index]:
+                if self._file is None:
+                    data = bytes(memory[offset : offset + size])
+                else:
+                    data = _read(self._file, offset, size)
                 cast(IO[str], target).write(data.decode("utf-8", "surrogatepass"))
+            elif self._file is None:
+                cast(IO[bytes], target).write(memory[offset : offset + size])
+            else:
+                _copy(self._file, offset, size, cast(IO[bytes], target))
+            offset += size
             last = target
         for target in self._targets:
             target.flush()
 
     def close(self) -> None:
         """Let what is held go."""
-        with contextlib.suppress(OSError):
-            self._file.close()
+        self._memory.clear()
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+
+
+def _copy(source: IO[bytes], offset: int, size: int, target: IO[bytes]) -> None:
+    """`size` bytes of `source` from `offset` written to `target`: by the kernel where it can
+    (no copy through this process), else a block at a time."""
+    end = offset + size
+    try:
+        out = target.fileno()
+        target.flush()  # what was written to it before goes first
+        while offset < end:
+            sent = os.sendfile(out, source.fileno(), offset, end - offset)
+            if sent == 0:
+                break  # the file is shorter than what was held: `_read` says so below
+            offset += sent
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError):
+        pass  # no descriptor (a stream in memory), or one the kernel cannot send to
+    while offset < end:
+        block = _read(source, offset, min(_BLOCK, end - offset))
+        target.write(block)
+        offset += len(block)
+
+
+def _read(source: IO[bytes], offset: int, size: int) -> bytes:
+    """`size` bytes of `source` from `offset`."""
+    blocks: list[bytes] = []
+    while size > 0:
+        block = os.pread(source.fileno(), size, offset)
+        if not block:
+            raise OSError(f"the held output ended {size} bytes short")
+        blocks.append(block)
+        offset, size = offset + len(block), size - len(block)
+    return b"".join(blocks)
 
 
 class _HeldStream:

@@ -24,6 +24,7 @@ from pydantic_core import CoreSchema, PydanticSerializationError, SchemaSerializ
 
 from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.safe_output import safe_text
+from tether.cli.show_json_spliced import spliced, with_marks
 from tether.session.document import DOCUMENT_HEAD, DocumentHead
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -55,7 +56,9 @@ def print_session(replayed: Replayed) -> None:
         sys.stdout.flush()
 
 
-def _stdout_writer(encoding: str, held: HeldOutput | None) -> Callable[[bytes], object]:
+def _stdout_writer(
+    encoding: str, held: HeldOutput | None
+) -> Callable[[bytes | memoryview], object]:
     """A write of UTF-8 JSON to stdout (held back by `held`, when given): the bytes as they are
     on a UTF-8 stdout, else text (which `_write_document` made what the encoding can take)."""
     buffer = getattr(sys.stdout, "buffer", None)
@@ -63,14 +66,14 @@ def _stdout_writer(encoding: str, held: HeldOutput | None) -> Callable[[bytes], 
     if buffer is not None and _is_utf8(encoding):
         return buffer.write if held is None else held.binary(buffer)
     text = sys.stdout if held is None else held.stream(sys.stdout)
-    return lambda data: text.write(data.decode())
+    return lambda data: text.write(str(data, "utf-8"))
 
 
 def _write_document(
     header: SessionHeader,
     updates: Iterator[ClientUpdate],
     encoding: str,
-    write: Callable[[bytes], object],
+    write: Callable[[bytes | memoryview], object],
 ) -> None:
     """The document as `safe_output.print_json` would print it whole (`head` indented by two
     spaces, with JSON's own escapes where the encoding falls short), but its updates dumped
@@ -95,14 +98,16 @@ def _write_document(
         count = 1
         try:
             while batch := tuple(itertools.islice(updates, count)):
-                data = _batch_json(batch, encoding, utf8)
+                pieces = _batch_json(batch, encoding, utf8)
                 write(separator)  # apart: joined, a long document would be copied once more
-                write(data)
+                for piece in pieces:
+                    write(piece)
                 separator = b",\n    "
+                size = sum(map(len, pieces))
                 # As many as made about `_BATCH_BYTES` last time: many small updates go in one
                 # call, and a large card is dumped while what it was made of is still in the
                 # processor's cache (64 of them at a time dumped slower than one by one).
-                count = max(1, min(_BATCH, _BATCH_BYTES * len(batch) // len(data)))
+                count = max(1, min(_BATCH, _BATCH_BYTES * len(batch) // size))
         finally:
             _unset_serializers()
         write(b"[]" if separator == b"[\n    " else b"\n  ]")
@@ -119,20 +124,25 @@ _OPEN = len(b'{\n  "updates": [\n    ')
 _CLOSE = len(b"\n  ]\n}")
 
 
-def _batch_json(updates: tuple[ClientUpdate, ...], encoding: str, utf8: bool) -> bytes:
-    """`updates` as elements of the document's list: indented four spaces, `,` between."""
+def _batch_json(
+    updates: tuple[ClientUpdate, ...], encoding: str, utf8: bool
+) -> list[bytes | memoryview]:
+    """`updates` as elements of the document's list: indented four spaces, `,` between; in
+    pieces, to be written one after the other."""
     for kind in {type(update) for update in updates}:
         _serializable(kind)
+    marked, texts = with_marks(updates)
     try:
         # As the `updates` of a document indented by two: each element lands indented as the
         # document's are, and only the wrapping is cut off.
-        data = to_json({"updates": updates}, by_alias=True, indent=2)[_OPEN:-_CLOSE]
+        data = to_json({"updates": marked}, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: dumped one by one, escaped
-        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
+        return [b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)]
+    pieces: list[bytes | memoryview] = [*spliced(data, texts, _OPEN, len(data) - _CLOSE)]
     # pydantic's bytes are valid UTF-8, so only another encoding needs the check.
-    if not utf8 and safe_text(text := data.decode(), encoding) != text:
-        return b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)
-    return data
+    if not utf8 and safe_text(text := b"".join(pieces).decode(), encoding) != text:
+        return [b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)]
+    return pieces
 
 
 def _update_json(update: ClientUpdate, encoding: str, utf8: bool) -> bytes:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -17,7 +15,7 @@ from tether.render.theme import (
     note,
     printable,
 )
-from tether.views import ReadFileLine, ReadResultView
+from tether.views import ReadResultView
 
 __all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "render_read_result"]
 
@@ -49,17 +47,17 @@ def render_read_result(
     title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
-        numbers = [line.number for line in view.lines]
-        width = len(str(numbers[-1]))
-        if not full and len(numbers) > COLLAPSE_OVER:
-            hidden = len(numbers) - KEEP_HEAD - KEEP_TAIL
-            head, tail = view.lines[:KEEP_HEAD], view.lines[-KEEP_TAIL:]
-            parts.append(code_view(numbers[:KEEP_HEAD], _texts(head), view.lang, width))
+        lines = view.lines
+        last = lines.numbers[-1]
+        width = len(str(last))
+        if not full and len(lines) > COLLAPSE_OVER:
+            hidden = len(lines) - KEEP_HEAD - KEEP_TAIL
+            head, tail = lines[:KEEP_HEAD], lines[-KEEP_TAIL:]
+            parts.append(code_view(head.numbers, _expanded(head.texts), view.lang, width))
             parts.append(note(f"… {hidden} lines …"))
-            parts.append(code_view(numbers[-KEEP_TAIL:], _texts(tail), view.lang, width))
+            parts.append(code_view(tail.numbers, _expanded(tail.texts), view.lang, width))
         else:
-            parts.append(code_view(numbers, _texts(view.lines), view.lang, width))
-        last = view.lines[-1].number
+            parts.append(code_view(lines.numbers, _expanded(lines.texts), view.lang, width))
         if last < view.total_lines:
             parts.append(note(_continuation(view, last)))
     elif view.total_lines == 0:
@@ -83,7 +81,7 @@ def _summary(view: ReadResultView) -> Text:
         "  ",
         (_window_label(view), SUBTLE),
     )
-    if view.lines and (last := view.lines[-1].number) < view.total_lines:
+    if view.lines and (last := view.lines.numbers[-1]) < view.total_lines:
         line.append(f"\n  {_continuation(view, last)}", SUBTLE)
     return line
 
@@ -98,8 +96,8 @@ def _size(cap: int) -> str:
     return f"{cap // 1024} KB" if cap % 1024 == 0 else f"{cap} bytes"
 
 
-def _texts(lines: Sequence[ReadFileLine]) -> list[str]:
-    return [line.text.expandtabs(TAB_SIZE) for line in lines]
+def _expanded(texts: list[str]) -> list[str]:
+    return [text.expandtabs(TAB_SIZE) for text in texts]
 
 
 def _window_label(view: ReadResultView) -> str:
@@ -107,5 +105,5 @@ def _window_label(view: ReadResultView) -> str:
         return "empty file"
     if not view.lines:
         return f"0 lines of {view.total_lines}"
-    first, last = view.lines[0].number, view.lines[-1].number
+    first, last = view.lines.numbers[0], view.lines.numbers[-1]
     return f"lines {first}–{last} of {view.total_lines}"

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     )
     from tether.views.notebook import NotebookCell, NotebookOutput, NotebookView
     from tether.views.parts import FileDiff, Location, ReadFileLine
+    from tether.views.read_lines import ReadLines
     from tether.views.result import (
         TOOL_RESULT_VIEW,
         DiffResultView,
@@ -70,6 +71,7 @@ __all__ = [
     "NotebookOutput",
     "NotebookView",
     "ReadFileLine",
+    "ReadLines",
     "ReadResultView",
     "ResourceAttachment",
     "SearchFile",
@@ -119,6 +121,7 @@ __getattr__ = lazy_names(
         "FileDiff": "tether.views.parts",
         "Location": "tether.views.parts",
         "ReadFileLine": "tether.views.parts",
+        "ReadLines": "tether.views.read_lines",
         "TOOL_RESULT_VIEW": "tether.views.result",
         "DiffResultView": "tether.views.result",
         "GenericResultView": "tether.views.result",

@@ -9,7 +9,8 @@ from pydantic.dataclasses import dataclass
 
 from tether.views.attachments import Attachment
 from tether.views.notebook import NotebookView
-from tether.views.parts import FileDiff, Location, ReadFileLine
+from tether.views.parts import FileDiff, Location
+from tether.views.read_lines import ReadLines
 from tether.views.search import SearchResultView
 from tether.views.task import TaskResultView
 from tether.views.web import WebFetchResultView, WebResultView
@@ -77,7 +78,8 @@ class ReadResultView:
     card: Literal["read"] = "read"
     path: str
     offset: int
-    lines: tuple[ReadFileLine, ...]
+    lines: ReadLines
+    """Made from `ReadFileLine`s or their JSON; held without an object per line."""
     total_lines: int
     title: Opt[str] = None
     lang: Opt[str] = None

@@ -83,8 +83,7 @@ def _checked_view(view: object, *, call: bool) -> dict[str, Any] | None:
         case ReadResultView(notebook=NotebookView() as notebook):
             dumped["notebook"] = _notebook_json(notebook, dumped["notebook"])
         case ReadResultView():
-            texts = [line.text for line in card.lines]
-            dumped["tokens"] = highlight_lines(texts, card.lang)
+            dumped["tokens"] = highlight_lines(card.lines.texts, card.lang)
         case DiffCallView() | DiffResultView():
             placed = placed_diffs(card.diffs, card.locations)
             dumped["diffs"] = [

@@ -197,7 +197,7 @@ def stub_text(call: PreparedCall, event: ToolResultEvent, cwd: Path) -> str:
     if isinstance(view, views.ReadResultView):
         path = Path(view.path)
         shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
-        last = view.lines[-1].number if view.lines else view.offset - 1
+        last = view.lines.numbers[-1] if view.lines else view.offset - 1
         return (
             f"[read {shown} lines {view.offset}-{last} of {view.total_lines}: "
             "pruned to save context; read it again if needed]"

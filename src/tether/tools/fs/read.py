@@ -20,7 +20,14 @@ from tether.tools.fs.read_render import (
     render_envelope,
 )
 from tether.tools.result import ToolResult
-from tether.views import GenericCallView, Location, ReadFileLine, ReadResultView, ToolCallView
+from tether.views import (
+    GenericCallView,
+    Location,
+    ReadFileLine,
+    ReadLines,
+    ReadResultView,
+    ToolCallView,
+)
 from tether.views.notebook import dump_notebook, load_notebook
 
 if TYPE_CHECKING:
@@ -194,7 +201,7 @@ def _notebook_card(args: ReadArgs, result: ToolResult) -> ReadResultView | None:
         title=f"Read {args.path}",
         path=path,
         offset=1,
-        lines=tuple(ReadFileLine(number=n, text=t) for n, t in enumerate(texts, 1)),
+        lines=ReadLines.of(ReadFileLine(number=n, text=t) for n, t in enumerate(texts, 1)),
         total_lines=len(texts),
         content=first.text,
         notebook=notebook,

@@ -13,13 +13,11 @@ Rendering:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
-from pydantic import TypeAdapter
-
-from tether.views import ReadFileLine
-from tether.wire import DEFERRED
+from tether.views import ReadFileLine, ReadLines
 
 __all__ = [
     "ReadMeta",
@@ -94,7 +92,7 @@ def _kilobytes(cap: int) -> str:
     return f"{cap / 1024:.1f} KB"
 
 
-def render_envelope(path: str, lines: tuple[ReadFileLine, ...], footer_text: str) -> str:
+def render_envelope(path: str, lines: Sequence[ReadFileLine], footer_text: str) -> str:
     """The model-facing text of a window: numbered lines, a blank line, then the footer."""
     body = "".join(f"{line.number}: {line.text}\n" for line in lines)
     if body:
@@ -122,7 +120,8 @@ class ReadMeta:
 
     path: str
     offset: int
-    lines: tuple[ReadFileLine, ...]
+    lines: ReadLines
+    """The stored list itself, checked (shared with the result it was narrowed from)."""
     total_lines: int
     lang: str | None
     byte_cap: int | None = None
@@ -150,21 +149,11 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
     return ReadMeta(path, offset, lines, total, lang, cap)
 
 
-_LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine], config=DEFERRED)
-"""Shapes and types of the lines, checked in one call (a replayed session has many of them)."""
-
-
-def _narrow_lines(raw: list[Any], offset: int, total: int) -> tuple[ReadFileLine, ...] | None:
-    try:
-        lines = _LINES.validate_python(raw)
-    except ValueError:
+def _narrow_lines(raw: list[object], offset: int, total: int) -> ReadLines | None:
+    lines = ReadLines.checked(raw)
+    if lines is None or not lines.ascending(offset - 1, total):
         return None
-    previous = offset - 1
-    for line in lines:
-        if line.number <= previous or line.number > total:
-            return None
-        previous = line.number
-    return tuple(lines)
+    return lines
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -136,6 +136,10 @@ function handle(message) {
         state.sessionId = null;
         state.running.clear();
         openSession(reopened);
+        // Opening from the request on, as after a reconnect: until the server's `opening`,
+        // a prompt would find no session shown and start a new one.
+        if (message.canLoad) state.opening = reopened;
+        update();
       } else if (message.canLoad && !state.opening && !state.sessionId && hashSession()) openSession(hashSession());
       return;
     }

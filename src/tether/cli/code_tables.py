@@ -1,0 +1,71 @@
+"""`tether show`'s table of dataclass code (`tether.dataclass_code`), filled at install.
+
+A command's table is written at the end of a process that compiled something new, and only
+where bytecode is written. Where it never is (`PYTHONDONTWRITEBYTECODE`, as on CI machines and
+in containers), every `tether show` compiled the methods of the classes it makes again: about
+0.08 s of CPU a start, a tenth of `show --json` on a 43 MB log. `scripts/setup` runs
+`python -m tether.cli.code_tables` once, after compiling the bytecode: it makes the classes
+either form of `tether show` makes (the command, the replay, every tool a stored call may
+name, the cards' and updates' schemas) under `show`'s table, which is saved as it exits.
+
+A class this leaves out is compiled when a command makes it, as before; nothing here changes
+what a class is (`tether.dataclass_code` says why).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+__all__ = ["fill_show_table"]
+
+SHOW_MODULES = (
+    "tether.cli.show",
+    "tether.cli.show_json",
+    "tether.cli.printer",
+    "tether.render.terminal",
+    "tether.render.outcome",
+    "tether.render.markdown",
+    "tether.render.task_card",
+    "tether.linediff",
+    "tether.highlight",
+    "tether.session.jobcards",
+    "tether.mcp.presenter",
+    "rich.table",
+)
+"""What `tether show` may load after its start: both forms and the cards each draws (diffs,
+Markdown, highlighted code), jobs, MCP calls."""
+
+
+def fill_show_table() -> None:
+    """Make, under `show`'s table, the classes `tether show` makes; the table is saved at
+    the process's exit (bytecode is written meanwhile, whatever the environment says)."""
+    # The table is saved only where bytecode is written: this is the one process meant to.
+    sys.dont_write_bytecode = False
+    from tether.dataclass_code import reuse_dataclass_code
+
+    reuse_dataclass_code("show")
+    from tether.cli import build_parser
+
+    build_parser("show")
+    for module in SHOW_MODULES:
+        importlib.import_module(module)
+    from tether.session.log.events import EVENT, HEADER
+    from tether.session.updates import CLIENT_UPDATE
+    from tether.tools.defaults import REPLAY_HOMES
+    from tether.views.codec import TOOL_VIEW
+
+    for home in REPLAY_HOMES.values():
+        module, _, name = home.rpartition(".")
+        getattr(importlib.import_module(module), name)
+    # Schemas are built at first use: resolving their annotations compiles them too.
+    for adapter in (EVENT, HEADER, CLIENT_UPDATE, TOOL_VIEW):
+        adapter.rebuild()
+    from tether.render.markdown_parser import markdown
+
+    # The parser's rules and tokens, and rich's Markdown elements, are made as it is used.
+    markdown("# A\n\n*b* `c` ~~d~~\n\n| e |\n|---|\n| f |\n\n- g\n\n```py\nh\n```\n")
+
+
+if __name__ == "__main__":
+    fill_show_table()

@@ -1,0 +1,139 @@
+"""A read window's numbered lines, held as the JSON they are stored as: no object per line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from operator import itemgetter, lt
+from typing import Any, overload
+
+from pydantic import GetCoreSchemaHandler, TypeAdapter
+from pydantic_core import CoreSchema, core_schema
+
+from tether.views.parts import ReadFileLine
+from tether.wire import DEFERRED
+
+__all__ = ["ReadLines"]
+
+_NUMBER = itemgetter("number")
+_TEXT = itemgetter("text")
+
+
+class ReadLines(Sequence[ReadFileLine]):
+    """The lines of a read card, in order: `logged`, their JSON form `[{"number": N, "text":
+    T}, ...]`, with their `numbers` beside it and their `texts` when asked.
+
+    A replayed session holds hundreds of thousands of these lines. Narrowed from a stored
+    result, `logged` is that result's own list, checked where it lies: the card and the result
+    share it, and nothing is made per line (a `ReadFileLine` is made only when one is asked for
+    by index or iteration). Every line has exactly the keys `number` and `text`; treat all
+    three lists as read-only.
+    """
+
+    __slots__ = ("logged", "numbers")
+
+    def __init__(self, logged: list[Any], numbers: list[int]) -> None:
+        """Lines already checked: `numbers[i]` is `logged[i]["number"]`."""
+        self.logged = logged
+        self.numbers = numbers
+
+    @property
+    def texts(self) -> list[str]:
+        """The lines' texts, in order (made when asked: a collapsed card wants a few)."""
+        return list(map(_TEXT, self.logged))
+
+    @classmethod
+    def of(cls, lines: Iterable[ReadFileLine]) -> ReadLines:
+        """The lines of these `ReadFileLine`s."""
+        logged = [{"number": line.number, "text": line.text} for line in lines]
+        return cls(logged, list(map(_NUMBER, logged)))
+
+    @classmethod
+    def checked(cls, raw: list[Any]) -> ReadLines | None:
+        """Stored JSON lines as `ReadFileLine` takes them (strict types, unknown keys left
+        out), or `None` if one is not a line. Numbers are not checked for their order."""
+        # The common case, checked a pass at a time in C: dicts of two keys, an exact int and
+        # an exact str each; the list is then used as it is. Anything else (a key more, a
+        # subclass) is left to the strict validator, which knows every other rule.
+        if not raw:
+            return cls([], [])
+        if set(map(type, raw)) == {dict} and set(map(len, raw)) == {2}:
+            try:
+                numbers = list(map(_NUMBER, raw))
+                text_types = set(map(type, map(_TEXT, raw)))
+            except KeyError:
+                numbers, text_types = [], set()
+            if text_types == {str} and set(map(type, numbers)) == {int}:
+                return cls(raw, numbers)
+        try:
+            return cls.of(_LINES.validate_python(raw))
+        except ValueError:
+            return None
+
+    def ascending(self, after: int, most: int) -> bool:
+        """Whether the numbers rise strictly, from above `after` to at most `most`."""
+        numbers = self.numbers
+        if not numbers:
+            return True
+        return (
+            after < numbers[0]
+            and numbers[-1] <= most
+            and all(map(lt, numbers, islice(numbers, 1, None)))
+        )
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> ReadFileLine: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> ReadLines: ...
+
+    def __getitem__(self, index: int | slice) -> ReadFileLine | ReadLines:
+        if isinstance(index, slice):
+            return ReadLines(self.logged[index], self.numbers[index])
+        line = self.logged[index]
+        return ReadFileLine(number=line["number"], text=line["text"])
+
+    def __iter__(self) -> Iterator[ReadFileLine]:
+        for line in self.logged:
+            yield ReadFileLine(number=line["number"], text=line["text"])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ReadLines):
+            return self.logged == other.logged
+        if isinstance(other, tuple | list):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # As the tuple of its lines hashes, which it equals.
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ReadLines({list(self)!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        """Held as it is; made from `ReadFileLine`s or their JSON; written as `logged`."""
+        from_lines = core_schema.no_info_after_validator_function(
+            cls.of, handler.generate_schema(tuple[ReadFileLine, ...])
+        )
+        return core_schema.json_or_python_schema(
+            json_schema=from_lines,
+            python_schema=core_schema.union_schema(
+                [core_schema.is_instance_schema(cls), from_lines]
+            ),
+            serialization=core_schema.plain_serializer_function_ser_schema(_logged),
+        )
+
+
+def _logged(lines: ReadLines) -> list[Any]:
+    return lines.logged
+
+
+_LINES: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine], config=DEFERRED)
+"""The strict check of lines that are not in the common shape."""

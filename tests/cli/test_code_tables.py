@@ -1,0 +1,56 @@
+"""`tether show`'s table of dataclass code, filled at install (`tether.cli.code_tables`).
+
+The fill runs as `scripts/setup` runs it, where bytecode is not written at run time
+(`PYTHONDONTWRITEBYTECODE`); then `tether show`, in both forms, over a log with a call of
+most tools, must find every class's code in the table: a process that compiled anything new
+would write the table again at its exit. Bytecode and the table go under a temporary
+`PYTHONPYCACHEPREFIX`, so the checkout's own are left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.cli.support import TETHER
+
+SESSIONS = Path(__file__).parent / "show" / "sessions"
+SESSION = "01a244467926cab9335b"
+"""The golden log with calls of ten tools: reads, edits, a command, a search, a plan..."""
+
+
+def _run(command: list[str], env: dict[str, str]) -> None:
+    done = subprocess.run(
+        command, env=env, capture_output=True, stdin=subprocess.DEVNULL, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout or command[1] == "-m"
+
+
+def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(SESSIONS, home / "sessions")
+    cache = tmp_path / "cache"
+    env = {
+        **os.environ,
+        "TETHER_HOME": str(home),
+        "PYTHONPYCACHEPREFIX": str(cache),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "COLUMNS": "100",
+    }
+    _run([sys.executable, "-m", "tether.cli.code_tables"], env)
+    [table] = cache.rglob("dataclasses-show.*.marshal")
+    filled = table.stat()
+    # Bytecode written from here on, as a person's `tether show`: anything compiled anew
+    # would be saved to the table at exit.
+    writing = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    _run([str(TETHER), "show", SESSION, "--json"], {**writing, "NO_COLOR": "1"})
+    _run(
+        [str(TETHER), "show", SESSION, "--verbose"],
+        {**writing, "FORCE_COLOR": "1", "COLORTERM": "truecolor"},
+    )
+    after = table.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (filled.st_ino, filled.st_mtime_ns)

@@ -1,0 +1,100 @@
+"""A read window's lines held as their stored JSON: checked as `ReadFileLine` checks them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
+
+from tether.views import ReadFileLine, ReadLines, ReadResultView, dump_view, load_result_view
+
+STRICT: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])
+
+
+def strict(raw: list[Any]) -> list[ReadFileLine] | None:
+    """What the strict validator of lines makes of `raw` (`None`: refused)."""
+    try:
+        return STRICT.validate_python(raw)
+    except ValidationError:
+        return None
+
+
+class Text(str):
+    """A `str` that is not exactly one."""
+
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.integers(2**63, 2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=3),
+    st.builds(Text, st.text(max_size=2)),
+)
+LINE = st.one_of(
+    st.fixed_dictionaries({"number": st.integers(0, 9), "text": st.text(max_size=4)}),
+    st.dictionaries(st.sampled_from(["number", "text", "extra", "Number"]), SCALARS, max_size=4),
+    st.fixed_dictionaries(
+        {"number": SCALARS, "text": SCALARS},
+        optional={"extra": SCALARS},
+    ),
+    SCALARS,
+    st.lists(SCALARS, max_size=2),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(LINE, max_size=6))
+def test_lines_are_taken_and_refused_as_the_strict_validator_takes_them(raw: list[Any]) -> None:
+    lines = ReadLines.checked(raw)
+    expected = strict(raw)
+    if expected is None:
+        assert lines is None
+    else:
+        assert lines is not None and list(lines) == expected
+        assert lines.numbers == [line.number for line in expected]
+        assert lines.texts == [line.text for line in expected]
+        assert lines.logged == [{"number": line.number, "text": line.text} for line in expected]
+
+
+def test_stored_lines_are_held_as_they_lie_and_a_line_is_made_only_when_asked() -> None:
+    raw = json.loads('[{"number": 4, "text": "a"}, {"number": 7, "text": "\\tb"}]')
+    lines = ReadLines.checked(raw)
+    assert lines is not None and lines.logged is raw
+    assert (lines.numbers, lines.texts) == ([4, 7], ["a", "\tb"])
+    assert lines[-1] == ReadFileLine(number=7, text="\tb")
+    assert lines[:1] == (ReadFileLine(number=4, text="a"),)
+    assert lines[:1].logged == [{"number": 4, "text": "a"}]
+    assert len(lines) == 2 and bool(lines) and not ReadLines.checked([])
+
+
+def test_a_line_with_a_key_more_is_checked_and_held_without_it() -> None:
+    raw = [{"number": 1, "text": "a", "extra": True}, {"number": 2, "text": "b"}]
+    lines = ReadLines.checked(raw)
+    assert lines is not None and lines.logged is not raw
+    assert lines.logged == [{"number": 1, "text": "a"}, {"number": 2, "text": "b"}]
+
+
+def test_numbers_must_rise_strictly_within_the_bounds() -> None:
+    lines = ReadLines.of(ReadFileLine(number=n, text="") for n in (3, 4, 9))
+    assert lines.ascending(2, 9)
+    assert not lines.ascending(3, 9) and not lines.ascending(2, 8)
+    assert not ReadLines.of(ReadFileLine(number=n, text="") for n in (3, 3)).ascending(0, 9)
+    assert ReadLines.of(()).ascending(5, 0)
+
+
+def test_a_card_takes_lines_in_any_form_and_writes_them_as_before() -> None:
+    line = ReadFileLine(number=2, text="x")
+    made = ReadResultView(path="a", offset=2, lines=(line,), total_lines=2)  # type: ignore[arg-type]
+    held = ReadResultView(path="a", offset=2, lines=ReadLines.of([line]), total_lines=2)
+    assert made == held and hash(made) == hash(held) and hash(held.lines) == hash((line,))
+    wire = dump_view(held)
+    assert wire["lines"] == [{"number": 2, "text": "x"}]
+    assert wire["lines"] is not held.lines.logged  # a copy: the card's list stays as it is
+    assert load_result_view(wire) == held
+    assert ReadResultView.__pydantic_validator__.validate_json(json.dumps(wire)) == held
+    assert repr(held.lines) == "ReadLines([ReadFileLine(number=2, text='x')])"
