@@ -217,6 +217,8 @@ def test_sessions_and_show_load_only_what_they_print(
     tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
     assert _found(shown | dumped, (*tools, "tether.skills")) == []
     assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
+    # Nor a result card: they load with the first finished call.
+    assert _found(dumped, ("tether.views.result", "tether.views.read_lines")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
