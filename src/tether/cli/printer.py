@@ -114,7 +114,7 @@ class Printer(CallCards):
         match update:
             case UserText():
                 self._end_text()
-                self.console.print(Text(f"> {update.text}", style="bold"))
+                self._put(Text(f"> {update.text}", style="bold"))
                 self.status.show("thinking")
             case UserImage() | UserResource():
                 self._end_text()
@@ -123,7 +123,7 @@ class Printer(CallCards):
                     if isinstance(update, UserImage)
                     else _mention(update.block)
                 )
-                self.console.print(Text(f"> {said}", style="bold"))
+                self._put(Text(f"> {said}", style="bold"))
             case AgentText() | AgentThought() | ThoughtFinished():
                 self._streamed(update)
             case ToolCallStarted():
@@ -201,7 +201,7 @@ class Printer(CallCards):
         """A line between the turn's output, with the live status line set aside for it."""
         self.status.stop()
         self._end_text()
-        self.console.print(notice)
+        self._put(notice)
         self.status.show(self.status_label())
 
     def _agent_text(self, chunk: str) -> None:
