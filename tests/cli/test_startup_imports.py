@@ -217,6 +217,8 @@ def test_sessions_and_show_load_only_what_they_print(
     tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")
     assert _found(shown | dumped, (*tools, "tether.skills")) == []
     assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
+    # Nor a result card: they load with the first finished call.
+    assert _found(dumped, ("tether.views.result", "tether.views.read_lines")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -242,6 +244,19 @@ def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(
     coloured = _loaded(tmp_path, "show", log.stem, env={**env, "FORCE_COLOR": "1"})
     assert "pygments.lexers.python" in coloured  # the read card's code, in colour
     assert _found(coloured, ("markdown_it",)) == []
+    # A long paragraph of code spans and emphasis: in a pipe, its plain text is read without
+    # markdown-it; in colour, its marks are styled as markdown-it reads them.
+    long = tmp_path / "long.json"
+    reply = "the `x` it sets is **one** here\n" * 2200
+    long.write_text(json.dumps({"turns": [{"text": reply}]}))
+    argv = ("run", "--model", f"script:{long}", "say it")
+    made = tether_in_process(tmp_path / "home", *argv, cwd=workspace)
+    assert made.returncode == 0, made.stderr
+    [other] = set((tmp_path / "home" / "sessions").glob("*.jsonl")) - {log}
+    piped = _loaded(tmp_path, "show", other.stem, env={**env, "NO_COLOR": "1"})
+    assert _found(piped, ("pygments", "markdown_it", "rich.markdown", "rich.syntax")) == []
+    coloured = _loaded(tmp_path, "show", other.stem, env={**env, "FORCE_COLOR": "1"})
+    assert "markdown_it" in coloured
 
 
 def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(

@@ -7,12 +7,13 @@ import io
 import tracemalloc
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tether.render.long_paragraph import LONG, LongParagraph
+from tether.render.long_paragraph import LONG, LongParagraph, _paragraph
 from tether.render.markdown import markdown, text_block
+from tether.render.markdown_parser import block_parser
 from tether.render.written import print_renderable
 
 KINDS: dict[str, dict[str, Any]] = {
@@ -32,7 +33,11 @@ PIECES = st.sampled_from(
 LINE_ENDS = st.sampled_from(["", "", "", " ", "  ", "\\"])
 LINE_STARTS = st.sampled_from(["", "", "", " ", "   "])
 ODD_LINES = st.sampled_from(
-    ["# A heading", "- an item", "", "> quoted", "\tafter a tab", "![i](x)"]
+    [
+        *["# A heading", "- an item", "", "> quoted", "\tafter a tab", "![i](x)", "===", "---"],
+        *["1. one", "10) ten", "+ plus", "* star", "```", "~~~ fence", "<div>", "***", "___"],
+        *["[ref]: http://r", "| a | b |\n|---|---|", ":-|-", "    four in", "a\r\nb", "a\x00b"],
+    ]
 )
 
 
@@ -77,6 +82,68 @@ def test_a_paragraph_drawn_in_pieces_is_what_rich_draws_of_it_whole(
     assert written(block, kind, width, (group, most, window)) == whole
 
 
+# Any line, as a model might write it: prose, marks that start blocks, indents, blank lines.
+BLOCK_STARTS = [
+    *["=", "==", "-", "---", "- ", "| a |", "|-|", "a | b", "|-|-|", "-|-", ":-|-:", "1. ", "1)"],
+    *["2. ", "0. ", "# ", "#", "> ", ">", "* ", "***", "+ ", "_ _ _", "___", "```", "~~~"],
+    *["<div>", "<!--", "<a>", "[a]: /u", "[a]", "9", "\\", "&amp;", "`", "!", ""],
+]
+SOURCE_LINES = st.one_of(
+    st.sampled_from(["", " ", "a", "b c"]),
+    st.tuples(
+        st.sampled_from(["", "", "", " ", "   ", "    ", "\t", "\u00a0"]),
+        st.sampled_from(["", "a", "a", "b c", "名", *BLOCK_STARTS]),
+        st.sampled_from(
+            ["", "", " x", "a b", "|", "-", " -", "=", "\r", "\x00", "\x0c", " ", "  "]
+        ),
+        st.sampled_from(["", "", "", "\u00a0", "\u3000", " ", "  ", "\x1c"]),
+    ).map("".join),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(lines=st.lists(SOURCE_LINES, min_size=1, max_size=8))
+@example(lines=["a", "", "b"])
+@example(lines=["a", "==="])
+@example(lines=["x", "a | b", "-|-"])
+@example(lines=["a | b", ":-|-:"])
+@example(lines=["0. a"])
+@example(lines=["a", "1. b"])
+@example(lines=["a\x00b"])
+@example(lines=["a\rb"])
+def test_a_block_read_as_one_paragraph_without_the_block_parser_is_what_it_reads(
+    lines: list[str],
+) -> None:
+    read_alike("\n".join(lines))
+
+
+def test_every_line_start_that_may_begin_a_block_is_left_to_the_block_parser() -> None:
+    for start in BLOCK_STARTS:
+        for indent in ("", " ", "   ", "    "):
+            for lines in ([start], [start + " x"], ["a", start], ["a", start + " x"], [start, "="]):
+                read_alike("\n".join(indent + line for line in lines))
+
+
+def read_alike(block: str) -> None:
+    """`_paragraph` gives the block parser's tokens of `block` when it is one paragraph (and
+    its references), and None when it is not."""
+    if not block:
+        return
+    env: dict[str, Any] = {}
+    parsed = block_parser().parse(block, env)
+    kept: dict[str, Any] = {}
+    found = _paragraph(block, kept)
+    one = [token.type for token in parsed] == ["paragraph_open", "inline", "paragraph_close"]
+    if found is None:
+        assert not one, block
+    else:
+        assert one, block
+        assert [(t.type, t.tag, t.nesting, t.content) for t in found] == [
+            (t.type, t.tag, t.nesting, t.content) for t in parsed
+        ], block
+        assert kept == env
+
+
 def test_a_long_block_is_a_long_paragraph_and_a_short_one_is_not() -> None:
     assert isinstance(text_block("word " * (LONG // 5 + 1)), LongParagraph)
     assert not isinstance(text_block("word " * 100), LongParagraph)
@@ -106,3 +173,12 @@ def test_a_word_too_wide_for_any_line_is_folded_as_rich_folds_it() -> None:
         for width in (1, 2, 3, 5):
             pieces = written(block, "plain", width, (1, 20, 1))
             assert pieces == written(block, "plain", width, None), (block, width)
+
+
+def test_white_space_that_starts_a_line_is_folded_as_rich_folds_it() -> None:
+    # rich's first word of a line holds the white space before it: where that is folded, a
+    # break after the white space is inside that word, not before the next.
+    for kind in KINDS:
+        for block in ("` ` a `a", "`   ` b c"):
+            pieces = written(block, kind, 1, (20, 200, 1))
+            assert pieces == written(block, kind, 1, None), (block, kind)

@@ -24,7 +24,6 @@ from typing import Any, cast
 import orjson
 
 from tether.session.updates import ClientUpdate, ToolCallFinished
-from tether.views import ReadLines, ReadResultView
 
 __all__ = ["spliced", "with_marks"]
 
@@ -44,11 +43,16 @@ def with_marks(
     marked: list[ClientUpdate] = []
     texts: dict[bytes, tuple[object, bytes]] = {}
     for update in updates:
-        view = update.view if isinstance(update, ToolCallFinished) else None
+        if not isinstance(update, ToolCallFinished):
+            marked.append(update)
+            continue
+        # The cards, with the first finished call's (a session of none loads none of them).
+        from tether.views import ReadLines, ReadResultView
+
+        view = update.view
         if not isinstance(view, ReadResultView) or not isinstance(view.lines, ReadLines):
             marked.append(update)
             continue
-        assert isinstance(update, ToolCallFinished)
         logged, meta = view.lines.logged, update.result.meta
         try:
             lines_text = _indented(logged, _DEPTH)

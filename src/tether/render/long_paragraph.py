@@ -22,7 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich._wrap import divide_line
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
@@ -72,13 +72,46 @@ class LongParagraph(Streamed):
         if "\t" in self.block or "![" in self.block:
             return None  # tabs stop at columns counted from the paragraph's start; images
             # are drawn before the paragraph they are in
-        from tether.render.markdown_parser import block_parser
+        prose = _prose(self.block)
+        if prose is not None and console.color_system is None:
+            # No style is written: the plain text is enough, read without markdown-it.
+            from tether.render.plain_inline import plain_inline
 
+            read = plain_inline(prose)
+            if read is not None:
+                return self._plain_pieces(console, options, read)
         env: dict[str, Any] = {}
-        tokens = block_parser().parse(self.block, env)
-        if [token.type for token in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+        tokens = _paragraph(self.block, env)
+        if tokens is None:
             return None
         return self._pieces(console, options, tokens, env)
+
+    def _plain_pieces(
+        self, console: Console, options: ConsoleOptions, read: Iterator[str]
+    ) -> Iterator[list[Segment]]:
+        """The lines of the paragraph's plain text, laid out a window at a time."""
+        window = self._sizes[2]
+        width = options.max_width
+        text_options = options.update(height=None)
+        direct = width <= console.width  # nothing for `Console.print` to crop
+        pending = ""
+        for text in read:
+            pending += text
+            if len(pending) < window:
+                continue
+            if direct and "\n" not in pending:
+                written, pending = _laid_out(pending, width, whole=False)
+                if written:
+                    yield [Segment(written)]
+                continue
+            cut = _last_line_start(pending, width)  # a hard break: rich lays the lines out
+            if cut:
+                yield _drawn(console, text_options, Text(pending[:cut], justify="left"))
+                pending = pending[cut:]
+        if direct and "\n" not in pending:
+            yield [Segment(_laid_out(pending, width, whole=True)[0])]
+        else:
+            yield _drawn(console, text_options, Text(pending, justify="left"))
 
     def _pieces(
         self, console: Console, options: ConsoleOptions, tokens: list[Token], env: dict[str, Any]
@@ -101,6 +134,39 @@ class LongParagraph(Streamed):
         yield _drawn(console, text_options, pending)
 
 
+def _paragraph(block: str, env: dict[str, Any]) -> list[Token] | None:
+    """markdown-it's block tokens of `block` (its references kept in `env`) when they are one
+    paragraph, None when they are not: where no line can start anything but a paragraph's
+    text, that paragraph is made without the block parser (which tries every rule at every
+    line: a fifth of drawing a long reply)."""
+    from tether.render.markdown_parser import block_parser
+
+    content = _prose(block)
+    if content is None:
+        tokens = block_parser().parse(block, env)
+        if [token.type for token in tokens] != ["paragraph_open", "inline", "paragraph_close"]:
+            return None
+        return tokens
+    opened, inline, closed = block_parser().parse("x")
+    inline.content = content
+    return [opened, inline, closed]
+
+
+def _prose(block: str) -> str | None:
+    """The text of the one paragraph markdown-it reads `block` as, where no line of it can
+    start anything else; None where that is not sure."""
+    content = block.rstrip(" ")  # markdown-it trims the paragraph's text
+    if _MAY_NOT_BE_PROSE.search(block) or block[0].isspace() or content[-1:].isspace():
+        return None
+    return content
+
+
+_MAY_NOT_BE_PROSE = re.compile(r"[\r\0]|^[ \t]*(?:[-#>*+=_|:~`<\[0-9]|$)", re.MULTILINE)
+"""What could make markdown-it read a block as more than a paragraph: a line that is blank or
+starts (after any indent) with a mark of a heading, quote, list, rule, fence, table, HTML,
+reference or setext underline; or a character it rewrites first (a carriage return, NUL)."""
+
+
 def _drawn(console: Console, options: ConsoleOptions, text: Text) -> list[Segment]:
     """The text's lines as `Console.print` writes them (cut to the console's width)."""
     segments = console.render(text, options)
@@ -116,14 +182,44 @@ def _last_line_start(plain: str, width: int) -> int:
     when it is not: the text is kept to be laid out with what follows)."""
     line_start = plain.rfind("\n") + 1
     line = plain[line_start:]
-    for offset in reversed(divide_line(line, width, fold=True)):
+    start = _sure_start(line, width, divide_line(line, width, fold=True))
+    return line_start + start if start else 0
+
+
+def _sure_start(line: str, width: int, breaks: list[int]) -> int:
+    """The last of a line's `breaks` (where rich wraps it at `width`) that starts a line
+    whatever follows, or 0."""
+    first = len(line) - len(line.lstrip())  # rich's first word holds the white space before it
+    for offset in reversed(breaks):
         # Only a break before a whole word that fits on a line is sure: a word folded
         # across lines is folded differently where it starts the text.
         word = _WORD.match(line, offset)
         fits = word is not None and cell_len(word.group().rstrip()) <= width
-        if offset > 0 and line[offset - 1].isspace() and fits:
-            return line_start + offset
+        if offset > first and line[offset - 1].isspace() and fits:
+            return offset
     return 0
+
+
+def _laid_out(line: str, width: int, *, whole: bool) -> tuple[str, str]:
+    """A line of plain text (no line break in it) as rich lays a left-justified text of it
+    out at `width` and `Console.print` writes it, up to its last sure line start (all of it if
+    `whole`); and the rest. Each line is what rich makes of its piece: white space past the
+    width cut (by its count of characters), then cut or padded to the width in cells."""
+    breaks = divide_line(line, width, fold=True)
+    end = len(line) if whole else _sure_start(line, width, breaks)
+    if not end:
+        return "", line
+    starts = [0, *(offset for offset in breaks if offset < end)]
+    written = []
+    for start, stop in zip(starts, [*starts[1:], end], strict=True):
+        piece = line[start:stop]
+        if len(piece) > width:
+            piece = piece[: len(piece) - min(len(piece) - len(piece.rstrip()), len(piece) - width)]
+        cells = cell_len(piece)
+        if cells > width:
+            piece = set_cell_size(piece, width)
+        written.append(f"{piece}{' ' * (width - cells)}\n")
+    return "".join(written), line[end:]
 
 
 def _groups(source: str, size: int, most: int, env: dict[str, Any]) -> Iterator[list[Token]]:
