@@ -9,7 +9,6 @@ from rich.style import Style
 from rich.text import Text
 
 from tether.render.theme import HEADING, SUBTLE, card, note, printable
-from tether.tools.web.backends import PROVIDER_LABELS
 from tether.views import WebSearchHit, WebSearchResultView
 
 __all__ = ["LINK", "SNIPPET_CHARS", "render_web_search_result"]
@@ -22,6 +21,10 @@ SNIPPET_CHARS = 160
 
 def render_web_search_result(view: WebSearchResultView, *, full: bool = True) -> RenderableType:
     """`1. title`, the URL, `date · snippet`, for each result; unless `full`, snippets are cut."""
+    # The search backends (and the HTTP and pydantic machinery they bring) load with the
+    # first search card: every other card's session is shown without them.
+    from tether.tools.web.backends import PROVIDER_LABELS
+
     title = Text.assemble(("web search ", SUBTLE), (printable(f'"{view.query}"'), HEADING))
     count = len(view.results)
     facts = f"{PROVIDER_LABELS[view.provider]} · {count} result{'' if count == 1 else 's'}"
