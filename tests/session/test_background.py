@@ -137,10 +137,14 @@ async def test_network_off_the_server_listens_in_the_sandboxs_own_loopback(
     ws: Path, sessions: Sessions
 ) -> None:
     port = free_port()
+    # Asked until the server listens (a fixed half second was too short for Python to start
+    # on a busy machine), then left running.
     probe = (
-        f"python3 -m http.server {port} --bind 127.0.0.1 & sleep 0.5; "
-        f"python3 -c \"import urllib.request as u; print(u.urlopen('http://127.0.0.1:{port}/')"
-        '.status)"; wait'
+        f"python3 -m http.server {port} --bind 127.0.0.1 & "
+        'python3 -c "import time, urllib.request as u\n'
+        "for _ in range(400):\n"
+        f"    try: print(u.urlopen('http://127.0.0.1:{port}/').status); break\n"
+        '    except OSError: time.sleep(0.05)"; wait'
     )
     model = script(
         {"toolCalls": [call("s", "bash", {"command": probe, "run_in_background": True})]},
