@@ -112,9 +112,11 @@ class Printer(CallCards):
 
     def _show(self, update: ClientUpdate) -> None:
         match update:
+            # The prompt goes through `Console.print`: `tether run` prints it before its first
+            # request, which loads nothing of `tether.render`.
             case UserText():
                 self._end_text()
-                self._put(Text(f"> {update.text}", style="bold"))
+                self.console.print(Text(f"> {update.text}", style="bold"))
                 self.status.show("thinking")
             case UserImage() | UserResource():
                 self._end_text()
@@ -123,7 +125,7 @@ class Printer(CallCards):
                     if isinstance(update, UserImage)
                     else _mention(update.block)
                 )
-                self._put(Text(f"> {said}", style="bold"))
+                self.console.print(Text(f"> {said}", style="bold"))
             case AgentText() | AgentThought() | ThoughtFinished():
                 self._streamed(update)
             case ToolCallStarted():
