@@ -99,7 +99,10 @@ class Printer(CallCards):
     def __call__(self, update: ClientUpdate) -> None:
         """Print one update; a failure to show it is reported, and later updates still show."""
         try:
-            self._show(update)
+            if update.__class__ is AgentText:  # most of a log: a reply's chunks, straight on
+                self._agent_text(update.text)
+            else:
+                self._show(update)
         except BrokenPipeError:
             raise  # the reader left: nothing more can show (`tether.cli` stops quietly)
         except Exception as exc:
