@@ -21,8 +21,12 @@ __all__ = ["IN_MEMORY", "HeldOutput", "said_once"]
 IN_MEMORY = 1 << 20
 """Bytes held in memory before the rest goes to a temporary file."""
 
+_GATHERED = 512
+"""The most pieces written by one call (the system takes at most 1,024)."""
+
 _BLOCK = 1 << 20
-"""Bytes copied at a time from the temporary file where the kernel cannot copy them."""
+"""Bytes gathered before they are written to the temporary file, and copied from it at a time
+where the kernel cannot send them."""
 
 
 class HeldOutput:
@@ -30,6 +34,8 @@ class HeldOutput:
 
     def __init__(self) -> None:
         self._memory: list[bytes] = []
+        self._pending: list[bytes | memoryview] = []
+        self._pending_size = 0
         self._held = 0
         self._file: IO[bytes] | None = None
         """The temporary file, once more than `IN_MEMORY` is held (closed by `close`)."""
@@ -80,11 +86,24 @@ class HeldOutput:
         else:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
-                self._file = tempfile.TemporaryFile(buffering=_BLOCK)  # noqa: SIM115
-                self._file.write(b"".join(self._memory))
+                self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
+                self._pending = [*self._memory]
+                self._pending_size = sum(map(len, self._memory))
                 self._memory.clear()
-            self._file.write(data)
+            # Gathered, and written a megabyte at a time by one call: not copied here first.
+            self._pending.append(data)
+            self._pending_size += len(data)
+            if self._pending_size >= _BLOCK or len(self._pending) >= _GATHERED:
+                self._write_pending()
         self._held += len(data)
+
+    def _write_pending(self) -> None:
+        assert self._file is not None
+        pending, self._pending, self._pending_size = self._pending, [], 0
+        written = os.writev(self._file.fileno(), pending)
+        left = b"".join(pending)[written:] if written < sum(map(len, pending)) else b""
+        while left:
+            left = left[os.write(self._file.fileno(), left) :]
 
     def release(self) -> bool:
         """Write everything held to its stream, in the order it came; False (nothing written)
@@ -94,7 +113,7 @@ class HeldOutput:
                 return False
             if self._file is not None:
                 try:
-                    self._file.flush()
+                    self._write_pending()
                 except OSError:
                     return False
             self._write_out()
