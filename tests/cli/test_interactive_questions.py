@@ -44,10 +44,13 @@ def test_typing_cannot_answer_a_reject_ends_the_turn_and_a_call_leaves_one_card(
     tui.wait_for("script:s.json")
     tui.line("make a hazard")
     tui.type("note: ")
-    # The keys line is drawn after the title, maybe in a later read.
-    tui.wait_for_all("Allow touch HAZARD.txt?", "waiting for you")
-    # The question appeared mid-word: the rest of the draft, its `1` too, is typing.
+    tui.wait_for("Allow touch HAZARD.txt?")
+    # The question appeared mid-word: the rest of the draft, its `1` too, is typing (at once:
+    # the guard lasts 0.8 s from when the question opened).
     tui.type("1 thing")
+    # Its keys line said it waits. Read from what was written: on screen that line comes after
+    # the title, maybe in a later read, and is gone once the guard is over.
+    tui.wait(lambda: "waiting for you" in tui.raw, "the keys line saying the question waits")
     tui.wait_for(CHOOSE)
     assert not (ws / "HAZARD.txt").exists()
     [reject] = re.findall(r"(\d)\. Reject\s*$", tui.display, re.MULTILINE)
