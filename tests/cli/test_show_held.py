@@ -136,3 +136,19 @@ def test_held_bytes_reach_a_file_or_a_buffer_whole_and_in_order(tmp_path: Path, 
         assert target.read() == b"before " + b"".join(pieces)
         assert seen == [("err", "between\n")]
     file_target.close()
+
+
+def test_many_small_writes_are_held_past_memory_and_released_whole() -> None:
+    # Text `show` writes a line at a time: thousands of writes are in memory when the
+    # temporary file is made, and all of them must reach it (a failure there would make the
+    # command read and check its log twice).
+    seen: list[tuple[str, str]] = []
+    out = Seen("out", seen)
+    held = HeldOutput()
+    stream = held.stream(out)
+    lines = [f"line {n}: {'w' * 40}\n" for n in range(3 * IN_MEMORY // 40)]
+    for line in lines:
+        stream.write(line)
+    assert not held.failed
+    assert held.release()
+    assert "".join(text for _, text in seen) == "".join(lines)

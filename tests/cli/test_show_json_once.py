@@ -18,9 +18,12 @@ from tests.cli.held_logs import corrupted, shown, written
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
 from tether.cli.held_output import IN_MEMORY
+from tether.content import TextContent
 from tether.errors import CorruptLog
+from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.eventlog import stream_log
+from tether.session.log.events import TurnEnd, TurnStart, UserMessageEvent
 from tether.session.updates import AgentText, UserText
 
 
@@ -44,6 +47,36 @@ def test_each_line_of_the_log_is_made_into_its_event_once(tmp_path: Path, ws: Pa
     assert len(json.loads(done.stdout)["updates"]) == 42
     # Checked in a pass of its own first, then made again to be shown, it was 2 x events.
     assert made == events
+
+
+@pytest.mark.parametrize("form", [[], ["--json"]], ids=["text", "json"])
+def test_a_session_past_what_is_held_in_memory_is_read_once(
+    tmp_path: Path, ws: Path, form: list[str]
+) -> None:
+    # Prompts of a kilobyte: over a thousand writes are in memory when the temporary file is
+    # made, and the rest follow; had holding failed, the log was checked first, then replayed.
+    home = tmp_path / "home"
+    log = SessionStore(home).create(ws)
+    for number in range(1500):
+        log.append(TurnStart())
+        log.append(UserMessageEvent(content=(TextContent(text=f"{number} " + "ask " * 250),)))
+        log.append(TurnEnd(stop_reason="end_turn"))
+    log.close()
+    made = 0
+    code = eventlog._event.__code__
+
+    def count(frame: FrameType, event: str, _: object) -> None:
+        nonlocal made
+        made += event == "call" and frame.f_code is code
+
+    sys.setprofile(count)
+    try:
+        done = tether_in_process(home, "show", log.path.stem, *form)
+    finally:
+        sys.setprofile(None)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.encode()) > IN_MEMORY
+    assert made == 3 * 1500
 
 
 def test_unchecked_first_a_corrupt_line_raises_where_it_is_taken(tmp_path: Path, ws: Path) -> None:

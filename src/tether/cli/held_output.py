@@ -87,8 +87,9 @@ class HeldOutput:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
                 self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
-                self._pending = [*self._memory]
-                self._pending_size = sum(map(len, self._memory))
+                # What was in memory goes first, as one piece (a writev takes at most 1,024).
+                self._pending = [b"".join(self._memory)]
+                self._pending_size = len(self._pending[0])
                 self._memory.clear()
             # Gathered, and written a megabyte at a time by one call: not copied here first.
             self._pending.append(data)
