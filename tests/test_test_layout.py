@@ -170,13 +170,15 @@ def test_loopback_http_servers_are_started_in_one_place() -> None:
 
 
 def _screen_checks_after_a_wait(source: str) -> Iterator[int]:
-    """The lines of `assert TEXT in T.display` right after `T.wait_for(OTHER)`."""
+    """The lines of `assert TEXT in T.display` right after `T.wait_for(OTHER)` (or first in a
+    loop right after it)."""
     for node in ast.walk(ast.parse(source)):
         body = getattr(node, "body", None)
         if not isinstance(body, list):
             continue
-        for waited, checked in itertools.pairwise(body):
+        for waited, after in itertools.pairwise(body):
             call = waited.value if isinstance(waited, ast.Expr) else None
+            checked = after.body[0] if isinstance(after, ast.For) else after
             if not (
                 isinstance(call, ast.Call)
                 and isinstance(call.func, ast.Attribute)
@@ -221,8 +223,11 @@ def test_a_check_of_the_screen_right_after_a_wait_for_another_text_is_seen() -> 
         'assert "Noted." not in tui.display\n'
         'tui.wait_for("Rewind")\n'
         'assert "> the first question" in tui.everything\n'
+        'tui.wait_for("Resume which session?")\n'
+        "for session_id in ids:\n"
+        '    assert f"the first question · {session_id[:8]} · " in tui.display\n'
     )
-    assert list(_screen_checks_after_a_wait(source)) == [2, 5]
+    assert sorted(_screen_checks_after_a_wait(source)) == [2, 5, 14]
 
 
 @pytest.mark.parametrize(
