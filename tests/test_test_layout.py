@@ -1,6 +1,7 @@
 """The tests' own layout: no test module imports another; what several share lives in a support
-module named for what it holds (`tests/gitrepo.py`, `tests/cli/held_logs.py`, ...), and the
-repositories and loopback HTTP servers tests make are made one way each.
+module named for what it holds (`tests/gitrepo.py`, `tests/cli/held_logs.py`, ...), the
+repositories and loopback HTTP servers tests make are made one way each, and a terminal test
+checks no text on the screen a wait for another text saw.
 
 Importing a test module from another runs its module-level code a second time under another
 name, makes pytest rewrite and compile it for the importer too, and ties a file's tests to
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.util
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,6 +167,67 @@ def test_loopback_http_servers_are_started_in_one_place() -> None:
             found += [f"{name}:{line}" for line in _servers_made(source)]
     assert found == []
     assert list(_servers_made((TESTS / "loopback_http.py").read_text()))
+
+
+def _screen_checks_after_a_wait(source: str) -> Iterator[int]:
+    """The lines of `assert TEXT in T.display` right after `T.wait_for(OTHER)` (or first in a
+    loop right after it)."""
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for waited, after in itertools.pairwise(body):
+            call = waited.value if isinstance(waited, ast.Expr) else None
+            checked = after.body[0] if isinstance(after, ast.For) else after
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "wait_for"
+                and isinstance(checked, ast.Assert)
+            ):
+                continue
+            screen = f"{ast.unparse(call.func.value)}.display"
+            if any(
+                isinstance(part, ast.Compare)
+                and isinstance(part.ops[0], ast.In)
+                and ast.unparse(part.comparators[0]) == screen
+                for part in ast.walk(checked.test)
+            ):
+                yield checked.lineno
+
+
+def test_no_check_reads_the_screen_a_wait_for_another_text_saw() -> None:
+    """A terminal test that waited for one text checks another on the same screen by waiting
+    for both (`tests/cli/tui.Tui.wait_for_all`): a line drawn below the one waited for may come
+    in a later read, and the screen the wait saw can lack it (CI failed so on `/resume`'s
+    rows; `/rewind`'s picker and its three choices failed so too, read a few characters at a
+    time)."""
+    found = []
+    for path, source in _sources().items():
+        if ".wait_for(" in source and ".display" in source:
+            name = path.relative_to(REPO).as_posix()
+            found += [f"{name}:{line}" for line in _screen_checks_after_a_wait(source)]
+    assert found == []
+
+
+def test_a_check_of_the_screen_right_after_a_wait_for_another_text_is_seen() -> None:
+    source = (
+        'tui.wait_for("Resume which session?")\n'
+        'assert "the first question" in tui.display\n'
+        "def f(again):\n"
+        '    again.wait_for("Rewind")\n'
+        '    assert "1. a" in again.display and "2. b" in again.display\n'
+        'tui.wait_for_all("Rewind", "1. a")\n'
+        'assert "1. a" in tui.display\n'
+        'tui.wait_for("Rewind")\n'
+        'assert "Noted." not in tui.display\n'
+        'tui.wait_for("Rewind")\n'
+        'assert "> the first question" in tui.everything\n'
+        'tui.wait_for("Resume which session?")\n'
+        "for session_id in ids:\n"
+        '    assert f"the first question · {session_id[:8]} · " in tui.display\n'
+    )
+    assert sorted(_screen_checks_after_a_wait(source)) == [2, 5, 14]
 
 
 @pytest.mark.parametrize(

@@ -118,7 +118,9 @@ SCENARIOS = {
     "turns": [
         {
             "toolCalls": [
-                _call("timeout-1", "bash", command="echo begun; sleep 30", timeout_ms=500),
+                # Long enough for the sandboxed shell to print first on a loaded machine: at
+                # 500 ms such a shell has been killed before it ran (tests/web's results test).
+                _call("timeout-1", "bash", command="echo begun; sleep 30", timeout_ms=2000),
                 _call("killed-1", "bash", command="echo dying; kill -KILL $$"),
                 _call("exit-1", "bash", command="echo out; exit 3"),
                 _call("glob-1", "glob", pattern="**/*.py"),
