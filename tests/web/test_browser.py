@@ -162,7 +162,14 @@ def scripted(browser: Browser, web: WebServer, workspace: Path) -> Scripted:
         _check_write(page)
         page.wait_for_selector(".msg-agent:has-text('All done: the greeting is refactored.')")
         wait_idle(page)
-        page.locator("#sessions .session.current").wait_for()
+        # The entry is listed as "New session" first; its title comes with the list the page
+        # asks for once the prompt has ended (a message after the one that ended it).
+        page.wait_for_function(
+            """() => {
+                const name = document.querySelector("#sessions .session.current .session-name");
+                return name !== null && name.textContent !== "New session";
+            }"""
+        )
         title = page.locator("#sessions .session.current .session-name").inner_text()
         cards = _cards(page)
     # The page is closed, so its agent has let go of the session for the next ones.

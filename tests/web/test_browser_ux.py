@@ -162,6 +162,9 @@ def test_markdown_status_errors_and_a_faithful_replay(browser: Browser, tmp_path
             page.locator("#sessions .session").first.click()
             page.wait_for_selector(".msg-agent:has-text('Left it alone.')")
             page.wait_for_selector(".msg-agent h2")
+            # Opened once the replay is over (the address is set then, and the box enabled):
+            # the last replayed message is on the page a message earlier.
+            page.wait_for_selector("#prompt:not([disabled])")
             assert page.evaluate("() => location.hash") == session
             replayed = _transcript(page)
             _shot(page, "desktop-replayed")

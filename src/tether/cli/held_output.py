@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import tempfile
+from array import array
 from collections.abc import Callable, Iterator
 from typing import IO, Any, cast
 
@@ -41,9 +42,11 @@ class HeldOutput:
         self._held = 0
         self._file: IO[bytes] | None = None
         """The temporary file, once more than `IN_MEMORY` is held (closed by `close`)."""
-        self._runs: list[list[int]] = []
-        """`[stream, bytes]` in the order they came: a text stream's writes one by one (each
-        reaches it as it was written), a binary stream's run of writes as one."""
+        self._streams = array("H")
+        self._sizes = array("Q")
+        """Which stream each run held is for, and its bytes, in the order they came: a text
+        stream's writes one by one (each reaches it as it was written), a binary stream's run
+        of writes as one. Arrays: text `show` may hold a million writes."""
         self._targets: list[IO[str] | IO[bytes]] = []
         self._binary: list[bool] = []
         self.failed = False
@@ -76,11 +79,12 @@ class HeldOutput:
         except OSError:
             self.failed = True
             return
-        runs = self._runs
-        if runs and runs[-1][0] == index and self._binary[index]:
-            runs[-1][1] += len(data)
+        streams = self._streams
+        if streams and streams[-1] == index and self._binary[index]:
+            self._sizes[-1] += len(data)
         else:
-            runs.append([index, len(data)])
+            streams.append(index)
+            self._sizes.append(len(data))
 
     def _keep(self, data: bytes | memoryview) -> None:
         if self._file is None and self._held + len(data) <= IN_MEMORY:
@@ -125,28 +129,43 @@ class HeldOutput:
             self.close()
 
     def _write_out(self) -> None:
-        self._write_runs(memoryview(self._memory))
-        self._memory = bytearray()  # let go, not emptied: a view of it may still be held
+        memory = memoryview(self._memory)
+        self._memory = bytearray()  # let go, not emptied: `memory` is a view of it
+        # A text stream's writes are read back in order, a block at a time (through a
+        # descriptor of its own, closed here; the file itself is `close`'s).
+        reader = None
+        if self._file is not None:
+            reader = open(os.dup(self._file.fileno()), "rb", buffering=_BLOCK)  # noqa: SIM115
+        try:
+            self._write_runs(memory, reader)
+        finally:
+            if reader is not None:
+                reader.close()
         for target in self._targets:
             target.flush()
 
-    def _write_runs(self, memory: memoryview) -> None:
+    def _write_runs(self, memory: memoryview, reader: IO[bytes] | None) -> None:
         last: IO[str] | IO[bytes] | None = None
         offset = 0
-        for index, size in self._runs:
+        for index, size in zip(self._streams, self._sizes, strict=True):
             target = self._targets[index]
             if last is not None and last is not target:
                 last.flush()  # what one stream was given before the other shows first
-            if not self._binary[index]:
-                if self._file is None:
-                    data = bytes(memory[offset : offset + size])
-                else:
-                    data = _read(self._file, offset, size)
-                cast(IO[str], target).write(data.decode("utf-8", "surrogatepass"))
-            elif self._file is None:
-                cast(IO[bytes], target).write(memory[offset : offset + size])
+            if reader is None:
+                data = memory[offset : offset + size]
+            elif not self._binary[index]:
+                reader.seek(offset)  # where it is already, unless a binary run came between
+                data = memoryview(reader.read(size))
             else:
+                assert self._file is not None
                 _copy(self._file, offset, size, cast(IO[bytes], target))
+                data = memoryview(b"")
+            if not self._binary[index]:
+                if len(data) != size:
+                    raise OSError(f"the held output ended {size - len(data)} bytes short")
+                cast(IO[str], target).write(str(data, "utf-8", "surrogatepass"))
+            elif reader is None:
+                cast(IO[bytes], target).write(data)
             offset += size
             last = target
 
