@@ -1,4 +1,4 @@
-"""A paragraph of code spans and `*` emphasis read in one pass gives the text rich's Markdown
+"""A paragraph of code spans and emphasis read in one pass gives the text rich's Markdown
 shows of it (markdown-it's reading), and a long one is drawn as rich draws it whole."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ PIECES = st.sampled_from(
         *[" ", " ", "  ", "   ", "\n", "\n", "  \n", " \n", "\n  ", "\u00a0", "\u3000", "\x0b"],
         *["*", "*", "**", "**", "***", "****", "*****", "`", "``", "```", "` ", " `", "`a`"],
         *["*a*", "**a**", "***a***", "*a", "a*", "**a", "a**", "`` ` ``", "` a `", "`  `", "`\n`"],
+        *["_", "__", "___", "_a_", "__a__", "a_b", "_a", "a_", "__a", "a__", "*_", "_*", "**_a_**"],
     ]
 )
 SOURCES = st.lists(PIECES, min_size=1, max_size=40).map("".join)
@@ -66,7 +67,7 @@ def test_a_paragraph_of_code_and_emphasis_reads_as_markdown_it_reads_it(source: 
 
 
 def test_a_paragraph_with_other_marks_is_left_to_markdown_it() -> None:
-    others = ("a \\* b", "[a](b)", "![a](b)", "<b>", "&amp;", "_a_", "~~a~~", "a\tb", "a\x0cb")
+    others = ("a \\* b", "[a](b)", "![a](b)", "<b>", "&amp;", "~~a~~", "a\tb", "a\x0cb")
     for source in others:
         assert plain_inline(source) is None
 
@@ -106,3 +107,13 @@ def test_a_paragraph_read_in_one_pass_is_drawn_as_rich_draws_it(
 )
 def test_a_line_of_one_cell_characters_wraps_where_rich_wraps_it(line: str, width: int) -> None:
     assert _single_cell_breaks(line, width) == divide_line(line, width, fold=True)
+
+
+def test_names_with_underscores_are_read_in_one_pass() -> None:
+    # A reply naming `snake_case` things, in code spans or not, needs no Markdown parser.
+    source = "set `max_tokens` in the_config, then *run_it* and __done__"
+    read = plain_inline(source)
+    assert read is not None
+    assert (
+        "".join(read) == rich_plain(source) == "set max_tokens in the_config, then run_it and done"
+    )

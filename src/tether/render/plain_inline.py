@@ -4,10 +4,10 @@ Without colour, rich's Markdown of a paragraph is its plain text wrapped: the wo
 span's code, a space for each line break (a new line for a hard one), and every mark that
 markdown-it read as emphasis left out. markdown-it makes an object for every word and mark of
 it (and rich another for each), which was most of what a long reply cost to show. A paragraph
-whose only marks are code spans and `*` emphasis is read here in one pass, by CommonMark's
-own rules for those (the delimiter runs' flanking, its algorithm for matching them, the rule
-of three), into the same text; one holding anything else (escapes, links, images, HTML,
-entities, `_` emphasis, strikethrough) is left to markdown-it.
+whose only marks are code spans and emphasis (`*` and `_`) is read here in one pass, by
+CommonMark's own rules for those (the delimiter runs' flanking, its algorithm for matching
+them, the rule of three), into the same text; one holding anything else (escapes, links,
+images, HTML, entities, strikethrough) is left to markdown-it.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from collections.abc import Iterator
 
 __all__ = ["plain_inline"]
 
-_OUTSIDE = re.compile(r"[\\\[\]!<&_~\t\x07\x08\x0b\x0c\r]")
+_OUTSIDE = re.compile(r"[\\\[\]!<&~\t\x07\x08\x0b\x0c\r]")
 """What this reading leaves to markdown-it: escapes, links and images, HTML and autolinks,
-entities, `_` emphasis, strikethrough; and tabs and the control codes rich's text drops
-(markdown-it reads them as white space beside a mark, rich's wrapping as none)."""
-_MARK = re.compile(r"[`*\n]")
+entities, strikethrough; and tabs and the control codes rich's text drops (markdown-it reads
+them as white space beside a mark, rich's wrapping as none)."""
+_MARK = re.compile(r"[`*_\n]")
 _FLUSH = 4096
 """Characters of finished text handed on at once."""
 
@@ -38,18 +38,19 @@ def plain_inline(source: str) -> Iterator[str] | None:
 
 
 class _Run:
-    """A run of `*` that may open or close emphasis: what is left of it is text."""
+    """A run of `*` or `_` that may open or close emphasis: what is left of it is text."""
 
-    __slots__ = ("can_close", "can_open", "left", "length")
+    __slots__ = ("can_close", "can_open", "left", "length", "mark")
 
-    def __init__(self, length: int, can_open: bool, can_close: bool) -> None:
+    def __init__(self, mark: str, length: int, can_open: bool, can_close: bool) -> None:
+        self.mark = mark
         self.length = length
         self.left = length
         self.can_open = can_open
         self.can_close = can_close
 
     def __str__(self) -> str:
-        return "*" * self.left
+        return self.mark * self.left
 
 
 def _read(source: str) -> Iterator[str]:
@@ -60,9 +61,9 @@ def _read(source: str) -> Iterator[str]:
     pending = 0
     """Where the text since the last mark starts in `pieces` (a line break trims its end)."""
     openers: list[_Run] = []
-    bottoms: dict[tuple[bool, int], int] = {}
-    """For a closer that can (not) open with a length of 0, 1 or 2 mod 3: the openers below
-    this height are known not to match it."""
+    bottoms: dict[tuple[str, bool, int], int] = {}
+    """For a closer of a mark that can (not) open, with a length of 0, 1 or 2 mod 3: the
+    openers below this height are known not to match it."""
     unmatched: dict[int, int] = {}
     """Backtick runs by length that are known to have no closer after where they were sought."""
     position, end = 0, len(source)
@@ -131,12 +132,13 @@ def _emphasis(
     start: int,
     pieces: list[str | _Run],
     openers: list[_Run],
-    bottoms: dict[tuple[bool, int], int],
+    bottoms: dict[tuple[str, bool, int], int],
 ) -> int:
-    """Read the `*` run at `start`: matched with the openers before it as CommonMark's
+    """Read the `*` or `_` run at `start`: matched with the openers before it as CommonMark's
     algorithm matches (what each match uses of both is no longer text). Where reading goes on."""
+    mark = source[start]
     stop = start
-    while stop < len(source) and source[stop] == "*":
+    while stop < len(source) and source[stop] == mark:
         stop += 1
     before = _kind(source[start - 1]) if start else _WHITE
     after = _kind(source[stop]) if stop < len(source) else _WHITE
@@ -144,10 +146,15 @@ def _emphasis(
     # space or punctuation; right-flanking the same the other way round.
     left = after != _WHITE and (after != _PUNCTUATION or before != _OTHER)
     right = before != _WHITE and (before != _PUNCTUATION or after != _OTHER)
-    run = _Run(stop - start, can_open=left, can_close=right)
+    if mark == "*":
+        run = _Run(mark, stop - start, can_open=left, can_close=right)
+    else:  # `_` opens or closes inside a word only beside punctuation
+        opens = left and (not right or before == _PUNCTUATION)
+        closes = right and (not left or after == _PUNCTUATION)
+        run = _Run(mark, stop - start, can_open=opens, can_close=closes)
     pieces.append(run)
     if run.can_close:
-        key = (run.can_open, run.length % 3)
+        key = (mark, run.can_open, run.length % 3)
         while run.left:
             index = len(openers) - 1
             floor = bottoms.get(key, 0)
@@ -169,7 +176,9 @@ def _emphasis(
 
 
 def _pair(opener: _Run, closer: _Run) -> bool:
-    """Whether `closer` may close `opener` (CommonMark's rule of three)."""
+    """Whether `closer` may close `opener`: the same mark, and CommonMark's rule of three."""
+    if opener.mark != closer.mark:
+        return False
     if opener.can_close or closer.can_open:
         total = opener.length + closer.length
         return total % 3 != 0 or (opener.length % 3 == 0 and closer.length % 3 == 0)
