@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import tempfile
+from array import array
 from collections.abc import Callable, Iterator
 from typing import IO, Any, cast
 
@@ -33,15 +34,19 @@ class HeldOutput:
     """What some streams are given, held in order until `release` writes it to them."""
 
     def __init__(self) -> None:
-        self._memory: list[bytes] = []
-        self._pending: list[bytes | memoryview] = []
+        self._memory = bytearray()
+        """What is held while it is small: one buffer (a list of each write's bytes cost
+        their objects' size again, and a copy of them all where they were joined)."""
+        self._pending: list[bytes | bytearray | memoryview] = []
         self._pending_size = 0
         self._held = 0
         self._file: IO[bytes] | None = None
         """The temporary file, once more than `IN_MEMORY` is held (closed by `close`)."""
-        self._runs: list[list[int]] = []
-        """`[stream, bytes]` in the order they came: a text stream's writes one by one (each
-        reaches it as it was written), a binary stream's run of writes as one."""
+        self._streams = array("H")
+        self._sizes = array("Q")
+        """Which stream each run held is for, and its bytes, in the order they came: a text
+        stream's writes one by one (each reaches it as it was written), a binary stream's run
+        of writes as one. Arrays: text `show` may hold a million writes."""
         self._targets: list[IO[str] | IO[bytes]] = []
         self._binary: list[bool] = []
         self.failed = False
@@ -74,23 +79,24 @@ class HeldOutput:
         except OSError:
             self.failed = True
             return
-        runs = self._runs
-        if runs and runs[-1][0] == index and self._binary[index]:
-            runs[-1][1] += len(data)
+        streams = self._streams
+        if streams and streams[-1] == index and self._binary[index]:
+            self._sizes[-1] += len(data)
         else:
-            runs.append([index, len(data)])
+            streams.append(index)
+            self._sizes.append(len(data))
 
     def _keep(self, data: bytes | memoryview) -> None:
         if self._file is None and self._held + len(data) <= IN_MEMORY:
-            self._memory.append(bytes(data))
+            self._memory += data
         else:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
                 self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
                 # What was in memory goes first, as one piece (a writev takes at most 1,024).
-                self._pending = [b"".join(self._memory)]
+                self._pending = [self._memory]  # written as it is, not copied
                 self._pending_size = len(self._pending[0])
-                self._memory.clear()
+                self._memory = bytearray()
             # Gathered, and written a megabyte at a time by one call: not copied here first.
             self._pending.append(data)
             self._pending_size += len(data)
@@ -123,32 +129,49 @@ class HeldOutput:
             self.close()
 
     def _write_out(self) -> None:
-        last: IO[str] | IO[bytes] | None = None
-        memory = memoryview(b"".join(self._memory))
-        self._memory.clear()
-        offset = 0
-        for index, size in self._runs:
-            target = self._targets[index]
-            if last is not None and last is not target:
-                last.flush()  # what one stream was given before the other shows first
-            if not self._binary[index]:
-                if self._file is None:
-                    data = bytes(memory[offset : offset + size])
-                else:
-                    data = _read(self._file, offset, size)
-                cast(IO[str], target).write(data.decode("utf-8", "surrogatepass"))
-            elif self._file is None:
-                cast(IO[bytes], target).write(memory[offset : offset + size])
-            else:
-                _copy(self._file, offset, size, cast(IO[bytes], target))
-            offset += size
-            last = target
+        memory = memoryview(self._memory)
+        self._memory = bytearray()  # let go, not emptied: `memory` is a view of it
+        # A text stream's writes are read back in order, a block at a time (through a
+        # descriptor of its own, closed here; the file itself is `close`'s).
+        reader = None
+        if self._file is not None:
+            reader = open(os.dup(self._file.fileno()), "rb", buffering=_BLOCK)  # noqa: SIM115
+        try:
+            self._write_runs(memory, reader)
+        finally:
+            if reader is not None:
+                reader.close()
         for target in self._targets:
             target.flush()
 
+    def _write_runs(self, memory: memoryview, reader: IO[bytes] | None) -> None:
+        last: IO[str] | IO[bytes] | None = None
+        offset = 0
+        for index, size in zip(self._streams, self._sizes, strict=True):
+            target = self._targets[index]
+            if last is not None and last is not target:
+                last.flush()  # what one stream was given before the other shows first
+            if reader is None:
+                data = memory[offset : offset + size]
+            elif not self._binary[index]:
+                reader.seek(offset)  # where it is already, unless a binary run came between
+                data = memoryview(reader.read(size))
+            else:
+                assert self._file is not None
+                _copy(self._file, offset, size, cast(IO[bytes], target))
+                data = memoryview(b"")
+            if not self._binary[index]:
+                if len(data) != size:
+                    raise OSError(f"the held output ended {size - len(data)} bytes short")
+                cast(IO[str], target).write(str(data, "utf-8", "surrogatepass"))
+            elif reader is None:
+                cast(IO[bytes], target).write(data)
+            offset += size
+            last = target
+
     def close(self) -> None:
         """Let what is held go."""
-        self._memory.clear()
+        self._memory = bytearray()
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()
