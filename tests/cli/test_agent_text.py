@@ -64,3 +64,23 @@ def test_the_live_tail_is_the_end_of_the_waiting_text(pieces: list[str], lines: 
             expected = tail_text(buffer.pending_text, lines, plain=True)
             shown = tail_text(buffer.pending_tail(lines), lines, plain=True)
             assert shown.plain == expected.plain
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PIECES, max_size=40), st.data())
+def test_whether_text_waits_does_not_depend_on_the_chunking(
+    pieces: list[str], data: st.DataObject
+) -> None:
+    # Fed whole or a character at a time, the buffer says text waits at the same places
+    # (a chunk may be empty, or white space alone).
+    text = "".join(pieces)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=12)))
+    chunked, single = AgentTextBuffer(), AgentTextBuffer()
+    fed = 0
+    for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True):
+        chunked.feed(text[a:b])
+        for character in text[fed:b]:
+            single.feed(character)
+        fed = b
+        assert chunked.pending == single.pending
+        assert chunked.pending_text == single.pending_text

@@ -8,9 +8,10 @@ from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rich._wrap import divide_line
 from rich.console import Console
 
-from tether.render.long_paragraph import LongParagraph, _text_of
+from tether.render.long_paragraph import LongParagraph, _single_cell_breaks, _text_of
 from tether.render.markdown import markdown
 from tether.render.markdown_parser import block_parser, inline_parser
 from tether.render.plain_inline import plain_inline
@@ -94,3 +95,14 @@ def test_a_paragraph_read_in_one_pass_is_drawn_as_rich_draws_it(
     *, block: str, width: int, window: int
 ) -> None:
     assert written(block, width, (20, 200, window)) == written(block, width, None)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    line=st.lists(st.sampled_from(["a", "b", " ", "cdefghij", "   ", "-"]), max_size=20).map(
+        "".join
+    ),
+    width=st.integers(1, 12),
+)
+def test_a_line_of_one_cell_characters_wraps_where_rich_wraps_it(line: str, width: int) -> None:
+    assert _single_cell_breaks(line, width) == divide_line(line, width, fold=True)

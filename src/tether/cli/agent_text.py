@@ -47,6 +47,8 @@ class AgentTextBuffer:
         """Where the last lines read whole start (for the live tail)."""
         self._filled = False
         """Whether the waiting text has more than white space."""
+        self._quiet = False
+        """Whether a chunk with no line end would complete nothing (`feed`'s shortcut)."""
 
     @property
     def pending(self) -> bool:
@@ -82,11 +84,21 @@ class AgentTextBuffer:
         text, self._text = self._text, ""
         text += chunk  # grown in place: the buffer holds the only other reference, cleared
         self._text = text
+        if self._quiet and _LINE_END.search(chunk) is None:
+            # More of a line already begun, after a chunk that completed nothing: no line
+            # ends, and the line's first character (all that could cut before it) is known.
+            self._searched = len(text)
+            self._filled = self._filled or bool(chunk.strip())
+            return []
         self._filled = self._filled or bool(chunk.strip())
         self._scan()
         cut = self._tentative() or self._cut
         if cut == 0:
+            # Later chunks with no line end only lengthen the line, once it has begun (and
+            # no `\r` waits for a `\n`).
+            self._quiet = self._scanned < len(text) and not text.endswith("\r")
             return []
+        self._quiet = False
         done, self._text = self._text[:cut], self._text[cut:]
         self._scanned -= cut
         self._searched -= cut

@@ -34,8 +34,10 @@ class HeldOutput:
     """What some streams are given, held in order until `release` writes it to them."""
 
     def __init__(self) -> None:
-        self._memory: list[bytes] = []
-        self._pending: list[bytes | memoryview] = []
+        self._memory = bytearray()
+        """What is held while it is small: one buffer (a list of each write's bytes cost
+        their objects' size again, and a copy of them all where they were joined)."""
+        self._pending: list[bytes | bytearray | memoryview] = []
         self._pending_size = 0
         self._held = 0
         self._file: IO[bytes] | None = None
@@ -86,15 +88,15 @@ class HeldOutput:
 
     def _keep(self, data: bytes | memoryview) -> None:
         if self._file is None and self._held + len(data) <= IN_MEMORY:
-            self._memory.append(bytes(data))
+            self._memory += data
         else:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
                 self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
                 # What was in memory goes first, as one piece (a writev takes at most 1,024).
-                self._pending = [b"".join(self._memory)]
+                self._pending = [self._memory]  # written as it is, not copied
                 self._pending_size = len(self._pending[0])
-                self._memory.clear()
+                self._memory = bytearray()
             # Gathered, and written a megabyte at a time by one call: not copied here first.
             self._pending.append(data)
             self._pending_size += len(data)
@@ -127,8 +129,8 @@ class HeldOutput:
             self.close()
 
     def _write_out(self) -> None:
-        memory = memoryview(b"".join(self._memory))
-        self._memory.clear()
+        memory = memoryview(self._memory)
+        self._memory = bytearray()  # let go, not emptied: `memory` is a view of it
         # A text stream's writes are read back in order, a block at a time (through a
         # descriptor of its own, closed here; the file itself is `close`'s).
         reader = None
@@ -169,7 +171,7 @@ class HeldOutput:
 
     def close(self) -> None:
         """Let what is held go."""
-        self._memory.clear()
+        self._memory = bytearray()
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()

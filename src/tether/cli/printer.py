@@ -99,7 +99,10 @@ class Printer(CallCards):
     def __call__(self, update: ClientUpdate) -> None:
         """Print one update; a failure to show it is reported, and later updates still show."""
         try:
-            self._show(update)
+            if update.__class__ is AgentText:  # most of a log: a reply's chunks, straight on
+                self._agent_text(update.text)
+            else:
+                self._show(update)
         except BrokenPipeError:
             raise  # the reader left: nothing more can show (`tether.cli` stops quietly)
         except Exception as exc:
@@ -112,6 +115,8 @@ class Printer(CallCards):
 
     def _show(self, update: ClientUpdate) -> None:
         match update:
+            # The prompt goes through `Console.print`: `tether run` prints it before its first
+            # request, which loads nothing of `tether.render`.
             case UserText():
                 self._end_text()
                 self.console.print(Text(f"> {update.text}", style="bold"))
@@ -201,7 +206,7 @@ class Printer(CallCards):
         """A line between the turn's output, with the live status line set aside for it."""
         self.status.stop()
         self._end_text()
-        self.console.print(notice)
+        self._put(notice)
         self.status.show(self.status_label())
 
     def _agent_text(self, chunk: str) -> None:

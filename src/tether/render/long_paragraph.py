@@ -205,7 +205,8 @@ def _laid_out(line: str, width: int, *, whole: bool) -> tuple[str, str]:
     out at `width` and `Console.print` writes it, up to its last sure line start (all of it if
     `whole`); and the rest. Each line is what rich makes of its piece: white space past the
     width cut (by its count of characters), then cut or padded to the width in cells."""
-    breaks = divide_line(line, width, fold=True)
+    single = line.isascii() and line.isprintable()  # a cell a character
+    breaks = _single_cell_breaks(line, width) if single else divide_line(line, width, fold=True)
     end = len(line) if whole else _sure_start(line, width, breaks)
     if not end:
         return "", line
@@ -215,11 +216,32 @@ def _laid_out(line: str, width: int, *, whole: bool) -> tuple[str, str]:
         piece = line[start:stop]
         if len(piece) > width:
             piece = piece[: len(piece) - min(len(piece) - len(piece.rstrip()), len(piece) - width)]
-        cells = cell_len(piece)
+        cells = len(piece) if single else cell_len(piece)
         if cells > width:
             piece = set_cell_size(piece, width)
         written.append(f"{piece}{' ' * (width - cells)}\n")
     return "".join(written), line[end:]
+
+
+def _single_cell_breaks(line: str, width: int) -> list[int]:
+    """rich's `divide_line(line, width, fold=True)` for a line whose every character is one
+    cell (printable ASCII): where each wrapped line after the first starts."""
+    breaks: list[int] = []
+    used = 0  # cells of the line being filled
+    for word in _WORD.finditer(line):
+        start, text = word.start(), word.group()
+        length = len(text.rstrip())
+        if width - used >= length:
+            used += len(text)
+        elif length > width:  # folded: a line of `width` characters at a time
+            for fold in range(0, len(text), width):
+                if start + fold:
+                    breaks.append(start + fold)
+                used = len(text) - fold
+        elif used and start:
+            breaks.append(start)
+            used = len(text)
+    return breaks
 
 
 def _groups(source: str, size: int, most: int, env: dict[str, Any]) -> Iterator[list[Token]]:

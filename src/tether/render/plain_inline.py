@@ -24,8 +24,6 @@ _OUTSIDE = re.compile(r"[\\\[\]!<&_~\t\x07\x08\x0b\x0c\r]")
 entities, `_` emphasis, strikethrough; and tabs and the control codes rich's text drops
 (markdown-it reads them as white space beside a mark, rich's wrapping as none)."""
 _MARK = re.compile(r"[`*\n]")
-_ASCII_PUNCTUATION = frozenset(string.punctuation)
-_WHITE = frozenset(" \t\n\x0b\x0c\r")
 _FLUSH = 4096
 """Characters of finished text handed on at once."""
 
@@ -78,7 +76,7 @@ def _read(source: str) -> Iterator[str]:
             break
         mark = source[start]
         if mark == "\n":
-            text = "".join(str(piece) for piece in pieces[pending:])
+            text = "".join(pieces[pending:])  # type: ignore[arg-type]  # text alone since a mark
             if text.endswith("  "):
                 pieces[pending:] = [text.rstrip(" "), "\n"]  # a hard break
             else:
@@ -97,9 +95,9 @@ def _read(source: str) -> Iterator[str]:
             pending = len(pieces)
             size += position - start
         if not openers and size >= _FLUSH:
-            yield "".join(str(piece) for piece in pieces)
+            yield "".join(map(str, pieces))
             pieces, size, pending = [], 0, 0
-    yield "".join(str(piece) for piece in pieces)
+    yield "".join(map(str, pieces))
 
 
 class _CodeText(str):
@@ -140,12 +138,12 @@ def _emphasis(
     stop = start
     while stop < len(source) and source[stop] == "*":
         stop += 1
-    before = source[start - 1] if start else " "
-    after = source[stop] if stop < len(source) else " "
-    white_before, white_after = _white(before), _white(after)
-    punct_before, punct_after = _punctuation(before), _punctuation(after)
-    left = not white_after and (not punct_after or white_before or punct_before)
-    right = not white_before and (not punct_before or white_after or punct_after)
+    before = _kind(source[start - 1]) if start else _WHITE
+    after = _kind(source[stop]) if stop < len(source) else _WHITE
+    # Left-flanking: not before white space, and not before punctuation unless after white
+    # space or punctuation; right-flanking the same the other way round.
+    left = after != _WHITE and (after != _PUNCTUATION or before != _OTHER)
+    right = before != _WHITE and (before != _PUNCTUATION or after != _OTHER)
     run = _Run(stop - start, can_open=left, can_close=right)
     pieces.append(run)
     if run.can_close:
@@ -178,13 +176,25 @@ def _pair(opener: _Run, closer: _Run) -> bool:
     return True
 
 
-def _white(character: str) -> bool:
-    """CommonMark's Unicode whitespace (markdown-it's: also a vertical tab)."""
-    return character in _WHITE or (character > "\x7f" and unicodedata.category(character) == "Zs")
+_OTHER, _WHITE, _PUNCTUATION = 0, 1, 2
 
 
-def _punctuation(character: str) -> bool:
-    """CommonMark's Unicode punctuation: ASCII punctuation, or a Unicode P or S character."""
-    return character in _ASCII_PUNCTUATION or (
-        character > "\x7f" and unicodedata.category(character)[0] in "PS"
-    )
+def _kind(character: str) -> int:
+    """CommonMark's class of a character beside a delimiter run: Unicode whitespace (Zs, or
+    tab, line feed, vertical tab, form feed, carriage return: markdown-it's set), punctuation
+    (ASCII punctuation, or a Unicode P or S character), or neither."""
+    kind = _ASCII_KINDS.get(character)
+    if kind is None:
+        category = unicodedata.category(character)
+        kind = _WHITE if category == "Zs" else _PUNCTUATION if category[0] in "PS" else _OTHER
+    return kind
+
+
+_ASCII_KINDS = {
+    chr(code): _WHITE
+    if chr(code) in " \t\n\x0b\x0c\r"
+    else _PUNCTUATION
+    if chr(code) in string.punctuation
+    else _OTHER
+    for code in range(128)
+}
