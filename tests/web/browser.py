@@ -269,6 +269,17 @@ def send_prompt(page: Page, text: str) -> None:
     page.press("#prompt", "Enter")
 
 
+def titled_session(page: Page) -> str:
+    """The shown session's title in the sidebar, once it has one: its entry says "New session"
+    until the list the page asks for when a prompt ends arrives, a message after that end."""
+    name = "#sessions .session.current .session-name"
+    page.wait_for_function(
+        "name => (document.querySelector(name)?.textContent ?? 'New session') !== 'New session'",
+        arg=name,
+    )
+    return page.locator(name).inner_text()
+
+
 def wait_idle(page: Page) -> None:
     """Wait until the running prompt has ended."""
     page.wait_for_selector("#working", state="hidden")

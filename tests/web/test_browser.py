@@ -27,6 +27,7 @@ from tests.web.browser import (
     send_prompt,
     shoot_both,
     shot,
+    titled_session,
     wait_idle,
 )
 from tests.web.in_process import web_in_process
@@ -162,15 +163,7 @@ def scripted(browser: Browser, web: WebServer, workspace: Path) -> Scripted:
         _check_write(page)
         page.wait_for_selector(".msg-agent:has-text('All done: the greeting is refactored.')")
         wait_idle(page)
-        # The entry is listed as "New session" first; its title comes with the list the page
-        # asks for once the prompt has ended (a message after the one that ended it).
-        page.wait_for_function(
-            """() => {
-                const name = document.querySelector("#sessions .session.current .session-name");
-                return name !== null && name.textContent !== "New session";
-            }"""
-        )
-        title = page.locator("#sessions .session.current .session-name").inner_text()
+        title = titled_session(page)
         cards = _cards(page)
     # The page is closed, so its agent has let go of the session for the next ones.
     return Scripted(session_title=title, cards=cards)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.tools.web.server import PageServer, reply, serve
-from tests.web.browser import open_page, send_prompt, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shot, titled_session, wait_idle
 from tests.web.in_process import web_in_process
 from tests.web.served import WebServer
 
@@ -103,9 +103,7 @@ def test_the_web_card_shows_a_safe_link_the_status_and_the_markdown(
         assert missing.locator(".card-head .pill-bad").inner_text() == "404"
         assert "Not here" in missing.locator(".web-body").inner_text()
         live = [c.inner_text() for c in cards.all()]
-        entry = page.locator("#sessions .session.current")
-        entry.wait_for()
-        title = entry.locator(".session-name").inner_text()
+        title = titled_session(page)
     with open_page(browser, web.url) as page:
         page.locator("#sessions .session", has_text=title).click()
         page.wait_for_selector(".msg-agent:has-text('Fetched both.')")

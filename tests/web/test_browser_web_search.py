@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.tools.web.search_api import Hit, SearchApi, env_for, ok_reply, serve_api
-from tests.web.browser import open_page, send_prompt, shot, wait_idle
+from tests.web.browser import open_page, send_prompt, shot, titled_session, wait_idle
 from tests.web.in_process import web_in_process
 from tests.web.served import WebServer
 
@@ -89,9 +89,7 @@ def test_results_are_safe_links_with_text_snippets_and_nothing_loads(
         assert [u for u in requested if not u.startswith(origin)] == []
         shot(page, "[data-card=web][data-kind=search]", "card-web-search")
         live = card.inner_text()
-        entry = page.locator("#sessions .session.current")
-        entry.wait_for()
-        title = entry.locator(".session-name").inner_text()
+        title = titled_session(page)
     with open_page(browser, web.url) as page:
         page.locator("#sessions .session", has_text=title).click()
         page.wait_for_selector(".msg-agent:has-text('Searched.')")

@@ -6,7 +6,8 @@ dumped at once. The document is held back meanwhile (`tether.cli.held_output`, a
 holds its text), and printed after the last line, so a corrupt line is still an error before
 anything is printed. Should holding it back fail (no room for the temporary file), the document
 is made again as it was before: every line checked first, then each update printed as it is
-made.
+made. Read results, most of a session's bytes, have their logged JSON written by orjson into
+what pydantic writes around it (`tether.cli.show_json_spliced`).
 """
 
 from __future__ import annotations
