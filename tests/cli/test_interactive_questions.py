@@ -46,7 +46,7 @@ def test_typing_cannot_answer_a_reject_ends_the_turn_and_a_call_leaves_one_card(
     tui.type("note: ")
     tui.wait_for("Allow touch HAZARD.txt?")
     # The question appeared mid-word: the rest of the draft, its `1` too, is typing (at once:
-    # the guard lasts 0.8 s from when the question opened).
+    # the guard lasts 0.8 s from when the question was first drawn, which it now has been).
     tui.type("1 thing")
     # Its keys line said it waits. Read from what was written: on screen that line comes after
     # the title, maybe in a later read, and is gone once the guard is over.

@@ -117,6 +117,20 @@ async def test_a_picker_moves_wraps_chooses_and_asks_for_text() -> None:
     assert dismissed.result.result() is None
 
 
+async def test_a_question_is_guarded_until_drawn_and_a_picker_without_a_guard_never() -> None:
+    question = Picker("Allow?", [Choice("Yes"), Choice("No")], guard=0.05)
+    await asyncio.sleep(0.1)  # longer than its guard, but not drawn yet
+    assert question.guarded() and "waiting for you" in to_plain_text(question.fragments(80))
+    question.shown()
+    assert question.guarded()
+    await asyncio.sleep(0.1)
+    assert not question.guarded() and "enter to choose" in to_plain_text(question.fragments(80))
+    question.shown()  # a later draw does not start the guard again
+    assert not question.guarded()
+    plain = Picker("Which?", [Choice("a"), Choice("b")])
+    assert not plain.guarded()
+
+
 def test_completion_lists_commands_after_a_slash_and_paths_after_an_at(ws: Path) -> None:
     completer = PromptCompleter()
     completer.commands = [

@@ -16,7 +16,7 @@
 | Ctrl+D                       | exit (on an empty box)                                    |
 | Shift+Tab                    | cycle the mode: ask → accept-edits → auto → plan          |
 | Ctrl+B                       | while a command runs: move it to the background           |
-| 1-9, arrows, Enter           | answer a picker (a question's first 0.8 s: type the draft) |
+| 1-9, arrows, Enter           | answer a picker (till a question is 0.8 s on screen: the draft) |
 
 Terminals send Shift+Enter in several ways (the kitty protocol, xterm's modifyOtherKeys, or
 Esc+Enter as VS Code's terminal is often set up to): each is read as Ctrl+J.

@@ -4,8 +4,10 @@ Permission questions, `/resume`, `/model` and `/mode` are pickers. A choice may 
 line of text before it counts ("reject and tell the model what to do instead").
 
 A question that opens by itself (a permission question, while the person may be typing the
-next prompt) has a guard: keys that arrive in its first moments are not answers, they go on
-into the draft they were meant for, and the keys line says the question waits.
+next prompt) has a guard: keys that arrive before it is drawn, or in its first moments on
+screen, are not answers; they go on into the draft they were meant for, and the keys line says
+the question waits. The guard runs from the first draw, not from when the question opened: on a
+busy machine the draw can come late, and no key before it can have been meant for the question.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ __all__ = ["PICKER_ROWS", "QUESTION_GUARD", "Choice", "Picked", "Picker"]
 PICKER_ROWS = 10
 """Choices shown at once; a longer list scrolls with the selection."""
 QUESTION_GUARD = 0.8
-"""Seconds after a question appears during which keys are not taken as answers: long
+"""Seconds after a question is first drawn during which keys are not taken as answers: long
 enough that typing under way (and what the terminal had buffered) cannot answer it."""
 
 
@@ -74,12 +76,13 @@ class Picker:
         """The index of the choice whose text is being typed."""
         self.result: asyncio.Future[Picked | None] = asyncio.get_running_loop().create_future()
         self.guard = guard
-        """Seconds after it is shown during which keys are not answers."""
+        """Seconds after it is first drawn during which keys are not answers (and before)."""
         self.more = more
         self.wrap = wrap
         """Choices wrap rather than end in `…` (a question: what it allows is read whole)."""
         """A key that shows more of what is asked about (`v: see it whole`), if any."""
-        self.shown_at = time.monotonic()
+        self.shown_at: float | None = None
+        """When it was first drawn (`time.monotonic()`); `None` until then."""
         self._on_close: list[Callable[[], None]] = []
 
     def when_closed(self, action: Callable[[], None]) -> None:
@@ -89,12 +92,15 @@ class Picker:
         self._on_close.append(action)
 
     def shown(self) -> None:
-        """The picker is on screen now: its guard starts."""
-        self.shown_at = time.monotonic()
+        """The picker has been drawn: its guard starts now (the first call only)."""
+        if self.shown_at is None:
+            self.shown_at = time.monotonic()
 
     def guarded(self) -> bool:
-        """Whether a key now is too early to be an answer."""
-        return time.monotonic() - self.shown_at < self.guard
+        """Whether a key now is too early to be an answer: not drawn yet, or drawn too lately."""
+        if not self.guard:
+            return False
+        return self.shown_at is None or time.monotonic() - self.shown_at < self.guard
 
     def move(self, delta: int) -> None:
         """Select the choice `delta` lines down (up when negative), wrapping around."""

@@ -223,11 +223,26 @@ class Screen:
         picker.when_closed(lambda: self._closed(picker))
         # A cancelled wait cancels the result without an answer: it closes the picker too.
         picker.result.add_done_callback(lambda _done: self._closed(picker))
-        picker.shown()
-        if picker.guard:
-            # The keys line changes when the guard ends.
-            asyncio.get_running_loop().call_later(picker.guard, self.refresh)
+        # Its guard runs from the first draw, not from now: on a busy machine the draw can come
+        # late, and keys typed before anyone could see the question are not answers.
+        self.app.after_render.add_handler(self._first_draw_of(picker))
         self.refresh()
+
+    def _first_draw_of(self, picker: Picker) -> Callable[[object], None]:
+        """What starts `picker`'s guard once a draw has shown it (once, then it is removed)."""
+
+        def drawn(_app: object) -> None:
+            # Removed on the loop's next turn, not now: the event walks its list of handlers as
+            # it calls them, and one removed from it now would make it skip the next one.
+            asyncio.get_running_loop().call_soon(self.app.after_render.remove_handler, drawn)
+            if self.picker is not picker or picker.shown_at is not None:
+                return  # drawn before, or closed or replaced before it was drawn
+            picker.shown()
+            if picker.guard:
+                # The keys line changes when the guard ends.
+                asyncio.get_running_loop().call_later(picker.guard, self.refresh)
+
+        return drawn
 
     def picker_typing(self) -> None:
         """The picker's choice asks for text: the cursor goes to its line."""
