@@ -24,7 +24,7 @@ from rich.text import Text
 
 from tether.render.written import WholeLines
 
-__all__ = ["Card", "Rows"]
+__all__ = ["Card", "Rows", "TextRows"]
 
 _LINE = Segment.line()
 
@@ -42,6 +42,17 @@ class Rows(Protocol):
         """Each line's bare text padded to `width` (no colour); None as `drawn_lines`."""
 
 
+class TextRows(Protocol):
+    """A card's part made of one-line texts that can give its lines' bare text at once, with
+    no text made (without colour); drawn as its texts otherwise."""
+
+    def texts(self) -> list[Text]:
+        """Its texts, each ending its line, as rich draws them."""
+
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each text's bare line padded to `width`; None unless each fits as it is."""
+
+
 class Card(Panel, WholeLines):
     """A `Panel` that draws itself line by line when that gives rich's own bytes."""
 
@@ -56,7 +67,10 @@ class Card(Panel, WholeLines):
     def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
         """The card's segments, or None where only rich's layout is sure to be right."""
         width = options.max_width
-        parts = _parts(self.renderable)
+        # Without colour (and no record kept), each line's segments would be written as
+        # their bare text: one string a line does the same with far fewer objects.
+        merged = console.color_system is None and not console.record
+        parts = _parts(self.renderable, whole=merged and options.justify is None)
         if (
             parts is None
             or not self.expand
@@ -81,9 +95,6 @@ class Card(Panel, WholeLines):
         pad = Segment(" ", style)
         out: list[Segment] = []
         append, extend = out.append, out.extend
-        # Without colour (and no record kept), each line's segments would be written as
-        # their bare text: one string a line does the same with far fewer objects.
-        merged = console.color_system is None and not console.record
         extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
         sides = (box.mid_left + " ", " " + box.mid_right + "\n")
         for part in parts:
@@ -93,11 +104,15 @@ class Card(Panel, WholeLines):
                     if isinstance(part, Text)
                     else part.drawn_rows(inner)
                 )
-                if rows is None:
+                if rows is None and hasattr(part, "texts"):  # each text as a part of its own
                     rows = [
-                        "".join(segment.text for segment in line)
-                        for line in console.render_lines(part, part_options, pad=True)
+                        row
+                        for text in cast(TextRows, part).texts()
+                        for row in _fitting_rows(text, options, inner)
+                        or _laid_out_rows(console, text, part_options)
                     ]
+                if rows is None:
+                    rows = _laid_out_rows(console, part, part_options)
                 append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
                 continue
             if isinstance(part, Text):
@@ -199,18 +214,31 @@ def _aligned(
     return Text.assemble((character * excess, style), text, no_wrap=True, end="")
 
 
-def _parts(body: RenderableType) -> list[Text | Rows] | None:
+def _laid_out_rows(console: Console, part: Text | Rows, options: ConsoleOptions) -> list[str]:
+    """The part's lines without colour as rich lays them out, padded to the width."""
+    return [
+        "".join(segment.text for segment in line)
+        for line in console.render_lines(part, options, pad=True)
+    ]
+
+
+def _parts(body: RenderableType, *, whole: bool) -> list[Text | Rows] | None:
     """The texts and rows a body is made of, in order, each ending its last line; None if
-    it holds anything else (rich then lays the card out itself)."""
+    it holds anything else (rich then lays the card out itself). `TextRows` stay `whole`
+    where their bare rows are drawn, else they are their texts."""
     if isinstance(body, Text):
         return [body] if body.end == "\n" else None
     if hasattr(body, "drawn_lines"):  # a `Rows` (a protocol's isinstance is slow)
         return [cast(Rows, body)]
+    if hasattr(body, "texts"):  # `TextRows`
+        if whole:
+            return [cast(Rows, body)]
+        return _parts(Group(*cast(TextRows, body).texts()), whole=whole)
     if not isinstance(body, Group):
         return None
     parts: list[Text | Rows] = []
     for part in body.renderables:
-        inside = _parts(part)
+        inside = _parts(part, whole=whole)
         if inside is None:
             return None
         parts.extend(inside)
