@@ -31,18 +31,7 @@ def test_each_line_of_the_log_is_made_into_its_event_once(tmp_path: Path, ws: Pa
     home = tmp_path / "home"
     path = written(home, ws, 40, size=50)
     events = len(path.read_bytes().splitlines()) - 1
-    made = 0
-    code = eventlog._event.__code__
-
-    def count(frame: FrameType, event: str, _: object) -> None:
-        nonlocal made
-        made += event == "call" and frame.f_code is code
-
-    sys.setprofile(count)
-    try:
-        done = tether_in_process(home, "show", path.stem, "--json")
-    finally:
-        sys.setprofile(None)
+    done, made = _shown_counting_events(home, path.stem, "--json")
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["updates"]) == 42
     # Checked in a pass of its own first, then made again to be shown, it was 2 x events.
@@ -62,6 +51,14 @@ def test_a_session_past_what_is_held_in_memory_is_read_once(
         log.append(UserMessageEvent(content=(TextContent(text=f"{number} " + "ask " * 250),)))
         log.append(TurnEnd(stop_reason="end_turn"))
     log.close()
+    done, made = _shown_counting_events(home, log.path.stem, *form)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.encode()) > IN_MEMORY
+    assert made == 3 * 1500
+
+
+def _shown_counting_events(home: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """`tether show ARGS` in this process, and how many log lines were made into events."""
     made = 0
     code = eventlog._event.__code__
 
@@ -71,12 +68,10 @@ def test_a_session_past_what_is_held_in_memory_is_read_once(
 
     sys.setprofile(count)
     try:
-        done = tether_in_process(home, "show", log.path.stem, *form)
+        done = tether_in_process(home, "show", *args)
     finally:
         sys.setprofile(None)
-    assert done.returncode == 0, done.stderr
-    assert len(done.stdout.encode()) > IN_MEMORY
-    assert made == 3 * 1500
+    return done, made
 
 
 def test_unchecked_first_a_corrupt_line_raises_where_it_is_taken(tmp_path: Path, ws: Path) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from tests.cli.in_process import tether_in_process
@@ -95,3 +98,21 @@ def test_the_safe_stream_passes_through_what_rich_asks_of_a_file() -> None:
     stream.write("\u2713\ud800")
     stream.flush()
     assert inner.getvalue() == "\\u2713\\ufffd"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from([*"a é名\n", "\ud800", "\udc80", "\udbff", "\udfff"])),
+    encoding=st.sampled_from(["utf-8", "UTF-8", "utf8", "latin-1", "ascii", "utf-16", "utf-7"]),
+)
+def test_safe_text_is_what_replacing_surrogates_then_escaping_gives(
+    text: str, encoding: str
+) -> None:
+    # Every lone surrogate becomes U+FFFD, then whatever the encoding lacks is escaped.
+    mended = re.sub("[\ud800-\udfff]", "\ufffd", text)
+    try:
+        mended.encode(encoding)
+        expected = mended
+    except UnicodeEncodeError:
+        expected = mended.encode(encoding, "backslashreplace").decode(encoding)
+    assert safe_text(text, encoding) == expected

@@ -11,15 +11,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
+from tests.render.helpers import KINDS, paragraph_written
 from tether.render.long_paragraph import LONG, LongParagraph, _paragraph
-from tether.render.markdown import markdown, text_block
+from tether.render.markdown import text_block
 from tether.render.markdown_parser import block_parser
 from tether.render.written import print_renderable
 
-KINDS: dict[str, dict[str, Any]] = {
-    "plain": {"color_system": None},
-    "truecolor": {"color_system": "truecolor", "force_terminal": True},
-}
 # Words, marks closed on their line or left open across lines, hard breaks, indents, escapes,
 # wide and combining characters, long words to fold; now and then what is not a paragraph.
 PIECES = st.sampled_from(
@@ -54,18 +51,6 @@ def paragraphs(draw: st.DrawFn) -> str:
     return "\n".join(lines)
 
 
-def written(block: str, kind: str, width: int, sizes: tuple[int, int, int] | None) -> str:
-    """What is written of `block`: a piece at a time (`sizes`), or rich's Markdown whole."""
-    out = io.StringIO()
-    console = Console(file=out, width=width, height=25, highlight=False, **KINDS[kind])
-    if sizes is None:
-        console.print(markdown(block))
-    else:
-        group, most, window = sizes
-        print_renderable(console, LongParagraph(block, group=group, most=most, window=window))
-    return out.getvalue()
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     block=paragraphs(),
@@ -78,8 +63,8 @@ def written(block: str, kind: str, width: int, sizes: tuple[int, int, int] | Non
 def test_a_paragraph_drawn_in_pieces_is_what_rich_draws_of_it_whole(
     *, block: str, width: int, kind: str, group: int, most: int, window: int
 ) -> None:
-    whole = written(block, kind, width, None)
-    assert written(block, kind, width, (group, most, window)) == whole
+    whole = paragraph_written(block, kind, width, None)
+    assert paragraph_written(block, kind, width, (group, most, window)) == whole
 
 
 # Any line, as a model might write it: prose, marks that start blocks, indents, blank lines.
@@ -163,7 +148,7 @@ def test_a_reply_of_many_chunks_is_drawn_holding_a_bounded_part_of_it() -> None:
     # rich's Markdown of it whole takes about 30 MB (its tokens, then every line laid out);
     # the output itself is 230 KB.
     assert peak < 8_000_000, peak
-    assert out.getvalue() == written(block, "plain", 100, None)
+    assert out.getvalue() == paragraph_written(block, "plain", 100, None)
 
 
 def test_a_word_too_wide_for_any_line_is_folded_as_rich_folds_it() -> None:
@@ -171,8 +156,8 @@ def test_a_word_too_wide_for_any_line_is_folded_as_rich_folds_it() -> None:
     # it, it would start a text of its own and fold otherwise.
     for block in ("alpha 名前", "ab 名前 cd\nef 名 gh", "x " + "y" * 30 + " z"):
         for width in (1, 2, 3, 5):
-            pieces = written(block, "plain", width, (1, 20, 1))
-            assert pieces == written(block, "plain", width, None), (block, width)
+            pieces = paragraph_written(block, "plain", width, (1, 20, 1))
+            assert pieces == paragraph_written(block, "plain", width, None), (block, width)
 
 
 def test_white_space_that_starts_a_line_is_folded_as_rich_folds_it() -> None:
@@ -180,5 +165,5 @@ def test_white_space_that_starts_a_line_is_folded_as_rich_folds_it() -> None:
     # break after the white space is inside that word, not before the next.
     for kind in KINDS:
         for block in ("` ` a `a", "`   ` b c"):
-            pieces = written(block, kind, 1, (20, 200, 1))
-            assert pieces == written(block, kind, 1, None), (block, kind)
+            pieces = paragraph_written(block, kind, 1, (20, 200, 1))
+            assert pieces == paragraph_written(block, kind, 1, None), (block, kind)

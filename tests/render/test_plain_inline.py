@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from rich._wrap import divide_line
 from rich.console import Console
 
-from tether.render.long_paragraph import LongParagraph, _single_cell_breaks, _text_of
-from tether.render.markdown import markdown
+from tests.render.helpers import paragraph_written
+from tether.render.long_paragraph import _single_cell_breaks, _text_of
 from tether.render.markdown_parser import block_parser, inline_parser
 from tether.render.plain_inline import plain_inline
-from tether.render.written import print_renderable
 
 # Words, punctuation and white space of every kind beside the marks, runs of every length.
 PIECES = st.sampled_from(
@@ -72,18 +71,6 @@ def test_a_paragraph_with_other_marks_is_left_to_markdown_it() -> None:
         assert plain_inline(source) is None
 
 
-def written(block: str, width: int, sizes: tuple[int, int, int] | None) -> str:
-    """What is written of `block` without colour: a piece at a time, or rich's Markdown."""
-    out = io.StringIO()
-    console = Console(file=out, width=width, height=25, highlight=False, color_system=None)
-    if sizes is None:
-        console.print(markdown(block))
-    else:
-        group, most, window = sizes
-        print_renderable(console, LongParagraph(block, group=group, most=most, window=window))
-    return out.getvalue()
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     block=SOURCES.filter(lambda block: block.strip() != ""),
@@ -95,7 +82,8 @@ def written(block: str, width: int, sizes: tuple[int, int, int] | None) -> str:
 def test_a_paragraph_read_in_one_pass_is_drawn_as_rich_draws_it(
     *, block: str, width: int, window: int
 ) -> None:
-    assert written(block, width, (20, 200, window)) == written(block, width, None)
+    pieces = paragraph_written(block, "plain", width, (20, 200, window))
+    assert pieces == paragraph_written(block, "plain", width, None)
 
 
 @settings(max_examples=500, deadline=None)

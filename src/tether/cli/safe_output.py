@@ -27,11 +27,21 @@ __all__ = [
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_UTF8 = frozenset({"utf-8", "UTF-8", "utf8", "UTF8", "utf_8"})
+"""UTF-8's names as streams give them."""
 
 
 def safe_text(text: str, encoding: str) -> str:
     """`text` as `encoding` can write it: U+FFFD for lone surrogates, escapes for the rest."""
-    text = _SURROGATE.sub("\ufffd", text)
+    try:
+        # UTF-8 fails on a surrogate and nothing else: a C pass, where looking for one with
+        # the pattern was a quarter of writing a replayed session out.
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = _SURROGATE.sub("\ufffd", text)
+    else:
+        if encoding in _UTF8:
+            return text
     try:
         text.encode(encoding)
     except UnicodeEncodeError:
