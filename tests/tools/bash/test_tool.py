@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -171,10 +172,16 @@ async def test_timeout_terminates_the_group(tmp_path: Path) -> None:
 async def test_a_command_that_ignores_sigterm_gets_sigkill_two_seconds_later(
     tmp_path: Path,
 ) -> None:
-    start = time.monotonic()
-    result = await _run(
-        tmp_path, "trap '' TERM; sleep 30 & sleep 30", timeout_ms=300, tool=HOST_TOOL
-    )
+    # The command ignores SIGTERM from its first instruction: it inherits the ignored
+    # signal, as under `nohup`-like launchers (a shell ignoring a signal at entry cannot
+    # trap it back). A `trap '' TERM` of its own would race the 300 ms timeout: a shell
+    # that starts late on a loaded machine is ended by the SIGTERM before its trap runs.
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        start = time.monotonic()
+        result = await _run(tmp_path, "sleep 30 & sleep 30", timeout_ms=300, tool=HOST_TOOL)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     # The grace period was given before the SIGKILL.
     assert time.monotonic() - start >= 2.3
     assert result.text().endswith("Command timed out after 300 ms.\nTerminated by signal SIGKILL")
