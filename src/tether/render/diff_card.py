@@ -17,6 +17,7 @@ from tether.render.theme import (
     HEADING,
     REMOVED,
     TAB_SIZE,
+    assembled,
     card,
     note,
     printable,
@@ -50,7 +51,7 @@ def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:
     rows = [row for block in blocks for row in block]
     added = sum(row.op == "+" for row in rows)
     removed = sum(row.op == "-" for row in rows)
-    header = Text.assemble(
+    header = assembled(
         (printable(path), HEADING), "  ", (f"+{added}", ADDED), " ", (f"−{removed}", REMOVED)
     )
     new_files = all(d.diff.old_text is None for d in diffs)

@@ -87,15 +87,16 @@ class Card(Panel, WholeLines):
         border_style = style + console.get_style(self.border_style)
         safe_box = console.safe_box if self.safe_box is None else self.safe_box
         box = self.box.substitute(options, safe=safe_box)
-        child_options = options.update(width=width - 2, height=None, highlight=self.highlight)
         inner = width - 4
-        part_options = child_options.update_width(inner)
+        # The options a part is laid out with by rich: made only for a part that needs them
+        # (without colour, most cards have none).
+        part_options = None if merged else self._inner_options(options, inner)
         left = Segment(box.mid_left, border_style)
         right = Segment(box.mid_right, border_style)
         pad = Segment(" ", style)
         out: list[Segment] = []
         append, extend = out.append, out.extend
-        extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
+        extend(self._edge(console, options, box, border_style, top=True, merged=merged))
         sides = (box.mid_left + " ", " " + box.mid_right + "\n")
         for part in parts:
             if merged:
@@ -104,15 +105,18 @@ class Card(Panel, WholeLines):
                     if isinstance(part, Text)
                     else part.drawn_rows(inner)
                 )
-                if rows is None and hasattr(part, "texts"):  # each text as a part of its own
-                    rows = [
-                        row
-                        for text in cast(TextRows, part).texts()
-                        for row in _fitting_rows(text, options, inner)
-                        or _laid_out_rows(console, text, part_options)
-                    ]
                 if rows is None:
-                    rows = _laid_out_rows(console, part, part_options)
+                    laid = part_options = part_options or self._inner_options(options, inner)
+                    rows = (
+                        [  # each text as a part of its own
+                            row
+                            for text in cast(TextRows, part).texts()
+                            for row in _fitting_rows(text, options, inner)
+                            or _laid_out_rows(console, text, laid)
+                        ]
+                        if hasattr(part, "texts")
+                        else _laid_out_rows(console, part, laid)
+                    )
                 append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
                 continue
             if isinstance(part, Text):
@@ -120,6 +124,7 @@ class Card(Panel, WholeLines):
             else:
                 lines = part.drawn_lines(console, inner)
             if lines is None:
+                assert part_options is not None
                 lines = console.render_lines(part, part_options, pad=True)
             for line in lines:
                 append(left)
@@ -128,13 +133,17 @@ class Card(Panel, WholeLines):
                 append(pad)
                 append(right)
                 append(_LINE)
-        extend(self._edge(console, child_options, box, border_style, top=False, merged=merged))
+        extend(self._edge(console, options, box, border_style, top=False, merged=merged))
         return out
+
+    def _inner_options(self, options: ConsoleOptions, width: int) -> ConsoleOptions:
+        """The options `Panel` lays its body out with, at `width` inside its frame."""
+        return options.update(width=width, height=None, highlight=self.highlight)
 
     def _edge(
         self,
         console: Console,
-        child_options: ConsoleOptions,
+        options: ConsoleOptions,
         box: Box,
         border_style: Style,
         *,
@@ -142,7 +151,7 @@ class Card(Panel, WholeLines):
         merged: bool,
     ) -> Iterator[Segment]:
         """The top or bottom border with its title or subtitle, as `Panel` draws it."""
-        width = child_options.max_width + 2
+        width = options.max_width
         given = self.title if top else self.subtitle
         first, fill, last = (
             (box.top_left, box.top, box.top_right)
@@ -177,7 +186,7 @@ class Card(Panel, WholeLines):
         )
         yield Segment(first + fill, border_style)
         if "\n" in shown.plain or "\t" in shown.plain or cell_len(shown.plain) > width - 4:
-            yield from console.render(shown, child_options.update_width(width - 4))
+            yield from console.render(shown, self._inner_options(options, width - 4))
         else:  # one line that fits: what rich's layout of it comes to
             yield from shown.render(console)
         yield Segment(fill + last, border_style)
