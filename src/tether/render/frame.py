@@ -88,43 +88,38 @@ class Card(Panel, WholeLines):
         safe_box = console.safe_box if self.safe_box is None else self.safe_box
         box = self.box.substitute(options, safe=safe_box)
         inner = width - 4
-        # The options a part is laid out with by rich: made only for a part that needs them
-        # (without colour, most cards have none).
-        part_options = None if merged else self._inner_options(options, inner)
+        if merged:
+            body = self._bare_body(console, parts, options, box)
+            top = self._bare_edge(box, width, top=True)
+            bottom = self._bare_edge(box, width, top=False)
+            if top is not None and bottom is not None:
+                return [Segment(top + body + bottom)]
+            return [
+                *(
+                    self._edge(console, options, box, border_style, top=True)
+                    if top is None
+                    else [Segment(top)]
+                ),
+                Segment(body),
+                *(
+                    self._edge(console, options, box, border_style, top=False)
+                    if bottom is None
+                    else [Segment(bottom)]
+                ),
+            ]
+        part_options = self._inner_options(options, inner)
         left = Segment(box.mid_left, border_style)
         right = Segment(box.mid_right, border_style)
         pad = Segment(" ", style)
         out: list[Segment] = []
         append, extend = out.append, out.extend
-        extend(self._edge(console, options, box, border_style, top=True, merged=merged))
-        sides = (box.mid_left + " ", " " + box.mid_right + "\n")
+        extend(self._edge(console, options, box, border_style, top=True))
         for part in parts:
-            if merged:
-                rows = (
-                    _fitting_rows(part, options, inner)
-                    if isinstance(part, Text)
-                    else part.drawn_rows(inner)
-                )
-                if rows is None:
-                    laid = part_options = part_options or self._inner_options(options, inner)
-                    rows = (
-                        [  # each text as a part of its own
-                            row
-                            for text in cast(TextRows, part).texts()
-                            for row in _fitting_rows(text, options, inner)
-                            or _laid_out_rows(console, text, laid)
-                        ]
-                        if hasattr(part, "texts")
-                        else _laid_out_rows(console, part, laid)
-                    )
-                append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
-                continue
             if isinstance(part, Text):
                 lines = _fitting_lines(part, console, options, inner)
             else:
                 lines = part.drawn_lines(console, inner)
             if lines is None:
-                assert part_options is not None
                 lines = console.render_lines(part, part_options, pad=True)
             for line in lines:
                 append(left)
@@ -133,8 +128,60 @@ class Card(Panel, WholeLines):
                 append(pad)
                 append(right)
                 append(_LINE)
-        extend(self._edge(console, options, box, border_style, top=False, merged=merged))
+        extend(self._edge(console, options, box, border_style, top=False))
         return out
+
+    def _bare_body(
+        self, console: Console, parts: list[Text | Rows], options: ConsoleOptions, box: Box
+    ) -> str:
+        """The body's lines between the frame's sides, without colour: each part as it fits
+        (its bare text), else as rich lays it out."""
+        inner = options.max_width - 4
+        part_options = None  # made only for a part that needs them: most cards have none
+        left, right = box.mid_left + " ", " " + box.mid_right + "\n"
+        drawn: list[str] = []
+        for part in parts:
+            rows = (
+                _fitting_rows(part, options, inner)
+                if isinstance(part, Text)
+                else part.drawn_rows(inner)
+            )
+            if rows is None:
+                laid = part_options = part_options or self._inner_options(options, inner)
+                rows = (
+                    [  # each text as a part of its own
+                        row
+                        for text in cast(TextRows, part).texts()
+                        for row in _fitting_rows(text, options, inner)
+                        or _laid_out_rows(console, text, laid)
+                    ]
+                    if hasattr(part, "texts")
+                    else _laid_out_rows(console, part, laid)
+                )
+            drawn.extend([left + row + right for row in rows])
+        return "".join(drawn)
+
+    def _bare_edge(self, box: Box, width: int, *, top: bool) -> str | None:
+        """The top or bottom border as `Panel` draws it without colour, with its line break,
+        when its title or subtitle is a text that fits as it is; None otherwise."""
+        given = self.title if top else self.subtitle
+        first, fill, last = (
+            (box.top_left, box.top, box.top_right)
+            if top
+            else (box.bottom_left, box.bottom, box.bottom_right)
+        )
+        if not given:
+            return first + fill * (width - 2) + last + "\n"
+        if not isinstance(given, Text) or _TURNS.intersection(given.plain):
+            return None
+        # Its bare text, padded a space each side and filled out with the border.
+        label = f" {given.plain} "
+        excess = width - 4 - cell_len(label)
+        if excess < 0:
+            return None
+        align = self.title_align if top else self.subtitle_align
+        half = excess // 2 if align == "center" else excess if align == "right" else 0
+        return first + fill + fill * half + label + fill * (excess - half) + fill + last + "\n"
 
     def _inner_options(self, options: ConsoleOptions, width: int) -> ConsoleOptions:
         """The options `Panel` lays its body out with, at `width` inside its frame."""
@@ -148,7 +195,6 @@ class Card(Panel, WholeLines):
         border_style: Style,
         *,
         top: bool,
-        merged: bool,
     ) -> Iterator[Segment]:
         """The top or bottom border with its title or subtitle, as `Panel` draws it."""
         width = options.max_width
@@ -162,17 +208,6 @@ class Card(Panel, WholeLines):
             yield Segment(first + fill * (width - 2) + last, border_style)
             yield _LINE
             return
-        if merged and isinstance(given, Text) and not _TURNS.intersection(given.plain):
-            # Its bare text, padded a space each side and filled out with the border.
-            label = f" {given.plain} "
-            excess = width - 4 - cell_len(label)
-            if excess >= 0:
-                align = self.title_align if top else self.subtitle_align
-                half = excess // 2 if align == "center" else excess if align == "right" else 0
-                filled = fill * half + label + fill * (excess - half)
-                yield Segment(first + fill + filled + fill + last)
-                yield _LINE
-                return
         text = self._title if top else self._subtitle
         assert text is not None
         text.stylize_before(border_style)
