@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import groupby
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 from tether.linediff import DiffRow, PlacedDiff, placed_diffs
 from tether.render.theme import (
@@ -16,6 +17,7 @@ from tether.render.theme import (
     HEADING,
     REMOVED,
     TAB_SIZE,
+    assembled,
     card,
     note,
     printable,
@@ -49,7 +51,7 @@ def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:
     rows = [row for block in blocks for row in block]
     added = sum(row.op == "+" for row in rows)
     removed = sum(row.op == "-" for row in rows)
-    header = Text.assemble(
+    header = assembled(
         (printable(path), HEADING), "  ", (f"+{added}", ADDED), " ", (f"−{removed}", REMOVED)
     )
     new_files = all(d.diff.old_text is None for d in diffs)
@@ -63,32 +65,68 @@ def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:
     return Group(*parts)
 
 
-def _render_blocks(blocks: list[list[DiffRow]]) -> Iterator[Text]:
+def _render_blocks(blocks: list[list[DiffRow]]) -> Iterator[RenderableType]:
     rows = [row for block in blocks for row in block]
     numbers = [n for r in rows for n in (r.old, r.new) if n is not None]
     width = len(str(max(numbers))) if numbers else 0  # no numbers: no gutter at all
     gap = f"{'⋯':>{width}} {'':>{width}} │" if width else "⋯"
-    shown = 0
+    left = MAX_ROWS_PER_FILE
     for index, block in enumerate(blocks):
         if index:
             yield Text(gap, style=GUTTER)
-        for row in block:
-            if shown == MAX_ROWS_PER_FILE:
-                yield note(f"… {len(rows) - shown} more diff lines not shown")
-                return
-            shown += 1
-            yield _row_text(row, width)
+        if shown := block[:left]:
+            yield DiffRows(shown, width)
+        if len(block) > left:
+            yield note(f"… {len(rows) - MAX_ROWS_PER_FILE} more diff lines not shown")
+            return
+        left -= len(block)
 
 
 _ROW_STYLE = {"+": ADDED, "-": REMOVED, " ": Style()}
 
 
-def _row_text(row: DiffRow, width: int) -> Text:
+class DiffRows:
+    """A block's rows, each its two numbers (in a gutter `width` digits wide, none at 0), its
+    operation and its text: rich draws each as a text of its own, cut with an ellipsis at the
+    card's edge; without colour, a card writes each row's bare line as it is when it fits."""
+
+    def __init__(self, rows: list[DiffRow], width: int) -> None:
+        self.gutters = [_gutter(row, width) for row in rows] if width else [""] * len(rows)
+        self.ops = [row.op for row in rows]
+        self.lines = [f"{row.op} {printable(row.text.expandtabs(TAB_SIZE))}" for row in rows]
+
+    def texts(self) -> list[Text]:
+        """Each row as rich text: the gutter dim, the line in its operation's colour."""
+        texts = []
+        for gutter, op, line in zip(self.gutters, self.ops, self.lines, strict=True):
+            # What `Text.append` makes of the two pieces (`printable` left no control code
+            # for it to strip; a plain style gets no span), made at once.
+            end = len(gutter) + len(line)
+            spans = [Span(0, len(gutter), GUTTER)] if gutter else []
+            if op != " ":
+                spans.append(Span(len(gutter), end, _ROW_STYLE[op]))
+            texts.append(Text(gutter + line, no_wrap=True, overflow="ellipsis", spans=spans))
+        return texts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The rows as rich draws their texts."""
+        yield from self.texts()
+
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each row's bare line padded to `width`; None if a row does not fit as it is."""
+        rows = []
+        for gutter, line in zip(self.gutters, self.lines, strict=True):
+            if "\n" in line:
+                return None
+            # Printable ASCII is a cell a character (`printable` left no control code).
+            used = cell_len(gutter) + (len(line) if line.isascii() else cell_len(line))
+            if used > width:
+                return None
+            rows.append(f"{gutter}{line}{' ' * (width - used)}")
+        return rows
+
+
+def _gutter(row: DiffRow, width: int) -> str:
     old = "" if row.old is None else str(row.old)
     new = "" if row.new is None else str(row.new)
-    text = Text(no_wrap=True, overflow="ellipsis")
-    if width:
-        text.append(f"{old:>{width}} {new:>{width}} │ ", GUTTER)
-    line = printable(row.text.expandtabs(TAB_SIZE))
-    text.append(f"{row.op} {line}", _ROW_STYLE[row.op])
-    return text
+    return f"{old:>{width}} {new:>{width}} │ "

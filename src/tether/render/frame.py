@@ -24,7 +24,7 @@ from rich.text import Text
 
 from tether.render.written import WholeLines
 
-__all__ = ["Card", "Rows"]
+__all__ = ["Card", "Rows", "TextRows"]
 
 _LINE = Segment.line()
 
@@ -42,6 +42,17 @@ class Rows(Protocol):
         """Each line's bare text padded to `width` (no colour); None as `drawn_lines`."""
 
 
+class TextRows(Protocol):
+    """A card's part made of one-line texts that can give its lines' bare text at once, with
+    no text made (without colour); drawn as its texts otherwise."""
+
+    def texts(self) -> list[Text]:
+        """Its texts, each ending its line, as rich draws them."""
+
+    def drawn_rows(self, width: int) -> list[str] | None:
+        """Each text's bare line padded to `width`; None unless each fits as it is."""
+
+
 class Card(Panel, WholeLines):
     """A `Panel` that draws itself line by line when that gives rich's own bytes."""
 
@@ -56,7 +67,10 @@ class Card(Panel, WholeLines):
     def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
         """The card's segments, or None where only rich's layout is sure to be right."""
         width = options.max_width
-        parts = _parts(self.renderable)
+        # Without colour (and no record kept), each line's segments would be written as
+        # their bare text: one string a line does the same with far fewer objects.
+        merged = console.color_system is None and not console.record
+        parts = _parts(self.renderable, whole=merged and options.justify is None)
         if (
             parts is None
             or not self.expand
@@ -73,18 +87,16 @@ class Card(Panel, WholeLines):
         border_style = style + console.get_style(self.border_style)
         safe_box = console.safe_box if self.safe_box is None else self.safe_box
         box = self.box.substitute(options, safe=safe_box)
-        child_options = options.update(width=width - 2, height=None, highlight=self.highlight)
         inner = width - 4
-        part_options = child_options.update_width(inner)
+        # The options a part is laid out with by rich: made only for a part that needs them
+        # (without colour, most cards have none).
+        part_options = None if merged else self._inner_options(options, inner)
         left = Segment(box.mid_left, border_style)
         right = Segment(box.mid_right, border_style)
         pad = Segment(" ", style)
         out: list[Segment] = []
         append, extend = out.append, out.extend
-        # Without colour (and no record kept), each line's segments would be written as
-        # their bare text: one string a line does the same with far fewer objects.
-        merged = console.color_system is None and not console.record
-        extend(self._edge(console, child_options, box, border_style, top=True, merged=merged))
+        extend(self._edge(console, options, box, border_style, top=True, merged=merged))
         sides = (box.mid_left + " ", " " + box.mid_right + "\n")
         for part in parts:
             if merged:
@@ -94,10 +106,17 @@ class Card(Panel, WholeLines):
                     else part.drawn_rows(inner)
                 )
                 if rows is None:
-                    rows = [
-                        "".join(segment.text for segment in line)
-                        for line in console.render_lines(part, part_options, pad=True)
-                    ]
+                    laid = part_options = part_options or self._inner_options(options, inner)
+                    rows = (
+                        [  # each text as a part of its own
+                            row
+                            for text in cast(TextRows, part).texts()
+                            for row in _fitting_rows(text, options, inner)
+                            or _laid_out_rows(console, text, laid)
+                        ]
+                        if hasattr(part, "texts")
+                        else _laid_out_rows(console, part, laid)
+                    )
                 append(Segment("".join([sides[0] + row + sides[1] for row in rows])))
                 continue
             if isinstance(part, Text):
@@ -105,6 +124,7 @@ class Card(Panel, WholeLines):
             else:
                 lines = part.drawn_lines(console, inner)
             if lines is None:
+                assert part_options is not None
                 lines = console.render_lines(part, part_options, pad=True)
             for line in lines:
                 append(left)
@@ -113,13 +133,17 @@ class Card(Panel, WholeLines):
                 append(pad)
                 append(right)
                 append(_LINE)
-        extend(self._edge(console, child_options, box, border_style, top=False, merged=merged))
+        extend(self._edge(console, options, box, border_style, top=False, merged=merged))
         return out
+
+    def _inner_options(self, options: ConsoleOptions, width: int) -> ConsoleOptions:
+        """The options `Panel` lays its body out with, at `width` inside its frame."""
+        return options.update(width=width, height=None, highlight=self.highlight)
 
     def _edge(
         self,
         console: Console,
-        child_options: ConsoleOptions,
+        options: ConsoleOptions,
         box: Box,
         border_style: Style,
         *,
@@ -127,7 +151,7 @@ class Card(Panel, WholeLines):
         merged: bool,
     ) -> Iterator[Segment]:
         """The top or bottom border with its title or subtitle, as `Panel` draws it."""
-        width = child_options.max_width + 2
+        width = options.max_width
         given = self.title if top else self.subtitle
         first, fill, last = (
             (box.top_left, box.top, box.top_right)
@@ -162,7 +186,7 @@ class Card(Panel, WholeLines):
         )
         yield Segment(first + fill, border_style)
         if "\n" in shown.plain or "\t" in shown.plain or cell_len(shown.plain) > width - 4:
-            yield from console.render(shown, child_options.update_width(width - 4))
+            yield from console.render(shown, self._inner_options(options, width - 4))
         else:  # one line that fits: what rich's layout of it comes to
             yield from shown.render(console)
         yield Segment(fill + last, border_style)
@@ -199,18 +223,31 @@ def _aligned(
     return Text.assemble((character * excess, style), text, no_wrap=True, end="")
 
 
-def _parts(body: RenderableType) -> list[Text | Rows] | None:
+def _laid_out_rows(console: Console, part: Text | Rows, options: ConsoleOptions) -> list[str]:
+    """The part's lines without colour as rich lays them out, padded to the width."""
+    return [
+        "".join(segment.text for segment in line)
+        for line in console.render_lines(part, options, pad=True)
+    ]
+
+
+def _parts(body: RenderableType, *, whole: bool) -> list[Text | Rows] | None:
     """The texts and rows a body is made of, in order, each ending its last line; None if
-    it holds anything else (rich then lays the card out itself)."""
+    it holds anything else (rich then lays the card out itself). `TextRows` stay `whole`
+    where their bare rows are drawn, else they are their texts."""
     if isinstance(body, Text):
         return [body] if body.end == "\n" else None
     if hasattr(body, "drawn_lines"):  # a `Rows` (a protocol's isinstance is slow)
         return [cast(Rows, body)]
+    if hasattr(body, "texts"):  # `TextRows`
+        if whole:
+            return [cast(Rows, body)]
+        return _parts(Group(*cast(TextRows, body).texts()), whole=whole)
     if not isinstance(body, Group):
         return None
     parts: list[Text | Rows] = []
     for part in body.renderables:
-        inside = _parts(part)
+        inside = _parts(part, whole=whole)
         if inside is None:
             return None
         parts.extend(inside)

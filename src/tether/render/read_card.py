@@ -11,6 +11,7 @@ from tether.render.theme import (
     HEADING,
     SUBTLE,
     TAB_SIZE,
+    assembled,
     card,
     note,
     printable,
@@ -44,7 +45,7 @@ def render_read_result(
         return render_notebook(view.path, view.notebook, full=full)
     if brief:
         return _summary(view)
-    title = Text.assemble((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
+    title = assembled((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
     parts: list[RenderableType] = []
     if view.lines:
         lines = view.lines

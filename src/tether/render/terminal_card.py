@@ -5,7 +5,16 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tether.render.theme import GUTTER, HEADING, SUBTLE, card, note, pill, printable
+from tether.render.theme import (
+    GUTTER,
+    HEADING,
+    SUBTLE,
+    assembled,
+    card,
+    note,
+    pill,
+    printable,
+)
 from tether.views import TerminalCallView, TerminalResultView
 
 __all__ = ["COLLAPSE_OVER", "KEEP_TAIL", "render_terminal_call", "render_terminal_result"]
@@ -63,7 +72,7 @@ def _title(view: TerminalCallView) -> Text | None:
 
 
 def _command(command: str) -> Text:
-    return Text.assemble(("$ ", GUTTER), (printable(command), "bold"))
+    return assembled(("$ ", GUTTER), (printable(command), "bold"))
 
 
 def _output(output: str, *, full: bool) -> list[RenderableType]:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import RenderableType
+from rich.control import strip_control_codes
 from rich.panel import Panel
 from rich.style import Style
 from rich.text import Span, Text
@@ -26,6 +27,7 @@ __all__ = [
     "REMOVED",
     "SUBTLE",
     "TAB_SIZE",
+    "assembled",
     "byte_size",
     "card",
     "code_text",
@@ -122,6 +124,28 @@ def token_style(css: str) -> Style:
 
 _FOUND: dict[str, Style] = {}
 """Each class's style once found: a replayed session draws hundreds of thousands of tokens."""
+
+
+def assembled(*pieces: str | tuple[str, Style | str]) -> Text:
+    """`Text.assemble` of strings, each plain or with its style, made at once."""
+    # A card's title or header is a few pieces: `assemble` appends them one by one, each
+    # stripped of control codes (when it has any) and given its span when its style is not
+    # plain; the same text and spans, made in one go, cost a replayed session far less.
+    plain: list[str] = []
+    spans: list[Span] = []
+    offset = 0
+    for piece in pieces:
+        text, style = (piece, None) if isinstance(piece, str) else piece
+        if not text:
+            continue
+        if not text.isprintable():
+            text = strip_control_codes(text)
+        end = offset + len(text)
+        if style:
+            spans.append(Span(offset, end, style))
+        plain.append(text)
+        offset = end
+    return Text("".join(plain), spans=spans, tab_size=8)
 
 
 def code_text(tokens: TokenLine) -> Text:
