@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import io
+import re
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
 from rich.console import Console, RenderableType
+from rich.panel import Panel
 from rich.segment import Segment
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -56,3 +60,40 @@ def paragraph_written(block: str, kind: str, width: int, sizes: tuple[int, int, 
         group, most, window = sizes
         print_renderable(console, LongParagraph(block, group=group, most=most, window=window))
     return out.getvalue()
+
+
+CONSOLES = {
+    "plain": {"color_system": None},
+    "plain, recorded": {"color_system": None, "record": True},
+    "truecolor": {"color_system": "truecolor", "force_terminal": True},
+    "256 colours": {"color_system": "256", "force_terminal": True},
+    "no colour": {"color_system": "truecolor", "force_terminal": True, "no_color": True},
+    "ascii": {"color_system": "standard", "force_terminal": True, "legacy_windows": False},
+}
+"""The consoles a card is drawn on: plain, recorded, in colour, 256 colours, NO_COLOR, ASCII."""
+LINK_ID = re.compile(r"\x1b]8;id=\d+;")
+# Wide, zero-width and combining characters, tabs, breaks and control codes among plain words.
+ALPHABET = st.sampled_from(
+    [*"abc xyz", "  ", "\t", "\n", "名", "🎉", "é", "e\u0301", "\u200b", "\x1b", "\x07", "…", "│"]
+)
+
+
+def drawn(renderable: RenderableType, kind: str, width: int) -> str:
+    """What `console.print` writes for `renderable` on a console of `kind`."""
+    options = dict(CONSOLES[kind])
+    encoding = "ascii" if kind == "ascii" else "utf-8"
+    out = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="replace")
+    console = Console(file=out, width=width, highlight=False, **options)  # type: ignore[arg-type]
+    console.print(renderable)
+    out.flush()
+    buffer = out.buffer
+    assert isinstance(buffer, io.BytesIO)
+    # A hyperlink's id is drawn at random: equal output is equal but for it.
+    return LINK_ID.sub("\x1b]8;id=0;", buffer.getvalue().decode(encoding, "replace"))
+
+
+def as_rich_draws(drawn_card: Panel) -> Panel:
+    """The same card as a plain rich `Panel`: rich's own layout, the reference."""
+    panel = copy.copy(drawn_card)
+    panel.__class__ = Panel
+    return panel

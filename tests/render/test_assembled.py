@@ -7,9 +7,8 @@ from hypothesis import strategies as st
 from rich.style import Style
 from rich.text import Text
 
+from tests.render.helpers import ALPHABET, CONSOLES, drawn
 from tether.render.theme import GUTTER, HEADING, SUBTLE, assembled
-
-from .test_drawn_lines import ALPHABET, CONSOLES, drawn
 
 PIECES = st.lists(
     st.one_of(

@@ -9,12 +9,11 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from tests.render.helpers import ALPHABET, CONSOLES, as_rich_draws, drawn
 from tether.linediff import DiffRow
 from tether.render.diff_card import DiffRows
 from tether.render.frame import Card
 from tether.render.theme import ADDED, GUTTER, REMOVED, TAB_SIZE, card, note, printable
-
-from .test_drawn_lines import ALPHABET, CONSOLES, as_rich_draws, drawn
 
 NUMBERS = st.one_of(st.none(), st.integers(1, 120_000))
 ROWS = st.lists(

@@ -3,17 +3,14 @@ rich's own layout gives, for any content and width, with and without colour."""
 
 from __future__ import annotations
 
-import copy
-import io
-import re
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.style import Style
 from rich.text import Span, Text
 
+from tests.render.helpers import ALPHABET, CONSOLES, as_rich_draws, drawn
 from tether.render.code import CodeRows, code_view
 from tether.render.frame import Card
 from tether.render.markdown import PlainParagraph, markdown, text_block
@@ -21,15 +18,6 @@ from tether.render.terminal_card import render_terminal_result
 from tether.render.theme import GUTTER, HEADING, SUBTLE, card, code_text, note, pill, printable
 from tether.views import TerminalResultView
 
-CONSOLES = {
-    "plain": {"color_system": None},
-    "plain, recorded": {"color_system": None, "record": True},
-    "truecolor": {"color_system": "truecolor", "force_terminal": True},
-    "256 colours": {"color_system": "256", "force_terminal": True},
-    "no colour": {"color_system": "truecolor", "force_terminal": True, "no_color": True},
-    "ascii": {"color_system": "standard", "force_terminal": True, "legacy_windows": False},
-}
-LINK_ID = re.compile(r"\x1b]8;id=\d+;")
 STYLES = [
     Style(),
     GUTTER,
@@ -39,25 +27,7 @@ STYLES = [
     Style(bgcolor="green", italic=True),
     Style(link="https://example.org"),
 ]
-# Wide, zero-width and combining characters, tabs, breaks and control codes among plain words.
-ALPHABET = st.sampled_from(
-    [*"abc xyz", "  ", "\t", "\n", "名", "🎉", "é", "e\u0301", "\u200b", "\x1b", "\x07", "…", "│"]
-)
 WORDS = st.lists(ALPHABET, max_size=30).map("".join)
-
-
-def drawn(renderable: RenderableType, kind: str, width: int) -> str:
-    """What `console.print` writes for `renderable` on a console of `kind`."""
-    options = dict(CONSOLES[kind])
-    encoding = "ascii" if kind == "ascii" else "utf-8"
-    out = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors="replace")
-    console = Console(file=out, width=width, highlight=False, **options)  # type: ignore[arg-type]
-    console.print(renderable)
-    out.flush()
-    buffer = out.buffer
-    assert isinstance(buffer, io.BytesIO)
-    # A hyperlink's id is drawn at random: equal output is equal but for it.
-    return LINK_ID.sub("\x1b]8;id=0;", buffer.getvalue().decode(encoding, "replace"))
 
 
 def described(body: object) -> str:
@@ -70,13 +40,6 @@ def described(body: object) -> str:
     if isinstance(body, CodeRows):
         return f"CodeRows({body.gutters!r}, {body.lines!r})"
     return repr(body)
-
-
-def as_rich_draws(drawn_card: Panel) -> Panel:
-    """The same card as a plain rich `Panel`: rich's own layout, the reference."""
-    panel = copy.copy(drawn_card)
-    panel.__class__ = Panel
-    return panel
 
 
 @st.composite

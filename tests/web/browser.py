@@ -234,6 +234,38 @@ def longest_task_since(page: Page, mark: float) -> float:
     return found
 
 
+@contextmanager
+def main_thread_cpu(browser: Browser, page: Page) -> Iterator[list[float]]:
+    """The CPU time (ms) of each task a page's main thread ran inside the block, from
+    Chromium's trace: a task's own thread time, which a loaded machine does not stretch as it
+    stretches the task's wall time (what `longtask` entries measure). Every renderer's main
+    thread counts: the page's, and any other's that ran then."""
+    tasks: list[float] = []
+    browser.start_tracing(page=page, categories=["toplevel"])
+    try:
+        yield tasks
+    finally:
+        trace = json.loads(browser.stop_tracing())
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M"
+        and e.get("name") == "thread_name"
+        and e["args"].get("name") == "CrRendererMain"
+    }
+    # A task without thread time counts its wall time, which is never less (Chromium leaves
+    # out a thread time it did not measure).
+    tasks.extend(
+        e.get("tdur", e["dur"]) / 1000
+        for e in events
+        if e.get("ph") == "X"
+        and e.get("name") == "ThreadControllerImpl::RunTask"
+        and (e["pid"], e["tid"]) in mains
+    )
+    assert tasks, "the trace holds no task of a page's main thread"
+
+
 def record(name: str, value: object) -> Path:
     """Keep a measured figure as `test-artifacts/web/measure-NAME.json`."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """What a 2,000-line read card costs the page in real Chromium: the longest task while it
-arrives, and while a reload replays it (`longtask` PerformanceObserver), kept under
-test-artifacts/web/ as `measure-longtask-2000-line-read.json`."""
+arrives, and while a reload replays it, in the main thread's CPU time (Chromium's trace; the
+wall time of the `longtask` PerformanceObserver beside it), kept under test-artifacts/web/ as
+`measure-longtask-2000-line-read.json`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.web.browser import (
     DESKTOP,
     LONG_TASKS,
     longest_task_since,
+    main_thread_cpu,
     open_page,
     record,
     send_prompt,
@@ -30,8 +32,9 @@ SCRIPT = {
     ]
 }
 BUDGET_MS = 150
-"""The longest task allowed while the card arrives or is replayed: it was 170 and 245 ms on
-an idle machine (683 and 1,423 on a loaded one, where it is now under 80 and 0)."""
+"""The longest task, in CPU time of the page's main thread, allowed while the card arrives or
+is replayed: it was 170 and 245 ms on an idle machine (683 and 1,423 of wall on a loaded one,
+where it is now under 80 and 0). Wall time is kept beside it in the measured figures."""
 
 
 def test_a_2000_line_read_card_draws_without_a_long_task(browser: Browser, tmp_path: Path) -> None:
@@ -50,20 +53,33 @@ def test_a_2000_line_read_card_draws_without_a_long_task(browser: Browser, tmp_p
         page.click("#new-session")
         page.wait_for_selector("#send:not([disabled])")
         mark = page.evaluate("() => performance.now()")
-        send_prompt(page, "read big.py")
-        page.wait_for_selector(".msg-agent:has-text('Read it.')")
-        wait_idle(page)
         card = page.locator("section.tool[data-tool-call-id=r1] [data-card=read]")
-        _whole(card.locator(".code"))
-        arrival = longest_task_since(page, mark)
+        with main_thread_cpu(browser, page) as arriving:
+            send_prompt(page, "read big.py")
+            page.wait_for_selector(".msg-agent:has-text('Read it.')")
+            wait_idle(page)
+            _whole(card.locator(".code"))
+        arrival_wall = longest_task_since(page, mark)
 
-        page.reload()
-        page.wait_for_selector("#conn[data-state=ready]", state="attached")
-        page.wait_for_selector(".msg-agent:has-text('Read it.')")
-        wait_idle(page)
-        _whole(card.locator(".code"))
-        replay = longest_task_since(page, 0)
-        record("longtask-2000-line-read", {"arrivalMs": arrival, "replayMs": replay})
+        with main_thread_cpu(browser, page) as replaying:
+            page.reload()
+            page.wait_for_selector("#conn[data-state=ready]", state="attached")
+            page.wait_for_selector(".msg-agent:has-text('Read it.')")
+            wait_idle(page)
+            _whole(card.locator(".code"))
+        replay_wall = longest_task_since(page, 0)
+        arrival, replay = max(arriving), max(replaying)
+        record(
+            "longtask-2000-line-read",
+            {
+                "arrivalMs": arrival,
+                "replayMs": replay,
+                "arrivalWallMs": arrival_wall,
+                "replayWallMs": replay_wall,
+            },
+        )
+        # The page's own work, in CPU time: on a loaded machine a task's wall time is
+        # mostly its wait for a core (see BUDGET_MS).
         assert arrival <= BUDGET_MS and replay <= BUDGET_MS, (arrival, replay)
 
 
