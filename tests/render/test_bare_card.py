@@ -8,11 +8,10 @@ import io
 from rich.console import Console, Group
 from rich.text import Text
 
+from tests.render.helpers import as_rich_draws, drawn
 from tether.render.code import code_view
 from tether.render.theme import HEADING, SUBTLE, assembled, card, note, pill
 from tether.render.written import _print_options
-
-from .test_drawn_lines import as_rich_draws, drawn
 
 
 def test_a_plain_card_that_fits_is_one_piece_of_its_bare_text() -> None:
