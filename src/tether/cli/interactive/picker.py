@@ -97,7 +97,7 @@ class Picker:
             self.shown_at = time.monotonic()
 
     def guarded(self) -> bool:
-        """Whether a key now is too early to be an answer: not drawn yet, or drawn too lately."""
+        """Whether a key now is too early to be an answer: not drawn yet, or drawn too recently."""
         if not self.guard:
             return False
         return self.shown_at is None or time.monotonic() - self.shown_at < self.guard
