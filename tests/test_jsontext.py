@@ -23,6 +23,14 @@ def test_plain_json_decodes() -> None:
     assert parse_json(b"[]") == []
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-be", "utf-32-le"])
+def test_bytes_decode_as_json_loads_decodes_them(encoding: str) -> None:
+    text = '{"a": ["\u00e9", 1.5, null], "b": "\\ud800"}'
+    assert parse_json(text.encode(encoding)) == json.loads(text.encode(encoding))
+    with pytest.raises(ValueError, match="NaN is not a JSON value"):
+        parse_json("[NaN]".encode(encoding))
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[" * 1000])
 def test_nesting_too_deep_is_a_value_error(text: str) -> None:
     with pytest.raises(TooDeep, match="nested too deeply"):

@@ -23,6 +23,10 @@ def parse_json(text: str | bytes) -> Any:
             # What `json.loads` does with such text, without making a decoder for each call
             # (a replay parses every call's arguments); anything else goes through it whole.
             return _DECODER.decode(text)
+        if isinstance(text, bytes):
+            # What `json.loads` does with bytes (it decodes them, then makes a decoder for
+            # the call): listing sessions parses three lines of each of a thousand logs.
+            return _DECODER.decode(text.decode(json.detect_encoding(text), "surrogatepass"))
         return json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise TooDeep("JSON nested too deeply to decode") from None

@@ -204,6 +204,9 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(listed, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER + VALIDATION) == []
     assert _found(listed, ("pygments", "markdown_it", "tether.render.terminal")) == []
     assert _found(listed, SESSIONS) == []
+    # Listing makes no session id (no `secrets`, `hashlib`) and draws no card: the titles go
+    # through `printable` alone, not the theme's boxes and panels.
+    assert _found(listed, ("secrets", "hashlib", "tether.render.theme", "rich.panel")) == []
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     shown = _loaded(tmp_path, "show", log.stem, env=env)
     assert _found(shown, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.safe_output import consoles, print_json
-from tether.render.theme import printable
+from tether.render.pictures import printable
 from tether.session import SessionStore
 from tether.session.log.store import StoredSession
 

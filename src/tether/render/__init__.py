@@ -1,6 +1,6 @@
 """Rendering cards for people: the terminal renderer (rich).
 
-The cards load with their first use, so a command that needs only the theme's `printable`
+The cards load with their first use, so a command that needs only `printable` (`pictures`)
 (`tether sessions`) does not load every card and Pygments with it.
 """
 

@@ -27,12 +27,27 @@ def read_log_bytes(path: Path, *, first_line: bool = False, offset: int = 0) -> 
     except OSError as exc:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             raise CorruptLog(f"{path}: not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            handle.seek(offset)
-            return handle.readline(MAX_HEADER_BYTES) if first_line else handle.read()
+        if first_line:
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                handle.seek(offset)
+                return handle.readline(MAX_HEADER_BYTES)
+        return _rest(fd, offset, status.st_size)
     except OSError as exc:
         raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
     finally:
         os.close(fd)
+
+
+def _rest(fd: int, offset: int, size: int) -> bytes:
+    """The file's bytes from `offset` to its end, read to the end even if it grew since
+    `size` was taken."""
+    # Plain reads, no buffered file object: listing sessions reads a thousand logs whole, and
+    # making a reader for each was half of that reading.
+    chunks: list[bytes] = []
+    while chunk := os.pread(fd, max(size - offset, 0) + 1, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)

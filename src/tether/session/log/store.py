@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -92,6 +91,8 @@ class SessionStore:
     def new_id(self) -> str:
         """An id for a session not created yet, so what serves it can be built first."""
         # Time first, so ids sort by creation; random after, so two at once never collide.
+        import secrets  # and `hashlib`: milliseconds that listing sessions, making no id, skips
+
         return f"{time.time_ns() // 1_000_000:012x}{secrets.token_hex(4)}"
 
     def create(
