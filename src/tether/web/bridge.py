@@ -2,7 +2,7 @@
 
 Each WebSocket gets its own agent process: updates and permission requests then have
 exactly one page to go to, and closing the tab ends the agent (stdin closed, then
-terminate/kill after a grace period, as the SDK's transport does).
+terminate/kill after a grace period; `tether.web.agent_process`).
 
 The page's messages are read from the start, while the agent still starts: a session
 another tab or process holds is then shown read-only at once (following its log needs no
@@ -18,12 +18,13 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from acp import RequestError, spawn_agent_process, text_block
+from acp import RequestError, text_block
 from acp.client.connection import ClientSideConnection
 from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore, data_dir
+from tether.web.agent_process import agent_process
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.failures import describe, failure, reason
@@ -124,22 +125,20 @@ class Bridge:
 
     async def _run_agent(self, queue: asyncio.Queue[ClientMessage | None]) -> bool:
         """Run the agent until it or the page ends (False), or it must restart (True)."""
-        program, *args = self._command
+        program = self._command[0]
         loop = asyncio.get_running_loop()
         self._connected = loop.create_future()
         self._restart = loop.create_future()
         saved = await self._sign_ins.saved()
         started = served = False
         try:
-            spawned = spawn_agent_process(
+            spawned = agent_process(
                 self._client,
-                program,
-                *args,
+                self._command,
                 env={**os.environ, **(saved.env if saved is not None else {})},
                 cwd=self._cwd,
-                # stderr goes to the server's own stderr: an unread pipe would fill and stall
-                # the agent; the limit admits large cards on one JSON-RPC line.
-                transport_kwargs={"stderr": None, "limit": STDIO_LIMIT},
+                # The limit admits large cards on one JSON-RPC line.
+                limit=STDIO_LIMIT,
             )
             async with spawned as (conn, process):
                 started = True

@@ -1,0 +1,80 @@
+"""An agent a page ran leaves nothing behind once the server stops: not the process, not its
+pipes, not asyncio's subprocess transport (which the garbage collector would later report
+as unclosed, during whatever runs then)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import sys
+import time
+import warnings
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from tether.web.bridge import Bridge
+from tether.web.protocol import ClientMessage, ServerMessage
+
+SILENT_AGENT = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+time.sleep(60)  # answers nothing and ignores the end of its input: it must be stopped
+"""
+
+
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+async def _no_messages() -> AsyncIterator[ClientMessage]:
+    await asyncio.Event().wait()  # a page that stays open and says nothing
+    yield  # type: ignore[misc]  # never reached
+
+
+async def _stopped_twice(tmp_path: Path, pid_file: Path) -> set[str]:
+    """Serve a page against the silent agent, then stop the server as uvicorn and
+    `asyncio.run` do: the page's task is cancelled, then cancelled again while the agent is
+    ending. The descriptors left open."""
+
+    async def send(message: ServerMessage) -> None:
+        pass
+
+    before = _open_descriptors()
+    command = [sys.executable, "-c", SILENT_AGENT, str(pid_file)]
+    task = asyncio.create_task(Bridge(command, tmp_path, send).run(_no_messages()))
+    while not pid_file.exists() or not pid_file.read_text():
+        await asyncio.sleep(0.02)
+    task.cancel()
+    await asyncio.sleep(0.2)  # the agent's input is closed; it is given time to exit
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return _open_descriptors() - before
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` still runs, given a few seconds to be reaped (a zombie still answers)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_server_stopped_while_its_agent_ends_leaves_nothing_open(tmp_path: Path) -> None:
+    pid_file = tmp_path / "agent.pid"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        left_open = asyncio.run(_stopped_twice(tmp_path, pid_file))
+        gc.collect()
+    pid = int(pid_file.read_text())
+    try:
+        assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
+        assert left_open == set()
+        assert not _running(pid)
+    finally:
+        if _running(pid):
+            os.kill(pid, 9)
