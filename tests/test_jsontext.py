@@ -31,6 +31,22 @@ def test_bytes_decode_as_json_loads_decodes_them(encoding: str) -> None:
         parse_json("[NaN]".encode(encoding))
 
 
+@pytest.mark.parametrize(
+    "text", [' {"a": 1}', '{"a": 1}\n', '{"a": 1} x', "[1] [2]", '"s"', "7", "  ", "", "{"]
+)
+def test_whitespace_and_what_follows_a_value_as_json_loads_takes_them(text: str) -> None:
+    # A value that fills the text is scanned at once; anything else is decoded as before.
+    for form in (text, text.encode()):
+        try:
+            expected = json.loads(form)
+        except ValueError as exc:
+            with pytest.raises(ValueError) as raised:
+                parse_json(form)
+            assert str(raised.value) == str(exc)
+        else:
+            assert parse_json(form) == expected
+
+
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[" * 1000])
 def test_nesting_too_deep_is_a_value_error(text: str) -> None:
     with pytest.raises(TooDeep, match="nested too deeply"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from tether.errors import TooDeep
@@ -22,11 +23,14 @@ def parse_json(text: str | bytes) -> Any:
         if isinstance(text, str) and not text.startswith("\ufeff"):
             # What `json.loads` does with such text, without making a decoder for each call
             # (a replay parses every call's arguments); anything else goes through it whole.
-            return _DECODER.decode(text)
+            return _decoded(text)
         if isinstance(text, bytes):
             # What `json.loads` does with bytes (it decodes them, then makes a decoder for
-            # the call): listing sessions parses three lines of each of a thousand logs.
-            return _DECODER.decode(text.decode(json.detect_encoding(text), "surrogatepass"))
+            # the call): listing sessions parses three lines of each of a thousand logs. Text
+            # that opens with `{` and no NUL after it is UTF-8 by JSON's own rule.
+            utf8 = text[:1] == b"{" and text[1:2] != b"\0"
+            encoding = "utf-8" if utf8 else json.detect_encoding(text)
+            return _decoded(text.decode(encoding, "surrogatepass"))
         return json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise TooDeep("JSON nested too deeply to decode") from None
@@ -37,6 +41,19 @@ def _not_json(name: str) -> NoReturn:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_not_json)
+_SCAN: Callable[[str, int], tuple[Any, int]] = vars(_DECODER)["scan_once"]
+"""The decoder's scanner (an attribute of each decoder, which typeshed does not name)."""
+
+
+def _decoded(text: str) -> Any:
+    """`_DECODER.decode(text)`, its value scanned first at once: a value that fills the whole
+    text, as a log's line or a call's arguments do, needs none of `decode`'s whitespace
+    matching; anything else (or a failure) goes through `decode`, which says why."""
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        return _DECODER.decode(text)
+    return value if end == len(text) else _DECODER.decode(text)
 
 
 def strip_jsonc(text: str) -> str:
