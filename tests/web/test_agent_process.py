@@ -8,10 +8,13 @@ import asyncio
 import gc
 import os
 import sys
+import threading
 import time
 import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
+
+import pytest
 
 from tether.web.bridge import Bridge
 from tether.web.protocol import ClientMessage, ServerMessage
@@ -64,15 +67,27 @@ def _running(pid: int) -> bool:
     return True
 
 
-def test_a_server_stopped_while_its_agent_ends_leaves_nothing_open(tmp_path: Path) -> None:
+def _reaped() -> None:
+    """Wait for asyncio's threads that reap children (each holds its process until then)."""
+    for thread in threading.enumerate():
+        if "waitpid" in thread.name:
+            thread.join(timeout=5)
+
+
+def test_a_server_stopped_while_its_agent_ends_leaves_nothing_open(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     pid_file = tmp_path / "agent.pid"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ResourceWarning)
         left_open = asyncio.run(_stopped_twice(tmp_path, pid_file))
+        _reaped()
         gc.collect()
     pid = int(pid_file.read_text())
     try:
         assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
+        # A process the loop saw end: none exited after its loop had closed.
+        assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
         assert left_open == set()
         assert not _running(pid)
     finally:

@@ -164,8 +164,9 @@ class Bridge:
         saved: SavedSignIn | None,
     ) -> bool:
         exited = asyncio.ensure_future(process.wait())
+        initialized = asyncio.ensure_future(self._initialize(conn, saved))
+        reader: asyncio.Future[None] | None = None
         try:
-            initialized = asyncio.ensure_future(self._initialize(conn, saved))
             await asyncio.wait({initialized, exited}, return_when=asyncio.FIRST_COMPLETED)
             failure = initialized.exception() if initialized.done() else None
             if not initialized.done() or failure is not None:
@@ -201,7 +202,12 @@ class Bridge:
                 reader.result()
             return False
         finally:
-            exited.cancel()
+            # Stopped with the server too (this cancelled): none is left running, or failing
+            # with nobody to hear it, once the agent is gone.
+            started = [task for task in (exited, initialized, reader) if task is not None]
+            for task in started:
+                task.cancel()
+            await asyncio.gather(*started, return_exceptions=True)
 
     def _stop_following(self) -> None:
         if self._following is not None:
