@@ -108,3 +108,32 @@ def test_a_deferred_package_s_resources_are_found() -> None:
         [sys.executable, "-c", _RESOURCES], capture_output=True, text=True, env=env, check=False
     )
     assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr
+
+
+_WHEN_LOADED = """
+import sys
+from tether.lazy import when_loaded
+
+done = []
+when_loaded("json", lambda module: done.append(("json", module.dumps([1]))))
+when_loaded("sys", lambda module: done.append(("sys", module is sys)))
+print(done, "json" in sys.modules)
+import json
+
+print(done)
+import json
+
+print(len(done))
+"""
+
+
+def test_when_loaded_acts_now_on_a_module_run_and_after_the_first_import_of_one_not_run() -> None:
+    # `tether`'s logging is set up so: a command that never imports `logging` never loads it.
+    done = subprocess.run(
+        [sys.executable, "-c", _WHEN_LOADED], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == [
+        "[('sys', True)] False",
+        "[('sys', True), ('json', '[1]')]",
+        "2",
+    ]

@@ -11,6 +11,8 @@
   stand-in for each such name, which runs the module when called and calls what it defines.
   A module of `SETTLED` runs as usual, then is handed to a function that settles what it
   would otherwise work out later at a cost (pydantic's plugin scan).
+- `when_loaded`: what must be done to a module once it runs (the command line's logging
+  set-up), done then, so that a command that never imports the module never pays for it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "defer_imports",
     "is_loaded",
     "lazy_names",
+    "when_loaded",
 ]
 
 DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi")
@@ -97,12 +100,18 @@ class _Deferred:
         """The module's own spec, its loader wrapped to run the module on first use."""
         stand_ins = self.names.get(fullname, ())
         settle = self.settled.get(fullname)
-        if fullname.partition(".")[0] not in self.packages and not stand_ins and not settle:
+        waiting = fullname in _WHEN_RUN
+        if (
+            fullname.partition(".")[0] not in self.packages
+            and not stand_ins
+            and not settle
+            and not waiting
+        ):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return spec  # not a plain source module: loaded as usual
-        if settle is not None:
+        if settle is not None or waiting:
             spec.loader = cast("importlib.abc.Loader", _ThenSettle(spec.loader, settle))
         else:
             spec.loader = cast("importlib.abc.Loader", _OnFirstUse(spec.loader, stand_ins))
@@ -110,9 +119,10 @@ class _Deferred:
 
 
 class _ThenSettle:
-    """Runs the module as its loader would, then hands it to its settling function."""
+    """Runs the module as its loader would, then hands it to its settling function and to
+    what `when_loaded` left for it."""
 
-    def __init__(self, loader: importlib.machinery.SourceFileLoader, settle: str) -> None:
+    def __init__(self, loader: importlib.machinery.SourceFileLoader, settle: str | None) -> None:
         self.loader = loader
         self.settle = settle
 
@@ -123,8 +133,11 @@ class _ThenSettle:
     def exec_module(self, module: ModuleType) -> None:
         """Run the module, then settle it."""
         self.loader.exec_module(module)
-        home, _, name = self.settle.partition(":")
-        getattr(importlib.import_module(home), name)(module)
+        if self.settle is not None:
+            home, _, name = self.settle.partition(":")
+            getattr(importlib.import_module(home), name)(module)
+        for then in _WHEN_RUN.pop(module.__name__, []):
+            then(module)
 
     def __getattr__(self, name: str) -> Any:
         # Whatever else is asked of a loader is the wrapped one's answer: `importlib.resources`
@@ -207,6 +220,21 @@ def defer_imports(
     if any(isinstance(f, _Deferred) for f in sys.meta_path):
         return
     sys.meta_path.insert(0, _Deferred(packages, names, settled))
+
+
+_WHEN_RUN: dict[str, list[Callable[[ModuleType], None]]] = {}
+"""What `when_loaded` left for each module not run yet, done right after it runs."""
+
+
+def when_loaded(name: str, then: Callable[[ModuleType], None]) -> None:
+    """Call `then` with module `name` once it has run: now if it has, else right after the
+    first import runs it (`defer_imports`' finder, installed here if it is not yet, sees to
+    it; a plain source module only, as the finder wraps no other, and none it defers)."""
+    if is_loaded(name):
+        then(sys.modules[name])
+        return
+    defer_imports()
+    _WHEN_RUN.setdefault(name, []).append(then)
 
 
 def is_loaded(name: str) -> bool:

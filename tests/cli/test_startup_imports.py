@@ -205,8 +205,10 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(listed, ("pygments", "markdown_it", "tether.render.terminal")) == []
     assert _found(listed, SESSIONS) == []
     # Listing makes no session id (no `secrets`, `hashlib`) and draws no card: the titles go
-    # through `printable` alone, not the theme's boxes and panels.
-    assert _found(listed, ("secrets", "hashlib", "tether.render.theme", "rich.panel")) == []
+    # through `printable` alone, not the theme's boxes and panels. It logs nothing: `logging`
+    # is set up when something imports it, and nothing does.
+    unused = ("secrets", "hashlib", "tether.render.theme", "rich.panel", "logging", "traceback")
+    assert _found(listed, unused) == []
     [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
     shown = _loaded(tmp_path, "show", log.stem, env=env)
     assert _found(shown, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
@@ -226,6 +228,36 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
     assert _found(catalog, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
+
+
+_LATE_LOGGING = """
+import sys
+from tether.cli import main
+main(sys.argv[1:])
+print("logging" in sys.modules)
+import logging
+logging.getLogger("late").debug("a debug record")
+logging.getLogger("late").warning("a warning")
+"""
+
+
+@pytest.mark.parametrize("verbose", [True, False])
+def test_logging_imported_after_the_command_is_set_up_as_before(
+    env: dict[str, str], verbose: bool
+) -> None:
+    # `sessions` never loads `logging`; what imports it later still logs as `tether: LEVEL:`.
+    argv = ["-v", "sessions"] if verbose else ["sessions"]
+    done = subprocess.run(
+        [sys.executable, "-c", _LATE_LOGGING, *argv],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "False"
+    debug = ["tether: DEBUG: a debug record"] if verbose else []
+    assert done.stderr.splitlines() == [*debug, "tether: WARNING: a warning"]
 
 
 def test_text_show_without_colour_loads_no_highlighter_or_markdown_parser(

@@ -17,6 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from types import ModuleType
     from typing import Protocol
 
     class Command(Protocol):
@@ -285,13 +286,19 @@ def _said_plainly(exc: Exception) -> bool:
 
 
 def _configure_logging(*, verbose: bool) -> None:
-    import logging  # after `--version` and `--help`, which need none of it
+    from tether.lazy import when_loaded
 
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.WARNING,
-        format="tether: %(levelname)s: %(message)s",
-        stream=sys.stderr,
-    )
+    def log_to_stderr(logging: ModuleType) -> None:
+        """Log records to standard error as `tether: LEVEL: message` (debug ones with `-v`)."""
+        logging.basicConfig(
+            level=logging.DEBUG if verbose else logging.WARNING,
+            format="tether: %(levelname)s: %(message)s",
+            stream=sys.stderr,
+        )
+
+    # Set up once `logging` runs: a command that logs nothing (`sessions`) never loads it,
+    # nor its `traceback`, `string` and `textwrap` (a twentieth of listing's start).
+    when_loaded("logging", log_to_stderr)
 
 
 def _pipe_closed() -> int:

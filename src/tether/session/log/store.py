@@ -8,7 +8,6 @@ first method that opens a log.
 from __future__ import annotations
 
 import contextlib
-import logging
 import re
 import time
 from collections.abc import Iterator, Sequence
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
     from tether.session.log.events import Event, SessionHeader
 
 __all__ = ["SessionStore", "StoredSession", "data_dir", "fork_cut"]
-
-log = logging.getLogger(__name__)
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -214,8 +211,12 @@ class SessionStore:
     def list_sessions(self) -> list[StoredSession]:
         """Every readable session, newest first (an unreadable log is skipped with a warning)."""
         infos, unreadable = self.scan()
-        for path, why in unreadable:
-            log.warning("session log %s skipped: %s", path.name, why)
+        if unreadable:
+            import logging  # not before a log is skipped: `tether sessions` logs nothing
+
+            log = logging.getLogger(__name__)
+            for path, why in unreadable:
+                log.warning("session log %s skipped: %s", path.name, why)
         return infos
 
     def scan(self) -> tuple[list[StoredSession], list[tuple[Path, str]]]:
