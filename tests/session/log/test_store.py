@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.session.crafted import CRAFTED, plant
 from tests.session.helpers import Recorder, Sessions, script, text
 from tether.errors import SessionNotFound
 from tether.session import SessionStore, data_dir
+from tether.session.log.store import last_lines
 
 
 async def test_sessions_are_listed_newest_first_with_titles_and_turns(
@@ -124,3 +127,16 @@ async def test_crafted_logs_are_named_and_the_others_listed(
     assert listed["last-line-list"].title == "kept"
     # Whoever only wants the list gets it, and a warning for each of the others.
     assert [info.id for info in SessionStore(home).list_sessions()] == [i.id for i in infos]
+
+
+@given(
+    st.binary(max_size=60).map(lambda raw: bytes(b"a\r\n"[byte % 3] for byte in raw)),
+    st.integers(1, 3),
+    st.integers(1, 8),
+)
+def test_the_last_lines_cut_from_a_tail_are_the_last_of_the_whole(
+    data: bytes, count: int, window: int
+) -> None:
+    # The listing's update time comes from the last two lines, found without cutting up the
+    # whole log; `\r` and `\r\n` end lines too, and may straddle where the tail starts.
+    assert last_lines(data, count, window) == data.splitlines()[-count:]
