@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import signal
 import sys
 import threading
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tether.web.bridge import Bridge
-from tether.web.protocol import ClientMessage, ServerMessage
+from tether.web.protocol import ClientMessage, ErrorMessage, ServerMessage
 
 SILENT_AGENT = """
 import os, sys, time
@@ -93,3 +94,40 @@ def test_a_server_stopped_while_its_agent_ends_leaves_nothing_open(
     finally:
         if _running(pid):
             os.kill(pid, 9)
+
+
+LEAVES_A_CHILD = """
+import subprocess, sys
+# A child that outlives the agent, holding the agent's output open (a background job).
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+open(sys.argv[1], "w").write(str(child.pid))
+"""
+"""An agent that exits at once, leaving behind a child that holds its stdout."""
+
+
+async def _exits(tmp_path: Path, pid_file: Path) -> tuple[list[ServerMessage], set[str]]:
+    """Serve a page against the agent that leaves a child; what the page was told, and the
+    descriptors left open, once the bridge is done."""
+    sent: list[ServerMessage] = []
+
+    async def send(message: ServerMessage) -> None:
+        sent.append(message)
+
+    before = _open_descriptors()
+    command = [sys.executable, "-c", LEAVES_A_CHILD, str(pid_file)]
+    await asyncio.wait_for(Bridge(command, tmp_path, send).run(_no_messages()), 20)
+    return sent, _open_descriptors() - before
+
+
+def test_an_agent_whose_child_holds_its_output_is_told_ended_and_let_go(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    try:
+        started = time.monotonic()
+        sent, left_open = asyncio.run(_exits(tmp_path, pid_file))
+        took = time.monotonic() - started
+    finally:
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert sent == [ErrorMessage(message="the agent exited (code 0)")]
+    assert left_open == set()
+    assert took < 10  # not the child's minute

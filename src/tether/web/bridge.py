@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from tether.acp.errors import is_session_locked
 from tether.session import SessionStore, data_dir
-from tether.web.agent_process import agent_process
+from tether.web.agent_process import RunningAgent, agent_process
 from tether.web.children import ChildWatches
 from tether.web.client import PageClient, SendToPage
 from tether.web.failures import describe, failure, reason
@@ -140,9 +140,9 @@ class Bridge:
                 # The limit admits large cards on one JSON-RPC line.
                 limit=STDIO_LIMIT,
             )
-            async with spawned as (conn, process):
+            async with spawned as agent:
                 started = True
-                restart = await self._serve(conn, process, queue, saved)
+                restart = await self._serve(agent, queue, saved)
                 served = True
                 return restart
         except OSError as exc:
@@ -158,12 +158,12 @@ class Bridge:
 
     async def _serve(
         self,
-        conn: ClientSideConnection,
-        process: asyncio.subprocess.Process,
+        agent: RunningAgent,
         queue: asyncio.Queue[ClientMessage | None],
         saved: SavedSignIn | None,
     ) -> bool:
-        exited = asyncio.ensure_future(process.wait())
+        conn = agent.conn
+        exited = asyncio.ensure_future(agent.exited())
         initialized = asyncio.ensure_future(self._initialize(conn, saved))
         reader: asyncio.Future[None] | None = None
         try:
@@ -175,8 +175,7 @@ class Bridge:
                     # Its output closed: the agent is ending, and its exit code says why. The
                     # end of its output is often read before the exit is, on a busy machine
                     # long before; its input is closed so it is not left waiting on us.
-                    if process.stdin is not None:
-                        process.stdin.close()
+                    agent.close_input()
                     await asyncio.wait({exited}, timeout=EXIT_WAIT_S)
                 message = (
                     f"the agent exited (code {exited.result()})"
