@@ -17,7 +17,7 @@ from tether.session.log.store import last_lines
 
 
 async def test_sessions_are_listed_newest_first_with_titles_and_turns(
-    home: Path, ws: Path, sessions: Sessions
+    home: Path, ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
     first = sessions.new(ws, script({"text": "a"}, {"text": "b"}))
     await first.prompt(text("first session"), Recorder())
@@ -27,6 +27,9 @@ async def test_sessions_are_listed_newest_first_with_titles_and_turns(
 
     infos = SessionStore(home).list_sessions()
     assert [i.id for i in infos] == [second.id, first.id]
+    # The broken log is skipped with a warning that names it.
+    [skipped] = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
+    assert skipped.startswith("session log broken.jsonl skipped: ")
     assert (infos[1].title, infos[1].turns, infos[1].cwd) == ("first session", 2, str(ws))
     assert infos[1].updated_at > infos[1].created_at
     assert (infos[0].title, infos[0].turns, infos[0].updated_at) == (
