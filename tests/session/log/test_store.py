@@ -6,15 +6,18 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.session.crafted import CRAFTED, plant
 from tests.session.helpers import Recorder, Sessions, script, text
 from tether.errors import SessionNotFound
 from tether.session import SessionStore, data_dir
+from tether.session.log.store import last_lines
 
 
 async def test_sessions_are_listed_newest_first_with_titles_and_turns(
-    home: Path, ws: Path, sessions: Sessions
+    home: Path, ws: Path, sessions: Sessions, caplog: pytest.LogCaptureFixture
 ) -> None:
     first = sessions.new(ws, script({"text": "a"}, {"text": "b"}))
     await first.prompt(text("first session"), Recorder())
@@ -24,6 +27,9 @@ async def test_sessions_are_listed_newest_first_with_titles_and_turns(
 
     infos = SessionStore(home).list_sessions()
     assert [i.id for i in infos] == [second.id, first.id]
+    # The broken log is skipped with a warning that names it.
+    [skipped] = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
+    assert skipped.startswith("session log broken.jsonl skipped: ")
     assert (infos[1].title, infos[1].turns, infos[1].cwd) == ("first session", 2, str(ws))
     assert infos[1].updated_at > infos[1].created_at
     assert (infos[0].title, infos[0].turns, infos[0].updated_at) == (
@@ -124,3 +130,16 @@ async def test_crafted_logs_are_named_and_the_others_listed(
     assert listed["last-line-list"].title == "kept"
     # Whoever only wants the list gets it, and a warning for each of the others.
     assert [info.id for info in SessionStore(home).list_sessions()] == [i.id for i in infos]
+
+
+@given(
+    st.binary(max_size=60).map(lambda raw: bytes(b"a\r\n"[byte % 3] for byte in raw)),
+    st.integers(1, 3),
+    st.integers(1, 8),
+)
+def test_the_last_lines_cut_from_a_tail_are_the_last_of_the_whole(
+    data: bytes, count: int, window: int
+) -> None:
+    # The listing's update time comes from the last two lines, found without cutting up the
+    # whole log; `\r` and `\r\n` end lines too, and may straddle where the tail starts.
+    assert last_lines(data, count, window) == data.splitlines()[-count:]

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tether.session.log.eventlog import EventLog, LogContents
     from tether.session.log.events import Event, SessionHeader
 
-__all__ = ["SessionStore", "StoredSession", "data_dir", "fork_cut"]
+__all__ = ["SessionStore", "StoredSession", "data_dir", "fork_cut", "last_lines"]
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _TURN = b'\n{"type":"turn/start"'
@@ -321,13 +321,27 @@ def _title(data: bytes) -> str | None:
 
 def _updated(rest: bytes) -> str | None:
     """The time of the last sound event (a torn last line is passed over)."""
-    for line in reversed(rest.splitlines()[-2:]):
+    for line in reversed(last_lines(rest, 2)):
         with contextlib.suppress(ValueError):
             event = parse_json(line)
             time = event.get("time") if isinstance(event, dict) else None
             if isinstance(time, str):
                 return time
     return None
+
+
+def last_lines(data: bytes, count: int, window: int = 4096) -> list[bytes]:
+    """`data.splitlines()[-count:]`, cut from a tail of `data` only (of `window` bytes, grown
+    until it holds more than `count` lines): cutting a 45 MB log whole cost 50 ms.
+
+    A tail's first line may be cut short (or be the `\n` of a `\r\n`); the lines after it are
+    the log's own, so once there are more than `count` of them the last are the same."""
+    while True:
+        start = max(0, len(data) - window)
+        lines = data[start:].splitlines()
+        if start == 0 or len(lines) > count:
+            return lines[-count:]
+        window *= 8
 
 
 def _parent(link: object) -> ParentLink | None:
