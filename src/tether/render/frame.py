@@ -165,11 +165,7 @@ class Card(Panel, WholeLines):
         """The top or bottom border as `Panel` draws it without colour, with its line break,
         when its title or subtitle is a text that fits as it is; None otherwise."""
         given = self.title if top else self.subtitle
-        first, fill, last = (
-            (box.top_left, box.top, box.top_right)
-            if top
-            else (box.bottom_left, box.bottom, box.bottom_right)
-        )
+        first, fill, last = _border(box, top=top)
         if not given:
             return first + fill * (width - 2) + last + "\n"
         if not isinstance(given, Text) or _TURNS.intersection(given.plain):
@@ -199,11 +195,7 @@ class Card(Panel, WholeLines):
         """The top or bottom border with its title or subtitle, as `Panel` draws it."""
         width = options.max_width
         given = self.title if top else self.subtitle
-        first, fill, last = (
-            (box.top_left, box.top, box.top_right)
-            if top
-            else (box.bottom_left, box.bottom, box.bottom_right)
-        )
+        first, fill, last = _border(box, top=top)
         if not given:
             yield Segment(first + fill * (width - 2) + last, border_style)
             yield _LINE
@@ -360,3 +352,10 @@ def _split(segments: Iterable[Segment], count: int) -> list[list[Segment]]:
             lines.append([Segment(more, style)] if more else [])
     assert len(lines) == count
     return lines
+
+
+def _border(box: Box, *, top: bool) -> tuple[str, str, str]:
+    """The top or bottom border's first corner, its fill and its last corner."""
+    if top:
+        return box.top_left, box.top, box.top_right
+    return box.bottom_left, box.bottom, box.bottom_right
