@@ -19,32 +19,37 @@ KEY = "sk-test-4f1d9c0e"
 KEY_INPUT = f"#sign-in-fake-key-{API_KEY}"
 
 HOLD_REOPENING = """(() => {
+  const waiting = [];
+  window.holdingReopening = false;
+  window.releaseReopening = () => {
+    window.holdingReopening = false;
+    for (const release of waiting.splice(0)) release();
+  };
   const listen = WebSocket.prototype.addEventListener;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
     if (type !== "message") return listen.call(this, type, listener, options);
-    let readies = 0;
     let held = null;
     return listen.call(this, type, (event) => {
       if (held) return void held.push(event);
       let kind = null;
       try { kind = JSON.parse(event.data).type; } catch {}
-      if (kind === "ready") readies += 1;
-      if (kind === "opening" && readies > 1) {
+      if (kind === "opening" && window.holdingReopening) {
         held = [event];
-        setTimeout(() => {
+        waiting.push(() => {
           const events = held;
           held = null;
           for (const each of events) listener.call(this, each);
-        }, 500);
+        });
         return;
       }
       listener.call(this, event);
     }, options);
   };
 })();"""
-"""Run in the page: after the agent restarted, each `opening` (and what follows it) reaches the
-page half a second late, as over a slow network, so that what the page does before the server
-says the session opens again is seen."""
+"""Run in the page: once the test sets `holdingReopening`, each `opening` (and what follows
+it) is held back until the test calls `releaseReopening()`, as over a slow network, so that
+what the page does before the server says the session opens again is seen however slowly
+the test looks."""
 
 
 def _frames(page: Page) -> list[str]:
@@ -102,11 +107,13 @@ def test_an_api_key_signs_the_agent_in_and_is_kept_for_its_next_start(
             assert not any(KEY in frame for frame in frames)
 
             # Signing out forgets the key and restarts the agent without it.
+            page.evaluate("holdingReopening = true")
             page.click("dialog#sign-in .sign-in-out button")
             page.locator("dialog#sign-in").wait_for(state="hidden")
             page.wait_for_selector("#sign-in-button:text-is('Sign in')")
             assert page.inner_text("#announcer").startswith("Signed out")
             assert page.is_disabled("#send")  # until the session is open again
+            page.evaluate("releaseReopening()")
             keys = json.loads((tmp_path / "tether-home" / "agent-keys.json").read_text())
             assert agent not in keys["agents"]
             page.wait_for_selector("#send:not([disabled])")
@@ -137,6 +144,7 @@ def _sign_in_after_a_refused_prompt(
     assert_accessible(page)
 
     page.fill(KEY_INPUT, KEY)
+    page.evaluate("holdingReopening = true")
     page.click("dialog#sign-in button[type=submit]")
     dialog.wait_for(state="hidden")
     page.wait_for_selector("#sign-in-button:text-is('Signed in')")
@@ -144,6 +152,7 @@ def _sign_in_after_a_refused_prompt(
     # The session is being opened again in the restarted agent: a prompt sent now would find
     # no session shown and start a new one.
     assert page.is_disabled("#send")
+    page.evaluate("releaseReopening()")
     keys = home / "agent-keys.json"
     assert stat.S_IMODE(keys.stat().st_mode) == 0o600
     saved = json.loads(keys.read_text())["agents"][agent]
