@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["group_members", "processes_in", "processes_with", "unique_marker"]
+__all__ = ["group_members", "process_gone", "processes_in", "processes_with", "unique_marker"]
 
 
 def unique_marker(name: str) -> str:
@@ -17,6 +18,18 @@ def unique_marker(name: str) -> str:
     test's `tmp_path` has the same name in each: a marker made of it alone finds, and a test
     may kill, the processes of another run."""
     return f"{name}-{uuid.uuid4().hex[:16]}"
+
+
+def process_gone(pid: int, within: float = 10.0) -> bool:
+    """Whether process `pid` has exited (polled until `within` seconds pass)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def processes_with(marker: str) -> list[int]:

@@ -9,7 +9,8 @@ from pathlib import Path
 from tests.acp.memory import InMemoryAgents
 from tests.acp.support import prompt_params, script_spec, updates_of
 from tests.acp.wire import Message
-from tests.mcp.support import SAMPLE, process_gone
+from tests.mcp.support import SAMPLE
+from tests.processes import process_gone
 from tests.settings.support import trust
 
 

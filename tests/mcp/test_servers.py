@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import git
-from tests.mcp.support import PNG, SAMPLE, process_gone
+from tests.mcp.support import PNG, SAMPLE
+from tests.processes import process_gone
 from tether.content import ImageContent, TextContent
 from tether.errors import ToolError
 from tether.mcp import HttpServer, SseServer, StdioServer

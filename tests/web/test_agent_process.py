@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import process_gone
 from tether.web.bridge import Bridge
 from tether.web.protocol import ClientMessage, ErrorMessage, ServerMessage
 
@@ -56,18 +57,6 @@ async def _stopped_twice(tmp_path: Path, pid_file: Path) -> set[str]:
     return _open_descriptors() - before
 
 
-def _running(pid: int) -> bool:
-    """Whether `pid` still runs, given a few seconds to be reaped (a zombie still answers)."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        time.sleep(0.02)
-    return True
-
-
 def _reaped() -> None:
     """Wait for asyncio's threads that reap children (each holds its process until then)."""
     for thread in threading.enumerate():
@@ -90,9 +79,9 @@ def test_a_server_stopped_while_its_agent_ends_leaves_nothing_open(
         # A process the loop saw end: none exited after its loop had closed.
         assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
         assert left_open == set()
-        assert not _running(pid)
+        assert process_gone(pid, within=5)
     finally:
-        if _running(pid):
+        if not process_gone(pid, within=5):
             os.kill(pid, 9)
 
 
