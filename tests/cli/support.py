@@ -16,6 +16,7 @@ from tests.conftest import REPO
 __all__ = [
     "TETHER",
     "flat",
+    "into_head",
     "logged_records",
     "piped",
     "scripted_model",
@@ -88,6 +89,26 @@ def piped(home: Path, lines: str, *args: str) -> subprocess.CompletedProcess[str
         timeout=120,
         check=False,
     )
+
+
+def into_head(env: Mapping[str, str], *args: str) -> str:
+    """`tether ARGS | head -c 10` in bash, with `env` for tether: the reader got its ten
+    characters and tether, its pipe closed, ended quietly with the status a shell gives it
+    (141, no traceback). What it wrote on stderr, its status last."""
+    pipeline = subprocess.run(
+        f"'{TETHER}' {' '.join(args)} | head -c 10; echo \"${{PIPESTATUS[0]}}\" >&2",
+        shell=True,
+        executable="/bin/bash",
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert len(pipeline.stdout) == 10
+    assert pipeline.stderr.splitlines()[-1] == "141", pipeline.stderr
+    assert "Traceback" not in pipeline.stderr
+    return pipeline.stderr
 
 
 def logged_records(home: Path) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.cli.in_process import tether_in_process
-from tests.cli.support import TETHER
+from tests.cli.support import TETHER, into_head
 from tether.cli.show_json_spliced import with_marks
 from tether.content import TextContent
 from tether.session import SessionStore
@@ -141,16 +141,4 @@ def test_a_document_past_what_is_held_in_memory_reaches_a_file_and_a_pipe_whole(
     updates = written.decode().partition('  "updates": [\n    ')[2].removesuffix("\n  ]\n}\n")
     assert updates == _expected_updates(home, session)
     # A reader that leaves early ends the command quietly, as every other write does.
-    pipeline = subprocess.run(
-        f"'{TETHER}' show {session} --json | head -c 10; echo \"${{PIPESTATUS[0]}}\" >&2",
-        shell=True,
-        executable="/bin/bash",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert len(pipeline.stdout) == 10
-    assert pipeline.stderr.splitlines()[-1] == "141", pipeline.stderr
-    assert "Traceback" not in pipeline.stderr
+    into_head(env, "show", session, "--json")
