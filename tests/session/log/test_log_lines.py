@@ -57,7 +57,7 @@ def _log(path: Path, data: str) -> Path:
 
 @READERS
 @pytest.mark.parametrize(
-    ("tail", "kept", "warned"),
+    "last",
     [
         ("", [1, 2], False),
         (CHUNK % (3, "cut before its newline"), [1, 2, 3], False),
@@ -70,10 +70,9 @@ def test_every_reader_takes_a_last_line_alike(
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
     reader: Reader,
-    tail: str,
-    kept: list[int],
-    warned: bool,
+    last: tuple[str, list[int], bool],
 ) -> None:
+    tail, kept, warned = last
     path = _log(tmp_path / "s1.jsonl", f"{HEADER}\n{START % 1}\n{CHUNK % (2, 'x')}\n{tail}")
     with caplog.at_level(logging.WARNING):
         header, events = reader(path)
@@ -140,7 +139,7 @@ def test_a_streamed_log_is_never_held_whole(tmp_path: Path, ws: Path) -> None:
     size = log.stat().st_size
     tracemalloc.start()
     try:
-        header, events = stream_log(log, check_first=False)
+        _, events = stream_log(log, check_first=False)
         taken = sum(1 for _ in events)
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -150,9 +149,7 @@ def test_a_streamed_log_is_never_held_whole(tmp_path: Path, ws: Path) -> None:
     assert peak < size / 2, (peak, size)
 
 
-def test_a_streamed_log_closes_its_file_however_the_reading_ends(
-    tmp_path: Path, ws: Path
-) -> None:
+def test_a_streamed_log_closes_its_file_however_the_reading_ends(tmp_path: Path, ws: Path) -> None:
     log = _big_log(tmp_path / "home", ws, results=3, size=LINE_BLOCK)
     before = _open_files()
     _, events = stream_log(log, check_first=False)
@@ -193,9 +190,7 @@ def _big_log(home: Path, ws: Path, results: int, size: int) -> Path:
 
 
 def _result(number: int, size: int) -> ToolResultEvent:
-    return ToolResultEvent(
-        tool_call_id="c1", content=(TextContent(text=f"{number}" + "x" * size),)
-    )
+    return ToolResultEvent(tool_call_id="c1", content=(TextContent(text=f"{number}" + "x" * size),))
 
 
 def _open_files() -> list[str]:
