@@ -10,6 +10,7 @@ without them.
 from __future__ import annotations
 
 import contextlib
+import sys
 from textwrap import indent
 from typing import TYPE_CHECKING, assert_never
 
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
     from tether.views import ToolResultView
 
 __all__ = ["Printer"]
+
+_WRITTEN = "tether.render.written"
+"""Where cards are written directly (`CallCards._put_to`), loaded with the first."""
 
 _STOPS = {
     "max_tokens": "stopped: the model reached its output limit",
@@ -115,11 +119,9 @@ class Printer(CallCards):
 
     def _show(self, update: ClientUpdate) -> None:
         match update:
-            # The prompt goes through `Console.print`: `tether run` prints it before its first
-            # request, which loads nothing of `tether.render`.
             case UserText():
                 self._end_text()
-                self.console.print(Text(f"> {update.text}", style="bold"))
+                self._prompt(Text(f"> {update.text}", style="bold"))
                 self.status.show("thinking")
             case UserImage() | UserResource():
                 self._end_text()
@@ -128,16 +130,16 @@ class Printer(CallCards):
                     if isinstance(update, UserImage)
                     else _mention(update.block)
                 )
-                self.console.print(Text(f"> {said}", style="bold"))
+                self._prompt(Text(f"> {said}", style="bold"))
             case AgentText() | AgentThought() | ThoughtFinished():
                 self._streamed(update)
             case ToolCallStarted():
                 self._end_text()
                 self._calls[update.tool_call_id] = update.view
                 self._names[update.tool_call_id] = update.name
-                self.status.show(self.status_label())
+                self._show_status()
             case ToolCallPartial():
-                if (tail := _live_tail(update.view)) is not None:
+                if self.status.enabled and (tail := _live_tail(update.view)) is not None:
                     self.status.show(self.status_label(), tail)
             case JobChanged():
                 self._job(update)
@@ -147,7 +149,7 @@ class Printer(CallCards):
                 self.status.stop()
                 self._end_text()
                 self._finished(update)
-                self.status.show(self.status_label())
+                self._show_status()
             case TurnEnded():
                 self.close()
                 if update.stop_reason in _STOPS:
@@ -173,6 +175,15 @@ class Printer(CallCards):
                 self._notice(hook_line(update.text, failed=update.failed, decided=decided))
             case _:
                 assert_never(update)
+
+    def _prompt(self, line: Text) -> None:
+        """The prompt, through `Console.print` until the cards are loaded (`tether run` prints
+        its first before its first request, which loads nothing of `tether.render`), then
+        written directly as cards are (`_put`): the same text either way."""
+        if _WRITTEN in sys.modules:
+            self._put(line)
+        else:
+            self.console.print(line)
 
     def _streamed(self, update: AgentText | AgentThought | ThoughtFinished) -> None:
         """What the model streams: its text, and apart from it, dimmed, its thinking."""
@@ -200,14 +211,14 @@ class Printer(CallCards):
         self._put(Text(f"✻ {update.text}", style="dim italic"))
         if self.full and thought:
             self._put(Text(indent(thought, "  "), style="dim italic"))
-        self.status.show(self.status_label())
+        self._show_status()
 
     def _notice(self, notice: Text) -> None:
         """A line between the turn's output, with the live status line set aside for it."""
         self.status.stop()
         self._end_text()
         self._put(notice)
-        self.status.show(self.status_label())
+        self._show_status()
 
     def _agent_text(self, chunk: str) -> None:
         """Print the blocks a chunk completes; the rest shows live, as it streams."""
@@ -221,6 +232,11 @@ class Printer(CallCards):
                 self.status.show("writing", tail_text(tail, plain=True))
         else:
             self.status.show("thinking")
+
+    def _show_status(self) -> None:
+        """The live line says what runs (worked out only where the line is shown)."""
+        if self.status.enabled:
+            self.status.show(self.status_label())
 
     def status_label(self) -> str:
         """What the live line says: the running calls, else that the model is thinking."""

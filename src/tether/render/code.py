@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import add
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -9,6 +10,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
+from tether.render.frame import one_cell_each, padded_rows
 from tether.render.theme import GUTTER, code_text, printable, token_style
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ def code_view(
     if not numbers:
         return Group()
     width = width or len(str(max(numbers)))
-    gutters = [f"{number:>{width}} │ " for number in numbers]
+    gutters = [str(number).rjust(width) + " │ " for number in numbers]
     return Group(CodeRows.of_texts(gutters, texts, lang))
 
 
@@ -88,8 +90,14 @@ class CodeRows:
 
     def drawn_rows(self, width: int) -> list[str] | None:
         """Each row's bare text padded to `width`; None if a row does not fit."""
+        codes = self._codes()
+        if len(codes) == len(self.gutters):
+            rows = list(map(add, self.gutters, codes))
+            if one_cell_each("".join(rows)):
+                # Nothing to picture, no tab or line break: each row is as it is.
+                return padded_rows(rows, width)
         rows = []
-        for gutter, raw in zip(self.gutters, self._codes(), strict=True):
+        for gutter, raw in zip(self.gutters, codes, strict=True):
             code = printable(raw)
             if "\t" in code or "\n" in code:
                 return None

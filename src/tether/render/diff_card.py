@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import groupby
+from operator import add
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -11,6 +12,7 @@ from rich.style import Style
 from rich.text import Span, Text
 
 from tether.linediff import DiffRow, PlacedDiff, placed_diffs
+from tether.render.frame import one_cell_each, padded_rows
 from tether.render.theme import (
     ADDED,
     GUTTER,
@@ -114,6 +116,9 @@ class DiffRows:
 
     def drawn_rows(self, width: int) -> list[str] | None:
         """Each row's bare line padded to `width`; None if a row does not fit as it is."""
+        rows = list(map(add, self.gutters, self.lines))
+        if one_cell_each("".join(rows)):
+            return padded_rows(rows, width)
         rows = []
         for gutter, line in zip(self.gutters, self.lines, strict=True):
             if "\n" in line:

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from tether.render.written import WholeLines
 
-__all__ = ["Card", "Rows", "TextRows"]
+__all__ = ["Card", "Rows", "TextRows", "one_cell_each", "padded_rows"]
 
 _LINE = Segment.line()
 
@@ -77,14 +77,13 @@ class Card(Panel, WholeLines):
             or self.width is not None
             or self.height is not None
             or options.height is not None
-            or Padding.unpack(self.padding) != (0, 1, 0, 1)
+            or (self.padding != (0, 1) and Padding.unpack(self.padding) != (0, 1, 0, 1))
             or width <= 4
         ):
             return None
         style = console.get_style(self.style)
         if style:  # rich would lay that style over every line: not worth a shortcut
             return None
-        border_style = style + console.get_style(self.border_style)
         safe_box = console.safe_box if self.safe_box is None else self.safe_box
         box = self.box.substitute(options, safe=safe_box)
         inner = width - 4
@@ -94,6 +93,7 @@ class Card(Panel, WholeLines):
             bottom = self._bare_edge(box, width, top=False)
             if top is not None and bottom is not None:
                 return [Segment(top + body + bottom)]
+            border_style = style + console.get_style(self.border_style)
             return [
                 *(
                     self._edge(console, options, box, border_style, top=True)
@@ -107,6 +107,7 @@ class Card(Panel, WholeLines):
                     else [Segment(bottom)]
                 ),
             ]
+        border_style = style + console.get_style(self.border_style)
         part_options = self._inner_options(options, inner)
         left = Segment(box.mid_left, border_style)
         right = Segment(box.mid_right, border_style)
@@ -158,8 +159,9 @@ class Card(Panel, WholeLines):
                     if hasattr(part, "texts")
                     else _laid_out_rows(console, part, laid)
                 )
-            drawn.extend([left + row + right for row in rows])
-        return "".join(drawn)
+            drawn += rows
+        # Every row between the sides, joined at once.
+        return left + (right + left).join(drawn) + right if drawn else ""
 
     def _bare_edge(self, box: Box, width: int, *, top: bool) -> str | None:
         """The top or bottom border as `Panel` draws it without colour, with its line break,
@@ -168,8 +170,8 @@ class Card(Panel, WholeLines):
         first, fill, last = _border(box, top=top)
         if not given:
             return first + fill * (width - 2) + last + "\n"
-        if not isinstance(given, Text) or _TURNS.intersection(given.plain):
-            return None
+        if not isinstance(given, Text) or "\n" in given.plain or "\t" in given.plain:
+            return None  # what `Panel` changes in a title before drawing it
         # Its bare text, padded a space each side and filled out with the border.
         label = f" {given.plain} "
         excess = width - 4 - cell_len(label)
@@ -220,10 +222,6 @@ class Card(Panel, WholeLines):
         yield _LINE
 
 
-_TURNS = frozenset("\n\t")
-"""What `Panel` changes in a title before drawing it (a line break, a tab)."""
-
-
 def _aligned(
     console: Console, text: Text, *, width: int, align: str, character: str, style: Style
 ) -> Text:
@@ -264,6 +262,8 @@ def _parts(body: RenderableType, *, whole: bool) -> list[Text | Rows] | None:
     where their bare rows are drawn, else they are their texts."""
     if isinstance(body, Text):
         return [body] if body.end == "\n" else None
+    if body.__class__ is Group:  # most bodies: asked first
+        return _parts_of(body, whole=whole)
     if hasattr(body, "drawn_lines"):  # a `Rows` (a protocol's isinstance is slow)
         return [cast(Rows, body)]
     if hasattr(body, "texts"):  # `TextRows`
@@ -272,12 +272,17 @@ def _parts(body: RenderableType, *, whole: bool) -> list[Text | Rows] | None:
         return _parts(Group(*cast(TextRows, body).texts()), whole=whole)
     if not isinstance(body, Group):
         return None
+    return _parts_of(body, whole=whole)
+
+
+def _parts_of(group: Group, *, whole: bool) -> list[Text | Rows] | None:
+    """The texts and rows of each of a group's renderables (`_parts`)."""
     parts: list[Text | Rows] = []
-    for part in body.renderables:
+    for part in group.renderables:
         inside = _parts(part, whole=whole)
         if inside is None:
             return None
-        parts.extend(inside)
+        parts += inside
     return parts
 
 
@@ -288,6 +293,8 @@ def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] 
     if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
         return None
     rows = plain.split("\n")
+    if one_cell_each(plain):
+        return padded_rows(rows, width)
     padded = []
     for row in rows:
         used = cell_len(row)
@@ -295,6 +302,23 @@ def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] 
             return None
         padded.append(row + " " * (width - used))
     return padded
+
+
+def padded_rows(rows: list[str], width: int) -> list[str] | None:
+    """Lines of characters one cell wide each (`one_cell_each`), padded with spaces to `width`
+    as rich pads a line that fits; None if one is wider."""
+    # Nothing to measure line by line: a line's cells are its characters.
+    if rows and max(map(len, rows)) > width:
+        return None
+    return [row.ljust(width) for row in rows]
+
+
+def one_cell_each(text: str) -> bool:
+    """Whether each character of `text` is one cell wide and printed as it is: printable
+    ASCII, and the rule of a gutter (`│`)."""
+    if "│" in text:
+        text = text.replace("│", "")
+    return text.isascii() and text.isprintable()
 
 
 def _fitting_lines(

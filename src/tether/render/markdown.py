@@ -31,8 +31,6 @@ def text_block(text: str) -> RenderableType:
     return markdown(text)
 
 
-_LINE = Segment.line()
-
 _PLAIN_LINE = re.compile(r"[^\W\d_][^\\`*_~\[\]!<>&|#\t\n]*(?<=\S)")
 """A line Markdown reads as one paragraph of one text, as it is: it starts with a letter
 (not a list, heading, quote or code block), holds no character that marks anything up (no
@@ -62,4 +60,4 @@ class PlainParagraph(WholeLines):
         used = cell_len(self.line)
         if used > width or console.get_style("markdown.paragraph", default="none"):
             return None
-        return [Segment(self.line + " " * (width - used)), _LINE]
+        return [Segment(self.line + " " * (width - used) + "\n")]

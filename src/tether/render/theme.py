@@ -36,6 +36,7 @@ __all__ = [
     "note",
     "pill",
     "printable",
+    "text_of",
     "token_style",
 ]
 
@@ -128,7 +129,25 @@ def assembled(*pieces: str | tuple[str, Style | str]) -> Text:
             spans.append(Span(offset, end, style))
         plain.append(text)
         offset = end
-    return Text("".join(plain), spans=spans, tab_size=8)
+    return text_of("".join(plain), spans=spans, tab_size=8)
+
+
+def text_of(
+    plain: str,
+    style: str | Style = "",
+    *,
+    spans: list[Span] | None = None,
+    tab_size: int | None = None,
+    end: str = "\n",
+) -> Text:
+    """`Text(plain, style, ...)`: the same text, made without rich's pass that strips control
+    codes where `plain` is printable (it has none to strip, and the pass costs a title or note
+    beyond ASCII as much as the rest of a card's line)."""
+    if not plain.isprintable():
+        return Text(plain, style, spans=spans, tab_size=tab_size, end=end)
+    made = Text("", style, spans=spans, tab_size=tab_size, end=end)
+    made._text, made._length = [plain], len(plain)  # what `Text.__init__` keeps of it
+    return made
 
 
 def code_text(tokens: TokenLine) -> Text:
@@ -183,7 +202,7 @@ def failed_label() -> Text:
 
 def note(message: str) -> Text:
     """A dim remark about the card, such as a continuation hint or an empty window."""
-    return Text(message, style=NOTE)
+    return text_of(message, NOTE)
 
 
 def byte_size(size: int) -> str:
@@ -197,6 +216,11 @@ def byte_size(size: int) -> str:
 
 def pill(label: str, ok: bool) -> Text:
     """A short status badge: green when `ok`, red otherwise."""
-    colour = "green" if ok else "red"
     # The frame pads a subtitle with a space each side, which takes the badge colour too.
-    return Text(label, style=Style(color="black", bgcolor=colour, bold=True))
+    return text_of(label, _PILLS[ok])
+
+
+_PILLS = {
+    ok: Style(color="black", bgcolor="green" if ok else "red", bold=True) for ok in (True, False)
+}
+"""The badges' styles, made once."""

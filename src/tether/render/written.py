@@ -46,24 +46,29 @@ class Streamed:
 
 def print_renderable(console: Console, renderable: RenderableType, *, crop: bool = True) -> None:
     """`console.print(renderable, crop=crop)`, written directly where that gives its text."""
-    plain = _writes_plainly(console)
-    if plain and crop and isinstance(renderable, Streamed):
-        pieces = renderable.pieces(console, _print_options(console))
+    if not _writes_plainly(console):
+        console.print(renderable, crop=crop)
+        return
+    options, file = _settled(console)
+    if crop and isinstance(renderable, Streamed):
+        pieces = renderable.pieces(console, options)
         if pieces is not None:
             for piece in pieces:
-                _write(console, piece)
+                _write(console, file, piece)
             return
-    segments = _drawn(console, renderable) if plain else None
+    segments = _drawn(console, renderable, options)
     if segments is None:
         console.print(renderable, crop=crop)
         return
-    _write(console, segments)
+    _write(console, file, segments)
 
 
-def _write(console: Console, segments: list[Segment]) -> None:
+def _write(console: Console, file: IO[str], segments: list[Segment]) -> None:
     """The segments, rendered as the console renders its buffer, written to its file."""
-    text = console._render_buffer(segments)
-    file = _file(console)
+    if len(segments) == 1 and not segments[0].style and not segments[0].control:
+        text = segments[0].text  # one bare piece renders as itself
+    else:
+        text = console._render_buffer(segments)
     try:
         file.write(text)
         file.flush()
@@ -97,13 +102,15 @@ def _writes_plainly(console: Console) -> bool:
     )
 
 
-def _drawn(console: Console, renderable: RenderableType) -> list[Segment] | None:
+def _drawn(
+    console: Console, renderable: RenderableType, options: ConsoleOptions
+) -> list[Segment] | None:
     """The segments of a renderable that draws whole lines of the console's width; None
     for anything `Console.print` must lay out (and crop) itself."""
     if isinstance(renderable, WholeLines):
-        return renderable.drawn(console, _print_options(console))
+        return renderable.drawn(console, options)
     if isinstance(renderable, Text):
-        return _one_line(console, renderable, _print_options(console).max_width)
+        return _one_line(console, renderable, options.max_width)
     return None
 
 
@@ -118,6 +125,8 @@ def _one_line(console: Console, text: Text, width: int) -> list[Segment] | None:
         return None  # rich's wrapping cuts those spaces by their count of characters
     if any(not span.start <= span.end <= len(plain) for span in text.spans):
         return None  # rich's layout clips such a span first
+    if console.color_system is None:
+        return [Segment(plain + "\n")]  # its styles write nothing: its bare text
     joined = Text(" ", end="\n").join([text])
     return list(joined.render(console, end="\n"))
 
