@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import io
 import json
 import logging
 import os
@@ -29,7 +30,7 @@ from tether.session.log.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
-from tether.session.log.raw import MAX_HEADER_BYTES, read_log_bytes
+from tether.session.log.raw import MAX_HEADER_BYTES, log_lines, read_log_bytes
 
 __all__ = [
     "MAX_HEADER_BYTES",
@@ -70,47 +71,56 @@ class LogContents:
 
 def read_log(path: Path) -> LogContents:
     """Read a whole log; a torn last line is dropped with a warning, anything else raises."""
-    with gc_paused():
-        # The bytes are handed over, not kept here: once split into lines they can go.
-        return _parse(path, read_log_bytes(path))
+    with gc_paused(), contextlib.closing(log_lines(path)) as lines:
+        return _parse(path, lines)
 
 
 def stream_log(path: Path, *, check_first: bool = True) -> tuple[SessionHeader, Iterator[Event]]:
     """`read_log`'s header and events, each event made only as it is taken (a long log's are
-    never all held, only its bytes). With `check_first`, every line is checked before this
-    returns, so a corrupt one raises here, with `read_log`'s error, before any event is handed
-    out; without, each line is checked once, as it is taken, and the same error is raised
-    there (for a caller that holds back what it makes until the log has been read to its end).
+    never all held). With `check_first`, every line is checked before this returns, so a
+    corrupt one raises here, with `read_log`'s error, before any event is handed out (the log's
+    bytes are held meanwhile, so what was checked is what is handed out); without, each line
+    is read and checked once, as it is taken, and the same error is raised there (for a caller
+    that holds back what it makes until the log has been read to its end).
     """
+    if not check_first:
+        lines = log_lines(path)
+        try:
+            header = _header(path, next(lines, b"").removesuffix(b"\n"))
+        except BaseException:
+            lines.close()
+            raise
+        return header, _stream(path, lines, warn=True)
     data = read_log_bytes(path)
     end = data.find(b"\n")
     header = _header(path, data if end < 0 else data[:end])
-    if not check_first:
-        return header, _stream(path, data, warn=True)
     with gc_paused():
-        for _ in _stream(path, data, warn=True):
+        for _ in _stream(path, _after_header(data), warn=True):
             pass
-    return header, _stream(path, data, warn=False)
+    return header, _stream(path, _after_header(data), warn=False)
 
 
-def _stream(path: Path, data: bytes, *, warn: bool) -> Iterator[Event]:
-    """The events of `data` after its header line, as `_parse` makes them, one at a time."""
+def _after_header(data: bytes) -> Iterator[bytes]:
+    """The lines of `data` after its first, each with its newline (but a last one cut before it)."""
+    lines = iter(io.BytesIO(data))
+    next(lines, None)
+    return lines
+
+
+def _stream(path: Path, lines: Iterator[bytes], *, warn: bool) -> Iterator[Event]:
+    """The events of the lines after a log's header, as `_parse` makes them, one at a time."""
     calls: set[str] = set()
-    start = data.find(b"\n") + 1
-    if not start:
-        return  # a header alone, without its newline
-    number, seq = 2, 1
-    while start < len(data):
-        end = data.find(b"\n", start)
-        if end < 0:  # a last line without its newline: torn, unless it parses
+    number = 2
+    for line in lines:
+        if line[-1:] != b"\n":  # a last line without its newline: torn, unless it parses
             try:
-                yield _event(path, number, data[start:], seq, calls)
+                yield _event(path, number, line, number - 1, calls)
             except CorruptLog as exc:
                 if warn:
                     log.warning("dropping a torn last line: %s", exc)
             return
-        yield _event(path, number, data[start:end], seq, calls)
-        start, number, seq = end + 1, number + 1, seq + 1
+        yield _event(path, number, line[:-1], number - 1, calls)
+        number += 1
 
 
 def read_header(path: Path) -> SessionHeader:
@@ -119,36 +129,26 @@ def read_header(path: Path) -> SessionHeader:
     return _header(path, line.rstrip(b"\n"))
 
 
-def _parse(path: Path, data: bytes) -> LogContents:
-    lines = data.split(b"\n")
-    del data  # a large log is not held twice while its events are made
-    # `split` leaves "" after a final newline; anything else there is a line without one.
-    tail = lines.pop()
-    header = _header(path, lines[0] if lines else tail)
+def _parse(path: Path, lines: Iterator[bytes]) -> LogContents:
+    first = next(lines, b"")
+    header = _header(path, first.removesuffix(b"\n"))
+    sound = len(first)
+    if first[-1:] != b"\n":  # the header alone, without its newline
+        return LogContents(header, [], sound, True)
     events: list[Event] = []
     calls: set[str] = set()
-    sound = len(lines[0]) + 1 if lines else 0
-    whole = len(lines)
-    # Each line is let go once its event is made: the events grow as the lines go.
-    lines.reverse()
-    if lines:
-        lines.pop()  # the header, read above
-    for number in range(2, whole + 1):
-        line = lines.pop()
-        events.append(_event(path, number, line, len(events) + 1, calls))
-        sound += len(line) + 1
-    missing_newline = False
-    if tail and whole:
-        try:
-            events.append(_event(path, whole + 1, tail, len(events) + 1, calls))
-        except CorruptLog as exc:
-            log.warning("dropping a torn last line: %s", exc)
-        else:
-            sound += len(tail)
-            missing_newline = True
-    elif tail:
-        sound, missing_newline = len(tail), True
-    return LogContents(header, events, sound, missing_newline)
+    for line in lines:
+        number = len(events) + 2
+        if line[-1:] != b"\n":
+            try:
+                events.append(_event(path, number, line, number - 1, calls))
+            except CorruptLog as exc:
+                log.warning("dropping a torn last line: %s", exc)
+                break
+            return LogContents(header, events, sound + len(line), True)
+        events.append(_event(path, number, line[:-1], number - 1, calls))
+        sound += len(line)
+    return LogContents(header, events, sound, False)
 
 
 def _header(path: Path, line: bytes) -> SessionHeader:
