@@ -217,6 +217,11 @@ def test_sessions_and_show_load_only_what_they_print(
     dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
     assert _found(dumped, ("rich", "pygments", "markdown_it")) == []
     assert _found(shown | dumped, ("tether.hooks",)) == ["tether.hooks", "tether.hooks.record"]
+    # A `hook/run` event names its hook event from a leaf, not the settings file's models.
+    assert _found(shown | dumped, ("tether.settings",)) == [
+        "tether.settings",
+        "tether.settings.hook_events",
+    ]
     # A session that called no tool loads no tool's module, nor a sandbox (but for the text
     # form's printer, which names the task tool).
     tools = ("tether.tools.bash", "tether.tools.skill", "tether.tools.web", "tether.sandbox")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from tether.settings.schema import HookEvent
+from tether.settings.hook_events import HookEvent
 
 __all__ = ["HookDecision", "HookRun"]
 

@@ -8,9 +8,11 @@ rest of the file still applies.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from tether.settings.hook_events import HOOK_EVENTS, HookEvent
 
 __all__ = [
     "CLAUDE_EVENTS_NOT_RUN",
@@ -50,23 +52,6 @@ MODE_ALIASES: dict[str, Literal["ask", "accept-edits", "auto", "plan"]] = {
 }
 """`defaultMode` values: tether's modes and Claude Code's names for them."""
 
-HookEvent = Literal[
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Notification",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "SessionStart",
-    "SessionEnd",
-]
-"""The hook events of Claude Code's schema."""
-
-HOOK_EVENTS: tuple[HookEvent, ...] = get_args(HookEvent)
 
 CLAUDE_EVENTS_NOT_RUN = frozenset(
     {"PermissionDenied", "PostToolBatch", "StopFailure", "PostCompact", "Setup"}

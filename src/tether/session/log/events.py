@@ -19,7 +19,7 @@ from tether.session.log.workspace_events import (
     RestoreEvent,
     TrustEvent,
 )
-from tether.settings.schema import HookEvent
+from tether.settings.hook_events import HookEvent
 from tether.tools.access import PermissionOutcome
 from tether.tools.observations import FileVersion
 from tether.wire import WIRE_CONFIG, Opt
