@@ -32,11 +32,12 @@ class CallCards:
     _plan: list[TodoItem] | None
 
     def _finished(self, update: ToolCallFinished) -> None:
-        from tether.render.outcome import not_applied, outcome_line, told_instead
-        from tether.render.terminal import render_call_view, render_result_view
-        from tether.tools.todo import TODO_TOOL  # the todo tool's module, with the first card
-
-        if refusals(update.result.meta):
+        # The cards' modules load with the first card, each where it is needed: a replayed
+        # session prints thousands of cards, and an import statement costs as much as a
+        # card's title (a module imported costs half its names imported one by one).
+        # Only a task's result can say its child refused calls.
+        meta = update.result.meta
+        if isinstance(meta, dict) and meta.get("refused") and refusals(meta):
             self.refused = True  # an agent's call was refused: the run did not do it all
         call = self._calls.pop(update.tool_call_id, None)
         name = self._names.pop(update.tool_call_id, None)
@@ -46,6 +47,8 @@ class CallCards:
         outcome = update.permission
         match outcome:
             case "allow_once" | "allow_always" | "allow_project":
+                from tether.render.outcome import outcome_line
+
                 applied = isinstance(update.view, views.DiffResultView) and not failed
                 if shown:
                     # The proposed card is on screen above: the outcome, then what came of it.
@@ -58,6 +61,9 @@ class CallCards:
                     self._put(outcome_line(outcome, applied=applied))
                     return
             case "reject" | "refused":
+                from tether.render.outcome import not_applied, outcome_line, told_instead
+                from tether.render.terminal import render_call_view, render_result_view
+
                 if not shown and call is not None:
                     self._put(not_applied(render_call_view(call, "rejected")))
                 self._put(outcome_line(outcome))
@@ -69,7 +75,9 @@ class CallCards:
                     self._put(not_applied(render_result_view(update.view)))
                 return
             case None:
-                if name == TODO_TOOL and not failed and self._plan_changed(update):
+                from tether.tools import todo  # the todo tool's module, with the first card
+
+                if name == todo.TODO_TOOL and not failed and self._plan_changed(update):
                     return
             case _:
                 assert_never(outcome)
@@ -86,17 +94,20 @@ class CallCards:
         """The result card. Read, diff and terminal results say what was called; a generic
         one may not, unless it failed (its card is then titled by the call): its call card
         goes above it, unless the question showed it already."""
-        from tether.render.read_card import render_read_result
-        from tether.render.terminal import render_call_view, render_result_view
+        from tether.render import terminal
 
         generic = isinstance(update.view, views.GenericResultView)
         if call is not None and generic and not failed and not proposed:
-            self._print_card(render_call_view(call))
+            self._print_card(terminal.render_call_view(call))
         if self.brief_reads and not self.full and isinstance(update.view, views.ReadResultView):
+            from tether.render.read_card import render_read_result
+
             self._put(render_read_result(update.view, brief=True))
             return
         self._print_card(
-            render_result_view(update.view, call, full=self.full, failed=failed, proposed=proposed)
+            terminal.render_result_view(
+                update.view, call, full=self.full, failed=failed, proposed=proposed
+            )
         )
 
     def _put(self, renderable: RenderableType) -> None:
@@ -108,20 +119,20 @@ class CallCards:
     ) -> None:
         """`console.print(renderable, crop=crop)` (`None`: an empty line), written directly
         where that writes the same (`tether.render.written`, loaded with the first print)."""
-        from tether.render.written import print_line_break, print_renderable
+        from tether.render import written
 
         if renderable is None:
-            print_line_break(console)
+            written.print_line_break(console)
         else:
-            print_renderable(console, renderable, crop=crop)
+            written.print_renderable(console, renderable, crop=crop)
 
     def _print_card(self, card: RenderableType) -> None:
         """Print a card; one drawn to the width exactly has nothing for rich to crop, so the
         pass that looks for it is left out (a replayed session prints thousands), and one
         that draws its own lines is written directly."""
-        from tether.render.frame import Card
+        from tether.render import frame
 
-        self._put_to(self.console, card, crop=not isinstance(card, Card))
+        self._put_to(self.console, card, crop=not isinstance(card, frame.Card))
 
     def _plan_changed(self, update: ToolCallFinished) -> bool:
         """Print the plan a `todo` result holds if it changed; whether it was one at all."""

@@ -305,12 +305,12 @@ class Printer(CallCards):
             self._put(render_result_view(update.view, full=self.full))
 
     def _print_blocks(self, blocks: list[str]) -> None:
-        from tether.render.markdown import text_block
+        from tether.render import markdown  # loaded with the first block
 
         for block in blocks:
             if self._printed_text:
                 self._put_to(self.console, None)
-            self._put(text_block(block))
+            self._put(markdown.text_block(block))
             self._printed_text = True
 
     def _end_text(self) -> None:

@@ -134,4 +134,4 @@ class DiffRows:
 def _gutter(row: DiffRow, width: int) -> str:
     old = "" if row.old is None else str(row.old)
     new = "" if row.new is None else str(row.new)
-    return f"{old:>{width}} {new:>{width}} │ "
+    return f"{old.rjust(width)} {new.rjust(width)} │ "
