@@ -141,10 +141,9 @@ def test_held_bytes_reach_a_file_or_a_buffer_whole_and_in_order(tmp_path: Path, 
         write, held_err = held.binary(target), held.stream(err)
         pieces = [b"{", bytes(range(256)) * (size // 256), memoryview(b"-middle-")[1:-1], b"}"]
         target.write(b"before ")  # buffered, not yet flushed: it still comes first
-        write(pieces[0])
+        write(pieces[:1])
         held_err.write("between\n")
-        for piece in pieces[1:]:
-            write(piece)
+        write(pieces[1:])  # handed over together, written one after the other
         assert held.release()
         target.seek(0)
         assert target.read() == b"before " + b"".join(pieces)
@@ -166,6 +165,25 @@ def test_many_small_writes_are_held_past_memory_and_released_whole() -> None:
     assert not held.failed
     assert held.release()
     assert "".join(text for _, text in seen) == "".join(lines)
+
+
+def test_more_pieces_than_one_system_call_takes_are_held_past_memory_and_released_whole(
+    tmp_path: Path,
+) -> None:
+    # The JSON document hands over a batch of pieces at a time: gathered past what the
+    # system writes in one call (1,024 pieces), they are written by several.
+    with (tmp_path / "out").open("w+b") as target:
+        held = HeldOutput()
+        write = held.binary(target)
+        first = [b"[" * IN_MEMORY]
+        pieces = [f"{n:04},".encode() for n in range(3000)]
+        write(first)
+        write(pieces)
+        write([b"]"])
+        assert not held.failed
+        assert held.release()
+        target.seek(0)
+        assert target.read() == b"".join([*first, *pieces, b"]"])
 
 
 def merged(

@@ -15,11 +15,12 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic_core import to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER, into_head
-from tether.cli.show_json_spliced import with_marks
-from tether.content import TextContent
+from tether.cli.show_json_spliced import _SHARED, _shared_text, with_marks
+from tether.content import ImageContent, TextContent
 from tether.session import SessionStore
 from tether.session.log.events import ToolCallEvent, ToolResultEvent, TurnEnd, TurnStart
 from tether.session.replay import replayed
@@ -29,6 +30,12 @@ from tether.views import ReadResultView
 
 TEXTS = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 """A line's text: anything JSON carries but a lone surrogate (no log could store one)."""
+
+TEXTS_ANY = st.text(
+    st.characters(exclude_categories=["Cs"]) | st.sampled_from('"\\\n\t\x00\x1f\x7f/é✓😀'),
+    max_size=40,
+)
+"""A text with JSON's escapes more often at its edges."""
 
 JSON = st.recursive(
     st.none()
@@ -114,9 +121,62 @@ def test_what_orjson_cannot_write_is_written_by_pydantic(tmp_path: Path, ws: Pat
     header, events = SessionStore(home).stream(session, check_first=True)
     updates = list(replayed(events, replay_tools(), header.cwd))
     reads = [u for u in updates if isinstance(u, ToolCallFinished)]
-    marked, texts = with_marks(reads)
+    marked, splices = with_marks(reads)
     assert [m is u for m, u in zip(marked, reads, strict=True)] == [True, True, False, True]
-    assert len(texts) == 2
+    # Its lines and meta, and its card's text with the stored text that holds it.
+    assert [splice.value for splice in splices.values()] == [
+        reads[2].view.lines.logged,
+        reads[2].view.content,
+        reads[2].result.content[0].text,
+        reads[2].result.meta,
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=TEXTS_ANY, text=TEXTS_ANY, after=TEXTS_ANY)
+def test_a_cards_text_is_written_from_the_stored_texts_json(
+    before: str, text: str, after: str
+) -> None:
+    # A string's escapes do not depend on what is around it: the card's text, a part of the
+    # stored text, is that part of the stored text's JSON, whatever its edges are.
+    text = text + "t" * _SHARED + text
+    block = TextContent(text=before + text + after)
+    shared = _shared_text(text, (block, ImageContent(data="AA==", mime_type="image/png")))
+    assert shared is not None
+    found, card_json, block_json = shared
+    assert found is block
+    assert bytes(block_json) == to_json(block.text)
+    assert b'"' + bytes(card_json) + b'"' == to_json(text)
+
+
+def test_a_cards_text_not_in_the_stored_text_is_left_to_pydantic() -> None:
+    text = "x" * _SHARED
+    block = TextContent(text=f"<content>\n{text}\n</content>")
+    assert _shared_text(text, (block,)) is not None
+    assert _shared_text(None, (block,)) is None
+    assert _shared_text(text[1:], (block,)) is None  # too short to be worth it
+    assert _shared_text(text, ()) is None
+    assert _shared_text(text, (ImageContent(data="AA==", mime_type="image/png"), block)) is None
+    assert _shared_text(text + "y", (block,)) is None  # not in it
+    assert _shared_text(text[:64] + "z" * _SHARED, (block,)) is None  # its start only
+    # A lone surrogate (which pydantic refuses to write): the update is pydantic's to refuse.
+    torn = TextContent(text=f"\ud800{text}")
+    assert _shared_text(text, (torn,)) is None
+
+
+def test_a_window_with_a_short_text_marks_its_lines_and_meta_only(tmp_path: Path, ws: Path) -> None:
+    home = tmp_path / "home"
+    session = _logged(home, ws, [([""] * 40, {})])  # 40 empty lines: a short text
+    assert _shown_updates(home, session) == _expected_updates(home, session)
+    header, events = SessionStore(home).stream(session, check_first=True)
+    [read] = [
+        u for u in replayed(events, replay_tools(), header.cwd) if u.kind == "tool_call_finished"
+    ]
+    _, splices = with_marks([read])
+    assert [splice.value for splice in splices.values()] == [
+        read.view.lines.logged,
+        read.result.meta,
+    ]
 
 
 def test_a_document_past_what_is_held_in_memory_reaches_a_file_and_a_pipe_whole(

@@ -14,7 +14,7 @@ import logging
 import os
 import tempfile
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, cast
 
 __all__ = ["IN_MEMORY", "HeldOutput", "said_once"]
@@ -23,7 +23,8 @@ IN_MEMORY = 1 << 20
 """Bytes held in memory before the rest goes to a temporary file."""
 
 _GATHERED = 512
-"""The most pieces written by one call (the system takes at most 1,024)."""
+"""The most pieces gathered before they are written (by calls of at most this many: the
+system takes at most 1,024)."""
 
 _BLOCK = 1 << 20
 """Bytes gathered before they are written to the temporary file, and copied from it at a time
@@ -58,59 +59,68 @@ class HeldOutput:
         self._binary.append(False)
         return cast(IO[str], _HeldStream(self, len(self._targets) - 1, target))
 
-    def binary(self, target: IO[bytes]) -> Callable[[bytes | memoryview], None]:
-        """A write of bytes held for the binary stream `target`, to be written as they are."""
+    def binary(self, target: IO[bytes]) -> Callable[[Sequence[bytes | memoryview]], None]:
+        """A write of bytes held for the binary stream `target`: pieces, to be written as they
+        are, one after the other (handed over together: a document is written in thousands)."""
         self._targets.append(target)
         self._binary.append(True)
         index = len(self._targets) - 1
-        return lambda data: self.hold_bytes(index, data)
+        return lambda pieces: self.hold_pieces(index, pieces)
 
     def hold(self, index: int, text: str) -> None:
         """Keep `text` for the stream numbered `index`."""
         # A lone surrogate is the target's to mend.
-        self.hold_bytes(index, text.encode("utf-8", "surrogatepass"))
+        self.hold_pieces(index, (text.encode("utf-8", "surrogatepass"),))
 
-    def hold_bytes(self, index: int, data: bytes | memoryview) -> None:
-        """Keep `data` for the stream numbered `index`."""
-        if self.failed or not data:
+    def hold_pieces(self, index: int, pieces: Sequence[bytes | memoryview]) -> None:
+        """Keep `pieces`, one after the other, for the stream numbered `index`."""
+        if self.failed:
+            return
+        size = sum(map(len, pieces))
+        if not size:
             return
         try:
-            self._keep(data)
+            self._keep(pieces, size)
         except OSError:
             self.failed = True
             return
         streams = self._streams
         if streams and streams[-1] == index and self._binary[index]:
-            self._sizes[-1] += len(data)
+            self._sizes[-1] += size
         else:
             streams.append(index)
-            self._sizes.append(len(data))
+            self._sizes.append(size)
 
-    def _keep(self, data: bytes | memoryview) -> None:
-        if self._file is None and self._held + len(data) <= IN_MEMORY:
-            self._memory += data
+    def _keep(self, pieces: Sequence[bytes | memoryview], size: int) -> None:
+        if self._file is None and self._held + size <= IN_MEMORY:
+            for piece in pieces:
+                self._memory += piece
         else:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
                 self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
-                # What was in memory goes first, as one piece (a writev takes at most 1,024).
-                self._pending = [self._memory]  # written as it is, not copied
-                self._pending_size = len(self._pending[0])
+                # What was in memory goes first, as one piece, written as it is (not copied).
+                self._pending = [self._memory]
+                self._pending_size = len(self._memory)
                 self._memory = bytearray()
-            # Gathered, and written a megabyte at a time by one call: not copied here first.
-            self._pending.append(data)
-            self._pending_size += len(data)
+            # Gathered, and written a megabyte at a time: not copied here first.
+            self._pending += pieces
+            self._pending_size += size
             if self._pending_size >= _BLOCK or len(self._pending) >= _GATHERED:
                 self._write_pending()
-        self._held += len(data)
+        self._held += size
 
     def _write_pending(self) -> None:
         assert self._file is not None
         pending, self._pending, self._pending_size = self._pending, [], 0
-        written = os.writev(self._file.fileno(), pending)
-        left = b"".join(pending)[written:] if written < sum(map(len, pending)) else b""
-        while left:
-            left = left[os.write(self._file.fileno(), left) :]
+        descriptor = self._file.fileno()
+        # At most `_GATHERED` pieces a call: the system takes no more than 1,024.
+        for first in range(0, len(pending), _GATHERED):
+            gathered = pending[first : first + _GATHERED]
+            written = os.writev(descriptor, gathered)
+            left = b"".join(gathered)[written:] if written < sum(map(len, gathered)) else b""
+            while left:
+                left = left[os.write(descriptor, left) :]
 
     def release(self) -> bool:
         """Write everything held to its stream, in the order it came; False (nothing written)

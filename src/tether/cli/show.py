@@ -6,7 +6,7 @@ import argparse
 import gc
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from tether.cli.held_output import HeldOutput, said_once
@@ -84,7 +84,7 @@ class _HeldUtf8:
     """A text stream whose writes are held as UTF-8, lone surrogates made U+FFFD as
     `SafeStream` makes them; everything else (encoding, isatty, fileno) is `file`'s."""
 
-    def __init__(self, hold: Callable[[bytes], None], file: IO[str]) -> None:
+    def __init__(self, hold: Callable[[Sequence[bytes]], None], file: IO[str]) -> None:
         self._hold = hold
         self._file = file
 
@@ -94,7 +94,7 @@ class _HeldUtf8:
             data = text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: made what the safe stream makes it
             data = safe_text(text, "utf-8").encode("utf-8")
-        self._hold(data)
+        self._hold((data,))
         return len(text)
 
     def flush(self) -> None:

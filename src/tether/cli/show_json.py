@@ -17,7 +17,7 @@ import itertools
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -57,24 +57,26 @@ def print_session(replayed: Replayed) -> None:
         sys.stdout.flush()
 
 
-def _stdout_writer(
-    encoding: str, held: HeldOutput | None
-) -> Callable[[bytes | memoryview], object]:
+Write = Callable[[Sequence[bytes | memoryview]], object]
+"""A write of pieces of UTF-8 JSON, one after the other."""
+
+
+def _stdout_writer(encoding: str, held: HeldOutput | None) -> Write:
     """A write of UTF-8 JSON to stdout (held back by `held`, when given): the bytes as they are
     on a UTF-8 stdout, else text (which `_write_document` made what the encoding can take)."""
     buffer = getattr(sys.stdout, "buffer", None)
     sys.stdout.flush()  # what went through the text layer first stays first
     if buffer is not None and _is_utf8(encoding):
-        return buffer.write if held is None else held.binary(buffer)
+        return buffer.writelines if held is None else held.binary(buffer)
     text = sys.stdout if held is None else held.stream(sys.stdout)
-    return lambda data: text.write(str(data, "utf-8"))
+    return lambda pieces: text.write(str(b"".join(pieces), "utf-8"))
 
 
 def _write_document(
     header: SessionHeader,
     updates: Iterator[ClientUpdate],
     encoding: str,
-    write: Callable[[bytes | memoryview], object],
+    write: Write,
 ) -> None:
     """The document as `safe_output.print_json` would print it whole (`head` indented by two
     spaces, with JSON's own escapes where the encoding falls short), but its updates dumped
@@ -89,20 +91,20 @@ def _write_document(
     )
     head = DOCUMENT_HEAD.dump_python(document, mode="json", by_alias=True)
     utf8 = _is_utf8(encoding)
-    write(b"{")
+    write((b"{",))
     for number, name in enumerate(head):
-        write(("\n  " if number == 0 else ",\n  ").encode() + json.dumps(name).encode() + b": ")
+        key = ("\n  " if number == 0 else ",\n  ").encode() + json.dumps(name).encode() + b": "
         if name != "updates":
-            write(_json_text(head[name], encoding).replace("\n", "\n  ").encode())
+            write((key, _json_text(head[name], encoding).replace("\n", "\n  ").encode()))
             continue
+        write((key,))
         separator = b"[\n    "
         count = 1
         try:
             while batch := tuple(itertools.islice(updates, count)):
                 pieces = _batch_json(batch, encoding, utf8)
-                write(separator)  # apart: joined, a long document would be copied once more
-                for piece in pieces:
-                    write(piece)
+                # In pieces: joined, a long document would be copied once more.
+                write([separator, *pieces])
                 separator = b",\n    "
                 size = sum(map(len, pieces))
                 # As many as made about `_BATCH_BYTES` last time: many small updates go in one
@@ -111,12 +113,13 @@ def _write_document(
                 count = max(1, min(_BATCH, _BATCH_BYTES * len(batch) // size))
         finally:
             _unset_serializers()
-        write(b"[]" if separator == b"[\n    " else b"\n  ]")
-    write(b"\n}\n" if head else b"}\n")
+        write((b"[]" if separator == b"[\n    " else b"\n  ]",))
+    write((b"\n}\n" if head else b"}\n",))
 
 
-_BATCH = 64
-"""The most updates dumped in one call."""
+_BATCH = 256
+"""The most updates dumped in one call (each call costs about 20 microseconds more than what
+it dumps: 64 at most cost 3% more on a session of mostly small updates, 1,024 cost more)."""
 
 _BATCH_BYTES = 1 << 16
 """About how much JSON one call makes."""

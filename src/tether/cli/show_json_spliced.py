@@ -9,23 +9,31 @@ each read result is dumped with marks in place of the two (strings no log can ho
 number made for this process), and each mark is then replaced by orjson's text of what it
 stands for, at the depth the mark was written at.
 
+The card's text is a part of the stored result's text (read from between its tags): it too is
+marked, with the stored text, which pydantic's own writer of a string writes once; a string's
+escapes do not depend on what is around it, so the card's is the part of that JSON between
+the escaped text before it and after it.
+
 orjson refuses what it cannot write as pydantic would (an integer past 64 bits, a lone
 surrogate, a key that is not a string): such a result is dumped by pydantic whole, as before.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import secrets
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import orjson
+from pydantic_core import PydanticSerializationError, to_json
 
+from tether.content import ContentBlock, TextContent
 from tether.session.updates import ClientUpdate, ToolCallFinished
 
-__all__ = ["spliced", "with_marks"]
+__all__ = ["Splice", "Splices", "spliced", "with_marks"]
+
+_T = TypeVar("_T")
 
 _NONCE = secrets.token_hex(16)
 """Makes the marks: a log written before this process started cannot hold one."""
@@ -33,15 +41,31 @@ _NONCE = secrets.token_hex(16)
 _LEAST = 4096
 """Bytes of logged JSON below which a result is left to pydantic (the splice costs more)."""
 
+_SHARED = 1024
+"""Characters of a card's text below which it is left to pydantic (with the stored text)."""
 
-def with_marks(
-    updates: Sequence[ClientUpdate],
-) -> tuple[list[ClientUpdate], dict[bytes, tuple[object, bytes]]]:
-    """`updates`, each large read result with marks for its card's lines and its stored meta;
-    and for each mark (as it is written, quoted: `b'"MARK"'`), its value and that value's JSON
-    as it is written in the document's list of updates."""
+
+class Splice(NamedTuple):
+    """What stands in a mark's place: the value it stands for, and that value's JSON as
+    written in the document's list of updates (`_DEPTH` deep), in pieces to be written one
+    after the other."""
+
+    value: object
+    written: list[bytes | memoryview]
+    nested: bool
+    """Whether the JSON depends on how deep it is written (a list or an object: not a
+    string's)."""
+
+
+Splices = dict[bytes, Splice]
+"""Each mark, as it is searched for in what pydantic wrote, and what stands in its place."""
+
+
+def with_marks(updates: Sequence[ClientUpdate]) -> tuple[list[ClientUpdate], Splices]:
+    """`updates`, each large read result with marks for its card's lines and text and its
+    stored meta and text; and for each mark (as it is searched for), what stands in its place."""
     marked: list[ClientUpdate] = []
-    texts: dict[bytes, tuple[object, bytes]] = {}
+    splices: Splices = {}
     for update in updates:
         if not isinstance(update, ToolCallFinished):
             marked.append(update)
@@ -63,38 +87,89 @@ def with_marks(
         if len(lines_text) + len(meta_text) < _LEAST:
             marked.append(update)
             continue
-        lines_mark, meta_mark = _mark(len(texts)), _mark(len(texts) + 1)
-        texts[_quoted(lines_mark)] = (logged, lines_text)
-        texts[_quoted(meta_mark)] = (meta, meta_text)
-        # The card is copied as it is (not made again: it was checked when it was made), with
-        # lines whose logged list is the mark: the serializer writes `lines.logged` as it is.
-        card, stand_in = copy.copy(view), copy.copy(view.lines)
-        stand_in.logged = cast(list[Any], lines_mark)
-        object.__setattr__(card, "lines", stand_in)
-        result = dataclasses.replace(update.result, meta=meta_mark)
-        marked.append(dataclasses.replace(update, view=card, result=result))
-    return marked, texts
+        # The card, the stored result and the update are copied as they are, not made again
+        # (each was checked when it was made), with marks in place of what orjson writes: the
+        # card's lines are a stand-in whose logged list is the mark, written as it is.
+        lines_mark = _mark(len(splices))
+        splices[_quoted(lines_mark)] = Splice(logged, [_cut(lines_text, _DEPTH)], nested=True)
+        card: dict[str, object] = {
+            "lines": ReadLines(cast(list[Any], lines_mark), view.lines.numbers)
+        }
+        stored: dict[str, object] = {}
+        shared = _shared_text(view.content, update.result.content)
+        if shared is not None:
+            block, card_json, block_json = shared
+            # The card's text is marked within its quotes, which stay where pydantic put them.
+            card["content"] = mark = _mark(len(splices))
+            splices[mark.encode() + b'"'] = Splice(view.content, [card_json, b'"'], nested=False)
+            block_mark = _mark(len(splices))
+            splices[_quoted(block_mark)] = Splice(block.text, [block_json], nested=False)
+            content = update.result.content
+            stored["content"] = (_copied(block, text=block_mark), *content[1:])
+        stored["meta"] = meta_mark = _mark(len(splices))
+        splices[_quoted(meta_mark)] = Splice(meta, [_cut(meta_text, _DEPTH)], nested=True)
+        result = _copied(update.result, **stored)
+        marked.append(dataclasses.replace(update, view=_copied(view, **card), result=result))
+    return marked, splices
 
 
-def spliced(
-    data: bytes, texts: dict[bytes, tuple[object, bytes]], start: int, end: int
-) -> list[memoryview]:
+def _copied(value: _T, **changes: object) -> _T:
+    """`value` (a dataclass whose fields are in its `__dict__`) with `changes`: a copy, not a
+    new one made (pydantic's would be checked again), which costs a fifth of `copy.copy`."""
+    copied = object.__new__(type(value))
+    copied.__dict__.update(value.__dict__, **changes)
+    return copied
+
+
+def _shared_text(
+    text: str | None, content: tuple[ContentBlock, ...]
+) -> tuple[TextContent, memoryview, memoryview] | None:
+    """When the card's `text` is a part of the stored result's first block of text (as a read
+    card's is: read from between its tags), that block, and the JSON of `text` (unquoted) and
+    of the block's text, both from one writing of the block's text by pydantic's own writer of
+    a string (whose escapes do not depend on what is around them); `None` otherwise."""
+    if text is None or len(text) < _SHARED or not content or type(content[0]) is not TextContent:
+        return None
+    block = content[0]
+    whole = block.text
+    # Found by its first characters, then compared whole: a search for the whole text costs
+    # as much as writing it.
+    at = whole.find(text[:64])
+    if at < 0 or not whole.startswith(text, at):
+        return None
+    try:
+        written = to_json(whole)
+        before = len(to_json(whole[:at])) - 1  # with the opening quote, not the closing one
+        after = len(to_json(whole[at + len(text) :])) - 1
+    except PydanticSerializationError:  # a lone surrogate: pydantic's to refuse, as before
+        return None
+    view = memoryview(written)
+    return block, view[before : len(written) - after], view
+
+
+def spliced(data: bytes, splices: Splices, start: int, end: int) -> list[memoryview]:
     """`data[start:end]` (indented by two spaces a level) with each mark replaced by its
     value's JSON, indented as pydantic would have written it where the mark stands: the pieces
     in order, to be written one after the other (joined, they would be copied once more)."""
     whole = memoryview(data)
     pieces: list[memoryview] = []
-    for quoted, (value, text) in texts.items():
-        at = data.index(quoted, start)
-        line = data[data.rfind(b"\n", 0, at) + 1 : at]
-        depth = (len(line) - len(line.lstrip(b" "))) // 2
-        # Written where it was expected (a field of an update in the document's list); any
-        # other depth is written again (what orjson wrote once it writes again).
-        piece = memoryview(text if depth == _DEPTH else _indented(value, depth))
-        pieces += [whole[start:at], piece[_opening(depth) : len(piece) - _closing(depth)]]
-        start = at + len(quoted)
+    for key, (value, written, nested) in splices.items():
+        at = data.index(key, start)  # marks are made in the order pydantic writes them
+        pieces.append(whole[start:at])
+        if nested and (depth := _depth(data, at)) != _DEPTH:
+            # Written where it was not expected: what orjson wrote once it writes again.
+            pieces.append(_cut(_indented(value, depth), depth))
+        else:
+            pieces += map(memoryview, written)
+        start = at + len(key)
     pieces.append(whole[start:end])
     return pieces
+
+
+def _depth(data: bytes, at: int) -> int:
+    """How deep the value written at `at` is: its line's indent, two spaces a level."""
+    line = data[data.rfind(b"\n", 0, at) + 1 : at]
+    return (len(line) - len(line.lstrip(b" "))) // 2
 
 
 def _indented(value: object, depth: int) -> bytes:
@@ -104,6 +179,11 @@ def _indented(value: object, depth: int) -> bytes:
         value = [value]
     text: bytes = orjson.dumps(value, option=orjson.OPT_INDENT_2)
     return text
+
+
+def _cut(text: bytes, depth: int) -> memoryview:
+    """The value in `_indented(value, depth)`'s `text`, its wrapping lists cut off."""
+    return memoryview(text)[_opening(depth) : len(text) - _closing(depth)]
 
 
 def _opening(depth: int) -> int:

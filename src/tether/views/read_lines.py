@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from operator import itemgetter, lt
+from operator import countOf, itemgetter, lt
 from typing import Any, overload
 
 from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -55,15 +55,17 @@ class ReadLines(Sequence[ReadFileLine]):
         # The common case, checked a pass at a time in C: dicts of two keys, an exact int and
         # an exact str each; the list is then used as it is. Anything else (a key more, a
         # subclass) is left to the strict validator, which knows every other rule.
+        # Each pass counts the items that are as they should be (`countOf`: no set is made).
         if not raw:
             return cls([], [])
-        if set(map(type, raw)) == {dict} and set(map(len, raw)) == {2}:
+        size = len(raw)
+        if countOf(map(type, raw), dict) == size and countOf(map(len, raw), 2) == size:
             try:
                 numbers = list(map(_NUMBER, raw))
-                text_types = set(map(type, map(_TEXT, raw)))
+                texts = countOf(map(type, map(_TEXT, raw)), str)
             except KeyError:
-                numbers, text_types = [], set()
-            if text_types == {str} and set(map(type, numbers)) == {int}:
+                numbers, texts = [], 0
+            if texts == size and countOf(map(type, numbers), int) == size:
                 return cls(raw, numbers)
         try:
             return cls.of(_LINES.validate_python(raw))

@@ -1,0 +1,193 @@
+"""A log line is made into its event exactly as `EVENT.validate_json` makes it: the same event,
+or the same error, whichever way the line was read (parsed first, then validated without a
+result's `meta`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from tether.errors import CorruptLog
+from tether.session.log import eventlog
+from tether.session.log.eventlog import read_log
+from tether.session.log.events import EVENT
+
+TESTS = Path(__file__).resolve().parents[2]
+LOGS = sorted(
+    [
+        *(TESTS / "cli" / "show" / "sessions").glob("*.jsonl"),
+        *(TESTS / "cli" / "json" / "sessions").glob("*.jsonl"),
+    ]
+)
+"""The golden sessions: every kind of event, as tether wrote them."""
+
+
+def _lines() -> list[bytes]:
+    lines = [line for path in LOGS for line in path.read_bytes().splitlines()[1:]]
+    assert {json.loads(line)["type"] for line in lines} >= {
+        "turn/start",
+        "user/message",
+        "assistant/chunk",
+        "assistant/message",
+        "tool/call",
+        "tool/result",
+        "turn/end",
+        "model/usage",
+    }
+    return lines
+
+
+LINES = _lines()
+
+
+def outcome(make: Any, line: bytes) -> tuple[str, str]:
+    """What `make(line)` gives: the event's class and `repr` (which tells `1` from `True` and
+    `1.0`, and a list from a tuple), or the first error's place and message."""
+    try:
+        event = make(line)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        return "refused", f"{error['loc']}: {error['msg']}"
+    return type(event).__name__, repr(event)
+
+
+def _strict(line: bytes) -> Any:
+    return EVENT.validate_json(line)
+
+
+def test_every_golden_line_is_made_as_validate_json_makes_it() -> None:
+    for line in LINES:
+        assert outcome(eventlog._validated, line) == outcome(_strict, line), line
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 3),
+        st.integers(2**63 - 2, 2**70),
+        st.floats(),  # NaN and the infinities are written as JSON's parser takes them
+        st.sampled_from(["", "1", " 12 ", "1.0", "1e3", "true", "end_turn", "text", "tool/result"]),
+        st.text(max_size=4),
+    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+
+
+def _deep(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def _snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+@st.composite
+def lines(draw: st.DrawFn) -> bytes:
+    """A golden line made wrong, or odd, in a few ways: values of other types, keys left out,
+    added, repeated or given by their Python names, nesting at the parser's limit, cut."""
+    pairs: list[tuple[str, Any]] = list(json.loads(draw(st.sampled_from(LINES))).items())
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(pairs)))
+        key = pairs[at][0] if at < len(pairs) else draw(st.sampled_from(["meta", "x", "text"]))
+        match draw(st.sampled_from(["value", "drop", "add", "repeat", "name", "deep", "inner"])):
+            case "value":
+                pairs[at : at + 1] = [(key, draw(JSON_VALUES))]
+            case "drop":
+                del pairs[at : at + 1]
+            case "add" | "repeat":
+                pairs.insert(at, (key, draw(JSON_VALUES)))
+            case "name":
+                pairs[at : at + 1] = [(_snake(key), pairs[at][1] if at < len(pairs) else 1)]
+            case "deep":
+                pairs.insert(at, (key, _deep(draw(st.integers(196, 202)))))
+            case "inner":
+                value = pairs[at][1] if at < len(pairs) else None
+                if isinstance(value, list) and value and isinstance(value[0], dict):
+                    inner = dict(value[0])
+                    inner[draw(st.sampled_from([*inner, "type"]))] = draw(JSON_VALUES)
+                    pairs[at : at + 1] = [(key, [inner, *value[1:]])]
+    text = "{" + ",".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in pairs) + "}"
+    if draw(st.integers(0, 9)) == 0:
+        text = text[: draw(st.integers(0, len(text)))]
+    return text.encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines())
+# A result's meta repeated: the last one is kept, both ways.
+@example(b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[],"meta":1,"meta":[2]}')
+# Nesting just past the parser's limit inside a meta, which was never validated otherwise.
+@example(
+    b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[],"meta":'
+    + b"[" * 200
+    + b"]" * 200
+    + b"}"
+)
+# A lone surrogate, and NaN and a 70-bit integer in a meta.
+@example(b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[],"meta":"\\ud800"}')
+@example(b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[],"meta":[NaN,1e400]}')
+@example(
+    b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[],"meta":1180591620717411303424}'
+)
+# A meta on an event that has none, and one inside a result's content.
+@example(b'{"type":"turn/start","seq":1,"meta":{"a":1}}')
+@example(
+    b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[{"type":"text","text":"a","meta":1}]}'
+)
+def test_a_line_is_made_as_validate_json_makes_it(line: bytes) -> None:
+    assert outcome(eventlog._validated, line) == outcome(_strict, line)
+
+
+def test_a_sound_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    [log] = [p for p in LOGS if b'"meta":{' in p.read_bytes()][:1]
+    path.write_bytes(log.read_bytes())
+    calls = list(_validate_json_calls(lambda: read_log(path)))
+    # Before, every event line was validated by `validate_json`, which builds the whole line
+    # in Rust before making it Python objects; the header still is.
+    assert calls == ["header"]
+
+
+def test_a_corrupt_line_is_refused_with_validate_json_s_own_error(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    header = LOGS[0].read_bytes().splitlines()[0]
+    bad = b'{"type":"tool/result","seq":1,"toolCallId":"c","content":{},"meta":{"lines":[]}}'
+    path.write_bytes(header + b"\n" + bad + b"\n")
+    # Python's validation says "a valid tuple"; the JSON's says what the line holds.
+    with pytest.raises(
+        CorruptLog, match=r":2: corrupt event: tool/result\.content: .*valid array$"
+    ):
+        read_log(path)
+
+
+def _validate_json_calls(run: Any) -> Iterator[str]:
+    """Which adapter's `validate_json` `run()` calls, once per call: "header" or "event"."""
+    seen: list[str] = []
+    EVENT.validate_json(LINES[0])  # built, so that its validator is the one used
+    names = {id(EVENT.validator): "event"}
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "c_call" and getattr(arg, "__name__", "") == "validate_json":
+            owner = getattr(arg, "__self__", None)
+            seen.append(names.get(id(owner), "header"))
+
+    sys.setprofile(watch)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    yield from seen
