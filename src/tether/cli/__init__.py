@@ -187,6 +187,10 @@ def _main(argv: list[str], *, process: bool = False) -> int:
         from tether.dataclass_code import reuse_dataclass_code
 
         reuse_dataclass_code(chosen or "interactive")
+        from tether.lazy import when_loaded
+        from tether.schema_table import GENERATOR, reuse_schemas
+
+        when_loaded(GENERATOR, reuse_schemas)  # the schemas `scripts/setup` generated
     if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
         from tether.cli.interactive import launch

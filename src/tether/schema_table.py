@@ -1,0 +1,413 @@
+"""Pydantic's core schemas of tether's types, generated once per installation instead of at
+every start.
+
+Pydantic makes a type's core schema in Python, walking its annotations, when the type is first
+validated or written (`defer_build`): about 0.01 s of CPU at every `tether show` or
+`tether run` (a twentieth of a short session's `show`). Rust then makes the
+validator and serializer from that schema in a fraction of the time. `scripts/setup` runs
+`fill_schema_table` (through `python -m tether.cli.code_tables`): every pydantic class,
+model and module-level `TypeAdapter` of the tether modules `tether show` and `tether run`
+load is built, and each schema pydantic made is kept, pickled, in a table beside tether's
+bytecode. `reuse_schemas` has pydantic take a type's schema from that table instead of
+generating it; pydantic still makes everything else (fields, signatures, the validator and
+serializer), so what is validated and written is what pydantic would have made.
+
+A schema is kept only when it can be named and stored exactly: a type named by its module
+and qualified name (or a `typing` form of such types), with nothing in its configuration or
+its schema that is not a plain value or a module-level object of tether, pydantic or the
+standard library, and no generic parameters. The table holds each tether module's source
+size and modification time when it was filled, and the versions of Python and pydantic: a
+process that has loaded a module changed since (or runs another pydantic) uses no entry of
+it, and pydantic generates every schema as before. Nothing is ever written at run time.
+
+It leans on pydantic's internals (`GenerateSchema`'s `generate_schema` and `clean_schema`,
+and the three builders that call them), pinned in the lock: `tests/test_schema_table.py`
+fails if an upgrade changes what they make.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import marshal
+import os
+import pickle
+import sys
+import threading
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GENERATOR", "fill_schema_table", "reuse_schemas", "schema_table_path"]
+
+_FORMAT = 1
+"""`(_FORMAT, versions, {module file: (mtime_ns, size)}, {key: pickled schema})`."""
+
+_ROOTS = frozenset({"tether", "pydantic", "pydantic_core", "typing_extensions"})
+"""Packages whose objects a kept schema may name (besides the standard library's)."""
+
+GENERATOR = "pydantic._internal._generate_schema"
+"""The module of pydantic's schema generator, which `reuse_schemas` is given."""
+_BUILDERS = (
+    ("pydantic.type_adapter", "TypeAdapter._init_core_attrs", "adapter"),
+    ("pydantic._internal._dataclasses", "complete_dataclass", "dataclass"),
+    ("pydantic._internal._model_construction", "complete_model_class", "model"),
+)
+"""Where pydantic builds a whole schema (generate, then clean): only there is one taken from
+the table or kept in it."""
+
+
+def schema_table_path() -> Path:
+    """The table's file: beside tether's bytecode, named for the interpreter
+    (`schemas.cpython-311.pickles`; `sys.pycache_prefix` is followed)."""
+    source = Path(__file__).with_name("schemas.py")
+    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".pickles")
+
+
+def reuse_schemas(generator: types.ModuleType, path: Path | None = None) -> None:
+    """From now on, a schema the table holds for a type is pydantic's schema for it.
+
+    `generator` is pydantic's schema generator, `GENERATOR` (`tether.lazy.when_loaded` hands
+    it over once it runs); the table is read with the first schema pydantic needs."""
+    _install(generator, _Table(path or schema_table_path(), recording=False))
+
+
+def fill_schema_table(path: Path | None = None) -> int:
+    """Build every pydantic type of the tether modules loaded now and keep their schemas in
+    the table at `path` (replaced whole); the number kept."""
+    table = _Table(path or schema_table_path(), recording=True)
+    _install(importlib.import_module(GENERATOR), table)
+    try:
+        for value in _tether_types():
+            try:
+                _build(value, table)
+            except Exception:  # a type pydantic cannot build alone: built at its first use
+                continue
+    finally:
+        _uninstall(importlib.import_module(GENERATOR))
+    return table.save()
+
+
+def _build(value: Any, table: _Table) -> None:
+    """Build `value` as its first use would: a class's own adapter before the class (its
+    schema is then the class's), each with no caller's names to resolve with."""
+    import pydantic
+    from pydantic.dataclasses import is_pydantic_dataclass, rebuild_dataclass
+
+    if isinstance(value, pydantic.TypeAdapter):
+        value.rebuild(force=True, raise_errors=False, _types_namespace={})
+    elif is_pydantic_dataclass(value):
+        _keep_adapter_of(value, table)
+        rebuild_dataclass(value, force=True, raise_errors=False, _types_namespace={})
+    elif isinstance(value, type) and issubclass(value, pydantic.BaseModel):
+        _keep_adapter_of(value, table)
+        value.model_rebuild(force=True, raise_errors=False, _types_namespace={})
+    elif _meant_for_pydantic(value):
+        _keep_adapter_of(value, table)
+
+
+def _meant_for_pydantic(value: Any) -> bool:
+    """Whether `value` is a plain dataclass that carries a pydantic configuration."""
+    return (
+        isinstance(value, type)
+        and dataclasses.is_dataclass(value)
+        and "__pydantic_config__" in vars(value)
+    )
+
+
+def _keep_adapter_of(cls: type, table: _Table) -> None:
+    """Keep the schema `TypeAdapter(cls)` generates while `cls` itself is not built yet (it
+    takes the class's own once it is), as `TypeAdapter` generates it."""
+    from pydantic._internal._config import ConfigWrapper
+    from pydantic._internal._generate_schema import GenerateSchema
+    from pydantic._internal._namespace_utils import NamespacesTuple, NsResolver
+
+    key = _key("adapter", cls, {})
+    if key is None:
+        return
+    module = vars(sys.modules[cls.__module__])
+    resolver = NsResolver(namespaces_tuple=NamespacesTuple(locals={}, globals=module))
+    generator = GenerateSchema(ConfigWrapper(None), ns_resolver=resolver)
+    table.keep(key, generator.clean_schema(generator.generate_schema(cls)))
+
+
+def _tether_types() -> Iterator[Any]:
+    """Each class defined in, and each `TypeAdapter` held by, a loaded tether module."""
+    for name in sorted(n for n in list(sys.modules) if n == "tether" or n.startswith("tether.")):
+        module = sys.modules[name]
+        for _, value in sorted(vars(module).items()):
+            defined_here = isinstance(value, type) and value.__module__ == name
+            if defined_here or type(value).__name__ == "TypeAdapter":
+                yield value
+
+
+class _Table:
+    """The schemas read from (or kept for) the table's file."""
+
+    def __init__(self, path: Path, recording: bool) -> None:
+        self.path = path
+        self.recording = recording
+        self._lock = threading.Lock()
+        self._entries: dict[str, bytes] | None = {} if recording else None
+        self._files: dict[str, tuple[int, int]] = {}
+        self._checked: set[str] = set()
+        self._loaded_count = -1
+        self._usable = True
+
+    def found(self, key: str) -> Any:
+        """The schema kept under `key`, or `None`."""
+        with self._lock:
+            if self._entries is None:
+                self._entries = self._read()
+            raw = self._entries.get(key)
+            if raw is None or not self._current():
+                return None
+        try:
+            return pickle.loads(raw)
+        except Exception:  # a name it held is gone: pydantic generates this one
+            return None
+
+    def keep(self, key: str, schema: Any) -> None:
+        """Keep `schema` under `key`, if it can be stored exactly."""
+        if not _plain(schema, set()):
+            return
+        try:
+            raw = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # something in it has no name to be found by
+            return
+        assert self._entries is not None
+        self._entries[key] = raw
+
+    def save(self) -> int:
+        """Write what was kept, with the stamps of every tether module loaded; the count."""
+        assert self._entries is not None
+        files = {}
+        for module in _tether_modules():
+            stamp = _stamp(module)
+            if stamp is not None:
+                files[module.__file__] = stamp
+        data = marshal.dumps((_FORMAT, _versions(), files, self._entries))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        partial.write_bytes(data)
+        os.replace(partial, self.path)
+        return len(self._entries)
+
+    def _read(self) -> dict[str, bytes]:
+        try:
+            data = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT):
+            return {}
+        _, versions, files, entries = data
+        if versions != _versions() or not isinstance(files, dict):
+            return {}
+        self._files = files
+        return entries if isinstance(entries, dict) else {}
+
+    def _current(self) -> bool:
+        """Whether every tether module loaded so far is the one the table was filled with."""
+        if not self._usable:
+            return False
+        if len(sys.modules) != self._loaded_count:
+            self._loaded_count = len(sys.modules)
+            for module in _tether_modules():
+                name = module.__name__
+                if name in self._checked:
+                    continue
+                self._checked.add(name)
+                kept = self._files.get(getattr(module, "__file__", None) or "")
+                if kept is not None and tuple(kept) != _stamp(module):
+                    self._usable = False
+                    return False
+        return True
+
+
+def _tether_modules() -> Iterator[types.ModuleType]:
+    for name, module in list(sys.modules.items()):
+        if (name == "tether" or name.startswith("tether.")) and isinstance(
+            module, types.ModuleType
+        ):
+            yield module
+
+
+def _stamp(module: types.ModuleType) -> tuple[int, int] | None:
+    """The module's source file's (mtime_ns, size), as Python checks its bytecode by."""
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    try:
+        stat = os.stat(file)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _versions() -> tuple[str, ...]:
+    import pydantic
+    import pydantic_core
+
+    return (sys.version, pydantic.VERSION, pydantic_core.__version__)
+
+
+def _key(kind: str, obj: Any, config: Any) -> str | None:
+    """The table's key for building `obj` with `config` at `kind`'s call; `None` when it
+    cannot be named exactly."""
+    name = _named(obj)
+    settings = _settings(config)
+    if name is None or settings is None:
+        return None
+    return f"{kind}|{name}|{settings}"
+
+
+def _named(obj: Any) -> str | None:
+    if isinstance(obj, type):
+        # By its name, which must lead to it: a kept schema names its classes so.
+        found: Any = sys.modules.get(obj.__module__)
+        for part in obj.__qualname__.split("."):
+            found = getattr(found, part, None)
+        return f"{obj.__module__}:{obj.__qualname__}" if found is obj else None
+    text = repr(obj)
+    # A `typing` form names its classes by module and qualified name; a forward reference,
+    # a local class or an object shown by its address names nothing for certain.
+    if " at 0x" in text or "<locals>" in text or not _resolved(obj):
+        return None
+    return text
+
+
+def _resolved(form: Any) -> bool:
+    """Whether a `typing` form holds no forward reference (a name to be looked up)."""
+    if isinstance(form, (str, typing.ForwardRef)):
+        return False
+    origin = typing.get_origin(form)
+    if origin is typing.Literal:
+        return True
+    args = typing.get_args(form)
+    if origin is typing.Annotated:
+        args = args[:1]  # the metadata is shown whole
+    return all(_resolved(arg) for arg in args)
+
+
+def _settings(config: Any) -> str | None:
+    """A configuration's items, each a plain value or a module-level function's name."""
+    items = []
+    for key, value in sorted((config or {}).items()):
+        if isinstance(value, (str, int, float, bool, type(None))):
+            items.append(f"{key}={value!r}")
+        elif isinstance(value, types.FunctionType) and _importable(value):
+            items.append(f"{key}={value.__module__}:{value.__qualname__}")
+        else:
+            return None
+    return ",".join(items)
+
+
+def _importable(value: Any) -> bool:
+    module = getattr(value, "__module__", None) or ""
+    qualname = getattr(value, "__qualname__", "")
+    root = module.partition(".")[0]
+    stdlib = root in sys.stdlib_module_names or root == "builtins"
+    return "<" not in qualname and (root in _ROOTS or stdlib)
+
+
+def _plain(value: Any, seen: set[int]) -> bool:
+    """Whether a schema holds only plain values and module-level objects of the packages a
+    kept schema may name."""
+    if isinstance(value, (str, bytes, int, float, bool, type(None))):
+        return True
+    if id(value) in seen:
+        return True
+    seen.add(id(value))
+    if isinstance(value, dict):
+        return all(_plain(k, seen) and _plain(v, seen) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(item, seen) for item in value)
+    if isinstance(value, types.MethodType):
+        return _importable(value.__self__) and _importable(value.__func__)
+    if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
+        return _importable(value)
+    # An instance (a default value): unpickled, it would be a copy, not the object itself.
+    return False
+
+
+_ORIGINALS = "__tether_schema_table__"
+
+
+def _install(generator_module: types.ModuleType, table: _Table) -> None:
+    """Have `GenerateSchema` take (or keep) a whole schema from (in) `table`."""
+    generator = generator_module.GenerateSchema
+    if _ORIGINALS in generator.__dict__:
+        return
+    generate = generator.generate_schema
+    clean = generator.clean_schema
+    builders: dict[types.CodeType | None, str] = {}
+    pending: dict[int, tuple[str, Any]] = {}
+    """A whole schema being generated: its key, until it is cleaned (`id` of the schema)."""
+    taken: dict[int, Any] = {}
+    """A whole schema taken from the table, until pydantic asks for it cleaned."""
+
+    def generate_schema(self: Any, obj: Any) -> Any:
+        if not builders:
+            # Found at the first schema, not as the generator loads: the modules that build
+            # with it import it, so they are still being run then.
+            builders.update(_builders())
+        kind = builders.get(sys._getframe(1).f_code)
+        if kind is None or self._typevars_map or _computes(obj, kind):
+            return generate(self, obj)
+        key = _key(kind, obj, self._config_wrapper_stack.tail.config_dict)
+        if key is None:
+            return generate(self, obj)
+        if not table.recording:
+            schema = table.found(key)
+            if schema is not None:
+                taken[id(schema)] = schema
+                return schema
+            return generate(self, obj)
+        schema = generate(self, obj)
+        pending[id(schema)] = (key, schema)
+        return schema
+
+    def clean_schema(self: Any, schema: Any) -> Any:
+        if taken.pop(id(schema), None) is schema:
+            return schema  # kept cleaned
+        cleaned = clean(self, schema)
+        found = pending.pop(id(schema), None)
+        if found is not None and found[1] is schema:
+            table.keep(found[0], cleaned)
+        return cleaned
+
+    setattr(generator, _ORIGINALS, (generate, clean))
+    generator.generate_schema = generate_schema
+    generator.clean_schema = clean_schema
+
+
+def _uninstall(generator_module: types.ModuleType) -> None:
+    generator = generator_module.GenerateSchema
+    originals = generator.__dict__.get(_ORIGINALS)
+    if originals is not None:
+        generator.generate_schema, generator.clean_schema = originals
+        delattr(generator, _ORIGINALS)
+
+
+def _computes(obj: Any, kind: str) -> bool:
+    """Whether `obj` is a model with computed fields: generating its schema also settles
+    their return types, which the model then shows (`model_computed_fields`)."""
+    decorators = getattr(obj, "__pydantic_decorators__", None)
+    return kind == "model" and bool(getattr(decorators, "computed_fields", None))
+
+
+def _builders() -> dict[types.CodeType | None, str]:
+    """The code of each of pydantic's builders, with its kind; should a later pydantic have
+    moved one, none (`None` stands for them), and pydantic generates every schema itself."""
+    codes: dict[types.CodeType | None, str] = {}
+    for module, path, kind in _BUILDERS:
+        value: Any = importlib.import_module(module)
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        code = getattr(value, "__code__", None)
+        if not isinstance(code, types.CodeType):
+            return {None: "none"}
+        codes[code] = kind
+    return codes

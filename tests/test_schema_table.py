@@ -1,0 +1,223 @@
+"""Pydantic's core schemas of tether's types, generated at install (`tether.schema_table`).
+
+The table is filled once into a temporary folder, as `scripts/setup` fills it; a fresh
+interpreter then shows stored sessions with and without it. With it, pydantic generates no
+schema, and everything it made from the kept ones is what it makes itself: the output, and
+the schemas of the log's events, the updates and the cards.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+from tether import schema_table
+from tether.schema_table import schema_table_path
+from tether.session.log.events import HEADER, SessionHeader
+
+SESSIONS = Path(__file__).parent / "cli" / "show" / "sessions"
+SESSION = "01a244467926cab9335b"
+"""The golden log with calls of ten tools: reads, edits, a command, a search, a plan..."""
+
+_FILL = """
+import sys
+from pathlib import Path
+from tether.cli.code_tables import fill_schemas
+print(fill_schemas(Path(sys.argv[1])))
+"""
+
+_SHOW = """
+import io, pickle, sys
+from contextlib import redirect_stdout
+from pathlib import Path
+from pydantic._internal import _generate_schema
+table, out, session = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+generated = []
+clean = _generate_schema.GenerateSchema.clean_schema
+def counted(self, schema):
+    generated.append(schema.get("type"))  # each whole schema generated is cleaned once
+    return clean(self, schema)
+_generate_schema.GenerateSchema.clean_schema = counted
+if table != "-":
+    from tether.schema_table import reuse_schemas
+    reuse_schemas(_generate_schema, Path(table))
+from tether.cli import main
+shown = io.StringIO()
+with redirect_stdout(shown):
+    assert main(["show", session, "--json"]) == 0
+    assert main(["show", session, "--verbose"]) == 0
+shown_generated = list(generated)
+from pydantic.dataclasses import rebuild_dataclass
+from tether.session.log.events import EVENT, HEADER, SessionHeader
+from tether.session.updates import CLIENT_UPDATE
+from tether.tools.fs.read import ReadArgs
+from tether.views.codec import TOOL_VIEW
+adapters = (EVENT, HEADER, CLIENT_UPDATE, TOOL_VIEW)
+for adapter in adapters:
+    adapter.rebuild()
+rebuild_dataclass(SessionHeader)
+ReadArgs.model_rebuild()
+schemas = [a.core_schema for a in adapters]
+schemas += [c.__pydantic_core_schema__ for c in (SessionHeader, ReadArgs)]
+out.write_bytes(pickle.dumps((shown.getvalue(), shown_generated, schemas)))
+"""
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A table filled as `scripts/setup` fills it."""
+    table = tmp_path_factory.mktemp("schemas") / "schemas.pickles"
+    done = _python(_FILL, str(table))
+    assert int(done.stdout) > 100, done.stderr
+    return table
+
+
+def _python(code: str, *args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    if home is not None:
+        env["TETHER_HOME"] = str(home)
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _shown(tmp_path: Path, table: str) -> tuple[str, list[str], list[Any]]:
+    home = tmp_path / "home"
+    if not home.exists():
+        shutil.copytree(SESSIONS, home / "sessions")
+    out = tmp_path / f"shown-{len(list(tmp_path.glob('shown-*')))}"
+    _python(_SHOW, table, str(out), SESSION, home=home)
+    shown: tuple[str, list[str], list[Any]] = pickle.loads(out.read_bytes())
+    return shown
+
+
+def _unfolded(schema: Any) -> Any:
+    """`schema` with every definition written where it is used (a type met again inside
+    itself as its name): pydantic shares a definition or writes it out depending on which
+    types were built before, and names definitions with a class's `id` in its process."""
+    named: dict[str, Any] = {}
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict):
+            if "ref" in value:
+                named[_name(value["ref"])] = value
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    def unfold(value: Any, within: tuple[str, ...]) -> Any:
+        if isinstance(value, list):
+            return [unfold(item, within) for item in value]
+        if not isinstance(value, dict):
+            return value
+        if value.get("type") == "definitions":
+            return unfold(value["schema"], within)
+        if value.get("type") == "definition-ref":
+            value = named[_name(value["schema_ref"])]
+        if "ref" in value:
+            name = _name(value["ref"])
+            if name in within:
+                return ("recursive", name)
+            within = (*within, name)
+        return {k: unfold(v, within) for k, v in value.items() if k != "ref"}
+
+    collect(schema)
+    return unfold(schema, ())
+
+
+def _name(ref: str) -> str:
+    return re.sub(r":\d+$", "", ref)
+
+
+def test_show_generates_no_schema_from_the_table_and_makes_the_same(
+    filled: Path, tmp_path: Path
+) -> None:
+    text, generated, schemas = _shown(tmp_path, str(filled))
+    assert generated == []
+    plain_text, plain_generated, plain_schemas = _shown(tmp_path, "-")
+    assert len(plain_generated) > 10  # what the table saved: every schema shown types need
+    assert text == plain_text
+    assert "Read" in text and '"kind"' in text
+    assert [_unfolded(schema) for schema in schemas] == [_unfolded(s) for s in plain_schemas]
+
+
+def test_a_table_of_another_module_source_or_pydantic_is_not_used(tmp_path: Path) -> None:
+    path = tmp_path / "t.pickles"
+    table = schema_table._Table(path, recording=True)
+    HEADER.rebuild()
+    table.keep("c", HEADER.core_schema)
+    table.save()
+    assert schema_table._Table(path, recording=False).found("c") == HEADER.core_schema
+    layout, versions, files, entries = marshal.loads(path.read_bytes())
+    events = next(f for f in files if f.endswith("/session/log/events.py"))
+    mtime, size = files[events]
+    changed = {**files, events: (mtime, size + 1)}  # a module loaded here, changed since
+    path.write_bytes(marshal.dumps((layout, versions, changed, entries)))
+    assert schema_table._Table(path, recording=False).found("c") is None
+    path.write_bytes(marshal.dumps((layout, ("2.0",), files, entries)))
+    assert schema_table._Table(path, recording=False).found("c") is None
+
+
+def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
+    class Local:
+        pass
+
+    assert schema_table._key("adapter", Local, {}) is None
+    assert schema_table._key("adapter", list["Missing"], {}) is None  # noqa: F821 - a name to look up
+    assert (
+        schema_table._key("adapter", Literal["a", "b"], {}) == "adapter|typing.Literal['a', 'b']|"
+    )
+    assert schema_table._key("adapter", SessionHeader, {"alias_generator": lambda n: n}) is None
+    assert schema_table._key("adapter", SessionHeader, {"title": object()}) is None
+    named = schema_table._key("dataclass", SessionHeader, {"extra": "ignore"})
+    assert named == "dataclass|tether.session.log.events:SessionHeader|extra='ignore'"
+    # A schema holding an instance (a default) would come back a copy of it, not the object.
+    table = schema_table._Table(tmp_path / "t.pickles", recording=True)
+    table.keep("a", {"type": "default", "default": Local()})
+    table.keep("b", {"type": "function", "function": lambda v: v})
+    HEADER.rebuild()
+    table.keep("c", HEADER.core_schema)
+    assert table.save() == 1
+    kept = schema_table._Table(tmp_path / "t.pickles", recording=False)
+    assert kept.found("c") == HEADER.core_schema
+    assert kept.found("a") is None
+
+
+def test_a_name_gone_from_its_module_or_an_unreadable_table_is_generated_again(
+    tmp_path: Path,
+) -> None:
+    table = schema_table._Table(tmp_path / "t.pickles", recording=True)
+    HEADER.rebuild()
+    table.keep("c", HEADER.core_schema)
+    table.save()
+    layout, versions, files, entries = marshal.loads((tmp_path / "t.pickles").read_bytes())
+    gone = entries["c"].replace(b"SessionHeader", b"SessionHeadex")
+    (tmp_path / "t.pickles").write_bytes(marshal.dumps((layout, versions, files, {"c": gone})))
+    assert schema_table._Table(tmp_path / "t.pickles", recording=False).found("c") is None
+    (tmp_path / "t.pickles").write_bytes(b"not a table")
+    assert schema_table._Table(tmp_path / "t.pickles", recording=False).found("c") is None
+    missing = schema_table._Table(tmp_path / "missing.pickles", recording=False)
+    assert missing.found("c") is None
+
+
+def test_the_table_lies_beside_the_bytecode() -> None:
+    assert schema_table_path().parent.name == "__pycache__"
+    assert schema_table_path().name.startswith("schemas.cpython-")
