@@ -6,13 +6,27 @@ and stderr's in the order they came."""
 from __future__ import annotations
 
 import io
+import os
+import re
+import resource
+import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.cli.held_logs import corrupted, shown, written
+from tests.cli.support import TETHER
 from tether.cli.held_output import IN_MEMORY, HeldOutput
+from tether.content import TextContent
+from tether.session import SessionStore
+from tether.session.log.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
 
 
 def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Path) -> None:
@@ -170,3 +184,63 @@ def test_more_pieces_than_one_system_call_takes_are_held_past_memory_and_release
         assert held.release()
         target.seek(0)
         assert target.read() == b"".join([*first, *pieces, b"]"])
+
+
+def merged(
+    home: Path, session: str, encoding: str, fsize: int | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`tether show` with stdout and stderr into one pipe, its standard streams in
+    `encoding`, and its files limited to `fsize` bytes when given."""
+
+    def limited() -> None:
+        if fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    env = {
+        **os.environ,
+        "TETHER_HOME": str(home),
+        "NO_COLOR": "1",
+        "PYTHONIOENCODING": encoding,
+    }
+    return subprocess.run(
+        [str(TETHER), "show", session],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        preexec_fn=limited,  # only setrlimit, before exec
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_held_or_not_both_streams_reach_one_pipe_in_order(
+    tmp_path: Path, ws: Path, encoding: str
+) -> None:
+    # Turns that each stop at the output limit (a line on stderr), past what is held in
+    # memory, their text with a lone surrogate and characters ASCII lacks.
+    home = tmp_path / "home"
+    log = SessionStore(home).create(ws)
+    for turn in range(3):
+        log.append(TurnStart())
+        log.append(UserMessageEvent(content=(TextContent(text=f"Part {turn}, é ✓."),)))
+        words = [
+            "".join(f"{n}: déjà vu ✓ \ud800 " * 20 + "\n" for _ in range(16)) for n in range(50)
+        ]
+        for word in words:
+            log.append(AssistantChunk(text=word))
+        log.append(AssistantMessageEvent(text="".join(words)))
+        log.append(TurnEnd(stop_reason="max_tokens"))
+    log.close()
+    held = merged(home, log.path.stem, encoding)
+    assert held.returncode == 0, held.stdout[-500:]
+    shown = held.stdout.decode(encoding)  # every byte the encoding's
+    assert len(held.stdout) > IN_MEMORY
+    marks = re.findall(r"> Part \d|stopped: the model reached its output limit", shown)
+    stop = "stopped: the model reached its output limit"
+    assert marks == ["> Part 0", stop, "> Part 1", stop, "> Part 2", stop]
+    assert ("\ufffd" in shown) == (encoding == "utf-8")  # escaped where ASCII lacks it
+    # With no room to hold the text, it is written as it is made: the same bytes.
+    unheld = merged(home, log.path.stem, encoding, fsize=IN_MEMORY + IN_MEMORY // 2)
+    assert unheld.returncode == 0
+    assert unheld.stdout == held.stdout

@@ -10,7 +10,6 @@ from rich.console import Console, RenderableType
 from tether import views
 from tether.policy import said_instead
 from tether.session.updates import ToolCallFinished
-from tether.tools.task.meta import refusals
 from tether.views import ToolCallView
 
 if TYPE_CHECKING:
@@ -35,10 +34,14 @@ class CallCards:
         # The cards' modules load with the first card, each where it is needed: a replayed
         # session prints thousands of cards, and an import statement costs as much as a
         # card's title (a module imported costs half its names imported one by one).
-        # Only a task's result can say its child refused calls.
+        # Only a task's result can say its child refused calls (the task tool's modules load
+        # with the first that does).
         meta = update.result.meta
-        if isinstance(meta, dict) and meta.get("refused") and refusals(meta):
-            self.refused = True  # an agent's call was refused: the run did not do it all
+        if isinstance(meta, dict) and meta.get("refused"):
+            from tether.tools.task.meta import refusals
+
+            if refusals(meta):
+                self.refused = True  # an agent's call was refused: the run did not do it all
         call = self._calls.pop(update.tool_call_id, None)
         name = self._names.pop(update.tool_call_id, None)
         shown = update.tool_call_id in self._proposed

@@ -8,6 +8,7 @@ surrogates become U+FFFD and anything else the encoding lacks becomes a backslas
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SafeStream",
     "consoles",
+    "is_utf8",
     "print_json",
     "print_json_line",
     "safe_text",
@@ -29,6 +31,16 @@ __all__ = [
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UTF8 = frozenset({"utf-8", "UTF-8", "utf8", "UTF8", "utf_8"})
 """UTF-8's names as streams give them."""
+
+
+def is_utf8(encoding: str) -> bool:
+    """Whether `encoding` names UTF-8."""
+    if encoding in _UTF8:
+        return True
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def safe_text(text: str, encoding: str) -> str:

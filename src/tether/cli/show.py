@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
-from tether.cli.safe_output import consoles
+from tether.cli.safe_output import consoles, is_utf8, safe_text
 from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         held = HeldOutput()
         try:
             out, err = consoles(settled=True)  # rich, for the text form only
-            out.file, err.file = held.stream(out.file), held.stream(err.file)
+            out.file, err.file = _held_stdout(held, out.file), held.stream(err.file)
             replayed = _replayed(store, session, check_first=False)
             status = _print_text(*replayed, out, err, args.full)
             if held.release():
@@ -67,6 +68,40 @@ def run(args: argparse.Namespace) -> int:
         log.debug("could not hold the text back; checking the log first")
         out, err = consoles(settled=True)
         return _print_text(*_replayed(store, session, check_first=True), out, err, args.full)
+
+
+def _held_stdout(held: HeldOutput, file: IO[str]) -> IO[str]:
+    """stdout's text, held: on a UTF-8 stdout as the bytes its safe stream would write there,
+    released to its buffer as they are (not decoded and encoded again, as held text is)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None or not is_utf8(getattr(sys.stdout, "encoding", None) or ""):
+        return held.stream(file)
+    sys.stdout.flush()  # what went through the text layer first stays first
+    return cast(IO[str], _HeldUtf8(held.binary(buffer), file))
+
+
+class _HeldUtf8:
+    """A text stream whose writes are held as UTF-8, lone surrogates made U+FFFD as
+    `SafeStream` makes them; everything else (encoding, isatty, fileno) is `file`'s."""
+
+    def __init__(self, hold: Callable[[Sequence[bytes]], None], file: IO[str]) -> None:
+        self._hold = hold
+        self._file = file
+
+    def write(self, text: str) -> int:
+        """Hold `text`'s bytes."""
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: made what the safe stream makes it
+            data = safe_text(text, "utf-8").encode("utf-8")
+        self._hold((data,))
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing to flush: the bytes wait for `release`."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
 
 
 def _print_text(
