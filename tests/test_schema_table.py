@@ -81,8 +81,14 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return table
 
 
-def _python(code: str, *args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _python(
+    code: str, *args: str, home: Path | None = None, writing: bool = False
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    if writing:  # bytecode (and so the table) written, as for most people
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     if home is not None:
         env["TETHER_HOME"] = str(home)
     done = subprocess.run(
@@ -97,12 +103,12 @@ def _python(code: str, *args: str, home: Path | None = None) -> subprocess.Compl
     return done
 
 
-def _shown(tmp_path: Path, table: str) -> tuple[str, list[str], list[Any]]:
+def _shown(tmp_path: Path, table: str, writing: bool = False) -> tuple[str, list[str], list[Any]]:
     home = tmp_path / "home"
     if not home.exists():
         shutil.copytree(SESSIONS, home / "sessions")
     out = tmp_path / f"shown-{len(list(tmp_path.glob('shown-*')))}"
-    _python(_SHOW, table, str(out), SESSION, home=home)
+    _python(_SHOW, table, str(out), SESSION, home=home, writing=writing)
     shown: tuple[str, list[str], list[Any]] = pickle.loads(out.read_bytes())
     return shown
 
@@ -159,21 +165,41 @@ def test_show_generates_no_schema_from_the_table_and_makes_the_same(
     assert [_unfolded(schema) for schema in schemas] == [_unfolded(s) for s in plain_schemas]
 
 
+def test_what_a_start_generates_is_kept_for_the_next_where_bytecode_is_written(
+    filled: Path, tmp_path: Path
+) -> None:
+    table = tmp_path / "schemas.pickles"
+    _, generated, _ = _shown(tmp_path, str(table))
+    assert len(generated) > 10
+    assert not table.exists()  # where bytecode is not written, nor is the table
+    # A table filled from other sources (a module changed since): replaced by this start's.
+    layout, versions, files, entries = marshal.loads(filled.read_bytes())
+    events = next(f for f in files if f.endswith("/session/log/events.py"))
+    mtime, size = files[events]
+    changed = {**files, events: (mtime, size + 1)}
+    table.write_bytes(marshal.dumps((layout, versions, changed, entries)))
+    _, generated, _ = _shown(tmp_path, str(table), writing=True)
+    assert len(generated) > 10
+    text, generated, _ = _shown(tmp_path, str(table), writing=True)
+    assert generated == []
+    assert '"kind"' in text
+
+
 def test_a_table_of_another_module_source_or_pydantic_is_not_used(tmp_path: Path) -> None:
     path = tmp_path / "t.pickles"
-    table = schema_table._Table(path, recording=True)
+    table = schema_table._Table(path, lookup=False)
     HEADER.rebuild()
     table.keep("c", HEADER.core_schema)
     table.save()
-    assert schema_table._Table(path, recording=False).found("c") == HEADER.core_schema
+    assert schema_table._Table(path, lookup=True).found("c") == HEADER.core_schema
     layout, versions, files, entries = marshal.loads(path.read_bytes())
     events = next(f for f in files if f.endswith("/session/log/events.py"))
     mtime, size = files[events]
     changed = {**files, events: (mtime, size + 1)}  # a module loaded here, changed since
     path.write_bytes(marshal.dumps((layout, versions, changed, entries)))
-    assert schema_table._Table(path, recording=False).found("c") is None
+    assert schema_table._Table(path, lookup=True).found("c") is None
     path.write_bytes(marshal.dumps((layout, ("2.0",), files, entries)))
-    assert schema_table._Table(path, recording=False).found("c") is None
+    assert schema_table._Table(path, lookup=True).found("c") is None
 
 
 def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
@@ -190,13 +216,13 @@ def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
     named = schema_table._key("dataclass", SessionHeader, {"extra": "ignore"})
     assert named == "dataclass|tether.session.log.events:SessionHeader|extra='ignore'"
     # A schema holding an instance (a default) would come back a copy of it, not the object.
-    table = schema_table._Table(tmp_path / "t.pickles", recording=True)
+    table = schema_table._Table(tmp_path / "t.pickles", lookup=False)
     table.keep("a", {"type": "default", "default": Local()})
     table.keep("b", {"type": "function", "function": lambda v: v})
     HEADER.rebuild()
     table.keep("c", HEADER.core_schema)
     assert table.save() == 1
-    kept = schema_table._Table(tmp_path / "t.pickles", recording=False)
+    kept = schema_table._Table(tmp_path / "t.pickles", lookup=True)
     assert kept.found("c") == HEADER.core_schema
     assert kept.found("a") is None
 
@@ -204,17 +230,17 @@ def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
 def test_a_name_gone_from_its_module_or_an_unreadable_table_is_generated_again(
     tmp_path: Path,
 ) -> None:
-    table = schema_table._Table(tmp_path / "t.pickles", recording=True)
+    table = schema_table._Table(tmp_path / "t.pickles", lookup=False)
     HEADER.rebuild()
     table.keep("c", HEADER.core_schema)
     table.save()
     layout, versions, files, entries = marshal.loads((tmp_path / "t.pickles").read_bytes())
     gone = entries["c"].replace(b"SessionHeader", b"SessionHeadex")
     (tmp_path / "t.pickles").write_bytes(marshal.dumps((layout, versions, files, {"c": gone})))
-    assert schema_table._Table(tmp_path / "t.pickles", recording=False).found("c") is None
+    assert schema_table._Table(tmp_path / "t.pickles", lookup=True).found("c") is None
     (tmp_path / "t.pickles").write_bytes(b"not a table")
-    assert schema_table._Table(tmp_path / "t.pickles", recording=False).found("c") is None
-    missing = schema_table._Table(tmp_path / "missing.pickles", recording=False)
+    assert schema_table._Table(tmp_path / "t.pickles", lookup=True).found("c") is None
+    missing = schema_table._Table(tmp_path / "missing.pickles", lookup=True)
     assert missing.found("c") is None
 
 

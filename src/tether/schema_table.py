@@ -18,7 +18,9 @@ its schema that is not a plain value or a module-level object of tether, pydanti
 standard library, and no generic parameters. The table holds each tether module's source
 size and modification time when it was filled, and the versions of Python and pydantic: a
 process that has loaded a module changed since (or runs another pydantic) uses no entry of
-it, and pydantic generates every schema as before. Nothing is ever written at run time.
+it, and pydantic generates every schema as before. What a process generated is added to the
+table as it exits, where bytecode is written (as `tether.dataclass_code` keeps its code):
+a table made of other sources is replaced by one of the sources loaded now.
 
 It leans on pydantic's internals (`GenerateSchema`'s `generate_schema` and `clean_schema`,
 and the three builders that call them), pinned in the lock: `tests/test_schema_table.py`
@@ -27,6 +29,7 @@ fails if an upgrade changes what they make.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import importlib.util
 import marshal
@@ -40,10 +43,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GENERATOR", "fill_schema_table", "reuse_schemas", "schema_table_path"]
+__all__ = ["GENERATOR", "MAX_ENTRIES", "fill_schema_table", "reuse_schemas", "schema_table_path"]
 
 _FORMAT = 1
 """`(_FORMAT, versions, {module file: (mtime_ns, size)}, {key: pickled schema})`."""
+MAX_ENTRIES = 2_000
+"""A table that would pass this many schemas is started afresh with what this process made."""
 
 _ROOTS = frozenset({"tether", "pydantic", "pydantic_core", "typing_extensions"})
 """Packages whose objects a kept schema may name (besides the standard library's)."""
@@ -71,13 +76,15 @@ def reuse_schemas(generator: types.ModuleType, path: Path | None = None) -> None
 
     `generator` is pydantic's schema generator, `GENERATOR` (`tether.lazy.when_loaded` hands
     it over once it runs); the table is read with the first schema pydantic needs."""
-    _install(generator, _Table(path or schema_table_path(), recording=False))
+    table = _Table(path or schema_table_path(), lookup=True)
+    _install(generator, table)
+    atexit.register(table.save_at_exit)
 
 
 def fill_schema_table(path: Path | None = None) -> int:
     """Build every pydantic type of the tether modules loaded now and keep their schemas in
     the table at `path` (replaced whole); the number kept."""
-    table = _Table(path or schema_table_path(), recording=True)
+    table = _Table(path or schema_table_path(), lookup=False)
     _install(importlib.import_module(GENERATOR), table)
     try:
         for value in _tether_types():
@@ -87,7 +94,7 @@ def fill_schema_table(path: Path | None = None) -> int:
                 continue
     finally:
         _uninstall(importlib.import_module(GENERATOR))
-    return table.save()
+    return table.save(merge=False)
 
 
 def _build(value: Any, table: _Table) -> None:
@@ -144,14 +151,16 @@ def _tether_types() -> Iterator[Any]:
 
 
 class _Table:
-    """The schemas read from (or kept for) the table's file."""
+    """The schemas read from the table's file, and those generated here to add to it."""
 
-    def __init__(self, path: Path, recording: bool) -> None:
+    def __init__(self, path: Path, lookup: bool) -> None:
         self.path = path
-        self.recording = recording
+        self.lookup = lookup
+        """Whether schemas are taken from the file (not when it is being filled)."""
         self._lock = threading.Lock()
-        self._entries: dict[str, bytes] | None = {} if recording else None
+        self._entries: dict[str, bytes] | None = None if lookup else {}
         self._files: dict[str, tuple[int, int]] = {}
+        self._new: dict[str, Any] = {}
         self._checked: set[str] = set()
         self._loaded_count = -1
         self._usable = True
@@ -160,7 +169,7 @@ class _Table:
         """The schema kept under `key`, or `None`."""
         with self._lock:
             if self._entries is None:
-                self._entries = self._read()
+                self._entries, self._files = _read(self.path)
             raw = self._entries.get(key)
             if raw is None or not self._current():
                 return None
@@ -170,43 +179,48 @@ class _Table:
             return None
 
     def keep(self, key: str, schema: Any) -> None:
-        """Keep `schema` under `key`, if it can be stored exactly."""
-        if not _plain(schema, set()):
-            return
-        try:
-            raw = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # something in it has no name to be found by
-            return
-        assert self._entries is not None
-        self._entries[key] = raw
+        """Keep `schema` (as pydantic generated it) under `key`, to be saved."""
+        with self._lock:
+            self._new[key] = schema
 
-    def save(self) -> int:
-        """Write what was kept, with the stamps of every tether module loaded; the count."""
-        assert self._entries is not None
-        files = {}
+    def save(self, merge: bool = True) -> int:
+        """Write the table: what was kept that can be stored exactly (with what the file held,
+        when `merge` and it was made of the same sources), and the stamps of every tether
+        module loaded; the number of schemas written."""
+        with self._lock:
+            new = dict(self._new)
+        entries = {}
+        for key, schema in new.items():
+            if _plain(schema, set()):
+                try:
+                    entries[key] = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # something in it has no name to be found by
+                    continue
+        files: dict[str, tuple[int, int]] = {}
         for module in _tether_modules():
             stamp = _stamp(module)
-            if stamp is not None:
+            if stamp is not None and module.__file__:
                 files[module.__file__] = stamp
-        data = marshal.dumps((_FORMAT, _versions(), files, self._entries))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if merge:
+            kept, kept_files = _read(self.path)
+            agreeing = all(tuple(kept_files.get(f, stamp)) == stamp for f, stamp in files.items())
+            if agreeing and len(kept) + len(entries) <= MAX_ENTRIES:
+                entries, files = {**kept, **entries}, {**kept_files, **files}
+        data = marshal.dumps((_FORMAT, _versions(), files, entries))
         partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        partial.write_bytes(data)
-        os.replace(partial, self.path)
-        return len(self._entries)
-
-    def _read(self) -> dict[str, bytes]:
         try:
-            data = marshal.loads(self.path.read_bytes())
-        except (OSError, EOFError, ValueError, TypeError):
-            return {}
-        if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT):
-            return {}
-        _, versions, files, entries = data
-        if versions != _versions() or not isinstance(files, dict):
-            return {}
-        self._files = files
-        return entries if isinstance(entries, dict) else {}
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(data)
+            os.replace(partial, self.path)  # readers see the old table or the new, whole
+        except OSError:
+            partial.unlink(missing_ok=True)  # a read-only installation: generated each start
+        return len(entries)
+
+    def save_at_exit(self) -> None:
+        """Add what this process generated to the file, where bytecode is written (as
+        Python's own cache is; nothing when nothing was generated)."""
+        if self._new and not sys.dont_write_bytecode:
+            self.save()
 
     def _current(self) -> bool:
         """Whether every tether module loaded so far is the one the table was filled with."""
@@ -224,6 +238,21 @@ class _Table:
                     self._usable = False
                     return False
         return True
+
+
+def _read(path: Path) -> tuple[dict[str, bytes], dict[str, tuple[int, int]]]:
+    """The table at `path`: its pickled schemas and its modules' stamps; empty when there is
+    none, or it was made by another Python or pydantic."""
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}, {}
+    if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT):
+        return {}, {}
+    _, versions, files, entries = data
+    if versions != _versions() or not isinstance(files, dict) or not isinstance(entries, dict):
+        return {}, {}
+    return entries, files
 
 
 def _tether_modules() -> Iterator[types.ModuleType]:
@@ -359,12 +388,11 @@ def _install(generator_module: types.ModuleType, table: _Table) -> None:
         key = _key(kind, obj, self._config_wrapper_stack.tail.config_dict)
         if key is None:
             return generate(self, obj)
-        if not table.recording:
+        if table.lookup:
             schema = table.found(key)
             if schema is not None:
                 taken[id(schema)] = schema
                 return schema
-            return generate(self, obj)
         schema = generate(self, obj)
         pending[id(schema)] = (key, schema)
         return schema

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic_core import to_json
@@ -147,6 +148,15 @@ def test_a_cards_text_is_written_from_the_stored_texts_json(
     assert found is block
     assert bytes(block_json) == to_json(block.text)
     assert b'"' + bytes(card_json) + b'"' == to_json(text)
+
+
+def test_orjson_writes_every_code_point_as_pydantic_does() -> None:
+    # The stored text is written by orjson in pydantic's place: every code point but the
+    # surrogates (which both refuse alone), in one string (a string's escapes do not depend
+    # on what is around them, so any difference would show).
+    points = "".join(chr(n) for n in range(0x110000) if not 0xD800 <= n <= 0xDFFF)
+    written = orjson.dumps(points)
+    assert written == to_json(points)
 
 
 def test_a_cards_text_not_in_the_stored_text_is_left_to_pydantic() -> None:

@@ -330,6 +330,9 @@ def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
     [ran] = [e for e in events if e["type"] == "tool/result" and e["toolCallId"] == "c4"]
     assert ran["meta"]["output"] == "y = 3\n"
     assert _found(dumped, ("asyncio", "ssl", "socket")) == []
+    # Nor the sandbox a command would run in: bwrap, its environment, git's disarming.
+    sandboxing = ("tether.sandbox.bwrap", "tether.sandbox.created", "tether.sandbox.gitdefuse")
+    assert _found(dumped, (*sandboxing, "tether.sandbox.environment", "subprocess")) == []
 
 
 def test_show_loads_only_the_tools_its_stored_calls_name(

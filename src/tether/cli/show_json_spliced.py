@@ -10,9 +10,9 @@ number made for this process), and each mark is then replaced by orjson's text o
 stands for, at the depth the mark was written at.
 
 The card's text is a part of the stored result's text (read from between its tags): it too is
-marked, with the stored text, which pydantic's own writer of a string writes once; a string's
-escapes do not depend on what is around it, so the card's is the part of that JSON between
-the escaped text before it and after it.
+marked, with the stored text, which orjson writes once (it escapes every code point as pydantic
+does); a string's escapes do not depend on what is around it, so the card's is the part of
+that JSON between the escaped text before it and after it.
 
 orjson refuses what it cannot write as pydantic would (an integer past 64 bits, a lone
 surrogate, a key that is not a string): such a result is dumped by pydantic whole, as before.
@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeVar, cast
 
 import orjson
-from pydantic_core import PydanticSerializationError, to_json
 
 from tether.content import ContentBlock, TextContent
 from tether.session.updates import ClientUpdate, ToolCallFinished
@@ -126,8 +125,8 @@ def _shared_text(
 ) -> tuple[TextContent, memoryview, memoryview] | None:
     """When the card's `text` is a part of the stored result's first block of text (as a read
     card's is: read from between its tags), that block, and the JSON of `text` (unquoted) and
-    of the block's text, both from one writing of the block's text by pydantic's own writer of
-    a string (whose escapes do not depend on what is around them); `None` otherwise."""
+    of the block's text, both from one writing of the block's text (a string's escapes do not
+    depend on what is around it); `None` otherwise."""
     if text is None or len(text) < _SHARED or not content or type(content[0]) is not TextContent:
         return None
     block = content[0]
@@ -138,10 +137,11 @@ def _shared_text(
     if at < 0 or not whole.startswith(text, at):
         return None
     try:
-        written = to_json(whole)
-        before = len(to_json(whole[:at])) - 1  # with the opening quote, not the closing one
-        after = len(to_json(whole[at + len(text) :])) - 1
-    except PydanticSerializationError:  # a lone surrogate: pydantic's to refuse, as before
+        # orjson escapes every code point as pydantic does, in a quarter of the time.
+        written: bytes = orjson.dumps(whole)
+        before = len(orjson.dumps(whole[:at])) - 1  # the opening quote, not the closing one
+        after = len(orjson.dumps(whole[at + len(text) :])) - 1
+    except TypeError:  # a lone surrogate (`JSONEncodeError`): pydantic's to refuse, as before
         return None
     view = memoryview(written)
     return block, view[before : len(written) - after], view

@@ -21,11 +21,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tether.home import data_dir
-from tether.sandbox.bwrap import Bwrap
-from tether.sandbox.environment import sandbox_environment
-from tether.sandbox.gitindex import WatchedIndex, watch_indexes
 from tether.sandbox.modes import (
     DEFAULT_SANDBOX_MODE,
     SANDBOX_ENV,
@@ -42,6 +40,10 @@ from tether.sandbox.mounts import (
     mount_arguments,
     protected_paths,
 )
+
+if TYPE_CHECKING:
+    from tether.sandbox.bwrap import Bwrap
+    from tether.sandbox.gitindex import WatchedIndex
 
 __all__ = [
     "DEFAULT_MAX_PROCESSES",
@@ -175,6 +177,10 @@ def confinement(
 ) -> Confinement:
     """The confinement of a command starting now in the workspace `roots` (its cwd first);
     what exists decides what is mounted."""
+    # Loaded with a command that runs confined, not with a policy's label (a replay's cards).
+    from tether.sandbox.environment import sandbox_environment
+    from tether.sandbox.gitindex import watch_indexes
+
     assert bwrap.path is not None and bwrap.works, "only a working bwrap confines"
     writable = policy.mode == "workspace-write"
     found = (*protected_paths(roots), *_present(policy.protected)) if writable else ()

@@ -103,7 +103,7 @@ def replayed(
             replayer.fed(event)
             yield AgentText(text=event.text)
             continue
-        yield from replayer.feed((event,))
+        yield from replayer.feed_one(event)
     yield from replayer.end()
 
 
@@ -178,9 +178,17 @@ class Replayer:
         """The updates of `events`, which follow those fed before."""
         updates: list[ClientUpdate] = []
         for event in events:
-            updates.extend(self._thought.step(event, self._previous))
-            updates.extend(self._updates(event))
-            self._previous = event
+            updates.extend(self.feed_one(event))
+        return updates
+
+    def feed_one(self, event: Event) -> list[ClientUpdate]:
+        """`feed` of one event (a replay feeds a log's events one by one)."""
+        if self._thought.open or isinstance(event, AssistantThinking):
+            updates = [*self._thought.step(event, self._previous), *self._updates(event)]
+        else:
+            # No thought to close and none to begin: the clock has nothing to say.
+            updates = self._updates(event)
+        self._previous = event
         return updates
 
     @property

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from tether.errors import CorruptLog
+from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.eventlog import read_log
-from tether.session.log.events import EVENT
+from tether.session.log.events import EVENT, ToolCallEvent, ToolResultEvent, TurnEnd
 
 TESTS = Path(__file__).resolve().parents[2]
 LOGS = sorted(
@@ -66,7 +67,7 @@ def _strict(line: bytes) -> Any:
 
 def test_every_golden_line_is_made_as_validate_json_makes_it() -> None:
     for line in LINES:
-        assert outcome(eventlog._validated, line) == outcome(_strict, line), line
+        assert outcome(eventlog._parsed_first, line) == outcome(_strict, line), line
 
 
 JSON_VALUES = st.recursive(
@@ -149,27 +150,35 @@ def lines(draw: st.DrawFn) -> bytes:
     b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[{"type":"text","text":"a","meta":1}]}'
 )
 def test_a_line_is_made_as_validate_json_makes_it(line: bytes) -> None:
-    assert outcome(eventlog._validated, line) == outcome(_strict, line)
+    assert outcome(eventlog._parsed_first, line) == outcome(_strict, line)
 
 
-def test_a_sound_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path) -> None:
-    path = tmp_path / "s.jsonl"
-    [log] = [p for p in LOGS if b'"meta":{' in p.read_bytes()][:1]
-    path.write_bytes(log.read_bytes())
-    calls = list(_validate_json_calls(lambda: read_log(path)))
-    # Before, every event line was validated by `validate_json`, which builds the whole line
-    # in Rust before making it Python objects; the header still is.
-    assert calls == ["header"]
+def test_a_long_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path, ws: Path) -> None:
+    log = SessionStore(tmp_path).create(ws)
+    log.append(ToolCallEvent(tool_call_id="c1", name="read", arguments="{}"))
+    window = [{"number": n, "text": f"line {n}"} for n in range(1, 301)]
+    log.append(ToolResultEvent(tool_call_id="c1", content=(), meta={"lines": window}))
+    log.append(TurnEnd(stop_reason="end_turn"))
+    log.close()
+    sizes = [len(line) for line in log.path.read_bytes().splitlines()[1:]]
+    assert sizes[1] >= eventlog.PARSED_FIRST_FROM > max(sizes[0], sizes[2])
+    calls = list(_validate_json_calls(lambda: read_log(log.path)))
+    # Before, the result's line was validated by `validate_json` too, which builds the whole
+    # line in Rust before making it Python objects. Short lines still are.
+    assert calls == ["header", "event", "event"]
+    assert read_log(log.path).events[1] == log.events[1]
 
 
-def test_a_corrupt_line_is_refused_with_validate_json_s_own_error(tmp_path: Path) -> None:
+def test_a_corrupt_long_line_is_refused_with_validate_json_s_own_error(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     header = LOGS[0].read_bytes().splitlines()[0]
-    bad = b'{"type":"tool/result","seq":1,"toolCallId":"c","content":{},"meta":{"lines":[]}}'
-    path.write_bytes(header + b"\n" + bad + b"\n")
+    call = b'{"type":"tool/call","seq":1,"toolCallId":"c","name":"read","arguments":"{}"}'
+    long = json.dumps("x" * eventlog.PARSED_FIRST_FROM).encode()
+    bad = b'{"type":"tool/result","seq":2,"toolCallId":"c","content":{},"meta":%s}' % long
+    path.write_bytes(b"\n".join([header, call, bad, b""]))
     # Python's validation says "a valid tuple"; the JSON's says what the line holds.
     with pytest.raises(
-        CorruptLog, match=r":2: corrupt event: tool/result\.content: .*valid array$"
+        CorruptLog, match=r":3: corrupt event: tool/result\.content: .*valid array$"
     ):
         read_log(path)
 

@@ -13,10 +13,6 @@ from pydantic import BaseModel, Field, JsonValue, field_validator
 from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
-from tether.sandbox.bwrap import find_bwrap
-from tether.sandbox.created import created_and_defused
-from tether.sandbox.gitdefuse import Defused
-from tether.sandbox.limits import limits_hit
 from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
@@ -30,6 +26,7 @@ from tether.tools.result import ToolResult
 from tether.views import TerminalCallView
 
 if TYPE_CHECKING:
+    from tether.sandbox.gitdefuse import Defused
     from tether.views import ToolResultView
 
 __all__ = [
@@ -148,6 +145,9 @@ class BashTool(Tool[BashArgs, BashValue]):
         # Loaded with a command run, not with the cards a replay shows (`tether show`).
         import asyncio
 
+        from tether.sandbox.bwrap import find_bwrap
+        from tether.sandbox.created import created_and_defused
+        from tether.sandbox.limits import limits_hit
         from tether.tools.bash.detach import moved_value, run_detachable
         from tether.tools.bash.process import run_command
 
@@ -317,6 +317,8 @@ class BashTool(Tool[BashArgs, BashValue]):
     def binding(self, planning: bool = False) -> str:
         """How a command runs now: the sandbox's label (read-only while planning), or
         `unsandboxed` where it cannot start."""
+        from tether.sandbox.bwrap import find_bwrap  # with the session, not a replay's cards
+
         policy = replace(self.sandbox, mode="read-only") if planning else self.sandbox
         if policy.sandboxed and not find_bwrap().works:
             return UNSANDBOXED
