@@ -16,7 +16,7 @@ from tether.render.theme import GUTTER, code_text, printable, token_style
 if TYPE_CHECKING:
     from tether.highlight import TokenLine
 
-__all__ = ["CodeRows", "code_view"]
+__all__ = ["CodeRows", "code_rows", "code_view"]
 
 
 def code_view(
@@ -30,9 +30,16 @@ def code_view(
     """
     if not numbers:
         return Group()
+    return Group(code_rows(numbers, texts, lang, width))
+
+
+def code_rows(
+    numbers: list[int], texts: list[str], lang: str | None, width: int | None = None
+) -> CodeRows:
+    """The rows of `code_view` (at least one number)."""
     width = width or len(str(max(numbers)))
     gutters = [str(number).rjust(width) + " │ " for number in numbers]
-    return Group(CodeRows.of_texts(gutters, texts, lang))
+    return CodeRows.of_texts(gutters, texts, lang)
 
 
 class CodeRows:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol, cast
 
-from rich.box import Box
+from rich.box import ROUNDED, Box
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
@@ -24,7 +24,7 @@ from rich.text import Text
 
 from tether.render.written import WholeLines
 
-__all__ = ["Card", "Rows", "TextRows", "one_cell_each", "padded_rows"]
+__all__ = ["Card", "Rows", "TextRows", "bare_card", "fitting_rows", "one_cell_each", "padded_rows"]
 
 _LINE = Segment.line()
 
@@ -139,7 +139,6 @@ class Card(Panel, WholeLines):
         (its bare text), else as rich lays it out."""
         inner = options.max_width - 4
         part_options = None  # made only for a part that needs them: most cards have none
-        left, right = box.mid_left + " ", " " + box.mid_right + "\n"
         drawn: list[str] = []
         for part in parts:
             rows = (
@@ -160,26 +159,18 @@ class Card(Panel, WholeLines):
                     else _laid_out_rows(console, part, laid)
                 )
             drawn += rows
-        # Every row between the sides, joined at once.
-        return left + (right + left).join(drawn) + right if drawn else ""
+        return _between_sides(box, drawn)
 
     def _bare_edge(self, box: Box, width: int, *, top: bool) -> str | None:
         """The top or bottom border as `Panel` draws it without colour, with its line break,
         when its title or subtitle is a text that fits as it is; None otherwise."""
         given = self.title if top else self.subtitle
-        first, fill, last = _border(box, top=top)
         if not given:
-            return first + fill * (width - 2) + last + "\n"
-        if not isinstance(given, Text) or "\n" in given.plain or "\t" in given.plain:
-            return None  # what `Panel` changes in a title before drawing it
-        # Its bare text, padded a space each side and filled out with the border.
-        label = f" {given.plain} "
-        excess = width - 4 - cell_len(label)
-        if excess < 0:
+            return _bare_border(box, width, None, "left", top=top)
+        if not isinstance(given, Text):
             return None
         align = self.title_align if top else self.subtitle_align
-        half = excess // 2 if align == "center" else excess if align == "right" else 0
-        return first + fill + fill * half + label + fill * (excess - half) + fill + last + "\n"
+        return _bare_border(box, width, given.plain, align, top=top)
 
     def _inner_options(self, options: ConsoleOptions, width: int) -> ConsoleOptions:
         """The options `Panel` lays its body out with, at `width` inside its frame."""
@@ -289,8 +280,15 @@ def _parts_of(group: Group, *, whole: bool) -> list[Text | Rows] | None:
 def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] | None:
     """`text`'s lines as rich draws them without colour at `width` (padded to it), when each
     line fits as it is: nothing to wrap, crop or expand. None when rich must lay it out."""
-    plain = text.plain
-    if "\t" in plain or options.justify is not None or text.justify not in (None, "default"):
+    if options.justify is not None or text.justify not in (None, "default"):
+        return None
+    return fitting_rows(text.plain, width)
+
+
+def fitting_rows(plain: str, width: int) -> list[str] | None:
+    """The lines of a text of no justification, as rich draws them without colour at `width`
+    (padded to it), when each fits as it is; None when rich must lay them out."""
+    if "\t" in plain:
         return None
     rows = plain.split("\n")
     if one_cell_each(plain):
@@ -376,6 +374,49 @@ def _split(segments: Iterable[Segment], count: int) -> list[list[Segment]]:
             lines.append([Segment(more, style)] if more else [])
     assert len(lines) == count
     return lines
+
+
+def bare_card(console: Console, options: ConsoleOptions, title: str, rows: list[str]) -> str | None:
+    """What a console without colour writes of `card(body, title=Text(title))` whose body's
+    lines are `rows`, each already padded to the card's inside width (`options.max_width` less
+    4): None where the frame is not drawn as bare text (a title that does not fit or holds a
+    break or tab, a box the console substitutes, a width or height of its own)."""
+    width = options.max_width
+    if width <= 4 or options.height is not None or console.get_style("none"):
+        return None  # as `Card.drawn` declines them
+    box = ROUNDED.substitute(options, safe=console.safe_box)
+    top = _bare_border(box, width, title, "left", top=True)
+    if top is None:
+        return None
+    bottom = _bare_border(box, width, None, "right", top=False)
+    return f"{top}{_between_sides(box, rows)}{bottom}"
+
+
+def _bare_border(box: Box, width: int, label: str | None, align: str, *, top: bool) -> str | None:
+    """The top or bottom border, without colour and with its line break, and its title or
+    subtitle's bare text where it fits as it is (none: `label` None or empty); None where
+    `Panel` changes the text first (a break or tab) or cuts it."""
+    first, fill, last = _border(box, top=top)
+    if not label:
+        return first + fill * (width - 2) + last + "\n"
+    if "\n" in label or "\t" in label:
+        return None
+    # Padded a space each side and filled out with the border.
+    label = f" {label} "
+    excess = width - 4 - cell_len(label)
+    if excess < 0:
+        return None
+    half = excess // 2 if align == "center" else excess if align == "right" else 0
+    return first + fill + fill * half + label + fill * (excess - half) + fill + last + "\n"
+
+
+def _between_sides(box: Box, rows: list[str]) -> str:
+    """Rows already padded to the inside width, each between the frame's sides (a space in
+    from each), joined at once."""
+    if not rows:
+        return ""
+    left, right = box.mid_left + " ", " " + box.mid_right + "\n"
+    return left + (right + left).join(rows) + right
 
 
 def _border(box: Box, *, top: bool) -> tuple[str, str, str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
-from tether.render.code import code_view
+from tether.render.code import code_rows, code_view
+from tether.render.frame import bare_card, fitting_rows
 from tether.render.notebook_card import notebook_summary, render_notebook
 from tether.render.theme import (
     HEADING,
@@ -18,7 +19,7 @@ from tether.render.theme import (
 )
 from tether.views import ReadResultView
 
-__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "render_read_result"]
+__all__ = ["COLLAPSE_OVER", "KEEP_HEAD", "KEEP_TAIL", "bare_read_result", "render_read_result"]
 
 COLLAPSE_OVER = 30
 """A read card longer than this many lines is shown collapsed unless asked in full."""
@@ -46,28 +47,63 @@ def render_read_result(
     if brief:
         return _summary(view)
     title = assembled((printable(view.path), HEADING), "  ", (_window_label(view), SUBTLE))
-    parts: list[RenderableType] = []
-    if view.lines:
-        lines = view.lines
-        last = lines.numbers[-1]
-        width = len(str(last))
-        if not full and len(lines) > COLLAPSE_OVER:
-            hidden = len(lines) - KEEP_HEAD - KEEP_TAIL
-            head, tail = lines[:KEEP_HEAD], lines[-KEEP_TAIL:]
-            parts.append(code_view(head.numbers, _expanded(head.texts), view.lang, width))
-            parts.append(note(f"… {hidden} lines …"))
-            parts.append(code_view(tail.numbers, _expanded(tail.texts), view.lang, width))
-        else:
-            parts.append(code_view(lines.numbers, _expanded(lines.texts), view.lang, width))
-        if last < view.total_lines:
-            parts.append(note(_continuation(view, last)))
-    elif view.total_lines == 0:
-        parts.append(note("empty file"))
-    else:
-        parts.append(
-            note(f"empty window: no lines shown from offset={view.offset} of {view.total_lines}")
-        )
+    parts: list[RenderableType] = [
+        note(part) if isinstance(part, str) else code_view(*part, view.lang, _digits(view))
+        for part in _parts(view, full=full)
+    ]
     return card(Group(*parts), title=title)
+
+
+def bare_read_result(
+    view: ReadResultView, console: Console, options: ConsoleOptions, *, full: bool = True
+) -> str | None:
+    """What a console without colour writes of `render_read_result(view, full=full)` at
+    `options`' width, made from the view's text alone (no rich text, group or frame); None
+    where rich must lay some of it out (a line that does not fit as it is, a notebook)."""
+    if view.notebook is not None:
+        return None
+    inner = options.max_width - 4
+    rows: list[str] = []
+    for part in _parts(view, full=full):
+        if isinstance(part, str):
+            drawn = fitting_rows(part, inner)
+        else:
+            drawn = code_rows(*part, view.lang, _digits(view)).drawn_rows(inner)
+        if drawn is None:
+            return None
+        rows += drawn
+    title = f"{printable(view.path)}  {_window_label(view)}"
+    return bare_card(console, options, title, rows)
+
+
+def _parts(view: ReadResultView, *, full: bool) -> list[str | tuple[list[int], list[str]]]:
+    """The card's body in order: windows of numbered lines (their numbers and texts), and
+    notes."""
+    lines = view.lines
+    if not lines:
+        if view.total_lines == 0:
+            return ["empty file"]
+        return [f"empty window: no lines shown from offset={view.offset} of {view.total_lines}"]
+    parts: list[str | tuple[list[int], list[str]]]
+    if not full and len(lines) > COLLAPSE_OVER:
+        hidden = len(lines) - KEEP_HEAD - KEEP_TAIL
+        head, tail = lines[:KEEP_HEAD], lines[-KEEP_TAIL:]
+        parts = [
+            (head.numbers, _expanded(head.texts)),
+            f"… {hidden} lines …",
+            (tail.numbers, _expanded(tail.texts)),
+        ]
+    else:
+        parts = [(lines.numbers, _expanded(lines.texts))]
+    last = lines.numbers[-1]
+    if last < view.total_lines:
+        parts.append(_continuation(view, last))
+    return parts
+
+
+def _digits(view: ReadResultView) -> int:
+    """The gutter's width: the last line number's digits."""
+    return len(str(view.lines.numbers[-1])) if view.lines else 0
 
 
 def _summary(view: ReadResultView) -> Text:

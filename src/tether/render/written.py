@@ -22,7 +22,14 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
-__all__ = ["Streamed", "WholeLines", "print_line_break", "print_renderable"]
+__all__ = [
+    "Streamed",
+    "WholeLines",
+    "bare_options",
+    "print_bare",
+    "print_line_break",
+    "print_renderable",
+]
 
 
 class WholeLines:
@@ -74,6 +81,20 @@ def _write(console: Console, file: IO[str], segments: list[Segment]) -> None:
         file.flush()
     except BrokenPipeError:
         console.on_broken_pipe()
+
+
+def bare_options(console: Console) -> ConsoleOptions | None:
+    """The options `Console.print` renders with, where it would write a card's bare text (no
+    colour, nothing recorded, nothing between it and its file); None elsewhere."""
+    if console.color_system is not None or not _writes_plainly(console):
+        return None
+    options = _settled(console)[0]
+    return options if options.justify is None else None
+
+
+def print_bare(console: Console, text: str) -> None:
+    """Write `text`, lines a card drew as bare text for a console of `bare_options`."""
+    _write(console, _settled(console)[1], [Segment(text)])
 
 
 def print_line_break(console: Console) -> None:

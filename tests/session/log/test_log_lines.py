@@ -151,19 +151,18 @@ def test_a_streamed_log_is_never_held_whole(tmp_path: Path, ws: Path) -> None:
 
 def test_a_streamed_log_closes_its_file_however_the_reading_ends(tmp_path: Path, ws: Path) -> None:
     log = _big_log(tmp_path / "home", ws, results=3, size=LINE_BLOCK)
-    before = _open_files()
     _, events = stream_log(log, check_first=False)
-    assert len(_open_files()) == len(before) + 1  # open while it is read
+    assert _opened(log) == 1  # open while it is read
     assert sum(1 for _ in events) == 4
-    assert _open_files() == before
+    assert _opened(log) == 0
     _, events = stream_log(log, check_first=False)
     next(events)
     _close(events)
-    assert _open_files() == before
+    assert _opened(log) == 0
     refused = _log(tmp_path / "refused.jsonl", '{"type": "not a header"}\n' + START % 1)
     with pytest.raises(CorruptLog, match="not a session header"):
         stream_log(refused, check_first=False)
-    assert _open_files() == before
+    assert _opened(refused) == 0
 
 
 def test_a_log_appended_to_while_it_is_streamed_is_read_to_its_new_end(
@@ -193,8 +192,16 @@ def _result(number: int, size: int) -> ToolResultEvent:
     return ToolResultEvent(tool_call_id="c1", content=(TextContent(text=f"{number}" + "x" * size),))
 
 
-def _open_files() -> list[str]:
-    return sorted(os.listdir("/proc/self/fd"))
+def _opened(path: Path) -> int:
+    """How many of this process's descriptors have `path` open."""
+    fds = Path("/proc/self/fd")
+    targets = []
+    for fd in os.listdir(fds):
+        try:
+            targets.append(os.readlink(fds / fd))
+        except OSError:  # closed meanwhile (the listing's own descriptor)
+            continue
+    return targets.count(str(path.resolve()))
 
 
 def _close(events: Iterator[Event]) -> None:
