@@ -11,7 +11,6 @@ from __future__ import annotations
 import marshal
 import os
 import pickle
-import re
 import shutil
 import subprocess
 import sys
@@ -20,13 +19,10 @@ from typing import Any, Literal
 
 import pytest
 
+from tests.core_schemas import SESSION, SESSIONS, unfolded
 from tether import schema_table
 from tether.schema_table import schema_table_path
 from tether.session.log.events import HEADER, SessionHeader
-
-SESSIONS = Path(__file__).parent / "cli" / "show" / "sessions"
-SESSION = "01a244467926cab9335b"
-"""The golden log with calls of ten tools: reads, edits, a command, a search, a plan..."""
 
 _FILL = """
 import sys
@@ -113,46 +109,6 @@ def _shown(tmp_path: Path, table: str, writing: bool = False) -> tuple[str, list
     return shown
 
 
-def _unfolded(schema: Any) -> Any:
-    """`schema` with every definition written where it is used (a type met again inside
-    itself as its name): pydantic shares a definition or writes it out depending on which
-    types were built before, and names definitions with a class's `id` in its process."""
-    named: dict[str, Any] = {}
-
-    def collect(value: Any) -> None:
-        if isinstance(value, dict):
-            if "ref" in value:
-                named[_name(value["ref"])] = value
-            for item in value.values():
-                collect(item)
-        elif isinstance(value, list):
-            for item in value:
-                collect(item)
-
-    def unfold(value: Any, within: tuple[str, ...]) -> Any:
-        if isinstance(value, list):
-            return [unfold(item, within) for item in value]
-        if not isinstance(value, dict):
-            return value
-        if value.get("type") == "definitions":
-            return unfold(value["schema"], within)
-        if value.get("type") == "definition-ref":
-            value = named[_name(value["schema_ref"])]
-        if "ref" in value:
-            name = _name(value["ref"])
-            if name in within:
-                return ("recursive", name)
-            within = (*within, name)
-        return {k: unfold(v, within) for k, v in value.items() if k != "ref"}
-
-    collect(schema)
-    return unfold(schema, ())
-
-
-def _name(ref: str) -> str:
-    return re.sub(r":\d+$", "", ref)
-
-
 def test_show_generates_no_schema_from_the_table_and_makes_the_same(
     filled: Path, tmp_path: Path
 ) -> None:
@@ -162,7 +118,7 @@ def test_show_generates_no_schema_from_the_table_and_makes_the_same(
     assert len(plain_generated) > 10  # what the table saved: every schema shown types need
     assert text == plain_text
     assert "Read" in text and '"kind"' in text
-    assert [_unfolded(schema) for schema in schemas] == [_unfolded(s) for s in plain_schemas]
+    assert [unfolded(schema) for schema in schemas] == [unfolded(s) for s in plain_schemas]
 
 
 def test_what_a_start_generates_is_kept_for_the_next_where_bytecode_is_written(
