@@ -97,26 +97,31 @@ class CallCards:
         """The result card. Read, diff and terminal results say what was called; a generic
         one may not, unless it failed (its card is then titled by the call): its call card
         goes above it, unless the question showed it already."""
-        from tether.render import terminal
+        from tether.render import terminal, written
 
         generic = isinstance(update.view, views.GenericResultView)
         if call is not None and generic and not failed and not proposed:
             self._print_card(terminal.render_call_view(call))
-        if isinstance(update.view, views.ReadResultView):
-            from tether.render import read_card, written
+        if self.brief_reads and not self.full and isinstance(update.view, views.ReadResultView):
+            from tether.render.read_card import render_read_result
 
-            if self.brief_reads and not self.full:
-                self._put(read_card.render_read_result(update.view, brief=True))
-                return
-            # Without colour, the card's text made from the view: the same bytes.
-            options = written.bare_options(self.console) if not failed else None
-            if options is not None and (
-                bare := read_card.bare_read_result(
-                    update.view, self.console, options, full=self.full
-                )
-            ):
-                written.print_bare(self.console, bare)
-                return
+            self._put(render_read_result(update.view, brief=True))
+            return
+        # Without colour, a card made from the view's text where it can be: the same bytes.
+        options = written.bare_options(self.console)
+        if options is not None and (
+            bare := terminal.bare_result_view(
+                update.view,
+                call,
+                self.console,
+                options,
+                full=self.full,
+                failed=failed,
+                proposed=proposed,
+            )
+        ):
+            written.print_bare(self.console, bare)
+            return
         self._print_card(
             terminal.render_result_view(
                 update.view, call, full=self.full, failed=failed, proposed=proposed

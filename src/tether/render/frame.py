@@ -376,19 +376,26 @@ def _split(segments: Iterable[Segment], count: int) -> list[list[Segment]]:
     return lines
 
 
-def bare_card(console: Console, options: ConsoleOptions, title: str, rows: list[str]) -> str | None:
-    """What a console without colour writes of `card(body, title=Text(title))` whose body's
-    lines are `rows`, each already padded to the card's inside width (`options.max_width` less
-    4): None where the frame is not drawn as bare text (a title that does not fit or holds a
-    break or tab, a box the console substitutes, a width or height of its own)."""
+def bare_card(
+    console: Console,
+    options: ConsoleOptions,
+    title: str | None,
+    rows: list[str],
+    subtitle: str | None = None,
+) -> str | None:
+    """What a console without colour writes of `card(body, title=Text(title),
+    subtitle=Text(subtitle))` whose body's lines are `rows`, each already padded to the card's
+    inside width (`options.max_width` less 4): None where the frame is not drawn as bare text
+    (a title that does not fit or holds a break or tab, a box the console substitutes, a width
+    or height of its own)."""
     width = options.max_width
     if width <= 4 or options.height is not None or console.get_style("none"):
         return None  # as `Card.drawn` declines them
     box = ROUNDED.substitute(options, safe=console.safe_box)
     top = _bare_border(box, width, title, "left", top=True)
-    if top is None:
+    bottom = _bare_border(box, width, subtitle, "right", top=False)
+    if top is None or bottom is None:
         return None
-    bottom = _bare_border(box, width, None, "right", top=False)
     return f"{top}{_between_sides(box, rows)}{bottom}"
 
 

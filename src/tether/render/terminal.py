@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
 from tether.render.diff_card import render_diff
 from tether.render.generic_card import render_generic_call, render_generic_result
-from tether.render.read_card import render_read_result
+from tether.render.read_card import bare_read_result, render_read_result
 from tether.render.search_card import render_search_result
 from tether.render.task_card import render_task_result
-from tether.render.terminal_card import render_terminal_call, render_terminal_result
+from tether.render.terminal_card import (
+    bare_terminal_result,
+    render_terminal_call,
+    render_terminal_result,
+)
 from tether.render.theme import failed_label
 from tether.render.web_card import render_web_result
 from tether.render.web_search_card import render_web_search_result
@@ -33,7 +37,7 @@ from tether.views import (
     WebSearchResultView,
 )
 
-__all__ = ["render_call_view", "render_result_view"]
+__all__ = ["bare_result_view", "render_call_view", "render_result_view"]
 
 
 def render_call_view(view: ToolCallView, state: str = "running…") -> RenderableType:
@@ -98,6 +102,34 @@ def render_result_view(
         if failed
         else card
     )
+
+
+def bare_result_view(
+    view: ToolResultView,
+    call: ToolCallView | None,
+    console: Console,
+    options: ConsoleOptions,
+    *,
+    full: bool = True,
+    failed: bool = False,
+    proposed: bool = False,
+) -> str | None:
+    """What a console without colour (`written.bare_options`) writes of `render_result_view`
+    (the same arguments), made from the view's text alone, for the cards a replayed session
+    holds most (reads, commands); None for any other card, or where rich must lay it out."""
+    if isinstance(view, ReadResultView):
+        return None if failed else bare_read_result(view, console, options, full=full)
+    if isinstance(view, TerminalResultView):
+        return bare_terminal_result(
+            view,
+            console,
+            options,
+            call if isinstance(call, TerminalCallView) else None,
+            full=full,
+            proposed=proposed,
+            failed=failed,
+        )
+    return None
 
 
 def _pattern(call: ToolCallView | None) -> str | None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.control import strip_control_codes
 from rich.text import Text
 
+from tether.render.frame import bare_card, fitting_rows
 from tether.render.theme import (
     GUTTER,
     HEADING,
@@ -17,7 +19,13 @@ from tether.render.theme import (
 )
 from tether.views import TerminalCallView, TerminalResultView
 
-__all__ = ["COLLAPSE_OVER", "KEEP_TAIL", "render_terminal_call", "render_terminal_result"]
+__all__ = [
+    "COLLAPSE_OVER",
+    "KEEP_TAIL",
+    "bare_terminal_result",
+    "render_terminal_call",
+    "render_terminal_result",
+]
 
 COLLAPSE_OVER = 30
 """Output longer than this many lines is shown by its tail unless asked in full."""
@@ -63,6 +71,62 @@ def render_terminal_result(
         title = Text(printable(_first_line(view.title)), style=SUBTLE)
     footer = _footer(view, call, failed)
     return card(Group(*parts), title=title, subtitle=footer, failed=failed)
+
+
+def bare_terminal_result(
+    view: TerminalResultView,
+    console: Console,
+    options: ConsoleOptions,
+    call: TerminalCallView | None = None,
+    *,
+    full: bool = True,
+    proposed: bool = False,
+    failed: bool = False,
+) -> str | None:
+    """What a console without colour writes of `render_terminal_result` (the same arguments)
+    at `options`' width, made from the view's text alone (no rich text, group or frame); None
+    where rich must lay some of it out (output with colours, a line that does not fit)."""
+    output = (view.output or "").rstrip("\n")
+    if output and not output.replace("\n", "").isprintable():
+        return None  # colours to decode: rich's `from_ansi`
+    texts: list[str] = []
+    if view.title and not proposed:
+        texts.append(f"$ {_shown(printable(view.title))}")
+    if not output:
+        texts.append("no output")
+    else:
+        rows = output.split("\n")
+        if full or len(rows) <= COLLAPSE_OVER:
+            texts.append(output)
+        else:
+            hidden = len(rows) - KEEP_TAIL
+            texts += [f"… {hidden} earlier lines", "\n".join(rows[hidden:])]
+    texts += [_shown(printable(said)) for said in view.notes or ()]
+    inner = options.max_width - 4
+    lines: list[str] = []
+    for text in texts:
+        drawn = fitting_rows(text, inner)
+        if drawn is None:
+            return None
+        lines += drawn
+    if call is not None:
+        title = _shown(printable(call.description)) if call.description else None
+    else:
+        title = None
+    if title is None and proposed and view.title:
+        title = _shown(printable(_first_line(view.title)))
+    ending = _ending_label(view, failed)
+    how = _shown(printable(call.sandbox)) if call is not None and call.sandbox else None
+    said = (how, None if ending is None else _shown(ending[0]))
+    footer = "  ".join(part for part in said if part is not None) or None
+    if failed:
+        footer = f"{footer}  failed" if footer else "failed"
+    return bare_card(console, options, title, lines, footer)
+
+
+def _shown(text: str) -> str:
+    """What rich keeps of `text` in a text (its control codes stripped)."""
+    return text if text.isprintable() else strip_control_codes(text)
 
 
 def _title(view: TerminalCallView) -> Text | None:
@@ -114,9 +178,15 @@ def _footer(view: TerminalResultView, call: TerminalCallView | None, failed: boo
 
 
 def _ending(view: TerminalResultView, failed: bool) -> Text | None:
+    ending = _ending_label(view, failed)
+    return None if ending is None else pill(*ending)
+
+
+def _ending_label(view: TerminalResultView, failed: bool) -> tuple[str, bool] | None:
+    """How the command ended, and whether that was well."""
     if view.signal is not None:
-        return pill(view.signal, ok=False)
+        return view.signal, False
     if view.exit_code is not None:
         # A command stopped by its timeout or a cancel failed, whatever code its shell gave.
-        return pill(f"exit {view.exit_code}", ok=view.exit_code == 0 and not failed)
+        return f"exit {view.exit_code}", view.exit_code == 0 and not failed
     return None
