@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from tether.errors import SearchFailed
+from tether.tools.web.backends.choice import MAX_RESULTS
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     MAX_TITLE_CHARS,
@@ -27,9 +28,6 @@ __all__ = [
     "search_hits",
     "site_query",
 ]
-
-MAX_RESULTS = 20
-"""The most results one search lists (every backend can give this many per request)."""
 
 
 @dataclass(frozen=True)

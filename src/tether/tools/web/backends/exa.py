@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits
+from tether.tools.web.backends.choice import PROVIDER_LABELS
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     plain_text,
@@ -31,7 +32,7 @@ class ExaSearch:
     """Exa's search API with an API key."""
 
     provider: ClassVar[SearchProvider] = "exa"
-    label: ClassVar[str] = "Exa"
+    label: ClassVar[str] = PROVIDER_LABELS["exa"]
 
     def __init__(self, key: str, base_url: str = BASE_URL, *, address_setting: str) -> None:
         self.base_url = base_url

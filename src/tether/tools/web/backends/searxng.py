@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits, site_query
+from tether.tools.web.backends.choice import PROVIDER_LABELS
 from tether.tools.web.backends.fields import (
     plain_text,
 )
@@ -31,7 +32,7 @@ class SearxngSearch:
     """A SearXNG instance (no key)."""
 
     provider: ClassVar[SearchProvider] = "searxng"
-    label: ClassVar[str] = "SearXNG"
+    label: ClassVar[str] = PROVIDER_LABELS["searxng"]
 
     def __init__(self, base_url: str, *, address_setting: str) -> None:
         self.base_url = base_url

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits
+from tether.tools.web.backends.choice import PROVIDER_LABELS
 from tether.tools.web.backends.http import Endpoint, request_json
 from tether.views import SearchProvider, WebSearchHit
 
@@ -27,7 +28,7 @@ class TavilySearch:
     """Tavily's search API with an API key."""
 
     provider: ClassVar[SearchProvider] = "tavily"
-    label: ClassVar[str] = "Tavily"
+    label: ClassVar[str] = PROVIDER_LABELS["tavily"]
 
     def __init__(self, key: str, base_url: str = BASE_URL, *, address_setting: str) -> None:
         self.base_url = base_url
