@@ -14,6 +14,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any, Literal
 
@@ -156,6 +157,26 @@ def test_a_table_of_another_module_source_or_pydantic_is_not_used(tmp_path: Path
     assert schema_table._Table(path, lookup=True).found("c") is None
     path.write_bytes(marshal.dumps((layout, ("2.0",), files, entries)))
     assert schema_table._Table(path, lookup=True).found("c") is None
+
+
+def test_a_module_changed_after_it_was_loaded_does_not_vouch_for_what_it_made(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "probe.py"
+    source.write_text("X = 1\n")
+    module = types.ModuleType("tether.schema_probe")
+    module.__file__ = str(source)
+    sys.modules[module.__name__] = module
+    try:
+        path = tmp_path / "t.pickles"
+        table = schema_table._Table(path, lookup=False)
+        HEADER.rebuild()
+        table.keep("c", HEADER.core_schema)  # made while the module's source was the first
+        source.write_text("X = 22\n")  # then changed, before the table is written
+        table.save()
+        assert schema_table._Table(path, lookup=True).found("c") is None
+    finally:
+        del sys.modules[module.__name__]
 
 
 def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:

@@ -161,7 +161,10 @@ class _Table:
         self._entries: dict[str, bytes] | None = None if lookup else {}
         self._files: dict[str, tuple[int, int]] = {}
         self._new: dict[str, Any] = {}
-        self._checked: set[str] = set()
+        self._stamps: dict[str, tuple[int, int]] = {}
+        """Each loaded module's source stamp, noted soon after it was loaded."""
+        self._unchecked: list[str] = []
+        """Noted modules not compared with the file's stamps yet."""
         self._loaded_count = -1
         self._usable = True
 
@@ -181,6 +184,7 @@ class _Table:
     def keep(self, key: str, schema: Any) -> None:
         """Keep `schema` (as pydantic generated it) under `key`, to be saved."""
         with self._lock:
+            self._noted()  # the sources it was made of, as they are now
             self._new[key] = schema
 
     def save(self, merge: bool = True) -> int:
@@ -196,11 +200,9 @@ class _Table:
                     entries[key] = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
                 except Exception:  # something in it has no name to be found by
                     continue
-        files: dict[str, tuple[int, int]] = {}
-        for module in _tether_modules():
-            stamp = _stamp(module)
-            if stamp is not None and module.__file__:
-                files[module.__file__] = stamp
+        with self._lock:
+            self._noted()
+            files = dict(self._stamps)
         if merge:
             kept, kept_files = _read(self.path)
             agreeing = all(tuple(kept_files.get(f, stamp)) == stamp for f, stamp in files.items())
@@ -224,20 +226,27 @@ class _Table:
 
     def _current(self) -> bool:
         """Whether every tether module loaded so far is the one the table was filled with."""
-        if not self._usable:
-            return False
-        if len(sys.modules) != self._loaded_count:
-            self._loaded_count = len(sys.modules)
-            for module in _tether_modules():
-                name = module.__name__
-                if name in self._checked:
-                    continue
-                self._checked.add(name)
-                kept = self._files.get(getattr(module, "__file__", None) or "")
-                if kept is not None and tuple(kept) != _stamp(module):
-                    self._usable = False
-                    return False
-        return True
+        self._noted()
+        while self._usable and self._unchecked:
+            file = self._unchecked.pop()
+            kept = self._files.get(file)
+            if kept is not None and tuple(kept) != self._stamps[file]:
+                self._usable = False
+        return self._usable
+
+    def _noted(self) -> None:
+        """Note the source stamps of the tether modules loaded since the last call (a module
+        changed on disk after it was loaded must not vouch for what it made)."""
+        if len(sys.modules) == self._loaded_count:
+            return
+        self._loaded_count = len(sys.modules)
+        for module in _tether_modules():
+            file = getattr(module, "__file__", None)
+            if file and file not in self._stamps:
+                stamp = _stamp(module)
+                if stamp is not None:
+                    self._stamps[file] = stamp
+                    self._unchecked.append(file)
 
 
 def _read(path: Path) -> tuple[dict[str, bytes], dict[str, tuple[int, int]]]:
