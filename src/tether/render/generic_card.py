@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any, assert_never
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.control import strip_control_codes
 from rich.style import Style
 from rich.text import Text
 
+from tether.render.frame import bare_card, fitting_rows
 from tether.render.markdown import markdown
 from tether.render.theme import GUTTER, HEADING, SUBTLE, byte_size, card, note, printable
 from tether.views import (
@@ -21,7 +23,13 @@ from tether.views import (
     ResourceAttachment,
 )
 
-__all__ = ["FAILED_TEXT", "MAX_INPUT_CHARS", "render_generic_call", "render_generic_result"]
+__all__ = [
+    "FAILED_TEXT",
+    "MAX_INPUT_CHARS",
+    "bare_generic_result",
+    "render_generic_call",
+    "render_generic_result",
+]
 
 MAX_INPUT_CHARS = 600
 """Characters of a call's raw input shown when it has no text of its own."""
@@ -62,6 +70,34 @@ def render_generic_result(
     parts.extend(_attachment(a) for a in view.attachments or ())
     body = Group(*parts) if parts else note("no content")
     return card(body, title=title, failed=failed)
+
+
+def bare_generic_result(
+    view: GenericResultView,
+    console: Console,
+    options: ConsoleOptions,
+    *,
+    failed: bool = False,
+    call_title: str | None = None,
+) -> str | None:
+    """What a console without colour writes of `render_generic_result` (the same arguments)
+    at `options`' width, made from the view's text alone (no rich text, group or frame); None
+    where rich must lay some of it out (Markdown, attachments, a line that does not fit)."""
+    if view.attachments or (view.content and view.markdown and not failed):
+        return None
+    shown = view.title or call_title
+    rows = fitting_rows(
+        _plain(printable(view.content)) if view.content else "no content", options.max_width - 4
+    )
+    if rows is None:
+        return None
+    title = _plain(printable(shown)) if shown else None
+    return bare_card(console, options, title, rows, "failed" if failed else None)
+
+
+def _plain(text: str) -> str:
+    """What rich keeps of `text` in a text (its control codes stripped)."""
+    return text if text.isprintable() else strip_control_codes(text)
 
 
 def _text(content: str, markdown_: bool | None) -> RenderableType:

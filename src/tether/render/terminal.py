@@ -8,7 +8,11 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
 from tether.render.diff_card import render_diff
-from tether.render.generic_card import render_generic_call, render_generic_result
+from tether.render.generic_card import (
+    bare_generic_result,
+    render_generic_call,
+    render_generic_result,
+)
 from tether.render.read_card import bare_read_result, render_read_result
 from tether.render.search_card import render_search_result
 from tether.render.task_card import render_task_result
@@ -116,7 +120,11 @@ def bare_result_view(
 ) -> str | None:
     """What a console without colour (`written.bare_options`) writes of `render_result_view`
     (the same arguments), made from the view's text alone, for the cards a replayed session
-    holds most (reads, commands); None for any other card, or where rich must lay it out."""
+    holds most (reads, commands, plain results and failures); None for any other card, or
+    where rich must lay it out."""
+    if isinstance(view, GenericResultView):
+        title = call.title if call is not None else None
+        return bare_generic_result(view, console, options, failed=failed, call_title=title)
     if isinstance(view, ReadResultView):
         return None if failed else bare_read_result(view, console, options, full=full)
     if isinstance(view, TerminalResultView):
