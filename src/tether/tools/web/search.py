@@ -21,7 +21,8 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.web.backends.choice import MAX_RESULTS, NoSearch, SearchChoice, SearchSetup
+from tether.tools.web.backends.choice import NoSearch, SearchChoice, SearchSetup
+from tether.tools.web.backends.providers import MAX_RESULTS
 from tether.tools.web.cancel import unless_cancelled
 from tether.tools.web.domains import domain_filters, passes
 from tether.tools.web.search_meta import web_search_meta_from_meta

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tether.tools.web.backends.choice import MAX_RESULTS, PROVIDERS
+from tether.tools.web.backends.providers import MAX_RESULTS, PROVIDERS
 from tether.views import SearchProvider, WebSearchHit
 
 __all__ = ["SearchMeta", "web_search_meta_from_meta"]

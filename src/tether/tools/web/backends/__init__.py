@@ -12,15 +12,13 @@ if TYPE_CHECKING:
     from tether.tools.web.backends.base import Backend, SearchPage, SearchRequest
     from tether.tools.web.backends.choice import (
         KEY_VARIABLES,
-        MAX_RESULTS,
-        PROVIDER_LABELS,
-        PROVIDERS,
         NoSearch,
         SearchChoice,
         SearchSettings,
         SearchSetup,
         choose_backend,
     )
+    from tether.tools.web.backends.providers import MAX_RESULTS, PROVIDER_LABELS, PROVIDERS
 
 __all__ = [
     "KEY_VARIABLES",
@@ -44,9 +42,9 @@ __getattr__ = lazy_names(
         "SearchPage": "tether.tools.web.backends.base",
         "SearchRequest": "tether.tools.web.backends.base",
         "KEY_VARIABLES": "tether.tools.web.backends.choice",
-        "MAX_RESULTS": "tether.tools.web.backends.choice",
-        "PROVIDER_LABELS": "tether.tools.web.backends.choice",
-        "PROVIDERS": "tether.tools.web.backends.choice",
+        "MAX_RESULTS": "tether.tools.web.backends.providers",
+        "PROVIDER_LABELS": "tether.tools.web.backends.providers",
+        "PROVIDERS": "tether.tools.web.backends.providers",
         "NoSearch": "tether.tools.web.backends.choice",
         "SearchChoice": "tether.tools.web.backends.choice",
         "SearchSettings": "tether.tools.web.backends.choice",

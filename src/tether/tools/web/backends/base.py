@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from tether.errors import SearchFailed
-from tether.tools.web.backends.choice import MAX_RESULTS
 from tether.tools.web.backends.fields import (
     MAX_SNIPPET_CHARS,
     MAX_TITLE_CHARS,
@@ -15,6 +14,7 @@ from tether.tools.web.backends.fields import (
     plain_text,
     published_date,
 )
+from tether.tools.web.backends.providers import MAX_RESULTS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from tether.tools.web.backends.base import (
     search_hits,
     site_query,
 )
-from tether.tools.web.backends.choice import PROVIDER_LABELS
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from tether.tools.web.backends.providers import MAX_RESULTS, PROVIDER_LABELS, PROVIDERS
 from tether.views import SearchProvider
 
 if TYPE_CHECKING:
@@ -38,17 +39,6 @@ __all__ = [
     "choose_backend",
 ]
 
-PROVIDERS: tuple[SearchProvider, ...] = ("brave", "exa", "tavily", "searxng")
-"""In the order their keys are looked for."""
-MAX_RESULTS = 20
-"""The most results one search lists (every backend can give this many per request)."""
-PROVIDER_LABELS: dict[SearchProvider, str] = {
-    "brave": "Brave Search",
-    "exa": "Exa",
-    "tavily": "Tavily",
-    "searxng": "SearXNG",
-}
-"""Each backend's name for people (its `label`)."""
 KEY_VARIABLES: dict[SearchProvider, str] = {
     "brave": "BRAVE_API_KEY",
     "exa": "EXA_API_KEY",

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits, site_query
-from tether.tools.web.backends.choice import PROVIDER_LABELS
 from tether.tools.web.backends.fields import (
     plain_text,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider
 
 if TYPE_CHECKING:
