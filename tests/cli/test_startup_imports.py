@@ -199,6 +199,10 @@ def test_sessions_and_show_load_only_what_they_print(
     ran = _loaded(tmp_path, "run", "--model", f"script:{script}", "hi", cwd=workspace, env=env)
     # A scripted model makes no request: no provider's SDK.
     assert _found(ran, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER) == []
+    # No search backend is configured: choosing none loads no backend, nor their parsing.
+    assert "tether.tools.web.backends.choice" in ran
+    unsearched = ("base", "fields", "http", "brave", "exa", "tavily", "searxng")
+    assert _found(ran, tuple(f"tether.tools.web.backends.{m}" for m in unsearched)) == []
     listed = _loaded(tmp_path, "sessions", env=env)
     assert "rich" in listed
     assert _found(listed, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + PARSER + VALIDATION) == []

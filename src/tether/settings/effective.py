@@ -19,7 +19,7 @@ from tether.sandbox.policy import SandboxPolicy
 from tether.settings.hookfiles import hook_files
 from tether.settings.loaded import Settings
 from tether.settings.modes import DEFAULT_MODE, PolicyMode
-from tether.tools.web.backends import SearchSettings, SearchSetup, choose_backend
+from tether.tools.web.backends.choice import SearchSettings, SearchSetup, choose_backend
 
 __all__ = [
     "effective_mode",

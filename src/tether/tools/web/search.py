@@ -9,7 +9,7 @@ machine.
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -21,20 +21,16 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.web.backends import (
-    MAX_RESULTS,
-    Backend,
-    NoSearch,
-    SearchChoice,
-    SearchPage,
-    SearchRequest,
-    SearchSetup,
-)
+from tether.tools.web.backends.choice import NoSearch, SearchChoice, SearchSetup
+from tether.tools.web.backends.providers import MAX_RESULTS
 from tether.tools.web.cancel import unless_cancelled
 from tether.tools.web.domains import domain_filters, passes
 from tether.tools.web.search_meta import web_search_meta_from_meta
 from tether.tools.web.search_value import WebSearchValue
 from tether.views import GenericCallView, ToolCallView, WebSearchHit, WebSearchResultView
+
+if TYPE_CHECKING:
+    from tether.tools.web.backends.base import Backend, SearchPage, SearchRequest
 
 __all__ = ["DEFAULT_RESULTS", "SEARCH_TIMEOUT_S", "WebSearchArgs", "WebSearchTool"]
 
@@ -115,6 +111,8 @@ class WebSearchTool(Tool[WebSearchArgs, WebSearchValue]):
         await ctx.authorize(
             SearchAccess(query=query, provider=backend.label, tool_call_id=ctx.tool_call_id)
         )
+        from tether.tools.web.backends.base import SearchRequest  # with a search, not the tool
+
         request = SearchRequest(query, args.max_results, allowed, blocked)
         page = await self._search(backend, request, ctx.cancelled)
         seen: set[str] = set()

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tether.tools.web.backends.base import MAX_RESULTS
-from tether.tools.web.backends.choice import PROVIDERS
-from tether.tools.web.backends.fields import checked_url
+from tether.tools.web.backends.providers import MAX_RESULTS, PROVIDERS
 from tether.views import SearchProvider, WebSearchHit
 
 __all__ = ["SearchMeta", "web_search_meta_from_meta"]
@@ -50,6 +48,9 @@ def web_search_meta_from_meta(meta: object) -> SearchMeta | None:
 
 
 def _hit(item: object) -> WebSearchHit | None:
+    # The fields' checks load with a stored search's card, not with the tool.
+    from tether.tools.web.backends.fields import checked_url
+
     if not isinstance(item, dict):
         return None
     title, url = item.get("title"), item.get("url")

@@ -14,6 +14,7 @@ from tether.tools.web.backends.fields import (
     plain_text,
     published_date,
 )
+from tether.tools.web.backends.providers import MAX_RESULTS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -27,9 +28,6 @@ __all__ = [
     "search_hits",
     "site_query",
 ]
-
-MAX_RESULTS = 20
-"""The most results one search lists (every backend can give this many per request)."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tether.tools.web.backends.base import (
     site_query,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class BraveSearch:
     """The Brave Search API with a subscription key."""
 
     provider: ClassVar[SearchProvider] = "brave"
-    label: ClassVar[str] = "Brave Search"
+    label: ClassVar[str] = PROVIDER_LABELS["brave"]
 
     def __init__(self, key: str, base_url: str = BASE_URL, *, address_setting: str) -> None:
         self.base_url = base_url

@@ -17,19 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from tether.tools.web.backends import brave, exa, tavily
-from tether.tools.web.backends.base import Backend
-from tether.tools.web.backends.brave import BraveSearch
-from tether.tools.web.backends.exa import ExaSearch
-from tether.tools.web.backends.searxng import SearxngSearch
-from tether.tools.web.backends.tavily import TavilySearch
+from tether.tools.web.backends.providers import MAX_RESULTS, PROVIDER_LABELS, PROVIDERS
 from tether.views import SearchProvider
+
+if TYPE_CHECKING:
+    from tether.tools.web.backends.base import Backend
 
 __all__ = [
     "ADDRESS_VARIABLES",
     "KEY_VARIABLES",
+    "MAX_RESULTS",
     "PROVIDERS",
     "PROVIDER_LABELS",
     "NoSearch",
@@ -39,13 +39,6 @@ __all__ = [
     "choose_backend",
 ]
 
-PROVIDERS: tuple[SearchProvider, ...] = ("brave", "exa", "tavily", "searxng")
-"""In the order their keys are looked for."""
-PROVIDER_LABELS: dict[SearchProvider, str] = {
-    backend.provider: backend.label
-    for backend in (BraveSearch, ExaSearch, TavilySearch, SearxngSearch)
-}
-"""Each backend's name for people."""
 KEY_VARIABLES: dict[SearchProvider, str] = {
     "brave": "BRAVE_API_KEY",
     "exa": "EXA_API_KEY",
@@ -57,11 +50,6 @@ ADDRESS_VARIABLES: dict[SearchProvider, str] = {
     "exa": "EXA_BASE_URL",
     "tavily": "TAVILY_BASE_URL",
     "searxng": "SEARXNG_URL",
-}
-_DEFAULT_URLS: dict[SearchProvider, str] = {
-    "brave": brave.BASE_URL,
-    "exa": exa.BASE_URL,
-    "tavily": tavily.BASE_URL,
 }
 _NOTHING = (
     "no search backend is configured: set BRAVE_API_KEY (Brave Search), EXA_API_KEY (Exa), "
@@ -137,6 +125,8 @@ def _built(
         problem = _bad_url(secret)
         if problem:
             return NoSearch(f"{setting} is {problem}", asked=True)
+        from tether.tools.web.backends.searxng import SearxngSearch
+
         return SearchChoice(SearxngSearch(secret, address_setting=setting), because)
     variable = ADDRESS_VARIABLES[provider]
     if settings.base_url is not None:
@@ -144,20 +134,41 @@ def _built(
     elif (given := _value(env, variable)) is not None:
         address, setting = given, variable
     else:
-        address, setting = _DEFAULT_URLS[provider], f"{variable} (if you use a proxy)"
+        address, setting = _default_url(provider), f"{variable} (if you use a proxy)"
     problem = _bad_url(address)
     if problem:
         return NoSearch(f"{setting} is {problem}", asked=True)
+    # A backend's module (its requests, its results' parsing) loads once one is configured.
     match provider:
         case "brave":
+            from tether.tools.web.backends.brave import BraveSearch
+
             backend: Backend = BraveSearch(secret, address, address_setting=setting)
         case "exa":
+            from tether.tools.web.backends.exa import ExaSearch
+
             backend = ExaSearch(secret, address, address_setting=setting)
         case "tavily":
+            from tether.tools.web.backends.tavily import TavilySearch
+
             backend = TavilySearch(secret, address, address_setting=setting)
         case _:
             raise AssertionError(f"searxng is built above, not {provider}")
     return SearchChoice(backend, because)
+
+
+def _default_url(provider: SearchProvider) -> str:
+    """The address of `provider`'s API (SearXNG has none: it is always given)."""
+    match provider:
+        case "brave":
+            from tether.tools.web.backends.brave import BASE_URL
+        case "exa":
+            from tether.tools.web.backends.exa import BASE_URL
+        case "tavily":
+            from tether.tools.web.backends.tavily import BASE_URL
+        case _:
+            raise AssertionError(f"searxng has no default address, not {provider}")
+    return BASE_URL
 
 
 def _value(env: Mapping[str, str], name: str) -> str | None:

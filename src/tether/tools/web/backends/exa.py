@@ -16,6 +16,7 @@ from tether.tools.web.backends.fields import (
     plain_text,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class ExaSearch:
     """Exa's search API with an API key."""
 
     provider: ClassVar[SearchProvider] = "exa"
-    label: ClassVar[str] = "Exa"
+    label: ClassVar[str] = PROVIDER_LABELS["exa"]
 
     def __init__(self, key: str, base_url: str = BASE_URL, *, address_setting: str) -> None:
         self.base_url = base_url

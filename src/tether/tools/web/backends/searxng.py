@@ -17,6 +17,7 @@ from tether.tools.web.backends.fields import (
     plain_text,
 )
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class SearxngSearch:
     """A SearXNG instance (no key)."""
 
     provider: ClassVar[SearchProvider] = "searxng"
-    label: ClassVar[str] = "SearXNG"
+    label: ClassVar[str] = PROVIDER_LABELS["searxng"]
 
     def __init__(self, base_url: str, *, address_setting: str) -> None:
         self.base_url = base_url

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tether.tools.web.backends.base import SearchPage, SearchRequest, search_hits
 from tether.tools.web.backends.http import Endpoint, request_json
+from tether.tools.web.backends.providers import PROVIDER_LABELS
 from tether.views import SearchProvider, WebSearchHit
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class TavilySearch:
     """Tavily's search API with an API key."""
 
     provider: ClassVar[SearchProvider] = "tavily"
-    label: ClassVar[str] = "Tavily"
+    label: ClassVar[str] = PROVIDER_LABELS["tavily"]
 
     def __init__(self, key: str, base_url: str = BASE_URL, *, address_setting: str) -> None:
         self.base_url = base_url
