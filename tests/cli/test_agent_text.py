@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tether.cli.agent_text import AgentTextBuffer, _blocks
+from tether.cli.agent_text import AgentTextBuffer, _blocks, _cut_blocks
 from tether.cli.status import tail_text
 
 _PIECES = st.sampled_from(
@@ -48,6 +48,19 @@ def test_the_blocks_do_not_depend_on_the_chunking(pieces: list[str], data: st.Da
     cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=12)))
     chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     assert _feed_all(chunks) == _blocks(text) == _feed_all(list(text))
+
+
+_ONE_LINE_PIECES = st.sampled_from(
+    ["a", "b c", " ", "  x", "```", "- item", "    code", "# h", "`"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(_ONE_LINE_PIECES, max_size=12), st.lists(_PIECES, max_size=12)))
+def test_a_text_of_one_line_is_cut_as_any_other(pieces: list[str]) -> None:
+    # Text with no line end (most replies before a call) skips looking for boundaries.
+    text = "".join(pieces)
+    assert _blocks(text) == _cut_blocks(text)
 
 
 _NEWLINE_PIECES = st.sampled_from(["a", "b c", " ", "  x", "\n", "\n\n", "```", "- item", "`"])

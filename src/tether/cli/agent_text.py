@@ -174,6 +174,13 @@ def _boundaries(text: str) -> list[int]:
 
 
 def _blocks(text: str) -> list[str]:
+    if _LINE_END.search(text) is None:
+        # One line (most replies before a call): one block, with no boundary to look for.
+        return [text] if text.strip() else []
+    return _cut_blocks(text)
+
+
+def _cut_blocks(text: str) -> list[str]:
     pieces, start = [], 0
     for cut in [*_boundaries(text), len(text)]:
         piece = text[start:cut].strip("\n")

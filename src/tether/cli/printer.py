@@ -305,12 +305,19 @@ class Printer(CallCards):
             self._put(render_result_view(update.view, full=self.full))
 
     def _print_blocks(self, blocks: list[str]) -> None:
-        from tether.render import markdown  # loaded with the first block
+        from tether.render import markdown, written  # loaded with the first block
 
+        # Without colour, a line of plain words is written as its bare text (the same bytes),
+        # with the empty line before it.
+        options = written.bare_options(self.console)
         for block in blocks:
-            if self._printed_text:
-                self._put_to(self.console, None)
-            self._put(markdown.text_block(block))
+            bare = None if options is None else markdown.bare_block(block, self.console, options)
+            if bare is not None:
+                written.print_bare(self.console, f"\n{bare}" if self._printed_text else bare)
+            else:
+                if self._printed_text:
+                    self._put_to(self.console, None)
+                self._put(markdown.text_block(block))
             self._printed_text = True
 
     def _end_text(self) -> None:

@@ -17,7 +17,7 @@ from tether.render.long_paragraph import LONG, LongParagraph
 from tether.render.markdown_parser import markdown
 from tether.render.written import WholeLines
 
-__all__ = ["markdown", "text_block"]
+__all__ = ["bare_block", "markdown", "text_block"]
 
 
 def text_block(text: str) -> RenderableType:
@@ -56,8 +56,26 @@ class PlainParagraph(WholeLines):
     def drawn(self, console: Console, options: ConsoleOptions) -> list[Segment] | None:
         """The line padded to the width, then its line break; None if rich's Markdown must
         lay the block out (the line does not fit, or the theme styles paragraphs)."""
-        width = options.max_width
-        used = cell_len(self.line)
-        if used > width or console.get_style("markdown.paragraph", default="none"):
-            return None
-        return [Segment(self.line + " " * (width - used) + "\n")]
+        padded = _padded(self.line, console, options)
+        return None if padded is None else [Segment(padded)]
+
+
+def bare_block(text: str, console: Console, options: ConsoleOptions) -> str | None:
+    """What a console without colour (`written.bare_options`) writes of `text_block(text)`
+    where that is a line of plain words that fits; None for any other block."""
+    if len(text) >= LONG:
+        return None
+    line = text.strip("\n")
+    if _PLAIN_LINE.fullmatch(line) and line.isprintable():
+        return _padded(line, console, options)
+    return None
+
+
+def _padded(line: str, console: Console, options: ConsoleOptions) -> str | None:
+    """A line of plain words padded to the width as rich pads a Markdown paragraph, with its
+    line break; None if it does not fit, or the theme styles paragraphs."""
+    width = options.max_width
+    used = cell_len(line)
+    if used > width or console.get_style("markdown.paragraph", default="none"):
+        return None
+    return line + " " * (width - used) + "\n"
