@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -13,6 +12,7 @@ from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, is_utf8, safe_text
+from tether.lazy import logger
 from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["configure", "run"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
