@@ -137,3 +137,42 @@ def test_when_loaded_acts_now_on_a_module_run_and_after_the_first_import_of_one_
         "[('sys', True), ('json', '[1]')]",
         "2",
     ]
+
+
+_LOGGER = """
+import sys
+from tether.lazy import logger
+log = logger("probe")
+class Twice:
+    def filter(self, record):
+        return record.getMessage() != "dropped"
+dropping, unused = Twice(), Twice()
+log.addFilter(dropping)
+log.addFilter(unused)
+log.removeFilter(unused)
+print("logging" in sys.modules)
+import logging
+logging.basicConfig(format="%(name)s %(funcName)s %(lineno)d %(message)s", stream=sys.stdout)
+def caller():
+    log.warning("kept")
+    log.warning("dropped")
+caller()
+print(logging.getLogger("probe").filters == [dropping], log.name, log.isEnabledFor(30))
+log.removeFilter(dropping)
+log.warning("dropped")
+"""
+
+
+def test_a_logger_taken_on_use_loads_logging_when_it_logs_as_the_logger_would() -> None:
+    # Filters added (and removed) before `logging` loads are the logger's once it is made, and
+    # a record names its caller's function and line, not the stand-in's.
+    done = subprocess.run(
+        [sys.executable, "-c", _LOGGER], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "False",
+        "probe caller 16 kept",
+        "True probe True",
+        "probe <module> 21 dropped",
+    ]

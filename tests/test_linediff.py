@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tether.linediff import row_hunks
+from tether.linediff import _changed, _line_count, display_lines, row_hunks
 
 
 def _rows(old: str | None, new: str) -> list[tuple[str, int | None, int | None, str]]:
@@ -66,3 +68,43 @@ def test_hunks_rebuild_both_sides(old: list[str], new: list[str]) -> None:
         assert r.old is not None and old[r.old - 1] == r.text
     for r in news:
         assert r.new is not None and new[r.new - 1] == r.text
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b", ""]), max_size=1),
+    st.lists(st.sampled_from(["a", "b", ""]), max_size=1),
+)
+def test_a_changed_middle_of_a_line_or_none_is_what_the_matcher_finds(
+    old: list[str], new: list[str]
+) -> None:
+    # A middle of at most a line a side (its common head and tail cut off, so two lines
+    # there differ) is taken without the matcher: the same changes.
+    if old and new and old == new:
+        return
+    matcher = SequenceMatcher(None, old, new, False)
+    expected = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    assert _changed(old, new) == expected
+
+
+def test_a_one_line_edit_keeps_its_context_and_numbers() -> None:
+    old = "".join(f"line {i}\n" for i in range(1, 9))
+    assert _rows(old, old.replace("line 4\n", "line four\n")) == [
+        (" ", 1, 1, "line 1"),
+        (" ", 2, 2, "line 2"),
+        (" ", 3, 3, "line 3"),
+        ("-", 4, None, "line 4"),
+        ("+", None, 4, "line four"),
+        (" ", 5, 5, "line 5"),
+        (" ", 6, 6, "line 6"),
+        (" ", 7, 7, "line 7"),
+    ]
+    assert _rows(old, old.replace("line 4\n", "")) == [
+        *[(" ", n, n, f"line {n}") for n in (1, 2, 3)],
+        ("-", 4, None, "line 4"),
+        *[(" ", n + 1, n, f"line {n + 1}") for n in (4, 5, 6)],
+    ]
+
+
+@given(st.one_of(st.none(), st.text(st.sampled_from(["a", "\n", "\r", " "]), max_size=12)))
+def test_lines_are_counted_as_they_are_shown(text: str | None) -> None:
+    assert _line_count(text) == len(display_lines(text))

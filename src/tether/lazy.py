@@ -13,6 +13,8 @@
   would otherwise work out later at a cost (pydantic's plugin scan).
 - `when_loaded`: what must be done to a module once it runs (the command line's logging
   set-up), done then, so that a command that never imports the module never pays for it.
+- `logger`: a module's logger, named at import and made (with `logging`) when it first logs,
+  so that a command whose modules log nothing never loads `logging`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import importlib.abc
+    import logging
 
 __all__ = [
     "DEFERRED_LIBRARIES",
@@ -35,6 +38,7 @@ __all__ = [
     "defer_imports",
     "is_loaded",
     "lazy_names",
+    "logger",
     "when_loaded",
 ]
 
@@ -241,3 +245,49 @@ def is_loaded(name: str) -> bool:
     """Whether module `name` has run (not merely been created, deferred, awaiting first use)."""
     module = sys.modules.get(name)
     return module is not None and not isinstance(module, _DeferredModule)
+
+
+def logger(name: str) -> logging.Logger:
+    """`logging.getLogger(name)`, got when it is first used: until the module logs, or a
+    filter is added, neither the logger nor `logging` is loaded."""
+    return cast("logging.Logger", _LoggerOnUse(name))
+
+
+class _LoggerOnUse:
+    """Stands for a logger. A method asked of it is the logger's own, bound, so a record names
+    its caller's file and line as the logger's would. Filters added before the logger is made
+    (`cli.held_output.said_once`) are kept, and given to it when it is."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._logger: logging.Logger | None = None
+        self._filters: list[Any] = []
+
+    def _made(self) -> logging.Logger:
+        made = self._logger
+        if made is None:
+            import logging
+
+            made = self._logger = logging.getLogger(self.name)
+            for each in self._filters:
+                made.addFilter(each)
+            self._filters.clear()
+        return made
+
+    def addFilter(self, filter: Any) -> None:
+        """Add `filter` to the logger, now if it is made, else when it is."""
+        if self._logger is None and not is_loaded("logging"):
+            if filter not in self._filters:
+                self._filters.append(filter)
+            return
+        self._made().addFilter(filter)
+
+    def removeFilter(self, filter: Any) -> None:
+        """Remove `filter` from the logger, or from those waiting for it."""
+        if self._logger is None and filter in self._filters:
+            self._filters.remove(filter)
+            return
+        self._made().removeFilter(filter)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._made(), name)

@@ -171,9 +171,26 @@ def placed_diffs(
         else:
             found = row_hunks(diff.old_text, diff.new_text, start - moved, start)
         out.append(PlacedDiff(diff, start is not None, tuple(found)))
-        added = len(display_lines(diff.new_text)) - len(display_lines(diff.old_text))
-        shift[diff.path] = moved + added
+        shift[diff.path] = moved + _line_count(diff.new_text) - _line_count(diff.old_text)
     return out
+
+
+def _line_count(text: str | None) -> int:
+    """`len(display_lines(text))`, without making the lines."""
+    if not text:
+        return 0
+    return text.count("\n") + (not text.endswith("\n"))
+
+
+def _changed(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """The ranges of `a` and `b` that differ, as `SequenceMatcher`'s opcodes other than
+    `equal` give them (`a` and `b` share no first or last line)."""
+    if len(a) <= 1 and len(b) <= 1:
+        # A line replaced, added or removed (most edits, once their common head and tail are
+        # cut off): its one change, without the matcher's set-up.
+        return [(0, len(a), 0, len(b))] if a or b else []
+    matcher = SequenceMatcher(None, a, b, False)
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
 def _lines_with_ends(text: str) -> list[str]:
@@ -193,17 +210,15 @@ def _spans(a: Sequence[str], b: Sequence[str], context: int) -> list[_Span]:
     edit to a large file costs a pass over it, not a quadratic line match. Changes whose
     context would touch or overlap go in one group.
     """
+    shorter = min(len(a), len(b))
     head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
+    while head < shorter and a[head] == b[head]:
         head += 1
     tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+    while tail < shorter - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    middle = SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], False)
     groups: list[list[_Change]] = []
-    for tag, i1, i2, j1, j2 in middle.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in _changed(a[head : len(a) - tail], b[head : len(b) - tail]):
         change = _Change(i1 + head, i2 + head, j1 + head, j2 + head)
         if groups and change.old_start - groups[-1][-1].old_end <= 2 * context:
             groups[-1].append(change)

@@ -59,8 +59,9 @@ def defer_field_collection(module: types.ModuleType) -> None:
 
 
 class _Fields:
-    """Stands for a class's `__pydantic_fields__` until first read: then collects them, as
-    pydantic would have when the class was made, and gives way to them."""
+    """Stands for a class's `__pydantic_fields__` until first read: then collects them with
+    pydantic's own function, as it was to collect them when the class was made, and gives way
+    to them."""
 
     def __init__(self, cls: type[Any], collect: Any, config_wrapper: Any, resolver: Any) -> None:
         self.cls = cls

@@ -233,6 +233,9 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(dumped, ("tether.tools.task", "asyncio")) == []  # no call is run
     # Nor a result card: they load with the first finished call.
     assert _found(dumped, ("tether.views.result", "tether.views.read_lines")) == []
+    # Nothing logs, so neither form loads `logging` (its loggers are taken when they first
+    # log: `tether.lazy.logger`), nor a temporary file's module for output held in memory.
+    assert _found(shown | dumped, ("logging", "traceback", "tempfile")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)

@@ -178,3 +178,20 @@ def test_a_text_longer_in_characters_than_cells_ends_as_rich_ends_it() -> None:
             assert printed(made, kind, width, direct=True) == printed(
                 made, kind, width, direct=False
             ), (words, kind)
+
+
+def test_a_console_resized_or_given_another_file_is_written_at_its_new_width() -> None:
+    # Its options are found again when its size or file changes, though it was the last
+    # console written to (and another console in between changes nothing).
+    console, out = console_of("plain", 20)
+    other, _ = console_of("plain", 30)
+    made = card(Text("a line"))
+    print_renderable(console, made)
+    print_renderable(other, made)
+    print_renderable(console, made)
+    console.width = 24
+    print_renderable(console, made)
+    assert [len(line) for line in out.getvalue().splitlines()] == [20] * 6 + [24] * 3
+    console.file = moved = io.StringIO()
+    print_renderable(console, made)
+    assert moved.getvalue().splitlines()[1] == "│ a line               │"

@@ -10,12 +10,13 @@ dropped and `release` says so: the command then prints it again the way that hol
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
-import tempfile
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = ["IN_MEMORY", "HeldOutput", "said_once"]
 
@@ -98,6 +99,8 @@ class HeldOutput:
         else:
             if self._file is None:
                 # Closed by `release` or `close`, whichever way the command ends.
+                import tempfile  # only when the output outgrows memory
+
                 self._file = tempfile.TemporaryFile(buffering=0)  # noqa: SIM115
                 # What was in memory goes first, as one piece, written as it is (not copied).
                 self._pending = [self._memory]
@@ -254,11 +257,11 @@ def said_once(logger: logging.Logger) -> Iterator[None]:
         logger.removeFilter(once)
 
 
-class _SaidOnce(logging.Filter):
-    """Lets each message through once."""
+class _SaidOnce:
+    """Lets each message through once (a filter by its method, as `logging` takes one, so
+    that holding `logging` back until something logs needs no `logging.Filter`)."""
 
     def __init__(self) -> None:
-        super().__init__()
         self._said: set[str] = set()
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -13,6 +12,7 @@ from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, is_utf8, safe_text
+from tether.lazy import logger
 from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["configure", "run"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -58,9 +58,12 @@ def run(args: argparse.Namespace) -> int:
         held = HeldOutput()
         try:
             out, err = consoles(settled=True)  # rich, for the text form only
-            out.file, err.file = _held_stdout(held, out.file), held.stream(err.file)
+            gathered = _Gathered(_held_stdout(held, out.file))
+            out.file = cast(IO[str], gathered)
+            err.file = cast(IO[str], _AfterGathered(gathered, held.stream(err.file)))
             replayed = _replayed(store, session, check_first=False)
             status = _print_text(*replayed, out, err, args.full)
+            gathered.hand_over()
             if held.release():
                 return status
         finally:
@@ -78,6 +81,60 @@ def _held_stdout(held: HeldOutput, file: IO[str]) -> IO[str]:
         return held.stream(file)
     sys.stdout.flush()  # what went through the text layer first stays first
     return cast(IO[str], _HeldUtf8(held.binary(buffer), file))
+
+
+class _Gathered:
+    """stdout's writes gathered, and handed to `target` a batch at a time: when enough wait,
+    before anything is written to stderr (`_AfterGathered`), and before the output is
+    released (a card or a line of text at a time cost holding each as much as writing it)."""
+
+    def __init__(self, target: IO[str]) -> None:
+        self._target = target
+        self._pending: list[str] = []
+
+    def write(self, text: str) -> int:
+        """Gather `text`."""
+        self._pending.append(text)
+        if len(self._pending) >= _GATHERED:
+            self.hand_over()
+        return len(text)
+
+    def hand_over(self) -> None:
+        """Write what was gathered to the target, as one piece."""
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending = []
+            self._target.write(text)
+
+    def flush(self) -> None:
+        """Nothing to flush: the text waits for `release` (`hand_over` before it)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+class _AfterGathered:
+    """stderr's stream, whose every write comes after what stdout's `_Gathered` holds."""
+
+    def __init__(self, first: _Gathered, target: IO[str]) -> None:
+        self._first = first
+        self._target = target
+
+    def write(self, text: str) -> int:
+        """Write `text` after what stdout was given before it."""
+        self._first.hand_over()
+        return self._target.write(text)
+
+    def flush(self) -> None:
+        """The target's flush."""
+        self._target.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target, name)
+
+
+_GATHERED = 256
+"""stdout's writes gathered into one."""
 
 
 class _HeldUtf8:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import codecs
 import itertools
 import json
-import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -26,6 +25,7 @@ from pydantic_core import CoreSchema, PydanticSerializationError, SchemaSerializ
 from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.safe_output import safe_text
 from tether.cli.show_json_spliced import spliced, with_marks
+from tether.lazy import logger
 from tether.session.document import DOCUMENT_HEAD, DocumentHead
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -33,7 +33,7 @@ from tether.session.updates import ClientUpdate
 
 __all__ = ["print_session"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 Replayed = Callable[[bool], tuple[SessionHeader, Iterator[ClientUpdate]]]
 """A session's header and updates; `True` asks for every log line checked before returning."""

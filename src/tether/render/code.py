@@ -76,7 +76,10 @@ class CodeRows:
     def _codes(self) -> list[str]:
         """Each row's code as it is drawn, before control characters are made visible."""
         if self._lines is None and self._texts is not None:
-            # What the highlighter's tokens of each line join to.
+            # What the highlighter's tokens of each line join to (the texts themselves, unless
+            # one holds a line break).
+            if "\n" not in "".join(self._texts):
+                return self._texts
             return [text.replace("\n", " ") for text in self._texts]
         return ["".join([piece for _, piece in tokens]) for tokens in self.lines]
 
@@ -98,11 +101,13 @@ class CodeRows:
     def drawn_rows(self, width: int) -> list[str] | None:
         """Each row's bare text padded to `width`; None if a row does not fit."""
         codes = self._codes()
-        if len(codes) == len(self.gutters):
-            rows = list(map(add, self.gutters, codes))
-            if one_cell_each("".join(rows)):
-                # Nothing to picture, no tab or line break: each row is as it is.
-                return padded_rows(rows, width)
+        if (
+            len(codes) == len(self.gutters)
+            and one_cell_each("".join(codes))
+            and one_cell_each("".join(self.gutters))
+        ):
+            # Nothing to picture, no tab or line break: each row is as it is.
+            return padded_rows(list(map(add, self.gutters, codes)), width)
         rows = []
         for gutter, raw in zip(self.gutters, codes, strict=True):
             code = printable(raw)

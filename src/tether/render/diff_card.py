@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Span, Text
 
 from tether.linediff import DiffRow, PlacedDiff, placed_diffs
-from tether.render.frame import one_cell_each, padded_rows
+from tether.render.frame import bare_card, fitting_rows, one_cell_each, padded_rows
 from tether.render.theme import (
     ADDED,
     GUTTER,
@@ -26,7 +26,7 @@ from tether.render.theme import (
 )
 from tether.views import DiffCallView, DiffResultView
 
-__all__ = ["MAX_ROWS_PER_FILE", "render_diff"]
+__all__ = ["MAX_ROWS_PER_FILE", "bare_diff", "render_diff"]
 
 MAX_ROWS_PER_FILE = 400
 """Rows shown per file before the rest is summarised: a whole new file can be long."""
@@ -34,14 +34,42 @@ MAX_ROWS_PER_FILE = 400
 
 def render_diff(view: DiffCallView | DiffResultView) -> RenderableType:
     """One section per file: the path and counts, then the changed lines with both numbers."""
-    placed = placed_diffs(view.diffs, view.locations)
-    sections: list[RenderableType] = []
-    for path, same_file in groupby(placed, key=lambda p: p.diff.path):
-        sections.append(_file_section(path, list(same_file)))
-    if not sections:
-        sections.append(note("no files changed"))
     title = Text(printable(view.title), style=HEADING) if view.title else None
-    return card(Group(*sections), title=title)
+    return card(Group(*_sections(view)), title=title)
+
+
+def bare_diff(
+    view: DiffCallView | DiffResultView, console: Console, options: ConsoleOptions
+) -> str | None:
+    """What a console without colour writes of `render_diff(view)` at `options`' width, its
+    rows' and headers' bare text in the frame's (no group or frame made); None where rich
+    must lay some of it out (a line that does not fit as it is)."""
+    inner = options.max_width - 4
+    rows: list[str] = []
+    for section in _sections(view):
+        parts = section.renderables if isinstance(section, Group) else [section]
+        for part in parts:
+            if isinstance(part, DiffRows):
+                drawn = part.drawn_rows(inner)
+            elif isinstance(part, Text) and part.justify is None and part.end == "\n":
+                drawn = fitting_rows(part.plain, inner)
+            else:
+                return None
+            if drawn is None:
+                return None
+            rows += drawn
+    title = Text(printable(view.title)).plain if view.title else None
+    return bare_card(console, options, title, rows)
+
+
+def _sections(view: DiffCallView | DiffResultView) -> list[RenderableType]:
+    """A section per file, or a note that none changed."""
+    placed = placed_diffs(view.diffs, view.locations)
+    sections: list[RenderableType] = [
+        _file_section(path, list(same_file))
+        for path, same_file in groupby(placed, key=lambda p: p.diff.path)
+    ]
+    return sections or [note("no files changed")]
 
 
 def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:

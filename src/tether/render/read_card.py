@@ -134,6 +134,8 @@ def _size(cap: int) -> str:
 
 
 def _expanded(texts: list[str]) -> list[str]:
+    if "\t" not in "".join(texts):
+        return texts
     return [text.expandtabs(TAB_SIZE) for text in texts]
 
 

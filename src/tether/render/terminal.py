@@ -7,7 +7,7 @@ from typing import assert_never
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
-from tether.render.diff_card import render_diff
+from tether.render.diff_card import bare_diff, render_diff
 from tether.render.generic_card import (
     bare_generic_result,
     render_generic_call,
@@ -120,8 +120,10 @@ def bare_result_view(
 ) -> str | None:
     """What a console without colour (`written.bare_options`) writes of `render_result_view`
     (the same arguments), made from the view's text alone, for the cards a replayed session
-    holds most (reads, commands, plain results and failures); None for any other card, or
+    holds most (reads, edits, commands, plain results and failures); None for any other card, or
     where rich must lay it out."""
+    if isinstance(view, DiffResultView):
+        return None if failed else bare_diff(view, console, options)
     if isinstance(view, GenericResultView):
         title = call.title if call is not None else None
         return bare_generic_result(view, console, options, failed=failed, call_title=title)

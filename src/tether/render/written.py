@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import IO
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -166,10 +166,14 @@ def _settled(console: Console) -> tuple[ConsoleOptions, IO[str]]:
     """The console's print options and file, found once for a console given its size and
     its file (they ask the file its encoding, whether it is a terminal, whether it stands
     for another): not at every card."""
-    settled = None not in (console._width, console._height, console._file)
     key = (console._file, console._width, console._height, console._force_terminal)
+    last = _LAST[0]
+    if last is not None and last[0]() is console and last[1] == key:
+        return last[2], last[3]  # the console printed to last, as it was
+    settled = None not in (console._width, console._height, console._file)
     kept = _KEPT.get(console) if settled else None
     if kept is not None and kept[0] == key:
+        _LAST[0] = (ref(console), key, kept[1], kept[2])
         return kept[1], kept[2]
     options = console.options.update(
         justify=None, overflow=None, height=None, no_wrap=None, markup=None, highlight=None
@@ -177,6 +181,7 @@ def _settled(console: Console) -> tuple[ConsoleOptions, IO[str]]:
     file = console.file
     if settled:
         _KEPT[console] = (key, options, file)
+        _LAST[0] = (ref(console), key, options, file)
     return options, file
 
 
@@ -184,3 +189,6 @@ _KEPT: WeakKeyDictionary[Console, tuple[tuple[object, ...], ConsoleOptions, IO[s
     WeakKeyDictionary()
 )
 """Each settled console's print options and file, with what they were found for."""
+_LAST: list[tuple[ref[Console], tuple[object, ...], ConsoleOptions, IO[str]] | None] = [None]
+"""The last of them asked for, found again without a look-up (a replayed session asks for the
+same console's at every card and line of text)."""

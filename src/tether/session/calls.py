@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Collection
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from tether.lazy import logger
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
 from tether.session.updates import ToolCallFinished, ToolCallStarted
 from tether.tools.base import Tool
@@ -20,7 +20,7 @@ from tether.tools.result import ToolResult
 
 __all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result", "unique_ids"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 
 class PreparedCall(NamedTuple):

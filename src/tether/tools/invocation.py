@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import math
 from typing import Any
 
@@ -11,6 +10,7 @@ from pydantic import BaseModel, JsonValue, ValidationError
 
 from tether.errors import ArgumentsError, TooDeep, ToolError
 from tether.jsontext import parse_json
+from tether.lazy import logger
 from tether.tools.arguments import canonical
 from tether.tools.base import Tool
 from tether.tools.context import ToolContext
@@ -18,7 +18,7 @@ from tether.tools.result import ToolResult
 
 __all__ = ["MAX_META_BYTES", "check_plain_json", "invoke", "parse_arguments"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 MAX_META_BYTES = 1 << 20
 """The largest `meta` a result may store, in bytes of compact JSON."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from tether import views
 from tether.jsontext import parse_json
+from tether.lazy import logger
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_RAW_INPUT_DEPTH", "call_view", "raw_input", "result_view"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 
 def call_view(

@@ -7,7 +7,6 @@ import dataclasses
 import fcntl
 import io
 import json
-import logging
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -20,6 +19,7 @@ from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError, from_json
 
 from tether.errors import CorruptLog, SessionLocked, UnusableCwd
+from tether.lazy import logger
 from tether.session._gc import gc_paused
 from tether.session.log.events import (
     EVENT,
@@ -45,7 +45,7 @@ __all__ = [
     "stream_log",
 ]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 E = TypeVar("E", bound=Event)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -13,6 +12,7 @@ from pydantic import BaseModel, Field, JsonValue, field_validator
 from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
+from tether.lazy import logger
 from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confinement
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
@@ -39,7 +39,7 @@ __all__ = [
     "BashTool",
 ]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)  # `logging` loads when it first logs
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
