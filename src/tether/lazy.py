@@ -42,10 +42,12 @@ __all__ = [
     "when_loaded",
 ]
 
-DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi")
+DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi", "secrets")
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
-`importlib.resources`), which they import to name its CA bundle when a TLS context is made."""
+`importlib.resources`), which they import to name its CA bundle when a TLS context is made.
+And `secrets` (with `hmac`, OpenSSL's hashes and `random`), which pydantic imports for its
+secret types' comparisons: it runs when tether first makes a token or a session's id."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),

@@ -236,6 +236,9 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nothing logs, so neither form loads `logging` (its loggers are taken when they first
     # log: `tether.lazy.logger`), nor a temporary file's module for output held in memory.
     assert _found(shown | dumped, ("logging", "traceback", "tempfile")) == []
+    # Nor OpenSSL's hashes: pydantic's `secrets` runs when tether first makes a token or an
+    # id, and a file is hashed when a call reads or writes it.
+    assert _found(shown | dumped, ("secrets", "hmac", "hashlib", "_hashlib")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)

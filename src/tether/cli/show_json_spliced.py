@@ -21,7 +21,7 @@ surrogate, a key that is not a string): such a result is dumped by pydantic whol
 from __future__ import annotations
 
 import dataclasses
-import secrets
+import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TypeVar, cast
 
@@ -34,8 +34,9 @@ __all__ = ["Splice", "Splices", "spliced", "with_marks"]
 
 _T = TypeVar("_T")
 
-_NONCE = secrets.token_hex(16)
-"""Makes the marks: a log written before this process started cannot hold one."""
+_NONCE = os.urandom(16).hex()
+"""Makes the marks: a log written before this process started cannot hold one (the bytes
+`secrets.token_hex` would take, without loading `secrets`, which nothing else here runs)."""
 
 _LEAST = 4096
 """Bytes of logged JSON below which a result is left to pydantic (the splice costs more)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +54,10 @@ def fd_version(fd: int, path: Path) -> FileVersion:
     stat = os.fstat(fd)
     if stat.st_size > HASHED_UP_TO:
         return FileVersion(str(path), stat.st_size, stat.st_mtime_ns, "")
+    # Here, not at the top: every log's reader imports this module (OpenSSL's hashes are a
+    # few milliseconds of `tether show`'s start), only a call that reads or writes hashes.
+    import hashlib
+
     digest = hashlib.sha256()
     offset = 0
     while chunk := os.pread(fd, _CHUNK, offset):
@@ -65,6 +68,8 @@ def fd_version(fd: int, path: Path) -> FileVersion:
 
 def data_version(path: Path, stat: os.stat_result, data: bytes) -> FileVersion:
     """The version of a file whose whole content `data` was just read (as `fd_version`)."""
+    import hashlib  # as in `fd_version`
+
     sha = hashlib.sha256(data).hexdigest() if stat.st_size <= HASHED_UP_TO else ""
     return FileVersion(str(path), stat.st_size, stat.st_mtime_ns, sha)
 
