@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tether.session.updates import CLIENT_UPDATE, ToolCallStarted
 from tether.tools.present import MAX_RAW_INPUT_DEPTH, raw_input
 from tether.views import GenericCallView, dump_view
@@ -32,3 +34,27 @@ def test_arguments_nested_too_deeply_to_carry_stay_text() -> None:
         assert dump_view(view)["rawInput"] == text
         started = ToolCallStarted(tool_call_id="c1", name="read", arguments=text, view=view)
         assert CLIENT_UPDATE.dump_python(started, mode="json", by_alias=True)["rawInput"] == text
+
+
+def depth_of(value: object) -> int:
+    """How many arrays and objects nest at the deepest point of `value`."""
+    if isinstance(value, dict):
+        return 1 + max(map(depth_of, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth_of, value), default=0)
+    return 0
+
+
+@pytest.mark.parametrize("depth", [MAX_RAW_INPUT_DEPTH - 1, MAX_RAW_INPUT_DEPTH, 65, 66])
+@pytest.mark.parametrize("brackets_in_strings", [0, 1, 80])
+def test_the_depth_limit_holds_whatever_brackets_strings_hold(
+    depth: int, brackets_in_strings: int
+) -> None:
+    # Text with few openers is taken without a walk: brackets inside strings must neither
+    # hide a value too deep nor make a shallow one text.
+    value: object = "[{" * brackets_in_strings
+    for level in range(depth):
+        value = {"k": value, "s": "{"} if level % 2 else [value, "]"]
+    text = json.dumps(value)
+    assert depth_of(value) == depth
+    assert raw_input(text) == (text if depth > MAX_RAW_INPUT_DEPTH else value)

@@ -90,6 +90,21 @@ def test_numbers_must_rise_strictly_within_the_bounds() -> None:
     assert ReadLines.of(()).ascending(5, 0)
 
 
+@given(st.lists(st.integers(-3, 40), max_size=12), st.integers(-5, 45), st.integers(-5, 45))
+@example([3, 4, 5], 2, 5)
+@example([3, 4, 6], 2, 6)
+@example([3, 5, 5], 2, 5)
+@example([3, 5, 4, 5], 2, 5)
+def test_rising_numbers_are_told_apart_however_they_step(
+    numbers: list[int], after: int, most: int
+) -> None:
+    lines = ReadLines.of(ReadFileLine(number=n, text="") for n in numbers)
+    pairs = zip([after, *numbers], numbers, strict=False)
+    assert lines.ascending(after, most) == (
+        all(a < b for a, b in pairs) and all(n <= most for n in numbers)
+    )
+
+
 def test_a_card_takes_lines_in_any_form_and_writes_them_as_before() -> None:
     line = ReadFileLine(number=2, text="x")
     made = ReadResultView(path="a", offset=2, lines=(line,), total_lines=2)  # type: ignore[arg-type]

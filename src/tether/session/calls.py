@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection
-from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -23,9 +23,10 @@ __all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result
 log = logger(__name__)  # `logging` loads when it first logs
 
 
-@dataclass(frozen=True)
-class PreparedCall:
+class PreparedCall(NamedTuple):
     """A call with its tool and validated arguments, or the error result it gets instead."""
+
+    # A tuple: made for every call a replay shows, at a quarter of a frozen dataclass's cost.
 
     id: str
     name: str
@@ -54,7 +55,7 @@ def prepare(
     `tools` lacks its tool (the server is not connected), and, when `replaying`, also when
     they have it: a server may have renamed its tool since, and a replay shows what was seen.
     """
-    context = CardContext(cwd=cwd, binding=event.binding)
+    context = _context(cwd, event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
     tool = tools.get(name)
     if event.mcp is not None:
@@ -71,6 +72,13 @@ def prepare(
     if isinstance(parsed, ToolResult):
         return PreparedCall(call_id, name, arguments, tool, None, parsed, context)
     return PreparedCall(call_id, name, arguments, tool, parsed, None, context)
+
+
+@lru_cache(maxsize=64)
+def _context(cwd: str | None, binding: str | None) -> CardContext:
+    """One card context per place and binding: it is frozen, and a session's calls share a
+    few (a replay makes thousands of calls' cards)."""
+    return CardContext(cwd=cwd, binding=binding)
 
 
 def stored_result(event: ToolResultEvent) -> ToolResult:

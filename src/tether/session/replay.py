@@ -208,7 +208,16 @@ class Replayer:
         return updates
 
     def _updates(self, event: Event) -> list[ClientUpdate]:
+        # Cases are tried in order, one class check each: a log's most frequent kinds first.
         match event:
+            case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
+                pass
+            case ToolCallEvent():
+                call = prepare(self.tools, event, self.cwd, replaying=True)
+                self._calls[event.tool_call_id] = call
+                return [call.started()]
+            case ToolResultEvent():
+                return [finished(self._calls[event.tool_call_id], event)]
             case UserMessageEvent():
                 # The trust asked at this prompt was answered once the person had sent it.
                 updates = [*user_updates(event), *self._trust]
@@ -216,12 +225,6 @@ class Replayer:
                 return updates
             case AssistantChunk():
                 return [AgentText(text=event.text)]
-            case ToolCallEvent():
-                call = prepare(self.tools, event, self.cwd, replaying=True)
-                self._calls[event.tool_call_id] = call
-                return [call.started()]
-            case ToolResultEvent():
-                return [finished(self._calls[event.tool_call_id], event)]
             case SessionTitle():
                 return [TitleChanged(title=event.title)]
             case TurnEnd():
@@ -251,8 +254,6 @@ class Replayer:
                 self._trust.append(TrustSettled(root=event.root, decision=event.decision))
             case TurnStart():
                 self._saved.clear()
-            case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
-                pass
             case _:
                 assert_never(event)
         return []

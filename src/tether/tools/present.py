@@ -65,6 +65,10 @@ def raw_input(raw: str) -> Any:
     except ValueError:
         # Not JSON, or nested too deeply to decode: the card shows the text as it came.
         return raw
+    if raw.count("[") + raw.count("{") <= MAX_RAW_INPUT_DEPTH:
+        # Each level opens an array or an object: text with no more openers than the limit
+        # (those in strings counted too) cannot nest deeper, and needs no walk.
+        return value
     return raw if _deeper_than(value, MAX_RAW_INPUT_DEPTH) else value
 
 
