@@ -176,3 +176,24 @@ def test_a_logger_taken_on_use_loads_logging_when_it_logs_as_the_logger_would() 
         "True probe True",
         "probe <module> 21 dropped",
     ]
+
+
+_PICKLE = """
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+from rich.style import Style
+import pickle
+print(is_loaded("pickle"))
+# rich keeps a style's metadata pickled: its bound `dumps` and `loads` run `pickle` when called.
+linked = Style(meta={"@click": "open"}) + Style(link="https://example.org")
+print(linked.meta, is_loaded("pickle"))
+print(pickle.loads(pickle.dumps(linked)) == linked, pickle.HIGHEST_PROTOCOL)
+"""
+
+
+def test_pickle_runs_when_rich_s_styles_first_pickle_metadata() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _PICKLE], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False", "{'@click': 'open'} True", "True 5"]

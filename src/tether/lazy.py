@@ -52,12 +52,15 @@ secret types' comparisons: it runs when tether first makes a token or a session'
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),
     "importlib.metadata": ("entry_points",),
+    "pickle": ("dumps", "loads"),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
-of importing httpx), though tether never calls it; and `importlib.metadata`, whose
+of importing httpx), though tether never calls it; `importlib.metadata`, whose
 `entry_points` pydantic's plugin loader binds (`zipfile`, `csv`, `email`), which it calls only
-when `SETTLED` could not answer for it."""
+when `SETTLED` could not answer for it; and `pickle`, whose `dumps` and `loads` rich's styles
+bind for a style's metadata (a link's), which no card has (`tether.schema_table` reads its
+schemas with `_pickle`'s `loads`, which `pickle` itself hands out)."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's

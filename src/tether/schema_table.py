@@ -34,11 +34,14 @@ import dataclasses
 import importlib.util
 import marshal
 import os
-import pickle
 import sys
 import threading
 import types
 import typing
+
+# `pickle`'s own `loads`, without `pickle.py`'s Python picklers (a millisecond of every start
+# that reads a schema; `save`, which runs rarely, imports `pickle`).
+from _pickle import loads as _unpickled
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,7 +180,7 @@ class _Table:
             if raw is None or not self._current():
                 return None
         try:
-            return pickle.loads(raw)
+            return _unpickled(raw)
         except Exception:  # a name it held is gone: pydantic generates this one
             return None
 
@@ -191,6 +194,8 @@ class _Table:
         """Write the table: what was kept that can be stored exactly (with what the file held,
         when `merge` and it was made of the same sources), and the stamps of every tether
         module loaded; the number of schemas written."""
+        import pickle
+
         with self._lock:
             new = dict(self._new)
         entries = {}

@@ -239,6 +239,9 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor OpenSSL's hashes: pydantic's `secrets` runs when tether first makes a token or an
     # id, and a file is hashed when a call reads or writes it.
     assert _found(shown | dumped, ("secrets", "hmac", "hashlib", "_hashlib")) == []
+    # Nor `pickle`'s Python picklers: the schemas are read with `_pickle`'s `loads`, and rich's
+    # styles call theirs only for a style's metadata (`tether.lazy.DEFERRED_NAMES`).
+    assert "pickle" not in shown | dumped
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -443,6 +446,8 @@ async def test_run_sends_its_first_request_before_loading_cards_or_markdown(
     # The result cards (and every kind of result they hold) load with the first result.
     later += ("tether.views.result", "tether.views.attachments", "tether.views.notebook")
     later += ("tether.views.search",)
+    # `pickle`'s Python picklers: rich's styles call theirs only for a link's metadata.
+    later += ("pickle",)
     assert _found(at_request, (*later, *PROVIDERS, "httpx2")) == []
 
 
