@@ -98,16 +98,16 @@ def replayed(
     replayer = Replayer(tools, cwd, window, compact_at)
     feed_one = replayer.feed_one
     for event in events:
-        kind = type(event)
-        if (kind is AssistantChunk or kind is AssistantMessageEvent) and not replayer.thinking:
-            # A reply streams in thousands of chunks, and each step's message says nothing
-            # more: their updates are made here as `feed` makes them (no thought to close
-            # before them), without two lists each.
+        # A reply streams in thousands of chunks, and each step's message says nothing more:
+        # while no thought runs (none to close before them), their updates are made here as
+        # `feed` makes them, without two lists each.
+        if type(event) is AssistantChunk and not replayer.thinking:
             replayer.fed(event)
-            if kind is AssistantChunk:
-                yield AgentText(text=event.text)
-            continue
-        yield from feed_one(event)
+            yield AgentText(text=event.text)
+        elif type(event) is AssistantMessageEvent and not replayer.thinking:
+            replayer.fed(event)
+        else:
+            yield from feed_one(event)
     yield from replayer.end()
 
 
