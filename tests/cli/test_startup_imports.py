@@ -693,3 +693,42 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
     listed, before, listed_again, after = printed(code, env)
     assert listed == listed_again
     assert (before, after) == ("False", "_CodeTable")
+
+
+_SHOW_COLLECTED = """
+import gc, sys
+collected = []
+def seen(phase, info):
+    # From when show's own module began to load (what the entry imports before it is little).
+    if phase == "start" and "tether.cli.show" in sys.modules and not gc.get_freeze_count():
+        collected.append(info["generation"])
+gc.callbacks.append(seen)
+from tether.cli import main
+sys.argv = ["tether", *sys.argv[1:]]
+status = main()
+print(status, len(collected), gc.isenabled(), gc.get_freeze_count() > 10_000, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("form", [[], ["--json"]], ids=["text", "json"])
+def test_show_collects_nothing_it_made_to_start_and_runs_the_collector_after(
+    tmp_path: Path, env: dict[str, str], workspace: Path, form: list[str]
+) -> None:
+    # Its modules, classes and schemas stay for the whole command: as `run` does, `show` pauses
+    # the collector while it starts, sets what starting made aside (frozen), then collects again.
+    script = tmp_path / "hello.json"
+    script.write_text(json.dumps({"turns": [{"text": "Hello."}]}))
+    argv = ("run", "--model", f"script:{script}", "hi")
+    made = tether_in_process(tmp_path / "home", *argv, cwd=workspace)
+    assert made.returncode == 0, made.stderr
+    [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+    done = subprocess.run(
+        [sys.executable, "-c", _SHOW_COLLECTED, "show", log.stem, *form],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert "Hello." in done.stdout
+    assert done.stderr.splitlines()[-1] == "0 0 True True"

@@ -7,16 +7,26 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from tests.session.helpers import EchoArgs, Recorder, Sessions, call, script, text
 from tether.content import ContentBlock, TextContent
 from tether.session import SessionStore, ToolCallFinished, ToolCallStarted
 from tether.session.context.history import derive_history
-from tether.session.log.events import Event, UserMessageEvent
+from tether.session.log.events import (
+    AssistantChunk,
+    AssistantMessageEvent,
+    AssistantThinking,
+    Event,
+    TurnEnd,
+    TurnStart,
+    UserMessageEvent,
+)
 from tether.session.log.workspace_events import CommandEvent
 from tether.session.notices import CommandAnswered
-from tether.session.replay import replay, replayed
+from tether.session.replay import Replayer, replay, replayed
 from tether.session.updates import CLIENT_UPDATE, UserText
 from tether.tools import Tool, ToolContext, ToolResult
 from tether.tools.card_context import CardContext
@@ -212,3 +222,40 @@ def test_a_command_comes_back_as_the_persons_message_and_never_reaches_the_model
         CommandAnswered(text="Cannot undo: the restore failed\n"),
     ]
     assert "/rewind" not in repr(derive_history(events))
+
+
+def streamed(kinds: list[str]) -> list[Event]:
+    """A log's events of these kinds, a second apart."""
+    events: list[Event] = []
+    for second, kind in enumerate(kinds):
+        time = f"2026-01-02T03:04:{second:02d}.000+00:00"
+        match kind:
+            case "chunk":
+                events.append(AssistantChunk(time=time, text="a"))
+            case "thinking":
+                events.append(AssistantThinking(time=time, text="b"))
+            case "message":
+                events.append(AssistantMessageEvent(time=time, text="c"))
+            case "start":
+                events.append(TurnStart(time=time))
+            case _:
+                events.append(TurnEnd(time=time, stop_reason="end_turn"))
+    return events
+
+
+STREAMED = st.lists(
+    st.sampled_from(["chunk", "thinking", "message", "start", "end"]), max_size=14
+).map(streamed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(STREAMED)
+@example(streamed(["thinking", "message", "thinking", "message"]))
+def test_a_replay_gives_what_feeding_its_events_one_by_one_gives(events: list[Event]) -> None:
+    # A replay takes chunks and messages outside `feed` while no thought runs: a message
+    # during a thought must still close it, or the next thought would run on as the same one.
+    fed = Replayer(default_tools(), None)
+    assert list(replayed(events, default_tools(), None)) == [
+        *fed.feed(events),
+        *fed.end(),
+    ]

@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # schemas); collected every 700 allocations, as by default, the young generation's
         # passes over them free nothing and cost a tenth of the CPU up to a run's first request.
         gc_for_sessions()
-        if _chosen(sys.argv[1:]) in ("run", None):
+        if _chosen(sys.argv[1:]) in ("run", "show", None):
             from tether.session._gc import gc_paused_to_start
 
             # Until `run`'s session is made (cli/run.py), or the interactive one is loaded
@@ -202,6 +202,10 @@ def _main(argv: list[str], *, process: bool = False) -> int:
     parser = build_parser(chosen)
     args = parser.parse_args(argv)
     _configure_logging(verbose=args.verbose)
+    if chosen == "show":
+        from tether.session._gc import gc_started
+
+        gc_started()  # its modules are loaded; reading the log pauses the collector itself
     try:
         status: int = args.command_run(args)
     except BrokenPipeError:  # before `Exception`, which it is one of

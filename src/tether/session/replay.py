@@ -96,14 +96,18 @@ def replayed(
     (and neither are its events, when `events` lets each go once it is read). How the collector
     runs meanwhile is the caller's choice (`replay` pauses it; `tether show` keeps it running)."""
     replayer = Replayer(tools, cwd, window, compact_at)
+    feed_one = replayer.feed_one
     for event in events:
+        # A reply streams in thousands of chunks, and each step's message says nothing more:
+        # while no thought runs (none to close before them), their updates are made here as
+        # `feed` makes them, without two lists each.
         if type(event) is AssistantChunk and not replayer.thinking:
-            # A reply streams in thousands of chunks: each one's update is made here as
-            # `feed` makes it (no thought to close before it), without two lists per chunk.
             replayer.fed(event)
             yield AgentText(text=event.text)
-            continue
-        yield from replayer.feed_one(event)
+        elif type(event) is AssistantMessageEvent and not replayer.thinking:
+            replayer.fed(event)
+        else:
+            yield from feed_one(event)
     yield from replayer.end()
 
 
