@@ -33,7 +33,7 @@ def test_one_cell_each_is_printable_ascii_and_the_rule() -> None:
         assert not one_cell_each(f"a{other}b"), other
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(rows=st.lists(LINE, max_size=6), width=st.integers(0, 40))
 def test_padded_rows_are_what_measuring_each_gives(rows: list[str], width: int) -> None:
     rows = [row.replace("\n", " ").replace("\t", " ") for row in rows]
@@ -83,7 +83,7 @@ def parts(draw: st.DrawFn) -> tuple[list[RenderableType], list[RenderableType]]:
     return ours, theirs
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     made=parts(),
     title=st.one_of(st.none(), LINE),

@@ -22,7 +22,7 @@ WORDS = st.lists(
 PLAIN = st.text(st.sampled_from([*"Abc xyz.,é名"]), min_size=1, max_size=60)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(block=st.one_of(PLAIN, WORDS), width=st.integers(1, 90))
 def test_a_bare_block_is_what_rich_s_markdown_draws(block: str, width: int) -> None:
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)

@@ -43,7 +43,7 @@ def edits(draw: st.DrawFn) -> DiffResultView:
     )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(view=edits(), width=st.sampled_from([5, 12, 30, 47, 80]))
 def test_a_bare_edit_card_is_what_rich_draws(view: DiffResultView, width: int) -> None:
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False)

@@ -21,7 +21,7 @@ PLAIN = st.text(ASCII, max_size=60)
 WORDS = st.one_of(PLAIN, PLAIN, st.lists(st.one_of(ASCII, RARE), max_size=30).map("".join))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     view=st.builds(
         GenericResultView,

@@ -46,7 +46,7 @@ def plain_console(width: int) -> Console:
     return Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(view=views(), full=st.booleans(), width=st.sampled_from([5, 12, 30, 47, 80, 100]))
 def test_a_bare_read_card_is_what_rich_draws(view: ReadResultView, full: bool, width: int) -> None:
     console = plain_console(width)

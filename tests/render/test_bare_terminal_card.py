@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
 from tests.render.helpers import as_rich_draws, drawn
 from tether.render.frame import Card
-from tether.render.terminal_card import bare_terminal_result, render_terminal_result
+from tether.render.terminal_card import (
+    COLLAPSE_OVER,
+    bare_terminal_result,
+    render_terminal_result,
+)
 from tether.render.written import bare_options
 from tether.views import TerminalCallView, TerminalResultView
 
@@ -52,7 +56,15 @@ def results(draw: st.DrawFn) -> tuple[TerminalResultView, TerminalCallView | Non
     return view, call
 
 
-@settings(max_examples=500, deadline=None)
+def collapsible(lines: int) -> tuple[TerminalResultView, None]:
+    """A command of `lines` lines of output (at the edge of collapsing them)."""
+    output = "\n".join(f"line {n}" for n in range(lines))
+    return TerminalResultView(title="seq", output=output, exit_code=0), None
+
+
+@settings(max_examples=150, deadline=None)
+@example(made=collapsible(COLLAPSE_OVER), full=False, proposed=False, failed=False, width=30)
+@example(made=collapsible(COLLAPSE_OVER + 1), full=False, proposed=False, failed=False, width=30)
 @given(
     made=results(),
     full=st.booleans(),
