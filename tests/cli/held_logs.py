@@ -22,12 +22,17 @@ from tether.session.log.events import (
 __all__ = ["corrupted", "shown", "written"]
 
 
-def written(home: Path, ws: Path, chunks: int, size: int = 600) -> Path:
-    """A session of one prompt answered in `chunks` chunks of about `size` characters."""
+def written(
+    home: Path, ws: Path, chunks: int, size: int = 600, *, paragraphs: bool = False
+) -> Path:
+    """A session of one prompt answered in `chunks` chunks of about `size` characters: lines
+    of one paragraph, or with `paragraphs` a paragraph each (printed as each is read, where
+    one paragraph's lines wait for its end)."""
     log = SessionStore(home).create(ws)
     log.append(TurnStart())
     log.append(UserMessageEvent(content=(TextContent(text="Write it all out, é ✓."),)))
-    words = [f"{n}: " + "déjà vu ✓ " * (size // 10) + "\n" for n in range(chunks)]
+    end = "\n\n" if paragraphs else "\n"
+    words = [f"{n}: " + "déjà vu ✓ " * (size // 10) + end for n in range(chunks)]
     for word in words:
         log.append(AssistantChunk(text=word))
     log.append(AssistantMessageEvent(text="".join(words)))

@@ -9,8 +9,10 @@ import io
 import os
 import re
 import resource
+import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,13 +30,44 @@ from tether.session.log.events import (
     UserMessageEvent,
 )
 
+ROOM = IN_MEMORY + IN_MEMORY // 2
+"""The most bytes a file may hold in the runs with no room to hold the text back: the
+temporary file takes what was in memory, then fails to grow."""
 
-def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Path) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 2500)
-    whole = shown(home, "show", path.stem)
+
+@dataclass(frozen=True)
+class LongLog:
+    """A session whose text is longer than `ROOM`, and `tether show`'s run on it."""
+
+    home: Path
+    log: Path
+    """The session's log, relative to `home`."""
+    whole: subprocess.CompletedProcess[bytes]
+
+    def copied(self, tmp_path: Path) -> tuple[Path, Path]:
+        """A home of the test's own holding the session, and the log in it (to change)."""
+        home = shutil.copytree(self.home, tmp_path / "home")
+        return home, home / self.log
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory: pytest.TempPathFactory) -> LongLog:
+    """One long log and its whole output, shared: each test changes a copy of its own."""
+    root = tmp_path_factory.mktemp("long-log")
+    ws = root / "ws"
+    ws.mkdir()
+    # A paragraph per chunk: printed (held) as the log is read, which is what is held back.
+    path = written(root / "home", ws.resolve(), 1900, paragraphs=True)
+    whole = shown(root / "home", "show", path.stem)
     assert whole.returncode == 0, whole.stderr
-    assert len(whole.stdout) > IN_MEMORY  # the held text went to a temporary file
+    assert len(whole.stdout) > ROOM  # the held text went to a temporary file, past the room
+    return LongLog(root / "home", path.relative_to(root / "home"), whole)
+
+
+def test_a_corrupt_last_line_of_a_long_log_prints_nothing(
+    tmp_path: Path, long_log: LongLog
+) -> None:
+    home, path = long_log.copied(tmp_path)
     number = corrupted(path)
     done = shown(home, "show", path.stem)
     assert done.returncode == 1
@@ -45,19 +78,16 @@ def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Pa
 
 
 def test_with_no_room_to_hold_the_text_back_the_log_is_checked_first(
-    tmp_path: Path, ws: Path
+    tmp_path: Path, long_log: LongLog
 ) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 2500)
-    whole = shown(home, "show", path.stem)
-    room = IN_MEMORY + IN_MEMORY // 2
-    assert len(whole.stdout) > room
-    # No file may grow past `room`: the temporary file holding the text fails to.
-    cramped = shown(home, "show", path.stem, fsize=room)
+    home, path = long_log.copied(tmp_path)
+    whole = long_log.whole
+    # No file may grow past `ROOM`: the temporary file holding the text fails to.
+    cramped = shown(home, "show", path.stem, fsize=ROOM)
     assert cramped.returncode == 0, cramped.stderr
     assert (cramped.stdout, cramped.stderr) == (whole.stdout, whole.stderr)
     number = corrupted(path)
-    failed = shown(home, "show", path.stem, fsize=room)
+    failed = shown(home, "show", path.stem, fsize=ROOM)
     assert failed.returncode == 1
     assert failed.stdout == b""
     assert failed.stderr.decode() == (
@@ -114,17 +144,15 @@ def test_what_cannot_be_held_is_not_written_at_all(tmp_path: Path) -> None:
 
 
 def test_with_no_room_to_hold_the_text_a_torn_last_line_is_said_once(
-    tmp_path: Path, ws: Path
+    tmp_path: Path, long_log: LongLog
 ) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 2500)
-    whole = shown(home, "show", path.stem)
+    home, path = long_log.copied(tmp_path)
     with path.open("ab") as handle:
         handle.write(b'{"type":"turn/start","se')
     # No room to hold the text back: the log is read a second time, checked first.
-    torn = shown(home, "show", path.stem, fsize=IN_MEMORY + IN_MEMORY // 2)
+    torn = shown(home, "show", path.stem, fsize=ROOM)
     assert torn.returncode == 0
-    assert torn.stdout == whole.stdout
+    assert torn.stdout == long_log.whole.stdout
     said = [line for line in torn.stderr.decode().splitlines() if "torn" in line]
     last = len(path.read_bytes().split(b"\n"))
     assert said == [said[0]]
@@ -213,26 +241,36 @@ def merged(
     )
 
 
-@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
-def test_held_or_not_both_streams_reach_one_pipe_in_order(
-    tmp_path: Path, ws: Path, encoding: str
-) -> None:
-    # Turns that each stop at the output limit (a line on stderr), past what is held in
-    # memory, their text with a lone surrogate and characters ASCII lacks.
-    home = tmp_path / "home"
-    log = SessionStore(home).create(ws)
+@pytest.fixture(scope="module")
+def turns_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A home and session (shared: only read) of turns that each stop at the output limit (a
+    line on stderr), past what is held in memory, their text with a lone surrogate and
+    characters ASCII lacks."""
+    root = tmp_path_factory.mktemp("turns")
+    (root / "ws").mkdir()
+    log = SessionStore(root / "home").create((root / "ws").resolve())
     for turn in range(3):
         log.append(TurnStart())
         log.append(UserMessageEvent(content=(TextContent(text=f"Part {turn}, é ✓."),)))
+        # A paragraph per chunk: printed (held) as the log is read.
         words = [
-            "".join(f"{n}: déjà vu ✓ \ud800 " * 20 + "\n" for _ in range(16)) for n in range(50)
+            "".join(f"{n}: déjà vu ✓ \ud800 " * 20 + "\n" for _ in range(16)) + "\n"
+            for n in range(50)
         ]
         for word in words:
             log.append(AssistantChunk(text=word))
         log.append(AssistantMessageEvent(text="".join(words)))
         log.append(TurnEnd(stop_reason="max_tokens"))
     log.close()
-    held = merged(home, log.path.stem, encoding)
+    return root / "home", log.path.stem
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])
+def test_held_or_not_both_streams_reach_one_pipe_in_order(
+    turns_log: tuple[Path, str], encoding: str
+) -> None:
+    home, session = turns_log
+    held = merged(home, session, encoding)
     assert held.returncode == 0, held.stdout[-500:]
     shown = held.stdout.decode(encoding)  # every byte the encoding's
     assert len(held.stdout) > IN_MEMORY
@@ -240,7 +278,8 @@ def test_held_or_not_both_streams_reach_one_pipe_in_order(
     stop = "stopped: the model reached its output limit"
     assert marks == ["> Part 0", stop, "> Part 1", stop, "> Part 2", stop]
     assert ("\ufffd" in shown) == (encoding == "utf-8")  # escaped where ASCII lacks it
-    # With no room to hold the text, it is written as it is made: the same bytes.
-    unheld = merged(home, log.path.stem, encoding, fsize=IN_MEMORY + IN_MEMORY // 2)
+    # With no room to hold the text (the temporary file cannot take what was in memory), it
+    # is written as it is made: the same bytes.
+    unheld = merged(home, session, encoding, fsize=IN_MEMORY // 2)
     assert unheld.returncode == 0
     assert unheld.stdout == held.stdout
