@@ -11,6 +11,7 @@ import importlib.util
 import json
 import marshal
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,7 +65,23 @@ try:
     bad = "compiled"
 except SyntaxError as exc:
     bad = str(exc)
+import re
+# Patterns made once the table is in place: their programs are kept in it too.
+words = re.compile(r"(?P<word>[a-z]+)-(\\d+)", re.IGNORECASE)
+comments = re.compile(r"^\\s*#(.*)$", re.MULTILINE)
+try:
+    re.compile("(unclosed")
+    broken = "compiled"
+except re.error as exc:
+    broken = str(exc)
+patterns = [
+    [words.pattern, int(words.flags), words.groups, dict(words.groupindex),
+     words.findall("Ab-12 x-3"), words.sub("<\\g<word>>", "ab-1")],
+    [comments.pattern, int(comments.flags), comments.findall("x\\n  # one\\n#two")],
+    broken,
+]
 print(json.dumps({
+    "patterns": patterns,
     "repr": [repr(p), repr(box)],
     "eq": p == q, "lt": Point(0, 9) < p, "hash": hash(p) == hash(q), "twin": repr(Twin(1)),
     "frozen": frozen, "items": box.items, "slots": Box.__slots__,
@@ -88,6 +105,17 @@ def _probe(prefix: Path, mode: str, env: dict[str, str] | None = None) -> dict[s
     assert done.returncode == 0, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)
     return answer
+
+
+def _is_what_compiling_gives(mode: str, text: str, raw: bytes) -> bool:
+    """Whether a table entry is what compiling its text gives: a pattern's program makes the
+    pattern `re` makes (patterns compare by text, flags and program); other code is compared
+    as code, not as bytes (marshal writes a string the process has interned as a reference,
+    so the same code dumps to other bytes after other tests ran)."""
+    if mode.startswith("re:"):
+        made = importlib.import_module("_sre").compile(text, *marshal.loads(raw))
+        return bool(made == re.compile(text, int(mode.removeprefix("re:"))))
+    return bool(marshal.loads(raw) == compile(text, "<string>", mode, dont_inherit=True))
 
 
 def _table(path: Path) -> dict[tuple[str, str], bytes]:
@@ -119,6 +147,10 @@ def test_classes_from_the_table_are_the_classes_dataclasses_makes(
     assert plain["hints"] == {"name": "<class 'str'>", "items": "list[int]"}
     assert plain["bad"] == "Forward reference must be an expression -- got 'not an expression('"
     assert plain["twin"] == "Twin(x=1, y=0, tags=())"
+    words, comments, broken = plain["patterns"]  # type: ignore[misc]
+    assert words[2:] == [2, {"word": 1}, [["Ab", "12"], ["x", "3"]], "<ab>"]
+    assert comments[2] == [" one", "two"]
+    assert broken == "missing ), unterminated subpattern at position 0"
     # The second run compiled nothing new (not even Twin's, whose texts it had met with
     # Point), so it did not write the table again.
     again = table.stat()
@@ -134,10 +166,10 @@ def test_the_table_holds_exactly_what_compiling_each_text_gives(
     assert any(mode == "exec" and "def __init__(" in text for mode, text in entries)
     assert {("eval", "str"), ("eval", "list[int]")} <= set(entries)
     assert not any("not an expression" in text for _, text in entries)
+    assert {("re:2", r"(?P<word>[a-z]+)-(\d+)"), ("re:8", r"^\s*#(.*)$")} <= set(entries)
+    assert not any("unclosed" in text for _, text in entries)
     for (mode, text), raw in entries.items():
-        # Compared as code, not as bytes: marshal writes a string the process has interned
-        # as a reference, so the same code dumps to other bytes after other tests ran.
-        assert marshal.loads(raw) == compile(text, "<string>", mode, dont_inherit=True)
+        assert _is_what_compiling_gives(mode, text, raw), (mode, text)
 
 
 @pytest.mark.parametrize(
@@ -168,10 +200,7 @@ def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
     assert {**again, "table": None} == {**expected, "table": None}
     # Written afresh: every text compiled again reads back as its code.
     for (mode, text), raw in _table(table).items():
-        assert isinstance(marshal.loads(raw), type(compile("", "", "exec")))
-        # Compared as code, not as bytes: marshal writes a string the process has interned
-        # as a reference, so the same code dumps to other bytes after other tests ran.
-        assert marshal.loads(raw) == compile(text, "<string>", mode, dont_inherit=True)
+        assert _is_what_compiling_gives(mode, text, raw), (mode, text)
 
 
 def test_nothing_is_written_where_bytecode_is_not(

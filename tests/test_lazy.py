@@ -197,3 +197,25 @@ def test_pickle_runs_when_rich_s_styles_first_pickle_metadata() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["False", "{'@click': 'open'} True", "True 5"]
+
+
+_PATTERN = """
+import re
+from tether.lazy import pattern
+word = pattern(r"(?P<w>[a-z]+)(\\d*)", re.IGNORECASE)
+print(len(vars(word)))  # its source alone: nothing compiled yet
+print(word.fullmatch("Ab12").groups(), word.sub("-", "x1 y"), word.pattern, word.groupindex["w"])
+print(word.search is word.search, word.flags == re.compile(word.pattern, re.IGNORECASE).flags)
+"""
+
+
+def test_a_pattern_compiles_on_first_use_and_answers_as_the_compiled_one() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _PATTERN], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "1",
+        "('Ab', '12') - - (?P<w>[a-z]+)(\\d*) 1",
+        "True True",
+    ]

@@ -18,6 +18,13 @@ own bytecode (`__pycache__`, or under `sys.pycache_prefix`), one per command, at
 a process that compiled something new, and trusted as Python trusts the bytecode there.
 Nothing is written when bytecode is not (`PYTHONDONTWRITEBYTECODE`), and a table that does
 not read back is ignored and written afresh.
+
+Regular expressions likewise: `re` parses a pattern and compiles it to its matcher's program
+in Python (a hundred patterns, tether's and its libraries', before `tether run`'s first
+request: a twentieth of its CPU). The same table keeps each text pattern's program, keyed by
+its text and flags, and `re`'s compiler gives the matcher the program kept for it; the
+program is what the text and flags decide, so the pattern is the one `re` would make (it
+compares equal to it).
 """
 
 from __future__ import annotations
@@ -42,7 +49,13 @@ _FORMAT = 2
 """The layout of a table file: `(_FORMAT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
 
 _Key = tuple[str, str]
-"""`(mode, text)`: `exec` for a dataclass's methods, `eval` for a forward reference."""
+"""`(mode, text)`: `exec` for a dataclass's methods, `eval` for a forward reference, `re:`
+and the flags for a pattern's program."""
+
+_RE_MODE = "re:"
+
+_RE_DEBUG = 128
+"""`re.DEBUG`: such a pattern is shown as it is compiled, so it is left to `re`."""
 
 
 def code_table_path(command: str) -> Path:
@@ -68,6 +81,10 @@ def reuse_dataclass_code(command: str) -> None:
     # to make methods, `typing` calls `compile` only to make a forward reference.
     dataclasses.exec = table  # type: ignore[attr-defined]
     typing.compile = table.compile  # type: ignore[attr-defined]
+    # `re._compile` calls its compiler through the module, after its own cache missed.
+    compiler: Any = importlib.import_module("re._compiler")
+    table.re_compile = compiler.compile
+    compiler.compile = table.compile_pattern
     atexit.register(table.save)
 
 
@@ -81,6 +98,8 @@ class _CodeTable:
         self._new: dict[_Key, bytes] = {}
         self._made: dict[_Key, CodeType] = {}
         self._lock = threading.Lock()
+        self.re_compile: Any = None
+        """`re`'s own compiler, for what the table does not keep."""
 
     def __call__(
         self, source: Any, globals_: dict[str, Any] | None = None, locals_: Any = None
@@ -96,6 +115,24 @@ class _CodeTable:
         if isinstance(source, str) and plain:
             return self._code((mode, source))
         return builtins.compile(source, filename, mode, *args, **kwargs)
+
+    def compile_pattern(self, pattern: Any, flags: Any = 0) -> Any:
+        """`re`'s compiler: a text pattern's program from the table (compiled and kept when it
+        is not there); anything else, and a pattern to be shown (`re.DEBUG`), as `re` does."""
+        if not isinstance(pattern, str) or not isinstance(flags, int) or flags & _RE_DEBUG:
+            return self.re_compile(pattern, flags)
+        flags = int(flags)  # `re.RegexFlag`s are kept as the number they are
+        key = (f"{_RE_MODE}{flags}", pattern)
+        with self._lock:
+            if self._stored is None:
+                self._stored = _read(self.path)
+            raw = self._stored.pop(key, None)
+        program = _program_in(raw) if raw is not None else None
+        if program is None:
+            program = _program(pattern, flags)  # raises as `re` would for a bad pattern
+            with self._lock:
+                self._new[key] = marshal.dumps(program)
+        return importlib.import_module("_sre").compile(pattern, *program)
 
     def _code(self, key: _Key) -> CodeType:
         with self._lock:
@@ -149,6 +186,42 @@ def _loaded(raw: bytes) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
+def _program(pattern: str, flags: int) -> tuple[Any, ...]:
+    """What `re`'s compiler hands the matcher for `pattern` (all but the text itself): its
+    flags, program, group count, and groups by name and by number."""
+    # `re`'s own steps, as its compiler takes them (pinned with the interpreter: the table is
+    # named for it, and `tests/test_dataclass_code.py` compares the patterns made).
+    parsed = importlib.import_module("re._parser").parse(pattern, flags)
+    # Its words are ints, some `re`'s named constants: kept as the numbers they are.
+    code = [int(word) for word in importlib.import_module("re._compiler")._code(parsed, flags)]
+    names = dict(parsed.state.groupdict)
+    numbered: list[str | None] = [None] * parsed.state.groups
+    for name, number in names.items():
+        numbered[number] = name
+    return (int(flags | parsed.state.flags), code, parsed.state.groups - 1, names, tuple(numbered))
+
+
+def _program_in(raw: bytes) -> tuple[Any, ...] | None:
+    """The program `raw` holds (as `_program` makes it); `None` when it holds anything else."""
+    try:
+        program = marshal.loads(raw)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(program, tuple) and len(program) == 5):
+        return None
+    flags, code, groups, names, numbered = program
+    typed = (
+        isinstance(flags, int)
+        and isinstance(code, list)
+        and all(isinstance(word, int) for word in code)
+        and isinstance(groups, int)
+        and isinstance(names, dict)
+        and all(isinstance(k, str) and isinstance(v, int) for k, v in names.items())
+        and isinstance(numbered, tuple)
+    )
+    return program if typed else None
+
+
 def _read(path: Path) -> dict[_Key, bytes]:
     """The table at `path`; empty when there is none or it is not one this interpreter wrote."""
     try:
@@ -167,6 +240,7 @@ def _is_key(key: object) -> bool:
     return (
         isinstance(key, tuple)
         and len(key) == 2
-        and key[0] in ("exec", "eval")
+        and isinstance(key[0], str)
+        and (key[0] in ("exec", "eval") or key[0].startswith(_RE_MODE))
         and isinstance(key[1], str)
     )

@@ -15,6 +15,9 @@
   set-up), done then, so that a command that never imports the module never pays for it.
 - `logger`: a module's logger, named at import and made (with `logging`) when it first logs,
   so that a command whose modules log nothing never loads `logging`.
+- `pattern`: a module's regular expression, compiled when first used, so that a command pays
+  only for the patterns of what it reads (`tether run` imports the readers of settings, hook,
+  agent, command and instruction files whether or not any exists).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     import importlib.abc
     import logging
+    import re
 
 __all__ = [
     "DEFERRED_LIBRARIES",
@@ -39,6 +43,7 @@ __all__ = [
     "is_loaded",
     "lazy_names",
     "logger",
+    "pattern",
     "when_loaded",
 ]
 
@@ -296,3 +301,28 @@ class _LoggerOnUse:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._made(), name)
+
+
+def pattern(text: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(text, flags)`, compiled when first used: a method or attribute asked of it
+    is the compiled pattern's own (kept, so later uses cost what the pattern's would). For
+    patterns used through their methods only (not handed to `re`'s functions or `isinstance`)."""
+    return cast("re.Pattern[str]", _PatternOnUse(text, flags))
+
+
+class _PatternOnUse:
+    """Stands for a compiled pattern until it is first used."""
+
+    def __init__(self, text: str, flags: int) -> None:
+        self._source = (text, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        import re
+
+        value = getattr(re.compile(*self._source), name)
+        self.__dict__[name] = value  # found at once from now on: no second look-up here
+        return value
+
+    def __repr__(self) -> str:
+        text, flags = self._source
+        return f"pattern({text!r}, {flags})"

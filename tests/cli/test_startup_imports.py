@@ -732,3 +732,78 @@ def test_show_collects_nothing_it_made_to_start_and_runs_the_collector_after(
     )
     assert "Hello." in done.stdout
     assert done.stderr.splitlines()[-1] == "0 0 True True"
+
+
+_COMPILED = """
+import json, sys
+from tether.cli import main
+from tether.lazy import _PatternOnUse
+main(sys.argv[3:])
+compiled = {}
+for name in json.loads(sys.argv[2]):
+    found = vars(sys.modules[name]).values() if name in sys.modules else ()
+    for value in found:
+        for each in value.values() if isinstance(value, dict) else [value]:
+            if isinstance(each, _PatternOnUse):
+                # A used pattern keeps what was asked of it beside its source.
+                compiled.setdefault(name, []).append([each._source[0], len(vars(each)) > 1])
+with open(sys.argv[1], "w") as out:
+    json.dump(compiled, out)
+"""
+"""Runs `tether` and lists, for each module named, its patterns (`tether.lazy.pattern`) and
+whether each was compiled."""
+
+READERS = (
+    "tether.agents.files",
+    "tether.commands.catalog",
+    "tether.commands.resolve",
+    "tether.hooks.reads",
+    "tether.instructions.imports",
+    "tether.mcp.specs",
+    "tether.sandbox.limits",
+    "tether.sandbox.mounts",
+    "tether.settings.claude",
+    "tether.settings.hookfiles",
+    "tether.settings.rules",
+    "tether.skills.files",
+    "tether.tools.bash.output",
+)
+"""Modules whose patterns serve files, output or failures that a short run, or a replayed
+session, without them never reads."""
+
+
+def test_patterns_of_files_a_command_does_not_read_are_never_compiled(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # `run` imports the readers of settings, hook, agent, skill, command and instruction files
+    # (and `show` the bash tool's output and the sandbox's failures): with none to read, their
+    # patterns are never compiled. Every prompt is looked at as a command: that one is.
+    script = tmp_path / "hello.json"
+    script.write_text(json.dumps({"turns": [{"text": "Hello."}]}))
+    out = tmp_path / "compiled.json"
+    ran = ["run", "--model", f"script:{script}", "hi"]
+    seen = {}
+    for command in ("run", "show"):
+        if command == "show":
+            [log] = (tmp_path / "home" / "sessions").glob("*.jsonl")
+            ran = ["show", log.stem]
+        subprocess.run(
+            [sys.executable, "-c", _COMPILED, str(out), json.dumps(READERS), *ran],
+            capture_output=True,
+            env=env,
+            cwd=workspace,
+            timeout=120,
+            check=True,
+        )
+        seen[command] = json.loads(out.read_text())
+    assert set(seen["run"]) == set(READERS)  # each holds its patterns, and run loads each
+    command_call = [r"/(\S+)\s*(.*)", True]
+    assert command_call in seen["run"]["tether.commands.resolve"]
+    used = {
+        (command, module, text)
+        for command, modules in seen.items()
+        for module, patterns in modules.items()
+        for text, compiled in patterns
+        if compiled and [text, compiled] != command_call
+    }
+    assert used == set()

@@ -45,6 +45,7 @@ from tether.frontmatter import (
     pop_name,
     unused_keys,
 )
+from tether.lazy import pattern
 from tether.tools.claude_names import CLAUDE_TOOL_NAMES
 
 __all__ = [
@@ -58,9 +59,9 @@ __all__ = [
 ]
 
 MAX_AGENT_FILE_BYTES = 256 * 1024
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-_TOOL = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,127}")
-_CALL = re.compile(r"([A-Za-z][A-Za-z0-9_-]{0,127})\((.*)\)", re.DOTALL)
+_NAME = pattern(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_TOOL = pattern(r"[A-Za-z][A-Za-z0-9_-]{0,127}")
+_CALL = pattern(r"([A-Za-z][A-Za-z0-9_-]{0,127})\((.*)\)", re.DOTALL)
 
 UNSUPPORTED_AGENT_KEYS: dict[str, str] = {
     "permissionmode": "is not supported: an agent runs in its parent's mode, under its rules",

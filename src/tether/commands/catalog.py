@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +44,7 @@ from tether.bounded import read_bounded_text
 from tether.errors import FrontMatterError, UnreadableFile
 from tether.frontmatter import FrontMatterField, FrontMatterWarning, log_once, parse_front_matter
 from tether.home import claude_home
+from tether.lazy import pattern
 
 __all__ = [
     "BUILTIN",
@@ -64,11 +64,11 @@ CLAUDE_COMMANDS_DIR = Path(".claude") / "commands"
 """Where Claude Code keeps a workspace's commands (and `commands/` in `~/.claude/`)."""
 
 ARGUMENTS = "$ARGUMENTS"
-_POSITIONAL = re.compile(r"\$[1-9](?![0-9])")
+_POSITIONAL = pattern(r"\$[1-9](?![0-9])")
 
 CommandScope = Literal["user", "project"]
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_NAME = pattern(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _MAX_FILE = 256 * 1024
 _MAX_COMMANDS = 200
 _MAX_DEPTH = 4

@@ -12,6 +12,7 @@ from typing import Literal
 
 from tether.commands.catalog import Command
 from tether.errors import CommandError
+from tether.lazy import pattern
 from tether.policy import MODES, PolicyMode, is_mode
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 
-_CALL = re.compile(r"/(\S+)\s*(.*)", re.DOTALL)
+_CALL = pattern(r"/(\S+)\s*(.*)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def resolve(text: str, commands: Sequence[Command], *, picking: bool = False) ->
     return PromptText(substitute(command.template, arguments), command=command.name, source=custom)
 
 
-_PLACEHOLDER = re.compile(r"\$ARGUMENTS|\$([1-9])(?![0-9])")
+_PLACEHOLDER = pattern(r"\$ARGUMENTS|\$([1-9])(?![0-9])")
 
 
 def substitute(template: str, arguments: str) -> str:
@@ -167,7 +168,7 @@ def substitute(template: str, arguments: str) -> str:
     return _PLACEHOLDER.sub(put, template).strip()
 
 
-_NUMBER = re.compile(r"[0-9]{1,9}")
+_NUMBER = pattern(r"[0-9]{1,9}")
 
 
 def _checkpoint_command(action: CheckpointAction, arguments: str) -> CheckpointCommand:

@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tether.lazy import pattern
+
 __all__ = ["MAX_READS", "Reads", "command_reads"]
 
 MAX_READS = 512
@@ -48,7 +50,7 @@ _INTERPRETERS = frozenset(
     | {"tsx", "ts-node", "ruby", "perl", "php", "lua", "Rscript", "pwsh", "osascript", "uv"}
     | {"make", "tclsh", "wish"}
 )
-_PYTHON = re.compile(r"(python|pypy)[0-9.]*")
+_PYTHON = pattern(r"(python|pypy)[0-9.]*")
 _BUILTINS = frozenset(
     {"cd", "pushd", "popd", "echo", "printf", "test", "[", "[[", "true", "false", "exit"}
     | {"export", "set", "unset", "read", "local", "return", "shift", "eval", "exec", "wait"}
@@ -56,9 +58,9 @@ _BUILTINS = frozenset(
     | {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac"}
     | {"in", "function", "select", "time", ":", "]]", "source", "."}
 )
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
-_COMMAND_LINE = re.compile(r"[\s;&|<>()`$]")
+_VARIABLE = pattern(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_ASSIGNMENT = pattern(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+_COMMAND_LINE = pattern(r"[\s;&|<>()`$]")
 
 
 @dataclass

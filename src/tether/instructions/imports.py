@@ -23,6 +23,7 @@ from tether.bounded import read_bounded
 from tether.errors import FrontMatterError, UnreadableFile
 from tether.frontmatter import parse_front_matter
 from tether.instructions.files import is_rule_file
+from tether.lazy import pattern
 
 __all__ = [
     "MAX_DEPTH",
@@ -43,11 +44,11 @@ MAX_TOTAL_CHARS = 256 * 1024
 
 Origin = Literal["user", "project", "directory", "import"]
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
-_SPAN = re.compile(r"`+[^`\n]*`+")
-_TOKEN = re.compile(r"(?<![\w@/.])@([^\s`<>\"'()\[\]{}@]+)")
+_FENCE = pattern(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
+_SPAN = pattern(r"`+[^`\n]*`+")
+_TOKEN = pattern(r"(?<![\w@/.])@([^\s`<>\"'()\[\]{}@]+)")
 _TRAILING = ".,;:!?"
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+_EXTENSION = pattern(r"\.[A-Za-z0-9]{1,5}$")
 
 
 @dataclass(frozen=True)

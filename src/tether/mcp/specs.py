@@ -29,6 +29,7 @@ from typing import Any, Literal, assert_never
 
 from tether.bounded import read_bounded_json
 from tether.errors import McpSpecError, UnreadableFile
+from tether.lazy import pattern
 
 __all__ = [
     "PROJECT_FILE",
@@ -89,8 +90,8 @@ class SseServer:
 McpSpec = StdioServer | HttpServer | SseServer
 """One server to start."""
 
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_NAME = pattern(r"[A-Za-z0-9_-]{1,64}")
+_VARIABLE = pattern(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
 def spec_name(name: str, where: str) -> str:

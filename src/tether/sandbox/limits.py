@@ -15,6 +15,7 @@ from typing import Literal, get_args
 
 from pydantic import JsonValue
 
+from tether.lazy import pattern
 from tether.sandbox.policy import SandboxPolicy
 
 __all__ = ["LIMITS", "Limit", "LimitHit", "limit_note", "limits_hit"]
@@ -23,16 +24,16 @@ Limit = Literal["processes", "memory", "tmp"]
 LIMITS: tuple[Limit, ...] = get_args(Limit)
 
 _SAID: dict[Limit, re.Pattern[str]] = {
-    "processes": re.compile(
+    "processes": pattern(
         r"fork.{0,40}Resource temporarily unavailable|Resource temporarily unavailable.{0,40}"
         r"fork|spawn EAGAIN|can't start new thread|unable to create (?:native|new native) thread"
         r"|BlockingIOError: \[Errno 11\]",
         re.IGNORECASE,
     ),
-    "memory": re.compile(
+    "memory": pattern(
         r"Cannot allocate memory|\bMemoryError\b|std::bad_alloc|out of memory", re.IGNORECASE
     ),
-    "tmp": re.compile(r"No space left on device"),
+    "tmp": pattern(r"No space left on device"),
 }
 """How programs report the refusal of each limit."""
 

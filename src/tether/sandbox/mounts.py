@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tether.bounded import read_bounded_text
 from tether.errors import UnreadableFile
+from tether.lazy import pattern
 from tether.sandbox.protected import PROTECTED_ENTRIES
 
 __all__ = [
@@ -69,7 +70,7 @@ _MAX_GIT_DIRS = 256
 """Submodule and worktree git directories looked at under one repository's `.git`."""
 
 _MAX_GITMODULES = 256 * 1024
-_SUBMODULE_PATH = re.compile(r"^[ \t]*path[ \t]*=(.*)$", re.MULTILINE | re.IGNORECASE)
+_SUBMODULE_PATH = pattern(r"^[ \t]*path[ \t]*=(.*)$", re.MULTILINE | re.IGNORECASE)
 """A `path = lib/x` line of `.gitmodules`."""
 
 

@@ -10,7 +10,12 @@ from pydantic import BaseModel
 
 from tether.lazy import logger
 from tether.session.log.events import ToolCallEvent, ToolResultEvent
-from tether.session.updates import ToolCallFinished, ToolCallStarted
+from tether.session.updates import (
+    ToolCallFinished,
+    ToolCallStarted,
+    call_finished,
+    call_started,
+)
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.invocation import parse_arguments
@@ -41,9 +46,7 @@ class PreparedCall(NamedTuple):
     def started(self) -> ToolCallStarted:
         """The update announcing this call, with its call card."""
         view = call_view(self.name, self.arguments, self.tool, self.args, self.context)
-        return ToolCallStarted(
-            tool_call_id=self.id, name=self.name, arguments=self.arguments, view=view
-        )
+        return call_started(self.id, self.name, self.arguments, view)
 
 
 def prepare(
@@ -91,12 +94,12 @@ def stored_result(event: ToolResultEvent) -> ToolResult:
 def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:
     """The update closing a call, with its result card derived from the stored result."""
     result = stored_result(event)
-    return ToolCallFinished(
-        tool_call_id=call.id,
-        status="failed" if _failed(call, result) else "completed",
-        view=result_view(call.tool, call.args, result, call.context),
-        result=result,
-        permission=event.permission,
+    return call_finished(
+        call.id,
+        "failed" if _failed(call, result) else "completed",
+        result_view(call.tool, call.args, result, call.context),
+        result,
+        event.permission,
     )
 
 

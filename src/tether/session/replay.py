@@ -51,6 +51,7 @@ from tether.session.updates import (
     UserImage,
     UserResource,
     UserText,
+    agent_text,
 )
 from tether.session.usage import sum_costs
 from tether.tools.registry import ToolRegistry
@@ -103,7 +104,7 @@ def replayed(
         # `feed` makes them, without two lists each.
         if type(event) is AssistantChunk and not replayer.thinking:
             replayer.fed(event)
-            yield AgentText(text=event.text)
+            yield agent_text(event.text)
         elif type(event) is AssistantMessageEvent and not replayer.thinking:
             replayer.fed(event)
         else:

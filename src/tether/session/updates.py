@@ -8,7 +8,8 @@ is said by the fields themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
@@ -49,6 +50,9 @@ __all__ = [
     "UserImage",
     "UserResource",
     "UserText",
+    "agent_text",
+    "call_finished",
+    "call_started",
 ]
 
 
@@ -284,3 +288,68 @@ CLIENT_UPDATE: TypeAdapter[ClientUpdate] = TypeAdapter(
     ClientUpdate, config=ConfigDict(defer_build=True)
 )
 """Serializes any update as camelCase JSON (updates are made in code, never validated)."""
+
+
+# A replay makes an update per streamed chunk and two per call. A frozen dataclass's
+# `__init__` sets each field through `object.__setattr__`, looked up anew per field; these
+# set each slot through its own descriptor, found once here (about half the cost). Each
+# unpacking below fails at import if its class's fields change.
+_new = object.__new__
+
+
+def _slot_setters(cls: type[object]) -> tuple[Callable[[object, object], None], ...]:
+    """The slot setters of a frozen slotted dataclass's fields, in their order."""
+    return tuple(vars(cls)[field.name].__set__ for field in fields(cls))  # type: ignore[arg-type]
+
+
+_TEXT_KIND, _TEXT = _slot_setters(AgentText)
+_STARTED_KIND, _STARTED_ID, _STARTED_NAME, _STARTED_ARGUMENTS, _STARTED_VIEW = _slot_setters(
+    ToolCallStarted
+)
+(
+    _FINISHED_KIND,
+    _FINISHED_ID,
+    _FINISHED_STATUS,
+    _FINISHED_VIEW,
+    _FINISHED_RESULT,
+    _FINISHED_PERMISSION,
+) = _slot_setters(ToolCallFinished)
+
+
+def agent_text(text: str) -> AgentText:
+    """`AgentText(text=text)`, made as a replay makes one per chunk."""
+    made = _new(AgentText)
+    _TEXT_KIND(made, "agent_text")
+    _TEXT(made, text)
+    return made
+
+
+def call_started(
+    tool_call_id: str, name: str, arguments: str, view: ToolCallView
+) -> ToolCallStarted:
+    """`ToolCallStarted` of these fields, made as a replay makes one per call."""
+    made = _new(ToolCallStarted)
+    _STARTED_KIND(made, "tool_call_started")
+    _STARTED_ID(made, tool_call_id)
+    _STARTED_NAME(made, name)
+    _STARTED_ARGUMENTS(made, arguments)
+    _STARTED_VIEW(made, view)
+    return made
+
+
+def call_finished(
+    tool_call_id: str,
+    status: Literal["completed", "failed"],
+    view: views.ToolResultView,
+    result: ToolResult,
+    permission: PermissionOutcome | None,
+) -> ToolCallFinished:
+    """`ToolCallFinished` of these fields, made as a replay makes one per call."""
+    made = _new(ToolCallFinished)
+    _FINISHED_KIND(made, "tool_call_finished")
+    _FINISHED_ID(made, tool_call_id)
+    _FINISHED_STATUS(made, status)
+    _FINISHED_VIEW(made, view)
+    _FINISHED_RESULT(made, result)
+    _FINISHED_PERMISSION(made, permission)
+    return made

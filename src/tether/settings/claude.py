@@ -14,9 +14,9 @@ file, the key and why tether does not read it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from tether.lazy import pattern
 from tether.settings.modes import MODES, PolicyMode
 
 __all__ = [
@@ -56,7 +56,7 @@ _NO_MODE: dict[str, str] = {
     ),
 }
 
-_ALIASES = re.compile(r"(default|best|sonnet|opus|haiku|opusplan|sonnetplan)(\[1m\])?")
+_ALIASES = pattern(r"(default|best|sonnet|opus|haiku|opusplan|sonnetplan)(\[1m\])?")
 
 _REASONS: dict[str, str] = {
     "apiKeyHelper": "tether takes API keys from --api-key and the environment",

@@ -19,10 +19,10 @@ runs `package.json`'s script, `make` the Makefile) is not found; the README says
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from pathlib import Path
 
+from tether.lazy import pattern
 from tether.sandbox.protected import protected_reason
 from tether.settings.loaded import Settings
 from tether.settings.schema import CommandHook
@@ -38,12 +38,12 @@ _INTERPRETERS = frozenset(
     {"bash", "sh", "zsh", "dash", "ksh", "fish", "source", ".", "node", "deno", "bun", "tsx"}
     | {"ruby", "perl", "php", "lua", "Rscript", "pwsh", "osascript", "uv"}
 )
-_PYTHON = re.compile(r"python[0-9.]*|pypy[0-9.]*")
+_PYTHON = pattern(r"python[0-9.]*|pypy[0-9.]*")
 _INLINE = frozenset({"-c", "-m", "-e", "--eval", "-E", "--command"})
-_WRAPPER_ARGUMENT = re.compile(r"-.*|[0-9.]+[smhd]?")
+_WRAPPER_ARGUMENT = pattern(r"-.*|[0-9.]+[smhd]?")
 """An option or a number before the program (`nice -n 5`, `timeout 10s`)."""
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_PROJECT = re.compile(r"\$(?:\{(?:CLAUDE|TETHER)_PROJECT_DIR\}|(?:CLAUDE|TETHER)_PROJECT_DIR\b)")
+_ASSIGNMENT = pattern(r"[A-Za-z_][A-Za-z0-9_]*=")
+_PROJECT = pattern(r"\$(?:\{(?:CLAUDE|TETHER)_PROJECT_DIR\}|(?:CLAUDE|TETHER)_PROJECT_DIR\b)")
 
 
 def hook_files(settings: Settings) -> tuple[Path, ...]:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from tether.errors import RuleError
+from tether.lazy import pattern
 from tether.settings.paths import PathPattern, compile_pattern
 from tether.settings.sources import SettingsSource
 
@@ -82,9 +83,9 @@ FILE_TOOLS = frozenset({"read", "edit", "write", "grep", "glob"})
 _NAMED_TOOLS = frozenset({"task", "skill"})
 """Tools whose specifier is the name of an agent or a skill."""
 _PLAIN_TOOLS = frozenset({"bash", "web_fetch", "web_search", *FILE_TOOLS, *_NAMED_TOOLS})
-_MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
-_SHAPE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
-_HOST = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
+_MCP = pattern(r"mcp__([A-Za-z0-9_-]+?)(?:__([A-Za-z0-9_.-]+|\*))?")
+_SHAPE = pattern(r"([A-Za-z_][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?", re.DOTALL)
+_HOST = pattern(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*)\.?")
 _SHELL_SYNTAX = ("&&", "||", ";", "|", "&", ">", "<", "$(", "`", "\n")
 _STAR = "\0"
 """Stands for an escaped `*` while a command rule is split into words."""

@@ -21,7 +21,6 @@ half-read. The file is read through `tether.bounded`.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -36,6 +35,7 @@ from tether.frontmatter import (
     pop_name,
     unused_keys,
 )
+from tether.lazy import pattern
 
 __all__ = [
     "MAX_DESCRIPTION_CHARS",
@@ -73,7 +73,7 @@ _SKILL_KEYS = frozenset(
 )
 _GRANTS_NOTHING = "is shown and grants nothing: tether's permission rules decide"
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_NAME = pattern(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 @dataclass(frozen=True)

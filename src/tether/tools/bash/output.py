@@ -8,9 +8,10 @@ bounded however long the command runs.
 from __future__ import annotations
 
 import codecs
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from tether.lazy import pattern
 
 __all__ = [
     "CARD_HEAD_CHARS",
@@ -33,7 +34,7 @@ MODEL_HEAD_CHARS = 15_000
 MODEL_TAIL_CHARS = 15_000
 """The model's text is cut to 30,000 characters at render time; this is what it is cut from."""
 
-_ANSI = re.compile(
+_ANSI = pattern(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor movement, erasing
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, hyperlinks
     r"|\x1b[PX^_][^\x1b]*\x1b\\"  # DCS, SOS, PM, APC strings
@@ -41,7 +42,7 @@ _ANSI = re.compile(
     r"|\x1b[ -/]*[0-~]"  # other two-character escapes (ESC =, ESC 7, ...)
 )
 
-_UNFINISHED = re.compile(
+_UNFINISHED = pattern(
     r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[()#%*+]|[ -/]+)?\Z"
 )
 """The start of an escape sequence that the next read may complete."""
