@@ -36,7 +36,7 @@ def console_of(kind: str, width: int) -> tuple[Console, io.StringIO]:
     return Console(file=out, width=width, height=25, highlight=False, **CONSOLES[kind]), out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(prompt=PROMPTS, width=st.integers(1, 50), kind=st.sampled_from(list(CONSOLES)))
 def test_a_prompt_is_written_as_console_print_writes_it(prompt: str, width: int, kind: str) -> None:
     console, out = console_of(kind, width)

@@ -35,7 +35,7 @@ def state(text: Text) -> tuple[object, ...]:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     plain=STRINGS,
     style=st.sampled_from(["", "bold", GUTTER, HEADING, NOTE, Style()]),

@@ -87,7 +87,7 @@ def cards(draw: st.DrawFn) -> Card:
     return made
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(made=cards(), width=st.integers(1, 60), kind=st.sampled_from(list(KINDS)))
 def test_a_card_written_directly_is_what_rich_prints(made: Card, width: int, kind: str) -> None:
     assert printed(made, kind, width, direct=True) == printed(made, kind, width, direct=False)
@@ -126,7 +126,7 @@ def texts(draw: st.DrawFn) -> Text:
     return made
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(text=texts(), width=st.integers(1, 40), kind=st.sampled_from(list(KINDS)))
 def test_a_text_written_directly_is_what_rich_prints(text: Text, width: int, kind: str) -> None:
     assert printed(text, kind, width, direct=True) == printed(text, kind, width, direct=False)
