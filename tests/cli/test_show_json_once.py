@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
@@ -86,10 +88,42 @@ def test_unchecked_first_a_corrupt_line_raises_where_it_is_taken(tmp_path: Path,
         next(events)
 
 
-def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Path) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 3000)
-    assert path.stat().st_size > 2 * IN_MEMORY  # the held document went to a temporary file
+ROOM = IN_MEMORY + IN_MEMORY // 2
+"""The most bytes a file may hold in the runs with no room to hold the document back."""
+
+
+@dataclass(frozen=True)
+class LongLog:
+    """A session whose document is longer than `ROOM`, and `tether show --json`'s of it."""
+
+    home: Path
+    log: Path
+    """The session's log, relative to `home`."""
+    whole: subprocess.CompletedProcess[bytes]
+
+    def copied(self, tmp_path: Path) -> tuple[Path, Path]:
+        """A home of the test's own holding the session, and the log in it (to change)."""
+        home = shutil.copytree(self.home, tmp_path / "home")
+        return home, home / self.log
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory: pytest.TempPathFactory) -> LongLog:
+    """One long log and its whole document, shared: a test that changes it changes a copy."""
+    root = tmp_path_factory.mktemp("long-log")
+    (root / "ws").mkdir()
+    path = written(root / "home", (root / "ws").resolve(), 3000)
+    assert path.stat().st_size > 2 * IN_MEMORY  # the held document goes to a temporary file
+    whole = shown(root / "home", "show", path.stem, "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert len(whole.stdout) > ROOM
+    return LongLog(root / "home", path.relative_to(root / "home"), whole)
+
+
+def test_a_corrupt_last_line_of_a_long_log_prints_nothing(
+    tmp_path: Path, long_log: LongLog
+) -> None:
+    home, path = long_log.copied(tmp_path)
     number = corrupted(path)
     done = shown(home, "show", path.stem, "--json")
     assert done.returncode == 1
@@ -100,32 +134,28 @@ def test_a_corrupt_last_line_of_a_long_log_prints_nothing(tmp_path: Path, ws: Pa
 
 
 def test_with_no_room_to_hold_the_document_back_the_log_is_checked_first(
-    tmp_path: Path, ws: Path
+    tmp_path: Path, long_log: LongLog
 ) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 3000)
-    whole = shown(home, "show", path.stem, "--json")
-    assert whole.returncode == 0, whole.stderr
-    room = IN_MEMORY + IN_MEMORY // 2
-    assert len(whole.stdout) > room
-    # No file may grow past `room`: the temporary file holding the document fails to.
-    cramped = shown(home, "show", path.stem, "--json", fsize=room)
+    home, path = long_log.copied(tmp_path)
+    whole = long_log.whole
+    # No file may grow past `ROOM`: the temporary file holding the document fails to.
+    cramped = shown(home, "show", path.stem, "--json", fsize=ROOM)
     assert cramped.returncode == 0, cramped.stderr
     assert cramped.stderr == b""
     assert cramped.stdout == whole.stdout
-    told = shown(home, "-v", "show", path.stem, "--json", fsize=room)
+    told = shown(home, "-v", "show", path.stem, "--json", fsize=ROOM)
     assert b"could not hold the document back" in told.stderr
     assert told.stdout == whole.stdout
     with path.open("ab") as handle:
         handle.write(b'{"type":"turn/start","se')
-    torn = shown(home, "show", path.stem, "--json", fsize=room)
+    torn = shown(home, "show", path.stem, "--json", fsize=ROOM)
     assert torn.stdout == whole.stdout
     # Read twice, the log is still said to end in a torn line once.
     [said] = torn.stderr.decode().splitlines()
     last = len(path.read_bytes().split(b"\n"))
     assert said.startswith(f"tether: WARNING: dropping a torn last line: {path}:{last}: ")
     number = corrupted(path)
-    failed = shown(home, "show", path.stem, "--json", fsize=room)
+    failed = shown(home, "show", path.stem, "--json", fsize=ROOM)
     assert failed.returncode == 1
     assert failed.stdout == b""
     assert failed.stderr.decode() == (
@@ -134,15 +164,10 @@ def test_with_no_room_to_hold_the_document_back_the_log_is_checked_first(
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
-def test_a_held_document_reads_the_same_in_any_encoding(
-    tmp_path: Path, ws: Path, encoding: str
-) -> None:
-    home = tmp_path / "home"
-    path = written(home, ws, 3000)
-    utf8 = shown(home, "show", path.stem, "--json")
-    env = {**os.environ, "TETHER_HOME": str(home), "PYTHONIOENCODING": encoding}
+def test_a_held_document_reads_the_same_in_any_encoding(long_log: LongLog, encoding: str) -> None:
+    env = {**os.environ, "TETHER_HOME": str(long_log.home), "PYTHONIOENCODING": encoding}
     other = subprocess.run(
-        [str(TETHER), "show", path.stem, "--json"],
+        [str(TETHER), "show", long_log.log.stem, "--json"],
         capture_output=True,
         env=env,
         check=False,
@@ -150,7 +175,8 @@ def test_a_held_document_reads_the_same_in_any_encoding(
     )
     assert other.returncode == 0, other.stderr
     # Cut into pieces of a MiB on the way out, no character is split: it decodes strictly.
-    assert json.loads(other.stdout.decode(encoding)) == json.loads(utf8.stdout.decode())
+    utf8 = long_log.whole.stdout.decode()
+    assert json.loads(other.stdout.decode(encoding)) == json.loads(utf8)
 
 
 def test_the_updates_classes_are_as_they_were_after_a_show(tmp_path: Path, ws: Path) -> None:
