@@ -3,7 +3,7 @@ below its own (`tests/test_layers.py` checks it, `ARCHITECTURE.md` lists them).
 
 The table is LAYOUT.md's, with the homes added since and what their code showed:
 
-- `frontmatter.py`, `home.py`, `lazy.py`, `dataclass_code.py`, `schema_table.py`,
+- `frontmatter.py`, `home.py`, `lazy.py`, `dataclass_code.py`, `schema_table/`,
   `pydantic_fields.py`, `pydantic_plugins.py`, `figures.py` and `gitenv.py` stand on the
   ground floor with `jsontext.py`: plain helpers that know nothing of tether's concepts.
   `bounded.py` reads JSON with `jsontext.py`, so it has a floor of its own just above.

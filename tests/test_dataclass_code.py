@@ -67,6 +67,8 @@ except SyntaxError as exc:
     bad = str(exc)
 import re
 # Patterns made once the table is in place: their programs are kept in it too.
+if "varying" in sys.argv[3:]:  # a text in hash order, which differs between processes
+    re.compile("|".join({"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}))
 words = re.compile(r"(?P<word>[a-z]+)-(\\d+)", re.IGNORECASE)
 comments = re.compile(r"^\\s*#(.*)$", re.MULTILINE)
 try:
@@ -90,12 +92,15 @@ print(json.dumps({
     "table": str(code_table_path("probe")),
 }))
 """
-"""Makes a few dataclasses and prints what they do (with the table when argv[2] is `table`)."""
+"""Makes a few dataclasses and prints what they do (with the table when argv[2] is `table`; a
+pattern whose text each process orders its own way when `varying` follows)."""
 
 
-def _probe(prefix: Path, mode: str, env: dict[str, str] | None = None) -> dict[str, object]:
+def _probe(
+    prefix: Path, mode: str, env: dict[str, str] | None = None, *more: str
+) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(prefix), mode],
+        [sys.executable, "-c", _PROBE, str(prefix), mode, *more],
         capture_output=True,
         text=True,
         timeout=120,
@@ -221,3 +226,20 @@ def test_a_table_past_its_limit_starts_afresh(tmp_path: Path, writing_env: dict[
     _probe(tmp_path, "table", writing_env)
     kept = _table(table)
     assert kept and not any(text.startswith("# ") for _, text in kept)
+
+
+def test_a_pattern_a_later_process_does_not_make_is_not_kept(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    made = set()
+    for seed in range(6):
+        env = {**writing_env, "PYTHONHASHSEED": str(seed)}
+        answer = _probe(tmp_path, "table", env, "varying")
+        kept = [text for _, text in _table(Path(str(answer["table"]))) if "alpha" in text]
+        assert len(kept) == 1, kept  # this process's order only, not every earlier one's
+        made.update(kept)
+    assert len(made) > 1  # the orders did differ
+    # What the other patterns and the classes left in the table is still there.
+    entries = _table(Path(str(answer["table"])))
+    assert ("re:2", r"(?P<word>[a-z]+)-(\d+)") in entries
+    assert any(mode == "exec" and "def __init__(" in text for mode, text in entries)

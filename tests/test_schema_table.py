@@ -22,7 +22,7 @@ import pytest
 
 from tests.core_schemas import SESSION, SESSIONS, unfolded
 from tether import schema_table
-from tether.schema_table import schema_table_path
+from tether.schema_table import names, schema_table_path
 from tether.session.log.events import HEADER, SessionHeader
 
 _FILL = """
@@ -184,14 +184,12 @@ def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
     class Local:
         pass
 
-    assert schema_table._key("adapter", Local, {}) is None
-    assert schema_table._key("adapter", list["Missing"], {}) is None  # noqa: F821 - a name to look up
-    assert (
-        schema_table._key("adapter", Literal["a", "b"], {}) == "adapter|typing.Literal['a', 'b']|"
-    )
-    assert schema_table._key("adapter", SessionHeader, {"alias_generator": lambda n: n}) is None
-    assert schema_table._key("adapter", SessionHeader, {"title": object()}) is None
-    named = schema_table._key("dataclass", SessionHeader, {"extra": "ignore"})
+    assert names.key("adapter", Local, {}) is None
+    assert names.key("adapter", list["Missing"], {}) is None  # noqa: F821 - a name to look up
+    assert names.key("adapter", Literal["a", "b"], {}) == "adapter|typing.Literal['a', 'b']|"
+    assert names.key("adapter", SessionHeader, {"alias_generator": lambda n: n}) is None
+    assert names.key("adapter", SessionHeader, {"title": object()}) is None
+    named = names.key("dataclass", SessionHeader, {"extra": "ignore"})
     assert named == "dataclass|tether.session.log.events:SessionHeader|extra='ignore'"
     # A schema holding an instance (a default) would come back a copy of it, not the object.
     table = schema_table._Table(tmp_path / "t.pickles", lookup=False)

@@ -158,12 +158,19 @@ class _CodeTable:
 
     def save(self) -> None:
         """Add what this process compiled to the table on disk (what other processes added
-        meanwhile is kept); nothing when nothing is new or bytecode is not written."""
+        meanwhile is kept), less the patterns it read there and never made; nothing when
+        nothing is new or bytecode is not written."""
         with self._lock:
             new = dict(self._new)
+            # A pattern's text may differ from process to process (`tokenize` joins a set of
+            # string prefixes, in hash order): each start would add its own 10 KB program, and
+            # every start read them all. One this process did not make is left out, to be
+            # kept again by a process that makes it.
+            unmade = {key for key in self._stored or () if key[0].startswith(_RE_MODE)}
         if not new or sys.dont_write_bytecode:
             return
-        merged = {**_read(self.path), **new}
+        merged = {key: raw for key, raw in _read(self.path).items() if key not in unmade}
+        merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
         data = marshal.dumps((_FORMAT, importlib.util.MAGIC_NUMBER, merged))

@@ -37,7 +37,6 @@ import os
 import sys
 import threading
 import types
-import typing
 
 # `pickle`'s own `loads`, without `pickle.py`'s Python picklers (a millisecond of every start
 # that reads a schema; `save`, which runs rarely, imports `pickle`).
@@ -46,15 +45,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tether.schema_table import names
+
 __all__ = ["GENERATOR", "MAX_ENTRIES", "fill_schema_table", "reuse_schemas", "schema_table_path"]
 
 _FORMAT = 1
 """`(_FORMAT, versions, {module file: (mtime_ns, size)}, {key: pickled schema})`."""
 MAX_ENTRIES = 2_000
 """A table that would pass this many schemas is started afresh with what this process made."""
-
-_ROOTS = frozenset({"tether", "pydantic", "pydantic_core", "typing_extensions"})
-"""Packages whose objects a kept schema may name (besides the standard library's)."""
 
 GENERATOR = "pydantic._internal._generate_schema"
 """The module of pydantic's schema generator, which `reuse_schemas` is given."""
@@ -70,7 +68,7 @@ the table or kept in it."""
 def schema_table_path() -> Path:
     """The table's file: beside tether's bytecode, named for the interpreter
     (`schemas.cpython-311.pickles`; `sys.pycache_prefix` is followed)."""
-    source = Path(__file__).with_name("schemas.py")
+    source = Path(__file__).parent.with_name("schemas.py")
     return Path(importlib.util.cache_from_source(str(source))).with_suffix(".pickles")
 
 
@@ -134,7 +132,7 @@ def _keep_adapter_of(cls: type, table: _Table) -> None:
     from pydantic._internal._generate_schema import GenerateSchema
     from pydantic._internal._namespace_utils import NamespacesTuple, NsResolver
 
-    key = _key("adapter", cls, {})
+    key = names.key("adapter", cls, {})
     if key is None:
         return
     module = vars(sys.modules[cls.__module__])
@@ -200,7 +198,7 @@ class _Table:
             new = dict(self._new)
         entries = {}
         for key, schema in new.items():
-            if _plain(schema, set()):
+            if names.plain(schema, set()):
                 try:
                     entries[key] = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
                 except Exception:  # something in it has no name to be found by
@@ -296,85 +294,6 @@ def _versions() -> tuple[str, ...]:
     return (sys.version, pydantic.VERSION, pydantic_core.__version__)
 
 
-def _key(kind: str, obj: Any, config: Any) -> str | None:
-    """The table's key for building `obj` with `config` at `kind`'s call; `None` when it
-    cannot be named exactly."""
-    name = _named(obj)
-    settings = _settings(config)
-    if name is None or settings is None:
-        return None
-    return f"{kind}|{name}|{settings}"
-
-
-def _named(obj: Any) -> str | None:
-    if isinstance(obj, type):
-        # By its name, which must lead to it: a kept schema names its classes so.
-        found: Any = sys.modules.get(obj.__module__)
-        for part in obj.__qualname__.split("."):
-            found = getattr(found, part, None)
-        return f"{obj.__module__}:{obj.__qualname__}" if found is obj else None
-    text = repr(obj)
-    # A `typing` form names its classes by module and qualified name; a forward reference,
-    # a local class or an object shown by its address names nothing for certain.
-    if " at 0x" in text or "<locals>" in text or not _resolved(obj):
-        return None
-    return text
-
-
-def _resolved(form: Any) -> bool:
-    """Whether a `typing` form holds no forward reference (a name to be looked up)."""
-    if isinstance(form, (str, typing.ForwardRef)):
-        return False
-    origin = typing.get_origin(form)
-    if origin is typing.Literal:
-        return True
-    args = typing.get_args(form)
-    if origin is typing.Annotated:
-        args = args[:1]  # the metadata is shown whole
-    return all(_resolved(arg) for arg in args)
-
-
-def _settings(config: Any) -> str | None:
-    """A configuration's items, each a plain value or a module-level function's name."""
-    items = []
-    for key, value in sorted((config or {}).items()):
-        if isinstance(value, (str, int, float, bool, type(None))):
-            items.append(f"{key}={value!r}")
-        elif isinstance(value, types.FunctionType) and _importable(value):
-            items.append(f"{key}={value.__module__}:{value.__qualname__}")
-        else:
-            return None
-    return ",".join(items)
-
-
-def _importable(value: Any) -> bool:
-    module = getattr(value, "__module__", None) or ""
-    qualname = getattr(value, "__qualname__", "")
-    root = module.partition(".")[0]
-    stdlib = root in sys.stdlib_module_names or root == "builtins"
-    return "<" not in qualname and (root in _ROOTS or stdlib)
-
-
-def _plain(value: Any, seen: set[int]) -> bool:
-    """Whether a schema holds only plain values and module-level objects of the packages a
-    kept schema may name."""
-    if isinstance(value, (str, bytes, int, float, bool, type(None))):
-        return True
-    if id(value) in seen:
-        return True
-    seen.add(id(value))
-    if isinstance(value, dict):
-        return all(_plain(k, seen) and _plain(v, seen) for k, v in value.items())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return all(_plain(item, seen) for item in value)
-    if isinstance(value, types.MethodType):
-        return _importable(value.__self__) and _importable(value.__func__)
-    if isinstance(value, (type, types.FunctionType, types.BuiltinFunctionType)):
-        return _importable(value)
-    # An instance (a default value): unpickled, it would be a copy, not the object itself.
-    return False
-
-
 _ORIGINALS = "__tether_schema_table__"
 
 
@@ -399,7 +318,7 @@ def _install(generator_module: types.ModuleType, table: _Table) -> None:
         kind = builders.get(sys._getframe(1).f_code)
         if kind is None or self._typevars_map or _computes(obj, kind):
             return generate(self, obj)
-        key = _key(kind, obj, self._config_wrapper_stack.tail.config_dict)
+        key = names.key(kind, obj, self._config_wrapper_stack.tail.config_dict)
         if key is None:
             return generate(self, obj)
         if table.lookup:
