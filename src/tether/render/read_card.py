@@ -6,7 +6,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
 from tether.render.code import code_rows, code_view
-from tether.render.frame import bare_card, fitting_rows
+from tether.render.frame import bare_card, fitting_rows, one_cell_each, padded_rows
 from tether.render.notebook_card import notebook_summary, render_notebook
 from tether.render.theme import (
     HEADING,
@@ -63,17 +63,33 @@ def bare_read_result(
     if view.notebook is not None:
         return None
     inner = options.max_width - 4
+    digits = _digits(view)
     rows: list[str] = []
     for part in _parts(view, full=full):
         if isinstance(part, str):
             drawn = fitting_rows(part, inner)
         else:
-            drawn = code_rows(*part, view.lang, _digits(view)).drawn_rows(inner)
+            drawn = _bare_code(*part, view.lang, digits, inner)
         if drawn is None:
             return None
         rows += drawn
     title = f"{printable(view.path)}  {_window_label(view)}"
     return bare_card(console, options, title, rows)
+
+
+def _bare_code(
+    numbers: list[int], texts: list[str], lang: str | None, digits: int, inner: int
+) -> list[str] | None:
+    """`code_rows(numbers, texts, lang, digits).drawn_rows(inner)`, made at once where each
+    character of the texts is one cell printed as it is (most code): a row is its number's
+    gutter and its text, padded (no rows object, and the gutters, digits, need no look)."""
+    if one_cell_each("".join(texts)):
+        rows = [
+            str(number).rjust(digits) + " │ " + text
+            for number, text in zip(numbers, texts, strict=True)
+        ]
+        return padded_rows(rows, inner)
+    return code_rows(numbers, texts, lang, digits).drawn_rows(inner)
 
 
 def _parts(view: ReadResultView, *, full: bool) -> list[str | tuple[list[int], list[str]]]:
