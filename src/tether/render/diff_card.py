@@ -42,22 +42,21 @@ def bare_diff(
     view: DiffCallView | DiffResultView, console: Console, options: ConsoleOptions
 ) -> str | None:
     """What a console without colour writes of `render_diff(view)` at `options`' width, its
-    rows' and headers' bare text in the frame's (no group or frame made); None where rich
-    must lay some of it out (a line that does not fit as it is)."""
+    rows' and headers' bare text in the frame's, made from the rows alone (no text, group or
+    frame); None where rich must lay some of it out (a line that does not fit as it is)."""
     inner = options.max_width - 4
     rows: list[str] = []
-    for section in _sections(view):
-        parts = section.renderables if isinstance(section, Group) else [section]
-        for part in parts:
-            if isinstance(part, DiffRows):
-                drawn = part.drawn_rows(inner)
-            elif isinstance(part, Text) and part.justify is None and part.end == "\n":
-                drawn = fitting_rows(part.plain, inner)
-            else:
-                return None
-            if drawn is None:
-                return None
-            rows += drawn
+    placed = placed_diffs(view.diffs, view.locations)
+    for path, same_file in groupby(placed, key=_path):
+        drawn = _bare_section(path, list(same_file), inner)
+        if drawn is None:
+            return None
+        rows += drawn
+    if not placed:
+        drawn = fitting_rows(_NO_FILES, inner)
+        if drawn is None:
+            return None
+        rows += drawn
     title = Text(printable(view.title)).plain if view.title else None
     return bare_card(console, options, title, rows)
 
@@ -66,36 +65,87 @@ def _sections(view: DiffCallView | DiffResultView) -> list[RenderableType]:
     """A section per file, or a note that none changed."""
     placed = placed_diffs(view.diffs, view.locations)
     sections: list[RenderableType] = [
-        _file_section(path, list(same_file))
-        for path, same_file in groupby(placed, key=lambda p: p.diff.path)
+        _file_section(path, list(same_file)) for path, same_file in groupby(placed, key=_path)
     ]
-    return sections or [note("no files changed")]
+    return sections or [note(_NO_FILES)]
 
 
-def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:
+_NO_FILES = "no files changed"
+
+
+def _path(placed: PlacedDiff) -> str:
+    return placed.diff.path
+
+
+def _file_blocks(diffs: list[PlacedDiff]) -> tuple[list[list[DiffRow]], bool]:
+    """A file's blocks of rows (numbered where they are placed), and whether all its diffs
+    are of new files."""
     blocks = [
-        [row if d.placed else DiffRow(row.op, None, None, row.text) for row in hunk.rows]
+        list(hunk.rows)
+        if d.placed
+        else [DiffRow(row.op, None, None, row.text) for row in hunk.rows]
         for d in diffs
         for hunk in d.hunks
     ]
-    rows = [row for block in blocks for row in block]
-    added = sum(row.op == "+" for row in rows)
-    removed = sum(row.op == "-" for row in rows)
+    return blocks, all(d.diff.old_text is None for d in diffs)
+
+
+def _counts(blocks: list[list[DiffRow]]) -> tuple[int, int, int]:
+    """The rows of a file's blocks: all, added and removed."""
+    ops = [row.op for block in blocks for row in block]
+    return len(ops), ops.count("+"), ops.count("-")
+
+
+def _file_section(path: str, diffs: list[PlacedDiff]) -> Group:
+    blocks, new_files = _file_blocks(diffs)
+    rows, added, removed = _counts(blocks)
     header = assembled(
         (printable(path), HEADING), "  ", (f"+{added}", ADDED), " ", (f"−{removed}", REMOVED)
     )
-    new_files = all(d.diff.old_text is None for d in diffs)
     if len(diffs) == 1 and new_files:
-        header.append("  new file", GUTTER)
+        header.append(_NEW_FILE, GUTTER)
     parts: list[RenderableType] = [header]
     if not rows:
         # A new file with no rows can only be an empty one.
         parts.append(note("empty file" if new_files else "no changes"))
-    parts.extend(_render_blocks(blocks))
+    for part in _parts(blocks):
+        if isinstance(part, DiffRows):
+            parts.append(part)
+        else:
+            gap, said = part
+            parts.append(Text(said, style=GUTTER) if gap else note(said))
     return Group(*parts)
 
 
-def _render_blocks(blocks: list[list[DiffRow]]) -> Iterator[RenderableType]:
+_NEW_FILE = "  new file"
+
+
+def _bare_section(path: str, diffs: list[PlacedDiff], inner: int) -> list[str] | None:
+    """`_file_section`'s rows as a console without colour draws them at the card's inside
+    width `inner`; None where rich must lay one out."""
+    blocks, new_files = _file_blocks(diffs)
+    rows, added, removed = _counts(blocks)
+    # The header's text as `assembled` makes it: `printable` left the path no control code
+    # for it to strip.
+    header = f"{printable(path)}  +{added} −{removed}"
+    if len(diffs) == 1 and new_files:
+        header += _NEW_FILE
+    texts: list[str | DiffRows] = [header]
+    if not rows:
+        texts.append("empty file" if new_files else "no changes")
+    texts += [part if isinstance(part, DiffRows) else part[1] for part in _parts(blocks)]
+    drawn: list[str] = []
+    for text in texts:
+        lines = text.drawn_rows(inner) if isinstance(text, DiffRows) else fitting_rows(text, inner)
+        if lines is None:
+            return None
+        drawn += lines
+    return drawn
+
+
+def _parts(blocks: list[list[DiffRow]]) -> Iterator[DiffRows | tuple[bool, str]]:
+    """A file's blocks of rows, with a gap between them (`(True, text)`) and a note of the
+    rows left out (`(False, text)`)."""
     rows = [row for block in blocks for row in block]
     numbers = [n for r in rows for n in (r.old, r.new) if n is not None]
     width = len(str(max(numbers))) if numbers else 0  # no numbers: no gutter at all
@@ -103,11 +153,11 @@ def _render_blocks(blocks: list[list[DiffRow]]) -> Iterator[RenderableType]:
     left = MAX_ROWS_PER_FILE
     for index, block in enumerate(blocks):
         if index:
-            yield Text(gap, style=GUTTER)
+            yield True, gap
         if shown := block[:left]:
             yield DiffRows(shown, width)
         if len(block) > left:
-            yield note(f"… {len(rows) - MAX_ROWS_PER_FILE} more diff lines not shown")
+            yield False, f"… {len(rows) - MAX_ROWS_PER_FILE} more diff lines not shown"
             return
         left -= len(block)
 

@@ -291,7 +291,8 @@ def fitting_rows(plain: str, width: int) -> list[str] | None:
     if "\t" in plain:
         return None
     rows = plain.split("\n")
-    if one_cell_each(plain):
+    # Line breaks are not printed as they are, but they are not in any row either.
+    if one_cell_each(plain.replace("\n", "") if len(rows) > 1 else plain):
         return padded_rows(rows, width)
     padded = []
     for row in rows:
