@@ -12,9 +12,9 @@ from rich.text import Text
 
 from tests.render.helpers import CONSOLES, as_rich_draws, drawn
 from tether.linediff import DiffRow
+from tether.render.bare_rows import one_cell_each, padded_rows
 from tether.render.code import CodeRows, code_view
 from tether.render.diff_card import DiffRows
-from tether.render.frame import one_cell_each, padded_rows
 from tether.render.theme import HEADING, NOTE, card, note
 
 # Mostly printable ASCII, so that whole rows of it are common; now and then a character that

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from tether.render.frame import fitting_rows
+from tether.render.bare_rows import fitting_rows
 
 PIECE = st.one_of(
     st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=12),

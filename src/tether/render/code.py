@@ -10,7 +10,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
-from tether.render.frame import one_cell_each, padded_rows
+from tether.render.bare_rows import one_cell_each, padded_rows
 from tether.render.theme import GUTTER, code_text, printable, token_style
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from rich.style import Style
 from rich.text import Span, Text
 
 from tether.linediff import DiffRow, PlacedDiff, placed_diffs
-from tether.render.frame import bare_card, fitting_rows, one_cell_each, padded_rows
+from tether.render.bare_rows import fitting_rows, one_cell_each, padded_rows
+from tether.render.frame import bare_card
 from tether.render.theme import (
     ADDED,
     GUTTER,

@@ -22,9 +22,10 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from tether.render.bare_rows import fitting_rows
 from tether.render.written import WholeLines
 
-__all__ = ["Card", "Rows", "TextRows", "bare_card", "fitting_rows", "one_cell_each", "padded_rows"]
+__all__ = ["Card", "Rows", "TextRows", "bare_card"]
 
 _LINE = Segment.line()
 
@@ -283,41 +284,6 @@ def _fitting_rows(text: Text, options: ConsoleOptions, width: int) -> list[str] 
     if options.justify is not None or text.justify not in (None, "default"):
         return None
     return fitting_rows(text.plain, width)
-
-
-def fitting_rows(plain: str, width: int) -> list[str] | None:
-    """The lines of a text of no justification, as rich draws them without colour at `width`
-    (padded to it), when each fits as it is; None when rich must lay them out."""
-    if "\t" in plain:
-        return None
-    rows = plain.split("\n")
-    # Line breaks are not printed as they are, but they are not in any row either.
-    if one_cell_each(plain.replace("\n", "") if len(rows) > 1 else plain):
-        return padded_rows(rows, width)
-    padded = []
-    for row in rows:
-        used = cell_len(row)
-        if used > width:
-            return None
-        padded.append(row + " " * (width - used))
-    return padded
-
-
-def padded_rows(rows: list[str], width: int) -> list[str] | None:
-    """Lines of characters one cell wide each (`one_cell_each`), padded with spaces to `width`
-    as rich pads a line that fits; None if one is wider."""
-    # Nothing to measure line by line: a line's cells are its characters.
-    if rows and max(map(len, rows)) > width:
-        return None
-    return [row.ljust(width) for row in rows]
-
-
-def one_cell_each(text: str) -> bool:
-    """Whether each character of `text` is one cell wide and printed as it is: printable
-    ASCII, and the rule of a gutter (`│`)."""
-    if "│" in text:
-        text = text.replace("│", "")
-    return text.isascii() and text.isprintable()
 
 
 def _fitting_lines(

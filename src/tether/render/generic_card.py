@@ -10,7 +10,8 @@ from rich.control import strip_control_codes
 from rich.style import Style
 from rich.text import Text
 
-from tether.render.frame import bare_card, fitting_rows
+from tether.render.bare_rows import fitting_rows
+from tether.render.frame import bare_card
 from tether.render.markdown import markdown
 from tether.render.theme import GUTTER, HEADING, SUBTLE, byte_size, card, note, printable
 from tether.views import (

@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.text import Text
 
+from tether.render.bare_rows import fitting_rows, one_cell_each, padded_rows
 from tether.render.code import code_rows, code_view
-from tether.render.frame import bare_card, fitting_rows, one_cell_each, padded_rows
+from tether.render.frame import bare_card
 from tether.render.notebook_card import notebook_summary, render_notebook
 from tether.render.theme import (
     HEADING,

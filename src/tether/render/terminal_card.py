@@ -6,7 +6,8 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.control import strip_control_codes
 from rich.text import Text
 
-from tether.render.frame import bare_card, fitting_rows
+from tether.render.bare_rows import fitting_rows
+from tether.render.frame import bare_card
 from tether.render.theme import (
     GUTTER,
     HEADING,
