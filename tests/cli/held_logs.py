@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.cli.support import TETHER
+from tether.cli.held_output import IN_MEMORY
 from tether.content import TextContent
 from tether.session import SessionStore
 from tether.session.log.events import (
@@ -19,7 +22,26 @@ from tether.session.log.events import (
     UserMessageEvent,
 )
 
-__all__ = ["corrupted", "shown", "written"]
+__all__ = ["ROOM", "LongLog", "corrupted", "shown", "written"]
+
+ROOM = IN_MEMORY + IN_MEMORY // 2
+"""The most bytes a file may hold in the runs with no room to hold the output back: the
+temporary file takes what was in memory, then fails to grow."""
+
+
+@dataclass(frozen=True)
+class LongLog:
+    """A session whose output is longer than `ROOM`, and `tether show`'s whole run on it."""
+
+    home: Path
+    log: Path
+    """The session's log, relative to `home`."""
+    whole: subprocess.CompletedProcess[bytes]
+
+    def copied(self, tmp_path: Path) -> tuple[Path, Path]:
+        """A home of the test's own holding the session, and the log in it (to change)."""
+        home = shutil.copytree(self.home, tmp_path / "home")
+        return home, home / self.log
 
 
 def written(

@@ -9,15 +9,13 @@ import io
 import os
 import re
 import resource
-import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.cli.held_logs import corrupted, shown, written
+from tests.cli.held_logs import ROOM, LongLog, corrupted, shown, written
 from tests.cli.support import TETHER
 from tether.cli.held_output import IN_MEMORY, HeldOutput
 from tether.content import TextContent
@@ -29,25 +27,6 @@ from tether.session.log.events import (
     TurnStart,
     UserMessageEvent,
 )
-
-ROOM = IN_MEMORY + IN_MEMORY // 2
-"""The most bytes a file may hold in the runs with no room to hold the text back: the
-temporary file takes what was in memory, then fails to grow."""
-
-
-@dataclass(frozen=True)
-class LongLog:
-    """A session whose text is longer than `ROOM`, and `tether show`'s run on it."""
-
-    home: Path
-    log: Path
-    """The session's log, relative to `home`."""
-    whole: subprocess.CompletedProcess[bytes]
-
-    def copied(self, tmp_path: Path) -> tuple[Path, Path]:
-        """A home of the test's own holding the session, and the log in it (to change)."""
-        home = shutil.copytree(self.home, tmp_path / "home")
-        return home, home / self.log
 
 
 @pytest.fixture(scope="module")

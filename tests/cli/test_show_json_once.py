@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
 import pytest
 from pydantic_core import to_json
 
-from tests.cli.held_logs import corrupted, shown, written
+from tests.cli.held_logs import ROOM, LongLog, corrupted, shown, written
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
 from tether.cli.held_output import IN_MEMORY
@@ -86,25 +84,6 @@ def test_unchecked_first_a_corrupt_line_raises_where_it_is_taken(tmp_path: Path,
     assert [event.seq for event in taken] == list(range(1, number - 1))
     with pytest.raises(CorruptLog, match=rf":{number}: event seq 1, expected {number - 1}$"):
         next(events)
-
-
-ROOM = IN_MEMORY + IN_MEMORY // 2
-"""The most bytes a file may hold in the runs with no room to hold the document back."""
-
-
-@dataclass(frozen=True)
-class LongLog:
-    """A session whose document is longer than `ROOM`, and `tether show --json`'s of it."""
-
-    home: Path
-    log: Path
-    """The session's log, relative to `home`."""
-    whole: subprocess.CompletedProcess[bytes]
-
-    def copied(self, tmp_path: Path) -> tuple[Path, Path]:
-        """A home of the test's own holding the session, and the log in it (to change)."""
-        home = shutil.copytree(self.home, tmp_path / "home")
-        return home, home / self.log
 
 
 @pytest.fixture(scope="module")
