@@ -274,3 +274,39 @@ def test_argparse_s_words_are_gettext_s_without_loading_it_while_no_catalogue_ex
         "['usage: ', 'one %s', 'many %s'] False False",
         "utilisation :  True",
     ]
+
+
+_SOURCE_READERS = """
+import sys
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import dataclasses, inspect, pathlib
+readers = ("tokenize", "token", "linecache", "urllib.parse")
+print([is_loaded(name) for name in readers])
+print(pathlib.PurePosixPath("/a b/c").as_uri())
+def shown():
+    return 1  # a line of its own
+print(inspect.getsource(shown).splitlines()[1].strip())
+try:
+    {}["missing"]
+except KeyError:
+    import traceback
+    print(traceback.format_exc().splitlines()[-3].strip())
+print([is_loaded(name) for name in readers])
+"""
+
+
+def test_what_reads_source_and_makes_uris_runs_when_first_used(tmp_path: Path) -> None:
+    script = tmp_path / "readers.py"  # `inspect` and tracebacks read a file's lines
+    script.write_text(_SOURCE_READERS)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "[False, False, False, False]",
+        "file:///a%20b/c",
+        "return 1  # a line of its own",
+        '{}["missing"]',
+        "[True, True, True, True]",
+    ]

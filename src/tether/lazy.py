@@ -49,18 +49,31 @@ __all__ = [
     "when_loaded",
 ]
 
-DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi", "secrets")
+DEFERRED_LIBRARIES = (
+    "h2",
+    "hpack",
+    "hyperframe",
+    "certifi",
+    "secrets",
+    "tokenize",
+    "token",
+    "linecache",
+)
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
 `importlib.resources`), which they import to name its CA bundle when a TLS context is made.
 And `secrets` (with `hmac`, OpenSSL's hashes and `random`), which pydantic imports for its
-secret types' comparisons: it runs when tether first makes a token or a session's id."""
+secret types' comparisons: it runs when tether first makes a token or a session's id. And
+`tokenize`, `token` and `linecache`, which `inspect` (that `dataclasses` imports) imports for
+reading a function's source: they run when a source line is first read (a traceback, a
+warning shown)."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),
     "importlib.metadata": ("entry_points",),
     "pickle": ("dumps", "loads"),
     "gettext": ("gettext", "ngettext"),
+    "urllib.parse": ("quote_from_bytes",),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
@@ -71,7 +84,8 @@ bind for a style's metadata (a link's), which no card has (`tether.schema_table`
 schemas with `_pickle`'s `loads`, which `pickle` itself hands out). And `gettext`, whose
 `gettext` and `ngettext` argparse binds and calls for its own words as each parser is made:
 while no catalogue can be found for them, the stand-ins answer as gettext would, untranslated
-(`untranslated`), and neither `gettext` nor `locale` runs."""
+(`untranslated`), and neither `gettext` nor `locale` runs. And `urllib.parse`, whose
+`quote_from_bytes` `pathlib` binds for a path's `as_uri`."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's
