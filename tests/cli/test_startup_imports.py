@@ -369,6 +369,9 @@ def test_show_loads_only_the_tools_its_stored_calls_name(
         assert _found(loaded, unused) == []
     # Nor the search backends, which only a search card names.
     assert _found(shown | dumped, ("tether.tools.web.backends",)) == []
+    # Its grep, fetch and file cards are made from what the log stored: no search, fetch or
+    # edit runs, so neither the event loop nor a process's machinery loads.
+    assert _found(shown | dumped, ("asyncio", "subprocess", "tether.tools.search.rg")) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(
