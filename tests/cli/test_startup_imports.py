@@ -245,6 +245,10 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
     # would ask `shutil` for.
     assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []
+    # Nor `gettext` and `locale`: argparse's words are its own while no catalogue can be found.
+    assert _found(shown | dumped, ("gettext", "locale")) == []
+    # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
+    assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
