@@ -187,8 +187,9 @@ def test_the_table_holds_exactly_what_compiling_each_text_gives(
         marshal.dumps((1, importlib.util.MAGIC_NUMBER, {"x": b"y"})),  # an earlier layout
         marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, {"x": 1, 2: b"y", ("run", "x"): b""})),
         "BAD",  # a text whose stored code is not code: compiled afresh
+        "NUMBER",  # a text whose entry is not bytes at all: compiled afresh
     ],
-    ids=["empty", "garbage", "list", "magic", "layout", "types", "not-code"],
+    ids=["empty", "garbage", "list", "magic", "layout", "types", "not-code", "not-bytes"],
 )
 def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
     tmp_path: Path, writing_env: dict[str, str], content: bytes | str
@@ -199,6 +200,9 @@ def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
         entries = _table(table)
         spoiled = {key: marshal.dumps("not code") for key in entries}
         content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, spoiled))
+    if content == "NUMBER":
+        numbers = dict.fromkeys(_table(table), 7)
+        content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, numbers))
     assert isinstance(content, bytes)
     table.write_bytes(content)
     again = _probe(tmp_path / "cache", "table", writing_env)

@@ -166,10 +166,16 @@ class _CodeTable:
             # string prefixes, in hash order): each start would add its own 10 KB program, and
             # every start read them all. One this process did not make is left out, to be
             # kept again by a process that makes it.
-            unmade = {key for key in self._stored or () if key[0].startswith(_RE_MODE)}
+            unmade = {
+                key for key in self._stored or () if _is_key(key) and key[0].startswith(_RE_MODE)
+            }
         if not new or sys.dont_write_bytecode:
             return
-        merged = {key: raw for key, raw in _read(self.path).items() if key not in unmade}
+        merged = {
+            key: raw
+            for key, raw in _read(self.path).items()
+            if _is_key(key) and isinstance(raw, bytes) and key not in unmade
+        }
         merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
@@ -229,8 +235,12 @@ def _program_in(raw: bytes) -> tuple[Any, ...] | None:
     return program if typed else None
 
 
-def _read(path: Path) -> dict[_Key, bytes]:
-    """The table at `path`; empty when there is none or it is not one this interpreter wrote."""
+def _read(path: Path) -> dict[Any, Any]:
+    """The table at `path`; empty when there is none or it is not one this interpreter wrote.
+
+    Its entries are not checked here (a start reads over a thousand and uses a few hundred):
+    a look-up asks for a well-formed key, and what it finds is used only if it loads as code
+    or a program (`_loaded`, `_program_in`); a save keeps only well-formed entries."""
     try:
         data = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
@@ -240,7 +250,7 @@ def _read(path: Path) -> dict[_Key, bytes]:
     layout, magic, table = data
     if layout != _FORMAT or magic != importlib.util.MAGIC_NUMBER or not isinstance(table, dict):
         return {}
-    return {k: v for k, v in table.items() if _is_key(k) and isinstance(v, bytes)}
+    return table
 
 
 def _is_key(key: object) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tether.cli import _columns, interactive_parser
+from tether.cli import _columns, build_parser, interactive_parser
 from tether.version import version_line
 
 _ENTRY = """
@@ -128,6 +128,21 @@ def test_the_help_is_as_wide_as_argparse_makes_it(
     theirs = interactive_parser()
     theirs.formatter_class = argparse.RawDescriptionHelpFormatter  # argparse's own width
     assert ours.format_help() == theirs.format_help()
+    # A subcommand's parser too (`tether show --help`, and the usage its errors print).
+    ours, theirs = build_parser("show"), build_parser("show")
+    theirs.formatter_class = argparse.HelpFormatter
+    for name in ("show", "sessions"):
+        _subparser(theirs, name).formatter_class = argparse.HelpFormatter
+    assert ours.format_help() == theirs.format_help()
+    for name in ("show", "sessions"):
+        assert _subparser(ours, name).format_help() == _subparser(theirs, name).format_help()
+        assert _subparser(ours, name).format_usage() == _subparser(theirs, name).format_usage()
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    [subparsers] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    found: argparse.ArgumentParser = subparsers.choices[name]
+    return found
 
 
 def _git_head(repo: Path) -> str:

@@ -242,6 +242,13 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor `pickle`'s Python picklers: the schemas are read with `_pickle`'s `loads`, and rich's
     # styles call theirs only for a style's metadata (`tether.lazy.DEFERRED_NAMES`).
     assert "pickle" not in shown | dumped
+    # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
+    # would ask `shutil` for.
+    assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []
+    # Nor `gettext` and `locale`: argparse's words are its own while no catalogue can be found.
+    assert _found(shown | dumped, ("gettext", "locale")) == []
+    # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
+    assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -362,6 +369,9 @@ def test_show_loads_only_the_tools_its_stored_calls_name(
         assert _found(loaded, unused) == []
     # Nor the search backends, which only a search card names.
     assert _found(shown | dumped, ("tether.tools.web.backends",)) == []
+    # Its grep, fetch and file cards are made from what the log stored: no search, fetch or
+    # edit runs, so neither the event loop nor a process's machinery loads.
+    assert _found(shown | dumped, ("asyncio", "subprocess", "tether.tools.search.rg")) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

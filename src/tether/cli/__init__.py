@@ -99,14 +99,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     import argparse
     import importlib
 
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        # The width argparse would work out, but without `shutil` (and its compressors): a
+        # formatter is made for every argument added, to check it.
+        return argparse.HelpFormatter(prog, width=_columns() - 2)
+
     parser = argparse.ArgumentParser(
-        prog="tether", description="A coding-agent harness whose every tool call is a card."
+        prog="tether",
+        description="A coding-agent harness whose every tool call is a card.",
+        formatter_class=formatter,
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
     _add_version(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, entry in COMMANDS.items():
-        sub = commands.add_parser(name, help=entry.help, description=entry.help)
+        sub = commands.add_parser(
+            name, help=entry.help, description=entry.help, formatter_class=formatter
+        )
         if name == only:
             command: Command = importlib.import_module(entry.module)
             command.configure(sub)

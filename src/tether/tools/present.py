@@ -13,6 +13,7 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, ToolCallView
+from tether.views.trusted import trusted
 
 if TYPE_CHECKING:
     from tether.views import ToolResultView
@@ -35,7 +36,7 @@ def call_view(
             return tool.present_call(args, context)
         except Exception:
             log.exception("present_call of %s failed; showing the generic card", name)
-    return GenericCallView(title=name, kind="other", raw_input=raw_input(raw_arguments))
+    return trusted(GenericCallView)(title=name, kind="other", raw_input=raw_input(raw_arguments))
 
 
 def result_view(
@@ -50,7 +51,7 @@ def result_view(
             view = None
         if view is not None:
             return view
-    return views.GenericResultView(content=result.text())
+    return trusted(views.GenericResultView)(content=result.text())
 
 
 MAX_RAW_INPUT_DEPTH = 64

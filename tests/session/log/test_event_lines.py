@@ -20,7 +20,7 @@ from tether.errors import CorruptLog
 from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.eventlog import read_log
-from tether.session.log.events import EVENT, ToolCallEvent, ToolResultEvent, TurnEnd
+from tether.session.log.events import EVENT, Event, ToolCallEvent, ToolResultEvent, TurnEnd
 
 TESTS = Path(__file__).resolve().parents[2]
 LOGS = sorted(
@@ -97,10 +97,13 @@ def _snake(key: str) -> str:
 
 
 @st.composite
-def lines(draw: st.DrawFn) -> bytes:
+def lines(draw: st.DrawFn, seq: int | None = None) -> bytes:
     """A golden line made wrong, or odd, in a few ways: values of other types, keys left out,
-    added, repeated or given by their Python names, nesting at the parser's limit, cut."""
+    added, repeated or given by their Python names, nesting at the parser's limit, cut (its
+    `seq` made `seq` first, when given)."""
     pairs: list[tuple[str, Any]] = list(json.loads(draw(st.sampled_from(LINES))).items())
+    if seq is not None:
+        pairs = [(key, seq if key == "seq" else value) for key, value in pairs]
     for _ in range(draw(st.integers(0, 3))):
         at = draw(st.integers(0, len(pairs)))
         key = pairs[at][0] if at < len(pairs) else draw(st.sampled_from(["meta", "x", "text"]))
@@ -151,6 +154,47 @@ def lines(draw: st.DrawFn) -> bytes:
 )
 def test_a_line_is_made_as_validate_json_makes_it(line: bytes) -> None:
     assert outcome(eventlog._parsed_first, line) == outcome(_strict, line)
+
+
+def taken(make: Any, line: bytes) -> tuple[str, str]:
+    """What `make(line)` gives: the event's class and `repr`, or the log's error."""
+    try:
+        event = make(line)
+    except CorruptLog as exc:
+        return "refused", str(exc)
+    return type(event).__name__, repr(event)
+
+
+def _checked(line: bytes) -> Event | None:
+    """The event a log's readers make of `line` after a call's line (`None`: dropped, torn)."""
+    call = b'{"type":"tool/call","seq":1,"toolCallId":"c","name":"n","arguments":""}\n'
+    events = eventlog._checked(PATH, iter([call, line]), eventlog._Sound(), warn=False)
+    next(events)
+    return next(events, None)
+
+
+def _one_by_one(line: bytes) -> Event:
+    """The same line checked by itself, without its newline (as lines always were)."""
+    return eventlog._event(PATH, 3, line.removesuffix(b"\n"), 2, {"c"})
+
+
+PATH = Path("s.jsonl")
+LONG = b" " * eventlog.PARSED_FIRST_FROM + b"\n"
+"""An end that makes any line long: parsed first."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines(seq=2), st.sampled_from([b"\n", b"\r\n", b" \n", b"", LONG]))
+# A line whose result answers a call never made.
+@example(b'{"type":"tool/result","seq":2,"toolCallId":"d","content":[]}', b"\n")
+def test_a_line_is_checked_with_its_newline_as_it_is_without(line: bytes, end: bytes) -> None:
+    # Each line is made with its newline (no copy of it is made without): the same event, or
+    # the same error, as the line made without it. A line without one is the last: kept if it
+    # is whole, else dropped as torn.
+    expected = taken(_one_by_one, line + end)
+    if not end and expected[0] == "refused":
+        expected = ("NoneType", "None")
+    assert taken(_checked, line + end) == expected
 
 
 def test_a_long_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path, ws: Path) -> None:

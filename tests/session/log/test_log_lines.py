@@ -149,6 +149,22 @@ def test_a_streamed_log_is_never_held_whole(tmp_path: Path, ws: Path) -> None:
     assert peak < size / 2, (peak, size)
 
 
+@pytest.mark.parametrize("reader", [_read, _as_taken], ids=["read", "as-taken"])
+def test_a_line_is_made_without_a_copy_of_it(tmp_path: Path, ws: Path, reader: Reader) -> None:
+    size = 4 * LINE_BLOCK
+    log = _big_log(tmp_path / "home", ws, results=1, size=size)
+    tracemalloc.start()
+    try:
+        _, events = reader(log)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(events) == 2
+    # The line as read and the text made of it. Before, each line was copied without its
+    # newline to be made: a third copy.
+    assert peak < 2.5 * size, (peak, size)
+
+
 def test_a_streamed_log_closes_its_file_however_the_reading_ends(tmp_path: Path, ws: Path) -> None:
     log = _big_log(tmp_path / "home", ws, results=3, size=LINE_BLOCK)
     _, events = stream_log(log, check_first=False)

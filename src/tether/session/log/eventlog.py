@@ -109,18 +109,62 @@ def _after_header(data: bytes) -> Iterator[bytes]:
 
 def _stream(path: Path, lines: Iterator[bytes], *, warn: bool) -> Iterator[Event]:
     """The events of the lines after a log's header, as `_parse` makes them, one at a time."""
+    return _checked(path, lines, _Sound(), warn=warn)
+
+
+class _Sound:
+    """How a log's lines after its header ended, once `_checked` has taken them all."""
+
+    __slots__ = ("bytes", "missing_newline")
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        """Bytes up to the end of the last good line."""
+        self.missing_newline = False
+        """The last good line has no newline (it was cut right before it)."""
+
+
+def _checked(path: Path, lines: Iterator[bytes], sound: _Sound, *, warn: bool) -> Iterator[Event]:
+    """The events of the lines after a log's header, each checked as `_event` checks it, and
+    in `sound`, once all are taken, where the sound bytes end.
+
+    A line is made with its newline (JSON's whitespace, after the value: the same event), so
+    it is not copied without it; one that is not as it should be is checked again by `_event`,
+    without its newline, which raises the error it has always had.
+    """
+    validate = EVENT.validator.validate_json
     calls: set[str] = set()
-    number = 2
+    seq = 1
+    size = 0
     for line in lines:
         if line[-1:] != b"\n":  # a last line without its newline: torn, unless it parses
             try:
-                yield _event(path, number, line, number - 1, calls)
+                last = _event(path, seq + 1, line, seq, calls)
             except CorruptLog as exc:
                 if warn:
                     log.warning("dropping a torn last line: %s", exc)
+                break
+            sound.bytes = size + len(line)
+            sound.missing_newline = True
+            yield last
             return
-        yield _event(path, number, line[:-1], number - 1, calls)
-        number += 1
+        event: Event | None
+        try:
+            event = validate(line) if len(line) <= PARSED_FIRST_FROM else _parsed_first(line)
+        except ValidationError:
+            event = None
+        if (
+            event is None
+            or event.seq != seq
+            or (type(event) is ToolResultEvent and event.tool_call_id not in calls)
+        ):
+            event = _event(path, seq + 1, line[:-1], seq, calls)  # raises the line's error
+        elif type(event) is ToolCallEvent:
+            calls.add(event.tool_call_id)
+        yield event
+        seq += 1
+        size += len(line)
+    sound.bytes = size
 
 
 def read_header(path: Path) -> SessionHeader:
@@ -132,23 +176,11 @@ def read_header(path: Path) -> SessionHeader:
 def _parse(path: Path, lines: Iterator[bytes]) -> LogContents:
     first = next(lines, b"")
     header = _header(path, first.removesuffix(b"\n"))
-    sound = len(first)
     if first[-1:] != b"\n":  # the header alone, without its newline
-        return LogContents(header, [], sound, True)
-    events: list[Event] = []
-    calls: set[str] = set()
-    for line in lines:
-        number = len(events) + 2
-        if line[-1:] != b"\n":
-            try:
-                events.append(_event(path, number, line, number - 1, calls))
-            except CorruptLog as exc:
-                log.warning("dropping a torn last line: %s", exc)
-                break
-            return LogContents(header, events, sound + len(line), True)
-        events.append(_event(path, number, line[:-1], number - 1, calls))
-        sound += len(line)
-    return LogContents(header, events, sound, False)
+        return LogContents(header, [], len(first), True)
+    sound = _Sound()
+    events = list(_checked(path, lines, sound, warn=True))
+    return LogContents(header, events, len(first) + sound.bytes, sound.missing_newline)
 
 
 def _header(path: Path, line: bytes) -> SessionHeader:

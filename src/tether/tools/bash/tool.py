@@ -24,6 +24,7 @@ from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView
+from tether.views.trusted import trusted
 
 if TYPE_CHECKING:
     from tether.sandbox.gitdefuse import Defused
@@ -330,7 +331,8 @@ class BashTool(Tool[BashArgs, BashValue]):
         How is the stored binding; a call stored without one gets the sandbox's own label.
         """
         how = UNSANDBOXED if args.unsandboxed else context.binding or self.sandbox.label()
-        return TerminalCallView(
+        # The arguments were validated and the context is typed: made without a second check.
+        return trusted(TerminalCallView)(
             title=args.command, description=args.description, cwd=context.cwd, sandbox=how
         )
 

@@ -15,6 +15,7 @@ from pydantic import JsonValue
 
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location
+from tether.views.trusted import trusted
 
 __all__ = ["MAX_DIFF_CHARS", "AppliedChange", "change_meta", "change_view", "diff_result_view"]
 
@@ -74,10 +75,12 @@ def diff_result_view(result: ToolResult, verb: str) -> DiffResultView | None:
     lines = [_line(item) for item in raw_lines]
     if not diffs or None in diffs or None in lines:
         return None
-    return DiffResultView(
+    # Each value was checked above (a replay makes one per edit and write).
+    location = trusted(Location)
+    return trusted(DiffResultView)(
         title=f"{verb} {path}",
         diffs=tuple(d for d in diffs if d is not None),
-        locations=tuple(Location(path=path, line=line) for line in lines if line is not None),
+        locations=tuple(location(path=path, line=line) for line in lines if line is not None),
     )
 
 
@@ -89,7 +92,7 @@ def _diff(item: JsonValue) -> FileDiff | None:
         return None
     if old is not None and not isinstance(old, str):
         return None
-    return FileDiff(path=path, old_text=old, new_text=new)
+    return trusted(FileDiff)(path=path, old_text=old, new_text=new)
 
 
 def _line(item: JsonValue) -> int | None:

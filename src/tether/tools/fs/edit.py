@@ -15,6 +15,7 @@ from tether.tools.context import ToolContext
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
+from tether.views.trusted import trusted
 
 __all__ = ["EditArgs", "EditTool"]
 
@@ -92,10 +93,10 @@ class EditTool(Tool[EditArgs, AppliedChange]):
 
     def present_call(self, args: EditArgs, context: CardContext) -> ToolCallView:
         """A diff card of the strings to be swapped."""
-        return DiffCallView(
-            title=f"Edit {args.path}",
-            diffs=(FileDiff(path=args.path, old_text=args.old_string, new_text=args.new_string),),
-            locations=(Location(path=args.path),),
+        # The arguments were validated: made without checking them again.
+        diff = trusted(FileDiff)(path=args.path, old_text=args.old_string, new_text=args.new_string)
+        return trusted(DiffCallView)(
+            title=f"Edit {args.path}", diffs=(diff,), locations=(trusted(Location)(path=args.path),)
         )
 
     def present_result(

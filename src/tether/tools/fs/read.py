@@ -29,6 +29,7 @@ from tether.views import (
     ToolCallView,
 )
 from tether.views.notebook import dump_notebook, load_notebook
+from tether.views.trusted import trusted
 
 if TYPE_CHECKING:
     from tether.tools.fs.read_file import ReadValue
@@ -139,11 +140,12 @@ class ReadTool(Tool[ReadArgs, "ReadValue"]):
 
     def present_call(self, args: ReadArgs, context: CardContext) -> ToolCallView:
         """A generic `read` card titled with the path and the window the call asked for."""
-        return GenericCallView(
+        # Made as checked already: every value has its field's type (a replay makes thousands).
+        return trusted(GenericCallView)(
             title=f"Read {args.path}{_window_label(args)}",
             kind="read",
             raw_input=args.model_dump(exclude_unset=True),
-            locations=(Location(path=args.path, line=args.offset),),
+            locations=(trusted(Location)(path=args.path, line=args.offset),),
         )
 
     def present_result(
@@ -164,7 +166,8 @@ class ReadTool(Tool[ReadArgs, "ReadValue"]):
         meta = read_meta_from_meta(result.meta)
         if content is None or meta is None:
             return None
-        return ReadResultView(
+        # `read_meta_from_meta` checked each value's type (a replay makes thousands).
+        return trusted(ReadResultView)(
             title=f"Read {args.path}",
             path=meta.path,
             offset=meta.offset,

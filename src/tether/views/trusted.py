@@ -1,0 +1,76 @@
+"""Cards made from values already checked: each field set as validation would leave it.
+
+A replay makes several cards per call from stored results that the tool's presenter has
+just narrowed field by field (`isinstance` on every value it takes from the JSON); pydantic's
+`__init__` would check each again, at about four times the cost of setting them. `trusted`
+gives a card class's constructor without that second check. It takes the same keywords, so
+the type checker holds every call to the class's own field types, and it refuses any class
+whose validation does more than check types (a validator, a factory, a post-init step), so
+no rule of a card is skipped: use it only where every value has the field's exact type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+__all__ = ["trusted"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+_MADE: dict[object, Any] = {}
+
+
+def trusted(cls: Callable[P, T]) -> Callable[P, T]:
+    """`cls`'s constructor for values of its fields' exact types, which it does not check."""
+    try:
+        return _MADE[cls]  # type: ignore[no-any-return]
+    except KeyError:
+        made: Callable[P, T] = _constructor(cls)
+        _MADE[cls] = made
+        return made
+
+
+def _constructor(cls: Any) -> Callable[..., Any]:
+    """A function of `cls`'s keyword-only fields that fills a new instance's `__dict__` in the
+    fields' order, with their defaults, as the class's validated `__init__` leaves it."""
+    name = getattr(cls, "__qualname__", repr(cls))
+    decorators = getattr(cls, "__pydantic_decorators__", None)
+    if decorators is None or not isinstance(cls, type) or not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{name} is not a pydantic dataclass")
+    checks = (
+        decorators.validators,
+        decorators.field_validators,
+        decorators.root_validators,
+        decorators.model_validators,
+    )
+    if any(checks) or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
+        raise TypeError(f"{name} does more when made than check its fields' types")
+    params: list[str] = []
+    body: list[str] = []
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    for field in dataclasses.fields(cls):
+        if not field.init or not field.kw_only or field.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{name}.{field.name} is not a plain keyword field")
+        if field.name.startswith("_"):
+            raise TypeError(f"{name}.{field.name} is private")
+        if field.default is dataclasses.MISSING:
+            params.append(field.name)
+        else:
+            params.append(f"{field.name}=_d_{field.name}")
+            scope[f"_d_{field.name}"] = field.default
+        body.append(f"    _dict_[{field.name!r}] = {field.name}\n")
+    # Python's own keyword handling refuses a missing or unknown field, as `__init__` does.
+    source = (
+        f"def make(*, {', '.join(params)}):\n"
+        "    _made_ = _new(_cls)\n"
+        "    _dict_ = _made_.__dict__\n"
+        f"{''.join(body)}"
+        "    return _made_\n"
+    )
+    exec(source, scope)  # the source holds only the class's own field names
+    make: Callable[..., Any] = scope["make"]
+    make.__qualname__ = f"trusted({name})"
+    return make
