@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -218,4 +220,93 @@ def test_a_pattern_compiles_on_first_use_and_answers_as_the_compiled_one() -> No
         "1",
         "('Ab', '12') - - (?P<w>[a-z]+)(\\d*) 1",
         "True True",
+    ]
+
+
+_GETTEXT = """
+import sys
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import argparse
+prefix, catalogued = sys.argv[1], sys.argv[2]
+sys.base_prefix = prefix  # no `share/locale` there: no catalogue can be found
+words = [argparse._("usage: "), argparse.ngettext("one %s", "many %s", 1)]
+words.append(argparse.ngettext("one %s", "many %s", 2))
+print(words, is_loaded("gettext"), "locale" in sys.modules)
+sys.base_prefix = catalogued  # one is there now: gettext runs, and finds it
+print(argparse._("usage: "), is_loaded("gettext"))
+"""
+
+
+def _catalogue(messages: dict[str, str]) -> bytes:
+    """A GNU gettext catalogue (`.mo`) of `messages`, UTF-8."""
+    entries = {"": "Content-Type: text/plain; charset=UTF-8\n", **messages}
+    keys = sorted(entries)
+    ids = [key.encode() for key in keys]
+    texts = [entries[key].encode() for key in keys]
+    start = 7 * 4 + 2 * 8 * len(keys)  # the header, then both tables of (length, offset)
+    table: list[int] = []
+    for chunk in (ids, texts):
+        for item in chunk:
+            table += [len(item), start]
+            start += len(item) + 1
+    header = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, 0)
+    body = b"".join(item + b"\0" for item in ids + texts)
+    return header + struct.pack(f"<{len(table)}I", *table) + body
+
+
+def test_argparse_s_words_are_gettext_s_without_loading_it_while_no_catalogue_exists(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "with" / "share" / "locale" / "xx" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "messages.mo").write_bytes(_catalogue({"usage: ": "utilisation : "}))
+    env = {**os.environ, "LANGUAGE": "xx"}
+    done = subprocess.run(
+        [sys.executable, "-c", _GETTEXT, str(tmp_path / "without"), str(tmp_path / "with")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "['usage: ', 'one %s', 'many %s'] False False",
+        "utilisation :  True",
+    ]
+
+
+_SOURCE_READERS = """
+import sys
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import dataclasses, inspect, pathlib
+readers = ("tokenize", "token", "linecache", "urllib.parse")
+print([is_loaded(name) for name in readers])
+print(pathlib.PurePosixPath("/a b/c").as_uri())
+def shown():
+    return 1  # a line of its own
+print(inspect.getsource(shown).splitlines()[1].strip())
+try:
+    {}["missing"]
+except KeyError:
+    import traceback
+    print(traceback.format_exc().splitlines()[-3].strip())
+print([is_loaded(name) for name in readers])
+"""
+
+
+def test_what_reads_source_and_makes_uris_runs_when_first_used(tmp_path: Path) -> None:
+    script = tmp_path / "readers.py"  # `inspect` and tracebacks read a file's lines
+    script.write_text(_SOURCE_READERS)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "[False, False, False, False]",
+        "file:///a%20b/c",
+        "return 1  # a line of its own",
+        '{}["missing"]',
+        "[True, True, True, True]",
     ]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import _thread
 import importlib
 import importlib.machinery
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
@@ -44,20 +45,35 @@ __all__ = [
     "lazy_names",
     "logger",
     "pattern",
+    "untranslated",
     "when_loaded",
 ]
 
-DEFERRED_LIBRARIES = ("h2", "hpack", "hyperframe", "certifi", "secrets")
+DEFERRED_LIBRARIES = (
+    "h2",
+    "hpack",
+    "hyperframe",
+    "certifi",
+    "secrets",
+    "tokenize",
+    "token",
+    "linecache",
+)
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
 `importlib.resources`), which they import to name its CA bundle when a TLS context is made.
 And `secrets` (with `hmac`, OpenSSL's hashes and `random`), which pydantic imports for its
-secret types' comparisons: it runs when tether first makes a token or a session's id."""
+secret types' comparisons: it runs when tether first makes a token or a session's id. And
+`tokenize`, `token` and `linecache`, which `inspect` (that `dataclasses` imports) imports for
+reading a function's source: they run when a source line is first read (a traceback, a
+warning shown)."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),
     "importlib.metadata": ("entry_points",),
     "pickle": ("dumps", "loads"),
+    "gettext": ("gettext", "ngettext"),
+    "urllib.parse": ("quote_from_bytes",),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
@@ -65,7 +81,11 @@ of importing httpx), though tether never calls it; `importlib.metadata`, whose
 `entry_points` pydantic's plugin loader binds (`zipfile`, `csv`, `email`), which it calls only
 when `SETTLED` could not answer for it; and `pickle`, whose `dumps` and `loads` rich's styles
 bind for a style's metadata (a link's), which no card has (`tether.schema_table` reads its
-schemas with `_pickle`'s `loads`, which `pickle` itself hands out)."""
+schemas with `_pickle`'s `loads`, which `pickle` itself hands out). And `gettext`, whose
+`gettext` and `ngettext` argparse binds and calls for its own words as each parser is made:
+while no catalogue can be found for them, the stand-ins answer as gettext would, untranslated
+(`untranslated`), and neither `gettext` nor `locale` runs. And `urllib.parse`, whose
+`quote_from_bytes` `pathlib` binds for a path's `as_uri`."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's
@@ -187,15 +207,46 @@ class _OnFirstUse:
 
 def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
     """A callable standing for `module.name` until the module runs: calling it runs the
-    module (which replaces the stand-in there with its own) and calls that."""
+    module (which replaces the stand-in there with its own) and calls that. A module of
+    `_ANSWERED` is asked first, while it has not run, for what the call would return."""
+    answer = _ANSWERED.get(module.__name__)
 
     def stand_in(*args: Any, **kwargs: Any) -> Any:
+        if answer is not None and not kwargs and _LOADER in module.__dict__:
+            found = answer(name, args)
+            if found is not _UNSURE:
+                return found
         _run(module)
         return getattr(module, name)(*args, **kwargs)
 
     stand_in.__name__ = stand_in.__qualname__ = name
     return stand_in
 
+
+_UNSURE = object()
+"""What an answer of `_ANSWERED` gives when only the module itself can answer."""
+
+
+def untranslated(name: str, args: tuple[Any, ...]) -> Any:
+    """What gettext's `gettext(message)` or `ngettext(singular, plural, n)` returns while it
+    has not run, when it can find no catalogue: the message as given (`_UNSURE` when a
+    catalogue may exist, or for any other call)."""
+    # Until gettext runs, its domain and folder are its defaults (only it can change them),
+    # and it looks for a catalogue only inside that folder: where the folder is not, it finds
+    # none, and gives back what it was given (Python's own builds install none there).
+    if os.path.isdir(os.path.join(sys.base_prefix, "share", "locale")):
+        return _UNSURE
+    if name == "gettext" and len(args) == 1:
+        return args[0]
+    if name == "ngettext" and len(args) == 3:
+        singular, plural, n = args
+        return singular if n == 1 else plural
+    return _UNSURE
+
+
+_ANSWERED: Mapping[str, Callable[[str, tuple[Any, ...]], Any]] = {"gettext": untranslated}
+"""Modules of `DEFERRED_NAMES` whose stand-ins first ask a function what the call would
+return, and run the module only when it cannot say (`_UNSURE`)."""
 
 _LOADER = "__tether_deferred_loader__"
 _RUNNING = _thread.RLock()  # `threading`'s own lock, without its import (`tether --help`)

@@ -245,6 +245,10 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
     # would ask `shutil` for.
     assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []
+    # Nor `gettext` and `locale`: argparse's words are its own while no catalogue can be found.
+    assert _found(shown | dumped, ("gettext", "locale")) == []
+    # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
+    assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -349,6 +353,9 @@ def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
     # Nor the sandbox a command would run in: bwrap, its environment, git's disarming.
     sandboxing = ("tether.sandbox.bwrap", "tether.sandbox.created", "tether.sandbox.gitdefuse")
     assert _found(dumped, (*sandboxing, "tether.sandbox.environment", "subprocess")) == []
+    # Nor its policy and mounts (the card names the binding stored with the call), nor the
+    # signals' enumeration (an exit code is shown as stored).
+    assert _found(dumped, ("tether.sandbox.policy", "tether.sandbox.mounts", "signal")) == []
 
 
 def test_show_loads_only_the_tools_its_stored_calls_name(
@@ -365,6 +372,9 @@ def test_show_loads_only_the_tools_its_stored_calls_name(
         assert _found(loaded, unused) == []
     # Nor the search backends, which only a search card names.
     assert _found(shown | dumped, ("tether.tools.web.backends",)) == []
+    # Its grep, fetch and file cards are made from what the log stored: no search, fetch or
+    # edit runs, so neither the event loop nor a process's machinery loads.
+    assert _found(shown | dumped, ("asyncio", "subprocess", "tether.tools.search.rg")) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import UserDict
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import example, given, settings
@@ -26,6 +28,10 @@ class Text(str):
     """A `str` that is not exactly one."""
 
 
+class Line(dict[str, Any]):
+    """A `dict` that is not exactly one (taken as a dict is)."""
+
+
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -44,6 +50,13 @@ LINE = st.one_of(
     ),
     SCALARS,
     st.lists(SCALARS, max_size=2),
+    # Mappings that are not dicts (refused), and a dict's subclass (taken).
+    st.builds(
+        lambda kind, number, text: kind({"number": number, "text": text}),
+        st.sampled_from([MappingProxyType, UserDict, Line]),
+        st.integers(0, 9),
+        st.text(max_size=2),
+    ),
 )
 
 

@@ -6,8 +6,8 @@ dumped at once. The document is held back meanwhile (`tether.cli.held_output`, a
 holds its text), and printed after the last line, so a corrupt line is still an error before
 anything is printed. Should holding it back fail (no room for the temporary file), the document
 is made again as it was before: every line checked first, then each update printed as it is
-made. Read results, most of a session's bytes, have their logged JSON written by orjson into
-what pydantic writes around it (`tether.cli.show_json_spliced`).
+made. Read results, most of a session's bytes, are written whole by orjson from the plain
+values pydantic makes of them (`tether.cli.show_json_reads`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from pydantic_core import CoreSchema, PydanticSerializationError, SchemaSerializ
 
 from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.safe_output import safe_text
-from tether.cli.show_json_spliced import spliced, with_marks
+from tether.cli.show_json_reads import read_result_json
 from tether.lazy import logger
 from tether.session.document import DOCUMENT_HEAD, DocumentHead
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
-from tether.session.updates import ClientUpdate
+from tether.session.updates import ClientUpdate, ToolCallFinished
 
 __all__ = ["print_session"]
 
@@ -135,18 +135,42 @@ def _batch_json(
     pieces, to be written one after the other."""
     for kind in {type(update) for update in updates}:
         _serializable(kind)
-    marked, texts = with_marks(updates)
+    pieces: list[bytes | memoryview] = []
+    run: list[ClientUpdate] = []  # updates for pydantic, dumped together
+    for update in updates:
+        written = None
+        if type(update) is ToolCallFinished:
+            written = read_result_json(update, _ADAPTERS[ToolCallFinished].serializer)
+        if written is None:
+            run.append(update)
+            continue
+        if run:
+            pieces += (_run_json(run, encoding, utf8), _SEPARATOR)
+            run = []
+        pieces += (written, _SEPARATOR)
+    if run:
+        pieces.append(_run_json(run, encoding, utf8))
+    else:
+        pieces.pop()  # the last separator
+    # pydantic's and orjson's bytes are valid UTF-8, so only another encoding needs the check.
+    if not utf8 and safe_text(text := b"".join(pieces).decode(), encoding) != text:
+        return [_SEPARATOR.join(_update_json(update, encoding, utf8) for update in updates)]
+    return pieces
+
+
+_SEPARATOR = b",\n    "
+"""Between two elements of the document's list."""
+
+
+def _run_json(updates: list[ClientUpdate], encoding: str, utf8: bool) -> bytes | memoryview:
+    """`updates` as elements of the document's list, dumped by pydantic in one call."""
     try:
         # As the `updates` of a document indented by two: each element lands indented as the
         # document's are, and only the wrapping is cut off.
-        data = to_json({"updates": marked}, by_alias=True, indent=2)
+        data = to_json({"updates": updates}, by_alias=True, indent=2)
     except PydanticSerializationError:  # a lone surrogate: dumped one by one, escaped
-        return [b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)]
-    pieces: list[bytes | memoryview] = [*spliced(data, texts, _OPEN, len(data) - _CLOSE)]
-    # pydantic's bytes are valid UTF-8, so only another encoding needs the check.
-    if not utf8 and safe_text(text := b"".join(pieces).decode(), encoding) != text:
-        return [b",\n    ".join(_update_json(update, encoding, utf8) for update in updates)]
-    return pieces
+        return _SEPARATOR.join(_update_json(update, encoding, utf8) for update in updates)
+    return memoryview(data)[_OPEN : len(data) - _CLOSE]
 
 
 def _update_json(update: ClientUpdate, encoding: str, utf8: bool) -> bytes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice
+from itertools import islice, repeat
 from operator import countOf, itemgetter, lt
 from typing import Any, overload
 
@@ -17,6 +17,7 @@ __all__ = ["ReadLines"]
 
 _NUMBER = itemgetter("number")
 _TEXT = itemgetter("text")
+_GET = dict.__getitem__
 
 
 class ReadLines(Sequence[ReadFileLine]):
@@ -54,19 +55,21 @@ class ReadLines(Sequence[ReadFileLine]):
         out), or `None` if one is not a line. Numbers are not checked for their order."""
         # The common case, checked a pass at a time in C: dicts of two keys, an exact int and
         # an exact str each; the list is then used as it is. Anything else (a key more, a
-        # subclass) is left to the strict validator, which knows every other rule.
+        # subclass of str or int) is left to the strict validator, which knows every other rule.
         # Each pass counts the items that are as they should be (`countOf`: no set is made).
+        # `dict.__getitem__` takes dicts only (a mapping of another kind raises, as the strict
+        # validator refuses it), so no pass of its own checks that each line is one.
         if not raw:
             return cls([], [])
         size = len(raw)
-        if countOf(map(type, raw), dict) == size and countOf(map(len, raw), 2) == size:
-            try:
-                numbers = list(map(_NUMBER, raw))
-                texts = countOf(map(type, map(_TEXT, raw)), str)
-            except KeyError:
-                numbers, texts = [], 0
-            if texts == size and countOf(map(type, numbers), int) == size:
-                return cls(raw, numbers)
+        try:
+            if countOf(map(len, raw), 2) == size:
+                numbers = list(map(_GET, raw, repeat("number", size)))
+                texts = countOf(map(type, map(_GET, raw, repeat("text", size))), str)
+                if texts == size and countOf(map(type, numbers), int) == size:
+                    return cls(raw, numbers)
+        except (KeyError, TypeError):
+            pass
         try:
             return cls.of(_LINES.validate_python(raw))
         except ValueError:

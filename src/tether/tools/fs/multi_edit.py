@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
@@ -63,7 +62,10 @@ class MultiEditTool(Tool[MultiEditArgs, AppliedChange]):
 
     async def execute(self, args: MultiEditArgs, ctx: ToolContext) -> AppliedChange:
         """Apply every edit to the text in memory, ask, check the file is as read, write once."""
-        # The planner and the writer load with the first edit, not with the tool's spec.
+        # The planner, the writer and the event loop's module load with the first edit, not
+        # with the tool's spec or a replayed card.
+        import asyncio
+
         from tether.tools.fs.change_commit import commit_change
         from tether.tools.fs.edit_plan import EditStep, plan_edits
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, assert_never
 
@@ -65,7 +64,10 @@ class NotebookEditTool(Tool[NotebookEditArgs, AppliedChange]):
 
     async def execute(self, args: NotebookEditArgs, ctx: ToolContext) -> AppliedChange:
         """Read the notebook as the session saw it, change the cell, ask, write, record."""
-        # The writer loads with the first edit, not with the tool's spec.
+        # The writer and the event loop's module load with the first edit, not with the tool's
+        # spec or a replayed card.
+        import asyncio
+
         from tether.tools.fs.change_commit import commit_change
 
         path = ctx.workspace.resolve(args.path)

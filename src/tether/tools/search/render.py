@@ -17,8 +17,7 @@ path per line, newest first, with a footer only when the list is cut.
 
 from __future__ import annotations
 
-from tether.tools.search.rg import SEARCH_TIMEOUT_SECONDS
-from tether.tools.search.value import GlobValue, GrepValue, Stop
+from tether.tools.search.value import SEARCH_TIMEOUT_SECONDS, GlobValue, GrepValue, Stop
 from tether.views import SearchFile
 
 __all__ = ["file_lines", "glob_text", "grep_text"]

@@ -23,11 +23,9 @@ from typing import Any, Literal
 
 from tether.errors import ToolError
 from tether.tools.bash.group import ProcessGroup
+from tether.tools.search.value import SEARCH_TIMEOUT_SECONDS
 
 __all__ = ["SEARCH_TIMEOUT_SECONDS", "RgRun", "rg_binary", "run_rg"]
-
-SEARCH_TIMEOUT_SECONDS = 30.0
-"""How long one search may run before its group is stopped."""
 
 _STDERR_KEPT = 8192
 

@@ -7,7 +7,11 @@ from typing import Literal
 
 from tether.views import SearchFile
 
-__all__ = ["GlobValue", "GrepValue", "OutputMode", "Stop"]
+__all__ = ["SEARCH_TIMEOUT_SECONDS", "GlobValue", "GrepValue", "OutputMode", "Stop"]
+
+SEARCH_TIMEOUT_SECONDS = 30.0
+"""How long one search may run before its group is stopped (`rg.run_rg`). Here, not with the
+runner, so that a replayed card's footer names it without loading the runner's processes."""
 
 Stop = Literal["timeout", "cancelled", "overflow"]
 OutputMode = Literal["content", "files_with_matches", "count"]

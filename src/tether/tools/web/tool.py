@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import ClassVar
 
@@ -16,7 +15,6 @@ from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
 from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
-from tether.tools.web.cancel import unless_cancelled
 from tether.tools.web.envelope import (
     CLOSE_TAG,
     OPEN_TAG,
@@ -92,10 +90,14 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
 
     async def execute(self, args: WebFetchArgs, ctx: ToolContext) -> WebFetchValue:
         """Ask the gate for the host, then fetch and convert within the time limit."""
-        # httpx and the HTML converter load on the first fetch, not when a session starts.
+        # httpx, the HTML converter and the event loop's module load on the first fetch, not
+        # when a session starts or a replay shows the card.
+        import asyncio
+
         import httpx
 
         from tether.tools.web.address import refuse_known_private
+        from tether.tools.web.cancel import unless_cancelled
         from tether.tools.web.fetch import parse_url
 
         url = parse_url(args.url)
@@ -122,6 +124,8 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
         )
 
     async def _fetch(self, url: str) -> WebFetchValue:
+        import asyncio
+
         from tether.tools.web.fetch import Page, fetch
         from tether.tools.web.page import page_value, redirect_value
 

@@ -1,5 +1,5 @@
-"""`tether show --json` writes read results' logged JSON with orjson, spliced into pydantic's
-document (`tether.cli.show_json_spliced`), and holds the document in a temporary file sent
+"""`tether show --json` writes read results whole with orjson, from the plain values pydantic
+makes of them (`tether.cli.show_json_reads`), and holds the document in a temporary file sent
 out by the kernel (`tether.cli.held_output`): the bytes must be those pydantic writes whole.
 
 Each case writes a real log with read results (lines of any text, a stored meta with values
@@ -9,19 +9,23 @@ update dumped by `CLIENT_UPDATE` one at a time, indented as the document's eleme
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic_core import to_json
+from pydantic import TypeAdapter
+from pydantic_core import SchemaSerializer, to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER, into_head
-from tether.cli.show_json_spliced import _SHARED, _shared_text, with_marks
-from tether.content import ImageContent, TextContent
+from tether.cli.show_json_reads import _LEAST, read_result_json
+from tether.content import TextContent
 from tether.session import SessionStore
 from tether.session.log.events import ToolCallEvent, ToolResultEvent, TurnEnd, TurnStart
 from tether.session.replay import replayed
@@ -31,12 +35,6 @@ from tether.views import ReadResultView
 
 TEXTS = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 """A line's text: anything JSON carries but a lone surrogate (no log could store one)."""
-
-TEXTS_ANY = st.text(
-    st.characters(exclude_categories=["Cs"]) | st.sampled_from('"\\\n\t\x00\x1f\x7f/é✓😀'),
-    max_size=40,
-)
-"""A text with JSON's escapes more often at its edges."""
 
 JSON = st.recursive(
     st.none()
@@ -96,24 +94,40 @@ def _shown_updates(home: Path, session: str) -> str:
     return updates.removesuffix("\n  ]\n}\n")
 
 
+def _reads(home: Path, session: str) -> list[ToolCallFinished]:
+    """The session's finished calls, replayed."""
+    header, events = SessionStore(home).stream(session, check_first=True)
+    updates = replayed(events, replay_tools(), header.cwd)
+    return [u for u in updates if isinstance(u, ToolCallFinished)]
+
+
+def _element(update: ToolCallFinished) -> bytes:
+    """`update` as pydantic writes it whole, indented as an element of the document's list."""
+    return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).replace(b"\n", b"\n    ")
+
+
+FINISHED = TypeAdapter(ToolCallFinished).serializer
+"""`ToolCallFinished`'s own serializer, as `show --json` gives it."""
+
+
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     windows=st.lists(
-        st.tuples(st.lists(TEXTS, min_size=1, max_size=30), st.dictionaries(MORE_KEYS, JSON)),
+        st.tuples(
+            st.lists(TEXTS, min_size=1, max_size=2 * _LEAST), st.dictionaries(MORE_KEYS, JSON)
+        ),
         min_size=1,
         max_size=3,
     ),
-    pad=st.integers(0, 6000),
 )
 def test_read_results_are_written_as_pydantic_writes_them(
-    tmp_path_factory: Any, windows: list[tuple[list[str], dict[str, Any]]], pad: int
+    tmp_path_factory: Any, windows: list[tuple[list[str], dict[str, Any]]]
 ) -> None:
-    root = tmp_path_factory.mktemp("spliced")
+    # Windows of fewer lines than orjson is given (left to pydantic) and of more.
+    root = tmp_path_factory.mktemp("reads")
     (root / "ws").mkdir()
-    # A long line puts the window past what is left to pydantic, or not.
-    windows = [([*texts, "p" * pad], more) for texts, more in windows]
     session = _logged(root / "home", root / "ws", windows)
     assert _shown_updates(root / "home", session) == _expected_updates(root / "home", session)
 
@@ -122,40 +136,31 @@ def test_what_orjson_cannot_write_is_written_by_pydantic(tmp_path: Path, ws: Pat
     home = tmp_path / "home"
     big = ["x" * 100] * 100
     windows = [(big, {"huge": 2**64}), (big, {"low": -(2**63) - 1}), (big, {"fine": 2**63})]
-    windows += [(["small"], {})]
+    windows += [(["small"] * (_LEAST - 1), {}), (["enough"] * _LEAST, {"float": 0.1})]
     session = _logged(home, ws, windows)
     assert _shown_updates(home, session) == _expected_updates(home, session)
-    # Which were marked for orjson: the large window it can write; not those it refuses, nor
-    # a small one (splicing it would cost more than pydantic's writing it).
-    header, events = SessionStore(home).stream(session, check_first=True)
-    updates = list(replayed(events, replay_tools(), header.cwd))
-    reads = [u for u in updates if isinstance(u, ToolCallFinished)]
-    marked, splices = with_marks(reads)
-    assert [m is u for m, u in zip(marked, reads, strict=True)] == [True, True, False, True]
-    # Its lines and meta, and its card's text with the stored text that holds it.
-    assert [splice.value for splice in splices.values()] == [
-        reads[2].view.lines.logged,
-        reads[2].view.content,
-        reads[2].result.content[0].text,
-        reads[2].result.meta,
-    ]
+    # Which orjson wrote: the windows it can write, not those it refuses, nor a small one
+    # (copying it would cost more than pydantic's writing it); each as pydantic writes it.
+    reads = _reads(home, session)
+    written = [read_result_json(read, FINISHED) for read in reads]
+    assert [text is not None for text in written] == [False, False, True, False, True]
+    for read, text in zip(reads, written, strict=True):
+        assert text is None or bytes(text) == _element(read)
 
 
-@settings(max_examples=300, deadline=None)
-@given(before=TEXTS_ANY, text=TEXTS_ANY, after=TEXTS_ANY)
-def test_a_cards_text_is_written_from_the_stored_texts_json(
-    before: str, text: str, after: str
-) -> None:
-    # A string's escapes do not depend on what is around it: the card's text, a part of the
-    # stored text, is that part of the stored text's JSON, whatever its edges are.
-    text = text + "t" * _SHARED + text
-    block = TextContent(text=before + text + after)
-    shared = _shared_text(text, (block, ImageContent(data="AA==", mime_type="image/png")))
-    assert shared is not None
-    found, card_json, block_json = shared
-    assert found is block
-    assert bytes(block_json) == to_json(block.text)
-    assert b'"' + bytes(card_json) + b'"' == to_json(text)
+@settings(max_examples=200, deadline=None)
+@given(value=JSON)
+def test_orjson_writes_any_json_value_as_pydantic_does(value: Any) -> None:
+    # A read result's values are written by orjson in pydantic's place: the same numbers
+    # (floats too), escapes and two-space layout, at any depth; only an integer past 64 bits
+    # is refused (and left to pydantic).
+    for nested in (value, [[value]], {"a": [{"b": value}]}):
+        try:
+            written = orjson.dumps(nested, option=orjson.OPT_INDENT_2)
+        except TypeError as refused:
+            assert "64-bit" in str(refused)
+            continue
+        assert written == to_json(nested, indent=2)
 
 
 def test_orjson_writes_every_code_point_as_pydantic_does() -> None:
@@ -167,34 +172,39 @@ def test_orjson_writes_every_code_point_as_pydantic_does() -> None:
     assert written == to_json(points)
 
 
-def test_a_cards_text_not_in_the_stored_text_is_left_to_pydantic() -> None:
-    text = "x" * _SHARED
-    block = TextContent(text=f"<content>\n{text}\n</content>")
-    assert _shared_text(text, (block,)) is not None
-    assert _shared_text(None, (block,)) is None
-    assert _shared_text(text[1:], (block,)) is None  # too short to be worth it
-    assert _shared_text(text, ()) is None
-    assert _shared_text(text, (ImageContent(data="AA==", mime_type="image/png"), block)) is None
-    assert _shared_text(text + "y", (block,)) is None  # not in it
-    assert _shared_text(text[:64] + "z" * _SHARED, (block,)) is None  # its start only
-    # A lone surrogate (which pydantic refuses to write): the update is pydantic's to refuse.
-    torn = TextContent(text=f"\ud800{text}")
-    assert _shared_text(text, (torn,)) is None
-
-
-def test_a_window_with_a_short_text_marks_its_lines_and_meta_only(tmp_path: Path, ws: Path) -> None:
+@pytest.mark.parametrize("left_out", [("view",), ("result", "meta")], ids=["card", "meta"])
+def test_a_window_pydantic_writes_out_of_its_place_is_left_to_pydantic(
+    tmp_path: Path, ws: Path, left_out: tuple[str, ...]
+) -> None:
+    # The window and meta are put back where the copy's stand-ins were written: a serializer
+    # that writes the card or the stored meta elsewhere (here not at all) leaves the update to
+    # pydantic. (The card's own serializer is its class's, which the document's does not
+    # change: its window is where the card's fields put it.)
     home = tmp_path / "home"
-    session = _logged(home, ws, [([""] * 40, {})])  # 40 empty lines: a short text
-    assert _shown_updates(home, session) == _expected_updates(home, session)
-    header, events = SessionStore(home).stream(session, check_first=True)
-    [read] = [
-        u for u in replayed(events, replay_tools(), header.cwd) if u.kind == "tool_call_finished"
-    ]
-    _, splices = with_marks([read])
-    assert [splice.value for splice in splices.values()] == [
-        read.view.lines.logged,
-        read.result.meta,
-    ]
+    [read] = _reads(home, _logged(home, ws, [(["line"] * _LEAST, {})]))
+    assert read_result_json(read, FINISHED) is not None
+    adapter = TypeAdapter(ToolCallFinished)
+    adapter.rebuild()  # its schema itself, not the stand-in until first use
+    schema: Any = copy.deepcopy(adapter.core_schema)
+    node = schema["schema"] if schema["type"] == "definitions" else schema
+    for name in left_out:  # down to the field left out, a dataclass's field at a time
+        [field] = [field for field in node["schema"]["fields"] if field["name"] == name]
+        node = field["schema"]
+    field["serialization_exclude"] = True
+    assert read_result_json(read, SchemaSerializer(schema)) is None
+
+
+def test_a_lone_surrogate_is_left_to_pydantic(tmp_path: Path, ws: Path) -> None:
+    # No log stores one, but a result made in the process may hold one: orjson refuses it,
+    # and pydantic's refusal is the document's (which escapes the update's JSON).
+    home = tmp_path / "home"
+    [read] = _reads(home, _logged(home, ws, [(["line"] * _LEAST, {})]))
+    assert isinstance(read.view, ReadResultView)
+    torn = dataclasses.replace(read.view, content="\ud800" + (read.view.content or ""))
+    assert read_result_json(dataclasses.replace(read, view=torn), FINISHED) is None
+    meta = {**read.result.meta, "torn": "\udfff"}
+    stored = dataclasses.replace(read.result, meta=meta)
+    assert read_result_json(dataclasses.replace(read, result=stored), FINISHED) is None
 
 
 def test_a_document_past_what_is_held_in_memory_reaches_a_file_and_a_pipe_whole(
