@@ -353,6 +353,9 @@ def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
     # Nor the sandbox a command would run in: bwrap, its environment, git's disarming.
     sandboxing = ("tether.sandbox.bwrap", "tether.sandbox.created", "tether.sandbox.gitdefuse")
     assert _found(dumped, (*sandboxing, "tether.sandbox.environment", "subprocess")) == []
+    # Nor its policy and mounts (the card names the binding stored with the call), nor the
+    # signals' enumeration (an exit code is shown as stored).
+    assert _found(dumped, ("tether.sandbox.policy", "tether.sandbox.mounts", "signal")) == []
 
 
 def test_show_loads_only_the_tools_its_stored_calls_name(

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import JsonValue
 
 from tether.lazy import pattern
-from tether.sandbox.policy import SandboxPolicy
+
+if TYPE_CHECKING:
+    from tether.sandbox.policy import SandboxPolicy  # a replayed card's notes need no policy
 
 __all__ = ["LIMITS", "Limit", "LimitHit", "limit_note", "limits_hit"]
 

@@ -28,8 +28,10 @@ from tether.sandbox.modes import (
     DEFAULT_SANDBOX_MODE,
     SANDBOX_ENV,
     SANDBOX_MODES,
+    UNSANDBOXED,
     SandboxMode,
     is_sandbox_mode,
+    mode_label,
 )
 from tether.sandbox.mounts import (
     SANDBOX_TMP,
@@ -60,8 +62,6 @@ DEFAULT_TMP_SIZE_MIB = 1024
 """How large the private /tmp may grow (`sandbox.tmpSizeMiB`)."""
 DEFAULT_MAX_PROCESSES = 1024
 """How many processes a sandboxed command may run at once (`sandbox.maxProcesses`)."""
-UNSANDBOXED = "unsandboxed"
-"""The label of a command that runs as the user's own shell would run it."""
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,7 @@ class SandboxPolicy:
 
     def label(self) -> str:
         """How a command runs, as its card says: `sandbox: workspace-write, no network`."""
-        if not self.sandboxed:
-            return UNSANDBOXED
-        network = "network" if self.allow_network else "no network"
-        return f"sandbox: {self.mode}, {network}"
+        return mode_label(self.mode, self.allow_network)
 
 
 def bwrap_arguments(

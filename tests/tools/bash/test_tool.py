@@ -462,6 +462,18 @@ def test_call_view_is_a_terminal_card() -> None:
     )
 
 
+def test_a_tool_made_without_a_policy_labels_and_runs_with_the_default_one() -> None:
+    # Its policy is made when first asked for; a card says its label without it.
+    tool = BashTool()
+    args = BashArgs(command="ls")
+    assert tool.present_call(args, CardContext()).sandbox == SandboxPolicy().label()
+    assert tool.sandbox == SandboxPolicy()
+    for policy in (SandboxPolicy("read-only", allow_network=True), SandboxPolicy("off")):
+        tool.sandbox = policy
+        assert tool.present_call(args, CardContext()).sandbox == policy.label()
+        assert tool.sandbox is policy
+
+
 @pytest.mark.parametrize(
     ("command", "timeout_ms"),
     [("printf '\\033[32mok\\033[0m\\n'; exit 4", None), ("kill -TERM $$", None), ("sleep 5", 200)],

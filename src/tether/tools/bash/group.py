@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
-import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    # Loaded with a command stopped or a signal named, not with the cards a replay shows
+    # (`signal` makes an enumeration of every signal as it loads).
+    import signal
 
 __all__ = [
     "KILL_GRACE_SECONDS",
@@ -56,6 +60,8 @@ class Member:
 
 def signal_name(number: int) -> str:
     """The conventional name of a signal (`SIGKILL`), or `SIG<n>` for one Python does not name."""
+    import signal
+
     try:
         return signal.Signals(number).name
     except ValueError:
@@ -107,6 +113,8 @@ class ProcessGroup:
         After a SIGKILL it waits, at most `KILL_WAIT_SECONDS`, until the group is gone.
         Returns the last signal sent, or `None` when the group was already gone.
         """
+        import signal
+
         if not self.send(signal.SIGTERM):
             return None
         if await self.gone_within(grace) or not self.send(signal.SIGKILL):
@@ -132,6 +140,8 @@ class ProcessGroup:
 
     def kill_now(self) -> None:
         """SIGKILL the group at once (the last resort when there is no time to wait)."""
+        import signal
+
         self.send(signal.SIGKILL)
 
 

@@ -13,7 +13,7 @@ from tether import views
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
 from tether.lazy import logger
-from tether.sandbox.policy import UNSANDBOXED, Confinement, SandboxPolicy, confinement
+from tether.sandbox.modes import DEFAULT_SANDBOX_MODE, UNSANDBOXED, mode_label
 from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
@@ -28,6 +28,7 @@ from tether.views.trusted import trusted
 
 if TYPE_CHECKING:
     from tether.sandbox.gitdefuse import Defused
+    from tether.sandbox.policy import Confinement, SandboxPolicy
     from tether.views import ToolResultView
 
 __all__ = [
@@ -149,6 +150,7 @@ class BashTool(Tool[BashArgs, BashValue]):
         from tether.sandbox.bwrap import find_bwrap
         from tether.sandbox.created import created_and_defused
         from tether.sandbox.limits import limits_hit
+        from tether.sandbox.policy import confinement
         from tether.tools.bash.detach import moved_value, run_detachable
         from tether.tools.bash.process import run_command
 
@@ -305,12 +307,33 @@ class BashTool(Tool[BashArgs, BashValue]):
     def __init__(
         self, sandbox: SandboxPolicy | None = None, env: Mapping[str, str] | None = None
     ) -> None:
-        self.sandbox = sandbox or SandboxPolicy()
-        """How commands are confined (by default: workspace writable, no network); a session's
-        can be switched (an ACP config option) between calls."""
+        self._sandbox = sandbox
         self.env = dict(env or {})
         """Variables set for every command on top of tether's own environment (the settings'
         `env`); inside the sandbox, secret-looking names still need `sandbox.env`."""
+
+    @property
+    def sandbox(self) -> SandboxPolicy:
+        """How commands are confined (by default: workspace writable, no network); a session's
+        can be switched (an ACP config option) between calls."""
+        if self._sandbox is None:
+            # Made when first asked for: a replay's cards name the binding stored with each
+            # call, and load no sandbox policy (nor its mounts) to show them.
+            from tether.sandbox.policy import SandboxPolicy
+
+            self._sandbox = SandboxPolicy()
+        return self._sandbox
+
+    @sandbox.setter
+    def sandbox(self, policy: SandboxPolicy) -> None:
+        self._sandbox = policy
+
+    def _label(self) -> str:
+        """The sandbox's label; the default policy's is said without making the policy (a
+        replay of calls stored without their binding)."""
+        if self._sandbox is None:
+            return mode_label(DEFAULT_SANDBOX_MODE, allow_network=False)  # `SandboxPolicy()`'s
+        return self._sandbox.label()
 
     def _environ(self) -> dict[str, str]:
         return {**os.environ, **self.env}
@@ -330,7 +353,7 @@ class BashTool(Tool[BashArgs, BashValue]):
 
         How is the stored binding; a call stored without one gets the sandbox's own label.
         """
-        how = UNSANDBOXED if args.unsandboxed else context.binding or self.sandbox.label()
+        how = UNSANDBOXED if args.unsandboxed else context.binding or self._label()
         # The arguments were validated and the context is typed: made without a second check.
         return trusted(TerminalCallView)(
             title=args.command, description=args.description, cwd=context.cwd, sandbox=how

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from tether.sandbox.limits import LimitHit, limit_note
-from tether.sandbox.policy import SandboxPolicy
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member, Stop
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.invocation import MAX_META_BYTES
 
 if TYPE_CHECKING:
-    from tether.sandbox.gitdefuse import Defused  # made by a command run, not by its cards
+    # Made by a command run, not by its cards (`tether show` loads no sandbox policy).
+    from tether.sandbox.gitdefuse import Defused
+    from tether.sandbox.policy import SandboxPolicy
 
 __all__ = [
     "DISABLED_NOTE",
