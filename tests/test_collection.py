@@ -14,6 +14,7 @@ import hypothesis
 from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
 
 from tests.fresh import printed
+from tests.pycache import linked_bytecode
 from tests.sources import support_with_asserts
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,8 +24,9 @@ MODULE = "tests/views/test_schema.py"
 def test_collection_writes_the_rewritten_test_modules_despite_pythondontwritebytecode(
     tmp_path: Path,
 ) -> None:
-    prefix = tmp_path / "pycache"
-    # The prefix keeps the written files out of the checkout, where pytest looks for them too.
+    # The prefix keeps the written files out of the checkout, where pytest looks for them too;
+    # it holds the bytecode of the modules pytest imports, not the rewritten test modules.
+    prefix = linked_bytecode(tmp_path / "pycache")
     env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(prefix)}
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", MODULE],
@@ -49,7 +51,7 @@ def test_the_controller_writes_what_the_workers_rewrite_before_collection(
 ) -> None:
     """The conftest and the plugins pytest rewrites as it starts, which no collection writes,
     are written by the xdist controller, and pytest reads them back: so are the modules."""
-    prefix = tmp_path / "pycache"
+    prefix = linked_bytecode(tmp_path / "pycache")
     env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(prefix)}
     # One worker, every test deselected: the controller's writing and a worker's collection.
     pytest = [sys.executable, "-m", "pytest", "-n", "1", "-q", "-p", "no:cacheprovider"]

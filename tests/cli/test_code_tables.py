@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from tests.cli.support import TETHER
+from tests.pycache import linked_bytecode
 
 SESSIONS = Path(__file__).parent / "show" / "sessions"
 SESSION = "01a244467926cab9335b"
@@ -34,7 +35,7 @@ def _run(command: list[str], env: dict[str, str]) -> None:
 def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
     home = tmp_path / "home"
     shutil.copytree(SESSIONS, home / "sessions")
-    cache = tmp_path / "cache"
+    cache = linked_bytecode(tmp_path / "cache")  # the modules' bytecode, not compiled again
     env = {
         **os.environ,
         "TETHER_HOME": str(home),
