@@ -375,6 +375,8 @@ def test_show_loads_only_the_tools_its_stored_calls_name(
     # Its grep, fetch and file cards are made from what the log stored: no search, fetch or
     # edit runs, so neither the event loop nor a process's machinery loads.
     assert _found(shown | dumped, ("asyncio", "subprocess", "tether.tools.search.rg")) == []
+    # Nor what a call runs with: its context, the accesses it asks for and the gate.
+    assert _found(dumped, ("tether.tools.context", "tether.tools.access")) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

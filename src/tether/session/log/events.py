@@ -20,8 +20,8 @@ from tether.session.log.workspace_events import (
     TrustEvent,
 )
 from tether.settings.hook_events import HookEvent
-from tether.tools.access import PermissionOutcome
 from tether.tools.observations import FileVersion
+from tether.tools.outcome import PermissionOutcome
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [
