@@ -26,6 +26,7 @@ from tether.tools.result import ToolResult
 __all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result", "unique_ids"]
 
 log = logger(__name__)  # `logging` loads when it first logs
+_new = object.__new__
 
 
 class PreparedCall(NamedTuple):
@@ -87,8 +88,14 @@ def _context(cwd: str | None, binding: str | None) -> CardContext:
 def stored_result(event: ToolResultEvent) -> ToolResult:
     """The `{content, isError, meta}` a `tool/result` event holds."""
     # The event was validated as it was read or made; a result is plain data, so building it
-    # checks nothing twice.
-    return ToolResult(content=event.content, is_error=event.is_error, meta=event.meta)
+    # checks nothing twice. Its fields are put in its `__dict__` as its frozen `__init__` puts
+    # them, without a call to `object.__setattr__` each (a replay makes one per call).
+    result = _new(ToolResult)
+    fields = result.__dict__
+    fields["content"] = event.content
+    fields["is_error"] = event.is_error
+    fields["meta"] = event.meta
+    return result
 
 
 def finished(call: PreparedCall, event: ToolResultEvent) -> ToolCallFinished:

@@ -97,18 +97,7 @@ def replayed(
     (and neither are its events, when `events` lets each go once it is read). How the collector
     runs meanwhile is the caller's choice (`replay` pauses it; `tether show` keeps it running)."""
     replayer = Replayer(tools, cwd, window, compact_at)
-    feed_one = replayer.feed_one
-    for event in events:
-        # A reply streams in thousands of chunks, and each step's message says nothing more:
-        # while no thought runs (none to close before them), their updates are made here as
-        # `feed` makes them, without two lists each.
-        if type(event) is AssistantChunk and not replayer.thinking:
-            replayer.fed(event)
-            yield agent_text(event.text)
-        elif type(event) is AssistantMessageEvent and not replayer.thinking:
-            replayer.fed(event)
-        else:
-            yield from feed_one(event)
+    yield from replayer.replaying(events)
     yield from replayer.end()
 
 
@@ -196,14 +185,23 @@ class Replayer:
         self._previous = event
         return updates
 
-    @property
-    def thinking(self) -> bool:
-        """Whether a thought is running: the next event that is not a thinking chunk ends it."""
-        return self._thought.open
-
-    def fed(self, event: Event) -> None:
-        """`event` was replayed outside `feed` (an assistant chunk, no thought running)."""
-        self._previous = event
+    def replaying(self, events: Iterable[Event]) -> Iterator[ClientUpdate]:
+        """`feed`'s updates of `events`, one by one as each event makes them."""
+        feed_one = self.feed_one
+        thinking = self._thought.open
+        for event in events:
+            kind = type(event)
+            # A reply streams in thousands of chunks, and each step's message says nothing
+            # more: while no thought runs (none to close before them), their updates are made
+            # here as `feed_one` makes them, without a list each. Only `feed_one` starts or
+            # ends a thought, so whether one runs is looked at again after it alone.
+            if thinking or (kind is not AssistantChunk and kind is not AssistantMessageEvent):
+                yield from feed_one(event)
+                thinking = self._thought.open
+            else:
+                self._previous = event
+                if type(event) is AssistantChunk:
+                    yield agent_text(event.text)
 
     def end(self) -> list[ClientUpdate]:
         """What closes the log where it stops: a thought cut off, trust never shown."""
@@ -213,16 +211,18 @@ class Replayer:
         return updates
 
     def _updates(self, event: Event) -> list[ClientUpdate]:
-        # Cases are tried in order, one class check each: a log's most frequent kinds first.
+        # Cases are tried in order, one class check each: a log's most frequent kinds first
+        # (its chunks and messages mostly take `replaying`'s quick way, and come here only
+        # while a thought runs or when fed by `feed`).
         match event:
-            case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
-                pass
             case ToolCallEvent():
                 call = prepare(self.tools, event, self.cwd, replaying=True)
                 self._calls[event.tool_call_id] = call
                 return [call.started()]
             case ToolResultEvent():
                 return [finished(self._calls[event.tool_call_id], event)]
+            case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
+                pass
             case UserMessageEvent():
                 # The trust asked at this prompt was answered once the person had sent it.
                 updates = [*user_updates(event), *self._trust]
