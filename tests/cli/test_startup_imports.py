@@ -249,6 +249,9 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown | dumped, ("gettext", "locale")) == []
     # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
     assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
+    # The JSON form reads the log's events without the model's conversation types or the
+    # `task` tool's (events name a finish reason; usage sums tokens).
+    assert _found(dumped, ("tether.models.messages", "tether.tools.delegate")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
