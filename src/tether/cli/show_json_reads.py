@@ -16,16 +16,23 @@ small window (the copy costs more than pydantic's writing it).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import orjson
 from pydantic_core import SchemaSerializer
 
 from tether.session.updates import ToolCallFinished, call_finished
 
+if TYPE_CHECKING:
+    from tether.views import ReadLines, ReadResultView
+
 __all__ = ["read_result_json"]
 
 _T = TypeVar("_T")
+
+_CARDS: list[tuple[type[ReadResultView], type[ReadLines]]] = []
+"""The read card's classes, imported with the first finished call's (a session of none loads
+none of them), then taken from here (an import statement costs a microsecond a call)."""
 
 _LEAST = 16
 """Lines of a window below which its result is left to pydantic."""
@@ -46,18 +53,20 @@ def read_result_json(update: ToolCallFinished, serializer: SchemaSerializer) -> 
     """`update`'s JSON as an element of the document's list of updates, written by orjson as
     `serializer` (of `ToolCallFinished`) writes it, when it is a read window's result orjson can
     write as pydantic does; else `None`."""
-    # The cards, with the first finished call's (a session of none loads none of them).
-    from tether.views import ReadLines, ReadResultView
+    if not _CARDS:
+        from tether.views import ReadLines, ReadResultView
 
+        _CARDS.append((ReadResultView, ReadLines))
+    [(card_class, lines_class)] = _CARDS
     view, result = update.view, update.result
-    if type(view) is not ReadResultView or type(view.lines) is not ReadLines:
+    if type(view) is not card_class or type(view.lines) is not lines_class:
         return None
     logged = view.lines.logged
     if len(logged) < _LEAST:
         return None
     # The card and the stored result are copied as they are, not made again (each was
     # checked when it was made); the window, a stand-in whose logged list is the placeholder.
-    stand_in = ReadLines(cast(list[Any], _WINDOW), view.lines.numbers)
+    stand_in = lines_class(cast(list[Any], _WINDOW), view.lines.numbers)
     copy = call_finished(
         update.tool_call_id,
         update.status,
