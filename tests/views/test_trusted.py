@@ -200,6 +200,13 @@ def test_a_class_whose_making_checks_more_than_types_is_refused() -> None:
     with pytest.raises(TypeError, match="does more when made"):
         trusted(Before)
 
+    @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+    class Underscored:
+        _made_: int  # the constructor's own names start with one
+
+    with pytest.raises(TypeError, match="is private"):
+        trusted(Underscored)
+
     @dataclass(frozen=True, config=WIRE_CONFIG)
     class Positional:
         path: str

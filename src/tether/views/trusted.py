@@ -25,6 +25,9 @@ T = TypeVar("T")
 
 _MADE: dict[object, Any] = {}
 
+Made = Callable[..., Any]
+"""A made constructor (its keywords are the class's fields)."""
+
 
 def trusted(cls: Callable[P, T]) -> Callable[P, T]:
     """`cls`'s constructor for values of its fields' exact types, which it does not check."""
@@ -36,7 +39,7 @@ def trusted(cls: Callable[P, T]) -> Callable[P, T]:
         return made
 
 
-def _constructor(cls: Any) -> Callable[..., Any]:
+def _constructor(cls: Any) -> Made:
     """A function of `cls`'s keyword-only fields that fills a new instance's `__dict__` in the
     fields' order, with their defaults, as the class's validated `__init__` leaves it."""
     name = getattr(cls, "__qualname__", repr(cls))
@@ -80,12 +83,12 @@ def _constructor(cls: Any) -> Callable[..., Any]:
         "    return _made_\n"
     )
     exec(source, scope)  # the source holds only the class's own field names
-    make: Callable[..., Any] = scope["make"]
+    make: Made = scope["make"]
     make.__qualname__ = f"trusted({name})"
     return make
 
 
-def _arity(function: Callable[..., Any]) -> int:
+def _arity(function: object) -> int:
     """How many positional parameters `function` takes (a rule takes the card alone)."""
     code = getattr(function, "__code__", None)
     return -1 if code is None else int(code.co_argcount)
