@@ -64,7 +64,7 @@ def reference(name: str, raw: str) -> BaseModel | str:
         return f"Invalid arguments for {name}:\n{_describe(exc, tool.parameters_schema())}"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(calls())
 def test_arguments_are_validated_as_model_validate_validates_them(
     call: tuple[str, dict[str, Any]],
