@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
@@ -13,8 +13,10 @@ from tether.jsontext import parse_json
 from tether.lazy import logger
 from tether.tools.arguments import canonical
 from tether.tools.base import Tool
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["MAX_META_BYTES", "check_plain_json", "invoke", "parse_arguments"]
 
