@@ -249,6 +249,8 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown | dumped, ("gettext", "locale")) == []
     # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
     assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
+    # Nor rich's table of emoji codes: the header's time holds none (`show._emoji_free`).
+    assert "rich._emoji_codes" not in shown
     # The JSON form reads the log's events without the model's conversation types or the
     # `task` tool's (events name a finish reason; usage sums tokens).
     assert _found(dumped, ("tether.models.messages", "tether.tools.delegate")) == []
