@@ -136,7 +136,8 @@ def _hashable(value: object) -> bool:
     return True
 
 
-def test_a_missing_or_unknown_field_is_refused_as_the_class_refuses_it() -> None:
+def test_a_missing_or_unknown_field_is_refused() -> None:
+    # The class refuses a missing field; an unknown one it would drop, and is refused here.
     with pytest.raises(TypeError, match="path"):
         trusted(Location)(line=3)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="colour"):

@@ -73,7 +73,8 @@ def _constructor(cls: Any) -> Made:
             params.append(f"{field.name}=_d_{field.name}")
             scope[f"_d_{field.name}"] = field.default
         body.append(f"    _dict_[{field.name!r}] = {field.name}\n")
-    # Python's own keyword handling refuses a missing or unknown field, as `__init__` does.
+    # Python's own keyword handling refuses a missing field, as `__init__` does, and an unknown
+    # one too, which `__init__` would drop (the type checker refuses both where it is called).
     source = (
         f"def make(*, {', '.join(params)}):\n"
         "    _made_ = _new(_cls)\n"
