@@ -24,7 +24,7 @@ from pydantic_core import SchemaSerializer, to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER, into_head
-from tether.cli.show_json_reads import _LEAST, read_result_json
+from tether.cli.show_json_reads import read_result_json
 from tether.content import TextContent
 from tether.session import SessionStore
 from tether.session.log.events import ToolCallEvent, ToolResultEvent, TurnEnd, TurnStart
@@ -115,9 +115,7 @@ FINISHED = TypeAdapter(ToolCallFinished).serializer
 )
 @given(
     windows=st.lists(
-        st.tuples(
-            st.lists(TEXTS, min_size=1, max_size=2 * _LEAST), st.dictionaries(MORE_KEYS, JSON)
-        ),
+        st.tuples(st.lists(TEXTS, max_size=30), st.dictionaries(MORE_KEYS, JSON)),
         min_size=1,
         max_size=3,
     ),
@@ -125,7 +123,7 @@ FINISHED = TypeAdapter(ToolCallFinished).serializer
 def test_read_results_are_written_as_pydantic_writes_them(
     tmp_path_factory: Any, windows: list[tuple[list[str], dict[str, Any]]]
 ) -> None:
-    # Windows of fewer lines than orjson is given (left to pydantic) and of more.
+    # Windows of any number of lines (none too), with any meta beside them.
     root = tmp_path_factory.mktemp("reads")
     (root / "ws").mkdir()
     session = _logged(root / "home", root / "ws", windows)
@@ -136,14 +134,14 @@ def test_what_orjson_cannot_write_is_written_by_pydantic(tmp_path: Path, ws: Pat
     home = tmp_path / "home"
     big = ["x" * 100] * 100
     windows = [(big, {"huge": 2**64}), (big, {"low": -(2**63) - 1}), (big, {"fine": 2**63})]
-    windows += [(["small"] * (_LEAST - 1), {}), (["enough"] * _LEAST, {"float": 0.1})]
+    windows += [(["one"], {"float": 0.1}), ([], {})]
     session = _logged(home, ws, windows)
     assert _shown_updates(home, session) == _expected_updates(home, session)
-    # Which orjson wrote: the windows it can write, not those it refuses, nor a small one
-    # (copying it would cost more than pydantic's writing it); each as pydantic writes it.
+    # Which orjson wrote: the windows it can write (however short), not those it refuses;
+    # each as pydantic writes it.
     reads = _reads(home, session)
     written = [read_result_json(read, FINISHED) for read in reads]
-    assert [text is not None for text in written] == [False, False, True, False, True]
+    assert [text is not None for text in written] == [False, False, True, True, True]
     for read, text in zip(reads, written, strict=True):
         assert text is None or bytes(text) == _element(read)
 
@@ -181,7 +179,7 @@ def test_a_window_pydantic_writes_out_of_its_place_is_left_to_pydantic(
     # pydantic. (The card's own serializer is its class's, which the document's does not
     # change: its window is where the card's fields put it.)
     home = tmp_path / "home"
-    [read] = _reads(home, _logged(home, ws, [(["line"] * _LEAST, {})]))
+    [read] = _reads(home, _logged(home, ws, [(["line"] * 20, {})]))
     assert read_result_json(read, FINISHED) is not None
     adapter = TypeAdapter(ToolCallFinished)
     adapter.rebuild()  # its schema itself, not the stand-in until first use
@@ -198,7 +196,7 @@ def test_a_lone_surrogate_is_left_to_pydantic(tmp_path: Path, ws: Path) -> None:
     # No log stores one, but a result made in the process may hold one: orjson refuses it,
     # and pydantic's refusal is the document's (which escapes the update's JSON).
     home = tmp_path / "home"
-    [read] = _reads(home, _logged(home, ws, [(["line"] * _LEAST, {})]))
+    [read] = _reads(home, _logged(home, ws, [(["line"] * 20, {})]))
     assert isinstance(read.view, ReadResultView)
     torn = dataclasses.replace(read.view, content="\ud800" + (read.view.content or ""))
     assert read_result_json(dataclasses.replace(read, view=torn), FINISHED) is None

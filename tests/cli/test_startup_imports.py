@@ -249,6 +249,14 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown | dumped, ("gettext", "locale")) == []
     # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
     assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
+    # Nor rich's table of emoji codes: the header's time holds none (`show._emoji_free`).
+    assert "rich._emoji_codes" not in shown
+    # Nor what asks a person about a call: the askers, the accesses, a call's context.
+    calls = ("tether.policy.asker", "tether.tools.access", "tether.tools.context")
+    assert _found(shown | dumped, calls) == []
+    # The JSON form reads the log's events without the model's conversation types or the
+    # `task` tool's (events name a finish reason; usage sums tokens).
+    assert _found(dumped, ("tether.models.messages", "tether.tools.delegate")) == []
     rules = _loaded(tmp_path, "permissions", cwd=workspace, env=env)
     assert _found(rules, NEVER_OUTSIDE_ACP + PROVIDERS + MCP + ("pygments", "markdown_it")) == []
     catalog = _loaded(tmp_path, "models", cwd=workspace, env=env)
@@ -375,6 +383,8 @@ def test_show_loads_only_the_tools_its_stored_calls_name(
     # Its grep, fetch and file cards are made from what the log stored: no search, fetch or
     # edit runs, so neither the event loop nor a process's machinery loads.
     assert _found(shown | dumped, ("asyncio", "subprocess", "tether.tools.search.rg")) == []
+    # Nor what a call runs with: its context, the accesses it asks for and the gate.
+    assert _found(dumped, ("tether.tools.context", "tether.tools.access")) == []
 
 
 async def test_run_requests_over_httpx_without_a_providers_sdk(

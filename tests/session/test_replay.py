@@ -20,8 +20,11 @@ from tether.session.log.events import (
     AssistantMessageEvent,
     AssistantThinking,
     Event,
+    ToolCallEvent,
+    ToolResultEvent,
     TurnEnd,
     TurnStart,
+    UsageEvent,
     UserMessageEvent,
 )
 from tether.session.log.workspace_events import CommandEvent
@@ -225,8 +228,10 @@ def test_a_command_comes_back_as_the_persons_message_and_never_reaches_the_model
 
 
 def streamed(kinds: list[str]) -> list[Event]:
-    """A log's events of these kinds, a second apart."""
+    """A log's events of these kinds, a second apart; a `result` finishes the oldest call
+    still open (a chunk when none is)."""
     events: list[Event] = []
+    open_calls: list[str] = []
     for second, kind in enumerate(kinds):
         time = f"2026-01-02T03:04:{second:02d}.000+00:00"
         match kind:
@@ -238,24 +243,45 @@ def streamed(kinds: list[str]) -> list[Event]:
                 events.append(AssistantMessageEvent(time=time, text="c"))
             case "start":
                 events.append(TurnStart(time=time))
+            case "call":
+                call_id = f"call_{second}"
+                arguments = '{"path": "a.py"}' if second % 2 else '{"path": 3}'
+                events.append(
+                    ToolCallEvent(time=time, tool_call_id=call_id, name="read", arguments=arguments)
+                )
+                open_calls.append(call_id)
+            case "result" if open_calls:
+                content = (TextContent(text="1: x"),)
+                events.append(
+                    ToolResultEvent(time=time, tool_call_id=open_calls.pop(0), content=content)
+                )
+            case "usage":
+                events.append(UsageEvent(time=time, input_tokens=second, output_tokens=1))
+            case "result":
+                events.append(AssistantChunk(time=time, text="d"))
             case _:
                 events.append(TurnEnd(time=time, stop_reason="end_turn"))
     return events
 
 
 STREAMED = st.lists(
-    st.sampled_from(["chunk", "thinking", "message", "start", "end"]), max_size=14
+    st.sampled_from(["chunk", "thinking", "message", "start", "end", "call", "result", "usage"]),
+    max_size=14,
 ).map(streamed)
 
 
 @settings(max_examples=200, deadline=None)
 @given(STREAMED)
 @example(streamed(["thinking", "message", "thinking", "message"]))
+@example(streamed(["thinking", "call", "thinking", "result", "thinking"]))
+@example(streamed(["message", "usage", "call", "usage", "chunk", "usage"]))
 def test_a_replay_gives_what_feeding_its_events_one_by_one_gives(events: list[Event]) -> None:
     # A replay takes chunks and messages outside `feed` while no thought runs: a message
     # during a thought must still close it, or the next thought would run on as the same one.
-    fed = Replayer(default_tools(), None)
-    assert list(replayed(events, default_tools(), None)) == [
+    # Calls and their results are taken outside `feed` too; a usage report counts only after
+    # a message, so what was last replayed must be kept on every way.
+    fed = Replayer(default_tools(), None, window=1000)
+    assert list(replayed(events, default_tools(), None, window=1000)) == [
         *fed.feed(events),
         *fed.end(),
     ]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import model_validator
+from pydantic import field_validator, model_validator
 from pydantic.dataclasses import dataclass
 
 from tether.views import (
@@ -55,6 +55,15 @@ FIELDS: dict[type[Any], tuple[dict[str, Any], dict[str, Any]]] = {
             "content": OPT_TEXT,
             "markdown": st.none() | st.booleans(),
             "locations": st.none() | st.tuples(LOCATIONS) | st.tuples(LOCATIONS, LOCATIONS),
+        },
+    ),
+    TerminalResultView: (
+        {},
+        {
+            "title": OPT_TEXT,
+            "output": OPT_TEXT,
+            "exit_code": OPT_INT,
+            "notes": st.none() | st.lists(TEXT, max_size=2).map(tuple),
         },
     ),
     TerminalCallView: (
@@ -127,7 +136,8 @@ def _hashable(value: object) -> bool:
     return True
 
 
-def test_a_missing_or_unknown_field_is_refused_as_the_class_refuses_it() -> None:
+def test_a_missing_or_unknown_field_is_refused() -> None:
+    # The class refuses a missing field; an unknown one it would drop, and is refused here.
     with pytest.raises(TypeError, match="path"):
         trusted(Location)(line=3)  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="colour"):
@@ -136,11 +146,30 @@ def test_a_missing_or_unknown_field_is_refused_as_the_class_refuses_it() -> None
         trusted(Location)("a")  # type: ignore[misc]
 
 
-def test_a_class_whose_making_checks_more_than_types_is_refused() -> None:
-    # TerminalResultView refuses an exit code and a signal together: that rule would be skipped.
-    with pytest.raises(TypeError, match="does more when made"):
-        trusted(TerminalResultView)
+def test_a_cards_rules_across_fields_are_kept() -> None:
+    # A terminal card holds an exit code or the signal that ended the command, never both.
+    made = trusted(TerminalResultView)
+    assert made(output="x", signal="TERM") == TerminalResultView(output="x", signal="TERM")
+    with pytest.raises(ValueError, match="exitCode and signal are exclusive"):
+        made(output="x", exit_code=1, signal="TERM")
 
+    @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+    class Ordered:
+        low: int
+        high: int
+
+        @model_validator(mode="after")
+        def _ordered(self) -> Ordered:
+            if self.low > self.high:
+                raise ValueError("low above high")
+            return self
+
+    assert trusted(Ordered)(low=1, high=2) == Ordered(low=1, high=2)
+    with pytest.raises(ValueError, match="low above high"):
+        trusted(Ordered)(low=3, high=2)
+
+
+def test_a_class_whose_making_checks_more_than_types_is_refused() -> None:
     @dataclasses.dataclass(frozen=True, kw_only=True)
     class Plain:
         path: str
@@ -149,18 +178,35 @@ def test_a_class_whose_making_checks_more_than_types_is_refused() -> None:
         trusted(Plain)
 
     @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
-    class Checked:
-        low: int
-        high: int
+    class Stripped:
+        path: str
 
-        @model_validator(mode="after")
-        def _ordered(self) -> Checked:
-            if self.low > self.high:
-                raise ValueError("low above high")
-            return self
+        @field_validator("path")
+        @classmethod
+        def _stripped(cls, path: str) -> str:
+            return path.strip()
 
     with pytest.raises(TypeError, match="does more when made"):
-        trusted(Checked)
+        trusted(Stripped)
+
+    @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+    class Before:
+        path: str
+
+        @model_validator(mode="before")
+        @classmethod
+        def _renamed(cls, data: Any) -> Any:
+            return data
+
+    with pytest.raises(TypeError, match="does more when made"):
+        trusted(Before)
+
+    @dataclass(frozen=True, kw_only=True, config=WIRE_CONFIG)
+    class Underscored:
+        _made_: int  # the constructor's own names start with one
+
+    with pytest.raises(TypeError, match="is private"):
+        trusted(Underscored)
 
     @dataclass(frozen=True, config=WIRE_CONFIG)
     class Positional:

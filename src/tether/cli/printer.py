@@ -21,7 +21,6 @@ from tether import views
 from tether.cli.agent_text import AgentTextBuffer
 from tether.cli.call_cards import CallCards
 from tether.cli.status import TAIL_LINES, StatusLine, tail_text
-from tether.policy import DelegatedAccess, PermissionQuestion
 from tether.session.log.shown import EmbeddedResource, ResourceLink
 from tether.session.notices import (
     CheckpointSaved,
@@ -48,10 +47,11 @@ from tether.session.updates import (
     UserResource,
     UserText,
 )
-from tether.tools.access import FileAccess, PermissionOutcome
+from tether.tools.outcome import PermissionOutcome
 from tether.views import TaskResultView, ToolCallView
 
 if TYPE_CHECKING:
+    from tether.policy import PermissionQuestion
     from tether.tools.todo import TodoItem  # the plan card's items, made by the todo tool
     from tether.views import ToolResultView
 
@@ -254,6 +254,8 @@ class Printer(CallCards):
         if card is None:
             return
         self._put(card)
+        from tether.policy import DelegatedAccess  # asked while a call runs, not in a replay
+
         subject = request.subject
         if not isinstance(subject, DelegatedAccess):
             self._proposed.add(subject.tool_call_id)
@@ -262,6 +264,7 @@ class Printer(CallCards):
         """The card of what would happen if the person allows it (nothing printed): an
         agent's call is its own card, not the task card it runs under; an edit worked out
         before asking shows the change with its line numbers."""
+        from tether.policy import DelegatedAccess  # asked while a call runs, not in a replay
         from tether.render.terminal import render_call_view
 
         self._end_text()
@@ -272,6 +275,8 @@ class Printer(CallCards):
         call = self._calls.get(subject.tool_call_id)
         if call is None:
             return None
+        from tether.tools.access import FileAccess  # asked while a call runs, not in a replay
+
         if isinstance(subject, FileAccess) and subject.preview is not None:
             call = subject.preview
         return render_call_view(call, "awaiting approval")
@@ -279,6 +284,7 @@ class Printer(CallCards):
     def decided(self, request: PermissionQuestion, outcome: PermissionOutcome) -> None:
         """An agent's call was answered: its card and the answer stay in the scrollback (the
         agent's own result shows in its task card)."""
+        from tether.policy import DelegatedAccess  # asked while a call runs, not in a replay
         from tether.render.outcome import not_applied, outcome_line
         from tether.render.terminal import render_call_view
 

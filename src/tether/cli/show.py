@@ -12,7 +12,7 @@ from tether.cli.held_output import HeldOutput, said_once
 from tether.cli.home_args import add_home_argument, use_home
 from tether.cli.model_args import add_verbose_argument
 from tether.cli.safe_output import consoles, is_utf8, safe_text
-from tether.lazy import logger
+from tether.lazy import logger, pattern
 from tether.session import SessionStore
 from tether.session.log import eventlog
 from tether.session.log.events import SessionHeader
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 __all__ = ["configure", "run"]
 
 log = logger(__name__)  # `logging` loads when it first logs
+
+_EMOJI_CODE = pattern(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")
+"""What rich reads as an emoji code (`:name:`, `:name-emoji:`): its own pattern
+(`rich._emoji_replace`)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -161,6 +165,16 @@ class _HeldUtf8:
         return getattr(self._file, name)
 
 
+def _emoji_free(text: str) -> bool:
+    """Whether rich's emoji codes leave `text` as it is, known without loading their table (a
+    fiftieth of a text show's start): every code it could read names a two-digit number (the
+    minutes of a time), and no emoji has such a name."""
+    return all(
+        len(name) == 2 and name.isdigit()
+        for name in (code.group(2) for code in _EMOJI_CODE.finditer(text))
+    )
+
+
 def _print_text(
     header: SessionHeader,
     updates: Iterator[ClientUpdate],
@@ -169,9 +183,8 @@ def _print_text(
     full: bool,
 ) -> int:
     """The session's text through the printer a live run uses; its exit status."""
-    err.print(
-        f"session {header.id} · {header.cwd} · {header.created_at}", style="dim", markup=False
-    )
+    line = f"session {header.id} · {header.cwd} · {header.created_at}"
+    err.print(line, style="dim", markup=False, emoji=not _emoji_free(line))
     if header.parent is not None:
         # A child: where it came from, and how to see the card its parent showed.
         err.print(

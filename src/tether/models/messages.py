@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tether.content import ContentBlock
+from tether.models.finish import FinishReason
 
 __all__ = [
     "THINKING_LEVELS",
@@ -19,8 +20,6 @@ __all__ = [
     "ToolSpec",
     "UserMessage",
 ]
-
-FinishReason = Literal["end_turn", "tool_use", "max_tokens", "refusal"]
 
 ThinkingLevel = Literal["off", "low", "medium", "high"]
 """How hard the model is asked to think before it answers (`off`: nothing is asked)."""

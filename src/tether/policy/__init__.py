@@ -6,7 +6,6 @@ from tether.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tether.policy.asker import (
-        INSTEAD,
         DelegatedAccess,
         PermissionAnswer,
         PermissionAsker,
@@ -17,9 +16,9 @@ if TYPE_CHECKING:
         ServerStart,
         Subject,
         WorkspaceTrust,
-        said_instead,
     )
     from tether.policy.gate import PolicyGate
+    from tether.policy.instead import INSTEAD, said_instead
     from tether.policy.modes import DEFAULT_MODE, MODES, PolicyMode, is_mode
     from tether.policy.trust import (
         TRUST_OPTIONS,
@@ -59,7 +58,7 @@ __all__ = [
 __getattr__ = lazy_names(
     __name__,
     {
-        "INSTEAD": "tether.policy.asker",
+        "INSTEAD": "tether.policy.instead",
         "DelegatedAccess": "tether.policy.asker",
         "PermissionAnswer": "tether.policy.asker",
         "PermissionAsker": "tether.policy.asker",
@@ -70,7 +69,7 @@ __getattr__ = lazy_names(
         "Subject": "tether.policy.asker",
         "WorkspaceTrust": "tether.policy.asker",
         "PlanApproval": "tether.policy.asker",
-        "said_instead": "tether.policy.asker",
+        "said_instead": "tether.policy.instead",
         "PolicyGate": "tether.policy.gate",
         "DEFAULT_MODE": "tether.policy.modes",
         "MODES": "tether.policy.modes",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol
 
+from tether.policy.instead import INSTEAD, said_instead
 from tether.tools.access import Access, PermissionDecision
 from tether.views import ToolCallView
 
@@ -35,9 +36,6 @@ DECISION_KEYS: dict[PermissionDecision, str] = {
 first word (`y`, `yes`; `a`, `always`; `p`, `project`; `n`, `no`); the whole is the prompt's
 wording (`[y]es once`)."""
 
-INSTEAD = "The person says to do this instead: "
-"""What follows a refusal's message when the person said what to do instead."""
-
 
 @dataclass(frozen=True)
 class RejectWithMessage:
@@ -48,12 +46,6 @@ class RejectWithMessage:
 
 PermissionAnswer = PermissionDecision | RejectWithMessage
 """What an asker may answer: a decision, or a rejection that carries the person's words."""
-
-
-def said_instead(refusal: str) -> str | None:
-    """What the person said to do instead, from a refusal's message (`None` when nothing)."""
-    _, found, message = refusal.partition(INSTEAD)
-    return message if found else None
 
 
 @dataclass(frozen=True)

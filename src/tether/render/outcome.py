@@ -9,7 +9,7 @@ from rich.styled import Styled
 from rich.text import Text
 
 from tether.render.theme import printable
-from tether.tools.access import PermissionOutcome
+from tether.tools.outcome import PermissionOutcome
 
 __all__ = ["not_applied", "outcome_line", "told_instead"]
 

@@ -190,18 +190,26 @@ class Replayer:
         feed_one = self.feed_one
         thinking = self._thought.open
         for event in events:
-            kind = type(event)
-            # A reply streams in thousands of chunks, and each step's message says nothing
-            # more: while no thought runs (none to close before them), their updates are made
-            # here as `feed_one` makes them, without a list each. Only `feed_one` starts or
-            # ends a thought, so whether one runs is looked at again after it alone.
-            if thinking or (kind is not AssistantChunk and kind is not AssistantMessageEvent):
+            # While no thought runs (none to close before them), a log's most frequent events
+            # are replayed here as `feed_one` replays them, without its lists: the thousands of
+            # chunks a reply streams in, each step's message (which says nothing more), and
+            # each call and its result. Only `feed_one` starts or ends a thought, so whether
+            # one runs is looked at again after it alone.
+            if thinking:
                 yield from feed_one(event)
                 thinking = self._thought.open
-            else:
-                self._previous = event
-                if type(event) is AssistantChunk:
-                    yield agent_text(event.text)
+                continue
+            if type(event) is AssistantChunk:
+                yield agent_text(event.text)
+            elif type(event) is ToolCallEvent:
+                yield self._started(event)
+            elif type(event) is ToolResultEvent:
+                yield self._finished(event)
+            elif type(event) is not AssistantMessageEvent:
+                yield from feed_one(event)
+                thinking = self._thought.open
+                continue
+            self._previous = event
 
     def end(self) -> list[ClientUpdate]:
         """What closes the log where it stops: a thought cut off, trust never shown."""
@@ -216,11 +224,9 @@ class Replayer:
         # while a thought runs or when fed by `feed`).
         match event:
             case ToolCallEvent():
-                call = prepare(self.tools, event, self.cwd, replaying=True)
-                self._calls[event.tool_call_id] = call
-                return [call.started()]
+                return [self._started(event)]
             case ToolResultEvent():
-                return [finished(self._calls[event.tool_call_id], event)]
+                return [self._finished(event)]
             case AssistantMessageEvent() | AssistantThinking() | SessionConfigEvent():
                 pass
             case UserMessageEvent():
@@ -262,6 +268,16 @@ class Replayer:
             case _:
                 assert_never(event)
         return []
+
+    def _started(self, event: ToolCallEvent) -> ClientUpdate:
+        """The update of a call, kept for its result."""
+        call = prepare(self.tools, event, self.cwd, replaying=True)
+        self._calls[event.tool_call_id] = call
+        return call.started()
+
+    def _finished(self, event: ToolResultEvent) -> ClientUpdate:
+        """The update of a call's result."""
+        return finished(self._calls[event.tool_call_id], event)
 
 
 def _ended(event: TurnEnd) -> TurnEnded | TurnFailed:

@@ -25,7 +25,7 @@ from tether.session.notices import (
     HookRan,
     TrustSettled,
 )
-from tether.tools.access import PermissionOutcome
+from tether.tools.outcome import PermissionOutcome
 from tether.tools.present import raw_input
 from tether.tools.result import ToolResult
 from tether.views import ToolCallView

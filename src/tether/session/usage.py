@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tether.session.log.events import Event, ToolCallEvent, ToolResultEvent, UsageEvent
-from tether.tools.delegate import TokenUsage
+from tether.tools.usage import TokenUsage
 
 __all__ = ["UsageReport", "own_usage", "sum_costs", "usage_report"]
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol, get_args
+from typing import Literal, Protocol
 
 from tether.errors import PermissionDenied
+from tether.tools.outcome import PERMISSION_DECISIONS, PermissionDecision, PermissionOutcome
 from tether.tools.planning import PlanVerdict
 from tether.views import DiffCallView
 
@@ -148,16 +149,6 @@ Access = (
     | NamedAccess
 )
 """One operation to authorize."""
-
-
-PermissionDecision = Literal["allow_once", "allow_always", "allow_project", "reject"]
-"""A person's answer. `allow_always` lasts for the session; `allow_project` writes a rule to
-the project's `.tether/settings.local.json` (offered when such a rule can allow it)."""
-PERMISSION_DECISIONS: tuple[PermissionDecision, ...] = get_args(PermissionDecision)
-
-PermissionOutcome = PermissionDecision | Literal["refused"]
-"""How a gated access was settled: a person's decision, or `refused` with no one to ask (or
-a mode that refuses it); stored with the call's result."""
 
 
 @dataclass(frozen=True)

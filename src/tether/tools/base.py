@@ -10,11 +10,12 @@ from pydantic import BaseModel, JsonValue
 from tether.content import ContentBlock
 from tether.tools.arguments import ArgumentAlias
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.schema import model_schema
 
 if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
+
     # Only named in signatures: the views load with the first card.
     from tether.views import ToolCallView, ToolResultView
 

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from tether.tools.usage import TokenUsage
+
 if TYPE_CHECKING:
     import asyncio
 
@@ -44,36 +46,6 @@ class ChildRequest:
     prompt: str
     tool_call_id: str
     """The parent's call that starts the child (named in the child log's header)."""
-
-
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens spent, as the providers reported them (a child's: its own children's included)."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_read_tokens: int = 0
-    cached_write_tokens: int = 0
-    cost_usd: float | None = None
-    """What it cost in US dollars; `None` when unknown (a response's price is not known). A
-    sum starts from `TokenUsage(cost_usd=0.0)`: nothing spent costs nothing."""
-
-    @property
-    def total(self) -> int:
-        """Input and output tokens together (what the task card shows)."""
-        return self.input_tokens + self.output_tokens
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.cached_read_tokens + other.cached_read_tokens,
-            self.cached_write_tokens + other.cached_write_tokens,
-            # Unknown anywhere is unknown in the sum: never a partial price shown as the whole.
-            None
-            if self.cost_usd is None or other.cost_usd is None
-            else round(self.cost_usd + other.cost_usd, 6),
-        )
 
 
 @dataclass(frozen=True)

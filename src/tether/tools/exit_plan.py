@@ -4,7 +4,7 @@ picks the mode the work runs in) or sends it back with what to change."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -12,10 +12,12 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.planning import EXIT_PLAN_TOOL, KeepPlanning, PlanApproved, PlanVerdict
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["ExitPlanArgs", "ExitPlanTool", "PlanOutcome", "plan_outcome"]
 

@@ -23,6 +23,10 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[AnyTool] = ()) -> None:
         self._tools: dict[str, AnyTool] = {}
+        self._deferred: set[str] = set()
+        """The names whose tool is still its stand-in (looked up by name: a tool's class is
+        an ABC's, whose `isinstance` costs a call per lookup, and a replay looks up every
+        call's tool)."""
         for tool in tools:
             self.add(tool)
 
@@ -31,12 +35,17 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"tool {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        if isinstance(tool, DeferredTool):
+            self._deferred.add(tool.name)
 
     def get(self, name: str) -> AnyTool | None:
         """The tool called `name`, if any (made now if it was deferred)."""
-        tool = self._tools.get(name)
-        if isinstance(tool, DeferredTool):
+        if name not in self._deferred:
+            return self._tools.get(name)
+        tool = self._tools[name]
+        if isinstance(tool, DeferredTool):  # not already made by another thread's `get`
             tool = self._tools[name] = tool.tool()
+        self._deferred.discard(name)
         return tool
 
     def names(self) -> list[str]:

@@ -9,7 +9,7 @@ successful `todo` result.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -25,10 +25,12 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, GenericResultView, ToolResultView
 from tether.wire import DEFERRED
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["TODO_TOOL", "TodoArgs", "TodoItem", "TodoTool", "checklist", "todos_from_meta"]
 

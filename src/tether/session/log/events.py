@@ -10,7 +10,7 @@ from pydantic.dataclasses import dataclass
 
 from tether.content import ContentBlock
 from tether.hooks.record import HookDecision
-from tether.models.messages import FinishReason
+from tether.models.finish import FinishReason
 from tether.session.log.parent import ParentLink
 from tether.session.log.shown import ShownBlock
 from tether.session.log.workspace_events import (
@@ -20,8 +20,8 @@ from tether.session.log.workspace_events import (
     TrustEvent,
 )
 from tether.settings.hook_events import HookEvent
-from tether.tools.access import PermissionOutcome
 from tether.tools.observations import FileVersion
+from tether.tools.outcome import PermissionOutcome
 from tether.wire import WIRE_CONFIG, Opt
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -13,9 +13,11 @@ from tether.tools.base import Tool
 from tether.tools.bash.jobs import Job, JobRead, Jobs
 from tether.tools.bash.value import MODEL_TEXT_LIMIT, collapse_redraws
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, TerminalResultView, ToolCallView, ToolResultView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["BashOutputArgs", "BashOutputTool", "KillShellArgs", "KillShellTool"]
 

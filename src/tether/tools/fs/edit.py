@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -11,11 +11,13 @@ from tether.errors import ToolError
 from tether.tools.arguments import PATH_ALIASES, Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
 from tether.views.trusted import trusted
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["EditArgs", "EditTool"]
 

@@ -12,7 +12,6 @@ from tether.errors import ToolError
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.fs.change_checks import read_to_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.notebook import CellType, EditMode, edit_cells, parse_notebook
@@ -21,6 +20,7 @@ from tether.tools.result import ToolResult
 from tether.views import DiffResultView, GenericCallView, Location, ToolCallView
 
 if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
     from tether.tools.fs.edit_plan import EditPlan
 
 __all__ = ["NotebookEditArgs", "NotebookEditTool"]

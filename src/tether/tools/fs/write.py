@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -13,7 +13,6 @@ from tether.errors import ToolError
 from tether.tools.arguments import PATH_ALIASES, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.fs.change_checks import read_to_change
 from tether.tools.fs.change_diff import AppliedChange, change_meta, diff_result_view
 from tether.tools.fs.encoding import SNIFF_BYTES, looks_binary
@@ -21,6 +20,9 @@ from tether.tools.fs.textfile import NEW_FILE, TextFile, count_lines, display_te
 from tether.tools.observations import FileObservations, FileVersion
 from tether.tools.result import ToolResult
 from tether.views import DiffCallView, DiffResultView, FileDiff, Location, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["WriteArgs", "WriteTool"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -11,7 +11,6 @@ from tether.errors import GlobError, ToolError
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.search.meta import glob_meta, paths_card
 from tether.tools.search.pattern import PathPattern
@@ -19,6 +18,9 @@ from tether.tools.search.render import glob_text
 from tether.tools.search.value import GlobValue
 from tether.tools.search.vcs import VCS_DIRS
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["MAX_PATHS", "GlobArgs", "GlobTool"]
 

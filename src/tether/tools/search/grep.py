@@ -10,7 +10,6 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.arguments import Alias, ArgumentAlias, Fixed, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.search.meta import grep_meta, matches_meta_from_meta, paths_card
 from tether.tools.search.render import grep_text
@@ -25,6 +24,7 @@ from tether.views import (
 )
 
 if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
     from tether.tools.search.collector import Collector
     from tether.tools.search.scope import Scope
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -11,12 +11,14 @@ from tether.content import ContentBlock, TextContent
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.search.meta import glob_meta, paths_card
 from tether.tools.search.value import GlobValue
 from tether.tools.search.vcs import VCS_DIRS
 from tether.views import GenericCallView, SearchPathsResultView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["MAX_LISTED", "LsArgs", "LsTool", "LsValue"]
 

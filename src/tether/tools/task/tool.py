@@ -9,21 +9,22 @@ once it ends (its summary, calls, tokens and how it ended).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue, field_validator
 
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
-from tether.tools.access import NamedAccess
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.delegate import AgentSummary, ChildOutcome, ChildProgress, ChildRequest
 from tether.tools.result import ToolResult
 from tether.tools.task.meta import task_meta, task_meta_from_meta
 from tether.views import GenericCallView, TaskResultView, ToolCallView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["DEFAULT_AGENT", "MAX_SUMMARY_CHARS", "TASK_TOOL", "TaskArgs", "TaskTool"]
 
@@ -115,6 +116,8 @@ class TaskTool(Tool[TaskArgs, ChildOutcome]):
         """Run the child to its end, reporting what it does as a live task card."""
         if ctx.delegate is None:
             raise ToolError("task is not available here: agents cannot start more agents")
+        from tether.tools.access import NamedAccess  # with a call run, not a replayed card
+
         # Only a deny or an ask rule (`task(NAME)`, Claude Code's `Task(NAME)`) stops it.
         await ctx.authorize(NamedAccess("task", args.agent_name, ctx.tool_call_id))
         request = ChildRequest(

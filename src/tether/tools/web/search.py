@@ -19,7 +19,6 @@ from tether.tools.access import SearchAccess
 from tether.tools.arguments import Alias, ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.web.backends.choice import NoSearch, SearchChoice, SearchSetup
 from tether.tools.web.backends.providers import MAX_RESULTS
@@ -30,6 +29,7 @@ from tether.tools.web.search_value import WebSearchValue
 from tether.views import GenericCallView, ToolCallView, WebSearchHit, WebSearchResultView
 
 if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
     from tether.tools.web.backends.base import Backend, SearchPage, SearchRequest
 
 __all__ = ["DEFAULT_RESULTS", "SEARCH_TIMEOUT_S", "WebSearchArgs", "WebSearchTool"]

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, Field, JsonValue
 
 from tether.content import ContentBlock, TextContent
 from tether.errors import ToolError
-from tether.tools.access import FetchAccess
 from tether.tools.arguments import ToolArguments
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.context import ToolContext
 from tether.tools.result import ToolResult
 from tether.tools.web.envelope import (
     CLOSE_TAG,
@@ -25,6 +23,9 @@ from tether.tools.web.envelope import (
 from tether.tools.web.limits import MAX_BODY_BYTES, TIMEOUT_S
 from tether.tools.web.value import WebFetchValue
 from tether.views import GenericCallView, ToolCallView, WebFetchResultView
+
+if TYPE_CHECKING:
+    from tether.tools.context import ToolContext
 
 __all__ = ["TIMEOUT_S", "WebFetchArgs", "WebFetchTool"]
 
@@ -96,6 +97,7 @@ class WebFetchTool(Tool[WebFetchArgs, WebFetchValue]):
 
         import httpx
 
+        from tether.tools.access import FetchAccess
         from tether.tools.web.address import refuse_known_private
         from tether.tools.web.cancel import unless_cancelled
         from tether.tools.web.fetch import parse_url
