@@ -91,6 +91,9 @@ def test_help_imports_argparse_and_the_flags_defaults_alone(tmp_path: Path) -> N
     loaded, tuned = _entry(tmp_path, "--help")
     assert "argparse" in loaded
     assert _found(loaded, UNNEEDED) == []
+    # Nor does gettext look for a catalogue (with `locale`): argparse's words are its own where
+    # none can be found (gettext's module is created, to run when first used).
+    assert _found(loaded, ("locale",)) == []
     assert not tuned
 
 

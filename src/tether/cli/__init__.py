@@ -183,14 +183,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: list[str], *, process: bool = False) -> int:
     chosen = _chosen(argv)
-    if chosen is None and _asks_help(argv):
-        interactive_parser().print_help()
-        return 0
     if _asks_version(argv):
         return _print_version()  # the one answer that needs no parser
     from tether.lazy import defer_imports
 
-    defer_imports()  # before anything imports an HTTP client, which imports HTTP/2
+    # Before anything imports an HTTP client, which imports HTTP/2; and before argparse, whose
+    # words need no gettext where no catalogue can be found (`--help` too).
+    defer_imports()
+    if chosen is None and _asks_help(argv):
+        interactive_parser().print_help()
+        return 0
     if process:
         # Before the classes are made: compiling their methods was a fifth of a start's CPU.
         from tether.dataclass_code import reuse_dataclass_code
