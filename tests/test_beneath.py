@@ -37,6 +37,43 @@ def test_a_real_path_opens_from_its_root_or_from_slash(tree: Path) -> None:
     assert _read(target) == b"inside"  # no root holds it: walked from /
 
 
+def test_a_folder_above_a_nested_root_swapped_for_a_link_is_refused(tree: Path) -> None:
+    # A root inside another (a directory added below the workspace): the walk starts at the
+    # outer one, so a folder between them that a command swapped for a link after the check
+    # is refused, never followed out of the workspace, whatever order the roots come in.
+    (tree / "a").rename(tree / "kept")
+    outside = tree.parent / "out"
+    (outside / "b").mkdir()
+    (outside / "b" / "f.txt").write_text("outside")
+    (tree / "a").symlink_to(outside)
+    target = tree / "a" / "b" / "f.txt"
+    for roots in ((tree, tree / "a" / "b"), (tree / "a" / "b", tree)):
+        with pytest.raises(ToolError, match=r"\(a is now a symbolic link\); try again"):
+            _read(target, roots)
+        with pytest.raises(ToolError, match=r"\(a is now a symbolic link\); try again"):
+            atomic_write(target, b"clobbered", roots)
+    assert (outside / "b" / "f.txt").read_text() == "outside"
+    # Roots apart from each other: each path is walked from the one that holds it.
+    assert _read(tree / "kept" / "b" / "f.txt", (outside, tree)) == b"inside"
+    assert _read(outside / "f.txt", (tree, outside)) == b"outside"
+
+
+def test_a_root_is_opened_by_its_name_and_only_below_it_are_links_refused(
+    tmp_path: Path,
+) -> None:
+    # What is above a root is the user's, not the workspace's: a folder there that became a
+    # link (the workspace moved and linked back) still leads to it; walked from `/`, refused.
+    home = tmp_path.resolve() / "home"
+    root = home / "ws"
+    root.mkdir(parents=True)
+    (root / "f.txt").write_text("inside")
+    home.rename(tmp_path / "moved")
+    home.symlink_to(tmp_path / "moved")
+    assert _read(root / "f.txt", (root,)) == b"inside"
+    with pytest.raises(ToolError, match=r"\(home is now a symbolic link\); try again"):
+        _read(root / "f.txt")
+
+
 def test_a_symlink_on_the_way_or_at_the_end_is_refused(tree: Path) -> None:
     (tree / "link").symlink_to(tree.parent / "out")
     (tree / "a" / "last.txt").symlink_to(tree.parent / "out" / "f.txt")

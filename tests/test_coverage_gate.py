@@ -1,8 +1,11 @@
-"""The coverage gate traces the gated modules' own tests, and those tests exist."""
+"""The coverage gate traces the gated modules' own tests, those tests exist, and it leaves out
+no line but a stub's `...` body (and what the other exclusions name)."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +93,127 @@ def test_a_gated_run_measures_the_gate_s_tests_and_the_modules_imports(tmp_path:
     ]
     assert defined and set(defined) <= set(statements) - set(missed)
     assert missed
+
+
+STUBS = """\
+from typing import Protocol, overload
+
+
+def typed(x: tuple[int, ...]) -> None:
+    y: tuple[int, ...] = (1,)
+    print(x, y)
+
+
+def signed(
+    x: int,
+) -> tuple[int, ...]:
+    return (x,)
+
+
+class P(Protocol):
+    def one_line(self) -> int: ...
+
+    def long(
+        self,
+    ) -> tuple[int, ...]: ...
+
+    def body(self) -> int:
+        ...
+
+
+class Q(Protocol): ...
+
+
+@overload
+def h(x: int) -> int: ...
+@overload
+def h(x: str) -> str: ...
+def h(x: object) -> object:
+    return x
+"""
+
+
+def _gate_analysis(path: Path, exclude: list[str] | None = None) -> tuple[set[int], set[int]]:
+    """The statements the gate measures in `path`, and the lines it excludes, as
+    pyproject.toml configures coverage (or with the exclusion regexes `exclude`)."""
+    measured = coverage.Coverage(data_file=None, config_file=str(REPO / "pyproject.toml"))
+    if exclude is not None:
+        measured.set_option("report:exclude_lines", exclude)
+    _, statements, excluded, _, _ = measured.analysis2(str(path))
+    return set(statements), set(excluded)
+
+
+def _ellipsis_patterns() -> tuple[list[str], list[str]]:
+    """The configured exclusion regexes that match a stub's `...` body, and the others."""
+    patterns = coverage.Coverage(config_file=str(REPO / "pyproject.toml")).config.exclude_list
+    stub = [p for p in patterns if re.search(p, "    ...\n", re.MULTILINE)]
+    return stub, [p for p in patterns if p not in stub]
+
+
+def test_an_ellipsis_in_a_type_excludes_nothing_and_a_stub_body_is_excluded(
+    tmp_path: Path,
+) -> None:
+    # The exclusions are regexes searched anywhere in a line, and an excluded header line
+    # excludes its whole block: a bare `\.\.\.` left out every function whose signature said
+    # `tuple[int, ...]`, and each line such as `y: tuple[int, ...] = (1,)`.
+    source = tmp_path / "stubs.py"
+    source.write_text(STUBS)
+    statements, excluded = _gate_analysis(source)
+    lines = STUBS.splitlines()
+    number = {line: n for n, line in enumerate(lines, 1)}
+    for measured in (
+        "def typed(x: tuple[int, ...]) -> None:",
+        "    y: tuple[int, ...] = (1,)",
+        "    print(x, y)",
+        "def signed(",
+        "    return (x,)",
+        "class Q(Protocol): ...",  # a class body runs: nothing to leave out
+        "def h(x: object) -> object:",
+    ):
+        assert number[measured] in statements, measured
+    # A stub's body never runs: a one-line stub, a bare `...` body, an overload.
+    stubs = ("    def one_line(self) -> int: ...", "    ) -> tuple[int, ...]: ...", "        ...")
+    for stub in stubs:
+        assert number[stub] in excluded, stub
+    assert {n for n, line in enumerate(lines, 1) if line.startswith("def h(x: int")} <= excluded
+    assert statements.isdisjoint(excluded)
+
+
+def _is_ellipsis(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is Ellipsis
+    )
+
+
+def _stubs(tree: ast.Module) -> tuple[set[int], set[int]]:
+    """The lines of the `...` bodies of functions (which never run), and every line a stub
+    pattern may leave out: any `...` statement, and a function whose body is only that."""
+    bodies: set[int] = set()
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and _is_ellipsis(node):
+            allowed.add(node.lineno)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            if len(body) == 1 and _is_ellipsis(body[0]):
+                bodies.add(body[0].lineno)
+                # Its decorators' lines too: coverage starts a decorated `def` at them.
+                allowed.update([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return bodies, allowed
+
+
+@pytest.mark.parametrize("module", gated_files(), ids=lambda p: p.relative_to(REPO).as_posix())
+def test_a_gated_module_leaves_out_no_line_but_stub_bodies(module: Path) -> None:
+    stub, others = _ellipsis_patterns()
+    assert stub, "no exclusion for a stub's `...` body: every stub would count as missed"
+    measured, _ = _gate_analysis(module)
+    without, _ = _gate_analysis(module, others)
+    text = module.read_text()
+    # A gated line is covered by a test or removed, never waved through.
+    assert not re.search(r"#\s*pragma[:\s]?\s*no\s*cover", text, re.IGNORECASE)
+    bodies, allowed = _stubs(ast.parse(text, str(module)))
+    left_out = without - measured
+    assert left_out <= allowed, f"{module}: lines {sorted(left_out - allowed)} are not stubs"
+    assert measured.isdisjoint(bodies), f"{module}: stub bodies {sorted(measured & bodies)}"

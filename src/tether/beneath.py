@@ -95,8 +95,13 @@ def _is_link(dir_fd: int, name: str) -> bool:
 
 
 def _anchor(path: Path, roots: Sequence[Path]) -> tuple[Path, tuple[str, ...]]:
-    """The deepest root holding `path` and the names below it; else `/` and all of them."""
-    for root in sorted(roots, key=lambda r: len(r.parts), reverse=True):
+    """The outermost root holding `path` and the names below it; else `/` and all of them.
+
+    Outermost: a root is opened by its name, trusted, so a root inside another (a directory
+    added below the workspace) is reached through folders a command in the workspace may
+    have swapped for links since the check; walked from the outer root, such a link is refused.
+    """
+    for root in sorted(roots, key=lambda r: len(r.parts)):
         if path.is_relative_to(root):
             return root, path.relative_to(root).parts
     return Path(path.anchor), path.parts[1:]

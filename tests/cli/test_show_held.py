@@ -6,10 +6,12 @@ and stderr's in the order they came."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import resource
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -263,3 +265,51 @@ def test_held_or_not_both_streams_reach_one_pipe_in_order(
     unheld = merged(home, session, encoding, fsize=IN_MEMORY // 2)
     assert unheld.returncode == 0
     assert unheld.stdout == held.stdout
+
+
+_HOLDING = """
+import json, os, sys
+from tether.cli.held_output import IN_MEMORY, HeldOutput
+
+held = HeldOutput()
+with open(sys.argv[1], "wb") as out:
+    write = held.binary(out)
+    write([b"x" * IN_MEMORY, "déjà ✓".encode() * 1000])
+    folder = os.environ["TMPDIR"]
+    links = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            links.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass  # the listing's own descriptor, closed since
+    unnamed = [link for link in links if link.endswith(" (deleted)")]
+    loaded = "tempfile" in sys.modules
+    assert held.release()
+print(json.dumps({"unnamed": unnamed, "loaded": loaded}))
+"""
+
+
+@pytest.mark.parametrize("there", [True, False], ids=["folder", "no-folder"])
+def test_output_past_memory_is_held_where_tempfile_would_hold_it(
+    tmp_path: Path, there: bool
+) -> None:
+    # In the folder TMPDIR names, made by the system without loading tempfile (~3 ms of a
+    # start); where that folder cannot take it, tempfile searches on as it always did.
+    folder = tmp_path / "temporary"
+    if there:
+        folder.mkdir()
+    out = tmp_path / "out"
+    env = {**os.environ, "TMPDIR": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-c", _HOLDING, str(out)],
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert out.read_bytes() == b"x" * IN_MEMORY + "déjà ✓".encode() * 1000
+    assert len(seen["unnamed"]) == 1
+    assert seen["unnamed"][0].startswith(str(folder) + "/") is there
+    assert seen["loaded"] is not there

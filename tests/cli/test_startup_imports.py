@@ -21,12 +21,14 @@ from typing import Any
 
 import pytest
 
+from tests.cli.held_logs import written
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import writing_bytecode
 from tests.cli.tui import Tui
 from tests.fresh import printed
 from tests.models.sse_server import SSEServer, sse_reply
 from tether.cli import COMMANDS
+from tether.cli.held_output import IN_MEMORY
 from tether.session._gc import YOUNG_THRESHOLD
 from tether.tools.defaults import DEFERRED_HOMES
 from tether.version import version_line
@@ -364,6 +366,28 @@ def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
     # Nor its policy and mounts (the card names the binding stored with the call), nor the
     # signals' enumeration (an exit code is shown as stored).
     assert _found(dumped, ("tether.sandbox.policy", "tether.sandbox.mounts", "signal")) == []
+
+
+def test_show_holding_a_long_document_loads_no_temporary_file_module(
+    tmp_path: Path, env: dict[str, str], workspace: Path
+) -> None:
+    # Past what is held in memory, the document goes to an unnamed file the system makes,
+    # not through tempfile (with shutil, random and the compression modules they bring).
+    home = Path(env["TETHER_HOME"])
+    log = written(home, workspace, 2000)
+    dumped = _loaded(tmp_path, "show", log.stem, "--json", env=env)
+    assert "tether.cli.held_output" in dumped
+    assert _found(dumped, ("tempfile", "shutil", "random", "bz2", "lzma")) == []
+    done = subprocess.run(
+        [sys.executable, "-m", "tether", "show", log.stem, "--json"],
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) > IN_MEMORY
+    assert len(json.loads(done.stdout)["updates"]) == 2002
 
 
 def test_show_loads_only_the_tools_its_stored_calls_name(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from typing import Any
 
 import pytest
@@ -41,6 +42,14 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
     max_leaves=6,
 )
+
+
+@pytest.fixture(autouse=True)
+def _made_afresh() -> None:
+    """Each test makes its constructors itself: a replay run earlier in the same process
+    (another test's) has made and kept them, and these tests are about how they are made."""
+    importlib.import_module("tether.views.trusted")._MADE.clear()
+
 
 # Each card class made through `trusted`, with its required and its defaulted fields.
 FIELDS: dict[type[Any], tuple[dict[str, Any], dict[str, Any]]] = {

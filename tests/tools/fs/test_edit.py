@@ -118,6 +118,12 @@ async def test_missing_file_is_an_error_unless_old_string_is_empty(tmp_path: Pat
     created = tmp_path / "new" / "deep" / "file.py"
     result = await run(TOOL, ctx, path="new/deep/file.py", old_string="", new_string="x = 1\ny\n")
     assert result.text() == f"Created {created} (2 lines)"
+    # The card shows the whole new file, from its first line.
+    assert view_of(result) == DiffResultView(
+        title=f"Edit {created}",
+        diffs=(FileDiff(path=str(created), old_text=None, new_text="x = 1\ny\n"),),
+        locations=(Location(path=str(created), line=1),),
+    )
     assert created.read_bytes() == b"x = 1\ny\n"
     view = view_of(result)
     assert view.diffs == (FileDiff(path=str(created), old_text=None, new_text="x = 1\ny\n"),)

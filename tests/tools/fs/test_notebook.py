@@ -115,6 +115,24 @@ async def test_edit_replace_insert_delete_after_a_read(tmp_path: Path) -> None:
     assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+async def test_a_missing_notebook_is_an_error_and_none_is_made(tmp_path: Path) -> None:
+    ctx = context(tmp_path)
+    tool = NotebookEditTool()
+    missing = tmp_path / "nope.ipynb"
+    result = await run(
+        tool, ctx, path="nope.ipynb", new_source="x", cell_type="code", edit_mode="insert"
+    )
+    assert (result.is_error, result.text()) == (True, f"File not found: {missing}")
+    # Read, then removed before the edit: the same error, and nothing written back.
+    target = tmp_path / "gone.ipynb"
+    notebook(target)
+    await observe(ctx, target)
+    target.unlink()
+    result = await run(tool, ctx, path="gone.ipynb", cell_id="load", new_source="x")
+    assert (result.is_error, result.text()) == (True, f"File not found: {target}")
+    assert list(tmp_path.iterdir()) == []
+
+
 async def test_the_edit_cards_name_the_cell_then_show_the_json_hunk(tmp_path: Path) -> None:
     target = tmp_path / "sales.ipynb"
     notebook(target)

@@ -84,10 +84,10 @@ def test_outputs_of_every_kind_are_shown_cut_or_counted() -> None:
     assert view.cells[1].outputs[1] == NotebookOutput(kind="error", text="ValueError: bad")
     placed = [o.image for o in view.cells[1].outputs if o.kind == "image"]
     assert placed == [*range(1, MAX_NOTEBOOK_IMAGES + 1), None]
-    assert (
-        view.cells[1].outputs[0].text is not None
-        and "characters cut" in view.cells[1].outputs[0].text
-    )
+    # A long output keeps its first and last 2000 characters, and says how many it cut.
+    clipped = f"{'y' * 2000}\n[... 5000 characters cut ...]\n{'y' * 2000}"
+    assert view.cells[1].outputs[0].text == clipped
+    assert f"<output>\n{clipped}\n" in text
     assert view.left_out is None
     assert _parsed({"cells": []}).language == "python"
 
@@ -95,8 +95,13 @@ def test_outputs_of_every_kind_are_shown_cut_or_counted() -> None:
 def test_a_huge_notebook_is_cut_with_its_size_said() -> None:
     cells = [{"cell_type": "markdown", "source": "z" * 60_000} for _ in range(2)]
     read = notebook_text(_parsed({"cells": cells}), NB)
-    assert read.text.endswith("more characters of the notebook cut]")
-    assert len(read.text) < MAX_NOTEBOOK_CHARS + 100
+    blocks = [f'<cell id="cell-{n}" type="markdown">\n{"z" * 60_000}\n</cell>' for n in (0, 1)]
+    whole = "\n".join(['<notebook path="n.ipynb" language=python>', *blocks, "</notebook>"])
+    cut = len(whole) - MAX_NOTEBOOK_CHARS
+    assert (
+        read.text
+        == f"{whole[:MAX_NOTEBOOK_CHARS]}\n[... {cut} more characters of the notebook cut]"
+    )
     # The card keeps the cells that fit the same size, and says how many it left out.
     assert (len(read.view.cells), read.view.left_out) == (1, 1)
 
