@@ -3,7 +3,7 @@ the texts the card was made of row by row; without colour, rows that fit make no
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -54,7 +54,7 @@ class CountedRows(DiffRows):
         return super().texts()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     blocks=st.lists(ROWS, min_size=1, max_size=3),
     gutter=st.integers(0, 6),
@@ -62,6 +62,8 @@ class CountedRows(DiffRows):
     kind=st.sampled_from(list(CONSOLES)),
     header=st.booleans(),
 )
+# A row one cell wider than the card's inside: cut by rich, not written as it is.
+@example(blocks=[[DiffRow("+", None, None, "")]], gutter=0, width=5, kind="plain", header=False)
 def test_diff_rows_draw_what_rich_draws_of_the_rows_texts(
     *, blocks: list[list[DiffRow]], gutter: int, width: int, kind: str, header: bool
 ) -> None:
