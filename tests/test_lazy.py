@@ -23,6 +23,16 @@ LAZY_PACKAGES = (
     "tether.views",
 )
 
+
+def _printed(*args: str, env: dict[str, str] | None = None) -> list[str]:
+    """The lines a fresh interpreter given `args` prints, once it has exited cleanly."""
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
 _CHECK = """
 import importlib, pkgutil, sys
 package = importlib.import_module(sys.argv[1])
@@ -46,10 +56,7 @@ def test_every_name_is_what_its_module_defines(package: str) -> None:
         value = getattr(module, name)
         assert value is not None or name.isupper(), name
     # In a fresh process, after every submodule was imported: no name became a module.
-    checked = subprocess.run(
-        [sys.executable, "-c", _CHECK, package], capture_output=True, text=True, check=True
-    )
-    assert checked.stdout.strip() == ""
+    assert _printed("-c", _CHECK, package) == [""]  # no name is a module
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
@@ -78,10 +85,7 @@ print(is_loaded("httpx._main"), httpx.main is main, sys.modules["httpx._main"].m
 def test_a_name_imported_from_a_deferred_module_runs_it_when_called() -> None:
     # httpx binds `main` from its command-line module at import; that module (click,
     # Pygments) runs only when `main` is called, and then does what it always did.
-    done = subprocess.run(
-        [sys.executable, "-c", _STAND_IN], capture_output=True, text=True, check=True
-    )
-    lines = done.stdout.splitlines()
+    lines = _printed("-c", _STAND_IN)
     assert lines[0] == "False False False"
     assert any(line.startswith("Usage: httpx") for line in lines)
     assert lines[-2:] == ["exit 0", "True True True"]
@@ -106,10 +110,7 @@ def test_a_deferred_package_s_resources_are_found() -> None:
     # loader for a reader: deferred, it found none ("Can't open orphan path"), and every
     # https request and `import requests` (Ray's) failed where SSL_CERT_FILE was not set.
     env = {k: v for k, v in os.environ.items() if k not in ("SSL_CERT_FILE", "SSL_CERT_DIR")}
-    done = subprocess.run(
-        [sys.executable, "-c", _RESOURCES], capture_output=True, text=True, env=env, check=False
-    )
-    assert (done.returncode, done.stdout.split()) == (0, ["True", "True"]), done.stderr
+    assert _printed("-c", _RESOURCES, env=env) == ["True True"]
 
 
 _WHEN_LOADED = """
@@ -131,10 +132,7 @@ print(len(done))
 
 def test_when_loaded_acts_now_on_a_module_run_and_after_the_first_import_of_one_not_run() -> None:
     # `tether`'s logging is set up so: a command that never imports `logging` never loads it.
-    done = subprocess.run(
-        [sys.executable, "-c", _WHEN_LOADED], capture_output=True, text=True, check=True
-    )
-    assert done.stdout.splitlines() == [
+    assert _printed("-c", _WHEN_LOADED) == [
         "[('sys', True)] False",
         "[('sys', True), ('json', '[1]')]",
         "2",
@@ -168,11 +166,7 @@ log.warning("dropped")
 def test_a_logger_taken_on_use_loads_logging_when_it_logs_as_the_logger_would() -> None:
     # Filters added (and removed) before `logging` loads are the logger's once it is made, and
     # a record names its caller's function and line, not the stand-in's.
-    done = subprocess.run(
-        [sys.executable, "-c", _LOGGER], check=False, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    assert _printed("-c", _LOGGER) == [
         "False",
         "probe caller 16 kept",
         "True probe True",
@@ -194,11 +188,7 @@ print(pickle.loads(pickle.dumps(linked)) == linked, pickle.HIGHEST_PROTOCOL)
 
 
 def test_pickle_runs_when_rich_s_styles_first_pickle_metadata() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _PICKLE], check=False, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["False", "{'@click': 'open'} True", "True 5"]
+    assert _printed("-c", _PICKLE) == ["False", "{'@click': 'open'} True", "True 5"]
 
 
 _PATTERN = """
@@ -212,11 +202,7 @@ print(word.search is word.search, word.flags == re.compile(word.pattern, re.IGNO
 
 
 def test_a_pattern_compiles_on_first_use_and_answers_as_the_compiled_one() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _PATTERN], check=False, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    assert _printed("-c", _PATTERN) == [
         "1",
         "('Ab', '12') - - (?P<w>[a-z]+)(\\d*) 1",
         "True True",
@@ -262,15 +248,7 @@ def test_argparse_s_words_are_gettext_s_without_loading_it_while_no_catalogue_ex
     folder.mkdir(parents=True)
     (folder / "messages.mo").write_bytes(_catalogue({"usage: ": "utilisation : "}))
     env = {**os.environ, "LANGUAGE": "xx"}
-    done = subprocess.run(
-        [sys.executable, "-c", _GETTEXT, str(tmp_path / "without"), str(tmp_path / "with")],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    assert _printed("-c", _GETTEXT, str(tmp_path / "without"), str(tmp_path / "with"), env=env) == [
         "['usage: ', 'one %s', 'many %s'] False False",
         "utilisation :  True",
     ]
@@ -299,11 +277,7 @@ print([is_loaded(name) for name in readers])
 def test_what_reads_source_and_makes_uris_runs_when_first_used(tmp_path: Path) -> None:
     script = tmp_path / "readers.py"  # `inspect` and tracebacks read a file's lines
     script.write_text(_SOURCE_READERS)
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    assert _printed(str(script)) == [
         "[False, False, False, False]",
         "file:///a%20b/c",
         "return 1  # a line of its own",
