@@ -12,7 +12,9 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
 - `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
   skills it finds, and a floor never imports its own neighbours.
 - `errors.py` (the one exception tree) stands below everything, so that every floor can
-  raise and catch its errors (it imports nothing); `beneath.py` (opening exactly the path
+  raise and catch its errors (it imports nothing); `kept_table.py` (the file format of the
+  tables kept beside the bytecode) stands with it, so that `dataclass_code.py` and
+  `schema_table/`, neighbours on the ground floor, share it; `beneath.py` (opening exactly the path
   that was checked) stands with `bounded.py`, for the tools, the sandbox and the checkpoints.
 - `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
   and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
@@ -34,7 +36,7 @@ from __future__ import annotations
 __all__ = ["FLOOR", "FLOORS"]
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
+    ("errors", "kept_table"),
     (
         "tether",  # the package itself: `__version__`
         "wire",

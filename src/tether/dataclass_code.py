@@ -33,12 +33,13 @@ import atexit
 import builtins
 import importlib.util
 import marshal
-import os
 import sys
 import threading
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from tether.kept_table import read_table, write_table
 
 __all__ = ["MAX_ENTRIES", "code_table_path", "reuse_dataclass_code"]
 
@@ -179,15 +180,7 @@ class _CodeTable:
         merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
-        data = marshal.dumps((_FORMAT, importlib.util.MAGIC_NUMBER, merged))
-        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(data)
-            os.replace(partial, self.path)  # readers see the old table or the new, whole
-        except OSError:
-            # A read-only installation: every start compiles, as it did before.
-            partial.unlink(missing_ok=True)
+        write_table(self.path, _FORMAT, importlib.util.MAGIC_NUMBER, merged)
 
 
 def _loaded(raw: bytes) -> CodeType | None:
@@ -241,16 +234,10 @@ def _read(path: Path) -> dict[Any, Any]:
     Its entries are not checked here (a start reads over a thousand and uses a few hundred):
     a look-up asks for a well-formed key, and what it finds is used only if it loads as code
     or a program (`_loaded`, `_program_in`); a save keeps only well-formed entries."""
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+    parts = read_table(path, _FORMAT, importlib.util.MAGIC_NUMBER, 1)
+    if parts is None or not isinstance(parts[0], dict):
         return {}
-    if not (isinstance(data, tuple) and len(data) == 3):
-        return {}
-    layout, magic, table = data
-    if layout != _FORMAT or magic != importlib.util.MAGIC_NUMBER or not isinstance(table, dict):
-        return {}
-    return table
+    return parts[0]
 
 
 def _is_key(key: object) -> bool:

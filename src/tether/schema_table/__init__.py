@@ -32,7 +32,6 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import importlib.util
-import marshal
 import os
 import sys
 import threading
@@ -45,6 +44,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tether.kept_table import read_table, write_table
 from tether.schema_table import names
 
 __all__ = ["GENERATOR", "MAX_ENTRIES", "fill_schema_table", "reuse_schemas", "schema_table_path"]
@@ -211,14 +211,7 @@ class _Table:
             agreeing = all(tuple(kept_files.get(f, stamp)) == stamp for f, stamp in files.items())
             if agreeing and len(kept) + len(entries) <= MAX_ENTRIES:
                 entries, files = {**kept, **entries}, {**kept_files, **files}
-        data = marshal.dumps((_FORMAT, _versions(), files, entries))
-        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(data)
-            os.replace(partial, self.path)  # readers see the old table or the new, whole
-        except OSError:
-            partial.unlink(missing_ok=True)  # a read-only installation: generated each start
+        write_table(self.path, _FORMAT, _versions(), files, entries)
         return len(entries)
 
     def save_at_exit(self) -> None:
@@ -255,14 +248,11 @@ class _Table:
 def _read(path: Path) -> tuple[dict[str, bytes], dict[str, tuple[int, int]]]:
     """The table at `path`: its pickled schemas and its modules' stamps; empty when there is
     none, or it was made by another Python or pydantic."""
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+    parts = read_table(path, _FORMAT, _versions(), 2)
+    if parts is None:
         return {}, {}
-    if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT):
-        return {}, {}
-    _, versions, files, entries = data
-    if versions != _versions() or not isinstance(files, dict) or not isinstance(entries, dict):
+    files, entries = parts
+    if not isinstance(files, dict) or not isinstance(entries, dict):
         return {}, {}
     return entries, files
 

@@ -1,0 +1,44 @@
+"""A table kept beside tether's bytecode: what a start reuses instead of making again.
+
+`tether.dataclass_code` (compiled methods and regular expressions' programs) and
+`tether.schema_table` (pydantic's core schemas) each keep one. A table is a marshalled tuple:
+its layout's number, the versions it was made for, then its parts. A reader gets the parts only
+when the layout and versions are its own; a writer replaces the file whole, so a reader sees
+the old table or the new one, never a part of either.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["read_table", "write_table"]
+
+
+def read_table(path: Path, layout: int, versions: Any, parts: int) -> tuple[Any, ...] | None:
+    """The `parts` parts of the table at `path` written with `layout` for `versions`; `None`
+    when there is none, or it is another layout's, another version's or no table at all."""
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(data, tuple) and len(data) == parts + 2):
+        return None
+    if data[0] != layout or data[1] != versions:
+        return None
+    return data[2:]
+
+
+def write_table(path: Path, layout: int, versions: Any, *parts: Any) -> None:
+    """`parts` written as the table at `path` (nothing, where the folder takes no file: a
+    read-only installation makes what it needs at every start)."""
+    data = marshal.dumps((layout, versions, *parts))
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, path)  # readers see the old table or the new, whole
+    except OSError:
+        partial.unlink(missing_ok=True)
