@@ -3,6 +3,9 @@ rich's own layout gives, for any content and width, with and without colour."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Group, RenderableType
@@ -228,3 +231,76 @@ def test_a_styled_line_longer_in_characters_than_cells_ends_as_rich_ends_it() ->
         made = card(Group(Text(words, style="dim italic")))
         for kind in ("truecolor", "plain", "no colour"):
             assert drawn(made, kind, 8) == drawn(as_rich_draws(made), kind, 8), (words, kind)
+
+
+def _styled(plain: str, *spans: tuple[int, int, Style | str], style: Style | str = "") -> Text:
+    """A text with `spans` laid on it as they are (a span past its end too)."""
+    text = Text(plain, style=style)
+    text.spans.extend(Span(start, end, span_style) for start, end, span_style in spans)
+    return text
+
+
+RED = Style(color="red", bold=True)
+CARDS: dict[str, tuple[Callable[[], Panel], tuple[int, ...]]] = {
+    # The frame alone, at the narrowest widths: 4 is left to rich, 5 is the first drawn.
+    "empty": (lambda: card(Group()), (3, 4, 5, 6)),
+    "no title, one word": (lambda: card(Text("ab")), (4, 5, 6, 7, 8)),
+    # A line as wide as the inside, one cell wider (wrapped by rich), and wide characters.
+    "a line the inside's width": (lambda: card(Text("abcd")), (7, 8, 9)),
+    "wide characters": (lambda: card(Text("名前🎉")), (9, 10, 11)),
+    # More characters than cells, ending in a space: rich cuts it by its characters.
+    "combining, then a space": (
+        lambda: card(Text("e\u0301e\u0301e\u0301 ", style="bold")),
+        (8, 9, 10, 11),
+    ),
+    "a tab": (lambda: card(Text("a\tb")), (12,)),
+    "a styled text": (lambda: card(Text("ab cd", style=RED)), (9, 10)),
+    "spans, one past the end": (
+        lambda: card(_styled("abc", (0, 2, RED), (1, 4, GUTTER))),
+        (8, 9),
+    ),
+    "spans to the end": (lambda: card(_styled("abc", (0, 3, RED), (3, 3, GUTTER))), (8,)),
+    "empty spans over lines": (
+        lambda: card(_styled("ab\n\ncd", (1, 1, RED), (2, 5, GUTTER), (0, 6, HEADING))),
+        (8, 9),
+    ),
+    "a text that ends no line": (lambda: card(Group(Text("ab", end=""), Text("cd"))), (8,)),
+    "a text justified right": (lambda: card(Text("ab", justify="right")), (8,)),
+    "a group": (lambda: card(Group(Text("ab"), note("more"), Text("c\nd"))), (8, 9)),
+    "code rows": (
+        lambda: card(Group(CodeRows(["1 │ ", "2 │ "], [[("k", "def")], [("s2", "'x'")]]))),
+        (9, 12, 13),
+    ),
+    # Titles and subtitles: fitting, filling the top exactly, one cell too long, odd ones.
+    "a title": (lambda: card(Text("ab"), Text("ti", style=HEADING)), (1, 2, 3, 4, 5, 8, 9, 10)),
+    "a title that fills the top": (lambda: card(Text("ab"), Text("title")), (8, 9, 10, 11)),
+    "a wide title": (lambda: card(Text("ab"), Text("名前")), (9, 10, 11)),
+    "a title as markup": (lambda: card(Text("ab"), "[bold]ti[/]"), (8, 9)),  # type: ignore[arg-type]
+    "an empty title": (lambda: card(Text("ab"), Text("")), (8,)),
+    "a title with a tab": (lambda: card(Text("ab"), Text("a\tb")), (14,)),
+    "a title of two lines": (lambda: card(Text("ab"), Text("a\nb")), (12,)),
+    "a subtitle": (lambda: card(Text("ab"), None, Text("sub")), (8, 9, 10)),
+    "failed": (
+        lambda: card(Text("ab"), Text("ti"), pill("exit 1", ok=False), failed=True),
+        (13, 18, 21),
+    ),
+    # Frames that are not the usual one: rich lays them out.
+    "centred": (
+        lambda: Card(Text("ab"), title=Text("ti"), title_align="center", subtitle=Text("s")),
+        (9, 10, 11),
+    ),
+    "padded": (lambda: Card(Text("ab"), padding=(1, 2)), (10,)),
+    "a style of its own": (lambda: Card(Text("ab"), style="on blue"), (8,)),
+}
+"""Cards at widths that tell a frame one cell off from rich's: each at each width below and on
+each console (the property above draws these cases only now and then)."""
+
+
+@pytest.mark.parametrize("name", list(CARDS))
+def test_each_card_of_the_table_draws_what_rich_s_panel_draws(name: str) -> None:
+    made, widths = CARDS[name]
+    assert isinstance(made(), Card)
+    for kind in CONSOLES:
+        for width in widths:
+            ours = drawn(made(), kind, width)
+            assert ours == drawn(as_rich_draws(made()), kind, width), (kind, width)

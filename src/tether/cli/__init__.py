@@ -199,11 +199,13 @@ def _main(argv: list[str], *, process: bool = False) -> int:
 
         reuse_dataclass_code(chosen or "interactive")
         from tether.lazy import when_loaded
+        from tether.pydantic_docstrings import FIELDS, read_docstrings_once
         from tether.pydantic_fields import DATACLASSES, defer_field_collection
         from tether.schema_table import GENERATOR, reuse_schemas
 
         when_loaded(GENERATOR, reuse_schemas)  # the schemas `scripts/setup` generated
         when_loaded(DATACLASSES, defer_field_collection)  # a class's fields when used
+        when_loaded(FIELDS, read_docstrings_once)  # a module's docstrings from one parse
     if chosen is None:
         # The interactive session parses its own arguments once its input box is drawn.
         from tether.cli.interactive import launch

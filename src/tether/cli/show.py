@@ -214,9 +214,33 @@ def _replayed(
 def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
     """`updates`, with the collector left running: what printing an update makes and drops
     (rich's segments, Markdown's tokens) is freed as it goes, not held to the end. The objects
-    made before (the imports') are set aside meanwhile, so a collection does not walk them."""
+    made before (the imports') are set aside meanwhile, so a collection does not walk them.
+    The heap keeps what the printing frees (`_heap_kept`)."""
+    _heap_kept()
     gc.freeze()
     try:
         yield from updates
     finally:
         gc.unfreeze()
+
+
+_HEAP_ROOM = 8 << 20
+"""The size of the block `_heap_kept` frees: past the largest piece of output made at once
+(a read window's JSON is a few hundred kilobytes), and well below the 32 MiB glibc allows."""
+
+
+def _heap_kept() -> None:
+    """Let the memory that printing frees stay in the heap, to be used again.
+
+    Printing makes and frees large buffers all along: each read window's JSON (150 KB on the
+    realistic log), the megabyte of pieces held before a write, rich's lines. glibc's malloc
+    maps a block past its mmap threshold (128 KiB to start) anew each time, and gives the
+    heap's top back to the system whenever more than its trim threshold lies free there, so
+    the same buffers' pages were faulted in again and again: `show --json` of the realistic
+    log took 12,000 page faults or 8,300, as what the process had freed before happened to
+    raise those thresholds or not. Freeing a mapped block raises them to its size and twice
+    that (mallopt(3), the dynamic mmap threshold), so one untouched block is made and freed
+    here: `bytes` asks for it zeroed (calloc), a fresh mapping is zeroed already, and no page
+    of it is touched. What stays free in the heap is at most what printing held at once (the
+    peak memory is unchanged). Another allocator just makes and frees a block."""
+    bytes(_HEAP_ROOM)

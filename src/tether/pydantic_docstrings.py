@@ -1,0 +1,115 @@
+"""A module's attribute docstrings, read from one parse of its source instead of one a class.
+
+Pydantic gives a field the docstring written under it as its description when a model asks
+(`use_attribute_docstrings`), as every model of the ACP SDK's `acp.schema` does. Before Python
+3.13 it finds each class's source through the frames of the module being run: it tokenizes the
+module's lines from the class on to find the class's block, then parses that block twice. For
+the SDK's 273 models that was about 0.14 s of CPU, a quarter of what `tether acp` spent up to
+its `session/new` answer (and part of every `tether web`'s start); and the tokenizer's pattern,
+whose text changes from process to process (a set joined in hash order), was new to every
+process's code table (`tether.dataclass_code`), which each process wrote again as it exited.
+
+`read_docstrings_once` has pydantic take a class's docstrings from one parse of its module's
+source, made when its first class asks and kept until a class of another module asks: pydantic's own
+visitor walks the same class statement, so each description is the one pydantic would have
+found. Only a class made by a class statement at the top of its module, on that statement's lines,
+is read that way; any other class (nested, made in a function or by a call), and a class read
+through `inspect` (a standard dataclass, a `TypedDict`), goes to pydantic's own function.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+__all__ = ["FIELDS", "read_docstrings_once"]
+
+FIELDS = "pydantic._internal._fields"
+"""The module that collects a model's fields, which `read_docstrings_once` is given."""
+
+_MARK = "__tether_docstrings_once__"
+
+
+def read_docstrings_once(module: types.ModuleType) -> None:
+    """From now on, a class made by a module's top-level code has its attribute docstrings read
+    from one parse of that module.
+
+    `module` is pydantic's `FIELDS` (`tether.lazy.when_loaded` hands it over once it runs).
+    Should a later pydantic no longer extract them as this expects, it is left as it is."""
+    extract = getattr(module, "extract_docstrings_from_cls", None)
+    visitor = getattr(
+        sys.modules.get("pydantic._internal._docs_extraction"), "DocstringVisitor", None
+    )
+    if extract is None or visitor is None or getattr(extract, _MARK, False):
+        return
+    sources = _Sources(visitor)
+
+    def extract_docstrings_from_cls(cls: type[Any], use_inspect: bool = False) -> dict[str, str]:
+        found = None if use_inspect else sources.docstrings(cls)
+        if found is None:
+            return extract(cls, use_inspect=use_inspect)  # type: ignore[no-any-return]
+        return dict(found)
+
+    setattr(extract_docstrings_from_cls, _MARK, True)
+    module.__dict__["extract_docstrings_from_cls"] = extract_docstrings_from_cls
+
+
+_Class = tuple[int, int, dict[str, str]]
+"""A top-level class statement's first and last lines and its attribute docstrings."""
+
+
+class _Sources:
+    """The attribute docstrings of the top-level classes of the module being run, by name,
+    from one parse of its source."""
+
+    def __init__(self, visitor: Any) -> None:
+        self._visitor = visitor
+        self._code: types.CodeType | None = None
+        self._classes: dict[str, _Class] = {}
+
+    def docstrings(self, cls: type[Any]) -> dict[str, str] | None:
+        """`cls`'s attribute docstrings when a class statement at the top of its module is
+        making it now; else `None`."""
+        frame = _running(cls.__module__)
+        if frame is None or frame.f_code.co_name != "<module>":
+            return None
+        if frame.f_code is not self._code:
+            # Another module: the last one's docstrings are dropped (it has run, or it is
+            # importing this one and will parse itself again).
+            self._code = frame.f_code
+            self._classes = self._parsed(frame.f_code.co_filename)
+        made = self._classes.get(cls.__name__)
+        if made is None:
+            return None
+        first, last, docstrings = made
+        return docstrings if first <= frame.f_lineno <= last else None
+
+    def _parsed(self, filename: str) -> dict[str, _Class]:
+        """The top-level classes of the source at `filename` by name (the last of a name: a
+        class made by an earlier one is not on its lines); none when the source cannot be
+        read or parsed."""
+        import ast  # only once a model asks
+
+        try:
+            with open(filename, "rb") as source:
+                tree = ast.parse(source.read())
+        except (OSError, SyntaxError, ValueError):
+            return {}
+        classes: dict[str, _Class] = {}
+        for statement in tree.body:
+            if isinstance(statement, ast.ClassDef):
+                found = self._visitor()
+                found.generic_visit(statement)  # as pydantic walks the block it parsed
+                first = min((d.lineno for d in statement.decorator_list), default=statement.lineno)
+                last = statement.end_lineno or statement.lineno
+                classes[statement.name] = (first, last, found.attrs)
+        return classes
+
+
+def _running(name: str) -> types.FrameType | None:
+    """The innermost frame running code of module `name`, as pydantic looks for it."""
+    frame: types.FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__") != name:
+        frame = frame.f_back
+    return frame
