@@ -150,7 +150,26 @@ def _counting(numbers: list[Any], after: int, most: int) -> bool:
         total = sum(numbers)
     except TypeError:
         return False
-    return type(total) is int and numbers == list(range(first, last + 1))
+    return type(total) is int and numbers == _counted(first, last)
+
+
+_COUNTED: list[list[int]] = [[]]
+"""0, 1, 2, ...: the numbers windows are compared with (each window with a slice, its ints
+made once instead of once per window); replaced by a longer list when one is needed."""
+
+_MOST_COUNTED = 1 << 16
+"""Numbers past this are made for the window that has them, not kept."""
+
+
+def _counted(first: int, last: int) -> list[int]:
+    """`list(range(first, last + 1))`."""
+    counted = _COUNTED[0]
+    if last >= len(counted):
+        if last >= _MOST_COUNTED:
+            return list(range(first, last + 1))
+        # Replaced whole, never extended: a thread comparing with the old list keeps it.
+        counted = _COUNTED[0] = list(range(min(max(2 * last, 1024), _MOST_COUNTED)))
+    return counted[first : last + 1]
 
 
 def _validated(raw: list[Any]) -> ReadLines | None:
