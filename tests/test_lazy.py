@@ -284,3 +284,25 @@ def test_what_reads_source_and_makes_uris_runs_when_first_used(tmp_path: Path) -
         '{}["missing"]',
         "[True, True, True, True]",
     ]
+
+
+_UNUSED_AT_IMPORT = """
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import base64, ntpath, pathlib, struct, zoneinfo
+import pydantic.types
+unused = ("ntpath", "fnmatch", "base64", "struct")
+print([is_loaded(name) for name in unused])
+print(pathlib.PureWindowsPath("C:/a/b").parts, pathlib.PurePosixPath("/a/b.py").match("*.py"))
+print(base64.b64encode(b"tether"), struct.pack(">H", 258), ntpath.splitdrive("C:/a"))
+print([is_loaded(name) for name in unused])
+"""
+
+
+def test_what_pathlib_pydantic_and_zoneinfo_import_runs_when_first_used() -> None:
+    assert _printed("-c", _UNUSED_AT_IMPORT) == [
+        "[False, False, False, False]",
+        "('C:\\\\', 'a', 'b') True",
+        "b'dGV0aGVy' b'\\x01\\x02' ('C:', '/a')",
+        "[True, True, True, True]",
+    ]

@@ -251,6 +251,8 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown | dumped, ("gettext", "locale")) == []
     # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
     assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
+    # Nor what `pathlib`, pydantic and `zoneinfo` import for what no stored session calls.
+    assert _found(shown | dumped, ("ntpath", "fnmatch", "base64", "struct")) == []
     # Nor rich's table of emoji codes: the header's time holds none (`show._emoji_free`).
     assert "rich._emoji_codes" not in shown
     # Nor what asks a person about a call: the askers, the accesses, a call's context.
