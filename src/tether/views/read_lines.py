@@ -55,16 +55,16 @@ class ReadLines(Sequence[ReadFileLine]):
         out), numbered strictly upwards from above `after` to at most `most`; else `None`."""
         # The common case, checked a pass at a time in C: dicts of two keys, a str each (the
         # join refuses anything else, and takes a str's subclass as the validator does),
-        # numbered by ints that count up by one; the list is then used as it is. A line of
-        # another shape (a key more, numbers that skip) is left to the strict validator, which
-        # knows every other rule. `dict.__getitem__` takes dicts only (a mapping of another
-        # kind raises, as the strict validator refuses it), so no pass of its own checks that
-        # each line is one.
+        # numbered by ints that count up by one; the list is then used as it is (numbers that
+        # skip are checked one by one). A line of another shape (a key more, a float for a
+        # number) is left to the strict validator, which knows every other rule. The join's
+        # `dict.__getitem__` takes dicts only (a mapping of another kind raises, as the strict
+        # validator refuses it), so no pass of its own checks that each line is one.
         if not raw:
             return cls([], [])
         size = len(raw)
         try:
-            numbers = list(map(_GET, raw, repeat("number", size)))
+            numbers = list(map(_NUMBER, raw))
             "".join(map(_GET, raw, repeat("text", size)))
             common = countOf(map(len, raw), 2) == size
         except (KeyError, TypeError):
