@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
 from tether.views import ReadFileLine, ReadLines, ReadResultView, dump_view, load_result_view
+from tether.views.read_lines import _counted
 
 STRICT: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])
 
@@ -145,6 +146,24 @@ def test_a_line_with_a_key_more_is_checked_and_held_without_it() -> None:
     lines = ReadLines.checked(raw, 0, 2)
     assert lines is not None and lines.logged is not raw
     assert lines.logged == [{"number": 1, "text": "a"}, {"number": 2, "text": "b"}]
+
+
+@example(1 << 16, 3)
+@example((1 << 16) - 2, 3)
+@given(st.integers(1, (1 << 16) + 9), st.integers(1, 4))
+def test_a_window_is_told_counted_wherever_in_a_file_it_lies(first: int, size: int) -> None:
+    raw = [{"number": first + i, "text": ""} for i in range(size)]
+    lines = ReadLines.checked(raw, first - 1, first + size - 1)
+    assert lines is not None and lines.logged is raw
+    assert ReadLines.checked([*raw[:-1], {"number": first + size, "text": ""}], 0, 1 << 20)
+    assert not ReadLines.checked([*raw, {"number": first + size - 1, "text": ""}], 0, 1 << 20)
+
+
+@given(st.lists(st.tuples(st.integers(1, (1 << 16) + 9), st.integers(0, 3000)), max_size=5))
+@example([((1 << 16) - 1, 1), (1, 1)])
+def test_the_numbers_a_window_is_compared_with_are_its_range(spans: list[tuple[int, int]]) -> None:
+    for first, size in spans:
+        assert _counted(first, first + size - 1) == list(range(first, first + size))
 
 
 def test_numbers_must_rise_strictly_within_the_bounds() -> None:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from tether.cli.show_json import print_session  # the JSON form only
 
-        print_session(lambda check_first: _replayed(store, session, check_first))
+        print_session(lambda check_first: _replayed(store, session, check_first, paused=True))
         return 0
     # Read once: each line is checked as its event is made, replayed and printed; what is
     # printed is held back until the last line is read, so a corrupt line is still an error
@@ -203,25 +203,35 @@ def _print_text(
 
 
 def _replayed(
-    store: SessionStore, session: str, check_first: bool
+    store: SessionStore, session: str, check_first: bool, *, paused: bool = False
 ) -> tuple[SessionHeader, Iterator[ClientUpdate]]:
     """The session's header and its updates, each made as it is taken (`SessionStore.stream`
-    says what `check_first` does)."""
+    says what `check_first` does); `_collected` says what `paused` does."""
     header, events = store.stream(session, check_first=check_first)
-    return header, _collected(replayed(events, replay_tools(), header.cwd))
+    return header, _collected(replayed(events, replay_tools(), header.cwd), paused)
 
 
-def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
-    """`updates`, with the collector left running: what printing an update makes and drops
-    (rich's segments, Markdown's tokens) is freed as it goes, not held to the end. The objects
-    made before (the imports') are set aside meanwhile, so a collection does not walk them.
-    The heap keeps what the printing frees (`_heap_kept`)."""
+def _collected(updates: Iterator[ClientUpdate], paused: bool = False) -> Iterator[ClientUpdate]:
+    """`updates`, the objects made before (the imports') set aside meanwhile (frozen), so that
+    a collection does not walk them, and the heap keeping what printing frees (`_heap_kept`).
+
+    For text the collector is left running: what printing an update makes and drops (rich's
+    segments, Markdown's tokens) is freed as it goes, not held to the end. `paused` (the JSON
+    form) pauses it instead: the replay and the JSON made of it (plain dataclasses, pydantic's
+    and orjson's bytes) make no reference cycles, so all they drop is freed as it is dropped
+    (tests/cli/test_show_json_once.py finds nothing for a collection after a long session),
+    and the collections ran for nothing (3 ms of the realistic log's document)."""
     _heap_kept()
     gc.freeze()
+    running = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         yield from updates
     finally:
         gc.unfreeze()
+        if running:
+            gc.enable()
 
 
 _HEAP_ROOM = 8 << 20

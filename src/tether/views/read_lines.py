@@ -55,16 +55,16 @@ class ReadLines(Sequence[ReadFileLine]):
         out), numbered strictly upwards from above `after` to at most `most`; else `None`."""
         # The common case, checked a pass at a time in C: dicts of two keys, a str each (the
         # join refuses anything else, and takes a str's subclass as the validator does),
-        # numbered by ints that count up by one; the list is then used as it is. A line of
-        # another shape (a key more, numbers that skip) is left to the strict validator, which
-        # knows every other rule. `dict.__getitem__` takes dicts only (a mapping of another
-        # kind raises, as the strict validator refuses it), so no pass of its own checks that
-        # each line is one.
+        # numbered by ints that count up by one; the list is then used as it is (numbers that
+        # skip are checked one by one). A line of another shape (a key more, a float for a
+        # number) is left to the strict validator, which knows every other rule. The join's
+        # `dict.__getitem__` takes dicts only (a mapping of another kind raises, as the strict
+        # validator refuses it), so no pass of its own checks that each line is one.
         if not raw:
             return cls([], [])
         size = len(raw)
         try:
-            numbers = list(map(_GET, raw, repeat("number", size)))
+            numbers = list(map(_NUMBER, raw))
             "".join(map(_GET, raw, repeat("text", size)))
             common = countOf(map(len, raw), 2) == size
         except (KeyError, TypeError):
@@ -150,7 +150,26 @@ def _counting(numbers: list[Any], after: int, most: int) -> bool:
         total = sum(numbers)
     except TypeError:
         return False
-    return type(total) is int and numbers == list(range(first, last + 1))
+    return type(total) is int and numbers == _counted(first, last)
+
+
+_COUNTED: list[list[int]] = [[]]
+"""0, 1, 2, ...: the numbers windows are compared with (each window with a slice, its ints
+made once instead of once per window); replaced by a longer list when one is needed."""
+
+_MOST_COUNTED = 1 << 16
+"""Numbers past this are made for the window that has them, not kept."""
+
+
+def _counted(first: int, last: int) -> list[int]:
+    """`list(range(first, last + 1))`."""
+    counted = _COUNTED[0]
+    if last >= len(counted):
+        if last >= _MOST_COUNTED:
+            return list(range(first, last + 1))
+        # Replaced whole, never extended: a thread comparing with the old list keeps it.
+        counted = _COUNTED[0] = list(range(min(max(2 * last, 1024), _MOST_COUNTED)))
+    return counted[first : last + 1]
 
 
 def _validated(raw: list[Any]) -> ReadLines | None:
