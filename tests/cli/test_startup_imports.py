@@ -244,6 +244,8 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor `pickle`'s Python picklers: the schemas are read with `_pickle`'s `loads`, and rich's
     # styles call theirs only for a style's metadata (`tether.lazy.DEFERRED_NAMES`).
     assert "pickle" not in shown | dumped
+    # Nor `random`: rich's styles start their links' ids from the system's source of bits.
+    assert "random" not in shown | dumped
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
     # would ask `shutil` for.
     assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []
