@@ -284,3 +284,51 @@ def test_what_reads_source_and_makes_uris_runs_when_first_used(tmp_path: Path) -
         '{}["missing"]',
         "[True, True, True, True]",
     ]
+
+
+_UNUSED_AT_IMPORT = """
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import base64, ntpath, pathlib, struct, zoneinfo
+import pydantic.types
+unused = ("ntpath", "fnmatch", "base64", "struct")
+print([is_loaded(name) for name in unused])
+print(pathlib.PureWindowsPath("C:/a/b").parts, pathlib.PurePosixPath("/a/b.py").match("*.py"))
+print(base64.b64encode(b"tether"), struct.pack(">H", 258), ntpath.splitdrive("C:/a"))
+print([is_loaded(name) for name in unused])
+"""
+
+
+def test_what_pathlib_pydantic_and_zoneinfo_import_runs_when_first_used() -> None:
+    assert _printed("-c", _UNUSED_AT_IMPORT) == [
+        "[False, False, False, False]",
+        "('C:\\\\', 'a', 'b') True",
+        "b'dGV0aGVy' b'\\x01\\x02' ('C:', '/a')",
+        "[True, True, True, True]",
+    ]
+
+
+_RANDOM = """
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import rich.style  # counts its links' ids from `random.getrandbits(24)` as it loads
+import random
+print(is_loaded("random"), 0 <= next(rich.style._id_generator) < 2**24 + 1)
+from random import getrandbits
+print(getrandbits(0), 0 <= getrandbits(70) < 2**70, getrandbits(1) in (0, 1), is_loaded("random"))
+try:
+    getrandbits(-1)  # what only `random` can answer: it runs, and raises its own error
+except ValueError as exc:
+    print(exc, is_loaded("random"))
+random.seed(7)
+print(random.getrandbits(8) == random.Random(7).getrandbits(8))
+"""
+
+
+def test_rich_s_link_ids_start_without_loading_random() -> None:
+    assert _printed("-c", _RANDOM) == [
+        "False True",
+        "0 True True False",
+        "number of bits must be non-negative True",
+        "True",
+    ]

@@ -85,6 +85,11 @@ def test_only_a_certain_absence_of_the_group_counts(tmp_path: Path) -> None:
     _distribution(spaced, "d", "[ pydantic ]\nd = d:plugin\n")
     assert not declares_no_plugins([str(plain), str(spaced)])
 
+    # A header far into a long file (read past its first chunk) counts too.
+    long = tmp_path / "long"
+    _distribution(long, "h", "[console_scripts]\n" + "x = y:z\n" * 20_000 + "[pydantic]\nh = h:p\n")
+    assert not declares_no_plugins([str(plain), str(long)])
+
     egg = tmp_path / "e.egg"
     (egg / "EGG-INFO").mkdir(parents=True)
     (egg / "EGG-INFO" / "entry_points.txt").write_text("[pydantic]\ne = e:plugin\n")

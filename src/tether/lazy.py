@@ -45,6 +45,7 @@ __all__ = [
     "lazy_names",
     "logger",
     "pattern",
+    "unpredictable",
     "untranslated",
     "when_loaded",
 ]
@@ -58,6 +59,10 @@ DEFERRED_LIBRARIES = (
     "tokenize",
     "token",
     "linecache",
+    "ntpath",
+    "fnmatch",
+    "base64",
+    "struct",
 )
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
@@ -66,7 +71,10 @@ And `secrets` (with `hmac`, OpenSSL's hashes and `random`), which pydantic impor
 secret types' comparisons: it runs when tether first makes a token or a session's id. And
 `tokenize`, `token` and `linecache`, which `inspect` (that `dataclasses` imports) imports for
 reading a function's source: they run when a source line is first read (a traceback, a
-warning shown)."""
+warning shown). And what is imported with `pathlib` (`ntpath`, for Windows paths; `fnmatch`,
+for matching a path), with pydantic (`base64`, for its base64 types) and with `zoneinfo`
+(`struct`, for reading a zone's file) but used only when called: none runs while a stored
+session is shown (a hundredth of `tether show`'s start)."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),
@@ -74,6 +82,7 @@ DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "pickle": ("dumps", "loads"),
     "gettext": ("gettext", "ngettext"),
     "urllib.parse": ("quote_from_bytes",),
+    "random": ("getrandbits",),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
@@ -85,7 +94,10 @@ schemas with `_pickle`'s `loads`, which `pickle` itself hands out). And `gettext
 `gettext` and `ngettext` argparse binds and calls for its own words as each parser is made:
 while no catalogue can be found for them, the stand-ins answer as gettext would, untranslated
 (`untranslated`), and neither `gettext` nor `locale` runs. And `urllib.parse`, whose
-`quote_from_bytes` `pathlib` binds for a path's `as_uri`."""
+`quote_from_bytes` `pathlib` binds for a path's `as_uri`. And `random`, whose `getrandbits`
+rich's styles call as they load, for where their links' ids start: while `random` has not run,
+its stand-in answers with bits from the system's source (`unpredictable`), and `random` runs
+with the first other use (a three-hundredth of a text `tether show`'s start)."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's
@@ -244,7 +256,21 @@ def untranslated(name: str, args: tuple[Any, ...]) -> Any:
     return _UNSURE
 
 
-_ANSWERED: Mapping[str, Callable[[str, tuple[Any, ...]], Any]] = {"gettext": untranslated}
+def unpredictable(name: str, args: tuple[Any, ...]) -> Any:
+    """What `random`'s `getrandbits(k)` returns while it has not run: `k` bits from the
+    system's source of randomness (`random` seeds itself from the same source), unpredictable
+    as its own would be (`_UNSURE` for any other call)."""
+    if name != "getrandbits" or len(args) != 1 or type(args[0]) is not int or args[0] < 0:
+        return _UNSURE
+    bits: int = args[0]
+    size = (bits + 7) // 8
+    return int.from_bytes(os.urandom(size), "big") >> (size * 8 - bits)
+
+
+_ANSWERED: Mapping[str, Callable[[str, tuple[Any, ...]], Any]] = {
+    "gettext": untranslated,
+    "random": unpredictable,
+}
 """Modules of `DEFERRED_NAMES` whose stand-ins first ask a function what the call would
 return, and run the module only when it cannot say (`_UNSURE`)."""
 

@@ -22,6 +22,9 @@ LOADER = "pydantic.plugin._loader"
 """The module whose `_plugins` caches pydantic's scan (`None` until it has scanned)."""
 
 _GROUP = "pydantic"
+_GROUP_BYTES = _GROUP.encode()
+"""The group's name as its header holds it: a file without these bytes cannot declare it."""
+_CHUNK = 1 << 16
 _METADATA = (".dist-info", ".egg-info")
 _EGG_METADATA = "egg-info"
 """An egg's own metadata folder (`EGG-INFO` inside a `.egg` on the path)."""
@@ -55,22 +58,30 @@ def declares_no_plugins(path: Iterable[str]) -> bool:
             continue  # a path entry that does not exist holds no distribution
         for child in children:
             low = child.lower()
-            if (low.endswith(_METADATA) or low == _EGG_METADATA) and _declares(
-                os.path.join(folder, child)
-            ):
+            # Joined by hand: `os.path.join` cost more than the check, a hundred times a start.
+            if (low.endswith(_METADATA) or low == _EGG_METADATA) and _declares(f"{folder}/{child}"):
                 return False
     return True
 
 
 def _declares(metadata: str) -> bool:
     """Whether one distribution's metadata may declare the group (`True` if unreadable)."""
+    # Read with the system's own calls, not a file object: a start asks this of every
+    # installed distribution, and making a file object for each cost most of the scan.
     try:
-        with open(os.path.join(metadata, "entry_points.txt"), "rb") as file:
-            text = file.read()
+        fd = os.open(f"{metadata}/entry_points.txt", os.O_RDONLY | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
         return False  # no entry points, or metadata that is a single file (PKG-INFO)
     except OSError:
         return True
+    try:
+        text = _read_all(fd)
+    except OSError:  # not a file (a folder of that name) or not readable
+        return True
+    finally:
+        os.close(fd)
+    if _GROUP_BYTES not in text:
+        return False  # most distributions' entry points name no such group: nothing to parse
     # The group is a section header, `[pydantic]`, spaced or not: any such line counts.
     for line in text.splitlines():
         stripped = line.strip()
@@ -78,3 +89,11 @@ def _declares(metadata: str) -> bool:
         if header and stripped[1:-1].strip().decode("utf-8", "replace") == _GROUP:
             return True
     return False
+
+
+def _read_all(fd: int) -> bytes:
+    """Everything left to read from `fd`."""
+    chunks = []
+    while chunk := os.read(fd, _CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import platform
 import re
 import resource
 import subprocess
@@ -313,3 +314,39 @@ def test_output_past_memory_is_held_where_tempfile_would_hold_it(
     assert len(seen["unnamed"]) == 1
     assert seen["unnamed"][0].startswith(str(folder) + "/") is there
     assert seen["loaded"] is not there
+
+
+_CHURNED = """
+import resource, sys
+from tether.cli import show
+if sys.argv[1] == "replayed":
+    list(show._collected(iter(())))
+def faults():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+before = faults()
+for _ in range(20):
+    pieces = [b"x" * (1 << 20) for _ in range(3)]
+    del pieces
+print(faults() - before)
+"""
+"""Makes and frees three megabytes twenty times, as the printing makes and frees its pieces,
+and prints how many pages that faulted in; after a replay's start when asked."""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds")
+def test_what_printing_frees_stays_in_the_heap_to_be_used_again() -> None:
+    def faulted(after: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", _CHURNED, after],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return int(done.stdout)
+
+    pages = 3 * (1 << 20) // resource.getpagesize()
+    # Alone, each round's megabytes were mapped, or the heap's top given back, and faulted in
+    # again; once a replay has started they stay in the heap: faulted in once, then used again.
+    assert faulted("alone") > 10 * pages
+    assert faulted("replayed") < 2 * pages

@@ -4,6 +4,7 @@ anything is printed; with no room to hold it back, the log is checked whole firs
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -17,11 +18,12 @@ from pydantic_core import from_json, to_json
 from tests.cli.held_logs import ROOM, LongLog, corrupted, shown, written
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER
+from tether.cli import show, show_json
 from tether.cli.held_output import IN_MEMORY
 from tether.content import TextContent
 from tether.errors import CorruptLog
 from tether.session import SessionStore
-from tether.session.log.eventlog import stream_log
+from tether.session.log.eventlog import read_log, stream_log
 from tether.session.log.events import EVENT, TurnEnd, TurnStart, UserMessageEvent
 from tether.session.updates import AgentText, UserText
 
@@ -168,3 +170,46 @@ def test_the_updates_classes_are_as_they_were_after_a_show(tmp_path: Path, ws: P
     # The serializers `show --json` gives the update classes are taken off again.
     assert not any(hasattr(kind, "__pydantic_serializer__") for kind in (AgentText, UserText))
     assert to_json(AgentText(text="x")) == plain
+
+
+GOLDEN = Path(__file__).parent / "show" / "sessions"
+"""Logs of real runs: a call of every tool, text, thinking, jobs, failures."""
+
+WRITING = {show._collected.__code__, show_json._batch_json.__code__}
+"""Code on the stack while the document's updates are made (the replay) and dumped."""
+
+
+def test_the_document_is_made_with_the_collector_paused_and_leaves_it_nothing(
+    tmp_path: Path, ws: Path
+) -> None:
+    # Every golden session's events, forty times over in one session (7,760 updates).
+    home = tmp_path / "home"
+    events = [event for path in sorted(GOLDEN.glob("*.jsonl")) for event in read_log(path).events]
+    log = SessionStore(home).create(ws)
+    for _ in range(40):
+        for event in events:
+            log.append(event)
+    log.close()
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        frame: FrameType | None = sys._getframe()
+        while frame is not None and phase == "start":
+            if frame.f_code in WRITING:
+                collections.append(info["generation"])
+                return
+            frame = frame.f_back
+
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        done = tether_in_process(home, "show", log.path.stem, "--json")
+    finally:
+        gc.callbacks.remove(seen)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["updates"]) == 40 * 194
+    assert collections == []  # running, it collected the youngest generation dozens of times
+    # Nor did it need to: the replay and its JSON make no reference cycles, so a collection
+    # after the whole session finds only the few hundred objects of the command's own start
+    # (the first use of schemas), as after a session of one round.
+    assert gc.collect() < 1_000

@@ -244,6 +244,8 @@ def test_sessions_and_show_load_only_what_they_print(
     # Nor `pickle`'s Python picklers: the schemas are read with `_pickle`'s `loads`, and rich's
     # styles call theirs only for a style's metadata (`tether.lazy.DEFERRED_NAMES`).
     assert "pickle" not in shown | dumped
+    # Nor `random`: rich's styles start their links' ids from the system's source of bits.
+    assert "random" not in shown | dumped
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
     # would ask `shutil` for.
     assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []
@@ -251,6 +253,8 @@ def test_sessions_and_show_load_only_what_they_print(
     assert _found(shown | dumped, ("gettext", "locale")) == []
     # Nor what reads a function's source (`inspect` imports it), nor what makes a path's URI.
     assert _found(shown | dumped, ("tokenize", "token", "linecache", "urllib.parse")) == []
+    # Nor what `pathlib`, pydantic and `zoneinfo` import for what no stored session calls.
+    assert _found(shown | dumped, ("ntpath", "fnmatch", "base64", "struct")) == []
     # Nor rich's table of emoji codes: the header's time holds none (`show._emoji_free`).
     assert "rich._emoji_codes" not in shown
     # Nor what asks a person about a call: the askers, the accesses, a call's context.

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from tether.cli.show_json import print_session  # the JSON form only
 
-        print_session(lambda check_first: _replayed(store, session, check_first))
+        print_session(lambda check_first: _replayed(store, session, check_first, paused=True))
         return 0
     # Read once: each line is checked as its event is made, replayed and printed; what is
     # printed is held back until the last line is read, so a corrupt line is still an error
@@ -203,20 +203,54 @@ def _print_text(
 
 
 def _replayed(
-    store: SessionStore, session: str, check_first: bool
+    store: SessionStore, session: str, check_first: bool, *, paused: bool = False
 ) -> tuple[SessionHeader, Iterator[ClientUpdate]]:
     """The session's header and its updates, each made as it is taken (`SessionStore.stream`
-    says what `check_first` does)."""
+    says what `check_first` does); `_collected` says what `paused` does."""
     header, events = store.stream(session, check_first=check_first)
-    return header, _collected(replayed(events, replay_tools(), header.cwd))
+    return header, _collected(replayed(events, replay_tools(), header.cwd), paused)
 
 
-def _collected(updates: Iterator[ClientUpdate]) -> Iterator[ClientUpdate]:
-    """`updates`, with the collector left running: what printing an update makes and drops
-    (rich's segments, Markdown's tokens) is freed as it goes, not held to the end. The objects
-    made before (the imports') are set aside meanwhile, so a collection does not walk them."""
+def _collected(updates: Iterator[ClientUpdate], paused: bool = False) -> Iterator[ClientUpdate]:
+    """`updates`, the objects made before (the imports') set aside meanwhile (frozen), so that
+    a collection does not walk them, and the heap keeping what printing frees (`_heap_kept`).
+
+    For text the collector is left running: what printing an update makes and drops (rich's
+    segments, Markdown's tokens) is freed as it goes, not held to the end. `paused` (the JSON
+    form) pauses it instead: the replay and the JSON made of it (plain dataclasses, pydantic's
+    and orjson's bytes) make no reference cycles, so all they drop is freed as it is dropped
+    (tests/cli/test_show_json_once.py finds nothing for a collection after a long session),
+    and the collections ran for nothing (3 ms of the realistic log's document)."""
+    _heap_kept()
     gc.freeze()
+    running = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         yield from updates
     finally:
         gc.unfreeze()
+        if running:
+            gc.enable()
+
+
+_HEAP_ROOM = 8 << 20
+"""The size of the block `_heap_kept` frees: past the largest piece of output made at once
+(a read window's JSON is a few hundred kilobytes), and well below the 32 MiB glibc allows."""
+
+
+def _heap_kept() -> None:
+    """Let the memory that printing frees stay in the heap, to be used again.
+
+    Printing makes and frees large buffers all along: each read window's JSON (150 KB on the
+    realistic log), the megabyte of pieces held before a write, rich's lines. glibc's malloc
+    maps a block past its mmap threshold (128 KiB to start) anew each time, and gives the
+    heap's top back to the system whenever more than its trim threshold lies free there, so
+    the same buffers' pages were faulted in again and again: `show --json` of the realistic
+    log took 12,000 page faults or 8,300, as what the process had freed before happened to
+    raise those thresholds or not. Freeing a mapped block raises them to its size and twice
+    that (mallopt(3), the dynamic mmap threshold), so one untouched block is made and freed
+    here: `bytes` asks for it zeroed (calloc), a fresh mapping is zeroed already, and no page
+    of it is touched. What stays free in the heap is at most what printing held at once (the
+    peak memory is unchanged). Another allocator just makes and frees a block."""
+    bytes(_HEAP_ROOM)

@@ -187,7 +187,7 @@ class Replayer:
 
     def replaying(self, events: Iterable[Event]) -> Iterator[ClientUpdate]:
         """`feed`'s updates of `events`, one by one as each event makes them."""
-        feed_one = self.feed_one
+        feed_one, started, finished = self.feed_one, self._started, self._finished
         thinking = self._thought.open
         for event in events:
             # While no thought runs (none to close before them), a log's most frequent events
@@ -202,9 +202,9 @@ class Replayer:
             if type(event) is AssistantChunk:
                 yield agent_text(event.text)
             elif type(event) is ToolCallEvent:
-                yield self._started(event)
+                yield started(event)
             elif type(event) is ToolResultEvent:
-                yield self._finished(event)
+                yield finished(event)
             elif type(event) is not AssistantMessageEvent:
                 yield from feed_one(event)
                 thinking = self._thought.open
@@ -291,10 +291,13 @@ def checkpoint_notice(
 ) -> CheckpointSaved | None:
     """The notice closing a prompt: the files its steps changed, files left out for their
     size, and (once per session) that without git only edit and write are covered."""
+    if not saved:
+        # A prompt whose steps saved nothing: no notice, and none of the three passes below.
+        return None
     files = list(dict.fromkeys(p for e in saved for p in e.own()))
     skipped = tuple(dict.fromkeys(p for e in saved for p in e.skipped or ()))
     partial = not partial_said and any(e.store == "preimages" for e in saved)
-    if not (files or skipped or partial) or not saved:
+    if not (files or skipped or partial):
         return None
     return CheckpointSaved(
         prompt=saved[-1].prompt, files=tuple(files), skipped=skipped, partial=partial

@@ -71,10 +71,13 @@ def canonical(data: Mapping[str, Any], aliases: Sequence[ArgumentAlias]) -> dict
     Keys keep their order. Raises `ArgumentsError` when an alias and its argument are both
     given with different values, or a fixed argument has another value.
     """
-    by_name = {alias.name: alias for alias in aliases}
-    if by_name.keys().isdisjoint(data):
+    for alias in aliases:
+        if alias.name in data:
+            break
+    else:
         # The model used no alias (the common case): nothing to rename, drop or compare.
         return dict(data)
+    by_name = {alias.name: alias for alias in aliases}
     out: dict[str, Any] = {}
     given_as: dict[str, str] = {}
     for key, value in data.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, JsonValue, ValidationError
 
@@ -42,8 +42,8 @@ def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
         # mistake to hear about, not something to guess at. The model's own validator is
         # called as `model_validate` calls it, without the seven keywords that wrapper passes
         # on (half its cost; a replay validates every call's arguments again).
-        validator = tool.args_model.__pydantic_validator__
-        return cast(BaseModel, validator.validate_python(data, strict=True))
+        args: BaseModel = tool.args_model.__pydantic_validator__.validate_python(data, strict=True)
+        return args
     except ArgumentsError as exc:
         return ToolResult.error(f"Invalid arguments for {tool.name}:\n- {exc}")
     except ValidationError as exc:

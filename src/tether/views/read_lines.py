@@ -50,43 +50,39 @@ class ReadLines(Sequence[ReadFileLine]):
         return cls(logged, list(map(_NUMBER, logged)))
 
     @classmethod
-    def checked(cls, raw: list[Any]) -> ReadLines | None:
+    def checked(cls, raw: list[Any], after: int, most: int) -> ReadLines | None:
         """Stored JSON lines as `ReadFileLine` takes them (strict types, unknown keys left
-        out), or `None` if one is not a line. Numbers are not checked for their order."""
-        # The common case, checked a pass at a time in C: dicts of two keys, an exact int and
-        # an exact str each; the list is then used as it is. Anything else (a key more, a
-        # subclass of str or int) is left to the strict validator, which knows every other rule.
-        # Each pass counts the items that are as they should be (`countOf`: no set is made).
+        out), numbered strictly upwards from above `after` to at most `most`; else `None`."""
+        # The common case, checked a pass at a time in C: dicts of two keys, a str each (the
+        # join refuses anything else, and takes a str's subclass as the validator does),
+        # numbered by ints that count up by one; the list is then used as it is (numbers that
+        # skip are checked one by one). A line of another shape (a key more, a float for a
+        # number) is left to the strict validator, which knows every other rule. The join's
         # `dict.__getitem__` takes dicts only (a mapping of another kind raises, as the strict
         # validator refuses it), so no pass of its own checks that each line is one.
         if not raw:
             return cls([], [])
         size = len(raw)
         try:
-            if countOf(map(len, raw), 2) == size:
-                numbers = list(map(_GET, raw, repeat("number", size)))
-                texts = countOf(map(type, map(_GET, raw, repeat("text", size))), str)
-                if texts == size and countOf(map(type, numbers), int) == size:
-                    return cls(raw, numbers)
+            numbers = list(map(_NUMBER, raw))
+            "".join(map(_GET, raw, repeat("text", size)))
+            common = countOf(map(len, raw), 2) == size
         except (KeyError, TypeError):
-            pass
-        try:
-            return cls.of(_LINES.validate_python(raw))
-        except ValueError:
-            return None
+            common = False
+        if common and _counting(numbers, after, most):
+            return cls(raw, numbers)
+        if common and countOf(map(type, numbers), int) == size:
+            lines: ReadLines | None = cls(raw, numbers)
+        else:
+            lines = _validated(raw)
+        return lines if lines is not None and lines._ascending(after, most) else None
 
-    def ascending(self, after: int, most: int) -> bool:
-        """Whether the numbers rise strictly, from above `after` to at most `most`."""
+    def _ascending(self, after: int, most: int) -> bool:
+        """Whether the numbers (one at least) rise strictly, from above `after` to at most
+        `most`."""
         numbers = self.numbers
-        if not numbers:
-            return True
-        first, last = numbers[0], numbers[-1]
-        if not after < first or not last <= most:
+        if not after < numbers[0] or not numbers[-1] <= most:
             return False
-        if last - first == len(numbers) - 1 and numbers == list(range(first, last + 1)):
-            # A window is read whole, so its numbers count up by one: compared in one pass
-            # with the numbers they must be (half the time of comparing each with the next).
-            return True
         return all(map(lt, numbers, islice(numbers, 1, None)))
 
     def __len__(self) -> int:
@@ -137,6 +133,51 @@ class ReadLines(Sequence[ReadFileLine]):
             ),
             serialization=core_schema.plain_serializer_function_ser_schema(_logged),
         )
+
+
+def _counting(numbers: list[Any], after: int, most: int) -> bool:
+    """Whether `numbers` are ints that count up by one, from above `after` to at most `most`
+    (a window is read whole, so its numbers do): compared in one pass with the numbers they
+    must be, after one that sums them."""
+    first, last = numbers[0], numbers[-1]
+    if type(first) is not int or type(last) is not int or first < 1:
+        return False
+    if not after < first or not last <= most or last - first != len(numbers) - 1:
+        return False
+    try:
+        # Equal values are ints or what equals one: a float, which makes the sum a float,
+        # or a bool, which only 0 and 1 equal (below `first`, an exact int above 0).
+        total = sum(numbers)
+    except TypeError:
+        return False
+    return type(total) is int and numbers == _counted(first, last)
+
+
+_COUNTED: list[list[int]] = [[]]
+"""0, 1, 2, ...: the numbers windows are compared with (each window with a slice, its ints
+made once instead of once per window); replaced by a longer list when one is needed."""
+
+_MOST_COUNTED = 1 << 16
+"""Numbers past this are made for the window that has them, not kept."""
+
+
+def _counted(first: int, last: int) -> list[int]:
+    """`list(range(first, last + 1))`."""
+    counted = _COUNTED[0]
+    if last >= len(counted):
+        if last >= _MOST_COUNTED:
+            return list(range(first, last + 1))
+        # Replaced whole, never extended: a thread comparing with the old list keeps it.
+        counted = _COUNTED[0] = list(range(min(max(2 * last, 1024), _MOST_COUNTED)))
+    return counted[first : last + 1]
+
+
+def _validated(raw: list[Any]) -> ReadLines | None:
+    """Lines of any other shape, as the strict validator makes them; `None` if refused."""
+    try:
+        return ReadLines.of(_LINES.validate_python(raw))
+    except ValueError:
+        return None
 
 
 def _logged(lines: ReadLines) -> list[Any]:

@@ -259,3 +259,38 @@ def test_a_write_that_fails_part_way_leaves_no_partial_line(tmp_path: Path) -> N
     data = path.read_bytes()
     assert data.endswith(b"\n")
     assert len(read_log(path).events) == written
+
+
+def test_a_torn_first_event_line_is_dropped_too(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "sessions" / "s1.jsonl"
+    _write(path, HEADER, tail='{"type":"turn/sta')
+    with caplog.at_level(logging.WARNING):
+        contents = read_log(path)
+    assert contents.events == []
+    assert contents.sound_bytes == len(HEADER) + 1
+    assert f"{path}:2" in caplog.text
+
+
+_EMPTY_LOG = """
+import sys
+from pathlib import Path
+from pydantic._internal._mock_val_ser import MockValSer
+from tether.session.log.eventlog import stream_log
+from tether.session.log.events import EVENT
+for check_first in (True, False):
+    header, events = stream_log(Path(sys.argv[1]), check_first=check_first)
+    print(header.id, list(events), isinstance(EVENT.validator, MockValSer))
+header, events = stream_log(Path(sys.argv[2]), check_first=False)
+print([e.type for e in events], isinstance(EVENT.validator, MockValSer))
+"""
+
+
+def test_a_log_without_events_never_builds_their_validator(tmp_path: Path) -> None:
+    empty, started = tmp_path / "empty.jsonl", tmp_path / "started.jsonl"
+    _write(empty, HEADER)
+    _write(started, HEADER, START)
+    argv = [sys.executable, "-c", _EMPTY_LOG, str(empty), str(started)]
+    shown = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=60)
+    assert shown.stdout.splitlines() == ["s1 [] True", "s1 [] True", "['turn/start'] False"]

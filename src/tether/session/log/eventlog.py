@@ -132,38 +132,44 @@ def _checked(path: Path, lines: Iterator[bytes], sound: _Sound, *, warn: bool) -
     it is not copied without it; one that is not as it should be is checked again by `_event`,
     without its newline, which raises the error it has always had.
     """
-    validate = EVENT.validator.validate_json
+    first = next(lines, None)
+    if first is None:
+        return  # no events: their validator is never built
+    validate = EVENT.validator.validate_json  # built with the first line
     calls: set[str] = set()
     seq = 1
     size = 0
-    for line in lines:
-        if line[-1:] != b"\n":  # a last line without its newline: torn, unless it parses
+    # The first line, then the rest: only a log's last line can lack its newline, so a torn
+    # one that ends the first batch leaves nothing in the second.
+    for batch in ((first,), lines):
+        for line in batch:
+            if line[-1:] != b"\n":  # a last line without its newline: torn, unless it parses
+                try:
+                    last = _event(path, seq + 1, line, seq, calls)
+                except CorruptLog as exc:
+                    if warn:
+                        log.warning("dropping a torn last line: %s", exc)
+                    break
+                sound.bytes = size + len(line)
+                sound.missing_newline = True
+                yield last
+                return
+            event: Event | None
             try:
-                last = _event(path, seq + 1, line, seq, calls)
-            except CorruptLog as exc:
-                if warn:
-                    log.warning("dropping a torn last line: %s", exc)
-                break
-            sound.bytes = size + len(line)
-            sound.missing_newline = True
-            yield last
-            return
-        event: Event | None
-        try:
-            event = validate(line) if len(line) <= PARSED_FIRST_FROM else _parsed_first(line)
-        except ValidationError:
-            event = None
-        if (
-            event is None
-            or event.seq != seq
-            or (type(event) is ToolResultEvent and event.tool_call_id not in calls)
-        ):
-            event = _event(path, seq + 1, line[:-1], seq, calls)  # raises the line's error
-        elif type(event) is ToolCallEvent:
-            calls.add(event.tool_call_id)
-        yield event
-        seq += 1
-        size += len(line)
+                event = validate(line) if len(line) <= PARSED_FIRST_FROM else _parsed_first(line)
+            except ValidationError:
+                event = None
+            if (
+                event is None
+                or event.seq != seq
+                or (type(event) is ToolResultEvent and event.tool_call_id not in calls)
+            ):
+                event = _event(path, seq + 1, line[:-1], seq, calls)  # raises the line's error
+            elif type(event) is ToolCallEvent:
+                calls.add(event.tool_call_id)
+            yield event
+            seq += 1
+            size += len(line)
     sound.bytes = size
 
 

@@ -71,16 +71,25 @@ def diff_result_view(result: ToolResult, verb: str) -> DiffResultView | None:
         return None
     if not isinstance(raw_lines, list) or len(raw_lines) != len(raw_diffs):
         return None
-    diffs = [_diff(item) for item in raw_diffs]
-    lines = [_line(item) for item in raw_lines]
-    if not diffs or None in diffs or None in lines:
+    if not raw_diffs:
         return None
-    # Each value was checked above (a replay makes one per edit and write).
+    # Each value is checked as it is taken (a replay makes one per edit and write): the cards
+    # are made without a second check, and the first value that is off gives the generic card.
+    diffs: list[FileDiff] = []
+    for item in raw_diffs:
+        diff = _diff(item)
+        if diff is None:
+            return None
+        diffs.append(diff)
     location = trusted(Location)
+    locations: list[Location] = []
+    for item in raw_lines:
+        line = _line(item)
+        if line is None:
+            return None
+        locations.append(location(path=path, line=line))
     return trusted(DiffResultView)(
-        title=f"{verb} {path}",
-        diffs=tuple(d for d in diffs if d is not None),
-        locations=tuple(location(path=path, line=line) for line in lines if line is not None),
+        title=f"{verb} {path}", diffs=tuple(diffs), locations=tuple(locations)
     )
 
 

@@ -143,17 +143,10 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
     cap = meta.get("byteCap")
     if cap is not None and (not _is_int(cap) or cap < 1):
         return None
-    lines = _narrow_lines(raw_lines, offset, total)
+    lines = ReadLines.checked(raw_lines, offset - 1, total)
     if lines is None:
         return None
     return ReadMeta(path, offset, lines, total, lang, cap)
-
-
-def _narrow_lines(raw: list[object], offset: int, total: int) -> ReadLines | None:
-    lines = ReadLines.checked(raw)
-    if lines is None or not lines.ascending(offset - 1, total):
-        return None
-    return lines
 
 
 def _is_int(value: object) -> TypeGuard[int]:
