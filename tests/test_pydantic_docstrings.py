@@ -11,12 +11,15 @@ classes.
 from __future__ import annotations
 
 import json
+import marshal
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fresh import printed
+from tether.pydantic_docstrings import table_path
 
 _MADE = """
 import importlib, json, sys
@@ -219,3 +222,53 @@ def test_shapes_the_parse_leaves_to_pydantic_are_described_as_pydantic_describes
             "made_in_a_function.<locals>.Local",
         )
     ]
+
+
+_KEPT_MODULE = '''
+from pydantic import BaseModel, ConfigDict
+
+
+class Kept(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+    a: int
+    """The first."""
+'''
+
+_DESCRIBED = """
+import json
+from pydantic._internal import _fields
+from tether.pydantic_docstrings import read_docstrings_once
+read_docstrings_once(_fields)
+import kept_docstrings
+print(json.dumps(kept_docstrings.Kept.model_fields["a"].description))
+"""
+
+
+def test_what_the_parse_found_is_kept_beside_the_bytecode_for_the_source_it_read(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "kept_docstrings.py"
+    source.write_text(_KEPT_MODULE)
+    table = table_path(str(source))
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    writing = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    writing["PYTHONPATH"] = path
+    reading = {**writing, "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def described(env: dict[str, str]) -> str:
+        (line,) = printed(_DESCRIBED, env)
+        found: str = json.loads(line)
+        return found
+
+    assert described(reading) == "The first."
+    assert not table.exists()  # where bytecode is not written, nor is the table
+    assert described(writing) == "The first."
+    layout, versions, classes = marshal.loads(table.read_bytes())
+    assert classes == {"Kept": (5, 8, {"a": "The first."})}
+    # The next process reads the table, not the source: a table saying otherwise is believed.
+    table.write_bytes(marshal.dumps((layout, versions, {"Kept": (5, 8, {"a": "Kept."})})))
+    assert described(reading) == "Kept."
+    # Another source (its size or time changed) is parsed again, and its table replaced.
+    source.write_text(_KEPT_MODULE.replace("The first.", "The first, changed."))
+    assert described(writing) == "The first, changed."
+    assert marshal.loads(table.read_bytes())[2] == {"Kept": (5, 8, {"a": "The first, changed."})}
