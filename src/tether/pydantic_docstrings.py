@@ -12,23 +12,35 @@ process's code table (`tether.dataclass_code`), which each process wrote again a
 `read_docstrings_once` has pydantic take a class's docstrings from one parse of its module's
 source, made when its first class asks and kept until a class of another module asks: pydantic's own
 visitor walks the same class statement, so each description is the one pydantic would have
-found. Only a class made by a class statement at the top of its module, on that statement's lines,
+found. What the parse found is kept beside the module's bytecode, where bytecode is written,
+for the source it was read from (its modification time and size) and the Python and pydantic
+that read it: the next process reads that instead of parsing (the parse of the SDK's schema
+was a tenth of `tether acp`'s CPU to its `session/new` answer).
+
+Only a class made by a class statement at the top of its module, on that statement's lines,
 is read that way; any other class (nested, made in a function or by a call), and a class read
 through `inspect` (a standard dataclass, a `TypedDict`), goes to pydantic's own function.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
-__all__ = ["FIELDS", "read_docstrings_once"]
+from tether.kept_table import read_table, write_table
+
+__all__ = ["FIELDS", "read_docstrings_once", "table_path"]
 
 FIELDS = "pydantic._internal._fields"
 """The module that collects a model's fields, which `read_docstrings_once` is given."""
 
 _MARK = "__tether_docstrings_once__"
+_FORMAT = 1
+"""The layout of a kept table: `(_FORMAT, versions, {class name: (first, last, docstrings)})`,
+its versions the source's modification time and size, Python's and pydantic's."""
 
 
 def read_docstrings_once(module: types.ModuleType) -> None:
@@ -43,7 +55,7 @@ def read_docstrings_once(module: types.ModuleType) -> None:
     )
     if extract is None or visitor is None or getattr(extract, _MARK, False):
         return
-    sources = _Sources(visitor)
+    sources = _Sources(visitor, getattr(sys.modules.get("pydantic.version"), "VERSION", ""))
 
     def extract_docstrings_from_cls(cls: type[Any], use_inspect: bool = False) -> dict[str, str]:
         found = None if use_inspect else sources.docstrings(cls)
@@ -63,8 +75,9 @@ class _Sources:
     """The attribute docstrings of the top-level classes of the module being run, by name,
     from one parse of its source."""
 
-    def __init__(self, visitor: Any) -> None:
+    def __init__(self, visitor: Any, pydantic: str) -> None:
         self._visitor = visitor
+        self._pydantic = pydantic
         self._code: types.CodeType | None = None
         self._classes: dict[str, _Class] = {}
 
@@ -78,12 +91,30 @@ class _Sources:
             # Another module: the last one's docstrings are dropped (it has run, or it is
             # importing this one and will parse itself again).
             self._code = frame.f_code
-            self._classes = self._parsed(frame.f_code.co_filename)
+            self._classes = self._kept_or_parsed(frame.f_code.co_filename)
         made = self._classes.get(cls.__name__)
         if made is None:
             return None
         first, last, docstrings = made
         return docstrings if first <= frame.f_lineno <= last else None
+
+    def _kept_or_parsed(self, filename: str) -> dict[str, _Class]:
+        """The top-level classes of the source at `filename` as kept beside its bytecode when
+        that source is the one they were read from; else parsed, and kept where bytecode is
+        written (Python's own choice of folder, as for the module's bytecode)."""
+        try:
+            stat = os.stat(filename)
+            table = table_path(filename)
+        except (OSError, ValueError, NotImplementedError):  # no file, or no bytecode folder
+            return self._parsed(filename)
+        versions = (stat.st_mtime_ns, stat.st_size, sys.version, self._pydantic)
+        kept = read_table(table, _FORMAT, versions, 1)
+        if kept is not None and isinstance(kept[0], dict):
+            return kept[0]
+        classes = self._parsed(filename)
+        if classes and not sys.dont_write_bytecode:
+            write_table(table, _FORMAT, versions, classes)
+        return classes
 
     def _parsed(self, filename: str) -> dict[str, _Class]:
         """The top-level classes of the source at `filename` by name (the last of a name: a
@@ -105,6 +136,14 @@ class _Sources:
                 last = statement.end_lineno or statement.lineno
                 classes[statement.name] = (first, last, found.attrs)
         return classes
+
+
+def table_path(filename: str) -> Path:
+    """Where the docstrings read from the source at `filename` are kept: beside its bytecode
+    (`schema.cpython-311.docstrings`; `sys.pycache_prefix` is followed)."""
+    import importlib.util
+
+    return Path(importlib.util.cache_from_source(filename)).with_suffix(".docstrings")
 
 
 def _running(name: str) -> types.FrameType | None:

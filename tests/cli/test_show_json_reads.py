@@ -9,29 +9,30 @@ update dumped by `CLIENT_UPDATE` one at a time, indented as the document's eleme
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
-from pydantic_core import SchemaSerializer, to_json
+from pydantic_core import to_json
 
 from tests.cli.in_process import tether_in_process
 from tests.cli.support import TETHER, into_head
+from tether.cli import show_json_reads
 from tether.cli.show_json_reads import read_result_json
-from tether.content import TextContent
+from tether.content import ImageContent, TextContent
 from tether.session import SessionStore
 from tether.session.log.events import ToolCallEvent, ToolResultEvent, TurnEnd, TurnStart
 from tether.session.replay import replayed
-from tether.session.updates import CLIENT_UPDATE, ToolCallFinished
+from tether.session.updates import CLIENT_UPDATE, ToolCallFinished, call_finished
 from tether.tools.defaults import replay_tools
-from tether.views import ReadResultView
+from tether.tools.outcome import PERMISSION_DECISIONS, PermissionOutcome
+from tether.tools.result import ToolResult
+from tether.views import NotebookCell, NotebookView, ReadLines, ReadResultView
 
 TEXTS = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 """A line's text: anything JSON carries but a lone surrogate (no log could store one)."""
@@ -106,10 +107,6 @@ def _element(update: ToolCallFinished) -> bytes:
     return CLIENT_UPDATE.dump_json(update, by_alias=True, indent=2).replace(b"\n", b"\n    ")
 
 
-FINISHED = TypeAdapter(ToolCallFinished).serializer
-"""`ToolCallFinished`'s own serializer, as `show --json` gives it."""
-
-
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -140,7 +137,7 @@ def test_what_orjson_cannot_write_is_written_by_pydantic(tmp_path: Path, ws: Pat
     # Which orjson wrote: the windows it can write (however short), not those it refuses;
     # each as pydantic writes it.
     reads = _reads(home, session)
-    written = [read_result_json(read, FINISHED) for read in reads]
+    written = [read_result_json(read) for read in reads]
     assert [text is not None for text in written] == [False, False, True, True, True]
     for read, text in zip(reads, written, strict=True):
         assert text is None or bytes(text) == _element(read)
@@ -170,26 +167,80 @@ def test_orjson_writes_every_code_point_as_pydantic_does() -> None:
     assert written == to_json(points)
 
 
-@pytest.mark.parametrize("left_out", [("view",), ("result", "meta")], ids=["card", "meta"])
-def test_a_window_pydantic_writes_out_of_its_place_is_left_to_pydantic(
-    tmp_path: Path, ws: Path, left_out: tuple[str, ...]
+OPTIONAL_TEXT = st.none() | TEXTS
+SIZE = st.integers(min_value=0, max_value=2**40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXTS, max_size=5),
+    card=st.fixed_dictionaries(
+        {"path": TEXTS, "offset": SIZE, "total_lines": SIZE},
+        optional={
+            "title": OPTIONAL_TEXT,
+            "lang": OPTIONAL_TEXT,
+            "content": OPTIONAL_TEXT,
+            "byte_cap": st.none() | SIZE,
+        },
+    ),
+    blocks=st.lists(TEXTS, max_size=3),
+    is_error=st.booleans(),
+    meta=JSON,
+    status=st.sampled_from(["completed", "failed"]),
+    permission=st.none() | st.sampled_from([*PERMISSION_DECISIONS, "refused"]),
+)
+def test_a_read_result_of_any_fields_is_written_as_pydantic_writes_it(
+    *,
+    texts: list[str],
+    card: dict[str, Any],
+    blocks: list[str],
+    is_error: bool,
+    meta: Any,
+    status: Literal["completed", "failed"],
+    permission: PermissionOutcome | None,
 ) -> None:
-    # The window and meta are put back where the copy's stand-ins were written: a serializer
-    # that writes the card or the stored meta elsewhere (here not at all) leaves the update to
-    # pydantic. (The card's own serializer is its class's, which the document's does not
-    # change: its window is where the card's fields put it.)
+    # Every field of the card, the stored result and the update, set or not: the JSON put
+    # together for orjson is pydantic's, key for key.
+    lines = [{"number": number, "text": text} for number, text in enumerate(texts, 1)]
+    window = ReadLines(lines, [line["number"] for line in lines])
+    view = ReadResultView(lines=window, **card)
+    content = tuple(TextContent(text=text) for text in blocks)
+    result = ToolResult(content=content, is_error=is_error, meta=meta)
+    update = call_finished("call_1", status, view, result, permission)
+    written = read_result_json(update)
+    if written is None:  # only an integer past 64 bits is refused
+        with pytest.raises(TypeError, match="64-bit"):
+            orjson.dumps(meta)
+        return
+    assert bytes(written) == _element(update)
+
+
+def test_a_read_result_written_some_other_way_is_left_to_pydantic(
+    tmp_path: Path, ws: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path / "home"
     [read] = _reads(home, _logged(home, ws, [(["line"] * 20, {})]))
-    assert read_result_json(read, FINISHED) is not None
-    adapter = TypeAdapter(ToolCallFinished)
-    adapter.rebuild()  # its schema itself, not the stand-in until first use
-    schema: Any = copy.deepcopy(adapter.core_schema)
-    node = schema["schema"] if schema["type"] == "definitions" else schema
-    for name in left_out:  # down to the field left out, a dataclass's field at a time
-        [field] = [field for field in node["schema"]["fields"] if field["name"] == name]
-        node = field["schema"]
-    field["serialization_exclude"] = True
-    assert read_result_json(read, SchemaSerializer(schema)) is None
+    assert isinstance(read.view, ReadResultView)
+    assert read_result_json(read) is not None
+    # A notebook's cells, and a result block that is not text.
+    cell = NotebookCell(id="c1", cell_type="code", source="1 + 1")
+    notebook = NotebookView(language="python", cells=(cell,))
+    assert (
+        read_result_json(
+            dataclasses.replace(read, view=dataclasses.replace(read.view, notebook=notebook))
+        )
+        is None
+    )
+    image = ImageContent(data="aGk=", mime_type="image/png")
+    stored = dataclasses.replace(read.result, content=(*read.result.content, image))
+    assert read_result_json(dataclasses.replace(read, result=stored)) is None
+    # Classes of other fields than those it puts together (here: the card, said to have one
+    # more): every read result is pydantic's.
+    fields = {**show_json_reads._FIELDS}
+    fields["ReadResultView"] += ("more",)
+    monkeypatch.setattr(show_json_reads, "_FIELDS", fields)
+    monkeypatch.setattr(show_json_reads, "_CARDS", [])
+    assert read_result_json(read) is None
 
 
 def test_a_lone_surrogate_is_left_to_pydantic(tmp_path: Path, ws: Path) -> None:
@@ -199,10 +250,10 @@ def test_a_lone_surrogate_is_left_to_pydantic(tmp_path: Path, ws: Path) -> None:
     [read] = _reads(home, _logged(home, ws, [(["line"] * 20, {})]))
     assert isinstance(read.view, ReadResultView)
     torn = dataclasses.replace(read.view, content="\ud800" + (read.view.content or ""))
-    assert read_result_json(dataclasses.replace(read, view=torn), FINISHED) is None
+    assert read_result_json(dataclasses.replace(read, view=torn)) is None
     meta = {**read.result.meta, "torn": "\udfff"}
     stored = dataclasses.replace(read.result, meta=meta)
-    assert read_result_json(dataclasses.replace(read, result=stored), FINISHED) is None
+    assert read_result_json(dataclasses.replace(read, result=stored)) is None
 
 
 def test_a_document_past_what_is_held_in_memory_reaches_a_file_and_a_pipe_whole(

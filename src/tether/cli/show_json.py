@@ -6,8 +6,8 @@ dumped at once. The document is held back meanwhile (`tether.cli.held_output`, a
 holds its text), and printed after the last line, so a corrupt line is still an error before
 anything is printed. Should holding it back fail (no room for the temporary file), the document
 is made again as it was before: every line checked first, then each update printed as it is
-made. Read results, most of a session's bytes, are written whole by orjson from the plain
-values pydantic makes of them (`tether.cli.show_json_reads`).
+made. Read results, most of a session's bytes, are written whole by orjson
+(`tether.cli.show_json_reads`).
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def _batch_json(
     for update in updates:
         written = None
         if type(update) is ToolCallFinished:
-            written = read_result_json(update, _ADAPTERS[ToolCallFinished].serializer)
+            written = read_result_json(update)
         if written is None:
             run.append(update)
             continue
