@@ -247,3 +247,54 @@ def test_a_pattern_a_later_process_does_not_make_is_not_kept(
     entries = _table(Path(str(answer["table"])))
     assert ("re:2", r"(?P<word>[a-z]+)-(\d+)") in entries
     assert any(mode == "exec" and "def __init__(" in text for mode, text in entries)
+
+
+_CHECKS = """
+from __future__ import annotations
+import json, sys
+from tether.dataclass_code import COMPILED_CHECKS, code_table_path, reuse_code_in
+from tether.dataclass_code import reuse_dataclass_code
+from tether.lazy import before_run
+sys.pycache_prefix = sys.argv[1]
+if sys.argv[2] == "table":
+    reuse_dataclass_code("checks")
+    before_run(COMPILED_CHECKS, reuse_code_in)
+from typing import Annotated, ClassVar
+from typing_inspection import typing_objects
+checks = [typing_objects.is_annotated(Annotated), typing_objects.is_classvar(ClassVar)]
+checks.append(typing_objects.is_annotated(ClassVar))
+namespace = {}
+run = getattr(typing_objects, "exec", exec)  # the table's when given, else the builtin
+run("def later(x: int) -> str: pass", namespace)  # this module's own `annotations`
+def local():
+    y = 1
+    run("z = y + 1")  # no namespaces: the caller's
+    return "z" in locals()
+print(json.dumps({
+    "checks": checks,
+    "names": sorted(typing_objects.is_annotated.__code__.co_names),
+    "annotations": namespace["later"].__annotations__,
+    "local": local(),
+    "table": str(code_table_path("checks")),
+}))
+"""
+
+
+def test_typing_inspection_s_checks_are_compiled_from_the_table(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    def checked(mode: str) -> dict[str, object]:
+        argv = [sys.executable, "-c", _CHECKS, str(tmp_path / mode), mode]
+        done = subprocess.run(argv, capture_output=True, text=True, env=writing_env, check=False)
+        assert done.returncode == 0, done.stderr
+        answer: dict[str, object] = json.loads(done.stdout)
+        return answer
+
+    plain, first, second = checked("plain"), checked("table"), checked("table")
+    assert {**first, "table": None} == {**second, "table": None} == {**plain, "table": None}
+    assert plain["checks"] == [True, True, False]
+    assert plain["annotations"] == {"x": "int", "return": "str"}  # the caller's features
+    entries = _table(Path(str(first["table"])))
+    made = [text for mode, text in entries if mode == "exec" and "def is_annotated(" in text]
+    assert len(made) == 1
+    assert not any("def later(" in text for _, text in entries)  # compiled with its features

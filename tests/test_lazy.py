@@ -332,3 +332,85 @@ def test_rich_s_link_ids_start_without_loading_random() -> None:
         "number of bits must be non-negative True",
         "True",
     ]
+
+
+_SCHEMA_PARTS = """
+from typing import Annotated, Literal
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic.dataclasses import dataclass
+parts = ("pydantic._internal._discriminated_union", "pydantic._internal._known_annotated_metadata")
+@dataclass(config=ConfigDict(defer_build=True))
+class Cat:
+    kind: Literal["cat"]
+    lives: Annotated[int, Field(ge=0)]
+@dataclass(config=ConfigDict(defer_build=True))
+class Dog:
+    kind: Literal["dog"]
+print([is_loaded(name) for name in parts])
+pet = TypeAdapter(Annotated[Cat | Dog, Field(discriminator="kind")])
+print(pet.validate_python({"kind": "cat", "lives": 9}), [is_loaded(name) for name in parts])
+"""
+
+
+def test_the_schema_generator_s_parts_run_with_the_first_schema_that_needs_them() -> None:
+    assert _printed("-c", _SCHEMA_PARTS) == [
+        "[False, False]",
+        "Cat(kind='cat', lives=9) [True, True]",
+    ]
+
+
+_BEFORE = """
+import sys
+from tether.lazy import before_run
+seen = []
+before_run("colorsys", lambda module: seen.append(("rgb_to_hsv" in vars(module), module.__name__)))
+before_run("sys", lambda module: seen.append("never: it ran long ago"))
+import colorsys
+print(seen, colorsys.rgb_to_hsv(1, 0, 0))
+"""
+
+
+def test_what_is_asked_before_a_module_runs_is_done_before_its_code() -> None:
+    assert _printed("-c", _BEFORE) == ["[(False, 'colorsys')] (0.0, 1.0, 1)"]
+
+
+_SYNTAX_TREES = """
+import sys
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import inspect
+from pydantic import BaseModel, ConfigDict
+from rich.markup import render
+print(is_loaded("ast"), issubclass(inspect._ClassFinder, sys.modules["ast"].NodeVisitor))
+class Documented(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+    size: int = 0
+    '''How big it is.'''
+print(is_loaded("ast"), Documented.model_fields["size"].description)
+import ast
+print(inspect.getsource(Documented).splitlines()[0], ast.NodeVisitor.__module__)
+print(render("[@click=answer('yes', 2)]x[/]").spans[0].style.meta)
+class Counter(ast.NodeVisitor):
+    seen = 0
+    def visit_Name(self, node):
+        self.seen += 1
+        self.generic_visit(node)
+counter = Counter()
+counter.visit(ast.parse("a + b * (c - 1)"))
+print(counter.seen, issubclass(inspect._ClassFinder, ast.NodeVisitor))
+"""
+
+
+def test_the_syntax_tree_s_module_runs_when_a_tree_is_first_made(tmp_path: Path) -> None:
+    script = tmp_path / "trees.py"  # a class's source and docstrings are read from its file
+    script.write_text(_SYNTAX_TREES)
+    # `inspect` and pydantic subclass its visitor as they load: they subclass a stand-in.
+    assert _printed(str(script)) == [
+        "False True",
+        "True How big it is.",
+        "class Documented(BaseModel): ast",
+        "{'@click': ('answer', ('yes', 2))}",
+        "3 False",
+    ]

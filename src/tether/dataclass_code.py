@@ -41,7 +41,13 @@ from typing import Any
 
 from tether.kept_table import read_table, write_table
 
-__all__ = ["MAX_ENTRIES", "code_table_path", "reuse_dataclass_code"]
+__all__ = [
+    "COMPILED_CHECKS",
+    "MAX_ENTRIES",
+    "code_table_path",
+    "reuse_code_in",
+    "reuse_dataclass_code",
+]
 
 MAX_ENTRIES = 20_000
 """A table that would pass this many texts is started afresh with what this process made."""
@@ -55,6 +61,15 @@ and the flags for a pattern's program."""
 
 _RE_MODE = "re:"
 
+COMPILED_CHECKS = "typing_inspection.typing_objects"
+"""typing_inspection's checks of typing objects, each compiled from text as it loads (thirty
+small functions: nearly 2% of `tether show`'s start), with `exec`: `reuse_code_in` gives it
+the table's, before it runs (`tether.lazy.before_run`)."""
+
+_FUTURE_FLAGS = 0x1FE0000
+"""The `__future__` features' bits of a code object's flags (`CO_FUTURE_*`), which `exec` of a
+text passes on from its caller."""
+
 _RE_DEBUG = 128
 """`re.DEBUG`: such a pattern is shown as it is compiled, so it is left to `re`."""
 
@@ -66,6 +81,15 @@ def code_table_path(command: str) -> Path:
     # interpreter tag and optimization level.
     source = Path(__file__).with_name(f"dataclasses-{command}.py")
     return Path(importlib.util.cache_from_source(str(source))).with_suffix(".marshal")
+
+
+def reuse_code_in(module: Any) -> None:
+    """Have `module`'s own `exec` of a text reuse the table's code, once `reuse_dataclass_code`
+    has set the table up (nothing otherwise): for a module that compiles functions from text
+    as it runs, given this before it runs."""
+    table = getattr(importlib.import_module("dataclasses"), "exec", None)
+    if isinstance(table, _CodeTable):
+        module.__dict__["exec"] = table.exec_text
 
 
 def reuse_dataclass_code(command: str) -> None:
@@ -108,6 +132,25 @@ class _CodeTable:
         """Run `source` in `globals_` and `locals_`, as `exec` would."""
         if isinstance(source, str):
             source = self._code(("exec", source))
+        builtins.exec(source, globals_, locals_)
+
+    def exec_text(
+        self, source: Any, globals_: dict[str, Any] | None = None, locals_: Any = None
+    ) -> None:
+        """`exec` as its caller's own would run it: a text compiled with its caller's
+        `__future__` features (from the table when it has none), in its caller's namespaces
+        when given none."""
+        caller = sys._getframe(1)
+        if globals_ is None:
+            globals_ = caller.f_globals
+            if locals_ is None:
+                locals_ = caller.f_locals
+        if isinstance(source, str):
+            features = caller.f_code.co_flags & _FUTURE_FLAGS
+            if features:
+                source = compile(source, "<string>", "exec", features, dont_inherit=True)
+            else:
+                source = self._code(("exec", source))
         builtins.exec(source, globals_, locals_)
 
     def compile(self, source: Any, filename: str, mode: str, *args: Any, **kwargs: Any) -> Any:

@@ -12,7 +12,8 @@
   A module of `SETTLED` runs as usual, then is handed to a function that settles what it
   would otherwise work out later at a cost (pydantic's plugin scan).
 - `when_loaded`: what must be done to a module once it runs (the command line's logging
-  set-up), done then, so that a command that never imports the module never pays for it.
+  set-up), done then, so that a command that never imports the module never pays for it;
+  `before_run`, what must be done to it right before (a name given to its code).
 - `logger`: a module's logger, named at import and made (with `logging`) when it first logs,
   so that a command whose modules log nothing never loads `logging`.
 - `pattern`: a module's regular expression, compiled when first used, so that a command pays
@@ -40,6 +41,7 @@ __all__ = [
     "DEFERRED_LIBRARIES",
     "DEFERRED_NAMES",
     "SETTLED",
+    "before_run",
     "defer_imports",
     "is_loaded",
     "lazy_names",
@@ -63,6 +65,8 @@ DEFERRED_LIBRARIES = (
     "fnmatch",
     "base64",
     "struct",
+    "pydantic._internal._discriminated_union",
+    "pydantic._internal._known_annotated_metadata",
 )
 """The HTTP/2 stack: the HTTP clients import it with themselves; it runs with the first
 connection that speaks HTTP/2 (a fetch the server answers over it). And certifi (with
@@ -74,7 +78,10 @@ reading a function's source: they run when a source line is first read (a traceb
 warning shown). And what is imported with `pathlib` (`ntpath`, for Windows paths; `fnmatch`,
 for matching a path), with pydantic (`base64`, for its base64 types) and with `zoneinfo`
 (`struct`, for reading a zone's file) but used only when called: none runs while a stored
-session is shown (a hundredth of `tether show`'s start)."""
+session is shown (a hundredth of `tether show`'s start). And two modules of pydantic's schema
+generator, for discriminated unions and the constraints of annotated types: the schemas of a
+stored session's types are read from `tether.schema_table`, so a show never runs them (a
+three-hundredth of its start). A dotted name defers that module alone."""
 
 DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "httpx._main": ("main",),
@@ -83,6 +90,7 @@ DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "gettext": ("gettext", "ngettext"),
     "urllib.parse": ("quote_from_bytes",),
     "random": ("getrandbits",),
+    "ast": ("NodeVisitor", "literal_eval"),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
@@ -97,7 +105,10 @@ while no catalogue can be found for them, the stand-ins answer as gettext would,
 `quote_from_bytes` `pathlib` binds for a path's `as_uri`. And `random`, whose `getrandbits`
 rich's styles call as they load, for where their links' ids start: while `random` has not run,
 its stand-in answers with bits from the system's source (`unpredictable`), and `random` runs
-with the first other use (a three-hundredth of a text `tether show`'s start)."""
+with the first other use (a three-hundredth of a text `tether show`'s start). And `ast`, whose
+`NodeVisitor` `inspect` and pydantic subclass as they load (`_BASES`: a class stands for it)
+and whose `literal_eval` rich's markup binds: the syntax tree's module, and its hundred
+classes, run when a tree is first parsed or walked (a thirtieth of a start's instructions)."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's
@@ -133,7 +144,9 @@ class _Deferred:
         names: Mapping[str, tuple[str, ...]],
         settled: Mapping[str, str],
     ) -> None:
-        self.packages = tuple(packages)
+        # A plain name stands for a package and all its modules, a dotted one for that module.
+        self.packages = frozenset(name for name in packages if "." not in name)
+        self.modules = frozenset(name for name in packages if "." in name)
         self.names = dict(names)
         self.settled = dict(settled)
 
@@ -146,9 +159,10 @@ class _Deferred:
         """The module's own spec, its loader wrapped to run the module on first use."""
         stand_ins = self.names.get(fullname, ())
         settle = self.settled.get(fullname)
-        waiting = fullname in _WHEN_RUN
+        waiting = fullname in _WHEN_RUN or fullname in _BEFORE_RUN
         if (
             fullname.partition(".")[0] not in self.packages
+            and fullname not in self.modules
             and not stand_ins
             and not settle
             and not waiting
@@ -178,6 +192,8 @@ class _ThenSettle:
 
     def exec_module(self, module: ModuleType) -> None:
         """Run the module, then settle it."""
+        for first in _BEFORE_RUN.pop(module.__name__, []):
+            first(module)
         self.loader.exec_module(module)
         if self.settle is not None:
             home, _, name = self.settle.partition(":")
@@ -220,7 +236,11 @@ class _OnFirstUse:
 def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
     """A callable standing for `module.name` until the module runs: calling it runs the
     module (which replaces the stand-in there with its own) and calls that. A module of
-    `_ANSWERED` is asked first, while it has not run, for what the call would return."""
+    `_ANSWERED` is asked first, while it has not run, for what the call would return. A class
+    of `_BASES` stands as the class it names (`_BASES` says how)."""
+    base = _BASES.get((module.__name__, name))
+    if base is not None:
+        return base(module)
     answer = _ANSWERED.get(module.__name__)
 
     def stand_in(*args: Any, **kwargs: Any) -> Any:
@@ -237,6 +257,40 @@ def _stand_in(module: ModuleType, name: str) -> Callable[..., Any]:
 
 _UNSURE = object()
 """What an answer of `_ANSWERED` gives when only the module itself can answer."""
+
+
+def _node_visitor(module: ModuleType) -> type[Any]:
+    """A class standing for `ast.NodeVisitor` while `ast` has not run, for the classes that
+    are made of it as their modules load (`inspect`'s finder of a class's source, pydantic's
+    reader of attribute docstrings); each of its methods is `ast.NodeVisitor`'s own, called
+    on the instance once `ast` has run (a class made of it is not one of `ast`'s own
+    `NodeVisitor`: nothing asks)."""
+
+    def real() -> Any:
+        _run(module)
+        return module.NodeVisitor
+
+    class NodeVisitor:
+        __doc__ = "Stands for `ast.NodeVisitor`: each method is its own."
+
+        def visit(self, node: Any) -> Any:
+            return real().visit(self, node)
+
+        def generic_visit(self, node: Any) -> Any:
+            return real().generic_visit(self, node)
+
+        def visit_Constant(self, node: Any) -> Any:
+            return real().visit_Constant(self, node)
+
+    NodeVisitor.__module__ = module.__name__
+    return NodeVisitor
+
+
+_BASES: Mapping[tuple[str, str], Callable[[ModuleType], type[Any]]] = {
+    ("ast", "NodeVisitor"): _node_visitor,
+}
+"""Classes of `DEFERRED_NAMES` that modules subclass as they load: a stand-in class for each,
+made by the function given the module, whose methods are the real class's once it has run."""
 
 
 def untranslated(name: str, args: tuple[Any, ...]) -> Any:
@@ -326,6 +380,20 @@ def when_loaded(name: str, then: Callable[[ModuleType], None]) -> None:
         return
     defer_imports()
     _WHEN_RUN.setdefault(name, []).append(then)
+
+
+_BEFORE_RUN: dict[str, list[Callable[[ModuleType], None]]] = {}
+"""What `before_run` left for each module not run yet, done right before it runs."""
+
+
+def before_run(name: str, first: Callable[[ModuleType], None]) -> None:
+    """Call `first` with module `name`, created but not run yet, right before its first import
+    runs it (to give it a name its code looks up as it runs); nothing when it has run already.
+    A plain source module only, as `when_loaded`."""
+    if name in sys.modules:
+        return
+    defer_imports()
+    _BEFORE_RUN.setdefault(name, []).append(first)
 
 
 def is_loaded(name: str) -> bool:

@@ -198,7 +198,10 @@ def _main(argv: list[str], *, process: bool = False) -> int:
         from tether.dataclass_code import reuse_dataclass_code
 
         reuse_dataclass_code(chosen or "interactive")
-        from tether.lazy import when_loaded
+        from tether.dataclass_code import COMPILED_CHECKS, reuse_code_in
+        from tether.lazy import before_run, when_loaded
+
+        before_run(COMPILED_CHECKS, reuse_code_in)  # its checks' code from the table too
         from tether.pydantic_docstrings import FIELDS, read_docstrings_once
         from tether.pydantic_fields import DATACLASSES, defer_field_collection
         from tether.schema_table import GENERATOR, reuse_schemas

@@ -58,9 +58,11 @@ def fill_show_table() -> None:
     the process's exit (bytecode is written meanwhile, whatever the environment says)."""
     # The table is saved only where bytecode is written: this is the one process meant to.
     sys.dont_write_bytecode = False
-    from tether.dataclass_code import reuse_dataclass_code
+    from tether.dataclass_code import COMPILED_CHECKS, reuse_code_in, reuse_dataclass_code
+    from tether.lazy import before_run
 
     reuse_dataclass_code("show")
+    before_run(COMPILED_CHECKS, reuse_code_in)
     from tether.cli import build_parser
 
     build_parser("show")
