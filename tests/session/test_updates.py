@@ -28,7 +28,7 @@ RESULT = ToolResult(content=(TextContent(text="one"),), is_error=False, meta={"l
     [
         (agent_text("a chunk"), AgentText(text="a chunk")),
         (
-            call_started("c1", "read", '{"path": "a.py"}', CALL),
+            call_started("c1", "read", '{"path": "a.py"}', {"path": "a.py"}, CALL),
             ToolCallStarted(
                 tool_call_id="c1", name="read", arguments='{"path": "a.py"}', view=CALL
             ),

@@ -18,8 +18,8 @@ from tether.session.updates import (
 )
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
-from tether.tools.invocation import parse_arguments
-from tether.tools.present import call_view, result_view
+from tether.tools.invocation import decode_arguments, validate_arguments
+from tether.tools.present import call_view, result_view, shown_input
 from tether.tools.registry import ToolRegistry
 from tether.tools.result import ToolResult
 
@@ -43,11 +43,15 @@ class PreparedCall(NamedTuple):
     """Set when the call cannot run: an unknown tool, or arguments that do not validate."""
     context: CardContext
     """Where the call ran and its stored binding: what its cards depend on besides `args`."""
+    raw_input: Any
+    """The arguments as a client is shown them (`tether.tools.present.raw_input`), made from
+    the parse that validated them."""
 
     def started(self) -> ToolCallStarted:
         """The update announcing this call, with its call card."""
-        view = call_view(self.name, self.arguments, self.tool, self.args, self.context)
-        return call_started(self.id, self.name, self.arguments, view)
+        name, arguments, shown = self.name, self.arguments, self.raw_input
+        view = call_view(name, arguments, self.tool, self.args, self.context, shown=shown)
+        return call_started(self.id, name, arguments, shown, view)
 
 
 def prepare(
@@ -61,6 +65,9 @@ def prepare(
     """
     context = _context(cwd, event.binding)
     call_id, name, arguments = event.tool_call_id, event.name, event.arguments
+    # Decoded once: for the arguments' validation and for what a client is shown of them.
+    decoded = decode_arguments(arguments)
+    shown = shown_input(arguments, decoded)
     tool = tools.get(name)
     if event.mcp is not None:
         # MCP's presenting half loads with the first MCP call, not with the session.
@@ -71,11 +78,11 @@ def prepare(
     if tool is None:
         available = ", ".join(t.name for t in tools.offered()) or "(none)"
         rejected = ToolResult.error(f"Unknown tool: {name}. Available tools: {available}")
-        return PreparedCall(call_id, name, arguments, None, None, rejected, context)
-    parsed = parse_arguments(tool, arguments)
+        return PreparedCall(call_id, name, arguments, None, None, rejected, context, shown)
+    parsed = validate_arguments(tool, arguments, decoded)
     if isinstance(parsed, ToolResult):
-        return PreparedCall(call_id, name, arguments, tool, None, parsed, context)
-    return PreparedCall(call_id, name, arguments, tool, parsed, None, context)
+        return PreparedCall(call_id, name, arguments, tool, None, parsed, context, shown)
+    return PreparedCall(call_id, name, arguments, tool, parsed, None, context, shown)
 
 
 @lru_cache(maxsize=64)

@@ -9,10 +9,10 @@ is said by the fields themselves.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import ConfigDict, Field, PlainSerializer, TypeAdapter, computed_field
+from pydantic import ConfigDict, Field, TypeAdapter, computed_field
 
 from tether import views
 from tether.figures import duration, short_tokens
@@ -38,7 +38,6 @@ __all__ = [
     "ClientUpdate",
     "ContextCompacted",
     "JobChanged",
-    "RawArguments",
     "ThoughtFinished",
     "TitleChanged",
     "ToolCallFinished",
@@ -54,12 +53,6 @@ __all__ = [
     "call_finished",
     "call_started",
 ]
-
-
-RawArguments = Annotated[
-    str, Field(serialization_alias="rawInput"), PlainSerializer(raw_input, return_type=Any)
-]
-"""A call's raw argument text; on the wire its `rawInput`: the JSON it decodes to, else the text."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -129,23 +122,34 @@ class ThoughtFinished:
         return f"Thought for {duration(self.duration_ms)}"
 
 
+def _unmade() -> Any:
+    """What a field made in `__post_init__` holds until then (pydantic writes it only when
+    it has a default: a default factory, which a JSON Schema does not show)."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolCallStarted:
     """A call is pending: its raw arguments and its call card."""
 
-    __pydantic_config__: ClassVar[ConfigDict] = WIRE_CONFIG
+    # Every field is on the wire, `rawInput` too, though only some have defaults.
+    __pydantic_config__: ClassVar[ConfigDict] = {
+        **WIRE_CONFIG,
+        "json_schema_serialization_defaults_required": True,
+    }
 
     kind: Literal["tool_call_started"] = "tool_call_started"
     tool_call_id: str
     name: str
-    arguments: RawArguments
-    """The raw argument text exactly as the model sent it."""
+    arguments: Annotated[str, Field(exclude=True)]
+    """The raw argument text exactly as the model sent it (on the wire as `raw_input`)."""
+    raw_input: Any = field(init=False, compare=False, repr=False, default_factory=_unmade)
+    """The arguments as JSON when they parse, else the raw text: the wire's (and ACP's)
+    `rawInput`. Made from `arguments`, with the parse that validated them when there was one
+    (`call_started`), so a call's arguments are decoded once."""
     view: ToolCallView
 
-    @property
-    def raw_input(self) -> Any:
-        """The arguments as JSON when they parse, else the raw text (for ACP's `rawInput`)."""
-        return raw_input(self.arguments)
+    def __post_init__(self) -> None:
+        _STARTED_RAW_INPUT(self, raw_input(self.arguments))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -303,9 +307,14 @@ def _slot_setters(cls: type[object]) -> tuple[Callable[[object, object], None], 
 
 
 _TEXT_KIND, _TEXT = _slot_setters(AgentText)
-_STARTED_KIND, _STARTED_ID, _STARTED_NAME, _STARTED_ARGUMENTS, _STARTED_VIEW = _slot_setters(
-    ToolCallStarted
-)
+(
+    _STARTED_KIND,
+    _STARTED_ID,
+    _STARTED_NAME,
+    _STARTED_ARGUMENTS,
+    _STARTED_RAW_INPUT,
+    _STARTED_VIEW,
+) = _slot_setters(ToolCallStarted)
 (
     _FINISHED_KIND,
     _FINISHED_ID,
@@ -325,14 +334,16 @@ def agent_text(text: str) -> AgentText:
 
 
 def call_started(
-    tool_call_id: str, name: str, arguments: str, view: ToolCallView
+    tool_call_id: str, name: str, arguments: str, raw_input: Any, view: ToolCallView
 ) -> ToolCallStarted:
-    """`ToolCallStarted` of these fields, made as a replay makes one per call."""
+    """`ToolCallStarted` of these fields, made as a replay makes one per call; `raw_input` is
+    what `tether.tools.present.raw_input(arguments)` gives, made already."""
     made = _new(ToolCallStarted)
     _STARTED_KIND(made, "tool_call_started")
     _STARTED_ID(made, tool_call_id)
     _STARTED_NAME(made, name)
     _STARTED_ARGUMENTS(made, arguments)
+    _STARTED_RAW_INPUT(made, raw_input)
     _STARTED_VIEW(made, view)
     return made
 

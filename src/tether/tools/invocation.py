@@ -18,7 +18,14 @@ from tether.tools.result import ToolResult
 if TYPE_CHECKING:
     from tether.tools.context import ToolContext
 
-__all__ = ["MAX_META_BYTES", "check_plain_json", "invoke", "parse_arguments"]
+__all__ = [
+    "MAX_META_BYTES",
+    "check_plain_json",
+    "decode_arguments",
+    "invoke",
+    "parse_arguments",
+    "validate_arguments",
+]
 
 log = logger(__name__)  # `logging` loads when it first logs
 
@@ -26,16 +33,33 @@ MAX_META_BYTES = 1 << 20
 """The largest `meta` a result may store, in bytes of compact JSON."""
 
 
+def decode_arguments(raw: str) -> Any:
+    """`parse_json(raw)`, or the `ValueError` it raised: what a call's arguments decode to,
+    decoded once for both their validation (`validate_arguments`) and the `rawInput` a
+    client is shown (`tether.tools.present.shown_input`)."""
+    try:
+        return parse_json(raw)
+    except ValueError as exc:
+        return exc
+
+
 def parse_arguments(tool: Tool[Any, Any], raw: str) -> BaseModel | ToolResult:
     """The validated arguments, or an error result that tells the model what was wrong."""
-    try:
-        data = parse_json(raw) if raw.strip() else {}
-    except TooDeep:
-        return ToolResult.error(f"Arguments for {tool.name} are nested too deeply to decode")
-    except ValueError as exc:
-        return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {exc}")
+    return validate_arguments(tool, raw, decode_arguments(raw))
+
+
+def validate_arguments(tool: Tool[Any, Any], raw: str, decoded: Any) -> BaseModel | ToolResult:
+    """`parse_arguments` of arguments already decoded (`decode_arguments(raw)`)."""
+    data = decoded
     if not isinstance(data, dict):
-        return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
+        if not raw.strip():  # blank: no arguments
+            data = {}
+        elif isinstance(data, TooDeep):
+            return ToolResult.error(f"Arguments for {tool.name} are nested too deeply to decode")
+        elif isinstance(data, ValueError):
+            return ToolResult.error(f"Arguments for {tool.name} are not valid JSON: {data}")
+        else:
+            return ToolResult.error(f"Arguments for {tool.name} must be a JSON object")
     try:
         data = canonical(data, tool.aliases)
         # Strict JSON validation: `"2"` or `true` where an integer belongs is the model's

@@ -18,7 +18,9 @@ from tether.views.trusted import trusted
 if TYPE_CHECKING:
     from tether.views import ToolResultView
 
-__all__ = ["MAX_RAW_INPUT_DEPTH", "call_view", "raw_input", "result_view"]
+__all__ = ["MAX_RAW_INPUT_DEPTH", "call_view", "raw_input", "result_view", "shown_input"]
+
+_UNSHOWN: Any = object()
 
 log = logger(__name__)  # `logging` loads when it first logs
 
@@ -29,14 +31,19 @@ def call_view(
     tool: Tool[Any, Any] | None,
     args: BaseModel | None,
     context: CardContext,
+    *,
+    shown: Any = _UNSHOWN,
 ) -> ToolCallView:
-    """The tool's own call card, or a generic one titled by the tool's name."""
+    """The tool's own call card, or a generic one titled by the tool's name (showing `shown`,
+    the arguments' `raw_input` when already made)."""
     if tool is not None and args is not None:
         try:
             return tool.present_call(args, context)
         except Exception:
             log.exception("present_call of %s failed; showing the generic card", name)
-    return trusted(GenericCallView)(title=name, kind="other", raw_input=raw_input(raw_arguments))
+    if shown is _UNSHOWN:
+        shown = raw_input(raw_arguments)
+    return trusted(GenericCallView)(title=name, kind="other", raw_input=shown)
 
 
 def result_view(
@@ -66,6 +73,15 @@ def raw_input(raw: str) -> Any:
     except ValueError:
         # Not JSON, or nested too deeply to decode: the card shows the text as it came.
         return raw
+    return shown_input(raw, value)
+
+
+def shown_input(raw: str, decoded: Any) -> Any:
+    """`raw_input(raw)` of arguments already decoded: `decoded` is `parse_json(raw)`, or the
+    `ValueError` it raised (`tether.tools.invocation.decode_arguments`)."""
+    if isinstance(decoded, ValueError):
+        return raw
+    value = decoded
     if raw.count("[") + raw.count("{") <= MAX_RAW_INPUT_DEPTH:
         # Each level opens an array or an object: text with no more openers than the limit
         # (those in strings counted too) cannot nest deeper, and needs no walk.
