@@ -374,6 +374,9 @@ def test_show_json_of_files_changed_and_commands_run_runs_no_call_machinery(
     # Nor its policy and mounts (the card names the binding stored with the call), nor the
     # signals' enumeration (an exit code is shown as stored).
     assert _found(dumped, ("tether.sandbox.policy", "tether.sandbox.mounts", "signal")) == []
+    # Nor what runs a command and makes its value: the card is drawn from the stored meta.
+    running = ("tether.tools.bash.group", "tether.tools.bash.output", "tether.tools.bash.value")
+    assert _found(dumped, (*running, "tether.sandbox.limits")) == []
 
 
 def test_show_holding_a_long_document_loads_no_temporary_file_module(

@@ -16,17 +16,19 @@ from tether.lazy import logger
 from tether.sandbox.modes import DEFAULT_SANDBOX_MODE, UNSANDBOXED, mode_label
 from tether.tools.arguments import Alias, ArgumentAlias, ToolArguments
 from tether.tools.base import Tool
-from tether.tools.bash.group import signal_name
-from tether.tools.bash.output import OutputCapture
-from tether.tools.bash.value import BashValue, card_meta, card_notes, model_text
+from tether.tools.bash.card import card_notes
 from tether.tools.card_context import CardContext
 from tether.tools.result import ToolResult
 from tether.views import TerminalCallView
 from tether.views.trusted import trusted
 
 if TYPE_CHECKING:
+    # A command's run loads these (its process group, its output, its value), not the cards a
+    # replay shows from what the result stored (`tether show`).
     from tether.sandbox.gitdefuse import Defused
     from tether.sandbox.policy import Confinement, SandboxPolicy
+    from tether.tools.bash.output import OutputCapture
+    from tether.tools.bash.value import BashValue
     from tether.tools.context import ToolContext
     from tether.views import ToolResultView
 
@@ -131,7 +133,7 @@ class BashArgs(ToolArguments):
         return command
 
 
-class BashTool(Tool[BashArgs, BashValue]):
+class BashTool(Tool[BashArgs, "BashValue"]):
     """Runs a command in its own process group with a timeout, streaming its output."""
 
     name: ClassVar[str] = "bash"
@@ -152,7 +154,10 @@ class BashTool(Tool[BashArgs, BashValue]):
         from tether.sandbox.policy import confinement
         from tether.tools.access import Access, CommandAccess, UnsandboxedAccess
         from tether.tools.bash.detach import moved_value, run_detachable
+        from tether.tools.bash.group import signal_name
+        from tether.tools.bash.output import OutputCapture
         from tether.tools.bash.process import run_command
+        from tether.tools.bash.value import BashValue
 
         policy = self.sandbox
         if ctx.gate.planning:
@@ -213,7 +218,6 @@ class BashTool(Tool[BashArgs, BashValue]):
             raise ToolError(f"Cannot run the command: {exc}") from exc
         finally:
             reporter.cancel()
-        sig = finished.signal
         sandbox = policy if confine is not None else None
         created: list[str] = []
         defused: tuple[Defused, ...] = ()
@@ -227,7 +231,7 @@ class BashTool(Tool[BashArgs, BashValue]):
             card=capture.card(),
             model=capture.model(),
             exit_code=finished.exit_code,
-            signal=None if sig is None else signal_name(sig),
+            signal=None if finished.signal is None else signal_name(finished.signal),
             stopped=finished.stopped,
             timeout_ms=timeout_ms,
             detached=finished.detached,
@@ -250,6 +254,9 @@ class BashTool(Tool[BashArgs, BashValue]):
     ) -> BashValue:
         """Start the command as the session's next job; return with its first output."""
         import asyncio
+
+        from tether.tools.bash.group import signal_name
+        from tether.tools.bash.value import BashValue
 
         if ctx.jobs is None:
             raise ToolError(NO_BACKGROUND)
@@ -285,11 +292,15 @@ class BashTool(Tool[BashArgs, BashValue]):
 
     def render(self, args: BashArgs, value: BashValue) -> list[ContentBlock]:
         """The output without escape sequences (at most 30,000 characters) and how it ended."""
+        from tether.tools.bash.value import model_text  # loaded by the run that made `value`
+
         return [TextContent(text=model_text(value))]
 
     def presentation_meta(self, args: BashArgs, value: BashValue) -> JsonValue:
         """`{command, cwd, output, exitCode | signal, timedOut?, cancelled?, stoppedProcesses?,
         survivingProcesses?}`."""
+        from tether.tools.bash.value import card_meta  # loaded by the run that made `value`
+
         return card_meta(value)
 
     def failed(self, args: BashArgs, result: ToolResult) -> bool:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from tether.sandbox.limits import LimitHit, limit_note
+from tether.tools.bash.card import DISABLED_NOTE, card_notes
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member, Stop
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.invocation import MAX_META_BYTES
@@ -38,11 +39,6 @@ MAX_CARD_OUTPUT_BYTES = 768 * 1024
 
 NO_OUTPUT = "(no output)"
 _LEFTOVERS_SHOWN = 20
-DISABLED_NOTE = (
-    "Disabled in the git directories the command created (hooks, and config keys not known to"
-    " run nothing), which git could have run outside the sandbox with the person's rights"
-)
-"""Opens the line naming the hooks renamed aside and the config keys removed."""
 """How many stopped background processes a result names one by one."""
 _BLOCKED_FILES = (
     "Read-only file system",
@@ -273,47 +269,3 @@ def _fit_json(clipped: Clipped, limit: int) -> str:
         kept = len(clipped.head) + len(clipped.tail)
         clipped = clipped.fit(int(kept * limit / size * 0.9))
     return clipped.fit(0).text()
-
-
-def card_notes(meta: dict[str, JsonValue]) -> tuple[str, ...]:
-    """What the terminal card says beyond the output, from the stored meta (never raises)."""
-    notes: list[str] = []
-    hits = meta.get("limitsHit")
-    for hit in hits if isinstance(hits, list) else ():
-        if note := limit_note(hit):
-            notes.append(note)
-    survivors = meta.get("survivingProcesses")
-    if isinstance(survivors, list) and survivors:
-        names = [
-            f"{p['pid']} {p['command']}"
-            for p in survivors
-            if isinstance(p, dict)
-            and isinstance(p.get("pid"), int)
-            and isinstance(p.get("command"), str)
-        ]
-        notes.append(f"Still running {KILL_WAIT_SECONDS:g} s after SIGKILL: {'; '.join(names)}")
-    created = meta.get("createdProtected")
-    if isinstance(created, list) and created:
-        paths = ", ".join(p for p in created if isinstance(p, str))
-        notes.append(f"Protected paths appeared while it ran (unprotected until then): {paths}")
-    if disabled := _stored_disabled(meta):
-        notes.append(f"{DISABLED_NOTE}: {disabled}")
-    return tuple(notes)
-
-
-def _stored_disabled(meta: dict[str, JsonValue]) -> str:
-    """The stored `disabledOnCreate` as the card says it (`""` when there is none)."""
-    stored = meta.get("disabledOnCreate")
-    items: list[str] = []
-    for entry in stored if isinstance(stored, list) else ():
-        if not isinstance(entry, dict) or not isinstance(path := entry.get("path"), str):
-            continue
-        key, renamed = entry.get("key"), entry.get("renamedTo")
-        if isinstance(key, str):
-            items.append(f"{key} in {path}")
-        elif isinstance(renamed, str):
-            items.append(f"{path} (renamed to {renamed.rsplit('/', 1)[-1]})")
-    more = meta.get("disabledOnCreateMore")
-    if items and isinstance(more, int) and not isinstance(more, bool) and more > 0:
-        items.append(f"and {more} more")
-    return "; ".join(items)
