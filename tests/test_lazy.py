@@ -414,3 +414,20 @@ def test_the_syntax_tree_s_module_runs_when_a_tree_is_first_made(tmp_path: Path)
         "{'@click': ('answer', ('yes', 2))}",
         "3 False",
     ]
+
+
+_PLATFORM = """
+import os
+from tether.lazy import defer_imports, is_loaded
+defer_imports()
+import uuid  # asks `platform.system()` as it loads
+import platform
+answered = platform.system()
+print(is_loaded("platform"), uuid._LINUX == (answered == "Linux"))
+print(platform.machine() == os.uname().machine, is_loaded("platform"))
+print(platform.system() == answered == platform.uname().system)
+"""
+
+
+def test_uuid_learns_the_system_s_name_without_platform() -> None:
+    assert _printed("-c", _PLATFORM) == ["False True", "True True", "True"]

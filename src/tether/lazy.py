@@ -47,6 +47,7 @@ __all__ = [
     "lazy_names",
     "logger",
     "pattern",
+    "system_name",
     "unpredictable",
     "untranslated",
     "when_loaded",
@@ -91,6 +92,7 @@ DEFERRED_NAMES: Mapping[str, tuple[str, ...]] = {
     "urllib.parse": ("quote_from_bytes",),
     "random": ("getrandbits",),
     "ast": ("NodeVisitor", "literal_eval"),
+    "platform": ("system",),
 }
 """Modules run when a name imported from them is first called: httpx's command line, which
 `import httpx` runs for its `httpx.main` (click, rich's syntax and Pygments' lexers: a fifth
@@ -108,7 +110,10 @@ its stand-in answers with bits from the system's source (`unpredictable`), and `
 with the first other use (a three-hundredth of a text `tether show`'s start). And `ast`, whose
 `NodeVisitor` `inspect` and pydantic subclass as they load (`_BASES`: a class stands for it)
 and whose `literal_eval` rich's markup binds: the syntax tree's module, and its hundred
-classes, run when a tree is first parsed or walked (a thirtieth of a start's instructions)."""
+classes, run when a tree is first parsed or walked (a thirtieth of a start's instructions).
+And `platform`, whose `system()` `uuid` (which pydantic imports) asks as it loads: the name
+`os.uname` gives, as `platform` would give it (`system_name`), and `platform` runs with the
+first other use."""
 
 SETTLED: Mapping[str, str] = {"pydantic.plugin._loader": "tether.pydantic_plugins:settle"}
 """Modules handed, once run, to a function (`module:function`) given the module: pydantic's
@@ -321,9 +326,22 @@ def unpredictable(name: str, args: tuple[Any, ...]) -> Any:
     return int.from_bytes(os.urandom(size), "big") >> (size * 8 - bits)
 
 
+def system_name(name: str, args: tuple[Any, ...]) -> Any:
+    """What `platform`'s `system()` returns while it has not run: the system's name as
+    `os.uname` gives it, which is what `platform` makes of it but for an unknown or unnamed
+    system and old Windows (`_UNSURE` then, and for any other call)."""
+    if name != "system" or args or not hasattr(os, "uname"):
+        return _UNSURE
+    info = os.uname()
+    if not all(info) or info.sysname in ("unknown", "Microsoft"):
+        return _UNSURE
+    return info.sysname
+
+
 _ANSWERED: Mapping[str, Callable[[str, tuple[Any, ...]], Any]] = {
     "gettext": untranslated,
     "random": unpredictable,
+    "platform": system_name,
 }
 """Modules of `DEFERRED_NAMES` whose stand-ins first ask a function what the call would
 return, and run the module only when it cannot say (`_UNSURE`)."""

@@ -248,6 +248,8 @@ def test_sessions_and_show_load_only_what_they_print(
     assert "random" not in shown | dumped
     # Nor the syntax tree's module: `inspect` and pydantic subclass a stand-in of its visitor.
     assert "ast" not in shown | dumped
+    # Nor `platform`: `uuid` learns the system's name from `os.uname`.
+    assert "platform" not in shown | dumped
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
     # would ask `shutil` for.
     assert _found(shown | dumped, ("shutil", "bz2", "lzma")) == []

@@ -27,6 +27,9 @@ __all__ = ["PreparedCall", "close_stream", "finished", "prepare", "stored_result
 
 log = logger(__name__)  # `logging` loads when it first logs
 _new = object.__new__
+_tuple = tuple.__new__
+"""Makes a `PreparedCall` of its fields without the generated `__new__`'s Python call (a
+replay makes one per call)."""
 
 
 class PreparedCall(NamedTuple):
@@ -81,8 +84,8 @@ def prepare(
         return PreparedCall(call_id, name, arguments, None, None, rejected, context, shown)
     parsed = validate_arguments(tool, arguments, decoded)
     if isinstance(parsed, ToolResult):
-        return PreparedCall(call_id, name, arguments, tool, None, parsed, context, shown)
-    return PreparedCall(call_id, name, arguments, tool, parsed, None, context, shown)
+        return _tuple(PreparedCall, (call_id, name, arguments, tool, None, parsed, context, shown))
+    return _tuple(PreparedCall, (call_id, name, arguments, tool, parsed, None, context, shown))
 
 
 @lru_cache(maxsize=64)

@@ -113,6 +113,9 @@ def envelope_content(text: str) -> str | None:
     return text[start:end]
 
 
+_tuple = tuple.__new__
+
+
 class ReadMeta(NamedTuple):
     """A read result's stored projection, checked: what the read card is drawn from."""
 
@@ -146,7 +149,8 @@ def read_meta_from_meta(meta: object) -> ReadMeta | None:
     lines = ReadLines.checked(raw_lines, offset - 1, total)
     if lines is None:
         return None
-    return ReadMeta(path, offset, lines, total, lang, cap)
+    # Made without the generated `__new__`'s Python call (a replay makes one per read).
+    return _tuple(ReadMeta, (path, offset, lines, total, lang, cap))
 
 
 def _is_int(value: object) -> TypeGuard[int]:
