@@ -78,8 +78,9 @@ class _Sources:
     def __init__(self, visitor: Any, pydantic: str) -> None:
         self._visitor = visitor
         self._pydantic = pydantic
-        self._code: types.CodeType | None = None
-        self._classes: dict[str, _Class] = {}
+        self._module: tuple[types.CodeType | None, dict[str, _Class]] = (None, {})
+        """The code of the module last asked for, and its classes not made yet: one value, so
+        that a thread making another module's classes meanwhile never mixes the two."""
 
     def docstrings(self, cls: type[Any]) -> dict[str, str] | None:
         """`cls`'s attribute docstrings when a class statement at the top of its module is
@@ -87,17 +88,18 @@ class _Sources:
         frame = _running(cls.__module__)
         if frame is None or frame.f_code.co_name != "<module>":
             return None
-        if frame.f_code is not self._code:
+        code, classes = self._module
+        if frame.f_code is not code:
             # Another module: the last one's docstrings are dropped (it has run, or it is
-            # importing this one and will parse itself again).
-            self._code = frame.f_code
-            self._classes = self._kept_or_parsed(frame.f_code.co_filename)
-        made = self._classes.get(cls.__name__)
+            # importing this one and will read its own again).
+            classes = self._kept_or_parsed(frame.f_code.co_filename)
+            self._module = (frame.f_code, classes)
+        made = classes.get(cls.__name__)
         if made is None or not made[0] <= frame.f_lineno <= made[1]:
             return None
         # A class statement at the top of a module runs once: what it was given is not kept
         # (the SDK's would stay in memory for the life of the process).
-        del self._classes[cls.__name__]
+        classes.pop(cls.__name__, None)
         return made[2]
 
     def _kept_or_parsed(self, filename: str) -> dict[str, _Class]:
