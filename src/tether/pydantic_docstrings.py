@@ -61,7 +61,7 @@ def read_docstrings_once(module: types.ModuleType) -> None:
         found = None if use_inspect else sources.docstrings(cls)
         if found is None:
             return extract(cls, use_inspect=use_inspect)  # type: ignore[no-any-return]
-        return dict(found)
+        return found
 
     setattr(extract_docstrings_from_cls, _MARK, True)
     module.__dict__["extract_docstrings_from_cls"] = extract_docstrings_from_cls
@@ -93,10 +93,12 @@ class _Sources:
             self._code = frame.f_code
             self._classes = self._kept_or_parsed(frame.f_code.co_filename)
         made = self._classes.get(cls.__name__)
-        if made is None:
+        if made is None or not made[0] <= frame.f_lineno <= made[1]:
             return None
-        first, last, docstrings = made
-        return docstrings if first <= frame.f_lineno <= last else None
+        # A class statement at the top of a module runs once: what it was given is not kept
+        # (the SDK's would stay in memory for the life of the process).
+        del self._classes[cls.__name__]
+        return made[2]
 
     def _kept_or_parsed(self, filename: str) -> dict[str, _Class]:
         """The top-level classes of the source at `filename` as kept beside its bytecode when
