@@ -325,12 +325,15 @@ def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 before = faults()
 for _ in range(20):
-    pieces = [b"x" * (1 << 20) for _ in range(3)]
+    pieces = [b"x" * (4 << 20) for _ in range(2)]
     del pieces
 print(faults() - before)
 """
-"""Makes and frees three megabytes twenty times, as the printing makes and frees its pieces,
-and prints how many pages that faulted in; after a replay's start when asked."""
+"""Makes and frees two blocks of four megabytes twenty times, as the printing makes and frees
+its pieces, and prints how many pages that faulted in; after a replay's start when asked.
+Larger than anything the imports free (compiling a module's source frees a megabyte or two,
+which raises glibc's thresholds as far), so that alone they are mapped each time whatever
+the process loaded before them."""
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds")
@@ -345,7 +348,7 @@ def test_what_printing_frees_stays_in_the_heap_to_be_used_again() -> None:
         )
         return int(done.stdout)
 
-    pages = 3 * (1 << 20) // resource.getpagesize()
+    pages = 8 * (1 << 20) // resource.getpagesize()
     # Alone, each round's megabytes were mapped, or the heap's top given back, and faulted in
     # again; once a replay has started they stay in the heap: faulted in once, then used again.
     assert faulted("alone") > 10 * pages
