@@ -187,7 +187,7 @@ class Replayer:
 
     def replaying(self, events: Iterable[Event]) -> Iterator[ClientUpdate]:
         """`feed`'s updates of `events`, one by one as each event makes them."""
-        feed_one, calls, tools, cwd = self.feed_one, self._calls, self.tools, self.cwd
+        feed_one, started, finished_ = self.feed_one, self._started, self._finished
         thinking = self._thought.open
         for event in events:
             # While no thought runs (none to close before them), a log's most frequent events
@@ -202,11 +202,9 @@ class Replayer:
             if type(event) is AssistantChunk:
                 yield agent_text(event.text)
             elif type(event) is ToolCallEvent:
-                # `_started` and `_finished`, without their calls.
-                call = calls[event.tool_call_id] = prepare(tools, event, cwd, replaying=True)
-                yield call.started()
+                yield started(event)
             elif type(event) is ToolResultEvent:
-                yield finished(calls[event.tool_call_id], event)
+                yield finished_(event)
             elif type(event) is not AssistantMessageEvent:
                 yield from feed_one(event)
                 thinking = self._thought.open
