@@ -206,6 +206,8 @@ class _CodeTable:
         nothing is new or bytecode is not written."""
         with self._lock:
             new = dict(self._new)
+            if not new or sys.dont_write_bytecode:
+                return  # before looking over the entries left unread: most starts stop here
             # A pattern's text may differ from process to process (`tokenize` joins a set of
             # string prefixes, in hash order): each start would add its own 10 KB program, and
             # every start read them all. One this process did not make is left out, to be
@@ -213,8 +215,6 @@ class _CodeTable:
             unmade = {
                 key for key in self._stored or () if _is_key(key) and key[0].startswith(_RE_MODE)
             }
-        if not new or sys.dont_write_bytecode:
-            return
         merged = {
             key: raw
             for key, raw in _read(self.path).items()

@@ -22,6 +22,8 @@ from tests.pycache import linked_bytecode
 SESSIONS = Path(__file__).parent / "show" / "sessions"
 SESSION = "01a244467926cab9335b"
 """The golden log with calls of ten tools: reads, edits, a command, a search, a plan..."""
+EMPTY = "01a2ffffffffffffffff"
+"""A session with its header alone, written by the test."""
 
 
 def _run(command: list[str], env: dict[str, str]) -> None:
@@ -35,6 +37,10 @@ def _run(command: list[str], env: dict[str, str]) -> None:
 def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
     home = tmp_path / "home"
     shutil.copytree(SESSIONS, home / "sessions")
+    (home / "sessions" / f"{EMPTY}.jsonl").write_text(
+        f'{{"type":"session","version":1,"id":"{EMPTY}","cwd":"/ws",'
+        '"createdAt":"2026-12-05T03:36:38.951Z"}\n'
+    )
     cache = linked_bytecode(tmp_path / "cache")  # the modules' bytecode, not compiled again
     env = {
         **os.environ,
@@ -44,12 +50,18 @@ def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
         "COLUMNS": "100",
     }
     _run([sys.executable, "-m", "tether.cli.code_tables"], env)
+    _run([sys.executable, "-m", "tether.cli.code_tables", "schemas"], env)  # as set-up does
     [table] = cache.rglob("dataclasses-show.*.marshal")
     filled = _code_texts(table)
     assert filled
     # Bytecode written from here on, as a person's `tether show`: anything compiled anew
     # would be saved to the table at exit.
     writing = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # A session that was started and left compiles nothing anew, not even a regular
+    # expression's program (argparse's, as it parses the command line).
+    kept = _entries(table)
+    _run([str(TETHER), "show", EMPTY, "--json"], {**writing, "NO_COLOR": "1"})
+    assert _entries(table) == kept
     _run([str(TETHER), "show", SESSION, "--json"], {**writing, "NO_COLOR": "1"})
     _run(
         [str(TETHER), "show", SESSION, "--verbose"],
@@ -62,5 +74,10 @@ def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
 
 def _code_texts(table: Path) -> set[tuple[str, str]]:
     """The dataclass methods' and forward references' texts the table holds."""
+    return {key for key in _entries(table) if key[0] in ("exec", "eval")}
+
+
+def _entries(table: Path) -> set[tuple[str, str]]:
+    """Every text the table holds: code's and regular expressions' patterns'."""
     _, _, entries = marshal.loads(table.read_bytes())
-    return {key for key in entries if key[0] in ("exec", "eval")}
+    return set(entries)

@@ -65,7 +65,10 @@ def fill_show_table() -> None:
     before_run(COMPILED_CHECKS, reuse_code_in)
     from tether.cli import build_parser
 
-    build_parser("show")
+    # Parsing compiles argparse's patterns for its arguments' counts, kept in the table too.
+    parser = build_parser("show")
+    for line in (["show", "ID", "--json"], ["-v", "show", "ID"]):
+        parser.parse_args(line)
     for module in SHOW_MODULES:
         importlib.import_module(module)
     from tether.session.log.events import EVENT, HEADER
