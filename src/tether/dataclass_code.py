@@ -31,10 +31,14 @@ from __future__ import annotations
 
 import atexit
 import builtins
-import importlib.util
+import importlib
 import marshal
 import sys
 import threading
+
+# Where `importlib.util` takes them from: importing it loads its loaders' base classes, which
+# a start has no use for (a four-hundredth of `tether show`'s instructions).
+from importlib._bootstrap_external import MAGIC_NUMBER, cache_from_source
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -80,7 +84,7 @@ def code_table_path(command: str) -> Path:
     # The bytecode path of a module named for the table: Python's own choice of folder,
     # interpreter tag and optimization level.
     source = Path(__file__).with_name(f"dataclasses-{command}.py")
-    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".marshal")
+    return Path(cache_from_source(str(source))).with_suffix(".marshal")
 
 
 def reuse_code_in(module: Any) -> None:
@@ -223,7 +227,7 @@ class _CodeTable:
         merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
-        write_table(self.path, _FORMAT, importlib.util.MAGIC_NUMBER, merged)
+        write_table(self.path, _FORMAT, MAGIC_NUMBER, merged)
 
 
 def _loaded(raw: bytes) -> CodeType | None:
@@ -277,7 +281,7 @@ def _read(path: Path) -> dict[Any, Any]:
     Its entries are not checked here (a start reads over a thousand and uses a few hundred):
     a look-up asks for a well-formed key, and what it finds is used only if it loads as code
     or a program (`_loaded`, `_program_in`); a save keeps only well-formed entries."""
-    parts = read_table(path, _FORMAT, importlib.util.MAGIC_NUMBER, 1)
+    parts = read_table(path, _FORMAT, MAGIC_NUMBER, 1)
     if parts is None or not isinstance(parts[0], dict):
         return {}
     return parts[0]
