@@ -298,3 +298,49 @@ def test_typing_inspection_s_checks_are_compiled_from_the_table(
     made = [text for mode, text in entries if mode == "exec" and "def is_annotated(" in text]
     assert len(made) == 1
     assert not any("def later(" in text for _, text in entries)  # compiled with its features
+
+
+_THREADS = """
+import dataclasses, json, sys, threading
+from tether.dataclass_code import code_table_path, reuse_dataclass_code
+sys.pycache_prefix = sys.argv[1]
+reuse_dataclass_code("threads")
+made = {}
+start = threading.Barrier(8)
+def make(n):
+    start.wait()
+    for i in range(40):
+        fields = [(f"f{j}", int, dataclasses.field(default=j)) for j in range(i % 5)]
+        cls = dataclasses.make_dataclass(f"C{n}_{i}", fields, frozen=bool(i % 2))
+        shown = ", ".join(f"f{j}={j}" for j in range(i % 5))
+        made[(n, i)] = repr(cls()) == f"C{n}_{i}({shown})"
+threads = [threading.Thread(target=make, args=(n,)) for n in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+table = str(code_table_path("threads"))
+print(json.dumps({"made": len(made), "right": all(made.values()), "table": table}))
+"""
+"""Makes dataclasses of the same texts from eight threads at once, with the table in place."""
+
+
+def test_threads_making_the_same_texts_at_once_get_their_classes(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    def run() -> dict[str, object]:
+        argv = [sys.executable, "-c", _THREADS, str(tmp_path)]
+        done = subprocess.run(argv, capture_output=True, text=True, env=writing_env, check=False)
+        assert done.returncode == 0, done.stderr
+        answer: dict[str, object] = json.loads(done.stdout)
+        return answer
+
+    first = run()  # compiled, and kept at exit
+    assert first["made"] == 320 and first["right"] is True
+    table = Path(str(first["table"]))
+    assert any(mode == "exec" and "def __init__(" in text for mode, text in _table(table))
+    stored = table.stat()
+    second = run()  # every text from the table: nothing new to write
+    assert {**second, "table": None} == {**first, "table": None}
+    again = table.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (stored.st_ino, stored.st_mtime_ns)

@@ -180,6 +180,50 @@ def test_a_module_changed_after_it_was_loaded_does_not_vouch_for_what_it_made(
         del sys.modules[module.__name__]
 
 
+class _Counted(types.ModuleType):
+    """A module that counts how often its source file is asked for."""
+
+    asked = 0
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "__file__":
+            type(self).asked += 1
+        return super().__getattribute__(name)
+
+
+def test_each_module_is_noted_once_and_none_loaded_after_a_removal_is_missed(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "probe.py"
+    source.write_text("X = 1\n")
+    counted = _Counted("tether.schema_probe_counted")
+    counted.__file__ = str(source)
+    gone = types.ModuleType("schema_probe_gone")
+    later = types.ModuleType("tether.schema_probe_later")
+    later.__file__ = str(tmp_path / "later.py")
+    (tmp_path / "later.py").write_text("Y = 1\n")
+    table = schema_table._Table(tmp_path / "t.pickles", lookup=False)
+    sys.modules[counted.__name__] = counted
+    sys.modules[gone.__name__] = gone
+    try:
+        table._noted()
+        assert str(source) in table._stamps
+        asked = _Counted.asked
+        # Modules loaded since are looked at, not those looked at before.
+        sys.modules["schema_probe_more"] = types.ModuleType("schema_probe_more")
+        table._noted()
+        assert _Counted.asked == asked
+        # A module taken out moves those after it: a module loaded then is noted all the same.
+        del sys.modules[gone.__name__], sys.modules["schema_probe_more"]
+        sys.modules[later.__name__] = later
+        sys.modules["schema_probe_more"] = types.ModuleType("schema_probe_more")
+        table._noted()
+        assert str(tmp_path / "later.py") in table._stamps
+    finally:
+        for name in (counted.__name__, gone.__name__, later.__name__, "schema_probe_more"):
+            sys.modules.pop(name, None)
+
+
 def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
     class Local:
         pass

@@ -31,10 +31,14 @@ from __future__ import annotations
 
 import atexit
 import builtins
-import importlib.util
+import importlib
 import marshal
 import sys
 import threading
+
+# Where `importlib.util` takes them from: importing it loads its loaders' base classes, which
+# a start has no use for (a four-hundredth of `tether show`'s instructions).
+from importlib._bootstrap_external import MAGIC_NUMBER, cache_from_source
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -80,7 +84,7 @@ def code_table_path(command: str) -> Path:
     # The bytecode path of a module named for the table: Python's own choice of folder,
     # interpreter tag and optimization level.
     source = Path(__file__).with_name(f"dataclasses-{command}.py")
-    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".marshal")
+    return Path(cache_from_source(str(source))).with_suffix(".marshal")
 
 
 def reuse_code_in(module: Any) -> None:
@@ -167,10 +171,7 @@ class _CodeTable:
             return self.re_compile(pattern, flags)
         flags = int(flags)  # `re.RegexFlag`s are kept as the number they are
         key = (f"{_RE_MODE}{flags}", pattern)
-        with self._lock:
-            if self._stored is None:
-                self._stored = _read(self.path)
-            raw = self._stored.pop(key, None)
+        raw = self._entries().pop(key, None)
         program = _program_in(raw) if raw is not None else None
         if program is None:
             program = _program(pattern, flags)  # raises as `re` would for a bad pattern
@@ -179,15 +180,19 @@ class _CodeTable:
         return importlib.import_module("_sre").compile(pattern, *program)
 
     def _code(self, key: _Key) -> CodeType:
-        with self._lock:
+        # Each look-up is one step on a dictionary, taken without the lock (a start makes a
+        # thousand, and taking it cost more than the rest): two threads making the same text
+        # at once each put its code in, the same code.
+        made = self._made.get(key)
+        if made is not None:
+            return made  # many classes share a method's text (`__eq__` of two fields)
+        entries = self._entries()
+        raw = entries.get(key)
+        if raw is None:
+            # Another thread may have made it meanwhile, and taken it out (after keeping it).
             made = self._made.get(key)
             if made is not None:
-                return made  # many classes share a method's text (`__eq__` of two fields)
-            if self._stored is None:
-                self._stored = _read(self.path)
-            # Taken out once used (its code is kept, for the next class with the same text):
-            # what stays in memory as bytes is only what this run never asked for.
-            raw = self._stored.pop(key, None)
+                return made
         code = _loaded(raw) if raw is not None else None
         if code is None:
             mode, text = key
@@ -196,9 +201,21 @@ class _CodeTable:
             code = compile(text, "<string>", mode, dont_inherit=True)
             with self._lock:
                 self._new[key] = marshal.dumps(code)
-        with self._lock:
-            self._made[key] = code
+        self._made[key] = code
+        # Taken out once its code is kept, for the next class with the same text: what stays
+        # in memory as bytes is only what this run never asked for.
+        entries.pop(key, None)
         return code
+
+    def _entries(self) -> dict[_Key, bytes]:
+        """The entries read from the file and not taken yet (read with the first asked for)."""
+        stored = self._stored
+        if stored is None:
+            with self._lock:
+                if self._stored is None:
+                    self._stored = _read(self.path)
+                stored = self._stored
+        return stored
 
     def save(self) -> None:
         """Add what this process compiled to the table on disk (what other processes added
@@ -223,7 +240,7 @@ class _CodeTable:
         merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
-        write_table(self.path, _FORMAT, importlib.util.MAGIC_NUMBER, merged)
+        write_table(self.path, _FORMAT, MAGIC_NUMBER, merged)
 
 
 def _loaded(raw: bytes) -> CodeType | None:
@@ -277,7 +294,7 @@ def _read(path: Path) -> dict[Any, Any]:
     Its entries are not checked here (a start reads over a thousand and uses a few hundred):
     a look-up asks for a well-formed key, and what it finds is used only if it loads as code
     or a program (`_loaded`, `_program_in`); a save keeps only well-formed entries."""
-    parts = read_table(path, _FORMAT, importlib.util.MAGIC_NUMBER, 1)
+    parts = read_table(path, _FORMAT, MAGIC_NUMBER, 1)
     if parts is None or not isinstance(parts[0], dict):
         return {}
     return parts[0]

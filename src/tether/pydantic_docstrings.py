@@ -145,9 +145,9 @@ class _Sources:
 def table_path(filename: str) -> Path:
     """Where the docstrings read from the source at `filename` are kept: beside its bytecode
     (`schema.cpython-311.docstrings`; `sys.pycache_prefix` is followed)."""
-    import importlib.util
+    from importlib._bootstrap_external import cache_from_source  # `importlib.util`'s own
 
-    return Path(importlib.util.cache_from_source(filename)).with_suffix(".docstrings")
+    return Path(cache_from_source(filename)).with_suffix(".docstrings")
 
 
 def _running(name: str) -> types.FrameType | None:

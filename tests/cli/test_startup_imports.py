@@ -248,6 +248,7 @@ def test_sessions_and_show_load_only_what_they_print(
     assert "random" not in shown | dumped
     # Nor the syntax tree's module: `inspect` and pydantic subclass a stand-in of its visitor.
     assert "ast" not in shown | dumped
+    assert "fcntl" not in shown | dumped  # the writer's lock of a log: none is written
     # Nor `platform`: `uuid` learns the system's name from `os.uname`.
     assert "platform" not in shown | dumped
     # Nor `shutil` and its compressors: the parser's formatters are given the width argparse
@@ -751,6 +752,23 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
     listed, before, listed_again, after = printed(code, env)
     assert listed == listed_again
     assert (before, after) == ("False", "_CodeTable")
+
+
+@pytest.mark.parametrize("form", [[], ["--json"]], ids=["text", "json"])
+def test_show_as_the_process_loads_no_importlib_util(
+    tmp_path: Path, env: dict[str, str], form: list[str]
+) -> None:
+    # Its tables are found beside the bytecode with the function `importlib.util` re-exports,
+    # not with `importlib.util`, whose loaders' base classes a start has no use for.
+    shutil.copytree(CARD_SESSIONS, tmp_path / "home" / "sessions")
+    code = (
+        "import sys\n"
+        "from tether.cli import main\n"
+        f"sys.argv = ['tether', 'show', {CARD_SESSION!r}, *{form!r}]\n"
+        "main()\n"
+        "print(sorted({'importlib.util', 'importlib._abc', 'fcntl'} & set(sys.modules)))\n"
+    )
+    assert printed(code, env)[-1] == "[]"
 
 
 _SHOW_COLLECTED = """

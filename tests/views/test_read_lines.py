@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import UserDict
+from operator import is_
 from types import MappingProxyType
 from typing import Any
 
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
 from tether.views import ReadFileLine, ReadLines, ReadResultView, dump_view, load_result_view
-from tether.views.read_lines import _counted
+from tether.views.read_lines import _counted, _keys
 
 STRICT: TypeAdapter[list[ReadFileLine]] = TypeAdapter(list[ReadFileLine])
 
@@ -139,6 +141,22 @@ def test_stored_lines_are_held_as_they_lie_and_a_line_is_made_only_when_asked() 
     counted = json.loads('[{"text": "a", "number": 4}, {"text": "b", "number": 5}]')
     held = ReadLines.checked(counted, 0, 5)
     assert held is not None and held.logged is counted and held.numbers == [4, 5]
+
+
+def test_a_window_is_looked_up_by_the_key_objects_its_first_line_holds() -> None:
+    # Keys made as a parser makes them: equal to the literals without being them.
+    number, text = "".join(["num", "ber"]), "".join(["te", "xt"])
+    raw = [{text: "a", number: 4}, {number: 5, text: "b"}]
+    found = _keys(raw[0])
+    assert found == ("number", "text") and found[0] is number and found[1] is text
+    lines = ReadLines.checked(raw, 3, 5)
+    assert lines is not None and lines.logged is raw and lines.numbers == [4, 5]
+    assert lines.texts == ["a", "b"]
+    # Anything else is looked up by the keys themselves.
+    literal = (sys.intern("number"), sys.intern("text"))
+    for first in ({number: 1}, {Text("number"): 1, Text("text"): ""}, Line(raw[0]), [1], None):
+        found = _keys(first)
+        assert found == literal and all(map(is_, found, literal))
 
 
 def test_a_line_with_a_key_more_is_checked_and_held_without_it() -> None:

@@ -99,10 +99,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     import argparse
     import importlib
 
+    # The width argparse would work out, but without `shutil` (and its compressors), and
+    # once: a formatter is made for every argument added, to check it (twenty for `show`).
+    width = _columns() - 2
+
     def formatter(prog: str) -> argparse.HelpFormatter:
-        # The width argparse would work out, but without `shutil` (and its compressors): a
-        # formatter is made for every argument added, to check it.
-        return argparse.HelpFormatter(prog, width=_columns() - 2)
+        return argparse.HelpFormatter(prog, width=width)
 
     parser = argparse.ArgumentParser(
         prog="tether",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tether.tools.deferred import deferred_tool
-from tether.tools.registry import ToolRegistry
+from tether.tools.registry import ToolRegistry, ToolsOnFirstUse
 
 if TYPE_CHECKING:
     from tether.sandbox.policy import SandboxPolicy
@@ -105,10 +105,11 @@ REPLAY_HOMES = {
 
 def replay_tools() -> ToolRegistry:
     """The tools whose cards a stored session is shown with: `default_tools()`'s, each made
-    (and its module loaded) when a stored call of it is first shown.
+    (and its module loaded) when a stored call of it is first shown, and stated from their
+    stored specs when the first call is (a session that called none states none).
 
     Their cards are drawn from what the log holds, not from this machine: `web_search` is
     made without a backend and `skill` without skills, as `default_tools()` makes `skill`
     (what would run a call is never used), so a session that called neither loads neither.
     """
-    return ToolRegistry([deferred_tool(name, home) for name, home in REPLAY_HOMES.items()])
+    return ToolsOnFirstUse(lambda: [deferred_tool(n, home) for n, home in REPLAY_HOMES.items()])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tether.tools.base import Tool
 from tether.tools.deferred import DeferredTool
 
-__all__ = ["ToolRegistry"]
+__all__ = ["ToolRegistry", "ToolsOnFirstUse"]
 
 AnyTool = Tool[Any, Any]
 
@@ -71,3 +72,27 @@ class ToolRegistry:
 
     def __len__(self) -> int:
         return len(self._tools)
+
+
+class ToolsOnFirstUse(ToolRegistry):
+    """A registry whose tools are made (by `make`) when it is first asked anything: a replay
+    of a session that called no tool makes none (stating the seventeen built-in tools from
+    their stored specs was a hundredth of an empty session's `tether show --json`)."""
+
+    def __init__(self, make: Callable[[], Iterable[AnyTool]]) -> None:
+        self._make: Callable[[], Iterable[AnyTool]] | None = make
+        self._making = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        # Asked only for what the instance lacks: its tools, until they are made.
+        if name not in ("_tools", "_deferred"):
+            raise AttributeError(name)
+        with self._making:
+            make = self._make
+            if make is not None:
+                made = ToolRegistry(make())
+                # The names first: a thread that finds the tools finds them too.
+                self._deferred = made._deferred
+                self._tools = made._tools
+                self._make = None
+        return object.__getattribute__(self, name)

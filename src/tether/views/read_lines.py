@@ -63,9 +63,10 @@ class ReadLines(Sequence[ReadFileLine]):
         if not raw:
             return cls([], [])
         size = len(raw)
+        number, text = _keys(raw[0])
         try:
-            numbers = list(map(_NUMBER, raw))
-            "".join(map(_GET, raw, repeat("text", size)))
+            numbers = list(map(itemgetter(number), raw))
+            "".join(map(_GET, raw, repeat(text, size)))
             common = countOf(map(len, raw), 2) == size
         except (KeyError, TypeError):
             common = False
@@ -133,6 +134,21 @@ class ReadLines(Sequence[ReadFileLine]):
             ),
             serialization=core_schema.plain_serializer_function_ser_schema(_logged),
         )
+
+
+def _keys(line: object) -> tuple[str, str]:
+    """The keys `number` and `text` as `line` holds them, when it is a dict holding both as
+    plain strs; else the keys themselves.
+
+    The parser makes each key of a window once and shares it among the window's lines, but
+    not as the interned literal: looked up by the literal, every line's key was found by
+    comparing its text; looked up by the object the lines hold, by identity."""
+    if type(line) is dict:
+        held = {key: key for key in line}
+        number, text = held.get("number"), held.get("text")
+        if type(number) is str and type(text) is str:
+            return number, text
+    return "number", "text"
 
 
 def _counting(numbers: list[Any], after: int, most: int) -> bool:

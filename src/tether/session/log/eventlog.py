@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import io
 import json
 import os
@@ -454,6 +453,8 @@ def lock_log(path: Path) -> IO[bytes]:
     # The lock file stays after close: deleting it would race with a writer that has just
     # opened it, leaving two writers holding locks on two different files (only deleting
     # the session removes it, after the log, which a late writer then no longer finds).
+    import fcntl  # with the first writer: reading a log (`tether show`) takes no lock
+
     lock_path = path.with_suffix(".lock")
     handle = lock_path.open("ab")
     try:
