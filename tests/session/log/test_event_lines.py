@@ -4,8 +4,10 @@ result's `meta`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -19,7 +21,7 @@ from pydantic import ValidationError
 from tether.errors import CorruptLog
 from tether.session import SessionStore
 from tether.session.log import eventlog
-from tether.session.log.eventlog import read_log
+from tether.session.log.eventlog import read_log, stream_log
 from tether.session.log.events import EVENT, Event, ToolCallEvent, ToolResultEvent, TurnEnd
 
 TESTS = Path(__file__).resolve().parents[2]
@@ -203,6 +205,80 @@ def test_a_line_is_checked_with_its_newline_as_it_is_without(line: bytes, end: b
     if not end and expected[0] == "refused":
         expected = ("NoneType", "None")
     assert taken(_checked, line + end) == expected
+
+
+def _line_by_line(path: Path) -> tuple[Any, ...]:
+    """A log read the plain way: cut at each newline, each line made by `_event` without it,
+    and a last line without one kept if it is whole, else dropped as torn; its events, sound
+    bytes and whether the last lacks its newline, or its error."""
+    data = path.read_bytes()
+    first, newline, rest = data.partition(b"\n")
+    try:
+        eventlog._header(path, first)
+        if not newline:
+            return [], len(first), True
+        *whole, last = rest.split(b"\n")
+        events: list[Event] = []
+        calls: set[str] = set()
+        for number, line in enumerate(whole, start=2):
+            events.append(eventlog._event(path, number, line, len(events) + 1, calls))
+        sound = len(first) + 1 + sum(len(line) + 1 for line in whole)
+        if last:
+            with contextlib.suppress(CorruptLog):
+                number = len(whole) + 2
+                events.append(eventlog._event(path, number, last, len(events) + 1, calls))
+                return [repr(event) for event in events], sound + len(last), True
+        return [repr(event) for event in events], sound, False
+    except CorruptLog as exc:
+        return ("refused", str(exc))
+
+
+@st.composite
+def logs(draw: st.DrawFn) -> bytes:
+    """A golden log's first lines, a few made wrong (`lines`) or long, each ended one way or
+    another, the last perhaps without its newline or cut anywhere."""
+    log = draw(st.sampled_from(LOGS)).read_bytes().split(b"\n")
+    body = log[1 : 1 + draw(st.integers(0, min(8, len(log) - 1)))]
+    for _ in range(draw(st.integers(0, 2))):
+        if body:
+            at = draw(st.integers(0, len(body) - 1))
+            body[at] = draw(lines(seq=at + 1)) if draw(st.booleans()) else body[at] + LONG[:-1]
+    ends = [draw(st.sampled_from([b"\n", b"\n", b"\r\n", b" \n"])) for _ in body]
+    data = b"".join([log[0], b"\n", *(line + end for line, end in zip(body, ends, strict=True))])
+    match draw(st.sampled_from(["whole", "whole", "no-newline", "cut"])):
+        case "no-newline":
+            data = data.removesuffix(b"\n")
+        case "cut":
+            data = data[: draw(st.integers(len(log[0]), len(data)))]
+    return data
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs())
+def test_every_reader_takes_a_log_as_it_is_read_line_by_line(data: bytes) -> None:
+    # The readers take each line with its newline, look at its end only when it is refused,
+    # and read until the end is first met: the same events, sound bytes and errors as the
+    # plain way, whatever is wrong with the log and wherever it is cut.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s.jsonl"
+        path.write_bytes(data)
+        expected = _line_by_line(path)
+        try:
+            contents = read_log(path)
+            read: tuple[Any, ...] = (
+                [repr(event) for event in contents.events],
+                contents.sound_bytes,
+                contents.missing_newline,
+            )
+        except CorruptLog as exc:
+            read = ("refused", str(exc))
+        assert read == expected
+        for check_first in (True, False):
+            try:
+                streamed: Any = [repr(e) for e in stream_log(path, check_first=check_first)[1]]
+            except CorruptLog as exc:
+                streamed = ("refused", str(exc))
+            assert streamed == (expected if expected[0] == "refused" else expected[0])
 
 
 def test_a_long_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path, ws: Path) -> None:
