@@ -18,7 +18,7 @@ from tether.errors import CorruptLog
 from tether.session import SessionStore
 from tether.session.log.eventlog import EventLog, read_log, stream_log
 from tether.session.log.events import Event, SessionHeader, ToolCallEvent, ToolResultEvent
-from tether.session.log.raw import LINE_BLOCK
+from tether.session.log.raw import LINE_BLOCK, log_lines
 
 HEADER = json.dumps(
     {"type": "session", "version": 1, "id": "s1", "cwd": "/w", "createdAt": "2026-01-01T00:00:00Z"}
@@ -121,17 +121,38 @@ def test_lines_longer_than_a_block_are_read_whole(tmp_path: Path, reader: Reader
 
 @pytest.mark.parametrize(
     ("tail", "sound", "missing_newline"),
-    [("", 0, False), (START % 2, len(START % 2), True), ('{"type":"turn', 0, False)],
-    ids=["whole", "last-without-newline", "torn"],
+    [
+        ("", 0, False),
+        (START % 2, len(START % 2), True),
+        ('{"type":"turn', 0, False),
+        (START % 7, 0, False),
+    ],
+    ids=["whole", "last-without-newline", "torn", "last-wrong-seq"],
 )
+@pytest.mark.parametrize("before", [1, 0], ids=["after-a-line", "first"])
 def test_the_sound_bytes_end_after_the_last_good_line(
-    tmp_path: Path, tail: str, sound: int, missing_newline: bool
+    tmp_path: Path, tail: str, sound: int, missing_newline: bool, before: int
 ) -> None:
-    body = f"{HEADER}\n{START % 1}\n"
-    contents = read_log(_log(tmp_path / "s1.jsonl", body + tail))
+    body = f"{HEADER}\n" + "".join(f"{START % seq}\n" for seq in range(1, before + 1))
+    contents = read_log(
+        _log(tmp_path / "s1.jsonl", body + tail.replace('"seq":2', f'"seq":{before + 1}'))
+    )
     assert (contents.sound_bytes, contents.missing_newline) == (len(body) + sound, missing_newline)
     alone = read_log(_log(tmp_path / "s2.jsonl", HEADER))
     assert (alone.sound_bytes, alone.missing_newline, alone.events) == (len(HEADER), True, [])
+
+
+def test_a_line_cut_before_its_newline_is_the_last_even_as_the_log_grows(tmp_path: Path) -> None:
+    # What is read after a line cut at the end is the rest of that line, being written: it is
+    # never taken as lines of its own, so a reader need look at no other line's end.
+    path = _log(tmp_path / "s1.jsonl", f"{HEADER}\n{START % 1}")
+    lines = log_lines(path)
+    assert [next(lines), next(lines)] == [f"{HEADER}\n".encode(), (START % 1).encode()]
+    with path.open("a") as handle:
+        handle.write(f"\n{CHUNK % (2, 'x')}\n")
+    assert list(lines) == []
+    # Read from the start, the grown log's lines are all there.
+    assert len(list(log_lines(path))) == 3
 
 
 def test_a_streamed_log_is_never_held_whole(tmp_path: Path, ws: Path) -> None:

@@ -142,41 +142,62 @@ def _checked(
     calls: set[str] = set()
     seq = 1
     size = 0
-    # The first line, then the rest: only a log's last line can lack its newline, so a torn
-    # one that ends the first batch leaves nothing in the second.
-    for batch in ((first,), lines):
-        for line in batch:
-            if line[-1:] != b"\n":  # a last line without its newline: torn, unless it parses
+    line = first
+    # The first line, then the rest. Only a log's last line can lack its newline (the lines
+    # end after one that does): that is looked at only when a line is refused, and after the
+    # last, so that a good line costs no more than its making and its checks.
+    try:
+        for batch in ((first,), lines):
+            for line in batch:
+                length = len(line)
+                event: Event
                 try:
-                    last = _event(path, seq + 1, line, seq, calls)
-                except CorruptLog as exc:
-                    if warn:
-                        log.warning("dropping a torn last line: %s", exc)
-                    break
-                sound.bytes = size + len(line)
-                sound.missing_newline = True
-                yield last
-                return
-            event: Event | None
-            try:
-                if len(line) <= PARSED_FIRST_FROM:
-                    event = validate(line)
-                else:
-                    event = _parsed_first(line, strings)
-            except ValidationError:
-                event = None
-            if (
-                event is None
-                or event.seq != seq
-                or (type(event) is ToolResultEvent and event.tool_call_id not in calls)
-            ):
-                event = _event(path, seq + 1, line[:-1], seq, calls)  # raises the line's error
-            elif type(event) is ToolCallEvent:
-                calls.add(event.tool_call_id)
-            yield event
-            seq += 1
-            size += len(line)
+                    if length <= PARSED_FIRST_FROM:
+                        event = validate(line)
+                    else:
+                        event = _parsed_first(line, strings)
+                except ValidationError:
+                    event = _UNMADE
+                if event.seq != seq:
+                    event = _refused(path, line, seq, calls, warn=warn)
+                elif type(event) is ToolCallEvent:
+                    calls.add(event.tool_call_id)
+                elif type(event) is ToolResultEvent and event.tool_call_id not in calls:
+                    event = _refused(path, line, seq, calls, warn=warn)
+                yield event
+                seq += 1
+                size += length
+    except _Torn:
+        sound.bytes = size
+        return
     sound.bytes = size
+    sound.missing_newline = line[-1:] != b"\n"
+
+
+class _Unmade:
+    """What `_checked` takes for a line its validator refused: its seq is no line's."""
+
+    seq = 0
+
+
+_UNMADE: Any = _Unmade()
+
+
+class _Torn(Exception):
+    """A log's last line, cut before its newline, is not a whole event: it is dropped."""
+
+
+def _refused(path: Path, line: bytes, seq: int, calls: set[str], *, warn: bool) -> Event:
+    """A line `_checked` did not take, checked again by `_event`, which raises its error; but a
+    last line cut before its newline is torn (`_Torn`, with a warning)."""
+    if line[-1:] == b"\n":
+        return _event(path, seq + 1, line[:-1], seq, calls)
+    try:
+        return _event(path, seq + 1, line, seq, calls)
+    except CorruptLog as exc:
+        if warn:
+            log.warning("dropping a torn last line: %s", exc)
+        raise _Torn from exc
 
 
 def read_header(path: Path) -> SessionHeader:

@@ -6,12 +6,17 @@ else: a FIFO or a device where a log should be is refused, never read.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from collections.abc import Generator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tether.errors import CorruptLog
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 __all__ = ["LINE_BLOCK", "MAX_HEADER_BYTES", "log_lines", "read_log_bytes"]
 
@@ -43,13 +48,18 @@ def log_lines(path: Path) -> Generator[bytes, None, None]:
     """A log's lines, each with its newline (but a last one cut before it), read a block at a
     time as they are taken, to its end even if it grows meanwhile: a long log is never held
     whole. Refused as `read_log_bytes` refuses it, when the first line is asked for; the file
-    stays open until the last line is taken or the iterator is closed."""
+    stays open until the last line is taken or the iterator is closed.
+
+    A line cut before its newline is the last (what is read after it would be its rest, being
+    written): the log's readers take that for granted, and look at no other line's end.
+    """
     fd, _ = _opened(path)
     try:
-        handle = os.fdopen(fd, "rb", buffering=LINE_BLOCK)
+        raw = _ToItsEnd(fd)
     except BaseException:
         os.close(fd)
         raise
+    handle = io.BufferedReader(raw, LINE_BLOCK)
     # One block read into a buffer that is used again, and each line copied out of it, costs a
     # third of reading a large log whole into one new buffer (its pages are each new to the
     # process) and cutting its lines out of that.
@@ -58,6 +68,21 @@ def log_lines(path: Path) -> Generator[bytes, None, None]:
             yield from handle
         except OSError as exc:
             raise CorruptLog(f"{path}: cannot read the session log: {exc.strerror}") from exc
+
+
+class _ToItsEnd(io.FileIO):
+    """A file read until its end is met, once: after that it reads as ended, so that its
+    reader's last line is where the end was met (cut there, when it was being written)."""
+
+    ended = False
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int | None:
+        """`FileIO.readinto`, or nothing once a read has met the end."""
+        if self.ended:
+            return 0
+        count = super().readinto(buffer)
+        self.ended = not count
+        return count
 
 
 def _opened(path: Path) -> tuple[int, int]:
