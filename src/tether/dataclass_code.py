@@ -228,10 +228,10 @@ class _CodeTable:
             # A pattern's text may differ from process to process (`tokenize` joins a set of
             # string prefixes, in hash order): each start would add its own 10 KB program, and
             # every start read them all. One this process did not make is left out, to be
-            # kept again by a process that makes it.
-            unmade = {
-                key for key in self._stored or () if _is_key(key) and key[0].startswith(_RE_MODE)
-            }
+            # kept again by a process that makes it. (Listed first, in one step: look-ups take
+            # entries out without the lock, and a thread still making classes may take one.)
+            stored = list(self._stored or ())
+            unmade = {key for key in stored if _is_key(key) and key[0].startswith(_RE_MODE)}
         merged = {
             key: raw
             for key, raw in _read(self.path).items()
