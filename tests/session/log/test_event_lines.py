@@ -67,9 +67,15 @@ def _strict(line: bytes) -> Any:
     return EVENT.validate_json(line)
 
 
-def test_every_golden_line_is_made_as_validate_json_makes_it() -> None:
+STRINGS = pytest.mark.parametrize("strings", ["all", "keys"])
+"""Both ways `_parsed_first` makes a line's short strings: shared, or each anew."""
+
+
+@STRINGS
+def test_every_golden_line_is_made_as_validate_json_makes_it(strings: str) -> None:
     for line in LINES:
-        assert outcome(eventlog._parsed_first, line) == outcome(_strict, line), line
+        made = outcome(lambda line: eventlog._parsed_first(line, strings), line)
+        assert made == outcome(_strict, line), line
 
 
 JSON_VALUES = st.recursive(
@@ -155,7 +161,9 @@ def lines(draw: st.DrawFn, seq: int | None = None) -> bytes:
     b'{"type":"tool/result","seq":1,"toolCallId":"c","content":[{"type":"text","text":"a","meta":1}]}'
 )
 def test_a_line_is_made_as_validate_json_makes_it(line: bytes) -> None:
-    assert outcome(eventlog._parsed_first, line) == outcome(_strict, line)
+    expected = outcome(_strict, line)
+    assert outcome(eventlog._parsed_first, line) == expected
+    assert outcome(lambda line: eventlog._parsed_first(line, "keys"), line) == expected
 
 
 def taken(make: Any, line: bytes) -> tuple[str, str]:
@@ -287,6 +295,29 @@ def test_a_long_line_is_parsed_once_and_never_validated_as_json(tmp_path: Path, 
     # line in Rust before making it Python objects. Short lines still are.
     assert calls == ["header", "event", "event"]
     assert read_log(log.path).events[1] == log.events[1]
+
+
+def test_a_read_log_shares_its_long_lines_short_strings_and_a_streamed_one_makes_them_anew(
+    tmp_path: Path, ws: Path
+) -> None:
+    # A log read whole is held whole: a file read again and again is one set of strings (a
+    # third less memory on the realistic log). A streamed one lets each event go, and its
+    # strings are faster made anew.
+    log = SessionStore(tmp_path).create(ws)
+    window = [{"number": n, "text": f"line {n} of the file"} for n in range(1, 301)]
+    for call in ("c1", "c2"):
+        log.append(ToolCallEvent(tool_call_id=call, name="read", arguments="{}"))
+        log.append(ToolResultEvent(tool_call_id=call, content=(), meta={"lines": window}))
+    log.close()
+
+    def texts(events: list[Event]) -> list[list[Any]]:
+        return [[line["text"] for line in e.meta["lines"]] for e in events if e.seq in (2, 4)]
+
+    held = texts(read_log(log.path).events)
+    streamed = texts(list(eventlog.stream_log(log.path, check_first=False)[1]))
+    assert held == streamed == [[line["text"] for line in window]] * 2
+    assert any(a is b for a, b in zip(*held, strict=True))
+    assert not any(a is b for a, b in zip(*streamed, strict=True))
 
 
 def test_a_corrupt_long_line_is_refused_with_validate_json_s_own_error(tmp_path: Path) -> None:
