@@ -325,15 +325,19 @@ def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 before = faults()
 for _ in range(20):
-    pieces = [b"x" * (4 << 20) for _ in range(2)]
+    pieces = [b"x" * (4 << 20) for _ in range(3)]
     del pieces
 print(faults() - before)
 """
-"""Makes and frees two blocks of four megabytes twenty times, as the printing makes and frees
+"""Makes and frees three blocks of four megabytes twenty times, as the printing makes and frees
 its pieces, and prints how many pages that faulted in; after a replay's start when asked.
 Larger than anything the imports free (compiling a module's source frees a megabyte or two,
-which raises glibc's thresholds as far), so that alone they are mapped each time whatever
-the process loaded before them."""
+which raises glibc's thresholds as far). Alone, the first round's blocks are mapped, and
+freeing them raises the mmap threshold past a block and the trim threshold to twice that: the
+next rounds' blocks come from the heap, and three of them freed together always pass the trim
+threshold, so the heap's top is given back each round (two were given back or not as the free
+room the imports left at the top happened to be). After the replay's start (thresholds raised
+by its 8 MiB room to 8 and 16 MiB) the twelve megabytes stay."""
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds")
