@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from tether import views
-from tether.jsontext import parse_json
 from tether.lazy import logger
 from tether.tools.base import Tool
 from tether.tools.card_context import CardContext
+from tether.tools.invocation import decode_arguments
 from tether.tools.result import ToolResult
 from tether.views import GenericCallView, ToolCallView
 from tether.views.trusted import trusted
@@ -67,13 +67,9 @@ inside ACP messages) stop at a few hundred levels, and no tool's arguments come 
 
 
 def raw_input(raw: str) -> Any:
-    """A call's raw arguments as JSON when they decode, else the text as it came."""
-    try:
-        value = parse_json(raw)
-    except ValueError:
-        # Not JSON, or nested too deeply to decode: the card shows the text as it came.
-        return raw
-    return shown_input(raw, value)
+    """A call's raw arguments as JSON when they decode, else the text as it came (not JSON,
+    or nested too deeply to decode: the card shows the text as it came)."""
+    return shown_input(raw, decode_arguments(raw))
 
 
 def shown_input(raw: str, decoded: Any) -> Any:
