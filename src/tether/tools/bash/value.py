@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from tether.sandbox.limits import LimitHit, limit_note
-from tether.tools.bash.card import DISABLED_NOTE, card_notes
+from tether.tools.bash.card import DISABLED_NOTE
 from tether.tools.bash.group import KILL_GRACE_SECONDS, KILL_WAIT_SECONDS, Member, Stop
 from tether.tools.bash.output import Clipped, cut_marker
 from tether.tools.invocation import MAX_META_BYTES
@@ -25,7 +25,6 @@ __all__ = [
     "MODEL_TEXT_LIMIT",
     "BashValue",
     "card_meta",
-    "card_notes",
     "card_output",
     "collapse_redraws",
     "model_text",
