@@ -85,6 +85,17 @@ def peak_kib(command: list[str], env: dict[str, str]) -> int:
     return int(out.stdout)
 
 
+def per_round(runs: list[tuple[float, float]], floors: list[tuple[float, float]]) -> str:
+    """The wall ratio of each run to the floor's run of the same round, as a median and its
+    quartiles: the floor's own time drifts by a quarter over minutes on a shared machine, and
+    a run compared with its neighbour in time drifts with it."""
+    ratios = sorted(wall / floor for (wall, _), (floor, _) in zip(runs, floors, strict=True))
+    if len(ratios) < 2:
+        return f"per round: {ratios[0]:.2f}x"
+    low, middle, high = statistics.quantiles(ratios, n=4)
+    return f"per round: median {middle:.2f}x, quartiles {low:.2f}x-{high:.2f}x"
+
+
 def compare(name: str, path: Path, env: dict[str, str], runs: int, empty: str) -> None:
     """Time `show`, `show --json` and the floor on `path`, alternately; print the ratios."""
     session = path.stem
@@ -115,6 +126,7 @@ def compare(name: str, path: Path, env: dict[str, str], runs: int, empty: str) -
             f"  {key:<12}       {medians[key] * 1000:7.0f} ms wall {ratio:5.2f}x,"
             f" {cpu[key] * 1000:6.0f} ms CPU {cpu_ratio:5.2f}x (goal <= {goal}x)"
         )
+        print(f"  {'':<12}       {per_round(times[key], times['floor'])}")
     for key, grown in grown_mb.items():
         print(
             f"  {key:<12}       peak memory above an empty session's: {grown:.0f} MB"
