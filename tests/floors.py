@@ -15,8 +15,10 @@ The table is LAYOUT.md's, with the homes added since and what their code showed:
 - `errors.py` (the one exception tree) stands below everything, so that every floor can
   raise and catch its errors (it imports nothing); `kept_table.py` (the file format of the
   tables kept beside the bytecode) stands with it, so that `dataclass_code.py` and
-  `schema_table/`, neighbours on the ground floor, share it; `beneath.py` (opening exactly the path
-  that was checked) stands with `bounded.py`, for the tools, the sandbox and the checkpoints.
+  `schema_table/`, neighbours on the ground floor, share it; so does the package itself
+  (`__version__`, importing nothing), since a table is kept for one release. `beneath.py`
+  (opening exactly the path that was checked) stands with `bounded.py`, for the tools, the
+  sandbox and the checkpoints.
 - `sandbox/` (bubblewrap, seccomp, mounts, git disarming) sits below `tools/`: the `bash` tool
   and the hooks run commands in it. `shell/` (the bash parser) sits on the same floor: it
   imports nothing of tether, and the settings' rules, the policy and the tools may ask it.
@@ -37,9 +39,8 @@ from __future__ import annotations
 __all__ = ["FLOOR", "FLOORS"]
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "kept_table"),
+    ("errors", "kept_table", "tether"),  # `tether`: the package itself, `__version__`
     (
-        "tether",  # the package itself: `__version__`
         "wire",
         "jsontext",
         "highlight",

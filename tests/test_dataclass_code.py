@@ -18,10 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from tether import __version__
 from tether.dataclass_code import MAX_ENTRIES
 
 LAYOUT = 2
-"""A table file's layout: `(LAYOUT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
+"""A table file's layout: `(LAYOUT, VERSIONS, {(mode, text): marshalled code})`."""
+
+VERSIONS = (importlib.util.MAGIC_NUMBER, __version__)
+"""What a table is made for: the interpreter's bytecode and tether's release."""
 
 _PROBE = """
 from __future__ import annotations
@@ -124,8 +128,8 @@ def _is_what_compiling_gives(mode: str, text: str, raw: bytes) -> bool:
 
 
 def _table(path: Path) -> dict[tuple[str, str], bytes]:
-    layout, magic, table = marshal.loads(path.read_bytes())
-    assert (layout, magic) == (LAYOUT, importlib.util.MAGIC_NUMBER)
+    layout, versions, table = marshal.loads(path.read_bytes())
+    assert (layout, versions) == (LAYOUT, VERSIONS)
     assert isinstance(table, dict)
     return table
 
@@ -183,9 +187,9 @@ def test_the_table_holds_exactly_what_compiling_each_text_gives(
         b"",
         b"not marshal at all",
         marshal.dumps([1, 2, 3]),
-        marshal.dumps((LAYOUT, b"\x00\x00\r\n", {})),  # another interpreter's magic number
-        marshal.dumps((1, importlib.util.MAGIC_NUMBER, {"x": b"y"})),  # an earlier layout
-        marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, {"x": 1, 2: b"y", ("run", "x"): b""})),
+        marshal.dumps((LAYOUT, (b"\x00\x00\r\n", __version__), {})),  # another interpreter's
+        marshal.dumps((1, VERSIONS, {"x": b"y"})),  # an earlier layout
+        marshal.dumps((LAYOUT, VERSIONS, {"x": 1, 2: b"y", ("run", "x"): b""})),
         "BAD",  # a text whose stored code is not code: compiled afresh
         "NUMBER",  # a text whose entry is not bytes at all: compiled afresh
     ],
@@ -199,10 +203,10 @@ def test_a_table_that_does_not_read_back_is_ignored_and_written_afresh(
     if content == "BAD":
         entries = _table(table)
         spoiled = {key: marshal.dumps("not code") for key in entries}
-        content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, spoiled))
+        content = marshal.dumps((LAYOUT, VERSIONS, spoiled))
     if content == "NUMBER":
         numbers = dict.fromkeys(_table(table), 7)
-        content = marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, numbers))
+        content = marshal.dumps((LAYOUT, VERSIONS, numbers))
     assert isinstance(content, bytes)
     table.write_bytes(content)
     again = _probe(tmp_path / "cache", "table", writing_env)
@@ -226,10 +230,28 @@ def test_a_table_past_its_limit_starts_afresh(tmp_path: Path, writing_env: dict[
     # Texts no class of the probe makes: the probe compiles its own, and the table is too full.
     empty = marshal.dumps(compile("", "", "exec"))
     stale = {("exec", f"# {n}\n"): empty for n in range(MAX_ENTRIES)}
-    table.write_bytes(marshal.dumps((LAYOUT, importlib.util.MAGIC_NUMBER, stale)))
+    table.write_bytes(marshal.dumps((LAYOUT, VERSIONS, stale)))
     _probe(tmp_path, "table", writing_env)
     kept = _table(table)
     assert kept and not any(text.startswith("# ") for _, text in kept)
+
+
+def test_another_releases_table_is_not_read_and_is_replaced(
+    tmp_path: Path, writing_env: dict[str, str]
+) -> None:
+    expected = _probe(tmp_path / "plain", "plain", writing_env)
+    table = Path(str(_probe(tmp_path / "cache", "table", writing_env)["table"]))
+    made = _table(table)
+    # As an upgrade in place leaves it: the earlier release's table, this interpreter's, with
+    # texts of classes the new release no longer makes (and every text the probe makes, so
+    # that a table read would be left as it is: nothing new compiled, nothing written).
+    earlier = {**made, ("exec", "# a class of the earlier release\n"): made[next(iter(made))]}
+    table.write_bytes(marshal.dumps((LAYOUT, (importlib.util.MAGIC_NUMBER, "0.0.1"), earlier)))
+    again = _probe(tmp_path / "cache", "table", writing_env)
+    assert {**again, "table": None} == {**expected, "table": None}
+    # Not read: the probe compiled its texts again, and the table it saved is this release's,
+    # without the earlier release's texts.
+    assert _table(table).keys() == made.keys()
 
 
 def test_a_pattern_a_later_process_does_not_make_is_not_kept(

@@ -15,7 +15,10 @@ mode), and compile (and keep) what is not there yet. The text and mode are the w
 decides the code, so the classes and references are the ones Python would make; only the
 compiling is skipped. The table is written beside tether's
 own bytecode (`__pycache__`, or under `sys.pycache_prefix`), one per command, at the end of
-a process that compiled something new, and trusted as Python trusts the bytecode there.
+a process that compiled something new, and trusted as Python trusts the bytecode there. A
+table is for one interpreter and one release of tether: an upgrade in place leaves the table
+beside the new bytecode, and the texts of the earlier release's classes would be read at every
+start until it filled, so a new release starts a table of its own.
 Nothing is written when bytecode is not (`PYTHONDONTWRITEBYTECODE`), and a table that does
 not read back is ignored and written afresh.
 
@@ -43,6 +46,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+from tether import __version__
 from tether.kept_table import read_table, write_table
 
 __all__ = [
@@ -57,7 +61,10 @@ MAX_ENTRIES = 20_000
 """A table that would pass this many texts is started afresh with what this process made."""
 
 _FORMAT = 2
-"""The layout of a table file: `(_FORMAT, MAGIC_NUMBER, {(mode, text): marshalled code})`."""
+"""The layout of a table file: `(_FORMAT, _VERSIONS, {(mode, text): marshalled code})`."""
+
+_VERSIONS = (MAGIC_NUMBER, __version__)
+"""What a table is made for: the interpreter's bytecode and tether's release."""
 
 _Key = tuple[str, str]
 """`(mode, text)`: `exec` for a dataclass's methods, `eval` for a forward reference, `re:`
@@ -240,7 +247,7 @@ class _CodeTable:
         merged.update(new)
         if len(merged) > MAX_ENTRIES:
             merged = new
-        write_table(self.path, _FORMAT, MAGIC_NUMBER, merged)
+        write_table(self.path, _FORMAT, _VERSIONS, merged)
 
 
 def _loaded(raw: bytes) -> CodeType | None:
@@ -294,7 +301,7 @@ def _read(path: Path) -> dict[Any, Any]:
     Its entries are not checked here (a start reads over a thousand and uses a few hundred):
     a look-up asks for a well-formed key, and what it finds is used only if it loads as code
     or a program (`_loaded`, `_program_in`); a save keeps only well-formed entries."""
-    parts = read_table(path, _FORMAT, MAGIC_NUMBER, 1)
+    parts = read_table(path, _FORMAT, _VERSIONS, 1)
     if parts is None or not isinstance(parts[0], dict):
         return {}
     return parts[0]
