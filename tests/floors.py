@@ -3,11 +3,11 @@ below its own (`tests/test_layers.py` checks it, `ARCHITECTURE.md` lists them).
 
 The table is LAYOUT.md's, with the homes added since and what their code showed:
 
-- `frontmatter.py`, `home.py`, `lazy.py`, `dataclass_code.py`, `schema_table/`,
-  `pydantic_docstrings.py`, `pydantic_fields.py`, `pydantic_plugins.py`, `figures.py` and
-  `gitenv.py` stand on the ground floor with `jsontext.py`: plain helpers that know nothing of
-  tether's concepts. `bounded.py` reads JSON with `jsontext.py`, so it has a floor of its own
-  just above.
+- `frontmatter.py`, `home.py`, `lazy.py`, `dataclass_code.py`, `module_code.py`,
+  `schema_table/`, `pydantic_docstrings.py`, `pydantic_fields.py`, `pydantic_plugins.py`,
+  `figures.py` and `gitenv.py` stand on the ground floor with `jsontext.py`: plain helpers
+  that know nothing of tether's concepts. `bounded.py` reads JSON with `jsontext.py`, so it
+  has a floor of its own just above.
 - `instructions/` (the `AGENTS.md` chains and their `@imports`) reads bounded Markdown and
   nothing else, and `skills/` expands a skill's imports with it, so it sits below `skills/`.
 - `skills/` sits below `tools/` rather than beside it: the `skill` tool in `tools/` reads the
@@ -50,6 +50,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "home",
         "lazy",
         "dataclass_code",
+        "module_code",
         "schema_table",
         "pydantic_docstrings",
         "pydantic_fields",

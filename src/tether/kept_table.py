@@ -3,7 +3,8 @@
 `tether.dataclass_code` (compiled methods and regular expressions' programs) and
 `tether.schema_table` (pydantic's core schemas) each keep one. A table is a marshalled tuple:
 its layout's number, the versions it was made for, then its parts. A reader gets the parts only
-when the layout and versions are its own; a writer replaces the file whole, so a reader sees
+when the layout and versions are its own; a writer replaces the file whole (`replace_file`,
+which `tether.module_code`'s table of modules' bytecode is written with too), so a reader sees
 the old table or the new one, never a part of either.
 """
 
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 import marshal
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["read_table", "write_table"]
+__all__ = ["read_table", "replace_file", "write_table"]
 
 
 def read_table(path: Path, layout: int, versions: Any, parts: int) -> tuple[Any, ...] | None:
@@ -34,11 +36,17 @@ def read_table(path: Path, layout: int, versions: Any, parts: int) -> tuple[Any,
 def write_table(path: Path, layout: int, versions: Any, *parts: Any) -> None:
     """`parts` written as the table at `path` (nothing, where the folder takes no file: a
     read-only installation makes what it needs at every start)."""
-    data = marshal.dumps((layout, versions, *parts))
+    replace_file(path, (marshal.dumps((layout, versions, *parts)),))
+
+
+def replace_file(path: Path, pieces: Iterable[bytes]) -> None:
+    """`pieces`, one after the other, written as the file at `path`, which is replaced whole:
+    a reader sees the old file or the new one (nothing, where the folder takes no file)."""
     partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(data)
-        os.replace(partial, path)  # readers see the old table or the new, whole
+        with partial.open("wb") as file:
+            file.writelines(pieces)
+        os.replace(partial, path)
     except OSError:
         partial.unlink(missing_ok=True)

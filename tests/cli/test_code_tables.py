@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import tether
 from tests.cli.support import TETHER
 from tests.pycache import linked_bytecode
 
@@ -54,6 +55,11 @@ def test_show_compiles_no_dataclass_code_after_the_fill(tmp_path: Path) -> None:
     [table] = cache.rglob("dataclasses-show.*.marshal")
     filled = _code_texts(table)
     assert filled
+    # The modules both processes loaded are kept in the table of modules' bytecode too.
+    [modules] = cache.rglob("modules.*.table")
+    held = modules.read_bytes()
+    for module in ("cli/show_json.py", "session/replay.py", "models/openai_compat.py"):
+        assert str(Path(tether.__file__).parent / module).encode() in held, module
     # Bytecode written from here on, as a person's `tether show`: anything compiled anew
     # would be saved to the table at exit.
     writing = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}

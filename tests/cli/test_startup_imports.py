@@ -754,6 +754,28 @@ def test_the_process_entry_reuses_compiled_dataclass_code(
     assert (before, after) == ("False", "_CodeTable")
 
 
+def test_the_process_entry_reads_modules_from_the_table(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    # Run as the process, a command's modules take their code from the table of modules'
+    # bytecode (tests/test_module_code.py); called with arguments (as from another program),
+    # the host's path finders are left as they were.
+    code = (
+        "import sys\n"
+        "from tether.cli import main\n"
+        "main(['sessions'])\n"
+        "print('loader', type(sys.modules['tether.cli.sessions'].__loader__).__name__)\n"
+        # The table goes under a prefix of its own, as the dataclass code's above.
+        f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
+        "sys.argv = ['tether', 'models']\n"
+        "main()\n"
+        "print('loader', type(sys.modules['tether.cli.models'].__loader__).__name__)\n"
+    )
+    loaders = [line for line in printed(code, env) if line.startswith("loader ")]
+    assert loaders == ["loader SourceFileLoader", "loader _TableLoader"]
+    assert list((tmp_path / "pycache").rglob("modules.*.table"))  # kept at exit
+
+
 @pytest.mark.parametrize("form", [[], ["--json"]], ids=["text", "json"])
 def test_show_as_the_process_loads_no_importlib_util(
     tmp_path: Path, env: dict[str, str], form: list[str]

@@ -14,6 +14,10 @@ what a class is (`tether.dataclass_code` says why).
 `python -m tether.cli.code_tables schemas`, run next by `scripts/setup` in a process of its
 own, keeps pydantic's core schemas of the types `tether show` and `tether run` build
 (`tether.schema_table`): about 0.01 s of CPU at every start of either.
+
+Either process keeps the bytecode of the modules it loads in the table of modules' bytecode
+(`tether.module_code`), which a start reads instead of a file per module: both commands' own,
+and most of what they import.
 """
 
 from __future__ import annotations
@@ -102,6 +106,12 @@ def fill_schemas(path: Path | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from tether.module_code import reuse_module_code
+
+    # Each module this loads is kept in the table of modules' bytecode at exit, where bytecode
+    # is written (so here too: the tables are what this process is for).
+    sys.dont_write_bytecode = False
+    reuse_module_code()
     # Two processes: the schemas' modules would otherwise add their classes to show's table.
     if sys.argv[1:] == ["schemas"]:
         fill_schemas()
