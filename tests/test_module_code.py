@@ -12,11 +12,15 @@ import importlib.util
 import json
 import marshal
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
 
 _PROBE = """
 import json, sys
@@ -31,6 +35,13 @@ if "hash" in sys.argv[5:]:  # alpha's bytecode checked by a hash of its source
     alpha = folder + "/alpha.py"
     py_compile.compile(alpha, cache_from_source(alpha), doraise=True,
                        invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+if "count" in sys.argv[5:]:  # how much bytecode a save reads, said after it
+    import atexit
+    import tether.module_code as module_code
+    read = []
+    bytecode = module_code._bytecode
+    module_code._bytecode = lambda source: read.append(source) or bytecode(source)
+    atexit.register(lambda: print("bytecode read:", len(read), file=sys.stderr))
 if mode == "table":
     reuse_module_code(None if table == "-" else table)
 import alpha
@@ -317,3 +328,48 @@ def test_a_save_keeps_what_others_saved_while_its_sources_are_unchanged(
     assert str(one / "pkg" / "beta.py") not in kept  # its source is gone
     assert {str(one / "alpha.py"), str(two / "pkg" / "beta.py")} <= kept  # unchanged: kept
     assert str(tmp_path / "three" / "alpha.py") in kept
+
+
+def test_no_bytecode_is_read_for_a_table_no_one_may_write(writing_env: dict[str, str]) -> None:
+    # An installation its user may not write to (installed by root): each run loads its
+    # modules as Python does, and reads no bytecode at exit for a table it cannot save.
+    skip_unless_nobody_runs_the_checkout()
+    shared = Path(tempfile.mkdtemp(prefix="tether-module-code-"))
+    try:
+        shared.chmod(0o755)
+        folder = _modules(shared / "modules")
+        for path in (folder, folder / "pkg"):
+            path.chmod(0o755)
+        prefix = shared / "cache"
+        prefix.mkdir(mode=0o777)
+        prefix.chmod(0o777)  # Python writes the modules' bytecode; the table is another's
+        readonly = shared / "installed"
+        readonly.mkdir(mode=0o755)
+        argv = [str(prefix), str(folder), "table", str(readonly / "table"), "count"]
+        done = subprocess.run(
+            [*AS_NOBODY, sys.executable, "-c", _PROBE, *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=writing_env,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["beta"] == 2
+        assert "bytecode read: 0" in done.stderr
+        assert not (readonly / "table").exists()
+        # Where it may write, the same run keeps what it loaded.
+        readonly.chmod(0o777)
+        done = subprocess.run(
+            [*AS_NOBODY, sys.executable, "-c", _PROBE, *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=writing_env,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "bytecode read: 3" in done.stderr
+        assert str(folder / "alpha.py") in _entries(readonly / "table")
+    finally:
+        shutil.rmtree(shared)

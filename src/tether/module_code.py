@@ -153,8 +153,8 @@ class _Table:
     def save(self) -> None:
         """Write the table again with what this process loaded that it did not hold; nothing
         when nothing is new or bytecode is not written."""
-        if not self.missed or sys.dont_write_bytecode:
-            return
+        if not self.missed or sys.dont_write_bytecode or not _writable(self.path):
+            return  # before reading any bytecode: an installation no one may write to
         new = {source: found for source in self.missed if (found := _bytecode(source))}
         if not new:
             return  # bytecode checked by hash, or none written: nothing to keep
@@ -232,6 +232,17 @@ class _File:
         """Let the file go."""
         if self.fd >= 0:
             os.close(self.fd)
+
+
+def _writable(path: str) -> bool:
+    """Whether a file can be made at `path` (in its folder, or the folder's, to be made)."""
+    folder = os.path.dirname(path)
+    while folder and not os.path.isdir(folder):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return os.access(folder or ".", os.W_OK)
 
 
 def _stamp(source: str) -> tuple[int, int]:
