@@ -155,7 +155,9 @@ class _Table:
         when nothing is new or bytecode is not written."""
         if not self.missed or sys.dont_write_bytecode or not _writable(self.path):
             return  # before reading any bytecode: an installation no one may write to
-        new = {source: found for source in self.missed if (found := _bytecode(source))}
+        # A copy, taken at once: a thread still running at exit may import one more.
+        missed = tuple(self.missed)
+        new = {source: found for source in missed if (found := _bytecode(source))}
         if not new:
             return  # bytecode checked by hash, or none written: nothing to keep
         now = _File.open(self.path)  # as it is now: another process may have saved meanwhile
