@@ -93,9 +93,17 @@ def _probe(
     table: Path | None = None,
     *more: str,
 ) -> dict[str, object]:
-    argv = [str(prefix or "-"), str(folder), mode, str(table or "-"), *more]
+    done = _run_probe([str(prefix or "-"), str(folder), mode, str(table or "-"), *more], env)
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+def _run_probe(
+    argv: list[str], env: dict[str, str], user: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """The probe run with `argv` (as the user the `user` prefix runs as); it must succeed."""
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, *argv],
+        [*user, sys.executable, "-c", _PROBE, *argv],
         capture_output=True,
         text=True,
         timeout=60,
@@ -103,8 +111,7 @@ def _probe(
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
-    return answer
+    return done
 
 
 def _entries(table: Path) -> dict[str, tuple[int, int, bytes]]:
@@ -349,29 +356,13 @@ def test_no_bytecode_is_read_for_a_table_no_one_may_write(writing_env: dict[str,
         readonly = shared / "installed"
         readonly.mkdir(mode=0o755)
         argv = [str(prefix), str(folder), "table", str(readonly / "table"), "count"]
-        done = subprocess.run(
-            [*AS_NOBODY, sys.executable, "-c", _PROBE, *argv],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=writing_env,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
+        done = _run_probe(argv, writing_env, tuple(AS_NOBODY))
         assert json.loads(done.stdout)["beta"] == 2
         assert "bytecode read: 0" in done.stderr
         assert not (readonly / "table").exists()
         # Where it may write, the same run keeps what it loaded.
         readonly.chmod(0o777)
-        done = subprocess.run(
-            [*AS_NOBODY, sys.executable, "-c", _PROBE, *argv],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=writing_env,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
+        done = _run_probe(argv, writing_env, tuple(AS_NOBODY))
         assert "bytecode read: 3" in done.stderr
         assert str(folder / "alpha.py") in _entries(readonly / "table")
     finally:
