@@ -247,6 +247,27 @@ def test_only_what_is_named_exactly_is_kept(tmp_path: Path) -> None:
     assert kept.found("a") is None
 
 
+def test_a_process_that_made_nothing_storable_leaves_the_table_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "t.pickles"
+    HEADER.rebuild()
+    first = schema_table._Table(path, lookup=False)
+    first.keep("c", HEADER.core_schema)
+    assert first.save() == 1
+    before = path.read_bytes()
+    os.utime(path, ns=(1, 1))
+    # A library's schema (`tether acp` makes the SDK's): nothing the table can hold.
+    table = schema_table._Table(path, lookup=True)
+    table.keep("b", {"type": "function", "function": lambda v: v})
+    assert table.save() == 0
+    assert path.stat().st_mtime_ns == 1
+    assert path.read_bytes() == before
+    # Nor is a table written where there was none.
+    missing = schema_table._Table(tmp_path / "missing.pickles", lookup=True)
+    missing.keep("b", {"type": "function", "function": lambda v: v})
+    assert missing.save() == 0
+    assert not (tmp_path / "missing.pickles").exists()
+
+
 def test_a_name_gone_from_its_module_or_an_unreadable_table_is_generated_again(
     tmp_path: Path,
 ) -> None:

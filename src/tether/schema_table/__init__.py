@@ -196,7 +196,8 @@ class _Table:
     def save(self, merge: bool = True) -> int:
         """Write the table: what was kept that can be stored exactly (with what the file held,
         when `merge` and it was made of the same sources), and the stamps of every tether
-        module loaded; the number of schemas written."""
+        module loaded; the number of schemas written (none, and the file left as it is, when
+        `merge` and nothing kept can be stored)."""
         import pickle
 
         with self._lock:
@@ -208,6 +209,10 @@ class _Table:
                     entries[key] = pickle.dumps(schema, protocol=pickle.HIGHEST_PROTOCOL)
                 except Exception:  # something in it has no name to be found by
                     continue
+        if merge and not entries:
+            # Nothing to add (a library's schemas, which the table cannot hold): the file is
+            # left as it is, not written again by every process that made one.
+            return 0
         with self._lock:
             self._noted()
             files = dict(self._stamps)
