@@ -150,7 +150,11 @@ class Tui:
         with self._lock:
             while not found():
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or (not self.child.isalive() and not self._reader.is_alive()):
+                # The reader ends once the terminal is closed and all it was given is read.
+                # The process itself is not asked (`isalive`): that reaps it, and the reader's
+                # own reads ask it too, so two threads asking at once could each reap it (the
+                # second one's `waitpid` found no child, and pexpect raised).
+                if remaining <= 0 or not self._reader.is_alive():
                     raise AssertionError(f"{what} never showed; the screen:\n{self.display}")
                 self._lock.wait(min(remaining, 0.5))
 
@@ -217,8 +221,11 @@ class Tui:
 
     def kill(self) -> None:
         """Make sure the process is gone (a failed test must not leave it behind)."""
-        if self.child.isalive():
-            self.child.terminate(force=True)
+        try:
+            if self.child.isalive():
+                self.child.terminate(force=True)
+        except pexpect.ExceptionPexpect:
+            pass  # the reader's own read reaped it meanwhile: it is gone
 
     # Plumbing.
 
