@@ -12,12 +12,12 @@ import json
 import marshal
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.fresh import ran
 from tether import __version__
 from tether.dataclass_code import MAX_ENTRIES
 
@@ -103,16 +103,7 @@ pattern whose text each process orders its own way when `varying` follows)."""
 def _probe(
     prefix: Path, mode: str, env: dict[str, str] | None = None, *more: str
 ) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(prefix), mode, *more],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
+    answer: dict[str, object] = json.loads(ran(_PROBE, str(prefix), mode, *more, env=env).stdout)
     return answer
 
 
@@ -306,9 +297,7 @@ def test_typing_inspection_s_checks_are_compiled_from_the_table(
     tmp_path: Path, writing_env: dict[str, str]
 ) -> None:
     def checked(mode: str) -> dict[str, object]:
-        argv = [sys.executable, "-c", _CHECKS, str(tmp_path / mode), mode]
-        done = subprocess.run(argv, capture_output=True, text=True, env=writing_env, check=False)
-        assert done.returncode == 0, done.stderr
+        done = ran(_CHECKS, str(tmp_path / mode), mode, env=writing_env)
         answer: dict[str, object] = json.loads(done.stdout)
         return answer
 
@@ -351,10 +340,7 @@ def test_threads_making_the_same_texts_at_once_get_their_classes(
     tmp_path: Path, writing_env: dict[str, str]
 ) -> None:
     def run() -> dict[str, object]:
-        argv = [sys.executable, "-c", _THREADS, str(tmp_path)]
-        done = subprocess.run(argv, capture_output=True, text=True, env=writing_env, check=False)
-        assert done.returncode == 0, done.stderr
-        answer: dict[str, object] = json.loads(done.stdout)
+        answer: dict[str, object] = json.loads(ran(_THREADS, str(tmp_path), env=writing_env).stdout)
         return answer
 
     first = run()  # compiled, and kept at exit

@@ -13,7 +13,6 @@ import json
 import marshal
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.fresh import ran
 from tests.nobody import AS_NOBODY, skip_unless_nobody_runs_the_checkout
 
 _PROBE = """
@@ -93,25 +93,9 @@ def _probe(
     table: Path | None = None,
     *more: str,
 ) -> dict[str, object]:
-    done = _run_probe([str(prefix or "-"), str(folder), mode, str(table or "-"), *more], env)
-    answer: dict[str, object] = json.loads(done.stdout)
+    argv = (str(prefix or "-"), str(folder), mode, str(table or "-"), *more)
+    answer: dict[str, object] = json.loads(ran(_PROBE, *argv, env=env, timeout=60).stdout)
     return answer
-
-
-def _run_probe(
-    argv: list[str], env: dict[str, str], user: tuple[str, ...] = ()
-) -> subprocess.CompletedProcess[str]:
-    """The probe run with `argv` (as the user the `user` prefix runs as); it must succeed."""
-    done = subprocess.run(
-        [*user, sys.executable, "-c", _PROBE, *argv],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done
 
 
 def _entries(table: Path) -> dict[str, tuple[int, int, bytes]]:
@@ -356,13 +340,13 @@ def test_no_bytecode_is_read_for_a_table_no_one_may_write(writing_env: dict[str,
         readonly = shared / "installed"
         readonly.mkdir(mode=0o755)
         argv = [str(prefix), str(folder), "table", str(readonly / "table"), "count"]
-        done = _run_probe(argv, writing_env, tuple(AS_NOBODY))
+        done = ran(_PROBE, *argv, env=writing_env, user=tuple(AS_NOBODY), timeout=60)
         assert json.loads(done.stdout)["beta"] == 2
         assert "bytecode read: 0" in done.stderr
         assert not (readonly / "table").exists()
         # Where it may write, the same run keeps what it loaded.
         readonly.chmod(0o777)
-        done = _run_probe(argv, writing_env, tuple(AS_NOBODY))
+        done = ran(_PROBE, *argv, env=writing_env, user=tuple(AS_NOBODY), timeout=60)
         assert "bytecode read: 3" in done.stderr
         assert str(folder / "alpha.py") in _entries(readonly / "table")
     finally:
